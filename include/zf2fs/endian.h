@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * endian.h - read and write the little-endian on-disk fields of format.h on any host.
+ *
+ * The accessors take a pointer to the field so that a packed (unaligned) member can be
+ * passed as &s->field: the bytes are copied, never dereferenced as a wider type.
+ */
+#ifndef ZF2FS_ENDIAN_H
+#define ZF2FS_ENDIAN_H
+
+#include <stdint.h>
+#include <string.h>
+
+static inline uint16_t zf_le16_to_cpu(uint16_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return __builtin_bswap16(v);
+#else
+	return v;
+#endif
+}
+
+static inline uint32_t zf_le32_to_cpu(uint32_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return __builtin_bswap32(v);
+#else
+	return v;
+#endif
+}
+
+static inline uint64_t zf_le64_to_cpu(uint64_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return __builtin_bswap64(v);
+#else
+	return v;
+#endif
+}
+
+#define zf_cpu_to_le16 zf_le16_to_cpu
+#define zf_cpu_to_le32 zf_le32_to_cpu
+#define zf_cpu_to_le64 zf_le64_to_cpu
+
+/* zf_get(field) / zf_set(field, value): size taken from the field itself. */
+#define zf_get(f)                                                            \
+	(sizeof(f) == 1 ? (uint64_t)(f) :                                        \
+	 sizeof(f) == 2 ? (uint64_t)zf_le16_to_cpu((uint16_t)(f)) :              \
+	 sizeof(f) == 4 ? (uint64_t)zf_le32_to_cpu((uint32_t)(f)) :              \
+	                  zf_le64_to_cpu((uint64_t)(f)))
+
+#define zf_set(f, v)                                                         \
+	do {                                                                     \
+		uint64_t zf_v_ = (uint64_t)(v);                                      \
+		if (sizeof(f) == 1)                                                  \
+			(f) = (uint8_t)zf_v_;                                            \
+		else if (sizeof(f) == 2)                                             \
+			(f) = zf_cpu_to_le16((uint16_t)zf_v_);                           \
+		else if (sizeof(f) == 4)                                             \
+			(f) = zf_cpu_to_le32((uint32_t)zf_v_);                           \
+		else                                                                 \
+			(f) = zf_cpu_to_le64(zf_v_);                                     \
+	} while (0)
+
+static inline uint32_t zf_get_le32p(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return zf_le32_to_cpu(v);
+}
+
+static inline void zf_put_le32p(void *p, uint32_t v)
+{
+	v = zf_cpu_to_le32(v);
+	memcpy(p, &v, sizeof(v));
+}
+
+#endif /* ZF2FS_ENDIAN_H */

@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * format.h - the F2FS on-disk format, as Linux 6.1 reads it.
+ *
+ * Every multi-byte field is little-endian on disk whatever the host is; the zf_le* types
+ * are plain integers that must only be read through zf_get*() / written through zf_put*()
+ * (include/zf2fs/endian.h).  Struct sizes and key offsets are checked at compile time at
+ * the bottom of this file and again, field by field, in tests/unit/test_format.c.
+ */
+#ifndef ZF2FS_FORMAT_H
+#define ZF2FS_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint16_t zf_le16;
+typedef uint32_t zf_le32;
+typedef uint64_t zf_le64;
+
+#define ZF_PACKED __attribute__((packed))
+
+/* ---- sizes and fixed numbers ------------------------------------------------------- */
+#define ZF2FS_MAGIC                0xF2F52010u
+#define ZF2FS_BLKSIZE              4096u
+#define ZF2FS_BLKSIZE_BITS         12
+#define ZF2FS_SUPER_OFFSET         1024u   /* byte offset of each superblock in its block */
+#define ZF2FS_LOG_BLOCKS_PER_SEG   9
+#define ZF2FS_BLOCKS_PER_SEG       512u
+#define ZF2FS_SEG_BYTES            (ZF2FS_BLOCKS_PER_SEG * ZF2FS_BLKSIZE)
+#define ZF2FS_MAX_SEGMENTS         (16u * 1024 * 1024 / 2)  /* 32-bit block addresses */
+#define ZF2FS_MIN_SEGMENTS         9u      /* 2 CP + 2 SIT + 2 NAT + SSA + main */
+#define ZF2FS_CP_PACKS             2
+#define ZF2FS_MAX_EXTENSIONS       64
+#define ZF2FS_EXTENSION_LEN        8
+#define ZF2FS_VERSION_LEN          256
+#define ZF2FS_MAX_VOLUME_NAME      512     /* UTF-16 code units */
+#define ZF2FS_MAX_DEVICES          8
+#define ZF2FS_DEVICE_PATH_LEN      64
+#define ZF2FS_MAX_QUOTAS           3
+#define ZF2FS_MAX_ACTIVE_LOGS      16
+#define ZF2FS_MAX_NODE_LOGS        8
+#define ZF2FS_MAX_DATA_LOGS        8
+#define ZF2FS_NR_CURSEG            6       /* persistent logs the kernel uses */
+#define ZF2FS_NULL_ADDR            0u
+#define ZF2FS_NEW_ADDR             0xFFFFFFFFu
+#define ZF2FS_COMPRESS_ADDR        0xFFFFFFFEu
+#define ZF2FS_RESERVED_NIDS        3       /* nid 0, node inode, meta inode */
+#define ZF2FS_NODE_INO             1u
+#define ZF2FS_META_INO             2u
+#define ZF2FS_ROOT_INO             3u
+
+/* Log (current segment) types, in the order of the SIT type field. */
+enum zf2fs_log_type {
+	ZF2FS_LOG_HOT_DATA = 0,
+	ZF2FS_LOG_WARM_DATA = 1,
+	ZF2FS_LOG_COLD_DATA = 2,
+	ZF2FS_LOG_HOT_NODE = 3,
+	ZF2FS_LOG_WARM_NODE = 4,
+	ZF2FS_LOG_COLD_NODE = 5,
+};
+
+/* Superblock feature bits. */
+#define ZF2FS_FEAT_ENCRYPT                0x0001u
+#define ZF2FS_FEAT_BLKZONED               0x0002u
+#define ZF2FS_FEAT_ATOMIC_WRITE           0x0004u
+#define ZF2FS_FEAT_EXTRA_ATTR             0x0008u
+#define ZF2FS_FEAT_PRJQUOTA               0x0010u
+#define ZF2FS_FEAT_INODE_CHKSUM           0x0020u
+#define ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR  0x0040u
+#define ZF2FS_FEAT_QUOTA_INO              0x0080u
+#define ZF2FS_FEAT_INODE_CRTIME           0x0100u
+#define ZF2FS_FEAT_LOST_FOUND             0x0200u
+#define ZF2FS_FEAT_VERITY                 0x0400u
+#define ZF2FS_FEAT_SB_CHKSUM              0x0800u
+#define ZF2FS_FEAT_CASEFOLD               0x1000u
+#define ZF2FS_FEAT_COMPRESSION            0x2000u
+#define ZF2FS_FEAT_RO                     0x4000u
+
+/* ---- superblock ----------------------------------------------------------------------- */
+struct zf2fs_device_slot {
+	uint8_t path[ZF2FS_DEVICE_PATH_LEN];
+	zf_le32 total_segments;
+} ZF_PACKED;
+
+struct zf2fs_super {
+	zf_le32 magic;
+	zf_le16 major_ver;
+	zf_le16 minor_ver;
+	zf_le32 log_sectorsize;
+	zf_le32 log_sectors_per_block;
+	zf_le32 log_blocksize;
+	zf_le32 log_blocks_per_seg;
+	zf_le32 segs_per_sec;
+	zf_le32 secs_per_zone;
+	zf_le32 checksum_offset;          /* offset of crc below when sb_checksum is on */
+	zf_le64 block_count;              /* blocks on all devices */
+	zf_le32 section_count;            /* sections in the main area */
+	zf_le32 segment_count;            /* segments from segment 0 to the end */
+	zf_le32 segment_count_ckpt;
+	zf_le32 segment_count_sit;
+	zf_le32 segment_count_nat;
+	zf_le32 segment_count_ssa;
+	zf_le32 segment_count_main;
+	zf_le32 segment0_blkaddr;
+	zf_le32 cp_blkaddr;
+	zf_le32 sit_blkaddr;
+	zf_le32 nat_blkaddr;
+	zf_le32 ssa_blkaddr;
+	zf_le32 main_blkaddr;
+	zf_le32 root_ino;
+	zf_le32 node_ino;
+	zf_le32 meta_ino;
+	uint8_t uuid[16];
+	zf_le16 volume_name[ZF2FS_MAX_VOLUME_NAME];
+	zf_le32 extension_count;          /* cold extensions, then hot_ext_count hot ones */
+	uint8_t extension_list[ZF2FS_MAX_EXTENSIONS][ZF2FS_EXTENSION_LEN];
+	zf_le32 cp_payload;               /* extra SIT-bitmap blocks in each CP pack */
+	uint8_t version[ZF2FS_VERSION_LEN];
+	uint8_t init_version[ZF2FS_VERSION_LEN];
+	zf_le32 feature;
+	uint8_t encryption_level;
+	uint8_t encrypt_pw_salt[16];
+	struct zf2fs_device_slot devs[ZF2FS_MAX_DEVICES];
+	zf_le32 qf_ino[ZF2FS_MAX_QUOTAS];
+	uint8_t hot_ext_count;
+	zf_le16 s_encoding;
+	zf_le16 s_encoding_flags;
+	uint8_t s_stop_reason[32];
+	uint8_t s_errors[16];
+	uint8_t reserved[258];
+	zf_le32 crc;
+} ZF_PACKED;
+
+/* ---- checkpoint ---------------------------------------------------------------------- */
+#define ZF2FS_CP_UMOUNT_FLAG           0x00000001u
+#define ZF2FS_CP_ORPHAN_PRESENT_FLAG   0x00000002u
+#define ZF2FS_CP_COMPACT_SUM_FLAG      0x00000004u
+#define ZF2FS_CP_ERROR_FLAG            0x00000008u
+#define ZF2FS_CP_FSCK_FLAG             0x00000010u
+#define ZF2FS_CP_FASTBOOT_FLAG         0x00000020u
+#define ZF2FS_CP_CRC_RECOVERY_FLAG     0x00000040u
+#define ZF2FS_CP_NAT_BITS_FLAG         0x00000080u
+#define ZF2FS_CP_TRIMMED_FLAG          0x00000100u
+#define ZF2FS_CP_NOCRC_RECOVERY_FLAG   0x00000200u
+#define ZF2FS_CP_LARGE_NAT_BITMAP_FLAG 0x00000400u
+#define ZF2FS_CP_QUOTA_NEED_FSCK_FLAG  0x00000800u
+#define ZF2FS_CP_DISABLED_FLAG         0x00001000u
+#define ZF2FS_CP_DISABLED_QUICK_FLAG   0x00002000u
+#define ZF2FS_CP_RESIZEFS_FLAG         0x00004000u
+
+#define ZF2FS_CP_CHKSUM_OFFSET 4092u    /* the crc sits in the last 4 bytes of the block */
+
+struct zf2fs_checkpoint {
+	zf_le64 checkpoint_ver;
+	zf_le64 user_block_count;
+	zf_le64 valid_block_count;
+	zf_le32 rsvd_segment_count;
+	zf_le32 overprov_segment_count;
+	zf_le32 free_segment_count;
+	zf_le32 cur_node_segno[ZF2FS_MAX_NODE_LOGS];
+	zf_le16 cur_node_blkoff[ZF2FS_MAX_NODE_LOGS];
+	zf_le32 cur_data_segno[ZF2FS_MAX_DATA_LOGS];
+	zf_le16 cur_data_blkoff[ZF2FS_MAX_DATA_LOGS];
+	zf_le32 ckpt_flags;
+	zf_le32 cp_pack_total_block_count;
+	zf_le32 cp_pack_start_sum;
+	zf_le32 valid_node_count;
+	zf_le32 valid_inode_count;
+	zf_le32 next_free_nid;
+	zf_le32 sit_ver_bitmap_bytesize;
+	zf_le32 nat_ver_bitmap_bytesize;
+	zf_le32 checksum_offset;
+	zf_le64 elapsed_time;
+	uint8_t alloc_type[ZF2FS_MAX_ACTIVE_LOGS];
+	uint8_t sit_nat_version_bitmap[];  /* SIT bitmap, then NAT bitmap */
+} ZF_PACKED;
+
+#define ZF2FS_CP_BITMAP_OFFSET        (offsetof(struct zf2fs_checkpoint, sit_nat_version_bitmap))
+/* Room for both version bitmaps inside the CP block, and for SIT when NAT keeps 64 bytes. */
+#define ZF2FS_CP_BITMAP_ROOM          (ZF2FS_CP_CHKSUM_OFFSET - ZF2FS_CP_BITMAP_OFFSET)
+#define ZF2FS_CP_SIT_BITMAP_ROOM      (ZF2FS_CP_BITMAP_ROOM - 64)
+
+#define ZF2FS_ORPHANS_PER_BLOCK 1020
+
+struct zf2fs_orphan_block {
+	zf_le32 ino[ZF2FS_ORPHANS_PER_BLOCK];
+	zf_le32 reserved;
+	zf_le16 blk_addr;     /* index of this block among the orphan blocks */
+	zf_le16 blk_count;
+	zf_le32 entry_count;
+	zf_le32 check_sum;
+} ZF_PACKED;
+
+/* ---- nodes ------------------------------------------------------------------------------ */
+struct zf2fs_extent {
+	zf_le32 fofs;
+	zf_le32 blk;
+	zf_le32 len;
+} ZF_PACKED;
+
+#define ZF2FS_NAME_LEN              255
+#define ZF2FS_ADDRS_PER_INODE       923   /* before extra attributes and inline xattrs */
+#define ZF2FS_NIDS_PER_INODE        5     /* direct x2, indirect x2, double indirect */
+#define ZF2FS_ADDRS_PER_BLOCK       1018
+#define ZF2FS_NIDS_PER_BLOCK        1018
+#define ZF2FS_INLINE_XATTR_ADDRS    50    /* default inline xattr size, in 4-byte words */
+
+/* i_inline flags */
+#define ZF2FS_INLINE_XATTR   0x01
+#define ZF2FS_INLINE_DATA    0x02
+#define ZF2FS_INLINE_DENTRY  0x04
+#define ZF2FS_DATA_EXIST     0x08
+#define ZF2FS_INLINE_DOTS    0x10
+#define ZF2FS_EXTRA_ATTR     0x20
+#define ZF2FS_PIN_FILE       0x40
+#define ZF2FS_COMPRESS_RELEASED 0x80
+
+struct zf2fs_inode {
+	zf_le16 i_mode;
+	uint8_t i_advise;
+	uint8_t i_inline;
+	zf_le32 i_uid;
+	zf_le32 i_gid;
+	zf_le32 i_links;
+	zf_le64 i_size;
+	zf_le64 i_blocks;             /* in 4 KiB blocks, the inode block included */
+	zf_le64 i_atime;
+	zf_le64 i_ctime;
+	zf_le64 i_mtime;
+	zf_le32 i_atime_nsec;
+	zf_le32 i_ctime_nsec;
+	zf_le32 i_mtime_nsec;
+	zf_le32 i_generation;
+	zf_le32 i_current_depth;      /* directories; regular files keep i_gc_failures here */
+	zf_le32 i_xattr_nid;
+	zf_le32 i_flags;
+	zf_le32 i_pino;
+	zf_le32 i_namelen;
+	uint8_t i_name[ZF2FS_NAME_LEN];
+	uint8_t i_dir_level;
+	struct zf2fs_extent i_ext;
+	union {
+		struct {                  /* present when ZF2FS_EXTRA_ATTR is set */
+			zf_le16 i_extra_isize;
+			zf_le16 i_inline_xattr_size;
+			zf_le32 i_projid;
+			zf_le32 i_inode_checksum;
+			zf_le64 i_crtime;
+			zf_le32 i_crtime_nsec;
+			zf_le64 i_compr_blocks;
+			uint8_t i_compress_algorithm;
+			uint8_t i_log_cluster_size;
+			zf_le16 i_compress_flag;
+		} ZF_PACKED;
+		zf_le32 i_addr[ZF2FS_ADDRS_PER_INODE];
+	};
+	zf_le32 i_nid[ZF2FS_NIDS_PER_INODE];
+} ZF_PACKED;
+
+/* Bytes of the extra attributes this tool writes (everything up to i_compress_flag). */
+#define ZF2FS_EXTRA_ISIZE_MAX 36u
+
+struct zf2fs_direct_node {
+	zf_le32 addr[ZF2FS_ADDRS_PER_BLOCK];
+} ZF_PACKED;
+
+struct zf2fs_indirect_node {
+	zf_le32 nid[ZF2FS_NIDS_PER_BLOCK];
+} ZF_PACKED;
+
+/* Footer flag bits; the node's offset in its file's tree sits above them. */
+#define ZF2FS_FOOTER_COLD_BIT    0x1u
+#define ZF2FS_FOOTER_FSYNC_BIT   0x2u
+#define ZF2FS_FOOTER_DENT_BIT    0x4u
+#define ZF2FS_FOOTER_OFS_SHIFT   3
+
+struct zf2fs_node_footer {
+	zf_le32 nid;
+	zf_le32 ino;
+	zf_le32 flag;
+	zf_le64 cp_ver;
+	zf_le32 next_blkaddr;
+} ZF_PACKED;
+
+struct zf2fs_node {
+	union {
+		struct zf2fs_inode i;
+		struct zf2fs_direct_node dn;
+		struct zf2fs_indirect_node in;
+	};
+	struct zf2fs_node_footer footer;
+} ZF_PACKED;
+
+/* ---- NAT and SIT ------------------------------------------------------------------------ */
+struct zf2fs_nat_entry {
+	uint8_t version;
+	zf_le32 ino;
+	zf_le32 block_addr;
+} ZF_PACKED;
+
+#define ZF2FS_NAT_PER_BLOCK (ZF2FS_BLKSIZE / sizeof(struct zf2fs_nat_entry))   /* 455 */
+
+struct zf2fs_nat_block {
+	struct zf2fs_nat_entry entries[ZF2FS_NAT_PER_BLOCK];
+} ZF_PACKED;
+
+#define ZF2FS_SIT_MAP_SIZE      64
+#define ZF2FS_SIT_VBLOCKS_BITS  10
+#define ZF2FS_SIT_VBLOCKS_MASK  ((1u << ZF2FS_SIT_VBLOCKS_BITS) - 1)
+
+struct zf2fs_sit_entry {
+	zf_le16 vblocks;                      /* log type << 10 | valid block count */
+	uint8_t valid_map[ZF2FS_SIT_MAP_SIZE];  /* bit 7 of byte 0 is block 0 */
+	zf_le64 mtime;
+} ZF_PACKED;
+
+#define ZF2FS_SIT_PER_BLOCK (ZF2FS_BLKSIZE / sizeof(struct zf2fs_sit_entry))   /* 55 */
+
+struct zf2fs_sit_block {
+	struct zf2fs_sit_entry entries[ZF2FS_SIT_PER_BLOCK];
+} ZF_PACKED;
+
+/* ---- summaries and journals ------------------------------------------------------------ */
+#define ZF2FS_ENTRIES_IN_SUM   512
+#define ZF2FS_SUMMARY_SIZE     7
+#define ZF2FS_SUM_FOOTER_SIZE  5
+#define ZF2FS_SUM_JOURNAL_SIZE (ZF2FS_BLKSIZE - ZF2FS_SUM_FOOTER_SIZE - \
+				ZF2FS_SUMMARY_SIZE * ZF2FS_ENTRIES_IN_SUM)          /* 507 */
+#define ZF2FS_SUM_TYPE_DATA 0
+#define ZF2FS_SUM_TYPE_NODE 1
+
+struct zf2fs_summary {
+	zf_le32 nid;           /* data: owning node; node: the node itself */
+	uint8_t version;
+	zf_le16 ofs_in_node;   /* data: slot in the owning node */
+} ZF_PACKED;
+
+struct zf2fs_summary_footer {
+	uint8_t entry_type;
+	zf_le32 check_sum;
+} ZF_PACKED;
+
+struct zf2fs_nat_journal_entry {
+	zf_le32 nid;
+	struct zf2fs_nat_entry ne;
+} ZF_PACKED;
+
+struct zf2fs_sit_journal_entry {
+	zf_le32 segno;
+	struct zf2fs_sit_entry se;
+} ZF_PACKED;
+
+#define ZF2FS_NAT_JOURNAL_ENTRIES ((ZF2FS_SUM_JOURNAL_SIZE - 2) / sizeof(struct zf2fs_nat_journal_entry))
+#define ZF2FS_SIT_JOURNAL_ENTRIES ((ZF2FS_SUM_JOURNAL_SIZE - 2) / sizeof(struct zf2fs_sit_journal_entry))
+
+struct zf2fs_journal {
+	zf_le16 n_entries;     /* n_nats or n_sits, depending on the log */
+	union {
+		struct {
+			struct zf2fs_nat_journal_entry entries[ZF2FS_NAT_JOURNAL_ENTRIES];
+			uint8_t reserved[(ZF2FS_SUM_JOURNAL_SIZE - 2) %
+					 sizeof(struct zf2fs_nat_journal_entry)];
+		} ZF_PACKED nat;
+		struct {
+			struct zf2fs_sit_journal_entry entries[ZF2FS_SIT_JOURNAL_ENTRIES];
+			uint8_t reserved[(ZF2FS_SUM_JOURNAL_SIZE - 2) %
+					 sizeof(struct zf2fs_sit_journal_entry)];
+		} ZF_PACKED sit;
+		struct {
+			zf_le64 kbytes_written;
+			uint8_t reserved[ZF2FS_SUM_JOURNAL_SIZE - 2 - 8];
+		} ZF_PACKED info;
+	};
+} ZF_PACKED;
+
+struct zf2fs_summary_block {
+	struct zf2fs_summary entries[ZF2FS_ENTRIES_IN_SUM];
+	struct zf2fs_journal journal;
+	struct zf2fs_summary_footer footer;
+} ZF_PACKED;
+
+/* ---- directories ---------------------------------------------------------------------- */
+#define ZF2FS_SLOT_LEN          8
+#define ZF2FS_DENTRY_PER_BLOCK  214
+#define ZF2FS_DIR_ENTRY_SIZE    11
+#define ZF2FS_DENTRY_BITMAP_SIZE ((ZF2FS_DENTRY_PER_BLOCK + 7) / 8)
+#define ZF2FS_DENTRY_RESERVED   (ZF2FS_BLKSIZE - (ZF2FS_DIR_ENTRY_SIZE + ZF2FS_SLOT_LEN) * \
+				 ZF2FS_DENTRY_PER_BLOCK - ZF2FS_DENTRY_BITMAP_SIZE)
+#define ZF2FS_MAX_DIR_HASH_DEPTH 63
+
+enum zf2fs_file_type {
+	ZF2FS_FT_UNKNOWN, ZF2FS_FT_REG_FILE, ZF2FS_FT_DIR, ZF2FS_FT_CHRDEV,
+	ZF2FS_FT_BLKDEV, ZF2FS_FT_FIFO, ZF2FS_FT_SOCK, ZF2FS_FT_SYMLINK, ZF2FS_FT_MAX
+};
+
+struct zf2fs_dir_entry {
+	zf_le32 hash_code;
+	zf_le32 ino;
+	zf_le16 name_len;
+	uint8_t file_type;
+} ZF_PACKED;
+
+struct zf2fs_dentry_block {
+	uint8_t dentry_bitmap[ZF2FS_DENTRY_BITMAP_SIZE];
+	uint8_t reserved[ZF2FS_DENTRY_RESERVED];
+	struct zf2fs_dir_entry dentry[ZF2FS_DENTRY_PER_BLOCK];
+	uint8_t filename[ZF2FS_DENTRY_PER_BLOCK][ZF2FS_SLOT_LEN];
+} ZF_PACKED;
+
+/* ---- compile-time layout checks ------------------------------------------------------- */
+_Static_assert(sizeof(struct zf2fs_device_slot) == 68, "device slot");
+_Static_assert(sizeof(struct zf2fs_super) == 3072, "superblock size");
+_Static_assert(offsetof(struct zf2fs_super, uuid) == 108, "superblock uuid");
+_Static_assert(offsetof(struct zf2fs_super, feature) == 2180, "superblock feature");
+_Static_assert(offsetof(struct zf2fs_super, crc) == 3068, "superblock crc");
+_Static_assert(sizeof(struct zf2fs_checkpoint) == 192, "checkpoint header size");
+_Static_assert(offsetof(struct zf2fs_checkpoint, ckpt_flags) == 132, "checkpoint flags");
+_Static_assert(sizeof(struct zf2fs_orphan_block) == ZF2FS_BLKSIZE, "orphan block");
+_Static_assert(sizeof(struct zf2fs_inode) == 4072, "inode size");
+_Static_assert(offsetof(struct zf2fs_inode, i_ext) == 0x15c, "inode extent");
+_Static_assert(offsetof(struct zf2fs_inode, i_addr) == 0x168, "inode addresses");
+_Static_assert(offsetof(struct zf2fs_inode, i_inode_checksum) == 0x170, "inode checksum");
+_Static_assert(sizeof(struct zf2fs_node_footer) == 24, "node footer");
+_Static_assert(sizeof(struct zf2fs_node) == ZF2FS_BLKSIZE, "node block");
+_Static_assert(sizeof(struct zf2fs_nat_entry) == 9, "nat entry");
+_Static_assert(ZF2FS_NAT_PER_BLOCK == 455, "nat entries per block");
+_Static_assert(sizeof(struct zf2fs_sit_entry) == 74, "sit entry");
+_Static_assert(ZF2FS_SIT_PER_BLOCK == 55, "sit entries per block");
+_Static_assert(sizeof(struct zf2fs_summary) == ZF2FS_SUMMARY_SIZE, "summary entry");
+_Static_assert(sizeof(struct zf2fs_journal) == ZF2FS_SUM_JOURNAL_SIZE, "journal");
+_Static_assert(ZF2FS_NAT_JOURNAL_ENTRIES == 38, "nat journal entries");
+_Static_assert(ZF2FS_SIT_JOURNAL_ENTRIES == 6, "sit journal entries");
+_Static_assert(sizeof(struct zf2fs_summary_block) == ZF2FS_BLKSIZE, "summary block");
+_Static_assert(sizeof(struct zf2fs_dir_entry) == ZF2FS_DIR_ENTRY_SIZE, "dir entry");
+_Static_assert(sizeof(struct zf2fs_dentry_block) == ZF2FS_BLKSIZE, "dentry block");
+
+#endif /* ZF2FS_FORMAT_H */

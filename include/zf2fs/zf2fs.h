@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zf2fs.h - the libzf2fs API: checksums, layout maths, device access and mkfs.
+ *
+ * Conventions: every function that can fail returns 0 or a negative errno; corruption is
+ * -ZF2FS_EFSCORRUPTED.  Out-parameters are named ret_*.  Nothing here keeps global mutable
+ * state: logging goes through the struct zf2fs_log the caller passes.
+ */
+#ifndef ZF2FS_H
+#define ZF2FS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "zf2fs/format.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(ZF2FS_BUILDING_LIB)
+#define ZF2FS_EXPORT __attribute__((visibility("default")))
+#else
+#define ZF2FS_EXPORT
+#endif
+
+/* The one project error: the image is inconsistent (EUCLEAN, as the kernel uses it). */
+#define ZF2FS_EFSCORRUPTED 117
+
+/* ---- logging ----------------------------------------------------------------------- */
+/* Levels: 0 quiet, 1 default one-liners, 2 steps, 3 details, 4 debug.  Errors and
+ * warnings are level 0 and always delivered. */
+enum zf2fs_log_kind { ZF2FS_LOG_ERROR, ZF2FS_LOG_WARNING, ZF2FS_LOG_INFO };
+typedef void (*zf2fs_log_fn)(void *arg, enum zf2fs_log_kind kind, const char *msg);
+
+struct zf2fs_log {
+	int level;
+	zf2fs_log_fn fn;   /* NULL: errors and warnings to stderr, info to stdout */
+	void *arg;
+};
+
+/* Emit a message if @level <= log->level (errors and warnings always).  @log may be NULL. */
+ZF2FS_EXPORT void zf2fs_logf(const struct zf2fs_log *log, enum zf2fs_log_kind kind, int level,
+			     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* ---- checksums and hashes ---------------------------------------------------------- */
+/* Raw F2FS CRC-32: reflected 0xEDB88320, caller's seed, no final inversion. */
+ZF2FS_EXPORT uint32_t zf2fs_crc32(uint32_t seed, const void *buf, size_t len);
+/* Superblock crc (the field at offset 3068 when sb_checksum is enabled). */
+ZF2FS_EXPORT uint32_t zf2fs_super_checksum(const struct zf2fs_super *sb);
+/* Checkpoint block crc according to its checksum_offset; -ZF2FS_EFSCORRUPTED if that
+ * offset is neither 4092 nor the large-NAT-bitmap position. */
+ZF2FS_EXPORT int zf2fs_cp_checksum(const void *cp_block, uint32_t *ret_crc);
+/* Seed for inode checksums, from the volume UUID. */
+ZF2FS_EXPORT uint32_t zf2fs_checksum_seed(const uint8_t uuid[16]);
+/* Inode checksum of a 4 KiB node block that holds an inode. */
+ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block);
+/* Directory-entry hash of a name ("." and ".." give 0). */
+ZF2FS_EXPORT uint32_t zf2fs_dentry_hash(const void *name, size_t len);
+
+/* ---- device geometry and layout ---------------------------------------------------- */
+enum zf2fs_zone_model { ZF2FS_ZONED_NONE = 0, ZF2FS_ZONED_HA, ZF2FS_ZONED_HM };
+
+/* What the layout needs to know about one device. */
+struct zf2fs_dev_geom {
+	uint64_t bytes;               /* size used for the filesystem */
+	uint32_t sector_size;         /* logical sector size, 512..4096 */
+	uint64_t start_sector;        /* partition start in 512-byte units (alignment) */
+	enum zf2fs_zone_model zone_model;
+	uint64_t zone_bytes;          /* zoned: zone size */
+	uint64_t zone_cap_bytes;      /* zoned: capacity of each sequential zone (<= size) */
+	uint32_t nr_zones;            /* zoned: all zones */
+	uint32_t nr_conv_zones;       /* zoned: conventional zones at the start */
+};
+
+struct zf2fs_layout_opts {
+	uint32_t segs_per_sec;        /* -s, default 1 (zoned: from the zone size) */
+	uint32_t secs_per_zone;       /* -z, default 1 */
+	double overprovision;         /* -o percent; 0 = the ratio that leaves most space */
+	uint32_t reserved_sections;   /* -Z; 0 = automatic */
+	uint32_t features;            /* ZF2FS_FEAT_* */
+	bool zoned;                   /* -m */
+	bool large_nat_bitmap;        /* -i */
+};
+
+struct zf2fs_layout {
+	/* superblock geometry */
+	uint32_t log_sectorsize, log_sectors_per_block;
+	uint32_t segs_per_sec, secs_per_zone, segs_per_zone;
+	uint64_t block_count;
+	uint32_t segment_count, segment_count_ckpt, segment_count_sit, segment_count_nat;
+	uint32_t segment_count_ssa, segment_count_main, section_count;
+	uint32_t segment0_blkaddr, cp_blkaddr, sit_blkaddr, nat_blkaddr, ssa_blkaddr;
+	uint32_t main_blkaddr;
+	uint32_t cp_payload;
+	uint32_t sit_bitmap_bytes, nat_bitmap_bytes, nat_bits_blocks;
+	/* devices */
+	unsigned ndevs;
+	uint32_t dev_segments[ZF2FS_MAX_DEVICES];
+	uint64_t dev_start_blk[ZF2FS_MAX_DEVICES], dev_end_blk[ZF2FS_MAX_DEVICES];
+	enum zf2fs_zone_model dev_model[ZF2FS_MAX_DEVICES];
+	uint32_t dev_conv_zones[ZF2FS_MAX_DEVICES];
+	/* zoned */
+	bool zoned;
+	uint32_t zone_blocks;         /* blocks per zone on the zoned devices */
+	uint32_t zone_cap_blocks;
+	uint32_t nr_zones;            /* zones on the zoned devices */
+	/* space policy (f2fs-tools 1.16 rules) */
+	uint32_t usable_segments;
+	double overprovision;
+	uint32_t rsvd_segments, ovp_segments, free_segments;
+	uint64_t user_block_count;
+	uint32_t reserved_sections;   /* as asked with -Z (after raising to the minimum) */
+	/* where the six logs start (segment numbers relative to main) */
+	uint32_t cur_seg[ZF2FS_NR_CURSEG];
+	char note[200];               /* a message for the user, e.g. "-Z raised" */
+};
+
+/*
+ * Compute a volume's layout from device geometry and options; pure (no I/O, no state).
+ * Returns 0; -EINVAL for impossible options; -ENOSPC when the devices are too small.
+ * @why (may be NULL) receives a one-line reason on failure.
+ */
+ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigned ndevs,
+				      const struct zf2fs_layout_opts *opts,
+				      struct zf2fs_layout *ret_layout, char *why, size_t whylen);
+
+/* Print the layout as one JSON object. */
+ZF2FS_EXPORT void zf2fs_layout_print_json(FILE *out, const struct zf2fs_layout *lay);
+
+/* ---- devices ------------------------------------------------------------------------- */
+struct zf2fs_dev;
+
+#define ZF2FS_DEV_WRITE  0x1   /* open for writing */
+#define ZF2FS_DEV_EXCL   0x2   /* block devices: O_EXCL, fails if mounted or in use */
+
+/* Open a regular file or block device.  -ENOENT etc. from open(2); the size of an empty or
+ * unreadable device is an error (-EINVAL). */
+ZF2FS_EXPORT int zf2fs_dev_open(const char *path, int flags, const struct zf2fs_log *log,
+				struct zf2fs_dev **ret_dev);
+/* A device in memory (tests): @bytes of zeros. */
+ZF2FS_EXPORT int zf2fs_dev_open_memory(uint64_t bytes, const struct zf2fs_log *log,
+				       struct zf2fs_dev **ret_dev);
+ZF2FS_EXPORT void zf2fs_dev_close(struct zf2fs_dev *dev);
+ZF2FS_EXPORT const char *zf2fs_dev_path(const struct zf2fs_dev *dev);
+ZF2FS_EXPORT bool zf2fs_dev_is_blockdev(const struct zf2fs_dev *dev);
+ZF2FS_EXPORT bool zf2fs_dev_is_file(const struct zf2fs_dev *dev);
+/* Geometry: size, sector size, zone model and zones (zones need libzbd: -ENOTSUP without). */
+ZF2FS_EXPORT int zf2fs_dev_geometry(struct zf2fs_dev *dev, struct zf2fs_dev_geom *ret_geom);
+/* Limit the size used (mkfs's [sectors] argument). */
+ZF2FS_EXPORT int zf2fs_dev_set_size(struct zf2fs_dev *dev, uint64_t bytes);
+ZF2FS_EXPORT uint64_t zf2fs_dev_size(const struct zf2fs_dev *dev);
+/* Whole reads and writes; a short or failed one is an error naming device and offset.
+ * Nothing is ever written past the device's end (-ENOSPC). */
+ZF2FS_EXPORT int zf2fs_dev_read(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off);
+ZF2FS_EXPORT int zf2fs_dev_write(struct zf2fs_dev *dev, const void *buf, size_t len,
+				 uint64_t off);
+/* Make a range read back as zeros (hole punching on files, BLKZEROOUT on devices). */
+ZF2FS_EXPORT int zf2fs_dev_zero(struct zf2fs_dev *dev, uint64_t off, uint64_t len);
+/* Discard a range (files: hole punching; devices: BLKDISCARD; failure is not fatal:
+ * returns -EOPNOTSUPP when the device cannot). */
+ZF2FS_EXPORT int zf2fs_dev_discard(struct zf2fs_dev *dev, uint64_t off, uint64_t len);
+ZF2FS_EXPORT int zf2fs_dev_sync(struct zf2fs_dev *dev);
+/* Fault injection for tests: the @n-th write from now on (1 = next) and all after fail
+ * with -EIO.  0 turns it off. */
+ZF2FS_EXPORT void zf2fs_dev_fail_writes_after(struct zf2fs_dev *dev, unsigned long n);
+/* Count of successful writes so far (tests). */
+ZF2FS_EXPORT unsigned long zf2fs_dev_write_count(const struct zf2fs_dev *dev);
+/* Copy of a memory device's bytes (tests); NULL for other devices. */
+ZF2FS_EXPORT const uint8_t *zf2fs_dev_memory(const struct zf2fs_dev *dev);
+
+/* Is @path (or the device it names) mounted?  1 yes, 0 no, negative errno. */
+ZF2FS_EXPORT int zf2fs_path_is_mounted(const char *path);
+/* Probe @dev for an existing filesystem or partition table with libblkid.  Returns 1 and
+ * its type in @type (e.g. "ext4", "f2fs", "dos"), 0 when none, negative errno. */
+ZF2FS_EXPORT int zf2fs_dev_probe_existing(struct zf2fs_dev *dev, char *type, size_t typelen);
+/* Reset every sequential zone of a zoned device (needs libzbd; -ENOTSUP without). */
+ZF2FS_EXPORT int zf2fs_dev_reset_zones(struct zf2fs_dev *dev);
+/* Whether this build can talk to zoned devices (libzbd). */
+ZF2FS_EXPORT bool zf2fs_have_zoned_support(void);
+
+/* ---- mkfs ---------------------------------------------------------------------------- */
+struct zf2fs_mkfs_opts {
+	struct zf2fs_layout_opts layout;
+	const char *label;            /* UTF-8, at most 512 UTF-16 units; NULL = none */
+	bool have_uuid;
+	uint8_t uuid[16];
+	const char *cold_extensions;  /* -e: comma separated, added to the default list */
+	const char *hot_extensions;   /* -E */
+	uint32_t root_uid, root_gid;  /* -R */
+	uint64_t timestamp;           /* seconds for inode times */
+	uint16_t s_encoding, s_encoding_flags;  /* casefold: 1 = utf8-12.1 */
+	bool discard;                 /* -t 1 */
+	bool fixed_cp_version;        /* -r: checkpoint version 1 rather than random */
+	const char *version_string;   /* written in the superblock version fields */
+};
+
+/* Write a new filesystem with layout @lay over @devs (ndevs = lay->ndevs).  Checks nothing
+ * about mounts or existing data: the caller does that first. */
+ZF2FS_EXPORT int zf2fs_mkfs_write(struct zf2fs_dev **devs, const struct zf2fs_layout *lay,
+				  const struct zf2fs_mkfs_opts *opts,
+				  const struct zf2fs_log *log);
+
+/* Parse a comma separated feature list ("extra_attr,inode_checksum") into ZF2FS_FEAT_*
+ * bits.  Returns 0 or -EINVAL with the unknown name copied to @bad. */
+ZF2FS_EXPORT int zf2fs_features_parse(const char *list, uint32_t *ret_features, char *bad,
+				      size_t badlen);
+/* Name of one feature bit, or NULL. */
+ZF2FS_EXPORT const char *zf2fs_feature_name(uint32_t bit);
+/* Check feature dependencies and support: 0, or -EINVAL/-ENOTSUP with a reason. */
+ZF2FS_EXPORT int zf2fs_features_check(uint32_t features, char *why, size_t whylen);
+
+/* ---- misc ------------------------------------------------------------------------------ */
+ZF2FS_EXPORT const char *zf2fs_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ZF2FS_H */

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * crc32.c - the checksum F2FS uses everywhere.
+ *
+ * It is the reflected CRC-32 (polynomial 0xEDB88320) with the caller's seed and no final
+ * inversion.  The superblock and checkpoint seed it with the F2FS magic; inode checksums
+ * chain it from a seed derived from the volume UUID.  The table is built on first use from
+ * the polynomial, so no constant table is carried in the source.
+ */
+#include "config.h"
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/endian.h"
+
+static uint32_t crc_table[256];
+static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+static void crc_table_build(void)
+{
+	for (uint32_t n = 0; n < 256; n++) {
+		uint32_t c = n;
+
+		for (int k = 0; k < 8; k++)
+			c = (c & 1) ? (c >> 1) ^ 0xEDB88320u : c >> 1;
+		crc_table[n] = c;
+	}
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_crc32(uint32_t seed, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint32_t crc = seed;
+
+	pthread_once(&crc_once, crc_table_build);
+	while (len--)
+		crc = crc_table[(crc ^ *p++) & 0xFF] ^ (crc >> 8);
+	return crc;
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_super_checksum(const struct zf2fs_super *sb)
+{
+	return zf2fs_crc32(ZF2FS_MAGIC, sb, offsetof(struct zf2fs_super, crc));
+}
+
+ZF2FS_EXPORT int zf2fs_cp_checksum(const void *cp_block, uint32_t *ret_crc)
+{
+	const struct zf2fs_checkpoint *cp = cp_block;
+	uint32_t off = (uint32_t)zf_get(cp->checksum_offset);
+	uint32_t crc;
+
+	/* The crc either ends the block or (large NAT bitmap) sits right after the header. */
+	if (off != ZF2FS_CP_CHKSUM_OFFSET && off != ZF2FS_CP_BITMAP_OFFSET)
+		return -ZF2FS_EFSCORRUPTED;
+	crc = zf2fs_crc32(ZF2FS_MAGIC, cp_block, off);
+	if (off < ZF2FS_CP_CHKSUM_OFFSET)
+		crc = zf2fs_crc32(crc, (const uint8_t *)cp_block + off + 4,
+				  ZF2FS_BLKSIZE - off - 4);
+	*ret_crc = crc;
+	return 0;
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_checksum_seed(const uint8_t uuid[16])
+{
+	return zf2fs_crc32(0xFFFFFFFFu, uuid, 16);
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block)
+{
+	const struct zf2fs_node *node = node_block;
+	const size_t cs_off = offsetof(struct zf2fs_inode, i_inode_checksum);
+	const uint8_t zero[4] = { 0 };
+	uint32_t crc;
+
+	/* ino and generation go in as their on-disk bytes, then the block with a zero crc. */
+	crc = zf2fs_crc32(seed, &node->footer.ino, 4);
+	crc = zf2fs_crc32(crc, &node->i.i_generation, 4);
+	crc = zf2fs_crc32(crc, node_block, cs_off);
+	crc = zf2fs_crc32(crc, zero, 4);
+	return zf2fs_crc32(crc, (const uint8_t *)node_block + cs_off + 4,
+			   ZF2FS_BLKSIZE - cs_off - 4);
+}

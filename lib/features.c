@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * features.c - superblock feature names and the rules that tie them together.
+ *
+ * Names are the ones mkfs.f2fs and the kernel use.  The dependency rules are the
+ * kernel's: every per-inode extra field needs extra_attr.  Features whose on-disk
+ * initialisation this version cannot write yet are refused here, by name, rather than
+ * producing an image the kernel would misread.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "zf2fs/zf2fs.h"
+
+static const struct {
+	const char *name;
+	uint32_t bit;
+	bool supported;
+} features[] = {
+	{ "encrypt", ZF2FS_FEAT_ENCRYPT, true },
+	{ "blkzoned", ZF2FS_FEAT_BLKZONED, true },
+	{ "extra_attr", ZF2FS_FEAT_EXTRA_ATTR, true },
+	{ "project_quota", ZF2FS_FEAT_PRJQUOTA, true },
+	{ "inode_checksum", ZF2FS_FEAT_INODE_CHKSUM, true },
+	{ "flexible_inline_xattr", ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR, true },
+	{ "quota", ZF2FS_FEAT_QUOTA_INO, false },
+	{ "inode_crtime", ZF2FS_FEAT_INODE_CRTIME, true },
+	{ "lost_found", ZF2FS_FEAT_LOST_FOUND, true },
+	{ "verity", ZF2FS_FEAT_VERITY, true },
+	{ "sb_checksum", ZF2FS_FEAT_SB_CHKSUM, true },
+	{ "casefold", ZF2FS_FEAT_CASEFOLD, true },
+	{ "compression", ZF2FS_FEAT_COMPRESSION, true },
+	{ "ro", ZF2FS_FEAT_RO, false },
+};
+
+#define NFEATURES (sizeof(features) / sizeof(features[0]))
+
+ZF2FS_EXPORT const char *zf2fs_feature_name(uint32_t bit)
+{
+	for (size_t i = 0; i < NFEATURES; i++)
+		if (features[i].bit == bit)
+			return features[i].name;
+	return NULL;
+}
+
+ZF2FS_EXPORT int zf2fs_features_parse(const char *list, uint32_t *ret_features, char *bad,
+				      size_t badlen)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t len = strcspn(p, ", ");
+		size_t i;
+
+		if (len) {
+			for (i = 0; i < NFEATURES; i++)
+				if (strlen(features[i].name) == len &&
+				    !strncmp(features[i].name, p, len))
+					break;
+			if (i == NFEATURES) {
+				snprintf(bad, badlen, "%.*s", (int)len, p);
+				return -EINVAL;
+			}
+			*ret_features |= features[i].bit;
+		}
+		p += len;
+		p += strspn(p, ", ");
+	}
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_features_check(uint32_t f, char *why, size_t whylen)
+{
+	static const uint32_t need_extra = ZF2FS_FEAT_PRJQUOTA | ZF2FS_FEAT_INODE_CHKSUM |
+		ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR | ZF2FS_FEAT_INODE_CRTIME |
+		ZF2FS_FEAT_COMPRESSION;
+
+	if ((f & need_extra) && !(f & ZF2FS_FEAT_EXTRA_ATTR)) {
+		for (size_t i = 0; i < NFEATURES; i++)
+			if (f & need_extra & features[i].bit) {
+				snprintf(why, whylen, "feature %s needs extra_attr "
+					 "(add -O extra_attr)", features[i].name);
+				return -EINVAL;
+			}
+	}
+	for (size_t i = 0; i < NFEATURES; i++)
+		if ((f & features[i].bit) && !features[i].supported) {
+			snprintf(why, whylen, "feature %s is not supported by this version of "
+				 "zf2fs-tools yet", features[i].name);
+			return -ENOTSUP;
+		}
+	return 0;
+}

@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mkfs_write.c - write a new, empty F2FS volume for a computed layout.
+ *
+ * Order of work, chosen so that an interrupted mkfs never leaves a volume that looks
+ * valid but is not: discard (or reset zones), zero the areas that must read as zero (both
+ * checkpoint segments, the live SIT and NAT copies, stale node blocks where roll-forward
+ * recovery would look), write the root directory (and lost+found), the NAT block, both
+ * checkpoint packs with their summaries and nat_bits, flush, and only then the two
+ * superblocks, and flush again.
+ *
+ * The six logs start empty except hot node (the directory inodes) and hot data (their
+ * dentry blocks).  Their SIT entries travel in the SIT journal of the compacted data
+ * summary; node summaries are stored in the checkpoint pack (clean unmount state).
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/endian.h"
+
+#define BPS ZF2FS_BLOCKS_PER_SEG
+#define MAX_LOG_BLOCKS 8   /* blocks mkfs itself puts in one log */
+
+struct nat_item {
+	uint32_t nid, ino, addr;
+};
+
+struct builder {
+	struct zf2fs_dev **devs;
+	const struct zf2fs_layout *lay;
+	const struct zf2fs_mkfs_opts *o;
+	const struct zf2fs_log *log;
+	struct zf2fs_super sb;
+	uint32_t features;
+	uint64_t cp_ver;
+	uint32_t csum_seed;
+	bool trimmed;
+	uint32_t blkoff[ZF2FS_NR_CURSEG];
+	struct zf2fs_summary sums[ZF2FS_NR_CURSEG][MAX_LOG_BLOCKS];
+	struct nat_item nat[8];
+	unsigned nnat;
+	uint32_t next_nid;
+	uint32_t valid_nodes, valid_inodes;
+};
+
+/* ---- block I/O across the volume's devices ---------------------------------------------- */
+static int vol_locate(const struct builder *b, uint64_t blk, unsigned *ret_dev,
+		      uint64_t *ret_off)
+{
+	for (unsigned i = 0; i < b->lay->ndevs; i++) {
+		if (blk >= b->lay->dev_start_blk[i] && blk <= b->lay->dev_end_blk[i]) {
+			*ret_dev = i;
+			*ret_off = (blk - b->lay->dev_start_blk[i]) * ZF2FS_BLKSIZE;
+			return 0;
+		}
+	}
+	zf2fs_logf(b->log, ZF2FS_LOG_ERROR, 0, "block %llu is outside every device",
+		   (unsigned long long)blk);
+	return -ERANGE;
+}
+
+static int vol_write(const struct builder *b, uint64_t blk, const void *buf)
+{
+	unsigned d;
+	uint64_t off;
+	int err = vol_locate(b, blk, &d, &off);
+
+	return err ? err : zf2fs_dev_write(b->devs[d], buf, ZF2FS_BLKSIZE, off);
+}
+
+/* Zero @count blocks from @blk; the range may not cross devices (areas never do). */
+static int vol_zero(const struct builder *b, uint64_t blk, uint64_t count)
+{
+	unsigned d;
+	uint64_t off;
+	int err = vol_locate(b, blk, &d, &off);
+
+	return err ? err : zf2fs_dev_zero(b->devs[d], off, count * ZF2FS_BLKSIZE);
+}
+
+/* Is @blk in a sequential-write-required zone (zoned volumes only)? */
+static bool blk_in_sequential_zone(const struct builder *b, uint64_t blk)
+{
+	const struct zf2fs_layout *lay = b->lay;
+	unsigned d;
+	uint64_t off;
+
+	if (!lay->zoned || vol_locate(b, blk, &d, &off))
+		return false;
+	if (lay->dev_model[d] != ZF2FS_ZONED_HM)
+		return false;
+	return off / ((uint64_t)lay->zone_blocks * ZF2FS_BLKSIZE) >= lay->dev_conv_zones[d];
+}
+
+/* ---- superblock ---------------------------------------------------------------------------- */
+static const char *const default_cold_ext[] = {
+	"mp", "wm", "og", "jp", "avi", "mkv", "mov", "webm", "wav", "flac", "m4a", "opus",
+	"gif", "png", "webp", "svg", "iso", "gz", "xz", "zst", "bz2", "zip", "jar", "deb",
+	"rpm", "pdf", "ttf", "so", "apk", NULL,
+};
+static const char *const default_hot_ext[] = { "db", NULL };
+
+static int add_extensions(struct zf2fs_super *sb, unsigned *pos, const char *const *defaults,
+			  const char *user, const struct zf2fs_log *log)
+{
+	char name[ZF2FS_EXTENSION_LEN + 1];
+	const char *p;
+
+	for (; *defaults && *pos < ZF2FS_MAX_EXTENSIONS; defaults++)
+		memcpy(sb->extension_list[(*pos)++], *defaults, strlen(*defaults));
+	for (p = user; p && *p;) {
+		size_t len = strcspn(p, ", ");
+		bool dup = false;
+
+		if (len >= ZF2FS_EXTENSION_LEN) {
+			zf2fs_logf(log, ZF2FS_LOG_WARNING, 0, "extension \"%.*s\" is too long (at most "
+				   "%d characters): skipped", (int)len, p, ZF2FS_EXTENSION_LEN - 1);
+		} else if (len) {
+			memcpy(name, p, len);
+			name[len] = 0;
+			for (unsigned i = 0; i < *pos; i++)
+				if (!strncmp((char *)sb->extension_list[i], name, ZF2FS_EXTENSION_LEN))
+					dup = true;
+			if (!dup) {
+				if (*pos >= ZF2FS_MAX_EXTENSIONS)
+					return -ENOSPC;
+				memcpy(sb->extension_list[(*pos)++], name, len);
+			}
+		}
+		p += len;
+		p += strspn(p, ", ");
+	}
+	return 0;
+}
+
+/* UTF-8 to UTF-16LE for the volume name; -EINVAL on bad UTF-8 or a label too long. */
+static int label_to_utf16(const char *in, zf_le16 *out, size_t max_units)
+{
+	const uint8_t *s = (const uint8_t *)in;
+	size_t n = 0;
+
+	while (*s) {
+		uint32_t cp;
+		int extra;
+
+		if (*s < 0x80) {
+			cp = *s;
+			extra = 0;
+		} else if ((*s & 0xE0) == 0xC0) {
+			cp = *s & 0x1F;
+			extra = 1;
+		} else if ((*s & 0xF0) == 0xE0) {
+			cp = *s & 0x0F;
+			extra = 2;
+		} else if ((*s & 0xF8) == 0xF0) {
+			cp = *s & 0x07;
+			extra = 3;
+		} else {
+			return -EINVAL;
+		}
+		s++;
+		for (int i = 0; i < extra; i++, s++) {
+			if ((*s & 0xC0) != 0x80)
+				return -EINVAL;
+			cp = (cp << 6) | (*s & 0x3F);
+		}
+		if (cp >= 0x10000) {
+			if (n + 2 > max_units)
+				return -EINVAL;
+			cp -= 0x10000;
+			zf_set(out[n], 0xD800 + (cp >> 10));
+			n++;
+			zf_set(out[n], 0xDC00 + (cp & 0x3FF));
+			n++;
+		} else {
+			if (n + 1 > max_units)
+				return -EINVAL;
+			zf_set(out[n], cp);
+			n++;
+		}
+	}
+	return 0;
+}
+
+static int build_super(struct builder *b)
+{
+	const struct zf2fs_layout *lay = b->lay;
+	struct zf2fs_super *sb = &b->sb;
+	unsigned pos = 0;
+	int err;
+
+	memset(sb, 0, sizeof(*sb));
+	zf_set(sb->magic, ZF2FS_MAGIC);
+	zf_set(sb->major_ver, 1);
+	zf_set(sb->minor_ver, 15);
+	zf_set(sb->log_sectorsize, lay->log_sectorsize);
+	zf_set(sb->log_sectors_per_block, lay->log_sectors_per_block);
+	zf_set(sb->log_blocksize, ZF2FS_BLKSIZE_BITS);
+	zf_set(sb->log_blocks_per_seg, ZF2FS_LOG_BLOCKS_PER_SEG);
+	zf_set(sb->segs_per_sec, lay->segs_per_sec);
+	zf_set(sb->secs_per_zone, lay->secs_per_zone);
+	zf_set(sb->block_count, lay->block_count);
+	zf_set(sb->section_count, lay->section_count);
+	zf_set(sb->segment_count, lay->segment_count);
+	zf_set(sb->segment_count_ckpt, lay->segment_count_ckpt);
+	zf_set(sb->segment_count_sit, lay->segment_count_sit);
+	zf_set(sb->segment_count_nat, lay->segment_count_nat);
+	zf_set(sb->segment_count_ssa, lay->segment_count_ssa);
+	zf_set(sb->segment_count_main, lay->segment_count_main);
+	zf_set(sb->segment0_blkaddr, lay->segment0_blkaddr);
+	zf_set(sb->cp_blkaddr, lay->cp_blkaddr);
+	zf_set(sb->sit_blkaddr, lay->sit_blkaddr);
+	zf_set(sb->nat_blkaddr, lay->nat_blkaddr);
+	zf_set(sb->ssa_blkaddr, lay->ssa_blkaddr);
+	zf_set(sb->main_blkaddr, lay->main_blkaddr);
+	zf_set(sb->root_ino, ZF2FS_ROOT_INO);
+	zf_set(sb->node_ino, ZF2FS_NODE_INO);
+	zf_set(sb->meta_ino, ZF2FS_META_INO);
+	memcpy(sb->uuid, b->o->uuid, 16);
+	if (b->o->label) {
+		zf_le16 name[ZF2FS_MAX_VOLUME_NAME] = { 0 };
+
+		if (label_to_utf16(b->o->label, name, ZF2FS_MAX_VOLUME_NAME)) {
+			zf2fs_logf(b->log, ZF2FS_LOG_ERROR, 0, "volume label is not valid UTF-8 or "
+				   "longer than %d UTF-16 units", ZF2FS_MAX_VOLUME_NAME);
+			return -EINVAL;
+		}
+		memcpy(sb->volume_name, name, sizeof(name));
+	}
+	err = add_extensions(sb, &pos, default_cold_ext, b->o->cold_extensions, b->log);
+	if (!err) {
+		zf_set(sb->extension_count, pos);
+		err = add_extensions(sb, &pos, default_hot_ext, b->o->hot_extensions, b->log);
+		sb->hot_ext_count = (uint8_t)(pos - zf_get(sb->extension_count));
+	}
+	if (err) {
+		zf2fs_logf(b->log, ZF2FS_LOG_ERROR, 0, "too many file extensions (at most %d)",
+			   ZF2FS_MAX_EXTENSIONS);
+		return err;
+	}
+	zf_set(sb->cp_payload, lay->cp_payload);
+	if (b->o->version_string) {
+		strncpy((char *)sb->version, b->o->version_string, ZF2FS_VERSION_LEN - 1);
+		strncpy((char *)sb->init_version, b->o->version_string, ZF2FS_VERSION_LEN - 1);
+	}
+	zf_set(sb->feature, b->features);
+	if (lay->ndevs > 1) {
+		for (unsigned i = 0; i < lay->ndevs; i++) {
+			strncpy((char *)sb->devs[i].path, zf2fs_dev_path(b->devs[i]),
+				ZF2FS_DEVICE_PATH_LEN - 1);
+			zf_set(sb->devs[i].total_segments, lay->dev_segments[i]);
+		}
+	}
+	if (b->features & ZF2FS_FEAT_CASEFOLD) {
+		zf_set(sb->s_encoding, b->o->s_encoding);
+		zf_set(sb->s_encoding_flags, b->o->s_encoding_flags);
+	}
+	if (b->features & ZF2FS_FEAT_SB_CHKSUM) {
+		zf_set(sb->checksum_offset, offsetof(struct zf2fs_super, crc));
+		zf_set(sb->crc, zf2fs_super_checksum(sb));
+	}
+	return 0;
+}
+
+/* ---- logs ---------------------------------------------------------------------------------- */
+static uint32_t log_next_blkaddr(const struct builder *b, int type)
+{
+	return b->lay->main_blkaddr + b->lay->cur_seg[type] * BPS + b->blkoff[type];
+}
+
+/* Take the next block of a log and record its summary entry. */
+static uint32_t log_alloc(struct builder *b, int type, uint32_t nid, uint16_t ofs_in_node)
+{
+	uint32_t addr = log_next_blkaddr(b, type);
+	struct zf2fs_summary *s = &b->sums[type][b->blkoff[type]];
+
+	zf_set(s->nid, nid);
+	s->version = 0;
+	zf_set(s->ofs_in_node, ofs_in_node);
+	b->blkoff[type]++;
+	return addr;
+}
+
+/* ---- directories ---------------------------------------------------------------------- */
+static void dentry_add(struct zf2fs_dentry_block *d, unsigned *slot, const char *name,
+		       uint32_t ino, uint8_t type)
+{
+	size_t len = strlen(name);
+	unsigned slots = (unsigned)((len + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN);
+	struct zf2fs_dir_entry *de = &d->dentry[*slot];
+
+	zf_set(de->hash_code, zf2fs_dentry_hash(name, len));
+	zf_set(de->ino, ino);
+	zf_set(de->name_len, len);
+	de->file_type = type;
+	memcpy(d->filename[*slot], name, len);
+	for (unsigned i = 0; i < slots; i++, (*slot)++)
+		d->dentry_bitmap[*slot / 8] |= (uint8_t)(1u << (*slot % 8));
+}
+
+/* Bytes of the extra attribute area for the enabled features. */
+static uint16_t extra_isize(uint32_t f)
+{
+	if (f & ZF2FS_FEAT_COMPRESSION)
+		return ZF2FS_EXTRA_ISIZE_MAX;
+	if (f & ZF2FS_FEAT_INODE_CRTIME)
+		return offsetof(struct zf2fs_inode, i_compr_blocks) -
+		       offsetof(struct zf2fs_inode, i_extra_isize);
+	if (f & ZF2FS_FEAT_INODE_CHKSUM)
+		return offsetof(struct zf2fs_inode, i_crtime) -
+		       offsetof(struct zf2fs_inode, i_extra_isize);
+	if (f & ZF2FS_FEAT_PRJQUOTA)
+		return offsetof(struct zf2fs_inode, i_inode_checksum) -
+		       offsetof(struct zf2fs_inode, i_extra_isize);
+	return offsetof(struct zf2fs_inode, i_projid) - offsetof(struct zf2fs_inode, i_extra_isize);
+}
+
+struct dir_spec {
+	uint32_t ino, pino;
+	const char *name;       /* NULL for the root */
+	uint16_t mode;
+	uint32_t links;
+	uint32_t uid, gid;
+};
+
+/* Write a directory inode with one dentry block holding "." and "..", plus @child. */
+static int write_dir(struct builder *b, const struct dir_spec *ds, const char *child,
+		     uint32_t child_ino)
+{
+	struct zf2fs_node *node = calloc(1, ZF2FS_BLKSIZE);
+	struct zf2fs_dentry_block *dent = calloc(1, ZF2FS_BLKSIZE);
+	struct zf2fs_inode *in;
+	uint32_t node_addr, data_addr;
+	unsigned slot = 0, addr_index = 0;
+	int err = -ENOMEM;
+
+	if (!node || !dent)
+		goto out;
+	node_addr = log_alloc(b, ZF2FS_LOG_HOT_NODE, ds->ino, 0);
+	data_addr = log_alloc(b, ZF2FS_LOG_HOT_DATA, ds->ino, 0);
+
+	dentry_add(dent, &slot, ".", ds->ino, ZF2FS_FT_DIR);
+	dentry_add(dent, &slot, "..", ds->pino, ZF2FS_FT_DIR);
+	if (child)
+		dentry_add(dent, &slot, child, child_ino, ZF2FS_FT_DIR);
+
+	in = &node->i;
+	zf_set(in->i_mode, ds->mode);
+	zf_set(in->i_uid, ds->uid);
+	zf_set(in->i_gid, ds->gid);
+	zf_set(in->i_links, ds->links);
+	zf_set(in->i_size, ZF2FS_BLKSIZE);
+	zf_set(in->i_blocks, 2);      /* the inode block and the dentry block */
+	zf_set(in->i_atime, b->o->timestamp);
+	zf_set(in->i_ctime, b->o->timestamp);
+	zf_set(in->i_mtime, b->o->timestamp);
+	zf_set(in->i_current_depth, 1);
+	zf_set(in->i_pino, ds->pino);
+	if (ds->name) {
+		size_t len = strlen(ds->name);
+
+		zf_set(in->i_namelen, len);
+		memcpy(in->i_name, ds->name, len);
+	}
+	if (b->features & ZF2FS_FEAT_EXTRA_ATTR) {
+		uint16_t isize = extra_isize(b->features);
+
+		in->i_inline = ZF2FS_EXTRA_ATTR;
+		zf_set(in->i_extra_isize, isize);
+		/* No inline xattr area: i_inline_xattr_size stays 0 and the flag off. */
+		if (b->features & ZF2FS_FEAT_INODE_CRTIME)
+			zf_set(in->i_crtime, b->o->timestamp);
+		addr_index = isize / 4;
+	}
+	zf_set(in->i_addr[addr_index], data_addr);
+
+	zf_set(node->footer.nid, ds->ino);
+	zf_set(node->footer.ino, ds->ino);
+	zf_set(node->footer.flag, 0);   /* offset 0; directories are not cold */
+	zf_set(node->footer.cp_ver, b->cp_ver);
+	zf_set(node->footer.next_blkaddr, log_next_blkaddr(b, ZF2FS_LOG_HOT_NODE));
+	if (b->features & ZF2FS_FEAT_INODE_CHKSUM)
+		zf_set(in->i_inode_checksum, zf2fs_inode_checksum(b->csum_seed, node));
+
+	err = vol_write(b, data_addr, dent);
+	if (!err)
+		err = vol_write(b, node_addr, node);
+	if (!err) {
+		b->nat[b->nnat++] = (struct nat_item){ ds->ino, ds->ino, node_addr };
+		b->valid_nodes++;
+		b->valid_inodes++;
+	}
+out:
+	free(node);
+	free(dent);
+	return err;
+}
+
+static int write_root(struct builder *b)
+{
+	bool lpf = b->features & ZF2FS_FEAT_LOST_FOUND;
+	uint32_t lpf_ino = lpf ? b->next_nid++ : 0;
+	struct dir_spec root = {
+		.ino = ZF2FS_ROOT_INO, .pino = ZF2FS_ROOT_INO, .mode = 040755,
+		.links = lpf ? 3 : 2, .uid = b->o->root_uid, .gid = b->o->root_gid,
+	};
+	int err = write_dir(b, &root, lpf ? "lost+found" : NULL, lpf_ino);
+
+	if (!err && lpf) {
+		struct dir_spec l = {
+			.ino = lpf_ino, .pino = ZF2FS_ROOT_INO, .name = "lost+found",
+			.mode = 040700, .links = 2, .uid = b->o->root_uid, .gid = b->o->root_gid,
+		};
+
+		err = write_dir(b, &l, NULL, 0);
+	}
+	return err;
+}
+
+/* ---- NAT ---------------------------------------------------------------------------------- */
+static int write_nat(struct builder *b)
+{
+	struct zf2fs_nat_block *nb = calloc(1, ZF2FS_BLKSIZE);
+	int err;
+
+	if (!nb)
+		return -ENOMEM;
+	/* The node and meta inodes have no node block; an address of 1 marks them in use. */
+	zf_set(nb->entries[ZF2FS_NODE_INO].ino, ZF2FS_NODE_INO);
+	zf_set(nb->entries[ZF2FS_NODE_INO].block_addr, 1);
+	zf_set(nb->entries[ZF2FS_META_INO].ino, ZF2FS_META_INO);
+	zf_set(nb->entries[ZF2FS_META_INO].block_addr, 1);
+	for (unsigned i = 0; i < b->nnat; i++) {
+		zf_set(nb->entries[b->nat[i].nid].ino, b->nat[i].ino);
+		zf_set(nb->entries[b->nat[i].nid].block_addr, b->nat[i].addr);
+	}
+	err = vol_write(b, b->lay->nat_blkaddr, nb);
+	free(nb);
+	return err;
+}
+
+/* ---- checkpoint packs ----------------------------------------------------------------------- */
+static void fill_sit_journal(const struct builder *b, struct zf2fs_journal *j)
+{
+	zf_set(j->n_entries, ZF2FS_NR_CURSEG);
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+		struct zf2fs_sit_journal_entry *e = &j->sit.entries[t];
+
+		zf_set(e->segno, b->lay->cur_seg[t]);
+		zf_set(e->se.vblocks, ((uint32_t)t << ZF2FS_SIT_VBLOCKS_BITS) | b->blkoff[t]);
+		for (uint32_t k = 0; k < b->blkoff[t]; k++)
+			e->se.valid_map[k / 8] |= (uint8_t)(0x80u >> (k % 8));
+	}
+}
+
+/* Compacted data summaries: NAT journal, SIT journal, then the hot, warm and cold data
+ * entries back to back (they fit one block for what mkfs writes). */
+static void fill_compact_summary(const struct builder *b, uint8_t *blk)
+{
+	struct zf2fs_journal nat = { 0 }, sit = { 0 };
+	size_t off = 0;
+
+	fill_sit_journal(b, &sit);
+	memcpy(blk + off, &nat, ZF2FS_SUM_JOURNAL_SIZE);
+	off += ZF2FS_SUM_JOURNAL_SIZE;
+	memcpy(blk + off, &sit, ZF2FS_SUM_JOURNAL_SIZE);
+	off += ZF2FS_SUM_JOURNAL_SIZE;
+	for (int t = ZF2FS_LOG_HOT_DATA; t <= ZF2FS_LOG_COLD_DATA; t++) {
+		memcpy(blk + off, b->sums[t], b->blkoff[t] * sizeof(struct zf2fs_summary));
+		off += b->blkoff[t] * sizeof(struct zf2fs_summary);
+	}
+	((struct zf2fs_summary_block *)blk)->footer.entry_type = ZF2FS_SUM_TYPE_DATA;
+}
+
+static void fill_node_summary(const struct builder *b, int type, uint8_t *blk)
+{
+	struct zf2fs_summary_block *s = (struct zf2fs_summary_block *)blk;
+
+	memset(blk, 0, ZF2FS_BLKSIZE);
+	memcpy(s->entries, b->sums[type], b->blkoff[type] * sizeof(struct zf2fs_summary));
+	s->footer.entry_type = ZF2FS_SUM_TYPE_NODE;
+}
+
+static uint32_t build_cp(const struct builder *b, struct zf2fs_checkpoint *cp, uint64_t ver)
+{
+	const struct zf2fs_layout *lay = b->lay;
+	uint32_t flags = ZF2FS_CP_UMOUNT_FLAG | ZF2FS_CP_COMPACT_SUM_FLAG;
+	uint32_t total = 6 + lay->cp_payload;
+	uint64_t valid = 0;
+	uint32_t crc = 0;
+
+	memset(cp, 0, ZF2FS_BLKSIZE);
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+		valid += b->blkoff[t];
+	zf_set(cp->checkpoint_ver, ver);
+	zf_set(cp->user_block_count, lay->user_block_count);
+	zf_set(cp->valid_block_count, valid);
+	zf_set(cp->rsvd_segment_count, lay->rsvd_segments);
+	zf_set(cp->overprov_segment_count, lay->ovp_segments);
+	zf_set(cp->free_segment_count, lay->free_segments);
+	for (int i = 0; i < ZF2FS_MAX_NODE_LOGS; i++) {
+		zf_set(cp->cur_node_segno[i], 0xFFFFFFFFu);
+		zf_set(cp->cur_data_segno[i], 0xFFFFFFFFu);
+	}
+	for (int i = 0; i < 3; i++) {
+		zf_set(cp->cur_node_segno[i], lay->cur_seg[ZF2FS_LOG_HOT_NODE + i]);
+		zf_set(cp->cur_node_blkoff[i], b->blkoff[ZF2FS_LOG_HOT_NODE + i]);
+		zf_set(cp->cur_data_segno[i], lay->cur_seg[ZF2FS_LOG_HOT_DATA + i]);
+		zf_set(cp->cur_data_blkoff[i], b->blkoff[ZF2FS_LOG_HOT_DATA + i]);
+	}
+	if (total + lay->nat_bits_blocks <= BPS)
+		flags |= ZF2FS_CP_NAT_BITS_FLAG;
+	if (b->trimmed)
+		flags |= ZF2FS_CP_TRIMMED_FLAG;
+	if (b->o->layout.large_nat_bitmap)
+		flags |= ZF2FS_CP_LARGE_NAT_BITMAP_FLAG;
+	zf_set(cp->ckpt_flags, flags);
+	zf_set(cp->cp_pack_total_block_count, total);
+	zf_set(cp->cp_pack_start_sum, 1 + lay->cp_payload);
+	zf_set(cp->valid_node_count, b->valid_nodes);
+	zf_set(cp->valid_inode_count, b->valid_inodes);
+	zf_set(cp->next_free_nid, b->next_nid);
+	zf_set(cp->sit_ver_bitmap_bytesize, lay->sit_bitmap_bytes);
+	zf_set(cp->nat_ver_bitmap_bytesize, lay->nat_bitmap_bytes);
+	zf_set(cp->checksum_offset, b->o->layout.large_nat_bitmap ? ZF2FS_CP_BITMAP_OFFSET :
+		ZF2FS_CP_CHKSUM_OFFSET);
+	zf2fs_cp_checksum(cp, &crc);
+	zf_put_le32p((uint8_t *)cp + zf_get(cp->checksum_offset), crc);
+	return crc;
+}
+
+/* nat_bits: a check value tying them to this pack, a "full" bitmap (no NAT block is full)
+ * and an "empty" bitmap (every NAT block is empty but the first). */
+static int write_nat_bits(const struct builder *b, uint64_t pack_start, uint64_t ver,
+			  uint32_t crc)
+{
+	const struct zf2fs_layout *lay = b->lay;
+	size_t bytes = (size_t)lay->nat_bits_blocks * ZF2FS_BLKSIZE;
+	uint8_t *nb = calloc(1, bytes);
+	uint64_t check = ver | ((uint64_t)crc << 32);
+	int err = 0;
+
+	if (!nb)
+		return -ENOMEM;
+	check = zf_cpu_to_le64(check);
+	memcpy(nb, &check, 8);
+	memset(nb + 8 + lay->nat_bitmap_bytes, 0xFF, lay->nat_bitmap_bytes);
+	nb[8 + lay->nat_bitmap_bytes] &= (uint8_t)~1u;
+	for (uint32_t i = 0; i < lay->nat_bits_blocks && !err; i++)
+		err = vol_write(b, pack_start + BPS - lay->nat_bits_blocks + i,
+				nb + (size_t)i * ZF2FS_BLKSIZE);
+	free(nb);
+	return err;
+}
+
+static int write_cp_pack(const struct builder *b, unsigned pack, uint64_t ver)
+{
+	const struct zf2fs_layout *lay = b->lay;
+	uint64_t start = lay->cp_blkaddr + (uint64_t)pack * BPS;
+	uint8_t *cp = calloc(1, ZF2FS_BLKSIZE), *blk = calloc(1, ZF2FS_BLKSIZE);
+	uint64_t at = start;
+	uint32_t crc;
+	int err = -ENOMEM;
+
+	if (!cp || !blk)
+		goto out;
+	crc = build_cp(b, (struct zf2fs_checkpoint *)cp, ver);
+	err = vol_write(b, at++, cp);
+	/* cp_payload blocks hold the (all-zero) SIT version bitmap: already zeroed. */
+	at += lay->cp_payload;
+	if (!err) {
+		fill_compact_summary(b, blk);
+		err = vol_write(b, at++, blk);
+	}
+	for (int t = ZF2FS_LOG_HOT_NODE; t <= ZF2FS_LOG_COLD_NODE && !err; t++) {
+		fill_node_summary(b, t, blk);
+		err = vol_write(b, at++, blk);
+	}
+	if (!err && (zf_get(((struct zf2fs_checkpoint *)cp)->ckpt_flags) & ZF2FS_CP_NAT_BITS_FLAG))
+		err = write_nat_bits(b, start, ver, crc);
+	if (!err)
+		err = vol_write(b, at, cp);
+out:
+	free(cp);
+	free(blk);
+	return err;
+}
+
+/* ---- preparation ------------------------------------------------------------------------------ */
+static int discard_devices(struct builder *b)
+{
+	bool all = true;
+
+	for (unsigned i = 0; i < b->lay->ndevs; i++) {
+		struct zf2fs_dev *d = b->devs[i];
+		int err;
+
+		if (b->lay->dev_model[i] == ZF2FS_ZONED_HM) {
+			err = zf2fs_dev_reset_zones(d);
+			if (err)
+				return err;   /* sequential zones must start empty */
+			continue;
+		}
+		zf2fs_logf(b->log, ZF2FS_LOG_INFO, 2, "discarding %s", zf2fs_dev_path(d));
+		err = zf2fs_dev_discard(d, 0, zf2fs_dev_size(d));
+		if (err) {
+			all = false;
+			if (err != -EOPNOTSUPP)
+				zf2fs_logf(b->log, ZF2FS_LOG_INFO, 2, "%s: discard failed (%s), "
+					   "continuing", zf2fs_dev_path(d), strerror(-err));
+		}
+	}
+	b->trimmed = all;
+	return 0;
+}
+
+/* Zero what the kernel will read before anything is written there. */
+static int zero_metadata(const struct builder *b)
+{
+	const struct zf2fs_layout *lay = b->lay;
+	int err;
+
+	err = vol_zero(b, lay->cp_blkaddr, (uint64_t)lay->segment_count_ckpt * BPS);
+	if (!err)   /* first SIT copy, which the all-zero version bitmap selects */
+		err = vol_zero(b, lay->sit_blkaddr, (uint64_t)lay->segment_count_sit / 2 * BPS);
+	/* NAT copies alternate by segment; the first of each pair is live. */
+	for (uint32_t s = 0; !err && s < lay->segment_count_nat; s += 2)
+		err = vol_zero(b, lay->nat_blkaddr + (uint64_t)s * BPS, BPS);
+	/* Roll-forward recovery reads node blocks from where each node log continues: make
+	 * sure nothing stale sits there (sequential zones were reset instead). */
+	for (int t = ZF2FS_LOG_HOT_NODE; !err && t <= ZF2FS_LOG_COLD_NODE; t++) {
+		uint64_t blk = lay->main_blkaddr + (uint64_t)lay->cur_seg[t] * BPS;
+
+		if (!blk_in_sequential_zone(b, blk))
+			err = vol_zero(b, blk, MAX_LOG_BLOCKS);
+	}
+	return err;
+}
+
+static int sync_all(const struct builder *b)
+{
+	for (unsigned i = 0; i < b->lay->ndevs; i++) {
+		int err = zf2fs_dev_sync(b->devs[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int write_supers(const struct builder *b)
+{
+	uint8_t *blk = calloc(1, ZF2FS_BLKSIZE);
+	int err = -ENOMEM;
+
+	if (!blk)
+		return err;
+	memcpy(blk + ZF2FS_SUPER_OFFSET, &b->sb, sizeof(b->sb));
+	err = vol_write(b, 0, blk);
+	if (!err)
+		err = vol_write(b, 1, blk);
+	free(blk);
+	return err;
+}
+
+ZF2FS_EXPORT int zf2fs_mkfs_write(struct zf2fs_dev **devs, const struct zf2fs_layout *lay,
+				  const struct zf2fs_mkfs_opts *o, const struct zf2fs_log *log)
+{
+	struct builder *b = calloc(1, sizeof(*b));
+	int err;
+
+	if (!b)
+		return -ENOMEM;
+	b->devs = devs;
+	b->lay = lay;
+	b->o = o;
+	b->log = log;
+	b->features = o->layout.features | (lay->zoned ? ZF2FS_FEAT_BLKZONED : 0);
+	b->next_nid = ZF2FS_ROOT_INO + 1;
+	b->csum_seed = zf2fs_checksum_seed(o->uuid);
+	/* Odd and below 2^31, so that pack 2 can carry the version just below it. */
+	b->cp_ver = 1;
+	if (!o->fixed_cp_version) {
+		uint32_t r = 0;
+
+		if (getrandom(&r, sizeof(r), 0) == sizeof(r))
+			b->cp_ver = (r & 0x7FFFFFFFu) | 1;
+	}
+
+	err = build_super(b);
+	if (!err && o->discard)
+		err = discard_devices(b);
+	else if (!err && lay->zoned)
+		for (unsigned i = 0; i < lay->ndevs && !err; i++)
+			if (lay->dev_model[i] == ZF2FS_ZONED_HM)
+				err = zf2fs_dev_reset_zones(devs[i]);
+	if (!err)
+		err = zero_metadata(b);
+	if (!err)
+		err = write_root(b);
+	if (!err)
+		err = write_nat(b);
+	if (!err)
+		err = write_cp_pack(b, 0, b->cp_ver);
+	if (!err)
+		err = write_cp_pack(b, 1, b->cp_ver - 1);
+	if (!err)
+		err = sync_all(b);
+	if (!err)
+		err = write_supers(b);
+	if (!err)
+		err = sync_all(b);
+	free(b);
+	return err;
+}

@@ -1,0 +1,131 @@
+# guest-lib.sh - shell helpers for scenario bodies, sourced in the guest.
+#
+# Scenario bodies run under "sh -e" with this file sourced, so a failing
+# command ends the scenario with a non-zero ZVM-EXIT.  Everything printed
+# lands in the console log on the host.  Helpers:
+#   step TEXT                 mark progress (ZVM-STEP: TEXT)
+#   zdisk NAME                /dev path of the disk declared as NAME
+#   zmount NAME|DEV DIR [OPTS] / zumount DIR
+#   zdrop_caches              drop the page cache (re-read from the device)
+#   zf2fs_knob DEV KNOB [VAL] read or write /sys/fs/f2fs/<dev>/<knob>
+#   zgc_calls [DEV]           "total background" GC call counts (debugfs)
+#   zstatus                   print the f2fs debugfs status page
+#   ztrace_on EVENT / ztrace_count EVENT / ztrace_off
+#                             f2fs tracepoints through tracefs
+#   znullb NAME MB ZONE_MB NR_CONV [CAP_MB]
+#                             a zoned null_blk made through configfs
+#   zpowercut                 power off now: no sync, no unmount
+#   zfail TEXT                fail the scenario with a message
+
+step() {
+	echo "ZVM-STEP: $*"
+}
+
+zfail() {
+	echo "ZVM-FAIL: $*"
+	exit 1
+}
+
+# zdisk NAME: virtio disks carry NAME as their serial; NVMe namespaces
+# are found by their controller's serial.
+zdisk() {
+	for s in /sys/block/*/serial /sys/block/*/device/serial; do
+		[ -r "$s" ] || continue
+		if [ "$(cat "$s" | tr -d ' ')" = "$1" ]; then
+			d=${s#/sys/block/}
+			echo "/dev/${d%%/*}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+zdev() {
+	case "$1" in
+	/dev/*) echo "$1" ;;
+	*) zdisk "$1" ;;
+	esac
+}
+
+zmount() {
+	dev=$(zdev "$1") || zfail "no disk $1"
+	mkdir -p "$2"
+	if [ -n "$3" ]; then
+		mount -t f2fs -o "$3" "$dev" "$2"
+	else
+		mount -t f2fs "$dev" "$2"
+	fi
+	echo "mounted: $(grep " $2 " /proc/mounts)"
+}
+
+zumount() {
+	umount "$1"
+	echo "unmounted: $1"
+}
+
+zdrop_caches() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}
+
+zf2fs_knob() {
+	k=/sys/fs/f2fs/${1#/dev/}/$2
+	if [ $# -gt 2 ]; then
+		echo "$3" >"$k"
+	else
+		cat "$k"
+	fi
+}
+
+zstatus() {
+	cat /sys/kernel/debug/f2fs/status
+}
+
+# zgc_calls: prints "<all> <background>" summed over mounted volumes, from
+# the "GC calls: N (BG: M)" lines (the label of the second number changed
+# across kernels, so only the numbers are read).
+zgc_calls() {
+	sed -n 's/.*GC calls: \([0-9]*\) (\([^:]*\): *\([0-9]*\)).*/\1 \3/p' \
+		/sys/kernel/debug/f2fs/status |
+		awk '{ a += $1; b += $2 } END { print a + 0, b + 0 }'
+}
+
+ztrace_on() {
+	echo 0 >/sys/kernel/tracing/tracing_on
+	echo >/sys/kernel/tracing/trace
+	echo 1 >"/sys/kernel/tracing/events/$1/enable"
+	echo 1 >/sys/kernel/tracing/tracing_on
+}
+
+ztrace_count() {
+	grep -c "${1#*/}:" /sys/kernel/tracing/trace || true
+}
+
+ztrace_off() {
+	echo 0 >/sys/kernel/tracing/tracing_on
+}
+
+# znullb NAME SIZE_MB ZONE_MB NR_CONV [ZONE_CAP_MB]: prints the device path.
+znullb() {
+	c=/sys/kernel/config/nullb/$1
+	mkdir "$c"
+	echo 4096 >"$c/blocksize"
+	echo "$2" >"$c/size"
+	echo 1 >"$c/memory_backed"
+	echo 1 >"$c/zoned"
+	echo "$3" >"$c/zone_size"
+	echo "$4" >"$c/zone_nr_conv"
+	[ -z "$5" ] || echo "$5" >"$c/zone_capacity"
+	echo 1 >"$c/power"
+	echo "/dev/nullb$(cat "$c/index")"
+}
+
+zpowercut() {
+	echo "ZVM-STEP: power cut (no sync, no unmount)"
+	echo "ZVM-EXIT 0"
+	# let the serial port drain before the power goes
+	sleep 1
+	echo 1 >/proc/sys/kernel/sysrq
+	echo o >/proc/sysrq-trigger
+	sleep 10
+}

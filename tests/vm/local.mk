@@ -1,0 +1,1 @@
+# Placeholder so the tree configures; the kernel bench work replaces this file.
