@@ -420,8 +420,6 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 				lay->dev_start_blk[i] = lay->dev_end_blk[i - 1] + 1;
 			}
 			segs = segs / lay->segs_per_zone * lay->segs_per_zone;
-			if (segs > ZF2FS_MAX_SEGMENTS)
-				segs = ZF2FS_MAX_SEGMENTS;
 			lay->dev_segments[i] = (uint32_t)segs;
 			lay->dev_model[i] = devs[i].zone_model;
 			lay->dev_conv_zones[i] = devs[i].nr_conv_zones;

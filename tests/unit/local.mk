@@ -5,7 +5,7 @@ UNIT_TESTS = tests/unit/test_format tests/unit/test_checksum tests/unit/test_lay
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/unit/data"'
-UNIT_LDADD = lib/libzf2fs.la $(CMOCKA_LIBS)
+UNIT_LDADD = lib/libzf2fs.la $(CMOCKA_LIBS) -lm
 tests_unit_test_format_SOURCES = tests/unit/test_format.c
 tests_unit_test_format_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_format_LDADD = $(UNIT_LDADD)
