@@ -212,6 +212,90 @@ ZF2FS_EXPORT const char *zf2fs_feature_name(uint32_t bit);
 /* Check feature dependencies and support: 0, or -EINVAL/-ENOTSUP with a reason. */
 ZF2FS_EXPORT int zf2fs_features_check(uint32_t features, char *why, size_t whylen);
 
+/* ---- reading a volume ------------------------------------------------------------------ */
+/* Check a superblock as the kernel does at mount (@dev_blocks: device size in blocks, 0 if
+ * unknown).  0 or -ZF2FS_EFSCORRUPTED with "corrupt superblock: <field>, <reason>". */
+ZF2FS_EXPORT int zf2fs_super_verify(const struct zf2fs_super *sb, uint64_t dev_blocks,
+				    char *why, size_t whylen);
+
+struct zf2fs_vol;
+
+/* Derived geometry of an open volume. */
+struct zf2fs_vol_info {
+	uint32_t blocks_per_seg, segs_per_sec, secs_per_zone;
+	uint32_t main_blkaddr, main_segs, main_secs;
+	uint32_t sit_blkaddr, sit_blocks;       /* blocks in one SIT copy */
+	uint32_t nat_blkaddr, nat_blocks;       /* blocks in one NAT copy */
+	uint32_t ssa_blkaddr;
+	uint32_t max_nid;                       /* nids are below this */
+	uint64_t block_count;
+	uint64_t main_end;                      /* first block after the main area */
+	uint32_t features;
+	uint32_t ckpt_flags;
+	unsigned cp_pack;                       /* 0 or 1 */
+	uint64_t cp_ver;
+	int sb_copy;                            /* superblock copy in use: 0 or 1 */
+};
+
+/* Open the volume on @paths[0] (and the other devices; when @n is 1 and the superblock
+ * lists several devices, their recorded paths are opened).  Picks a valid superblock copy
+ * and the newest valid checkpoint pack and loads the current-segment summaries and
+ * journals.  -ZF2FS_EFSCORRUPTED (message logged) when neither copy or pack is usable. */
+ZF2FS_EXPORT int zf2fs_vol_open(const char *const *paths, unsigned n, int flags,
+				const struct zf2fs_log *log, struct zf2fs_vol **ret_vol);
+/* The same on devices the caller opened (they stay the caller's: close them after). */
+ZF2FS_EXPORT int zf2fs_vol_open_devs(struct zf2fs_dev *const *devs, unsigned n,
+				     const struct zf2fs_log *log, struct zf2fs_vol **ret_vol);
+ZF2FS_EXPORT void zf2fs_vol_close(struct zf2fs_vol *vol);
+ZF2FS_EXPORT const struct zf2fs_super *zf2fs_vol_super(const struct zf2fs_vol *vol);
+/* The checkpoint in use (its first block; the SIT bitmap may continue into cp_payload). */
+ZF2FS_EXPORT const struct zf2fs_checkpoint *zf2fs_vol_checkpoint(const struct zf2fs_vol *vol);
+ZF2FS_EXPORT const struct zf2fs_vol_info *zf2fs_vol_info(const struct zf2fs_vol *vol);
+/* Why superblock copy / checkpoint pack @i was rejected ("" when it was fine). */
+ZF2FS_EXPORT const char *zf2fs_vol_super_problem(const struct zf2fs_vol *vol, int i);
+ZF2FS_EXPORT const char *zf2fs_vol_cp_problem(const struct zf2fs_vol *vol, int i);
+ZF2FS_EXPORT struct zf2fs_dev *zf2fs_vol_dev(const struct zf2fs_vol *vol, unsigned i);
+ZF2FS_EXPORT unsigned zf2fs_vol_ndevs(const struct zf2fs_vol *vol);
+
+/* One 4 KiB block by volume address (-ERANGE outside every device). */
+ZF2FS_EXPORT int zf2fs_vol_read_block(struct zf2fs_vol *vol, uint64_t blkaddr, void *buf);
+ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blkaddr,
+				       const void *buf);
+/* Consecutive blocks, possibly many (one device). */
+ZF2FS_EXPORT int zf2fs_vol_read_blocks(struct zf2fs_vol *vol, uint64_t blkaddr, uint32_t count,
+				       void *buf);
+
+/* A NAT entry as the kernel sees it: the journal first, then the live NAT copy. */
+struct zf2fs_nat_info {
+	uint32_t ino, blkaddr;
+	uint8_t version;
+	bool in_journal;
+};
+/* -EINVAL for a nid beyond the NAT. */
+ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
+				      struct zf2fs_nat_info *ret);
+/* Where NAT block @idx of the live copy lives. */
+ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_addr(const struct zf2fs_vol *vol, uint32_t idx);
+ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_addr(const struct zf2fs_vol *vol, uint32_t idx);
+/* The NAT and SIT journals of the checkpoint in use. */
+ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_nat_journal(const struct zf2fs_vol *vol);
+ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_sit_journal(const struct zf2fs_vol *vol);
+
+/* Every main-area segment's SIT entry, journal applied, read in large sequential chunks:
+ * @ret_entries gets main_segs entries (caller frees).  */
+ZF2FS_EXPORT int zf2fs_vol_load_sit(struct zf2fs_vol *vol, struct zf2fs_sit_entry **ret_entries);
+
+/* Current segment of log @type (ZF2FS_LOG_*): segment number and next block offset. */
+ZF2FS_EXPORT void zf2fs_vol_curseg(const struct zf2fs_vol *vol, int type, uint32_t *ret_segno,
+				   uint32_t *ret_blkoff);
+/* The summary entries of a current segment (512 entries). */
+ZF2FS_EXPORT const struct zf2fs_summary *zf2fs_vol_curseg_summary(const struct zf2fs_vol *vol,
+								 int type);
+/* The summary block of any main segment: for current segments the one from the
+ * checkpoint, otherwise the SSA block. */
+ZF2FS_EXPORT int zf2fs_vol_segment_summary(struct zf2fs_vol *vol, uint32_t segno,
+					   struct zf2fs_summary_block *ret);
+
 /* ---- misc ------------------------------------------------------------------------------ */
 ZF2FS_EXPORT const char *zf2fs_version(void);
 

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * checkpoint.c - find the checkpoint pack the kernel would mount from.
+ *
+ * A pack is valid when its first and last blocks both carry a good checksum and the same
+ * version; of two valid packs the newer version wins.  The winner is then checked against
+ * the superblock the way the kernel does before trusting it (segment counts, current
+ * segments, bitmap sizes, summary positions, nat_bits room).
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/endian.h"
+#include "volume_p.h"
+
+static int bad(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int bad(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && len) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return -ZF2FS_EFSCORRUPTED;
+}
+
+/* Check one CP block's checksum; ret_ver gets its version. */
+static int cp_block_ok(const uint8_t *blk, uint64_t *ret_ver)
+{
+	const struct zf2fs_checkpoint *cp = (const void *)blk;
+	uint32_t crc, off = (uint32_t)zf_get(cp->checksum_offset);
+
+	if (zf2fs_cp_checksum(blk, &crc))
+		return -ZF2FS_EFSCORRUPTED;
+	if (crc != zf_get_le32p(blk + off))
+		return -ZF2FS_EFSCORRUPTED;
+	*ret_ver = zf_get(cp->checkpoint_ver);
+	return 0;
+}
+
+int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
+			uint64_t *ret_ver, char *why, size_t whylen)
+{
+	uint64_t start = zf_get(vol->sb.cp_blkaddr) + (uint64_t)pack * ZF2FS_BLOCKS_PER_SEG;
+	uint8_t *last = malloc(ZF2FS_BLKSIZE);
+	uint64_t v1, v2;
+	uint32_t total;
+	int err;
+
+	if (!last)
+		return -ENOMEM;
+	err = zf2fs_vol_read_block(vol, start, first);
+	if (err)
+		goto out;
+	if (cp_block_ok(first, &v1)) {
+		err = bad(why, whylen, "corrupt checkpoint: pack %u block 0 at %llu, bad checksum",
+			  pack + 1, (unsigned long long)start);
+		goto out;
+	}
+	total = (uint32_t)zf_get(((struct zf2fs_checkpoint *)first)->cp_pack_total_block_count);
+	if (total < 2 || total > ZF2FS_BLOCKS_PER_SEG) {
+		err = bad(why, whylen, "corrupt checkpoint: pack %u, cp_pack_total_block_count, "
+			  "bad value %u", pack + 1, total);
+		goto out;
+	}
+	err = zf2fs_vol_read_block(vol, start + total - 1, last);
+	if (err)
+		goto out;
+	if (cp_block_ok(last, &v2)) {
+		err = bad(why, whylen, "corrupt checkpoint: pack %u last block at %llu, bad checksum",
+			  pack + 1, (unsigned long long)(start + total - 1));
+		goto out;
+	}
+	if (v1 != v2) {
+		err = bad(why, whylen, "corrupt checkpoint: pack %u, versions of first and last "
+			  "block differ (%llu, %llu)", pack + 1, (unsigned long long)v1,
+			  (unsigned long long)v2);
+		goto out;
+	}
+	*ret_ver = v1;
+out:
+	free(last);
+	return err;
+}
+
+/* The kernel's checks of a checkpoint against its superblock. */
+int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp,
+		    char *why, size_t whylen)
+{
+	uint32_t total = (uint32_t)zf_get(sb->segment_count);
+	uint32_t sit_segs = (uint32_t)zf_get(sb->segment_count_sit);
+	uint32_t nat_segs = (uint32_t)zf_get(sb->segment_count_nat);
+	uint32_t main_segs = (uint32_t)zf_get(sb->segment_count_main);
+	uint32_t rsvd = (uint32_t)zf_get(cp->rsvd_segment_count);
+	uint32_t ovp = (uint32_t)zf_get(cp->overprov_segment_count);
+	uint64_t fsmeta = (uint64_t)zf_get(sb->segment_count_ckpt) + sit_segs + nat_segs + rsvd +
+			  zf_get(sb->segment_count_ssa);
+	bool ro = zf_get(sb->feature) & ZF2FS_FEAT_RO;
+	uint64_t user = zf_get(cp->user_block_count);
+	uint32_t payload = (uint32_t)zf_get(sb->cp_payload);
+	uint32_t start_sum = (uint32_t)zf_get(cp->cp_pack_start_sum);
+	uint64_t nat_blocks = (uint64_t)nat_segs / 2 * ZF2FS_BLOCKS_PER_SEG;
+	uint64_t nat_bits_blocks = (nat_blocks / 8 * 2 + 8 + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	uint32_t flags = (uint32_t)zf_get(cp->ckpt_flags);
+
+	if (fsmeta >= total)
+		return bad(why, whylen, "corrupt checkpoint: rsvd_segment_count, metadata and "
+			   "reserve (%llu) exceed %u segments", (unsigned long long)fsmeta, total);
+	if (!ro && (fsmeta < 8 || ovp == 0 || rsvd == 0))
+		return bad(why, whylen, "corrupt checkpoint: overprov/rsvd_segment_count, bad "
+			   "values %u/%u", ovp, rsvd);
+	if (!user || user >= ((uint64_t)main_segs + (ro ? 1 : 0)) * ZF2FS_BLOCKS_PER_SEG)
+		return bad(why, whylen, "corrupt checkpoint: user_block_count, bad value %llu",
+			   (unsigned long long)user);
+	if (zf_get(cp->valid_block_count) > user)
+		return bad(why, whylen, "corrupt checkpoint: valid_block_count, %llu above "
+			   "user_block_count %llu", (unsigned long long)zf_get(cp->valid_block_count),
+			   (unsigned long long)user);
+	if (zf_get(cp->valid_node_count) > nat_blocks * ZF2FS_NAT_PER_BLOCK)
+		return bad(why, whylen, "corrupt checkpoint: valid_node_count, bad value %llu",
+			   (unsigned long long)zf_get(cp->valid_node_count));
+	for (int i = 0; i < 3; i++) {
+		uint32_t ns = (uint32_t)zf_get(cp->cur_node_segno[i]);
+		uint32_t ds = (uint32_t)zf_get(cp->cur_data_segno[i]);
+
+		if (ns >= main_segs || zf_get(cp->cur_node_blkoff[i]) >= ZF2FS_BLOCKS_PER_SEG)
+			return bad(why, whylen, "corrupt checkpoint: cur_node_segno[%d], segment %u "
+				   "offset %llu", i, ns, (unsigned long long)zf_get(cp->cur_node_blkoff[i]));
+		if (ds >= main_segs || zf_get(cp->cur_data_blkoff[i]) >= ZF2FS_BLOCKS_PER_SEG)
+			return bad(why, whylen, "corrupt checkpoint: cur_data_segno[%d], segment %u "
+				   "offset %llu", i, ds, (unsigned long long)zf_get(cp->cur_data_blkoff[i]));
+		if (ro)
+			continue;
+		for (int j = 0; j < 3; j++) {
+			if (j > i && ns == zf_get(cp->cur_node_segno[j]))
+				return bad(why, whylen, "corrupt checkpoint: node logs %d and %d share "
+					   "segment %u", i, j, ns);
+			if (j > i && ds == zf_get(cp->cur_data_segno[j]))
+				return bad(why, whylen, "corrupt checkpoint: data logs %d and %d share "
+					   "segment %u", i, j, ds);
+			if (ns == zf_get(cp->cur_data_segno[j]))
+				return bad(why, whylen, "corrupt checkpoint: node log %d and data log "
+					   "%d share segment %u", i, j, ns);
+		}
+	}
+	if (zf_get(cp->sit_ver_bitmap_bytesize) != (uint64_t)sit_segs / 2 * ZF2FS_BLOCKS_PER_SEG / 8 ||
+	    zf_get(cp->nat_ver_bitmap_bytesize) != (uint64_t)nat_segs / 2 * ZF2FS_BLOCKS_PER_SEG / 8)
+		return bad(why, whylen, "corrupt checkpoint: sit/nat_ver_bitmap_bytesize, bad values "
+			   "%llu/%llu", (unsigned long long)zf_get(cp->sit_ver_bitmap_bytesize),
+			   (unsigned long long)zf_get(cp->nat_ver_bitmap_bytesize));
+	if (zf_get(cp->sit_ver_bitmap_bytesize) * 8 <
+	    (main_segs + ZF2FS_SIT_PER_BLOCK - 1) / ZF2FS_SIT_PER_BLOCK)
+		return bad(why, whylen, "corrupt checkpoint: sit_ver_bitmap_bytesize, too small");
+	if (start_sum < payload + 1 || start_sum > ZF2FS_BLOCKS_PER_SEG - 1 - ZF2FS_NR_CURSEG)
+		return bad(why, whylen, "corrupt checkpoint: cp_pack_start_sum, bad value %u",
+			   start_sum);
+	if ((flags & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) &&
+	    zf_get(cp->checksum_offset) != ZF2FS_CP_BITMAP_OFFSET)
+		return bad(why, whylen, "corrupt checkpoint: checksum_offset, large NAT bitmap "
+			   "layout with offset %llu", (unsigned long long)zf_get(cp->checksum_offset));
+	if (!(flags & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) &&
+	    zf_get(cp->checksum_offset) != ZF2FS_CP_CHKSUM_OFFSET)
+		return bad(why, whylen, "corrupt checkpoint: checksum_offset, bad value %llu",
+			   (unsigned long long)zf_get(cp->checksum_offset));
+	if ((flags & ZF2FS_CP_NAT_BITS_FLAG) &&
+	    payload + ZF2FS_CP_PACKS + ZF2FS_NR_CURSEG + nat_bits_blocks >= ZF2FS_BLOCKS_PER_SEG)
+		return bad(why, whylen, "corrupt checkpoint: cp_payload %u with %llu nat_bits blocks "
+			   "overflows the pack", payload, (unsigned long long)nat_bits_blocks);
+	if (zf_get(cp->cp_pack_total_block_count) < (uint64_t)start_sum + 2)
+		return bad(why, whylen, "corrupt checkpoint: cp_pack_total_block_count, %llu too "
+			   "small", (unsigned long long)zf_get(cp->cp_pack_total_block_count));
+	return 0;
+}

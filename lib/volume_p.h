@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* volume_p.h - the open-volume handle, private to the library's reading modules. */
+#ifndef ZF2FS_VOLUME_P_H
+#define ZF2FS_VOLUME_P_H
+
+#include "zf2fs/zf2fs.h"
+
+struct zf2fs_vol {
+	struct zf2fs_dev *dev[ZF2FS_MAX_DEVICES];
+	unsigned ndevs;
+	bool owns_devs;
+	uint64_t dev_start[ZF2FS_MAX_DEVICES], dev_end[ZF2FS_MAX_DEVICES];
+	struct zf2fs_log log;
+	struct zf2fs_super sb;
+	int sb_copy;                  /* 0 or 1: which superblock copy is in use */
+	bool sb_copy_bad[2];          /* copies that failed verification */
+	char sb_why[2][256];
+	uint8_t *cp;                  /* CP block followed by cp_payload blocks */
+	unsigned cp_pack;             /* 0 or 1 */
+	bool cp_pack_bad[2];
+	char cp_why[2][256];
+	uint64_t cp_ver;
+	const uint8_t *sit_bitmap, *nat_bitmap;
+	struct zf2fs_journal nat_journal, sit_journal;
+	struct zf2fs_summary cur_sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
+	struct zf2fs_vol_info info;
+};
+
+int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
+			uint64_t *ret_ver, char *why, size_t whylen);
+int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp,
+		    char *why, size_t whylen);
+
+#endif
