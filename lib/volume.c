@@ -341,7 +341,15 @@ static int load_summaries(struct zf2fs_vol *vol)
 		uint64_t addr;
 
 		if (flags & (ZF2FS_CP_UMOUNT_FLAG | ZF2FS_CP_FASTBOOT_FLAG)) {
-			if (total < ZF2FS_NR_CURSEG + 1) {
+			/* the three node summaries sit just before the closing CP block,
+			 * after the data summaries */
+			uint64_t data_end = zf_get(cp->cp_pack_start_sum) +
+					    ((flags & ZF2FS_CP_COMPACT_SUM_FLAG) ? 1 : 3);
+
+			if (total < data_end + 4) {
+				zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "corrupt checkpoint: "
+					   "cp_pack_total_block_count %llu leaves no room for node "
+					   "summaries", (unsigned long long)total);
 				err = -ZF2FS_EFSCORRUPTED;
 				break;
 			}

@@ -296,6 +296,81 @@ ZF2FS_EXPORT const struct zf2fs_summary *zf2fs_vol_curseg_summary(const struct z
 ZF2FS_EXPORT int zf2fs_vol_segment_summary(struct zf2fs_vol *vol, uint32_t segno,
 					   struct zf2fs_summary_block *ret);
 
+/* ---- nodes, files and directories ------------------------------------------------------- */
+#define ZF2FS_COMPR_FL   0x00000004u   /* i_flags: compressed file */
+#define ZF2FS_CASEFOLD_FL 0x40000000u  /* i_flags: casefolded directory */
+#define ZF2FS_MAX_INLINE_XATTR_WORDS 443u  /* the kernel's bound on i_inline_xattr_size */
+
+/* Where an inode keeps its addresses, given its flags and the volume's features. */
+struct zf2fs_inode_geom {
+	uint32_t extra_words;       /* i_addr slots taken by extra attributes */
+	uint32_t xattr_words;       /* slots of inline xattrs at the end of i_addr */
+	uint32_t addrs;             /* data block addresses in the inode */
+	uint32_t addrs_per_block;   /* data block addresses in a direct node */
+	uint32_t inline_bytes;      /* room for inline data or dentries */
+	bool compressed;
+	uint32_t cluster_blocks;    /* compressed files */
+};
+/* -ZF2FS_EFSCORRUPTED when i_extra_isize or i_inline_xattr_size cannot be right. */
+ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
+				      struct zf2fs_inode_geom *ret);
+
+/* Read node @nid through the NAT; checks that its address is in the main area and its
+ * footer names it.  -ZF2FS_EFSCORRUPTED (with @why) otherwise; -ENOENT if unallocated. */
+ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *buf,
+				     uint32_t *ret_blkaddr, char *why, size_t whylen);
+
+/* Node offsets in a file's tree, as footers record them. */
+#define ZF2FS_OFS_DIR1  1u
+#define ZF2FS_OFS_DIR2  2u
+#define ZF2FS_OFS_IND1  3u
+#define ZF2FS_OFS_IND2  (4u + ZF2FS_NIDS_PER_BLOCK)
+#define ZF2FS_OFS_DIND  (5u + 2u * ZF2FS_NIDS_PER_BLOCK)
+
+struct zf2fs_walk_ops {
+	/* Each node of the tree below the inode, after it was read and its footer checked:
+	 * @ofs is the offset its footer must carry.  Return nonzero to stop the walk (that
+	 * value is returned), or ZF2FS_WALK_SKIP to not descend into it. */
+	int (*node)(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
+		    uint32_t ofs, uint32_t parent_nid);
+	/* Each non-null block address: file block @fofs, held by node @owner at @ofs_in_node. */
+	int (*data)(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
+		    uint32_t ofs_in_node);
+	/* A nid the tree points to that cannot be read or is not what it claims. */
+	int (*bad)(void *arg, uint32_t nid, uint32_t parent_nid, uint32_t ofs, const char *why);
+};
+#define ZF2FS_WALK_SKIP 0x7fff0001
+
+/* Walk a file's block tree from its inode block (not for inline data). */
+ZF2FS_EXPORT int zf2fs_file_walk(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
+				 const struct zf2fs_walk_ops *ops, void *arg);
+
+/* A dentry area: a dentry block or an inline directory. */
+struct zf2fs_dentry_view {
+	const uint8_t *bitmap;                   /* bit i (LSB first) = slot i in use */
+	const struct zf2fs_dir_entry *dentry;
+	const uint8_t (*filename)[ZF2FS_SLOT_LEN];
+	uint32_t nr;                             /* slots */
+};
+ZF2FS_EXPORT void zf2fs_dentry_view_block(const void *dentry_block,
+					  struct zf2fs_dentry_view *ret);
+ZF2FS_EXPORT int zf2fs_dentry_view_inline(const struct zf2fs_node *inode, uint32_t features,
+					  struct zf2fs_dentry_view *ret);
+ZF2FS_EXPORT bool zf2fs_dentry_slot_used(const struct zf2fs_dentry_view *v, uint32_t slot);
+
+struct zf2fs_dentry_info {
+	const uint8_t *name;
+	uint32_t name_len, ino, hash, slot;
+	uint8_t type;
+	int64_t block;             /* dentry block index in the directory, -1 when inline */
+};
+/* Call @fn for every entry of directory @inode (inline or in blocks), "." and ".." included.
+ * Malformed slots end that block's scan; they are reported through @bad when given. */
+ZF2FS_EXPORT int zf2fs_dir_iterate(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
+				   int (*fn)(void *arg, const struct zf2fs_dentry_info *d),
+				   int (*bad)(void *arg, int64_t block, uint32_t slot, const char *why),
+				   void *arg);
+
 /* ---- misc ------------------------------------------------------------------------------ */
 ZF2FS_EXPORT const char *zf2fs_version(void);
 

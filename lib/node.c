@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * node.c - inodes and the block trees hanging from them.
+ *
+ * An inode holds up to 923 addresses, fewer when extra attributes sit at the front of
+ * i_addr or inline xattrs at its end; then two direct nodes, two indirect nodes and one
+ * double-indirect node.  Every node's footer records its own nid, its inode and its offset
+ * in this tree; the walk checks each before trusting it.  The tree's shape bounds the walk:
+ * it is at most three levels deep, so a corrupted pointer can waste reads but never loop.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/endian.h"
+#include "volume_p.h"
+
+ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
+				      struct zf2fs_inode_geom *g)
+{
+	uint32_t extra = 0, xattr = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (in->i_inline & ZF2FS_EXTRA_ATTR) {
+		extra = (uint32_t)zf_get(in->i_extra_isize);
+		if (extra % 4 || extra < 4 || extra > ZF2FS_EXTRA_ISIZE_MAX + 4 * 16)
+			return -ZF2FS_EFSCORRUPTED;
+		extra /= 4;
+	}
+	if (features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR)
+		xattr = (in->i_inline & ZF2FS_EXTRA_ATTR) ? (uint32_t)zf_get(in->i_inline_xattr_size) : 0;
+	else if (in->i_inline & (ZF2FS_INLINE_XATTR | ZF2FS_INLINE_DENTRY))
+		xattr = ZF2FS_INLINE_XATTR_ADDRS;
+	if (xattr > ZF2FS_MAX_INLINE_XATTR_WORDS || extra + xattr + 1 > ZF2FS_ADDRS_PER_INODE)
+		return -ZF2FS_EFSCORRUPTED;
+	g->extra_words = extra;
+	g->xattr_words = xattr;
+	g->addrs = ZF2FS_ADDRS_PER_INODE - extra - xattr;
+	g->addrs_per_block = ZF2FS_ADDRS_PER_BLOCK;
+	g->inline_bytes = 4 * (ZF2FS_ADDRS_PER_INODE - extra - xattr - 1);
+	bool regular = (zf_get(in->i_mode) & 0170000) == 0100000;
+
+	if ((features & ZF2FS_FEAT_COMPRESSION) && regular &&
+	    (zf_get(in->i_flags) & ZF2FS_COMPR_FL)) {
+		uint32_t log = (in->i_inline & ZF2FS_EXTRA_ATTR) && extra * 4 >= ZF2FS_EXTRA_ISIZE_MAX ?
+			       in->i_log_cluster_size : 0;
+
+		if (log < 2 || log > 8)
+			return -ZF2FS_EFSCORRUPTED;
+		g->compressed = true;
+		g->cluster_blocks = 1u << log;
+		g->addrs -= g->addrs % g->cluster_blocks;
+		g->addrs_per_block -= g->addrs_per_block % g->cluster_blocks;
+	}
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *buf,
+				     uint32_t *ret_blkaddr, char *why, size_t whylen)
+{
+	struct zf2fs_nat_info ni;
+	const struct zf2fs_node *node = buf;
+	int err;
+
+	if (ret_blkaddr)
+		*ret_blkaddr = 0;
+	if (nid < ZF2FS_RESERVED_NIDS || nid >= vol->info.max_nid) {
+		snprintf(why, whylen, "nid %u is out of range (3..%u)", nid, vol->info.max_nid - 1);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	err = zf2fs_vol_nat_lookup(vol, nid, &ni);
+	if (err)
+		return err;
+	if (ni.blkaddr == ZF2FS_NULL_ADDR) {
+		snprintf(why, whylen, "nid %u has no NAT entry", nid);
+		return -ENOENT;
+	}
+	if (ni.blkaddr < vol->info.main_blkaddr || ni.blkaddr >= vol->info.main_end) {
+		snprintf(why, whylen, "nid %u: NAT address %u is outside the main area", nid,
+			 ni.blkaddr);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	if (ret_blkaddr)
+		*ret_blkaddr = ni.blkaddr;
+	err = zf2fs_vol_read_block(vol, ni.blkaddr, buf);
+	if (err)
+		return err;
+	if (zf_get(node->footer.nid) != nid) {
+		snprintf(why, whylen, "nid %u: the block at %u says nid %llu", nid, ni.blkaddr,
+			 (unsigned long long)zf_get(node->footer.nid));
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	if (zf_get(node->footer.ino) != ni.ino) {
+		snprintf(why, whylen, "nid %u: footer ino %llu differs from NAT ino %u", nid,
+			 (unsigned long long)zf_get(node->footer.ino), ni.ino);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	return 0;
+}
+
+struct walk {
+	struct zf2fs_vol *vol;
+	const struct zf2fs_walk_ops *ops;
+	void *arg;
+	uint32_t ino;
+	struct zf2fs_inode_geom g;
+	uint8_t *buf[3];        /* one node buffer per tree level */
+};
+
+static uint32_t footer_ofs(const struct zf2fs_node *n)
+{
+	return (uint32_t)(zf_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
+}
+
+static int data_run(struct walk *w, const void *addrs, uint32_t n, uint64_t fofs,
+		    uint32_t owner, uint32_t first_slot)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t a = zf_get_le32p((const uint8_t *)addrs + 4 * (first_slot + i));
+		int r;
+
+		if (a == ZF2FS_NULL_ADDR || !w->ops->data)
+			continue;
+		/* slots count from the first address, after any extra attributes */
+		r = w->ops->data(w->arg, fofs + i, a, owner, i);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* Read and check one node of the tree: @level 0 direct, 1 indirect, 2 double. */
+static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t ofs, int level,
+		 uint64_t fofs);
+
+static int children(struct walk *w, const struct zf2fs_node *n, uint32_t nid, uint32_t ofs,
+		    int level, uint64_t fofs)
+{
+	uint64_t span = w->g.addrs_per_block;
+
+	for (int l = 1; l < level; l++)
+		span *= ZF2FS_NIDS_PER_BLOCK;
+	for (uint32_t i = 0; i < ZF2FS_NIDS_PER_BLOCK; i++) {
+		uint32_t child = zf_le32_to_cpu(n->in.nid[i]);
+		uint32_t cofs;
+		int r;
+
+		if (!child)
+			continue;
+		/* offsets of children: after an indirect node come its direct nodes; under the
+		 * double-indirect node each indirect child is followed by its own children */
+		if (level == 1)
+			cofs = ofs + 1 + i;
+		else
+			cofs = ofs + 1 + i * (ZF2FS_NIDS_PER_BLOCK + 1);
+		r = visit(w, child, nid, cofs, level - 1, fofs + (uint64_t)i * span);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t ofs, int level,
+		 uint64_t fofs)
+{
+	struct zf2fs_node *n = (struct zf2fs_node *)w->buf[level];
+	uint32_t addr;
+	char why[160];
+	int err, r;
+
+	err = zf2fs_vol_read_node(w->vol, nid, n, &addr, why, sizeof(why));
+	if (!err && zf_get(n->footer.ino) != w->ino) {
+		snprintf(why, sizeof(why), "nid %u belongs to inode %llu, not %u", nid,
+			 (unsigned long long)zf_get(n->footer.ino), w->ino);
+		err = -ZF2FS_EFSCORRUPTED;
+	}
+	if (!err && footer_ofs(n) != ofs) {
+		snprintf(why, sizeof(why), "nid %u: footer offset %u, expected %u", nid,
+			 footer_ofs(n), ofs);
+		err = -ZF2FS_EFSCORRUPTED;
+	}
+	if (err == -ZF2FS_EFSCORRUPTED || err == -ENOENT)
+		return w->ops->bad ? w->ops->bad(w->arg, nid, parent, ofs, why) : 0;
+	if (err)
+		return err;
+	if (w->ops->node) {
+		r = w->ops->node(w->arg, nid, addr, n, ofs, parent);
+		if (r == ZF2FS_WALK_SKIP)
+			return 0;
+		if (r)
+			return r;
+	}
+	if (level == 0)
+		return data_run(w, (const uint8_t *)n, w->g.addrs_per_block, fofs, nid, 0);
+	return children(w, n, nid, ofs, level, fofs);
+}
+
+ZF2FS_EXPORT int zf2fs_file_walk(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
+				 const struct zf2fs_walk_ops *ops, void *arg)
+{
+	static const struct { uint32_t ofs; int level; } tops[ZF2FS_NIDS_PER_INODE] = {
+		{ ZF2FS_OFS_DIR1, 0 }, { ZF2FS_OFS_DIR2, 0 }, { ZF2FS_OFS_IND1, 1 },
+		{ ZF2FS_OFS_IND2, 1 }, { ZF2FS_OFS_DIND, 2 },
+	};
+	struct walk w = { .vol = vol, .ops = ops, .arg = arg };
+	uint64_t fofs;
+	int r;
+
+	w.ino = (uint32_t)zf_get(inode->footer.ino);
+	if (zf2fs_inode_geometry(&inode->i, vol->info.features, &w.g))
+		return -ZF2FS_EFSCORRUPTED;
+	if (inode->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
+		return 0;
+	for (int i = 0; i < 3; i++) {
+		w.buf[i] = malloc(ZF2FS_BLKSIZE);
+		if (!w.buf[i]) {
+			r = -ENOMEM;
+			goto out;
+		}
+	}
+	r = data_run(&w, (const uint8_t *)inode + offsetof(struct zf2fs_inode, i_addr), w.g.addrs,
+		     0, w.ino, w.g.extra_words);
+	fofs = w.g.addrs;
+	for (int i = 0; !r && i < ZF2FS_NIDS_PER_INODE; i++) {
+		uint32_t nid = zf_le32_to_cpu(inode->i.i_nid[i]);
+		uint64_t span = w.g.addrs_per_block;
+
+		for (int l = 0; l < tops[i].level; l++)
+			span *= ZF2FS_NIDS_PER_BLOCK;
+		if (nid)
+			r = visit(&w, nid, w.ino, tops[i].ofs, tops[i].level, fofs);
+		fofs += span;
+	}
+out:
+	for (int i = 0; i < 3; i++)
+		free(w.buf[i]);
+	return r;
+}
