@@ -64,9 +64,6 @@ for v in $variants; do
 		[ "$(zf2fs_knob "$dev" compr_new_inode)" -gt 0 ] || zfail "$name: no compressed inode"
 		[ "$(zf2fs_knob "$dev" compr_saved_block)" -gt 0 ] || zfail "$name: compression saved nothing"
 	fi
-	if [ "$name" = quota ]; then
-		echo "info: quota files: $(ls -la "/mnt/$name" | grep -c quota || true)"
-	fi
 	zwork manifest "/mnt/$name/tree" "/tmp/$name.manifest"
 	zumount "/mnt/$name"
 done

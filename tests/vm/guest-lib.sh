@@ -106,8 +106,11 @@ ztrace_off() {
 }
 
 # znullb NAME SIZE_MB ZONE_MB NR_CONV [ZONE_CAP_MB]: prints the device path.
+# The disk name depends on the kernel (nullb<index>, or NAME), so the new
+# entry of /sys/block is what counts.
 znullb() {
 	c=/sys/kernel/config/nullb/$1
+	before=$(ls /sys/block)
 	mkdir "$c"
 	echo 4096 >"$c/blocksize"
 	echo "$2" >"$c/size"
@@ -117,7 +120,17 @@ znullb() {
 	echo "$4" >"$c/zone_nr_conv"
 	[ -z "$5" ] || echo "$5" >"$c/zone_capacity"
 	echo 1 >"$c/power"
-	echo "/dev/nullb$(cat "$c/index")"
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		for b in $(ls /sys/block); do
+			case " $(echo $before) " in
+			*" $b "*) ;;
+			*) echo "/dev/$b"; return 0 ;;
+			esac
+		done
+		sleep 1
+	done
+	echo "znullb: no new block device for $1" >&2
+	return 1
 }
 
 zpowercut() {

@@ -104,6 +104,8 @@ vm_find_kernel() {
 }
 
 vm_check_prereqs() {
+	[ "${ZF2FS_SKIP_VM:-0}" = 1 ] &&
+		vm_skip "ZF2FS_SKIP_VM=1 (the kernel scenarios already ran in this check)"
 	command -v "$VM_QEMU" >/dev/null 2>&1 ||
 		vm_skip "$VM_QEMU not found (Debian: apt-get install qemu-system-x86)"
 	vm_find_kernel
@@ -315,7 +317,8 @@ vm_mkfs() {
 }
 
 # vm_tool PATH GUEST_NAME: a host program (and its shared libraries)
-# copied into the guest as /zvm/bin/GUEST_NAME.
+# copied into the guest as /zvm/bin/GUEST_NAME, or as GUEST_NAME when that
+# is an absolute path (f2fs-tools pick their personality by program name).
 vm_tool() {
 	VM_EXTRA_TOOLS="$VM_EXTRA_TOOLS $1:$2"
 }
@@ -336,7 +339,10 @@ vm_build_overlay() {
 	echo "$VM_DISK_NAMES" | tr ' ' '\n' | sed '/^$/d' >"$VM_STAGE/zvm/disks"
 	cp "$VM_ZWORK" "$VM_STAGE/zvm/bin/zwork"
 	for t in $VM_EXTRA_TOOLS; do
-		vm_copy_elf "${t%%:*}" "/zvm/bin/${t#*:}"
+		case "${t#*:}" in
+		/*) vm_copy_elf "${t%%:*}" "${t#*:}" ;;
+		*) vm_copy_elf "${t%%:*}" "/zvm/bin/${t#*:}" ;;
+		esac
 	done
 	(cd "$VM_STAGE" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) \
 		>"$VM_OUT/overlay.cpio" || vm_error "cpio failed"
