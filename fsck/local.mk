@@ -1,1 +1,6 @@
-# (placeholder: filled in by the work on this tool)
+# fsck.f2fs: passes, the problem table and the crash-safe repair writer.
+sbin_PROGRAMS += fsck/fsck.f2fs
+fsck_fsck_f2fs_SOURCES = fsck/main.c fsck/fsck.h fsck/problem.c fsck/pass1_super.c \
+	fsck/pass3_tables.c fsck/pass4_tree.c fsck/pass5_dirs.c fsck/pass6_links.c \
+	fsck/pass7_accounting.c fsck/repair.c
+fsck_fsck_f2fs_LDADD = lib/libzf2fs.la

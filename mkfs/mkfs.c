@@ -100,11 +100,8 @@ static uint64_t parse_u64(const char *s, const char *what, uint64_t min, uint64_
 	if (!*s || *s == '-')
 		die_usage("invalid %s", what);
 	v = strtoull(s, &end, 0);
-	if (errno || *end || v < min || v > max) {
-		fprintf(stderr, PROG ": invalid %s: '%s' (expected %" PRIu64 "..%" PRIu64 ")\n",
-			what, s, min, max);
-		exit(EXIT_USAGE);
-	}
+	if (errno || *end || v < min || v > max)
+		die_usage("invalid %s: '%s' (expected %" PRIu64 "..%" PRIu64 ")", what, s, min, max);
 	return v;
 }
 
@@ -151,6 +148,7 @@ static void parse_args(struct mkfs_cli *c, int argc, char **argv)
 	c->mk.timestamp = sde ? parse_u64(sde, "SOURCE_DATE_EPOCH", 0, UINT64_MAX) :
 				(uint64_t)time(NULL);
 	c->ndevs = 1;   /* slot 0 is the main device, filled in below */
+	opterr = 0;     /* getopt's messages would carry the libtool path; ours say mkfs.f2fs */
 	while ((opt = getopt_long(argc, argv, "a:c:C:d:e:E:fg:hil:mo:O:qrR:s:St:T:U:Vw:z:Z:",
 				  longopts, NULL)) != -1) {
 		switch (opt) {
@@ -229,8 +227,9 @@ static void parse_args(struct mkfs_cli *c, int argc, char **argv)
 			break;
 		case 'J': c->json = true; break;
 		default:
-			fprintf(stderr, "Try '" PROG " --help' for more information.\n");
-			exit(EXIT_USAGE);
+			if (optopt && strchr("acCdeEgloORsStTUwzZ", optopt))
+				die_usage("option -%c needs an argument", optopt);
+			die_usage("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
@@ -332,15 +331,16 @@ int main(int argc, char **argv)
 		}
 		err = zf2fs_dev_open(c.paths[i], ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &log, &devs[i]);
 		if (err) {
-			fprintf(stderr, PROG ": %s: while opening %s%s\n", strerror(-err), c.paths[i],
-				err == -EBUSY ? " (in use or mounted)" : "");
+			fprintf(stderr, PROG ": %s: while opening %s%s\n",
+				err == -ENOTBLK ? "not a regular file or block device" : strerror(-err),
+				c.paths[i], err == -EBUSY ? " (in use or mounted)" : "");
 			goto out;
 		}
 		if (!c.force) {
 			err = zf2fs_dev_probe_existing(devs[i], type, sizeof(type));
 			if (err > 0) {
-				fprintf(stderr, PROG ": %s contains a %s %s: use -f to overwrite it\n",
-					c.paths[i], type, strcmp(type, "dos") && strcmp(type, "gpt") ?
+				fprintf(stderr, PROG ": %s contains %s %s %s: use -f to overwrite it\n",
+					c.paths[i], strchr("aeiou", type[0]) ? "an" : "a", type, strcmp(type, "dos") && strcmp(type, "gpt") ?
 					"filesystem" : "partition table");
 				goto out;
 			}

@@ -23,3 +23,4 @@ tests_unit_test_volume_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_volume_LDADD = $(UNIT_LDADD)
 endif
 EXTRA_DIST += tests/unit/data
+noinst_HEADERS += tests/unit/unit.h

@@ -1,0 +1,2 @@
+# Benchmarks: shipped, never run as tests.
+EXTRA_DIST += bench/mkfs.sh

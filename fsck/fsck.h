@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fsck.h - the fsck context shared by the passes, and the problem interface.
+ *
+ * All options and all state live in struct fsck_ctx, passed to every pass: no globals.
+ * Passes never look at the options; they describe what they found through fix_problem(),
+ * which alone decides (from -n/-y/-p or the user's answer) whether to repair.
+ */
+#ifndef ZF2FS_FSCK_H
+#define ZF2FS_FSCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "zf2fs/zf2fs.h"
+
+/* fsck(8) exit bits */
+#define FSCK_OK          0
+#define FSCK_NONDESTRUCT 1
+#define FSCK_REBOOT      2
+#define FSCK_UNCORRECTED 4
+#define FSCK_ERROR       8
+#define FSCK_USAGE       16
+#define FSCK_CANCELED    32
+#define FSCK_LIBRARY     128
+
+enum fsck_mode { MODE_NO, MODE_YES, MODE_PREEN, MODE_ASK };
+
+/* Per-nid knowledge gathered by the passes. */
+#define NID_REACHED   0x01   /* reached from the root or the orphan list */
+#define NID_INODE     0x02   /* an inode */
+#define NID_DIR       0x04
+#define NID_ORPHAN    0x08
+#define NID_BAD       0x10   /* unusable: its references get removed */
+#define NID_CLEAR     0x20   /* its NAT entry is to be cleared */
+#define NID_CHECKED   0x40   /* its inode was checked (reachable or not) */
+
+struct nat_rec {
+	uint32_t ino, blkaddr;
+};
+
+/* Context for one problem report: the fields a message may name. */
+struct problem_ctx {
+	uint32_t ino, nid, parent;
+	uint64_t blkaddr;
+	uint32_t segno;
+	uint64_t num, num2;
+	const char *str;
+};
+
+struct fsck_repair;
+
+/* Directories waiting for pass 5, breadth first. */
+struct dir_queue {
+	uint32_t *items;
+	size_t head, tail, cap;
+};
+
+struct fsck_ctx {
+	/* options (read only by fix_problem and main) */
+	enum fsck_mode mode;
+	bool force, show_tree, json, yes_to_all;
+	int debug;
+	FILE *out;
+
+	/* the volume */
+	struct zf2fs_vol *vol;
+	const struct zf2fs_vol_info *vi;
+	const struct zf2fs_super *sb;
+	const struct zf2fs_checkpoint *cp;
+
+	/* maps built by the passes */
+	struct zf2fs_sit_entry *sit;     /* pass 3: SIT as recorded */
+	struct nat_rec *nat;             /* pass 3: NAT as recorded, indexed by nid */
+	uint8_t *nid_flags;              /* NID_* per nid */
+	uint32_t *links;                 /* pass 4: dentries naming each inode */
+	uint32_t *subdirs;               /* pass 4: subdirectories of each directory */
+	uint32_t *parent;                /* pass 4: directory holding the first link */
+	uint8_t *blk_found;              /* pass 4: bit per main block owned by a node */
+	uint16_t *seg_found;             /* pass 4: owned blocks per segment */
+	struct owner_rec *owners;        /* pass 4: (block, nid, slot) to check SSA */
+	size_t nowners, owners_cap;
+	uint32_t *orphans;
+	uint32_t norphans;
+
+	/* totals found */
+	uint64_t found_blocks, found_nodes, found_inodes;
+	uint64_t files, dirs;
+
+	bool needs_recovery;             /* pass 2: fsync'd data awaits the kernel */
+	bool sit_dirty, sit_type_fix;
+	uint32_t *disk_links;            /* pass 4: i_links as recorded */
+	uint32_t *pino;                  /* pass 4: i_pino as recorded (directories) */
+	uint16_t *modes;                 /* pass 4: i_mode of each inode */
+	uint32_t lpf_ino;                /* lost+found, when found */
+	struct dir_queue dirq;
+
+	/* results */
+	unsigned long problems, fixed, unfixed;
+	int exit_bits;
+	bool abort;                      /* preen hit a problem it may not fix */
+	struct fsck_repair *repair;      /* pending repair transaction */
+	FILE *json_problems;             /* problems as JSON objects, when --json */
+	bool json_first;
+};
+
+struct owner_rec {
+	uint32_t blkaddr, nid;
+	uint16_t ofs_in_node;
+	uint8_t is_node;
+	uint8_t pad;
+};
+
+/* ---- problems (problem.c) ------------------------------------------------------------ */
+#define PR_PREEN_OK   0x01   /* -p may fix it without asking */
+#define PR_NO_OK      0x02   /* harmless to leave: does not make the exit code 4 */
+#define PR_FATAL      0x04   /* checking cannot go on */
+#define PR_NOT_A_FIX  0x08   /* information only: no question asked */
+
+enum prompt { PROMPT_NONE, PROMPT_FIX, PROMPT_CLEAR, PROMPT_RECONNECT, PROMPT_REBUILD,
+	      PROMPT_REMOVE };
+
+struct problem_def {
+	uint32_t code;
+	const char *msg;          /* %i ino, %n nid, %p parent, %b block, %s segno,
+				   * %N num, %M num2, %S str */
+	enum prompt prompt;
+	unsigned flags;
+};
+
+/* Report a problem; returns true when it must be repaired now. */
+bool fix_problem(struct fsck_ctx *ctx, uint32_t code, const struct problem_ctx *pctx);
+const struct problem_def *problem_table(size_t *count);
+const struct problem_def *problem_find(uint32_t code);
+
+/* Problem codes: 0xPPNNNN, PP = pass. */
+/* pass 1: superblocks */
+#define PR_1_SB_PRIMARY_BAD       0x010001
+#define PR_1_SB_BACKUP_BAD        0x010002
+/* pass 2: checkpoint */
+#define PR_2_CP_PACK_BAD          0x020001
+#define PR_2_CP_ORPHAN_BLOCK_BAD  0x020002
+#define PR_2_CP_NEEDS_RECOVERY    0x020003
+#define PR_2_CP_ERROR_FLAG        0x020004
+/* pass 3: SIT and NAT */
+#define PR_3_SIT_COUNT_BAD        0x030001
+#define PR_3_SIT_TYPE_BAD         0x030002
+#define PR_3_NAT_ADDR_BAD         0x030003
+#define PR_3_NAT_INO_BAD          0x030004
+#define PR_3_JOURNAL_SEG_BAD      0x030005
+/* pass 4: inodes and nodes */
+#define PR_4_ROOT_BAD             0x040001
+#define PR_4_NODE_UNREADABLE      0x040002
+#define PR_4_NODE_WRONG           0x040003
+#define PR_4_BLOCK_OUTSIDE_MAIN   0x040004
+#define PR_4_BLOCK_DUP            0x040005
+#define PR_4_INODE_MODE_BAD       0x040006
+#define PR_4_INODE_BLOCKS_BAD     0x040007
+#define PR_4_INODE_CHECKSUM_BAD   0x040008
+#define PR_4_INODE_EXTRA_BAD      0x040009
+#define PR_4_INODE_INLINE_SIZE_BAD 0x04000A
+#define PR_4_XATTR_NODE_BAD       0x04000B
+#define PR_4_SSA_MISMATCH         0x04000F
+/* pass 5: directories */
+#define PR_5_DENTRY_BAD_INO       0x050001
+#define PR_5_DENTRY_NAME_BAD      0x050002
+#define PR_5_DENTRY_HASH_BAD      0x050003
+#define PR_5_DENTRY_TYPE_BAD      0x050004
+#define PR_5_DENTRY_BUCKET_BAD    0x050005
+#define PR_5_DIR_DOT_MISSING      0x050006
+#define PR_5_DIR_MULTI_PARENT     0x050007
+#define PR_5_DIR_DEPTH_BAD        0x050009
+#define PR_5_INODE_PINO_BAD       0x05000A
+/* pass 6: connectivity and links */
+#define PR_6_LINK_COUNT_BAD       0x060001
+#define PR_6_UNREACHABLE_INODE    0x060002
+#define PR_6_UNREACHABLE_NODE     0x060003
+#define PR_6_NO_LOST_FOUND        0x060004
+/* pass 7: accounting */
+#define PR_7_SIT_VALID_BAD        0x070001
+#define PR_7_SIT_BITMAP_BAD       0x070002
+#define PR_7_CP_VALID_BLOCKS_BAD  0x070003
+#define PR_7_CP_VALID_NODES_BAD   0x070004
+#define PR_7_CP_VALID_INODES_BAD  0x070005
+#define PR_7_CP_FREE_SEGS_BAD     0x070006
+#define PR_7_CURSEG_NEXT_USED     0x070007
+#define PR_7_NEXT_FREE_NID_BAD    0x070008
+
+/* ---- passes ----------------------------------------------------------------------------- */
+int pass1_super(struct fsck_ctx *ctx);
+int pass2_checkpoint(struct fsck_ctx *ctx);
+int pass3_tables(struct fsck_ctx *ctx);
+int pass4_tree(struct fsck_ctx *ctx);
+int pass6_connectivity(struct fsck_ctx *ctx);
+int pass7_accounting(struct fsck_ctx *ctx);
+
+/* pass5 is driven from pass4's walk: one directory at a time */
+struct dir_scan;
+int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
+		    uint32_t (*visit_child)(struct fsck_ctx *, uint32_t child, uint32_t dir,
+					    uint8_t type));
+/* pass 4 helpers pass 5 and 6 use */
+int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node);
+uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, uint32_t dir, uint8_t type);
+
+static inline bool blk_in_main(const struct fsck_ctx *ctx, uint64_t blk)
+{
+	return blk >= ctx->vi->main_blkaddr && blk < ctx->vi->main_end;
+}
+
+static inline uint32_t blk_segno(const struct fsck_ctx *ctx, uint64_t blk)
+{
+	return (uint32_t)((blk - ctx->vi->main_blkaddr) / ZF2FS_BLOCKS_PER_SEG);
+}
+
+static inline bool sit_bit(const struct zf2fs_sit_entry *se, uint32_t off)
+{
+	return se->valid_map[off / 8] & (0x80u >> (off % 8));
+}
+
+/* ---- repair (repair.c) ------------------------------------------------------------------ */
+/* Everything below queues changes; repair_commit() writes them crash-safely: new node and
+ * data blocks out of place, SIT/NAT blocks to their inactive copies, then a new checkpoint
+ * in the inactive pack, written last. */
+int repair_begin(struct fsck_ctx *ctx);
+/* The node block of @nid, as it will be written (read from disk the first time). */
+struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid);
+/* Drop node @nid (and its NAT entry). */
+int repair_free_node(struct fsck_ctx *ctx, uint32_t nid);
+/* Set SIT state of a main-area block. */
+int repair_set_block(struct fsck_ctx *ctx, uint64_t blkaddr, bool valid);
+/* Rewrite a main-area data block (a dentry block): @owner_nid's slot points at the copy. */
+int repair_data_block(struct fsck_ctx *ctx, uint32_t owner_nid, uint32_t ofs_in_node,
+		      uint64_t old_blkaddr, void **ret_buf);
+/* Correct the summary entry of a main-area block. */
+int repair_set_summary(struct fsck_ctx *ctx, uint64_t blkaddr, uint32_t nid, uint16_t ofs);
+/* Replace a segment's SIT entry by the blocks really owned (from blk_found). */
+int repair_sit_from_found(struct fsck_ctx *ctx, uint32_t segno);
+/* Write a new checkpoint even if nothing else changed (counters are recomputed). */
+void repair_mark_checkpoint(struct fsck_ctx *ctx);
+/* Add a name for @ino in directory @dir (lost+found); -ENOSPC without room. */
+int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint32_t ino,
+		      uint8_t type);
+int repair_rewrite_primary_super(struct fsck_ctx *ctx);
+bool repair_pending(const struct fsck_ctx *ctx);
+int repair_commit(struct fsck_ctx *ctx);
+void repair_free(struct fsck_ctx *ctx);
+
+#endif

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * main.c - fsck.f2fs: check an F2FS volume and repair it safely.
+ *
+ * Options, the context, the list of passes and the exit code live here; the passes
+ * (pass*.c) find problems, problem.c decides what to do about them, repair.c writes.
+ */
+#include "config.h"
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fsck.h"
+#include "zf2fs/endian.h"
+
+#define PROG "fsck.f2fs"
+
+/* One table for the passes: the banners and the order come from here. */
+static const struct {
+	const char *name;
+	int (*run)(struct fsck_ctx *ctx);
+} passes[] = {
+	{ "superblocks", pass1_super },
+	{ "checkpoint", pass2_checkpoint },
+	{ "SIT and NAT", pass3_tables },
+	{ "inodes, nodes and directories", pass4_tree },
+	{ "connectivity and link counts", pass6_connectivity },
+	{ "accounting", pass7_accounting },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: " PROG " [options] device\n"
+"Check an F2FS volume and repair what is safe to repair.\n"
+"\n"
+"  -a, -p            repair what is safe without asking (preen)\n"
+"  -f                check even if the volume is marked clean\n"
+"  -n, --dry-run     never write; answer no to every question\n"
+"  -y                repair everything without asking\n"
+"  -d level          debug output (0-4)\n"
+"  -t                print the directory tree\n"
+"      --json        print a JSON summary (and the problem list) on stdout\n"
+"  -V, --version     print the version\n"
+"  -h, --help        this help\n"
+"\n"
+"Exit status: 0 clean, 1 errors corrected, 4 errors left, 8 operational error,\n"
+"16 usage error, 32 cancelled.\n");
+}
+
+static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
+	exit(FSCK_USAGE);
+}
+
+static const char *parse_args(struct fsck_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "json", no_argument, NULL, 'J' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool n = false, y = false, p = false;
+	int opt;
+
+	opterr = 0;   /* our own messages, prefixed fsck.f2fs */
+	while ((opt = getopt_long(argc, argv, "apfnyd:tVh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'a': case 'p': p = true; break;
+		case 'f': ctx->force = true; break;
+		case 'n': n = true; break;
+		case 'y': y = true; break;
+		case 'd': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < 0 || v > 4)
+				die_usage("invalid debug level '%s' (0-4)", optarg);
+			ctx->debug = (int)v;
+			break;
+		}
+		case 't': ctx->show_tree = true; break;
+		case 'J': ctx->json = true; break;
+		case 'V':
+			printf(PROG " (zf2fs-tools) %s %czoned\n", zf2fs_version(),
+			       zf2fs_have_zoned_support() ? '+' : '-');
+			exit(0);
+		case 'h': usage(stdout); exit(0);
+		default:
+			if (optopt == 'd')
+				die_usage("%s", "option -d needs an argument");
+			die_usage("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if ((n && y) || (n && p) || (y && p))
+		die_usage("%s", "-n, -y and -a/-p exclude each other");
+	if (optind != argc - 1)
+		die_usage("%s", optind >= argc ? "no device given" : "only one device may be given");
+	if (n)
+		ctx->mode = MODE_NO;
+	else if (y)
+		ctx->mode = MODE_YES;
+	else if (p)
+		ctx->mode = MODE_PREEN;
+	else
+		ctx->mode = isatty(0) && isatty(1) ? MODE_ASK : MODE_NO;
+	return argv[optind];
+}
+
+static int alloc_maps(struct fsck_ctx *ctx)
+{
+	uint32_t nids = ctx->vi->max_nid;
+	uint64_t blocks = (uint64_t)ctx->vi->main_segs * ZF2FS_BLOCKS_PER_SEG;
+
+	ctx->nid_flags = calloc(nids, 1);
+	ctx->links = calloc(nids, sizeof(uint32_t));
+	ctx->subdirs = calloc(nids, sizeof(uint32_t));
+	ctx->parent = calloc(nids, sizeof(uint32_t));
+	ctx->disk_links = calloc(nids, sizeof(uint32_t));
+	ctx->pino = calloc(nids, sizeof(uint32_t));
+	ctx->modes = calloc(nids, sizeof(uint16_t));
+	ctx->blk_found = calloc(blocks / 8 + 1, 1);
+	ctx->seg_found = calloc(ctx->vi->main_segs + 1, sizeof(uint16_t));
+	if (!ctx->nid_flags || !ctx->links || !ctx->subdirs || !ctx->parent ||
+	    !ctx->disk_links || !ctx->pino || !ctx->modes || !ctx->blk_found || !ctx->seg_found)
+		return -ENOMEM;
+	return 0;
+}
+
+static void free_maps(struct fsck_ctx *ctx)
+{
+	free(ctx->nid_flags);
+	free(ctx->links);
+	free(ctx->subdirs);
+	free(ctx->parent);
+	free(ctx->disk_links);
+	free(ctx->pino);
+	free(ctx->modes);
+	free(ctx->blk_found);
+	free(ctx->seg_found);
+	free(ctx->owners);
+	free(ctx->orphans);
+	free(ctx->sit);
+	free(ctx->nat);
+}
+
+struct tree_print {
+	struct fsck_ctx *ctx;
+	int depth;
+};
+
+static int print_entry(void *arg, const struct zf2fs_dentry_info *d)
+{
+	struct tree_print *tp = arg;
+	struct zf2fs_node *n;
+	char why[160];
+
+	if ((d->name_len == 1 && d->name[0] == '.') ||
+	    (d->name_len == 2 && d->name[0] == '.' && d->name[1] == '.'))
+		return 0;
+	fprintf(tp->ctx->out, "%*s%.*s%s\n", 2 * tp->depth, "", (int)d->name_len, d->name,
+		d->type == ZF2FS_FT_DIR ? "/" : "");
+	if (d->type != ZF2FS_FT_DIR || tp->depth > 64 || d->ino >= tp->ctx->vi->max_nid)
+		return 0;
+	n = malloc(ZF2FS_BLKSIZE);
+	if (n && !zf2fs_vol_read_node(tp->ctx->vol, d->ino, n, NULL, why, sizeof(why))) {
+		struct tree_print sub = { tp->ctx, tp->depth + 1 };
+
+		zf2fs_dir_iterate(tp->ctx->vol, n, print_entry, NULL, &sub);
+	}
+	free(n);
+	return 0;
+}
+
+static void print_tree(struct fsck_ctx *ctx)
+{
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct tree_print tp = { ctx, 1 };
+	char why[160];
+
+	fprintf(ctx->out, "/\n");
+	if (n && !zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, n, NULL, why, sizeof(why)))
+		zf2fs_dir_iterate(ctx->vol, n, print_entry, NULL, &tp);
+	free(n);
+}
+
+int main(int argc, char **argv)
+{
+	struct fsck_ctx ctx = { .out = stdout, .json_first = true };
+	struct zf2fs_log log = { .level = 1 };
+	const char *path = parse_args(&ctx, argc, argv);
+	const char *fault = getenv("ZF2FS_FAULT_WRITES");
+	char *json_buf = NULL;
+	size_t json_len = 0;
+	int mounted, err = 0;
+
+	if (ctx.json)
+		ctx.out = stderr;
+	log.level = ctx.debug ? ctx.debug : 1;
+	mounted = zf2fs_path_is_mounted(path);
+	if (mounted > 0) {
+		if (ctx.mode != MODE_NO) {
+			fprintf(stderr, PROG ": %s is mounted: refusing to repair it (use -n for a "
+				"read-only check)\n", path);
+			return FSCK_USAGE;
+		}
+		fprintf(stderr, PROG ": WARNING: %s is mounted: results may be inconsistent\n", path);
+	}
+	err = zf2fs_vol_open(&path, 1, ctx.mode == MODE_NO ? 0 : ZF2FS_DEV_WRITE, &log, &ctx.vol);
+	if (err) {
+		if (err == -ZF2FS_EFSCORRUPTED) {
+			fprintf(stderr, PROG ": %s: no usable superblock and checkpoint: cannot check "
+				"it\n", path);
+			return FSCK_UNCORRECTED;
+		}
+		fprintf(stderr, PROG ": %s: while opening %s\n", strerror(-err), path);
+		return FSCK_ERROR;
+	}
+	if (fault)
+		zf2fs_dev_fail_writes_after(zf2fs_vol_dev(ctx.vol, 0), strtoul(fault, NULL, 10));
+	ctx.vi = zf2fs_vol_info(ctx.vol);
+	ctx.sb = zf2fs_vol_super(ctx.vol);
+	ctx.cp = zf2fs_vol_checkpoint(ctx.vol);
+	if (ctx.json)
+		ctx.json_problems = open_memstream(&json_buf, &json_len);
+	err = alloc_maps(&ctx);
+	if (!err && ctx.mode != MODE_NO && (err = zf2fs_vol_load_sit(ctx.vol, &ctx.sit)) == 0) {
+		err = repair_begin(&ctx);
+		free(ctx.sit);
+		ctx.sit = NULL;
+	}
+	if (!err && !ctx.force && ctx.mode == MODE_PREEN &&
+	    (ctx.vi->ckpt_flags & ZF2FS_CP_UMOUNT_FLAG) &&
+	    !(ctx.vi->ckpt_flags & (ZF2FS_CP_FSCK_FLAG | ZF2FS_CP_ERROR_FLAG)) &&
+	    !zf2fs_vol_super_problem(ctx.vol, 0)[0] && !zf2fs_vol_super_problem(ctx.vol, 1)[0]) {
+		fprintf(ctx.out, "%s: clean (unmounted cleanly); use -f to check anyway\n", path);
+		goto done;
+	}
+	for (size_t i = 0; !err && !ctx.abort && i < sizeof(passes) / sizeof(passes[0]); i++) {
+		if (ctx.debug >= 2)
+			fprintf(ctx.out, "Pass %zu: %s\n", i + 1, passes[i].name);
+		err = passes[i].run(&ctx);
+	}
+	if (!err && ctx.show_tree)
+		print_tree(&ctx);
+	if (!err && !ctx.abort && ctx.mode != MODE_NO && repair_pending(&ctx)) {
+		err = repair_commit(&ctx);
+		if (err) {
+			fprintf(stderr, PROG ": %s: while writing repairs: the volume is as it was "
+				"before this run\n", strerror(-err));
+			ctx.exit_bits &= ~FSCK_NONDESTRUCT;
+			ctx.exit_bits |= FSCK_UNCORRECTED | (err == -EBUSY ? 0 : FSCK_ERROR);
+			err = 0;
+		}
+	}
+done:
+	if (err) {
+		fprintf(stderr, PROG ": %s: while checking %s\n", strerror(-err), path);
+		ctx.exit_bits |= FSCK_ERROR;
+	}
+	if (ctx.abort && ctx.mode == MODE_PREEN)
+		ctx.exit_bits |= FSCK_UNCORRECTED;
+	if (!ctx.json)
+		fprintf(ctx.out, "%s: %" PRIu64 " inodes (%" PRIu64 " directories), %" PRIu64
+			" blocks in use; %lu problems, %lu fixed%s\n", path, ctx.found_inodes, ctx.dirs,
+			ctx.found_blocks, ctx.problems, ctx.fixed,
+			(ctx.exit_bits & FSCK_UNCORRECTED) ? "; errors remain" : "");
+	if (ctx.json) {
+		fclose(ctx.json_problems);
+		printf("{\n  \"device\": \"%s\",\n  \"exit_code\": %d,\n  \"inodes\": %" PRIu64
+		       ",\n  \"directories\": %" PRIu64 ",\n  \"files\": %" PRIu64
+		       ",\n  \"blocks_in_use\": %" PRIu64 ",\n  \"nodes\": %" PRIu64
+		       ",\n  \"problems_found\": %lu,\n  \"problems_fixed\": %lu,\n  \"problems\": [%s\n  ]\n}\n",
+		       path, ctx.exit_bits, ctx.found_inodes, ctx.dirs, ctx.files, ctx.found_blocks,
+		       ctx.found_nodes, ctx.problems, ctx.fixed, json_buf ? json_buf : "");
+		free(json_buf);
+	}
+	repair_free(&ctx);
+	free_maps(&ctx);
+	zf2fs_vol_close(ctx.vol);
+	return ctx.exit_bits;
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pass3_tables.c - pass 3: the SIT and NAT as recorded.
+ *
+ * Loads every main segment's SIT entry (journal applied) and every NAT entry (journal
+ * applied, live copies) into memory, and checks each on its own: a SIT valid count must
+ * match its bitmap and name a log type; a NAT entry must point into the main area and name
+ * a plausible inode.  Builds: ctx->sit, ctx->nat.  Cross-checks against the blocks that
+ * are really owned come in pass 7.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsck.h"
+#include "zf2fs/endian.h"
+
+static uint32_t popcount_map(const uint8_t *map)
+{
+	uint32_t n = 0;
+
+	for (int i = 0; i < ZF2FS_SIT_MAP_SIZE; i++)
+		n += (uint32_t)__builtin_popcount(map[i]);
+	return n;
+}
+
+static int check_sit(struct fsck_ctx *ctx)
+{
+	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(ctx->vol);
+	int err = zf2fs_vol_load_sit(ctx->vol, &ctx->sit);
+
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < zf_get(j->n_entries); i++) {
+		uint32_t segno = (uint32_t)zf_get(j->sit.entries[i].segno);
+
+		if (segno >= ctx->vi->main_segs)
+			fix_problem(ctx, PR_3_JOURNAL_SEG_BAD, &(struct problem_ctx){ .num = segno });
+	}
+	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {
+		struct zf2fs_sit_entry *se = &ctx->sit[s];
+		uint32_t vb = (uint32_t)zf_get(se->vblocks);
+		uint32_t count = vb & ZF2FS_SIT_VBLOCKS_MASK, type = vb >> ZF2FS_SIT_VBLOCKS_BITS;
+		uint32_t bits = popcount_map(se->valid_map);
+		struct problem_ctx p = { .segno = s };
+
+		/* the fix itself comes from pass 7, which knows the blocks really in use */
+		if (count != bits) {
+			p.num = count;
+			p.num2 = bits;
+			fix_problem(ctx, PR_3_SIT_COUNT_BAD, &p);
+			ctx->sit_dirty = true;
+		}
+		if (type > ZF2FS_LOG_COLD_NODE) {
+			p.num = type;
+			if (fix_problem(ctx, PR_3_SIT_TYPE_BAD, &p))
+				ctx->sit_type_fix = true;
+		}
+	}
+	return 0;
+}
+
+static int check_nat(struct fsck_ctx *ctx)
+{
+	uint32_t nblocks = ctx->vi->nat_blocks;
+	const uint32_t chunk = 256;
+	const struct zf2fs_journal *j = zf2fs_vol_nat_journal(ctx->vol);
+	struct zf2fs_nat_block *buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
+	int err = 0;
+
+	ctx->nat = calloc(ctx->vi->max_nid, sizeof(*ctx->nat));
+	if (!buf || !ctx->nat) {
+		free(buf);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < nblocks && !err;) {
+		uint64_t addr = zf2fs_vol_nat_block_addr(ctx->vol, i);
+		uint32_t run = 1;
+
+		while (run < chunk && i + run < nblocks &&
+		       zf2fs_vol_nat_block_addr(ctx->vol, i + run) == addr + run)
+			run++;
+		err = zf2fs_vol_read_blocks(ctx->vol, addr, run, buf);
+		for (uint32_t b = 0; !err && b < run; b++)
+			for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK; e++) {
+				uint32_t nid = (i + b) * (uint32_t)ZF2FS_NAT_PER_BLOCK + e;
+
+				ctx->nat[nid].ino = (uint32_t)zf_get(buf[b].entries[e].ino);
+				ctx->nat[nid].blkaddr = (uint32_t)zf_get(buf[b].entries[e].block_addr);
+			}
+		i += run;
+	}
+	free(buf);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < zf_get(j->n_entries); i++) {
+		uint32_t nid = (uint32_t)zf_get(j->nat.entries[i].nid);
+
+		if (nid >= ctx->vi->max_nid)
+			continue;
+		ctx->nat[nid].ino = (uint32_t)zf_get(j->nat.entries[i].ne.ino);
+		ctx->nat[nid].blkaddr = (uint32_t)zf_get(j->nat.entries[i].ne.block_addr);
+	}
+	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->vi->max_nid; nid++) {
+		struct nat_rec *r = &ctx->nat[nid];
+		struct problem_ctx p = { .nid = nid, .blkaddr = r->blkaddr, .num = r->ino };
+
+		if (r->blkaddr == ZF2FS_NULL_ADDR)
+			continue;
+		if (r->blkaddr != ZF2FS_NEW_ADDR && !blk_in_main(ctx, r->blkaddr)) {
+			if (fix_problem(ctx, PR_3_NAT_ADDR_BAD, &p))
+				ctx->nid_flags[nid] |= NID_BAD | NID_CLEAR;
+			else
+				ctx->nid_flags[nid] |= NID_BAD;
+			continue;
+		}
+		if (r->ino < ZF2FS_RESERVED_NIDS || r->ino >= ctx->vi->max_nid) {
+			if (fix_problem(ctx, PR_3_NAT_INO_BAD, &p))
+				ctx->nid_flags[nid] |= NID_BAD | NID_CLEAR;
+			else
+				ctx->nid_flags[nid] |= NID_BAD;
+		}
+	}
+	return 0;
+}
+
+int pass3_tables(struct fsck_ctx *ctx)
+{
+	int err = check_sit(ctx);
+
+	return err ? err : check_nat(ctx);
+}

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pass4_tree.c - pass 4: every inode reachable from the root, and its block tree.
+ *
+ * Walks the directory tree breadth first from the root (directories are queued, never
+ * recursed into, so depth cannot exhaust the stack), then the orphan list.  Each inode is
+ * checked once: mode, extra attributes, checksum, inline data, xattr node, and its block
+ * tree (node footers, addresses inside the main area, no block owned twice), and its
+ * i_blocks against what was counted.  Directory contents are pass 5's (pass5_dirs.c),
+ * called from here for each queued directory.
+ *
+ * Builds: nid_flags (REACHED, INODE, DIR, CHECKED), links (names per inode), subdirs,
+ * parent, disk_links, modes, blk_found/seg_found (blocks owned) and owners (for the
+ * summary check of pass 7), found_blocks/nodes/inodes.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsck.h"
+#include "zf2fs/endian.h"
+
+#define XATTR_NODE_OFS 0x1FFFFFFFu   /* footer offset of an xattr node */
+#define S_FMT 0170000u
+
+struct inode_walk {
+	struct fsck_ctx *ctx;
+	uint32_t ino;
+	uint64_t counted;        /* blocks for i_blocks: nodes, data, reserved */
+	const struct zf2fs_node *inode;
+};
+
+static int add_owner(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t ofs, bool node)
+{
+	if (ctx->nowners == ctx->owners_cap) {
+		size_t cap = ctx->owners_cap ? ctx->owners_cap * 2 : 4096;
+		struct owner_rec *o = realloc(ctx->owners, cap * sizeof(*o));
+
+		if (!o)
+			return -ENOMEM;
+		ctx->owners = o;
+		ctx->owners_cap = cap;
+	}
+	ctx->owners[ctx->nowners++] = (struct owner_rec){
+		.blkaddr = (uint32_t)blk, .nid = nid, .ofs_in_node = (uint16_t)ofs, .is_node = node,
+	};
+	return 0;
+}
+
+/* Claim a main-area block for an owner; false if somebody has it already. */
+static bool claim_block(struct fsck_ctx *ctx, uint64_t blk)
+{
+	uint64_t off = blk - ctx->vi->main_blkaddr;
+
+	if (ctx->blk_found[off / 8] & (1u << (off % 8)))
+		return false;
+	ctx->blk_found[off / 8] |= (uint8_t)(1u << (off % 8));
+	ctx->seg_found[off / ZF2FS_BLOCKS_PER_SEG]++;
+	ctx->found_blocks++;
+	return true;
+}
+
+/* Which node slot holds @child (inode i_nid[] or an indirect node's list)? */
+static int clear_child_pointer(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
+			       uint32_t child)
+{
+	struct zf2fs_node *p = repair_node(ctx, parent);
+	uint8_t *base;
+	uint32_t n;
+
+	if (!p)
+		return -ENOMEM;
+	if (parent == ino) {
+		base = (uint8_t *)p + offsetof(struct zf2fs_inode, i_nid);
+		n = ZF2FS_NIDS_PER_INODE;
+	} else {
+		base = (uint8_t *)p;
+		n = ZF2FS_NIDS_PER_BLOCK;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (zf_get_le32p(base + 4 * i) == child)
+			zf_put_le32p(base + 4 * i, 0);
+	return 0;
+}
+
+static int walk_bad(void *arg, uint32_t nid, uint32_t parent, uint32_t ofs, const char *why)
+{
+	struct inode_walk *w = arg;
+	struct problem_ctx p = { .ino = w->ino, .nid = nid, .str = why, .num = ofs };
+
+	if (fix_problem(w->ctx, PR_4_NODE_UNREADABLE, &p))
+		return clear_child_pointer(w->ctx, parent, w->ino, nid);
+	return 0;
+}
+
+static int walk_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
+		     uint32_t ofs, uint32_t parent)
+{
+	struct inode_walk *w = arg;
+	struct fsck_ctx *ctx = w->ctx;
+	struct problem_ctx p = { .ino = w->ino, .nid = nid, .blkaddr = blkaddr };
+
+	(void)node;
+	(void)ofs;
+	if (ctx->nid_flags[nid] & NID_REACHED) {
+		p.str = "already used by another file";
+		if (fix_problem(ctx, PR_4_NODE_WRONG, &p))
+			clear_child_pointer(ctx, parent, w->ino, nid);
+		return ZF2FS_WALK_SKIP;
+	}
+	if (!claim_block(ctx, blkaddr)) {
+		p.num2 = 0;
+		p.str = "its block is owned twice";
+		if (fix_problem(ctx, PR_4_NODE_WRONG, &p))
+			clear_child_pointer(ctx, parent, w->ino, nid);
+		return ZF2FS_WALK_SKIP;
+	}
+	ctx->nid_flags[nid] |= NID_REACHED;
+	ctx->found_nodes++;
+	w->counted++;
+	return add_owner(ctx, blkaddr, nid, 0, true);
+}
+
+/* Point slot @ofs of node @owner (relative to its first data address) at nothing. */
+static int clear_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, uint32_t ofs)
+{
+	struct zf2fs_node *n = repair_node(ctx, owner);
+	uint32_t first = 0;
+
+	if (!n)
+		return -ENOMEM;
+	if (owner == ino) {
+		struct zf2fs_inode_geom g;
+
+		if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g) == 0)
+			first = g.extra_words;
+		zf_put_le32p((uint8_t *)n + offsetof(struct zf2fs_inode, i_addr) + 4 * (first + ofs), 0);
+	} else {
+		zf_put_le32p((uint8_t *)n + 4 * ofs, 0);
+	}
+	return 0;
+}
+
+static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
+		     uint32_t ofs_in_node)
+{
+	struct inode_walk *w = arg;
+	struct fsck_ctx *ctx = w->ctx;
+	struct problem_ctx p = { .ino = w->ino, .nid = owner, .blkaddr = blkaddr,
+				 .num = ofs_in_node };
+
+	(void)fofs;
+	if (blkaddr == ZF2FS_COMPRESS_ADDR)
+		return 0;
+	if (blkaddr == ZF2FS_NEW_ADDR) {   /* reserved, not yet written */
+		w->counted++;
+		return 0;
+	}
+	if (!blk_in_main(ctx, blkaddr)) {
+		if (fix_problem(ctx, PR_4_BLOCK_OUTSIDE_MAIN, &p))
+			return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
+		return 0;
+	}
+	if (!claim_block(ctx, blkaddr)) {
+		p.num2 = 0;
+		for (size_t i = 0; i < ctx->nowners; i++)
+			if (ctx->owners[i].blkaddr == blkaddr)
+				p.num2 = ctx->owners[i].nid;
+		if (fix_problem(ctx, PR_4_BLOCK_DUP, &p))
+			return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
+		return 0;
+	}
+	w->counted++;
+	return add_owner(ctx, blkaddr, owner, ofs_in_node, false);
+}
+
+static bool mode_known(uint32_t mode)
+{
+	switch (mode & S_FMT) {
+	case 0100000: case 0040000: case 0120000: case 0020000:
+	case 0060000: case 0010000: case 0140000:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool checksum_applies(const struct fsck_ctx *ctx, const struct zf2fs_inode *in)
+{
+	return (ctx->vi->features & ZF2FS_FEAT_INODE_CHKSUM) && (in->i_inline & ZF2FS_EXTRA_ATTR) &&
+	       zf_get(in->i_extra_isize) >= offsetof(struct zf2fs_inode, i_inode_checksum) + 4 -
+	       offsetof(struct zf2fs_inode, i_extra_isize);
+}
+
+static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
+			     const struct zf2fs_node *inode)
+{
+	uint32_t xnid = (uint32_t)zf_get(inode->i.i_xattr_nid);
+	struct zf2fs_node *x;
+	struct problem_ctx p = { .ino = w->ino, .nid = xnid };
+	uint32_t addr;
+	char why[160] = "";
+	int err;
+
+	if (!xnid)
+		return;
+	x = malloc(ZF2FS_BLKSIZE);
+	if (!x)
+		return;
+	err = zf2fs_vol_read_node(ctx->vol, xnid, x, &addr, why, sizeof(why));
+	if (!err && zf_get(x->footer.ino) != w->ino) {
+		snprintf(why, sizeof(why), "it belongs to inode %llu",
+			 (unsigned long long)zf_get(x->footer.ino));
+		err = -ZF2FS_EFSCORRUPTED;
+	}
+	if (!err && (zf_get(x->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT) != XATTR_NODE_OFS) {
+		snprintf(why, sizeof(why), "wrong footer offset");
+		err = -ZF2FS_EFSCORRUPTED;
+	}
+	if (!err && (ctx->nid_flags[xnid] & NID_REACHED)) {
+		snprintf(why, sizeof(why), "already used by another file");
+		err = -ZF2FS_EFSCORRUPTED;
+	}
+	if (!err && !claim_block(ctx, addr)) {
+		snprintf(why, sizeof(why), "its block is owned twice");
+		err = -ZF2FS_EFSCORRUPTED;
+	}
+	if (err) {
+		p.str = why;
+		if (fix_problem(ctx, PR_4_XATTR_NODE_BAD, &p)) {
+			struct zf2fs_node *n = repair_node(ctx, w->ino);
+
+			if (n)
+				zf_set(n->i.i_xattr_nid, 0);
+		}
+	} else {
+		ctx->nid_flags[xnid] |= NID_REACHED;
+		ctx->found_nodes++;
+		w->counted++;
+		add_owner(ctx, addr, xnid, 0, true);
+	}
+	free(x);
+}
+
+/*
+ * Check one inode and its blocks.  Returns 0, or 1 when the inode is unusable and the
+ * names pointing at it should go (the caller reports that).
+ */
+int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
+{
+	const struct zf2fs_inode *in = &node->i;
+	const struct zf2fs_walk_ops ops = { .node = walk_node, .data = walk_data, .bad = walk_bad };
+	struct inode_walk w = { .ctx = ctx, .ino = ino, .counted = 1, .inode = node };
+	struct zf2fs_inode_geom g;
+	struct problem_ctx p = { .ino = ino };
+	uint32_t mode = (uint32_t)zf_get(in->i_mode);
+	uint64_t size = zf_get(in->i_size);
+	int err;
+
+	ctx->nid_flags[ino] |= NID_CHECKED | NID_INODE;
+	if (!mode_known(mode)) {
+		p.num = mode;
+		fix_problem(ctx, PR_4_INODE_MODE_BAD, &p);
+		ctx->nid_flags[ino] |= NID_BAD;
+		return 1;
+	}
+	if (zf2fs_inode_geometry(in, ctx->vi->features, &g)) {
+		p.num = zf_get(in->i_extra_isize);
+		fix_problem(ctx, PR_4_INODE_EXTRA_BAD, &p);
+		ctx->nid_flags[ino] |= NID_BAD;
+		return 1;
+	}
+	ctx->modes[ino] = (uint16_t)mode;
+	ctx->disk_links[ino] = (uint32_t)zf_get(in->i_links);
+	if ((mode & S_FMT) == 0040000) {
+		ctx->nid_flags[ino] |= NID_DIR;
+		ctx->pino[ino] = (uint32_t)zf_get(in->i_pino);
+		ctx->dirs++;
+		if (zf_get(in->i_current_depth) > ZF2FS_MAX_DIR_HASH_DEPTH) {
+			p.num = zf_get(in->i_current_depth);
+			fix_problem(ctx, PR_5_DIR_DEPTH_BAD, &p);
+		}
+	} else {
+		ctx->files++;
+	}
+	ctx->found_inodes++;
+	ctx->found_nodes++;
+
+	if (checksum_applies(ctx, in)) {
+		uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);
+
+		if (zf2fs_inode_checksum(seed, node) != zf_get(in->i_inode_checksum) &&
+		    fix_problem(ctx, PR_4_INODE_CHECKSUM_BAD, &p))
+			repair_node(ctx, ino);   /* every rewritten inode gets a fresh checksum */
+	}
+	if ((in->i_inline & ZF2FS_INLINE_DATA) && size > g.inline_bytes) {
+		p.num = size;
+		p.num2 = g.inline_bytes;
+		if (fix_problem(ctx, PR_4_INODE_INLINE_SIZE_BAD, &p)) {
+			struct zf2fs_node *n = repair_node(ctx, ino);
+
+			if (n)
+				zf_set(n->i.i_size, g.inline_bytes);
+		}
+	}
+	check_xattr_node(ctx, &w, node);
+	err = zf2fs_file_walk(ctx->vol, node, &ops, &w);
+	if (err < 0)
+		return err;
+	if (!g.compressed && zf_get(in->i_blocks) != w.counted) {
+		p.num = zf_get(in->i_blocks);
+		p.num2 = w.counted;
+		if (fix_problem(ctx, PR_4_INODE_BLOCKS_BAD, &p)) {
+			struct zf2fs_node *n = repair_node(ctx, ino);
+
+			if (n)
+				zf_set(n->i.i_blocks, w.counted);
+		}
+	}
+	return 0;
+}
+
+/* ---- traversal ------------------------------------------------------------------------- */
+static int push(struct dir_queue *q, uint32_t v)
+{
+	if (q->tail == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 1024;
+		uint32_t *n = realloc(q->items, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		q->items = n;
+		q->cap = cap;
+	}
+	q->items[q->tail++] = v;
+	return 0;
+}
+
+static uint8_t type_of_mode(uint32_t mode)
+{
+	switch (mode & S_FMT) {
+	case 0100000: return ZF2FS_FT_REG_FILE;
+	case 0040000: return ZF2FS_FT_DIR;
+	case 0020000: return ZF2FS_FT_CHRDEV;
+	case 0060000: return ZF2FS_FT_BLKDEV;
+	case 0010000: return ZF2FS_FT_FIFO;
+	case 0140000: return ZF2FS_FT_SOCK;
+	case 0120000: return ZF2FS_FT_SYMLINK;
+	default: return ZF2FS_FT_UNKNOWN;
+	}
+}
+
+/* Is @nid an inode the NAT knows? */
+static bool is_inode_nid(const struct fsck_ctx *ctx, uint32_t nid)
+{
+	return nid >= ZF2FS_RESERVED_NIDS && nid < ctx->vi->max_nid &&
+	       ctx->nat[nid].ino == nid && ctx->nat[nid].blkaddr != ZF2FS_NULL_ADDR &&
+	       !(ctx->nid_flags[nid] & NID_BAD);
+}
+
+/* Read and check an inode reached for the first time; -1 if unusable. */
+static int reach_inode(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	char why[160];
+	uint32_t addr;
+	int r;
+
+	if (!n)
+		return -ENOMEM;
+	r = zf2fs_vol_read_node(ctx->vol, ino, n, &addr, why, sizeof(why));
+	if (r || !claim_block(ctx, addr)) {
+		ctx->nid_flags[ino] |= NID_BAD | NID_CHECKED;
+		free(n);
+		return 1;
+	}
+	ctx->nid_flags[ino] |= NID_REACHED;
+	r = add_owner(ctx, addr, ino, 0, true);
+	if (!r)
+		r = check_inode(ctx, ino, n);
+	free(n);
+	return r;
+}
+
+/* A name in directory @dir points at @child: verdict for pass 5. */
+uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, uint32_t dir, uint8_t type)
+{
+	(void)type;
+	if (!is_inode_nid(ctx, child))
+		return 1;
+	if (!(ctx->nid_flags[child] & NID_CHECKED)) {
+		int r = reach_inode(ctx, child);
+
+		if (r)
+			return 1;
+		if (ctx->nid_flags[child] & NID_DIR) {
+			ctx->parent[child] = dir;
+			ctx->subdirs[dir]++;
+			if (push(&ctx->dirq, child))
+				return 1;
+		}
+	} else if (ctx->nid_flags[child] & NID_BAD) {
+		return 1;
+	} else if (ctx->nid_flags[child] & NID_DIR) {
+		return 2;   /* a directory may have one name only */
+	} else if (!(ctx->nid_flags[child] & NID_REACHED)) {
+		ctx->nid_flags[child] |= NID_REACHED;
+	}
+	ctx->links[child]++;
+	return (uint32_t)type_of_mode(ctx->modes[child]) << 8;
+}
+
+static int scan_queue(struct fsck_ctx *ctx)
+{
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	char why[160];
+	int err = 0;
+
+	if (!n)
+		return -ENOMEM;
+	while (ctx->dirq.head < ctx->dirq.tail && !ctx->abort && !err) {
+		uint32_t ino = ctx->dirq.items[ctx->dirq.head++];
+
+		if (zf2fs_vol_read_node(ctx->vol, ino, n, NULL, why, sizeof(why)))
+			continue;
+		err = pass5_check_dir(ctx, ino, n, visit_child);
+	}
+	free(n);
+	return err;
+}
+
+int pass4_tree(struct fsck_ctx *ctx)
+{
+	uint32_t root = ZF2FS_ROOT_INO;
+	struct problem_ctx p = { .ino = root };
+	int err;
+
+	if (!is_inode_nid(ctx, root)) {
+		p.str = "no NAT entry";
+		fix_problem(ctx, PR_4_ROOT_BAD, &p);
+		return 0;
+	}
+	err = reach_inode(ctx, root);
+	if (err < 0)
+		return err;
+	if (err || !(ctx->nid_flags[root] & NID_DIR)) {
+		p.str = err ? "unreadable" : "not a directory";
+		fix_problem(ctx, PR_4_ROOT_BAD, &p);
+		return 0;
+	}
+	ctx->parent[root] = root;
+	err = push(&ctx->dirq, root);
+	if (!err)
+		err = scan_queue(ctx);
+	/* Orphans: unlinked inodes still open when the volume was last used. */
+	for (uint32_t i = 0; !err && i < ctx->norphans; i++) {
+		uint32_t ino = ctx->orphans[i];
+
+		ctx->nid_flags[ino] |= NID_ORPHAN;
+		if (is_inode_nid(ctx, ino) && !(ctx->nid_flags[ino] & NID_CHECKED))
+			err = reach_inode(ctx, ino) < 0 ? -EIO : 0;
+	}
+	/* Inodes no name reaches are still checked, so their blocks are accounted for;
+	 * pass 6 decides what to do with them. */
+	for (uint32_t nid = ZF2FS_RESERVED_NIDS; !err && nid < ctx->vi->max_nid; nid++) {
+		if (!is_inode_nid(ctx, nid) || (ctx->nid_flags[nid] & NID_CHECKED))
+			continue;
+		if (reach_inode(ctx, nid) < 0)
+			err = -EIO;
+		else
+			ctx->nid_flags[nid] &= (uint8_t)~NID_REACHED;
+		/* directories among them get their contents checked too */
+		if (!err && (ctx->nid_flags[nid] & NID_DIR) && !(ctx->nid_flags[nid] & NID_BAD)) {
+			ctx->parent[nid] = 0;
+			err = push(&ctx->dirq, nid);
+			if (!err)
+				err = scan_queue(ctx);
+		}
+	}
+	free(ctx->dirq.items);
+	memset(&ctx->dirq, 0, sizeof(ctx->dirq));
+	return err;
+}

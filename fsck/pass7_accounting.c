@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pass7_accounting.c - pass 7: what the volume records against what was found.
+ *
+ * Each block owned by a node (pass 4) must be marked valid in its segment's SIT entry and
+ * nothing else may be; the summary (SSA, or the checkpoint's for current segments) of each
+ * owned block must name its owner; the current segments must have nothing valid at or
+ * after their write position; and the checkpoint's valid block, node and inode counts and
+ * free segment count must match.  Fixes rewrite the SIT entries from the found blocks and
+ * let the new checkpoint carry recomputed counters.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsck.h"
+#include "zf2fs/endian.h"
+
+static int by_block(const void *a, const void *b)
+{
+	const struct owner_rec *x = a, *y = b;
+
+	return x->blkaddr < y->blkaddr ? -1 : x->blkaddr > y->blkaddr;
+}
+
+static int check_summaries(struct fsck_ctx *ctx)
+{
+	struct zf2fs_summary_block *sb = malloc(sizeof(*sb));
+	uint32_t loaded = UINT32_MAX;
+	int err = 0;
+
+	if (!sb)
+		return -ENOMEM;
+	qsort(ctx->owners, ctx->nowners, sizeof(*ctx->owners), by_block);
+	for (size_t i = 0; i < ctx->nowners && !err && !ctx->abort; i++) {
+		const struct owner_rec *o = &ctx->owners[i];
+		uint32_t seg = blk_segno(ctx, o->blkaddr);
+		uint32_t off = (o->blkaddr - ctx->vi->main_blkaddr) % ZF2FS_BLOCKS_PER_SEG;
+		const struct zf2fs_summary *e;
+		struct problem_ctx p = { .blkaddr = o->blkaddr, .nid = o->nid };
+
+		if (seg != loaded) {
+			err = zf2fs_vol_segment_summary(ctx->vol, seg, sb);
+			if (err)
+				break;
+			loaded = seg;
+		}
+		e = &sb->entries[off];
+		if (zf_get(e->nid) == o->nid && (o->is_node || zf_get(e->ofs_in_node) == o->ofs_in_node))
+			continue;
+		p.num = zf_get(e->nid);
+		p.num2 = zf_get(e->ofs_in_node);
+		if (fix_problem(ctx, PR_4_SSA_MISMATCH, &p))
+			err = repair_set_summary(ctx, o->blkaddr, o->nid, o->is_node ? 0 : o->ofs_in_node);
+	}
+	free(sb);
+	return err;
+}
+
+static bool found_bit(const struct fsck_ctx *ctx, uint32_t seg, uint32_t off)
+{
+	uint64_t b = (uint64_t)seg * ZF2FS_BLOCKS_PER_SEG + off;
+
+	return ctx->blk_found[b / 8] & (1u << (b % 8));
+}
+
+static void check_sit(struct fsck_ctx *ctx)
+{
+	for (uint32_t s = 0; s < ctx->vi->main_segs && !ctx->abort; s++) {
+		const struct zf2fs_sit_entry *se = &ctx->sit[s];
+		uint32_t count = (uint32_t)(zf_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
+		uint32_t diff = 0;
+		struct problem_ctx p = { .segno = s };
+
+		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++)
+			if (sit_bit(se, off) != found_bit(ctx, s, off))
+				diff++;
+		if (count != ctx->seg_found[s]) {
+			p.num = count;
+			p.num2 = ctx->seg_found[s];
+			if (fix_problem(ctx, PR_7_SIT_VALID_BAD, &p))
+				repair_sit_from_found(ctx, s);
+		} else if (diff) {
+			p.num = diff;
+			if (fix_problem(ctx, PR_7_SIT_BITMAP_BAD, &p))
+				repair_sit_from_found(ctx, s);
+		} else if (ctx->sit_type_fix &&
+			   (zf_get(se->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS) > ZF2FS_LOG_COLD_NODE) {
+			repair_sit_from_found(ctx, s);
+		}
+	}
+}
+
+static void check_cursegs(struct fsck_ctx *ctx, uint32_t cur[ZF2FS_NR_CURSEG])
+{
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+		uint32_t seg, off;
+
+		zf2fs_vol_curseg(ctx->vol, t, &seg, &off);
+		cur[t] = seg;
+		if (ctx->cp->alloc_type[t] != 0)
+			continue;   /* SSR logs fill holes anywhere */
+		for (uint32_t b = off; b < ZF2FS_BLOCKS_PER_SEG; b++)
+			if (found_bit(ctx, seg, b)) {
+				fix_problem(ctx, PR_7_CURSEG_NEXT_USED, &(struct problem_ctx){
+					    .segno = seg, .num = (uint64_t)t, .num2 = b });
+				break;
+			}
+	}
+}
+
+static void counter(struct fsck_ctx *ctx, uint32_t code, uint64_t recorded, uint64_t found)
+{
+	if (recorded != found &&
+	    fix_problem(ctx, code, &(struct problem_ctx){ .num = recorded, .num2 = found }))
+		repair_mark_checkpoint(ctx);
+}
+
+int pass7_accounting(struct fsck_ctx *ctx)
+{
+	const struct zf2fs_checkpoint *cp = ctx->cp;
+	uint32_t cur[ZF2FS_NR_CURSEG], free_segs = 0;
+	int err = check_summaries(ctx);
+
+	if (err)
+		return err;
+	check_sit(ctx);
+	check_cursegs(ctx, cur);
+	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {
+		bool is_cur = false;
+
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+			is_cur |= cur[t] == s;
+		if (!ctx->seg_found[s] && !is_cur)
+			free_segs++;
+	}
+	counter(ctx, PR_7_CP_VALID_BLOCKS_BAD, zf_get(cp->valid_block_count), ctx->found_blocks);
+	counter(ctx, PR_7_CP_VALID_NODES_BAD, zf_get(cp->valid_node_count), ctx->found_nodes);
+	counter(ctx, PR_7_CP_VALID_INODES_BAD, zf_get(cp->valid_inode_count), ctx->found_inodes);
+	counter(ctx, PR_7_CP_FREE_SEGS_BAD, zf_get(cp->free_segment_count), free_segs);
+	if (zf_get(cp->next_free_nid) >= ctx->vi->max_nid &&
+	    fix_problem(ctx, PR_7_NEXT_FREE_NID_BAD, &(struct problem_ctx){
+			.num = zf_get(cp->next_free_nid), .num2 = ctx->vi->max_nid }))
+		repair_mark_checkpoint(ctx);
+	return 0;
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * problem.c - every inconsistency fsck can report, and the one place that decides
+ * whether to repair it.
+ *
+ * Each problem has a stable code 0xPPNNNN (PP = the pass that finds it), a one-line
+ * message whose %-fields come from the problem context, the question it asks, and flags
+ * (PREEN_OK: -p may fix it; NO_OK: leaving it is harmless).  Output lines are stable so
+ * that tests compare them:  "[0xPPNNNN] <message>. <Question>? yes|no".
+ */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsck.h"
+
+static const struct problem_def problems[] = {
+	{ PR_1_SB_PRIMARY_BAD, "primary superblock is invalid (%S)", PROMPT_REBUILD,
+	  PR_PREEN_OK },
+	{ PR_1_SB_BACKUP_BAD, "backup superblock is invalid (%S)", PROMPT_REBUILD, PR_PREEN_OK },
+	{ PR_2_CP_PACK_BAD, "checkpoint pack %N is invalid (%S)", PROMPT_NONE,
+	  PR_NOT_A_FIX | PR_NO_OK },
+	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint is invalid (%S)",
+	  PROMPT_CLEAR, 0 },
+	{ PR_2_CP_NEEDS_RECOVERY, "the volume was not unmounted cleanly: fsync'd data after the "
+	  "checkpoint is replayed by the kernel at mount", PROMPT_NONE, PR_NOT_A_FIX | PR_NO_OK },
+	{ PR_2_CP_ERROR_FLAG, "the checkpoint carries the kernel's error flag", PROMPT_NONE,
+	  PR_NOT_A_FIX | PR_NO_OK },
+	{ PR_3_SIT_COUNT_BAD, "segment %s: SIT valid count %N differs from its bitmap (%M)",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_3_SIT_TYPE_BAD, "segment %s: SIT type %N is not a log type", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_3_NAT_ADDR_BAD, "nid %n: NAT block address %b is outside the main area",
+	  PROMPT_CLEAR, 0 },
+	{ PR_3_NAT_INO_BAD, "nid %n: NAT inode number %N is invalid", PROMPT_CLEAR, 0 },
+	{ PR_3_JOURNAL_SEG_BAD, "SIT journal entry names segment %N beyond the main area",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_4_ROOT_BAD, "root inode is unusable (%S)", PROMPT_NONE, PR_FATAL },
+	{ PR_4_NODE_UNREADABLE, "inode %i: node %n cannot be used (%S)", PROMPT_REMOVE, 0 },
+	{ PR_4_NODE_WRONG, "inode %i: node %n is not a node of this file (%S)", PROMPT_REMOVE, 0 },
+	{ PR_4_BLOCK_OUTSIDE_MAIN, "inode %i: node %n slot %N points outside the main area (%b)",
+	  PROMPT_CLEAR, 0 },
+	{ PR_4_BLOCK_DUP, "inode %i: block %b is also owned by nid %M", PROMPT_CLEAR, 0 },
+	{ PR_4_INODE_MODE_BAD, "inode %i: mode 0%N is not a known file type", PROMPT_CLEAR, 0 },
+	{ PR_4_INODE_BLOCKS_BAD, "inode %i: i_blocks is %N, counted %M", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INODE_CHECKSUM_BAD, "inode %i: inode checksum mismatch", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INODE_EXTRA_BAD, "inode %i: extra attribute or inline xattr size is invalid (%N)",
+	  PROMPT_CLEAR, 0 },
+	{ PR_4_INODE_INLINE_SIZE_BAD, "inode %i: inline data of %N bytes exceeds room for %M",
+	  PROMPT_FIX, 0 },
+	{ PR_4_XATTR_NODE_BAD, "inode %i: xattr node %n is unusable (%S)", PROMPT_CLEAR, 0 },
+	{ PR_4_SSA_MISMATCH, "block %b: summary says nid %N slot %M, owner is nid %n",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
+	  PROMPT_REMOVE, 0 },
+	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
+	  PROMPT_REMOVE, 0 },
+	{ PR_5_DENTRY_HASH_BAD, "directory %p: entry \"%S\" has hash 0x%N, expected 0x%M",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_DENTRY_TYPE_BAD, "directory %p: entry \"%S\" has file type %N, the inode says %M",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_DENTRY_BUCKET_BAD, "directory %p: entry \"%S\" is in bucket %N, its hash wants %M",
+	  PROMPT_NONE, PR_NOT_A_FIX },
+	{ PR_5_DIR_DOT_MISSING, "directory %i: entry \"%S\" is missing or wrong", PROMPT_NONE,
+	  PR_NOT_A_FIX | PR_NO_OK },
+	{ PR_5_DIR_MULTI_PARENT, "directory %i is also named in directory %p as \"%S\"",
+	  PROMPT_REMOVE, 0 },
+	{ PR_5_DIR_DEPTH_BAD, "directory %i: i_current_depth %N is beyond the maximum",
+	  PROMPT_NONE, PR_NOT_A_FIX },
+	{ PR_5_INODE_PINO_BAD, "directory %i: parent inode number %N, its parent is %p",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_6_LINK_COUNT_BAD, "inode %i: link count is %N, counted %M", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_6_UNREACHABLE_INODE, "inode %i is not in any directory", PROMPT_RECONNECT, 0 },
+	{ PR_6_UNREACHABLE_NODE, "node %n (inode %i) at %b is not reachable", PROMPT_CLEAR,
+	  PR_PREEN_OK },
+	{ PR_6_NO_LOST_FOUND, "no lost+found directory to reconnect inode %i to", PROMPT_NONE,
+	  PR_NOT_A_FIX },
+	{ PR_7_SIT_VALID_BAD, "segment %s: SIT records %N valid blocks, found %M", PROMPT_FIX,
+	  PR_PREEN_OK },
+	{ PR_7_SIT_BITMAP_BAD, "segment %s: SIT bitmap differs from the blocks found (%N of them)",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_7_CP_VALID_BLOCKS_BAD, "checkpoint valid_block_count is %N, found %M", PROMPT_FIX,
+	  PR_PREEN_OK },
+	{ PR_7_CP_VALID_NODES_BAD, "checkpoint valid_node_count is %N, found %M", PROMPT_FIX,
+	  PR_PREEN_OK },
+	{ PR_7_CP_VALID_INODES_BAD, "checkpoint valid_inode_count is %N, found %M", PROMPT_FIX,
+	  PR_PREEN_OK },
+	{ PR_7_CP_FREE_SEGS_BAD, "checkpoint free_segment_count is %N, found %M", PROMPT_FIX,
+	  PR_PREEN_OK },
+	{ PR_7_CURSEG_NEXT_USED, "log %N (segment %s): block %M after the write position is "
+	  "in use", PROMPT_NONE, PR_NOT_A_FIX },
+	{ PR_7_NEXT_FREE_NID_BAD, "checkpoint next_free_nid %N is beyond the NAT (%M)", PROMPT_FIX,
+	  PR_PREEN_OK },
+};
+
+const struct problem_def *problem_table(size_t *count)
+{
+	*count = sizeof(problems) / sizeof(problems[0]);
+	return problems;
+}
+
+const struct problem_def *problem_find(uint32_t code)
+{
+	size_t lo = 0, hi = sizeof(problems) / sizeof(problems[0]);
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (problems[mid].code == code)
+			return &problems[mid];
+		if (problems[mid].code < code)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static void expand(char *out, size_t len, const char *fmt, const struct problem_ctx *p)
+{
+	size_t o = 0;
+
+	for (const char *f = fmt; *f && o + 1 < len; f++) {
+		char tmp[300];
+
+		if (*f != '%' || !f[1]) {
+			out[o++] = *f;
+			continue;
+		}
+		f++;
+		switch (*f) {
+		case 'i': snprintf(tmp, sizeof(tmp), "%u", p->ino); break;
+		case 'n': snprintf(tmp, sizeof(tmp), "%u", p->nid); break;
+		case 'p': snprintf(tmp, sizeof(tmp), "%u", p->parent); break;
+		case 'b': snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)p->blkaddr); break;
+		case 's': snprintf(tmp, sizeof(tmp), "%u", p->segno); break;
+		case 'N':
+			snprintf(tmp, sizeof(tmp), f[-2] == 'x' ? "%llx" : (f[-2] == '0' ? "%llo" : "%llu"),
+				 (unsigned long long)p->num);
+			break;
+		case 'M':
+			snprintf(tmp, sizeof(tmp), f[-2] == 'x' ? "%llx" : "%llu",
+				 (unsigned long long)p->num2);
+			break;
+		case 'S':
+			/* names may hold anything: show bytes outside printable ASCII escaped */
+			{
+				size_t t = 0;
+
+				for (const unsigned char *s = (const unsigned char *)(p->str ? p->str : "");
+				     *s && t + 5 < sizeof(tmp); s++) {
+					if (*s >= 0x20 && *s < 0x7f && *s != '"')
+						tmp[t++] = (char)*s;
+					else
+						t += (size_t)snprintf(tmp + t, sizeof(tmp) - t, "\\x%02x", *s);
+				}
+				tmp[t] = 0;
+			}
+			break;
+		default: tmp[0] = '%'; tmp[1] = *f; tmp[2] = 0; break;
+		}
+		for (char *t = tmp; *t && o + 1 < len; t++)
+			out[o++] = *t;
+	}
+	out[o] = 0;
+}
+
+static const char *question(enum prompt p)
+{
+	switch (p) {
+	case PROMPT_FIX: return "Fix";
+	case PROMPT_CLEAR: return "Clear";
+	case PROMPT_RECONNECT: return "Reconnect to lost+found";
+	case PROMPT_REBUILD: return "Rebuild";
+	case PROMPT_REMOVE: return "Remove";
+	default: return NULL;
+	}
+}
+
+static void json_problem(struct fsck_ctx *ctx, uint32_t code, const char *msg, bool fixed)
+{
+	if (!ctx->json_problems)
+		return;
+	fprintf(ctx->json_problems, "%s\n    {\"code\": \"0x%06x\", \"message\": \"", ctx->json_first ?
+		"" : ",", code);
+	for (const char *s = msg; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(ctx->json_problems, "\\%c", *s);
+		else
+			fputc(*s, ctx->json_problems);
+	}
+	fprintf(ctx->json_problems, "\", \"fixed\": %s}", fixed ? "true" : "false");
+	ctx->json_first = false;
+}
+
+static bool ask_user(struct fsck_ctx *ctx, const char *q)
+{
+	char line[32];
+
+	if (ctx->yes_to_all)
+		return true;
+	for (;;) {
+		fprintf(ctx->out, "%s<y/n/a>? ", q);
+		fflush(ctx->out);
+		if (!fgets(line, sizeof(line), stdin)) {
+			ctx->exit_bits |= FSCK_CANCELED;
+			ctx->abort = true;
+			return false;
+		}
+		if (line[0] == 'y' || line[0] == 'Y')
+			return true;
+		if (line[0] == 'n' || line[0] == 'N')
+			return false;
+		if (line[0] == 'a' || line[0] == 'A') {
+			ctx->yes_to_all = true;
+			return true;
+		}
+	}
+}
+
+bool fix_problem(struct fsck_ctx *ctx, uint32_t code, const struct problem_ctx *pctx)
+{
+	const struct problem_def *pd = problem_find(code);
+	const char *q;
+	char msg[512];
+	bool fix = false;
+
+	if (!pd) {
+		fprintf(stderr, "fsck.f2fs: internal error: unknown problem code 0x%06x\n", code);
+		ctx->exit_bits |= FSCK_ERROR;
+		return false;
+	}
+	expand(msg, sizeof(msg), pd->msg, pctx);
+	ctx->problems++;
+	q = question(pd->prompt);
+	if ((pd->flags & PR_NOT_A_FIX) || !q) {
+		fprintf(ctx->out, "[0x%06x] %s.\n", code, msg);
+		if (!(pd->flags & PR_NO_OK))
+			ctx->exit_bits |= FSCK_UNCORRECTED;
+		if (pd->flags & PR_FATAL)
+			ctx->abort = true;
+		json_problem(ctx, code, msg, false);
+		return false;
+	}
+	switch (ctx->mode) {
+	case MODE_NO:
+		fprintf(ctx->out, "[0x%06x] %s. %s? no\n", code, msg, q);
+		break;
+	case MODE_YES:
+		fprintf(ctx->out, "[0x%06x] %s. %s? yes\n", code, msg, q);
+		fix = true;
+		break;
+	case MODE_PREEN:
+		if (pd->flags & PR_PREEN_OK) {
+			fprintf(ctx->out, "[0x%06x] %s. %s? yes\n", code, msg, q);
+			fix = true;
+		} else {
+			fprintf(ctx->out, "[0x%06x] %s.\n\nUNEXPECTED INCONSISTENCY; RUN fsck.f2fs "
+				"MANUALLY (without -a or -p).\n", code, msg);
+			ctx->abort = true;
+		}
+		break;
+	case MODE_ASK:
+		fprintf(ctx->out, "[0x%06x] %s. ", code, msg);
+		fix = ask_user(ctx, q);
+		if (ctx->yes_to_all)
+			fprintf(ctx->out, "yes\n");
+		break;
+	}
+	if (fix) {
+		ctx->fixed++;
+		ctx->exit_bits |= FSCK_NONDESTRUCT;
+	} else if (!(pd->flags & PR_NO_OK)) {
+		ctx->unfixed++;
+		ctx->exit_bits |= FSCK_UNCORRECTED;
+	}
+	if (pd->flags & PR_FATAL)
+		ctx->abort = true;
+	json_problem(ctx, code, msg, fix);
+	return fix;
+}

@@ -1,0 +1,853 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * repair.c - write fsck's fixes without ever making the volume worse.
+ *
+ * The passes queue changes here; nothing touches the disk until repair_commit().  The
+ * commit never overwrites anything the current checkpoint uses:
+ *  - changed node and dentry blocks are written out of place, to segments that are free
+ *    both before and after the repair, which become the new warm node and warm data logs;
+ *  - changed SIT and NAT blocks go to their inactive copies (the new checkpoint flips the
+ *    version bits), and both journals are flushed into those blocks;
+ *  - the new checkpoint goes to the inactive pack with the next version; its two CP
+ *    blocks are written last, after everything else is on disk.
+ * An interruption at any point leaves the current checkpoint, and so the volume, as it
+ * was.  Checkpoint counters are recomputed from the final SIT and NAT.  The only in-place
+ * writes are summary (SSA) corrections and the rebuilt primary superblock; neither is
+ * read through the current checkpoint for the blocks concerned.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsck.h"
+#include "zf2fs/endian.h"
+
+#define BPS ZF2FS_BLOCKS_PER_SEG
+
+struct rnode {
+	uint32_t nid, old_addr, new_addr;
+	struct zf2fs_node *buf;
+};
+
+struct rdata {
+	uint32_t owner, ofs, old_addr, new_addr;
+	uint8_t *buf;
+};
+
+struct rsum {
+	uint32_t blkaddr, nid;
+	uint16_t ofs;
+};
+
+struct fsck_repair {
+	struct rnode *nodes;
+	size_t nnodes, cap_nodes;
+	struct rdata *datas;
+	size_t ndatas, cap_datas;
+	struct rsum *sums;
+	size_t nsums, cap_sums;
+	uint16_t *orig_count;        /* SIT valid counts before any change */
+	uint8_t *sit_dirty;          /* per SIT block */
+	uint8_t *nat_dirty;          /* per NAT block */
+	bool cp_dirty, super_primary, any;
+};
+
+static void *grow(void *arr, size_t *cap, size_t n, size_t size)
+{
+	if (n < *cap)
+		return arr;
+	*cap = *cap ? *cap * 2 : 16;
+	return realloc(arr, *cap * size);
+}
+
+int repair_begin(struct fsck_ctx *ctx)
+{
+	struct fsck_repair *r = calloc(1, sizeof(*r));
+	const struct zf2fs_vol_info *vi = ctx->vi;
+
+	if (!r)
+		return -ENOMEM;
+	r->orig_count = calloc(vi->main_segs + 1, sizeof(uint16_t));
+	r->sit_dirty = calloc(vi->sit_blocks + 1, 1);
+	r->nat_dirty = calloc(vi->nat_blocks + 1, 1);
+	if (!r->orig_count || !r->sit_dirty || !r->nat_dirty) {
+		free(r->orig_count);
+		free(r->sit_dirty);
+		free(r->nat_dirty);
+		free(r);
+		return -ENOMEM;
+	}
+	for (uint32_t s = 0; s < vi->main_segs; s++)
+		r->orig_count[s] = (uint16_t)(zf_get(ctx->sit[s].vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
+	ctx->repair = r;
+	return 0;
+}
+
+void repair_free(struct fsck_ctx *ctx)
+{
+	struct fsck_repair *r = ctx->repair;
+
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nnodes; i++)
+		free(r->nodes[i].buf);
+	for (size_t i = 0; i < r->ndatas; i++)
+		free(r->datas[i].buf);
+	free(r->nodes);
+	free(r->datas);
+	free(r->sums);
+	free(r->orig_count);
+	free(r->sit_dirty);
+	free(r->nat_dirty);
+	free(r);
+	ctx->repair = NULL;
+}
+
+bool repair_pending(const struct fsck_ctx *ctx)
+{
+	return ctx->repair && ctx->repair->any;
+}
+
+struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid)
+{
+	struct fsck_repair *r = ctx->repair;
+	struct rnode *rn;
+	char why[160];
+	uint32_t addr;
+
+	if (!r)
+		return NULL;
+	for (size_t i = 0; i < r->nnodes; i++)
+		if (r->nodes[i].nid == nid)
+			return r->nodes[i].buf;
+	rn = grow(r->nodes, &r->cap_nodes, r->nnodes, sizeof(*rn));
+	if (!rn)
+		return NULL;
+	r->nodes = rn;
+	rn = &r->nodes[r->nnodes];
+	rn->buf = malloc(ZF2FS_BLKSIZE);
+	if (!rn->buf || zf2fs_vol_read_node(ctx->vol, nid, rn->buf, &addr, why, sizeof(why))) {
+		free(rn->buf);
+		return NULL;
+	}
+	rn->nid = nid;
+	rn->old_addr = addr;
+	r->nnodes++;
+	r->any = true;
+	return rn->buf;
+}
+
+static void mark_sit(struct fsck_ctx *ctx, uint32_t segno)
+{
+	ctx->repair->sit_dirty[segno / ZF2FS_SIT_PER_BLOCK] = 1;
+	ctx->repair->any = true;
+}
+
+static void mark_nat(struct fsck_ctx *ctx, uint32_t nid)
+{
+	ctx->repair->nat_dirty[nid / ZF2FS_NAT_PER_BLOCK] = 1;
+	ctx->repair->any = true;
+}
+
+int repair_set_block(struct fsck_ctx *ctx, uint64_t blk, bool valid)
+{
+	uint32_t segno, off, vb;
+	struct zf2fs_sit_entry *se;
+	bool was;
+
+	if (!ctx->repair || !blk_in_main(ctx, blk))
+		return -EINVAL;
+	segno = blk_segno(ctx, blk);
+	off = (uint32_t)((blk - ctx->vi->main_blkaddr) % BPS);
+	se = &ctx->sit[segno];
+	was = sit_bit(se, off);
+	if (was == valid)
+		return 0;
+	vb = (uint32_t)zf_get(se->vblocks);
+	if (valid) {
+		se->valid_map[off / 8] |= (uint8_t)(0x80u >> (off % 8));
+		vb++;
+	} else {
+		se->valid_map[off / 8] &= (uint8_t)~(0x80u >> (off % 8));
+		vb--;
+	}
+	zf_set(se->vblocks, vb);
+	mark_sit(ctx, segno);
+	return 0;
+}
+
+int repair_sit_from_found(struct fsck_ctx *ctx, uint32_t segno)
+{
+	struct zf2fs_sit_entry *se = &ctx->sit[segno];
+	uint64_t base = (uint64_t)segno * BPS;
+	uint32_t count = 0, type = (uint32_t)(zf_get(se->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS);
+
+	if (!ctx->repair)
+		return -EINVAL;
+	memset(se->valid_map, 0, sizeof(se->valid_map));
+	for (uint32_t i = 0; i < BPS; i++)
+		if (ctx->blk_found[(base + i) / 8] & (1u << ((base + i) % 8))) {
+			se->valid_map[i / 8] |= (uint8_t)(0x80u >> (i % 8));
+			count++;
+		}
+	if (type > ZF2FS_LOG_COLD_NODE)
+		type = ZF2FS_LOG_WARM_DATA;
+	zf_set(se->vblocks, (type << ZF2FS_SIT_VBLOCKS_BITS) | count);
+	mark_sit(ctx, segno);
+	return 0;
+}
+
+int repair_free_node(struct fsck_ctx *ctx, uint32_t nid)
+{
+	uint32_t addr;
+
+	if (!ctx->repair || nid >= ctx->vi->max_nid)
+		return -EINVAL;
+	addr = ctx->nat[nid].blkaddr;
+	ctx->nat[nid].ino = 0;
+	ctx->nat[nid].blkaddr = 0;
+	mark_nat(ctx, nid);
+	if (blk_in_main(ctx, addr))
+		repair_set_block(ctx, addr, false);
+	return 0;
+}
+
+int repair_data_block(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, uint64_t old,
+		      void **ret_buf)
+{
+	struct fsck_repair *r = ctx->repair;
+	struct rdata *rd;
+
+	if (!r)
+		return -EINVAL;
+	for (size_t i = 0; i < r->ndatas; i++)
+		if (r->datas[i].old_addr == old) {
+			*ret_buf = r->datas[i].buf;
+			return 0;
+		}
+	rd = grow(r->datas, &r->cap_datas, r->ndatas, sizeof(*rd));
+	if (!rd)
+		return -ENOMEM;
+	r->datas = rd;
+	rd = &r->datas[r->ndatas];
+	rd->buf = malloc(ZF2FS_BLKSIZE);
+	if (!rd->buf)
+		return -ENOMEM;
+	if (zf2fs_vol_read_block(ctx->vol, old, rd->buf)) {
+		free(rd->buf);
+		return -EIO;
+	}
+	rd->owner = owner;
+	rd->ofs = ofs;
+	rd->old_addr = (uint32_t)old;
+	r->ndatas++;
+	r->any = true;
+	*ret_buf = rd->buf;
+	return 0;
+}
+
+int repair_set_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint16_t ofs)
+{
+	struct fsck_repair *r = ctx->repair;
+	struct rsum *rs;
+
+	if (!r)
+		return -EINVAL;
+	rs = grow(r->sums, &r->cap_sums, r->nsums, sizeof(*rs));
+	if (!rs)
+		return -ENOMEM;
+	r->sums = rs;
+	r->sums[r->nsums++] = (struct rsum){ (uint32_t)blk, nid, ofs };
+	r->any = true;
+	return 0;
+}
+
+void repair_mark_checkpoint(struct fsck_ctx *ctx)
+{
+	if (ctx->repair) {
+		ctx->repair->cp_dirty = true;
+		ctx->repair->any = true;
+	}
+}
+
+int repair_rewrite_primary_super(struct fsck_ctx *ctx)
+{
+	if (!ctx->repair)
+		return -EINVAL;
+	ctx->repair->super_primary = true;
+	ctx->repair->any = true;
+	return 0;
+}
+
+/* ---- lost+found ----------------------------------------------------------------------- */
+static bool slots_free(const struct zf2fs_dentry_view *v, uint32_t at, uint32_t n)
+{
+	if (at + n > v->nr)
+		return false;
+	for (uint32_t i = at; i < at + n; i++)
+		if (zf2fs_dentry_slot_used(v, i))
+			return false;
+	return true;
+}
+
+static void put_dentry(struct zf2fs_dentry_view *v, uint32_t at, const char *name,
+		       uint32_t ino, uint8_t type)
+{
+	size_t len = strlen(name);
+	uint32_t n = (uint32_t)((len + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN);
+	struct zf2fs_dir_entry *de = (struct zf2fs_dir_entry *)&v->dentry[at];
+	uint8_t *bm = (uint8_t *)v->bitmap;
+
+	zf_set(de->hash_code, zf2fs_dentry_hash(name, len));
+	zf_set(de->ino, ino);
+	zf_set(de->name_len, len);
+	de->file_type = type;
+	memcpy((uint8_t *)v->filename[at], name, len);
+	for (uint32_t i = at; i < at + n; i++)
+		bm[i / 8] |= (uint8_t)(1u << (i % 8));
+}
+
+struct first_blocks {
+	uint32_t addr[2], owner[2], ofs[2];
+	bool have[2];
+};
+
+static int note_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner, uint32_t ofs)
+{
+	struct first_blocks *fb = arg;
+
+	if (fofs < 2 && blkaddr != ZF2FS_NEW_ADDR) {
+		fb->addr[fofs] = blkaddr;
+		fb->owner[fofs] = owner;
+		fb->ofs[fofs] = ofs;
+		fb->have[fofs] = true;
+	}
+	return fofs >= 2;
+}
+
+/* Names go in level 0 of the hash tree, whose blocks hold every hash while the directory
+ * has one bucket there (lost+found as made by mkfs). */
+int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint32_t ino,
+		      uint8_t type)
+{
+	struct zf2fs_node *d = repair_node(ctx, dir);
+	uint32_t n = (uint32_t)((strlen(name) + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN);
+	struct zf2fs_dentry_view v;
+	struct first_blocks fb = { 0 };
+	const struct zf2fs_walk_ops ops = { .data = note_block };
+
+	if (!d)
+		return -EIO;
+	if (d->i.i_inline & ZF2FS_INLINE_DENTRY) {
+		if (zf2fs_dentry_view_inline(d, ctx->vi->features, &v))
+			return -ZF2FS_EFSCORRUPTED;
+		for (uint32_t at = 0; at + n <= v.nr; at++)
+			if (slots_free(&v, at, n)) {
+				put_dentry(&v, at, name, ino, type);
+				return 0;
+			}
+		return -ENOSPC;
+	}
+	if (d->i.i_dir_level != 0)
+		return -ENOSPC;
+	zf2fs_file_walk(ctx->vol, d, &ops, &fb);
+	for (int b = 0; b < 2; b++) {
+		void *buf;
+
+		if (!fb.have[b] || !blk_in_main(ctx, fb.addr[b]))
+			continue;
+		if (repair_data_block(ctx, fb.owner[b], fb.ofs[b], fb.addr[b], &buf))
+			return -EIO;
+		zf2fs_dentry_view_block(buf, &v);
+		for (uint32_t at = 0; at + n <= v.nr; at++)
+			if (slots_free(&v, at, n)) {
+				put_dentry(&v, at, name, ino, type);
+				return 0;
+			}
+	}
+	return -ENOSPC;
+}
+
+/* ---- commit ------------------------------------------------------------------------- */
+static bool is_curseg(const uint32_t segs[ZF2FS_NR_CURSEG], uint32_t s)
+{
+	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
+		if (segs[i] == s)
+			return true;
+	return false;
+}
+
+/* A segment free before and after the repair, first of a section that is all free. */
+static int pick_free_segment(struct fsck_ctx *ctx, const uint32_t cur[ZF2FS_NR_CURSEG],
+			     uint32_t avoid, uint32_t *ret)
+{
+	const struct zf2fs_vol_info *vi = ctx->vi;
+	uint32_t sps = vi->segs_per_sec;
+
+	for (uint32_t sec = 0; sec < vi->main_secs; sec++) {
+		bool ok = true;
+
+		for (uint32_t k = 0; k < sps && ok; k++) {
+			uint32_t s = sec * sps + k;
+
+			ok = s != avoid && !is_curseg(cur, s) && ctx->repair->orig_count[s] == 0 &&
+			     (zf_get(ctx->sit[s].vblocks) & ZF2FS_SIT_VBLOCKS_MASK) == 0 &&
+			     ctx->seg_found[s] == 0;
+		}
+		if (ok) {
+			*ret = sec * sps;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+struct commit {
+	struct fsck_ctx *ctx;
+	uint32_t cur[ZF2FS_NR_CURSEG], blkoff[ZF2FS_NR_CURSEG];
+	uint8_t alloc[ZF2FS_NR_CURSEG];
+	struct zf2fs_summary *sum[ZF2FS_NR_CURSEG];   /* 512 entries each */
+	uint64_t ver;
+};
+
+static uint64_t log_addr(const struct commit *c, int t, uint32_t off)
+{
+	return c->ctx->vi->main_blkaddr + (uint64_t)c->cur[t] * BPS + off;
+}
+
+/* Retire a log: its summary goes to the SSA, a new free segment takes over. */
+static int new_log(struct commit *c, int t, uint32_t avoid)
+{
+	struct fsck_ctx *ctx = c->ctx;
+	struct zf2fs_summary_block *sb = calloc(1, sizeof(*sb));
+	uint32_t seg;
+	int err;
+
+	if (!sb)
+		return -ENOMEM;
+	memcpy(sb->entries, c->sum[t], sizeof(sb->entries));
+	sb->footer.entry_type = t >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE : ZF2FS_SUM_TYPE_DATA;
+	err = zf2fs_vol_write_block(ctx->vol, (uint64_t)ctx->vi->ssa_blkaddr + c->cur[t], sb);
+	free(sb);
+	if (err)
+		return err;
+	err = pick_free_segment(ctx, c->cur, avoid, &seg);
+	if (err) {
+		fprintf(stderr, "fsck.f2fs: no free segment left to write repairs to\n");
+		return err;
+	}
+	c->cur[t] = seg;
+	c->blkoff[t] = 0;
+	c->alloc[t] = 0;
+	memset(c->sum[t], 0, BPS * sizeof(struct zf2fs_summary));
+	zf_set(ctx->sit[seg].vblocks, (uint32_t)t << ZF2FS_SIT_VBLOCKS_BITS);
+	mark_sit(ctx, seg);
+	return 0;
+}
+
+/* Where slot @ofs of node @n points (inode slots count after the extra attributes). */
+static uint8_t *slot_ptr(struct fsck_ctx *ctx, struct zf2fs_node *n, uint32_t nid, uint32_t ofs)
+{
+	if (zf_get(n->footer.ino) == nid && zf_get(n->footer.nid) == nid) {
+		struct zf2fs_inode_geom g;
+
+		if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g))
+			return NULL;
+		return (uint8_t *)n + offsetof(struct zf2fs_inode, i_addr) + 4 * (g.extra_words + ofs);
+	}
+	return (uint8_t *)n + 4 * ofs;
+}
+
+static int write_datas(struct commit *c)
+{
+	struct fsck_ctx *ctx = c->ctx;
+	struct fsck_repair *r = ctx->repair;
+	const int t = ZF2FS_LOG_WARM_DATA;
+	int err;
+
+	if (!r->ndatas)
+		return 0;
+	if (r->ndatas > BPS)
+		return -E2BIG;
+	err = new_log(c, t, UINT32_MAX);
+	for (size_t i = 0; !err && i < r->ndatas; i++) {
+		struct rdata *d = &r->datas[i];
+		struct zf2fs_node *owner = repair_node(ctx, d->owner);
+		uint8_t *slot;
+
+		if (!owner)
+			return -EIO;
+		slot = slot_ptr(ctx, owner, d->owner, d->ofs);
+		if (!slot || zf_get_le32p(slot) != d->old_addr)
+			return -ZF2FS_EFSCORRUPTED;
+		d->new_addr = (uint32_t)log_addr(c, t, c->blkoff[t]);
+		zf_set(c->sum[t][c->blkoff[t]].nid, d->owner);
+		zf_set(c->sum[t][c->blkoff[t]].ofs_in_node, d->ofs);
+		c->blkoff[t]++;
+		err = zf2fs_vol_write_block(ctx->vol, d->new_addr, d->buf);
+		if (!err) {
+			zf_put_le32p(slot, d->new_addr);
+			repair_set_block(ctx, d->old_addr, false);
+			repair_set_block(ctx, d->new_addr, true);
+		}
+	}
+	return err;
+}
+
+static int write_nodes(struct commit *c)
+{
+	struct fsck_ctx *ctx = c->ctx;
+	struct fsck_repair *r = ctx->repair;
+	const int t = ZF2FS_LOG_WARM_NODE;
+	uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);
+	int err;
+
+	if (!r->nnodes)
+		return 0;
+	if (r->nnodes >= BPS)
+		return -E2BIG;
+	err = new_log(c, t, c->cur[ZF2FS_LOG_WARM_DATA]);
+	for (size_t i = 0; !err && i < r->nnodes; i++) {
+		struct rnode *n = &r->nodes[i];
+
+		n->new_addr = (uint32_t)log_addr(c, t, c->blkoff[t]);
+		zf_set(c->sum[t][c->blkoff[t]].nid, n->nid);
+		c->blkoff[t]++;
+		zf_set(n->buf->footer.cp_ver, c->ver);
+		zf_set(n->buf->footer.next_blkaddr, log_addr(c, t, c->blkoff[t]));
+		zf_set(n->buf->footer.flag, zf_get(n->buf->footer.flag) &
+		       ~(uint64_t)(ZF2FS_FOOTER_FSYNC_BIT | ZF2FS_FOOTER_DENT_BIT));
+		if (zf_get(n->buf->footer.ino) == n->nid && (ctx->vi->features & ZF2FS_FEAT_INODE_CHKSUM) &&
+		    (n->buf->i.i_inline & ZF2FS_EXTRA_ATTR) && zf_get(n->buf->i.i_extra_isize) >= 12)
+			zf_set(n->buf->i.i_inode_checksum, zf2fs_inode_checksum(seed, n->buf));
+		err = zf2fs_vol_write_block(ctx->vol, n->new_addr, n->buf);
+		if (err)
+			break;
+		if (ctx->nat[n->nid].blkaddr == n->old_addr) {
+			ctx->nat[n->nid].blkaddr = n->new_addr;
+			mark_nat(ctx, n->nid);
+		}
+		repair_set_block(ctx, n->old_addr, false);
+		repair_set_block(ctx, n->new_addr, true);
+	}
+	return err;
+}
+
+static int write_summary_fixes(struct commit *c)
+{
+	struct fsck_ctx *ctx = c->ctx;
+	struct fsck_repair *r = ctx->repair;
+	struct zf2fs_summary_block *sb = malloc(sizeof(*sb));
+	int err = 0;
+
+	if (!sb)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nsums && !err; i++) {
+		uint32_t seg = blk_segno(ctx, r->sums[i].blkaddr);
+		uint32_t off = (r->sums[i].blkaddr - ctx->vi->main_blkaddr) % BPS;
+		struct zf2fs_summary *e = NULL;
+
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+			if (c->cur[t] == seg)
+				e = &c->sum[t][off];
+		if (e) {
+			zf_set(e->nid, r->sums[i].nid);
+			zf_set(e->ofs_in_node, r->sums[i].ofs);
+			continue;
+		}
+		err = zf2fs_vol_read_block(ctx->vol, (uint64_t)ctx->vi->ssa_blkaddr + seg, sb);
+		if (err)
+			break;
+		zf_set(sb->entries[off].nid, r->sums[i].nid);
+		zf_set(sb->entries[off].ofs_in_node, r->sums[i].ofs);
+		err = zf2fs_vol_write_block(ctx->vol, (uint64_t)ctx->vi->ssa_blkaddr + seg, sb);
+	}
+	free(sb);
+	return err;
+}
+
+static void flip_bit(uint8_t *map, uint32_t nr)
+{
+	map[nr / 8] ^= (uint8_t)(0x80u >> (nr % 8));
+}
+
+/* Dirty SIT and NAT blocks to their inactive copies; returns the new bitmaps in @cpbuf. */
+static int write_tables(struct commit *c, uint8_t *cpbuf)
+{
+	struct fsck_ctx *ctx = c->ctx;
+	struct fsck_repair *r = ctx->repair;
+	const struct zf2fs_vol_info *vi = ctx->vi;
+	const struct zf2fs_checkpoint *cp = (const void *)cpbuf;
+	uint8_t *sitmap, *natmap;
+	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
+	uint64_t payload = zf_get(ctx->sb->cp_payload);
+	int err = 0;
+
+	if (!blk)
+		return -ENOMEM;
+	/* the same places the library found them (see lib/volume.c) */
+	if (zf_get(cp->ckpt_flags) & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) {
+		natmap = cpbuf + ZF2FS_CP_BITMAP_OFFSET + 4;
+		sitmap = natmap + zf_get(cp->nat_ver_bitmap_bytesize);
+	} else if (payload) {
+		natmap = cpbuf + ZF2FS_CP_BITMAP_OFFSET;
+		sitmap = cpbuf + ZF2FS_BLKSIZE;
+	} else {
+		sitmap = cpbuf + ZF2FS_CP_BITMAP_OFFSET;
+		natmap = sitmap + zf_get(cp->sit_ver_bitmap_bytesize);
+	}
+	for (uint32_t b = 0; b < (vi->main_segs + ZF2FS_SIT_PER_BLOCK - 1) / ZF2FS_SIT_PER_BLOCK &&
+	     !err; b++) {
+		uint64_t live;
+		uint32_t first = b * (uint32_t)ZF2FS_SIT_PER_BLOCK;
+
+		if (!r->sit_dirty[b])
+			continue;
+		live = zf2fs_vol_sit_block_addr(ctx->vol, b);
+		err = zf2fs_vol_read_block(ctx->vol, live, blk);
+		if (err)
+			break;
+		for (uint32_t e = 0; e < ZF2FS_SIT_PER_BLOCK && first + e < vi->main_segs; e++)
+			memcpy(blk + e * sizeof(struct zf2fs_sit_entry), &ctx->sit[first + e],
+			       sizeof(struct zf2fs_sit_entry));
+		err = zf2fs_vol_write_block(ctx->vol, live == (uint64_t)vi->sit_blkaddr + b ?
+					    live + vi->sit_blocks : live - vi->sit_blocks, blk);
+		flip_bit(sitmap, b);
+	}
+	for (uint32_t b = 0; b < vi->nat_blocks && !err; b++) {
+		uint64_t live, first_copy;
+
+		if (!r->nat_dirty[b])
+			continue;
+		live = zf2fs_vol_nat_block_addr(ctx->vol, b);
+		err = zf2fs_vol_read_block(ctx->vol, live, blk);
+		if (err)
+			break;
+		for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK; e++) {
+			uint32_t nid = b * (uint32_t)ZF2FS_NAT_PER_BLOCK + e;
+			struct zf2fs_nat_entry *ne = (struct zf2fs_nat_entry *)(blk + e * 9);
+
+			if (nid < ZF2FS_RESERVED_NIDS)
+				continue;
+			zf_set(ne->ino, ctx->nat[nid].ino);
+			zf_set(ne->block_addr, ctx->nat[nid].blkaddr);
+		}
+		/* copies alternate per segment: the other copy is one segment away */
+		first_copy = (uint64_t)vi->nat_blkaddr + (uint64_t)(b / BPS) * 2 * BPS + b % BPS;
+		err = zf2fs_vol_write_block(ctx->vol, live == first_copy ? live + BPS : first_copy,
+					    blk);
+		flip_bit(natmap, b);
+	}
+	free(blk);
+	return err;
+}
+
+/* The journals live only in the checkpoint: the new one carries none, so their entries
+ * go into the blocks. */
+static void flush_journals(struct fsck_ctx *ctx)
+{
+	const struct zf2fs_journal *nj = zf2fs_vol_nat_journal(ctx->vol);
+	const struct zf2fs_journal *sj = zf2fs_vol_sit_journal(ctx->vol);
+
+	for (uint32_t i = 0; i < zf_get(nj->n_entries); i++) {
+		uint32_t nid = (uint32_t)zf_get(nj->nat.entries[i].nid);
+
+		if (nid < ctx->vi->max_nid)
+			mark_nat(ctx, nid);
+	}
+	for (uint32_t i = 0; i < zf_get(sj->n_entries); i++) {
+		uint32_t seg = (uint32_t)zf_get(sj->sit.entries[i].segno);
+
+		if (seg < ctx->vi->main_segs)
+			mark_sit(ctx, seg);
+	}
+}
+
+static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
+{
+	struct fsck_ctx *ctx = c->ctx;
+	uint64_t blocks = 0;
+	uint32_t nodes = 0, inodes = 0, free_segs = 0;
+
+	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {
+		uint32_t n = (uint32_t)(zf_get(ctx->sit[s].vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
+
+		blocks += n;
+		if (!n && !is_curseg(c->cur, s))
+			free_segs++;
+	}
+	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->vi->max_nid; nid++) {
+		if (ctx->nat[nid].blkaddr == ZF2FS_NULL_ADDR)
+			continue;
+		nodes++;
+		if (ctx->nat[nid].ino == nid)
+			inodes++;
+	}
+	zf_set(cp->valid_block_count, blocks);
+	zf_set(cp->valid_node_count, nodes);
+	zf_set(cp->valid_inode_count, inodes);
+	/* the kernel counts free segments over whole free sections on large sections */
+	zf_set(cp->free_segment_count, free_segs);
+}
+
+static int write_pack(struct commit *c, uint8_t *cpbuf)
+{
+	struct fsck_ctx *ctx = c->ctx;
+	struct zf2fs_checkpoint *cp = (void *)cpbuf;
+	uint64_t payload = zf_get(ctx->sb->cp_payload);
+	uint32_t old_pack = ctx->vi->cp_pack, new_pack = 1 - old_pack;
+	uint64_t old_start = zf_get(ctx->sb->cp_blkaddr) + (uint64_t)old_pack * BPS;
+	uint64_t start = zf_get(ctx->sb->cp_blkaddr) + (uint64_t)new_pack * BPS;
+	uint32_t flags = (uint32_t)zf_get(cp->ckpt_flags);
+	uint64_t orphans = 0, total, at;
+	struct zf2fs_summary_block *sb = calloc(1, sizeof(*sb));
+	uint32_t crc;
+	int err = 0;
+
+	if (!sb)
+		return -ENOMEM;
+	if (flags & ZF2FS_CP_ORPHAN_PRESENT_FLAG)
+		orphans = zf_get(cp->cp_pack_start_sum) - 1 - payload;
+	total = 1 + payload + orphans + 3 + 3 + 1;
+	zf_set(cp->checkpoint_ver, c->ver);
+	flags &= ~(ZF2FS_CP_COMPACT_SUM_FLAG | ZF2FS_CP_NAT_BITS_FLAG | ZF2FS_CP_FASTBOOT_FLAG |
+		   ZF2FS_CP_FSCK_FLAG | ZF2FS_CP_ERROR_FLAG);
+	flags |= ZF2FS_CP_UMOUNT_FLAG;
+	zf_set(cp->ckpt_flags, flags);
+	zf_set(cp->cp_pack_total_block_count, total);
+	zf_set(cp->cp_pack_start_sum, 1 + payload + orphans);
+	for (int i = 0; i < 3; i++) {
+		zf_set(cp->cur_data_segno[i], c->cur[i]);
+		zf_set(cp->cur_data_blkoff[i], c->blkoff[i]);
+		zf_set(cp->cur_node_segno[i], c->cur[3 + i]);
+		zf_set(cp->cur_node_blkoff[i], c->blkoff[3 + i]);
+	}
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+		cp->alloc_type[t] = c->alloc[t];
+	final_counters(c, cp);
+	zf2fs_cp_checksum(cp, &crc);
+	zf_put_le32p(cpbuf + zf_get(cp->checksum_offset), crc);
+
+	at = start + 1;
+	for (uint64_t i = 0; i < payload && !err; i++)
+		err = zf2fs_vol_write_block(ctx->vol, at++, cpbuf + (i + 1) * ZF2FS_BLKSIZE);
+	for (uint64_t i = 0; i < orphans && !err; i++) {
+		err = zf2fs_vol_read_block(ctx->vol, old_start + 1 + payload + i, sb);
+		if (!err)
+			err = zf2fs_vol_write_block(ctx->vol, at++, sb);
+	}
+	for (int t = 0; t < ZF2FS_NR_CURSEG && !err; t++) {
+		memset(sb, 0, sizeof(*sb));
+		memcpy(sb->entries, c->sum[t], sizeof(sb->entries));
+		sb->footer.entry_type = t >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE :
+				       ZF2FS_SUM_TYPE_DATA;
+		err = zf2fs_vol_write_block(ctx->vol, at++, sb);
+	}
+	free(sb);
+	/* everything else is on disk before either CP block is */
+	for (unsigned d = 0; d < zf2fs_vol_ndevs(ctx->vol) && !err; d++)
+		err = zf2fs_dev_sync(zf2fs_vol_dev(ctx->vol, d));
+	if (!err)
+		err = zf2fs_vol_write_block(ctx->vol, at, cpbuf);
+	if (!err)
+		err = zf2fs_dev_sync(zf2fs_vol_dev(ctx->vol, 0));
+	if (!err)
+		err = zf2fs_vol_write_block(ctx->vol, start, cpbuf);
+	for (unsigned d = 0; d < zf2fs_vol_ndevs(ctx->vol) && !err; d++)
+		err = zf2fs_dev_sync(zf2fs_vol_dev(ctx->vol, d));
+	return err;
+}
+
+static int write_primary_super(struct fsck_ctx *ctx)
+{
+	uint8_t *blk = calloc(1, ZF2FS_BLKSIZE);
+	int err;
+
+	if (!blk)
+		return -ENOMEM;
+	/* the good copy, byte for byte, into the bad copy's place */
+	err = zf2fs_vol_read_block(ctx->vol, (uint64_t)ctx->vi->sb_copy, blk);
+	if (!err)
+		err = zf2fs_vol_write_block(ctx->vol, ctx->vi->sb_copy ? 0 : 1, blk);
+	if (!err)
+		err = zf2fs_dev_sync(zf2fs_vol_dev(ctx->vol, 0));
+	free(blk);
+	return err;
+}
+
+int repair_commit(struct fsck_ctx *ctx)
+{
+	struct fsck_repair *r = ctx->repair;
+	struct commit c = { .ctx = ctx, .ver = ctx->vi->cp_ver + 1 };
+	uint64_t payload = zf_get(ctx->sb->cp_payload);
+	uint8_t *cpbuf = NULL;
+	bool tables;
+	int err = 0;
+
+	if (!repair_pending(ctx))
+		return 0;
+	if (r->super_primary) {
+		err = write_primary_super(ctx);
+		if (err)
+			return err;
+	}
+	tables = r->nnodes || r->ndatas || r->nsums || r->cp_dirty;
+	for (size_t i = 0; !tables && i <= ctx->vi->sit_blocks; i++)
+		tables = r->sit_dirty[i];
+	for (size_t i = 0; !tables && i <= ctx->vi->nat_blocks; i++)
+		tables = r->nat_dirty[i];
+	if (!tables)
+		return 0;
+	if (ctx->needs_recovery) {
+		fprintf(stderr, "fsck.f2fs: not writing a new checkpoint: it would discard fsync'd "
+			"data the kernel replays at mount; mount the volume once, unmount it, and "
+			"run fsck again\n");
+		return -EBUSY;
+	}
+	cpbuf = malloc((1 + payload) * ZF2FS_BLKSIZE);
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+		c.sum[t] = malloc(BPS * sizeof(struct zf2fs_summary));
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+		if (!c.sum[t])
+			err = -ENOMEM;
+	if (!cpbuf || err) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(cpbuf, ctx->cp, ZF2FS_BLKSIZE);
+	if (payload)
+		err = zf2fs_vol_read_blocks(ctx->vol, zf_get(ctx->sb->cp_blkaddr) +
+					    (uint64_t)ctx->vi->cp_pack * BPS + 1, (uint32_t)payload,
+					    cpbuf + ZF2FS_BLKSIZE);
+	for (int t = 0; t < ZF2FS_NR_CURSEG && !err; t++) {
+		zf2fs_vol_curseg(ctx->vol, t, &c.cur[t], &c.blkoff[t]);
+		c.alloc[t] = ctx->cp->alloc_type[t];
+		memcpy(c.sum[t], zf2fs_vol_curseg_summary(ctx->vol, t),
+		       BPS * sizeof(struct zf2fs_summary));
+	}
+	/* the current logs' SIT entries and NAT entries of the journals go into blocks */
+	if (!err) {
+		flush_journals(ctx);
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+			mark_sit(ctx, c.cur[t]);
+	}
+	if (!err)
+		err = write_datas(&c);
+	if (!err)
+		err = write_nodes(&c);
+	if (!err)
+		err = write_summary_fixes(&c);
+	if (!err)
+		err = write_tables(&c, cpbuf);
+	if (!err)
+		err = write_pack(&c, cpbuf);
+	if (err == -E2BIG)
+		fprintf(stderr, "fsck.f2fs: too many blocks to rewrite in one run (at most %u); "
+			"nothing was committed\n", BPS - 1);
+out:
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+		free(c.sum[t]);
+	free(cpbuf);
+	return err;
+}

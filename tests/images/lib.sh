@@ -1,0 +1,192 @@
+# Shared helpers for the image tests.  Source it from a test script:
+#
+#   . "$(dirname "$0")/lib.sh"
+#
+# It finds our tools, the reference tools (Debian's f2fs-tools 1.15), makes
+# a private temporary directory that is removed on exit, and offers:
+#
+#   skip REASON            print the reason and exit 77 (automake "skipped")
+#   hard_error REASON      print the reason and exit 99 (automake "error")
+#   need_ref_tools         skip unless the reference mkfs/fsck are installed
+#   need_python            skip unless python3 is available
+#   new_image NAME SIZE    create an empty sparse file, print its path
+#   ref_fsck IMG           read-only full check with the reference fsck;
+#                          returns 1 and shows its output on any problem
+#   sb_fields IMG          superblock and checkpoint fields as name=value
+#   tap_ok / tap_fail      numbered result lines, counted for tap_summary
+#   tap_summary            print "N passed, N failed"; returns 1 on failures
+#
+# The test environment (Makefile.am AM_TESTS_ENVIRONMENT) exports
+# top_builddir and top_srcdir as absolute paths.  When a script is run by
+# hand, both fall back to the tree the script lives in.  Everything the tests
+# write goes to the temporary directory, so a read-only source tree (VPATH
+# builds, make distcheck) is fine.
+
+set -u
+
+LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${top_srcdir:=$(cd "$LIB_DIR/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+
+MKFS=${ZF2FS_MKFS:-$top_builddir/mkfs/mkfs.f2fs}
+REF_MKFS=${REF_MKFS:-/usr/sbin/mkfs.f2fs}
+REF_FSCK=${REF_FSCK:-/usr/sbin/fsck.f2fs}
+PROG=$(basename "$0")
+
+skip()
+{
+	echo "SKIP: $PROG: $*"
+	exit 77
+}
+
+hard_error()
+{
+	echo "ERROR: $PROG: $*"
+	exit 99
+}
+
+[ -x "$MKFS" ] || hard_error "our mkfs.f2fs is not built: $MKFS"
+
+need_ref_tools()
+{
+	[ -x "$REF_FSCK" ] || skip "reference fsck.f2fs not installed ($REF_FSCK)"
+	[ -x "$REF_MKFS" ] || skip "reference mkfs.f2fs not installed ($REF_MKFS)"
+}
+
+need_python()
+{
+	command -v python3 >/dev/null 2>&1 || skip "python3 not found"
+}
+
+# Private scratch directory, removed however the script ends.
+TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/zf2fs-${PROG%.sh}.XXXXXX") ||
+	hard_error "cannot create a temporary directory"
+CLEANUP_HOOKS=()
+lib_cleanup()
+{
+	local h
+	for h in "${CLEANUP_HOOKS[@]}"; do
+		$h || :
+	done
+	rm -rf "$TEST_TMP"
+}
+trap lib_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# new_image NAME SIZE: an empty sparse file of SIZE (truncate syntax).
+new_image()
+{
+	local img="$TEST_TMP/$1"
+	rm -f "$img"
+	truncate -s "$2" "$img" || hard_error "truncate -s $2 $img failed"
+	echo "$img"
+}
+
+# ref_fsck IMG: run the reference fsck without letting it write (--dry-run),
+# over the whole volume (-f), with no terminal to answer prompts.  Its exit
+# status is 0 even when it finds damage, so the output is read as well: any
+# "[Fail]", "[ASSERT]" or a line that is not one of the lines a clean check
+# prints counts as a problem.  The check must also reach its final report.
+ref_fsck()
+{
+	local img=$1 out rc bad
+	out=$("$REF_FSCK" --dry-run -f "$img" </dev/null 2>&1)
+	rc=$?
+	bad=$(printf '%s\n' "$out" | grep -v \
+		-e '^Info: ' \
+		-e '^  "' -e '^  from "' -e '^    to "' \
+		-e '^\[FSCK\] .*\[Ok\.\.\]' \
+		-e '^\[FSCK\] Max image size: ' \
+		-e '^\[FSCK\] fixing SIT types$' \
+		-e '^Done: ' \
+		-e '^$')
+	if [ $rc -ne 0 ] || [ -n "$bad" ] ||
+	   printf '%s\n' "$out" | grep -q -e '\[Fail\]' -e '\[ASSERT\]' ||
+	   ! printf '%s\n' "$out" | grep -q '^\[FSCK\] other corrupted bugs .*\[Ok\.\.\]'; then
+		echo "reference fsck (exit $rc) reports a problem with $img:"
+		printf '%s\n' "$out" | sed 's/^/    | /'
+		return 1
+	fi
+	return 0
+}
+
+# sb_fields IMG: print the superblock fields (first copy, byte 1024) and the
+# fields of the first checkpoint pack (block cp_blkaddr) as name=value lines.
+# Offsets follow the kernel's struct f2fs_super_block / f2fs_checkpoint.
+sb_fields()
+{
+	python3 - "$1" <<'EOF'
+import struct, sys
+with open(sys.argv[1], 'rb') as f:
+    f.seek(1024)
+    sb = f.read(3072)
+    u32 = lambda off: struct.unpack_from('<I', sb, off)[0]
+    u64 = lambda off: struct.unpack_from('<Q', sb, off)[0]
+    if u32(0) != 0xF2F52010:
+        print('magic=0x%08x' % u32(0))
+        sys.exit(2)
+    names32 = ['log_sectorsize', 'log_sectors_per_block', 'log_blocksize',
+               'log_blocks_per_seg', 'segs_per_sec', 'secs_per_zone',
+               'checksum_offset']
+    out = {}
+    for i, n in enumerate(names32):
+        out[n] = u32(8 + 4 * i)
+    out['block_count'] = u64(36)
+    names32 = ['section_count', 'segment_count', 'segment_count_ckpt',
+               'segment_count_sit', 'segment_count_nat', 'segment_count_ssa',
+               'segment_count_main', 'segment0_blkaddr', 'cp_blkaddr',
+               'sit_blkaddr', 'nat_blkaddr', 'ssa_blkaddr', 'main_blkaddr',
+               'root_ino', 'node_ino', 'meta_ino']
+    for i, n in enumerate(names32):
+        out[n] = u32(44 + 4 * i)
+    out['uuid'] = sb[108:124].hex()
+    name = sb[124:124 + 1024].decode('utf-16-le', 'replace')
+    out['volume_name'] = name.split('\0', 1)[0]
+    out['cp_payload'] = u32(1664)
+    out['feature'] = '0x%x' % u32(2180)
+    out['s_encoding'] = struct.unpack_from('<H', sb, 2758)[0]
+    out['s_encoding_flags'] = struct.unpack_from('<H', sb, 2760)[0]
+    bsize = 1 << out['log_blocksize']
+    f.seek(out['cp_blkaddr'] * bsize)
+    cp = f.read(64)
+    out['checkpoint_ver'] = struct.unpack_from('<Q', cp, 0)[0]
+    out['user_block_count'] = struct.unpack_from('<Q', cp, 8)[0]
+    out['valid_block_count'] = struct.unpack_from('<Q', cp, 16)[0]
+    out['rsvd_segment_count'] = struct.unpack_from('<I', cp, 24)[0]
+    out['overprov_segment_count'] = struct.unpack_from('<I', cp, 28)[0]
+    out['free_segment_count'] = struct.unpack_from('<I', cp, 32)[0]
+for k, v in out.items():
+    print('%s=%s' % (k, v))
+EOF
+}
+
+# field NAME FILE: value of NAME in a name=value file written by sb_fields.
+field()
+{
+	sed -n "s/^$1=//p" "$2"
+}
+
+TAP_N=0
+TAP_PASS=0
+TAP_FAIL=0
+
+tap_ok()
+{
+	TAP_N=$((TAP_N + 1))
+	TAP_PASS=$((TAP_PASS + 1))
+	echo "ok $TAP_N - $*"
+}
+
+tap_fail()
+{
+	TAP_N=$((TAP_N + 1))
+	TAP_FAIL=$((TAP_FAIL + 1))
+	echo "not ok $TAP_N - $*"
+}
+
+tap_summary()
+{
+	echo "$TAP_PASS passed, $TAP_FAIL failed"
+	[ "$TAP_FAIL" -eq 0 ]
+}
