@@ -95,6 +95,7 @@ struct fsck_ctx {
 	uint16_t *modes;                 /* pass 4: i_mode of each inode */
 	uint32_t lpf_ino;                /* lost+found, when found */
 	struct dir_queue dirq;
+	int32_t curseg_fix[ZF2FS_NR_CURSEG];  /* pass 7: new write position, -1 = keep */
 
 	/* results */
 	unsigned long problems, fixed, unfixed;
@@ -172,6 +173,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_5_DIR_MULTI_PARENT     0x050007
 #define PR_5_DIR_DEPTH_BAD        0x050009
 #define PR_5_INODE_PINO_BAD       0x05000A
+#define PR_5_DIR_DOT_WRONG        0x05000B
 /* pass 6: connectivity and links */
 #define PR_6_LINK_COUNT_BAD       0x060001
 #define PR_6_UNREACHABLE_INODE    0x060002
@@ -186,6 +188,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_7_CP_FREE_SEGS_BAD     0x070006
 #define PR_7_CURSEG_NEXT_USED     0x070007
 #define PR_7_NEXT_FREE_NID_BAD    0x070008
+#define PR_7_SIT_TYPE_WRONG       0x070009
 
 /* ---- passes ----------------------------------------------------------------------------- */
 int pass1_super(struct fsck_ctx *ctx);
@@ -243,6 +246,10 @@ void repair_mark_checkpoint(struct fsck_ctx *ctx);
 int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint32_t ino,
 		      uint8_t type);
 int repair_rewrite_primary_super(struct fsck_ctx *ctx);
+/* Point ".." of directory @dir at @parent. */
+int repair_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent);
+/* Set the log type recorded in a segment's SIT entry. */
+int repair_set_seg_type(struct fsck_ctx *ctx, uint32_t segno, uint32_t type);
 bool repair_pending(const struct fsck_ctx *ctx);
 int repair_commit(struct fsck_ctx *ctx);
 void repair_free(struct fsck_ctx *ctx);

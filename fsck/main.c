@@ -203,7 +203,8 @@ static void print_tree(struct fsck_ctx *ctx)
 
 int main(int argc, char **argv)
 {
-	struct fsck_ctx ctx = { .out = stdout, .json_first = true };
+	struct fsck_ctx ctx = { .out = stdout, .json_first = true,
+				.curseg_fix = { -1, -1, -1, -1, -1, -1 } };
 	struct zf2fs_log log = { .level = 1 };
 	const char *path = parse_args(&ctx, argc, argv);
 	const char *fault = getenv("ZF2FS_FAULT_WRITES");

@@ -35,8 +35,10 @@ static int check_sit(struct fsck_ctx *ctx)
 	for (uint32_t i = 0; i < zf_get(j->n_entries); i++) {
 		uint32_t segno = (uint32_t)zf_get(j->sit.entries[i].segno);
 
-		if (segno >= ctx->vi->main_segs)
-			fix_problem(ctx, PR_3_JOURNAL_SEG_BAD, &(struct problem_ctx){ .num = segno });
+		/* a new checkpoint flushes the journal and leaves such entries out */
+		if (segno >= ctx->vi->main_segs &&
+		    fix_problem(ctx, PR_3_JOURNAL_SEG_BAD, &(struct problem_ctx){ .num = segno }))
+			repair_mark_checkpoint(ctx);
 	}
 	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {
 		struct zf2fs_sit_entry *se = &ctx->sit[s];
@@ -82,13 +84,18 @@ static int check_nat(struct fsck_ctx *ctx)
 		       zf2fs_vol_nat_block_addr(ctx->vol, i + run) == addr + run)
 			run++;
 		err = zf2fs_vol_read_blocks(ctx->vol, addr, run, buf);
-		for (uint32_t b = 0; !err && b < run; b++)
+		for (uint32_t b = 0; !err && b < run; b++) {
+			/* a NAT block holds 4095 bytes of entries: step by whole blocks */
+			const struct zf2fs_nat_block *nb = (const void *)((const uint8_t *)buf +
+								 (size_t)b * ZF2FS_BLKSIZE);
+
 			for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK; e++) {
 				uint32_t nid = (i + b) * (uint32_t)ZF2FS_NAT_PER_BLOCK + e;
 
-				ctx->nat[nid].ino = (uint32_t)zf_get(buf[b].entries[e].ino);
-				ctx->nat[nid].blkaddr = (uint32_t)zf_get(buf[b].entries[e].block_addr);
+				ctx->nat[nid].ino = (uint32_t)zf_get(nb->entries[e].ino);
+				ctx->nat[nid].blkaddr = (uint32_t)zf_get(nb->entries[e].block_addr);
 			}
+		}
 		i += run;
 	}
 	free(buf);

@@ -61,41 +61,34 @@ static bool claim_block(struct fsck_ctx *ctx, uint64_t blk)
 	return true;
 }
 
-/* Which node slot holds @child (inode i_nid[] or an indirect node's list)? */
+/* Point slot @slot of @parent (the inode's i_nid[] or a node's nid list) at nothing. */
 static int clear_child_pointer(struct fsck_ctx *ctx, uint32_t parent, uint32_t ino,
-			       uint32_t child)
+			       uint32_t slot)
 {
 	struct zf2fs_node *p = repair_node(ctx, parent);
-	uint8_t *base;
-	uint32_t n;
+	uint8_t *base = (uint8_t *)p;
 
 	if (!p)
 		return -ENOMEM;
-	if (parent == ino) {
-		base = (uint8_t *)p + offsetof(struct zf2fs_inode, i_nid);
-		n = ZF2FS_NIDS_PER_INODE;
-	} else {
-		base = (uint8_t *)p;
-		n = ZF2FS_NIDS_PER_BLOCK;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		if (zf_get_le32p(base + 4 * i) == child)
-			zf_put_le32p(base + 4 * i, 0);
+	if (parent == ino)
+		base += offsetof(struct zf2fs_inode, i_nid);
+	zf_put_le32p(base + 4 * slot, 0);
 	return 0;
 }
 
-static int walk_bad(void *arg, uint32_t nid, uint32_t parent, uint32_t ofs, const char *why)
+static int walk_bad(void *arg, uint32_t nid, uint32_t parent, uint32_t slot, uint32_t ofs,
+		    const char *why)
 {
 	struct inode_walk *w = arg;
 	struct problem_ctx p = { .ino = w->ino, .nid = nid, .str = why, .num = ofs };
 
 	if (fix_problem(w->ctx, PR_4_NODE_UNREADABLE, &p))
-		return clear_child_pointer(w->ctx, parent, w->ino, nid);
+		return clear_child_pointer(w->ctx, parent, w->ino, slot);
 	return 0;
 }
 
 static int walk_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
-		     uint32_t ofs, uint32_t parent)
+		     uint32_t ofs, uint32_t parent, uint32_t slot)
 {
 	struct inode_walk *w = arg;
 	struct fsck_ctx *ctx = w->ctx;
@@ -106,14 +99,14 @@ static int walk_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 	if (ctx->nid_flags[nid] & NID_REACHED) {
 		p.str = "already used by another file";
 		if (fix_problem(ctx, PR_4_NODE_WRONG, &p))
-			clear_child_pointer(ctx, parent, w->ino, nid);
+			clear_child_pointer(ctx, parent, w->ino, slot);
 		return ZF2FS_WALK_SKIP;
 	}
 	if (!claim_block(ctx, blkaddr)) {
 		p.num2 = 0;
 		p.str = "its block is owned twice";
 		if (fix_problem(ctx, PR_4_NODE_WRONG, &p))
-			clear_child_pointer(ctx, parent, w->ino, nid);
+			clear_child_pointer(ctx, parent, w->ino, slot);
 		return ZF2FS_WALK_SKIP;
 	}
 	ctx->nid_flags[nid] |= NID_REACHED;
@@ -261,13 +254,15 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 	ctx->nid_flags[ino] |= NID_CHECKED | NID_INODE;
 	if (!mode_known(mode)) {
 		p.num = mode;
-		fix_problem(ctx, PR_4_INODE_MODE_BAD, &p);
+		if (fix_problem(ctx, PR_4_INODE_MODE_BAD, &p))
+			repair_free_node(ctx, ino);
 		ctx->nid_flags[ino] |= NID_BAD;
 		return 1;
 	}
 	if (zf2fs_inode_geometry(in, ctx->vi->features, &g)) {
 		p.num = zf_get(in->i_extra_isize);
-		fix_problem(ctx, PR_4_INODE_EXTRA_BAD, &p);
+		if (fix_problem(ctx, PR_4_INODE_EXTRA_BAD, &p))
+			repair_free_node(ctx, ino);
 		ctx->nid_flags[ino] |= NID_BAD;
 		return 1;
 	}

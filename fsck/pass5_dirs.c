@@ -131,19 +131,20 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 		}
 		memcpy(shown, name, len);
 		shown[len] = 0;
-		if (len == 1 && name[0] == '.') {
-			d->saw_dot = true;
-			if (child != d->ino)
-				fix_problem(ctx, PR_5_DIR_DOT_MISSING, &(struct problem_ctx){
-					    .ino = d->ino, .str = "." });
-			i += slots;
-			continue;
-		}
-		if (len == 2 && name[0] == '.' && name[1] == '.') {
-			d->saw_dotdot = true;
-			if (ctx->parent[d->ino] && child != ctx->parent[d->ino])
-				fix_problem(ctx, PR_5_DIR_DOT_MISSING, &(struct problem_ctx){
-					    .ino = d->ino, .str = ".." });
+		if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.')) {
+			uint32_t want = len == 1 ? d->ino : ctx->parent[d->ino];
+
+			if (len == 1)
+				d->saw_dot = true;
+			else
+				d->saw_dotdot = true;
+			if (want && child != want) {
+				struct problem_ctx q = { .ino = d->ino, .str = shown, .num = child,
+							 .num2 = want };
+
+				if (fix_problem(ctx, PR_5_DIR_DOT_WRONG, &q) && !writable_area(d, a, &w))
+					zf_set(((struct zf2fs_dir_entry *)w.dentry)[i].ino, want);
+			}
 			i += slots;
 			continue;
 		}

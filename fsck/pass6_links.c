@@ -66,14 +66,14 @@ static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 	char name[16];
 	int err;
 
-	if (!fix_problem(ctx, PR_6_UNREACHABLE_INODE, &p))
-		return;
 	if (!ctx->lpf_ino)
 		ctx->lpf_ino = find_lost_found(ctx);
-	if (!ctx->lpf_ino) {
+	if (!ctx->lpf_ino || ctx->lpf_ino == ino) {
 		fix_problem(ctx, PR_6_NO_LOST_FOUND, &p);
 		return;
 	}
+	if (!fix_problem(ctx, PR_6_UNREACHABLE_INODE, &p))
+		return;
 	snprintf(name, sizeof(name), "#%u", ino);
 	err = repair_add_dentry(ctx, ctx->lpf_ino, name, ino, ftype(ctx->modes[ino]));
 	if (err) {
@@ -90,6 +90,7 @@ static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 		ctx->parent[ino] = ctx->lpf_ino;
 		if (n)
 			zf_set(n->i.i_pino, ctx->lpf_ino);
+		repair_set_dotdot(ctx, ino, ctx->lpf_ino);
 	}
 }
 

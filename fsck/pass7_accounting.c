@@ -99,14 +99,32 @@ static void check_cursegs(struct fsck_ctx *ctx, uint32_t cur[ZF2FS_NR_CURSEG])
 
 		zf2fs_vol_curseg(ctx->vol, t, &seg, &off);
 		cur[t] = seg;
+		{
+			uint32_t type = (uint32_t)(zf_get(ctx->sit[seg].vblocks) >> ZF2FS_SIT_VBLOCKS_BITS);
+
+			/* a current segment carries its log's type */
+			if (type != (uint32_t)t &&
+			    fix_problem(ctx, PR_7_SIT_TYPE_WRONG, &(struct problem_ctx){
+					.segno = seg, .num = type, .num2 = (uint64_t)t }))
+				repair_set_seg_type(ctx, seg, (uint32_t)t);
+		}
 		if (ctx->cp->alloc_type[t] != 0)
 			continue;   /* SSR logs fill holes anywhere */
-		for (uint32_t b = off; b < ZF2FS_BLOCKS_PER_SEG; b++)
-			if (found_bit(ctx, seg, b)) {
-				fix_problem(ctx, PR_7_CURSEG_NEXT_USED, &(struct problem_ctx){
-					    .segno = seg, .num = (uint64_t)t, .num2 = b });
-				break;
+		for (uint32_t b = off; b < ZF2FS_BLOCKS_PER_SEG; b++) {
+			uint32_t last = ZF2FS_BLOCKS_PER_SEG - 1;
+
+			if (!found_bit(ctx, seg, b))
+				continue;
+			/* the log goes on after its last block in use */
+			if (fix_problem(ctx, PR_7_CURSEG_NEXT_USED, &(struct problem_ctx){
+					.segno = seg, .num = (uint64_t)t, .num2 = b })) {
+				while (!found_bit(ctx, seg, last))
+					last--;
+				ctx->curseg_fix[t] = (int32_t)last + 1;
+				repair_mark_checkpoint(ctx);
 			}
+			break;
+		}
 	}
 }
 

@@ -23,7 +23,7 @@ static const struct problem_def problems[] = {
 	{ PR_2_CP_PACK_BAD, "checkpoint pack %N is invalid (%S)", PROMPT_NONE,
 	  PR_NOT_A_FIX | PR_NO_OK },
 	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint is invalid (%S)",
-	  PROMPT_CLEAR, 0 },
+	  PROMPT_NONE, PR_NOT_A_FIX },
 	{ PR_2_CP_NEEDS_RECOVERY, "the volume was not unmounted cleanly: fsync'd data after the "
 	  "checkpoint is replayed by the kernel at mount", PROMPT_NONE, PR_NOT_A_FIX | PR_NO_OK },
 	{ PR_2_CP_ERROR_FLAG, "the checkpoint carries the kernel's error flag", PROMPT_NONE,
@@ -62,13 +62,15 @@ static const struct problem_def problems[] = {
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DENTRY_BUCKET_BAD, "directory %p: entry \"%S\" is in bucket %N, its hash wants %M",
 	  PROMPT_NONE, PR_NOT_A_FIX },
-	{ PR_5_DIR_DOT_MISSING, "directory %i: entry \"%S\" is missing or wrong", PROMPT_NONE,
-	  PR_NOT_A_FIX | PR_NO_OK },
+	{ PR_5_DIR_DOT_MISSING, "directory %i: entry \"%S\" is missing", PROMPT_NONE,
+	  PR_NOT_A_FIX },
 	{ PR_5_DIR_MULTI_PARENT, "directory %i is also named in directory %p as \"%S\"",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DIR_DEPTH_BAD, "directory %i: i_current_depth %N is beyond the maximum",
 	  PROMPT_NONE, PR_NOT_A_FIX },
 	{ PR_5_INODE_PINO_BAD, "directory %i: parent inode number %N, its parent is %p",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_DIR_DOT_WRONG, "directory %i: entry \"%S\" names inode %N, expected %M",
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_6_LINK_COUNT_BAD, "inode %i: link count is %N, counted %M", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_6_UNREACHABLE_INODE, "inode %i is not in any directory", PROMPT_RECONNECT, 0 },
@@ -89,9 +91,10 @@ static const struct problem_def problems[] = {
 	{ PR_7_CP_FREE_SEGS_BAD, "checkpoint free_segment_count is %N, found %M", PROMPT_FIX,
 	  PR_PREEN_OK },
 	{ PR_7_CURSEG_NEXT_USED, "log %N (segment %s): block %M after the write position is "
-	  "in use", PROMPT_NONE, PR_NOT_A_FIX },
+	  "in use", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_7_NEXT_FREE_NID_BAD, "checkpoint next_free_nid %N is beyond the NAT (%M)", PROMPT_FIX,
 	  PR_PREEN_OK },
+	{ PR_7_SIT_TYPE_WRONG, "segment %s: SIT type %N, expected %M", PROMPT_FIX, PR_PREEN_OK },
 };
 
 const struct problem_def *problem_table(size_t *count)

@@ -198,6 +198,18 @@ int repair_sit_from_found(struct fsck_ctx *ctx, uint32_t segno)
 	return 0;
 }
 
+int repair_set_seg_type(struct fsck_ctx *ctx, uint32_t segno, uint32_t type)
+{
+	struct zf2fs_sit_entry *se = &ctx->sit[segno];
+
+	if (!ctx->repair)
+		return -EINVAL;
+	zf_set(se->vblocks, (type << ZF2FS_SIT_VBLOCKS_BITS) |
+	       (zf_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK));
+	mark_sit(ctx, segno);
+	return 0;
+}
+
 int repair_free_node(struct fsck_ctx *ctx, uint32_t nid)
 {
 	uint32_t addr;
@@ -205,11 +217,22 @@ int repair_free_node(struct fsck_ctx *ctx, uint32_t nid)
 	if (!ctx->repair || nid >= ctx->vi->max_nid)
 		return -EINVAL;
 	addr = ctx->nat[nid].blkaddr;
+	/* The block stops being in use: pass 7 then frees it in the SIT, like any block no
+	 * node owns. */
+	if (blk_in_main(ctx, addr) && (ctx->nid_flags[nid] & NID_REACHED)) {
+		uint64_t off = addr - ctx->vi->main_blkaddr;
+
+		/* only a block this node claimed itself: a bad NAT entry may point at a block
+		 * another node owns */
+		if (ctx->blk_found[off / 8] & (1u << (off % 8))) {
+			ctx->blk_found[off / 8] &= (uint8_t)~(1u << (off % 8));
+			ctx->seg_found[off / BPS]--;
+			ctx->found_blocks--;
+		}
+	}
 	ctx->nat[nid].ino = 0;
 	ctx->nat[nid].blkaddr = 0;
 	mark_nat(ctx, nid);
-	if (blk_in_main(ctx, addr))
-		repair_set_block(ctx, addr, false);
 	return 0;
 }
 
@@ -367,6 +390,37 @@ int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint
 			}
 	}
 	return -ENOSPC;
+}
+
+/* Point the ".." entry of directory @dir (inline or in its first block) at @parent. */
+int repair_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent)
+{
+	struct zf2fs_node *d = repair_node(ctx, dir);
+	struct zf2fs_dentry_view v;
+	struct first_blocks fb = { 0 };
+	const struct zf2fs_walk_ops ops = { .data = note_block };
+
+	if (!d)
+		return -EIO;
+	if (d->i.i_inline & ZF2FS_INLINE_DENTRY) {
+		if (zf2fs_dentry_view_inline(d, ctx->vi->features, &v))
+			return -ZF2FS_EFSCORRUPTED;
+	} else {
+		void *buf;
+
+		zf2fs_file_walk(ctx->vol, d, &ops, &fb);
+		if (!fb.have[0] || !blk_in_main(ctx, fb.addr[0]) ||
+		    repair_data_block(ctx, fb.owner[0], fb.ofs[0], fb.addr[0], &buf))
+			return -EIO;
+		zf2fs_dentry_view_block(buf, &v);
+	}
+	for (uint32_t i = 0; i < v.nr; i++)
+		if (zf2fs_dentry_slot_used(&v, i) && zf_get(v.dentry[i].name_len) == 2 &&
+		    !memcmp(v.filename[i], "..", 2)) {
+			zf_set(((struct zf2fs_dir_entry *)v.dentry)[i].ino, parent);
+			return 0;
+		}
+	return -ENOENT;
 }
 
 /* ---- commit ------------------------------------------------------------------------- */
@@ -687,8 +741,9 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 	zf_set(cp->valid_block_count, blocks);
 	zf_set(cp->valid_node_count, nodes);
 	zf_set(cp->valid_inode_count, inodes);
-	/* the kernel counts free segments over whole free sections on large sections */
 	zf_set(cp->free_segment_count, free_segs);
+	if (zf_get(cp->next_free_nid) >= ctx->vi->max_nid)
+		zf_set(cp->next_free_nid, ZF2FS_ROOT_INO + 1);
 }
 
 static int write_pack(struct commit *c, uint8_t *cpbuf)
@@ -831,6 +886,14 @@ int repair_commit(struct fsck_ctx *ctx)
 		flush_journals(ctx);
 		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 			mark_sit(ctx, c.cur[t]);
+	}
+	for (int t = 0; t < ZF2FS_NR_CURSEG && !err; t++) {
+		if (ctx->curseg_fix[t] < 0)
+			continue;
+		if (ctx->curseg_fix[t] < (int32_t)BPS)
+			c.blkoff[t] = (uint32_t)ctx->curseg_fix[t];
+		else
+			err = new_log(&c, t, UINT32_MAX);
 	}
 	if (!err)
 		err = write_datas(&c);

@@ -110,6 +110,8 @@ static int dir_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 
 	(void)owner;
 	(void)ofs_in_node;
+	if (blkaddr == ZF2FS_NEW_ADDR)
+		return 0;   /* reserved, never written: reads as an empty block */
 	if (blkaddr < w->vol->info.main_blkaddr || blkaddr >= w->vol->info.main_end)
 		return w->bad ? w->bad(w->arg, (int64_t)fofs, 0, "dentry block address outside "
 				       "the main area") : 0;

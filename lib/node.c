@@ -133,8 +133,8 @@ static int data_run(struct walk *w, const void *addrs, uint32_t n, uint64_t fofs
 }
 
 /* Read and check one node of the tree: @level 0 direct, 1 indirect, 2 double. */
-static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t ofs, int level,
-		 uint64_t fofs);
+static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t slot, uint32_t ofs,
+		 int level, uint64_t fofs);
 
 static int children(struct walk *w, const struct zf2fs_node *n, uint32_t nid, uint32_t ofs,
 		    int level, uint64_t fofs)
@@ -156,15 +156,15 @@ static int children(struct walk *w, const struct zf2fs_node *n, uint32_t nid, ui
 			cofs = ofs + 1 + i;
 		else
 			cofs = ofs + 1 + i * (ZF2FS_NIDS_PER_BLOCK + 1);
-		r = visit(w, child, nid, cofs, level - 1, fofs + (uint64_t)i * span);
+		r = visit(w, child, nid, i, cofs, level - 1, fofs + (uint64_t)i * span);
 		if (r)
 			return r;
 	}
 	return 0;
 }
 
-static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t ofs, int level,
-		 uint64_t fofs)
+static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t slot, uint32_t ofs,
+		 int level, uint64_t fofs)
 {
 	struct zf2fs_node *n = (struct zf2fs_node *)w->buf[level];
 	uint32_t addr;
@@ -183,11 +183,11 @@ static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t ofs, in
 		err = -ZF2FS_EFSCORRUPTED;
 	}
 	if (err == -ZF2FS_EFSCORRUPTED || err == -ENOENT)
-		return w->ops->bad ? w->ops->bad(w->arg, nid, parent, ofs, why) : 0;
+		return w->ops->bad ? w->ops->bad(w->arg, nid, parent, slot, ofs, why) : 0;
 	if (err)
 		return err;
 	if (w->ops->node) {
-		r = w->ops->node(w->arg, nid, addr, n, ofs, parent);
+		r = w->ops->node(w->arg, nid, addr, n, ofs, parent, slot);
 		if (r == ZF2FS_WALK_SKIP)
 			return 0;
 		if (r)
@@ -231,7 +231,7 @@ ZF2FS_EXPORT int zf2fs_file_walk(struct zf2fs_vol *vol, const struct zf2fs_node 
 		for (int l = 0; l < tops[i].level; l++)
 			span *= ZF2FS_NIDS_PER_BLOCK;
 		if (nid)
-			r = visit(&w, nid, w.ino, tops[i].ofs, tops[i].level, fofs);
+			r = visit(&w, nid, w.ino, (uint32_t)i, tops[i].ofs, tops[i].level, fofs);
 		fofs += span;
 	}
 out:

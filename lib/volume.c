@@ -310,6 +310,32 @@ out:
 	return err;
 }
 
+static int restore_node_summary(struct zf2fs_vol *vol, uint32_t segno,
+				struct zf2fs_summary *sum)
+{
+	const uint32_t chunk = 64;
+	struct zf2fs_node *buf;
+	uint64_t start;
+	int err = 0;
+
+	if (segno >= zf_get(vol->sb.segment_count_main))
+		return -ZF2FS_EFSCORRUPTED;
+	buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
+	if (!buf)
+		return -ENOMEM;
+	start = zf_get(vol->sb.main_blkaddr) + (uint64_t)segno * BPS;
+	for (uint32_t i = 0; i < BPS && !err; i += chunk) {
+		err = zf2fs_vol_read_blocks(vol, start + i, chunk, buf);
+		for (uint32_t j = 0; !err && j < chunk; j++) {
+			sum[i + j].nid = buf[j].footer.nid;
+			sum[i + j].version = 0;
+			sum[i + j].ofs_in_node = 0;
+		}
+	}
+	free(buf);
+	return err;
+}
+
 static int load_summaries(struct zf2fs_vol *vol)
 {
 	const struct zf2fs_checkpoint *cp = (const void *)vol->cp;
@@ -355,7 +381,11 @@ static int load_summaries(struct zf2fs_vol *vol)
 			}
 			addr = pack_start(vol) + total - (ZF2FS_NR_CURSEG + 1) + (uint64_t)t;
 		} else {
-			addr = zf_get(vol->sb.ssa_blkaddr) + zf_get(cp->cur_node_segno[t - 3]);
+			/* Not in the pack: like the kernel, rebuild each entry from the footer of
+			 * the node block at that position. */
+			err = restore_node_summary(vol, (uint32_t)zf_get(cp->cur_node_segno[t - 3]),
+						   vol->cur_sum[t]);
+			continue;
 		}
 		err = zf2fs_vol_read_block(vol, addr, sb);
 		if (!err)
@@ -619,7 +649,9 @@ ZF2FS_EXPORT int zf2fs_vol_load_sit(struct zf2fs_vol *vol, struct zf2fs_sit_entr
 			uint32_t cnt = segs - first < ZF2FS_SIT_PER_BLOCK ? segs - first :
 				       (uint32_t)ZF2FS_SIT_PER_BLOCK;
 
-			memcpy(&out[first], buf[b].entries, cnt * sizeof(*out));
+			/* a SIT block holds 4070 bytes of entries: step by whole blocks */
+			memcpy(&out[first], (const uint8_t *)buf + (size_t)b * ZF2FS_BLKSIZE,
+			       cnt * sizeof(*out));
 		}
 		i += run;
 	}

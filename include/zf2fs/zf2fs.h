@@ -332,12 +332,14 @@ struct zf2fs_walk_ops {
 	 * @ofs is the offset its footer must carry.  Return nonzero to stop the walk (that
 	 * value is returned), or ZF2FS_WALK_SKIP to not descend into it. */
 	int (*node)(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
-		    uint32_t ofs, uint32_t parent_nid);
+		    uint32_t ofs, uint32_t parent_nid, uint32_t slot);
 	/* Each non-null block address: file block @fofs, held by node @owner at @ofs_in_node. */
 	int (*data)(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 		    uint32_t ofs_in_node);
-	/* A nid the tree points to that cannot be read or is not what it claims. */
-	int (*bad)(void *arg, uint32_t nid, uint32_t parent_nid, uint32_t ofs, const char *why);
+	/* A nid the tree points to that cannot be read or is not what it claims.  @slot is
+	 * where the parent holds it: i_nid[slot] of the inode, or nid[slot] of a node. */
+	int (*bad)(void *arg, uint32_t nid, uint32_t parent_nid, uint32_t slot, uint32_t ofs,
+		   const char *why);
 };
 #define ZF2FS_WALK_SKIP 0x7fff0001
 

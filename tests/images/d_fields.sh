@@ -115,7 +115,7 @@ p = []
 nfields = 0
 for chunk in ref:
     ino = int(chunk.split('\n', 1)[0])
-    ours = json.load(open(os.path.join(out, 'inode.%d.json' % ino)))['inode']
+    ours = json.load(open(os.path.join(out, 'inode.%d.json' % ino)))['inode'][0]
     extra = ours['geometry']['extra_words']
     blocks = {b['fofs']: b['blkaddr'] for b in ours.get('blocks', [])}
     seen_addr = set()
@@ -158,10 +158,7 @@ for line in open(os.path.join(out, 'dump_nat')):
     e = ournat.get(nid)
     if not e or e['ino'] != ino or e['blkaddr'] != blk:
         p.append('nid %d: ours %s, ref ino %d blkaddr %d' % (nid, e, ino, blk))
-for nid, e in ournat.items():
-    if nid >= 3 and e['blkaddr'] and not any(True for _ in [0]):
-        pass
-if n < 5: p.append('reference NAT dump has only %d entries' % n)
+if n < 1: p.append('reference NAT dump has only %d entries' % n)
 check('NAT entries agree with dump.f2fs -n (%d entries)' % n, p)
 
 # SIT
@@ -193,22 +190,47 @@ p = []
 n = 0
 cur = None
 for line in open(os.path.join(out, 'dump_ssa')):
-    m = re.match(r'segno:\s*(\d+),\s*(Node|Data)', line)
+    m = re.match(r'segno:\s*(\d+),\s*(Current )?(Node|Data)', line)
     if m:
         cur = int(m.group(1))
         s = ourssa.get(cur)
-        if not s or s['type'] != m.group(2).lower():
-            p.append('segno %d type: ours %s, ref %s' % (cur, s and s['type'], m.group(2)))
+        if not s or s['type'] != m.group(3).lower():
+            p.append('segno %d type: ours %s, ref %s' % (cur, s and s['type'], m.group(3)))
+        if s and (s['current'] is not None) != bool(m.group(2)):
+            p.append('segno %d: current %s, ref %s' % (cur, s['current'], m.group(2)))
         continue
     if cur is None: continue
     s = ourssa.get(cur)
+    if s and s['current'] is not None:
+        continue    # Debian reads the stale SSA block; current ones are checked below
     nids = {e['offset']: e['nid'] for e in (s['entries'] if s else [])}
-    for off, nid in re.findall(r'\[\s*(\d+):\s*(\d+)\]', line):
+    for off, nid in re.findall(r'\[\s*(\d+):\s*([0-9a-f]+)\]', line):
         n += 1
-        if nids.get(int(off), 0) != int(nid):
+        nid = int(nid, 16)      # Debian prints the nid in hex, the offset in decimal
+        if nids.get(int(off), 0) != nid:
             p.append('segno %d offset %s: ours %s, ref %s' % (cur, off, nids.get(int(off), 0), nid))
 if n < 512: p.append('reference SSA dump has only %d entries' % n)
 check('SSA entries agree with dump.f2fs -a (%d entries)' % n, p)
+
+# Every valid summary entry (current segments included, which Debian's dump takes from
+# the stale SSA block rather than the checkpoint) names the node the NAT maps there, or
+# the node whose slot holds that data block in the inode maps.
+owner = {}
+for e in tables['nat']:
+    owner[e['blkaddr']] = e['nid']
+for name in os.listdir(out):
+    if name.startswith('inode.') and name.endswith('.json'):
+        for b in json.load(open(os.path.join(out, name)))['inode'][0].get('blocks', []):
+            owner[b['blkaddr']] = b['owner']
+p = []
+n = 0
+for s in tables['ssa']:
+    for e in s['entries']:
+        if not e['valid']: continue
+        n += 1
+        if owner.get(e['blkaddr']) != e['nid']:
+            p.append('block %d: summary nid %d, owner %s' % (e['blkaddr'], e['nid'], owner.get(e['blkaddr'])))
+check('every valid summary entry names the block\'s owner (%d entries)' % n, p)
 
 segs = meta['segments']
 p = []
@@ -240,7 +262,7 @@ run_checks()
 
 for which in ours ref; do
 	img=$(loaded_image "$which.img" "$which")
-	check_image "$img" "$which" | run_checks "$which mkfs + sload"
+	run_checks "$which mkfs + sload" < <(check_image "$img" "$which")
 	# text form of every view runs clean too
 	if "$DUMP" --superblock --checkpoint --segments --tree -n 0~100 -s 0~10 -a 0~10 -i 3 \
 		-b 0 -b 600 -b 1600 -b 3000 -b 5000 --ls / --ls dir "$img" >"$TEST_TMP/text.out" \
@@ -253,5 +275,5 @@ done
 # A bare image of our mkfs, never loaded
 img=$(new_image bare.img 300M)
 "$MKFS" -q "$img" || hard_error "our mkfs failed"
-check_image "$img" bare | run_checks "bare mkfs"
+run_checks "bare mkfs" < <(check_image "$img" bare)
 tap_summary

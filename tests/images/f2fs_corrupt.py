@@ -18,6 +18,8 @@ thing, fixing up checksums only where the operation says so.
   f2fs_corrupt.py IMG lookup PATH                            print the inode of PATH
   f2fs_corrupt.py IMG addr INO                               print an inode's block address
   f2fs_corrupt.py IMG data INO IDX                           print a file's IDX-th data address
+  f2fs_corrupt.py IMG data-set INO IDX ADDR                  set it (inode checksum redone)
+  (and inode-get, cp-get, cp-other-raw, ssa, sit-journal-segno, orphan-count, dentry-rename)
 """
 import struct
 import sys
@@ -231,6 +233,39 @@ def num(s):
     return int(s, 0)
 
 
+def tea_hash(name):
+    """The kernel's directory-entry hash (TEA over 16-byte chunks)."""
+    if name in (b'.', b'..'):
+        return 0
+    state = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476]
+    p, ln = name, len(name)
+    while True:
+        pad = (ln | (ln << 8)) & 0xFFFFFFFF
+        pad |= (pad << 16) & 0xFFFFFFFF
+        words, acc = [], pad
+        take = min(ln, 16)
+        for i in range(take):
+            acc = ((acc << 8) + p[i]) & 0xFFFFFFFF
+            if i % 4 == 3:
+                words.append(acc)
+                acc = pad
+        if len(words) < 4 and take % 4:
+            words.append(acc)
+        while len(words) < 4:
+            words.append(pad)
+        x, y, tot = state[0], state[1], 0
+        for _ in range(16):
+            tot = (tot + 0x9E3779B9) & 0xFFFFFFFF
+            x = (x + ((((y << 4) + words[0]) & 0xFFFFFFFF) ^ ((y + tot) & 0xFFFFFFFF) ^ (((y >> 5) + words[1]) & 0xFFFFFFFF))) & 0xFFFFFFFF
+            y = (y + ((((x << 4) + words[2]) & 0xFFFFFFFF) ^ ((x + tot) & 0xFFFFFFFF) ^ (((x >> 5) + words[3]) & 0xFFFFFFFF))) & 0xFFFFFFFF
+        state[0] = (state[0] + x) & 0xFFFFFFFF
+        state[1] = (state[1] + y) & 0xFFFFFFFF
+        if ln <= 16:
+            break
+        p, ln = p[16:], ln - 16
+    return state[0]
+
+
 def main():
     img = Image(sys.argv[1])
     op, a = sys.argv[2], sys.argv[3:]
@@ -246,6 +281,50 @@ def main():
             data = bytes.fromhex(a[2])
             node[num(a[1]):num(a[1]) + len(data)] = data
         img.write(addr, node)
+    elif op == 'inode-get':
+        _, addr, _ = img.nat_lookup(num(a[0]))
+        off, fmt = INODE_FIELDS[a[1]]
+        print(struct.unpack_from('<' + fmt, img.read(addr), off)[0])
+    elif op == 'cp-get':
+        off, fmt = CP_FIELDS[a[0]]
+        print(struct.unpack_from('<' + fmt, img.cp, off)[0])
+    elif op == 'cp-other-raw':
+        other = img.cp_addr + (1 - img.pack) * BPS
+        b = img.read(other)
+        data = bytes.fromhex(a[1])
+        b[num(a[0]):num(a[0]) + len(data)] = data
+        img.write(other, b)
+    elif op == 'ssa':
+        blk = num(a[0])
+        seg, off = (blk - img.main) // BPS, (blk - img.main) % BPS
+        b = img.read(img.ssa_addr + seg)
+        struct.pack_into('<IBH', b, off * 7, num(a[1]), 0, num(a[2]))
+        img.write(img.ssa_addr + seg, b)
+    elif op == 'sit-journal-segno':
+        blk, off = img.sit_j_loc
+        b = img.read(blk)
+        struct.pack_into('<I', b, off + 2 + num(a[0]) * 78, num(a[1]))
+        img.write(blk, b)
+    elif op == 'orphan-count':
+        blk = img.cp_start + 1 + img.payload
+        b = img.read(blk)
+        struct.pack_into('<I', b, 4088, num(a[0]))
+        img.write(blk, b)
+    elif op == 'dentry-rename':
+        old, new = a[1].encode(), a[2].encode()
+        assert len(old) == len(new)
+        for addr, slot, n, eoff, bitmap in img.dir_entries(num(a[0])):
+            if n != old:
+                continue
+            b = img.read(addr)
+            names = eoff + (214 - slot) * 11 + slot * 8 if bitmap == 0 else None
+            if names is None:
+                sys.exit('dentry-rename works on dentry blocks only')
+            b[names:names + len(new)] = new
+            struct.pack_into('<I', b, eoff, tea_hash(new))
+            img.write(addr, b)
+            return
+        sys.exit('no entry %s' % a[1])
     elif op == 'cp':
         off, fmt = CP_FIELDS[a[0]]
         struct.pack_into('<' + fmt, img.cp, off, num(a[1]))
@@ -314,6 +393,44 @@ def main():
         print(ino)
     elif op == 'addr':
         print(img.nat_lookup(num(a[0]))[1])
+    elif op == 'misplace':
+        # rename the first entry of a block at hash level >= 1 so that its (correct) hash
+        # selects another bucket of that level
+        dino = num(a[0])
+        _, iaddr, _ = img.nat_lookup(dino)
+        node = img.read(iaddr)
+        extra = struct.unpack_from('<H', node, 360)[0] // 4 if node[3] & 0x20 else 0
+        for bidx in range(2, 923 - extra):
+            baddr = struct.unpack_from('<I', node, 360 + 4 * (extra + bidx))[0]
+            if baddr in (0, 0xFFFFFFFF):
+                continue
+            level, start = 0, 0
+            while bidx >= start + (1 << level) * 2:
+                start += (1 << level) * 2
+                level += 1
+            nb, bucket = 1 << level, (bidx - start) // 2
+            b = img.read(baddr)
+            for addr, slot, n, eoff, bm in Image._scan(b, baddr, 0, 30, 30 + 214 * 11, 214):
+                if n in (b'.', b'..'):
+                    continue
+                for ch in b'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789':
+                    new = n[:-1] + bytes([ch])
+                    if tea_hash(new) % nb != bucket:
+                        names = 30 + 214 * 11 + slot * 8
+                        b[names:names + len(new)] = new
+                        struct.pack_into('<I', b, eoff, tea_hash(new))
+                        img.write(baddr, b)
+                        print(new.decode())
+                        return
+        sys.exit('no entry to misplace')
+    elif op == 'data-set':
+        _, addr, _ = img.nat_lookup(num(a[0]))
+        node = img.read(addr)
+        extra = struct.unpack_from('<H', node, 360)[0] // 4 if node[3] & 0x20 else 0
+        struct.pack_into('<I', node, 360 + 4 * (extra + num(a[1])), num(a[2]))
+        if img.has_csum(node):
+            struct.pack_into('<I', node, 368, img.inode_csum(node))
+        img.write(addr, node)
     elif op == 'data':
         _, addr, _ = img.nat_lookup(num(a[0]))
         node = img.read(addr)

@@ -6,3 +6,5 @@
 IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_errors.sh
 TESTS += $(IMAGE_TESTS)
 EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh
+EXTRA_DIST += tests/images/fsck_cases.sh tests/images/f2fs_corrupt.py tests/images/base \
+	$(wildcard $(srcdir)/tests/images/f_*)

@@ -1,0 +1,67 @@
+#!/bin/bash
+# fsck corpus, e2fsprogs style: each tests/images/f_<topic>/ holds a "script" that makes
+# one precise corruption of a base image, "expect.1" (output and exit status of the first
+# `fsck.f2fs -y`) and "expect.2" (the second run, which must be clean).  After the repair
+# Debian's fsck.f2fs must find the image clean too, unless the case has a "ref_skip" file
+# saying why not.  ZF2FS_UPDATE_EXPECT=1 rewrites the expect files (review them!).
+. "$(dirname "$0")/lib.sh"
+need_python
+
+FSCK=${ZF2FS_FSCK:-$top_builddir/fsck/fsck.f2fs}
+CORRUPT="python3 $top_srcdir/tests/images/f2fs_corrupt.py"
+BASE=$top_srcdir/tests/images/base
+only=${1:-}
+
+corrupt() { $CORRUPT "$IMG" "$@"; }
+ino() { $CORRUPT "$IMG" lookup "$1"; }
+addr() { $CORRUPT "$IMG" addr "$1"; }
+data() { $CORRUPT "$IMG" data "$1" "$2"; }
+base() {
+	case $1 in
+	populated|unclean) xz -dc "$BASE/$1.img.xz" > "$IMG" ;;
+	fresh) rm -f "$IMG"; truncate -s 128M "$IMG"
+	       "$MKFS" -q -r -T 1700000000 -U 11111111-2222-3333-4444-555555555555 \
+		       -O extra_attr,inode_checksum,lost_found "$IMG" ;;
+	*) hard_error "unknown base image $1" ;;
+	esac
+}
+
+run_fsck() {
+	"$FSCK" "$@" "$IMG" 2>&1 | sed -e "s|$IMG|test.img|g"
+	echo "Exit status is ${PIPESTATUS[0]}"
+}
+
+for dir in "$top_srcdir"/tests/images/f_*/; do
+	case=$(basename "$dir")
+	[ -n "$only" ] && [ "$case" != "$only" ] && continue
+	IMG=$TEST_TMP/$case.img
+	base populated
+	if ! ( set -e; . "$dir/script" ) > "$TEST_TMP/$case.setup" 2>&1; then
+		tap_fail "$case: setting up the corruption failed: $(tail -1 "$TEST_TMP/$case.setup")"
+		continue
+	fi
+	run_fsck -y > "$TEST_TMP/$case.1"
+	run_fsck -f -y > "$TEST_TMP/$case.2"
+	if [ "${ZF2FS_UPDATE_EXPECT:-0}" = 1 ]; then
+		cp "$TEST_TMP/$case.1" "$dir/expect.1"
+		cp "$TEST_TMP/$case.2" "$dir/expect.2"
+	fi
+	bad=
+	for n in 1 2; do
+		if ! cmp -s "$dir/expect.$n" "$TEST_TMP/$case.$n"; then
+			diff -u "$dir/expect.$n" "$TEST_TMP/$case.$n" > "$top_builddir/tests/images/$case.$n.failed" 2>/dev/null ||
+				diff -u "$dir/expect.$n" "$TEST_TMP/$case.$n" | head -20
+			bad="$bad expect.$n differs (see tests/images/$case.$n.failed);"
+		fi
+	done
+	if [ -z "$bad" ] && [ -x "$REF_FSCK" ] && [ ! -f "$dir/ref_skip" ]; then
+		ref_fsck "$IMG" > "$TEST_TMP/$case.ref" 2>&1 || bad="reference fsck finds the repaired image unclean:$(tail -3 "$TEST_TMP/$case.ref" | tr '\n' ' ')"
+	fi
+	if [ -z "$bad" ]; then
+		tap_ok "$case"
+	else
+		tap_fail "$case:$bad"
+	fi
+	rm -f "$IMG"
+done
+tap_summary

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dump.c - dump.f2fs: show what is on an F2FS volume, read-only.
+ *
+ * This front-end parses options (f2fs-tools' short ones plus our long views), opens the
+ * volume without write access, runs the requested views in the order they were given and
+ * maps the outcome to an exit status.  The views live in dump_meta.c (metadata areas) and
+ * dump_file.c (files and directories); both print through the emitter of dump_out.c.
+ */
+#include "config.h"
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+
+enum view {
+	V_SUPER, V_CP, V_NAT, V_SIT, V_SSA, V_SEGMENTS, V_INODE, V_BLOCK, V_LS, V_CAT, V_TREE,
+};
+
+struct action {
+	enum view view;
+	uint64_t a, b;          /* number or range */
+	const char *path;
+};
+
+#define MAX_ACTIONS 64
+
+enum {
+	OPT_SUPER = 256, OPT_CP, OPT_SEGMENTS, OPT_LS, OPT_CAT, OPT_TREE, OPT_JSON, OPT_HELP,
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: " DUMP_PROG " [options] device\n"
+"Show the structures and files of an F2FS volume; never writes to it.\n"
+"\n"
+"Views (several may be given; they run in order; default --superblock --checkpoint):\n"
+"  -i, --inode INO          an inode, its node tree and block map\n"
+"  -n, --nat START~END      NAT entries of nids START..END (or one nid)\n"
+"  -s, --sit START~END      SIT entries of main-area segments START..END\n"
+"  -a, --ssa START~END      summary entries of segments START..END\n"
+"  -b, --block BLKADDR      which area, node or inode owns a block, at which offset\n"
+"      --superblock         superblock fields and the state of both copies\n"
+"      --checkpoint         both checkpoint packs and which one is current\n"
+"      --segments           one row per main-area segment: type, valid blocks, state\n"
+"      --ls PATH            a directory's entries (or one file) by path\n"
+"      --cat PATH           a file's contents, to standard output or -o\n"
+"      --tree               every path below the root\n"
+"Output:\n"
+"      --json               one JSON document instead of text\n"
+"  -o, --output PATH        with -i or --cat: write the contents to PATH (a directory:\n"
+"                           under the inode's own name)\n"
+"  -S, --sparse             with -o: keep holes as holes\n"
+"  -d, --debug LEVEL        library messages: 0 quiet .. 4 debug (default 1)\n"
+"  -V, --version            print the version and exit\n"
+"  -h, --help               print this help and exit\n"
+"\n"
+"Numbers may be decimal or 0x-prefixed hexadecimal.\n");
+}
+
+static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(DUMP_PROG ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (try --help)\n", stderr);
+	exit(DUMP_EXIT_USAGE);
+}
+
+void dump_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(DUMP_PROG ": ERROR: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void dump_damage(struct dump_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->damage = true;
+	fputs(DUMP_PROG ": WARNING: damaged: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static uint64_t parse_num(const char *s, const char *what, uint64_t max)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		usage_error("%s: \"%s\" is not a number", what, s);
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > max)
+		usage_error("%s: \"%s\" is not a number up to %llu", what, s,
+			    (unsigned long long)max);
+	return v;
+}
+
+/* "START~END" (END excluded, as f2fs-tools counts) or "N" (just N); END below START is a
+ * usage error.  The result is inclusive: *a..*b, empty when *b < *a. */
+static void parse_range(const char *s, const char *what, uint64_t *a, uint64_t *b)
+{
+	const char *tilde = strchr(s, '~');
+
+	if (!tilde) {
+		*a = *b = parse_num(s, what, UINT32_MAX);
+		return;
+	}
+	{
+		char first[32];
+		size_t n = (size_t)(tilde - s);
+
+		if (n == 0 || n >= sizeof(first))
+			usage_error("%s: \"%s\" is not a range START~END", what, s);
+		memcpy(first, s, n);
+		first[n] = 0;
+		*a = parse_num(first, what, UINT32_MAX);
+		*b = parse_num(tilde + 1, what, (uint64_t)UINT32_MAX + 1);
+	}
+	if (*b < *a)
+		usage_error("%s: range \"%s\" ends before it starts", what, s);
+	if (tilde) {
+		if (*b == *a)
+			*a = *a + 1;    /* empty */
+		else
+			*b = *b - 1;
+	}
+}
+
+static void log_fn(void *arg, enum zf2fs_log_kind kind, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, DUMP_PROG ": %s%s\n", kind == ZF2FS_LOG_ERROR ? "ERROR: " :
+		kind == ZF2FS_LOG_WARNING ? "WARNING: " : "", msg);
+}
+
+/* Views that may be given several times print under one list of their name; others
+ * print one object of their own. */
+static const char *group_name(enum view v)
+{
+	switch (v) {
+	case V_NAT: return "nat";
+	case V_SIT: return "sit";
+	case V_SSA: return "ssa";
+	case V_INODE: return "inode";
+	case V_BLOCK: return "block";
+	case V_LS: return "ls";
+	default: return NULL;
+	}
+}
+
+/* Bring repeats of a view next to its first occurrence (stable), so each view name appears
+ * once in the output: kinds in the order they were first given. */
+static void group(struct action *acts, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++) {
+		unsigned j = i;
+		struct action a = acts[i];
+
+		/* move back past elements whose kind first appears after a's kind */
+		while (j > 0 && acts[j - 1].view != a.view) {
+			bool seen_before = false;
+
+			for (unsigned k = 0; k < j - 1; k++)
+				if (acts[k].view == a.view)
+					seen_before = true;
+			if (!seen_before)
+				break;
+			acts[j] = acts[j - 1];
+			j--;
+		}
+		acts[j] = a;
+	}
+}
+
+static int run(struct dump_ctx *c, const struct action *a)
+{
+	switch (a->view) {
+	case V_SUPER: return dump_superblock(c);
+	case V_CP: return dump_checkpoint(c);
+	case V_NAT: return dump_nat(c, a->a, a->b);
+	case V_SIT: return dump_sit(c, a->a, a->b);
+	case V_SSA: return dump_ssa(c, a->a, a->b);
+	case V_SEGMENTS: return dump_segments(c);
+	case V_INODE: return dump_inode(c, (uint32_t)a->a);
+	case V_BLOCK: return dump_block(c, a->a);
+	case V_LS: return dump_ls(c, a->path);
+	case V_CAT: return dump_cat(c, a->path);
+	case V_TREE: return dump_tree(c, "/");
+	}
+	return -EINVAL;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "inode", required_argument, NULL, 'i' },
+		{ "nat", required_argument, NULL, 'n' },
+		{ "sit", required_argument, NULL, 's' },
+		{ "ssa", required_argument, NULL, 'a' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "debug", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "sparse", no_argument, NULL, 'S' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "superblock", no_argument, NULL, OPT_SUPER },
+		{ "checkpoint", no_argument, NULL, OPT_CP },
+		{ "segments", no_argument, NULL, OPT_SEGMENTS },
+		{ "ls", required_argument, NULL, OPT_LS },
+		{ "cat", required_argument, NULL, OPT_CAT },
+		{ "tree", no_argument, NULL, OPT_TREE },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct action acts[MAX_ACTIONS];
+	struct dump_ctx c = { .level = 1 };
+	struct zf2fs_log log = { .fn = log_fn };
+	unsigned nacts = 0, ncat = 0, ninode = 0;
+	bool json = false;
+	int opt, rc = DUMP_EXIT_OK;
+
+	opterr = 0;   /* one message of our own per usage error */
+	while ((opt = getopt_long(argc, argv, ":a:b:d:hi:n:o:s:SV", longopts, NULL)) != -1) {
+		struct action *a = &acts[nacts];
+
+		if (nacts >= MAX_ACTIONS && opt != 'd' && opt != 'o' && opt != 'S' &&
+		    opt != OPT_JSON)
+			usage_error("at most %d views per run", MAX_ACTIONS);
+		memset(a, 0, sizeof(*a));
+		switch (opt) {
+		case 'i':
+			a->view = V_INODE;
+			a->a = parse_num(optarg, "-i", UINT32_MAX);
+			ninode++;
+			nacts++;
+			break;
+		case 'n': a->view = V_NAT; parse_range(optarg, "-n", &a->a, &a->b); nacts++; break;
+		case 's': a->view = V_SIT; parse_range(optarg, "-s", &a->a, &a->b); nacts++; break;
+		case 'a': a->view = V_SSA; parse_range(optarg, "-a", &a->a, &a->b); nacts++; break;
+		case 'b':
+			a->view = V_BLOCK;
+			a->a = parse_num(optarg, "-b", UINT32_MAX);
+			nacts++;
+			break;
+		case 'd': c.level = (int)parse_num(optarg, "-d", 4); break;
+		case 'o': c.outpath = optarg; break;
+		case 'S': c.sparse = true; break;
+		case 'V':
+			printf(DUMP_PROG " (zf2fs-tools) %s\n", zf2fs_version());
+			return DUMP_EXIT_OK;
+		case 'h':
+			usage(stdout);
+			return DUMP_EXIT_OK;
+		case OPT_SUPER: a->view = V_SUPER; nacts++; break;
+		case OPT_CP: a->view = V_CP; nacts++; break;
+		case OPT_SEGMENTS: a->view = V_SEGMENTS; nacts++; break;
+		case OPT_LS: a->view = V_LS; a->path = optarg; nacts++; break;
+		case OPT_CAT: a->view = V_CAT; a->path = optarg; ncat++; nacts++; break;
+		case OPT_TREE: a->view = V_TREE; nacts++; break;
+		case OPT_JSON: json = true; break;
+		case ':':
+			usage_error("%s needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				usage_error("unknown option -%c", optopt);
+			usage_error("unknown option %s", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		usage_error(optind >= argc ? "no device given" : "one device only, got \"%s\" "
+			    "after \"%s\"", argv[argc - 1], argv[optind]);
+	if (c.outpath && !ninode && !ncat)
+		usage_error("-o needs -i or --cat");
+	if (c.outpath && ninode + ncat > 1)
+		usage_error("-o takes the contents of one file only");
+	if (c.sparse && !c.outpath)
+		usage_error("-S needs -o");
+	if (ncat && !c.outpath && (nacts > 1 || json))
+		usage_error("--cat writes to standard output: use it alone, or give -o");
+	if (!nacts) {
+		acts[nacts++].view = V_SUPER;
+		acts[nacts].view = V_CP;
+		nacts++;
+	}
+	log.level = c.level;
+	{
+		const char *paths[1] = { argv[optind] };
+		int err = zf2fs_vol_open(paths, 1, 0, &log, &c.vol);
+
+		if (err) {
+			if (err != -ZF2FS_EFSCORRUPTED && err != -ENOENT && err != -EACCES)
+				dump_error("%s: while opening %s", strerror(-err), argv[optind]);
+			return DUMP_EXIT_ERROR;
+		}
+	}
+	c.info = zf2fs_vol_info(c.vol);
+	out_init(&c.out, stdout, json);
+	group(acts, nacts);
+	for (unsigned i = 0; i < nacts; i++) {
+		const char *list = group_name(acts[i].view);
+		bool first = !i || acts[i - 1].view != acts[i].view;
+		bool last = i + 1 == nacts || acts[i + 1].view != acts[i].view;
+		int err;
+
+		if (!list && !first)
+			continue;     /* a view without parameters shown twice */
+		if (list && first)
+			out_list(&c.out, list);
+		err = run(&c, &acts[i]);
+		if (list && last)
+			out_list_end(&c.out);
+		if (err)
+			rc = DUMP_EXIT_ERROR;
+	}
+	if (acts[0].view != V_CAT)
+		out_finish(&c.out);
+	if (rc == DUMP_EXIT_OK && c.damage)
+		rc = DUMP_EXIT_DAMAGE;
+	if (fflush(stdout) || ferror(stdout)) {
+		dump_error("%s: while writing standard output", strerror(errno));
+		rc = DUMP_EXIT_ERROR;
+	}
+	free(c.sit);
+	zf2fs_vol_close(c.vol);
+	return rc;
+}

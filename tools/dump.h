@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* dump.h - dump.f2fs: the run context, the text/JSON emitter and the views. */
+#ifndef ZF2FS_TOOLS_DUMP_H
+#define ZF2FS_TOOLS_DUMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/file.h"
+
+#define DUMP_PROG "dump.f2fs"
+
+/* Exit codes (documented in the man page). */
+#define DUMP_EXIT_OK      0
+#define DUMP_EXIT_ERROR   1   /* could not do what was asked */
+#define DUMP_EXIT_DAMAGE  2   /* output produced, but damaged structures were reported */
+#define DUMP_EXIT_USAGE  16
+
+/*
+ * One emitter for both output forms.  Text: "name value" lines, nested objects indented
+ * under a "name:" heading, rows of a list on one line as name=value pairs.  JSON: one
+ * document per run; rows are objects on one line each.
+ */
+#define OUT_MAX_DEPTH 16
+struct out {
+	FILE *f;
+	bool json;
+	int depth;
+	bool first[OUT_MAX_DEPTH];   /* JSON: nothing written yet at this depth */
+	bool row[OUT_MAX_DEPTH];     /* this depth is a one-line row */
+};
+
+void out_init(struct out *o, FILE *f, bool json);
+void out_finish(struct out *o);
+void out_obj(struct out *o, const char *key);
+void out_obj_end(struct out *o);
+void out_list(struct out *o, const char *key);
+void out_list_end(struct out *o);
+void out_row(struct out *o);
+void out_row_end(struct out *o);
+void out_u(struct out *o, const char *key, uint64_t v);
+void out_x(struct out *o, const char *key, uint64_t v);   /* text adds (0x...) */
+void out_i(struct out *o, const char *key, int64_t v);
+void out_s(struct out *o, const char *key, const char *s);
+void out_sn(struct out *o, const char *key, const void *s, size_t len);
+void out_b(struct out *o, const char *key, bool v);
+void out_hex(struct out *o, const char *key, const void *buf, size_t len);
+void out_null(struct out *o, const char *key);
+/* A short array of numbers: JSON [a, b], text "a b". */
+void out_u_array(struct out *o, const char *key, const uint64_t *v, size_t n);
+
+/* What one run does. */
+struct dump_ctx {
+	struct zf2fs_vol *vol;
+	const struct zf2fs_vol_info *info;
+	struct out out;
+	int level;              /* -d */
+	bool sparse;            /* -S */
+	const char *outpath;    /* -o */
+	bool damage;            /* a damaged structure was reported */
+	struct zf2fs_sit_entry *sit;   /* loaded on demand */
+};
+
+/* Report a damaged structure on stderr (and mark the run). */
+void dump_damage(struct dump_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One-line error on stderr. */
+void dump_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int dump_superblock(struct dump_ctx *c);
+int dump_checkpoint(struct dump_ctx *c);
+int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end);
+int dump_sit(struct dump_ctx *c, uint64_t start, uint64_t end);
+int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end);
+int dump_segments(struct dump_ctx *c);
+int dump_inode(struct dump_ctx *c, uint32_t ino);
+int dump_block(struct dump_ctx *c, uint64_t blkaddr);
+int dump_ls(struct dump_ctx *c, const char *path);
+int dump_cat(struct dump_ctx *c, const char *path);
+int dump_tree(struct dump_ctx *c, const char *path);
+
+/* Shared helpers. */
+int dump_load_sit(struct dump_ctx *c);
+const char *dump_log_name(unsigned type);
+const char *dump_ftype_name(unsigned type);
+/* Extract inode @ino's contents to @path ("-" = stdout). */
+int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path);
+
+#endif
