@@ -214,6 +214,10 @@ ZF2FS_EXPORT int zf2fs_file_walk(struct zf2fs_vol *vol, const struct zf2fs_node 
 		return -ZF2FS_EFSCORRUPTED;
 	if (inode->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
 		return 0;
+	switch (zf_get(inode->i.i_mode) & 0170000) {
+	case 0020000: case 0060000: case 0010000: case 0140000:
+		return 0;   /* devices keep their number in i_addr; fifos and sockets have no data */
+	}
 	for (int i = 0; i < 3; i++) {
 		w.buf[i] = malloc(ZF2FS_BLKSIZE);
 		if (!w.buf[i]) {

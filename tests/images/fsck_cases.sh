@@ -7,24 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 need_python
 
-FSCK=${ZF2FS_FSCK:-$top_builddir/fsck/fsck.f2fs}
-CORRUPT="python3 $top_srcdir/tests/images/f2fs_corrupt.py"
-BASE=$top_srcdir/tests/images/base
 only=${1:-}
-
-corrupt() { $CORRUPT "$IMG" "$@"; }
-ino() { $CORRUPT "$IMG" lookup "$1"; }
-addr() { $CORRUPT "$IMG" addr "$1"; }
-data() { $CORRUPT "$IMG" data "$1" "$2"; }
-base() {
-	case $1 in
-	populated|unclean) xz -dc "$BASE/$1.img.xz" > "$IMG" ;;
-	fresh) rm -f "$IMG"; truncate -s 128M "$IMG"
-	       "$MKFS" -q -r -T 1700000000 -U 11111111-2222-3333-4444-555555555555 \
-		       -O extra_attr,inode_checksum,lost_found "$IMG" ;;
-	*) hard_error "unknown base image $1" ;;
-	esac
-}
 
 run_fsck() {
 	"$FSCK" "$@" "$IMG" 2>&1 | sed -e "s|$IMG|test.img|g"
@@ -34,9 +17,7 @@ run_fsck() {
 for dir in "$top_srcdir"/tests/images/f_*/; do
 	case=$(basename "$dir")
 	[ -n "$only" ] && [ "$case" != "$only" ] && continue
-	IMG=$TEST_TMP/$case.img
-	base populated
-	if ! ( set -e; . "$dir/script" ) > "$TEST_TMP/$case.setup" 2>&1; then
+	if ! fsck_case_image "$case" "$TEST_TMP/$case.img" > "$TEST_TMP/$case.setup" 2>&1; then
 		tap_fail "$case: setting up the corruption failed: $(tail -1 "$TEST_TMP/$case.setup")"
 		continue
 	fi

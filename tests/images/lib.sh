@@ -190,3 +190,31 @@ tap_summary()
 	echo "$TAP_PASS passed, $TAP_FAIL failed"
 	[ "$TAP_FAIL" -eq 0 ]
 }
+
+# ---- fsck cases --------------------------------------------------------------------------
+# fsck_case_image CASE IMG: make IMG the corrupted image of tests/images/f_CASE (its base
+# image, then its script).  The script calls corrupt, ino, addr, data and base.
+FSCK=${ZF2FS_FSCK:-$top_builddir/fsck/fsck.f2fs}
+CORRUPT="python3 $top_srcdir/tests/images/f2fs_corrupt.py"
+CASE_BASE=$top_srcdir/tests/images/base
+
+corrupt() { $CORRUPT "$IMG" "$@"; }
+ino() { $CORRUPT "$IMG" lookup "$1"; }
+addr() { $CORRUPT "$IMG" addr "$1"; }
+data() { $CORRUPT "$IMG" data "$1" "$2"; }
+base() {
+	case $1 in
+	populated|unclean) xz -dc "$CASE_BASE/$1.img.xz" > "$IMG" ;;
+	fresh) rm -f "$IMG"; truncate -s 128M "$IMG"
+	       "$MKFS" -q -r -T 1700000000 -U 11111111-2222-3333-4444-555555555555 \
+		       -O extra_attr,inode_checksum,lost_found "$IMG" ;;
+	*) hard_error "unknown base image $1" ;;
+	esac
+}
+
+fsck_case_image()
+{
+	IMG=$2
+	base populated
+	( set -e; . "$top_srcdir/tests/images/$1/script" )
+}

@@ -1,7 +1,7 @@
 # cmocka unit tests, one program per library module.
 if HAVE_CMOCKA
 UNIT_TESTS = tests/unit/test_format tests/unit/test_checksum tests/unit/test_layout \
-	tests/unit/test_mkfs_memory tests/unit/test_volume
+	tests/unit/test_mkfs_memory tests/unit/test_volume tests/unit/test_fsck_problems
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/unit/data"'
@@ -18,6 +18,16 @@ tests_unit_test_layout_LDADD = $(UNIT_LDADD)
 tests_unit_test_mkfs_memory_SOURCES = tests/unit/test_mkfs_memory.c
 tests_unit_test_mkfs_memory_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_mkfs_memory_LDADD = $(UNIT_LDADD)
+tests_unit_test_fsck_problems_SOURCES = tests/unit/test_fsck_problems.c fsck/problem.c
+nodist_tests_unit_test_fsck_problems_SOURCES = tests/unit/fsck_codes.inc
+tests_unit_test_fsck_problems_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_builddir)/tests/unit
+tests_unit_test_fsck_problems_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_fsck_problems_LDADD = $(UNIT_LDADD)
+BUILT_SOURCES = tests/unit/fsck_codes.inc
+CLEANFILES += tests/unit/fsck_codes.inc
+# every "#define PR_..." code of the fsck header, for the table test
+tests/unit/fsck_codes.inc: $(top_srcdir)/fsck/fsck.h
+	$(AM_V_GEN)$(MKDIR_P) tests/unit && sed -n 's/^#define PR_[0-9]_[A-Z_0-9]* *\(0x[0-9A-Fa-f]*\).*/\1,/p' $< > $@
 tests_unit_test_volume_SOURCES = tests/unit/test_volume.c
 tests_unit_test_volume_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_volume_LDADD = $(UNIT_LDADD)

@@ -1,0 +1,694 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gc_model.c - the GC model's state: building it from an image or by hand, deriving
+ * what the kernel derives at mount (free, dirty and current units, the cost-benefit
+ * time bounds), and the effects of a foreground collection (moving valid blocks into
+ * the destination logs, allocating segments the way LFS mode does, prefree victims,
+ * checkpoints).  Selection itself is in gc_select.c; the index in gc_index.c.
+ *
+ * Kernel behaviour modelled (Linux 6.1): segments are free when they hold no valid
+ * block, are not current and not prefree; a section is free when all its segments are.
+ * A unit (section) is dirty when 0 < valid < capacity and it holds no current segment.
+ * New segments: the next free segment of the current section, else the first free
+ * section at or after the hint (wrapping to 0); the hint is the log's own section, or
+ * section 0 for hot data and node logs on small sections (the default no_heap option).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zf2fs/endian.h"
+#include "gc_p.h"
+
+uint32_t gc_seg_usable(const struct zf2fs_gc_model *m, uint32_t segno)
+{
+	uint32_t off, start;
+
+	if (!m->unusable)
+		return m->bps;
+	off = segno % m->sps;
+	start = off * m->bps;
+	if (start >= m->cap)
+		return 0;
+	return m->cap - start < m->bps ? m->cap - start : m->bps;
+}
+
+bool gc_sec_is_current(const struct zf2fs_gc_model *m, uint32_t secno)
+{
+	for (int i = 0; i < GC_NR_LOGS; i++)
+		if (m->cur_seg[i] != GC_NULL && m->cur_seg[i] / m->sps == secno)
+			return true;
+	return false;
+}
+
+static bool seg_is_current(const struct zf2fs_gc_model *m, uint32_t segno)
+{
+	for (int i = 0; i < GC_NR_LOGS; i++)
+		if (m->cur_seg[i] == segno)
+			return true;
+	return false;
+}
+
+static bool seg_in_use(const struct zf2fs_gc_model *m, uint32_t segno)
+{
+	return m->valid[segno] || m->prefree[segno] || seg_is_current(m, segno);
+}
+
+static bool sec_is_free(const struct zf2fs_gc_model *m, uint32_t secno)
+{
+	for (uint32_t i = 0; i < m->sps; i++)
+		if (seg_in_use(m, secno * m->sps + i))
+			return false;
+	return true;
+}
+
+/* Capacity of a unit: a section's usable blocks, or one segment's when sps is 1. */
+static uint32_t unit_cap(const struct zf2fs_gc_model *m, uint32_t secno)
+{
+	return m->sps == 1 ? gc_seg_usable(m, secno) : m->cap;
+}
+
+void gc_refresh_sec(struct zf2fs_gc_model *m, uint32_t secno)
+{
+	uint32_t v = m->sec_valid[secno];
+	bool dirty = v > 0 && v < unit_cap(m, secno) && !gc_sec_is_current(m, secno);
+
+	if (dirty != (bool)m->sec_dirty[secno]) {
+		m->sec_dirty[secno] = dirty;
+		if (dirty)
+			m->nr_dirty_units++;
+		else
+			m->nr_dirty_units--;
+	}
+	/* the kernel clears a victim mark when the section has no valid block left */
+	if (!v && m->victim_map[secno]) {
+		m->victim_map[secno] = 0;
+		m->nr_marked--;
+	}
+	if (m->ready)
+		gc_index_update(m, secno);
+}
+
+uint64_t gc_sec_mtime_cb(const struct zf2fs_gc_model *m, uint32_t secno)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < m->usegs; i++)
+		sum += m->mtime[secno * m->sps + i];
+	return sum / m->usegs;
+}
+
+uint64_t gc_sec_mtime_all(const struct zf2fs_gc_model *m, uint32_t secno)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < m->sps; i++)
+		sum += m->mtime[secno * m->sps + i];
+	return sum / m->sps;
+}
+
+ZF2FS_EXPORT void zf2fs_gc_params_init(struct zf2fs_gc_params *p, enum zf2fs_gc_type gc_type)
+{
+	memset(p, 0, sizeof(*p));
+	p->gc_type = gc_type;
+	p->policy = ZF2FS_GC_POLICY_DEFAULT;
+	p->alloc = ZF2FS_GC_LFS;
+	p->ssr_type = ZF2FS_LOG_COLD_DATA;
+	p->window = ZF2FS_GC_WIN_KERNEL;
+	p->window_n = 4096;
+	p->max_search = 4096;
+	p->engine = ZF2FS_GC_ENGINE_INDEX;
+	p->scan_below = 64;
+	p->fg_shortcut = true;
+	p->lfs_mode = true;
+}
+
+ZF2FS_EXPORT int zf2fs_gc_model_new(const struct zf2fs_gc_geom *g, struct zf2fs_gc_model **ret)
+{
+	struct zf2fs_gc_model *m;
+	uint64_t segs;
+
+	*ret = NULL;
+	if (!g->main_secs || !g->segs_per_sec || g->segs_per_sec > 512 ||
+	    g->log_blocks_per_seg < 1 || g->log_blocks_per_seg > 9)
+		return -EINVAL;
+	segs = (uint64_t)g->main_secs * g->segs_per_sec;
+	if (segs > UINT32_MAX / 2 ||
+	    g->unusable_blocks_per_sec >= (g->segs_per_sec << g->log_blocks_per_seg))
+		return -EINVAL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->main_secs = g->main_secs;
+	m->sps = g->segs_per_sec;
+	m->total_segs = (uint32_t)segs;
+	m->log_bps = g->log_blocks_per_seg;
+	m->bps = 1u << g->log_blocks_per_seg;
+	m->unusable = g->unusable_blocks_per_sec;
+	m->cap = m->sps * m->bps - m->unusable;
+	m->usegs = m->sps - m->unusable / m->bps;
+	m->rsvd_segments = g->rsvd_segments;
+	m->ovp_segments = g->ovp_segments;
+	m->reserved_secs = g->rsvd_segments / m->sps;
+	m->elapsed_time = g->elapsed_time;
+	m->valid = calloc(segs, sizeof(*m->valid));
+	m->ckpt_valid = calloc(segs, sizeof(*m->ckpt_valid));
+	m->type = calloc(segs, 1);
+	m->prefree = calloc(segs, 1);
+	m->mtime = calloc(segs, sizeof(*m->mtime));
+	m->sec_valid = calloc(m->main_secs, sizeof(*m->sec_valid));
+	m->sec_dirty = calloc(m->main_secs, 1);
+	m->victim_map = calloc(m->main_secs, 1);
+	m->bg_data = calloc(m->main_secs, sizeof(*m->bg_data));
+	m->bg_node = calloc(m->main_secs, sizeof(*m->bg_node));
+	if (!m->bg_data || !m->bg_node || !m->valid || !m->ckpt_valid || !m->type || !m->prefree || !m->mtime ||
+	    !m->sec_valid || !m->sec_dirty || !m->victim_map) {
+		zf2fs_gc_model_free(m);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < GC_NR_LOGS; i++)
+		m->cur_seg[i] = GC_NULL;
+	*ret = m;
+	return 0;
+}
+
+ZF2FS_EXPORT void zf2fs_gc_model_free(struct zf2fs_gc_model *m)
+{
+	if (!m)
+		return;
+	gc_index_free(&m->idx);
+	free(m->valid);
+	free(m->ckpt_valid);
+	free(m->type);
+	free(m->prefree);
+	free(m->mtime);
+	free(m->sec_valid);
+	free(m->sec_dirty);
+	free(m->victim_map);
+	free(m->bg_data);
+	free(m->bg_node);
+	free(m);
+}
+
+ZF2FS_EXPORT int zf2fs_gc_model_set_segment(struct zf2fs_gc_model *m, uint32_t segno,
+					    uint32_t valid, uint32_t type, uint64_t mtime)
+{
+	if (segno >= m->total_segs)
+		return -ERANGE;
+	if (valid > gc_seg_usable(m, segno) || type > 7)
+		return -EINVAL;
+	m->valid[segno] = (uint16_t)valid;
+	m->ckpt_valid[segno] = (uint16_t)valid;
+	m->type[segno] = (uint8_t)type;
+	m->mtime[segno] = mtime;
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_gc_model_set_curseg(struct zf2fs_gc_model *m, int log, uint32_t segno,
+					   uint32_t blkoff)
+{
+	if (log < 0 || log >= GC_NR_LOGS || blkoff > m->bps)
+		return -EINVAL;
+	if (segno >= m->total_segs)
+		return -ERANGE;
+	m->cur_seg[log] = segno;
+	m->cur_off[log] = blkoff;
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_gc_model_ready(struct zf2fs_gc_model *m)
+{
+	uint64_t min = UINT64_MAX;
+
+	m->nr_dirty_units = 0;
+	m->free_secs = 0;
+	m->prefree_segs = 0;
+	for (uint32_t s = 0; s < m->main_secs; s++) {
+		uint32_t v = 0;
+		uint64_t mt;
+
+		for (uint32_t i = 0; i < m->sps; i++) {
+			v += m->valid[s * m->sps + i];
+			m->prefree_segs += m->prefree[s * m->sps + i];
+		}
+		m->sec_valid[s] = v;
+		m->sec_dirty[s] = 0;
+		gc_refresh_sec(m, s);
+		if (sec_is_free(m, s))
+			m->free_secs++;
+		/* mount: the smallest section average over all sections, free ones too */
+		mt = gc_sec_mtime_all(m, s);
+		if (mt < min)
+			min = mt;
+	}
+	m->min_mtime = min;
+	m->max_mtime = m->elapsed_time;
+	for (int i = 0; i < 5; i++)
+		m->last_victim[i] = 0;
+	m->ready = true;
+	return 0;
+}
+
+static int set_from_sit(struct zf2fs_gc_model *m, const struct zf2fs_log *log, uint32_t segno,
+			const struct zf2fs_sit_entry *se)
+{
+	uint32_t vb = (uint32_t)zf_get(se->vblocks);
+	uint32_t valid = vb & ZF2FS_SIT_VBLOCKS_MASK, type = vb >> ZF2FS_SIT_VBLOCKS_BITS;
+
+	if (zf2fs_gc_model_set_segment(m, segno, valid, type, zf_get(se->mtime))) {
+		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt SIT entry: segment %u, %u valid blocks "
+			   "of type %u", segno, valid, type);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	return 0;
+}
+
+/*
+ * The SIT straight into the model: live copy of each block per the checkpoint's bitmap,
+ * runs of consecutive blocks read at once (up to 4 MiB), then the checkpoint's SIT
+ * journal on top.  Streaming keeps memory at the model's size on huge volumes.
+ */
+#define SIT_CHUNK 1024u
+
+static int load_sit(struct zf2fs_vol *vol, const struct zf2fs_log *log, struct zf2fs_gc_model *m)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(vol);
+	uint32_t segs = m->total_segs, nblocks = (segs + ZF2FS_SIT_PER_BLOCK - 1) / ZF2FS_SIT_PER_BLOCK;
+	uint32_t nj = (uint32_t)zf_get(j->n_entries);
+	uint8_t *buf;
+	int err = 0;
+
+	if (nblocks > vi->sit_blocks) {
+		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt superblock: SIT area, %u blocks cannot "
+			   "cover %u segments", vi->sit_blocks, segs);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	if (nj > ZF2FS_SIT_JOURNAL_ENTRIES) {
+		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt checkpoint: SIT journal, %u entries",
+			   nj);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	buf = malloc((size_t)SIT_CHUNK * ZF2FS_BLKSIZE);
+	if (!buf)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nblocks && !err;) {
+		uint64_t addr = zf2fs_vol_sit_block_addr(vol, i);
+		uint32_t run = 1;
+
+		while (run < SIT_CHUNK && i + run < nblocks &&
+		       zf2fs_vol_sit_block_addr(vol, i + run) == addr + run)
+			run++;
+		err = zf2fs_vol_read_blocks(vol, addr, run, buf);
+		for (uint32_t b = 0; !err && b < run; b++) {
+			const struct zf2fs_sit_entry *e =
+				(const void *)(buf + (size_t)b * ZF2FS_BLKSIZE);
+			uint32_t first = (i + b) * (uint32_t)ZF2FS_SIT_PER_BLOCK;
+
+			for (uint32_t k = 0; k < ZF2FS_SIT_PER_BLOCK && first + k < segs && !err; k++)
+				err = set_from_sit(m, log, first + k, &e[k]);
+		}
+		i += run;
+	}
+	for (uint32_t k = 0; k < nj && !err; k++) {
+		uint32_t segno = (uint32_t)zf_get(j->sit.entries[k].segno);
+
+		if (segno >= segs) {
+			zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt checkpoint: SIT journal entry %u, "
+				   "segment %u of %u", k, segno, segs);
+			err = -ZF2FS_EFSCORRUPTED;
+			break;
+		}
+		err = set_from_sit(m, log, segno, &j->sit.entries[k].se);
+	}
+	free(buf);
+	return err;
+}
+
+ZF2FS_EXPORT int zf2fs_gc_model_load(struct zf2fs_vol *vol, const struct zf2fs_log *log,
+				     struct zf2fs_gc_model **ret)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
+	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
+	struct zf2fs_gc_model *m = NULL;
+	struct zf2fs_gc_geom g;
+	uint32_t log_bps = (uint32_t)zf_get(sb->log_blocks_per_seg);
+	int err;
+
+	*ret = NULL;
+	memset(&g, 0, sizeof(g));
+	g.main_secs = vi->main_secs;
+	g.segs_per_sec = vi->segs_per_sec;
+	g.log_blocks_per_seg = log_bps;
+	g.rsvd_segments = (uint32_t)zf_get(cp->rsvd_segment_count);
+	g.ovp_segments = (uint32_t)zf_get(cp->overprov_segment_count);
+	g.elapsed_time = zf_get(cp->elapsed_time);
+	if ((uint64_t)vi->main_secs * vi->segs_per_sec > vi->main_segs || log_bps != 9) {
+		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt superblock: main area, %u sections "
+			   "of %u segments in %u segments", vi->main_secs, vi->segs_per_sec,
+			   vi->main_segs);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	err = zf2fs_gc_model_new(&g, &m);
+	if (err == -EINVAL) {
+		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt superblock: geometry out of range, "
+			   "%u sections of %u segments", vi->main_secs, vi->segs_per_sec);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	if (err)
+		return err;
+	err = load_sit(vol, log, m);
+	if (err)
+		goto out;
+	for (int i = 0; i < GC_NR_LOGS; i++) {
+		uint32_t segno, blkoff;
+
+		zf2fs_vol_curseg(vol, i, &segno, &blkoff);
+		err = zf2fs_gc_model_set_curseg(m, i, segno, blkoff);
+		if (err) {
+			zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt checkpoint: current segment "
+				   "of log %d, segment %u offset %u", i, segno, blkoff);
+			err = -ZF2FS_EFSCORRUPTED;
+			goto out;
+		}
+	}
+	err = zf2fs_gc_model_ready(m);
+out:
+	if (err) {
+		zf2fs_gc_model_free(m);
+		return err;
+	}
+	*ret = m;
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_gc_model_segment(const struct zf2fs_gc_model *m, uint32_t segno,
+					struct zf2fs_gc_seginfo *ret)
+{
+	if (segno >= m->total_segs)
+		return -ERANGE;
+	ret->valid_blocks = m->valid[segno];
+	ret->ckpt_valid_blocks = m->ckpt_valid[segno];
+	ret->type = m->type[segno];
+	ret->mtime = m->mtime[segno];
+	if (seg_is_current(m, segno))
+		ret->state = ZF2FS_GC_SEG_CURRENT;
+	else if (m->prefree[segno])
+		ret->state = ZF2FS_GC_SEG_PREFREE;
+	else if (!m->valid[segno])
+		ret->state = ZF2FS_GC_SEG_FREE;
+	else if (m->valid[segno] < gc_seg_usable(m, segno))
+		ret->state = ZF2FS_GC_SEG_DIRTY;
+	else
+		ret->state = ZF2FS_GC_SEG_FULL;
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_gc_model_set_last_victim(struct zf2fs_gc_model *m,
+						enum zf2fs_gc_policy policy, uint32_t segno)
+{
+	if (policy < ZF2FS_GC_CB || policy > ZF2FS_GC_AT)
+		return -EINVAL;
+	m->last_victim[policy] = segno % m->total_segs;
+	return 0;
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_gc_model_last_victim(const struct zf2fs_gc_model *m,
+						 enum zf2fs_gc_policy policy)
+{
+	if (policy < ZF2FS_GC_CB || policy > ZF2FS_GC_AT)
+		return 0;
+	return m->last_victim[policy];
+}
+
+/* ---- foreground collection ------------------------------------------------------------ */
+
+/* The kernel's segment mtime update, made before a valid count changes. */
+static void touch_mtime(struct zf2fs_gc_model *m, uint32_t segno, uint64_t t)
+{
+	uint64_t old = m->mtime[segno];
+	uint32_t v = m->valid[segno];
+
+	m->mtime[segno] = old ? (old * v + t) / (v + 1) : t;
+	if (t > m->max_mtime)
+		m->max_mtime = t;
+}
+
+static void set_sec_free_state(struct zf2fs_gc_model *m, uint32_t secno, bool was_free)
+{
+	bool now_free = sec_is_free(m, secno);
+
+	if (was_free && !now_free)
+		m->free_secs--;
+	else if (!was_free && now_free)
+		m->free_secs++;
+}
+
+/* New segment for log @l whose current segment is full (new_curseg, LFS, no_heap). */
+static int new_segment(struct zf2fs_gc_model *m, int l)
+{
+	uint32_t old = m->cur_seg[l], hint, secno, segno = GC_NULL;
+
+	if (m->sps > 1 || l == ZF2FS_LOG_WARM_DATA || l == ZF2FS_LOG_COLD_DATA)
+		hint = old;
+	else
+		hint = 0;
+	if (hint == GC_NULL)
+		hint = 0;
+	if ((hint + 1) % m->sps) {
+		uint32_t end = (hint / m->sps + 1) * m->sps;
+
+		for (uint32_t s = hint + 1; s < end; s++)
+			if (!seg_in_use(m, s)) {
+				segno = s;
+				break;
+			}
+	}
+	if (segno == GC_NULL) {
+		uint32_t h = hint / m->sps;
+
+		for (secno = h; secno < m->main_secs && !sec_is_free(m, secno); secno++)
+			;
+		if (secno >= m->main_secs)
+			for (secno = 0; secno < h && !sec_is_free(m, secno); secno++)
+				;
+		if (secno >= m->main_secs || !sec_is_free(m, secno))
+			return -ENOSPC;
+		segno = secno * m->sps;
+	}
+	{
+		uint32_t nsec = segno / m->sps;
+		bool was_free = sec_is_free(m, nsec);
+
+		m->cur_seg[l] = segno;
+		m->cur_off[l] = 0;
+		set_sec_free_state(m, nsec, was_free);
+		gc_refresh_sec(m, nsec);
+	}
+	/* the closed segment is located again now that it is not current */
+	if (old != GC_NULL)
+		gc_refresh_sec(m, old / m->sps);
+	return 0;
+}
+
+static void dec_valid(struct zf2fs_gc_model *m, uint32_t segno)
+{
+	m->valid[segno]--;
+	m->sec_valid[segno / m->sps]--;
+	if (!m->valid[segno] && !seg_is_current(m, segno)) {
+		m->prefree[segno] = 1;
+		m->prefree_segs++;
+	}
+}
+
+int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
+{
+	int moved = 0, err;
+
+	/* pages background GC dirtied are written now */
+	m->dirty_data -= m->bg_data[secno] < m->dirty_data ? m->bg_data[secno] : m->dirty_data;
+	m->dirty_node -= m->bg_node[secno] < m->dirty_node ? m->bg_node[secno] : m->dirty_node;
+	m->bg_data[secno] = m->bg_node[secno] = 0;
+
+	for (uint32_t i = 0; i < m->usegs; i++) {
+		uint32_t src = secno * m->sps + i;
+		int l = m->type[src] >= ZF2FS_LOG_HOT_NODE && m->type[src] <= ZF2FS_LOG_COLD_NODE ?
+			m->type[src] : ZF2FS_LOG_COLD_DATA;
+
+		/* moved data blocks dirty their node pages: at least one */
+		if (m->valid[src] && l == ZF2FS_LOG_COLD_DATA)
+			m->dirty_node++;
+		while (m->valid[src]) {
+			uint32_t dst;
+
+			if (m->cur_seg[l] == GC_NULL ||
+			    m->cur_off[l] >= gc_seg_usable(m, m->cur_seg[l])) {
+				err = new_segment(m, l);
+				if (err)
+					return err;
+			}
+			dst = m->cur_seg[l];
+			touch_mtime(m, src, now);
+			touch_mtime(m, dst, now);
+			m->valid[dst]++;
+			if (m->ckpt_valid[dst] < m->bps)
+				m->ckpt_valid[dst]++;
+			m->sec_valid[dst / m->sps]++;
+			m->type[dst] = (uint8_t)l;
+			m->cur_off[l]++;
+			dec_valid(m, src);
+			moved++;
+			if (m->cur_off[l] >= gc_seg_usable(m, dst)) {
+				err = new_segment(m, l);
+				if (err)
+					return err;
+			}
+		}
+	}
+	gc_refresh_sec(m, secno);
+	for (int l = 0; l < GC_NR_LOGS; l++)
+		if (m->cur_seg[l] != GC_NULL)
+			gc_refresh_sec(m, m->cur_seg[l] / m->sps);
+	return moved;
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_gc_checkpoint(struct zf2fs_gc_model *m)
+{
+	uint32_t n = 0;
+
+	for (uint32_t s = 0; s < m->main_secs; s++) {
+		bool was_free = sec_is_free(m, s), any = false;
+
+		for (uint32_t i = 0; i < m->sps; i++) {
+			uint32_t seg = s * m->sps + i;
+
+			if (m->prefree[seg]) {
+				m->prefree[seg] = 0;
+				n++;
+				any = true;
+			}
+		}
+		if (any)
+			set_sec_free_state(m, s, was_free);
+	}
+	for (uint32_t s = 0; s < m->total_segs; s++)
+		m->ckpt_valid[s] = m->valid[s];
+	m->prefree_segs = 0;
+	m->dirty_node = 0;
+	for (uint32_t s = 0; s < m->main_secs; s++)
+		m->bg_node[s] = 0;
+	return n;
+}
+
+/* ---- summary ------------------------------------------------------------------------ */
+
+ZF2FS_EXPORT void zf2fs_gc_summarize(const struct zf2fs_gc_model *m, struct zf2fs_gc_summary *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->main_segs = m->total_segs;
+	r->main_secs = m->main_secs;
+	r->segs_per_sec = m->sps;
+	r->blocks_per_seg = m->bps;
+	r->blocks_per_sec = m->cap;
+	r->rsvd_segments = m->rsvd_segments;
+	r->ovp_segments = m->ovp_segments;
+	r->reserved_secs = m->reserved_secs;
+	r->ovp_secs = m->ovp_segments / m->sps;
+	r->elapsed_time = m->elapsed_time;
+	r->min_mtime = UINT64_MAX;
+	for (uint32_t s = 0; s < m->total_segs; s++) {
+		struct zf2fs_gc_seginfo si;
+
+		zf2fs_gc_model_segment(m, s, &si);
+		switch (si.state) {
+		case ZF2FS_GC_SEG_FREE: r->free_segs++; break;
+		case ZF2FS_GC_SEG_DIRTY: r->dirty_segs++; break;
+		case ZF2FS_GC_SEG_FULL: r->full_segs++; break;
+		case ZF2FS_GC_SEG_PREFREE: r->prefree_segs++; break;
+		case ZF2FS_GC_SEG_CURRENT: break;
+		}
+		r->valid_blocks += m->valid[s];
+		if (m->mtime[s] && m->valid[s]) {
+			if (m->mtime[s] < r->min_mtime)
+				r->min_mtime = m->mtime[s];
+			if (m->mtime[s] > r->max_mtime)
+				r->max_mtime = m->mtime[s];
+		}
+	}
+	if (r->min_mtime == UINT64_MAX)
+		r->min_mtime = 0;
+	for (uint32_t s = 0; s < m->main_secs; s++) {
+		uint32_t v = m->sec_valid[s];
+		bool pre = false;
+
+		for (uint32_t i = 0; i < m->sps; i++)
+			pre |= m->prefree[s * m->sps + i];
+		if (gc_sec_is_current(m, s))
+			r->current_secs++;
+		else if (sec_is_free(m, s))
+			r->free_secs++;
+		else if (m->sec_dirty[s]) {
+			uint32_t b = (uint32_t)((uint64_t)v * ZF2FS_GC_HIST_BUCKETS / unit_cap(m, s));
+
+			r->dirty_secs++;
+			r->hist[b < ZF2FS_GC_HIST_BUCKETS ? b : ZF2FS_GC_HIST_BUCKETS - 1]++;
+		} else if (!v && pre)
+			r->prefree_secs++;
+		else
+			r->full_secs++;
+	}
+	/* free sections as the kernel counts them: no segment in use (prefree is in use) */
+	r->fg_distance = (int64_t)r->free_secs - (int64_t)r->reserved_secs;
+	for (int i = 0; i < 8; i++) {
+		r->cur_segno[i] = i < GC_NR_LOGS ? m->cur_seg[i] : GC_NULL;
+		r->cur_blkoff[i] = i < GC_NR_LOGS ? m->cur_off[i] : 0;
+	}
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+ZF2FS_EXPORT int zf2fs_gc_blocks_to_reclaim(const struct zf2fs_gc_model *m, uint32_t k,
+					    uint64_t *ret_blocks, uint32_t *ret_secs)
+{
+	uint32_t *v, n = 0;
+	uint64_t sum = 0;
+
+	*ret_blocks = 0;
+	*ret_secs = 0;
+	v = malloc(((size_t)m->nr_dirty_units + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < m->main_secs; s++)
+		if (m->sec_dirty[s])
+			v[n++] = m->sec_valid[s];
+	qsort(v, n, sizeof(*v), cmp_u32);
+	for (uint32_t i = 0; i < n && i < k; i++)
+		sum += v[i];
+	*ret_blocks = sum;
+	*ret_secs = n < k ? n : k;
+	free(v);
+	return 0;
+}
+
+ZF2FS_EXPORT const char *zf2fs_gc_policy_name(enum zf2fs_gc_policy policy)
+{
+	switch (policy) {
+	case ZF2FS_GC_CB: return "cb";
+	case ZF2FS_GC_GREEDY: return "greedy";
+	case ZF2FS_GC_AT: return "atgc";
+	default: return "default";
+	}
+}
+
+ZF2FS_EXPORT const char *zf2fs_gc_type_name(enum zf2fs_gc_type type)
+{
+	return type == ZF2FS_GC_FG ? "fg" : "bg";
+}

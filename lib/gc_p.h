@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * gc_p.h - private parts of the GC model: the model struct, the victim index and the
+ * helpers shared by gc_model.c (state, mount-time derivation, moves), gc_select.c
+ * (policies, costs, the reference scan and the indexed selection) and gc_index.c.
+ */
+#ifndef ZF2FS_GC_P_H
+#define ZF2FS_GC_P_H
+
+#include <stdint.h>
+
+#include "zf2fs/gc.h"
+
+#define GC_NULL 0xFFFFFFFFu
+#define GC_NR_LOGS 6
+#define GC_KEY_NONE UINT64_MAX
+
+/*
+ * A segment tree over units (sections, or segments when a section has one): per node
+ * the number of dirty units below it, and per view the smallest key below it, where a
+ * key is cost << 32 | unit (ineligible units: GC_KEY_NONE), so the minimum key is the
+ * first unit of minimum cost.
+ */
+enum gc_view { GC_VIEW_GREEDY_FG, GC_VIEW_GREEDY_BG, GC_VIEW_CB_FG, GC_VIEW_CB_BG,
+	       GC_NR_VIEWS };
+
+struct gc_index {
+	uint32_t nunits, size;      /* size: power of two >= nunits */
+	uint32_t *count;            /* 2 * size */
+	uint64_t *key[GC_NR_VIEWS]; /* 2 * size, NULL until a view is first used */
+	uint64_t cb_min, cb_max;    /* bounds the CB view was built with */
+	bool cb_exact;              /* every section's mtime lies within those bounds */
+};
+
+struct zf2fs_gc_model {
+	/* geometry */
+	uint32_t main_secs, sps, total_segs, log_bps, bps, cap, usegs, unusable;
+	uint32_t rsvd_segments, ovp_segments, reserved_secs;
+	/* per segment */
+	uint16_t *valid, *ckpt_valid;
+	uint8_t *type;
+	uint8_t *prefree;           /* 1: prefree until the next checkpoint */
+	uint64_t *mtime;
+	/* per section */
+	uint32_t *sec_valid;
+	uint8_t *sec_dirty;         /* in the kernel's dirty unit map (dirty_secmap/DIRTY) */
+	uint8_t *victim_map;        /* victim_secmap */
+	uint32_t nr_marked;         /* sections set in victim_map */
+	uint32_t *bg_data, *bg_node; /* pages background GC dirtied, per section */
+	uint64_t dirty_data, dirty_node;  /* dirty pages the free-section rule counts */
+	uint32_t nr_dirty_units;
+	uint32_t free_secs, prefree_segs;
+	/* logs */
+	uint32_t cur_seg[GC_NR_LOGS], cur_off[GC_NR_LOGS];
+	/* runtime state */
+	uint32_t last_victim[5];
+	uint64_t elapsed_time, min_mtime, max_mtime;
+	uint64_t dirty_max_mtime, dirty_min_mtime;   /* ATGC */
+	bool ready;
+	struct gc_index idx;
+};
+
+/* gc_model.c */
+uint32_t gc_seg_usable(const struct zf2fs_gc_model *m, uint32_t segno);
+bool gc_sec_is_current(const struct zf2fs_gc_model *m, uint32_t secno);
+/* Recompute the dirty state of section @secno (its unit) and refresh the index. */
+void gc_refresh_sec(struct zf2fs_gc_model *m, uint32_t secno);
+uint64_t gc_sec_mtime_cb(const struct zf2fs_gc_model *m, uint32_t secno);
+uint64_t gc_sec_mtime_all(const struct zf2fs_gc_model *m, uint32_t secno);
+/* FG collection of section @secno: moves, allocation, prefree.  Returns blocks moved or
+ * a negative errno. */
+int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now);
+
+/* gc_select.c */
+uint32_t gc_cb_cost(const struct zf2fs_gc_model *m, uint32_t secno, uint64_t min_mtime,
+		    uint64_t max_mtime, uint32_t *ret_age);
+
+/* gc_index.c */
+void gc_index_free(struct gc_index *ix);
+/* Make sure view @v exists (building it from the model); 0 or -ENOMEM. */
+int gc_index_view(struct zf2fs_gc_model *m, enum gc_view v);
+/* Refresh unit @u in the count tree and every built view. */
+void gc_index_update(struct zf2fs_gc_model *m, uint32_t u);
+/* Rebuild the CB views when the cost-benefit bounds changed. */
+int gc_index_cb_bounds(struct zf2fs_gc_model *m);
+uint32_t gc_index_count(const struct gc_index *ix, uint32_t lo, uint32_t hi);
+/* Unit of the @k-th (1-based) dirty unit at or after @lo; nunits when none. */
+uint32_t gc_index_kth(const struct gc_index *ix, uint32_t lo, uint32_t k);
+/* Smallest key of view @v over units [lo, hi] (inclusive); GC_KEY_NONE when empty. */
+uint64_t gc_index_min(const struct gc_index *ix, enum gc_view v, uint32_t lo, uint32_t hi);
+
+#endif /* ZF2FS_GC_P_H */

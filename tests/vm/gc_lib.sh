@@ -1,0 +1,44 @@
+# gc_lib.sh - host helpers of the GC scenarios (sourced after vmlib.sh).
+#
+#   gc_compare CASE SNAPSHOT fg|bg [REPLAY_OPTIONS...]
+#       the kernel's victims of CASE, read from the "info: gctrace CASE ..."
+#       lines of the boot log ($log), against gc.f2fs replay on the snapshot
+#       image: same victims, same order, same costs.  Both lists are kept in
+#       $VM_OUT/CASE.kernel and $VM_OUT/CASE.replay.  When the kernel's last
+#       call found no victim ("info: gcstop CASE nodata"), replay must stop
+#       there too: one more step asked gives "no victim".
+
+gc_compare() {
+	case_name=$1
+	snap=$2
+	gtype=$3
+	shift 3
+	kern=$VM_OUT/$case_name.kernel
+	repl=$VM_OUT/$case_name.replay
+	# "<gc> <alloc> <policy> <victim> <cost> <ofs_unit>": GC victims only (LFS)
+	sed -n "s/^info: gctrace $case_name \\(.*\\)/\\1/p" "$log" | awk '$2 == "LFS" { print $4, $5 }' >"$kern"
+	n=$(wc -l <"$kern")
+	if [ "$n" -eq 0 ]; then
+		vm_fail "$case_name: the kernel traced no GC victim"
+		return 1
+	fi
+	ask=$n
+	nodata=
+	grep -q "^info: gcstop $case_name nodata" "$log" && { nodata=1; ask=$((n + 1)); }
+	if ! "$GC_TOOL" replay "$(vm_img "$snap")" --gc-type "$gtype" --count "$ask" --json "$@" \
+		>"$repl.json" 2>"$repl.err"; then
+		vm_fail "$case_name: gc.f2fs replay failed: $(cat "$repl.err")"
+		return 1
+	fi
+	sed -n 's/.*"segno": \([0-9]*\),.*"cost": \([0-9]*\),.*/\1 \2/p' "$repl.json" >"$repl"
+	if [ -n "$nodata" ] && ! grep -q '"stopped": "no victim"' "$repl.json"; then
+		vm_fail "$case_name: the kernel found no victim after $n, gc.f2fs replay went on"
+	fi
+	if cmp -s "$kern" "$repl"; then
+		vm_log "$case_name: $n kernel victims matched by gc.f2fs replay${nodata:+ (and no victim after them, as the kernel)}: $(head -n 4 "$kern" | tr '\n' ' ')..."
+		return 0
+	fi
+	vm_fail "$case_name: gc.f2fs replay differs from the kernel (victim cost: kernel | replay)"
+	paste "$kern" "$repl" | head -n 20 | sed 's/^/  /'
+	return 1
+}

@@ -1,0 +1,104 @@
+#!/bin/sh
+# gc_replay.sh - gc.f2fs replay predicts the kernel's GC victims.
+#
+# One boot ages three volumes (fill, then random 4 KiB overwrites under
+# mode=lfs,background_gc=off): segs_per_sec 1, segs_per_sec 4, and one
+# filled close to full.  After unmounting, the guest copies each volume to a
+# snapshot disk, mounts the volume, traces f2fs_get_victim and calls
+# F2FS_IOC_GARBAGE_COLLECT: foreground (1, greedy) and, after restoring the
+# volume from its snapshot, background (0, cost-benefit).  On the host,
+# gc.f2fs replay on each snapshot must name the same victims in the same
+# order with the same costs.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
+. "$VM_LIBDIR/gc_lib.sh"
+
+GC_TOOL=$top_builddir/tools/gc.f2fs
+[ -x "$GC_TOOL" ] || vm_skip "tools/gc.f2fs is not built"
+
+vm_setup gc_replay "kernel GC victims (fg greedy, bg cost-benefit; sps 1 and 4; nearly full) vs gc.f2fs replay"
+vm_disk s1 256M
+vm_disk s1snap 256M
+vm_disk s4 256M
+vm_disk s4snap 256M
+vm_disk full 192M
+vm_disk fullsnap 192M
+vm_mkfs s1 || vm_fail "mkfs s1 failed"
+vm_mkfs s4 -s 4 || vm_fail "mkfs s4 failed"
+vm_mkfs full || vm_fail "mkfs full failed"
+
+vm_guest <<'EOF'
+# gc_age DISK PCT OVERWRITES SEED
+gc_age() {
+	zmount "$1" /mnt/a mode=lfs,background_gc=off
+	step "age $1: fill $2%, $3 random overwrites"
+	zwork fill /mnt/a/fill "$2%" 1024 "$4"
+	sleep 2
+	zwork overwrite /mnt/a/fill "$3" 4096 "$(($4 + 1))"
+	sync
+	sleep 2
+	zwork overwrite /mnt/a/fill "$(($3 / 2))" 4096 "$(($4 + 2))"
+	sync
+	set -- "$1" $(zgc_calls)
+	echo "info: $1: GC calls while aging: $2 (background $3)"
+	zumount /mnt/a
+}
+
+# gc_case NAME DISK SYNC COUNT: trace COUNT ioctl calls on DISK
+gc_case() {
+	zmount "$2" /mnt/g mode=lfs,background_gc=off
+	ztrace_on f2fs/f2fs_get_victim
+	res=$(zwork gc /mnt/g "$3" "$4") || true
+	ztrace_off
+	echo "$res"
+	case "$res" in
+	*"No data available"*) echo "info: gcstop $1 nodata" ;;
+	*) echo "info: gcstop $1 all" ;;
+	esac
+	sed -n 's/.*f2fs_get_victim: .*policy = (\([A-Za-z]*\) GC, \([A-Z_]*\)-mode, \([A-Za-z-]*\)), victim = \([0-9]*\), cost = \([0-9]*\), ofs_unit = \([0-9]*\).*/\1 \2 \3 \4 \5 \6/p' \
+		/sys/kernel/tracing/trace | while read -r g a p v c o; do
+		echo "info: gctrace $1 $g $a $p $v $c $o"
+	done
+	zumount /mnt/g
+}
+
+gc_snap() {
+	dd if="$(zdisk "$1")" of="$(zdisk "$2")" bs=1M 2>/dev/null
+	sync
+}
+
+gc_age s1 80 12000 11
+gc_age s4 80 12000 21
+gc_age full 95 4000 31
+gc_snap s1 s1snap
+gc_snap s4 s4snap
+gc_snap full fullsnap
+
+step "s1: foreground"
+gc_case s1-fg s1 1 16
+gc_snap s1snap s1
+step "s1: background"
+gc_case s1-bg s1 0 16
+step "s4: foreground"
+gc_case s4-fg s4 1 12
+gc_snap s4snap s4
+step "s4: background"
+gc_case s4-bg s4 0 12
+step "full: foreground"
+gc_case full-fg full 1 16
+EOF
+vm_boot
+
+log=$VM_OUT/boot1.log
+gc_compare s1-fg s1snap fg
+gc_compare s1-bg s1snap bg
+gc_compare s4-fg s4snap fg
+gc_compare s4-bg s4snap bg
+gc_compare full-fg fullsnap fg
+for d in s1snap s4snap fullsnap; do
+	"$GC_TOOL" state "$(vm_img $d)" >"$VM_OUT/$d.state.txt" 2>&1
+	sed -n '/^sections:/p; /^foreground GC/p' "$VM_OUT/$d.state.txt" | sed "s/^/  $d: /"
+done
+vm_fsck s1
+vm_fsck s4
+vm_fsck full
+vm_finish
