@@ -86,6 +86,8 @@ struct fsck_ctx {
 
 	/* totals found */
 	uint64_t found_blocks, found_nodes, found_inodes;
+	uint64_t found_reserved;         /* NEW_ADDR and COMPRESS_ADDR slots: counted by
+					  * the checkpoint, not the SIT */
 	uint64_t files, dirs;
 
 	bool needs_recovery;             /* pass 2: fsync'd data awaits the kernel */

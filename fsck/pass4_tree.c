@@ -144,10 +144,14 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 				 .num = ofs_in_node };
 
 	(void)fofs;
-	if (blkaddr == ZF2FS_COMPRESS_ADDR)
+	if (blkaddr == ZF2FS_COMPRESS_ADDR) {
+		/* a compressed cluster's marker: the kernel counts it as a used block */
+		ctx->found_reserved++;
 		return 0;
+	}
 	if (blkaddr == ZF2FS_NEW_ADDR) {   /* reserved, not yet written */
 		w->counted++;
+		ctx->found_reserved++;
 		return 0;
 	}
 	if (!blk_in_main(ctx, blkaddr)) {

@@ -153,7 +153,8 @@ int pass7_accounting(struct fsck_ctx *ctx)
 		if (!ctx->seg_found[s] && !is_cur)
 			free_segs++;
 	}
-	counter(ctx, PR_7_CP_VALID_BLOCKS_BAD, zf_get(cp->valid_block_count), ctx->found_blocks);
+	counter(ctx, PR_7_CP_VALID_BLOCKS_BAD, zf_get(cp->valid_block_count),
+		ctx->found_blocks + ctx->found_reserved);
 	counter(ctx, PR_7_CP_VALID_NODES_BAD, zf_get(cp->valid_node_count), ctx->found_nodes);
 	counter(ctx, PR_7_CP_VALID_INODES_BAD, zf_get(cp->valid_inode_count), ctx->found_inodes);
 	counter(ctx, PR_7_CP_FREE_SEGS_BAD, zf_get(cp->free_segment_count), free_segs);

@@ -738,7 +738,8 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 		if (ctx->nat[nid].ino == nid)
 			inodes++;
 	}
-	zf_set(cp->valid_block_count, blocks);
+	/* reserved (NEW_ADDR) blocks count as used without a place in the SIT */
+	zf_set(cp->valid_block_count, blocks + ctx->found_reserved);
 	zf_set(cp->valid_node_count, nodes);
 	zf_set(cp->valid_inode_count, inodes);
 	zf_set(cp->free_segment_count, free_segs);

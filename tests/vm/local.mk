@@ -15,7 +15,8 @@ VM_TESTS = \
 	tests/vm/features.sh \
 	tests/vm/aging.sh \
 	tests/vm/unclean.sh \
-	tests/vm/zoned.sh
+	tests/vm/zoned.sh \
+	tests/vm/fsck_repair.sh
 
 TESTS += $(VM_TESTS)
 # zoned.sh passes with our mkfs today (it was planned as an expected
