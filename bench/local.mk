@@ -1,2 +1,3 @@
 # Benchmarks: shipped, never run as tests.
 EXTRA_DIST += bench/mkfs.sh
+EXTRA_DIST += bench/fsck.sh

@@ -61,6 +61,7 @@ struct fsck_ctx {
 	/* options (read only by fix_problem and main) */
 	enum fsck_mode mode;
 	bool force, show_tree, json, yes_to_all;
+	bool progress;                   /* a terminal: show how far pass 4 got */
 	int debug;
 	FILE *out;
 
@@ -155,7 +156,6 @@ const struct problem_def *problem_find(uint32_t code);
 /* pass 4: inodes and nodes */
 #define PR_4_ROOT_BAD             0x040001
 #define PR_4_NODE_UNREADABLE      0x040002
-#define PR_4_NODE_WRONG           0x040003
 #define PR_4_BLOCK_OUTSIDE_MAIN   0x040004
 #define PR_4_BLOCK_DUP            0x040005
 #define PR_4_INODE_MODE_BAD       0x040006

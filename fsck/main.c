@@ -214,6 +214,7 @@ int main(int argc, char **argv)
 
 	if (ctx.json)
 		ctx.out = stderr;
+	ctx.progress = !ctx.json && isatty(2) && getenv("ZF2FS_NO_PROGRESS") == NULL;
 	log.level = ctx.debug ? ctx.debug : 1;
 	mounted = zf2fs_path_is_mounted(path);
 	if (mounted > 0) {

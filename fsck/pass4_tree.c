@@ -98,14 +98,14 @@ static int walk_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 	(void)ofs;
 	if (ctx->nid_flags[nid] & NID_REACHED) {
 		p.str = "already used by another file";
-		if (fix_problem(ctx, PR_4_NODE_WRONG, &p))
+		if (fix_problem(ctx, PR_4_NODE_UNREADABLE, &p))
 			clear_child_pointer(ctx, parent, w->ino, slot);
 		return ZF2FS_WALK_SKIP;
 	}
 	if (!claim_block(ctx, blkaddr)) {
 		p.num2 = 0;
 		p.str = "its block is owned twice";
-		if (fix_problem(ctx, PR_4_NODE_WRONG, &p))
+		if (fix_problem(ctx, PR_4_NODE_UNREADABLE, &p))
 			clear_child_pointer(ctx, parent, w->ino, slot);
 		return ZF2FS_WALK_SKIP;
 	}
@@ -375,6 +375,9 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino)
 		return 1;
 	}
 	ctx->nid_flags[ino] |= NID_REACHED;
+	if (ctx->progress && (ctx->found_inodes & 0x3fff) == 0)
+		fprintf(stderr, "\rchecking inodes: %llu of about %llu", (unsigned long long)ctx->found_inodes,
+			(unsigned long long)zf_get(ctx->cp->valid_inode_count));
 	r = add_owner(ctx, addr, ino, 0, true);
 	if (!r)
 		r = check_inode(ctx, ino, n);
@@ -452,6 +455,17 @@ int pass4_tree(struct fsck_ctx *ctx)
 	err = push(&ctx->dirq, root);
 	if (!err)
 		err = scan_queue(ctx);
+	/* Quota files hang from the superblock, not from a directory. */
+	for (int q = 0; !err && q < ZF2FS_MAX_QUOTAS; q++) {
+		uint32_t qino = (uint32_t)zf_get(ctx->sb->qf_ino[q]);
+
+		if (!qino || !is_inode_nid(ctx, qino) || (ctx->nid_flags[qino] & NID_CHECKED))
+			continue;
+		if (reach_inode(ctx, qino) < 0)
+			err = -EIO;
+		else
+			ctx->links[qino]++;   /* the superblock's reference stands for its name */
+	}
 	/* Orphans: unlinked inodes still open when the volume was last used. */
 	for (uint32_t i = 0; !err && i < ctx->norphans; i++) {
 		uint32_t ino = ctx->orphans[i];
@@ -479,5 +493,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 	}
 	free(ctx->dirq.items);
 	memset(&ctx->dirq, 0, sizeof(ctx->dirq));
+	if (ctx->progress && ctx->found_inodes > 0x3fff)
+		fprintf(stderr, "\r%60s\r", "");
 	return err;
 }

@@ -38,7 +38,6 @@ static const struct problem_def problems[] = {
 	  PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_4_ROOT_BAD, "root inode is unusable (%S)", PROMPT_NONE, PR_FATAL | PR_NOT_A_FIX },
 	{ PR_4_NODE_UNREADABLE, "inode %i: node %n cannot be used (%S)", PROMPT_REMOVE, 0 },
-	{ PR_4_NODE_WRONG, "inode %i: node %n is not a node of this file (%S)", PROMPT_REMOVE, 0 },
 	{ PR_4_BLOCK_OUTSIDE_MAIN, "inode %i: node %n slot %N points outside the main area (%b)",
 	  PROMPT_CLEAR, 0 },
 	{ PR_4_BLOCK_DUP, "inode %i: block %b is also owned by nid %M", PROMPT_CLEAR, 0 },

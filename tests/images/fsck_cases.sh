@@ -45,4 +45,17 @@ for dir in "$top_srcdir"/tests/images/f_*/; do
 	fi
 	rm -f "$IMG"
 done
+# every problem code of the table must be produced by some case
+if [ -z "$only" ]; then
+	missing=
+	for code in $(sed -n 's/^#define PR_[0-9]_[A-Z_0-9]* *0x\([0-9A-Fa-f]*\).*/\1/p' "$top_srcdir/fsck/fsck.h"); do
+		code=$(echo "$code" | tr 'A-F' 'a-f')
+		cat "$top_srcdir"/tests/images/f_*/expect.1 | grep -q "^\[0x$code\]" || missing="$missing 0x$code"
+	done
+	if [ -n "$missing" ]; then
+		tap_fail "problem codes no case produces:$missing"
+	else
+		tap_ok "every problem code is produced by at least one case"
+	fi
+fi
 tap_summary
