@@ -54,19 +54,7 @@ static void usage(FILE *f)
 "16 usage error, 32 cancelled.\n");
 }
 
-static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
-	exit(FSCK_USAGE);
-}
+#define die_usage(...) zf2fs_usage_error(PROG, __VA_ARGS__)
 
 static const char *parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 {

@@ -174,13 +174,7 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 
 static bool mode_known(uint32_t mode)
 {
-	switch (mode & S_FMT) {
-	case 0100000: case 0040000: case 0120000: case 0020000:
-	case 0060000: case 0010000: case 0140000:
-		return true;
-	default:
-		return false;
-	}
+	return zf2fs_mode_to_ftype(mode) != ZF2FS_FT_UNKNOWN;
 }
 
 static bool checksum_applies(const struct fsck_ctx *ctx, const struct zf2fs_inode *in)
@@ -336,20 +330,6 @@ static int push(struct dir_queue *q, uint32_t v)
 	return 0;
 }
 
-static uint8_t type_of_mode(uint32_t mode)
-{
-	switch (mode & S_FMT) {
-	case 0100000: return ZF2FS_FT_REG_FILE;
-	case 0040000: return ZF2FS_FT_DIR;
-	case 0020000: return ZF2FS_FT_CHRDEV;
-	case 0060000: return ZF2FS_FT_BLKDEV;
-	case 0010000: return ZF2FS_FT_FIFO;
-	case 0140000: return ZF2FS_FT_SOCK;
-	case 0120000: return ZF2FS_FT_SYMLINK;
-	default: return ZF2FS_FT_UNKNOWN;
-	}
-}
-
 /* Is @nid an inode the NAT knows? */
 static bool is_inode_nid(const struct fsck_ctx *ctx, uint32_t nid)
 {
@@ -410,7 +390,7 @@ uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, uint32_t dir, uint8_t
 		ctx->nid_flags[child] |= NID_REACHED;
 	}
 	ctx->links[child]++;
-	return (uint32_t)type_of_mode(ctx->modes[child]) << 8;
+	return (uint32_t)zf2fs_mode_to_ftype(ctx->modes[child]) << 8;
 }
 
 static int scan_queue(struct fsck_ctx *ctx)

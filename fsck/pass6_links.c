@@ -46,20 +46,6 @@ static uint32_t find_lost_found(struct fsck_ctx *ctx)
 	return 0;
 }
 
-static uint8_t ftype(uint16_t mode)
-{
-	switch (mode & 0170000) {
-	case 0100000: return ZF2FS_FT_REG_FILE;
-	case 0040000: return ZF2FS_FT_DIR;
-	case 0020000: return ZF2FS_FT_CHRDEV;
-	case 0060000: return ZF2FS_FT_BLKDEV;
-	case 0010000: return ZF2FS_FT_FIFO;
-	case 0140000: return ZF2FS_FT_SOCK;
-	case 0120000: return ZF2FS_FT_SYMLINK;
-	default: return ZF2FS_FT_UNKNOWN;
-	}
-}
-
 static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 {
 	struct problem_ctx p = { .ino = ino };
@@ -75,7 +61,7 @@ static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 	if (!fix_problem(ctx, PR_6_UNREACHABLE_INODE, &p))
 		return;
 	snprintf(name, sizeof(name), "#%u", ino);
-	err = repair_add_dentry(ctx, ctx->lpf_ino, name, ino, ftype(ctx->modes[ino]));
+	err = repair_add_dentry(ctx, ctx->lpf_ino, name, ino, zf2fs_mode_to_ftype(ctx->modes[ino]));
 	if (err) {
 		p.str = "no room";
 		fix_problem(ctx, PR_6_NO_LOST_FOUND, &p);

@@ -349,31 +349,22 @@ static int note_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner
 	return fofs >= 2;
 }
 
-/* Names go in level 0 of the hash tree, whose blocks hold every hash while the directory
- * has one bucket there (lost+found as made by mkfs). */
-int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint32_t ino,
-		      uint8_t type)
+/* Writable views of a directory's first dentry areas: the inline area, or dentry blocks
+ * 0 and 1 (level 0 of the hash tree, which holds every hash while the directory has one
+ * bucket there, as lost+found made by mkfs does).  Returns how many views were filled. */
+static int first_dentry_views(struct fsck_ctx *ctx, uint32_t dir, struct zf2fs_dentry_view v[2])
 {
 	struct zf2fs_node *d = repair_node(ctx, dir);
-	uint32_t n = (uint32_t)((strlen(name) + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN);
-	struct zf2fs_dentry_view v;
 	struct first_blocks fb = { 0 };
 	const struct zf2fs_walk_ops ops = { .data = note_block };
+	int n = 0;
 
 	if (!d)
 		return -EIO;
-	if (d->i.i_inline & ZF2FS_INLINE_DENTRY) {
-		if (zf2fs_dentry_view_inline(d, ctx->vi->features, &v))
-			return -ZF2FS_EFSCORRUPTED;
-		for (uint32_t at = 0; at + n <= v.nr; at++)
-			if (slots_free(&v, at, n)) {
-				put_dentry(&v, at, name, ino, type);
-				return 0;
-			}
-		return -ENOSPC;
-	}
+	if (d->i.i_inline & ZF2FS_INLINE_DENTRY)
+		return zf2fs_dentry_view_inline(d, ctx->vi->features, &v[0]) ? -ZF2FS_EFSCORRUPTED : 1;
 	if (d->i.i_dir_level != 0)
-		return -ENOSPC;
+		return 0;
 	zf2fs_file_walk(ctx->vol, d, &ops, &fb);
 	for (int b = 0; b < 2; b++) {
 		void *buf;
@@ -382,45 +373,40 @@ int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint
 			continue;
 		if (repair_data_block(ctx, fb.owner[b], fb.ofs[b], fb.addr[b], &buf))
 			return -EIO;
-		zf2fs_dentry_view_block(buf, &v);
-		for (uint32_t at = 0; at + n <= v.nr; at++)
-			if (slots_free(&v, at, n)) {
-				put_dentry(&v, at, name, ino, type);
+		zf2fs_dentry_view_block(buf, &v[n++]);
+	}
+	return n;
+}
+
+int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint32_t ino,
+		      uint8_t type)
+{
+	uint32_t slots = (uint32_t)((strlen(name) + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN);
+	struct zf2fs_dentry_view v[2];
+	int n = first_dentry_views(ctx, dir, v);
+
+	for (int k = 0; k < n; k++)
+		for (uint32_t at = 0; at + slots <= v[k].nr; at++)
+			if (slots_free(&v[k], at, slots)) {
+				put_dentry(&v[k], at, name, ino, type);
 				return 0;
 			}
-	}
-	return -ENOSPC;
+	return n < 0 ? n : -ENOSPC;
 }
 
 /* Point the ".." entry of directory @dir (inline or in its first block) at @parent. */
 int repair_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent)
 {
-	struct zf2fs_node *d = repair_node(ctx, dir);
-	struct zf2fs_dentry_view v;
-	struct first_blocks fb = { 0 };
-	const struct zf2fs_walk_ops ops = { .data = note_block };
+	struct zf2fs_dentry_view v[2];
+	int n = first_dentry_views(ctx, dir, v);
 
-	if (!d)
-		return -EIO;
-	if (d->i.i_inline & ZF2FS_INLINE_DENTRY) {
-		if (zf2fs_dentry_view_inline(d, ctx->vi->features, &v))
-			return -ZF2FS_EFSCORRUPTED;
-	} else {
-		void *buf;
-
-		zf2fs_file_walk(ctx->vol, d, &ops, &fb);
-		if (!fb.have[0] || !blk_in_main(ctx, fb.addr[0]) ||
-		    repair_data_block(ctx, fb.owner[0], fb.ofs[0], fb.addr[0], &buf))
-			return -EIO;
-		zf2fs_dentry_view_block(buf, &v);
-	}
-	for (uint32_t i = 0; i < v.nr; i++)
-		if (zf2fs_dentry_slot_used(&v, i) && zf_get(v.dentry[i].name_len) == 2 &&
-		    !memcmp(v.filename[i], "..", 2)) {
-			zf_set(((struct zf2fs_dir_entry *)v.dentry)[i].ino, parent);
+	for (uint32_t i = 0; n > 0 && i < v[0].nr; i++)
+		if (zf2fs_dentry_slot_used(&v[0], i) && zf_get(v[0].dentry[i].name_len) == 2 &&
+		    !memcmp(v[0].filename[i], "..", 2)) {
+			zf_set(((struct zf2fs_dir_entry *)v[0].dentry)[i].ino, parent);
 			return 0;
 		}
-	return -ENOENT;
+	return n < 0 ? n : -ENOENT;
 }
 
 /* ---- commit ------------------------------------------------------------------------- */

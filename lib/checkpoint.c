@@ -17,20 +17,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
 #include "volume_p.h"
-
-static int bad(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int bad(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why && len) {
-		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
-		va_end(ap);
-	}
-	return -ZF2FS_EFSCORRUPTED;
-}
+#include "why_p.h"
 
 /* Check one CP block's checksum; ret_ver gets its version. */
 static int cp_block_ok(const uint8_t *blk, uint64_t *ret_ver)
@@ -61,13 +48,13 @@ int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
 	if (err)
 		goto out;
 	if (cp_block_ok(first, &v1)) {
-		err = bad(why, whylen, "corrupt checkpoint: pack %u block 0 at %llu, bad checksum",
+		err = zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: pack %u block 0 at %llu, bad checksum",
 			  pack + 1, (unsigned long long)start);
 		goto out;
 	}
 	total = (uint32_t)zf_get(((struct zf2fs_checkpoint *)first)->cp_pack_total_block_count);
 	if (total < 2 || total > ZF2FS_BLOCKS_PER_SEG) {
-		err = bad(why, whylen, "corrupt checkpoint: pack %u, cp_pack_total_block_count, "
+		err = zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: pack %u, cp_pack_total_block_count, "
 			  "bad value %u", pack + 1, total);
 		goto out;
 	}
@@ -75,12 +62,12 @@ int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
 	if (err)
 		goto out;
 	if (cp_block_ok(last, &v2)) {
-		err = bad(why, whylen, "corrupt checkpoint: pack %u last block at %llu, bad checksum",
+		err = zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: pack %u last block at %llu, bad checksum",
 			  pack + 1, (unsigned long long)(start + total - 1));
 		goto out;
 	}
 	if (v1 != v2) {
-		err = bad(why, whylen, "corrupt checkpoint: pack %u, versions of first and last "
+		err = zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: pack %u, versions of first and last "
 			  "block differ (%llu, %llu)", pack + 1, (unsigned long long)v1,
 			  (unsigned long long)v2);
 		goto out;
@@ -112,70 +99,70 @@ int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint 
 	uint32_t flags = (uint32_t)zf_get(cp->ckpt_flags);
 
 	if (fsmeta >= total)
-		return bad(why, whylen, "corrupt checkpoint: rsvd_segment_count, metadata and "
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: rsvd_segment_count, metadata and "
 			   "reserve (%llu) exceed %u segments", (unsigned long long)fsmeta, total);
 	if (!ro && (fsmeta < 8 || ovp == 0 || rsvd == 0))
-		return bad(why, whylen, "corrupt checkpoint: overprov/rsvd_segment_count, bad "
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: overprov/rsvd_segment_count, bad "
 			   "values %u/%u", ovp, rsvd);
 	if (!user || user >= ((uint64_t)main_segs + (ro ? 1 : 0)) * ZF2FS_BLOCKS_PER_SEG)
-		return bad(why, whylen, "corrupt checkpoint: user_block_count, bad value %llu",
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: user_block_count, bad value %llu",
 			   (unsigned long long)user);
 	if (zf_get(cp->valid_block_count) > user)
-		return bad(why, whylen, "corrupt checkpoint: valid_block_count, %llu above "
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: valid_block_count, %llu above "
 			   "user_block_count %llu", (unsigned long long)zf_get(cp->valid_block_count),
 			   (unsigned long long)user);
 	if (zf_get(cp->valid_node_count) > nat_blocks * ZF2FS_NAT_PER_BLOCK)
-		return bad(why, whylen, "corrupt checkpoint: valid_node_count, bad value %llu",
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: valid_node_count, bad value %llu",
 			   (unsigned long long)zf_get(cp->valid_node_count));
 	for (int i = 0; i < 3; i++) {
 		uint32_t ns = (uint32_t)zf_get(cp->cur_node_segno[i]);
 		uint32_t ds = (uint32_t)zf_get(cp->cur_data_segno[i]);
 
 		if (ns >= main_segs || zf_get(cp->cur_node_blkoff[i]) >= ZF2FS_BLOCKS_PER_SEG)
-			return bad(why, whylen, "corrupt checkpoint: cur_node_segno[%d], segment %u "
+			return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cur_node_segno[%d], segment %u "
 				   "offset %llu", i, ns, (unsigned long long)zf_get(cp->cur_node_blkoff[i]));
 		if (ds >= main_segs || zf_get(cp->cur_data_blkoff[i]) >= ZF2FS_BLOCKS_PER_SEG)
-			return bad(why, whylen, "corrupt checkpoint: cur_data_segno[%d], segment %u "
+			return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cur_data_segno[%d], segment %u "
 				   "offset %llu", i, ds, (unsigned long long)zf_get(cp->cur_data_blkoff[i]));
 		if (ro)
 			continue;
 		for (int j = 0; j < 3; j++) {
 			if (j > i && ns == zf_get(cp->cur_node_segno[j]))
-				return bad(why, whylen, "corrupt checkpoint: node logs %d and %d share "
+				return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: node logs %d and %d share "
 					   "segment %u", i, j, ns);
 			if (j > i && ds == zf_get(cp->cur_data_segno[j]))
-				return bad(why, whylen, "corrupt checkpoint: data logs %d and %d share "
+				return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: data logs %d and %d share "
 					   "segment %u", i, j, ds);
 			if (ns == zf_get(cp->cur_data_segno[j]))
-				return bad(why, whylen, "corrupt checkpoint: node log %d and data log "
+				return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: node log %d and data log "
 					   "%d share segment %u", i, j, ns);
 		}
 	}
 	if (zf_get(cp->sit_ver_bitmap_bytesize) != (uint64_t)sit_segs / 2 * ZF2FS_BLOCKS_PER_SEG / 8 ||
 	    zf_get(cp->nat_ver_bitmap_bytesize) != (uint64_t)nat_segs / 2 * ZF2FS_BLOCKS_PER_SEG / 8)
-		return bad(why, whylen, "corrupt checkpoint: sit/nat_ver_bitmap_bytesize, bad values "
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: sit/nat_ver_bitmap_bytesize, bad values "
 			   "%llu/%llu", (unsigned long long)zf_get(cp->sit_ver_bitmap_bytesize),
 			   (unsigned long long)zf_get(cp->nat_ver_bitmap_bytesize));
 	if (zf_get(cp->sit_ver_bitmap_bytesize) * 8 <
 	    (main_segs + ZF2FS_SIT_PER_BLOCK - 1) / ZF2FS_SIT_PER_BLOCK)
-		return bad(why, whylen, "corrupt checkpoint: sit_ver_bitmap_bytesize, too small");
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: sit_ver_bitmap_bytesize, too small");
 	if (start_sum < payload + 1 || start_sum > ZF2FS_BLOCKS_PER_SEG - 1 - ZF2FS_NR_CURSEG)
-		return bad(why, whylen, "corrupt checkpoint: cp_pack_start_sum, bad value %u",
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cp_pack_start_sum, bad value %u",
 			   start_sum);
 	if ((flags & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) &&
 	    zf_get(cp->checksum_offset) != ZF2FS_CP_BITMAP_OFFSET)
-		return bad(why, whylen, "corrupt checkpoint: checksum_offset, large NAT bitmap "
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: checksum_offset, large NAT bitmap "
 			   "layout with offset %llu", (unsigned long long)zf_get(cp->checksum_offset));
 	if (!(flags & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) &&
 	    zf_get(cp->checksum_offset) != ZF2FS_CP_CHKSUM_OFFSET)
-		return bad(why, whylen, "corrupt checkpoint: checksum_offset, bad value %llu",
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: checksum_offset, bad value %llu",
 			   (unsigned long long)zf_get(cp->checksum_offset));
 	if ((flags & ZF2FS_CP_NAT_BITS_FLAG) &&
 	    payload + ZF2FS_CP_PACKS + ZF2FS_NR_CURSEG + nat_bits_blocks >= ZF2FS_BLOCKS_PER_SEG)
-		return bad(why, whylen, "corrupt checkpoint: cp_payload %u with %llu nat_bits blocks "
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cp_payload %u with %llu nat_bits blocks "
 			   "overflows the pack", payload, (unsigned long long)nat_bits_blocks);
 	if (zf_get(cp->cp_pack_total_block_count) < (uint64_t)start_sum + 2)
-		return bad(why, whylen, "corrupt checkpoint: cp_pack_total_block_count, %llu too "
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cp_pack_total_block_count, %llu too "
 			   "small", (unsigned long long)zf_get(cp->cp_pack_total_block_count));
 	return 0;
 }

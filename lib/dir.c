@@ -51,6 +51,20 @@ ZF2FS_EXPORT int zf2fs_dentry_view_inline(const struct zf2fs_node *inode, uint32
 	return 0;
 }
 
+ZF2FS_EXPORT uint8_t zf2fs_mode_to_ftype(uint32_t mode)
+{
+	switch (mode & 0170000) {
+	case 0100000: return ZF2FS_FT_REG_FILE;
+	case 0040000: return ZF2FS_FT_DIR;
+	case 0020000: return ZF2FS_FT_CHRDEV;
+	case 0060000: return ZF2FS_FT_BLKDEV;
+	case 0010000: return ZF2FS_FT_FIFO;
+	case 0140000: return ZF2FS_FT_SOCK;
+	case 0120000: return ZF2FS_FT_SYMLINK;
+	default: return ZF2FS_FT_UNKNOWN;
+	}
+}
+
 ZF2FS_EXPORT bool zf2fs_dentry_slot_used(const struct zf2fs_dentry_view *v, uint32_t slot)
 {
 	return slot < v->nr && (v->bitmap[slot / 8] & (1u << (slot % 8)));

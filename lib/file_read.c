@@ -21,6 +21,7 @@
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
 #include "volume_p.h"
+#include "why_p.h"
 
 #define S_FMT   0170000u
 #define S_REG   0100000u
@@ -30,21 +31,6 @@
 #define MAX_LINKS_FOLLOWED 40
 #define RUN_MAX 64u   /* blocks read in one request */
 
-static int fail(char *why, size_t whylen, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *why, size_t whylen, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why && whylen) {
-		va_start(ap, fmt);
-		vsnprintf(why, whylen, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
 ZF2FS_EXPORT int zf2fs_inode_read(struct zf2fs_vol *vol, uint32_t ino, struct zf2fs_node *buf,
 				  uint32_t *ret_blkaddr, char *why, size_t whylen)
 {
@@ -53,16 +39,16 @@ ZF2FS_EXPORT int zf2fs_inode_read(struct zf2fs_vol *vol, uint32_t ino, struct zf
 
 	err = zf2fs_vol_read_node(vol, ino, buf, ret_blkaddr, tmp, sizeof(tmp));
 	if (err == -EINVAL)
-		return fail(why, whylen, -ENOENT, "inode %u: nid beyond the NAT", ino);
+		return zf2fs_set_why(why, whylen, -ENOENT, "inode %u: nid beyond the NAT", ino);
 	if (err)
-		return fail(why, whylen, err, "inode %u: %s", ino, err == -ZF2FS_EFSCORRUPTED ||
+		return zf2fs_set_why(why, whylen, err, "inode %u: %s", ino, err == -ZF2FS_EFSCORRUPTED ||
 			    err == -ENOENT ? tmp : strerror(-err));
 	if (zf_get(buf->footer.ino) != ino)
-		return fail(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node belongs to inode "
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node belongs to inode "
 			    "%llu, so it is not an inode", ino,
 			    (unsigned long long)zf_get(buf->footer.ino));
 	if (zf_get(buf->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT)
-		return fail(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node offset %llu, not 0",
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node offset %llu, not 0",
 			    ino, (unsigned long long)(zf_get(buf->footer.flag) >>
 						      ZF2FS_FOOTER_OFS_SHIFT));
 	return 0;
@@ -96,13 +82,13 @@ static int tree_node(struct zf2fs_vol *vol, uint32_t ino, uint32_t nid, uint32_t
 	if (err == -EINVAL || err == -ENOENT)
 		err = -ZF2FS_EFSCORRUPTED;
 	if (err)
-		return fail(why, whylen, err, "inode %u: %s", ino,
+		return zf2fs_set_why(why, whylen, err, "inode %u: %s", ino,
 			    err == -ZF2FS_EFSCORRUPTED ? tmp : strerror(-err));
 	if (zf_get(buf->footer.ino) != ino)
-		return fail(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node %u belongs to "
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node %u belongs to "
 			    "inode %llu", ino, nid, (unsigned long long)zf_get(buf->footer.ino));
 	if ((zf_get(buf->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT) != ofs)
-		return fail(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node %u has offset "
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node %u has offset "
 			    "%llu, expected %u", ino, nid,
 			    (unsigned long long)(zf_get(buf->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT),
 			    ofs);
@@ -122,10 +108,10 @@ ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node 
 
 	*ret_blkaddr = ZF2FS_NULL_ADDR;
 	if (zf2fs_inode_geometry(&inode->i, vol->info.features, &g))
-		return fail(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: extra attribute or "
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: extra attribute or "
 			    "inline xattr size is impossible", ino);
 	if (inode->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
-		return fail(why, whylen, -EINVAL, "inode %u keeps its data inline", ino);
+		return zf2fs_set_why(why, whylen, -EINVAL, "inode %u keeps its data inline", ino);
 	if (b < g.addrs) {
 		*ret_blkaddr = zf_le32_to_cpu(inode->i.i_addr[g.extra_words + b]);
 		return 0;
@@ -145,7 +131,7 @@ ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node 
 	} else if ((b -= indirect) < indirect * n) {
 		top = 4;
 	} else {
-		return fail(why, whylen, -ERANGE, "inode %u: block %llu is beyond the largest "
+		return zf2fs_set_why(why, whylen, -ERANGE, "inode %u: block %llu is beyond the largest "
 			    "file", ino, (unsigned long long)fofs);
 	}
 	nid = zf_le32_to_cpu(inode->i.i_nid[top]);
@@ -242,7 +228,7 @@ static int flush_run(struct reader *r)
 		return err;
 	err = zf2fs_vol_read_blocks(r->vol, r->run_addr, (uint32_t)(len / ZF2FS_BLKSIZE), r->buf);
 	if (err)
-		return fail(r->why, r->whylen, err, "inode %u: %s while reading blocks %u..%llu",
+		return zf2fs_set_why(r->why, r->whylen, err, "inode %u: %s while reading blocks %u..%llu",
 			    r->ino, strerror(-err), r->run_addr,
 			    (unsigned long long)(r->run_addr + len / ZF2FS_BLKSIZE - 1));
 	if (off + len > r->size)
@@ -264,7 +250,7 @@ static int read_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	if (blkaddr == ZF2FS_NEW_ADDR)
 		return 0;   /* reserved, never written: reads as zeros */
 	if (blkaddr < in->main_blkaddr || blkaddr >= in->main_end)
-		return fail(r->why, r->whylen, -ZF2FS_EFSCORRUPTED, "inode %u: block %llu (node "
+		return zf2fs_set_why(r->why, r->whylen, -ZF2FS_EFSCORRUPTED, "inode %u: block %llu (node "
 			    "%u slot %u) has address %u outside the main area", r->ino,
 			    (unsigned long long)fofs, owner, ofs_in_node, blkaddr);
 	if (r->run_len && r->run_len < RUN_MAX && fofs == r->run_fofs + r->run_len &&
@@ -287,7 +273,7 @@ static int read_bad(void *arg, uint32_t nid, uint32_t parent, uint32_t slot, uin
 	(void)slot;
 	struct reader *r = arg;
 
-	return fail(r->why, r->whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node %u (offset %u, "
+	return zf2fs_set_why(r->why, r->whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node %u (offset %u, "
 		    "below %u): %s", r->ino, nid, ofs, parent, why);
 }
 
@@ -303,22 +289,22 @@ ZF2FS_EXPORT int zf2fs_file_read(struct zf2fs_vol *vol, const struct zf2fs_node 
 	r.ino = (uint32_t)zf_get(inode->footer.ino);
 	r.size = zf_get(inode->i.i_size);
 	if ((mode & S_FMT) != S_REG && (mode & S_FMT) != S_LNK)
-		return fail(why, whylen, -EINVAL, "inode %u is neither a regular file nor a "
+		return zf2fs_set_why(why, whylen, -EINVAL, "inode %u is neither a regular file nor a "
 			    "symlink (mode 0%o)", r.ino, mode);
 	if (zf2fs_inode_geometry(&inode->i, vol->info.features, &g))
-		return fail(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: extra attribute or "
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: extra attribute or "
 			    "inline xattr size is impossible", r.ino);
 	if (g.compressed)
-		return fail(why, whylen, -EOPNOTSUPP, "inode %u is compressed: reading compressed "
+		return zf2fs_set_why(why, whylen, -EOPNOTSUPP, "inode %u is compressed: reading compressed "
 			    "files is not supported", r.ino);
 	if (inode->i.i_advise & ZF2FS_ADVISE_ENCRYPT)
-		return fail(why, whylen, -EOPNOTSUPP, "inode %u is encrypted: its contents cannot "
+		return zf2fs_set_why(why, whylen, -EOPNOTSUPP, "inode %u is encrypted: its contents cannot "
 			    "be read without the key", r.ino);
 	if (inode->i.i_inline & ZF2FS_INLINE_DATA) {
 		const uint8_t *data = (const uint8_t *)&inode->i.i_addr[g.extra_words + 1];
 
 		if (r.size > g.inline_bytes)
-			return fail(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: inline size %llu "
+			return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: inline size %llu "
 				    "exceeds the %u bytes the inode holds", r.ino,
 				    (unsigned long long)r.size, g.inline_bytes);
 		return r.size ? sink(arg, 0, data, (size_t)r.size) : 0;
@@ -397,16 +383,16 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 	int found = 0, err = 0;
 
 	if (((uint32_t)zf_get(dir->i.i_mode) & S_FMT) != S_DIR)
-		return fail(why, whylen, -ENOTDIR, "inode %u is not a directory", dino);
+		return zf2fs_set_why(why, whylen, -ENOTDIR, "inode %u is not a directory", dino);
 	if (dir->i.i_advise & ZF2FS_ADVISE_ENCRYPT)
-		return fail(why, whylen, -EOPNOTSUPP, "directory %u is encrypted: its names cannot "
+		return zf2fs_set_why(why, whylen, -EOPNOTSUPP, "directory %u is encrypted: its names cannot "
 			    "be matched without the key", dino);
 	if (!len || len > ZF2FS_NAME_LEN)
-		return fail(why, whylen, len ? -ENAMETOOLONG : -ENOENT, "bad name length %zu", len);
+		return zf2fs_set_why(why, whylen, len ? -ENAMETOOLONG : -ENOENT, "bad name length %zu", len);
 	hash = zf2fs_dentry_hash(name, len);
 	if (dir->i.i_inline & ZF2FS_INLINE_DENTRY) {
 		if (zf2fs_dentry_view_inline(dir, vol->info.features, &v))
-			return fail(why, whylen, -ZF2FS_EFSCORRUPTED, "directory %u: the inline "
+			return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "directory %u: the inline "
 				    "dentry area does not fit the inode", dino);
 		found = scan_for(&v, name, len, hash, use_hash, &ino, &type);
 		goto out;
@@ -415,7 +401,7 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 	if (depth > ZF2FS_MAX_DIR_HASH_DEPTH)
 		depth = ZF2FS_MAX_DIR_HASH_DEPTH;
 	if (dir_level > ZF2FS_MAX_DIR_HASH_DEPTH)
-		return fail(why, whylen, -ZF2FS_EFSCORRUPTED, "directory %u: i_dir_level %u is "
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "directory %u: i_dir_level %u is "
 			    "impossible", dino, dir_level);
 	nblocks = (zf_get(dir->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
 	blk = malloc(ZF2FS_BLKSIZE);
@@ -441,7 +427,7 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 				if (addr == ZF2FS_NULL_ADDR || addr == ZF2FS_NEW_ADDR)
 					continue;
 				if (addr < vol->info.main_blkaddr || addr >= vol->info.main_end) {
-					err = fail(why, whylen, -ZF2FS_EFSCORRUPTED, "directory %u: "
+					err = zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "directory %u: "
 						   "block %llu has address %u outside the main area",
 						   dino, (unsigned long long)b, addr);
 					break;
@@ -461,7 +447,7 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 		return err;
 out:
 	if (!found)
-		return fail(why, whylen, -ENOENT, "no entry \"%.*s\" in directory %u", (int)len,
+		return zf2fs_set_why(why, whylen, -ENOENT, "no entry \"%.*s\" in directory %u", (int)len,
 			    name, dino);
 	*ret_ino = ino;
 	if (ret_type)
@@ -506,7 +492,7 @@ ZF2FS_EXPORT int zf2fs_path_lookup(struct zf2fs_vol *vol, const char *path, int 
 		goto out;
 	}
 	if (strlen(path) > PATH_MAX_BYTES) {
-		err = fail(why, whylen, -ENAMETOOLONG, "path is longer than %d bytes",
+		err = zf2fs_set_why(why, whylen, -ENAMETOOLONG, "path is longer than %d bytes",
 			   PATH_MAX_BYTES);
 		goto out;
 	}
@@ -539,7 +525,7 @@ ZF2FS_EXPORT int zf2fs_path_lookup(struct zf2fs_vol *vol, const char *path, int 
 			goto out;
 		if (type == ZF2FS_FT_SYMLINK && (!last || (flags & ZF2FS_LOOKUP_FOLLOW))) {
 			if (++links > MAX_LINKS_FOLLOWED) {
-				err = fail(why, whylen, -ELOOP, "more than %d symlinks in the path",
+				err = zf2fs_set_why(why, whylen, -ELOOP, "more than %d symlinks in the path",
 					   MAX_LINKS_FOLLOWED);
 				goto out;
 			}
@@ -549,12 +535,12 @@ ZF2FS_EXPORT int zf2fs_path_lookup(struct zf2fs_vol *vol, const char *path, int 
 			lb.len = 0;
 			err = zf2fs_file_read(vol, node, link_sink, &lb, why, whylen);
 			if (err == -ENAMETOOLONG)
-				fail(why, whylen, err, "symlink %u is too long", next);
+				zf2fs_set_why(why, whylen, err, "symlink %u is too long", next);
 			if (err)
 				goto out;
 			lb.p[lb.len] = 0;
 			if (strlen(lb.p) + strlen(rest + pos) + 2 > 2 * PATH_MAX_BYTES) {
-				err = fail(why, whylen, -ENAMETOOLONG, "path grows too long through "
+				err = zf2fs_set_why(why, whylen, -ENAMETOOLONG, "path grows too long through "
 					   "symlink %u", next);
 				goto out;
 			}
@@ -575,7 +561,7 @@ ZF2FS_EXPORT int zf2fs_path_lookup(struct zf2fs_vol *vol, const char *path, int 
 			continue;
 		}
 		if (!last && type != ZF2FS_FT_DIR) {
-			err = fail(why, whylen, -ENOTDIR, "\"%.*s\" is not a directory", (int)len,
+			err = zf2fs_set_why(why, whylen, -ENOTDIR, "\"%.*s\" is not a directory", (int)len,
 				   rest + start);
 			goto out;
 		}

@@ -18,23 +18,9 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "why_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
-
-static int fail(char *why, size_t whylen, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *why, size_t whylen, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why && whylen) {
-		va_start(ap, fmt);
-		vsnprintf(why, whylen, fmt, ap);
-		va_end(ap);
-	}
-	return -err;
-}
 
 static uint64_t div_up(uint64_t a, uint64_t b)
 {
@@ -130,28 +116,28 @@ static int check_devices(const struct zf2fs_dev_geom *devs, unsigned ndevs,
 			 const struct zf2fs_layout_opts *o, char *why, size_t whylen)
 {
 	if (ndevs < 1 || ndevs > ZF2FS_MAX_DEVICES)
-		return fail(why, whylen, EINVAL, "between 1 and %d devices are supported, not %u",
+		return zf2fs_set_why(why, whylen, -EINVAL, "between 1 and %d devices are supported, not %u",
 			    ZF2FS_MAX_DEVICES, ndevs);
 	for (unsigned i = 0; i < ndevs; i++) {
 		const struct zf2fs_dev_geom *d = &devs[i];
 
 		if (log2_exact(d->sector_size) < 9 || d->sector_size > ZF2FS_BLKSIZE)
-			return fail(why, whylen, EINVAL, "device %u: unsupported sector size %u",
+			return zf2fs_set_why(why, whylen, -EINVAL, "device %u: unsupported sector size %u",
 				    i, d->sector_size);
 		if (d->sector_size != devs[0].sector_size)
-			return fail(why, whylen, EINVAL,
+			return zf2fs_set_why(why, whylen, -EINVAL,
 				    "different sector sizes: device 0 has %u, device %u has %u",
 				    devs[0].sector_size, i, d->sector_size);
 		if (d->zone_model == ZF2FS_ZONED_HM && !o->zoned)
-			return fail(why, whylen, EINVAL,
+			return zf2fs_set_why(why, whylen, -EINVAL,
 				    "device %u is host-managed zoned: format it with -m", i);
 		if (d->zone_model != ZF2FS_ZONED_NONE && o->zoned) {
 			if (!d->zone_bytes || d->zone_bytes % ZF2FS_SEG_BYTES)
-				return fail(why, whylen, EINVAL,
+				return zf2fs_set_why(why, whylen, -EINVAL,
 					    "device %u: zone size %llu is not a multiple of 2 MiB",
 					    i, (unsigned long long)d->zone_bytes);
 			if (d->zone_cap_bytes > d->zone_bytes)
-				return fail(why, whylen, EINVAL,
+				return zf2fs_set_why(why, whylen, -EINVAL,
 					    "device %u: zone capacity above zone size", i);
 		}
 	}
@@ -169,7 +155,7 @@ static uint64_t zoned_zone_bytes(const struct zf2fs_dev_geom *devs, unsigned nde
 		if (devs[i].zone_model == ZF2FS_ZONED_NONE)
 			continue;
 		if (zb && devs[i].zone_bytes != zb) {
-			*err = fail(why, whylen, EINVAL, "zoned devices have different zone sizes");
+			*err = zf2fs_set_why(why, whylen, -EINVAL, "zoned devices have different zone sizes");
 			return 0;
 		}
 		zb = devs[i].zone_bytes;
@@ -306,14 +292,14 @@ static int space_policy(struct zf2fs_layout *lay, const struct zf2fs_layout_opts
 	if ((!ro && r == 0) || lay->segment_count < ZF2FS_MIN_SEGMENTS ||
 	    (lay->segment_count_main < ZF2FS_NR_CURSEG) ||
 	    lay->segment_count_main - ZF2FS_NR_CURSEG < lay->rsvd_segments)
-		return fail(why, whylen, ENOSPC,
+		return zf2fs_set_why(why, whylen, -ENOSPC,
 			    "device size is not sufficient for an F2FS volume (%u main segments, "
 			    "%u reserved)", lay->segment_count_main, lay->rsvd_segments);
 
 	ovp = (uint64_t)((double)(lay->usable_segments - lay->rsvd_segments) * r / 100);
 	if (conf) {
 		if (ovp < 2ull * lay->segs_per_sec)
-			return fail(why, whylen, ENOSPC,
+			return zf2fs_set_why(why, whylen, -ENOSPC,
 				    "not enough overprovision segments (%llu, at least %u needed): "
 				    "raise -o or lower -Z", (unsigned long long)ovp,
 				    2 * lay->segs_per_sec);
@@ -324,7 +310,7 @@ static int space_policy(struct zf2fs_layout *lay, const struct zf2fs_layout_opts
 		ovp += 2ull * lay->segs_per_sec;
 	}
 	if (lay->usable_segments <= ovp)
-		return fail(why, whylen, ENOSPC,
+		return zf2fs_set_why(why, whylen, -ENOSPC,
 			    "not enough segments: %u usable, %llu needed for overprovision",
 			    lay->usable_segments, (unsigned long long)ovp);
 	lay->ovp_segments = (uint32_t)ovp;
@@ -353,7 +339,7 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 	if (err)
 		return err;
 	if (o->zoned && !zone_bytes)
-		return fail(why, whylen, EINVAL, "-m given but no device is zoned");
+		return zf2fs_set_why(why, whylen, -EINVAL, "-m given but no device is zoned");
 
 	lay->ndevs = ndevs;
 	lay->zoned = o->zoned;
@@ -378,7 +364,7 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 	}
 	if (lay->segs_per_sec > ZF2FS_MAX_SEGMENTS || lay->secs_per_zone > ZF2FS_MAX_SEGMENTS ||
 	    (uint64_t)lay->segs_per_sec * lay->secs_per_zone > ZF2FS_MAX_SEGMENTS)
-		return fail(why, whylen, EINVAL, "segments per section (%u) times sections per "
+		return zf2fs_set_why(why, whylen, -EINVAL, "segments per section (%u) times sections per "
 			    "zone (%u) is too large", lay->segs_per_sec, lay->secs_per_zone);
 	lay->segs_per_zone = lay->segs_per_sec * lay->secs_per_zone;
 
@@ -400,10 +386,10 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 	if (o->zoned && ndevs > 1 && devs[0].bytes > seg0_off)
 		seg0_off += (devs[0].bytes - seg0_off) % ((uint64_t)lay->segs_per_zone * ZF2FS_SEG_BYTES);
 	if (devs[0].bytes < seg0_off + ZF2FS_SEG_BYTES)
-		return fail(why, whylen, ENOSPC, "device is too small: %llu bytes",
+		return zf2fs_set_why(why, whylen, -ENOSPC, "device is too small: %llu bytes",
 			    (unsigned long long)devs[0].bytes);
 	if (seg0_off / ZF2FS_BLKSIZE > UINT32_MAX)
-		return fail(why, whylen, EINVAL, "first device too large");
+		return zf2fs_set_why(why, whylen, -EINVAL, "first device too large");
 	lay->segment0_blkaddr = (uint32_t)(seg0_off / ZF2FS_BLKSIZE);
 
 	{
@@ -428,13 +414,13 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 			total += segs;
 		}
 		if (total > ZF2FS_MAX_SEGMENTS)
-			return fail(why, whylen, EINVAL,
+			return zf2fs_set_why(why, whylen, -EINVAL,
 				    "volume too large: %llu segments, F2FS addresses at most %u (16 TiB)",
 				    (unsigned long long)total, ZF2FS_MAX_SEGMENTS);
 		lay->segment_count = (uint32_t)total;
 	}
 	if (lay->segment_count < ZF2FS_MIN_SEGMENTS)
-		return fail(why, whylen, ENOSPC,
+		return zf2fs_set_why(why, whylen, -ENOSPC,
 			    "device size is not sufficient for an F2FS volume (%u segments, at "
 			    "least %u needed)", lay->segment_count, ZF2FS_MIN_SEGMENTS);
 
@@ -443,7 +429,7 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 		      lay->segment_count_nat + lay->segment_count_ssa) / lay->segs_per_zone;
 	lay->main_blkaddr = lay->segment0_blkaddr + meta_zones * lay->segs_per_zone * BPS;
 	if (lay->segment_count / lay->segs_per_zone <= meta_zones)
-		return fail(why, whylen, ENOSPC,
+		return zf2fs_set_why(why, whylen, -ENOSPC,
 			    "device size is not sufficient for an F2FS volume (no room for the "
 			    "main area)");
 	total_zones = lay->segment_count / lay->segs_per_zone - meta_zones;
@@ -454,14 +440,14 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 		if (d0->zone_model == ZF2FS_ZONED_HM &&
 		    (uint64_t)d0->nr_conv_zones * (d0->zone_bytes / ZF2FS_BLKSIZE) <
 		    (uint64_t)lay->main_blkaddr)
-			return fail(why, whylen, ENOSPC, "device does not have enough conventional "
+			return zf2fs_set_why(why, whylen, -ENOSPC, "device does not have enough conventional "
 				    "zones for the metadata (%llu needed)",
 				    (unsigned long long)div_up(lay->main_blkaddr,
 							       d0->zone_bytes / ZF2FS_BLKSIZE));
 		for (unsigned i = 1; i < ndevs; i++)
 			if (devs[i].zone_model != ZF2FS_ZONED_NONE &&
 			    lay->dev_start_blk[i] < lay->main_blkaddr)
-				return fail(why, whylen, ENOSPC, "the metadata device is too small "
+				return zf2fs_set_why(why, whylen, -ENOSPC, "the metadata device is too small "
 					    "(%llu MiB more needed)", (unsigned long long)
 					    ((lay->main_blkaddr - lay->dev_start_blk[i]) >> 8));
 	}
@@ -474,7 +460,7 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 		return err;
 
 	if (total_zones <= (uint32_t)((o->features & ZF2FS_FEAT_RO) ? 2 : ZF2FS_NR_CURSEG))
-		return fail(why, whylen, ENOSPC, "%u zones: need more zones, shrink the zone size "
+		return zf2fs_set_why(why, whylen, -ENOSPC, "%u zones: need more zones, shrink the zone size "
 			    "(-s, -z)", total_zones);
 
 	{

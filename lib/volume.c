@@ -443,6 +443,18 @@ static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
 	return err;
 }
 
+static struct zf2fs_vol *vol_alloc(unsigned n, const struct zf2fs_log *log)
+{
+	struct zf2fs_vol *vol;
+
+	if (n < 1 || n > ZF2FS_MAX_DEVICES)
+		return NULL;
+	vol = calloc(1, sizeof(*vol));
+	if (vol)
+		vol->log = log ? *log : (struct zf2fs_log){ .level = 1 };
+	return vol;
+}
+
 ZF2FS_EXPORT int zf2fs_vol_open(const char *const *paths, unsigned n, int flags,
 				const struct zf2fs_log *log, struct zf2fs_vol **ret_vol)
 {
@@ -450,12 +462,9 @@ ZF2FS_EXPORT int zf2fs_vol_open(const char *const *paths, unsigned n, int flags,
 	int err = 0;
 
 	*ret_vol = NULL;
-	if (n < 1 || n > ZF2FS_MAX_DEVICES)
-		return -EINVAL;
-	vol = calloc(1, sizeof(*vol));
+	vol = vol_alloc(n, log);
 	if (!vol)
-		return -ENOMEM;
-	vol->log = log ? *log : (struct zf2fs_log){ .level = 1 };
+		return n < 1 || n > ZF2FS_MAX_DEVICES ? -EINVAL : -ENOMEM;
 	vol->owns_devs = true;
 	for (unsigned i = 0; i < n && !err; i++) {
 		err = zf2fs_dev_open(paths[i], flags, &vol->log, &vol->dev[i]);
@@ -482,12 +491,9 @@ ZF2FS_EXPORT int zf2fs_vol_open_devs(struct zf2fs_dev *const *devs, unsigned n,
 	int err;
 
 	*ret_vol = NULL;
-	if (n < 1 || n > ZF2FS_MAX_DEVICES)
-		return -EINVAL;
-	vol = calloc(1, sizeof(*vol));
+	vol = vol_alloc(n, log);
 	if (!vol)
-		return -ENOMEM;
-	vol->log = log ? *log : (struct zf2fs_log){ .level = 1 };
+		return n < 1 || n > ZF2FS_MAX_DEVICES ? -EINVAL : -ENOMEM;
 	for (unsigned i = 0; i < n; i++)
 		vol->dev[i] = devs[i];
 	vol->ndevs = n;

@@ -77,33 +77,9 @@ static void usage(FILE *f)
 "  -h, --help        this help\n");
 }
 
-static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+#define die_usage(...) zf2fs_usage_error(PROG, __VA_ARGS__)
 
-static void die_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
-	exit(EXIT_USAGE);
-}
-
-static uint64_t parse_u64(const char *s, const char *what, uint64_t min, uint64_t max)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (!*s || *s == '-')
-		die_usage("invalid %s", what);
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v < min || v > max)
-		die_usage("invalid %s: '%s' (expected %" PRIu64 "..%" PRIu64 ")", what, s, min, max);
-	return v;
-}
+#define parse_u64(s, what, min, max) zf2fs_parse_u64(PROG, s, what, min, max)
 
 static void add_devices(struct mkfs_cli *c, char *list)
 {

@@ -87,32 +87,9 @@ static const char usage_text[] =
 "  -h, --help              this help\n"
 "  -V, --version           version\n";
 
-static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die_usage(const char *fmt, ...)
-{
-	va_list ap;
+#define die_usage(...) zf2fs_usage_error(PROG, __VA_ARGS__)
 
-	fprintf(stderr, PROG ": ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
-	exit(EXIT_USAGE);
-}
-
-static uint64_t parse_u64(const char *s, const char *what, uint64_t min, uint64_t max)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	if (!s || !*s || *s == '-')
-		die_usage("invalid %s '%s'", what, s ? s : "");
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v < min || v > max)
-		die_usage("invalid %s '%s' (%" PRIu64 "..%" PRIu64 ")", what, s, min, max);
-	return v;
-}
+#define parse_u64(s, what, min, max) zf2fs_parse_u64(PROG, s, what, min, max)
 
 enum {
 	OPT_JSON = 256, OPT_RECLAIM, OPT_GC_TYPE, OPT_POLICY, OPT_ALLOC, OPT_SSR_TYPE,

@@ -359,6 +359,8 @@ ZF2FS_EXPORT void zf2fs_dentry_view_block(const void *dentry_block,
 ZF2FS_EXPORT int zf2fs_dentry_view_inline(const struct zf2fs_node *inode, uint32_t features,
 					  struct zf2fs_dentry_view *ret);
 ZF2FS_EXPORT bool zf2fs_dentry_slot_used(const struct zf2fs_dentry_view *v, uint32_t slot);
+/* The dentry file type (ZF2FS_FT_*) an inode mode calls for; ZF2FS_FT_UNKNOWN if none. */
+ZF2FS_EXPORT uint8_t zf2fs_mode_to_ftype(uint32_t mode);
 
 struct zf2fs_dentry_info {
 	const uint8_t *name;
@@ -372,6 +374,15 @@ ZF2FS_EXPORT int zf2fs_dir_iterate(struct zf2fs_vol *vol, const struct zf2fs_nod
 				   int (*fn)(void *arg, const struct zf2fs_dentry_info *d),
 				   int (*bad)(void *arg, int64_t block, uint32_t slot, const char *why),
 				   void *arg);
+
+/* ---- command lines (the tools' shared conventions) ------------------------------------ */
+#define ZF2FS_EXIT_USAGE 16
+/* Print "PROG: <message>" and a --help hint on stderr, exit 16. */
+ZF2FS_EXPORT void zf2fs_usage_error(const char *prog, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+/* A number (decimal or 0x hex) within [min, max], or a usage error naming @what. */
+ZF2FS_EXPORT uint64_t zf2fs_parse_u64(const char *prog, const char *s, const char *what,
+				      uint64_t min, uint64_t max);
 
 /* ---- misc ------------------------------------------------------------------------------ */
 ZF2FS_EXPORT const char *zf2fs_version(void);

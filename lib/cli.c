@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cli.c - what every front-end says about its command line, said one way.
+ *
+ * A usage error is one line on standard error naming the cause, a hint to --help, and
+ * exit status 16 (the fsck(8) usage code, used by every tool here).
+ */
+#include "config.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "zf2fs/zf2fs.h"
+
+ZF2FS_EXPORT void zf2fs_usage_error(const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
+	exit(ZF2FS_EXIT_USAGE);
+}
+
+ZF2FS_EXPORT uint64_t zf2fs_parse_u64(const char *prog, const char *s, const char *what,
+				      uint64_t min, uint64_t max)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!s || !*s || *s == '-')
+		zf2fs_usage_error(prog, "invalid %s: '%s'", what, s ? s : "");
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v < min || v > max)
+		zf2fs_usage_error(prog, "invalid %s: '%s' (expected %" PRIu64 "..%" PRIu64 ")", what,
+				  s, min, max);
+	return v;
+}
