@@ -1,0 +1,1 @@
+# (placeholder: fuzzing targets, filled in by the hostile-input work)
