@@ -57,12 +57,15 @@ static bool needs_roll_forward(struct fsck_ctx *ctx)
 		if (zf2fs_vol_read_block(ctx->vol, blk, n))
 			break;
 		nver = zf_get(n->footer.cp_ver);
-		if (zf_get(cp->ckpt_flags) & ZF2FS_CP_CRC_RECOVERY_FLAG) {
+		/* the kernel's test: the checkpoint version, with the checkpoint's crc in the
+		 * upper half when CRC recovery is on (and NOCRC does not turn it off) */
+		if ((zf_get(cp->ckpt_flags) & ZF2FS_CP_CRC_RECOVERY_FLAG) &&
+		    !(zf_get(cp->ckpt_flags) & ZF2FS_CP_NOCRC_RECOVERY_FLAG)) {
 			uint32_t crc = zf_get_le32p((const uint8_t *)cp + zf_get(cp->checksum_offset));
 
 			if (nver != (ver | ((uint64_t)crc << 32)))
 				break;
-		} else if ((uint32_t)nver != (uint32_t)ver) {
+		} else if (nver != ver) {
 			break;
 		}
 		if (zf_get(n->footer.flag) & ZF2FS_FOOTER_FSYNC_BIT) {
