@@ -1,0 +1,60 @@
+#!/bin/bash
+# fsck.f2fs's command line: fsck(8) exit codes, -n/-y/-p semantics, --json, usage errors,
+# no writes without -y/-p (or on a mounted device), and preen's stop on problems it may
+# not fix.
+. "$(dirname "$0")/lib.sh"
+need_python
+
+img=$TEST_TMP/t.img
+check() {   # check NAME EXPECTED_RC CMD...
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" > "$TEST_TMP/out" 2> "$TEST_TMP/err"
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then
+		tap_ok "$name (exit $rc)"
+	else
+		tap_fail "$name: exit $rc, expected $want: $(head -c 300 "$TEST_TMP/err")"
+	fi
+}
+
+check "--help exits 0" 0 "$FSCK" --help
+grep -q "^Usage: fsck.f2fs" "$TEST_TMP/out" && tap_ok "--help prints usage on stdout" || tap_fail "--help output"
+check "-V" 0 "$FSCK" -V
+grep -q "fsck.f2fs (zf2fs-tools)" "$TEST_TMP/out" && tap_ok "-V names the tool" || tap_fail "-V output"
+check "no device is a usage error" 16 "$FSCK"
+check "-n with -y is a usage error" 16 "$FSCK" -n -y "$img"
+check "-p with -y is a usage error" 16 "$FSCK" -p -y "$img"
+check "bad -d value" 16 "$FSCK" -d 9 "$img"
+check "unknown option" 16 "$FSCK" --frobnicate "$img"
+[ "$(wc -l < "$TEST_TMP/err")" -le 2 ] && tap_ok "usage errors are one line plus the --help hint" ||
+	tap_fail "usage error output too long"
+check "missing image is an operational error" 8 "$FSCK" -n "$TEST_TMP/nope.img"
+truncate -s 64M "$TEST_TMP/zero.img"
+check "an image without F2FS is reported, not crashed on" 4 "$FSCK" -n "$TEST_TMP/zero.img"
+
+# a problem -p may fix, then one it may not
+fsck_case_image f_link_count_bad "$img" > /dev/null 2>&1
+sum=$(sha256sum < "$img")
+check "no option, no terminal: behaves as -n" 4 "$FSCK" "$img"
+[ "$(sha256sum < "$img")" = "$sum" ] && tap_ok "and writes nothing" || tap_fail "the image changed without -y"
+check "--json" 4 "$FSCK" -n --json "$img"
+python3 - "$TEST_TMP/out" <<'PY' && tap_ok "--json is one valid object with the problem list" || tap_fail "--json output is not what it should be"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["exit_code"] == 4 and d["problems_found"] == 1 and d["problems_fixed"] == 0
+assert d["problems"][0]["code"] == "0x060001" and d["problems"][0]["fixed"] is False
+assert d["inodes"] > 400
+PY
+check "-p -f fixes what is safe" 1 "$FSCK" -p -f "$img"
+check "-p on a clean, cleanly unmounted volume skips the check" 0 "$FSCK" -p "$img"
+grep -q "clean" "$TEST_TMP/out" && tap_ok "and says it is clean" || tap_fail "-p clean message"
+fsck_case_image f_unreachable_inode "$img" > /dev/null 2>&1
+sum=$(sha256sum < "$img")
+check "-p -f stops at a problem it may not fix" 4 "$FSCK" -p -f "$img"
+grep -q "UNEXPECTED INCONSISTENCY" "$TEST_TMP/out" && tap_ok "preen says to run fsck by hand" ||
+	tap_fail "no preen stop message"
+[ "$(sha256sum < "$img")" = "$sum" ] && tap_ok "and writes nothing" || tap_fail "preen wrote after stopping"
+check "-y fixes it" 1 "$FSCK" -y "$img"
+check "then -f -n is clean" 0 "$FSCK" -f -n "$img"
+tap_summary
