@@ -70,6 +70,8 @@ ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blk, cons
 			   "devices", (unsigned long long)blk);
 		return -ERANGE;
 	}
+	if (blk == vol->nat_cache_addr)
+		vol->nat_cache_addr = UINT64_MAX;
 	return zf2fs_dev_write(vol->dev[d], buf, ZF2FS_BLKSIZE, off);
 }
 
@@ -514,6 +516,7 @@ ZF2FS_EXPORT void zf2fs_vol_close(struct zf2fs_vol *vol)
 		for (unsigned i = 0; i < vol->ndevs; i++)
 			zf2fs_dev_close(vol->dev[i]);
 	free(vol->cp);
+	free(vol->nat_cache);
 	free(vol);
 }
 
@@ -586,8 +589,9 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 				      struct zf2fs_nat_info *ret)
 {
 	uint32_t n = (uint32_t)zf_get(vol->nat_journal.n_entries);
-	struct zf2fs_nat_block *blk;
+	const struct zf2fs_nat_block *blk;
 	const struct zf2fs_nat_entry *e;
+	uint64_t addr;
 	int err;
 
 	memset(ret, 0, sizeof(*ret));
@@ -604,19 +608,26 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 			return 0;
 		}
 	}
-	blk = malloc(sizeof(*blk));
-	if (!blk)
-		return -ENOMEM;
-	err = zf2fs_vol_read_block(vol, zf2fs_vol_nat_block_addr(vol, nid / ZF2FS_NAT_PER_BLOCK),
-				   blk);
-	if (!err) {
-		e = &blk->entries[nid % ZF2FS_NAT_PER_BLOCK];
-		ret->ino = (uint32_t)zf_get(e->ino);
-		ret->blkaddr = (uint32_t)zf_get(e->block_addr);
-		ret->version = e->version;
+	addr = zf2fs_vol_nat_block_addr(vol, nid / ZF2FS_NAT_PER_BLOCK);
+	if (!vol->nat_cache) {
+		vol->nat_cache = malloc(ZF2FS_BLKSIZE);
+		if (!vol->nat_cache)
+			return -ENOMEM;
+		vol->nat_cache_addr = UINT64_MAX;
 	}
-	free(blk);
-	return err;
+	if (vol->nat_cache_addr != addr) {
+		vol->nat_cache_addr = UINT64_MAX;
+		err = zf2fs_vol_read_block(vol, addr, vol->nat_cache);
+		if (err)
+			return err;
+		vol->nat_cache_addr = addr;
+	}
+	blk = (const struct zf2fs_nat_block *)vol->nat_cache;
+	e = &blk->entries[nid % ZF2FS_NAT_PER_BLOCK];
+	ret->ino = (uint32_t)zf_get(e->ino);
+	ret->blkaddr = (uint32_t)zf_get(e->block_addr);
+	ret->version = e->version;
+	return 0;
 }
 
 /* ---- SIT --------------------------------------------------------------------------------- */

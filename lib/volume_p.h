@@ -24,6 +24,9 @@ struct zf2fs_vol {
 	struct zf2fs_journal nat_journal, sit_journal;
 	struct zf2fs_summary cur_sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
 	struct zf2fs_vol_info info;
+	/* the last NAT block read: lookups come in runs of nearby nids */
+	uint8_t *nat_cache;
+	uint64_t nat_cache_addr;
 };
 
 int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
