@@ -75,13 +75,14 @@ struct fsck_ctx {
 	struct zf2fs_sit_entry *sit;     /* pass 3: SIT as recorded */
 	struct nat_rec *nat;             /* pass 3: NAT as recorded, indexed by nid */
 	uint8_t *nid_flags;              /* NID_* per nid */
-	uint32_t *links;                 /* pass 4: dentries naming each inode */
-	uint32_t *subdirs;               /* pass 4: subdirectories of each directory */
-	uint32_t *parent;                /* pass 4: directory holding the first link */
+	uint8_t *links;                  /* pass 4: names of each inode (see links_get) */
+	struct dir_map *links_x, *disk_links_x;   /* link counts that do not fit a byte / are not 1 */
+	struct dir_map *dirs_map;        /* pass 4: parent and subdirectories of directories */
 	uint8_t *blk_found;              /* pass 4: bit per main block owned by a node */
 	uint16_t *seg_found;             /* pass 4: owned blocks per segment */
-	struct owner_rec *owners;        /* pass 4: (block, nid, slot) to check SSA */
-	size_t nowners, owners_cap;
+	uint32_t nids;                   /* pass 3: one past the last nid the NAT uses */
+	uint32_t nat_cap;
+	struct ssa_cache *ssa;           /* pass 4: recently read summary blocks */
 	uint32_t *orphans;
 	uint32_t norphans;
 
@@ -93,12 +94,17 @@ struct fsck_ctx {
 
 	bool needs_recovery;             /* pass 2: fsync'd data awaits the kernel */
 	bool sit_dirty, sit_type_fix;
-	uint32_t *disk_links;            /* pass 4: i_links as recorded */
-	uint32_t *pino;                  /* pass 4: i_pino as recorded (directories) */
-	uint16_t *modes;                 /* pass 4: i_mode of each inode */
+	uint8_t *ftypes;                 /* pass 4: file type (ZF2FS_FT_*) of each inode */
 	uint32_t lpf_ino;                /* lost+found, when found */
 	struct dir_queue dirq;
 	int32_t curseg_fix[ZF2FS_NR_CURSEG];  /* pass 7: new write position, -1 = keep */
+	/* zoned volumes (pass8_zoned.c; loaded by pass 7, which needs the capacities) */
+	bool zones_loaded;
+	int zones_err;                   /* -ENODEV: no zoned device (an image file) */
+	struct zf2fs_sec_zone *zones;    /* per main section, on the devices themselves */
+	uint32_t nzones;
+	uint8_t *seg_unusable;           /* per main segment: beyond its zone's capacity;
+					  * NULL when not zoned or unknown */
 
 	/* results */
 	unsigned long problems, fixed, unfixed;
@@ -107,13 +113,6 @@ struct fsck_ctx {
 	struct fsck_repair *repair;      /* pending repair transaction */
 	FILE *json_problems;             /* problems as JSON objects, when --json */
 	bool json_first;
-};
-
-struct owner_rec {
-	uint32_t blkaddr, nid;
-	uint16_t ofs_in_node;
-	uint8_t is_node;
-	uint8_t pad;
 };
 
 /* ---- problems (problem.c) ------------------------------------------------------------ */
@@ -191,6 +190,10 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_7_CURSEG_NEXT_USED     0x070007
 #define PR_7_NEXT_FREE_NID_BAD    0x070008
 #define PR_7_SIT_TYPE_WRONG       0x070009
+/* pass 8: zones (need the zoned devices themselves) */
+#define PR_8_CURSEG_WP_MISMATCH   0x080001
+#define PR_8_VALID_BEYOND_WP      0x080002
+#define PR_8_ZONE_NOT_RESET       0x080003
 
 /* ---- passes ----------------------------------------------------------------------------- */
 int pass1_super(struct fsck_ctx *ctx);
@@ -199,12 +202,41 @@ int pass3_tables(struct fsck_ctx *ctx);
 int pass4_tree(struct fsck_ctx *ctx);
 int pass6_connectivity(struct fsck_ctx *ctx);
 int pass7_accounting(struct fsck_ctx *ctx);
+int pass8_zoned(struct fsck_ctx *ctx);
+/* Read the zones once (zoned volumes); sets zones_err and seg_unusable. */
+void zoned_prepare(struct fsck_ctx *ctx);
+/* Whether the free segment count can be computed: not on a zoned volume whose zone
+ * capacities are unknown (an image file copied from the devices). */
+static inline bool free_count_known(const struct fsck_ctx *ctx)
+{
+	return !(ctx->vi->features & ZF2FS_FEAT_BLKZONED) || ctx->seg_unusable;
+}
+static inline bool seg_usable(const struct fsck_ctx *ctx, uint32_t s)
+{
+	return !ctx->seg_unusable || !ctx->seg_unusable[s];
+}
 
 /* pass5 is driven from pass4's walk: one directory at a time */
 struct dir_scan;
 int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
 		    uint32_t (*visit_child)(struct fsck_ctx *, uint32_t child, uint32_t dir,
 					    uint8_t type));
+/* dirmap.c: per-directory facts */
+struct dir_info {
+	uint32_t ino, parent, subdirs;
+};
+struct dir_info *dir_info(struct fsck_ctx *ctx, uint32_t ino);   /* created when missing */
+uint32_t dir_parent(const struct fsck_ctx *ctx, uint32_t ino);
+uint32_t dir_subdirs(const struct fsck_ctx *ctx, uint32_t ino);
+void dir_map_free(struct fsck_ctx *ctx);
+int links_inc(struct fsck_ctx *ctx, uint32_t ino);          /* one more name found */
+uint32_t links_get(struct fsck_ctx *ctx, uint32_t ino);
+int disk_links_set(struct fsck_ctx *ctx, uint32_t ino, uint32_t links);   /* i_links */
+uint32_t disk_links_get(struct fsck_ctx *ctx, uint32_t ino);
+void links_free(struct fsck_ctx *ctx);
+
+/* main.c: the per-nid maps, sized once pass 3 knows how many nids are in use */
+int fsck_alloc_nid_maps(struct fsck_ctx *ctx);
 /* pass 4 helpers pass 5 and 6 use */
 int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node);
 uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, uint32_t dir, uint8_t type);

@@ -32,6 +32,7 @@ static const struct {
 	{ "inodes, nodes and directories", pass4_tree },
 	{ "connectivity and link counts", pass6_connectivity },
 	{ "accounting", pass7_accounting },
+	{ "zone write pointers", pass8_zoned },
 };
 
 static void usage(FILE *f)
@@ -112,22 +113,26 @@ static const char *parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 	return argv[optind];
 }
 
+/* Maps by block: sized by the main area. */
 static int alloc_maps(struct fsck_ctx *ctx)
 {
-	uint32_t nids = ctx->vi->max_nid;
 	uint64_t blocks = (uint64_t)ctx->vi->main_segs * ZF2FS_BLOCKS_PER_SEG;
 
-	ctx->nid_flags = calloc(nids, 1);
-	ctx->links = calloc(nids, sizeof(uint32_t));
-	ctx->subdirs = calloc(nids, sizeof(uint32_t));
-	ctx->parent = calloc(nids, sizeof(uint32_t));
-	ctx->disk_links = calloc(nids, sizeof(uint32_t));
-	ctx->pino = calloc(nids, sizeof(uint32_t));
-	ctx->modes = calloc(nids, sizeof(uint16_t));
 	ctx->blk_found = calloc(blocks / 8 + 1, 1);
 	ctx->seg_found = calloc(ctx->vi->main_segs + 1, sizeof(uint16_t));
-	if (!ctx->nid_flags || !ctx->links || !ctx->subdirs || !ctx->parent ||
-	    !ctx->disk_links || !ctx->pino || !ctx->modes || !ctx->blk_found || !ctx->seg_found)
+	return ctx->blk_found && ctx->seg_found ? 0 : -ENOMEM;
+}
+
+/* Maps by nid: sized by the nids in use, not by what the NAT could hold, so memory follows
+ * the number of files rather than the volume size. */
+int fsck_alloc_nid_maps(struct fsck_ctx *ctx)
+{
+	uint32_t nids = ctx->nids;
+
+	ctx->nid_flags = calloc(nids, 1);
+	ctx->links = calloc(nids, 1);
+	ctx->ftypes = calloc(nids, 1);
+	if (!ctx->nid_flags || !ctx->links || !ctx->ftypes)
 		return -ENOMEM;
 	return 0;
 }
@@ -136,14 +141,12 @@ static void free_maps(struct fsck_ctx *ctx)
 {
 	free(ctx->nid_flags);
 	free(ctx->links);
-	free(ctx->subdirs);
-	free(ctx->parent);
-	free(ctx->disk_links);
-	free(ctx->pino);
-	free(ctx->modes);
+	free(ctx->ftypes);
+	dir_map_free(ctx);
+	links_free(ctx);
 	free(ctx->blk_found);
 	free(ctx->seg_found);
-	free(ctx->owners);
+	free(ctx->ssa);
 	free(ctx->orphans);
 	free(ctx->sit);
 	free(ctx->nat);
@@ -152,6 +155,7 @@ static void free_maps(struct fsck_ctx *ctx)
 struct tree_print {
 	struct fsck_ctx *ctx;
 	int depth;
+	uint8_t *seen;   /* one bit per nid: directories already listed (cycles, hard links) */
 };
 
 static int print_entry(void *arg, const struct zf2fs_dentry_info *d)
@@ -165,11 +169,13 @@ static int print_entry(void *arg, const struct zf2fs_dentry_info *d)
 		return 0;
 	fprintf(tp->ctx->out, "%*s%.*s%s\n", 2 * tp->depth, "", (int)d->name_len, d->name,
 		d->type == ZF2FS_FT_DIR ? "/" : "");
-	if (d->type != ZF2FS_FT_DIR || tp->depth > 64 || d->ino >= tp->ctx->vi->max_nid)
+	if (d->type != ZF2FS_FT_DIR || tp->depth > 64 || d->ino >= tp->ctx->vi->max_nid ||
+	    (tp->seen[d->ino / 8] & (1u << (d->ino % 8))))
 		return 0;
+	tp->seen[d->ino / 8] |= (uint8_t)(1u << (d->ino % 8));
 	n = malloc(ZF2FS_BLKSIZE);
 	if (n && !zf2fs_vol_read_node(tp->ctx->vol, d->ino, n, NULL, why, sizeof(why))) {
-		struct tree_print sub = { tp->ctx, tp->depth + 1 };
+		struct tree_print sub = { tp->ctx, tp->depth + 1, tp->seen };
 
 		zf2fs_dir_iterate(tp->ctx->vol, n, print_entry, NULL, &sub);
 	}
@@ -180,12 +186,15 @@ static int print_entry(void *arg, const struct zf2fs_dentry_info *d)
 static void print_tree(struct fsck_ctx *ctx)
 {
 	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
-	struct tree_print tp = { ctx, 1 };
+	struct tree_print tp = { ctx, 1, calloc(ctx->vi->max_nid / 8 + 1, 1) };
 	char why[160];
 
 	fprintf(ctx->out, "/\n");
-	if (n && !zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, n, NULL, why, sizeof(why)))
+	if (tp.seen && ZF2FS_ROOT_INO < ctx->vi->max_nid)
+		tp.seen[ZF2FS_ROOT_INO / 8] |= 1u << (ZF2FS_ROOT_INO % 8);
+	if (n && tp.seen && !zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, n, NULL, why, sizeof(why)))
 		zf2fs_dir_iterate(ctx->vol, n, print_entry, NULL, &tp);
+	free(tp.seen);
 	free(n);
 }
 

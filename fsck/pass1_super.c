@@ -50,9 +50,17 @@ static bool needs_roll_forward(struct fsck_ctx *ctx)
 	}
 	zf2fs_vol_curseg(ctx->vol, ZF2FS_LOG_WARM_NODE, &segno, &off);
 	blk = ctx->vi->main_blkaddr + (uint64_t)segno * ZF2FS_BLOCKS_PER_SEG + off;
-	/* follow the chain a bounded number of steps */
+	/* follow the chain a bounded number of steps, stopping at a loop (Brent: compare with
+	 * the block seen at the last power of two) */
+	uint64_t mark = UINT64_MAX;
+
 	for (uint32_t steps = 0; steps < ctx->vi->main_segs * 8u && blk_in_main(ctx, blk); steps++) {
 		uint64_t nver;
+
+		if (blk == mark)
+			break;
+		if (!(steps & (steps - 1)))
+			mark = blk;
 
 		if (zf2fs_vol_read_block(ctx->vol, blk, n))
 			break;

@@ -63,19 +63,48 @@ static int check_sit(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/* Make the table cover nids below @n (zeroed); it grows up to the last nid in use. */
+static int nat_grow(struct fsck_ctx *ctx, uint32_t n)
+{
+	if (n > ctx->nat_cap) {
+		uint32_t cap = (n + 65535) / 65536 * 65536;
+		struct nat_rec *t;
+
+		if (cap > ctx->vi->max_nid)
+			cap = ctx->vi->max_nid;
+		t = realloc(ctx->nat, (size_t)cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		memset(t + ctx->nat_cap, 0, (size_t)(cap - ctx->nat_cap) * sizeof(*t));
+		ctx->nat = t;
+		ctx->nat_cap = cap;
+	}
+	if (n > ctx->nids)
+		ctx->nids = n;
+	return 0;
+}
+
+static int nat_set(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t addr)
+{
+	int err = nat_grow(ctx, nid + 1);
+
+	if (!err) {
+		ctx->nat[nid].ino = ino;
+		ctx->nat[nid].blkaddr = addr;
+	}
+	return err;
+}
+
 static int check_nat(struct fsck_ctx *ctx)
 {
 	uint32_t nblocks = ctx->vi->nat_blocks;
-	const uint32_t chunk = 256;
+	const uint32_t chunk = 64;   /* 256 KiB per read: sequential enough, small peak memory */
 	const struct zf2fs_journal *j = zf2fs_vol_nat_journal(ctx->vol);
 	struct zf2fs_nat_block *buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
 	int err = 0;
 
-	ctx->nat = calloc(ctx->vi->max_nid, sizeof(*ctx->nat));
-	if (!buf || !ctx->nat) {
-		free(buf);
+	if (!buf)
 		return -ENOMEM;
-	}
 	for (uint32_t i = 0; i < nblocks && !err;) {
 		uint64_t addr = zf2fs_vol_nat_block_addr(ctx->vol, i);
 		uint32_t run = 1;
@@ -89,11 +118,13 @@ static int check_nat(struct fsck_ctx *ctx)
 			const struct zf2fs_nat_block *nb = (const void *)((const uint8_t *)buf +
 								 (size_t)b * ZF2FS_BLKSIZE);
 
-			for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK; e++) {
+			for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK && !err; e++) {
 				uint32_t nid = (i + b) * (uint32_t)ZF2FS_NAT_PER_BLOCK + e;
+				uint32_t ino = (uint32_t)zf_get(nb->entries[e].ino);
+				uint32_t baddr = (uint32_t)zf_get(nb->entries[e].block_addr);
 
-				ctx->nat[nid].ino = (uint32_t)zf_get(nb->entries[e].ino);
-				ctx->nat[nid].blkaddr = (uint32_t)zf_get(nb->entries[e].block_addr);
+				if (ino || baddr)
+					err = nat_set(ctx, nid, ino, baddr);
 			}
 		}
 		i += run;
@@ -106,10 +137,26 @@ static int check_nat(struct fsck_ctx *ctx)
 
 		if (nid >= ctx->vi->max_nid)
 			continue;
-		ctx->nat[nid].ino = (uint32_t)zf_get(j->nat.entries[i].ne.ino);
-		ctx->nat[nid].blkaddr = (uint32_t)zf_get(j->nat.entries[i].ne.block_addr);
+		err = nat_set(ctx, nid, (uint32_t)zf_get(j->nat.entries[i].ne.ino),
+			      (uint32_t)zf_get(j->nat.entries[i].ne.block_addr));
+		if (err)
+			return err;
 	}
-	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->vi->max_nid; nid++) {
+	/* the root's slot always exists, even when the NAT is empty */
+	err = nat_grow(ctx, ZF2FS_ROOT_INO + 1);
+	if (!err && ctx->nat_cap > ctx->nids) {
+		struct nat_rec *t = realloc(ctx->nat, (size_t)ctx->nids * sizeof(*t));
+
+		if (t) {
+			ctx->nat = t;
+			ctx->nat_cap = ctx->nids;
+		}
+	}
+	if (!err)
+		err = fsck_alloc_nid_maps(ctx);
+	if (err)
+		return err;
+	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++) {
 		struct nat_rec *r = &ctx->nat[nid];
 		struct problem_ctx p = { .nid = nid, .blkaddr = r->blkaddr, .num = r->ino };
 

@@ -10,8 +10,8 @@
  * called from here for each queued directory.
  *
  * Builds: nid_flags (REACHED, INODE, DIR, CHECKED), links (names per inode), subdirs,
- * parent, disk_links, modes, blk_found/seg_found (blocks owned) and owners (for the
- * summary check of pass 7), found_blocks/nodes/inodes.
+ * parent, disk_links, modes, blk_found/seg_found (blocks owned), found_blocks/nodes/inodes;
+ * each owned block's summary entry is checked as it is found.
  */
 #include "config.h"
 #include <errno.h>
@@ -31,21 +31,61 @@ struct inode_walk {
 	const struct zf2fs_node *inode;
 };
 
-static int add_owner(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t ofs, bool node)
-{
-	if (ctx->nowners == ctx->owners_cap) {
-		size_t cap = ctx->owners_cap ? ctx->owners_cap * 2 : 4096;
-		struct owner_rec *o = realloc(ctx->owners, cap * sizeof(*o));
+#define SSA_CACHE 32
 
-		if (!o)
+/* Recently read summary blocks, direct-mapped by segment: a file's blocks are mostly
+ * close together, so checking summaries as blocks are found costs few reads and no list
+ * of every block in the volume. */
+struct ssa_cache {
+	uint32_t segno[SSA_CACHE];
+	bool valid[SSA_CACHE];
+	struct zf2fs_summary_block blk[SSA_CACHE];
+};
+
+/* The summary entry of a main-area block must name its owner (and slot, for data). */
+static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t ofs,
+			 bool node)
+{
+	uint32_t seg = blk_segno(ctx, blk);
+	uint32_t off = (uint32_t)((blk - ctx->vi->main_blkaddr) % ZF2FS_BLOCKS_PER_SEG);
+	unsigned slot = seg % SSA_CACHE;
+	const struct zf2fs_summary *e;
+	struct problem_ctx p = { .blkaddr = blk, .nid = nid };
+
+	if (!ctx->ssa) {
+		ctx->ssa = calloc(1, sizeof(*ctx->ssa));
+		if (!ctx->ssa)
 			return -ENOMEM;
-		ctx->owners = o;
-		ctx->owners_cap = cap;
 	}
-	ctx->owners[ctx->nowners++] = (struct owner_rec){
-		.blkaddr = (uint32_t)blk, .nid = nid, .ofs_in_node = (uint16_t)ofs, .is_node = node,
-	};
+	if (!ctx->ssa->valid[slot] || ctx->ssa->segno[slot] != seg) {
+		int err = zf2fs_vol_segment_summary(ctx->vol, seg, &ctx->ssa->blk[slot]);
+
+		ctx->ssa->valid[slot] = !err;
+		ctx->ssa->segno[slot] = seg;
+		if (err)
+			return err;
+	}
+	e = &ctx->ssa->blk[slot].entries[off];
+	if (zf_get(e->nid) == nid && (node || zf_get(e->ofs_in_node) == ofs))
+		return 0;
+	p.num = zf_get(e->nid);
+	p.num2 = zf_get(e->ofs_in_node);
+	if (fix_problem(ctx, PR_4_SSA_MISMATCH, &p))
+		return repair_set_summary(ctx, blk, nid, node ? 0 : (uint16_t)ofs);
 	return 0;
+}
+
+/* The owner a block's summary records (for messages about blocks owned twice). */
+static uint32_t summary_owner(struct fsck_ctx *ctx, uint64_t blk)
+{
+	struct zf2fs_summary_block *sb = malloc(sizeof(*sb));
+	uint32_t nid = 0;
+
+	if (sb && zf2fs_vol_segment_summary(ctx->vol, blk_segno(ctx, blk), sb) == 0)
+		nid = (uint32_t)zf_get(sb->entries[(blk - ctx->vi->main_blkaddr) %
+						   ZF2FS_BLOCKS_PER_SEG].nid);
+	free(sb);
+	return nid;
 }
 
 /* Claim a main-area block for an owner; false if somebody has it already. */
@@ -112,7 +152,7 @@ static int walk_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 	ctx->nid_flags[nid] |= NID_REACHED;
 	ctx->found_nodes++;
 	w->counted++;
-	return add_owner(ctx, blkaddr, nid, 0, true);
+	return check_summary(ctx, blkaddr, nid, 0, true);
 }
 
 /* Point slot @ofs of node @owner (relative to its first data address) at nothing. */
@@ -160,16 +200,13 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 		return 0;
 	}
 	if (!claim_block(ctx, blkaddr)) {
-		p.num2 = 0;
-		for (size_t i = 0; i < ctx->nowners; i++)
-			if (ctx->owners[i].blkaddr == blkaddr)
-				p.num2 = ctx->owners[i].nid;
+		p.num2 = summary_owner(ctx, blkaddr);
 		if (fix_problem(ctx, PR_4_BLOCK_DUP, &p))
 			return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
 		return 0;
 	}
 	w->counted++;
-	return add_owner(ctx, blkaddr, owner, ofs_in_node, false);
+	return check_summary(ctx, blkaddr, owner, ofs_in_node, false);
 }
 
 static bool mode_known(uint32_t mode)
@@ -229,7 +266,7 @@ static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 		ctx->nid_flags[xnid] |= NID_REACHED;
 		ctx->found_nodes++;
 		w->counted++;
-		add_owner(ctx, addr, xnid, 0, true);
+		check_summary(ctx, addr, xnid, 0, true);
 	}
 	free(x);
 }
@@ -264,11 +301,11 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		ctx->nid_flags[ino] |= NID_BAD;
 		return 1;
 	}
-	ctx->modes[ino] = (uint16_t)mode;
-	ctx->disk_links[ino] = (uint32_t)zf_get(in->i_links);
+	ctx->ftypes[ino] = zf2fs_mode_to_ftype(mode);
+	if (disk_links_set(ctx, ino, (uint32_t)zf_get(in->i_links)))
+		return -ENOMEM;
 	if ((mode & S_FMT) == 0040000) {
 		ctx->nid_flags[ino] |= NID_DIR;
-		ctx->pino[ino] = (uint32_t)zf_get(in->i_pino);
 		ctx->dirs++;
 		if (zf_get(in->i_current_depth) > ZF2FS_MAX_DIR_HASH_DEPTH) {
 			p.num = zf_get(in->i_current_depth);
@@ -333,7 +370,7 @@ static int push(struct dir_queue *q, uint32_t v)
 /* Is @nid an inode the NAT knows? */
 static bool is_inode_nid(const struct fsck_ctx *ctx, uint32_t nid)
 {
-	return nid >= ZF2FS_RESERVED_NIDS && nid < ctx->vi->max_nid &&
+	return nid >= ZF2FS_RESERVED_NIDS && nid < ctx->nids &&
 	       ctx->nat[nid].ino == nid && ctx->nat[nid].blkaddr != ZF2FS_NULL_ADDR &&
 	       !(ctx->nid_flags[nid] & NID_BAD);
 }
@@ -358,7 +395,7 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino)
 	if (ctx->progress && (ctx->found_inodes & 0x3fff) == 0)
 		fprintf(stderr, "\rchecking inodes: %llu of about %llu", (unsigned long long)ctx->found_inodes,
 			(unsigned long long)zf_get(ctx->cp->valid_inode_count));
-	r = add_owner(ctx, addr, ino, 0, true);
+	r = check_summary(ctx, addr, ino, 0, true);
 	if (!r)
 		r = check_inode(ctx, ino, n);
 	free(n);
@@ -377,8 +414,16 @@ uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, uint32_t dir, uint8_t
 		if (r)
 			return 1;
 		if (ctx->nid_flags[child] & NID_DIR) {
-			ctx->parent[child] = dir;
-			ctx->subdirs[dir]++;
+			struct dir_info *di = dir_info(ctx, child);
+
+			/* one lookup at a time: a lookup may grow (move) the table */
+			if (!di)
+				return 1;
+			di->parent = dir;
+			di = dir_info(ctx, dir);
+			if (!di)
+				return 1;
+			di->subdirs++;
 			if (push(&ctx->dirq, child))
 				return 1;
 		}
@@ -389,8 +434,9 @@ uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, uint32_t dir, uint8_t
 	} else if (!(ctx->nid_flags[child] & NID_REACHED)) {
 		ctx->nid_flags[child] |= NID_REACHED;
 	}
-	ctx->links[child]++;
-	return (uint32_t)zf2fs_mode_to_ftype(ctx->modes[child]) << 8;
+	if (links_inc(ctx, child))
+		return 1;
+	return (uint32_t)ctx->ftypes[child] << 8;
 }
 
 static int scan_queue(struct fsck_ctx *ctx)
@@ -431,7 +477,9 @@ int pass4_tree(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_4_ROOT_BAD, &p);
 		return 0;
 	}
-	ctx->parent[root] = root;
+	if (!dir_info(ctx, root))
+		return -ENOMEM;
+	dir_info(ctx, root)->parent = root;
 	err = push(&ctx->dirq, root);
 	if (!err)
 		err = scan_queue(ctx);
@@ -444,19 +492,21 @@ int pass4_tree(struct fsck_ctx *ctx)
 		if (reach_inode(ctx, qino) < 0)
 			err = -EIO;
 		else
-			ctx->links[qino]++;   /* the superblock's reference stands for its name */
+			err = links_inc(ctx, qino);   /* the superblock's reference: its name */
 	}
 	/* Orphans: unlinked inodes still open when the volume was last used. */
 	for (uint32_t i = 0; !err && i < ctx->norphans; i++) {
 		uint32_t ino = ctx->orphans[i];
 
+		if (ino >= ctx->nids)
+			continue;
 		ctx->nid_flags[ino] |= NID_ORPHAN;
 		if (is_inode_nid(ctx, ino) && !(ctx->nid_flags[ino] & NID_CHECKED))
 			err = reach_inode(ctx, ino) < 0 ? -EIO : 0;
 	}
 	/* Inodes no name reaches are still checked, so their blocks are accounted for;
 	 * pass 6 decides what to do with them. */
-	for (uint32_t nid = ZF2FS_RESERVED_NIDS; !err && nid < ctx->vi->max_nid; nid++) {
+	for (uint32_t nid = ZF2FS_RESERVED_NIDS; !err && nid < ctx->nids; nid++) {
 		if (!is_inode_nid(ctx, nid) || (ctx->nid_flags[nid] & NID_CHECKED))
 			continue;
 		if (reach_inode(ctx, nid) < 0)
@@ -465,7 +515,6 @@ int pass4_tree(struct fsck_ctx *ctx)
 			ctx->nid_flags[nid] &= (uint8_t)~NID_REACHED;
 		/* directories among them get their contents checked too */
 		if (!err && (ctx->nid_flags[nid] & NID_DIR) && !(ctx->nid_flags[nid] & NID_BAD)) {
-			ctx->parent[nid] = 0;
 			err = push(&ctx->dirq, nid);
 			if (!err)
 				err = scan_queue(ctx);

@@ -132,7 +132,7 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 		memcpy(shown, name, len);
 		shown[len] = 0;
 		if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.')) {
-			uint32_t want = len == 1 ? d->ino : ctx->parent[d->ino];
+			uint32_t want = len == 1 ? d->ino : dir_parent(ctx, d->ino);
 
 			if (len == 1)
 				d->saw_dot = true;
@@ -247,14 +247,15 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 		fix_problem(ctx, PR_5_DIR_DOT_MISSING, &p);
 	}
 	/* the root's i_pino is not used (mkfs.f2fs 1.15 leaves it 0) */
-	if (ino != ZF2FS_ROOT_INO && ctx->parent[ino] && zf_get(inode->i.i_pino) != ctx->parent[ino]) {
+	if (ino != ZF2FS_ROOT_INO && dir_parent(ctx, ino) &&
+	    zf_get(inode->i.i_pino) != dir_parent(ctx, ino)) {
 		p.num = zf_get(inode->i.i_pino);
-		p.parent = ctx->parent[ino];
+		p.parent = dir_parent(ctx, ino);
 		if (fix_problem(ctx, PR_5_INODE_PINO_BAD, &p)) {
 			struct zf2fs_node *n = repair_node(ctx, ino);
 
 			if (n)
-				zf_set(n->i.i_pino, ctx->parent[ino]);
+				zf_set(n->i.i_pino, dir_parent(ctx, ino));
 		}
 	}
 	return 0;

@@ -40,7 +40,7 @@ static uint32_t find_lost_found(struct fsck_ctx *ctx)
 	if (n && !zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, n, NULL, why, sizeof(why)))
 		zf2fs_dir_iterate(ctx->vol, n, match_lpf, NULL, &f);
 	free(n);
-	if (f.ino && f.ino < ctx->vi->max_nid && (ctx->nid_flags[f.ino] & NID_DIR) &&
+	if (f.ino && f.ino < ctx->nids && (ctx->nid_flags[f.ino] & NID_DIR) &&
 	    (ctx->nid_flags[f.ino] & NID_REACHED) && !(ctx->nid_flags[f.ino] & NID_BAD))
 		return f.ino;
 	return 0;
@@ -61,19 +61,25 @@ static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 	if (!fix_problem(ctx, PR_6_UNREACHABLE_INODE, &p))
 		return;
 	snprintf(name, sizeof(name), "#%u", ino);
-	err = repair_add_dentry(ctx, ctx->lpf_ino, name, ino, zf2fs_mode_to_ftype(ctx->modes[ino]));
+	err = repair_add_dentry(ctx, ctx->lpf_ino, name, ino, ctx->ftypes[ino]);
 	if (err) {
 		p.str = "no room";
 		fix_problem(ctx, PR_6_NO_LOST_FOUND, &p);
 		return;
 	}
-	ctx->links[ino]++;
+	links_inc(ctx, ino);
 	ctx->nid_flags[ino] |= NID_REACHED;
 	if (ctx->nid_flags[ino] & NID_DIR) {
 		struct zf2fs_node *n = repair_node(ctx, ino);
 
-		ctx->subdirs[ctx->lpf_ino]++;
-		ctx->parent[ino] = ctx->lpf_ino;
+		struct dir_info *di = dir_info(ctx, ctx->lpf_ino);
+
+		/* one lookup at a time: a lookup may grow (move) the table */
+		if (di)
+			di->subdirs++;
+		di = dir_info(ctx, ino);
+		if (di)
+			di->parent = ctx->lpf_ino;
 		if (n)
 			zf_set(n->i.i_pino, ctx->lpf_ino);
 		repair_set_dotdot(ctx, ino, ctx->lpf_ino);
@@ -82,7 +88,7 @@ static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 
 int pass6_connectivity(struct fsck_ctx *ctx)
 {
-	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->vi->max_nid && !ctx->abort; nid++) {
+	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids && !ctx->abort; nid++) {
 		uint8_t f = ctx->nid_flags[nid];
 		struct nat_rec *r = &ctx->nat[nid];
 
@@ -116,7 +122,7 @@ int pass6_connectivity(struct fsck_ctx *ctx)
 		}
 	}
 	/* link counts, after reconnection */
-	for (uint32_t ino = ZF2FS_RESERVED_NIDS; ino < ctx->vi->max_nid && !ctx->abort; ino++) {
+	for (uint32_t ino = ZF2FS_RESERVED_NIDS; ino < ctx->nids && !ctx->abort; ino++) {
 		uint8_t f = ctx->nid_flags[ino];
 		uint64_t want;
 		struct problem_ctx p = { .ino = ino };
@@ -124,10 +130,10 @@ int pass6_connectivity(struct fsck_ctx *ctx)
 		if (!(f & NID_CHECKED) || !(f & NID_INODE) || (f & NID_BAD) || (f & NID_ORPHAN) ||
 		    !(f & NID_REACHED))
 			continue;
-		want = (f & NID_DIR) ? 2 + (uint64_t)ctx->subdirs[ino] : ctx->links[ino];
-		if (ctx->disk_links[ino] == want)
+		want = (f & NID_DIR) ? 2 + (uint64_t)dir_subdirs(ctx, ino) : links_get(ctx, ino);
+		if (disk_links_get(ctx, ino) == want)
 			continue;
-		p.num = ctx->disk_links[ino];
+		p.num = disk_links_get(ctx, ino);
 		p.num2 = want;
 		if (fix_problem(ctx, PR_6_LINK_COUNT_BAD, &p)) {
 			struct zf2fs_node *n = repair_node(ctx, ino);

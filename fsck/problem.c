@@ -94,6 +94,12 @@ static const struct problem_def problems[] = {
 	{ PR_7_NEXT_FREE_NID_BAD, "checkpoint next_free_nid %N is beyond the NAT (%M)", PROMPT_FIX,
 	  PR_PREEN_OK },
 	{ PR_7_SIT_TYPE_WRONG, "segment %s: SIT type %N, expected %M", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_8_CURSEG_WP_MISMATCH, "log %N (segment %s) writes next at block %M of its zone, the "
+	  "zone's write pointer is at %S", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_8_VALID_BEYOND_WP, "zone at block %b (segment %s): block %N in use is at or beyond "
+	  "the write pointer (%S): its contents are lost; finish the zone", PROMPT_FIX, 0 },
+	{ PR_8_ZONE_NOT_RESET, "zone at block %b (segment %s) holds nothing in use, but its write "
+	  "pointer is at block %N: reset it", PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
 };
 
 const struct problem_def *problem_table(size_t *count)

@@ -214,7 +214,7 @@ int repair_free_node(struct fsck_ctx *ctx, uint32_t nid)
 {
 	uint32_t addr;
 
-	if (!ctx->repair || nid >= ctx->vi->max_nid)
+	if (!ctx->repair || nid >= ctx->nids)
 		return -EINVAL;
 	addr = ctx->nat[nid].blkaddr;
 	/* The block stops being in use: pass 7 then frees it in the SIT, like any block no
@@ -670,8 +670,9 @@ static int write_tables(struct commit *c, uint8_t *cpbuf)
 
 			if (nid < ZF2FS_RESERVED_NIDS)
 				continue;
-			zf_set(ne->ino, ctx->nat[nid].ino);
-			zf_set(ne->block_addr, ctx->nat[nid].blkaddr);
+			/* past the last nid in use the NAT holds nothing */
+			zf_set(ne->ino, nid < ctx->nids ? ctx->nat[nid].ino : 0);
+			zf_set(ne->block_addr, nid < ctx->nids ? ctx->nat[nid].blkaddr : 0);
 		}
 		/* copies alternate per segment: the other copy is one segment away */
 		first_copy = (uint64_t)vi->nat_blkaddr + (uint64_t)(b / BPS) * 2 * BPS + b % BPS;
@@ -714,10 +715,10 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 		uint32_t n = (uint32_t)(zf_get(ctx->sit[s].vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
 
 		blocks += n;
-		if (!n && !is_curseg(c->cur, s))
+		if (!n && !is_curseg(c->cur, s) && seg_usable(ctx, s))
 			free_segs++;
 	}
-	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->vi->max_nid; nid++) {
+	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++) {
 		if (ctx->nat[nid].blkaddr == ZF2FS_NULL_ADDR)
 			continue;
 		nodes++;
@@ -728,7 +729,8 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 	zf_set(cp->valid_block_count, blocks + ctx->found_reserved);
 	zf_set(cp->valid_node_count, nodes);
 	zf_set(cp->valid_inode_count, inodes);
-	zf_set(cp->free_segment_count, free_segs);
+	if (free_count_known(ctx))   /* else kept: zone capacities unknown */
+		zf_set(cp->free_segment_count, free_segs);
 	if (zf_get(cp->next_free_nid) >= ctx->vi->max_nid)
 		zf_set(cp->next_free_nid, ZF2FS_ROOT_INO + 1);
 }

@@ -416,6 +416,8 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 			uint64_t b = level_start(level, dir_level) +
 				     (uint64_t)bucket * bucket_blocks(level);
 
+			if (b >= nblocks)
+				break;   /* the later buckets are further still (2^31 of them) */
 			for (uint32_t k = 0; k < bucket_blocks(level) && !found; k++, b++) {
 				uint32_t addr;
 

@@ -432,7 +432,9 @@ static void touch_mtime(struct zf2fs_gc_model *m, uint32_t segno, uint64_t t)
 	uint64_t old = m->mtime[segno];
 	uint32_t v = m->valid[segno];
 
-	m->mtime[segno] = old ? (old * v + t) / (v + 1) : t;
+	/* an average with t stays t: no division */
+	if (old != t)
+		m->mtime[segno] = old ? (old * v + t) / (v + 1) : t;
 	if (t > m->max_mtime)
 		m->max_mtime = t;
 }
@@ -531,8 +533,12 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 					return err;
 			}
 			dst = m->cur_seg[l];
-			touch_mtime(m, src, now);
-			touch_mtime(m, dst, now);
+			if (m->move_hook)
+				m->move_hook(m->hook_arg, src, dst * m->bps + m->cur_off[l]);
+			if (!m->no_mtime) {
+				touch_mtime(m, src, now);
+				touch_mtime(m, dst, now);
+			}
 			m->valid[dst]++;
 			if (m->ckpt_valid[dst] < m->bps)
 				m->ckpt_valid[dst]++;
@@ -555,9 +561,47 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 	return moved;
 }
 
+int64_t gc_log_append(struct zf2fs_gc_model *m, int l, uint64_t now)
+{
+	uint32_t dst, off;
+	int err;
+
+	if (m->cur_seg[l] == GC_NULL || m->cur_off[l] >= gc_seg_usable(m, m->cur_seg[l])) {
+		err = new_segment(m, l);
+		if (err)
+			return err;
+	}
+	dst = m->cur_seg[l];
+	off = m->cur_off[l];
+	if (!m->no_mtime)
+		touch_mtime(m, dst, now);
+	m->valid[dst]++;
+	if (m->ckpt_valid[dst] < m->bps)
+		m->ckpt_valid[dst]++;
+	m->sec_valid[dst / m->sps]++;
+	m->type[dst] = (uint8_t)l;
+	m->cur_off[l]++;
+	if (m->cur_off[l] >= gc_seg_usable(m, dst)) {
+		err = new_segment(m, l);
+		if (err)
+			return err;
+	}
+	return (int64_t)dst * m->bps + off;
+}
+
+void gc_invalidate(struct zf2fs_gc_model *m, uint32_t segno, uint64_t now)
+{
+	if (!m->no_mtime)
+		touch_mtime(m, segno, now);
+	dec_valid(m, segno);
+}
+
 ZF2FS_EXPORT uint32_t zf2fs_gc_checkpoint(struct zf2fs_gc_model *m)
 {
 	uint32_t n = 0;
+
+	if (m->cp_hook)
+		m->cp_hook(m->hook_arg);
 
 	for (uint32_t s = 0; s < m->main_secs; s++) {
 		bool was_free = sec_is_free(m, s), any = false;

@@ -58,6 +58,14 @@ struct zf2fs_gc_model {
 	uint64_t dirty_max_mtime, dirty_min_mtime;   /* ATGC */
 	bool ready;
 	struct gc_index idx;
+	/* simulation hooks (gc_sim.c); NULL for replay: a foreground move of one block out of
+	 * segment @src to block @dst (main-area block number), and a checkpoint about to
+	 * turn prefree segments free (the simulator writes its dirty nodes there) */
+	void (*move_hook)(void *arg, uint32_t src, uint32_t dst);
+	void (*cp_hook)(void *arg);
+	void *hook_arg;
+	bool no_mtime;              /* simulation with greedy victims only: segment mtimes
+				     * are not kept (nothing reads them) */
 };
 
 /* gc_model.c */
@@ -70,8 +78,15 @@ uint64_t gc_sec_mtime_all(const struct zf2fs_gc_model *m, uint32_t secno);
 /* FG collection of section @secno: moves, allocation, prefree.  Returns blocks moved or
  * a negative errno. */
 int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now);
+/* Append one block to log @l at time @now (a new segment when the current one is full):
+ * the main-area block number, or -ENOSPC.  The caller refreshes nothing. */
+int64_t gc_log_append(struct zf2fs_gc_model *m, int l, uint64_t now);
+/* One block of segment @segno becomes invalid at time @now (mtime, counts, prefree);
+ * the caller refreshes the section's unit (gc_refresh_sec) before the next selection. */
+void gc_invalidate(struct zf2fs_gc_model *m, uint32_t segno, uint64_t now);
 
 /* gc_select.c */
+bool gc_not_enough_free(const struct zf2fs_gc_model *m, bool lfs, uint32_t freed);
 uint32_t gc_cb_cost(const struct zf2fs_gc_model *m, uint32_t secno, uint64_t min_mtime,
 		    uint64_t max_mtime, uint32_t *ret_age);
 

@@ -511,7 +511,7 @@ static void secs_required(const struct zf2fs_gc_model *m, bool lfs, uint32_t *lo
 	}
 }
 
-static bool not_enough_free(const struct zf2fs_gc_model *m, bool lfs, uint32_t freed)
+bool gc_not_enough_free(const struct zf2fs_gc_model *m, bool lfs, uint32_t freed)
 {
 	uint32_t lower, upper, free_secs = m->free_secs + freed;
 	bool curseg_ok;
@@ -568,12 +568,12 @@ ZF2FS_EXPORT int zf2fs_gc_step(struct zf2fs_gc_model *m, const struct zf2fs_gc_p
 	int err;
 
 	if (q.alloc == ZF2FS_GC_LFS && q.gc_type == ZF2FS_GC_BG &&
-	    not_enough_free(m, q.lfs_mode, 0)) {
+	    gc_not_enough_free(m, q.lfs_mode, 0)) {
 		if (m->prefree_segs) {
 			zf2fs_gc_checkpoint(m);
 			cp = true;
 		}
-		if (not_enough_free(m, q.lfs_mode, 0))
+		if (gc_not_enough_free(m, q.lfs_mode, 0))
 			q.gc_type = ZF2FS_GC_FG;
 	}
 	err = zf2fs_gc_select(m, &q, ret);
@@ -601,12 +601,12 @@ ZF2FS_EXPORT int zf2fs_gc_call(struct zf2fs_gc_model *m, const struct zf2fs_gc_p
 		bool ok;
 
 		if (q.alloc == ZF2FS_GC_LFS && q.gc_type == ZF2FS_GC_BG &&
-		    not_enough_free(m, q.lfs_mode, 0)) {
+		    gc_not_enough_free(m, q.lfs_mode, 0)) {
 			if (m->prefree_segs) {
 				zf2fs_gc_checkpoint(m);
 				cp = true;
 			}
-			if (not_enough_free(m, q.lfs_mode, 0))
+			if (gc_not_enough_free(m, q.lfs_mode, 0))
 				q.gc_type = ZF2FS_GC_FG;
 		}
 		err = zf2fs_gc_select(m, &q, v);
@@ -620,7 +620,7 @@ ZF2FS_EXPORT int zf2fs_gc_call(struct zf2fs_gc_model *m, const struct zf2fs_gc_p
 		if (q.gc_type == ZF2FS_GC_FG)
 			sec_freed++;
 		if (p->gc_type == ZF2FS_GC_FG || q.alloc != ZF2FS_GC_LFS ||
-		    !not_enough_free(m, q.lfs_mode, q.gc_type == ZF2FS_GC_FG ? sec_freed : 0))
+		    !gc_not_enough_free(m, q.lfs_mode, q.gc_type == ZF2FS_GC_FG ? sec_freed : 0))
 			break;
 		if (n == max)
 			break;

@@ -118,6 +118,12 @@ ZF2FS_EXPORT int zf2fs_super_verify(const struct zf2fs_super *sb, uint64_t dev_b
 		return bad(why, whylen, "segment_count_sit/nat, %llu/%llu are not non-zero and even",
 			   (unsigned long long)zf_get(sb->segment_count_sit),
 			   (unsigned long long)zf_get(sb->segment_count_nat));
+	/* nids are 32 bits: a NAT copy naming more is crafted (and would make every per-nid
+	 * map of fsck huge). */
+	if ((uint64_t)zf_get(sb->segment_count_nat) / 2 * ZF2FS_BLOCKS_PER_SEG * ZF2FS_NAT_PER_BLOCK >
+	    UINT32_MAX)
+		return bad(why, whylen, "segment_count_nat, %llu segments hold more than 2^32 nids",
+			   (unsigned long long)zf_get(sb->segment_count_nat));
 	/* The areas follow each other in a fixed order starting at segment 0. */
 	at = seg0;
 	for (size_t i = 0; i < sizeof(areas) / sizeof(areas[0]); i++) {

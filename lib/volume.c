@@ -155,6 +155,19 @@ static int map_devices(struct zf2fs_vol *vol, unsigned n, int flags)
 			   (unsigned long long)zf_get(sb->segment_count));
 		return -ZF2FS_EFSCORRUPTED;
 	}
+	/* Each device must hold what the superblock puts on it: the sizes of everything
+	 * built from the counts (fsck's maps) then stay in proportion to the real devices. */
+	for (unsigned i = 0; i < listed && i < vol->ndevs; i++) {
+		uint64_t blocks = zf2fs_dev_size(vol->dev[i]) / ZF2FS_BLKSIZE;
+
+		if (vol->dev_end[i] - vol->dev_start[i] + 1 > blocks) {
+			zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "corrupt superblock: devs[%u], %llu "
+				   "blocks on %s of %llu blocks", i,
+				   (unsigned long long)(vol->dev_end[i] - vol->dev_start[i] + 1),
+				   zf2fs_dev_path(vol->dev[i]), (unsigned long long)blocks);
+			return -ZF2FS_EFSCORRUPTED;
+		}
+	}
 	return 0;
 }
 
@@ -635,7 +648,7 @@ ZF2FS_EXPORT int zf2fs_vol_load_sit(struct zf2fs_vol *vol, struct zf2fs_sit_entr
 {
 	uint32_t segs = vol->info.main_segs;
 	uint32_t nblocks = (segs + ZF2FS_SIT_PER_BLOCK - 1) / ZF2FS_SIT_PER_BLOCK;
-	const uint32_t chunk = 256;
+	const uint32_t chunk = 64;   /* 256 KiB per read: sequential enough, small peak memory */
 	struct zf2fs_sit_entry *out = calloc(segs ? segs : 1, sizeof(*out));
 	struct zf2fs_sit_block *buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
 	uint32_t n = (uint32_t)zf_get(vol->sit_journal.n_entries);

@@ -18,6 +18,7 @@
 
 enum view {
 	V_SUPER, V_CP, V_NAT, V_SIT, V_SSA, V_SEGMENTS, V_INODE, V_BLOCK, V_LS, V_CAT, V_TREE,
+	V_ZONES,
 };
 
 struct action {
@@ -30,6 +31,7 @@ struct action {
 
 enum {
 	OPT_SUPER = 256, OPT_CP, OPT_SEGMENTS, OPT_LS, OPT_CAT, OPT_TREE, OPT_JSON, OPT_HELP,
+	OPT_ZONES,
 };
 
 static void usage(FILE *f)
@@ -50,6 +52,8 @@ static void usage(FILE *f)
 "      --ls PATH            a directory's entries (or one file) by path\n"
 "      --cat PATH           a file's contents, to standard output or -o\n"
 "      --tree               every path below the root\n"
+"      --zones              zoned devices: per section its zone's write pointer,\n"
+"                           capacity, valid blocks and state\n"
 "Output:\n"
 "      --json               one JSON document instead of text\n"
 "  -o, --output PATH        with -i or --cat: write the contents to PATH (a directory:\n"
@@ -205,6 +209,7 @@ static int run(struct dump_ctx *c, const struct action *a)
 	case V_LS: return dump_ls(c, a->path);
 	case V_CAT: return dump_cat(c, a->path);
 	case V_TREE: return dump_tree(c, "/");
+	case V_ZONES: return dump_zones(c);
 	}
 	return -EINVAL;
 }
@@ -229,6 +234,7 @@ int main(int argc, char **argv)
 		{ "cat", required_argument, NULL, OPT_CAT },
 		{ "tree", no_argument, NULL, OPT_TREE },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "zones", no_argument, NULL, OPT_ZONES },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct action acts[MAX_ACTIONS];
@@ -276,6 +282,7 @@ int main(int argc, char **argv)
 		case OPT_LS: a->view = V_LS; a->path = optarg; nacts++; break;
 		case OPT_CAT: a->view = V_CAT; a->path = optarg; ncat++; nacts++; break;
 		case OPT_TREE: a->view = V_TREE; nacts++; break;
+		case OPT_ZONES: a->view = V_ZONES; nacts++; break;
 		case OPT_JSON: json = true; break;
 		case ':':
 			usage_error("%s needs a value", argv[optind - 1]);

@@ -381,7 +381,7 @@ int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end)
 		end = c->info->max_nid ? c->info->max_nid - 1 : 0;
 	if (nj > ZF2FS_NAT_JOURNAL_ENTRIES)
 		nj = ZF2FS_NAT_JOURNAL_ENTRIES;
-	blk = malloc(sizeof(*blk));
+	blk = malloc(ZF2FS_BLKSIZE);   /* a NAT block is 4095 bytes of entries in a 4 KiB block */
 	if (!blk)
 		return -ENOMEM;
 	for (uint64_t nid = start; nid <= end && nid < c->info->max_nid; nid++) {

@@ -26,6 +26,8 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/gc.h"
+#include "gc_sim_cli.h"
+#include "gc_zones.h"
 
 #define PROG "gc.f2fs"
 #define EXIT_OK 0
@@ -55,6 +57,7 @@ static const char usage_text[] =
 "Usage: " PROG " state IMAGE [--json] [--reclaim K]...\n"
 "       " PROG " replay IMAGE [OPTIONS]\n"
 "       " PROG " bench [--segments N] [--selections N] [OPTIONS]\n"
+"       " PROG " simulate [IMAGE] [OPTIONS]   (" PROG " simulate --help)\n"
 "\n"
 "Commands:\n"
 "  state             free/dirty/full/prefree sections, logs, histogram, thresholds\n"
@@ -379,8 +382,12 @@ static int cmd_state(const struct gc_cli *c)
 			       s.main_secs / (vi->secs_per_zone ? vi->secs_per_zone : 1),
 			       s.blocks_per_sec * vi->secs_per_zone);
 		printf(",\n \"sit_read\": {\"bytes\": %" PRIu64 ", \"seconds\": %.6f, "
-		       "\"mb_per_s\": %.1f}}\n", (uint64_t)(sit_mb * 1e6), load_secs,
+		       "\"mb_per_s\": %.1f}", (uint64_t)(sit_mb * 1e6), load_secs,
 		       load_secs > 0 ? sit_mb / load_secs : 0.0);
+		err = gc_zones_state(vol, true, stdout);
+		printf("}\n");
+		if (err)
+			goto zones_fail;
 	} else {
 		printf("%s: %u sections of %u segments (%u blocks each), %u main segments\n",
 		       c->image, s.main_secs, s.segs_per_sec, s.blocks_per_seg, s.main_segs);
@@ -411,6 +418,9 @@ static int cmd_state(const struct gc_cli *c)
 			printf("zoned: %u zones of %u sections, %u usable blocks per zone\n",
 			       s.main_secs / (vi->secs_per_zone ? vi->secs_per_zone : 1),
 			       vi->secs_per_zone, s.blocks_per_sec * vi->secs_per_zone);
+		err = gc_zones_state(vol, false, stdout);
+		if (err)
+			goto zones_fail;
 		if (c->verbose)
 			printf("SIT read: %.1f MB in %.3f s (%.1f MB/s)\n", sit_mb, load_secs,
 			       load_secs > 0 ? sit_mb / load_secs : 0.0);
@@ -418,6 +428,8 @@ static int cmd_state(const struct gc_cli *c)
 	zf2fs_gc_model_free(m);
 	zf2fs_vol_close(vol);
 	return EXIT_OK;
+zones_fail:
+	fprintf(stderr, PROG ": %s: while reading the zones of %s\n", strerror(-err), c->image);
 fail:
 	zf2fs_gc_model_free(m);
 	zf2fs_vol_close(vol);
@@ -626,6 +638,8 @@ int main(int argc, char **argv)
 	struct gc_cli c;
 
 	memset(&c, 0, sizeof(c));
+	if (argc > 1 && !strcmp(argv[1], "simulate"))
+		return gc_simulate_main(argc - 1, argv + 1);
 	parse_args(&c, argc, argv);
 	if (!strcmp(c.cmd, "state"))
 		return cmd_state(&c);

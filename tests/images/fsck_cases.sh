@@ -50,6 +50,8 @@ if [ -z "$only" ]; then
 	missing=
 	for code in $(sed -n 's/^#define PR_[0-9]_[A-Z_0-9]* *0x\([0-9A-Fa-f]*\).*/\1/p' "$top_srcdir/fsck/fsck.h"); do
 		code=$(echo "$code" | tr 'A-F' 'a-f')
+		# codes only a device can produce are proved by the kernel bench instead
+		grep -qi "^0x$code " "$top_srcdir/tests/images/codes_needing_devices" && continue
 		cat "$top_srcdir"/tests/images/f_*/expect.1 | grep -q "^\[0x$code\]" || missing="$missing 0x$code"
 	done
 	if [ -n "$missing" ]; then

@@ -31,6 +31,11 @@ tests/unit/fsck_codes.inc: $(top_srcdir)/fsck/fsck.h
 tests_unit_test_volume_SOURCES = tests/unit/test_volume.c
 tests_unit_test_volume_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_volume_LDADD = $(UNIT_LDADD)
+# nothing read or written past a device's end (file and memory backends, volume addresses)
+UNIT_TESTS += tests/unit/test_device
+tests_unit_test_device_SOURCES = tests/unit/test_device.c
+tests_unit_test_device_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_device_LDADD = $(UNIT_LDADD)
 endif
 EXTRA_DIST += tests/unit/data
 noinst_HEADERS += tests/unit/unit.h

@@ -11,6 +11,7 @@
  * cut.  Every subcommand prints one summary line starting with its name;
  * errors go to stderr as "zwork: <what>: <strerror>" and exit 1.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +29,7 @@
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/xattr.h>
+#include <linux/blkzoned.h>
 
 #include "sha256.h"
 
@@ -882,6 +884,104 @@ static int cmd_gc(int argc, char **argv)
 	return err && err != EAGAIN && err != ENODATA;
 }
 
+/* ---- zones -------------------------------------------------------------------- */
+
+/* zones DEV: the kernel's zone report (BLKREPORTZONE), one line per zone in
+ * 512-byte sectors: "zone START LEN CAP WP TYPE COND". */
+static int cmd_zones(int argc, char **argv)
+{
+	enum { BATCH = 256 };
+	size_t sz = sizeof(struct blk_zone_report) + BATCH * sizeof(struct blk_zone);
+	struct blk_zone_report *rep = calloc(1, sz);
+	uint64_t sector = 0, n = 0;
+	int fd;
+
+	if (argc < 1 || !rep)
+		die("usage: zones DEV");
+	fd = open(argv[0], O_RDONLY);
+	if (fd < 0)
+		die("%s: %s: while opening", argv[0], strerror(errno));
+	for (;;) {
+		memset(rep, 0, sz);
+		rep->sector = sector;
+		rep->nr_zones = BATCH;
+		if (ioctl(fd, BLKREPORTZONE, rep))
+			die("%s: %s: while reporting zones", argv[0], strerror(errno));
+		if (!rep->nr_zones)
+			break;
+		for (uint32_t i = 0; i < rep->nr_zones; i++) {
+			struct blk_zone *z = &rep->zones[i];
+
+			printf("zone %llu %llu %llu %llu %u %u\n", (unsigned long long)z->start,
+			       (unsigned long long)z->len, (unsigned long long)z->capacity,
+			       (unsigned long long)z->wp, z->type, z->cond);
+			sector = z->start + z->len;
+			n++;
+		}
+	}
+	close(fd);
+	free(rep);
+	printf("zones: %" PRIu64 " zones\n", n);
+	return 0;
+}
+
+/* zoneop DEV reset|finish SECTOR: one zone operation on the zone at SECTOR. */
+static int cmd_zoneop(int argc, char **argv)
+{
+	struct blk_zone_report *rep = calloc(1, sizeof(*rep) + sizeof(struct blk_zone));
+	struct blk_zone_range r;
+	unsigned long op;
+	int fd;
+
+	if (argc < 3 || !rep)
+		die("usage: zoneop DEV reset|finish SECTOR");
+	op = !strcmp(argv[1], "reset") ? BLKRESETZONE : BLKFINISHZONE;
+	fd = open(argv[0], O_RDWR);
+	if (fd < 0)
+		die("%s: %s: while opening", argv[0], strerror(errno));
+	rep->sector = parse_num(argv[2], "sector");
+	rep->nr_zones = 1;
+	if (ioctl(fd, BLKREPORTZONE, rep) || rep->nr_zones != 1)
+		die("%s: %s: while reporting the zone", argv[0], strerror(errno));
+	r.sector = rep->zones[0].start;
+	r.nr_sectors = rep->zones[0].len;
+	if (ioctl(fd, op, &r))
+		die("%s: %s: while %s the zone at %llu", argv[0], strerror(errno), argv[1],
+		    (unsigned long long)r.sector);
+	close(fd);
+	free(rep);
+	printf("zoneop: %s zone at sector %llu\n", argv[1], (unsigned long long)r.sector);
+	return 0;
+}
+
+/* zonewrite DEV SECTOR BLOCKS: BLOCKS 4 KiB blocks of 0x5a at SECTOR with
+ * O_DIRECT (a zone's write pointer must be there). */
+static int cmd_zonewrite(int argc, char **argv)
+{
+	uint64_t at, nb;
+	void *buf;
+	int fd;
+
+	if (argc < 3)
+		die("usage: zonewrite DEV SECTOR BLOCKS");
+	at = parse_num(argv[1], "sector") * 512;
+	nb = parse_num(argv[2], "blocks");
+	if (posix_memalign(&buf, 4096, 4096))
+		die("out of memory");
+	memset(buf, 0x5a, 4096);
+	fd = open(argv[0], O_WRONLY | O_DIRECT);
+	if (fd < 0)
+		die("%s: %s: while opening", argv[0], strerror(errno));
+	for (uint64_t i = 0; i < nb; i++)
+		if (pwrite(fd, buf, 4096, (off_t)(at + i * 4096)) != 4096)
+			die("%s: %s: while writing at byte %llu", argv[0], strerror(errno),
+			    (unsigned long long)(at + i * 4096));
+	close(fd);
+	free(buf);
+	printf("zonewrite: %" PRIu64 " blocks at sector %" PRIu64 "\n", nb, at / 512);
+	return 0;
+}
+
 /* ---- self test ---------------------------------------------------------------- */
 
 static int cmd_selftest(int argc, char **argv)
@@ -923,6 +1023,9 @@ static const struct {
 	{ "writefile", cmd_writefile, "FILE SIZE_KIB SEED [fsync]" },
 	{ "checkfile", cmd_checkfile, "FILE SIZE_KIB SEED" },
 	{ "gc", cmd_gc, "PATH 1|0 [COUNT]" },
+	{ "zones", cmd_zones, "DEV" },
+	{ "zoneop", cmd_zoneop, "DEV reset|finish SECTOR" },
+	{ "zonewrite", cmd_zonewrite, "DEV SECTOR BLOCKS" },
 	{ "selftest", cmd_selftest, "" },
 };
 

@@ -1,0 +1,35 @@
+#!/bin/sh
+# gc-sim.sh - speed of gc.f2fs simulate: simulated block writes per second on one core.
+#
+# A volume of 953 zones of 64 MiB (the 2023 patch's null_blk, with a 448 MiB
+# conventional device for metadata) is filled to 90% of its free user blocks with
+# 64 MiB files and driven by random 4 KiB overwrites to steady state (about twice
+# the volume); then the 2 GiB case of 2013 (sync rewrites of 32 KiB files).  The
+# rate counts every block the simulation wrote: fill, host data, nodes, GC moves and
+# checkpoint blocks, per second of wall clock and per second of CPU (the figure that
+# counts on a shared machine).  Target: at least 10 million per second.
+#
+#   sh bench/gc-sim.sh [BUILDDIR]       (OPS=... to change the overwrite count)
+set -e
+top=${1:-$(dirname "$0")/..}
+gc=$top/tools/gc.f2fs
+[ -x "$gc" ] || { echo "gc-sim: $gc is not built" >&2; exit 1; }
+ops=${OPS:-30000000}
+
+run() {
+	label=$1
+	shift
+	out=$("$gc" simulate "$@" -v) || { echo "$out"; exit 1; }
+	rate=$(echo "$out" | sed -n 's/^simulated \([0-9]*\) block writes in \([0-9.]*\) s (\([0-9.]*\) M\/s); CPU \([0-9.]*\) s (\([0-9.]*\) M\/s)/\1 \2 \3 \4 \5/p')
+	set -- $rate
+	waf=$(echo "$out" | sed -n 's/^WAF: //p')
+	printf '%-34s %10s blocks  wall %6s s %5s M/s  CPU %6s s %5s M/s  WAF %s\n' "$label" \
+		"$1" "$2" "$3" "$4" "$5" "$waf"
+}
+
+echo "gc-sim: $(nproc 2>/dev/null || echo '?') CPUs, one used"
+run "953 x 64 MiB zones, -Z auto" --zoned 953:64M --conv-dev 448M --file-size 64M --fill 90 \
+	--ops "$ops" --samples 0
+run "953 x 64 MiB zones, -Z 8 -o 2.965" --zoned 953:64M --conv-dev 448M -Z 8 -o 2.965 \
+	--file-size 64M --fill 90 --ops "$ops" --samples 0
+run "2 GiB, 2013 case (sync)" --preset 2013 --samples 0

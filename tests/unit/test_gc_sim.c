@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_gc_sim.c - the GC simulator (lib/gc_sim.c) on small volumes laid out as mkfs
+ * would: every block the workload wrote is valid exactly once at the end (no block lost
+ * or counted twice through overwrites, GC moves and checkpoints), the device writes add
+ * up, a seed gives the same run twice, synchronous 4 KiB writes to small files cost one
+ * node block each, fewer reserved sections at equal overprovision give a lower WAF (the
+ * 2023 finding), incremental GC bounds the longest foreground stall, and a narrow
+ * search window (20) moves more blocks than the kernel's (the 2013 finding).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/gc.h"
+#include "zf2fs/gc_sim.h"
+
+#define MiB (1024ull * 1024)
+
+static void layout_plain(uint64_t bytes, uint32_t sps, struct zf2fs_layout *lay)
+{
+	struct zf2fs_dev_geom d = { .bytes = bytes, .sector_size = 512 };
+	struct zf2fs_layout_opts o = { .segs_per_sec = sps };
+
+	assert_int_equal(zf2fs_layout_compute(&d, 1, &o, lay, NULL, 0), 0);
+}
+
+/* null_blk-like: one zoned device of @zones zones of 8 MiB, 4 conventional ones first */
+static void layout_zoned(uint32_t zones, uint32_t rsv, double op, struct zf2fs_layout *lay)
+{
+	struct zf2fs_dev_geom d = { .bytes = (uint64_t)zones * 8 * MiB, .sector_size = 4096,
+				    .zone_model = ZF2FS_ZONED_HM, .zone_bytes = 8 * MiB,
+				    .zone_cap_bytes = 8 * MiB, .nr_zones = zones,
+				    .nr_conv_zones = 4 };
+	struct zf2fs_layout_opts o = { .zoned = true, .reserved_sections = rsv,
+				       .overprovision = op };
+
+	assert_int_equal(zf2fs_layout_compute(&d, 1, &o, lay, NULL, 0), 0);
+}
+
+struct result {
+	struct zf2fs_gc_sim_stats fill, run;
+	uint64_t files, data, nodes, valid;
+	int err;
+};
+
+static void simulate(const struct zf2fs_layout *lay, const struct zf2fs_gc_sim_config *cfg,
+		     struct result *r)
+{
+	struct zf2fs_gc_model *m;
+	struct zf2fs_gc_sim *sim;
+	struct zf2fs_gc_summary sum;
+
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(zf2fs_gc_sim_model_from_layout(lay, &m), 0);
+	assert_int_equal(zf2fs_gc_sim_new(m, cfg, &sim), 0);
+	r->err = zf2fs_gc_sim_run(sim);
+	zf2fs_gc_sim_stats(sim, 0, &r->fill);
+	zf2fs_gc_sim_stats(sim, 1, &r->run);
+	zf2fs_gc_sim_size(sim, &r->files, &r->data, &r->nodes);
+	zf2fs_gc_summarize(zf2fs_gc_sim_model(sim), &sum);
+	r->valid = sum.valid_blocks;
+	zf2fs_gc_sim_free(sim);
+}
+
+static void test_conservation(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct result r, r2;
+
+	(void)state;
+	layout_plain(128 * MiB, 1, &lay);
+	zf2fs_gc_sim_config_init(&cfg);
+	cfg.fill = 0.85;
+	cfg.ops = 60000;
+	simulate(&lay, &cfg, &r);
+	assert_int_equal(r.err, 0);
+	/* mkfs's two root blocks, every data block and every node block: valid once */
+	assert_int_equal(r.valid, 2 + r.data + r.nodes);
+	assert_int_equal(r.run.host_blocks, 60000);
+	assert_true(r.run.fg_sections > 0);
+	assert_true(r.run.waf > 1.0);
+	/* the same seed gives the same run */
+	simulate(&lay, &cfg, &r2);
+	assert_memory_equal(&r.run, &r2.run, sizeof(r.run));
+	cfg.seed = 2;
+	simulate(&lay, &cfg, &r2);
+	assert_true(r.run.gc_data_blocks != r2.run.gc_data_blocks);
+}
+
+static void test_sync_nodes(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct result r;
+
+	(void)state;
+	layout_plain(128 * MiB, 1, &lay);
+	zf2fs_gc_sim_config_init(&cfg);
+	cfg.fill = 0.5;
+	cfg.ops = 5000;
+	cfg.cp_interval = 0;
+	cfg.streams[0].sync = true;
+	cfg.streams[0].io_blocks = 1;
+	cfg.nstreams = 1;
+	simulate(&lay, &cfg, &r);
+	assert_int_equal(r.err, 0);
+	/* 1 MiB files: the inode holds every address, one node block per write */
+	assert_int_equal(r.run.node_blocks, 5000);
+	assert_int_equal(r.run.data_blocks, 5000);
+	assert_int_equal(r.valid, 2 + r.data + r.nodes);
+}
+
+/* the 2023 patch: at equal overprovision segments, fewer reserved sections -> lower WAF */
+static void test_reserved(void **state)
+{
+	struct zf2fs_layout a, b;
+	struct zf2fs_gc_sim_config cfg;
+	struct result ra, rb;
+	double lo = 0.001, hi = 99;
+
+	(void)state;
+	layout_zoned(64, 0, 0, &a);
+	for (int i = 0; i < 60; i++) {
+		double mid = (lo + hi) / 2;
+
+		layout_zoned(64, 8, mid, &b);
+		if (b.ovp_segments >= a.ovp_segments)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	layout_zoned(64, 8, hi, &b);
+	assert_int_equal(a.ovp_segments, b.ovp_segments);
+	assert_true(b.rsvd_segments < a.rsvd_segments);
+	zf2fs_gc_sim_config_init(&cfg);
+	cfg.fill = 0.9;
+	cfg.ops = 80000;
+	simulate(&a, &cfg, &ra);
+	simulate(&b, &cfg, &rb);
+	assert_int_equal(ra.err, 0);
+	assert_int_equal(rb.err, 0);
+	assert_int_equal(ra.data, rb.data);
+	assert_true(rb.run.waf < ra.run.waf);
+	assert_int_equal(ra.valid, 2 + ra.data + ra.nodes);
+}
+
+/* incremental GC: one section per cycle bounds the longest stall */
+static void test_incremental(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct result full, inc;
+
+	(void)state;
+	layout_plain(512 * MiB, 4, &lay);
+	zf2fs_gc_sim_config_init(&cfg);
+	cfg.fill = 0.85;
+	cfg.ops = 100000;
+	simulate(&lay, &cfg, &full);
+	cfg.max_secs_per_cycle = 1;
+	simulate(&lay, &cfg, &inc);
+	assert_int_equal(inc.err, 0);
+	assert_true(inc.run.max_cycle_blocks <= 4 * 512);
+	assert_true(inc.run.stall_max <= full.run.stall_max);
+	assert_true(inc.run.fg_cycles >= full.run.fg_cycles);
+}
+
+/* 2013: a window of 20 dirty segments moves more than the kernel's 4096 */
+static void test_window(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct result k, f20;
+
+	(void)state;
+	layout_plain(256 * MiB, 1, &lay);
+	zf2fs_gc_sim_config_init(&cfg);
+	cfg.file_blocks = 8;
+	cfg.fill = 0.97;
+	cfg.ops = 40000;
+	cfg.streams[0].sync = true;
+	cfg.nstreams = 1;
+	simulate(&lay, &cfg, &k);
+	cfg.fg.window = ZF2FS_GC_WIN_FIXED;
+	cfg.fg.window_n = 20;
+	simulate(&lay, &cfg, &f20);
+	assert_int_equal(k.err, 0);
+	assert_int_equal(f20.err, 0);
+	assert_true(f20.run.gc_data_blocks + f20.run.gc_node_blocks >
+		    k.run.gc_data_blocks + k.run.gc_node_blocks);
+	assert_true(f20.run.fg_sections > k.run.fg_sections);
+}
+
+static void test_bad_config(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct zf2fs_gc_model *m;
+	struct zf2fs_gc_sim *sim;
+
+	(void)state;
+	layout_plain(64 * MiB, 1, &lay);
+	zf2fs_gc_sim_config_init(&cfg);
+	cfg.fill = 1.5;
+	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
+	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, &sim), -EINVAL);
+	zf2fs_gc_sim_config_init(&cfg);
+	cfg.file_blocks = 1u << 20;   /* one 4 GiB file on 64 MiB */
+	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
+	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, &sim), -ENOSPC);
+	zf2fs_gc_sim_config_init(&cfg);
+	cfg.nstreams = 1;
+	cfg.streams[0].pattern = ZF2FS_SIM_ZIPF;
+	cfg.streams[0].theta = 1.5;
+	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
+	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, &sim), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conservation),
+		cmocka_unit_test(test_sync_nodes),
+		cmocka_unit_test(test_reserved),
+		cmocka_unit_test(test_incremental),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_bad_config),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,35 @@
+#!/bin/sh
+# zoned_nullb.sh - our tools on a zoned null_blk device with conventional
+# zones (768 MiB, 8 MiB zones, the first 16 conventional: metadata goes
+# there), made in the guest through configfs: mkfs -m; our fsck clean with
+# pass 8 reading the write pointers; mount, 400 MiB of files plus random and
+# O_SYNC overwrites, foreground GC through the ioctl; remount and verify;
+# Debian's fsck and ours clean; dump.f2fs --zones equal to the kernel's zone
+# report, conventional zones included.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
+
+vm_setup zoned_nullb "our mkfs, fsck pass 8 and dump --zones on zoned null_blk with conventional zones"
+[ -x "$VM_MKFS" ] || vm_error "mkfs not found: $VM_MKFS (build it, or set ZF2FS_MKFS)"
+for t in fsck/fsck.f2fs tools/dump.f2fs tools/gc.f2fs; do
+	[ -x "$top_builddir/$t" ] || vm_error "$t is not built"
+done
+vm_tool "$VM_MKFS" mkfs.f2fs
+vm_tool "$top_builddir/fsck/fsck.f2fs" fsck.f2fs
+vm_tool "$top_builddir/tools/dump.f2fs" dump.f2fs
+vm_tool "$top_builddir/tools/gc.f2fs" gc.f2fs
+[ -x "$VM_HOST_FSCK" ] && vm_tool "$VM_HOST_FSCK" /zvm/debian/fsck.f2fs
+
+{ cat "$VM_LIBDIR/zoned_guest.sh"; cat <<'EOF'; } | vm_guest
+step "null_blk zoned: 768 MiB, 8 MiB zones, 16 conventional"
+nb=$(znullb zoned0 768 8 16)
+mkfs.f2fs -f -m "$nb" >/tmp/mkfs.log 2>&1 || { cat /tmp/mkfs.log; zfail "mkfs"; }
+ourfsck "$nb"
+zcompare "$nb" "$nb"
+zround "$nb" /mnt/n 400 nullb
+debfsck "$nb"
+ourfsck "$nb"
+zcompare "$nb" "$nb"
+gc.f2fs state --json "$nb" | grep -q '"zone_report": \[' || zfail "gc.f2fs state --json has no zone report"
+EOF
+vm_boot
+vm_finish

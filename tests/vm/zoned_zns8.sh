@@ -1,0 +1,84 @@
+#!/bin/sh
+# zoned_zns8.sh - a conventional disk + NVMe ZNS namespace with 8 MiB zones
+# of 6 MiB capacity, in one boot: mkfs -m; our fsck clean (pass 8 on the
+# devices); mount, 1 GiB written with overwrites and foreground GC, remount,
+# verify; Debian's fsck and ours clean; dump.f2fs --zones equal to the
+# kernel's zone report.  Then pass 8's problems made for real: a free zone
+# written to (0x080003), a current zone's write pointer moved past the log's
+# position (0x080001), a zone holding only warm data reset under its valid
+# blocks (0x080002).  Our fsck -n must report each code (exit 4), -y must
+# fix them (exit 1: finish, reset, the log moved through a new checkpoint),
+# the rerun must be clean, dump --zones must agree with the kernel again,
+# and the kernel must mount the result, write and read a file, and leave it
+# clean for both fscks.  These are the codes tests/images/codes_needing_devices
+# lists.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
+
+vm_setup zoned_zns8 "fsck pass 8 problems and fixes on ZNS 8/6 MiB zones; 1 GiB round"
+[ -x "$VM_MKFS" ] || vm_error "mkfs not found: $VM_MKFS (build it, or set ZF2FS_MKFS)"
+for t in fsck/fsck.f2fs tools/dump.f2fs tools/gc.f2fs; do
+	[ -x "$top_builddir/$t" ] || vm_error "$t is not built"
+done
+vm_disk conv 256M 4096
+vm_zns zns 2G 8M 6M
+vm_tool "$VM_MKFS" mkfs.f2fs
+vm_tool "$top_builddir/fsck/fsck.f2fs" fsck.f2fs
+vm_tool "$top_builddir/tools/dump.f2fs" dump.f2fs
+vm_tool "$top_builddir/tools/gc.f2fs" gc.f2fs
+[ -x "$VM_HOST_FSCK" ] && vm_tool "$VM_HOST_FSCK" /zvm/debian/fsck.f2fs
+
+{ cat "$VM_LIBDIR/zoned_guest.sh"; cat <<'EOF'; } | vm_guest
+conv=$(zdisk conv); zns=$(zdisk zns)
+step "ZNS 8 MiB zones / 6 MiB capacity: mkfs -m on $conv + $zns"
+mkfs.f2fs -f -m -c "$zns" "$conv" >/tmp/mkfs.log 2>&1 || { cat /tmp/mkfs.log; zfail "mkfs"; }
+ourfsck "$conv"
+zround "$conv" /mnt/b 840 zns8
+debfsck "$conv" capacity-below-size
+ourfsck "$conv"
+zcompare "$conv" "$zns"
+step "pass 8 problems on $conv + $zns"
+dump.f2fs --zones "$conv" >/tmp/dz.txt
+dump.f2fs --segments "$conv" >/tmp/ds.txt
+zstart=$(awk -v p="$zns" '{ delete f; for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
+	/path=/ && f["path"] == p { print f["first_blkaddr"]; exit }' /tmp/dz.txt)
+field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+# an empty zone that is not current: write one block (0x080003)
+row=$(grep 'state=empty' /tmp/dz.txt | grep 'type=seq-required' | grep -v current= | tail -n 1)
+s_empty=$(( ($(field "$row" zone_blkaddr) - zstart) * 8 ))
+zwork zonewrite "$zns" "$s_empty" 1
+# a current zone on the zoned device: one block past its write pointer (0x080001)
+row=$(grep 'current=' /tmp/dz.txt | grep 'type=seq-required' | head -n 1)
+s_cur=$(( ($(field "$row" zone_blkaddr) - zstart) * 8 ))
+zwork zonewrite "$zns" $((s_cur + $(field "$row" wp) * 8)) 1
+# a zone holding only warm data blocks, not current: reset under them (0x080002)
+sec=$(awk '{ delete f; for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) f[kv[1]] = kv[2] }
+	("secno" in f) { if (f["state"] == "current" || (f["valid_blocks"] > 0 && f["type"] != "warm_data")) bad[f["secno"]] = 1
+		else if (f["valid_blocks"] > 0) has[f["secno"]] = 1 }
+	END { for (s in has) if (!(s in bad)) { print s; exit } }' /tmp/ds.txt)
+[ -n "$sec" ] || zfail "no section holding only warm data"
+row=$(grep "^ *secno=$sec " /tmp/dz.txt | head -n 1)
+[ "$(field "$row" type)" = seq-required ] || zfail "section $sec is not on a sequential zone: $row"
+zwork zoneop "$zns" reset $(( ($(field "$row" zone_blkaddr) - zstart) * 8 ))
+rc=0; fsck.f2fs -f -n "$conv" >/tmp/f1.log 2>&1 || rc=$?
+cat /tmp/f1.log
+[ "$rc" -eq 4 ] || zfail "fsck -n exit $rc, expected 4"
+for code in 0x080001 0x080002 0x080003; do
+	grep -q "^\[$code\]" /tmp/f1.log || zfail "fsck -n did not report $code"
+done
+rc=0; fsck.f2fs -f -y "$conv" >/tmp/f2.log 2>&1 || rc=$?
+cat /tmp/f2.log
+[ "$rc" -eq 1 ] || zfail "fsck -y exit $rc, expected 1"
+ourfsck "$conv"
+zcompare "$conv" "$zns"
+zmount "$conv" /mnt/b
+zwork writefile /mnt/b/after-fix 2048 7 fsync
+zumount /mnt/b
+zdrop_caches
+zmount "$conv" /mnt/b
+zwork checkfile /mnt/b/after-fix 2048 7
+zumount /mnt/b
+ourfsck "$conv"
+debfsck "$conv" capacity-below-size
+EOF
+vm_boot
+vm_finish
