@@ -560,27 +560,37 @@ ZF2FS_EXPORT int zf2fs_gc_collect(struct zf2fs_gc_model *m, const struct zf2fs_g
 	return collect(m, p, v);
 }
 
-ZF2FS_EXPORT int zf2fs_gc_step(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *p,
-			       struct zf2fs_gc_victim *ret)
+/* One GC round: a background call short of free sections first checkpoints (prefree
+ * becomes free) and, if still short, turns foreground (in @q, for the rest of a call);
+ * then select and collect. */
+static int gc_round(struct zf2fs_gc_model *m, struct zf2fs_gc_params *q,
+		    struct zf2fs_gc_victim *v)
 {
-	struct zf2fs_gc_params q = *p;
 	bool cp = false;
 	int err;
 
-	if (q.alloc == ZF2FS_GC_LFS && q.gc_type == ZF2FS_GC_BG &&
-	    gc_not_enough_free(m, q.lfs_mode, 0)) {
+	if (q->alloc == ZF2FS_GC_LFS && q->gc_type == ZF2FS_GC_BG &&
+	    gc_not_enough_free(m, q->lfs_mode, 0)) {
 		if (m->prefree_segs) {
 			zf2fs_gc_checkpoint(m);
 			cp = true;
 		}
-		if (gc_not_enough_free(m, q.lfs_mode, 0))
-			q.gc_type = ZF2FS_GC_FG;
+		if (gc_not_enough_free(m, q->lfs_mode, 0))
+			q->gc_type = ZF2FS_GC_FG;
 	}
-	err = zf2fs_gc_select(m, &q, ret);
-	ret->checkpointed = cp;
+	err = zf2fs_gc_select(m, q, v);
+	v->checkpointed = cp;
 	if (err)
 		return err;
-	return collect(m, &q, ret);
+	return collect(m, q, v);
+}
+
+ZF2FS_EXPORT int zf2fs_gc_step(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *p,
+			       struct zf2fs_gc_victim *ret)
+{
+	struct zf2fs_gc_params q = *p;
+
+	return gc_round(m, &q, ret);
 }
 
 ZF2FS_EXPORT int zf2fs_gc_call(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *p,
@@ -596,24 +606,10 @@ ZF2FS_EXPORT int zf2fs_gc_call(struct zf2fs_gc_model *m, const struct zf2fs_gc_p
 		return -EINVAL;
 	for (;;) {
 		struct zf2fs_gc_victim *v = &ret[n];
-		bool cp = false;
 		uint32_t lower, upper;
 		bool ok;
 
-		if (q.alloc == ZF2FS_GC_LFS && q.gc_type == ZF2FS_GC_BG &&
-		    gc_not_enough_free(m, q.lfs_mode, 0)) {
-			if (m->prefree_segs) {
-				zf2fs_gc_checkpoint(m);
-				cp = true;
-			}
-			if (gc_not_enough_free(m, q.lfs_mode, 0))
-				q.gc_type = ZF2FS_GC_FG;
-		}
-		err = zf2fs_gc_select(m, &q, v);
-		v->checkpointed = cp;
-		if (err)
-			break;
-		err = collect(m, &q, v);
+		err = gc_round(m, &q, v);
 		if (err)
 			break;
 		n++;
