@@ -323,6 +323,21 @@ vm_tool() {
 	VM_EXTRA_TOOLS="$VM_EXTRA_TOOLS $1:$2"
 }
 
+# vm_all_tools: our mkfs, fsck, dump and gc (which must be built) and Debian's fsck (when
+# installed, as /zvm/debian/fsck.f2fs) copied into the guest, for scenarios that run the
+# tools on the guest's own devices.
+vm_all_tools() {
+	[ -x "$VM_MKFS" ] || vm_error "mkfs not found: $VM_MKFS (build it, or set ZF2FS_MKFS)"
+	for t in fsck/fsck.f2fs tools/dump.f2fs tools/gc.f2fs; do
+		[ -x "$top_builddir/$t" ] || vm_error "$t is not built"
+	done
+	vm_tool "$VM_MKFS" mkfs.f2fs
+	vm_tool "$top_builddir/fsck/fsck.f2fs" fsck.f2fs
+	vm_tool "$top_builddir/tools/dump.f2fs" dump.f2fs
+	vm_tool "$top_builddir/tools/gc.f2fs" gc.f2fs
+	[ ! -x "$VM_HOST_FSCK" ] || vm_tool "$VM_HOST_FSCK" /zvm/debian/fsck.f2fs
+}
+
 # vm_guest: the scenario body for the next boot, read from stdin.
 vm_guest() {
 	cat >"$VM_OUT/scenario.sh"

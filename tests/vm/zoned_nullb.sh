@@ -9,15 +9,7 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 vm_setup zoned_nullb "our mkfs, fsck pass 8 and dump --zones on zoned null_blk with conventional zones"
-[ -x "$VM_MKFS" ] || vm_error "mkfs not found: $VM_MKFS (build it, or set ZF2FS_MKFS)"
-for t in fsck/fsck.f2fs tools/dump.f2fs tools/gc.f2fs; do
-	[ -x "$top_builddir/$t" ] || vm_error "$t is not built"
-done
-vm_tool "$VM_MKFS" mkfs.f2fs
-vm_tool "$top_builddir/fsck/fsck.f2fs" fsck.f2fs
-vm_tool "$top_builddir/tools/dump.f2fs" dump.f2fs
-vm_tool "$top_builddir/tools/gc.f2fs" gc.f2fs
-[ -x "$VM_HOST_FSCK" ] && vm_tool "$VM_HOST_FSCK" /zvm/debian/fsck.f2fs
+vm_all_tools
 
 { cat "$VM_LIBDIR/zoned_guest.sh"; cat <<'EOF'; } | vm_guest
 step "null_blk zoned: 768 MiB, 8 MiB zones, 16 conventional"

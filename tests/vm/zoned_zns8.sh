@@ -15,17 +15,9 @@
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 vm_setup zoned_zns8 "fsck pass 8 problems and fixes on ZNS 8/6 MiB zones; 1 GiB round"
-[ -x "$VM_MKFS" ] || vm_error "mkfs not found: $VM_MKFS (build it, or set ZF2FS_MKFS)"
-for t in fsck/fsck.f2fs tools/dump.f2fs tools/gc.f2fs; do
-	[ -x "$top_builddir/$t" ] || vm_error "$t is not built"
-done
+vm_all_tools
 vm_disk conv 256M 4096
 vm_zns zns 2G 8M 6M
-vm_tool "$VM_MKFS" mkfs.f2fs
-vm_tool "$top_builddir/fsck/fsck.f2fs" fsck.f2fs
-vm_tool "$top_builddir/tools/dump.f2fs" dump.f2fs
-vm_tool "$top_builddir/tools/gc.f2fs" gc.f2fs
-[ -x "$VM_HOST_FSCK" ] && vm_tool "$VM_HOST_FSCK" /zvm/debian/fsck.f2fs
 
 { cat "$VM_LIBDIR/zoned_guest.sh"; cat <<'EOF'; } | vm_guest
 conv=$(zdisk conv); zns=$(zdisk zns)
