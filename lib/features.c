@@ -25,7 +25,7 @@ static const struct {
 	{ "project_quota", ZF2FS_FEAT_PRJQUOTA, true },
 	{ "inode_checksum", ZF2FS_FEAT_INODE_CHKSUM, true },
 	{ "flexible_inline_xattr", ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR, true },
-	{ "quota", ZF2FS_FEAT_QUOTA_INO, false },
+	{ "quota", ZF2FS_FEAT_QUOTA_INO, true },
 	{ "inode_crtime", ZF2FS_FEAT_INODE_CRTIME, true },
 	{ "lost_found", ZF2FS_FEAT_LOST_FOUND, true },
 	{ "verity", ZF2FS_FEAT_VERITY, true },

@@ -21,9 +21,10 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/quota.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
-#define MAX_LOG_BLOCKS 8   /* blocks mkfs itself puts in one log */
+#define MAX_LOG_BLOCKS 16  /* blocks mkfs itself puts in one log */
 
 struct nat_item {
 	uint32_t nid, ino, addr;
@@ -220,6 +221,18 @@ static int build_super(struct builder *b)
 	zf_set(sb->root_ino, ZF2FS_ROOT_INO);
 	zf_set(sb->node_ino, ZF2FS_NODE_INO);
 	zf_set(sb->meta_ino, ZF2FS_META_INO);
+	/* Quota files take the inode numbers right after the root, as with mkfs.f2fs: user
+	 * and group with quota, project with project_quota (which therefore turns quota on:
+	 * without a file the kernel would have nowhere to keep project usage). */
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++) {
+		bool want = q == ZF2FS_QUOTA_PRJ ? b->features & ZF2FS_FEAT_PRJQUOTA :
+						   b->features & ZF2FS_FEAT_QUOTA_INO;
+
+		if (want)
+			zf_set(sb->qf_ino[q], b->next_nid++);
+	}
+	if (b->features & ZF2FS_FEAT_PRJQUOTA)
+		b->features |= ZF2FS_FEAT_QUOTA_INO;
 	memcpy(sb->uuid, b->o->uuid, 16);
 	if (b->o->label) {
 		zf_le16 name[ZF2FS_MAX_VOLUME_NAME] = { 0 };
@@ -319,6 +332,62 @@ static uint16_t extra_isize(uint32_t f)
 	return offsetof(struct zf2fs_inode, i_projid) - offsetof(struct zf2fs_inode, i_extra_isize);
 }
 
+struct inode_spec {
+	uint32_t ino, pino;
+	const char *name;       /* NULL: no name (the root, quota files) */
+	uint16_t mode;
+	uint32_t links, uid, gid, flags;
+	uint64_t size;
+	const uint32_t *addrs;  /* data blocks, from file block 0 */
+	unsigned naddrs;
+};
+
+/* The inode fields every inode mkfs writes shares, its block addresses, and its footer
+ * (the next block of the hot node log follows); the checksum comes last. */
+static void fill_inode(struct builder *b, struct zf2fs_node *node, const struct inode_spec *is)
+{
+	struct zf2fs_inode *in = &node->i;
+	unsigned addr_index = 0;
+
+	zf_set(in->i_mode, is->mode);
+	zf_set(in->i_uid, is->uid);
+	zf_set(in->i_gid, is->gid);
+	zf_set(in->i_links, is->links);
+	zf_set(in->i_size, is->size);
+	zf_set(in->i_blocks, 1 + is->naddrs);   /* the inode block and its data blocks */
+	zf_set(in->i_atime, b->o->timestamp);
+	zf_set(in->i_ctime, b->o->timestamp);
+	zf_set(in->i_mtime, b->o->timestamp);
+	zf_set(in->i_flags, is->flags);
+	zf_set(in->i_pino, is->pino);
+	if (is->name) {
+		size_t len = strlen(is->name);
+
+		zf_set(in->i_namelen, len);
+		memcpy(in->i_name, is->name, len);
+	}
+	if (b->features & ZF2FS_FEAT_EXTRA_ATTR) {
+		uint16_t isize = extra_isize(b->features);
+
+		in->i_inline = ZF2FS_EXTRA_ATTR;
+		zf_set(in->i_extra_isize, isize);
+		/* No inline xattr area: i_inline_xattr_size stays 0 and the flag off. */
+		if (b->features & ZF2FS_FEAT_INODE_CRTIME)
+			zf_set(in->i_crtime, b->o->timestamp);
+		addr_index = isize / 4;
+	}
+	for (unsigned i = 0; i < is->naddrs; i++)
+		zf_set(in->i_addr[addr_index + i], is->addrs[i]);
+
+	zf_set(node->footer.nid, is->ino);
+	zf_set(node->footer.ino, is->ino);
+	zf_set(node->footer.flag, 0);   /* offset 0; nothing mkfs writes is cold */
+	zf_set(node->footer.cp_ver, b->cp_ver);
+	zf_set(node->footer.next_blkaddr, log_next_blkaddr(b, ZF2FS_LOG_HOT_NODE));
+	if (b->features & ZF2FS_FEAT_INODE_CHKSUM)
+		zf_set(in->i_inode_checksum, zf2fs_inode_checksum(b->csum_seed, node));
+}
+
 struct dir_spec {
 	uint32_t ino, pino;
 	const char *name;       /* NULL for the root */
@@ -333,9 +402,8 @@ static int write_dir(struct builder *b, const struct dir_spec *ds, const char *c
 {
 	struct zf2fs_node *node = calloc(1, ZF2FS_BLKSIZE);
 	struct zf2fs_dentry_block *dent = calloc(1, ZF2FS_BLKSIZE);
-	struct zf2fs_inode *in;
 	uint32_t node_addr, data_addr;
-	unsigned slot = 0, addr_index = 0;
+	unsigned slot = 0;
 	int err = -ENOMEM;
 
 	if (!node || !dent)
@@ -348,44 +416,10 @@ static int write_dir(struct builder *b, const struct dir_spec *ds, const char *c
 	if (child)
 		dentry_add(dent, &slot, child, child_ino, ZF2FS_FT_DIR);
 
-	in = &node->i;
-	zf_set(in->i_mode, ds->mode);
-	zf_set(in->i_uid, ds->uid);
-	zf_set(in->i_gid, ds->gid);
-	zf_set(in->i_links, ds->links);
-	zf_set(in->i_size, ZF2FS_BLKSIZE);
-	zf_set(in->i_blocks, 2);      /* the inode block and the dentry block */
-	zf_set(in->i_atime, b->o->timestamp);
-	zf_set(in->i_ctime, b->o->timestamp);
-	zf_set(in->i_mtime, b->o->timestamp);
-	zf_set(in->i_current_depth, 1);
-	zf_set(in->i_pino, ds->pino);
-	if (ds->name) {
-		size_t len = strlen(ds->name);
-
-		zf_set(in->i_namelen, len);
-		memcpy(in->i_name, ds->name, len);
-	}
-	if (b->features & ZF2FS_FEAT_EXTRA_ATTR) {
-		uint16_t isize = extra_isize(b->features);
-
-		in->i_inline = ZF2FS_EXTRA_ATTR;
-		zf_set(in->i_extra_isize, isize);
-		/* No inline xattr area: i_inline_xattr_size stays 0 and the flag off. */
-		if (b->features & ZF2FS_FEAT_INODE_CRTIME)
-			zf_set(in->i_crtime, b->o->timestamp);
-		addr_index = isize / 4;
-	}
-	zf_set(in->i_addr[addr_index], data_addr);
-
-	zf_set(node->footer.nid, ds->ino);
-	zf_set(node->footer.ino, ds->ino);
-	zf_set(node->footer.flag, 0);   /* offset 0; directories are not cold */
-	zf_set(node->footer.cp_ver, b->cp_ver);
-	zf_set(node->footer.next_blkaddr, log_next_blkaddr(b, ZF2FS_LOG_HOT_NODE));
-	if (b->features & ZF2FS_FEAT_INODE_CHKSUM)
-		zf_set(in->i_inode_checksum, zf2fs_inode_checksum(b->csum_seed, node));
-
+	zf_set(node->i.i_current_depth, 1);
+	fill_inode(b, node, &(struct inode_spec){ .ino = ds->ino, .pino = ds->pino,
+		   .name = ds->name, .mode = ds->mode, .links = ds->links, .uid = ds->uid,
+		   .gid = ds->gid, .size = ZF2FS_BLKSIZE, .addrs = &data_addr, .naddrs = 1 });
 	err = vol_write(b, data_addr, dent);
 	if (!err)
 		err = vol_write(b, node_addr, node);
@@ -400,24 +434,91 @@ out:
 	return err;
 }
 
+/* ---- quota files ------------------------------------------------------------------------ */
+/* Quota file @q (ino @ino) charging each directory of @dirs one inode and its dentry
+ * block, as the kernel would have; its blocks follow in the hot data log. */
+static int write_quota_file(struct builder *b, int q, uint32_t ino,
+			    const struct dir_spec *dirs, unsigned ndirs)
+{
+	struct zf2fs_dquot dq[2] = { 0 };
+	struct zf2fs_quota_file qf = { .bgrace = ZF2FS_QUOTA_GRACE, .igrace = ZF2FS_QUOTA_GRACE,
+				       .dq = dq };
+	struct zf2fs_node *node = calloc(1, ZF2FS_BLKSIZE);
+	uint8_t *content = NULL, *blk = calloc(1, ZF2FS_BLKSIZE);
+	uint32_t addrs[MAX_LOG_BLOCKS], node_addr;
+	size_t len = 0, nblk;
+	int err = -ENOMEM;
+
+	if (!node || !blk)
+		goto out;
+	for (unsigned i = 0; i < ndirs; i++) {
+		uint32_t id = q == ZF2FS_QUOTA_USR ? dirs[i].uid :
+			      q == ZF2FS_QUOTA_GRP ? dirs[i].gid : 0;   /* default project */
+		size_t k = 0;
+
+		while (k < qf.n && dq[k].id != id)
+			k++;
+		if (k == qf.n)
+			dq[qf.n++].id = id;
+		dq[k].curinodes++;
+		dq[k].curspace += ZF2FS_BLKSIZE;
+	}
+	err = zf2fs_quota_build(q, &qf, &content, &len);
+	if (err)
+		goto out;
+	nblk = (len + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	err = -E2BIG;
+	if (nblk + b->blkoff[ZF2FS_LOG_HOT_DATA] > MAX_LOG_BLOCKS)
+		goto out;
+	node_addr = log_alloc(b, ZF2FS_LOG_HOT_NODE, ino, 0);
+	for (size_t i = 0; i < nblk; i++)
+		addrs[i] = log_alloc(b, ZF2FS_LOG_HOT_DATA, ino, (uint16_t)i);
+	/* immutable, as the kernel marks the files it keeps quota in */
+	fill_inode(b, node, &(struct inode_spec){ .ino = ino, .mode = 0100600, .links = 1,
+		   .flags = ZF2FS_IMMUTABLE_FL, .size = len, .addrs = addrs,
+		   .naddrs = (unsigned)nblk });
+	err = 0;
+	for (size_t i = 0; !err && i < nblk; i++) {
+		size_t k = len - i * ZF2FS_BLKSIZE;
+
+		memset(blk, 0, ZF2FS_BLKSIZE);
+		memcpy(blk, content + i * ZF2FS_BLKSIZE, k < ZF2FS_BLKSIZE ? k : ZF2FS_BLKSIZE);
+		err = vol_write(b, addrs[i], blk);
+	}
+	if (!err)
+		err = vol_write(b, node_addr, node);
+	if (!err) {
+		b->nat[b->nnat++] = (struct nat_item){ ino, ino, node_addr };
+		b->valid_nodes++;
+		b->valid_inodes++;
+	}
+out:
+	free(content);
+	free(blk);
+	free(node);
+	return err;
+}
+
+/* The root, then the quota files, then lost+found: mkfs.f2fs's order of inode numbers and
+ * blocks, so that both tools' volumes look alike. */
 static int write_root(struct builder *b)
 {
 	bool lpf = b->features & ZF2FS_FEAT_LOST_FOUND;
 	uint32_t lpf_ino = lpf ? b->next_nid++ : 0;
-	struct dir_spec root = {
-		.ino = ZF2FS_ROOT_INO, .pino = ZF2FS_ROOT_INO, .mode = 040755,
-		.links = lpf ? 3 : 2, .uid = b->o->root_uid, .gid = b->o->root_gid,
+	struct dir_spec dirs[2] = {
+		{ .ino = ZF2FS_ROOT_INO, .pino = ZF2FS_ROOT_INO, .mode = 040755,
+		  .links = lpf ? 3 : 2, .uid = b->o->root_uid, .gid = b->o->root_gid },
+		{ .ino = lpf_ino, .pino = ZF2FS_ROOT_INO, .name = "lost+found",
+		  .mode = 040700, .links = 2, .uid = b->o->root_uid, .gid = b->o->root_gid },
 	};
-	int err = write_dir(b, &root, lpf ? "lost+found" : NULL, lpf_ino);
+	int err = write_dir(b, &dirs[0], lpf ? "lost+found" : NULL, lpf_ino);
 
-	if (!err && lpf) {
-		struct dir_spec l = {
-			.ino = lpf_ino, .pino = ZF2FS_ROOT_INO, .name = "lost+found",
-			.mode = 040700, .links = 2, .uid = b->o->root_uid, .gid = b->o->root_gid,
-		};
-
-		err = write_dir(b, &l, NULL, 0);
-	}
+	for (int q = 0; !err && q < ZF2FS_MAX_QUOTAS; q++)
+		if (zf_get(b->sb.qf_ino[q]))
+			err = write_quota_file(b, q, (uint32_t)zf_get(b->sb.qf_ino[q]), dirs,
+					       lpf ? 2 : 1);
+	if (!err && lpf)
+		err = write_dir(b, &dirs[1], NULL, 0);
 	return err;
 }
 

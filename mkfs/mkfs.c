@@ -60,7 +60,7 @@ static void usage(FILE *f)
 "  -o percent        overprovision ratio [default: the one leaving most space]\n"
 "  -O feature[,...]  features: encrypt, extra_attr, project_quota, inode_checksum,\n"
 "                    flexible_inline_xattr, inode_crtime, lost_found, verity,\n"
-"                    sb_checksum, casefold, compression\n"
+"                    sb_checksum, casefold, compression, quota\n"
 "  -q                quiet\n"
 "  -r                fixed checkpoint version (reproducible images)\n"
 "  -R uid:gid        owner of the root directory [default: 0:0]\n"

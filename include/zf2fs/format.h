@@ -205,6 +205,9 @@ struct zf2fs_extent {
 #define ZF2FS_NIDS_PER_BLOCK        1018
 #define ZF2FS_INLINE_XATTR_ADDRS    50    /* default inline xattr size, in 4-byte words */
 
+/* i_flags bits this tool writes */
+#define ZF2FS_IMMUTABLE_FL   0x00000010u
+
 /* i_inline flags */
 #define ZF2FS_INLINE_XATTR   0x01
 #define ZF2FS_INLINE_DATA    0x02

@@ -114,7 +114,7 @@ for f in inode_checksum project_quota flexible_inline_xattr inode_crtime compres
 	check_refusal "$f without extra_attr" nz "$f.*extra_attr" "$VICTIM" -- \
 		-q -f -O "$f" "$VICTIM"
 done
-for f in quota ro; do
+for f in ro; do
 	check_refusal "unsupported feature $f" nz "feature $f|$f.*not supported" "$VICTIM" -- \
 		-q -f -O "$f" "$VICTIM"
 done

@@ -23,7 +23,7 @@ MIN_SIZE=44M
 BELOW_MIN_SIZE=$((44 * 1024 * 1024 - 4096))
 
 UUID=6f1d9a43-8e0c-4c1f-9d0e-2b7a3c5d4e6f
-ALL_FEATURES=extra_attr,project_quota,inode_checksum,flexible_inline_xattr,inode_crtime,lost_found,verity,sb_checksum,compression,encrypt
+ALL_FEATURES=extra_attr,project_quota,quota,inode_checksum,flexible_inline_xattr,inode_crtime,lost_found,verity,sb_checksum,compression,encrypt
 
 # The published reference figures of f2fs-tools 1.16 (layout.md), by row:
 # segment_count_main rsvd_segment_count overprov_segment_count
@@ -68,6 +68,7 @@ CONFIGS=(
 	"4G|-s 2 -Z 12 -o 5|area|-s 2 -o 5|1.15 has no -Z: areas compared without it"
 	"1G|-O extra_attr|same"
 	"1G|-O extra_attr,project_quota|same"
+	"1G|-O quota,lost_found|same"
 	"1G|-O extra_attr,inode_checksum|same"
 	"1G|-O extra_attr,flexible_inline_xattr|same"
 	"1G|-O extra_attr,inode_crtime|same"
@@ -191,6 +192,8 @@ wanted_features()
 		bits=$((bits | ${FEATURE_BIT[$f]}))
 	done
 	[ -n "$(opt_value "$1" C)" ] && bits=$((bits | ${FEATURE_BIT[casefold]}))
+	# project quota needs a quota file, so it turns quota on (as mkfs.f2fs does)
+	[ $((bits & ${FEATURE_BIT[project_quota]})) -ne 0 ] && bits=$((bits | ${FEATURE_BIT[quota]}))
 	printf '0x%x\n' $bits
 }
 
@@ -284,14 +287,10 @@ run_config()
 	fi
 	rm -f "$img"
 
-	# (c) layout parity with the reference mkfs.  1.15 turns on quota_ino
-	# whenever project_quota is asked for; we have no quota support yet, so
-	# that bit is left out of the comparison (and reported by the note).
-	local refopts=$refo featmask=$((~0x80)) note=${note:+ [$note]}
+	# (c) layout parity with the reference mkfs, feature bits included (both turn
+	# quota on for project_quota).
+	local refopts=$refo featmask=$((~0)) note=${note:+ [$note]}
 	[ "$mode" = same ] && refopts=$opts
-	case $opts in
-	*project_quota*) note="$note [quota_ino of 1.15 not compared]" ;;
-	esac
 	[ "$mode" = skip ] && note=" [parity skipped: ${note# \[}"
 	if [ "$mode" != skip ]; then
 		refimg=$(new_image cfg/ref.img "$size")
