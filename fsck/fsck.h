@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/quota.h"
 
 /* fsck(8) exit bits */
 #define FSCK_OK          0
@@ -106,6 +107,11 @@ struct fsck_ctx {
 	uint8_t *seg_unusable;           /* per main segment: beyond its zone's capacity;
 					  * NULL when not zoned or unknown */
 
+	/* quota (pass9_quota.c): usage per user, group and project id, charged by pass 4 */
+	bool quota_on;
+	struct zf2fs_quota_usage quota_use[3];
+	bool quota_clear_flag;           /* the files are right now: drop quota_need_fsck */
+
 	/* results */
 	unsigned long problems, fixed, unfixed;
 	int exit_bits;
@@ -194,6 +200,11 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_8_CURSEG_WP_MISMATCH   0x080001
 #define PR_8_VALID_BEYOND_WP      0x080002
 #define PR_8_ZONE_NOT_RESET       0x080003
+/* pass 9: quota files */
+#define PR_9_QUOTA_INODE_BAD      0x090001
+#define PR_9_QUOTA_FILE_BAD       0x090002
+#define PR_9_QUOTA_USAGE_BAD      0x090003
+#define PR_9_QUOTA_NEED_FSCK      0x090004
 
 /* ---- passes ----------------------------------------------------------------------------- */
 int pass1_super(struct fsck_ctx *ctx);
@@ -203,6 +214,10 @@ int pass4_tree(struct fsck_ctx *ctx);
 int pass6_connectivity(struct fsck_ctx *ctx);
 int pass7_accounting(struct fsck_ctx *ctx);
 int pass8_zoned(struct fsck_ctx *ctx);
+int pass9_quota(struct fsck_ctx *ctx);
+/* Charge a checked inode to its quota ids (pass 4); -ENOMEM. */
+int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
+		 uint64_t i_blocks);
 /* Read the zones once (zoned volumes); sets zones_err and seg_unusable. */
 void zoned_prepare(struct fsck_ctx *ctx);
 /* Whether the free segment count can be computed: not on a zoned volume whose zone
@@ -270,6 +285,10 @@ int repair_set_block(struct fsck_ctx *ctx, uint64_t blkaddr, bool valid);
 /* Rewrite a main-area data block (a dentry block): @owner_nid's slot points at the copy. */
 int repair_data_block(struct fsck_ctx *ctx, uint32_t owner_nid, uint32_t ofs_in_node,
 		      uint64_t old_blkaddr, void **ret_buf);
+/* A zeroed block to fill the hole at slot @ofs_in_node of node @owner_nid; the caller
+ * updates the inode's i_blocks (and i_size). */
+int repair_new_data_block(struct fsck_ctx *ctx, uint32_t owner_nid, uint32_t ofs_in_node,
+			  void **ret_buf);
 /* Correct the summary entry of a main-area block. */
 int repair_set_summary(struct fsck_ctx *ctx, uint64_t blkaddr, uint32_t nid, uint16_t ofs);
 /* Replace a segment's SIT entry by the blocks really owned (from blk_found). */

@@ -31,6 +31,7 @@ static const struct {
 	{ "SIT and NAT", pass3_tables },
 	{ "inodes, nodes and directories", pass4_tree },
 	{ "connectivity and link counts", pass6_connectivity },
+	{ "quota", pass9_quota },
 	{ "accounting", pass7_accounting },
 	{ "zone write pointers", pass8_zoned },
 };
@@ -120,6 +121,7 @@ static int alloc_maps(struct fsck_ctx *ctx)
 
 	ctx->blk_found = calloc(blocks / 8 + 1, 1);
 	ctx->seg_found = calloc(ctx->vi->main_segs + 1, sizeof(uint16_t));
+	ctx->quota_on = ctx->vi->features & ZF2FS_FEAT_QUOTA_INO;
 	return ctx->blk_found && ctx->seg_found ? 0 : -ENOMEM;
 }
 
@@ -150,6 +152,8 @@ static void free_maps(struct fsck_ctx *ctx)
 	free(ctx->orphans);
 	free(ctx->sit);
 	free(ctx->nat);
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
+		zf2fs_quota_usage_free(&ctx->quota_use[q]);
 }
 
 struct tree_print {
@@ -247,7 +251,8 @@ int main(int argc, char **argv)
 	}
 	if (!err && !ctx.force && ctx.mode == MODE_PREEN &&
 	    (ctx.vi->ckpt_flags & ZF2FS_CP_UMOUNT_FLAG) &&
-	    !(ctx.vi->ckpt_flags & (ZF2FS_CP_FSCK_FLAG | ZF2FS_CP_ERROR_FLAG)) &&
+	    !(ctx.vi->ckpt_flags & (ZF2FS_CP_FSCK_FLAG | ZF2FS_CP_ERROR_FLAG |
+				    ZF2FS_CP_QUOTA_NEED_FSCK_FLAG)) &&
 	    !zf2fs_vol_super_problem(ctx.vol, 0)[0] && !zf2fs_vol_super_problem(ctx.vol, 1)[0]) {
 		fprintf(ctx.out, "%s: clean (unmounted cleanly); use -f to check anyway\n", path);
 		goto done;

@@ -348,7 +348,8 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 				zf_set(n->i.i_blocks, w.counted);
 		}
 	}
-	return 0;
+	/* charged as the kernel will see it: with i_blocks corrected when it is */
+	return quota_charge(ctx, ino, in, g.compressed ? zf_get(in->i_blocks) : w.counted);
 }
 
 /* ---- traversal ------------------------------------------------------------------------- */

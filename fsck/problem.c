@@ -100,6 +100,13 @@ static const struct problem_def problems[] = {
 	  "the write pointer (%S): its contents are lost; finish the zone", PROMPT_FIX, 0 },
 	{ PR_8_ZONE_NOT_RESET, "zone at block %b (segment %s) holds nothing in use, but its write "
 	  "pointer is at block %N: reset it", PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
+	{ PR_9_QUOTA_INODE_BAD, "%S quota file inode %i is not a regular file in use: the kernel "
+	  "cannot enable that quota", PROMPT_NONE, PR_NOT_A_FIX },
+	{ PR_9_QUOTA_FILE_BAD, "quota file inode %i is damaged (%S): rebuild it from the "
+	  "inodes (its limits and grace times are lost)", PROMPT_REBUILD, 0 },
+	{ PR_9_QUOTA_USAGE_BAD, "quota file inode %i, %S", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_9_QUOTA_NEED_FSCK, "the checkpoint asks for a quota check (quota_need_fsck): clear "
+	  "the flag once the quota files are right", PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
 };
 
 const struct problem_def *problem_table(size_t *count)

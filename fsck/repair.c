@@ -245,7 +245,7 @@ int repair_data_block(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, uint64
 	if (!r)
 		return -EINVAL;
 	for (size_t i = 0; i < r->ndatas; i++)
-		if (r->datas[i].old_addr == old) {
+		if (r->datas[i].old_addr == old && old != ZF2FS_NULL_ADDR) {
 			*ret_buf = r->datas[i].buf;
 			return 0;
 		}
@@ -264,6 +264,32 @@ int repair_data_block(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, uint64
 	rd->owner = owner;
 	rd->ofs = ofs;
 	rd->old_addr = (uint32_t)old;
+	r->ndatas++;
+	r->any = true;
+	*ret_buf = rd->buf;
+	return 0;
+}
+
+int repair_new_data_block(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, void **ret_buf)
+{
+	struct fsck_repair *r = ctx->repair;
+	struct rdata *rd;
+
+	if (!r)
+		return -EINVAL;
+	rd = grow(r->datas, &r->cap_datas, r->ndatas, sizeof(*rd));
+	if (!rd)
+		return -ENOMEM;
+	r->datas = rd;
+	rd = &r->datas[r->ndatas];
+	rd->buf = calloc(1, ZF2FS_BLKSIZE);
+	if (!rd->buf)
+		return -ENOMEM;
+	/* old_addr NULL_ADDR: write_datas checks the slot is still a hole, and there is no
+	 * old block to release */
+	rd->owner = owner;
+	rd->ofs = ofs;
+	rd->old_addr = ZF2FS_NULL_ADDR;
 	r->ndatas++;
 	r->any = true;
 	*ret_buf = rd->buf;
@@ -528,7 +554,8 @@ static int write_datas(struct commit *c)
 		err = zf2fs_vol_write_block(ctx->vol, d->new_addr, d->buf);
 		if (!err) {
 			zf_put_le32p(slot, d->new_addr);
-			repair_set_block(ctx, d->old_addr, false);
+			if (d->old_addr != ZF2FS_NULL_ADDR)
+				repair_set_block(ctx, d->old_addr, false);
 			repair_set_block(ctx, d->new_addr, true);
 		}
 	}
@@ -757,6 +784,8 @@ static int write_pack(struct commit *c, uint8_t *cpbuf)
 	zf_set(cp->checkpoint_ver, c->ver);
 	flags &= ~(ZF2FS_CP_COMPACT_SUM_FLAG | ZF2FS_CP_NAT_BITS_FLAG | ZF2FS_CP_FASTBOOT_FLAG |
 		   ZF2FS_CP_FSCK_FLAG | ZF2FS_CP_ERROR_FLAG);
+	if (ctx->quota_clear_flag)
+		flags &= ~ZF2FS_CP_QUOTA_NEED_FSCK_FLAG;
 	flags |= ZF2FS_CP_UMOUNT_FLAG;
 	zf_set(cp->ckpt_flags, flags);
 	zf_set(cp->cp_pack_total_block_count, total);

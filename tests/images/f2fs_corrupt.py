@@ -19,6 +19,7 @@ thing, fixing up checksums only where the operation says so.
   f2fs_corrupt.py IMG addr INO                               print an inode's block address
   f2fs_corrupt.py IMG data INO IDX                           print a file's IDX-th data address
   f2fs_corrupt.py IMG data-set INO IDX ADDR                  set it (inode checksum redone)
+  f2fs_corrupt.py IMG file-raw INO OFFSET HEXBYTES           raw bytes in a file's contents
   (and inode-get, cp-get, cp-other-raw, ssa, sit-journal-segno, orphan-count, dentry-rename)
 """
 import struct
@@ -53,6 +54,7 @@ SB_FIELDS = {
     'section_count': (44, 'I'), 'segment_count': (48, 'I'), 'segment_count_main': (68, 'I'),
     'main_blkaddr': (92, 'I'), 'root_ino': (96, 'I'), 'crc': (3068, 'I'),
     'nat_blkaddr': (84, 'I'),
+    'qf_ino0': (2745, 'I'), 'qf_ino1': (2749, 'I'), 'qf_ino2': (2753, 'I'),
 }
 
 
@@ -436,6 +438,16 @@ def main():
         node = img.read(addr)
         extra = struct.unpack_from('<H', node, 360)[0] // 4 if node[3] & 0x20 else 0
         print(struct.unpack_from('<I', node, 360 + 4 * (extra + num(a[1])))[0])
+    elif op == 'file-raw':
+        # raw bytes at a byte offset of a file held in the inode's direct blocks
+        _, addr, _ = img.nat_lookup(num(a[0]))
+        node = img.read(addr)
+        extra = struct.unpack_from('<H', node, 360)[0] // 4 if node[3] & 0x20 else 0
+        off, data = num(a[1]), bytes.fromhex(a[2])
+        blk = struct.unpack_from('<I', node, 360 + 4 * (extra + off // BLK))[0]
+        buf = bytearray(img.read(blk))
+        buf[off % BLK:off % BLK + len(data)] = data
+        img.write(blk, bytes(buf))
     else:
         sys.exit('unknown operation ' + op)
 

@@ -471,9 +471,9 @@ vm_fsck() {
 }
 
 # Lines of Debian's fsck.f2fs output that mean trouble even with exit 0:
-# failed [FSCK] checks, fixes it would make, and corruption notices.
+# failed [FSCK] checks, fixes it would make (quota files included), and corruption notices.
 vm_fsck_problems() {
-	grep -E '\[Fail\]|\[FIX\]|[Cc]orrupt|[Ii]nvalid|[Mm]ismatch|[Ww]rong|Duplicate valid checkpoint|Write valid nat_bits|[Ee]rror' "$1" |
+	grep -E '\[Fail\]|\[FIX\]|[Cc]orrupt|[Ii]nvalid|[Mm]ismatch|[Ww]rong|Duplicate valid checkpoint|Write valid nat_bits|[Ee]rror|ERROR|Fixing Quota' "$1" |
 		grep -vE 'Info: Dry run|\[Ok\.\.\]'
 }
 

@@ -30,6 +30,7 @@
 #include <sys/types.h>
 #include <sys/xattr.h>
 #include <linux/blkzoned.h>
+#include <linux/fs.h>
 
 #include "sha256.h"
 
@@ -886,6 +887,27 @@ static int cmd_gc(int argc, char **argv)
 
 /* ---- zones -------------------------------------------------------------------- */
 
+/* projid PATH ID: set a file's project id (what chattr -p does), so that project quota
+ * charges it to ID. */
+static int cmd_projid(int argc, char **argv)
+{
+	struct fsxattr fa;
+	int fd;
+
+	if (argc < 2)
+		die("usage: projid PATH ID");
+	fd = open(argv[0], O_RDONLY);
+	if (fd < 0)
+		die("%s: %s: while opening", argv[0], strerror(errno));
+	if (ioctl(fd, FS_IOC_FSGETXATTR, &fa))
+		die("%s: %s: while reading its attributes", argv[0], strerror(errno));
+	fa.fsx_projid = (uint32_t)strtoul(argv[1], NULL, 0);
+	if (ioctl(fd, FS_IOC_FSSETXATTR, &fa))
+		die("%s: %s: while setting project id %s", argv[0], strerror(errno), argv[1]);
+	close(fd);
+	return 0;
+}
+
 /* zones DEV: the kernel's zone report (BLKREPORTZONE), one line per zone in
  * 512-byte sectors: "zone START LEN CAP WP TYPE COND". */
 static int cmd_zones(int argc, char **argv)
@@ -1022,6 +1044,7 @@ static const struct {
 	{ "verify", cmd_verify, "DIR MANIFEST" },
 	{ "writefile", cmd_writefile, "FILE SIZE_KIB SEED [fsync]" },
 	{ "checkfile", cmd_checkfile, "FILE SIZE_KIB SEED" },
+	{ "projid", cmd_projid, "PATH ID" },
 	{ "gc", cmd_gc, "PATH 1|0 [COUNT]" },
 	{ "zones", cmd_zones, "DEV" },
 	{ "zoneop", cmd_zoneop, "DEV reset|finish SECTOR" },

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * pass9_quota.c - quota usage against the quota files (quota_ino feature).
+ *
+ * Pass 4 charges every inode it checks (quota files excepted, as the kernel never charges
+ * them) to its user, group and project id: one inode and the bytes of every block it owns
+ * but the inode block itself (quota_charge below).  Here each quota file named by the
+ * superblock is read and parsed the way the kernel looks ids up, and each id's recorded
+ * inodes and bytes are compared with what was charged.  A wrong or damaged file is
+ * rebuilt as a whole from the usage found, keeping each id's limits and grace times when
+ * the old file could be read; ids with no usage and no limits are left out, as the kernel
+ * drops them.  The new contents go through the repair transaction: existing blocks are
+ * rewritten out of place and missing ones are added to the inode's direct slots.  The
+ * checkpoint flag by which the kernel asks for a quota check is cleared once every file is
+ * right.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsck.h"
+#include "zf2fs/endian.h"
+#include "zf2fs/file.h"
+
+/* The largest quota file checked: 64 Ki tree blocks, room for about 900,000 ids. */
+#define QUOTA_FILE_MAX (64ull << 20)
+
+static bool is_quota_ino(const struct fsck_ctx *ctx, uint32_t ino)
+{
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
+		if (ino && zf_get(ctx->sb->qf_ino[q]) == ino)
+			return true;
+	return false;
+}
+
+static bool type_enabled(const struct fsck_ctx *ctx, int q)
+{
+	/* the kernel turns project quota on only with the project_quota feature */
+	return zf_get(ctx->sb->qf_ino[q]) &&
+	       (q != ZF2FS_QUOTA_PRJ || (ctx->vi->features & ZF2FS_FEAT_PRJQUOTA));
+}
+
+int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
+		 uint64_t i_blocks)
+{
+	uint32_t ids[3];
+
+	if (!ctx->quota_on || is_quota_ino(ctx, ino))
+		return 0;
+	zf2fs_quota_inode_ids(in, ctx->vi->features, ids);
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++) {
+		int err;
+
+		if (!type_enabled(ctx, q))
+			continue;
+		err = zf2fs_quota_usage_add(&ctx->quota_use[q], ids[q], 1,
+					    zf2fs_quota_inode_bytes(i_blocks));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- reading the file -------------------------------------------------------------------- */
+struct qbuf {
+	uint8_t *data;
+	size_t size;
+};
+
+static int sink(void *arg, uint64_t off, const void *data, size_t len)
+{
+	struct qbuf *b = arg;
+
+	if (off + len > b->size)
+		return -ERANGE;
+	if (data)
+		memcpy(b->data + off, data, len);
+	return 0;
+}
+
+/* One data block of the quota file: where it is and which node slot holds it. */
+struct qblock {
+	uint32_t addr, owner, ofs;
+};
+
+struct qmap {
+	struct qblock *b;
+	uint64_t n;
+};
+
+static int map_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner, uint32_t ofs)
+{
+	struct qmap *m = arg;
+
+	if (fofs < m->n && blkaddr != ZF2FS_NULL_ADDR)
+		m->b[fofs] = (struct qblock){ blkaddr, owner, ofs };
+	return 0;
+}
+
+/* ---- comparing ------------------------------------------------------------------------------ */
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static const struct zf2fs_dquot *find_dquot(const struct zf2fs_quota_file *qf, uint32_t id)
+{
+	size_t lo = 0, hi = qf->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (qf->dq[mid].id == id)
+			return &qf->dq[mid];
+		if (qf->dq[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Every id the file or the inodes know, ascending, so that reports come in a stable order. */
+static uint32_t *all_ids(const struct zf2fs_quota_file *qf, const struct zf2fs_quota_usage *u,
+			 size_t *ret_n)
+{
+	uint32_t *ids = malloc((qf->n + u->n + 1) * sizeof(*ids));
+	size_t n = 0, k = 0;
+
+	if (!ids)
+		return NULL;
+	for (size_t i = 0; i < qf->n; i++)
+		ids[n++] = qf->dq[i].id;
+	for (size_t i = 0; i < u->cap; i++)
+		if (u->slot[i].used && !find_dquot(qf, u->slot[i].id))
+			ids[n++] = u->slot[i].id;
+	qsort(ids, n, sizeof(*ids), cmp_u32);
+	for (size_t i = 0; i < n; i++)
+		if (!k || ids[k - 1] != ids[i])
+			ids[k++] = ids[i];
+	*ret_n = k;
+	return ids;
+}
+
+static bool has_limits(const struct zf2fs_dquot *d)
+{
+	return d->ihardlimit || d->isoftlimit || d->bhardlimit || d->bsoftlimit;
+}
+
+/* The file as it should be: @old's limits and times, the usage found. */
+static int corrected(const struct zf2fs_quota_file *old, const struct zf2fs_quota_usage *u,
+		     struct zf2fs_quota_file *ret)
+{
+	size_t n;
+	uint32_t *ids = all_ids(old, u, &n);
+
+	memset(ret, 0, sizeof(*ret));
+	if (!ids)
+		return -ENOMEM;
+	ret->bgrace = old->bgrace;
+	ret->igrace = old->igrace;
+	ret->flags = old->flags;
+	ret->dq = calloc(n + 1, sizeof(*ret->dq));
+	if (!ret->dq) {
+		free(ids);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct zf2fs_dquot *d = find_dquot(old, ids[i]);
+		struct zf2fs_quota_use use = zf2fs_quota_usage_get(u, ids[i]);
+		struct zf2fs_dquot nd = d ? *d : (struct zf2fs_dquot){ .id = ids[i] };
+
+		nd.curinodes = use.inodes;
+		nd.curspace = use.bytes;
+		if (!nd.curinodes && !nd.curspace && !has_limits(&nd))
+			continue;
+		/* a grace period runs only while a soft limit is exceeded */
+		if (!nd.bsoftlimit || nd.curspace <= nd.bsoftlimit * 1024)
+			nd.btime = 0;
+		if (!nd.isoftlimit || nd.curinodes <= nd.isoftlimit)
+			nd.itime = 0;
+		ret->dq[ret->n++] = nd;
+	}
+	free(ids);
+	return 0;
+}
+
+/* ---- rewriting ---------------------------------------------------------------------------- */
+/* Queue @content (@len bytes) as the new contents of quota inode @ino, whose blocks are
+ * @map (@nold blocks of the old size).  Blocks beyond the new contents are zeroed. */
+static int rewrite(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *inode,
+		   const struct qmap *map, const uint8_t *content, size_t len)
+{
+	struct zf2fs_inode_geom g;
+	uint64_t need = (len + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE, total, added = 0;
+	struct zf2fs_node *n;
+
+	if (zf2fs_inode_geometry(&inode->i, ctx->vi->features, &g))
+		return -ZF2FS_EFSCORRUPTED;
+	total = need > map->n ? need : map->n;
+	for (uint64_t f = 0; f < total; f++) {
+		const struct qblock *b = f < map->n ? &map->b[f] : NULL;
+		void *buf;
+		int err;
+
+		if (b && b->addr != ZF2FS_NULL_ADDR && b->addr != ZF2FS_NEW_ADDR) {
+			err = repair_data_block(ctx, b->owner, b->ofs, b->addr, &buf);
+		} else {
+			if (f >= g.addrs)
+				return -EFBIG;   /* beyond the inode's own slots: not done here */
+			if (b && b->addr == ZF2FS_NEW_ADDR)
+				return -EOPNOTSUPP;
+			err = repair_new_data_block(ctx, ino, (uint32_t)f, &buf);
+			added++;
+		}
+		if (err)
+			return err;
+		memset(buf, 0, ZF2FS_BLKSIZE);
+		if (f * ZF2FS_BLKSIZE < len) {
+			size_t k = len - f * ZF2FS_BLKSIZE;
+
+			memcpy(buf, content + f * ZF2FS_BLKSIZE, k < ZF2FS_BLKSIZE ? k : ZF2FS_BLKSIZE);
+		}
+	}
+	n = repair_node(ctx, ino);
+	if (!n)
+		return -EIO;
+	zf_set(n->i.i_blocks, zf_get(n->i.i_blocks) + added);
+	if (zf_get(n->i.i_size) < len)
+		zf_set(n->i.i_size, len);
+	return 0;
+}
+
+/* ---- one quota type ----------------------------------------------------------------------- */
+static void report_usage(struct fsck_ctx *ctx, int q, uint32_t ino,
+			 const struct zf2fs_quota_file *qf, const struct zf2fs_quota_usage *u,
+			 bool *fix, unsigned *bad)
+{
+	size_t n;
+	uint32_t *ids = all_ids(qf, u, &n);
+
+	if (!ids) {
+		*bad = 1;   /* cannot tell: rebuild only if asked for another reason */
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct zf2fs_dquot *d = find_dquot(qf, ids[i]);
+		struct zf2fs_quota_use use = zf2fs_quota_usage_get(u, ids[i]);
+		uint64_t fi = d ? d->curinodes : 0, fb = d ? d->curspace : 0;
+		char msg[200];
+
+		if (fi == use.inodes && fb == use.bytes)
+			continue;
+		snprintf(msg, sizeof(msg), "%s id %" PRIu32 ": %" PRIu64 " inodes and %" PRIu64
+			 " bytes recorded, %" PRIu64 " inodes and %" PRIu64 " bytes in use",
+			 zf2fs_quota_type_name(q), ids[i], fi, fb, use.inodes, use.bytes);
+		(*bad)++;
+		if (fix_problem(ctx, PR_9_QUOTA_USAGE_BAD, &(struct problem_ctx){ .ino = ino,
+								       .str = msg }))
+			*fix = true;
+	}
+	free(ids);
+}
+
+/* Returns 0, or a negative errno for an operational failure; @ret_ok says whether the file
+ * is right (now or once the repair is written). */
+static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
+{
+	uint32_t ino = (uint32_t)zf_get(ctx->sb->qf_ino[q]);
+	struct problem_ctx p = { .ino = ino, .str = zf2fs_quota_type_name(q) };
+	struct zf2fs_quota_file qf = { .bgrace = ZF2FS_QUOTA_GRACE, .igrace = ZF2FS_QUOTA_GRACE },
+				fixed;
+	struct zf2fs_node *inode = NULL;
+	struct qbuf buf = { 0 };
+	struct qmap map = { 0 };
+	char why[160] = "", msg[220];
+	uint8_t *content = NULL;
+	size_t len;
+	bool fix = false;
+	unsigned bad = 0;
+	int err = 0;
+
+	*ret_ok = false;
+	if (ino >= ctx->nids || !(ctx->nid_flags[ino] & NID_INODE) ||
+	    (ctx->nid_flags[ino] & NID_BAD) || ctx->ftypes[ino] != ZF2FS_FT_REG_FILE) {
+		fix_problem(ctx, PR_9_QUOTA_INODE_BAD, &p);
+		return 0;
+	}
+	inode = malloc(ZF2FS_BLKSIZE);
+	if (!inode)
+		return -ENOMEM;
+	err = zf2fs_inode_read(ctx->vol, ino, inode, NULL, why, sizeof(why));
+	if (err == -ENOMEM || err == -EIO)
+		goto out;
+	if (!err) {
+		uint64_t size = zf_get(inode->i.i_size);
+
+		if (size > QUOTA_FILE_MAX) {
+			snprintf(why, sizeof(why), "i_size %" PRIu64 " is more than a quota file "
+				 "needs", size);
+			err = -ZF2FS_EFSCORRUPTED;
+		} else {
+			buf.size = (size_t)size;
+			buf.data = calloc(1, buf.size + 1);
+			map.n = (size + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+			map.b = calloc(map.n + 1, sizeof(*map.b));
+			if (!buf.data || !map.b) {
+				err = -ENOMEM;
+				goto out;
+			}
+			err = zf2fs_file_read(ctx->vol, inode, sink, &buf, why, sizeof(why));
+			if (!err) {
+				const struct zf2fs_walk_ops ops = { .data = map_block };
+
+				err = zf2fs_file_walk(ctx->vol, inode, &ops, &map);
+			}
+		}
+	}
+	if (!err)
+		err = zf2fs_quota_parse(buf.data, buf.size, q, &qf, why, sizeof(why));
+	if (err == -ENOMEM)
+		goto out;
+	if (err) {
+		snprintf(msg, sizeof(msg), "%s quota: %s", zf2fs_quota_type_name(q),
+			 why[0] ? why : "unreadable");
+		p.str = msg;
+		err = 0;
+		fix = fix_problem(ctx, PR_9_QUOTA_FILE_BAD, &p);
+		qf.bgrace = qf.igrace = ZF2FS_QUOTA_GRACE;
+		bad = 1;
+	} else {
+		report_usage(ctx, q, ino, &qf, &ctx->quota_use[q], &fix, &bad);
+	}
+	if (!bad) {
+		*ret_ok = true;
+		goto out;
+	}
+	if (!fix)
+		goto out;
+	err = corrected(&qf, &ctx->quota_use[q], &fixed);
+	if (!err) {
+		err = zf2fs_quota_build(q, &fixed, &content, &len);
+		zf2fs_quota_file_free(&fixed);
+	}
+	if (!err)
+		err = rewrite(ctx, ino, inode, &map, content, len);
+	if (err == -EFBIG || err == -EOPNOTSUPP || err == -ZF2FS_EFSCORRUPTED) {
+		fprintf(ctx->out, "%s quota file inode %u: cannot rewrite it here (%s); "
+			"left as it is\n", zf2fs_quota_type_name(q), ino,
+			err == -EFBIG ? "it would outgrow the inode's direct blocks" :
+			err == -EOPNOTSUPP ? "it has unwritten blocks" : "unusable inode");
+		err = 0;
+		ctx->exit_bits |= FSCK_UNCORRECTED;
+	} else if (!err) {
+		*ret_ok = true;
+	}
+out:
+	zf2fs_quota_file_free(&qf);
+	free(content);
+	free(buf.data);
+	free(map.b);
+	free(inode);
+	return err;
+}
+
+int pass9_quota(struct fsck_ctx *ctx)
+{
+	bool all_ok = true;
+
+	if (!ctx->quota_on)
+		return 0;
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++) {
+		bool ok;
+		int err;
+
+		if (!type_enabled(ctx, q))
+			continue;
+		err = check_type(ctx, q, &ok);
+		if (err)
+			return err;
+		all_ok &= ok;
+	}
+	if ((ctx->vi->ckpt_flags & ZF2FS_CP_QUOTA_NEED_FSCK_FLAG) && all_ok &&
+	    fix_problem(ctx, PR_9_QUOTA_NEED_FSCK, &(struct problem_ctx){ 0 })) {
+		ctx->quota_clear_flag = true;
+		repair_mark_checkpoint(ctx);
+	}
+	return 0;
+}
