@@ -57,7 +57,7 @@ if [ ! -d "$seeds" ]; then
 	img=$out/seed.img
 	i=0
 	for opts in "" "-O extra_attr,inode_checksum,flexible_inline_xattr,lost_found" \
-		"-O extra_attr,project_quota,inode_crtime,sb_checksum" "-s 2 -O compression,extra_attr" \
+		"-O extra_attr,project_quota,quota,inode_crtime,sb_checksum" "-s 2 -O compression,extra_attr" \
 		"-O casefold -C utf8" "-i"; do
 		rm -f "$img"
 		truncate -s 64M "$img"

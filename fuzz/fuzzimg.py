@@ -7,8 +7,8 @@
 
 The input format is described in fuzz/fuzz_image.h: le16 size in MiB, then records
 (le32 block, le16 length, bytes).  pack keeps every block before the main area, every
-node block, and the data blocks of directories and symlinks (found through the SSA and
-the node footers); file contents are left out so that seeds stay small.
+node block, and the data blocks of directories, symlinks and quota files (found through the
+SSA and the node footers); file contents are left out so that seeds stay small.
 """
 import struct
 import sys
@@ -47,7 +47,9 @@ def pack(img_path, seed_path, budget=160 * 1024):
             nodes[nid] = ino
             if nid == ino:
                 modes[ino] = struct.unpack_from('<H', blk, 0)[0]
-    is_dir = lambda ino: modes.get(ino, 0) & 0o170000 in (0o040000, 0o120000)
+    # quota files (superblock qf_ino) are kept whole too: fsck parses their trees
+    qf = set(struct.unpack_from('<3I', sb, 2745)) - {0}
+    is_dir = lambda ino: ino in qf or modes.get(ino, 0) & 0o170000 in (0o040000, 0o120000)
     dirs = [b for b, nid, ino in node_blks if is_dir(ino)]
     others = [b for b, nid, ino in node_blks if not is_dir(ino)]
     # data blocks of directories and symlinks: the SSA entry names the owning node
