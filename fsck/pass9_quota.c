@@ -23,9 +23,6 @@
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
 
-/* The largest quota file checked: 64 Ki tree blocks, room for about 900,000 ids. */
-#define QUOTA_FILE_MAX (64ull << 20)
-
 static bool is_quota_ino(const struct fsck_ctx *ctx, uint32_t ino)
 {
 	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
@@ -62,23 +59,7 @@ int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *i
 	return 0;
 }
 
-/* ---- reading the file -------------------------------------------------------------------- */
-struct qbuf {
-	uint8_t *data;
-	size_t size;
-};
-
-static int sink(void *arg, uint64_t off, const void *data, size_t len)
-{
-	struct qbuf *b = arg;
-
-	if (off + len > b->size)
-		return -ERANGE;
-	if (data)
-		memcpy(b->data + off, data, len);
-	return 0;
-}
-
+/* ---- where the file is -------------------------------------------------------------------- */
 /* One data block of the quota file: where it is and which node slot holds it. */
 struct qblock {
 	uint32_t addr, owner, ofs;
@@ -271,17 +252,15 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 {
 	uint32_t ino = (uint32_t)zf_get(ctx->sb->qf_ino[q]);
 	struct problem_ctx p = { .ino = ino, .str = zf2fs_quota_type_name(q) };
-	struct zf2fs_quota_file qf = { .bgrace = ZF2FS_QUOTA_GRACE, .igrace = ZF2FS_QUOTA_GRACE },
-				fixed;
+	struct zf2fs_quota_file qf, fixed;
 	struct zf2fs_node *inode = NULL;
-	struct qbuf buf = { 0 };
 	struct qmap map = { 0 };
 	char why[160] = "", msg[220];
 	uint8_t *content = NULL;
 	size_t len;
 	bool fix = false;
 	unsigned bad = 0;
-	int err = 0;
+	int err;
 
 	*ret_ok = false;
 	if (ino >= ctx->nids || !(ctx->nid_flags[ino] & NID_INODE) ||
@@ -289,47 +268,16 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 		fix_problem(ctx, PR_9_QUOTA_INODE_BAD, &p);
 		return 0;
 	}
-	inode = malloc(ZF2FS_BLKSIZE);
-	if (!inode)
-		return -ENOMEM;
-	err = zf2fs_inode_read(ctx->vol, ino, inode, NULL, why, sizeof(why));
+	err = zf2fs_quota_load(ctx->vol, ino, q, &qf, why, sizeof(why));
 	if (err == -ENOMEM || err == -EIO)
-		goto out;
-	if (!err) {
-		uint64_t size = zf_get(inode->i.i_size);
-
-		if (size > QUOTA_FILE_MAX) {
-			snprintf(why, sizeof(why), "i_size %" PRIu64 " is more than a quota file "
-				 "needs", size);
-			err = -ZF2FS_EFSCORRUPTED;
-		} else {
-			buf.size = (size_t)size;
-			buf.data = calloc(1, buf.size + 1);
-			map.n = (size + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
-			map.b = calloc(map.n + 1, sizeof(*map.b));
-			if (!buf.data || !map.b) {
-				err = -ENOMEM;
-				goto out;
-			}
-			err = zf2fs_file_read(ctx->vol, inode, sink, &buf, why, sizeof(why));
-			if (!err) {
-				const struct zf2fs_walk_ops ops = { .data = map_block };
-
-				err = zf2fs_file_walk(ctx->vol, inode, &ops, &map);
-			}
-		}
-	}
-	if (!err)
-		err = zf2fs_quota_parse(buf.data, buf.size, q, &qf, why, sizeof(why));
-	if (err == -ENOMEM)
-		goto out;
+		return err;
 	if (err) {
 		snprintf(msg, sizeof(msg), "%s quota: %s", zf2fs_quota_type_name(q),
-			 why[0] ? why : "unreadable");
+			 why[0] ? why : strerror(-err));
 		p.str = msg;
-		err = 0;
 		fix = fix_problem(ctx, PR_9_QUOTA_FILE_BAD, &p);
-		qf.bgrace = qf.igrace = ZF2FS_QUOTA_GRACE;
+		qf = (struct zf2fs_quota_file){ .bgrace = ZF2FS_QUOTA_GRACE,
+						.igrace = ZF2FS_QUOTA_GRACE };
 		bad = 1;
 	} else {
 		report_usage(ctx, q, ino, &qf, &ctx->quota_use[q], &fix, &bad);
@@ -340,18 +288,35 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 	}
 	if (!fix)
 		goto out;
-	err = corrected(&qf, &ctx->quota_use[q], &fixed);
+	/* the new contents replace the old block by block: find where they are */
+	inode = malloc(ZF2FS_BLKSIZE);
+	err = inode ? zf2fs_inode_read(ctx->vol, ino, inode, NULL, why, sizeof(why)) : -ENOMEM;
+	if (!err) {
+		uint64_t size = zf_get(inode->i.i_size);
+
+		map.n = (size + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+		map.b = size > ZF2FS_QUOTA_FILE_MAX ? NULL : calloc(map.n + 1, sizeof(*map.b));
+		err = size > ZF2FS_QUOTA_FILE_MAX ? -E2BIG : map.b ? 0 : -ENOMEM;
+	}
+	if (!err) {
+		const struct zf2fs_walk_ops ops = { .data = map_block };
+
+		err = zf2fs_file_walk(ctx->vol, inode, &ops, &map);
+	}
+	if (!err)
+		err = corrected(&qf, &ctx->quota_use[q], &fixed);
 	if (!err) {
 		err = zf2fs_quota_build(q, &fixed, &content, &len);
 		zf2fs_quota_file_free(&fixed);
 	}
 	if (!err)
 		err = rewrite(ctx, ino, inode, &map, content, len);
-	if (err == -EFBIG || err == -EOPNOTSUPP || err == -ZF2FS_EFSCORRUPTED) {
+	if (err && err != -ENOMEM) {
 		fprintf(ctx->out, "%s quota file inode %u: cannot rewrite it here (%s); "
 			"left as it is\n", zf2fs_quota_type_name(q), ino,
 			err == -EFBIG ? "it would outgrow the inode's direct blocks" :
-			err == -EOPNOTSUPP ? "it has unwritten blocks" : "unusable inode");
+			err == -EOPNOTSUPP ? "it has unwritten blocks" :
+			err == -E2BIG ? "its i_size is beyond any quota file's" : strerror(-err));
 		err = 0;
 		ctx->exit_bits |= FSCK_UNCORRECTED;
 	} else if (!err) {
@@ -360,7 +325,6 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 out:
 	zf2fs_quota_file_free(&qf);
 	free(content);
-	free(buf.data);
 	free(map.b);
 	free(inode);
 	return err;

@@ -18,7 +18,7 @@
 
 enum view {
 	V_SUPER, V_CP, V_NAT, V_SIT, V_SSA, V_SEGMENTS, V_INODE, V_BLOCK, V_LS, V_CAT, V_TREE,
-	V_ZONES,
+	V_ZONES, V_QUOTA,
 };
 
 struct action {
@@ -31,7 +31,7 @@ struct action {
 
 enum {
 	OPT_SUPER = 256, OPT_CP, OPT_SEGMENTS, OPT_LS, OPT_CAT, OPT_TREE, OPT_JSON, OPT_HELP,
-	OPT_ZONES,
+	OPT_ZONES, OPT_QUOTA,
 };
 
 static void usage(FILE *f)
@@ -54,6 +54,7 @@ static void usage(FILE *f)
 "      --tree               every path below the root\n"
 "      --zones              zoned devices: per section its zone's write pointer,\n"
 "                           capacity, valid blocks and state\n"
+"      --quota              the quota files: per id its inodes, bytes and limits\n"
 "Output:\n"
 "      --json               one JSON document instead of text\n"
 "  -o, --output PATH        with -i or --cat: write the contents to PATH (a directory:\n"
@@ -210,6 +211,7 @@ static int run(struct dump_ctx *c, const struct action *a)
 	case V_CAT: return dump_cat(c, a->path);
 	case V_TREE: return dump_tree(c, "/");
 	case V_ZONES: return dump_zones(c);
+	case V_QUOTA: return dump_quota(c);
 	}
 	return -EINVAL;
 }
@@ -235,6 +237,7 @@ int main(int argc, char **argv)
 		{ "tree", no_argument, NULL, OPT_TREE },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "zones", no_argument, NULL, OPT_ZONES },
+		{ "quota", no_argument, NULL, OPT_QUOTA },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct action acts[MAX_ACTIONS];
@@ -283,6 +286,7 @@ int main(int argc, char **argv)
 		case OPT_CAT: a->view = V_CAT; a->path = optarg; ncat++; nacts++; break;
 		case OPT_TREE: a->view = V_TREE; nacts++; break;
 		case OPT_ZONES: a->view = V_ZONES; nacts++; break;
+		case OPT_QUOTA: a->view = V_QUOTA; nacts++; break;
 		case OPT_JSON: json = true; break;
 		case ':':
 			usage_error("%s needs a value", argv[optind - 1]);

@@ -80,6 +80,7 @@ int dump_ls(struct dump_ctx *c, const char *path);
 int dump_cat(struct dump_ctx *c, const char *path);
 int dump_tree(struct dump_ctx *c, const char *path);
 int dump_zones(struct dump_ctx *c);
+int dump_quota(struct dump_ctx *c);
 
 /* Shared helpers. */
 int dump_load_sit(struct dump_ctx *c);

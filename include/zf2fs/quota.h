@@ -28,6 +28,8 @@ enum zf2fs_qtype { ZF2FS_QUOTA_USR, ZF2FS_QUOTA_GRP, ZF2FS_QUOTA_PRJ };
 
 #define ZF2FS_QUOTA_BLKSIZE     1024u   /* the tree's block, whatever the volume's */
 #define ZF2FS_QUOTA_GRACE       604800u /* default grace period: 7 days, as mkfs writes */
+#define ZF2FS_QUOTA_FILE_MAX    (64ull << 20)   /* larger files are refused: 64 Ki tree
+						 * blocks hold about 900,000 ids */
 
 /* One id's record. */
 struct zf2fs_dquot {
@@ -68,6 +70,15 @@ ZF2FS_EXPORT void zf2fs_quota_file_free(struct zf2fs_quota_file *qf);
  */
 ZF2FS_EXPORT int zf2fs_quota_build(int type, const struct zf2fs_quota_file *qf,
 				   uint8_t **ret_buf, size_t *ret_size);
+
+/*
+ * Read quota file inode @ino of @type from @vol and parse it (zf2fs_quota_parse).
+ * Returns 0; -ZF2FS_EFSCORRUPTED with @why for a file the kernel could not use (not a
+ * regular file, larger than ZF2FS_QUOTA_FILE_MAX, a broken tree); -ENOENT when @ino is not
+ * in use; errors of zf2fs_inode_read() and zf2fs_file_read().
+ */
+ZF2FS_EXPORT int zf2fs_quota_load(struct zf2fs_vol *vol, uint32_t ino, int type,
+				  struct zf2fs_quota_file *ret, char *why, size_t whylen);
 
 /* ---- usage as the inodes say ------------------------------------------------------------ */
 

@@ -51,6 +51,17 @@ zumount /mnt/q
 EOF
 vm_boot
 vm_fsck q "after the kernel wrote"
+# dump.f2fs --quota shows what the kernel recorded: user 70000 owns its directory (inline
+# dentries: no block) and a 3000 KiB file (750 blocks, all in the inode's own slots)
+DUMP=$top_builddir/tools/dump.f2fs
+if [ -x "$DUMP" ]; then
+	row=$("$DUMP" --quota "$(vm_img q)" | grep 'type=user id=70000 ')
+	echo "  dump: $row"
+	case $row in
+	*" inodes=2 bytes=3072000 "*) ;;
+	*) vm_fail "dump.f2fs --quota: user 70000 should hold 2 inodes and 3072000 bytes" ;;
+	esac
+fi
 
 # The host's part: damage a copy's quota files, repair, check.
 cp "$(vm_img q)" "$(vm_img r)"
@@ -94,4 +105,12 @@ if grep -q 'Quota error' "$VM_CONSOLE"; then
 	grep 'Quota error' "$VM_CONSOLE" | head -n 5 | sed 's/^/  kernel: /'
 fi
 vm_fsck r "after the kernel used the rebuilt files"
+if [ -x "$DUMP" ]; then
+	row=$("$DUMP" --quota "$(vm_img r)" | grep 'type=user id=70000 ')
+	echo "  dump: $row"
+	case $row in
+	*" inodes=1 bytes=0 "*) ;;
+	*) vm_fail "dump.f2fs --quota: after removing its file, user 70000 should hold 1 inode, 0 bytes" ;;
+	esac
+fi
 vm_finish
