@@ -11,6 +11,7 @@
 # Boot 2: the kernel mounts the rebuilt copy (it refuses quota files it cannot read),
 # adds and removes files of existing and new ids, unmounts; both fscks are clean again,
 # which only holds if the kernel took its starting usage from our rebuilt files.
+# Boots 3 and 4: a power cut with an orphan and fsync'd files, then recovery (below).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 CORRUPT="python3 $VM_LIBDIR/../images/f2fs_corrupt.py"
@@ -111,6 +112,49 @@ if [ -x "$DUMP" ]; then
 	case $row in
 	*" inodes=1 bytes=0 "*) ;;
 	*) vm_fail "dump.f2fs --quota: after removing its file, user 70000 should hold 1 inode, 0 bytes" ;;
+	esac
+fi
+# Boot 3: on the same volume, an orphan and fsync'd files of a new user after the last
+# checkpoint, then a power cut.  Our fsck checks the unclean image as the checkpoint left
+# it (the quota files belong to that checkpoint too); boot 4 lets the kernel recover
+# (orphan released, fsync'd files rolled forward, charged to their owners) and unmount;
+# then the usage must match again.
+vm_guest <<'EOF'
+step "orphan and fsync'd files of user 5000, power cut"
+zmount r /mnt/r
+zwork writefile /mnt/r/orphan 64 9
+chown 5000:5000 /mnt/r/orphan
+exec 3</mnt/r/orphan
+rm /mnt/r/orphan
+sync
+zwork writefile /mnt/r/fsynced 40 10
+chown 5000:5000 /mnt/r/fsynced
+zwork writefile /mnt/r/fsynced 48 10 fsync
+zwork writefile /mnt/r/u1000/a 200 11 fsync
+zpowercut
+EOF
+vm_boot
+"$VM_OUR_FSCK" -f -n "$(vm_img r)" >"$VM_OUT/r.unclean.log" 2>&1
+rc=$?
+sed 's/^/  unclean: /' "$VM_OUT/r.unclean.log" | head -n 10
+grep -q '0x0900' "$VM_OUT/r.unclean.log" &&
+	vm_fail "quota problems on the checkpoint a power cut left (they belong together)"
+[ "$rc" -lt 8 ] || vm_fail "our fsck on the unclean image: exit $rc"
+
+vm_guest <<'EOF'
+step "mount: recovery, then unmount"
+zmount r /mnt/r
+ls -l /mnt/r/fsynced /mnt/r/u1000/a
+zumount /mnt/r
+EOF
+vm_boot
+vm_fsck r "after recovery"
+if [ -x "$DUMP" ]; then
+	row=$("$DUMP" --quota "$(vm_img r)" | grep 'type=user id=5000 ')
+	echo "  dump: $row"
+	case $row in
+	*" inodes=1 bytes=49152 "*) ;;   # the orphan gone; 48 KiB rolled forward
+	*) vm_fail "dump.f2fs --quota: after recovery user 5000 should hold 1 inode, 49152 bytes" ;;
 	esac
 fi
 vm_finish
