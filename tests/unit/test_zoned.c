@@ -7,6 +7,7 @@
  * on real zoned devices are proved by the kernel bench (tests/vm/zoned_*.sh).
  */
 #include <errno.h>
+#include <string.h>
 
 #include "unit.h"
 #include "zf2fs/gc.h"
@@ -161,6 +162,35 @@ static void test_model_capacity(void **state)
 	zf2fs_gc_model_free(m);
 }
 
+/* mkfs's free segment count on zoned volumes is the kernel's: every section of the main
+ * area holds only the capacity (tests/vm/zz_probe figures: Linux 6.1 mounted these
+ * layouts with these free_segments). */
+static void test_layout_free_count(void **state)
+{
+	struct zf2fs_dev_geom g[2];
+	struct zf2fs_layout_opts o = { .zoned = true };
+	struct zf2fs_layout l;
+
+	(void)state;
+	memset(g, 0, sizeof(g));
+	g[0] = (struct zf2fs_dev_geom){ .bytes = 512 * MiB, .sector_size = 4096 };
+	g[1] = (struct zf2fs_dev_geom){ .bytes = 4096 * MiB, .sector_size = 4096,
+		.zone_model = ZF2FS_ZONED_HM, .zone_bytes = 64 * MiB, .zone_cap_bytes = 62 * MiB,
+		.nr_zones = 64 };
+	assert_int_equal(zf2fs_layout_compute(g, 2, &o, &l, NULL, 0), 0);
+	assert_int_equal(l.section_count, 70);
+	assert_int_equal(l.usable_segments, 2176);          /* 1.16: conventional part whole */
+	assert_int_equal(l.free_segments, 70 * 31 - 6);     /* the kernel: 2164 */
+	/* capacity = zone size: every main segment */
+	g[1].zone_cap_bytes = 64 * MiB;
+	assert_int_equal(zf2fs_layout_compute(g, 2, &o, &l, NULL, 0), 0);
+	assert_int_equal(l.free_segments, l.segment_count_main - 6);
+	/* not zoned: U - 6 as before */
+	o.zoned = false;
+	assert_int_equal(zf2fs_layout_compute(g, 1, &o, &l, NULL, 0), 0);
+	assert_int_equal(l.free_segments, l.usable_segments - 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +198,7 @@ int main(void)
 		cmocka_unit_test(test_no_zones),
 		cmocka_unit_test(test_usable_blocks),
 		cmocka_unit_test(test_model_capacity),
+		cmocka_unit_test(test_layout_free_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
