@@ -185,7 +185,7 @@ static void check_unused(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z)
 
 void zoned_prepare(struct fsck_ctx *ctx)
 {
-	uint32_t sps = ctx->vi->segs_per_sec ? ctx->vi->segs_per_sec : 1;
+	uint32_t unusable = 0;
 
 	if (ctx->zones_loaded || !zf2fs_vol_is_zoned(ctx->vol) || !ctx->sit)
 		return;
@@ -193,17 +193,18 @@ void zoned_prepare(struct fsck_ctx *ctx)
 	ctx->zones_err = zf2fs_vol_zones(ctx->vol, ctx->sit, &ctx->zones, &ctx->nzones);
 	if (ctx->zones_err)
 		return;
+	/* zones the kernel would not mount (capacities that differ): counts unknown */
+	if (zf2fs_vol_zone_unusable(ctx->vol, &unusable))
+		return;
 	ctx->seg_unusable = calloc(ctx->vi->main_segs + 1, 1);
 	if (!ctx->seg_unusable)
 		return;
-	/* as the kernel counts: a segment wholly past its zone's capacity is never free */
-	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {
-		const struct zf2fs_sec_zone *z = &ctx->zones[s / sps];
-
-		if ((z->type == ZF2FS_ZONE_SEQ_REQ || z->type == ZF2FS_ZONE_SEQ_PREF) &&
-		    (uint64_t)(s % sps) * BPS >= z->cap_blocks)
+	/* As Linux 6.1 counts: one capacity for every section of the main area, those on
+	 * conventional zones and on a regular first device included, and a segment wholly
+	 * past it is never free (the kernel leaves it out of its free bitmap). */
+	for (uint32_t s = 0; s < ctx->vi->main_segs; s++)
+		if (!zf2fs_seg_usable_blocks(ctx->vi, unusable, s))
 			ctx->seg_unusable[s] = 1;
-	}
 }
 
 int pass8_zoned(struct fsck_ctx *ctx)

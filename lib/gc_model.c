@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "zf2fs/endian.h"
+#include "zf2fs/zoned.h"
 #include "gc_p.h"
 
 uint32_t gc_seg_usable(const struct zf2fs_gc_model *m, uint32_t segno)
@@ -257,6 +258,12 @@ static int set_from_sit(struct zf2fs_gc_model *m, const struct zf2fs_log *log, u
 	uint32_t vb = (uint32_t)zf_get(se->vblocks);
 	uint32_t valid = vb & ZF2FS_SIT_VBLOCKS_MASK, type = vb >> ZF2FS_SIT_VBLOCKS_BITS;
 
+	if (m->unusable && valid <= m->bps && valid > gc_seg_usable(m, segno)) {
+		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "segment %u holds %u valid blocks, more than "
+			   "the %u below the zone capacity of %u blocks: wrong zone capacity?",
+			   segno, valid, gc_seg_usable(m, segno), m->cap);
+		return -EINVAL;
+	}
 	if (zf2fs_gc_model_set_segment(m, segno, valid, type, zf_get(se->mtime))) {
 		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt SIT entry: segment %u, %u valid blocks "
 			   "of type %u", segno, valid, type);
@@ -327,8 +334,48 @@ static int load_sit(struct zf2fs_vol *vol, const struct zf2fs_log *log, struct z
 	return err;
 }
 
+/* Blocks per section past the zone capacity of a zoned volume (see gc.h). */
+static int zone_unusable(struct zf2fs_vol *vol, const struct zf2fs_log *log, uint32_t cap,
+			 uint32_t *ret)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	uint64_t sec_blocks = (uint64_t)vi->segs_per_sec * vi->blocks_per_seg;
+	int err;
+
+	*ret = 0;
+	if (!zf2fs_vol_is_zoned(vol))
+		return 0;
+	if (cap) {
+		if (cap > sec_blocks) {
+			zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "zone capacity of %u blocks is above "
+				   "the section size (%llu blocks)", cap,
+				   (unsigned long long)sec_blocks);
+			return -EINVAL;
+		}
+		*ret = (uint32_t)(sec_blocks - cap);
+		return 0;
+	}
+	err = zf2fs_vol_zone_unusable(vol, ret);
+	if (err == -ENODEV || err == -ENOTSUP) {
+		zf2fs_logf(log, ZF2FS_LOG_WARNING, 0, "zoned volume, zone capacity unknown (%s): "
+			   "taken as the zone size; give it when it is smaller",
+			   err == -ENODEV ? "no device reports zones" : "no libzbd in this build");
+		return 0;
+	}
+	if (err == -EINVAL)
+		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "zones of unequal capacity, or not one "
+			   "section each: the kernel does not mount such a volume");
+	return err;
+}
+
 ZF2FS_EXPORT int zf2fs_gc_model_load(struct zf2fs_vol *vol, const struct zf2fs_log *log,
 				     struct zf2fs_gc_model **ret)
+{
+	return zf2fs_gc_model_load_cap(vol, log, 0, ret);
+}
+
+ZF2FS_EXPORT int zf2fs_gc_model_load_cap(struct zf2fs_vol *vol, const struct zf2fs_log *log,
+					 uint32_t zone_cap, struct zf2fs_gc_model **ret)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
 	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
@@ -346,6 +393,9 @@ ZF2FS_EXPORT int zf2fs_gc_model_load(struct zf2fs_vol *vol, const struct zf2fs_l
 	g.rsvd_segments = (uint32_t)zf_get(cp->rsvd_segment_count);
 	g.ovp_segments = (uint32_t)zf_get(cp->overprov_segment_count);
 	g.elapsed_time = zf_get(cp->elapsed_time);
+	err = zone_unusable(vol, log, zone_cap, &g.unusable_blocks_per_sec);
+	if (err)
+		return err;
 	if ((uint64_t)vi->main_secs * vi->segs_per_sec > vi->main_segs || log_bps != 9) {
 		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt superblock: main area, %u sections "
 			   "of %u segments in %u segments", vi->main_secs, vi->segs_per_sec,
@@ -463,8 +513,9 @@ static int new_segment(struct zf2fs_gc_model *m, int l)
 	if ((hint + 1) % m->sps) {
 		uint32_t end = (hint / m->sps + 1) * m->sps;
 
+		/* segments past the zone capacity are never allocated */
 		for (uint32_t s = hint + 1; s < end; s++)
-			if (!seg_in_use(m, s)) {
+			if (!seg_in_use(m, s) && gc_seg_usable(m, s)) {
 				segno = s;
 				break;
 			}

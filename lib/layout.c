@@ -68,6 +68,22 @@ static uint32_t usable_segments(const struct zf2fs_dev_geom *devs, unsigned ndev
 	return (uint32_t)usable;
 }
 
+/* The main-area segments Linux 6.1 can ever allocate: it applies the capacity of the
+ * sequential zones to every section of the main area (conventional zones and a regular
+ * first device included) and counts a segment when any of its blocks lies below it.  The
+ * kernel's free segment count starts from this, not from U (the f2fs-tools 1.16 rule
+ * above, kept for reserved and overprovision): U also counts the conventional parts at
+ * full size and the zone in front of segment 0 on a single zoned device. */
+static uint32_t kernel_usable_segments(const struct zf2fs_layout *lay)
+{
+	uint64_t sec_blocks = (uint64_t)lay->segs_per_sec * BPS;
+
+	if (!lay->zoned || !lay->zone_cap_blocks || lay->zone_cap_blocks >= sec_blocks ||
+	    lay->zone_blocks != sec_blocks)
+		return lay->segment_count_main;
+	return lay->section_count * (uint32_t)div_up(lay->zone_cap_blocks, BPS);
+}
+
 /* Reserved segments for ratio @r: enough sections to absorb GC at that overprovision,
  * plus one per log; -Z replaces that with a fixed number of sections.  Kept in double
  * as the reference computes it, so the chosen ratio matches to the last digit. */
@@ -317,7 +333,8 @@ static int space_policy(struct zf2fs_layout *lay, const struct zf2fs_layout_opts
 	{
 		uint32_t logs = ro ? 2 : ZF2FS_NR_CURSEG;
 
-		lay->free_segments = lay->usable_segments - logs;
+		/* what the kernel counts free after mounting the new volume (zoned: not U) */
+		lay->free_segments = kernel_usable_segments(lay) - logs;
 		lay->user_block_count = (uint64_t)(lay->usable_segments - lay->ovp_segments) * BPS;
 	}
 	return 0;

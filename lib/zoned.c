@@ -338,6 +338,74 @@ out:
 	return err;
 }
 
+ZF2FS_EXPORT int zf2fs_vol_zone_unusable(struct zf2fs_vol *vol, uint32_t *ret_blocks)
+{
+	const struct zf2fs_vol_info *vi = &vol->info;
+	uint64_t sec_blocks = (uint64_t)vi->segs_per_sec * BPS;
+	bool any = false, set = false;
+	uint32_t unusable = 0;
+	int err = 0;
+
+	*ret_blocks = 0;
+	for (unsigned d = 0; d < vol->ndevs && !err; d++) {
+		struct zf2fs_zone *zones = NULL;
+		unsigned int nr = 0;
+
+		err = zf2fs_dev_report_zones(vol->dev[d], 0, 0, &zones, &nr);
+		if (err == -ENOTBLK) {
+			err = 0;
+			continue;
+		}
+		if (err)
+			break;
+		any = true;
+		for (unsigned int i = 0; i < nr; i++) {
+			uint64_t u;
+
+			if (zones[i].type == ZF2FS_ZONE_CONV)
+				continue;
+			if (zones[i].len / ZF2FS_BLKSIZE != sec_blocks ||
+			    zones[i].capacity > zones[i].len) {
+				err = -EINVAL;
+				break;
+			}
+			u = (zones[i].len - zones[i].capacity) / ZF2FS_BLKSIZE;
+			/* the kernel keeps the first nonzero value and wants every other
+			 * zone with one to agree */
+			if (!u)
+				continue;
+			if (set && u != unusable) {
+				err = -EINVAL;
+				break;
+			}
+			unusable = (uint32_t)u;
+			set = true;
+		}
+		free(zones);
+	}
+	if (!err && !any)
+		err = -ENODEV;
+	if (!err && unusable >= sec_blocks)
+		err = -EINVAL;
+	if (!err)
+		*ret_blocks = unusable;
+	return err;
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_seg_usable_blocks(const struct zf2fs_vol_info *vi,
+					      uint32_t unusable_per_sec, uint32_t segno)
+{
+	uint64_t sec_blocks = (uint64_t)vi->segs_per_sec * BPS, cap, start;
+
+	if (!unusable_per_sec || !vi->segs_per_sec || unusable_per_sec >= sec_blocks)
+		return BPS;
+	cap = sec_blocks - unusable_per_sec;
+	start = (uint64_t)(segno % vi->segs_per_sec) * BPS;
+	if (start >= cap)
+		return 0;
+	return cap - start < BPS ? (uint32_t)(cap - start) : BPS;
+}
+
 static int vol_zone_op(struct zf2fs_vol *vol, const struct zf2fs_sec_zone *z, enum zone_op op)
 {
 	uint64_t ofs;

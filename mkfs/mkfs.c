@@ -255,8 +255,9 @@ static void print_summary(const struct mkfs_cli *c, const struct zf2fs_layout *l
 		l->segs_per_sec, l->secs_per_zone);
 	if (l->zoned)
 		fprintf(f, "Info: zoned: %u zones of %u blocks, capacity %u blocks, "
-			"%u usable segments\n", l->nr_zones, l->zone_blocks, l->zone_cap_blocks,
-			l->usable_segments);
+			"%u usable segments (f2fs-tools 1.16 rule, for reserved and OP), "
+			"%u free as the kernel counts them\n", l->nr_zones, l->zone_blocks,
+			l->zone_cap_blocks, l->usable_segments, l->free_segments);
 	fprintf(f, "Info: segment0 at block %u, main area at block %u, %u sections\n",
 		l->segment0_blkaddr, l->main_blkaddr, l->section_count);
 	if (l->note[0])

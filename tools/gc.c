@@ -3,7 +3,7 @@
  * gc.c - gc.f2fs: an F2FS volume's garbage-collection state, and the kernel's GC victim
  * selection replayed on it.
  *
- *   gc.f2fs state IMAGE [--json] [--reclaim K]...
+ *   gc.f2fs state IMAGE [--json] [--reclaim K]... [--device PATH]... [--zone-capacity SIZE]
  *   gc.f2fs replay IMAGE [--gc-type fg|bg] [--policy greedy|cb|atgc] [--alloc lfs|ssr]
  *                        [--count N] [--max-search N] [--search SPEC] [--json] ...
  *   gc.f2fs bench [--segments N] [--selections N] ...
@@ -43,6 +43,9 @@ struct gc_cli {
 	uint32_t count;
 	struct zf2fs_gc_params p;
 	const char *search;
+	const char *devices[ZF2FS_MAX_DEVICES];   /* [0]: the image; then --device */
+	unsigned ndevices;
+	uint32_t zone_cap_blocks;                 /* --zone-capacity; 0: ask the devices */
 	bool have_last_victim;
 	uint32_t last_victim;
 	uint32_t reclaim[MAX_RECLAIM];
@@ -67,6 +70,11 @@ static const char usage_text[] =
 "\n"
 "Options:\n"
 "  --json                  print one JSON object\n"
+"  --device PATH           the volume's next device (repeatable, in the superblock's\n"
+"                          order; default: the paths the superblock records)\n"
+"  --zone-capacity SIZE    zoned volume: usable bytes per zone (K/M/G suffixes);\n"
+"                          default: from the zone report of the devices, or the zone\n"
+"                          size (with a warning) on an image file\n"
 "  --reclaim K             state: blocks greedy GC moves to reclaim K sections\n"
 "                          (repeatable; default 1, 10, 100)\n"
 "  --gc-type fg|bg         replay: foreground (ioctl 1) or background (ioctl 0)\n"
@@ -97,7 +105,7 @@ static const char usage_text[] =
 enum {
 	OPT_JSON = 256, OPT_RECLAIM, OPT_GC_TYPE, OPT_POLICY, OPT_ALLOC, OPT_SSR_TYPE,
 	OPT_MAX_SEARCH, OPT_SEARCH, OPT_ENGINE, OPT_NOW, OPT_LAST_VICTIM, OPT_NO_SHORTCUT,
-	OPT_STRICT, OPT_SEGMENTS, OPT_SELECTIONS, OPT_SPS, OPT_SEED, OPT_ONLY,
+	OPT_STRICT, OPT_DEVICE, OPT_ZONE_CAP, OPT_SEGMENTS, OPT_SELECTIONS, OPT_SPS, OPT_SEED, OPT_ONLY,
 };
 
 static void parse_search(struct gc_cli *c, const char *s)
@@ -114,6 +122,29 @@ static void parse_search(struct gc_cli *c, const char *s)
 	} else {
 		die_usage("invalid search window '%s' (kernel, fixed:N, all, proportional)", s);
 	}
+}
+
+/* SIZE in bytes, with an optional K, M or G (binary) suffix: a whole number of 4 KiB
+ * blocks, at least one. */
+static uint32_t parse_zone_cap(const char *s)
+{
+	char *end;
+	unsigned long long v, mul = 1;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		die_usage("invalid zone capacity '%s'", s);
+	switch (*end) {
+	case 'k': case 'K': mul = 1ull << 10; end++; break;
+	case 'm': case 'M': mul = 1ull << 20; end++; break;
+	case 'g': case 'G': mul = 1ull << 30; end++; break;
+	default: break;
+	}
+	if (*end || v > (1ull << 42) / mul || !v || v * mul % ZF2FS_BLKSIZE ||
+	    v * mul / ZF2FS_BLKSIZE > UINT32_MAX)
+		die_usage("invalid zone capacity '%s' (bytes, a multiple of 4 KiB; K, M, G)", s);
+	return (uint32_t)(v * mul / ZF2FS_BLKSIZE);
 }
 
 static void parse_args(struct gc_cli *c, int argc, char **argv)
@@ -133,6 +164,8 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 		{ "last-victim", required_argument, NULL, OPT_LAST_VICTIM },
 		{ "no-fg-shortcut", no_argument, NULL, OPT_NO_SHORTCUT },
 		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "zone-capacity", required_argument, NULL, OPT_ZONE_CAP },
 		{ "segments", required_argument, NULL, OPT_SEGMENTS },
 		{ "selections", required_argument, NULL, OPT_SELECTIONS },
 		{ "segs-per-sec", required_argument, NULL, OPT_SPS },
@@ -205,6 +238,12 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 			break;
 		case OPT_NO_SHORTCUT: c->p.fg_shortcut = false; break;
 		case OPT_STRICT: c->strict = true; break;
+		case OPT_DEVICE:
+			if (c->ndevices + 1 >= ZF2FS_MAX_DEVICES)
+				die_usage("at most %d --device options", ZF2FS_MAX_DEVICES - 1);
+			c->devices[1 + c->ndevices++] = optarg;
+			break;
+		case OPT_ZONE_CAP: c->zone_cap_blocks = parse_zone_cap(optarg); break;
 		case OPT_SEGMENTS:
 			c->segments = (uint32_t)parse_u64(optarg, "segment count", 64, 1u << 28);
 			break;
@@ -244,6 +283,9 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 		if (optind >= argc)
 			die_usage("%s: no image given", c->cmd);
 		c->image = argv[optind++];
+		c->devices[0] = c->image;
+	} else if (c->ndevices || c->zone_cap_blocks) {
+		die_usage("bench: --device and --zone-capacity need an image");
 	}
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
@@ -290,17 +332,16 @@ static int open_model(const struct gc_cli *c, struct zf2fs_vol **ret_vol,
 {
 	struct last_error le = { .msg = "" };
 	struct zf2fs_log log = { .level = c->verbose, .fn = log_keep, .arg = &le };
-	const char *paths[1] = { c->image };
 	struct timespec t0, t1;
 	int err;
 
-	err = zf2fs_vol_open(paths, 1, 0, &log, ret_vol);
+	err = zf2fs_vol_open(c->devices, 1 + c->ndevices, 0, &log, ret_vol);
 	if (err) {
 		print_error(&le, err, "opening", c->image);
 		return err;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	err = zf2fs_gc_model_load(*ret_vol, &log, ret_m);
+	err = zf2fs_gc_model_load_cap(*ret_vol, &log, c->zone_cap_blocks, ret_m);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (err) {
 		print_error(&le, err, "reading the SIT of", c->image);

@@ -156,6 +156,17 @@ ZF2FS_EXPORT int zf2fs_gc_model_new(const struct zf2fs_gc_geom *geom,
 ZF2FS_EXPORT int zf2fs_gc_model_load(struct zf2fs_vol *vol, const struct zf2fs_log *log,
 				     struct zf2fs_gc_model **ret_model);
 
+/* zf2fs_gc_model_load for zoned volumes whose zone capacity is below the zone size: the
+ * kernel gives every section only @zone_cap_blocks usable blocks (segments past them are
+ * never free or dirty, costs and "full" count against the capacity).  0 means: ask the
+ * volume's zoned devices (zf2fs_vol_zone_unusable), and when they cannot tell (an image
+ * file copied from one) take the zone size with a warning through @log.  Ignored on a
+ * volume without the blkzoned feature.  Extra errors: -EINVAL when @zone_cap_blocks is
+ * above a section; errors of the zone report. */
+ZF2FS_EXPORT int zf2fs_gc_model_load_cap(struct zf2fs_vol *vol, const struct zf2fs_log *log,
+					 uint32_t zone_cap_blocks,
+					 struct zf2fs_gc_model **ret_model);
+
 ZF2FS_EXPORT void zf2fs_gc_model_free(struct zf2fs_gc_model *m);
 
 /* Set one segment (before zf2fs_gc_model_ready).  The checkpointed valid count is set to

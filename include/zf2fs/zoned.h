@@ -138,6 +138,24 @@ ZF2FS_EXPORT int zf2fs_vol_zones(struct zf2fs_vol *vol, const struct zf2fs_sit_e
 ZF2FS_EXPORT int zf2fs_vol_reset_zone(struct zf2fs_vol *vol, const struct zf2fs_sec_zone *z);
 ZF2FS_EXPORT int zf2fs_vol_finish_zone(struct zf2fs_vol *vol, const struct zf2fs_sec_zone *z);
 
+/*
+ * Blocks of each main-area section beyond its zone's capacity, as Linux 6.1 takes them:
+ * zone size minus zone capacity of the sequential zones of the volume's zoned devices
+ * (which must all agree: the kernel refuses to mount otherwise), applied to every
+ * section of the main area, those on conventional zones and regular devices included.
+ * 0 when the capacity equals the zone size.  Returns 0; -ENODEV when no device of the
+ * volume reports zones (an image file copied from a zoned device: the capacity is not
+ * recorded on disk); -ENOTSUP without libzbd; -EINVAL when the zones disagree or a
+ * section is not one zone; -ENOMEM; errnos of the zone report.
+ */
+ZF2FS_EXPORT int zf2fs_vol_zone_unusable(struct zf2fs_vol *vol, uint32_t *ret_blocks);
+
+/* Usable blocks of main-area segment @segno when @unusable_per_sec blocks of each section
+ * lie beyond the zone capacity (the kernel's f2fs_usable_blks_in_seg): a segment wholly
+ * beyond it has none, the one across it has the part below. */
+ZF2FS_EXPORT uint32_t zf2fs_seg_usable_blocks(const struct zf2fs_vol_info *vi,
+					      uint32_t unusable_per_sec, uint32_t segno);
+
 /* A short state word for a section record: "conventional", "empty", "open", "closed",
  * "full", "read-only", "offline" or "regular" (no zones); never NULL. */
 ZF2FS_EXPORT const char *zf2fs_sec_zone_state(const struct zf2fs_sec_zone *z);

@@ -52,3 +52,32 @@ gc_compare() {
 	paste "$kern" "$repl" | head -n 20 | sed 's/^/  /'
 	return 1
 }
+
+#   gc_compare_guest CASE
+#       gc.f2fs replay run in the guest on the devices themselves before CASE
+#       ("info: gcguest CASE SEGNO COST" lines; "info: gcguest-stop CASE" when it
+#       found no victim) against the kernel's victims of CASE, which gc_compare
+#       has put in $VM_OUT/CASE.kernel: the first victims equal, and when the
+#       kernel stopped for lack of a victim, the guest's replay stopped there too.
+gc_compare_guest() {
+	case_name=$1
+	kern=$VM_OUT/$case_name.kernel
+	guest=$VM_OUT/$case_name.guest
+	sed -n "s/^info: gcguest $case_name \\([0-9]*\\) \\([0-9]*\\)\$/\\1 \\2/p" "$log" >"$guest"
+	n=$(wc -l <"$kern")
+	if [ "$n" -eq 0 ]; then
+		vm_fail "$case_name: no kernel victims to compare the guest's replay with"
+		return 1
+	fi
+	if ! head -n "$n" "$guest" | cmp -s "$kern" -; then
+		vm_fail "$case_name: gc.f2fs replay on the guest's devices differs from the kernel (victim cost: kernel | replay)"
+		paste "$kern" "$guest" | head -n 20 | sed 's/^/  /'
+		return 1
+	fi
+	if grep -q "^info: gcstop $case_name nodata" "$log" &&
+	   { [ "$(wc -l <"$guest")" -ne "$n" ] || ! grep -q "^info: gcguest-stop $case_name" "$log"; }; then
+		vm_fail "$case_name: the kernel found no victim after $n, the guest's replay did not stop there"
+		return 1
+	fi
+	vm_log "$case_name: $n kernel victims matched by gc.f2fs replay on the guest's zoned devices (capacity from the zone report)"
+}

@@ -17,7 +17,9 @@ VM_TESTS = \
 	tests/vm/unclean.sh \
 	tests/vm/zoned.sh \
 	tests/vm/fsck_repair.sh \
-	tests/vm/quota.sh
+	tests/vm/quota.sh \
+	tests/vm/zoned_gc_replay.sh \
+	tests/vm/zoned_counts.sh
 
 TESTS += $(VM_TESTS)
 # zoned.sh passes with our mkfs today (it was planned as an expected
