@@ -9,6 +9,12 @@
  * inode, with the file type of that inode; a directory may be named once.  "." and ".."
  * must be present, and a directory's i_pino must name its parent.  Children are handed to
  * pass 4 (visit_child), which checks them and queues subdirectories.
+ *
+ * Two repairs move or add names, and both wait until the whole directory was scanned, so
+ * that they see the slots other fixes freed: an entry in the wrong hash bucket moves to
+ * where the kernel's lookup looks for it, and a missing "." or ".." is recreated in the
+ * slot the kernel keeps for it.  Both only rewrite existing dentry blocks (or the inline
+ * area) through the repair transaction; when there is no room, the name stays where it is.
  */
 #include "config.h"
 #include <errno.h>
@@ -20,12 +26,27 @@
 
 #define F2FS_ENCRYPT_FL 0x00000800u
 
+struct area {
+	int64_t bidx;            /* dentry block index; -1: the inline area */
+	uint32_t blkaddr, owner, ofs_in_node;
+};
+
+/* An entry to move to its hash bucket once the directory has been scanned. */
+struct move {
+	struct area from;
+	uint32_t slot, hash;
+	char name[ZF2FS_NAME_LEN + 1];
+};
+
 struct dscan {
 	struct fsck_ctx *ctx;
 	uint32_t ino, depth, dir_level;
 	bool check_hash, saw_dot, saw_dotdot;
 	uint32_t (*visit)(struct fsck_ctx *, uint32_t, uint32_t, uint8_t);
 	uint8_t *blk;
+	const struct zf2fs_node *inode;
+	struct move *moves;
+	size_t nmoves, cap_moves;
 };
 
 static uint64_t buckets_at(uint32_t level, uint32_t dir_level)
@@ -66,11 +87,6 @@ static bool name_ok(const uint8_t *name, uint32_t len)
 	return true;
 }
 
-struct area {
-	int64_t bidx;
-	uint32_t blkaddr, owner, ofs_in_node;
-};
-
 /* A writable view of the area being scanned: the copy that repair will write. */
 static int writable_area(struct dscan *d, const struct area *a, struct zf2fs_dentry_view *v)
 {
@@ -99,6 +115,179 @@ static void clear_slots(struct zf2fs_dentry_view *v, uint32_t slot, uint32_t n)
 		bm[i / 8] &= (uint8_t)~(1u << (i % 8));
 }
 
+static void set_slots(struct zf2fs_dentry_view *v, uint32_t slot, uint32_t n)
+{
+	uint8_t *bm = (uint8_t *)v->bitmap;
+
+	for (uint32_t i = slot; i < slot + n && i < v->nr; i++)
+		bm[i / 8] |= (uint8_t)(1u << (i % 8));
+}
+
+/* The first run of @n free slots at or after @from (first fit, as the kernel adds names);
+ * UINT32_MAX when there is none. */
+static uint32_t find_room(const struct zf2fs_dentry_view *v, uint32_t from, uint32_t n)
+{
+	for (uint32_t at = from; at + n <= v->nr; at++) {
+		uint32_t k = 0;
+
+		while (k < n && !zf2fs_dentry_slot_used(v, at + k))
+			k++;
+		if (k == n)
+			return at;
+		at += k;
+	}
+	return UINT32_MAX;
+}
+
+static uint32_t entry_slots(const struct zf2fs_dentry_view *v, uint32_t slot)
+{
+	uint32_t len = (uint32_t)zf_get(v->dentry[slot].name_len);
+
+	return len ? (len + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN : 1;
+}
+
+/* Copy the entry at @slot of @from (its @n slots) to slot @at of @to, with hash @hash. */
+static void copy_entry(struct zf2fs_dentry_view *to, uint32_t at,
+		       const struct zf2fs_dentry_view *from, uint32_t slot, uint32_t n,
+		       uint32_t hash)
+{
+	struct zf2fs_dir_entry *de = (struct zf2fs_dir_entry *)&to->dentry[at];
+	uint32_t len = (uint32_t)zf_get(from->dentry[slot].name_len);
+
+	*de = from->dentry[slot];
+	zf_set(de->hash_code, hash);
+	memset((uint8_t *)to->filename[at], 0, (size_t)n * ZF2FS_SLOT_LEN);
+	memcpy((uint8_t *)to->filename[at], from->filename[slot], len);
+	set_slots(to, at, n);
+}
+
+/* A repair that was accepted turned out impossible: count it as left. */
+static void fix_failed(struct fsck_ctx *ctx)
+{
+	ctx->fixed--;
+	ctx->unfixed++;
+	ctx->exit_bits |= FSCK_UNCORRECTED;
+	if (!ctx->fixed)
+		ctx->exit_bits &= ~FSCK_NONDESTRUCT;
+}
+
+/* A name in a plain line: bytes outside printable ASCII escaped, as problem lines do. */
+static void print_name(FILE *out, const uint8_t *name, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (name[i] >= 0x20 && name[i] < 0x7f && name[i] != '"')
+			fputc(name[i], out);
+		else
+			fprintf(out, "\\x%02x", name[i]);
+}
+
+struct find_blk {
+	uint64_t fofs;
+	struct area a;
+};
+
+static int find_blk_cb(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
+		       uint32_t ofs_in_node)
+{
+	struct find_blk *f = arg;
+
+	if (fofs < f->fofs)
+		return 0;
+	if (fofs > f->fofs)
+		return 2;   /* the walk goes in file order: a hole */
+	f->a = (struct area){ .bidx = (int64_t)fofs, .blkaddr = blkaddr, .owner = owner,
+			      .ofs_in_node = ofs_in_node };
+	return 1;
+}
+
+/* The writable copy of dentry block @fofs; -ENOENT for a hole or an unusable address. */
+static int block_view(struct dscan *d, uint64_t fofs, struct zf2fs_dentry_view *v)
+{
+	struct find_blk f = { .fofs = fofs };
+	const struct zf2fs_walk_ops ops = { .data = find_blk_cb };
+
+	if (zf2fs_file_walk(d->ctx->vol, d->inode, &ops, &f) != 1 ||
+	    !blk_in_main(d->ctx, f.a.blkaddr))
+		return -ENOENT;
+	return writable_area(d, &f.a, v);
+}
+
+static uint64_t level_start(uint32_t level, uint32_t dir_level)
+{
+	uint64_t start = 0;
+
+	for (uint32_t l = 0; l < level; l++)
+		start += buckets_at(l, dir_level) * blocks_per_bucket(l);
+	return start;
+}
+
+static int queue_move(struct dscan *d, const struct area *a, uint32_t slot, uint32_t hash,
+		      const char *name)
+{
+	struct move *m;
+
+	if (d->nmoves == d->cap_moves) {
+		size_t cap = d->cap_moves ? d->cap_moves * 2 : 8;
+
+		m = realloc(d->moves, cap * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		d->moves = m;
+		d->cap_moves = cap;
+	}
+	m = &d->moves[d->nmoves++];
+	m->from = *a;
+	m->slot = slot;
+	m->hash = hash;
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	return 0;
+}
+
+/*
+ * Move a misplaced entry where the kernel would add its name today: the kernel's lookup
+ * (fs/f2fs/dir.c, find_in_level) searches, at each level below i_current_depth, only the
+ * blocks of bucket hash % buckets; adding a name takes the first of those blocks, level
+ * by level from level 0, with a free run of slots.  Holes (blocks never written) are
+ * skipped: filling one would add a block to the directory, which fsck does not do.  The
+ * name is added before the old slots are cleared, and both happen in the same repair
+ * transaction, so the name is never lost.
+ */
+static void run_move(struct dscan *d, const struct move *m)
+{
+	struct fsck_ctx *ctx = d->ctx;
+	uint32_t depth = d->depth < ZF2FS_MAX_DIR_HASH_DEPTH ? d->depth : ZF2FS_MAX_DIR_HASH_DEPTH;
+	struct zf2fs_dentry_view src, to;
+	uint32_t n;
+
+	if (writable_area(d, &m->from, &src) || !zf2fs_dentry_slot_used(&src, m->slot))
+		return;
+	n = entry_slots(&src, m->slot);
+	for (uint32_t level = 0; level < depth; level++) {
+		uint64_t first = level_start(level, d->dir_level) +
+				 (m->hash % buckets_at(level, d->dir_level)) * blocks_per_bucket(level);
+
+		for (uint64_t b = first; b < first + blocks_per_bucket(level); b++) {
+			uint32_t at;
+
+			if ((int64_t)b == m->from.bidx || block_view(d, b, &to))
+				continue;
+			/* slots 0 and 1 of the first block belong to "." and ".." */
+			at = find_room(&to, b == 0 ? 2 : 0, n);
+			if (at == UINT32_MAX)
+				continue;
+			copy_entry(&to, at, &src, m->slot, n, m->hash);
+			clear_slots(&src, m->slot, n);
+			return;
+		}
+	}
+	fprintf(ctx->out, "    directory %u: entry \"", d->ino);
+	print_name(ctx->out, (const uint8_t *)m->name, strlen(m->name));
+	fprintf(ctx->out, "\" left where it is: no dentry block of its hash bucket at levels 0 "
+		"to %u has %u free slots in a row (the kernel would have added a hash level or "
+		"a block; fsck adds neither).\n", depth ? depth - 1 : 0, n);
+	fix_failed(ctx);
+}
+
 static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const struct area *a)
 {
 	struct fsck_ctx *ctx = d->ctx;
@@ -117,6 +306,7 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 		struct problem_ctx p = { .parent = d->ino, .ino = child, .num = i, .str = shown };
 		struct zf2fs_dentry_view w;
 		uint32_t verdict;
+		bool move = false;
 
 		if (!zf2fs_dentry_slot_used(v, i)) {
 			i++;
@@ -167,23 +357,29 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 			if (have_bucket && hash % buckets_at(level, d->dir_level) != bucket) {
 				p.num = bucket;
 				p.num2 = hash % buckets_at(level, d->dir_level);
-				fix_problem(ctx, PR_5_DENTRY_BUCKET_BAD, &p);
+				move = fix_problem(ctx, PR_5_DENTRY_BUCKET_BAD, &p);
 			}
 		}
 		verdict = d->visit(ctx, child, d->ino, de->file_type);
 		if ((verdict & 0xff) == 1) {
-			if (fix_problem(ctx, PR_5_DENTRY_BAD_INO, &p) && !writable_area(d, a, &w))
+			if (fix_problem(ctx, PR_5_DENTRY_BAD_INO, &p) && !writable_area(d, a, &w)) {
 				clear_slots(&w, i, slots);
+				move = false;
+			}
 		} else if ((verdict & 0xff) == 2) {
 			p.ino = child;
-			if (fix_problem(ctx, PR_5_DIR_MULTI_PARENT, &p) && !writable_area(d, a, &w))
+			if (fix_problem(ctx, PR_5_DIR_MULTI_PARENT, &p) && !writable_area(d, a, &w)) {
 				clear_slots(&w, i, slots);
+				move = false;
+			}
 		} else if ((verdict >> 8) != de->file_type) {
 			p.num = de->file_type;
 			p.num2 = verdict >> 8;
 			if (fix_problem(ctx, PR_5_DENTRY_TYPE_BAD, &p) && !writable_area(d, a, &w))
 				((struct zf2fs_dir_entry *)w.dentry)[i].file_type = (uint8_t)(verdict >> 8);
 		}
+		if (move && queue_move(d, a, i, hash, shown))
+			return -ENOMEM;
 		i += slots;
 	}
 	return 0;
@@ -207,6 +403,78 @@ static int dir_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	return scan_area(d, &v, &a);
 }
 
+/*
+ * Recreate "." (slot 0) or ".." (slot 1) in the first dentry block or the inline area,
+ * as the kernel makes a new directory (f2fs_do_make_empty_dir).  Where they sit matters
+ * to the kernel: a lookup of ".." only needs the name in a block of hash bucket 0 (its
+ * hash is 0), but f2fs_empty_dir and f2fs_empty_inline_dir take slots 0 and 1 for the two
+ * dots and look for names from slot 2 on, so a name left in slot 0 or 1 would be ignored
+ * by rmdir, which could then remove a directory that is not empty.  A name occupying the
+ * slot therefore moves to free slots of the same area or of block 1 (level 0, bucket 0
+ * like block 0) first; without room, the dot is not recreated.
+ */
+static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
+{
+	static const char *const dots[2] = { ".", ".." };
+	struct fsck_ctx *ctx = d->ctx;
+	struct zf2fs_dentry_view v, other;
+	struct zf2fs_dir_entry *de;
+	const char *why = NULL;
+	bool inl = d->inode->i.i_inline & ZF2FS_INLINE_DENTRY;
+	struct area a = { .bidx = -1 };
+
+	if (inl ? writable_area(d, &a, &v) : block_view(d, 0, &v))
+		why = "the directory has no first dentry block";
+	for (uint32_t i = 0; !why && i <= slot; ) {
+		uint32_t n = entry_slots(&v, i), at;
+		uint32_t len = (uint32_t)zf_get(v.dentry[i].name_len);
+		bool moved = false;
+
+		if (!zf2fs_dentry_slot_used(&v, i) || i + n <= slot) {
+			i += zf2fs_dentry_slot_used(&v, i) ? n : 1;
+			continue;
+		}
+		/* a name covers the dot's slot */
+		if ((len == 1 || len == 2) && !memcmp(v.filename[i], "..", len)) {
+			why = "the other dot entry is in its slot";
+			break;
+		}
+		at = find_room(&v, 2, n);
+		if (at != UINT32_MAX) {
+			copy_entry(&v, at, &v, i, n, (uint32_t)zf_get(v.dentry[i].hash_code));
+			moved = true;
+		} else if (!inl && !block_view(d, 1, &other) &&
+			   (at = find_room(&other, 0, n)) != UINT32_MAX) {
+			copy_entry(&other, at, &v, i, n, (uint32_t)zf_get(v.dentry[i].hash_code));
+			moved = true;
+		}
+		if (!moved) {
+			why = "a name holds its slot and there is no free slot to move it to";
+			break;
+		}
+		fprintf(ctx->out, "    directory %u: entry \"", d->ino);
+		print_name(ctx->out, v.filename[i], len);
+		fprintf(ctx->out, "\" moved out of slot %u, which the kernel keeps for \"%s\".\n",
+			slot, dots[slot]);
+		clear_slots(&v, i, n);
+		i += n;
+	}
+	if (why) {
+		fprintf(ctx->out, "    directory %u: \"%s\" not recreated: %s.\n", d->ino, dots[slot],
+			why);
+		fix_failed(ctx);
+		return;
+	}
+	de = (struct zf2fs_dir_entry *)&v.dentry[slot];
+	zf_set(de->hash_code, 0);
+	zf_set(de->ino, target);
+	zf_set(de->name_len, slot + 1);
+	de->file_type = ZF2FS_FT_DIR;
+	memset((uint8_t *)v.filename[slot], 0, ZF2FS_SLOT_LEN);
+	memcpy((uint8_t *)v.filename[slot], dots[slot], slot + 1);
+	set_slots(&v, slot, 1);
+}
+
 int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
 		    uint32_t (*visit)(struct fsck_ctx *, uint32_t, uint32_t, uint8_t))
 {
@@ -216,6 +484,7 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 		.depth = (uint32_t)zf_get(inode->i.i_current_depth),
 		.dir_level = inode->i.i_dir_level,
 		.check_hash = !(flags & (ZF2FS_CASEFOLD_FL | F2FS_ENCRYPT_FL)),
+		.inode = inode,
 	};
 	struct problem_ctx p = { .ino = ino };
 	int err;
@@ -236,15 +505,28 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 		err = zf2fs_file_walk(ctx->vol, inode, &ops, &d);
 		free(d.blk);
 	}
-	if (err < 0)
+	if (err < 0) {
+		free(d.moves);
 		return err;
+	}
+	for (size_t i = 0; i < d.nmoves; i++)
+		run_move(&d, &d.moves[i]);
+	free(d.moves);
 	if (!d.saw_dot) {
 		p.str = ".";
-		fix_problem(ctx, PR_5_DIR_DOT_MISSING, &p);
+		if (fix_problem(ctx, PR_5_DIR_DOT_MISSING, &p))
+			fix_dot(&d, 0, ino);
 	}
 	if (!d.saw_dotdot) {
+		uint32_t parent = dir_parent(ctx, ino);
+
+		/* unknown when no directory names this one: i_pino then, until pass 6
+		 * reconnects it and points ".." at lost+found */
+		if (!parent)
+			parent = ino == ZF2FS_ROOT_INO ? ino : (uint32_t)zf_get(inode->i.i_pino);
 		p.str = "..";
-		fix_problem(ctx, PR_5_DIR_DOT_MISSING, &p);
+		if (fix_problem(ctx, PR_5_DIR_DOT_MISSING, &p))
+			fix_dot(&d, 1, parent);
 	}
 	/* the root's i_pino is not used (mkfs.f2fs 1.15 leaves it 0) */
 	if (ino != ZF2FS_ROOT_INO && dir_parent(ctx, ino) &&

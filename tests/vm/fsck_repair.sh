@@ -3,14 +3,18 @@
 # corrupted on the host, repaired by our fsck -y, then mounted by Linux.  The kernel must
 # mount each one without complaint and read every regular file with exactly the contents
 # our dump.f2fs reads; files the corruption did not touch must keep the base image's
-# contents; after unmount both fscks must find the images clean.
+# contents; after unmount both fscks must find the images clean.  Directory repairs are
+# also used the ways the kernel depends on them: the name moved to its hash bucket is
+# looked up first thing after mount; a directory whose ".." was recreated is renamed to
+# another parent and back (the kernel looks ".." up for that); and a directory whose
+# slot 0 held a name must not be removable while that name is in it.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 OUR_FSCK=$top_builddir/fsck/fsck.f2fs
 DUMP=$top_builddir/tools/dump.f2fs
 [ -x "$OUR_FSCK" ] && [ -x "$DUMP" ] || vm_skip "fsck.f2fs or dump.f2fs not built"
 command -v python3 >/dev/null 2>&1 || vm_skip "python3 not found"
-CASES="f_unreachable_inode f_unreachable_dir f_inode_mode_bad f_node_unreadable f_dentry_bad_ino f_sit_count_bad f_dir_multi_parent f_block_dup"
+CASES="f_unreachable_inode f_unreachable_dir f_inode_mode_bad f_node_unreadable f_dentry_bad_ino f_sit_count_bad f_dir_multi_parent f_block_dup f_dentry_bucket_bad f_dir_dot_missing f_dir_dot_occupied"
 
 vm_setup fsck_repair "corpus images repaired by our fsck, mounted and read by Linux"
 
@@ -40,15 +44,36 @@ for c in $CASES; do
 	[ "$kept" -ge 400 ] || vm_fail "$c: only $kept files kept the base image's contents"
 	vm_attach "$c"
 done
+# the name f_dentry_bucket_bad's corruption gave the misplaced entry (its script prints
+# it), and the inode the directory entry names, found without the hash
+moved=$(tail -n 1 "$VM_OUT/f_dentry_bucket_bad.setup.log")
+case $moved in *[!A-Za-z0-9_]*|'') vm_error "f_dentry_bucket_bad: no moved name in its setup log" ;; esac
+moved_ino=$(python3 "$top_srcdir/tests/images/f2fs_corrupt.py" "$(vm_img f_dentry_bucket_bad)" \
+	lookup "/many/$moved") || vm_error "f_dentry_bucket_bad: /many/$moved not in the repaired image"
 
 {
+	echo "moved=$moved"
 	echo 'for d in '"$CASES"'; do'
 	cat <<'EOS'
 	step "mount the repaired $d"
 	zmount "$d" /mnt/a
+	# a fresh mount: nothing is cached, this is the kernel's hashed lookup
+	[ "$d" != f_dentry_bucket_bad ] || echo "LOOKUP $d $(stat -c %i "/mnt/a/many/$moved")"
 	( cd /mnt/a && find . -type f | sed 's|^\.||' | sort | while read -r p; do
 		echo "MANIFEST $d $(sha256sum "/mnt/a$p" | cut -d' ' -f1) $p"; done )
 	ls -la /mnt/a/lost+found | sed "s/^/LPF $d /"
+	case $d in
+	f_dir_dot_missing)
+		# f2fs_rename finds ".." of a directory that changes parent
+		mv /mnt/a/docs/deep /mnt/a/deep_moved
+		mv /mnt/a/deep_moved /mnt/a/docs/deep
+		echo "RENAMED $d" ;;
+	f_dir_dot_occupied)
+		# f2fs_empty_dir skips slots 0 and 1: "readme" must have left slot 0
+		rm -r /mnt/a/docs/deep
+		! rmdir /mnt/a/docs 2>/dev/null || zfail "rmdir removed /docs with readme in it"
+		echo "NOTEMPTY $d" ;;
+	esac
 	zumount /mnt/a
 done
 EOS
@@ -66,4 +91,14 @@ for c in $CASES; do
 	fi
 	vm_fsck "$c"
 done
+got=$(sed -n 's/^LOOKUP f_dentry_bucket_bad \([0-9]*\).*/\1/p' "$VM_CONSOLE" | tr -d '\r')
+if [ "$got" = "$moved_ino" ]; then
+	vm_log "f_dentry_bucket_bad: the kernel looks /many/$moved up as inode $got"
+else
+	vm_fail "f_dentry_bucket_bad: the kernel's lookup of /many/$moved gave '$got', expected $moved_ino"
+fi
+grep -q '^RENAMED f_dir_dot_missing' "$VM_CONSOLE" ||
+	vm_fail "f_dir_dot_missing: the directory with a recreated \"..\" could not be moved"
+grep -q '^NOTEMPTY f_dir_dot_occupied' "$VM_CONSOLE" ||
+	vm_fail "f_dir_dot_occupied: the emptiness check did not run"
 vm_finish
