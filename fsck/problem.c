@@ -71,6 +71,9 @@ static const struct problem_def problems[] = {
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DIR_DOT_WRONG, "directory %i: entry \"%S\" names inode %N, expected %M",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_DENTRY_BUCKET_FULL, "directory %i: entry \"%S\" left where it is: no dentry block "
+	  "of its hash bucket at levels 0 to %N has %M free slots in a row (the kernel would add "
+	  "a hash level or a block; fsck adds neither)", PROMPT_NONE, PR_NOT_A_FIX },
 	{ PR_6_LINK_COUNT_BAD, "inode %i: link count is %N, counted %M", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_6_UNREACHABLE_INODE, "inode %i is not in any directory", PROMPT_RECONNECT, 0 },
 	{ PR_6_UNREACHABLE_NODE, "node %n (inode %i) at %b is not reachable", PROMPT_CLEAR,
