@@ -11,9 +11,12 @@
  *
  *   - a share of the small files in the old directories is deleted, so the
  *     NAT gets holes all over and dentry blocks get free slots;
- *   - as many new files (and some more) are created, a third in the old
+ *   - as many new files (and 2% more) are created, a third in the old
  *     directories' free slots and the rest in new directories, so the new
- *     inodes take scattered nids and their nodes land in new segments;
+ *     inodes take scattered nids and their nodes land in new segments.  All
+ *     are made in the first three quarters of the rounds: the nids freed in
+ *     the last quarter are never handed out again, and stay holes in the
+ *     NAT all over the nid range;
  *   - random 4 KiB overwrites inside the big files (out-of-place writes:
  *     their extents fragment and their direct nodes are rewritten), appends
  *     to small and big files, truncations, renames across directories, hard
@@ -185,7 +188,8 @@ int main(int argc, char **argv)
 	struct names dirs = { 0 }, bigs = { 0 };
 	uint64_t deleted = 0, created = 0, links = 0, renames = 0, overwrites = 0;
 	uint64_t appends = 0, truncs = 0, fsyncs = 0, newdirs = 0, in_newdir = NEW_DIR_FILES;
-	unsigned permille, rounds = 20, r;
+	uint64_t old_files = 0, to_create;
+	unsigned permille, rounds = 20, r, create_rounds;
 	uint64_t total_ow;
 	char path[4096], path2[4096], newdir[4096] = "";
 	struct statvfs sv;
@@ -238,6 +242,18 @@ int main(int argc, char **argv)
 		if (bigfd[i] < 0)
 			die("%s: %s: while opening", path, strerror(errno));
 	}
+	/* how many files will be created in all: the expected deletions and 2% */
+	for (i = 0; i < dirs.n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, dirs.v[i]);
+		d = opendir(path);
+		if (!d)
+			die("%s: %s: while opening", path, strerror(errno));
+		while ((de = readdir(d)))
+			old_files += de->d_name[0] != '.';
+		closedir(d);
+	}
+	to_create = old_files * permille / 1000 * 102 / 100;
+	create_rounds = rounds * 3 / 4 ? rounds * 3 / 4 : 1;
 	printf("age: %zu directories, %zu big files, deleting %u/1000, %" PRIu64
 	       " overwrites in %u rounds\n", dirs.n, bigs.n, permille, total_ow, rounds);
 	fflush(stdout);
@@ -292,7 +308,7 @@ int main(int argc, char **argv)
 			}
 			/* a third of the deleted count comes back here, in the slots
 			 * the deletions freed */
-			for (k = 0; k < del_dir / 3; k++) {
+			for (k = 0; r < create_rounds && k < del_dir / 3; k++) {
 				snprintf(path, sizeof(path), "%s/%s/g%" PRIu64 "-%u", root,
 					 dirs.v[di], k, r);
 				new_file(path, 0);
@@ -302,9 +318,9 @@ int main(int argc, char **argv)
 			deleted += del_dir;
 			names_free(&files);
 		}
-		/* The rest (plus 2%, so the inode count grows a little) goes to
-		 * new directories. */
-		make = deleted + deleted / 50 > created ? deleted + deleted / 50 - created : 0;
+		/* the rest of this round's share goes to new directories */
+		make = r < create_rounds ? to_create * (r + 1) / create_rounds : 0;
+		make = make > created ? make - created : 0;
 		for (k = 0; k < make; k++) {
 			if (in_newdir >= NEW_DIR_FILES) {
 				snprintf(newdir, sizeof(newdir), "%s/n%04" PRIu64, root, newdirs++);
