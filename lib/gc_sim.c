@@ -35,6 +35,10 @@
 #include "gc_p.h"
 
 #define LID_NONE 0xFFFFFFFFu
+#define LID_STALE 0xFFFFFFFEu  /* adaptive: invalid, but valid at the last checkpoint or
+				* written since: SSR must not reuse the block until then */
+#define SMALL_VOLUME_SEGS 8192u /* the kernel forces in-place updates at or below */
+#define MIN_FSYNC_BLOCKS 8u    /* fsync of this many dirty pages or fewer: in place */
 #define ADDRS_INODE 923u       /* block addresses in an inode */
 #define ADDRS_NODE 1018u       /* in a direct node; node ids in an indirect node */
 #define NAT_ENTRIES_BLK 455u
@@ -100,6 +104,7 @@ struct zf2fs_gc_sim {
 	unsigned nsamples, maxsamples;
 	uint64_t sample_every;
 	uint32_t guard_secs;              /* free sections above which no check is needed */
+	bool adaptive, ipu_all, ipu_fsync;
 };
 
 /* ---- small helpers ---------------------------------------------------------------- */
@@ -226,7 +231,7 @@ static void invalidate(struct zf2fs_gc_sim *s, uint32_t blk)
 	struct zf2fs_gc_model *m = s->m;
 	uint32_t seg = blk >> m->log_bps;
 
-	s->p2l[blk] = LID_NONE;
+	s->p2l[blk] = s->adaptive ? LID_STALE : LID_NONE;
 	gc_invalidate(m, seg, s->now);
 	mark_stale(s, seg / m->sps);
 	sit_touch(s, seg);
@@ -315,6 +320,14 @@ static void cp_hook(void *arg)
 		s->node_fl[s->nat_list[i]] &= (uint8_t)~ND_NAT;
 		s->nat_blk[s->nat_list[i] / NAT_ENTRIES_BLK] = 0;
 	}
+	/* the new checkpoint's validity maps: blocks invalid now become reusable by SSR */
+	for (uint64_t i = 0; s->adaptive && i < s->nsit_list; i++) {
+		uint32_t *p = s->p2l + ((uint64_t)s->sit_list[i] << s->m->log_bps);
+
+		for (uint32_t b = 0; b < s->m->bps; b++)
+			if (p[b] == LID_STALE)
+				p[b] = LID_NONE;
+	}
 	for (uint64_t i = 0; i < s->nsit_list; i++) {
 		s->sit_seg[s->sit_list[i]] = 0;
 		s->sit_blk[s->sit_list[i] / SIT_ENTRIES_BLK] = 0;
@@ -338,12 +351,12 @@ static void move_hook(void *arg, uint32_t src, uint32_t dst)
 	for (;;) {
 		if (s->mv_off >= s->m->bps)
 			s->mv_off = 0;
-		if (s->p2l[base + s->mv_off] != LID_NONE)
+		if (s->p2l[base + s->mv_off] < LID_STALE)
 			break;
 		s->mv_off++;
 	}
 	lid = s->p2l[base + s->mv_off];
-	s->p2l[base + s->mv_off] = LID_NONE;
+	s->p2l[base + s->mv_off] = s->adaptive ? LID_STALE : LID_NONE;
 	s->mv_off++;
 	s->p2l[dst] = lid;
 	s->l2p[lid] = dst;
@@ -374,6 +387,120 @@ static void move_hook(void *arg, uint32_t src, uint32_t dst)
 	s->m->dirty_node = s->ndirty;
 }
 
+/* ---- SSR (mode=adaptive) ------------------------------------------------------------ */
+
+/* The next block of @seg at or after @from that SSR may write: neither valid now nor
+ * valid at the last checkpoint (the kernel ORs the two maps). */
+static uint32_t ssr_next_free(void *arg, uint32_t seg, uint32_t from)
+{
+	struct zf2fs_gc_sim *s = arg;
+	const uint32_t *p = s->p2l + ((uint64_t)seg << s->m->log_bps);
+	uint32_t end = gc_seg_usable(s->m, seg);
+
+	while (from < end && p[from] != LID_NONE)
+		from++;
+	return from;
+}
+
+static bool seg_free(const struct zf2fs_gc_model *m, uint32_t seg)
+{
+	if (m->valid[seg] || m->prefree[seg])
+		return false;
+	for (int i = 0; i < GC_NR_LOGS; i++)
+		if (m->cur_seg[i] == seg)
+			return false;
+	return true;
+}
+
+/* f2fs_need_SSR: free sections down to the dirty node sections plus min_ssr_sections
+ * (the reserved sections) plus the reserved sections. */
+static bool need_ssr(const struct zf2fs_gc_model *m)
+{
+	uint64_t per_sec = (uint64_t)m->sps << m->log_bps;
+	uint64_t node_secs = ((m->dirty_node + per_sec - 1) >> m->log_bps) / m->sps;
+
+	return m->free_secs <= node_secs + 2ull * m->reserved_secs;
+}
+
+/* One SSR victim of log type @t (greedy on checkpointed valid blocks, the kernel's
+ * window); GC_NULL when none.  The section GC is emptying is no candidate (the kernel
+ * skips cur_victim_sec): marked as a background victim for the search, which skips
+ * those. */
+static int ssr_pick(struct zf2fs_gc_sim *s, int t, uint32_t *ret_seg)
+{
+	struct zf2fs_gc_model *m = s->m;
+	struct zf2fs_gc_params p;
+	struct zf2fs_gc_victim v;
+	uint32_t vsec = s->mv_seg != GC_NULL ? s->mv_seg / m->sps : GC_NULL;
+	bool mark = vsec != GC_NULL && !m->victim_map[vsec];
+	int err;
+
+	zf2fs_gc_params_init(&p, ZF2FS_GC_BG);
+	p.alloc = ZF2FS_GC_SSR;
+	p.ssr_type = t;
+	p.max_search = s->cfg.fg.max_search;
+	p.engine = ZF2FS_GC_ENGINE_SCAN;
+	if (mark) {
+		m->victim_map[vsec] = 1;
+		m->nr_marked++;
+	}
+	err = zf2fs_gc_select(m, &p, &v);
+	if (mark) {
+		m->victim_map[vsec] = 0;
+		m->nr_marked--;
+	}
+	*ret_seg = err ? GC_NULL : v.segno;
+	return err == -ENODATA ? 0 : err;
+}
+
+/*
+ * A full log wants a segment (need_new_seg / get_ssr_segment / change_curseg): an LFS
+ * log whose section has its next segment free goes on there; otherwise, when SSR is
+ * needed, a dirty segment of the log's own type, else of the other temperatures of the
+ * same kind (data for data logs, node for node logs) in the kernel's order, becomes the
+ * current segment and takes that type.
+ */
+static int ssr_alloc(void *arg, int l)
+{
+	struct zf2fs_gc_sim *s = arg;
+	struct zf2fs_gc_model *m = s->m;
+	uint32_t cur = m->cur_seg[l], seg = GC_NULL;
+	int base = l >= ZF2FS_LOG_HOT_NODE ? ZF2FS_LOG_HOT_NODE : ZF2FS_LOG_HOT_DATA;
+	int order[3], n = 0, err;
+
+	if (!m->ssr[l] && cur != GC_NULL && (cur + 1) % m->sps && cur + 1 < m->total_segs &&
+	    seg_free(m, cur + 1))
+		return 0;
+	if (!need_ssr(m))
+		return 0;
+	order[n++] = l;
+	if (l - base >= 1) {            /* warm and cold: cold first, downwards */
+		for (int t = base + 2; t >= base; t--)
+			if (t != l)
+				order[n++] = t;
+	} else {
+		for (int t = base; t <= base + 2; t++)
+			if (t != l)
+				order[n++] = t;
+	}
+	for (int i = 0; i < n && seg == GC_NULL; i++) {
+		err = ssr_pick(s, order[i], &seg);
+		if (err)
+			return err;
+	}
+	if (seg == GC_NULL)
+		return 0;
+	m->cur_seg[l] = seg;
+	m->type[seg] = (uint8_t)l;
+	m->ssr[l] = 1;
+	m->cur_off[l] = ssr_next_free(s, seg, 0);
+	gc_refresh_sec(m, seg / m->sps);
+	if (cur != GC_NULL)
+		gc_refresh_sec(m, cur / m->sps);
+	s->st[s->phase].ssr_segments++;
+	return 1;
+}
+
 static uint64_t moved(const struct zf2fs_gc_sim_stats *st)
 {
 	return st->gc_data_blocks + st->gc_node_blocks;
@@ -395,9 +522,10 @@ static double balance(struct zf2fs_gc_sim *s, int *ret_err)
 	if ((uint64_t)m->free_secs > m->reserved_secs + 2 + s->ndirty / m->cap)
 		return 0;
 	flush_stale(s);
-	if (!gc_not_enough_free(m, true, 0))
+	if (!gc_not_enough_free(m, !s->adaptive, 0))
 		return 0;
 	p.gc_type = ZF2FS_GC_BG;
+	p.lfs_mode = !s->adaptive;
 	p.now = s->now ? s->now : 1;
 	for (;;) {
 		unsigned n = 0, max = 64;
@@ -407,7 +535,7 @@ static double balance(struct zf2fs_gc_sim *s, int *ret_err)
 		 * no background GC (no_bg_gc) when that was enough */
 		if (m->prefree_segs)
 			zf2fs_gc_checkpoint(m);
-		if (!gc_not_enough_free(m, true, 0))
+		if (!gc_not_enough_free(m, !s->adaptive, 0))
 			break;
 		if (budget && budget < max)
 			max = budget;
@@ -432,6 +560,7 @@ static double balance(struct zf2fs_gc_sim *s, int *ret_err)
 				break;
 		}
 	}
+	s->mv_seg = GC_NULL;     /* no section is being emptied any more (SSR may take it) */
 	flush_stale(s);
 	if (ran)
 		st->fg_cycles++;
@@ -449,7 +578,7 @@ static int background(struct zf2fs_gc_sim *s)
 	int err;
 
 	flush_stale(s);
-	if (gc_not_enough_free(s->m, true, 0))
+	if (gc_not_enough_free(s->m, !s->adaptive, 0))
 		return 0;          /* foreground GC's business */
 	p.gc_type = ZF2FS_GC_BG;
 	p.policy = s->cfg.bg_policy;
@@ -460,6 +589,7 @@ static int background(struct zf2fs_gc_sim *s)
 	err = gc_collect_fg(s->m, v.secno, s->now ? s->now : 1);
 	if (err < 0)
 		return err;
+	s->mv_seg = GC_NULL;
 	s->st[s->phase].bg_sections++;
 	flush_stale(s);
 	return 0;
@@ -494,7 +624,8 @@ static int write_op(struct zf2fs_gc_sim *s, struct stream_rt *r, uint64_t f, uin
 	struct zf2fs_gc_sim_stats *st = &s->st[s->phase];
 	uint64_t d = s->data_base + f * s->fblocks + b0;
 	uint64_t node0 = f * s->npf, dev0 = st->data_blocks + st->node_blocks;
-	uint32_t last = UINT32_MAX;
+	uint32_t last = UINT32_MAX, opu = 0;
+	bool ipu = s->ipu_all || (sync && n <= MIN_FSYNC_BLOCKS && s->ipu_fsync);
 	double stall;
 	int err;
 
@@ -502,6 +633,12 @@ static int write_op(struct zf2fs_gc_sim *s, struct stream_rt *r, uint64_t f, uin
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t k = dnode_of(b0 + i);
 
+		/* in place: same address, so no node page changes for it */
+		if (ipu && s->l2p[d + i] != LID_NONE) {
+			st->ipu_blocks++;
+			continue;
+		}
+		opu++;
 		err = put_block(s, d + i, ZF2FS_LOG_WARM_DATA);
 		if (err)
 			return err;
@@ -521,7 +658,7 @@ static int write_op(struct zf2fs_gc_sim *s, struct stream_rt *r, uint64_t f, uin
 		err = write_node(s, node0);
 		if (err)
 			return err;
-	} else {
+	} else if (opu) {       /* lazytime: a new mtime alone does not dirty the inode */
 		node_dirty(s, node0);
 	}
 	st->ops++;
@@ -835,6 +972,7 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 
 	*ret = NULL;
 	if (!m->ready || cfg->fill < 0 || cfg->fill > 0.995 || !cfg->file_blocks ||
+	    cfg->mode > ZF2FS_SIM_MODE_ADAPTIVE || cfg->ipu > ZF2FS_SIM_IPU_FORCE ||
 	    !cfg->rate || cfg->file_blocks > ADDRS_INODE + 2 * ADDRS_NODE +
 	    2ull * ADDRS_NODE * ADDRS_NODE) {
 		zf2fs_gc_model_free(m);
@@ -872,7 +1010,7 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 	s->node_base = s->data_base + s->ndata;
 	s->nnodes = s->nfiles * s->npf;
 	s->nlids = s->node_base + s->nnodes;
-	if (s->nblocks >= LID_NONE || s->nlids >= LID_NONE) {
+	if (s->nblocks >= LID_STALE || s->nlids >= LID_STALE) {
 		err = -EINVAL;
 		goto fail;
 	}
@@ -925,6 +1063,17 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 			(cfg->bg_interval && cfg->bg_policy != ZF2FS_GC_GREEDY));
 	m->move_hook = move_hook;
 	m->cp_hook = cp_hook;
+	if (cfg->mode == ZF2FS_SIM_MODE_ADAPTIVE) {
+		bool small = m->total_segs <= SMALL_VOLUME_SEGS;
+
+		s->adaptive = true;
+		s->ipu_all = cfg->ipu == ZF2FS_SIM_IPU_FORCE ||
+			     (cfg->ipu == ZF2FS_SIM_IPU_DEFAULT && small);
+		s->ipu_fsync = cfg->ipu == ZF2FS_SIM_IPU_FSYNC ||
+			       (cfg->ipu == ZF2FS_SIM_IPU_DEFAULT && !small);
+		m->alloc_hook = ssr_alloc;
+		m->next_free_hook = ssr_next_free;
+	}
 	m->hook_arg = s;
 	*ret = s;
 	return 0;

@@ -39,7 +39,7 @@ sim() {
 	w2=$3
 	shift 3
 	[ "$w1" -eq "$w2" ] || vm_error "sim: the warm-up and the measured writes must be equal"
-	if ! "$GC_TOOL" simulate "$@" --fill "$SIM_FILL" --ops $((w1 + w2)) --sync \
+	if ! "$GC_TOOL" simulate "$@" --mode lfs --fill "$SIM_FILL" --ops $((w1 + w2)) --sync \
 		--samples 2 --series "$VM_OUT/$name.sim.csv" --format json >"$VM_OUT/$name.sim.json" \
 		2>"$VM_OUT/$name.sim.err"; then
 		vm_error "gc.f2fs simulate failed for $name: $(cat "$VM_OUT/$name.sim.err")"
