@@ -1141,6 +1141,33 @@ ZF2FS_EXPORT void zf2fs_gc_sim_size(const struct zf2fs_gc_sim *s, uint64_t *ret_
 	*ret_nodes = s->nnodes;
 }
 
+ZF2FS_EXPORT int zf2fs_gc_sim_verify(const struct zf2fs_gc_sim *s)
+{
+	const struct zf2fs_gc_model *m = s->m;
+
+	for (uint64_t lid = 0; lid < s->nlids; lid++) {
+		uint32_t b = s->l2p[lid];
+
+		if (b != LID_NONE && (b >= s->nblocks || s->p2l[b] != lid))
+			return -EINVAL;
+	}
+	for (uint32_t seg = 0; seg < m->total_segs; seg++) {
+		const uint32_t *p = s->p2l + ((uint64_t)seg << m->log_bps);
+		uint32_t valid = 0, used = 0;
+
+		for (uint32_t b = 0; b < m->bps; b++) {
+			valid += p[b] < LID_STALE;
+			used += p[b] != LID_NONE;
+			if (p[b] < LID_STALE && (p[b] >= s->nlids || s->l2p[p[b]] !=
+						 ((uint64_t)seg << m->log_bps) + b))
+				return -EINVAL;
+		}
+		if (valid != m->valid[seg] || (s->adaptive && used != m->ckpt_valid[seg]))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 ZF2FS_EXPORT const struct zf2fs_gc_model *zf2fs_gc_sim_model(const struct zf2fs_gc_sim *s)
 {
 	return s->m;
