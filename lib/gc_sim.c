@@ -69,6 +69,18 @@ struct stream_rt {
 	int base_bucket;
 };
 
+/*
+ * SSR candidates of one log type: a segment tree over the segments, per node the number
+ * of candidates below it and the smallest key, key = checkpointed valid blocks << 32 |
+ * segment (the SSR cost, then scan order).  It answers the kernel's windowed scan
+ * (get_victim_by_default with SSR) in O(log n) instead of visiting up to 4096 segments.
+ */
+struct ssr_tree {
+	uint32_t size;          /* leaves: a power of two >= the segments */
+	uint32_t *cnt;
+	uint64_t *key;
+};
+
 struct zf2fs_gc_sim {
 	struct zf2fs_gc_model *m;
 	struct zf2fs_gc_sim_config cfg;
@@ -105,6 +117,13 @@ struct zf2fs_gc_sim {
 	uint64_t sample_every;
 	uint32_t guard_secs;              /* free sections above which no check is needed */
 	bool adaptive, ipu_all, ipu_fsync;
+	/* SSR candidates per log type (trees), the segments changed since they were last
+	 * entered, and the current segments they were entered with */
+	struct ssr_tree ssr_tree[GC_NR_LOGS];
+	uint8_t *ssr_in;                  /* 1 + the type whose tree holds the segment, or 0 */
+	uint8_t *ssr_queued;
+	uint32_t *ssr_list, nssr_list;
+	uint32_t ssr_cur[GC_NR_LOGS];
 };
 
 /* ---- small helpers ---------------------------------------------------------------- */
@@ -212,6 +231,16 @@ static void flush_stale(struct zf2fs_gc_sim *s)
 	s->nstale = 0;
 }
 
+/* a segment whose valid count or type changed: its SSR candidacy is looked at again
+ * before the next SSR selection */
+static inline void ssr_touch(struct zf2fs_gc_sim *s, uint32_t seg)
+{
+	if (s->ssr_queued && !s->ssr_queued[seg]) {
+		s->ssr_queued[seg] = 1;
+		s->ssr_list[s->nssr_list++] = seg;
+	}
+}
+
 static void node_dirty(struct zf2fs_gc_sim *s, uint64_t node)
 {
 	if (s->node_fl[node] & ND_DIRTY)
@@ -235,6 +264,7 @@ static void invalidate(struct zf2fs_gc_sim *s, uint32_t blk)
 	gc_invalidate(m, seg, s->now);
 	mark_stale(s, seg / m->sps);
 	sit_touch(s, seg);
+	ssr_touch(s, seg);
 }
 
 /* Write logical block @lid to log @l; -ENOSPC when no free section is left. */
@@ -253,6 +283,7 @@ static int put_block(struct zf2fs_gc_sim *s, uint64_t lid, int l)
 	s->p2l[blk] = (uint32_t)lid;
 	s->l2p[lid] = (uint32_t)blk;
 	sit_touch(s, (uint32_t)(blk >> s->m->log_bps));
+	ssr_touch(s, (uint32_t)(blk >> s->m->log_bps));
 	return 0;
 }
 
@@ -320,10 +351,12 @@ static void cp_hook(void *arg)
 		s->node_fl[s->nat_list[i]] &= (uint8_t)~ND_NAT;
 		s->nat_blk[s->nat_list[i] / NAT_ENTRIES_BLK] = 0;
 	}
-	/* the new checkpoint's validity maps: blocks invalid now become reusable by SSR */
+	/* the new checkpoint's validity maps: blocks invalid now become reusable by SSR, and
+	 * the segments' SSR cost (checkpointed valid blocks) changes */
 	for (uint64_t i = 0; s->adaptive && i < s->nsit_list; i++) {
 		uint32_t *p = s->p2l + ((uint64_t)s->sit_list[i] << s->m->log_bps);
 
+		ssr_touch(s, s->sit_list[i]);
 		for (uint32_t b = 0; b < s->m->bps; b++)
 			if (p[b] == LID_STALE)
 				p[b] = LID_NONE;
@@ -362,6 +395,8 @@ static void move_hook(void *arg, uint32_t src, uint32_t dst)
 	s->l2p[lid] = dst;
 	sit_touch(s, src);
 	sit_touch(s, dst >> s->m->log_bps);
+	ssr_touch(s, src);
+	ssr_touch(s, dst >> s->m->log_bps);
 	if (lid >= s->node_base) {
 		uint64_t node = lid - s->node_base;
 
@@ -402,6 +437,115 @@ static uint32_t ssr_next_free(void *arg, uint32_t seg, uint32_t from)
 	return from;
 }
 
+/* Bring the SSR candidate maps up to date: the segments touched since, and the current
+ * segments then and now (a segment stops or starts being current without a write). */
+static void tree_set(struct ssr_tree *t, uint32_t seg, uint32_t cnt, uint64_t key)
+{
+	uint32_t i = t->size + seg;
+
+	t->cnt[i] = cnt;
+	t->key[i] = key;
+	for (i /= 2; i; i /= 2) {
+		uint64_t a = t->key[2 * i], b = t->key[2 * i + 1];
+
+		t->cnt[i] = t->cnt[2 * i] + t->cnt[2 * i + 1];
+		t->key[i] = a < b ? a : b;
+	}
+}
+
+/* candidates in [lo, hi] */
+static uint32_t tree_count(const struct ssr_tree *t, uint32_t lo, uint32_t hi)
+{
+	uint32_t n = 0;
+
+	for (lo += t->size, hi += t->size + 1; lo < hi; lo /= 2, hi /= 2) {
+		if (lo & 1)
+			n += t->cnt[lo++];
+		if (hi & 1)
+			n += t->cnt[--hi];
+	}
+	return n;
+}
+
+static uint64_t tree_min(const struct ssr_tree *t, uint32_t lo, uint32_t hi)
+{
+	uint64_t k = UINT64_MAX;
+
+	for (lo += t->size, hi += t->size + 1; lo < hi; lo /= 2, hi /= 2) {
+		if ((lo & 1) && t->key[lo++] < k)
+			k = t->key[lo - 1];
+		if ((hi & 1) && t->key[--hi] < k)
+			k = t->key[hi];
+	}
+	return k;
+}
+
+/* the segment of the @k-th (1-based) candidate at or after @lo (there are k) */
+static uint32_t tree_kth(const struct ssr_tree *t, uint32_t lo, uint32_t k)
+{
+	uint32_t i = 1;
+
+	k += lo ? tree_count(t, 0, lo - 1) : 0;
+	while (i < t->size) {
+		if (t->cnt[2 * i] >= k) {
+			i = 2 * i;
+		} else {
+			k -= t->cnt[2 * i];
+			i = 2 * i + 1;
+		}
+	}
+	return i - t->size;
+}
+
+/* enter @seg in the tree of its type when it is an SSR candidate: in the kernel's
+ * dirty_segmap[type], i.e. some but not all blocks valid, and not current */
+static void ssr_map_seg(struct zf2fs_gc_sim *s, uint32_t seg)
+{
+	struct zf2fs_gc_model *m = s->m;
+	uint32_t v = m->valid[seg];
+	int t = m->type[seg], in = 0;
+	uint64_t key = UINT64_MAX;
+
+	if (v && v < gc_seg_usable(m, seg) && t < GC_NR_LOGS) {
+		in = t + 1;
+		for (int i = 0; i < GC_NR_LOGS; i++)
+			if (m->cur_seg[i] == seg)
+				in = 0;
+	}
+	if (in)
+		key = (uint64_t)m->ckpt_valid[seg] << 32 | seg;
+	if (s->ssr_in[seg] && s->ssr_in[seg] != in)
+		tree_set(&s->ssr_tree[s->ssr_in[seg] - 1], seg, 0, UINT64_MAX);
+	if (in) {
+		struct ssr_tree *tr = &s->ssr_tree[in - 1];
+
+		if (s->ssr_in[seg] != in || tr->key[tr->size + seg] != key)
+			tree_set(tr, seg, 1, key);
+	}
+	s->ssr_in[seg] = (uint8_t)in;
+}
+
+static void ssr_flush(struct zf2fs_gc_sim *s)
+{
+	struct zf2fs_gc_model *m = s->m;
+
+	if (!s->ssr_queued)
+		return;
+	for (int l = 0; l < GC_NR_LOGS; l++)
+		if (m->cur_seg[l] != s->ssr_cur[l]) {
+			if (s->ssr_cur[l] != GC_NULL)
+				ssr_touch(s, s->ssr_cur[l]);
+			if (m->cur_seg[l] != GC_NULL)
+				ssr_touch(s, m->cur_seg[l]);
+			s->ssr_cur[l] = m->cur_seg[l];
+		}
+	for (uint32_t i = 0; i < s->nssr_list; i++) {
+		s->ssr_queued[s->ssr_list[i]] = 0;
+		ssr_map_seg(s, s->ssr_list[i]);
+	}
+	s->nssr_list = 0;
+}
+
 static bool seg_free(const struct zf2fs_gc_model *m, uint32_t seg)
 {
 	if (m->valid[seg] || m->prefree[seg])
@@ -426,6 +570,57 @@ static bool need_ssr(const struct zf2fs_gc_model *m)
  * window); GC_NULL when none.  The section GC is emptying is no candidate (the kernel
  * skips cur_victim_sec): marked as a background victim for the search, which skips
  * those. */
+/*
+ * The same selection from the tree (one segment per section, no section marked by
+ * background GC: then no candidate is skipped but the victim being emptied, which the
+ * scan counts and passes over): the scan visits the candidates from the cursor on
+ * (from 0 for hot data and node logs, no_heap), wraps to the cursor's old value when
+ * it started past 0, and stops after the window; the first of the smallest cost wins.
+ */
+static uint32_t ssr_pick_tree(struct zf2fs_gc_sim *s, int t)
+{
+	struct zf2fs_gc_model *m = s->m;
+	struct ssr_tree *tr = &s->ssr_tree[t];
+	uint32_t n = m->total_segs, *lv = &m->last_victim[ZF2FS_GC_GREEDY], l0 = *lv;
+	uint32_t w = tr->cnt[1], o, c1, hi1 = n - 1, nlv = l0, vseg = s->mv_seg;
+	uint64_t k1, k2 = UINT64_MAX, vkey = 0;
+	bool hide = vseg != GC_NULL && s->ssr_in[vseg] == t + 1;
+
+	if (w > s->cfg.fg.max_search)
+		w = s->cfg.fg.max_search;
+	if (!w)
+		return GC_NULL;
+	o = t == ZF2FS_LOG_HOT_DATA || t >= ZF2FS_LOG_HOT_NODE ? 0 : l0;
+	if (hide) {
+		vkey = tr->key[tr->size + vseg];
+		tree_set(tr, vseg, 1, UINT64_MAX);
+	}
+	c1 = tree_count(tr, o, n - 1);
+	if (w <= c1) {
+		hi1 = tree_kth(tr, o, w);
+		nlv = (hi1 + 1) % n;
+	} else if (l0) {
+		uint32_t r = w - c1, c2 = tree_count(tr, 0, l0 - 1), hi2 = l0 - 1;
+
+		nlv = 0;
+		if (r <= c2) {
+			hi2 = tree_kth(tr, 0, r);
+			nlv = (l0 + 1) % n;
+		}
+		k2 = tree_min(tr, 0, hi2);
+	}
+	k1 = o < n ? tree_min(tr, o, hi1) : UINT64_MAX;
+	if (hide)
+		tree_set(tr, vseg, 1, vkey);
+	*lv = nlv;
+	/* the first pass comes first in scan order: it wins ties */
+	if (k2 != UINT64_MAX && (k1 == UINT64_MAX || (k2 >> 32) < (k1 >> 32)))
+		k1 = k2;
+	if (k1 == UINT64_MAX || (k1 >> 32) >= m->bps)
+		return GC_NULL;
+	return (uint32_t)k1;
+}
+
 static int ssr_pick(struct zf2fs_gc_sim *s, int t, uint32_t *ret_seg)
 {
 	struct zf2fs_gc_model *m = s->m;
@@ -434,6 +629,11 @@ static int ssr_pick(struct zf2fs_gc_sim *s, int t, uint32_t *ret_seg)
 	uint32_t vsec = s->mv_seg != GC_NULL ? s->mv_seg / m->sps : GC_NULL;
 	bool mark = vsec != GC_NULL && !m->victim_map[vsec];
 	int err;
+
+	if (s->ssr_in && m->sps == 1 && !m->nr_marked) {
+		*ret_seg = ssr_pick_tree(s, t);
+		return 0;
+	}
 
 	zf2fs_gc_params_init(&p, ZF2FS_GC_BG);
 	p.alloc = ZF2FS_GC_SSR;
@@ -473,6 +673,7 @@ static int ssr_alloc(void *arg, int l)
 		return 0;
 	if (!need_ssr(m))
 		return 0;
+	ssr_flush(s);
 	order[n++] = l;
 	if (l - base >= 1) {            /* warm and cold: cold first, downwards */
 		for (int t = base + 2; t >= base; t--)
@@ -494,6 +695,7 @@ static int ssr_alloc(void *arg, int l)
 	m->type[seg] = (uint8_t)l;
 	m->ssr[l] = 1;
 	m->cur_off[l] = ssr_next_free(s, seg, 0);
+	ssr_touch(s, seg);
 	gc_refresh_sec(m, seg / m->sps);
 	if (cur != GC_NULL)
 		gc_refresh_sec(m, cur / m->sps);
@@ -1073,10 +1275,38 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 			       (cfg->ipu == ZF2FS_SIM_IPU_DEFAULT && !small);
 		m->alloc_hook = ssr_alloc;
 		m->next_free_hook = ssr_next_free;
+		/* the reference engine scans every segment for SSR candidates instead */
+		if (cfg->fg.engine != ZF2FS_GC_ENGINE_SCAN) {
+			uint32_t size = 1;
+
+			while (size < m->total_segs)
+				size *= 2;
+			s->ssr_in = calloc(m->total_segs, 1);
+			s->ssr_queued = calloc(m->total_segs, 1);
+			s->ssr_list = malloc((size_t)m->total_segs * sizeof(*s->ssr_list));
+			if (!s->ssr_in || !s->ssr_queued || !s->ssr_list)
+				goto nomem;
+			for (int t = 0; t < GC_NR_LOGS; t++) {
+				struct ssr_tree *tr = &s->ssr_tree[t];
+
+				tr->size = size;
+				tr->cnt = calloc(2 * (size_t)size, sizeof(*tr->cnt));
+				tr->key = malloc(2 * (size_t)size * sizeof(*tr->key));
+				if (!tr->cnt || !tr->key)
+					goto nomem;
+				memset(tr->key, 0xff, 2 * (size_t)size * sizeof(*tr->key));
+			}
+			for (int l = 0; l < GC_NR_LOGS; l++)
+				s->ssr_cur[l] = m->cur_seg[l];
+			for (uint32_t seg = 0; seg < m->total_segs; seg++)
+				ssr_map_seg(s, seg);
+		}
 	}
 	m->hook_arg = s;
 	*ret = s;
 	return 0;
+nomem:
+	err = -ENOMEM;
 fail:
 	zf2fs_gc_sim_free(s);
 	return err;
@@ -1086,7 +1316,14 @@ ZF2FS_EXPORT void zf2fs_gc_sim_free(struct zf2fs_gc_sim *s)
 {
 	if (!s)
 		return;
+	for (int t = 0; t < GC_NR_LOGS; t++) {
+		free(s->ssr_tree[t].cnt);
+		free(s->ssr_tree[t].key);
+	}
 	zf2fs_gc_model_free(s->m);
+	free(s->ssr_in);
+	free(s->ssr_queued);
+	free(s->ssr_list);
 	free(s->l2p);
 	free(s->p2l);
 	free(s->node_fl);

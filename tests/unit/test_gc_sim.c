@@ -256,6 +256,35 @@ static void test_ssr_cuts_gc(void **state)
 		    ad.run.gc_data_blocks != ad2.run.gc_data_blocks);
 }
 
+/* the simulator's SSR candidate maps pick what the kernel's literal scan picks */
+static void test_ssr_engines(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct result idx, scan;
+
+	(void)state;
+	/* a window of 16 (sysfs max_victim_search) stops the scan early: the cursor moves */
+	for (unsigned i = 0; i < 4; i++) {
+		layout_plain(512 * MiB, 1 + i / 2, &lay);
+		adaptive_config(&cfg);
+		cfg.fg.max_search = i % 2 ? 16 : 4096;
+		cfg.ops = 60000;
+		cfg.streams[0].pattern = ZF2FS_SIM_ZIPF;
+		cfg.streams[0].theta = 0.8;
+		cfg.streams[1].sync = true;     /* node logs (scanned from 0) reuse too */
+		cfg.nstreams = 2;
+		cfg.cp_interval = 2;
+		simulate(&lay, &cfg, &idx);
+		cfg.fg.engine = ZF2FS_GC_ENGINE_SCAN;
+		simulate(&lay, &cfg, &scan);
+		assert_int_equal(idx.err, 0);
+		assert_true(idx.run.ssr_segments > 0);
+		assert_memory_equal(&idx.fill, &scan.fill, sizeof(idx.fill));
+		assert_memory_equal(&idx.run, &scan.run, sizeof(idx.run));
+	}
+}
+
 /* SSR takes dirty segments of the log's kind only: node blocks stay in node segments,
  * data in data segments, whatever the temperature the segment had */
 static void test_ssr_kind(void **state)
@@ -400,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_incremental),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_ssr_cuts_gc),
+		cmocka_unit_test(test_ssr_engines),
 		cmocka_unit_test(test_ssr_kind),
 		cmocka_unit_test(test_ssr_threshold),
 		cmocka_unit_test(test_ipu),
