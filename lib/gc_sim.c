@@ -957,49 +957,96 @@ static void sample(struct zf2fs_gc_sim *s)
 	memset(&s->win, 0, sizeof(s->win));
 }
 
+/* One write operation of the workload: stream, file, first block. */
+struct op {
+	struct stream_rt *r;
+	uint64_t f;
+	uint32_t b0;
+};
+
+static void next_op(struct zf2fs_gc_sim *s, struct op *o)
+{
+	struct stream_rt *r = &s->sr[0];
+	uint64_t u, f;
+
+	if (s->nstreams > 1) {
+		uint64_t w = rnd_below(s, s->weight_total);
+
+		for (unsigned k = 0; k < s->nstreams; k++) {
+			if (w < s->sr[k].s.weight) {
+				r = &s->sr[k];
+				break;
+			}
+			w -= s->sr[k].s.weight;
+		}
+	}
+	switch (r->s.pattern) {
+	case ZF2FS_SIM_ZIPF:
+		u = zipf_next(s, r);
+		break;
+	case ZF2FS_SIM_HOTCOLD:
+		if (rnd_below(s, 10000) < (uint64_t)(r->s.hot_writes * 100))
+			u = rnd_below(s, r->hot_units);
+		else
+			u = r->hot_units + rnd_below(s, r->nunits - r->hot_units);
+		break;
+	case ZF2FS_SIM_SEQUENTIAL:
+		u = r->cursor++ % r->nunits;
+		break;
+	default:
+		/* a random file, then a random offset in it (as fio/zwork pick them) */
+		f = rnd_below(s, r->nfiles);
+		u = f * r->upf + rnd_below(s, r->upf);
+		break;
+	}
+	o->r = r;
+	o->f = r->f0 + u / r->upf;
+	o->b0 = (uint32_t)(u % r->upf) * r->io;
+}
+
+/*
+ * The operations are drawn LOOKAHEAD ahead of their execution (the random sequence is
+ * the same: only the workload draws numbers), so that the two memory reads that miss
+ * the cache on a big volume, the block's address (l2p) and then its reverse entry
+ * (p2l), are fetched while earlier operations run: the first LOOKAHEAD operations
+ * ahead, the second half-way.  The addresses read early are hints only.
+ */
+#define LOOKAHEAD 16
+
+static inline uint64_t op_lid(const struct zf2fs_gc_sim *s, const struct op *o)
+{
+	return s->data_base + o->f * s->fblocks + o->b0;
+}
+
 static int run_ops(struct zf2fs_gc_sim *s)
 {
+	struct op ring[LOOKAHEAD];
+	uint64_t ops = s->cfg.ops;
 	int err;
 
 	s->phase = 1;
 	memset(&s->win, 0, sizeof(s->win));
-	for (uint64_t i = 0; i < s->cfg.ops; i++) {
-		struct stream_rt *r = &s->sr[0];
-		uint64_t u, f;
+	for (uint64_t k = 0; k < ops && k < LOOKAHEAD; k++) {
+		next_op(s, &ring[k]);
+		__builtin_prefetch(&s->l2p[op_lid(s, &ring[k])]);
+	}
+	for (uint64_t i = 0; i < ops; i++) {
+		struct op o = ring[i % LOOKAHEAD];
 
-		if (s->nstreams > 1) {
-			uint64_t w = rnd_below(s, s->weight_total);
+		if (i + LOOKAHEAD < ops) {
+			struct op *n = &ring[i % LOOKAHEAD];
 
-			for (unsigned k = 0; k < s->nstreams; k++) {
-				if (w < s->sr[k].s.weight) {
-					r = &s->sr[k];
-					break;
-				}
-				w -= s->sr[k].s.weight;
-			}
+			next_op(s, n);
+			__builtin_prefetch(&s->l2p[op_lid(s, n)], 1);
 		}
-		switch (r->s.pattern) {
-		case ZF2FS_SIM_ZIPF:
-			u = zipf_next(s, r);
-			break;
-		case ZF2FS_SIM_HOTCOLD:
-			if (rnd_below(s, 10000) < (uint64_t)(r->s.hot_writes * 100))
-				u = rnd_below(s, r->hot_units);
-			else
-				u = r->hot_units + rnd_below(s, r->nunits - r->hot_units);
-			break;
-		case ZF2FS_SIM_SEQUENTIAL:
-			u = r->cursor++ % r->nunits;
-			break;
-		default:
-			/* a random file, then a random offset in it (as fio/zwork pick them) */
-			f = rnd_below(s, r->nfiles);
-			u = f * r->upf + rnd_below(s, r->upf);
-			break;
+		if (i + LOOKAHEAD / 2 < ops) {
+			uint32_t old = s->l2p[op_lid(s, &ring[(i + LOOKAHEAD / 2) % LOOKAHEAD])];
+
+			if (old < s->nblocks)
+				__builtin_prefetch(&s->p2l[old], 1);
 		}
-		f = r->f0 + u / r->upf;
-		err = write_op(s, r, f, (uint32_t)(u % r->upf) * r->io, r->io, r->s.sync,
-			       r->base_us, r->base_bucket);
+		err = write_op(s, o.r, o.f, o.b0, o.r->io, o.r->s.sync, o.r->base_us,
+			       o.r->base_bucket);
 		if (err)
 			return err;
 		if (s->sample_every && (i + 1) % s->sample_every == 0)
