@@ -4,7 +4,8 @@
  * workload, on an image's state or on an empty volume laid out as mkfs would.
  *
  *   gc.f2fs simulate [IMAGE] [--size SIZE | --zoned ZONES:ZONE[:CAP] ...] [-s N] [-z N]
- *                    [-o PCT] [-Z N|auto] [workload] [GC options] [--compare KEY=A,B,...]
+ *                    [-o PCT] [-Z N|auto] [--mode lfs|adaptive] [workload] [GC options]
+ *                    [--compare KEY=A,B,...]
  *
  * Options are parsed here; the volume (zf2fs_layout_compute or zf2fs_gc_model_load) and
  * the simulation (include/zf2fs/gc_sim.h) come from the library.  Output: a text report,
