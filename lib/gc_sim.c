@@ -120,6 +120,8 @@ struct zf2fs_gc_sim {
 	/* SSR candidates per log type (trees), the segments changed since they were last
 	 * entered, and the current segments they were entered with */
 	struct ssr_tree ssr_tree[GC_NR_LOGS];
+	uint32_t *held, nheld, maxheld;   /* blocks made LID_STALE since the checkpoint */
+	int err;                          /* a failure where no error can be returned */
 	uint8_t *ssr_in;                  /* 1 + the type whose tree holds the segment, or 0 */
 	uint8_t *ssr_queued;
 	uint32_t *ssr_list, nssr_list;
@@ -241,6 +243,25 @@ static inline void ssr_touch(struct zf2fs_gc_sim *s, uint32_t seg)
 	}
 }
 
+/* adaptive: block @blk no longer valid, but SSR may not reuse it before a checkpoint */
+static void hold_block(struct zf2fs_gc_sim *s, uint32_t blk)
+{
+	s->p2l[blk] = LID_STALE;
+	if (s->nheld == s->maxheld) {
+		/* grows rarely; a block is held at most once per checkpoint: no overflow */
+		uint32_t n = s->maxheld ? 2 * s->maxheld : 65536;
+		uint32_t *v = realloc(s->held, (size_t)n * sizeof(*v));
+
+		if (!v) {
+			s->err = -ENOMEM;   /* the run stops at the end of the operation */
+			return;
+		}
+		s->held = v;
+		s->maxheld = n;
+	}
+	s->held[s->nheld++] = blk;
+}
+
 static void node_dirty(struct zf2fs_gc_sim *s, uint64_t node)
 {
 	if (s->node_fl[node] & ND_DIRTY)
@@ -260,7 +281,10 @@ static void invalidate(struct zf2fs_gc_sim *s, uint32_t blk)
 	struct zf2fs_gc_model *m = s->m;
 	uint32_t seg = blk >> m->log_bps;
 
-	s->p2l[blk] = s->adaptive ? LID_STALE : LID_NONE;
+	if (s->adaptive)
+		hold_block(s, blk);
+	else
+		s->p2l[blk] = LID_NONE;
 	gc_invalidate(m, seg, s->now);
 	mark_stale(s, seg / m->sps);
 	sit_touch(s, seg);
@@ -353,14 +377,11 @@ static void cp_hook(void *arg)
 	}
 	/* the new checkpoint's validity maps: blocks invalid now become reusable by SSR, and
 	 * the segments' SSR cost (checkpointed valid blocks) changes */
-	for (uint64_t i = 0; s->adaptive && i < s->nsit_list; i++) {
-		uint32_t *p = s->p2l + ((uint64_t)s->sit_list[i] << s->m->log_bps);
-
+	for (uint32_t i = 0; i < s->nheld; i++)
+		s->p2l[s->held[i]] = LID_NONE;
+	s->nheld = 0;
+	for (uint64_t i = 0; s->adaptive && i < s->nsit_list; i++)
 		ssr_touch(s, s->sit_list[i]);
-		for (uint32_t b = 0; b < s->m->bps; b++)
-			if (p[b] == LID_STALE)
-				p[b] = LID_NONE;
-	}
 	for (uint64_t i = 0; i < s->nsit_list; i++) {
 		s->sit_seg[s->sit_list[i]] = 0;
 		s->sit_blk[s->sit_list[i] / SIT_ENTRIES_BLK] = 0;
@@ -389,7 +410,10 @@ static void move_hook(void *arg, uint32_t src, uint32_t dst)
 		s->mv_off++;
 	}
 	lid = s->p2l[base + s->mv_off];
-	s->p2l[base + s->mv_off] = s->adaptive ? LID_STALE : LID_NONE;
+	if (s->adaptive)
+		hold_block(s, base + s->mv_off);
+	else
+		s->p2l[base + s->mv_off] = LID_NONE;
 	s->mv_off++;
 	s->p2l[dst] = lid;
 	s->l2p[lid] = dst;
@@ -872,6 +896,8 @@ static int write_op(struct zf2fs_gc_sim *s, struct stream_rt *r, uint64_t f, uin
 	stall = balance(s, &err);
 	if (err)
 		return err;
+	if (s->err)
+		return s->err;
 	if (stall > 0 || sync) {
 		double us = base_us + (double)(st->data_blocks + st->node_blocks - dev0 - n) *
 			    s->cfg.write_cost_us + stall;
@@ -1368,6 +1394,7 @@ ZF2FS_EXPORT void zf2fs_gc_sim_free(struct zf2fs_gc_sim *s)
 		free(s->ssr_tree[t].key);
 	}
 	zf2fs_gc_model_free(s->m);
+	free(s->held);
 	free(s->ssr_in);
 	free(s->ssr_queued);
 	free(s->ssr_list);
