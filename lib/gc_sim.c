@@ -299,6 +299,9 @@ static int put_block(struct zf2fs_gc_sim *s, uint64_t lid, int l)
 
 	if (old != LID_NONE)
 		invalidate(s, old);
+	/* a log always has room on entry: its segment now is where the block goes */
+	if (s->m->ssr[l])
+		s->st[s->phase].ssr_blocks++;
 	blk = gc_log_append(s->m, l, s->now);
 	if (blk < 0) {
 		s->l2p[lid] = LID_NONE;
@@ -417,6 +420,9 @@ static void move_hook(void *arg, uint32_t src, uint32_t dst)
 	s->mv_off++;
 	s->p2l[dst] = lid;
 	s->l2p[lid] = dst;
+	for (int l = 0; s->adaptive && l < GC_NR_LOGS; l++)
+		if (s->m->ssr[l] && s->m->cur_seg[l] == dst >> s->m->log_bps)
+			st->ssr_blocks++;
 	sit_touch(s, src);
 	sit_touch(s, dst >> s->m->log_bps);
 	ssr_touch(s, src);

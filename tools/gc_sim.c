@@ -666,7 +666,7 @@ static const struct row rows[] = {
 	R("stall_p99_us", 1, stall_p99), R("stall_p999_us", 1, stall_p999),
 	R("stall_max_us", 1, stall_max), R("gc_seconds", 1, gc_seconds),
 	R("longest_cycle_blocks", 1, max_cycle_blocks), R("ssr_segments", 0, ssr_segments),
-	R("ipu_mib", 2, ipu_blocks),
+	R("ipu_mib", 2, ipu_blocks), R("ssr_blocks", 0, ssr_blocks),
 };
 
 static double row_value(const struct row *r, const struct zf2fs_gc_sim_stats *s)
@@ -705,7 +705,8 @@ static void print_header_text(const struct sim_cli *c, const struct variant *v)
 		       (double)v->lay.block_count * 4096 / MiB, v->lay.zoned ? " zoned" : "",
 		       v->secs, v->sps, v->rsvd_segs, v->reserved_secs, v->ovp_segs,
 		       v->lay.overprovision);
-	printf("mount: mode=%s\n", v->mode == ZF2FS_SIM_MODE_ADAPTIVE ? "adaptive" : "lfs");
+	if (!c->cmp_key || strcmp(c->cmp_key, "mode"))
+		printf("mount: mode=%s\n", v->mode == ZF2FS_SIM_MODE_ADAPTIVE ? "adaptive" : "lfs");
 	printf("workload: seed %" PRIu64 ", %" PRIu64 " files of %u KiB (%.1f%% of the free user "
 	       "blocks), %" PRIu64 " operations in %u stream%s\n", g->seed, v->files,
 	       g->file_blocks * 4, g->fill * 100, g->ops, g->nstreams, g->nstreams > 1 ? "s" : "");
@@ -733,8 +734,9 @@ static void print_text(const struct sim_cli *c, struct variant *vs, unsigned n)
 		       " checkpoints\n", s->fg_cycles, s->fg_sections, s->bg_sections,
 		       s->gc_data_blocks + s->gc_node_blocks, s->checkpoints);
 		if (v->mode == ZF2FS_SIM_MODE_ADAPTIVE)
-			printf("adaptive: %" PRIu64 " segments reused by SSR, %.1f MiB updated in "
-			       "place\n", s->ssr_segments, (double)s->ipu_blocks * 4096 / MiB);
+			printf("adaptive: SSR %" PRIu64 " blocks in %" PRIu64 " reused segments, %.1f "
+			       "MiB updated in place\n", s->ssr_blocks, s->ssr_segments,
+			       (double)s->ipu_blocks * 4096 / MiB);
 		printf("latency (us): p50 %.0f, p99 %.0f, p99.9 %.0f, max %.0f\n", s->lat_p50,
 		       s->lat_p99, s->lat_p999, s->lat_max);
 		printf("foreground stalls: %" PRIu64 " operations; stall (us) p50 %.0f, p99 %.0f, "

@@ -105,6 +105,7 @@ struct zf2fs_gc_sim_stats {
 	uint64_t fg_sections, bg_sections;  /* sections reclaimed (victims collected) */
 	uint64_t ssr_segments;        /* dirty segments a log reused (SSR) */
 	uint64_t ipu_blocks;          /* data blocks rewritten in place (in data_blocks) */
+	uint64_t ssr_blocks;          /* blocks written into reused segments (host and GC) */
 	uint64_t stalled_ops;         /* operations that waited for foreground GC */
 	double waf;                   /* device blocks / host blocks */
 	double lat_p50, lat_p99, lat_p999, lat_max;   /* operation latency, microseconds */
