@@ -8,7 +8,7 @@
  * the model at the start (existing data: never overwritten, only moved), the files'
  * data blocks, and the files' node blocks (inode, direct nodes, indirect nodes).
  *
- * What the kernel does and the simulator follows (Linux 6.1, mode=lfs):
+ * What the kernel does and the simulator follows (Linux 6.1, mode=lfs; adaptive below):
  * - data goes out of place to the warm data log; the file's inode or direct node page
  *   is dirtied (and the inode for the new mtime); synchronous writes write those node
  *   pages at once (warm node log), buffered ones at the next checkpoint;
@@ -21,6 +21,16 @@
  * - a checkpoint writes the dirty node pages, the checkpoint pack, dirty SIT and NAT
  *   blocks (journalled in the pack when few), then prefree segments become free;
  * - a periodic checkpoint every cp_interval seconds of fs time.
+ * mode=adaptive (f2fs_need_SSR, get_ssr_segment, change_curseg, the ipu_policy):
+ * - overwrites in place by the policy (force on volumes of 8192 segments or fewer, else
+ *   O_SYNC writes of 8 blocks or fewer): same address, no node page changes;
+ * - when free sections fall to 2 x reserved + dirty node sections, a full log (an LFS
+ *   one only when its section has no next free segment) takes a dirty segment of its
+ *   own type, else of the other temperatures of its kind, chosen greedy on checkpointed
+ *   valid blocks in the max_victim_search window from the greedy cursor (the scan of
+ *   gc_select.c, or the same answer from per-type trees here), and writes into the
+ *   blocks neither valid nor valid at the last checkpoint (LID_STALE marks those freed
+ *   since; the checkpoint releases them); GC's moves allocate the same way.
  * Not modelled: the page cache absorbing rewrites of a block before writeback (writes
  * reach the device at once), directory blocks, dirty data pages in the free-section rule.
  */
@@ -719,7 +729,8 @@ static int ssr_alloc(void *arg, int l)
 		if (err)
 			return err;
 	}
-	if (seg == GC_NULL)
+	/* a slot within the usable blocks (a zone's capacity may end before the segment) */
+	if (seg == GC_NULL || ssr_next_free(s, seg, 0) >= gc_seg_usable(m, seg))
 		return 0;
 	m->cur_seg[l] = seg;
 	m->type[seg] = (uint8_t)l;

@@ -466,6 +466,8 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 	    strcmp(c->cmp_key, "fill") && strcmp(c->cmp_key, "sync") &&
 	    strcmp(c->cmp_key, "mode") && strcmp(c->cmp_key, "ipu-policy"))
 		die_usage("invalid comparison key '%s'", c->cmp_key);
+	if (c->zones && c->mode_set && c->cfg.mode == ZF2FS_SIM_MODE_ADAPTIVE)
+		die_usage("--mode adaptive: the kernel mounts zoned volumes in mode=lfs only");
 	if (c->equal_op && (!c->cmp_key || strcmp(c->cmp_key, "reserved")))
 		die_usage("--equal-op goes with --compare reserved=...");
 	if (c->image && c->cmp_key && (!strcmp(c->cmp_key, "reserved") || !strcmp(c->cmp_key, "op")))
@@ -608,6 +610,12 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 	/* the kernel's default: zoned volumes are forced to mode=lfs, others mount adaptive */
 	if (!c->mode_set)
 		cfg.mode = zoned ? ZF2FS_SIM_MODE_LFS : ZF2FS_SIM_MODE_ADAPTIVE;
+	if (zoned && cfg.mode == ZF2FS_SIM_MODE_ADAPTIVE) {
+		zf2fs_gc_model_free(m);
+		snprintf(v->error, sizeof(v->error), "mode=adaptive on a zoned volume (the kernel "
+			 "mounts zoned volumes in mode=lfs only)");
+		return -EINVAL;
+	}
 	v->mode = cfg.mode;
 	err = zf2fs_gc_sim_new(m, &cfg, &sim);
 	if (err) {
