@@ -258,16 +258,21 @@ static void hold_block(struct zf2fs_gc_sim *s, uint32_t blk)
 {
 	s->p2l[blk] = LID_STALE;
 	if (s->nheld == s->maxheld) {
-		/* grows rarely; a block is held at most once per checkpoint: no overflow */
-		uint32_t n = s->maxheld ? 2 * s->maxheld : 65536;
-		uint32_t *v = realloc(s->held, (size_t)n * sizeof(*v));
+		/* grows rarely; a block is held at most once per checkpoint (SSR skips held
+		 * blocks, LFS takes only free segments, which hold none): nblocks at most */
+		uint64_t n = s->maxheld ? 2ull * s->maxheld : 65536;
+		uint32_t *v;
+
+		if (n > s->nblocks)
+			n = s->nblocks;
+		v = realloc(s->held, (size_t)n * sizeof(*v));
 
 		if (!v) {
 			s->err = -ENOMEM;   /* the run stops at the end of the operation */
 			return;
 		}
 		s->held = v;
-		s->maxheld = n;
+		s->maxheld = (uint32_t)n;
 	}
 	s->held[s->nheld++] = blk;
 }
@@ -477,8 +482,6 @@ static uint32_t ssr_next_free(void *arg, uint32_t seg, uint32_t from)
 	return from;
 }
 
-/* Bring the SSR candidate maps up to date: the segments touched since, and the current
- * segments then and now (a segment stops or starts being current without a write). */
 static void tree_set(struct ssr_tree *t, uint32_t seg, uint32_t cnt, uint64_t key)
 {
 	uint32_t i = t->size + seg;
@@ -565,6 +568,8 @@ static void ssr_map_seg(struct zf2fs_gc_sim *s, uint32_t seg)
 	s->ssr_in[seg] = (uint8_t)in;
 }
 
+/* Bring the SSR candidate trees up to date: the segments touched since, and the current
+ * segments then and now (a segment stops or starts being current without a write). */
 static void ssr_flush(struct zf2fs_gc_sim *s)
 {
 	struct zf2fs_gc_model *m = s->m;
@@ -606,12 +611,8 @@ static bool need_ssr(const struct zf2fs_gc_model *m)
 	return m->free_secs <= node_secs + 2ull * m->reserved_secs;
 }
 
-/* One SSR victim of log type @t (greedy on checkpointed valid blocks, the kernel's
- * window); GC_NULL when none.  The section GC is emptying is no candidate (the kernel
- * skips cur_victim_sec): marked as a background victim for the search, which skips
- * those. */
 /*
- * The same selection from the tree (one segment per section, no section marked by
+ * The kernel's SSR selection from the tree (one segment per section, no section marked by
  * background GC: then no candidate is skipped but the victim being emptied, which the
  * scan counts and passes over): the scan visits the candidates from the cursor on
  * (from 0 for hot data and node logs, no_heap), wraps to the cursor's old value when
@@ -661,6 +662,10 @@ static uint32_t ssr_pick_tree(struct zf2fs_gc_sim *s, int t)
 	return (uint32_t)k1;
 }
 
+/* One SSR victim of log type @t (greedy on checkpointed valid blocks, the kernel's
+ * window); GC_NULL when none.  The section GC is emptying is no candidate (the kernel
+ * skips cur_victim_sec): for the scan it is marked as a background victim, which the
+ * search skips. */
 static int ssr_pick(struct zf2fs_gc_sim *s, int t, uint32_t *ret_seg)
 {
 	struct zf2fs_gc_model *m = s->m;
