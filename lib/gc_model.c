@@ -504,6 +504,13 @@ static int new_segment(struct zf2fs_gc_model *m, int l)
 {
 	uint32_t old = m->cur_seg[l], hint, secno, segno = GC_NULL;
 
+	if (m->alloc_hook) {
+		int r = m->alloc_hook(m->hook_arg, l);
+
+		if (r)
+			return r < 0 ? r : 0;
+	}
+	m->ssr[l] = 0;
 	if (m->sps > 1 || l == ZF2FS_LOG_WARM_DATA || l == ZF2FS_LOG_COLD_DATA)
 		hint = old;
 	else
@@ -545,6 +552,15 @@ static int new_segment(struct zf2fs_gc_model *m, int l)
 	if (old != GC_NULL)
 		gc_refresh_sec(m, old / m->sps);
 	return 0;
+}
+
+/* The log's next block: the next one in an LFS segment, the next free slot in SSR. */
+static inline void next_off(struct zf2fs_gc_model *m, int l)
+{
+	if (m->ssr[l])
+		m->cur_off[l] = m->next_free_hook(m->hook_arg, m->cur_seg[l], m->cur_off[l] + 1);
+	else
+		m->cur_off[l]++;
 }
 
 static void dec_valid(struct zf2fs_gc_model *m, uint32_t segno)
@@ -595,7 +611,7 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 				m->ckpt_valid[dst]++;
 			m->sec_valid[dst / m->sps]++;
 			m->type[dst] = (uint8_t)l;
-			m->cur_off[l]++;
+			next_off(m, l);
 			dec_valid(m, src);
 			moved++;
 			if (m->cur_off[l] >= gc_seg_usable(m, dst)) {
@@ -631,7 +647,7 @@ int64_t gc_log_append(struct zf2fs_gc_model *m, int l, uint64_t now)
 		m->ckpt_valid[dst]++;
 	m->sec_valid[dst / m->sps]++;
 	m->type[dst] = (uint8_t)l;
-	m->cur_off[l]++;
+	next_off(m, l);
 	if (m->cur_off[l] >= gc_seg_usable(m, dst)) {
 		err = new_segment(m, l);
 		if (err)

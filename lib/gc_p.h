@@ -63,6 +63,14 @@ struct zf2fs_gc_model {
 	 * turn prefree segments free (the simulator writes its dirty nodes there) */
 	void (*move_hook)(void *arg, uint32_t src, uint32_t dst);
 	void (*cp_hook)(void *arg);
+	/* SSR (mode=adaptive, gc_sim.c): a full log asks @alloc_hook first; it returns 1
+	 * when it made a dirty segment current in SSR manner (ssr[log] set), 0 to let the
+	 * model allocate a free one (LFS), or a negative errno.  In an SSR segment the next
+	 * block is the next one neither valid nor valid at the last checkpoint
+	 * (@next_free_hook, the block map lives in the simulator). */
+	int (*alloc_hook)(void *arg, int log);
+	uint32_t (*next_free_hook)(void *arg, uint32_t segno, uint32_t from);
+	uint8_t ssr[GC_NR_LOGS];
 	void *hook_arg;
 	bool no_mtime;              /* simulation with greedy victims only: segment mtimes
 				     * are not kept (nothing reads them) */

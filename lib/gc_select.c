@@ -501,7 +501,8 @@ static void secs_required(const struct zf2fs_gc_model *m, bool lfs, uint32_t *lo
 	for (int l = 0; l < GC_NR_LOGS; l++) {
 		uint32_t sec, ck = 0, need = l <= ZF2FS_LOG_COLD_DATA ? data_rem : node_rem;
 
-		if (m->cur_seg[l] == GC_NULL)
+		/* nothing needed always fits: no need to sum (the simulator asks per write) */
+		if (!need || m->cur_seg[l] == GC_NULL)
 			continue;
 		sec = m->cur_seg[l] / m->sps;
 		for (uint32_t i = 0; i < m->sps; i++)

@@ -8,7 +8,7 @@
  * the model at the start (existing data: never overwritten, only moved), the files'
  * data blocks, and the files' node blocks (inode, direct nodes, indirect nodes).
  *
- * What the kernel does and the simulator follows (Linux 6.1, mode=lfs):
+ * What the kernel does and the simulator follows (Linux 6.1, mode=lfs; adaptive below):
  * - data goes out of place to the warm data log; the file's inode or direct node page
  *   is dirtied (and the inode for the new mtime); synchronous writes write those node
  *   pages at once (warm node log), buffered ones at the next checkpoint;
@@ -21,6 +21,16 @@
  * - a checkpoint writes the dirty node pages, the checkpoint pack, dirty SIT and NAT
  *   blocks (journalled in the pack when few), then prefree segments become free;
  * - a periodic checkpoint every cp_interval seconds of fs time.
+ * mode=adaptive (f2fs_need_SSR, get_ssr_segment, change_curseg, the ipu_policy):
+ * - overwrites in place by the policy (force on volumes of 8192 segments or fewer, else
+ *   O_SYNC writes of 8 blocks or fewer): same address, no node page changes;
+ * - when free sections fall to 2 x reserved + dirty node sections, a full log (an LFS
+ *   one only when its section has no next free segment) takes a dirty segment of its
+ *   own type, else of the other temperatures of its kind, chosen greedy on checkpointed
+ *   valid blocks in the max_victim_search window from the greedy cursor (the scan of
+ *   gc_select.c, or the same answer from per-type trees here), and writes into the
+ *   blocks neither valid nor valid at the last checkpoint (LID_STALE marks those freed
+ *   since; the checkpoint releases them); GC's moves allocate the same way.
  * Not modelled: the page cache absorbing rewrites of a block before writeback (writes
  * reach the device at once), directory blocks, dirty data pages in the free-section rule.
  */
@@ -35,6 +45,10 @@
 #include "gc_p.h"
 
 #define LID_NONE 0xFFFFFFFFu
+#define LID_STALE 0xFFFFFFFEu  /* adaptive: invalid, but valid at the last checkpoint or
+				* written since: SSR must not reuse the block until then */
+#define SMALL_VOLUME_SEGS 8192u /* the kernel forces in-place updates at or below */
+#define MIN_FSYNC_BLOCKS 8u    /* fsync of this many dirty pages or fewer: in place */
 #define ADDRS_INODE 923u       /* block addresses in an inode */
 #define ADDRS_NODE 1018u       /* in a direct node; node ids in an indirect node */
 #define NAT_ENTRIES_BLK 455u
@@ -63,6 +77,18 @@ struct stream_rt {
 	double zeta_n, zipf_alpha, zipf_eta, zipf_half;   /* zipf sampler */
 	double base_us;
 	int base_bucket;
+};
+
+/*
+ * SSR candidates of one log type: a segment tree over the segments, per node the number
+ * of candidates below it and the smallest key, key = checkpointed valid blocks << 32 |
+ * segment (the SSR cost, then scan order).  It answers the kernel's windowed scan
+ * (get_victim_by_default with SSR) in O(log n) instead of visiting up to 4096 segments.
+ */
+struct ssr_tree {
+	uint32_t size;          /* leaves: a power of two >= the segments */
+	uint32_t *cnt;
+	uint64_t *key;
 };
 
 struct zf2fs_gc_sim {
@@ -100,6 +126,16 @@ struct zf2fs_gc_sim {
 	unsigned nsamples, maxsamples;
 	uint64_t sample_every;
 	uint32_t guard_secs;              /* free sections above which no check is needed */
+	bool adaptive, ipu_all, ipu_fsync;
+	/* SSR candidates per log type (trees), the segments changed since they were last
+	 * entered, and the current segments they were entered with */
+	struct ssr_tree ssr_tree[GC_NR_LOGS];
+	uint32_t *held, nheld, maxheld;   /* blocks made LID_STALE since the checkpoint */
+	int err;                          /* a failure where no error can be returned */
+	uint8_t *ssr_in;                  /* 1 + the type whose tree holds the segment, or 0 */
+	uint8_t *ssr_queued;
+	uint32_t *ssr_list, nssr_list;
+	uint32_t ssr_cur[GC_NR_LOGS];
 };
 
 /* ---- small helpers ---------------------------------------------------------------- */
@@ -207,6 +243,40 @@ static void flush_stale(struct zf2fs_gc_sim *s)
 	s->nstale = 0;
 }
 
+/* a segment whose valid count or type changed: its SSR candidacy is looked at again
+ * before the next SSR selection */
+static inline void ssr_touch(struct zf2fs_gc_sim *s, uint32_t seg)
+{
+	if (s->ssr_queued && !s->ssr_queued[seg]) {
+		s->ssr_queued[seg] = 1;
+		s->ssr_list[s->nssr_list++] = seg;
+	}
+}
+
+/* adaptive: block @blk no longer valid, but SSR may not reuse it before a checkpoint */
+static void hold_block(struct zf2fs_gc_sim *s, uint32_t blk)
+{
+	s->p2l[blk] = LID_STALE;
+	if (s->nheld == s->maxheld) {
+		/* grows rarely; a block is held at most once per checkpoint (SSR skips held
+		 * blocks, LFS takes only free segments, which hold none): nblocks at most */
+		uint64_t n = s->maxheld ? 2ull * s->maxheld : 65536;
+		uint32_t *v;
+
+		if (n > s->nblocks)
+			n = s->nblocks;
+		v = realloc(s->held, (size_t)n * sizeof(*v));
+
+		if (!v) {
+			s->err = -ENOMEM;   /* the run stops at the end of the operation */
+			return;
+		}
+		s->held = v;
+		s->maxheld = (uint32_t)n;
+	}
+	s->held[s->nheld++] = blk;
+}
+
 static void node_dirty(struct zf2fs_gc_sim *s, uint64_t node)
 {
 	if (s->node_fl[node] & ND_DIRTY)
@@ -226,10 +296,14 @@ static void invalidate(struct zf2fs_gc_sim *s, uint32_t blk)
 	struct zf2fs_gc_model *m = s->m;
 	uint32_t seg = blk >> m->log_bps;
 
-	s->p2l[blk] = LID_NONE;
+	if (s->adaptive)
+		hold_block(s, blk);
+	else
+		s->p2l[blk] = LID_NONE;
 	gc_invalidate(m, seg, s->now);
 	mark_stale(s, seg / m->sps);
 	sit_touch(s, seg);
+	ssr_touch(s, seg);
 }
 
 /* Write logical block @lid to log @l; -ENOSPC when no free section is left. */
@@ -240,6 +314,9 @@ static int put_block(struct zf2fs_gc_sim *s, uint64_t lid, int l)
 
 	if (old != LID_NONE)
 		invalidate(s, old);
+	/* a log always has room on entry: its segment now is where the block goes */
+	if (s->m->ssr[l])
+		s->st[s->phase].ssr_blocks++;
 	blk = gc_log_append(s->m, l, s->now);
 	if (blk < 0) {
 		s->l2p[lid] = LID_NONE;
@@ -248,6 +325,7 @@ static int put_block(struct zf2fs_gc_sim *s, uint64_t lid, int l)
 	s->p2l[blk] = (uint32_t)lid;
 	s->l2p[lid] = (uint32_t)blk;
 	sit_touch(s, (uint32_t)(blk >> s->m->log_bps));
+	ssr_touch(s, (uint32_t)(blk >> s->m->log_bps));
 	return 0;
 }
 
@@ -315,6 +393,13 @@ static void cp_hook(void *arg)
 		s->node_fl[s->nat_list[i]] &= (uint8_t)~ND_NAT;
 		s->nat_blk[s->nat_list[i] / NAT_ENTRIES_BLK] = 0;
 	}
+	/* the new checkpoint's validity maps: blocks invalid now become reusable by SSR, and
+	 * the segments' SSR cost (checkpointed valid blocks) changes */
+	for (uint32_t i = 0; i < s->nheld; i++)
+		s->p2l[s->held[i]] = LID_NONE;
+	s->nheld = 0;
+	for (uint64_t i = 0; s->adaptive && i < s->nsit_list; i++)
+		ssr_touch(s, s->sit_list[i]);
 	for (uint64_t i = 0; i < s->nsit_list; i++) {
 		s->sit_seg[s->sit_list[i]] = 0;
 		s->sit_blk[s->sit_list[i] / SIT_ENTRIES_BLK] = 0;
@@ -338,17 +423,25 @@ static void move_hook(void *arg, uint32_t src, uint32_t dst)
 	for (;;) {
 		if (s->mv_off >= s->m->bps)
 			s->mv_off = 0;
-		if (s->p2l[base + s->mv_off] != LID_NONE)
+		if (s->p2l[base + s->mv_off] < LID_STALE)
 			break;
 		s->mv_off++;
 	}
 	lid = s->p2l[base + s->mv_off];
-	s->p2l[base + s->mv_off] = LID_NONE;
+	if (s->adaptive)
+		hold_block(s, base + s->mv_off);
+	else
+		s->p2l[base + s->mv_off] = LID_NONE;
 	s->mv_off++;
 	s->p2l[dst] = lid;
 	s->l2p[lid] = dst;
+	for (int l = 0; s->adaptive && l < GC_NR_LOGS; l++)
+		if (s->m->ssr[l] && s->m->cur_seg[l] == dst >> s->m->log_bps)
+			st->ssr_blocks++;
 	sit_touch(s, src);
 	sit_touch(s, dst >> s->m->log_bps);
+	ssr_touch(s, src);
+	ssr_touch(s, dst >> s->m->log_bps);
 	if (lid >= s->node_base) {
 		uint64_t node = lid - s->node_base;
 
@@ -374,6 +467,288 @@ static void move_hook(void *arg, uint32_t src, uint32_t dst)
 	s->m->dirty_node = s->ndirty;
 }
 
+/* ---- SSR (mode=adaptive) ------------------------------------------------------------ */
+
+/* The next block of @seg at or after @from that SSR may write: neither valid now nor
+ * valid at the last checkpoint (the kernel ORs the two maps). */
+static uint32_t ssr_next_free(void *arg, uint32_t seg, uint32_t from)
+{
+	struct zf2fs_gc_sim *s = arg;
+	const uint32_t *p = s->p2l + ((uint64_t)seg << s->m->log_bps);
+	uint32_t end = gc_seg_usable(s->m, seg);
+
+	while (from < end && p[from] != LID_NONE)
+		from++;
+	return from;
+}
+
+static void tree_set(struct ssr_tree *t, uint32_t seg, uint32_t cnt, uint64_t key)
+{
+	uint32_t i = t->size + seg;
+
+	t->cnt[i] = cnt;
+	t->key[i] = key;
+	for (i /= 2; i; i /= 2) {
+		uint64_t a = t->key[2 * i], b = t->key[2 * i + 1];
+
+		t->cnt[i] = t->cnt[2 * i] + t->cnt[2 * i + 1];
+		t->key[i] = a < b ? a : b;
+	}
+}
+
+/* candidates in [lo, hi] */
+static uint32_t tree_count(const struct ssr_tree *t, uint32_t lo, uint32_t hi)
+{
+	uint32_t n = 0;
+
+	for (lo += t->size, hi += t->size + 1; lo < hi; lo /= 2, hi /= 2) {
+		if (lo & 1)
+			n += t->cnt[lo++];
+		if (hi & 1)
+			n += t->cnt[--hi];
+	}
+	return n;
+}
+
+static uint64_t tree_min(const struct ssr_tree *t, uint32_t lo, uint32_t hi)
+{
+	uint64_t k = UINT64_MAX;
+
+	for (lo += t->size, hi += t->size + 1; lo < hi; lo /= 2, hi /= 2) {
+		if ((lo & 1) && t->key[lo++] < k)
+			k = t->key[lo - 1];
+		if ((hi & 1) && t->key[--hi] < k)
+			k = t->key[hi];
+	}
+	return k;
+}
+
+/* the segment of the @k-th (1-based) candidate at or after @lo (there are k) */
+static uint32_t tree_kth(const struct ssr_tree *t, uint32_t lo, uint32_t k)
+{
+	uint32_t i = 1;
+
+	k += lo ? tree_count(t, 0, lo - 1) : 0;
+	while (i < t->size) {
+		if (t->cnt[2 * i] >= k) {
+			i = 2 * i;
+		} else {
+			k -= t->cnt[2 * i];
+			i = 2 * i + 1;
+		}
+	}
+	return i - t->size;
+}
+
+/* enter @seg in the tree of its type when it is an SSR candidate: in the kernel's
+ * dirty_segmap[type], i.e. some but not all blocks valid, and not current */
+static void ssr_map_seg(struct zf2fs_gc_sim *s, uint32_t seg)
+{
+	struct zf2fs_gc_model *m = s->m;
+	uint32_t v = m->valid[seg];
+	int t = m->type[seg], in = 0;
+	uint64_t key = UINT64_MAX;
+
+	if (v && v < gc_seg_usable(m, seg) && t < GC_NR_LOGS) {
+		in = t + 1;
+		for (int i = 0; i < GC_NR_LOGS; i++)
+			if (m->cur_seg[i] == seg)
+				in = 0;
+	}
+	if (in)
+		key = (uint64_t)m->ckpt_valid[seg] << 32 | seg;
+	if (s->ssr_in[seg] && s->ssr_in[seg] != in)
+		tree_set(&s->ssr_tree[s->ssr_in[seg] - 1], seg, 0, UINT64_MAX);
+	if (in) {
+		struct ssr_tree *tr = &s->ssr_tree[in - 1];
+
+		if (s->ssr_in[seg] != in || tr->key[tr->size + seg] != key)
+			tree_set(tr, seg, 1, key);
+	}
+	s->ssr_in[seg] = (uint8_t)in;
+}
+
+/* Bring the SSR candidate trees up to date: the segments touched since, and the current
+ * segments then and now (a segment stops or starts being current without a write). */
+static void ssr_flush(struct zf2fs_gc_sim *s)
+{
+	struct zf2fs_gc_model *m = s->m;
+
+	if (!s->ssr_queued)
+		return;
+	for (int l = 0; l < GC_NR_LOGS; l++)
+		if (m->cur_seg[l] != s->ssr_cur[l]) {
+			if (s->ssr_cur[l] != GC_NULL)
+				ssr_touch(s, s->ssr_cur[l]);
+			if (m->cur_seg[l] != GC_NULL)
+				ssr_touch(s, m->cur_seg[l]);
+			s->ssr_cur[l] = m->cur_seg[l];
+		}
+	for (uint32_t i = 0; i < s->nssr_list; i++) {
+		s->ssr_queued[s->ssr_list[i]] = 0;
+		ssr_map_seg(s, s->ssr_list[i]);
+	}
+	s->nssr_list = 0;
+}
+
+static bool seg_free(const struct zf2fs_gc_model *m, uint32_t seg)
+{
+	if (m->valid[seg] || m->prefree[seg])
+		return false;
+	for (int i = 0; i < GC_NR_LOGS; i++)
+		if (m->cur_seg[i] == seg)
+			return false;
+	return true;
+}
+
+/* f2fs_need_SSR: free sections down to the dirty node sections plus min_ssr_sections
+ * (the reserved sections) plus the reserved sections. */
+static bool need_ssr(const struct zf2fs_gc_model *m)
+{
+	uint64_t per_sec = (uint64_t)m->sps << m->log_bps;
+	uint64_t node_secs = ((m->dirty_node + per_sec - 1) >> m->log_bps) / m->sps;
+
+	return m->free_secs <= node_secs + 2ull * m->reserved_secs;
+}
+
+/*
+ * The kernel's SSR selection from the tree (one segment per section, no section marked by
+ * background GC: then no candidate is skipped but the victim being emptied, which the
+ * scan counts and passes over): the scan visits the candidates from the cursor on
+ * (from 0 for hot data and node logs, no_heap), wraps to the cursor's old value when
+ * it started past 0, and stops after the window; the first of the smallest cost wins.
+ */
+static uint32_t ssr_pick_tree(struct zf2fs_gc_sim *s, int t)
+{
+	struct zf2fs_gc_model *m = s->m;
+	struct ssr_tree *tr = &s->ssr_tree[t];
+	uint32_t n = m->total_segs, *lv = &m->last_victim[ZF2FS_GC_GREEDY], l0 = *lv;
+	uint32_t w = tr->cnt[1], o, c1, hi1 = n - 1, nlv = l0, vseg = s->mv_seg;
+	uint64_t k1, k2 = UINT64_MAX, vkey = 0;
+	bool hide = vseg != GC_NULL && s->ssr_in[vseg] == t + 1;
+
+	if (w > s->cfg.fg.max_search)
+		w = s->cfg.fg.max_search;
+	if (!w)
+		return GC_NULL;
+	o = t == ZF2FS_LOG_HOT_DATA || t >= ZF2FS_LOG_HOT_NODE ? 0 : l0;
+	if (hide) {
+		vkey = tr->key[tr->size + vseg];
+		tree_set(tr, vseg, 1, UINT64_MAX);
+	}
+	c1 = tree_count(tr, o, n - 1);
+	if (w <= c1) {
+		hi1 = tree_kth(tr, o, w);
+		nlv = (hi1 + 1) % n;
+	} else if (l0) {
+		uint32_t r = w - c1, c2 = tree_count(tr, 0, l0 - 1), hi2 = l0 - 1;
+
+		nlv = 0;
+		if (r <= c2) {
+			hi2 = tree_kth(tr, 0, r);
+			nlv = (l0 + 1) % n;
+		}
+		k2 = tree_min(tr, 0, hi2);
+	}
+	k1 = o < n ? tree_min(tr, o, hi1) : UINT64_MAX;
+	if (hide)
+		tree_set(tr, vseg, 1, vkey);
+	*lv = nlv;
+	/* the first pass comes first in scan order: it wins ties */
+	if (k2 != UINT64_MAX && (k1 == UINT64_MAX || (k2 >> 32) < (k1 >> 32)))
+		k1 = k2;
+	if (k1 == UINT64_MAX || (k1 >> 32) >= m->bps)
+		return GC_NULL;
+	return (uint32_t)k1;
+}
+
+/* One SSR victim of log type @t (greedy on checkpointed valid blocks, the kernel's
+ * window); GC_NULL when none.  The section GC is emptying is no candidate (the kernel
+ * skips cur_victim_sec): for the scan it is marked as a background victim, which the
+ * search skips. */
+static int ssr_pick(struct zf2fs_gc_sim *s, int t, uint32_t *ret_seg)
+{
+	struct zf2fs_gc_model *m = s->m;
+	struct zf2fs_gc_params p;
+	struct zf2fs_gc_victim v;
+	uint32_t vsec = s->mv_seg != GC_NULL ? s->mv_seg / m->sps : GC_NULL;
+	bool mark = vsec != GC_NULL && !m->victim_map[vsec];
+	int err;
+
+	if (s->ssr_in && m->sps == 1 && !m->nr_marked) {
+		*ret_seg = ssr_pick_tree(s, t);
+		return 0;
+	}
+
+	zf2fs_gc_params_init(&p, ZF2FS_GC_BG);
+	p.alloc = ZF2FS_GC_SSR;
+	p.ssr_type = t;
+	p.max_search = s->cfg.fg.max_search;
+	p.engine = ZF2FS_GC_ENGINE_SCAN;
+	if (mark) {
+		m->victim_map[vsec] = 1;
+		m->nr_marked++;
+	}
+	err = zf2fs_gc_select(m, &p, &v);
+	if (mark) {
+		m->victim_map[vsec] = 0;
+		m->nr_marked--;
+	}
+	*ret_seg = err ? GC_NULL : v.segno;
+	return err == -ENODATA ? 0 : err;
+}
+
+/*
+ * A full log wants a segment (need_new_seg / get_ssr_segment / change_curseg): an LFS
+ * log whose section has its next segment free goes on there; otherwise, when SSR is
+ * needed, a dirty segment of the log's own type, else of the other temperatures of the
+ * same kind (data for data logs, node for node logs) in the kernel's order, becomes the
+ * current segment and takes that type.
+ */
+static int ssr_alloc(void *arg, int l)
+{
+	struct zf2fs_gc_sim *s = arg;
+	struct zf2fs_gc_model *m = s->m;
+	uint32_t cur = m->cur_seg[l], seg = GC_NULL;
+	int base = l >= ZF2FS_LOG_HOT_NODE ? ZF2FS_LOG_HOT_NODE : ZF2FS_LOG_HOT_DATA;
+	int order[3], n = 0, err;
+
+	if (!m->ssr[l] && cur != GC_NULL && (cur + 1) % m->sps && cur + 1 < m->total_segs &&
+	    seg_free(m, cur + 1))
+		return 0;
+	if (!need_ssr(m))
+		return 0;
+	ssr_flush(s);
+	order[n++] = l;
+	if (l - base >= 1) {            /* warm and cold: cold first, downwards */
+		for (int t = base + 2; t >= base; t--)
+			if (t != l)
+				order[n++] = t;
+	} else {
+		for (int t = base; t <= base + 2; t++)
+			if (t != l)
+				order[n++] = t;
+	}
+	for (int i = 0; i < n && seg == GC_NULL; i++) {
+		err = ssr_pick(s, order[i], &seg);
+		if (err)
+			return err;
+	}
+	/* a slot within the usable blocks (a zone's capacity may end before the segment) */
+	if (seg == GC_NULL || ssr_next_free(s, seg, 0) >= gc_seg_usable(m, seg))
+		return 0;
+	m->cur_seg[l] = seg;
+	m->type[seg] = (uint8_t)l;
+	m->ssr[l] = 1;
+	m->cur_off[l] = ssr_next_free(s, seg, 0);
+	ssr_touch(s, seg);
+	gc_refresh_sec(m, seg / m->sps);
+	if (cur != GC_NULL)
+		gc_refresh_sec(m, cur / m->sps);
+	s->st[s->phase].ssr_segments++;
+	return 1;
+}
+
 static uint64_t moved(const struct zf2fs_gc_sim_stats *st)
 {
 	return st->gc_data_blocks + st->gc_node_blocks;
@@ -395,9 +770,10 @@ static double balance(struct zf2fs_gc_sim *s, int *ret_err)
 	if ((uint64_t)m->free_secs > m->reserved_secs + 2 + s->ndirty / m->cap)
 		return 0;
 	flush_stale(s);
-	if (!gc_not_enough_free(m, true, 0))
+	if (!gc_not_enough_free(m, !s->adaptive, 0))
 		return 0;
 	p.gc_type = ZF2FS_GC_BG;
+	p.lfs_mode = !s->adaptive;
 	p.now = s->now ? s->now : 1;
 	for (;;) {
 		unsigned n = 0, max = 64;
@@ -407,7 +783,7 @@ static double balance(struct zf2fs_gc_sim *s, int *ret_err)
 		 * no background GC (no_bg_gc) when that was enough */
 		if (m->prefree_segs)
 			zf2fs_gc_checkpoint(m);
-		if (!gc_not_enough_free(m, true, 0))
+		if (!gc_not_enough_free(m, !s->adaptive, 0))
 			break;
 		if (budget && budget < max)
 			max = budget;
@@ -432,6 +808,7 @@ static double balance(struct zf2fs_gc_sim *s, int *ret_err)
 				break;
 		}
 	}
+	s->mv_seg = GC_NULL;     /* no section is being emptied any more (SSR may take it) */
 	flush_stale(s);
 	if (ran)
 		st->fg_cycles++;
@@ -449,7 +826,7 @@ static int background(struct zf2fs_gc_sim *s)
 	int err;
 
 	flush_stale(s);
-	if (gc_not_enough_free(s->m, true, 0))
+	if (gc_not_enough_free(s->m, !s->adaptive, 0))
 		return 0;          /* foreground GC's business */
 	p.gc_type = ZF2FS_GC_BG;
 	p.policy = s->cfg.bg_policy;
@@ -460,6 +837,7 @@ static int background(struct zf2fs_gc_sim *s)
 	err = gc_collect_fg(s->m, v.secno, s->now ? s->now : 1);
 	if (err < 0)
 		return err;
+	s->mv_seg = GC_NULL;
 	s->st[s->phase].bg_sections++;
 	flush_stale(s);
 	return 0;
@@ -494,7 +872,8 @@ static int write_op(struct zf2fs_gc_sim *s, struct stream_rt *r, uint64_t f, uin
 	struct zf2fs_gc_sim_stats *st = &s->st[s->phase];
 	uint64_t d = s->data_base + f * s->fblocks + b0;
 	uint64_t node0 = f * s->npf, dev0 = st->data_blocks + st->node_blocks;
-	uint32_t last = UINT32_MAX;
+	uint32_t last = UINT32_MAX, opu = 0;
+	bool ipu = s->ipu_all || (sync && n <= MIN_FSYNC_BLOCKS && s->ipu_fsync);
 	double stall;
 	int err;
 
@@ -502,6 +881,12 @@ static int write_op(struct zf2fs_gc_sim *s, struct stream_rt *r, uint64_t f, uin
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t k = dnode_of(b0 + i);
 
+		/* in place: same address, so no node page changes for it */
+		if (ipu && s->l2p[d + i] != LID_NONE) {
+			st->ipu_blocks++;
+			continue;
+		}
+		opu++;
 		err = put_block(s, d + i, ZF2FS_LOG_WARM_DATA);
 		if (err)
 			return err;
@@ -521,7 +906,7 @@ static int write_op(struct zf2fs_gc_sim *s, struct stream_rt *r, uint64_t f, uin
 		err = write_node(s, node0);
 		if (err)
 			return err;
-	} else {
+	} else if (opu) {       /* lazytime: a new mtime alone does not dirty the inode */
 		node_dirty(s, node0);
 	}
 	st->ops++;
@@ -533,6 +918,8 @@ static int write_op(struct zf2fs_gc_sim *s, struct stream_rt *r, uint64_t f, uin
 	stall = balance(s, &err);
 	if (err)
 		return err;
+	if (s->err)
+		return s->err;
 	if (stall > 0 || sync) {
 		double us = base_us + (double)(st->data_blocks + st->node_blocks - dev0 - n) *
 			    s->cfg.write_cost_us + stall;
@@ -618,49 +1005,96 @@ static void sample(struct zf2fs_gc_sim *s)
 	memset(&s->win, 0, sizeof(s->win));
 }
 
+/* One write operation of the workload: stream, file, first block. */
+struct op {
+	struct stream_rt *r;
+	uint64_t f;
+	uint32_t b0;
+};
+
+static void next_op(struct zf2fs_gc_sim *s, struct op *o)
+{
+	struct stream_rt *r = &s->sr[0];
+	uint64_t u, f;
+
+	if (s->nstreams > 1) {
+		uint64_t w = rnd_below(s, s->weight_total);
+
+		for (unsigned k = 0; k < s->nstreams; k++) {
+			if (w < s->sr[k].s.weight) {
+				r = &s->sr[k];
+				break;
+			}
+			w -= s->sr[k].s.weight;
+		}
+	}
+	switch (r->s.pattern) {
+	case ZF2FS_SIM_ZIPF:
+		u = zipf_next(s, r);
+		break;
+	case ZF2FS_SIM_HOTCOLD:
+		if (rnd_below(s, 10000) < (uint64_t)(r->s.hot_writes * 100))
+			u = rnd_below(s, r->hot_units);
+		else
+			u = r->hot_units + rnd_below(s, r->nunits - r->hot_units);
+		break;
+	case ZF2FS_SIM_SEQUENTIAL:
+		u = r->cursor++ % r->nunits;
+		break;
+	default:
+		/* a random file, then a random offset in it (as fio/zwork pick them) */
+		f = rnd_below(s, r->nfiles);
+		u = f * r->upf + rnd_below(s, r->upf);
+		break;
+	}
+	o->r = r;
+	o->f = r->f0 + u / r->upf;
+	o->b0 = (uint32_t)(u % r->upf) * r->io;
+}
+
+/*
+ * The operations are drawn LOOKAHEAD ahead of their execution (the random sequence is
+ * the same: only the workload draws numbers), so that the two memory reads that miss
+ * the cache on a big volume, the block's address (l2p) and then its reverse entry
+ * (p2l), are fetched while earlier operations run: the first LOOKAHEAD operations
+ * ahead, the second half-way.  The addresses read early are hints only.
+ */
+#define LOOKAHEAD 16
+
+static inline uint64_t op_lid(const struct zf2fs_gc_sim *s, const struct op *o)
+{
+	return s->data_base + o->f * s->fblocks + o->b0;
+}
+
 static int run_ops(struct zf2fs_gc_sim *s)
 {
+	struct op ring[LOOKAHEAD];
+	uint64_t ops = s->cfg.ops;
 	int err;
 
 	s->phase = 1;
 	memset(&s->win, 0, sizeof(s->win));
-	for (uint64_t i = 0; i < s->cfg.ops; i++) {
-		struct stream_rt *r = &s->sr[0];
-		uint64_t u, f;
+	for (uint64_t k = 0; k < ops && k < LOOKAHEAD; k++) {
+		next_op(s, &ring[k]);
+		__builtin_prefetch(&s->l2p[op_lid(s, &ring[k])]);
+	}
+	for (uint64_t i = 0; i < ops; i++) {
+		struct op o = ring[i % LOOKAHEAD];
 
-		if (s->nstreams > 1) {
-			uint64_t w = rnd_below(s, s->weight_total);
+		if (i + LOOKAHEAD < ops) {
+			struct op *n = &ring[i % LOOKAHEAD];
 
-			for (unsigned k = 0; k < s->nstreams; k++) {
-				if (w < s->sr[k].s.weight) {
-					r = &s->sr[k];
-					break;
-				}
-				w -= s->sr[k].s.weight;
-			}
+			next_op(s, n);
+			__builtin_prefetch(&s->l2p[op_lid(s, n)], 1);
 		}
-		switch (r->s.pattern) {
-		case ZF2FS_SIM_ZIPF:
-			u = zipf_next(s, r);
-			break;
-		case ZF2FS_SIM_HOTCOLD:
-			if (rnd_below(s, 10000) < (uint64_t)(r->s.hot_writes * 100))
-				u = rnd_below(s, r->hot_units);
-			else
-				u = r->hot_units + rnd_below(s, r->nunits - r->hot_units);
-			break;
-		case ZF2FS_SIM_SEQUENTIAL:
-			u = r->cursor++ % r->nunits;
-			break;
-		default:
-			/* a random file, then a random offset in it (as fio/zwork pick them) */
-			f = rnd_below(s, r->nfiles);
-			u = f * r->upf + rnd_below(s, r->upf);
-			break;
+		if (i + LOOKAHEAD / 2 < ops) {
+			uint32_t old = s->l2p[op_lid(s, &ring[(i + LOOKAHEAD / 2) % LOOKAHEAD])];
+
+			if (old < s->nblocks)
+				__builtin_prefetch(&s->p2l[old], 1);
 		}
-		f = r->f0 + u / r->upf;
-		err = write_op(s, r, f, (uint32_t)(u % r->upf) * r->io, r->io, r->s.sync,
-			       r->base_us, r->base_bucket);
+		err = write_op(s, o.r, o.f, o.b0, o.r->io, o.r->s.sync, o.r->base_us,
+			       o.r->base_bucket);
 		if (err)
 			return err;
 		if (s->sample_every && (i + 1) % s->sample_every == 0)
@@ -835,6 +1269,7 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 
 	*ret = NULL;
 	if (!m->ready || cfg->fill < 0 || cfg->fill > 0.995 || !cfg->file_blocks ||
+	    cfg->mode > ZF2FS_SIM_MODE_ADAPTIVE || cfg->ipu > ZF2FS_SIM_IPU_FORCE ||
 	    !cfg->rate || cfg->file_blocks > ADDRS_INODE + 2 * ADDRS_NODE +
 	    2ull * ADDRS_NODE * ADDRS_NODE) {
 		zf2fs_gc_model_free(m);
@@ -872,7 +1307,7 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 	s->node_base = s->data_base + s->ndata;
 	s->nnodes = s->nfiles * s->npf;
 	s->nlids = s->node_base + s->nnodes;
-	if (s->nblocks >= LID_NONE || s->nlids >= LID_NONE) {
+	if (s->nblocks >= LID_STALE || s->nlids >= LID_STALE) {
 		err = -EINVAL;
 		goto fail;
 	}
@@ -925,9 +1360,48 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 			(cfg->bg_interval && cfg->bg_policy != ZF2FS_GC_GREEDY));
 	m->move_hook = move_hook;
 	m->cp_hook = cp_hook;
+	if (cfg->mode == ZF2FS_SIM_MODE_ADAPTIVE) {
+		bool small = m->total_segs <= SMALL_VOLUME_SEGS;
+
+		s->adaptive = true;
+		s->ipu_all = cfg->ipu == ZF2FS_SIM_IPU_FORCE ||
+			     (cfg->ipu == ZF2FS_SIM_IPU_DEFAULT && small);
+		s->ipu_fsync = cfg->ipu == ZF2FS_SIM_IPU_FSYNC ||
+			       (cfg->ipu == ZF2FS_SIM_IPU_DEFAULT && !small);
+		m->alloc_hook = ssr_alloc;
+		m->next_free_hook = ssr_next_free;
+		/* the reference engine scans every segment for SSR candidates instead */
+		if (cfg->fg.engine != ZF2FS_GC_ENGINE_SCAN) {
+			uint32_t size = 1;
+
+			while (size < m->total_segs)
+				size *= 2;
+			s->ssr_in = calloc(m->total_segs, 1);
+			s->ssr_queued = calloc(m->total_segs, 1);
+			s->ssr_list = malloc((size_t)m->total_segs * sizeof(*s->ssr_list));
+			if (!s->ssr_in || !s->ssr_queued || !s->ssr_list)
+				goto nomem;
+			for (int t = 0; t < GC_NR_LOGS; t++) {
+				struct ssr_tree *tr = &s->ssr_tree[t];
+
+				tr->size = size;
+				tr->cnt = calloc(2 * (size_t)size, sizeof(*tr->cnt));
+				tr->key = malloc(2 * (size_t)size * sizeof(*tr->key));
+				if (!tr->cnt || !tr->key)
+					goto nomem;
+				memset(tr->key, 0xff, 2 * (size_t)size * sizeof(*tr->key));
+			}
+			for (int l = 0; l < GC_NR_LOGS; l++)
+				s->ssr_cur[l] = m->cur_seg[l];
+			for (uint32_t seg = 0; seg < m->total_segs; seg++)
+				ssr_map_seg(s, seg);
+		}
+	}
 	m->hook_arg = s;
 	*ret = s;
 	return 0;
+nomem:
+	err = -ENOMEM;
 fail:
 	zf2fs_gc_sim_free(s);
 	return err;
@@ -937,7 +1411,15 @@ ZF2FS_EXPORT void zf2fs_gc_sim_free(struct zf2fs_gc_sim *s)
 {
 	if (!s)
 		return;
+	for (int t = 0; t < GC_NR_LOGS; t++) {
+		free(s->ssr_tree[t].cnt);
+		free(s->ssr_tree[t].key);
+	}
 	zf2fs_gc_model_free(s->m);
+	free(s->held);
+	free(s->ssr_in);
+	free(s->ssr_queued);
+	free(s->ssr_list);
 	free(s->l2p);
 	free(s->p2l);
 	free(s->node_fl);
@@ -990,6 +1472,33 @@ ZF2FS_EXPORT void zf2fs_gc_sim_size(const struct zf2fs_gc_sim *s, uint64_t *ret_
 	*ret_files = s->nfiles;
 	*ret_data = s->ndata;
 	*ret_nodes = s->nnodes;
+}
+
+ZF2FS_EXPORT int zf2fs_gc_sim_verify(const struct zf2fs_gc_sim *s)
+{
+	const struct zf2fs_gc_model *m = s->m;
+
+	for (uint64_t lid = 0; lid < s->nlids; lid++) {
+		uint32_t b = s->l2p[lid];
+
+		if (b != LID_NONE && (b >= s->nblocks || s->p2l[b] != lid))
+			return -EINVAL;
+	}
+	for (uint32_t seg = 0; seg < m->total_segs; seg++) {
+		const uint32_t *p = s->p2l + ((uint64_t)seg << m->log_bps);
+		uint32_t valid = 0, used = 0;
+
+		for (uint32_t b = 0; b < m->bps; b++) {
+			valid += p[b] < LID_STALE;
+			used += p[b] != LID_NONE;
+			if (p[b] < LID_STALE && (p[b] >= s->nlids || s->l2p[p[b]] !=
+						 ((uint64_t)seg << m->log_bps) + b))
+				return -EINVAL;
+		}
+		if (valid != m->valid[seg] || (s->adaptive && used != m->ckpt_valid[seg]))
+			return -EINVAL;
+	}
+	return 0;
 }
 
 ZF2FS_EXPORT const struct zf2fs_gc_model *zf2fs_gc_sim_model(const struct zf2fs_gc_sim *s)

@@ -4,7 +4,8 @@
  * workload, on an image's state or on an empty volume laid out as mkfs would.
  *
  *   gc.f2fs simulate [IMAGE] [--size SIZE | --zoned ZONES:ZONE[:CAP] ...] [-s N] [-z N]
- *                    [-o PCT] [-Z N|auto] [workload] [GC options] [--compare KEY=A,B,...]
+ *                    [-o PCT] [-Z N|auto] [--mode lfs|adaptive] [workload] [GC options]
+ *                    [--compare KEY=A,B,...]
  *
  * Options are parsed here; the volume (zf2fs_layout_compute or zf2fs_gc_model_load) and
  * the simulation (include/zf2fs/gc_sim.h) come from the library.  Output: a text report,
@@ -25,6 +26,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/gc.h"
 #include "zf2fs/gc_sim.h"
+#include "zf2fs/zoned.h"
 #include "gc_sim_cli.h"
 
 #define PROG "gc.f2fs"
@@ -38,6 +40,7 @@ struct sim_cli {
 	uint32_t zones, conv_zones;
 	struct zf2fs_layout_opts lo;
 	bool reserved_auto_set;
+	bool mode_set;             /* --mode given; else lfs on zoned volumes, adaptive elsewhere */
 	struct zf2fs_gc_sim_config cfg;
 	/* the default stream, when no --stream */
 	struct zf2fs_gc_sim_stream def;
@@ -59,6 +62,7 @@ struct variant {
 	unsigned nsamples;
 	uint64_t files, data_blocks, node_blocks;
 	uint32_t reserved_secs, ovp_segs, rsvd_segs, secs, sps;
+	enum zf2fs_gc_sim_mode mode;
 	double elapsed, cpu;
 	char error[160];
 };
@@ -66,8 +70,8 @@ struct variant {
 static const char sim_usage[] =
 "Usage: " PROG " simulate [IMAGE] [OPTIONS]\n"
 "\n"
-"Simulates a workload on the kernel's allocation and GC (mode=lfs): write amplification,\n"
-"GC work and foreground stalls.  Starts from IMAGE's SIT state, or from an empty volume\n"
+"Simulates a workload on the kernel's allocation and GC: write amplification, GC work\n"
+"and foreground stalls.  Starts from IMAGE's SIT state, or from an empty volume\n"
 "laid out exactly as mkfs.f2fs would lay it out.\n"
 "\n"
 "Volume (without IMAGE):\n"
@@ -91,6 +95,11 @@ static const char sim_usage[] =
 "                          [,weight=N][,data=PCT]\n"
 "  --preset 2013           the 2013 victim-search case: 2 GiB volume, 52023 files of\n"
 "                          32 KiB (full then), 100000 random 4 KiB sync rewrites\n"
+"Mount:\n"
+"  --mode lfs|adaptive     allocation mode (default: the kernel's, lfs on zoned volumes,\n"
+"                          adaptive otherwise: in-place updates and SSR)\n"
+"  --ipu-policy P          adaptive: default (force up to 16 GiB, fsync above), none,\n"
+"                          fsync, force\n"
 "GC:\n"
 "  --policy greedy|cb|atgc foreground victim policy (default greedy, as the kernel)\n"
 "  --search SPEC           kernel (default), fixed:N, all, proportional\n"
@@ -106,7 +115,7 @@ static const char sim_usage[] =
 "  --cp-interval S         periodic checkpoint (default 60)\n"
 "Output:\n"
 "  --compare KEY=A,B,...   side by side; KEY: reserved (auto or N), op, search, policy,\n"
-"                          gc-max-secs, bg-gc, fill, sync (0 or 1)\n"
+"                          gc-max-secs, bg-gc, fill, sync (0 or 1), mode, ipu-policy\n"
 "  --equal-op              with --compare reserved=...: pick -o so that every variant\n"
 "                          has the first one's overprovision segments\n"
 "  --format text|json|csv  report format (default text)\n"
@@ -252,8 +261,33 @@ enum {
 	O_SIZE = 300, O_ZONED, O_CONV_ZONES, O_CONV_DEV, O_SEED, O_FILL, O_FILE_SIZE, O_OPS,
 	O_BS, O_SYNC, O_PATTERN, O_STREAM, O_PRESET, O_POLICY, O_SEARCH, O_MAX_SEARCH,
 	O_GC_MAX, O_BG_GC, O_BG_POLICY, O_WCOST, O_MCOST, O_CCOST, O_RATE, O_CPI, O_COMPARE,
-	O_EQUAL_OP, O_FORMAT, O_SAMPLES, O_SERIES, O_PLOT, O_FILES,
+	O_EQUAL_OP, O_FORMAT, O_SAMPLES, O_SERIES, O_PLOT, O_FILES, O_MODE, O_IPU,
 };
+
+static void parse_mode(struct sim_cli *c, const char *s)
+{
+	if (!strcmp(s, "lfs"))
+		c->cfg.mode = ZF2FS_SIM_MODE_LFS;
+	else if (!strcmp(s, "adaptive"))
+		c->cfg.mode = ZF2FS_SIM_MODE_ADAPTIVE;
+	else
+		die_usage("invalid mode '%s' (lfs or adaptive)", s);
+	c->mode_set = true;
+}
+
+static void parse_ipu(struct sim_cli *c, const char *s)
+{
+	if (!strcmp(s, "default"))
+		c->cfg.ipu = ZF2FS_SIM_IPU_DEFAULT;
+	else if (!strcmp(s, "none"))
+		c->cfg.ipu = ZF2FS_SIM_IPU_NONE;
+	else if (!strcmp(s, "fsync"))
+		c->cfg.ipu = ZF2FS_SIM_IPU_FSYNC;
+	else if (!strcmp(s, "force"))
+		c->cfg.ipu = ZF2FS_SIM_IPU_FORCE;
+	else
+		die_usage("invalid ipu policy '%s' (default, none, fsync or force)", s);
+}
 
 static void parse_reserved(struct sim_cli *c, const char *s)
 {
@@ -299,6 +333,8 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 		{ "samples", required_argument, NULL, O_SAMPLES },
 		{ "series", required_argument, NULL, O_SERIES },
 		{ "plot", required_argument, NULL, O_PLOT },
+		{ "mode", required_argument, NULL, O_MODE },
+		{ "ipu-policy", required_argument, NULL, O_IPU },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -405,6 +441,8 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 							0, 100000); break;
 		case O_SERIES: c->series = optarg; break;
 		case O_PLOT: c->plot = optarg; break;
+		case O_MODE: parse_mode(c, optarg); break;
+		case O_IPU: parse_ipu(c, optarg); break;
 		case 'v': c->verbose++; break;
 		case 'h': fputs(sim_usage, stdout); exit(0);
 		default:
@@ -425,8 +463,11 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 	if (c->cmp_key && strcmp(c->cmp_key, "reserved") && strcmp(c->cmp_key, "op") &&
 	    strcmp(c->cmp_key, "search") && strcmp(c->cmp_key, "policy") &&
 	    strcmp(c->cmp_key, "gc-max-secs") && strcmp(c->cmp_key, "bg-gc") &&
-	    strcmp(c->cmp_key, "fill") && strcmp(c->cmp_key, "sync"))
+	    strcmp(c->cmp_key, "fill") && strcmp(c->cmp_key, "sync") &&
+	    strcmp(c->cmp_key, "mode") && strcmp(c->cmp_key, "ipu-policy"))
 		die_usage("invalid comparison key '%s'", c->cmp_key);
+	if (c->zones && c->mode_set && c->cfg.mode == ZF2FS_SIM_MODE_ADAPTIVE)
+		die_usage("--mode adaptive: the kernel mounts zoned volumes in mode=lfs only");
 	if (c->equal_op && (!c->cmp_key || strcmp(c->cmp_key, "reserved")))
 		die_usage("--equal-op goes with --compare reserved=...");
 	if (c->image && c->cmp_key && (!strcmp(c->cmp_key, "reserved") || !strcmp(c->cmp_key, "op")))
@@ -505,6 +546,10 @@ static void apply(struct sim_cli *c, const char *key, const char *val)
 		c->cfg.bg_interval = (uint32_t)zf2fs_parse_u64(PROG, val, "interval", 0, 1u << 30);
 	else if (!strcmp(key, "fill"))
 		c->cfg.fill = parse_double(val, "fill", 0.01, 99.5) / 100;
+	else if (!strcmp(key, "mode"))
+		parse_mode(c, val);
+	else if (!strcmp(key, "ipu-policy"))
+		parse_ipu(c, val);
 	else if (!strcmp(key, "sync"))
 		for (unsigned i = 0; i < c->cfg.nstreams; i++)
 			c->cfg.streams[i].sync = strcmp(val, "0") != 0;
@@ -517,7 +562,9 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 	struct zf2fs_vol *vol = NULL;
 	const struct zf2fs_gc_sim_sample *smp;
 	struct zf2fs_gc_summary sum;
+	struct zf2fs_gc_sim_config cfg = c->cfg;
 	struct timespec t0, t1, c0, c1;
+	bool zoned = false;
 	int err;
 
 	if (c->image) {
@@ -527,8 +574,10 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 		err = zf2fs_vol_open(paths, 1, 0, &log, &vol);
 		if (!err)
 			err = zf2fs_gc_model_load(vol, &log, &m);
-		if (vol)
+		if (vol) {
+			zoned = zf2fs_vol_is_zoned(vol);
 			zf2fs_vol_close(vol);
+		}
 		if (err) {
 			snprintf(v->error, sizeof(v->error), "%s: while reading %s",
 				 err == -ZF2FS_EFSCORRUPTED ? "corrupt file system" : strerror(-err),
@@ -544,6 +593,7 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 			return err;
 		}
 		v->have_lay = true;
+		zoned = v->lay.zoned;
 		err = zf2fs_gc_sim_model_from_layout(&v->lay, &m);
 		if (err) {
 			snprintf(v->error, sizeof(v->error), "%s: while building the model",
@@ -557,7 +607,17 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 	v->rsvd_segs = sum.rsvd_segments;
 	v->secs = sum.main_secs;
 	v->sps = sum.segs_per_sec;
-	err = zf2fs_gc_sim_new(m, &c->cfg, &sim);
+	/* the kernel's default: zoned volumes are forced to mode=lfs, others mount adaptive */
+	if (!c->mode_set)
+		cfg.mode = zoned ? ZF2FS_SIM_MODE_LFS : ZF2FS_SIM_MODE_ADAPTIVE;
+	if (zoned && cfg.mode == ZF2FS_SIM_MODE_ADAPTIVE) {
+		zf2fs_gc_model_free(m);
+		snprintf(v->error, sizeof(v->error), "mode=adaptive on a zoned volume (the kernel "
+			 "mounts zoned volumes in mode=lfs only)");
+		return -EINVAL;
+	}
+	v->mode = cfg.mode;
+	err = zf2fs_gc_sim_new(m, &cfg, &sim);
 	if (err) {
 		snprintf(v->error, sizeof(v->error), "%s: while setting up the workload",
 			 err == -ENOSPC ? "no room for one file" : strerror(-err));
@@ -613,7 +673,8 @@ static const struct row rows[] = {
 	R("lat_max_us", 1, lat_max), R("stall_p50_us", 1, stall_p50),
 	R("stall_p99_us", 1, stall_p99), R("stall_p999_us", 1, stall_p999),
 	R("stall_max_us", 1, stall_max), R("gc_seconds", 1, gc_seconds),
-	R("longest_cycle_blocks", 1, max_cycle_blocks),
+	R("longest_cycle_blocks", 1, max_cycle_blocks), R("ssr_segments", 0, ssr_segments),
+	R("ipu_mib", 2, ipu_blocks), R("ssr_blocks", 0, ssr_blocks),
 };
 
 static double row_value(const struct row *r, const struct zf2fs_gc_sim_stats *s)
@@ -652,6 +713,8 @@ static void print_header_text(const struct sim_cli *c, const struct variant *v)
 		       (double)v->lay.block_count * 4096 / MiB, v->lay.zoned ? " zoned" : "",
 		       v->secs, v->sps, v->rsvd_segs, v->reserved_secs, v->ovp_segs,
 		       v->lay.overprovision);
+	if (!c->cmp_key || strcmp(c->cmp_key, "mode"))
+		printf("mount: mode=%s\n", v->mode == ZF2FS_SIM_MODE_ADAPTIVE ? "adaptive" : "lfs");
 	printf("workload: seed %" PRIu64 ", %" PRIu64 " files of %u KiB (%.1f%% of the free user "
 	       "blocks), %" PRIu64 " operations in %u stream%s\n", g->seed, v->files,
 	       g->file_blocks * 4, g->fill * 100, g->ops, g->nstreams, g->nstreams > 1 ? "s" : "");
@@ -678,6 +741,10 @@ static void print_text(const struct sim_cli *c, struct variant *vs, unsigned n)
 		       "foreground, %" PRIu64 " in the background, %" PRIu64 " blocks moved, %" PRIu64
 		       " checkpoints\n", s->fg_cycles, s->fg_sections, s->bg_sections,
 		       s->gc_data_blocks + s->gc_node_blocks, s->checkpoints);
+		if (v->mode == ZF2FS_SIM_MODE_ADAPTIVE)
+			printf("adaptive: SSR %" PRIu64 " blocks in %" PRIu64 " reused segments, %.1f "
+			       "MiB updated in place\n", s->ssr_blocks, s->ssr_segments,
+			       (double)s->ipu_blocks * 4096 / MiB);
 		printf("latency (us): p50 %.0f, p99 %.0f, p99.9 %.0f, max %.0f\n", s->lat_p50,
 		       s->lat_p99, s->lat_p999, s->lat_max);
 		printf("foreground stalls: %" PRIu64 " operations; stall (us) p50 %.0f, p99 %.0f, "
@@ -743,10 +810,11 @@ static void print_json(const struct sim_cli *c, struct variant *vs, unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		const struct variant *v = &vs[i];
 
-		printf("%s\n {\"label\": \"%s\", \"sections\": %u, \"segs_per_sec\": %u, "
+		printf("%s\n {\"label\": \"%s\", \"mode\": \"%s\", \"sections\": %u, \"segs_per_sec\": %u, "
 		       "\"reserved_segments\": %u, \"reserved_sections\": %u, \"overprov_segments\": %u, "
 		       "\"op_percent\": %.3f, \"files\": %" PRIu64 ", \"error\": %s%s%s,\n  \"fill\": ",
-		       i ? "," : "", v->label, v->secs, v->sps, v->rsvd_segs, v->reserved_secs,
+		       i ? "," : "", v->label,
+		       v->mode == ZF2FS_SIM_MODE_ADAPTIVE ? "adaptive" : "lfs", v->secs, v->sps, v->rsvd_segs, v->reserved_secs,
 		       v->ovp_segs, v->have_lay ? v->lay.overprovision : 0.0, v->files,
 		       v->error[0] ? "\"" : "", v->error[0] ? v->error : "null", v->error[0] ? "\"" : "");
 		json_stats(&v->fill);

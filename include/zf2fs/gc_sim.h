@@ -9,9 +9,11 @@
  * where.  Host writes go to the warm data log out of place; node pages follow (at once
  * for synchronous writes, at the next checkpoint otherwise); foreground GC runs when the
  * kernel's free-section rule says so (f2fs_balance_fs), moving valid blocks to the cold
- * data log and the node logs; a checkpoint turns prefree segments free.  SSR (segment
- * reuse in mode=adaptive) is not modelled: mode=lfs, as zoned volumes always run.
- * Everything is deterministic for a given seed.
+ * data log and the node logs; a checkpoint turns prefree segments free.  Two mount
+ * modes: mode=lfs (zoned volumes always run it) and mode=adaptive (the kernel's default
+ * elsewhere): in-place updates by the kernel's default ipu_policy, and SSR: when free
+ * sections run low a full log reuses the free blocks of a dirty segment of its own kind
+ * instead of taking a free section.  Everything is deterministic for a given seed.
  *
  * Errors: negative errno.  No global state; one simulation per thread at a time.
  */
@@ -39,6 +41,23 @@ enum zf2fs_gc_sim_pattern {
 };
 
 #define ZF2FS_GC_SIM_MAX_STREAMS 8
+
+/* Mount mode (mount -o mode=...). */
+enum zf2fs_gc_sim_mode {
+	ZF2FS_SIM_MODE_LFS = 0,      /* out of place always, new segments only from free
+				      * sections (zoned volumes: forced by the kernel) */
+	ZF2FS_SIM_MODE_ADAPTIVE,     /* in-place updates per @ipu, SSR when free sections
+				      * fall to 2 x reserved + dirty node sections */
+};
+
+/* In-place updates of data in mode=adaptive (sysfs ipu_policy). */
+enum zf2fs_gc_sim_ipu {
+	ZF2FS_SIM_IPU_DEFAULT = 0,   /* the kernel's: FORCE on volumes of 8192 main segments
+				      * (16 GiB) or fewer, FSYNC above */
+	ZF2FS_SIM_IPU_NONE,          /* every write out of place (SSR still applies) */
+	ZF2FS_SIM_IPU_FSYNC,         /* O_SYNC writes of 8 blocks or fewer (min_fsync_blocks) */
+	ZF2FS_SIM_IPU_FORCE,         /* every overwrite of an allocated block */
+};
 
 struct zf2fs_gc_sim_stream {
 	enum zf2fs_gc_sim_pattern pattern;
@@ -69,6 +88,8 @@ struct zf2fs_gc_sim_config {
 	uint32_t rate;          /* host blocks per simulated second (the fs clock) */
 	uint32_t cp_interval;   /* seconds between periodic checkpoints (kernel: 60) */
 	uint32_t samples;       /* time-series points over the write phase (0: none) */
+	enum zf2fs_gc_sim_mode mode;     /* default mode=lfs (the front-end picks per volume) */
+	enum zf2fs_gc_sim_ipu ipu;       /* mode=adaptive only */
 };
 
 /* Counters of one phase (the fill, or the write operations). */
@@ -82,7 +103,9 @@ struct zf2fs_gc_sim_stats {
 	uint64_t checkpoints;
 	uint64_t fg_cycles;           /* f2fs_balance_fs calls that ran foreground GC */
 	uint64_t fg_sections, bg_sections;  /* sections reclaimed (victims collected) */
-	uint64_t ssr_segments;        /* segments reused by SSR */
+	uint64_t ssr_segments;        /* dirty segments a log reused (SSR) */
+	uint64_t ipu_blocks;          /* data blocks rewritten in place (in data_blocks) */
+	uint64_t ssr_blocks;          /* blocks written into reused segments (host and GC) */
 	uint64_t stalled_ops;         /* operations that waited for foreground GC */
 	double waf;                   /* device blocks / host blocks */
 	double lat_p50, lat_p99, lat_p999, lat_max;   /* operation latency, microseconds */
@@ -100,7 +123,8 @@ struct zf2fs_gc_sim_sample {
 };
 
 /* Fill @cfg with defaults: seed 1, fill 0.8, 256-block files, 100000 ops, one uniform
- * 4 KiB buffered stream, greedy foreground GC with the kernel window, mode=lfs, no
+ * 4 KiB buffered stream, greedy foreground GC with the kernel window, mode=lfs (the
+ * kernel's ipu_policy when switched to adaptive), no
  * background GC, costs: write 10 us per block, move 40 us per block, checkpoint 500 us;
  * rate 25600 blocks per second, checkpoints every 60 s, 100 samples. */
 ZF2FS_EXPORT void zf2fs_gc_sim_config_init(struct zf2fs_gc_sim_config *cfg);
@@ -135,6 +159,12 @@ ZF2FS_EXPORT const struct zf2fs_gc_sim_sample *zf2fs_gc_sim_samples(const struct
 /* Files and blocks of the workload: files, data blocks, node blocks (logical). */
 ZF2FS_EXPORT void zf2fs_gc_sim_size(const struct zf2fs_gc_sim *sim, uint64_t *ret_files,
 				    uint64_t *ret_data_blocks, uint64_t *ret_node_blocks);
+
+/* Check the simulator's block maps against the model: every logical block where the
+ * reverse map says, valid counts per segment, and in mode=adaptive the blocks SSR must
+ * not reuse (valid, or valid at the last checkpoint, or written since) equal to the
+ * model's checkpointed counts.  0, or -EINVAL when they disagree (a bug). */
+ZF2FS_EXPORT int zf2fs_gc_sim_verify(const struct zf2fs_gc_sim *sim);
 
 /* The model the simulation drives (read-only use: zf2fs_gc_summarize ...). */
 ZF2FS_EXPORT const struct zf2fs_gc_model *zf2fs_gc_sim_model(const struct zf2fs_gc_sim *sim);

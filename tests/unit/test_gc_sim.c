@@ -7,6 +7,10 @@
  * node block each, fewer reserved sections at equal overprovision give a lower WAF (the
  * 2023 finding), incremental GC bounds the longest foreground stall, and a narrow
  * search window (20) moves more blocks than the kernel's (the 2013 finding).
+ * mode=adaptive: SSR starts only when free sections run low, then cuts GC moves under
+ * random overwrites; it reuses segments of the log's own kind only (node blocks stay in
+ * node segments); in-place updates leave data where it is; mode=lfs ignores the
+ * adaptive settings.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -48,6 +52,7 @@ static void layout_zoned(uint32_t zones, uint32_t rsv, double op, struct zf2fs_l
 struct result {
 	struct zf2fs_gc_sim_stats fill, run;
 	uint64_t files, data, nodes, valid;
+	uint64_t node_valid, data_valid;   /* valid blocks in node-typed / data-typed segments */
 	int err;
 };
 
@@ -62,11 +67,21 @@ static void simulate(const struct zf2fs_layout *lay, const struct zf2fs_gc_sim_c
 	assert_int_equal(zf2fs_gc_sim_model_from_layout(lay, &m), 0);
 	assert_int_equal(zf2fs_gc_sim_new(m, cfg, &sim), 0);
 	r->err = zf2fs_gc_sim_run(sim);
+	assert_int_equal(zf2fs_gc_sim_verify(sim), 0);
 	zf2fs_gc_sim_stats(sim, 0, &r->fill);
 	zf2fs_gc_sim_stats(sim, 1, &r->run);
 	zf2fs_gc_sim_size(sim, &r->files, &r->data, &r->nodes);
 	zf2fs_gc_summarize(zf2fs_gc_sim_model(sim), &sum);
 	r->valid = sum.valid_blocks;
+	for (uint32_t seg = 0; seg < sum.main_segs; seg++) {
+		struct zf2fs_gc_seginfo si;
+
+		assert_int_equal(zf2fs_gc_model_segment(zf2fs_gc_sim_model(sim), seg, &si), 0);
+		if (si.type >= ZF2FS_LOG_HOT_NODE && si.type <= ZF2FS_LOG_COLD_NODE)
+			r->node_valid += si.valid_blocks;
+		else
+			r->data_valid += si.valid_blocks;
+	}
 	zf2fs_gc_sim_free(sim);
 }
 
@@ -200,6 +215,186 @@ static void test_window(void **state)
 	assert_true(f20.run.fg_sections > k.run.fg_sections);
 }
 
+/* random buffered overwrites on a nearly full volume: the case SSR is made for */
+static void adaptive_config(struct zf2fs_gc_sim_config *cfg)
+{
+	zf2fs_gc_sim_config_init(cfg);
+	cfg->fill = 0.9;
+	cfg->ops = 80000;
+	cfg->mode = ZF2FS_SIM_MODE_ADAPTIVE;
+	cfg->ipu = ZF2FS_SIM_IPU_NONE;      /* out of place, so that SSR has work */
+}
+
+static void test_ssr_cuts_gc(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct result lfs, ad, ad2;
+
+	(void)state;
+	layout_plain(256 * MiB, 1, &lay);
+	adaptive_config(&cfg);
+	simulate(&lay, &cfg, &ad);
+	cfg.mode = ZF2FS_SIM_MODE_LFS;
+	simulate(&lay, &cfg, &lfs);
+	assert_int_equal(ad.err, 0);
+	assert_int_equal(lfs.err, 0);
+	assert_int_equal(lfs.run.ssr_segments + lfs.run.ssr_blocks, 0);
+	assert_true(ad.run.ssr_segments > 0);
+	/* a reused segment takes at least one block, at most the blocks written */
+	assert_true(ad.run.ssr_blocks >= ad.run.ssr_segments);
+	assert_true(ad.run.ssr_blocks <= ad.run.data_blocks + ad.run.node_blocks +
+		    ad.run.gc_data_blocks + ad.run.gc_node_blocks);
+	assert_true(ad.run.gc_data_blocks + ad.run.gc_node_blocks <
+		    lfs.run.gc_data_blocks + lfs.run.gc_node_blocks);
+	assert_true(ad.run.waf < lfs.run.waf);
+	/* SSR never writes over a valid block: everything still valid exactly once */
+	assert_int_equal(ad.valid, 2 + ad.data + ad.nodes);
+	/* the same seed gives the same run, another seed another one */
+	cfg.mode = ZF2FS_SIM_MODE_ADAPTIVE;
+	simulate(&lay, &cfg, &ad2);
+	assert_memory_equal(&ad.run, &ad2.run, sizeof(ad.run));
+	cfg.seed = 7;
+	simulate(&lay, &cfg, &ad2);
+	assert_true(ad.run.ssr_segments != ad2.run.ssr_segments ||
+		    ad.run.gc_data_blocks != ad2.run.gc_data_blocks);
+}
+
+/* the simulator's SSR candidate maps pick what the kernel's literal scan picks */
+static void test_ssr_engines(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct result idx, scan;
+
+	(void)state;
+	/* a window of 16 (sysfs max_victim_search) stops the scan early: the cursor moves */
+	for (unsigned i = 0; i < 4; i++) {
+		layout_plain(512 * MiB, 1 + i / 2, &lay);
+		adaptive_config(&cfg);
+		cfg.fg.max_search = i % 2 ? 16 : 4096;
+		cfg.ops = 60000;
+		cfg.streams[0].pattern = ZF2FS_SIM_ZIPF;
+		cfg.streams[0].theta = 0.8;
+		cfg.streams[1].sync = true;     /* node logs (scanned from 0) reuse too */
+		cfg.nstreams = 2;
+		cfg.cp_interval = 2;
+		simulate(&lay, &cfg, &idx);
+		cfg.fg.engine = ZF2FS_GC_ENGINE_SCAN;
+		simulate(&lay, &cfg, &scan);
+		assert_int_equal(idx.err, 0);
+		assert_true(idx.run.ssr_segments > 0);
+		assert_memory_equal(&idx.fill, &scan.fill, sizeof(idx.fill));
+		assert_memory_equal(&idx.run, &scan.run, sizeof(idx.run));
+	}
+}
+
+/* SSR takes dirty segments of the log's kind only: node blocks stay in node segments,
+ * data in data segments, whatever the temperature the segment had */
+static void test_ssr_kind(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct result r;
+
+	(void)state;
+	layout_plain(256 * MiB, 1, &lay);
+	adaptive_config(&cfg);
+	cfg.streams[0].sync = true;        /* node blocks with every write: node logs reuse too */
+	cfg.streams[1].pattern = ZF2FS_SIM_HOTCOLD;
+	cfg.streams[1].hot_writes = 90;
+	cfg.streams[1].hot_data = 10;
+	cfg.streams[1].io_blocks = 4;
+	cfg.nstreams = 2;
+	simulate(&lay, &cfg, &r);
+	assert_int_equal(r.err, 0);
+	assert_true(r.run.ssr_segments > 0);
+	assert_int_equal(r.node_valid, 1 + r.nodes);    /* the root inode and every node */
+	assert_int_equal(r.data_valid, 1 + r.data);     /* the root dentry and every block */
+}
+
+/* free sections aplenty: the kernel never asks for SSR */
+static void test_ssr_threshold(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct result r;
+
+	(void)state;
+	layout_plain(256 * MiB, 1, &lay);
+	adaptive_config(&cfg);
+	cfg.fill = 0.3;
+	cfg.ops = 10000;
+	cfg.cp_interval = 1;     /* checkpoints (every 2560 blocks) make invalid blocks */
+	cfg.rate = 2560;         /* reusable: SSR could start if it were not gated */
+	simulate(&lay, &cfg, &r);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(r.run.ssr_segments, 0);
+	assert_int_equal(r.fill.ssr_segments, 0);
+	assert_int_equal(r.run.fg_sections, 0);
+}
+
+/* in-place updates: O_SYNC 4 KiB overwrites rewrite data where it is (ipu_policy fsync,
+ * and force, the default on small volumes); only inodes (new mtime) move, so GC never
+ * moves data */
+static void test_ipu(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct result lfs, def, fsync, none;
+
+	(void)state;
+	layout_plain(256 * MiB, 1, &lay);
+	adaptive_config(&cfg);
+	cfg.ops = 40000;
+	cfg.streams[0].sync = true;
+	cfg.nstreams = 1;
+	cfg.ipu = ZF2FS_SIM_IPU_DEFAULT;
+	simulate(&lay, &cfg, &def);
+	cfg.ipu = ZF2FS_SIM_IPU_FSYNC;
+	simulate(&lay, &cfg, &fsync);
+	cfg.ipu = ZF2FS_SIM_IPU_NONE;
+	simulate(&lay, &cfg, &none);
+	cfg.mode = ZF2FS_SIM_MODE_LFS;
+	simulate(&lay, &cfg, &lfs);
+	assert_int_equal(def.err, 0);
+	assert_int_equal(def.run.ipu_blocks, def.run.host_blocks);
+	assert_int_equal(fsync.run.ipu_blocks, fsync.run.host_blocks);
+	assert_int_equal(def.run.gc_data_blocks, 0);
+	assert_int_equal(none.run.ipu_blocks, 0);
+	assert_int_equal(lfs.run.ipu_blocks, 0);
+	assert_true(lfs.run.gc_data_blocks > 0);
+	assert_true(def.run.waf < none.run.waf);
+	assert_int_equal(def.valid, 2 + def.data + def.nodes);
+	/* buffered writes under fsync policy go out of place */
+	cfg.mode = ZF2FS_SIM_MODE_ADAPTIVE;
+	cfg.ipu = ZF2FS_SIM_IPU_FSYNC;
+	cfg.streams[0].sync = false;
+	simulate(&lay, &cfg, &fsync);
+	assert_int_equal(fsync.run.ipu_blocks, 0);
+}
+
+/* mode=lfs: the adaptive settings change nothing */
+static void test_lfs_ignores_adaptive(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct result a, b;
+
+	(void)state;
+	layout_plain(256 * MiB, 1, &lay);
+	adaptive_config(&cfg);
+	cfg.mode = ZF2FS_SIM_MODE_LFS;
+	cfg.ipu = ZF2FS_SIM_IPU_DEFAULT;
+	simulate(&lay, &cfg, &a);
+	cfg.ipu = ZF2FS_SIM_IPU_FORCE;
+	simulate(&lay, &cfg, &b);
+	assert_int_equal(a.err, 0);
+	assert_true(a.run.fg_sections > 0);
+	assert_memory_equal(&a.run, &b.run, sizeof(a.run));
+	assert_int_equal(a.run.ssr_segments + a.run.ipu_blocks, 0);
+}
+
 static void test_bad_config(void **state)
 {
 	struct zf2fs_layout lay;
@@ -223,6 +418,10 @@ static void test_bad_config(void **state)
 	cfg.streams[0].theta = 1.5;
 	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
 	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, &sim), -EINVAL);
+	zf2fs_gc_sim_config_init(&cfg);
+	cfg.mode = (enum zf2fs_gc_sim_mode)7;
+	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
+	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, &sim), -EINVAL);
 }
 
 int main(void)
@@ -233,6 +432,12 @@ int main(void)
 		cmocka_unit_test(test_reserved),
 		cmocka_unit_test(test_incremental),
 		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_ssr_cuts_gc),
+		cmocka_unit_test(test_ssr_engines),
+		cmocka_unit_test(test_ssr_kind),
+		cmocka_unit_test(test_ssr_threshold),
+		cmocka_unit_test(test_ipu),
+		cmocka_unit_test(test_lfs_ignores_adaptive),
 		cmocka_unit_test(test_bad_config),
 	};
 

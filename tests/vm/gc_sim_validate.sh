@@ -2,7 +2,8 @@
 # gc_sim_validate.sh - gc.f2fs simulate against the kernel: write amplification.
 #
 # Three volumes, one boot, the same workload on each (mount -o
-# mode=lfs,background_gc=off): 1 MiB files filling 85% of the free user
+# mode=lfs,background_gc=off), and the first one again in the kernel's default
+# mode=adaptive: 1 MiB files filling 85% of the free user
 # blocks, then random 4 KiB O_SYNC overwrites: a warm-up of $SIM_W1 writes,
 # then $SIM_W2 measured ones (3000 + 3000 on the zoned volumes).  The kernel's WAF is the sectors written to the
 # device (/sys/block/*/stat, field 7) during the measured writes over the
@@ -13,6 +14,14 @@
 #   zauto   zoned null_blk 384 MiB, 8 MiB zones (6 conventional), mkfs -m
 #   z8      the same with -Z 8 and the -o that keeps zauto's overprovision
 #           segments (computed by gc.f2fs simulate --equal-op)
+#   adapt   plain again (mkfs in the guest), mounted background_gc=off only:
+#           mode=adaptive; on a volume this small the kernel updates every
+#           overwrite in place (ipu_policy force), so the data stays put and the
+#           inodes (new mtime, O_SYNC) are what moves, through SSR when free
+#           sections run low
+#   ssr     the same with ipu_policy 0 (sysfs): every write out of place, so the
+#           data logs reuse dirty segments by SSR once free sections run low
+#           (simulate --ipu-policy none)
 # And the 2023 finding: fewer reserved sections at equal overprovision
 # segments give a lower WAF, in the kernel and in the simulation.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
@@ -51,10 +60,12 @@ sim() {
 zop=$("$GC_TOOL" simulate --zoned $ZZONES:8M --conv-zones $ZCONV --compare reserved=auto,8 --equal-op \
 	--ops 1 --format csv 2>/dev/null | awk -F, '$1 == "8" { print $4 }')
 [ -n "$zop" ] || vm_error "gc.f2fs simulate --equal-op gave no overprovision ratio"
-f_plain=$(sim plain "$SIM_W1" "$SIM_W2" --size 256M)
-f_zauto=$(sim zauto "$SIM_ZW1" "$SIM_ZW2" --zoned $ZZONES:8M --conv-zones $ZCONV)
-f_z8=$(sim z8 "$SIM_ZW1" "$SIM_ZW2" --zoned $ZZONES:8M --conv-zones $ZCONV -Z 8 -o "$zop")
-vm_log "files: plain $f_plain, zauto $f_zauto, z8 $f_z8 (-Z 8 -o $zop)"
+f_plain=$(sim plain "$SIM_W1" "$SIM_W2" --mode lfs --size 256M)
+f_zauto=$(sim zauto "$SIM_ZW1" "$SIM_ZW2" --mode lfs --zoned $ZZONES:8M --conv-zones $ZCONV)
+f_z8=$(sim z8 "$SIM_ZW1" "$SIM_ZW2" --mode lfs --zoned $ZZONES:8M --conv-zones $ZCONV -Z 8 -o "$zop")
+f_adapt=$(sim adapt "$SIM_W1" "$SIM_W2" --mode adaptive --size 256M)
+f_ssr=$(sim ssr "$SIM_W1" "$SIM_W2" --mode adaptive --ipu-policy none --size 256M)
+vm_log "files: plain $f_plain, zauto $f_zauto, z8 $f_z8 (-Z 8 -o $zop), adapt $f_adapt, ssr $f_ssr"
 
 vm_disk plain 256M
 vm_mkfs plain || vm_fail "mkfs plain failed"
@@ -68,6 +79,8 @@ ZW2=$SIM_ZW2
 F_PLAIN=$f_plain
 F_ZAUTO=$f_zauto
 F_Z8=$f_z8
+F_ADAPT=$f_adapt
+F_SSR=$f_ssr
 ZOP=$zop
 ZMB=$((ZZONES * 8))
 ZCONV=$ZCONV
@@ -77,11 +90,14 @@ sectors() {
 	cat "/sys/block/${1#/dev/}/stat" | awk '{ print $7 }'
 }
 
-# wcase NAME DEV FILES SEED W1 W2
+# wcase NAME DEV FILES SEED W1 W2 [MOUNT-OPTIONS [IPU-POLICY]]
 wcase() {
 	W1=$5
 	W2=$6
-	zmount "$2" /mnt/w mode=lfs,background_gc=off
+	zmount "$2" /mnt/w "${7:-mode=lfs,background_gc=off}"
+	if [ -n "$8" ]; then
+		for f in /sys/fs/f2fs/*/ipu_policy; do echo "$8" >"$f"; done
+	fi
 	step "$1: fill $3 files of 1 MiB, $W1 + $W2 sync 4 KiB overwrites"
 	zwork fill /mnt/w/d "$3M" 1024 "$4"
 	sync
@@ -92,10 +108,16 @@ wcase() {
 	b=$(sectors "$2")
 	set -- "$1" $(zgc_calls)
 	echo "info: simwaf $1 $a $b $W2 gc=$2"
+	echo "info: ipu_policy $1 $(cat /sys/fs/f2fs/*/ipu_policy 2>/dev/null | head -n 1)"
+	grep -E '^(IPU|SSR|LFS):|CP calls' /sys/kernel/debug/f2fs/status | sed "s/^/info: $1 /"
 	zumount /mnt/w
 }
 
 wcase plain "$(zdisk plain)" "$F_PLAIN" 101 "$W1" "$W2"
+mkfs.f2fs -f "$(zdisk plain)" >/dev/null
+wcase adapt "$(zdisk plain)" "$F_ADAPT" 401 "$W1" "$W2" background_gc=off
+mkfs.f2fs -f "$(zdisk plain)" >/dev/null
+wcase ssr "$(zdisk plain)" "$F_SSR" 501 "$W1" "$W2" background_gc=off 0
 
 nullb_off() {
 	echo 0 >"/sys/kernel/config/nullb/$1/power"
@@ -117,7 +139,7 @@ vm_boot
 log=$VM_OUT/boot1.log
 summary=$VM_OUT/summary.txt
 : >"$summary"
-for c in plain zauto z8; do
+for c in plain zauto z8 adapt ssr; do
 	line=$(sed -n "s/^info: simwaf $c //p" "$log")
 	if [ -z "$line" ]; then
 		vm_fail "$c: no measurement from the guest"
