@@ -46,18 +46,7 @@ gc_age() {
 # gc_case NAME DISK SYNC COUNT: trace COUNT ioctl calls on DISK
 gc_case() {
 	zmount "$2" /mnt/g mode=lfs,background_gc=off
-	ztrace_on f2fs/f2fs_get_victim
-	res=$(zwork gc /mnt/g "$3" "$4") || true
-	ztrace_off
-	echo "$res"
-	case "$res" in
-	*"No data available"*) echo "info: gcstop $1 nodata" ;;
-	*) echo "info: gcstop $1 all" ;;
-	esac
-	sed -n 's/.*f2fs_get_victim: .*policy = (\([A-Za-z]*\) GC, \([A-Z_]*\)-mode, \([A-Za-z-]*\)), victim = \([0-9]*\), cost = \([0-9]*\), ofs_unit = \([0-9]*\).*/\1 \2 \3 \4 \5 \6/p' \
-		/sys/kernel/tracing/trace | while read -r g a p v c o; do
-		echo "info: gctrace $1 $g $a $p $v $c $o"
-	done
+	zgc_traced "$1" /mnt/g "$3" "$4"
 	zumount /mnt/g
 }
 

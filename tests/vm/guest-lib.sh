@@ -12,6 +12,9 @@
 #   zstatus                   print the f2fs debugfs status page
 #   ztrace_on EVENT / ztrace_count EVENT / ztrace_off
 #                             f2fs tracepoints through tracefs
+#   zgc_traced NAME DIR SYNC COUNT
+#                             COUNT GC ioctls on the volume at DIR, the kernel's
+#                             victims printed as "info: gctrace NAME ..." lines
 #   znullb NAME MB ZONE_MB NR_CONV [CAP_MB]
 #                             a zoned null_blk made through configfs
 #   zpowercut                 power off now: no sync, no unmount
@@ -103,6 +106,26 @@ ztrace_count() {
 
 ztrace_off() {
 	echo 0 >/sys/kernel/tracing/tracing_on
+}
+
+# zgc_traced NAME DIR SYNC COUNT: F2FS_IOC_GARBAGE_COLLECT (SYNC 1 foreground, 0
+# background) COUNT times on the mounted volume at DIR under the f2fs_get_victim trace.
+# Prints "info: gcstop NAME nodata|all" (whether the calls ran out of victims) and one
+# "info: gctrace NAME GC ALLOC POLICY VICTIM COST OFS_UNIT" line per selection, for the
+# host to compare with gc.f2fs replay.
+zgc_traced() {
+	ztrace_on f2fs/f2fs_get_victim
+	res=$(zwork gc "$2" "$3" "$4") || true
+	ztrace_off
+	echo "$res"
+	case "$res" in
+	*"No data available"*) echo "info: gcstop $1 nodata" ;;
+	*) echo "info: gcstop $1 all" ;;
+	esac
+	sed -n 's/.*f2fs_get_victim: .*policy = (\([A-Za-z]*\) GC, \([A-Z_]*\)-mode, \([A-Za-z-]*\)), victim = \([0-9]*\), cost = \([0-9]*\), ofs_unit = \([0-9]*\).*/\1 \2 \3 \4 \5 \6/p' \
+		/sys/kernel/tracing/trace | while read -r g a p v c o; do
+		echo "info: gctrace $1 $g $a $p $v $c $o"
+	done
 }
 
 # znullb NAME SIZE_MB ZONE_MB NR_CONV [ZONE_CAP_MB]: prints the device path.

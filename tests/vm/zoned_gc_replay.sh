@@ -69,18 +69,7 @@ guest_replay() {
 gc_case() {
 	zmount "$conv" /mnt/g background_gc=off
 	kernel_counts "$1 mount"
-	ztrace_on f2fs/f2fs_get_victim
-	res=$(zwork gc /mnt/g "$2" "$3") || true
-	ztrace_off
-	echo "$res"
-	case "$res" in
-	*"No data available"*) echo "info: gcstop $1 nodata" ;;
-	*) echo "info: gcstop $1 all" ;;
-	esac
-	sed -n 's/.*f2fs_get_victim: .*policy = (\([A-Za-z]*\) GC, \([A-Z_]*\)-mode, \([A-Za-z-]*\)), victim = \([0-9]*\), cost = \([0-9]*\), ofs_unit = \([0-9]*\).*/\1 \2 \3 \4 \5 \6/p' \
-		/sys/kernel/tracing/trace | while read -r g a p v c o; do
-		echo "info: gctrace $1 $g $a $p $v $c $o"
-	done
+	zgc_traced "$1" /mnt/g "$2" "$3"
 	zumount /mnt/g
 }
 
