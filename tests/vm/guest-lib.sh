@@ -113,10 +113,19 @@ ztrace_off() {
 # Prints "info: gcstop NAME nodata|all" (whether the calls ran out of victims) and one
 # "info: gctrace NAME GC ALLOC POLICY VICTIM COST OFS_UNIT" line per selection, for the
 # host to compare with gc.f2fs replay.
+# Periodic writeback is off during the calls: the flusher writing the pages a background
+# call moved dirties their node pages, and dirty node pages decide when a background call
+# turns foreground; left on, that moment would follow the machine's load, not the volume.
 zgc_traced() {
+	wb=$(cat /proc/sys/vm/dirty_writeback_centisecs)
+	ex=$(cat /proc/sys/vm/dirty_expire_centisecs)
+	echo 0 >/proc/sys/vm/dirty_writeback_centisecs
+	echo 360000 >/proc/sys/vm/dirty_expire_centisecs
 	ztrace_on f2fs/f2fs_get_victim
 	res=$(zwork gc "$2" "$3" "$4") || true
 	ztrace_off
+	echo "$wb" >/proc/sys/vm/dirty_writeback_centisecs
+	echo "$ex" >/proc/sys/vm/dirty_expire_centisecs
 	echo "$res"
 	case "$res" in
 	*"No data available"*) echo "info: gcstop $1 nodata" ;;
