@@ -226,7 +226,8 @@ int zf2fs_quota_parse(const uint8_t *data, size_t size, int type,
 		return err;
 	}
 	/* a depth-first walk in index order already yields ascending ids */
-	qsort(ret->dq, ret->n, sizeof(*ret->dq), cmp_dquot);
+	if (ret->n > 1)
+		qsort(ret->dq, ret->n, sizeof(*ret->dq), cmp_dquot);
 	return 0;
 }
 
