@@ -573,6 +573,32 @@ static void dec_valid(struct zf2fs_gc_model *m, uint32_t segno)
 	}
 }
 
+/* ---- one block written to a log (GC moves and appends alike) ------------------------- */
+/* Log @l has a segment with room, taking a new one when it has none or is full. */
+static int log_ready(struct zf2fs_gc_model *m, int l)
+{
+	if (m->cur_seg[l] == GC_NULL || m->cur_off[l] >= gc_seg_usable(m, m->cur_seg[l]))
+		return new_segment(m, l);
+	return 0;
+}
+
+/* Account the block just written at log @l's position in segment @dst. */
+static void log_count_write(struct zf2fs_gc_model *m, int l, uint32_t dst)
+{
+	m->valid[dst]++;
+	if (m->ckpt_valid[dst] < m->bps)
+		m->ckpt_valid[dst]++;
+	m->sec_valid[dst / m->sps]++;
+	m->type[dst] = (uint8_t)l;
+	next_off(m, l);
+}
+
+/* A log whose segment @dst just filled takes its next segment at once. */
+static int log_full_next(struct zf2fs_gc_model *m, int l, uint32_t dst)
+{
+	return m->cur_off[l] >= gc_seg_usable(m, dst) ? new_segment(m, l) : 0;
+}
+
 int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 {
 	int moved = 0, err;
@@ -593,12 +619,9 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 		while (m->valid[src]) {
 			uint32_t dst;
 
-			if (m->cur_seg[l] == GC_NULL ||
-			    m->cur_off[l] >= gc_seg_usable(m, m->cur_seg[l])) {
-				err = new_segment(m, l);
-				if (err)
-					return err;
-			}
+			err = log_ready(m, l);
+			if (err)
+				return err;
 			dst = m->cur_seg[l];
 			if (m->move_hook)
 				m->move_hook(m->hook_arg, src, dst * m->bps + m->cur_off[l]);
@@ -606,19 +629,12 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 				touch_mtime(m, src, now);
 				touch_mtime(m, dst, now);
 			}
-			m->valid[dst]++;
-			if (m->ckpt_valid[dst] < m->bps)
-				m->ckpt_valid[dst]++;
-			m->sec_valid[dst / m->sps]++;
-			m->type[dst] = (uint8_t)l;
-			next_off(m, l);
+			log_count_write(m, l, dst);
 			dec_valid(m, src);
 			moved++;
-			if (m->cur_off[l] >= gc_seg_usable(m, dst)) {
-				err = new_segment(m, l);
-				if (err)
-					return err;
-			}
+			err = log_full_next(m, l, dst);
+			if (err)
+				return err;
 		}
 	}
 	gc_refresh_sec(m, secno);
@@ -633,26 +649,17 @@ int64_t gc_log_append(struct zf2fs_gc_model *m, int l, uint64_t now)
 	uint32_t dst, off;
 	int err;
 
-	if (m->cur_seg[l] == GC_NULL || m->cur_off[l] >= gc_seg_usable(m, m->cur_seg[l])) {
-		err = new_segment(m, l);
-		if (err)
-			return err;
-	}
+	err = log_ready(m, l);
+	if (err)
+		return err;
 	dst = m->cur_seg[l];
 	off = m->cur_off[l];
 	if (!m->no_mtime)
 		touch_mtime(m, dst, now);
-	m->valid[dst]++;
-	if (m->ckpt_valid[dst] < m->bps)
-		m->ckpt_valid[dst]++;
-	m->sec_valid[dst / m->sps]++;
-	m->type[dst] = (uint8_t)l;
-	next_off(m, l);
-	if (m->cur_off[l] >= gc_seg_usable(m, dst)) {
-		err = new_segment(m, l);
-		if (err)
-			return err;
-	}
+	log_count_write(m, l, dst);
+	err = log_full_next(m, l, dst);
+	if (err)
+		return err;
 	return (int64_t)dst * m->bps + off;
 }
 
