@@ -236,41 +236,11 @@ int repair_free_node(struct fsck_ctx *ctx, uint32_t nid)
 	return 0;
 }
 
-int repair_data_block(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, uint64_t old,
+/* Queue a block for slot @ofs of node @owner, replacing @old: its contents are read from
+ * @old, or zeros for NULL_ADDR (a hole filled: write_datas checks the slot is still a
+ * hole, and there is no old block to release). */
+static int queue_data(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, uint64_t old,
 		      void **ret_buf)
-{
-	struct fsck_repair *r = ctx->repair;
-	struct rdata *rd;
-
-	if (!r)
-		return -EINVAL;
-	for (size_t i = 0; i < r->ndatas; i++)
-		if (r->datas[i].old_addr == old && old != ZF2FS_NULL_ADDR) {
-			*ret_buf = r->datas[i].buf;
-			return 0;
-		}
-	rd = grow(r->datas, &r->cap_datas, r->ndatas, sizeof(*rd));
-	if (!rd)
-		return -ENOMEM;
-	r->datas = rd;
-	rd = &r->datas[r->ndatas];
-	rd->buf = malloc(ZF2FS_BLKSIZE);
-	if (!rd->buf)
-		return -ENOMEM;
-	if (zf2fs_vol_read_block(ctx->vol, old, rd->buf)) {
-		free(rd->buf);
-		return -EIO;
-	}
-	rd->owner = owner;
-	rd->ofs = ofs;
-	rd->old_addr = (uint32_t)old;
-	r->ndatas++;
-	r->any = true;
-	*ret_buf = rd->buf;
-	return 0;
-}
-
-int repair_new_data_block(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, void **ret_buf)
 {
 	struct fsck_repair *r = ctx->repair;
 	struct rdata *rd;
@@ -285,15 +255,37 @@ int repair_new_data_block(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, vo
 	rd->buf = calloc(1, ZF2FS_BLKSIZE);
 	if (!rd->buf)
 		return -ENOMEM;
-	/* old_addr NULL_ADDR: write_datas checks the slot is still a hole, and there is no
-	 * old block to release */
+	if (old != ZF2FS_NULL_ADDR && zf2fs_vol_read_block(ctx->vol, old, rd->buf)) {
+		free(rd->buf);
+		return -EIO;
+	}
 	rd->owner = owner;
 	rd->ofs = ofs;
-	rd->old_addr = ZF2FS_NULL_ADDR;
+	rd->old_addr = (uint32_t)old;
 	r->ndatas++;
 	r->any = true;
 	*ret_buf = rd->buf;
 	return 0;
+}
+
+int repair_data_block(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, uint64_t old,
+		      void **ret_buf)
+{
+	struct fsck_repair *r = ctx->repair;
+
+	if (!r)
+		return -EINVAL;
+	for (size_t i = 0; i < r->ndatas; i++)
+		if (r->datas[i].old_addr == old && old != ZF2FS_NULL_ADDR) {
+			*ret_buf = r->datas[i].buf;
+			return 0;
+		}
+	return queue_data(ctx, owner, ofs, old, ret_buf);
+}
+
+int repair_new_data_block(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, void **ret_buf)
+{
+	return queue_data(ctx, owner, ofs, ZF2FS_NULL_ADDR, ret_buf);
 }
 
 int repair_set_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint16_t ofs)
