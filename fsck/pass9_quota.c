@@ -131,24 +131,17 @@ static bool has_limits(const struct zf2fs_dquot *d)
 	return d->ihardlimit || d->isoftlimit || d->bhardlimit || d->bsoftlimit;
 }
 
-/* The file as it should be: @old's limits and times, the usage found. */
+/* The file as it should be: @old's limits and times, the usage found, for @ids (all_ids). */
 static int corrected(const struct zf2fs_quota_file *old, const struct zf2fs_quota_usage *u,
-		     struct zf2fs_quota_file *ret)
+		     const uint32_t *ids, size_t n, struct zf2fs_quota_file *ret)
 {
-	size_t n;
-	uint32_t *ids = all_ids(old, u, &n);
-
 	memset(ret, 0, sizeof(*ret));
-	if (!ids)
-		return -ENOMEM;
 	ret->bgrace = old->bgrace;
 	ret->igrace = old->igrace;
 	ret->flags = old->flags;
 	ret->dq = calloc(n + 1, sizeof(*ret->dq));
-	if (!ret->dq) {
-		free(ids);
+	if (!ret->dq)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct zf2fs_dquot *d = find_dquot(old, ids[i]);
 		struct zf2fs_quota_use use = zf2fs_quota_usage_get(u, ids[i]);
@@ -165,13 +158,12 @@ static int corrected(const struct zf2fs_quota_file *old, const struct zf2fs_quot
 			nd.itime = 0;
 		ret->dq[ret->n++] = nd;
 	}
-	free(ids);
 	return 0;
 }
 
 /* ---- rewriting ---------------------------------------------------------------------------- */
 /* Queue @content (@len bytes) as the new contents of quota inode @ino, whose blocks are
- * @map (@nold blocks of the old size).  Blocks beyond the new contents are zeroed. */
+ * @map (one entry per block of the old size).  Blocks beyond the new contents are zeroed. */
 static int rewrite(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *inode,
 		   const struct qmap *map, const uint8_t *content, size_t len)
 {
@@ -216,17 +208,11 @@ static int rewrite(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *
 }
 
 /* ---- one quota type ----------------------------------------------------------------------- */
+/* Each id of @ids (all_ids) whose recorded usage differs from what was found. */
 static void report_usage(struct fsck_ctx *ctx, int q, uint32_t ino,
 			 const struct zf2fs_quota_file *qf, const struct zf2fs_quota_usage *u,
-			 bool *fix, unsigned *bad)
+			 const uint32_t *ids, size_t n, bool *fix, unsigned *bad)
 {
-	size_t n;
-	uint32_t *ids = all_ids(qf, u, &n);
-
-	if (!ids) {
-		*bad = 1;   /* cannot tell: rebuild only if asked for another reason */
-		return;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const struct zf2fs_dquot *d = find_dquot(qf, ids[i]);
 		struct zf2fs_quota_use use = zf2fs_quota_usage_get(u, ids[i]);
@@ -243,7 +229,6 @@ static void report_usage(struct fsck_ctx *ctx, int q, uint32_t ino,
 								       .str = msg }))
 			*fix = true;
 	}
-	free(ids);
 }
 
 /* Returns 0, or a negative errno for an operational failure; @ret_ok says whether the file
@@ -257,7 +242,8 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 	struct qmap map = { 0 };
 	char why[160] = "", msg[220];
 	uint8_t *content = NULL;
-	size_t len;
+	uint32_t *ids = NULL;
+	size_t len, nids = 0;
 	bool fix = false;
 	unsigned bad = 0;
 	int err;
@@ -279,9 +265,14 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 		qf = (struct zf2fs_quota_file){ .bgrace = ZF2FS_QUOTA_GRACE,
 						.igrace = ZF2FS_QUOTA_GRACE };
 		bad = 1;
-	} else {
-		report_usage(ctx, q, ino, &qf, &ctx->quota_use[q], &fix, &bad);
 	}
+	/* the ids the file or the inodes know: compared now, the new file's entries later */
+	ids = all_ids(&qf, &ctx->quota_use[q], &nids);
+	err = ids ? 0 : -ENOMEM;
+	if (err)
+		goto out;
+	if (!bad)
+		report_usage(ctx, q, ino, &qf, &ctx->quota_use[q], ids, nids, &fix, &bad);
 	if (!bad) {
 		*ret_ok = true;
 		goto out;
@@ -304,7 +295,7 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 		err = zf2fs_file_walk(ctx->vol, inode, &ops, &map);
 	}
 	if (!err)
-		err = corrected(&qf, &ctx->quota_use[q], &fixed);
+		err = corrected(&qf, &ctx->quota_use[q], ids, nids, &fixed);
 	if (!err) {
 		err = zf2fs_quota_build(q, &fixed, &content, &len);
 		zf2fs_quota_file_free(&fixed);
@@ -323,6 +314,7 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 		*ret_ok = true;
 	}
 out:
+	free(ids);
 	zf2fs_quota_file_free(&qf);
 	free(content);
 	free(map.b);
