@@ -458,23 +458,34 @@ out:
 }
 
 /* ---- paths ---------------------------------------------------------------------------- */
-struct link_buf {
-	char *p;
+struct bounded_buf {
+	uint8_t *p;
 	size_t len, cap;
 };
 
-static int link_sink(void *arg, uint64_t off, const void *data, size_t len)
+static int bounded_sink(void *arg, uint64_t off, const void *data, size_t len)
 {
-	struct link_buf *lb = arg;
+	struct bounded_buf *b = arg;
 
-	if (off + len > lb->cap)
-		return -ENAMETOOLONG;
+	if (off + len > b->cap)
+		return -EFBIG;
 	if (data)
-		memcpy(lb->p + off, data, len);
+		memcpy(b->p + off, data, len);
 	else
-		memset(lb->p + off, 0, len);
-	lb->len = (size_t)(off + len);
+		memset(b->p + off, 0, len);
+	b->len = (size_t)(off + len);
 	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_file_read_buf(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
+				     void *buf, size_t cap, size_t *ret_len, char *why,
+				     size_t whylen)
+{
+	struct bounded_buf b = { .p = buf, .cap = cap };
+	int err = zf2fs_file_read(vol, inode, bounded_sink, &b, why, whylen);
+
+	*ret_len = b.len;
+	return err;
 }
 
 #define PATH_MAX_BYTES 4096
@@ -485,11 +496,12 @@ ZF2FS_EXPORT int zf2fs_path_lookup(struct zf2fs_vol *vol, const char *path, int 
 	uint32_t root = (uint32_t)zf_get(vol->sb.root_ino), cur = root;
 	struct zf2fs_node *node = malloc(sizeof(*node));
 	char *rest = malloc(2 * PATH_MAX_BYTES + 2), *tmp = malloc(2 * PATH_MAX_BYTES + 2);
-	struct link_buf lb = { .p = malloc(PATH_MAX_BYTES), .cap = PATH_MAX_BYTES - 1 };
+	char *target = malloc(PATH_MAX_BYTES);
+	size_t target_len;
 	int links = 0, err = 0;
 	size_t pos = 0;
 
-	if (!node || !rest || !tmp || !lb.p) {
+	if (!node || !rest || !tmp || !target) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -534,31 +546,32 @@ ZF2FS_EXPORT int zf2fs_path_lookup(struct zf2fs_vol *vol, const char *path, int 
 			err = zf2fs_inode_read(vol, next, node, NULL, why, whylen);
 			if (err)
 				goto out;
-			lb.len = 0;
-			err = zf2fs_file_read(vol, node, link_sink, &lb, why, whylen);
-			if (err == -ENAMETOOLONG)
-				zf2fs_set_why(why, whylen, err, "symlink %u is too long", next);
+			err = zf2fs_file_read_buf(vol, node, target, PATH_MAX_BYTES - 1, &target_len, why,
+						  whylen);
+			if (err == -EFBIG)
+				err = zf2fs_set_why(why, whylen, -ENAMETOOLONG, "symlink %u is too long",
+						    next);
 			if (err)
 				goto out;
-			lb.p[lb.len] = 0;
-			if (strlen(lb.p) + strlen(rest + pos) + 2 > 2 * PATH_MAX_BYTES) {
+			target[target_len] = 0;
+			if (strlen(target) + strlen(rest + pos) + 2 > 2 * PATH_MAX_BYTES) {
 				err = zf2fs_set_why(why, whylen, -ENAMETOOLONG, "path grows too long through "
 					   "symlink %u", next);
 				goto out;
 			}
 			/* splice: target, then what is left of the path */
 			{
-				size_t tl = strlen(lb.p), rl = strlen(rest + pos);
+				size_t tl = strlen(target), rl = strlen(rest + pos);
 				char *swap = rest;
 
-				memcpy(tmp, lb.p, tl);
+				memcpy(tmp, target, tl);
 				tmp[tl] = '/';
 				memcpy(tmp + tl + 1, rest + pos, rl + 1);
 				rest = tmp;
 				tmp = swap;
 			}
 			pos = 0;
-			if (lb.p[0] == '/')
+			if (target[0] == '/')
 				cur = root;
 			continue;
 		}
@@ -574,6 +587,6 @@ out:
 	free(node);
 	free(rest);
 	free(tmp);
-	free(lb.p);
+	free(target);
 	return err;
 }

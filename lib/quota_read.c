@@ -15,27 +15,12 @@
 #include "zf2fs/quota.h"
 #include "why_p.h"
 
-struct qbuf {
-	uint8_t *data;
-	size_t size;
-};
-
-static int sink(void *arg, uint64_t off, const void *data, size_t len)
-{
-	struct qbuf *b = arg;
-
-	if (off + len > b->size)
-		return -ERANGE;
-	if (data)
-		memcpy(b->data + off, data, len);
-	return 0;
-}
-
 int zf2fs_quota_load(struct zf2fs_vol *vol, uint32_t ino, int type,
 		     struct zf2fs_quota_file *ret, char *why, size_t whylen)
 {
 	struct zf2fs_node *inode = malloc(ZF2FS_BLKSIZE);
-	struct qbuf buf = { 0 };
+	uint8_t *data = NULL;
+	size_t len;
 	uint64_t size;
 	int err;
 
@@ -56,17 +41,16 @@ int zf2fs_quota_load(struct zf2fs_vol *vol, uint32_t ino, int type,
 				    " is more than a quota file needs", size);
 		goto out;
 	}
-	buf.size = (size_t)size;
-	buf.data = calloc(1, buf.size + 1);
-	if (!buf.data) {
+	data = malloc((size_t)size + 1);
+	if (!data) {
 		err = -ENOMEM;
 		goto out;
 	}
-	err = zf2fs_file_read(vol, inode, sink, &buf, why, whylen);
+	err = zf2fs_file_read_buf(vol, inode, data, (size_t)size, &len, why, whylen);
 	if (!err)
-		err = zf2fs_quota_parse(buf.data, buf.size, type, ret, why, whylen);
+		err = zf2fs_quota_parse(data, len, type, ret, why, whylen);
 out:
-	free(buf.data);
+	free(data);
 	free(inode);
 	return err;
 }

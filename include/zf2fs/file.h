@@ -59,6 +59,15 @@ ZF2FS_EXPORT int zf2fs_file_read(struct zf2fs_vol *vol, const struct zf2fs_node 
 				 zf2fs_file_sink sink, void *arg, char *why, size_t whylen);
 
 /*
+ * zf2fs_file_read() into @buf, which holds @cap bytes (holes read as zeros); @ret_len gets
+ * the bytes filled, the file's length on success.
+ * Returns 0; -EFBIG when the file holds more than @cap bytes; errors of zf2fs_file_read().
+ */
+ZF2FS_EXPORT int zf2fs_file_read_buf(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
+				     void *buf, size_t cap, size_t *ret_len, char *why,
+				     size_t whylen);
+
+/*
  * Look @name up in directory @dir the way the kernel does: the inline dentry area, or the
  * hash buckets of each level up to i_current_depth (every bucket of a level for casefolded
  * directories, whose names are compared byte for byte here).  @ret_type (may be NULL) gets
