@@ -17,6 +17,19 @@
 CORRUPT="python3 $VM_LIBDIR/../images/f2fs_corrupt.py"
 OPTS="-O extra_attr,quota,project_quota,inode_checksum,lost_found"
 
+# quota_user_row IMAGE UID INODES BYTES WHEN: dump.f2fs --quota must show user UID with
+# exactly that usage (when dump.f2fs is built).
+DUMP=$top_builddir/tools/dump.f2fs
+quota_user_row() {
+	[ -x "$DUMP" ] || return 0
+	row=$("$DUMP" --quota "$(vm_img "$1")" | grep "type=user id=$2 ")
+	echo "  dump: $row"
+	case $row in
+	*" inodes=$3 bytes=$4 "*) ;;
+	*) vm_fail "dump.f2fs --quota $5: user $2 should hold $3 inodes and $4 bytes" ;;
+	esac
+}
+
 vm_setup quota "quota files: kernel usage vs our fsck; fsck-rebuilt files used by the kernel"
 [ -x "$VM_OUR_FSCK" ] || vm_skip "fsck/fsck.f2fs is not built"
 vm_image q 256M
@@ -54,15 +67,7 @@ vm_boot
 vm_fsck q "after the kernel wrote"
 # dump.f2fs --quota shows what the kernel recorded: user 70000 owns its directory (inline
 # dentries: no block) and a 3000 KiB file (750 blocks, all in the inode's own slots)
-DUMP=$top_builddir/tools/dump.f2fs
-if [ -x "$DUMP" ]; then
-	row=$("$DUMP" --quota "$(vm_img q)" | grep 'type=user id=70000 ')
-	echo "  dump: $row"
-	case $row in
-	*" inodes=2 bytes=3072000 "*) ;;
-	*) vm_fail "dump.f2fs --quota: user 70000 should hold 2 inodes and 3072000 bytes" ;;
-	esac
-fi
+quota_user_row q 70000 2 3072000 "after the kernel wrote"
 
 # The host's part: damage a copy's quota files, repair, check.
 cp "$(vm_img q)" "$(vm_img r)"
@@ -106,14 +111,7 @@ if grep -q 'Quota error' "$VM_CONSOLE"; then
 	grep 'Quota error' "$VM_CONSOLE" | head -n 5 | sed 's/^/  kernel: /'
 fi
 vm_fsck r "after the kernel used the rebuilt files"
-if [ -x "$DUMP" ]; then
-	row=$("$DUMP" --quota "$(vm_img r)" | grep 'type=user id=70000 ')
-	echo "  dump: $row"
-	case $row in
-	*" inodes=1 bytes=0 "*) ;;
-	*) vm_fail "dump.f2fs --quota: after removing its file, user 70000 should hold 1 inode, 0 bytes" ;;
-	esac
-fi
+quota_user_row r 70000 1 0 "after its file was removed"
 # Boot 3: on the same volume, an orphan and fsync'd files of a new user after the last
 # checkpoint, then a power cut.  Our fsck checks the unclean image as the checkpoint left
 # it (the quota files belong to that checkpoint too); boot 4 lets the kernel recover
@@ -149,12 +147,5 @@ zumount /mnt/r
 EOF
 vm_boot
 vm_fsck r "after recovery"
-if [ -x "$DUMP" ]; then
-	row=$("$DUMP" --quota "$(vm_img r)" | grep 'type=user id=5000 ')
-	echo "  dump: $row"
-	case $row in
-	*" inodes=1 bytes=49152 "*) ;;   # the orphan gone; 48 KiB rolled forward
-	*) vm_fail "dump.f2fs --quota: after recovery user 5000 should hold 1 inode, 49152 bytes" ;;
-	esac
-fi
+quota_user_row r 5000 1 49152 "after recovery (the orphan gone, 48 KiB rolled forward)"
 vm_finish
