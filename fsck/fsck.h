@@ -15,6 +15,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/quota.h"
+#include "zf2fs/sparse.h"
 
 /* fsck(8) exit bits */
 #define FSCK_OK          0
@@ -73,13 +74,13 @@ struct fsck_ctx {
 	const struct zf2fs_checkpoint *cp;
 
 	/* maps built by the passes */
-	struct zf2fs_sit_entry *sit;     /* pass 3: SIT as recorded */
+	struct zf2fs_sit_table *sit;     /* pass 3: SIT as recorded (sit_get, sit_mut) */
 	struct nat_rec *nat;             /* pass 3: NAT as recorded, indexed by nid */
 	uint8_t *nid_flags;              /* NID_* per nid */
 	uint8_t *links;                  /* pass 4: names of each inode (see links_get) */
 	struct dir_map *links_x, *disk_links_x;   /* link counts that do not fit a byte / are not 1 */
 	struct dir_map *dirs_map;        /* pass 4: parent and subdirectories of directories */
-	uint8_t *blk_found;              /* pass 4: bit per main block owned by a node */
+	struct zf2fs_bmap *blk_found;    /* pass 4: bit per main block owned by a node */
 	uint16_t *seg_found;             /* pass 4: owned blocks per segment */
 	uint32_t nids;                   /* pass 3: one past the last nid the NAT uses */
 	uint32_t nat_cap;
@@ -265,6 +266,41 @@ static inline bool blk_in_main(const struct fsck_ctx *ctx, uint64_t blk)
 static inline uint32_t blk_segno(const struct fsck_ctx *ctx, uint64_t blk)
 {
 	return (uint32_t)((blk - ctx->vi->main_blkaddr) / ZF2FS_BLOCKS_PER_SEG);
+}
+
+/* The maps by segment and by block are sparse (lib/sparse.h): memory follows what the
+ * volume uses, not its size. */
+static inline const struct zf2fs_sit_entry *sit_get(const struct fsck_ctx *ctx, uint32_t s)
+{
+	return zf2fs_sit_table_get(ctx->sit, s);
+}
+
+/* NULL when out of memory (or @s out of range) */
+static inline struct zf2fs_sit_entry *sit_mut(struct fsck_ctx *ctx, uint32_t s)
+{
+	return zf2fs_sit_table_mut(ctx->sit, s);
+}
+
+/* @off: block offset from the start of the main area */
+static inline bool found_test(const struct fsck_ctx *ctx, uint64_t off)
+{
+	return zf2fs_bmap_test(ctx->blk_found, off);
+}
+
+/* Mark block @off owned and count it in its segment: 0, or -ENOMEM. */
+static inline int found_set(struct fsck_ctx *ctx, uint64_t off)
+{
+	int err = zf2fs_bmap_set(ctx->blk_found, off);
+
+	if (!err)
+		ctx->seg_found[off / ZF2FS_BLOCKS_PER_SEG]++;
+	return err;
+}
+
+static inline void found_clear(struct fsck_ctx *ctx, uint64_t off)
+{
+	zf2fs_bmap_clear(ctx->blk_found, off);
+	ctx->seg_found[off / ZF2FS_BLOCKS_PER_SEG]--;
 }
 
 static inline bool sit_bit(const struct zf2fs_sit_entry *se, uint32_t off)

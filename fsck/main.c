@@ -114,15 +114,16 @@ static const char *parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 	return argv[optind];
 }
 
-/* Maps by block: sized by the main area. */
+/* Maps by block: a sparse bitmap over the main area (chunks only where blocks are owned)
+ * and a count per segment. */
 static int alloc_maps(struct fsck_ctx *ctx)
 {
 	uint64_t blocks = (uint64_t)ctx->vi->main_segs * ZF2FS_BLOCKS_PER_SEG;
+	int err = zf2fs_bmap_new(blocks, &ctx->blk_found);
 
-	ctx->blk_found = calloc(blocks / 8 + 1, 1);
 	ctx->seg_found = calloc(ctx->vi->main_segs + 1, sizeof(uint16_t));
 	ctx->quota_on = ctx->vi->features & ZF2FS_FEAT_QUOTA_INO;
-	return ctx->blk_found && ctx->seg_found ? 0 : -ENOMEM;
+	return !err && ctx->seg_found ? 0 : -ENOMEM;
 }
 
 /* Maps by nid: sized by the nids in use, not by what the NAT could hold, so memory follows
@@ -146,11 +147,11 @@ static void free_maps(struct fsck_ctx *ctx)
 	free(ctx->ftypes);
 	dir_map_free(ctx);
 	links_free(ctx);
-	free(ctx->blk_found);
+	zf2fs_bmap_free(ctx->blk_found);
 	free(ctx->seg_found);
 	free(ctx->ssa);
 	free(ctx->orphans);
-	free(ctx->sit);
+	zf2fs_sit_table_free(ctx->sit);
 	free(ctx->nat);
 	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
 		zf2fs_quota_usage_free(&ctx->quota_use[q]);
@@ -202,6 +203,24 @@ static void print_tree(struct fsck_ctx *ctx)
 	free(n);
 }
 
+/* e2fsck's line for a clean volume, from the checkpoint's counts: nothing else was read. */
+static void print_clean(struct fsck_ctx *ctx, const char *path)
+{
+	const struct zf2fs_checkpoint *cp = ctx->cp;
+	uint64_t inodes = zf_get(cp->valid_inode_count), nodes = zf_get(cp->valid_node_count);
+	uint64_t blocks = zf_get(cp->valid_block_count), user = zf_get(cp->user_block_count);
+
+	if (ctx->json) {
+		printf("{\n  \"device\": \"%s\",\n  \"exit_code\": 0,\n  \"clean\": true,\n"
+		       "  \"inodes\": %" PRIu64 ",\n  \"nodes\": %" PRIu64 ",\n"
+		       "  \"blocks_in_use\": %" PRIu64 ",\n  \"user_blocks\": %" PRIu64 "\n}\n",
+		       path, inodes, nodes, blocks, user);
+		return;
+	}
+	fprintf(ctx->out, "%s: clean, %" PRIu64 " inodes, %" PRIu64 "/%" PRIu64 " blocks "
+		"(unmounted cleanly; use -f to check anyway)\n", path, inodes, blocks, user);
+}
+
 int main(int argc, char **argv)
 {
 	struct fsck_ctx ctx = { .out = stdout, .json_first = true,
@@ -241,21 +260,20 @@ int main(int argc, char **argv)
 	ctx.vi = zf2fs_vol_info(ctx.vol);
 	ctx.sb = zf2fs_vol_super(ctx.vol);
 	ctx.cp = zf2fs_vol_checkpoint(ctx.vol);
+	/* The boot-time path: a volume unmounted cleanly is not checked, and nothing but the
+	 * superblock and the checkpoint (read by the open) is read or allocated for it. */
+	if (!ctx.force && ctx.mode == MODE_PREEN && zf2fs_vol_clean(ctx.vol)) {
+		print_clean(&ctx, path);
+		goto out;
+	}
 	if (ctx.json)
 		ctx.json_problems = open_memstream(&json_buf, &json_len);
 	err = alloc_maps(&ctx);
-	if (!err && ctx.mode != MODE_NO && (err = zf2fs_vol_load_sit(ctx.vol, &ctx.sit)) == 0) {
+	if (!err && ctx.mode != MODE_NO &&
+	    (err = zf2fs_vol_load_sit_table(ctx.vol, &ctx.sit)) == 0) {
 		err = repair_begin(&ctx);
-		free(ctx.sit);
+		zf2fs_sit_table_free(ctx.sit);
 		ctx.sit = NULL;
-	}
-	if (!err && !ctx.force && ctx.mode == MODE_PREEN &&
-	    (ctx.vi->ckpt_flags & ZF2FS_CP_UMOUNT_FLAG) &&
-	    !(ctx.vi->ckpt_flags & (ZF2FS_CP_FSCK_FLAG | ZF2FS_CP_ERROR_FLAG |
-				    ZF2FS_CP_QUOTA_NEED_FSCK_FLAG)) &&
-	    !zf2fs_vol_super_problem(ctx.vol, 0)[0] && !zf2fs_vol_super_problem(ctx.vol, 1)[0]) {
-		fprintf(ctx.out, "%s: clean (unmounted cleanly); use -f to check anyway\n", path);
-		goto done;
 	}
 	for (size_t i = 0; !err && !ctx.abort && i < sizeof(passes) / sizeof(passes[0]); i++) {
 		if (ctx.debug >= 2)
@@ -274,7 +292,6 @@ int main(int argc, char **argv)
 			err = 0;
 		}
 	}
-done:
 	if (err) {
 		fprintf(stderr, PROG ": %s: while checking %s\n", strerror(-err), path);
 		ctx.exit_bits |= FSCK_ERROR;
@@ -296,6 +313,7 @@ done:
 		       ctx.found_nodes, ctx.problems, ctx.fixed, json_buf ? json_buf : "");
 		free(json_buf);
 	}
+out:
 	repair_free(&ctx);
 	free_maps(&ctx);
 	zf2fs_vol_close(ctx.vol);

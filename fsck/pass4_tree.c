@@ -93,10 +93,9 @@ static bool claim_block(struct fsck_ctx *ctx, uint64_t blk)
 {
 	uint64_t off = blk - ctx->vi->main_blkaddr;
 
-	if (ctx->blk_found[off / 8] & (1u << (off % 8)))
+	/* out of memory: like a block owned twice, never a block freed by mistake */
+	if (found_test(ctx, off) || found_set(ctx, off))
 		return false;
-	ctx->blk_found[off / 8] |= (uint8_t)(1u << (off % 8));
-	ctx->seg_found[off / ZF2FS_BLOCKS_PER_SEG]++;
 	ctx->found_blocks++;
 	return true;
 }

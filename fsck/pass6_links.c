@@ -112,11 +112,8 @@ int pass6_connectivity(struct fsck_ctx *ctx)
 				/* left in place: count it, so the accounting agrees */
 				uint64_t off = r->blkaddr - ctx->vi->main_blkaddr;
 
-				if (!(ctx->blk_found[off / 8] & (1u << (off % 8)))) {
-					ctx->blk_found[off / 8] |= (uint8_t)(1u << (off % 8));
-					ctx->seg_found[off / ZF2FS_BLOCKS_PER_SEG]++;
+				if (!found_test(ctx, off) && !found_set(ctx, off))
 					ctx->found_blocks++;
-				}
 				ctx->found_nodes++;
 			}
 		}

@@ -18,19 +18,28 @@
 
 static bool found_bit(const struct fsck_ctx *ctx, uint32_t seg, uint32_t off)
 {
-	uint64_t b = (uint64_t)seg * ZF2FS_BLOCKS_PER_SEG + off;
+	return found_test(ctx, (uint64_t)seg * ZF2FS_BLOCKS_PER_SEG + off);
+}
 
-	return ctx->blk_found[b / 8] & (1u << (b % 8));
+static bool map_empty(const uint8_t *map)
+{
+	for (int i = 0; i < ZF2FS_SIT_MAP_SIZE; i++)
+		if (map[i])
+			return false;
+	return true;
 }
 
 static void check_sit(struct fsck_ctx *ctx)
 {
 	for (uint32_t s = 0; s < ctx->vi->main_segs && !ctx->abort; s++) {
-		const struct zf2fs_sit_entry *se = &ctx->sit[s];
+		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
 		uint32_t count = (uint32_t)(zf_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
 		uint32_t diff = 0;
 		struct problem_ctx p = { .segno = s };
 
+		/* nothing recorded, nothing found (most of a big volume): nothing to compare */
+		if (!ctx->seg_found[s] && !count && !ctx->sit_type_fix && map_empty(se->valid_map))
+			continue;
 		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++)
 			if (sit_bit(se, off) != found_bit(ctx, s, off))
 				diff++;
@@ -58,7 +67,8 @@ static void check_cursegs(struct fsck_ctx *ctx, uint32_t cur[ZF2FS_NR_CURSEG])
 		zf2fs_vol_curseg(ctx->vol, t, &seg, &off);
 		cur[t] = seg;
 		{
-			uint32_t type = (uint32_t)(zf_get(ctx->sit[seg].vblocks) >> ZF2FS_SIT_VBLOCKS_BITS);
+			uint32_t type = (uint32_t)(zf_get(sit_get(ctx, seg)->vblocks) >>
+						   ZF2FS_SIT_VBLOCKS_BITS);
 
 			/* a current segment carries its log's type */
 			if (type != (uint32_t)t &&

@@ -38,7 +38,7 @@ static bool found_bit(const struct fsck_ctx *ctx, uint64_t seg, uint32_t off)
 {
 	uint64_t b = seg * BPS + off;
 
-	return ctx->blk_found[b / 8] & (1u << (b % 8));
+	return found_test(ctx, b);
 }
 
 /* Nothing in the section is valid, by the SIT as recorded or by what pass 4 found. */
@@ -51,7 +51,7 @@ static bool section_unused(const struct fsck_ctx *ctx, uint32_t sec)
 
 		if (s >= ctx->vi->main_segs)
 			break;
-		if ((zf_get(ctx->sit[s].vblocks) & ZF2FS_SIT_VBLOCKS_MASK) || ctx->seg_found[s])
+		if ((zf_get(sit_get(ctx, s)->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) || ctx->seg_found[s])
 			return false;
 	}
 	return true;
@@ -183,6 +183,22 @@ static void check_unused(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z)
 		z->wp_blocks = 0;
 }
 
+/* The zone report wants the SIT as one array: built for the call only. */
+static int zoned_read_zones(struct fsck_ctx *ctx)
+{
+	uint32_t segs = ctx->vi->main_segs;
+	struct zf2fs_sit_entry *flat = calloc(segs + 1, sizeof(*flat));
+	int err;
+
+	if (!flat)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < segs; s++)
+		flat[s] = *sit_get(ctx, s);
+	err = zf2fs_vol_zones(ctx->vol, flat, &ctx->zones, &ctx->nzones);
+	free(flat);
+	return err;
+}
+
 void zoned_prepare(struct fsck_ctx *ctx)
 {
 	uint32_t unusable = 0;
@@ -190,7 +206,7 @@ void zoned_prepare(struct fsck_ctx *ctx)
 	if (ctx->zones_loaded || !zf2fs_vol_is_zoned(ctx->vol) || !ctx->sit)
 		return;
 	ctx->zones_loaded = true;
-	ctx->zones_err = zf2fs_vol_zones(ctx->vol, ctx->sit, &ctx->zones, &ctx->nzones);
+	ctx->zones_err = zoned_read_zones(ctx);
 	if (ctx->zones_err)
 		return;
 	/* zones the kernel would not mount (capacities that differ): counts unknown */

@@ -78,8 +78,15 @@ int repair_begin(struct fsck_ctx *ctx)
 		free(r);
 		return -ENOMEM;
 	}
-	for (uint32_t s = 0; s < vi->main_segs; s++)
-		r->orig_count[s] = (uint16_t)(zf_get(ctx->sit[s].vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
+	/* only SIT blocks that hold anything: untouched pages of orig_count cost nothing */
+	for (uint32_t s = 0; s < vi->main_segs; s++) {
+		if (!zf2fs_sit_table_block_used(ctx->sit, s / (uint32_t)ZF2FS_SIT_PER_BLOCK)) {
+			s += (uint32_t)ZF2FS_SIT_PER_BLOCK - 1 - s % (uint32_t)ZF2FS_SIT_PER_BLOCK;
+			continue;
+		}
+		r->orig_count[s] = (uint16_t)(zf_get(sit_get(ctx, s)->vblocks) &
+					      ZF2FS_SIT_VBLOCKS_MASK);
+	}
 	ctx->repair = r;
 	return 0;
 }
@@ -160,7 +167,9 @@ int repair_set_block(struct fsck_ctx *ctx, uint64_t blk, bool valid)
 		return -EINVAL;
 	segno = blk_segno(ctx, blk);
 	off = (uint32_t)((blk - ctx->vi->main_blkaddr) % BPS);
-	se = &ctx->sit[segno];
+	se = sit_mut(ctx, segno);
+	if (!se)
+		return -ENOMEM;
 	was = sit_bit(se, off);
 	if (was == valid)
 		return 0;
@@ -179,15 +188,18 @@ int repair_set_block(struct fsck_ctx *ctx, uint64_t blk, bool valid)
 
 int repair_sit_from_found(struct fsck_ctx *ctx, uint32_t segno)
 {
-	struct zf2fs_sit_entry *se = &ctx->sit[segno];
+	struct zf2fs_sit_entry *se = sit_mut(ctx, segno);
 	uint64_t base = (uint64_t)segno * BPS;
-	uint32_t count = 0, type = (uint32_t)(zf_get(se->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS);
+	uint32_t count = 0, type;
 
 	if (!ctx->repair)
 		return -EINVAL;
+	if (!se)
+		return -ENOMEM;
+	type = (uint32_t)(zf_get(se->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS);
 	memset(se->valid_map, 0, sizeof(se->valid_map));
 	for (uint32_t i = 0; i < BPS; i++)
-		if (ctx->blk_found[(base + i) / 8] & (1u << ((base + i) % 8))) {
+		if (found_test(ctx, base + i)) {
 			se->valid_map[i / 8] |= (uint8_t)(0x80u >> (i % 8));
 			count++;
 		}
@@ -200,10 +212,12 @@ int repair_sit_from_found(struct fsck_ctx *ctx, uint32_t segno)
 
 int repair_set_seg_type(struct fsck_ctx *ctx, uint32_t segno, uint32_t type)
 {
-	struct zf2fs_sit_entry *se = &ctx->sit[segno];
+	struct zf2fs_sit_entry *se = sit_mut(ctx, segno);
 
 	if (!ctx->repair)
 		return -EINVAL;
+	if (!se)
+		return -ENOMEM;
 	zf_set(se->vblocks, (type << ZF2FS_SIT_VBLOCKS_BITS) |
 	       (zf_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK));
 	mark_sit(ctx, segno);
@@ -224,9 +238,8 @@ int repair_free_node(struct fsck_ctx *ctx, uint32_t nid)
 
 		/* only a block this node claimed itself: a bad NAT entry may point at a block
 		 * another node owns */
-		if (ctx->blk_found[off / 8] & (1u << (off % 8))) {
-			ctx->blk_found[off / 8] &= (uint8_t)~(1u << (off % 8));
-			ctx->seg_found[off / BPS]--;
+		if (found_test(ctx, off)) {
+			found_clear(ctx, off);
 			ctx->found_blocks--;
 		}
 	}
@@ -450,7 +463,7 @@ static int pick_free_segment(struct fsck_ctx *ctx, const uint32_t cur[ZF2FS_NR_C
 			uint32_t s = sec * sps + k;
 
 			ok = s != avoid && !is_curseg(cur, s) && ctx->repair->orig_count[s] == 0 &&
-			     (zf_get(ctx->sit[s].vblocks) & ZF2FS_SIT_VBLOCKS_MASK) == 0 &&
+			     (zf_get(sit_get(ctx, s)->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) == 0 &&
 			     ctx->seg_found[s] == 0;
 		}
 		if (ok) {
@@ -480,6 +493,7 @@ static int new_log(struct commit *c, int t, uint32_t avoid)
 	struct fsck_ctx *ctx = c->ctx;
 	struct zf2fs_summary_block *sb = calloc(1, sizeof(*sb));
 	uint32_t seg;
+	struct zf2fs_sit_entry *se;
 	int err;
 
 	if (!sb)
@@ -499,7 +513,10 @@ static int new_log(struct commit *c, int t, uint32_t avoid)
 	c->blkoff[t] = 0;
 	c->alloc[t] = 0;
 	memset(c->sum[t], 0, BPS * sizeof(struct zf2fs_summary));
-	zf_set(ctx->sit[seg].vblocks, (uint32_t)t << ZF2FS_SIT_VBLOCKS_BITS);
+	se = sit_mut(ctx, seg);
+	if (!se)
+		return -ENOMEM;
+	zf_set(se->vblocks, (uint32_t)t << ZF2FS_SIT_VBLOCKS_BITS);
 	mark_sit(ctx, seg);
 	return 0;
 }
@@ -668,7 +685,7 @@ static int write_tables(struct commit *c, uint8_t *cpbuf)
 		if (err)
 			break;
 		for (uint32_t e = 0; e < ZF2FS_SIT_PER_BLOCK && first + e < vi->main_segs; e++)
-			memcpy(blk + e * sizeof(struct zf2fs_sit_entry), &ctx->sit[first + e],
+			memcpy(blk + e * sizeof(struct zf2fs_sit_entry), sit_get(ctx, first + e),
 			       sizeof(struct zf2fs_sit_entry));
 		err = zf2fs_vol_write_block(ctx->vol, live == (uint64_t)vi->sit_blkaddr + b ?
 					    live + vi->sit_blocks : live - vi->sit_blocks, blk);
@@ -731,7 +748,7 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 	uint32_t nodes = 0, inodes = 0, free_segs = 0;
 
 	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {
-		uint32_t n = (uint32_t)(zf_get(ctx->sit[s].vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
+		uint32_t n = (uint32_t)(zf_get(sit_get(ctx, s)->vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
 
 		blocks += n;
 		if (!n && !is_curseg(c->cur, s) && seg_usable(ctx, s))

@@ -530,6 +530,7 @@ ZF2FS_EXPORT void zf2fs_vol_close(struct zf2fs_vol *vol)
 			zf2fs_dev_close(vol->dev[i]);
 	free(vol->cp);
 	free(vol->nat_cache);
+	free(vol->nat_bits);
 	free(vol);
 }
 

@@ -27,6 +27,9 @@ struct zf2fs_vol {
 	/* the last NAT block read: lookups come in runs of nearby nids */
 	uint8_t *nat_cache;
 	uint64_t nat_cache_addr;
+	/* nat_bits (nat_bits.c): 0 not loaded yet, 1 loaded, -1 absent or stale */
+	int nat_bits_state;
+	uint8_t *nat_bits;
 };
 
 int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
