@@ -346,6 +346,12 @@ ZF2FS_EXPORT int zf2fs_dev_read(struct zf2fs_dev *dev, void *buf, size_t len, ui
 
 	if (err)
 		return err;
+	if (dev->read_end && (off < dev->read_start || off + len > dev->read_end)) {
+		dev->reads_refused++;
+		zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: read at offset %llu is outside the "
+			   "allowed range", dev->path, (unsigned long long)off);
+		return -EACCES;
+	}
 	err = dev->ops->pread(dev, buf, len, off);
 	if (err)
 		zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: while reading %s at offset %llu",
@@ -434,6 +440,18 @@ ZF2FS_EXPORT int zf2fs_dev_sync(struct zf2fs_dev *dev)
 ZF2FS_EXPORT void zf2fs_dev_fail_writes_after(struct zf2fs_dev *dev, unsigned long n)
 {
 	dev->fail_after = n ? dev->write_count + n : 0;
+}
+
+ZF2FS_EXPORT void zf2fs_dev_restrict_reads(struct zf2fs_dev *dev, uint64_t start, uint64_t end)
+{
+	dev->read_start = start;
+	dev->read_end = end;
+	dev->reads_refused = 0;
+}
+
+ZF2FS_EXPORT unsigned long zf2fs_dev_reads_refused(const struct zf2fs_dev *dev)
+{
+	return dev->reads_refused;
 }
 
 ZF2FS_EXPORT unsigned long zf2fs_dev_write_count(const struct zf2fs_dev *dev)

@@ -21,6 +21,8 @@ struct zf2fs_dev {
 	uint32_t sector_size;
 	uint64_t start_sector;    /* partition start, 512-byte units */
 	unsigned long write_count, fail_after;
+	uint64_t read_start, read_end;   /* tests: reads outside fail; read_end 0: no limit */
+	unsigned long reads_refused;
 	struct zf2fs_log log;
 };
 

@@ -168,6 +168,10 @@ ZF2FS_EXPORT int zf2fs_dev_sync(struct zf2fs_dev *dev);
 ZF2FS_EXPORT void zf2fs_dev_fail_writes_after(struct zf2fs_dev *dev, unsigned long n);
 /* Count of successful writes so far (tests). */
 ZF2FS_EXPORT unsigned long zf2fs_dev_write_count(const struct zf2fs_dev *dev);
+/* Tests: make every read not wholly inside bytes [@start, @end) fail with -EACCES and be
+ * counted (zf2fs_dev_reads_refused); @end 0 lifts the limit. */
+ZF2FS_EXPORT void zf2fs_dev_restrict_reads(struct zf2fs_dev *dev, uint64_t start, uint64_t end);
+ZF2FS_EXPORT unsigned long zf2fs_dev_reads_refused(const struct zf2fs_dev *dev);
 /* Copy of a memory device's bytes (tests); NULL for other devices. */
 ZF2FS_EXPORT const uint8_t *zf2fs_dev_memory(const struct zf2fs_dev *dev);
 
