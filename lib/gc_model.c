@@ -272,6 +272,13 @@ static int set_from_sit(struct zf2fs_gc_model *m, const struct zf2fs_log *log, u
 	return 0;
 }
 
+static bool sit_entry_zero(const struct zf2fs_sit_entry *se)
+{
+	static const struct zf2fs_sit_entry zero;
+
+	return !memcmp(se, &zero, sizeof(zero));
+}
+
 /*
  * The SIT straight into the model: live copy of each block per the checkpoint's bitmap,
  * runs of consecutive blocks read at once (up to 4 MiB), then the checkpoint's SIT
@@ -315,7 +322,10 @@ static int load_sit(struct zf2fs_vol *vol, const struct zf2fs_log *log, struct z
 			uint32_t first = (i + b) * (uint32_t)ZF2FS_SIT_PER_BLOCK;
 
 			for (uint32_t k = 0; k < ZF2FS_SIT_PER_BLOCK && first + k < segs && !err; k++)
-				err = set_from_sit(m, log, first + k, &e[k]);
+				/* a never-used segment is what the model starts with: leaving
+				 * it alone keeps the model's untouched pages out of memory */
+				if (!sit_entry_zero(&e[k]))
+					err = set_from_sit(m, log, first + k, &e[k]);
 		}
 		i += run;
 	}

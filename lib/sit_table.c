@@ -116,6 +116,34 @@ static bool zero_bytes(const uint8_t *p, size_t n)
 	return true;
 }
 
+ZF2FS_EXPORT int zf2fs_vol_sit_lookup(struct zf2fs_vol *vol, uint32_t segno,
+				      struct zf2fs_sit_entry *ret_entry)
+{
+	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(vol);
+	uint32_t n = (uint32_t)zf_get(j->n_entries);
+	const struct zf2fs_sit_block *blk;
+	uint8_t *buf;
+	int err;
+
+	memset(ret_entry, 0, sizeof(*ret_entry));
+	if (segno >= vol->info.main_segs || segno / PER >= vol->info.sit_blocks)
+		return -EINVAL;
+	for (uint32_t k = 0; k < n && k < ZF2FS_SIT_JOURNAL_ENTRIES; k++)
+		if (zf_get(j->sit.entries[k].segno) == segno) {
+			*ret_entry = j->sit.entries[k].se;
+			return 0;
+		}
+	buf = malloc(ZF2FS_BLKSIZE);
+	if (!buf)
+		return -ENOMEM;
+	err = zf2fs_vol_read_block(vol, zf2fs_vol_sit_block_addr(vol, segno / PER), buf);
+	blk = (const void *)buf;
+	if (!err)
+		*ret_entry = blk->entries[segno % PER];
+	free(buf);
+	return err;
+}
+
 ZF2FS_EXPORT int zf2fs_vol_load_sit_table(struct zf2fs_vol *vol,
 					  struct zf2fs_sit_table **ret_table)
 {

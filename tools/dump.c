@@ -350,7 +350,7 @@ int main(int argc, char **argv)
 		dump_error("%s: while writing standard output", strerror(errno));
 		rc = DUMP_EXIT_ERROR;
 	}
-	free(c.sit);
+	zf2fs_sit_table_free(c.sit);
 	zf2fs_vol_close(c.vol);
 	return rc;
 }

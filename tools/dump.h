@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/sparse.h"
 #include "zf2fs/file.h"
 
 #define DUMP_PROG "dump.f2fs"
@@ -60,7 +61,7 @@ struct dump_ctx {
 	bool sparse;            /* -S */
 	const char *outpath;    /* -o */
 	bool damage;            /* a damaged structure was reported */
-	struct zf2fs_sit_entry *sit;   /* loaded on demand */
+	struct zf2fs_sit_table *sit;   /* loaded on demand, by views of every segment */
 };
 
 /* Report a damaged structure on stderr (and mark the run). */
@@ -84,6 +85,8 @@ int dump_quota(struct dump_ctx *c);
 
 /* Shared helpers. */
 int dump_load_sit(struct dump_ctx *c);
+/* One segment's SIT entry, reading only its SIT block (views of a few segments). */
+int dump_sit_entry(struct dump_ctx *c, uint64_t segno, struct zf2fs_sit_entry *ret);
 const char *dump_log_name(unsigned type);
 const char *dump_ftype_name(unsigned type);
 /* Extract inode @ino's contents to @path ("-" = stdout). */

@@ -411,19 +411,20 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 	unsigned off = (unsigned)((blkaddr - c->info->main_blkaddr) % BPS);
 	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
 	struct zf2fs_node *node = malloc(sizeof(*node)), *inode = malloc(sizeof(*inode));
-	const struct zf2fs_sit_entry *se;
+	struct zf2fs_sit_entry ent;
+	const struct zf2fs_sit_entry *se = &ent;
 	const struct zf2fs_summary *e;
 	uint32_t nid, vb;
 	char why[256];
-	int err = dump_load_sit(c);
+	int err;
 
 	if (!sum || !node || !inode) {
 		err = -ENOMEM;
 		goto out;
 	}
+	err = dump_sit_entry(c, segno, &ent);
 	if (err)
 		goto out;
-	se = &c->sit[segno];
 	vb = (uint32_t)zf_get(se->vblocks);
 	out_u(o, "segno", segno);
 	out_u(o, "offset", off);

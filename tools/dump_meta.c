@@ -33,10 +33,26 @@ int dump_load_sit(struct dump_ctx *c)
 
 	if (c->sit)
 		return 0;
-	err = zf2fs_vol_load_sit(c->vol, &c->sit);
+	err = zf2fs_vol_load_sit_table(c->vol, &c->sit);
 	if (err)
 		dump_error("%s: while reading the SIT", strerror(err == -ZF2FS_EFSCORRUPTED ?
 			   EUCLEAN : -err));
+	return err;
+}
+
+int dump_sit_entry(struct dump_ctx *c, uint64_t segno, struct zf2fs_sit_entry *ret)
+{
+	int err;
+
+	if (c->sit) {
+		*ret = *zf2fs_sit_table_get(c->sit, (uint32_t)segno);
+		return 0;
+	}
+	err = zf2fs_vol_sit_lookup(c->vol, (uint32_t)segno, ret);
+	if (err)
+		dump_error("%s: while reading the SIT entry of segment %llu",
+			   strerror(err == -ZF2FS_EFSCORRUPTED ? EUCLEAN : -err),
+			   (unsigned long long)segno);
 	return err;
 }
 
@@ -451,15 +467,21 @@ static bool sit_in_journal(struct dump_ctx *c, uint64_t segno)
 int dump_sit(struct dump_ctx *c, uint64_t start, uint64_t end)
 {
 	struct out *o = &c->out;
-	int err = dump_load_sit(c);
+	struct zf2fs_sit_entry ent;
+	const struct zf2fs_sit_entry *se = &ent;
+	int err;
 
-	if (err)
-		return err;
 	for (uint64_t s = start; s <= end && s < c->info->main_segs; s++) {
-		const struct zf2fs_sit_entry *se = &c->sit[s];
-		uint32_t vb = (uint32_t)zf_get(se->vblocks);
 		uint64_t baddr = zf2fs_vol_sit_block_addr(c->vol, (uint32_t)(s / ZF2FS_SIT_PER_BLOCK));
-		unsigned valid = vb & ZF2FS_SIT_VBLOCKS_MASK, type = vb >> ZF2FS_SIT_VBLOCKS_BITS;
+		unsigned valid, type;
+		uint32_t vb;
+
+		err = dump_sit_entry(c, s, &ent);
+		if (err)
+			return err;
+		vb = (uint32_t)zf_get(se->vblocks);
+		valid = vb & ZF2FS_SIT_VBLOCKS_MASK;
+		type = vb >> ZF2FS_SIT_VBLOCKS_BITS;
 
 		if (valid != popcount_map(se->valid_map))
 			dump_damage(c, "SIT entry of segment %llu: %u valid blocks but %u bits set",
@@ -500,17 +522,19 @@ int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
 {
 	struct out *o = &c->out;
 	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
-	int err = dump_load_sit(c);
+	struct zf2fs_sit_entry ent;
+	const uint8_t *map = ent.valid_map;
+	int err = 0;
 
 	if (!sum)
 		return -ENOMEM;
-	if (err)
-		goto out;
 	for (uint64_t s = start; s <= end && s < c->info->main_segs; s++) {
 		int log = current_log(c, s);
-		const uint8_t *map = c->sit[s].valid_map;
 		bool node;
 
+		err = dump_sit_entry(c, s, &ent);
+		if (err)
+			break;
 		err = zf2fs_vol_segment_summary(c->vol, (uint32_t)s, sum);
 		if (err) {
 			dump_error("%s: while reading the summary of segment %llu", strerror(-err),
@@ -546,7 +570,6 @@ int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
 		out_list_end(o);
 		out_obj_end(o);
 	}
-out:
 	free(sum);
 	return err;
 }
@@ -566,7 +589,7 @@ int dump_segments(struct dump_ctx *c)
 	out_u(o, "segs_per_sec", c->info->segs_per_sec);
 	out_list(o, "list");
 	for (uint64_t s = 0; s < c->info->main_segs; s++) {
-		const struct zf2fs_sit_entry *se = &c->sit[s];
+		const struct zf2fs_sit_entry *se = zf2fs_sit_table_get(c->sit, (uint32_t)s);
 		uint32_t vb = (uint32_t)zf_get(se->vblocks);
 		unsigned valid = vb & ZF2FS_SIT_VBLOCKS_MASK, type = vb >> ZF2FS_SIT_VBLOCKS_BITS;
 		int log = current_log(c, s);

@@ -26,11 +26,17 @@ int dump_zones(struct dump_ctx *c)
 	uint64_t nclosed = 0, nother = 0, beyond = 0;
 	struct zf2fs_sec_zone *zones = NULL;
 	struct out *o = &c->out;
-	int err = dump_load_sit(c);
+	struct zf2fs_sit_entry *sit = NULL;
+	int err = zf2fs_vol_load_sit(c->vol, &sit);
 
-	if (err)
+	if (err) {
+		dump_error("%s: while reading the SIT", strerror(err == -ZF2FS_EFSCORRUPTED ?
+			   EUCLEAN : -err));
 		return err;
-	err = zf2fs_vol_zones(c->vol, c->sit, &zones, &nr);
+	}
+	/* the zone report wants the SIT as one array */
+	err = zf2fs_vol_zones(c->vol, sit, &zones, &nr);
+	free(sit);
 	if (err == -ENODEV) {
 		dump_error("--zones: %s is not a zoned block device: write pointers can only be "
 			   "read from the device itself", zf2fs_dev_path(zf2fs_vol_dev(c->vol, 0)));

@@ -54,6 +54,11 @@ ZF2FS_EXPORT struct zf2fs_sit_entry *zf2fs_sit_table_mut(struct zf2fs_sit_table 
  * but zeros: callers skip whole blocks that do not. */
 ZF2FS_EXPORT bool zf2fs_sit_table_block_used(const struct zf2fs_sit_table *t, uint32_t blk);
 ZF2FS_EXPORT uint64_t zf2fs_sit_table_bytes(const struct zf2fs_sit_table *t);
+/* One segment's SIT entry, journal first, then the live copy of its SIT block (one block
+ * read): for views of a few segments, which need not load the whole SIT.  -EINVAL past
+ * the main area, read errors. */
+ZF2FS_EXPORT int zf2fs_vol_sit_lookup(struct zf2fs_vol *vol, uint32_t segno,
+				      struct zf2fs_sit_entry *ret_entry);
 
 /* ---- nat_bits -------------------------------------------------------------------------------- */
 /* Whether the checkpoint's nat_bits (written at unmount, tied to the checkpoint by its
