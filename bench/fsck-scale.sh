@@ -1,31 +1,130 @@
 #!/bin/bash
-# bench/fsck-scale.sh [DIR]: fsck.f2fs time and memory against volume size.  For 1, 10 and
-# 100 GiB sparse images (our mkfs.f2fs, empty), fsck.f2fs -f -n is timed with
-# /usr/bin/time: wall seconds and peak RSS.  Both should grow at most linearly with the
-# volume (fsck's maps are per nid and per main-area block; the NAT and SIT are read once).
-# Images live in DIR (default $TMPDIR or /tmp) only while measured.  Not a test.
-set -eu
+# bench/fsck-scale.sh [DIR]: fsck.f2fs's time and peak memory against the volume's size and
+# its number of inodes, ours and Debian's fsck.f2fs 1.15 side by side in one run.  Not a test.
+#
+# Volumes (sparse files in DIR, default $TMPDIR or /tmp, removed at the end):
+#   - empty volumes of $SIZES (default "1G 100G 15T"), made by our mkfs.f2fs;
+#   - a volume of $FILES empty files (default 100000; 0 skips it) in directories of 1000,
+#     loaded into a 64 GiB volume by Debian's sload.f2fs from a tree made in DIR.  Both
+#     fscks must find it clean, else the script stops.  sload.f2fs is the slow part: about
+#     57 s per 100,000 files here, and slower than linear beyond (it did not finish 1 M in
+#     the time we had); $FILES_IMG names a ready image instead (it is not removed).
+# For each volume and tool: the boot-time check of a clean volume (ours -a; the
+# reference's -a, which also skips a clean volume) and a full read-only check (ours -f -n;
+# the reference's -f --dry-run), with a cold page cache (sync, then
+# /proc/sys/vm/drop_caches, when writable: needs root) and warm (the best of two runs after
+# that).  Wall seconds, CPU seconds (user + system) and peak RSS from /usr/bin/time; then
+# the ratios reference/ours for time and ours/reference for memory.  On a shared machine
+# the CPU seconds are the steadier figure.
+set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${top_builddir:-$here}
 dir=${1:-${TMPDIR:-/tmp}}
+SIZES=${SIZES:-1G 100G 15T}
+FILES=${FILES:-100000}
+FILES_IMG=${FILES_IMG:-}
 fsck=$build/fsck/fsck.f2fs
 mkfs=$build/mkfs/mkfs.f2fs
 [ -x "$build/fsck/.libs/fsck.f2fs" ] && fsck=$build/fsck/.libs/fsck.f2fs
 [ -x "$build/mkfs/.libs/mkfs.f2fs" ] && mkfs=$build/mkfs/.libs/mkfs.f2fs
 export LD_LIBRARY_PATH=$build/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-[ -x /usr/bin/time ] || { echo "bench/fsck-scale.sh: /usr/bin/time is needed (Debian: time)"; exit 1; }
-img=$dir/zf2fs-scale.$$.img
-trap 'rm -f "$img" "$img.time"' EXIT
-printf '%-8s %10s %10s %12s %12s\n' size seconds peak_KiB KiB/GiB max_nid
-for gib in 1 10 100; do
-	rm -f "$img"
-	truncate -s "${gib}G" "$img"
-	"$mkfs" -f -q -t 0 "$img" >/dev/null
-	/usr/bin/time -o "$img.time" -f '%e %M' "$fsck" -f -n "$img" >/dev/null 2>&1 || :
-	# shellcheck disable=SC2046
-	set -- $(tail -1 "$img.time")
-	nids=$(ZF2FS_NO_PROGRESS=1 "$build/tools/dump.f2fs" --superblock "$img" 2>/dev/null |
-		awk '$1 == "segment_count_nat" { print $2; exit }')
-	printf '%-8s %10s %10s %12s %12s\n' "${gib}G" "$1" "$2" "$(($2 / gib))" \
-		"$(( ${nids:-0} / 2 * 512 * 455 ))"
+export ZF2FS_NO_PROGRESS=1
+ref=${REF_FSCK:-/usr/sbin/fsck.f2fs}
+sload=${REF_SLOAD:-/usr/sbin/sload.f2fs}
+for t in /usr/bin/time "$ref"; do
+	[ -x "$t" ] || { echo "bench/fsck-scale.sh: $t is needed (Debian: time, f2fs-tools)"; exit 1; }
 done
+work=$(mktemp -d "$dir/zf2fs-scale.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cold=false
+[ -w /proc/sys/vm/drop_caches ] && cold=true
+$cold || echo "# /proc/sys/vm/drop_caches is not writable: warm cache only"
+echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+results=$work/results
+: > "$results"
+
+# measure CASE TOOL MODE CACHE CMD...: one timed run, appended to the results
+measure()
+{
+	local c=$1 tool=$2 mode=$3 cache=$4
+	shift 4
+	/usr/bin/time -o "$work/time" -f '%e %U %S %M' "$@" > "$work/out" 2>&1 || :
+	# shellcheck disable=SC2046
+	set -- $(tail -1 "$work/time")
+	printf '%-10s %-4s %-6s %-5s %9s %9s %11s\n' "$c" "$tool" "$mode" "$cache" "$1" \
+		"$(echo "$2 + $3" | bc)" "$4" | tee -a "$results"
+}
+
+# run_case CASE IMG: both tools, both modes, cold and warm
+run_case()
+{
+	local c=$1 img=$2 mode tool
+	for mode in preen full; do
+		for tool in ours ref; do
+			local -a cmd
+			if [ "$tool" = ours ]; then
+				[ "$mode" = preen ] && cmd=("$fsck" -a "$img") || cmd=("$fsck" -f -n "$img")
+			else
+				[ "$mode" = preen ] && cmd=("$ref" -a "$img") ||
+					cmd=("$ref" -f --dry-run "$img")
+			fi
+			if $cold; then
+				sync
+				echo 3 > /proc/sys/vm/drop_caches
+				measure "$c" "$tool" "$mode" cold "${cmd[@]}"
+			fi
+			"${cmd[@]}" > /dev/null 2>&1 || :
+			measure "$c" "$tool" "$mode" warm "${cmd[@]}"
+		done
+	done
+}
+
+printf '%-10s %-4s %-6s %-5s %9s %9s %11s\n' volume tool mode cache wall_s cpu_s peak_KiB
+for size in $SIZES; do
+	img=$work/empty-$size.img
+	truncate -s "$size" "$img"
+	"$mkfs" -f -q "$img" > /dev/null
+	run_case "$size" "$img"
+	rm -f "$img"
+done
+
+if [ -n "$FILES_IMG" ] || [ "$FILES" -gt 0 ]; then
+	if [ -n "$FILES_IMG" ]; then
+		img=$FILES_IMG
+	else
+		[ -x "$sload" ] || { echo "bench/fsck-scale.sh: $sload is needed for FILES"; exit 1; }
+		img=$work/files.img
+		python3 - "$work/tree" "$FILES" <<'PY'
+import os, sys
+root, n = sys.argv[1], int(sys.argv[2])
+for i in range(n):
+    d = '%s/d%05d' % (root, i // 1000)
+    if i % 1000 == 0:
+        os.makedirs(d)
+    open('%s/f%05d' % (d, i % 1000), 'w').close()
+PY
+		truncate -s 64G "$img"
+		"$mkfs" -f -q "$img" > /dev/null
+		start=$(date +%s)
+		"$sload" -f "$work/tree" -t / "$img" > /dev/null 2>&1
+		echo "# sload.f2fs of $FILES files: $(( $(date +%s) - start )) s"
+		rm -rf "$work/tree"
+	fi
+	"$fsck" -f -n "$img" > "$work/ours.txt" 2>&1 ||
+		{ echo "our fsck finds the files volume unclean:"; cat "$work/ours.txt"; exit 1; }
+	"$ref" -f --dry-run "$img" > "$work/ref.txt" 2>&1 ||
+		{ echo "the reference finds the files volume unclean:"; tail "$work/ref.txt"; exit 1; }
+	echo "# files volume: $(tail -1 "$work/ours.txt")"
+	run_case "files" "$img"
+fi
+
+echo "# ratios: reference/ours wall (cpu) time, ours/reference peak memory"
+awk '{ k = $1 " " $3 " " $4 }
+     $2 == "ours" { ow[k] = $5; oc[k] = $6; om[k] = $7 }
+     $2 == "ref"  { rw[k] = $5; rc[k] = $6; rm[k] = $7 }
+     END { for (k in ow) if (k in rw)
+		printf "%-22s %7.1fx (%5.1fx cpu)  memory %.3f\n", k,
+		       rw[k] / (ow[k] > 0.005 ? ow[k] : 0.005),
+		       rc[k] / (oc[k] > 0.005 ? oc[k] : 0.005), om[k] / rm[k] }' "$results" | sort
+echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -11,7 +11,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/quota.h"
@@ -287,14 +290,16 @@ static inline bool found_test(const struct fsck_ctx *ctx, uint64_t off)
 	return zf2fs_bmap_test(ctx->blk_found, off);
 }
 
-/* Mark block @off owned and count it in its segment: 0, or -ENOMEM. */
-static inline int found_set(struct fsck_ctx *ctx, uint64_t off)
+/* Mark block @off owned and count it in its segment.  Out of memory for a 4 KiB chunk
+ * of the map ends the run as an operational error: repairs are only written at the end,
+ * so nothing has been written yet. */
+static inline void found_set(struct fsck_ctx *ctx, uint64_t off)
 {
-	int err = zf2fs_bmap_set(ctx->blk_found, off);
-
-	if (!err)
-		ctx->seg_found[off / ZF2FS_BLOCKS_PER_SEG]++;
-	return err;
+	if (zf2fs_bmap_set(ctx->blk_found, off)) {
+		fprintf(stderr, "fsck.f2fs: %s: while marking the blocks in use\n", strerror(ENOMEM));
+		exit(FSCK_ERROR);
+	}
+	ctx->seg_found[off / ZF2FS_BLOCKS_PER_SEG]++;
 }
 
 static inline void found_clear(struct fsck_ctx *ctx, uint64_t off)

@@ -93,9 +93,9 @@ static bool claim_block(struct fsck_ctx *ctx, uint64_t blk)
 {
 	uint64_t off = blk - ctx->vi->main_blkaddr;
 
-	/* out of memory: like a block owned twice, never a block freed by mistake */
-	if (found_test(ctx, off) || found_set(ctx, off))
+	if (found_test(ctx, off))
 		return false;
+	found_set(ctx, off);
 	ctx->found_blocks++;
 	return true;
 }

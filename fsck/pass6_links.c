@@ -112,8 +112,10 @@ int pass6_connectivity(struct fsck_ctx *ctx)
 				/* left in place: count it, so the accounting agrees */
 				uint64_t off = r->blkaddr - ctx->vi->main_blkaddr;
 
-				if (!found_test(ctx, off) && !found_set(ctx, off))
+				if (!found_test(ctx, off)) {
+					found_set(ctx, off);
 					ctx->found_blocks++;
+				}
 				ctx->found_nodes++;
 			}
 		}
