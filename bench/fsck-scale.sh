@@ -6,9 +6,12 @@
 #   - empty volumes of $SIZES (default "1G 100G 15T"), made by our mkfs.f2fs;
 #   - a volume of $FILES empty files (default 100000; 0 skips it) in directories of 1000,
 #     loaded into a 64 GiB volume by Debian's sload.f2fs from a tree made in DIR.  Both
-#     fscks must find it clean, else the script stops.  sload.f2fs is the slow part: about
-#     57 s per 100,000 files here, and slower than linear beyond (it did not finish 1 M in
-#     the time we had); $FILES_IMG names a ready image instead (it is not removed).
+#     fscks must find it clean, else the script stops.  sload.f2fs is the slow part: 57 s
+#     for 100,000 files on a quiet machine, 418 s under load 10, and slower than linear
+#     beyond (1 M files had placed about 50 segments of nodes after 3 minutes); $FILES_IMG
+#     names a ready image instead (it is not removed).
+#
+# Measured here (load average 9-12 from other work on 2 cores): see README.md, Benchmarks.
 # For each volume and tool: the boot-time check of a clean volume (ours -a; the
 # reference's -a, which also skips a clean volume) and a full read-only check (ours -f -n;
 # the reference's -f --dry-run), with a cold page cache (sync, then
@@ -123,8 +126,8 @@ echo "# ratios: reference/ours wall (cpu) time, ours/reference peak memory"
 awk '{ k = $1 " " $3 " " $4 }
      $2 == "ours" { ow[k] = $5; oc[k] = $6; om[k] = $7 }
      $2 == "ref"  { rw[k] = $5; rc[k] = $6; rm[k] = $7 }
+     function ratio(r, o) { if (r < 0.01 && o < 0.01) return "    -"; return sprintf("%5.1fx", r / (o > 0.005 ? o : 0.005)) }
      END { for (k in ow) if (k in rw)
-		printf "%-22s %7.1fx (%5.1fx cpu)  memory %.3f\n", k,
-		       rw[k] / (ow[k] > 0.005 ? ow[k] : 0.005),
-		       rc[k] / (oc[k] > 0.005 ? oc[k] : 0.005), om[k] / rm[k] }' "$results" | sort
+		printf "%-22s %s (%s cpu)  memory %.3f\n", k, ratio(rw[k], ow[k]),
+		       ratio(rc[k], oc[k]), om[k] / rm[k] }' "$results" | sort
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
