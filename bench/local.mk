@@ -2,4 +2,3 @@
 EXTRA_DIST += bench/mkfs.sh
 EXTRA_DIST += bench/fsck.sh
 EXTRA_DIST += bench/age.c
-EXTRA_DIST += bench/fsck-scale.sh
