@@ -150,6 +150,7 @@ static void free_maps(struct fsck_ctx *ctx)
 	free(ctx->seg_found);
 	free(ctx->ssa);
 	free(ctx->orphans);
+	free(ctx->rf_chain);
 	free(ctx->sit);
 	free(ctx->nat);
 	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
