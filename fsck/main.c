@@ -272,6 +272,9 @@ int main(int argc, char **argv)
 				"before this run\n", strerror(-err));
 			ctx.exit_bits &= ~FSCK_NONDESTRUCT;
 			ctx.exit_bits |= FSCK_UNCORRECTED | (err == -EBUSY ? 0 : FSCK_ERROR);
+			/* the summary counts only what reached the disk */
+			ctx.unfixed += ctx.fixed;
+			ctx.fixed = 0;
 			err = 0;
 		}
 	}
