@@ -8,6 +8,9 @@
  *    both before and after the repair, which become the new warm node and warm data logs;
  *  - changed SIT and NAT blocks go to their inactive copies (the new checkpoint flips the
  *    version bits), and both journals are flushed into those blocks;
+ *  - fsync'd node blocks awaiting the kernel's roll-forward are copied behind the new
+ *    warm node log's write position, where the new checkpoint's recovery finds them
+ *    (keep_chain); the originals and their data blocks are never written over;
  *  - the new checkpoint goes to the inactive pack with the next version; its two CP
  *    blocks are written last, after everything else is on disk.
  * An interruption at any point leaves the current checkpoint, and so the volume, as it
@@ -892,6 +895,7 @@ static int write_primary_super(struct fsck_ctx *ctx)
  * the kernel replays the copy at mount exactly as it would have replayed the original.
  * Replaying the chain here instead would mean redoing the kernel's recovery (inode
  * updates, new names, data block moves, truncations) and getting it subtly different.
+ * (f2fs-tools keeps the version by rewriting the current pack in place: not crash-safe.)
  * The original chain, and the data blocks its nodes point at, lie in blocks the SIT
  * calls free: their segments are pinned so that the repair writes nothing there. */
 static int keep_chain(struct commit *c, uint8_t *cpbuf)
