@@ -474,7 +474,7 @@ struct commit {
 	struct zf2fs_summary *sum[ZF2FS_NR_CURSEG];   /* 512 entries each */
 	uint64_t ver;
 	const struct zf2fs_checkpoint *new_cp;        /* being built; its version is set */
-	struct zf2fs_node *chain;                     /* roll-forward chain to keep (rf_len) */
+	bool chain;                                   /* keep the roll-forward chain (rf_len) */
 };
 
 static uint64_t log_addr(const struct commit *c, int t, uint32_t off)
@@ -564,31 +564,54 @@ static int write_datas(struct commit *c)
 
 /* Keep the roll-forward chain (see repair_commit): copies of its blocks, in its order,
  * from the new warm node log's write position on, each naming the next copy and the new
- * checkpoint's version, the last one ending the chain.  Everything else in the blocks
- * (fsync and dentry marks, node offsets, the data block addresses) stays as the kernel
- * wrote it, so the kernel replays the copies exactly as it would have the originals.
- * They are not valid in the SIT: like the originals, they live past the log's position
- * until the kernel's recovery checkpoint. */
+ * checkpoint's version, the last one ending the chain (next block 0, which the kernel's
+ * walk never follows).  Everything else in the blocks (fsync and dentry marks, node
+ * offsets, the data block addresses) stays as the kernel wrote it, so the kernel replays
+ * the copies exactly as it would have the originals.  A chain longer than the rest of the
+ * segment goes on in further free segments, as the kernel's own chain does when its log
+ * moves.  The copies are not valid in the SIT: like the originals, they live past the
+ * log's position until the kernel's recovery checkpoint. */
 static int write_chain(struct commit *c)
 {
 	struct fsck_ctx *ctx = c->ctx;
 	const int t = ZF2FS_LOG_WARM_NODE;
 	uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);
-	int err = 0;
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	uint64_t here = log_addr(c, t, c->blkoff[t]);
+	int err = n ? 0 : -ENOMEM;
 
 	for (uint32_t i = 0; i < ctx->rf_len && !err; i++) {
-		struct zf2fs_node *n = (void *)((uint8_t *)c->chain + (size_t)i * ZF2FS_BLKSIZE);
-		uint32_t at = c->blkoff[t] + i;
+		uint64_t next = 0;
 
-		zf2fs_node_set_chain(n, c->new_cp, i + 1 < ctx->rf_len ?
-				     (uint32_t)log_addr(c, t, at + 1) : 0);
+		if (i + 1 < ctx->rf_len) {
+			if ((here - ctx->vi->main_blkaddr) % BPS + 1 < BPS) {
+				next = here + 1;
+			} else {
+				uint32_t seg;
+
+				err = pick_free_segment(ctx, c->cur, UINT32_MAX, &seg);
+				if (err) {
+					fprintf(stderr, "fsck.f2fs: no free segment left for the "
+						"roll-forward chain\n");
+					break;
+				}
+				ctx->repair->pinned[seg] = 1;
+				next = ctx->vi->main_blkaddr + (uint64_t)seg * BPS;
+			}
+		}
+		err = zf2fs_vol_read_block(ctx->vol, ctx->rf_chain[i], n);
+		if (err)
+			break;
+		zf2fs_node_set_chain(n, c->new_cp, (uint32_t)next);
 		/* an inode's checksum covers its footer */
 		if (zf_get(n->footer.ino) == zf_get(n->footer.nid) &&
 		    (ctx->vi->features & ZF2FS_FEAT_INODE_CHKSUM) &&
 		    (n->i.i_inline & ZF2FS_EXTRA_ATTR) && zf_get(n->i.i_extra_isize) >= 12)
 			zf_set(n->i.i_inode_checksum, zf2fs_inode_checksum(seed, n));
-		err = zf2fs_vol_write_block(ctx->vol, log_addr(c, t, at), n);
+		err = zf2fs_vol_write_block(ctx->vol, here, n);
+		here = next;
 	}
+	free(n);
 	return err;
 }
 
@@ -602,7 +625,7 @@ static int write_nodes(struct commit *c)
 
 	if (!r->nnodes && !c->chain)
 		return 0;
-	if (r->nnodes + (c->chain ? ctx->rf_len : 0) >= BPS)
+	if (r->nnodes >= BPS)
 		return -E2BIG;
 	err = new_log(c, t, c->cur[ZF2FS_LOG_WARM_DATA]);
 	for (size_t i = 0; !err && i < r->nnodes; i++) {
@@ -903,24 +926,17 @@ static int keep_chain(struct commit *c, uint8_t *cpbuf)
 	struct fsck_ctx *ctx = c->ctx;
 	struct fsck_repair *r = ctx->repair;
 	struct zf2fs_checkpoint *cp = (void *)cpbuf;
-	uint8_t *buf;
+	uint8_t *b;
 	int err = 0;
 
-	if (ctx->rf_len + r->nnodes >= BPS) {
-		fprintf(stderr, "fsck.f2fs: the roll-forward chain (%u blocks) and the repaired "
-			"nodes do not fit one segment; nothing was committed\n", ctx->rf_len);
-		return -E2BIG;
-	}
 	r->pinned = calloc(ctx->vi->main_segs + 1, 1);
-	buf = malloc((size_t)ctx->rf_len * ZF2FS_BLKSIZE);
-	if (!r->pinned || !buf) {
-		free(buf);
+	b = malloc(ZF2FS_BLKSIZE);
+	if (!r->pinned || !b) {
+		free(b);
 		return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < ctx->rf_len && !err; i++) {
-		const uint8_t *b = buf + (size_t)i * ZF2FS_BLKSIZE;
-
-		err = zf2fs_vol_read_block(ctx->vol, ctx->rf_chain[i], buf + (size_t)i * ZF2FS_BLKSIZE);
+		err = zf2fs_vol_read_block(ctx->vol, ctx->rf_chain[i], b);
 		if (err)
 			break;
 		r->pinned[blk_segno(ctx, ctx->rf_chain[i])] = 1;
@@ -934,11 +950,10 @@ static int keep_chain(struct commit *c, uint8_t *cpbuf)
 				r->pinned[blk_segno(ctx, a)] = 1;
 		}
 	}
-	if (err) {
-		free(buf);
+	free(b);
+	if (err)
 		return err;
-	}
-	c->chain = (void *)buf;
+	c->chain = true;
 	zf_set(cp->ckpt_flags, zf_get(cp->ckpt_flags) | ZF2FS_CP_NOCRC_RECOVERY_FLAG);
 	return 0;
 }
@@ -1024,7 +1039,6 @@ int repair_commit(struct fsck_ctx *ctx)
 out:
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 		free(c.sum[t]);
-	free(c.chain);
 	free(cpbuf);
 	return err;
 }
