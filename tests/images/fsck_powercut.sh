@@ -9,7 +9,7 @@
 #  2. After the repair Debian finds the same fsync'd inodes and data blocks; the data
 #     blocks hold the same bytes; the node blocks it now finds (our copies) equal the
 #     originals except for the footer's version and next-block fields and the inode
-#     checksum that covers them.
+#     checksum that covers them.  A second repair (new damage) keeps them again.
 #  3. A fault at every write of the repair leaves the old volume: the same records at the
 #     same places with the same bytes, and our fsck finds what it found before.
 # The kernel's replay itself is proven by tests/vm/powercut.sh.
@@ -95,6 +95,22 @@ if [ -n "$bad" ]; then
 	tap_fail "$bad"
 else
 	tap_ok "the node records now point at copies equal to the originals but for version, next block and checksum"
+fi
+
+# a second repair of the repaired volume (new damage) copies the chain again
+IMG=$img
+corrupt inode "$(ino /base/inline)" links 7
+"$FSCK" -y "$img" > "$TEST_TMP/run3" 2>&1
+rc3=$?
+records "$img" > "$TEST_TMP/rec.3"
+data_sums "$img" < "$TEST_TMP/rec.3" > "$TEST_TMP/sums.3"
+if [ $rc3 -ne 1 ] || ! "$FSCK" -f -n "$img" > /dev/null 2>&1; then
+	tap_fail "a second repair: exit $rc3, then not clean"
+elif ! cmp -s <(grep '^data' "$TEST_TMP/rec.0") <(grep '^data' "$TEST_TMP/rec.3") ||
+     ! cmp -s "$TEST_TMP/sums.0" "$TEST_TMP/sums.3"; then
+	tap_fail "a second repair lost fsync'd records"
+else
+	tap_ok "a second repair of the repaired volume keeps the same fsync'd records"
 fi
 
 # 3. a fault at every write
