@@ -5,7 +5,9 @@
  * A pack is valid when its first and last blocks both carry a good checksum and the same
  * version; of two valid packs the newer version wins.  The winner is then checked against
  * the superblock the way the kernel does before trusting it (segment counts, current
- * segments, bitmap sizes, summary positions, nat_bits room).
+ * segments, bitmap sizes, summary positions, nat_bits room).  At the end: the roll-forward
+ * rules tied to a checkpoint (which node blocks written after it the kernel replays, and
+ * the footer fields that chain them).
  */
 #include "config.h"
 #include <errno.h>
