@@ -11,16 +11,15 @@ _zf2fs_reply()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]}
 	local IFS=$'\n'
-	COMPREPLY=($(compgen -W "$*" -- "$cur"))
+	mapfile -t COMPREPLY < <(compgen -W "$*" -- "$cur")
 }
 
 # _zf2fs_files: COMPREPLY from file names (devices and images).
 _zf2fs_files()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]}
-	local IFS=$'\n'
 	compopt -o filenames 2>/dev/null
-	COMPREPLY=($(compgen -f -- "$cur"))
+	mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 }
 
 _zf2fs_mkfs()
@@ -78,7 +77,7 @@ _zf2fs_dump()
 _zf2fs_gc()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-	local cmd= i
+	local cmd='' i
 	COMPREPLY=()
 	# The command is the first word after gc.f2fs that is not an option.
 	for ((i = 1; i < COMP_CWORD; i++)); do
