@@ -89,9 +89,7 @@ static const char *parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		case 't': ctx->show_tree = true; break;
 		case 'J': ctx->json = true; break;
 		case 'V':
-			printf(PROG " (zf2fs-tools) %s %czoned\n", zf2fs_version(),
-			       zf2fs_have_zoned_support() ? '+' : '-');
-			exit(0);
+			exit(zf2fs_print_version(stdout, PROG) ? FSCK_ERROR : FSCK_OK);
 		case 'h': usage(stdout); exit(0);
 		default:
 			if (optopt == 'd')

@@ -394,6 +394,10 @@ ZF2FS_EXPORT void zf2fs_usage_error(const char *prog, const char *fmt, ...)
 /* A number (decimal or 0x hex) within [min, max], or a usage error naming @what. */
 ZF2FS_EXPORT uint64_t zf2fs_parse_u64(const char *prog, const char *s, const char *what,
 				      uint64_t min, uint64_t max);
+/* The --version line on @out: "PROG (zf2fs-tools) VERSION" and +NAME or -NAME for each
+ * optional feature of this build (e.g. "+zoned"), ending in a newline.  Returns 0, or
+ * -EIO when @out could not be written. */
+ZF2FS_EXPORT int zf2fs_print_version(FILE *out, const char *prog);
 
 /* ---- misc ------------------------------------------------------------------------------ */
 ZF2FS_EXPORT const char *zf2fs_version(void);

@@ -9,3 +9,8 @@ TESTS += $(IMAGE_TESTS)
 EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh
 EXTRA_DIST += tests/images/fsck_cases.sh tests/images/f2fs_corrupt.py tests/images/make_case.sh tests/images/base \
 	$(wildcard $(srcdir)/tests/images/f_*)
+
+# --version of every tool; the tools behind util-linux's fsck(8) and mkfs(8) (issue 18).
+PKG_IMAGE_TESTS = tests/images/tool_version.sh tests/images/fsck_wrappers.sh
+TESTS += $(PKG_IMAGE_TESTS)
+EXTRA_DIST += $(PKG_IMAGE_TESTS)
