@@ -37,10 +37,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "zf2fs/format.h"
 #include "zf2fs/gc_sim.h"
 #include "gc_p.h"
 
@@ -49,12 +53,14 @@
 				* written since: SSR must not reuse the block until then */
 #define SMALL_VOLUME_SEGS 8192u /* the kernel forces in-place updates at or below */
 #define MIN_FSYNC_BLOCKS 8u    /* fsync of this many dirty pages or fewer: in place */
-#define ADDRS_INODE 923u       /* block addresses in an inode */
-#define ADDRS_NODE 1018u       /* in a direct node; node ids in an indirect node */
-#define NAT_ENTRIES_BLK 455u
-#define SIT_ENTRIES_BLK 55u
-#define NAT_JOURNAL 38u        /* NAT entries the checkpoint's journal holds */
-#define SIT_JOURNAL 6u
+/* the node tree of a file (format.h): addresses in the inode and in a direct node; an
+ * indirect node holds as many node ids as a direct node holds addresses */
+#define ADDRS_INODE ((uint32_t)ZF2FS_ADDRS_PER_INODE)
+#define ADDRS_NODE ((uint32_t)ZF2FS_ADDRS_PER_BLOCK)
+#define NAT_ENTRIES_BLK ((uint32_t)ZF2FS_NAT_PER_BLOCK)
+#define SIT_ENTRIES_BLK ((uint32_t)ZF2FS_SIT_PER_BLOCK)
+#define NAT_JOURNAL ((uint64_t)ZF2FS_NAT_JOURNAL_ENTRIES)   /* entries the pack's journal holds */
+#define SIT_JOURNAL ((uint64_t)ZF2FS_SIT_JOURNAL_ENTRIES)
 #define CP_PACK_BLOCKS 4u      /* header, footer, compacted data summaries */
 #define HIST_BUCKETS 3000
 #define HIST_STEP 1.01
@@ -137,6 +143,33 @@ struct zf2fs_gc_sim {
 	uint32_t *ssr_list, nssr_list;
 	uint32_t ssr_cur[GC_NR_LOGS];
 };
+
+/* A reason in words for a configuration the simulator cannot set up: -EINVAL. */
+static int __attribute__((format(printf, 3, 4))) say(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && len) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* The same with another errno (-ENOSPC: the files do not fit). */
+static int __attribute__((format(printf, 4, 5))) say_errno(int err, char *why, size_t len,
+							     const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && len) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
 
 /* ---- small helpers ---------------------------------------------------------------- */
 static uint64_t rnd(struct zf2fs_gc_sim *s)
@@ -1172,15 +1205,28 @@ ZF2FS_EXPORT int zf2fs_gc_sim_model_from_layout(const struct zf2fs_layout *lay,
 	return 0;
 }
 
+/* The biggest file the node tree addresses: the inode's own addresses, two direct nodes,
+ * two indirect nodes and one double indirect node (about 3.94 TiB). */
+#define MAX_FILE_BLOCKS ((uint64_t)ADDRS_INODE + 2ull * ADDRS_NODE + \
+			 2ull * ADDRS_NODE * ADDRS_NODE + (uint64_t)ADDRS_NODE * ADDRS_NODE * ADDRS_NODE)
+
+/* Node blocks of a file of @blocks: the inode, its direct nodes, and the indirect nodes
+ * above them (the first two direct nodes hang off the inode, the next 2 x 1018 off the two
+ * indirect nodes, the rest off indirect nodes under the double indirect node). */
 static uint32_t nodes_per_file(uint32_t blocks)
 {
 	uint32_t dn = blocks > ADDRS_INODE ? (blocks - ADDRS_INODE + ADDRS_NODE - 1) / ADDRS_NODE : 0;
-	uint32_t ind = dn > 2 ? (dn - 2 + ADDRS_NODE - 1) / ADDRS_NODE : 0;
+	uint32_t single = dn > 2 ? dn - 2 : 0, ind;
 
+	if (single > 2 * ADDRS_NODE)
+		single = 2 * ADDRS_NODE;
+	ind = (single + ADDRS_NODE - 1) / ADDRS_NODE;
+	if (dn > 2 + 2 * ADDRS_NODE)
+		ind += 1 + (dn - 2 - 2 * ADDRS_NODE + ADDRS_NODE - 1) / ADDRS_NODE;
 	return 1 + dn + ind;
 }
 
-static int setup_streams(struct zf2fs_gc_sim *s)
+static int setup_streams(struct zf2fs_gc_sim *s, char *why, size_t len)
 {
 	const struct zf2fs_gc_sim_config *c = &s->cfg;
 	uint64_t f = 0;
@@ -1189,7 +1235,7 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 
 	s->nstreams = c->nstreams ? c->nstreams : 1;
 	if (s->nstreams > ZF2FS_GC_SIM_MAX_STREAMS)
-		return -EINVAL;
+		return say(why, len, "%u streams, at most %d", s->nstreams, ZF2FS_GC_SIM_MAX_STREAMS);
 	for (unsigned k = 0; k < s->nstreams; k++) {
 		struct stream_rt *r = &s->sr[k];
 
@@ -1200,7 +1246,8 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 		if (!r->s.weight)
 			r->s.weight = 1;
 		if (r->s.data_pct < 0 || r->s.data_pct > 100)
-			return -EINVAL;
+			return say(why, len, "stream %u: data share %g%%, not within 0 to 100", k + 1,
+				   r->s.data_pct);
 		if (r->s.data_pct > 0)
 			pct_left -= r->s.data_pct;
 		else
@@ -1208,7 +1255,8 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 		s->weight_total += r->s.weight;
 	}
 	if (pct_left < -1e-9)
-		return -EINVAL;
+		return say(why, len, "the streams' data shares add up to %g%%, over 100",
+			   100 - pct_left);
 	for (unsigned k = 0; k < s->nstreams; k++) {
 		struct stream_rt *r = &s->sr[k];
 		double pct = r->s.data_pct > 0 ? r->s.data_pct : pct_left / unset;
@@ -1216,7 +1264,9 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 		r->nfiles = k + 1 == s->nstreams ? s->nfiles - f :
 			(uint64_t)((double)s->nfiles * pct / 100.0);
 		if (!r->nfiles || f + r->nfiles > s->nfiles)
-			return -EINVAL;
+			return say(why, len, "stream %u: its %g%% of %" PRIu64 " files is not one "
+				   "whole file (fewer files than streams, or a share too small)",
+				   k + 1, pct, s->nfiles);
 		r->f0 = f;
 		f += r->nfiles;
 		r->io = r->s.io_blocks ? r->s.io_blocks : 1;
@@ -1229,7 +1279,8 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 			double th = r->s.theta, z2;
 
 			if (th <= 0 || th >= 1)
-				return -EINVAL;
+				return say(why, len, "stream %u: zipf theta %g, not between 0 and 1",
+					   k + 1, th);
 			r->zeta_n = 0;
 			for (uint64_t i = 1; i <= r->nunits; i++)
 				r->zeta_n += 1.0 / pow((double)i, th);
@@ -1243,16 +1294,20 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 		case ZF2FS_SIM_HOTCOLD:
 			if (r->s.hot_writes < 0 || r->s.hot_writes > 100 || r->s.hot_data <= 0 ||
 			    r->s.hot_data >= 100)
-				return -EINVAL;
+				return say(why, len, "stream %u: hot/cold shares %g/%g%% out of range",
+					   k + 1, r->s.hot_writes, r->s.hot_data);
 			r->hot_units = (uint64_t)((double)r->nunits * r->s.hot_data / 100.0);
 			if (!r->hot_units || r->hot_units >= r->nunits)
-				return -EINVAL;
+				return say(why, len, "stream %u: %g%% of its %" PRIu64 " write units "
+					   "is not a hot set (none, or all of them)", k + 1,
+					   r->s.hot_data, r->nunits);
 			break;
 		case ZF2FS_SIM_UNIFORM:
 		case ZF2FS_SIM_SEQUENTIAL:
 			break;
 		default:
-			return -EINVAL;
+			return say(why, len, "stream %u: unknown pattern %d", k + 1,
+				   (int)r->s.pattern);
 		}
 		r->base_us = c->write_cost_us * r->io;
 		r->base_bucket = bucket_of(r->base_us);
@@ -1263,17 +1318,44 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_gc_sim_config *cfg,
 				  struct zf2fs_gc_sim **ret)
 {
+	return zf2fs_gc_sim_new2(m, cfg, NULL, 0, ret);
+}
+
+/* the configuration alone (before the volume is looked at) */
+static int check_config(const struct zf2fs_gc_sim_config *cfg, char *why, size_t len)
+{
+	if (cfg->fill < 0 || cfg->fill > 0.995)
+		return say(why, len, "fill %g%%, not within 0 to 99.5%%", cfg->fill * 100);
+	if (!cfg->file_blocks)
+		return say(why, len, "file size 0: a file has at least one 4 KiB block");
+	if (cfg->file_blocks > MAX_FILE_BLOCKS)
+		return say(why, len, "file of %u blocks (%.0f MiB), above the %llu blocks (%.0f "
+			   "MiB) an inode's node tree addresses", cfg->file_blocks,
+			   cfg->file_blocks / 256.0, (unsigned long long)MAX_FILE_BLOCKS,
+			   (double)MAX_FILE_BLOCKS / 256.0);
+	if (cfg->mode > ZF2FS_SIM_MODE_ADAPTIVE || cfg->ipu > ZF2FS_SIM_IPU_FORCE)
+		return say(why, len, "unknown mount mode %d or ipu policy %d", (int)cfg->mode,
+			   (int)cfg->ipu);
+	if (!cfg->rate)
+		return say(why, len, "a rate of 0 host blocks per second");
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_gc_sim_new2(struct zf2fs_gc_model *m, const struct zf2fs_gc_sim_config *cfg,
+				   char *why, size_t len, struct zf2fs_gc_sim **ret)
+{
 	struct zf2fs_gc_sim *s;
 	uint64_t usable = 0, valid = 0, user, room, per_file;
-	int err = -ENOMEM;
+	int err;
 
 	*ret = NULL;
-	if (!m->ready || cfg->fill < 0 || cfg->fill > 0.995 || !cfg->file_blocks ||
-	    cfg->mode > ZF2FS_SIM_MODE_ADAPTIVE || cfg->ipu > ZF2FS_SIM_IPU_FORCE ||
-	    !cfg->rate || cfg->file_blocks > ADDRS_INODE + 2 * ADDRS_NODE +
-	    2ull * ADDRS_NODE * ADDRS_NODE) {
+	if (why && len)
+		why[0] = '\0';
+	err = m->ready ? check_config(cfg, why, len) :
+		say(why, len, "the model is not ready (zf2fs_gc_model_ready)");
+	if (err) {
 		zf2fs_gc_model_free(m);
-		return -EINVAL;
+		return err;
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
@@ -1295,11 +1377,21 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 	per_file = s->fblocks + s->npf;
 	s->nfiles = (uint64_t)((double)room * cfg->fill) / per_file;
 	if (cfg->files) {
-		if (cfg->files * per_file > room) {
-			err = -ENOSPC;
+		if (cfg->files > room / per_file) {
+			err = say_errno(-ENOSPC, why, len, "%" PRIu64 " file%s of %u data + %u node "
+					"blocks need %.0f blocks; the user space holds %" PRIu64
+					" (%" PRIu64 " user blocks, %" PRIu64 " of them in use)",
+					cfg->files, cfg->files > 1 ? "s" : "", s->fblocks, s->npf,
+					(double)cfg->files * (double)per_file, room, user, valid);
 			goto fail;
 		}
 		s->nfiles = cfg->files;
+	}
+	if (!s->nfiles) {
+		err = say_errno(-ENOSPC, why, len, "%.1f%% of the %" PRIu64 " free user blocks "
+				"does not hold one file of %u data + %u node blocks",
+				cfg->fill * 100, room, s->fblocks, s->npf);
+		goto fail;
 	}
 	s->nstatic = valid;
 	s->data_base = valid;
@@ -1308,14 +1400,12 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 	s->nnodes = s->nfiles * s->npf;
 	s->nlids = s->node_base + s->nnodes;
 	if (s->nblocks >= LID_STALE || s->nlids >= LID_STALE) {
-		err = -EINVAL;
+		err = say(why, len, "%" PRIu64 " main-area blocks, %" PRIu64 " logical blocks: the "
+			  "simulator's 32-bit block maps hold %u at most (a 16 TiB volume)",
+			  s->nblocks, s->nlids, LID_STALE - 1);
 		goto fail;
 	}
-	if (!s->nfiles) {
-		err = -ENOSPC;
-		goto fail;
-	}
-	err = setup_streams(s);
+	err = setup_streams(s, why, len);
 	if (err)
 		goto fail;
 	err = -ENOMEM;

@@ -64,7 +64,7 @@ struct variant {
 	uint32_t reserved_secs, ovp_segs, rsvd_segs, secs, sps;
 	enum zf2fs_gc_sim_mode mode;
 	double elapsed, cpu;
-	char error[160];
+	char error[400];
 };
 
 static const char sim_usage[] =
@@ -377,11 +377,17 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 		case O_CONV_DEV: c->conv_dev = parse_size(optarg, "device size"); break;
 		case O_SEED: c->cfg.seed = zf2fs_parse_u64(PROG, optarg, "seed", 0, UINT64_MAX); break;
 		case O_FILL: c->cfg.fill = parse_double(optarg, "fill", 0.01, 99.5) / 100; break;
-		case O_FILE_SIZE:
-			c->cfg.file_blocks = (uint32_t)(parse_size(optarg, "file size") / 4096);
-			if (!c->cfg.file_blocks)
+		case O_FILE_SIZE: {
+			uint64_t b = parse_size(optarg, "file size") / 4096;
+
+			if (!b)
 				die_usage("file size below 4 KiB");
+			/* the library names the node tree's limit for sizes below this */
+			if (b > UINT32_MAX)
+				die_usage("file size '%s' above 16 TiB", optarg);
+			c->cfg.file_blocks = (uint32_t)b;
 			break;
+		}
 		case O_FILES: c->cfg.files = zf2fs_parse_u64(PROG, optarg, "file count", 1, UINT32_MAX); break;
 		case O_OPS: c->cfg.ops = zf2fs_parse_u64(PROG, optarg, "operations", 0, UINT64_MAX / 2); break;
 		case O_BS:
@@ -617,11 +623,16 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 		return -EINVAL;
 	}
 	v->mode = cfg.mode;
-	err = zf2fs_gc_sim_new(m, &cfg, &sim);
-	if (err) {
-		snprintf(v->error, sizeof(v->error), "%s: while setting up the workload",
-			 err == -ENOSPC ? "no room for one file" : strerror(-err));
-		return err;
+	{
+		char why[256] = "";
+
+		err = zf2fs_gc_sim_new2(m, &cfg, why, sizeof(why), &sim);
+		if (err) {
+			snprintf(v->error, sizeof(v->error), "%s: while setting up the workload%s%s",
+				 err == -ENOSPC ? "no room" : strerror(-err), why[0] ? ": " : "",
+				 why);
+			return err;
+		}
 	}
 	zf2fs_gc_sim_size(sim, &v->files, &v->data_blocks, &v->node_blocks);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
