@@ -41,6 +41,10 @@ struct zf2fs_gc_model {
 	uint8_t *type;
 	uint8_t *prefree;           /* 1: prefree until the next checkpoint */
 	uint64_t *mtime;
+	/* segments whose valid count changed since the last checkpoint (the checkpoint
+	 * visits these only, not the whole main area) */
+	uint8_t *cp_mark;
+	uint32_t *cp_list, cp_n;
 	/* per section */
 	uint32_t *sec_valid;
 	uint8_t *sec_dirty;         /* in the kernel's dirty unit map (dirty_secmap/DIRTY) */
@@ -62,6 +66,9 @@ struct zf2fs_gc_model {
 	 * segment @src to block @dst (main-area block number), and a checkpoint about to
 	 * turn prefree segments free (the simulator writes its dirty nodes there) */
 	void (*move_hook)(void *arg, uint32_t src, uint32_t dst);
+	/* the same for @n blocks at once: the next @n valid blocks of segment @src, in block
+	 * order, to blocks @dst .. @dst + @n - 1 of one LFS segment (no mtimes kept) */
+	void (*move_run_hook)(void *arg, uint32_t src, uint32_t dst, uint32_t n);
 	void (*cp_hook)(void *arg);
 	/* SSR (mode=adaptive, gc_sim.c): a full log asks @alloc_hook first; it returns 1
 	 * when it made a dirty segment current in SSR manner (ssr[log] set), 0 to let the
