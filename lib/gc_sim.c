@@ -142,6 +142,9 @@ struct zf2fs_gc_sim {
 	uint8_t *ssr_queued;
 	uint32_t *ssr_list, nssr_list;
 	uint32_t ssr_cur[GC_NR_LOGS];
+	/* progress, read by another thread (zf2fs_gc_sim_progress): relaxed atomics */
+	int prog_phase;
+	uint64_t prog_done;
 };
 
 /* A reason in words for a configuration the simulator cannot set up: -EINVAL. */
@@ -1053,6 +1056,8 @@ static int fill(struct zf2fs_gc_sim *s)
 	for (uint64_t f = 0; f < s->nfiles; f++) {
 		uint64_t node0 = f * s->npf;
 
+		__atomic_store_n(&s->prog_done, f, __ATOMIC_RELAXED);
+
 		/* the file's data (buffered), then its node pages as writeback sends them */
 		for (uint32_t b = 0; b < s->fblocks;) {
 			uint32_t n = s->fblocks - b < 256 ? s->fblocks - b : 256;
@@ -1178,6 +1183,8 @@ static int run_ops(struct zf2fs_gc_sim *s)
 	int err;
 
 	s->phase = 1;
+	__atomic_store_n(&s->prog_done, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->prog_phase, 1, __ATOMIC_RELAXED);
 	memset(&s->win, 0, sizeof(s->win));
 	for (uint64_t k = 0; k < ops && k < LOOKAHEAD; k++) {
 		next_op(s, &ring[k]);
@@ -1202,6 +1209,8 @@ static int run_ops(struct zf2fs_gc_sim *s)
 			       o.r->base_bucket);
 		if (err)
 			return err;
+		if (!(i & 1023))
+			__atomic_store_n(&s->prog_done, i, __ATOMIC_RELAXED);
 		if (s->sample_every && (i + 1) % s->sample_every == 0)
 			sample(s);
 	}
@@ -1214,7 +1223,20 @@ ZF2FS_EXPORT int zf2fs_gc_sim_run(struct zf2fs_gc_sim *sim)
 
 	if (!err)
 		err = run_ops(sim);
+	__atomic_store_n(&sim->prog_phase, 2, __ATOMIC_RELAXED);
 	return err;
+}
+
+ZF2FS_EXPORT int zf2fs_gc_sim_progress(const struct zf2fs_gc_sim *sim, uint64_t *ret_done,
+				       uint64_t *ret_total)
+{
+	int phase = __atomic_load_n(&sim->prog_phase, __ATOMIC_RELAXED);
+
+	*ret_done = __atomic_load_n(&sim->prog_done, __ATOMIC_RELAXED);
+	*ret_total = phase ? sim->cfg.ops : sim->nfiles;
+	if (phase == 2)
+		*ret_done = *ret_total;
+	return phase;
 }
 
 /* ---- setup ------------------------------------------------------------------------- */

@@ -16,6 +16,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,12 @@ struct variant {
 	enum zf2fs_gc_sim_mode mode;
 	double elapsed, cpu;
 	char error[400];
+	/* --compare runs the variants in threads; the main thread reads their progress */
+	struct sim_cli cli;
+	int rc;
+	pthread_mutex_t lock;
+	struct zf2fs_gc_sim *sim;  /* while it runs, under lock */
+	bool finished;             /* under lock */
 };
 
 static const char sim_usage[] =
@@ -635,11 +642,17 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 		}
 	}
 	zf2fs_gc_sim_size(sim, &v->files, &v->data_blocks, &v->node_blocks);
+	pthread_mutex_lock(&v->lock);
+	v->sim = sim;
+	pthread_mutex_unlock(&v->lock);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	err = zf2fs_gc_sim_run(sim);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pthread_mutex_lock(&v->lock);
+	v->sim = NULL;
+	pthread_mutex_unlock(&v->lock);
 	v->elapsed = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	v->cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
 	zf2fs_gc_sim_stats(sim, 0, &v->fill);
@@ -940,6 +953,112 @@ static int plot(const char *out, struct variant *vs, unsigned n)
 	return 0;
 }
 
+/* ---- running the variants ------------------------------------------------------------ */
+struct pool {
+	struct variant *vs;
+	unsigned n, next;
+	pthread_mutex_t lock;
+};
+
+/* a worker: variants in order until none is left */
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+
+	for (;;) {
+		struct variant *v;
+
+		pthread_mutex_lock(&p->lock);
+		v = p->next < p->n ? &p->vs[p->next++] : NULL;
+		pthread_mutex_unlock(&p->lock);
+		if (!v)
+			return NULL;
+		v->rc = run_variant(&v->cli, v);
+		pthread_mutex_lock(&v->lock);
+		v->finished = true;
+		pthread_mutex_unlock(&v->lock);
+	}
+}
+
+/* One progress line on stderr: per variant the phase and its share done. */
+static void show_progress(struct variant *vs, unsigned n, double secs)
+{
+	char line[512];
+	int len = snprintf(line, sizeof(line), "\r" PROG ": %.0f s", secs);
+
+	for (unsigned i = 0; i < n && len < (int)sizeof(line) - 64; i++) {
+		uint64_t done = 0, total = 0;
+		int phase = -1;
+		bool finished;
+
+		pthread_mutex_lock(&vs[i].lock);
+		if (vs[i].sim)
+			phase = zf2fs_gc_sim_progress(vs[i].sim, &done, &total);
+		finished = vs[i].finished;
+		pthread_mutex_unlock(&vs[i].lock);
+		len += snprintf(line + len, sizeof(line) - len, "%s %s%s", i ? "," : "",
+				n > 1 ? vs[i].label : "", n > 1 ? ":" : "");
+		if (phase == 0)
+			len += snprintf(line + len, sizeof(line) - len, " filling %.0f%%",
+					total ? 100.0 * (double)done / (double)total : 0.0);
+		else if (phase == 1)
+			len += snprintf(line + len, sizeof(line) - len, " %.1f%% of %" PRIu64 " ops",
+					total ? 100.0 * (double)done / (double)total : 0.0, total);
+		else
+			len += snprintf(line + len, sizeof(line) - len, finished ? " done" :
+					" waiting");
+	}
+	fprintf(stderr, "%s\033[K", line);
+	fflush(stderr);
+}
+
+/*
+ * The variants run in threads, as many at once as there are CPUs (a simulation is
+ * single-threaded and memory-bound); the main thread draws a progress line on a
+ * terminal every half second (not with ZF2FS_NO_PROGRESS set, nor when stderr is no tty).
+ */
+static void run_all(struct variant *vs, unsigned n)
+{
+	struct pool p = { .vs = vs, .n = n };
+	pthread_t th[MAX_VARIANTS];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned nt = cpus > 0 && (unsigned long)cpus < n ? (unsigned)cpus : n, started = 0;
+	bool progress = isatty(2) && !getenv("ZF2FS_NO_PROGRESS");
+	struct timespec t0, t;
+
+	pthread_mutex_init(&p.lock, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (unsigned i = 0; i < nt; i++)
+		if (!pthread_create(&th[started], NULL, worker, &p))
+			started++;
+	if (!started)           /* no thread: run them here */
+		worker(&p);
+	while (progress && started) {
+		bool all = true;
+		struct timespec d = { 0, 500000000 };
+
+		nanosleep(&d, NULL);
+		pthread_mutex_lock(&p.lock);
+		all = p.next == p.n;
+		pthread_mutex_unlock(&p.lock);
+		for (unsigned i = 0; all && i < n; i++) {
+			pthread_mutex_lock(&vs[i].lock);
+			all = vs[i].finished;
+			pthread_mutex_unlock(&vs[i].lock);
+		}
+		if (all)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		show_progress(vs, n, (double)(t.tv_sec - t0.tv_sec) +
+			      (double)(t.tv_nsec - t0.tv_nsec) / 1e9);
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	if (progress && started)
+		fprintf(stderr, "\r\033[K");
+	pthread_mutex_destroy(&p.lock);
+}
+
 int gc_simulate_main(int argc, char **argv)
 {
 	static struct sim_cli c;
@@ -956,19 +1075,29 @@ int gc_simulate_main(int argc, char **argv)
 		return 8;
 	}
 	for (unsigned i = 0; i < n; i++) {
-		struct sim_cli ci = c;
+		struct sim_cli *ci = &vs[i].cli;
 
+		*ci = c;
+		pthread_mutex_init(&vs[i].lock, NULL);
 		if (c.cmp_key) {
-			apply(&ci, c.cmp_key, c.cmp_vals[i]);
+			apply(ci, c.cmp_key, c.cmp_vals[i]);
 			snprintf(vs[i].label, sizeof(vs[i].label), "%s", c.cmp_vals[i]);
+			/* the first variant's overprovision, from its layout (computed here, the
+			 * simulations run side by side) */
+			if (c.equal_op && i == 0 && !c.image &&
+			    !compute_layout(ci, &ci->lo, &vs[0].lay, NULL, 0))
+				vs[0].have_lay = true;
 			if (c.equal_op && i > 0 && vs[0].have_lay) {
-				ci.lo.overprovision = op_for(&ci, ci.lo.reserved_sections,
-							     vs[0].lay.ovp_segments);
+				ci->lo.overprovision = op_for(ci, ci->lo.reserved_sections,
+							      vs[0].lay.ovp_segments);
 			}
 		} else {
 			snprintf(vs[i].label, sizeof(vs[i].label), "run");
 		}
-		if (run_variant(&ci, &vs[i])) {
+	}
+	run_all(vs, n);
+	for (unsigned i = 0; i < n; i++) {
+		if (vs[i].rc) {
 			if (!vs[i].run.ops && !vs[i].fill.ops) {
 				fprintf(stderr, PROG ": ERROR: %s%s%s\n", c.cmp_key ? vs[i].label : "",
 					c.cmp_key ? ": " : "", vs[i].error);
@@ -988,8 +1117,10 @@ int gc_simulate_main(int argc, char **argv)
 		rc = 8;
 	if (c.plot && plot(c.plot, vs, n))
 		rc = 8;
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		free(vs[i].samples);
+		pthread_mutex_destroy(&vs[i].lock);
+	}
 	free(vs);
 	return rc;
 }

@@ -156,6 +156,12 @@ ZF2FS_EXPORT void zf2fs_gc_sim_free(struct zf2fs_gc_sim *sim);
  * (the volume is too full for the GC settings); -ENOMEM. */
 ZF2FS_EXPORT int zf2fs_gc_sim_run(struct zf2fs_gc_sim *sim);
 
+/* How far zf2fs_gc_sim_run is, safe to call from another thread while it runs: 0 while
+ * filling (*@ret_done of *@ret_total files), 1 during the write operations (operations,
+ * updated every 1024), 2 when finished. */
+ZF2FS_EXPORT int zf2fs_gc_sim_progress(const struct zf2fs_gc_sim *sim, uint64_t *ret_done,
+				       uint64_t *ret_total);
+
 /* Counters of the fill (@phase 0) or of the write operations (@phase 1). */
 ZF2FS_EXPORT void zf2fs_gc_sim_stats(const struct zf2fs_gc_sim *sim, int phase,
 				     struct zf2fs_gc_sim_stats *ret);
