@@ -1076,6 +1076,7 @@ static int fill(struct zf2fs_gc_sim *s)
 	/* the fill ends with sync: a checkpoint */
 	zf2fs_gc_checkpoint(s->m);
 	flush_stale(s);
+	s->st[0].free_secs = s->m->free_secs;
 	return 0;
 }
 
@@ -1223,6 +1224,7 @@ ZF2FS_EXPORT int zf2fs_gc_sim_run(struct zf2fs_gc_sim *sim)
 
 	if (!err)
 		err = run_ops(sim);
+	sim->st[1].free_secs = sim->m->free_secs;
 	__atomic_store_n(&sim->prog_phase, 2, __ATOMIC_RELAXED);
 	return err;
 }
@@ -1628,6 +1630,7 @@ ZF2FS_EXPORT void zf2fs_gc_sim_stats(const struct zf2fs_gc_sim *s, int phase,
 
 	phase = phase ? 1 : 0;
 	*ret = s->st[phase];
+	ret->reserved_secs = s->m->reserved_secs;
 	l = &s->lat[phase];
 	h = &s->stall[phase];
 	/* one SSA block per segment filled */

@@ -657,6 +657,13 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 	v->cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
 	zf2fs_gc_sim_stats(sim, 0, &v->fill);
 	zf2fs_gc_sim_stats(sim, 1, &v->run);
+	/* a fill past the reserve: every write then runs foreground GC on nearly full
+	 * sections, which is what the write amplification will say */
+	if (v->fill.ops && v->fill.free_secs < v->fill.reserved_secs)
+		fprintf(stderr, PROG ": WARNING: %s%sthe files leave %u free sections, below the "
+			"%u reserved that foreground GC keeps free: every write runs foreground "
+			"GC\n", c->cmp_key ? v->label : "", c->cmp_key ? ": " : "",
+			v->fill.free_secs, v->fill.reserved_secs);
 	smp = zf2fs_gc_sim_samples(sim, &v->nsamples);
 	v->samples = malloc((v->nsamples + 1) * sizeof(*v->samples));
 	if (v->samples)
@@ -811,6 +818,13 @@ static void print_text(const struct sim_cli *c, struct variant *vs, unsigned n)
 			printf(" %14s", vs[i].error[0] && !vs[i].run.ops ? "-" : buf);
 		}
 		printf("\n");
+	}
+	for (unsigned i = 0; i < n && c->verbose; i++) {
+		double nb = (double)(dev_blocks(&vs[i].fill) + dev_blocks(&vs[i].run));
+
+		printf("%s: WAF %.3f; simulated %.0f block writes in %.2f s (%.1f M/s); CPU %.2f s "
+		       "(%.1f M/s)\n", vs[i].label, vs[i].run.waf, nb, vs[i].elapsed, vs[i].elapsed > 0 ? nb / vs[i].elapsed / 1e6 : 0.0,
+		       vs[i].cpu, vs[i].cpu > 0 ? nb / vs[i].cpu / 1e6 : 0.0);
 	}
 	for (unsigned i = 0; i < n; i++)
 		if (vs[i].error[0])

@@ -113,6 +113,8 @@ struct zf2fs_gc_sim_stats {
 	double stall_p50, stall_p99, stall_p999, stall_max;  /* GC stalls (stalled ops) */
 	double gc_seconds;            /* simulated foreground GC time, seconds */
 	double max_cycle_blocks;      /* blocks moved by the longest foreground cycle */
+	uint32_t free_secs;           /* free sections at the end of the phase */
+	uint32_t reserved_secs;       /* the reserve foreground GC keeps free */
 };
 
 /* One time-series point (every ops / samples operations). */
