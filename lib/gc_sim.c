@@ -1185,7 +1185,8 @@ static int run_ops(struct zf2fs_gc_sim *s)
 
 	s->phase = 1;
 	__atomic_store_n(&s->prog_done, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&s->prog_phase, 1, __ATOMIC_RELAXED);
+	/* release: the fill's counters are final and readable from another thread */
+	__atomic_store_n(&s->prog_phase, 1, __ATOMIC_RELEASE);
 	memset(&s->win, 0, sizeof(s->win));
 	for (uint64_t k = 0; k < ops && k < LOOKAHEAD; k++) {
 		next_op(s, &ring[k]);
@@ -1232,7 +1233,7 @@ ZF2FS_EXPORT int zf2fs_gc_sim_run(struct zf2fs_gc_sim *sim)
 ZF2FS_EXPORT int zf2fs_gc_sim_progress(const struct zf2fs_gc_sim *sim, uint64_t *ret_done,
 				       uint64_t *ret_total)
 {
-	int phase = __atomic_load_n(&sim->prog_phase, __ATOMIC_RELAXED);
+	int phase = __atomic_load_n(&sim->prog_phase, __ATOMIC_ACQUIRE);
 
 	*ret_done = __atomic_load_n(&sim->prog_done, __ATOMIC_RELAXED);
 	*ret_total = phase ? sim->cfg.ops : sim->nfiles;

@@ -72,6 +72,7 @@ struct variant {
 	pthread_mutex_t lock;
 	struct zf2fs_gc_sim *sim;  /* while it runs, under lock */
 	bool finished;             /* under lock */
+	bool warned;               /* the fill was looked at (warn_past_reserve) */
 };
 
 static const char sim_usage[] =
@@ -568,6 +569,27 @@ static void apply(struct sim_cli *c, const char *key, const char *val)
 			c->cfg.streams[i].sync = strcmp(val, "0") != 0;
 }
 
+/*
+ * A fill past the reserve: every write then runs foreground GC on nearly full sections
+ * (a write amplification of about a section per write).  Said once per variant, as soon
+ * as the fill is over (the main thread looks every half second) or at the end.
+ */
+static void warn_past_reserve(struct variant *v, const struct zf2fs_gc_sim_stats *fill)
+{
+	bool say;
+
+	pthread_mutex_lock(&v->lock);
+	say = !v->warned && fill->ops && fill->free_secs < fill->reserved_secs;
+	v->warned = true;
+	pthread_mutex_unlock(&v->lock);
+	if (say)
+		fprintf(stderr, "%s" PROG ": WARNING: %s%sthe files leave %u free sections, below "
+			"the %u reserved that foreground GC keeps free: every write runs foreground "
+			"GC on nearly full sections\n", isatty(2) ? "\r\033[K" : "",
+			v->cli.cmp_key ? v->label : "", v->cli.cmp_key ? ": " : "",
+			fill->free_secs, fill->reserved_secs);
+}
+
 static int run_variant(const struct sim_cli *c, struct variant *v)
 {
 	struct zf2fs_gc_model *m = NULL;
@@ -657,13 +679,7 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 	v->cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
 	zf2fs_gc_sim_stats(sim, 0, &v->fill);
 	zf2fs_gc_sim_stats(sim, 1, &v->run);
-	/* a fill past the reserve: every write then runs foreground GC on nearly full
-	 * sections, which is what the write amplification will say */
-	if (v->fill.ops && v->fill.free_secs < v->fill.reserved_secs)
-		fprintf(stderr, PROG ": WARNING: %s%sthe files leave %u free sections, below the "
-			"%u reserved that foreground GC keeps free: every write runs foreground "
-			"GC\n", c->cmp_key ? v->label : "", c->cmp_key ? ": " : "",
-			v->fill.free_secs, v->fill.reserved_secs);
+	warn_past_reserve(v, &v->fill);
 	smp = zf2fs_gc_sim_samples(sim, &v->nsamples);
 	v->samples = malloc((v->nsamples + 1) * sizeof(*v->samples));
 	if (v->samples)
@@ -1047,7 +1063,7 @@ static void run_all(struct variant *vs, unsigned n)
 			started++;
 	if (!started)           /* no thread: run them here */
 		worker(&p);
-	while (progress && started) {
+	while (started) {
 		bool all = true;
 		struct timespec d = { 0, 500000000 };
 
@@ -1062,6 +1078,23 @@ static void run_all(struct variant *vs, unsigned n)
 		}
 		if (all)
 			break;
+		for (unsigned i = 0; i < n; i++) {
+			struct zf2fs_gc_sim_stats fill;
+			uint64_t done, total;
+			bool look = false;
+
+			pthread_mutex_lock(&vs[i].lock);
+			if (vs[i].sim && !vs[i].warned &&
+			    zf2fs_gc_sim_progress(vs[i].sim, &done, &total) >= 1) {
+				zf2fs_gc_sim_stats(vs[i].sim, 0, &fill);
+				look = true;
+			}
+			pthread_mutex_unlock(&vs[i].lock);
+			if (look)
+				warn_past_reserve(&vs[i], &fill);
+		}
+		if (!progress)
+			continue;
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		show_progress(vs, n, (double)(t.tv_sec - t0.tv_sec) +
 			      (double)(t.tv_nsec - t0.tv_nsec) / 1e9);

@@ -160,7 +160,8 @@ ZF2FS_EXPORT int zf2fs_gc_sim_run(struct zf2fs_gc_sim *sim);
 
 /* How far zf2fs_gc_sim_run is, safe to call from another thread while it runs: 0 while
  * filling (*@ret_done of *@ret_total files), 1 during the write operations (operations,
- * updated every 1024), 2 when finished. */
+ * updated every 1024), 2 when finished.  Once it returned 1 or 2, zf2fs_gc_sim_stats of
+ * the fill (phase 0) may be read from that thread too. */
 ZF2FS_EXPORT int zf2fs_gc_sim_progress(const struct zf2fs_gc_sim *sim, uint64_t *ret_done,
 				       uint64_t *ret_total);
 
