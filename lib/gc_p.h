@@ -119,4 +119,14 @@ uint32_t gc_index_kth(const struct gc_index *ix, uint32_t lo, uint32_t k);
 /* Smallest key of view @v over units [lo, hi] (inclusive); GC_KEY_NONE when empty. */
 uint64_t gc_index_min(const struct gc_index *ix, enum gc_view v, uint32_t lo, uint32_t hi);
 
+/* Segment tree primitives (gc_index.c) over arrays of 2 x @size entries (@size a power of
+ * two, leaves at @size + i): per node the count of marked leaves below it and the
+ * smallest key below it.  Ranges [lo, hi] are inclusive, hi < @size. */
+void gc_tree_set(uint32_t *cnt, uint64_t *key, uint32_t size, uint32_t leaf, uint32_t c,
+		 uint64_t k);   /* either array may be NULL */
+uint32_t gc_tree_count(const uint32_t *cnt, uint32_t size, uint32_t lo, uint32_t hi);
+/* Leaf of the @k-th (1-based) counted leaf at or after @lo; @size when there is none. */
+uint32_t gc_tree_kth(const uint32_t *cnt, uint32_t size, uint32_t lo, uint32_t k);
+uint64_t gc_tree_min(const uint64_t *key, uint32_t size, uint32_t lo, uint32_t hi);
+
 #endif /* ZF2FS_GC_P_H */
