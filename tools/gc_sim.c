@@ -762,9 +762,15 @@ static void print_header_text(const struct sim_cli *c, const struct variant *v)
 		       v->lay.overprovision);
 	if (!c->cmp_key || strcmp(c->cmp_key, "mode"))
 		printf("mount: mode=%s\n", v->mode == ZF2FS_SIM_MODE_ADAPTIVE ? "adaptive" : "lfs");
-	printf("workload: seed %" PRIu64 ", %" PRIu64 " files of %u KiB (%.1f%% of the free user "
-	       "blocks), %" PRIu64 " operations in %u stream%s\n", g->seed, v->files,
-	       g->file_blocks * 4, g->fill * 100, g->ops, g->nstreams, g->nstreams > 1 ? "s" : "");
+	if (g->files)           /* --files: no fill share was asked for */
+		printf("workload: seed %" PRIu64 ", %" PRIu64 " file%s of %" PRIu64 " KiB, %" PRIu64
+		       " operations in %u stream%s\n", g->seed, v->files, v->files == 1 ? "" : "s",
+		       (uint64_t)g->file_blocks * 4, g->ops, g->nstreams, g->nstreams > 1 ? "s" : "");
+	else
+		printf("workload: seed %" PRIu64 ", %" PRIu64 " files of %" PRIu64 " KiB (%.1f%% of "
+		       "the free user blocks), %" PRIu64 " operations in %u stream%s\n", g->seed,
+		       v->files, (uint64_t)g->file_blocks * 4, g->fill * 100, g->ops, g->nstreams,
+		       g->nstreams > 1 ? "s" : "");
 }
 
 static void print_text(const struct sim_cli *c, struct variant *vs, unsigned n)
@@ -1154,6 +1160,9 @@ int gc_simulate_main(int argc, char **argv)
 			}
 		}
 	}
+	/* nothing ran (every variant failed to set up, said above): no empty report */
+	if (rc == 8 && !c.cmp_key)
+		goto out;
 	if (!strcmp(c.format, "json"))
 		print_json(&c, vs, n);
 	else if (!strcmp(c.format, "csv"))
@@ -1164,6 +1173,7 @@ int gc_simulate_main(int argc, char **argv)
 		rc = 8;
 	if (c.plot && plot(c.plot, vs, n))
 		rc = 8;
+out:
 	for (unsigned i = 0; i < n; i++) {
 		free(vs[i].samples);
 		pthread_mutex_destroy(&vs[i].lock);
