@@ -20,7 +20,9 @@
  *   move to their own log;
  * - a checkpoint writes the dirty node pages, the checkpoint pack, dirty SIT and NAT
  *   blocks (journalled in the pack when few), then prefree segments become free;
- * - a periodic checkpoint every cp_interval seconds of fs time.
+ * - a periodic checkpoint every cp_interval seconds of fs time;
+ * - fallocated files (cfg.fallocate): only their node pages are written at the fill, a
+ *   data block takes space at its first write, which invalidates nothing.
  * mode=adaptive (f2fs_need_SSR, get_ssr_segment, change_curseg, the ipu_policy):
  * - overwrites in place by the policy (force on volumes of 8192 segments or fewer, else
  *   O_SYNC writes of 8 blocks or fewer): same address, no node page changes;
@@ -686,8 +688,10 @@ static int fill(struct zf2fs_gc_sim *s)
 
 		__atomic_store_n(&s->prog_done, f, __ATOMIC_RELAXED);
 
-		/* the file's data (buffered), then its node pages as writeback sends them */
-		for (uint32_t b = 0; b < s->fblocks;) {
+		/* the file's data (buffered), then its node pages as writeback sends them;
+		 * fallocate writes the node pages only (f2fs_map_blocks, PRE_AIO: the
+		 * addresses become NEW_ADDR, no data block is allocated) */
+		for (uint32_t b = 0; !s->cfg.fallocate && b < s->fblocks;) {
 			uint32_t n = s->fblocks - b < 256 ? s->fblocks - b : 256;
 
 			err = write_op(s, NULL, f, b, n, false, us * n, bucket_of(us * n));

@@ -95,6 +95,8 @@ static const char sim_usage[] =
 "  --file-size SIZE        size of every file (default 1M)\n"
 "  --files N               exactly N files (instead of --fill)\n"
 "  --ops N                 write operations after the fill (default 100000)\n"
+"  --fallocate             the files are fallocated, not written (fio's layout of a\n"
+"                          randwrite file): a block takes space at its first write\n"
 "  --bs SIZE               write size of the default stream (default 4K)\n"
 "  --sync                  default stream: O_SYNC writes\n"
 "  --pattern P             default stream: uniform, zipf:THETA, hotcold:X/Y (X%% of the\n"
@@ -269,7 +271,7 @@ enum {
 	O_SIZE = 300, O_ZONED, O_CONV_ZONES, O_CONV_DEV, O_SEED, O_FILL, O_FILE_SIZE, O_OPS,
 	O_BS, O_SYNC, O_PATTERN, O_STREAM, O_PRESET, O_POLICY, O_SEARCH, O_MAX_SEARCH,
 	O_GC_MAX, O_BG_GC, O_BG_POLICY, O_WCOST, O_MCOST, O_CCOST, O_RATE, O_CPI, O_COMPARE,
-	O_EQUAL_OP, O_FORMAT, O_SAMPLES, O_SERIES, O_PLOT, O_FILES, O_MODE, O_IPU,
+	O_EQUAL_OP, O_FORMAT, O_SAMPLES, O_SERIES, O_PLOT, O_FILES, O_MODE, O_IPU, O_FALLOCATE,
 };
 
 static void parse_mode(struct sim_cli *c, const char *s)
@@ -319,6 +321,7 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 		{ "file-size", required_argument, NULL, O_FILE_SIZE },
 		{ "files", required_argument, NULL, O_FILES },
 		{ "ops", required_argument, NULL, O_OPS },
+		{ "fallocate", no_argument, NULL, O_FALLOCATE },
 		{ "bs", required_argument, NULL, O_BS },
 		{ "sync", no_argument, NULL, O_SYNC },
 		{ "pattern", required_argument, NULL, O_PATTERN },
@@ -404,6 +407,7 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 				die_usage("write size below 4 KiB");
 			break;
 		case O_SYNC: c->def.sync = true; break;
+		case O_FALLOCATE: c->cfg.fallocate = true; break;
 		case O_PATTERN: parse_pattern(&c->def, optarg); break;
 		case O_STREAM: parse_stream(c, optarg); break;
 		case O_PRESET:

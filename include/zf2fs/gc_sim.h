@@ -91,6 +91,10 @@ struct zf2fs_gc_sim_config {
 	uint32_t samples;       /* time-series points over the write phase (0: none) */
 	enum zf2fs_gc_sim_mode mode;     /* default mode=lfs (the front-end picks per volume) */
 	enum zf2fs_gc_sim_ipu ipu;       /* mode=adaptive only */
+	bool fallocate;         /* the files are fallocated, not written: f2fs reserves their
+				 * blocks (NEW_ADDR) and writes only the node pages; a block
+				 * reaches the device at its first write (fio's layout of a
+				 * randwrite file with its default fallocate=native) */
 };
 
 /* Counters of one phase (the fill, or the write operations). */

@@ -11,7 +11,7 @@
  * random overwrites; it reuses segments of the log's own kind only (node blocks stay in
  * node segments); in-place updates leave data where it is; mode=lfs ignores the
  * adaptive settings.  A file as big as the user space is simulated; a workload that does
- * not fit says which limit with the numbers.
+ * not fit says which limit with the numbers.  Fallocated files take space at first write.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -502,6 +502,36 @@ static void test_big_file(void **state)
 	assert_non_null(strstr(why, "1057053439 blocks"));
 }
 
+/*
+ * Fallocated files (fio's layout): the fill writes node pages only; a data block takes
+ * space at its first write, so the valid blocks are the nodes plus the blocks written
+ * (distinct ones: a rewrite of a written block invalidates its old copy), and no GC runs
+ * while the writes fit in the free space.
+ */
+static void test_fallocate(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct result r;
+
+	(void)state;
+	layout_plain(128 * MiB, 1, &lay);
+	zf2fs_gc_sim_config_init(&cfg);
+	cfg.fill = 0.85;
+	cfg.ops = 1000;
+	cfg.fallocate = true;
+	cfg.mode = ZF2FS_SIM_MODE_LFS;
+	simulate(&lay, &cfg, &r);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(r.fill.host_blocks, 0);
+	assert_int_equal(r.fill.data_blocks, 0);
+	assert_true(r.fill.node_blocks >= r.nodes);
+	/* 1000 writes over about 27000 blocks: a few land on a block written before */
+	assert_true(r.valid <= 2 + r.nodes + 1000);
+	assert_true(r.valid >= 2 + r.nodes + 950);
+	assert_int_equal(r.run.gc_data_blocks + r.run.gc_node_blocks, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -518,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_lfs_ignores_adaptive),
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_big_file),
+		cmocka_unit_test(test_fallocate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
