@@ -39,7 +39,7 @@ run() {
 		"$1" "$2" "$3" "$4" "$5" "$waf"
 }
 
-patch() {
+patch_case() {
 	pops=${PATCH_OPS:-15000000}
 	run "patch file 58630M, -Z 8 -o 2.965" --zoned 953:64M --conv-dev 448M -Z 8 -o 2.965 \
 		--files 1 --file-size 58630M --ops "$pops" --samples 0
@@ -57,7 +57,7 @@ patch() {
 
 echo "gc-sim: $(nproc 2>/dev/null || echo '?') CPUs, one used per variant"
 if [ "${PATCH:-1}" = only ]; then
-	patch
+	patch_case
 	exit 0
 fi
 run "953 x 64 MiB zones, -Z auto" --zoned 953:64M --conv-dev 448M --file-size 64M --fill 90 \
@@ -67,4 +67,4 @@ run "953 x 64 MiB zones, -Z 8 -o 2.965" --zoned 953:64M --conv-dev 448M -Z 8 -o 
 run "64 GiB, mode=adaptive (SSR)" --size 64G --mode adaptive --fill 85 --ops $((ops / 3)) \
 	--samples 0
 run "2 GiB, 2013 case (sync), lfs" --preset 2013 --mode lfs --samples 0
-[ "${PATCH:-1}" = 0 ] || patch
+[ "${PATCH:-1}" = 0 ] || patch_case
