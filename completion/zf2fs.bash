@@ -116,7 +116,7 @@ _zf2fs_gc()
 	simulate)
 		case $cur in
 		-*) _zf2fs_reply --size --zoned --conv-zones --conv-dev -s -z -o -Z --seed --fill \
-			--file-size --files --ops --bs --sync --pattern --stream --preset --mode \
+			--file-size --files --fallocate --ops --bs --sync --pattern --stream --preset --mode \
 			--ipu-policy --policy --search --max-search --gc-max-secs --bg-gc --bg-policy \
 			--write-cost --move-cost --cp-cost --rate --cp-interval --compare --equal-op \
 			--format --samples --series --plot -v --verbose ;;
