@@ -98,6 +98,7 @@ struct fsck_ctx {
 	uint64_t files, dirs;
 
 	bool needs_recovery;             /* pass 2: fsync'd data awaits the kernel */
+	uint32_t *rf_chain, rf_len;      /* pass 2: its node chain (rollforward.c) */
 	bool sit_dirty, sit_type_fix;
 	uint8_t *ftypes;                 /* pass 4: file type (ZF2FS_FT_*) of each inode */
 	uint32_t lpf_ino;                /* lost+found, when found */
@@ -220,6 +221,8 @@ int pass6_connectivity(struct fsck_ctx *ctx);
 int pass7_accounting(struct fsck_ctx *ctx);
 int pass8_zoned(struct fsck_ctx *ctx);
 int pass9_quota(struct fsck_ctx *ctx);
+/* rollforward.c: record the roll-forward chain of an unclean checkpoint (ctx->rf_chain) */
+int rollforward_scan(struct fsck_ctx *ctx);
 /* Charge a checked inode to its quota ids (pass 4); -ENOMEM. */
 int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
 		 uint64_t i_blocks);

@@ -89,9 +89,7 @@ static const char *parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		case 't': ctx->show_tree = true; break;
 		case 'J': ctx->json = true; break;
 		case 'V':
-			printf(PROG " (zf2fs-tools) %s %czoned\n", zf2fs_version(),
-			       zf2fs_have_zoned_support() ? '+' : '-');
-			exit(0);
+			exit(zf2fs_print_version(stdout, PROG) ? FSCK_ERROR : FSCK_OK);
 		case 'h': usage(stdout); exit(0);
 		default:
 			if (optopt == 'd')
@@ -151,6 +149,7 @@ static void free_maps(struct fsck_ctx *ctx)
 	free(ctx->seg_found);
 	free(ctx->ssa);
 	free(ctx->orphans);
+	free(ctx->rf_chain);
 	zf2fs_sit_table_free(ctx->sit);
 	free(ctx->nat);
 	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
@@ -289,6 +288,9 @@ int main(int argc, char **argv)
 				"before this run\n", strerror(-err));
 			ctx.exit_bits &= ~FSCK_NONDESTRUCT;
 			ctx.exit_bits |= FSCK_UNCORRECTED | (err == -EBUSY ? 0 : FSCK_ERROR);
+			/* the summary counts only what reached the disk */
+			ctx.unfixed += ctx.fixed;
+			ctx.fixed = 0;
 			err = 0;
 		}
 	}

@@ -24,8 +24,9 @@ static const struct problem_def problems[] = {
 	  PR_NOT_A_FIX | PR_NO_OK },
 	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint is invalid (%S)",
 	  PROMPT_NONE, PR_NOT_A_FIX },
-	{ PR_2_CP_NEEDS_RECOVERY, "the volume was not unmounted cleanly: fsync'd data after the "
-	  "checkpoint is replayed by the kernel at mount", PROMPT_NONE, PR_NOT_A_FIX | PR_NO_OK },
+	{ PR_2_CP_NEEDS_RECOVERY, "the volume was not unmounted cleanly: %N node blocks of fsync'd "
+	  "data after the checkpoint wait for the kernel's roll-forward at mount (a repair keeps "
+	  "them)", PROMPT_NONE, PR_NOT_A_FIX | PR_NO_OK },
 	{ PR_2_CP_ERROR_FLAG, "the checkpoint carries the kernel's error flag", PROMPT_NONE,
 	  PR_NOT_A_FIX | PR_NO_OK },
 	{ PR_3_SIT_COUNT_BAD, "segment %s: SIT valid count %N differs from its bitmap (%M)",

@@ -8,6 +8,9 @@
  *    both before and after the repair, which become the new warm node and warm data logs;
  *  - changed SIT and NAT blocks go to their inactive copies (the new checkpoint flips the
  *    version bits), and both journals are flushed into those blocks;
+ *  - fsync'd node blocks awaiting the kernel's roll-forward are copied behind the new
+ *    warm node log's write position, where the new checkpoint's recovery finds them
+ *    (keep_chain); the originals and their data blocks are never written over;
  *  - the new checkpoint goes to the inactive pack with the next version; its two CP
  *    blocks are written last, after everything else is on disk.
  * An interruption at any point leaves the current checkpoint, and so the volume, as it
@@ -50,6 +53,7 @@ struct fsck_repair {
 	uint16_t *orig_count;        /* SIT valid counts before any change */
 	uint8_t *sit_dirty;          /* per SIT block */
 	uint8_t *nat_dirty;          /* per NAT block */
+	uint8_t *pinned;             /* per main segment: holds roll-forward blocks (commit) */
 	bool cp_dirty, super_primary, any;
 };
 
@@ -107,6 +111,7 @@ void repair_free(struct fsck_ctx *ctx)
 	free(r->orig_count);
 	free(r->sit_dirty);
 	free(r->nat_dirty);
+	free(r->pinned);
 	free(r);
 	ctx->repair = NULL;
 }
@@ -463,6 +468,7 @@ static int pick_free_segment(struct fsck_ctx *ctx, const uint32_t cur[ZF2FS_NR_C
 			uint32_t s = sec * sps + k;
 
 			ok = s != avoid && !is_curseg(cur, s) && ctx->repair->orig_count[s] == 0 &&
+			     !(ctx->repair->pinned && ctx->repair->pinned[s]) &&
 			     (zf_get(sit_get(ctx, s)->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) == 0 &&
 			     ctx->seg_found[s] == 0;
 		}
@@ -480,6 +486,8 @@ struct commit {
 	uint8_t alloc[ZF2FS_NR_CURSEG];
 	struct zf2fs_summary *sum[ZF2FS_NR_CURSEG];   /* 512 entries each */
 	uint64_t ver;
+	const struct zf2fs_checkpoint *new_cp;        /* being built; its version is set */
+	bool chain;                                   /* keep the roll-forward chain (rf_len) */
 };
 
 static uint64_t log_addr(const struct commit *c, int t, uint32_t off)
@@ -571,6 +579,59 @@ static int write_datas(struct commit *c)
 	return err;
 }
 
+/* Keep the roll-forward chain (see repair_commit): copies of its blocks, in its order,
+ * from the new warm node log's write position on, each naming the next copy and the new
+ * checkpoint's version, the last one ending the chain (next block 0, which the kernel's
+ * walk never follows).  Everything else in the blocks (fsync and dentry marks, node
+ * offsets, the data block addresses) stays as the kernel wrote it, so the kernel replays
+ * the copies exactly as it would have the originals.  A chain longer than the rest of the
+ * segment goes on in further free segments, as the kernel's own chain does when its log
+ * moves.  The copies are not valid in the SIT: like the originals, they live past the
+ * log's position until the kernel's recovery checkpoint. */
+static int write_chain(struct commit *c)
+{
+	struct fsck_ctx *ctx = c->ctx;
+	const int t = ZF2FS_LOG_WARM_NODE;
+	uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	uint64_t here = log_addr(c, t, c->blkoff[t]);
+	int err = n ? 0 : -ENOMEM;
+
+	for (uint32_t i = 0; i < ctx->rf_len && !err; i++) {
+		uint64_t next = 0;
+
+		if (i + 1 < ctx->rf_len) {
+			if ((here - ctx->vi->main_blkaddr) % BPS + 1 < BPS) {
+				next = here + 1;
+			} else {
+				uint32_t seg;
+
+				err = pick_free_segment(ctx, c->cur, UINT32_MAX, &seg);
+				if (err) {
+					fprintf(stderr, "fsck.f2fs: no free segment left for the "
+						"roll-forward chain\n");
+					break;
+				}
+				ctx->repair->pinned[seg] = 1;
+				next = ctx->vi->main_blkaddr + (uint64_t)seg * BPS;
+			}
+		}
+		err = zf2fs_vol_read_block(ctx->vol, ctx->rf_chain[i], n);
+		if (err)
+			break;
+		zf2fs_node_set_chain(n, c->new_cp, (uint32_t)next);
+		/* an inode's checksum covers its footer */
+		if (zf_get(n->footer.ino) == zf_get(n->footer.nid) &&
+		    (ctx->vi->features & ZF2FS_FEAT_INODE_CHKSUM) &&
+		    (n->i.i_inline & ZF2FS_EXTRA_ATTR) && zf_get(n->i.i_extra_isize) >= 12)
+			zf_set(n->i.i_inode_checksum, zf2fs_inode_checksum(seed, n));
+		err = zf2fs_vol_write_block(ctx->vol, here, n);
+		here = next;
+	}
+	free(n);
+	return err;
+}
+
 static int write_nodes(struct commit *c)
 {
 	struct fsck_ctx *ctx = c->ctx;
@@ -579,7 +640,7 @@ static int write_nodes(struct commit *c)
 	uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);
 	int err;
 
-	if (!r->nnodes)
+	if (!r->nnodes && !c->chain)
 		return 0;
 	if (r->nnodes >= BPS)
 		return -E2BIG;
@@ -607,6 +668,8 @@ static int write_nodes(struct commit *c)
 		repair_set_block(ctx, n->old_addr, false);
 		repair_set_block(ctx, n->new_addr, true);
 	}
+	if (!err && c->chain)
+		err = write_chain(c);
 	return err;
 }
 
@@ -781,6 +844,9 @@ static int write_pack(struct commit *c, uint8_t *cpbuf)
 	uint64_t start = zf_get(ctx->sb->cp_blkaddr) + (uint64_t)new_pack * BPS;
 	uint32_t flags = (uint32_t)zf_get(cp->ckpt_flags);
 	uint64_t orphans = 0, total, at;
+	/* Without the umount flag the pack holds no node summaries: the kernel (and the
+	 * library) rebuild them from the node footers of the current node segments. */
+	int nsums = c->chain ? ZF2FS_LOG_HOT_NODE : ZF2FS_NR_CURSEG;
 	struct zf2fs_summary_block *sb = calloc(1, sizeof(*sb));
 	uint32_t crc;
 	int err = 0;
@@ -789,13 +855,16 @@ static int write_pack(struct commit *c, uint8_t *cpbuf)
 		return -ENOMEM;
 	if (flags & ZF2FS_CP_ORPHAN_PRESENT_FLAG)
 		orphans = zf_get(cp->cp_pack_start_sum) - 1 - payload;
-	total = 1 + payload + orphans + 3 + 3 + 1;
+	total = 1 + payload + orphans + (uint64_t)nsums + 1;
 	zf_set(cp->checkpoint_ver, c->ver);
 	flags &= ~(ZF2FS_CP_COMPACT_SUM_FLAG | ZF2FS_CP_NAT_BITS_FLAG | ZF2FS_CP_FASTBOOT_FLAG |
 		   ZF2FS_CP_FSCK_FLAG | ZF2FS_CP_ERROR_FLAG);
 	if (ctx->quota_clear_flag)
 		flags &= ~ZF2FS_CP_QUOTA_NEED_FSCK_FLAG;
-	flags |= ZF2FS_CP_UMOUNT_FLAG;
+	/* A kept roll-forward chain: the volume stays unclean until the kernel replays it,
+	 * and the chain's footers carry the version only (NOCRC, set before write_chain). */
+	if (!c->chain)
+		flags |= ZF2FS_CP_UMOUNT_FLAG;
 	zf_set(cp->ckpt_flags, flags);
 	zf_set(cp->cp_pack_total_block_count, total);
 	zf_set(cp->cp_pack_start_sum, 1 + payload + orphans);
@@ -819,7 +888,7 @@ static int write_pack(struct commit *c, uint8_t *cpbuf)
 		if (!err)
 			err = zf2fs_vol_write_block(ctx->vol, at++, sb);
 	}
-	for (int t = 0; t < ZF2FS_NR_CURSEG && !err; t++) {
+	for (int t = 0; t < nsums && !err; t++) {
 		memset(sb, 0, sizeof(*sb));
 		memcpy(sb->entries, c->sum[t], sizeof(sb->entries));
 		sb->footer.entry_type = t >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE :
@@ -858,6 +927,54 @@ static int write_primary_super(struct fsck_ctx *ctx)
 	return err;
 }
 
+/* Fsync'd data waits for the kernel's roll-forward (pass 2 found the chain).  A new
+ * checkpoint has a new version, so the kernel would no longer accept the chain where it
+ * is, and rewriting it in place would break the old checkpoint's recovery if the repair
+ * were interrupted.  Instead the chain is copied into the new warm node log (write_chain)
+ * and the new checkpoint leaves that log's position at the copy, without the umount flag:
+ * the kernel replays the copy at mount exactly as it would have replayed the original.
+ * Replaying the chain here instead would mean redoing the kernel's recovery (inode
+ * updates, new names, data block moves, truncations) and getting it subtly different.
+ * (f2fs-tools keeps the version by rewriting the current pack in place: not crash-safe.)
+ * The original chain, and the data blocks its nodes point at, lie in blocks the SIT
+ * calls free: their segments are pinned so that the repair writes nothing there. */
+static int keep_chain(struct commit *c, uint8_t *cpbuf)
+{
+	struct fsck_ctx *ctx = c->ctx;
+	struct fsck_repair *r = ctx->repair;
+	struct zf2fs_checkpoint *cp = (void *)cpbuf;
+	uint8_t *b;
+	int err = 0;
+
+	r->pinned = calloc(ctx->vi->main_segs + 1, 1);
+	b = malloc(ZF2FS_BLKSIZE);
+	if (!r->pinned || !b) {
+		free(b);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < ctx->rf_len && !err; i++) {
+		err = zf2fs_vol_read_block(ctx->vol, ctx->rf_chain[i], b);
+		if (err)
+			break;
+		r->pinned[blk_segno(ctx, ctx->rf_chain[i])] = 1;
+		/* Every word of the block that could be a main-area address pins its segment:
+		 * the data blocks the kernel will take over are among them.  Pinning a few
+		 * segments too many only narrows the choice of free segments. */
+		for (uint32_t w = 0; w + 4 <= offsetof(struct zf2fs_node, footer); w += 4) {
+			uint32_t a = zf_get_le32p(b + w);
+
+			if (blk_in_main(ctx, a))
+				r->pinned[blk_segno(ctx, a)] = 1;
+		}
+	}
+	free(b);
+	if (err)
+		return err;
+	c->chain = true;
+	zf_set(cp->ckpt_flags, zf_get(cp->ckpt_flags) | ZF2FS_CP_NOCRC_RECOVERY_FLAG);
+	return 0;
+}
+
 int repair_commit(struct fsck_ctx *ctx)
 {
 	struct fsck_repair *r = ctx->repair;
@@ -881,12 +998,6 @@ int repair_commit(struct fsck_ctx *ctx)
 		tables = r->nat_dirty[i];
 	if (!tables)
 		return 0;
-	if (ctx->needs_recovery) {
-		fprintf(stderr, "fsck.f2fs: not writing a new checkpoint: it would discard fsync'd "
-			"data the kernel replays at mount; mount the volume once, unmount it, and "
-			"run fsck again\n");
-		return -EBUSY;
-	}
 	cpbuf = malloc((1 + payload) * ZF2FS_BLKSIZE);
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 		c.sum[t] = malloc(BPS * sizeof(struct zf2fs_summary));
@@ -898,6 +1009,13 @@ int repair_commit(struct fsck_ctx *ctx)
 		goto out;
 	}
 	memcpy(cpbuf, ctx->cp, ZF2FS_BLKSIZE);
+	c.new_cp = (const void *)cpbuf;
+	zf_set(((struct zf2fs_checkpoint *)cpbuf)->checkpoint_ver, c.ver);
+	if (ctx->rf_len) {
+		err = keep_chain(&c, cpbuf);
+		if (err)
+			goto out;
+	}
 	if (payload)
 		err = zf2fs_vol_read_blocks(ctx->vol, zf_get(ctx->sb->cp_blkaddr) +
 					    (uint64_t)ctx->vi->cp_pack * BPS + 1, (uint32_t)payload,

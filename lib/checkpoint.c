@@ -5,7 +5,9 @@
  * A pack is valid when its first and last blocks both carry a good checksum and the same
  * version; of two valid packs the newer version wins.  The winner is then checked against
  * the superblock the way the kernel does before trusting it (segment counts, current
- * segments, bitmap sizes, summary positions, nat_bits room).
+ * segments, bitmap sizes, summary positions, nat_bits room).  At the end: the roll-forward
+ * rules tied to a checkpoint (which node blocks written after it the kernel replays, and
+ * the footer fields that chain them).
  */
 #include "config.h"
 #include <errno.h>
@@ -165,4 +167,44 @@ int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint 
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cp_pack_total_block_count, %llu too "
 			   "small", (unsigned long long)zf_get(cp->cp_pack_total_block_count));
 	return 0;
+}
+
+/* Roll-forward recovery (the kernel's test, done at mount): a node block written after the
+ * checkpoint is replayed only when its footer carries the checkpoint's version.  With
+ * CRC recovery on, the upper half holds the checkpoint block's checksum too; a checkpoint
+ * written by fsck may set NOCRC, and then only the lower 32 bits are compared. */
+bool zf2fs_cp_node_recoverable(const struct zf2fs_checkpoint *cp, const struct zf2fs_node *n)
+{
+	uint64_t flags = zf_get(cp->ckpt_flags), ver = zf_get(cp->checkpoint_ver);
+	uint64_t nver = zf_get(n->footer.cp_ver);
+
+	if (flags & ZF2FS_CP_NOCRC_RECOVERY_FLAG)
+		return (uint32_t)ver == (uint32_t)nver;
+	if (flags & ZF2FS_CP_CRC_RECOVERY_FLAG) {
+		uint32_t off = (uint32_t)zf_get(cp->checksum_offset);
+
+		if (off > ZF2FS_BLKSIZE - 4)
+			return false;
+		ver |= (uint64_t)zf_get_le32p((const uint8_t *)cp + off) << 32;
+	}
+	return nver == ver;
+}
+
+uint32_t zf2fs_node_next_blkaddr(const struct zf2fs_node *n)
+{
+	return (uint32_t)zf_get(n->footer.next_blkaddr);
+}
+
+bool zf2fs_node_fsync_marked(const struct zf2fs_node *n)
+{
+	return zf_get(n->footer.flag) & ZF2FS_FOOTER_FSYNC_BIT;
+}
+
+/* Make @n part of a roll-forward chain under @cp (which must not use CRC recovery, see
+ * above): its version, and the block the chain continues at (0 ends it). */
+void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_checkpoint *cp,
+			  uint32_t next_blkaddr)
+{
+	zf_set(n->footer.cp_ver, zf_get(cp->checkpoint_ver));
+	zf_set(n->footer.next_blkaddr, next_blkaddr);
 }

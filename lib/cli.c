@@ -3,7 +3,9 @@
  * cli.c - what every front-end says about its command line, said one way.
  *
  * A usage error is one line on standard error naming the cause, a hint to --help, and
- * exit status 16 (the fsck(8) usage code, used by every tool here).
+ * exit status 16 (the fsck(8) usage code, used by every tool here).  --version is one line,
+ * the same shape for every tool, so that scripts and bug reports can read the build's
+ * optional features from it.
  */
 #include "config.h"
 #include <errno.h>
@@ -11,6 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "zf2fs/zf2fs.h"
 
@@ -40,4 +43,25 @@ ZF2FS_EXPORT uint64_t zf2fs_parse_u64(const char *prog, const char *s, const cha
 		zf2fs_usage_error(prog, "invalid %s: '%s' (expected %" PRIu64 "..%" PRIu64 ")", what,
 				  s, min, max);
 	return v;
+}
+
+/* The optional features a build may lack, in the order --version lists them: each one a
+ * configure switch (--with-libzbd) whose absence changes what the tools accept. */
+static const struct {
+	const char *name;
+	bool (*have)(void);
+} version_features[] = {
+	{ "zoned", zf2fs_have_zoned_support },
+};
+
+ZF2FS_EXPORT int zf2fs_print_version(FILE *out, const char *prog)
+{
+	size_t i;
+
+	fprintf(out, "%s (zf2fs-tools) %s", prog, zf2fs_version());
+	for (i = 0; i < sizeof(version_features) / sizeof(version_features[0]); i++)
+		fprintf(out, " %c%s", version_features[i].have() ? '+' : '-',
+			version_features[i].name);
+	fputc('\n', out);
+	return fflush(out) || ferror(out) ? -EIO : 0;
 }

@@ -139,80 +139,106 @@ int gc_index_view(struct zf2fs_gc_model *m, enum gc_view v)
 void gc_index_update(struct zf2fs_gc_model *m, uint32_t u)
 {
 	struct gc_index *ix = &m->idx;
-	uint32_t i;
 
 	if (!ix->count || u >= ix->nunits)
 		return;
-	i = ix->size + u;
-	ix->count[i] = m->sec_dirty[u];
-	for (i >>= 1; i >= 1; i >>= 1)
-		ix->count[i] = ix->count[2 * i] + ix->count[2 * i + 1];
+	gc_tree_set(ix->count, NULL, ix->size, u, m->sec_dirty[u], 0);
 	if ((ix->key[GC_VIEW_CB_FG] || ix->key[GC_VIEW_CB_BG]) && !sec_cb_in_bounds(m, u))
 		ix->cb_exact = false;
-	for (int v = 0; v < GC_NR_VIEWS; v++) {
-		uint64_t *k = ix->key[v];
+	for (int v = 0; v < GC_NR_VIEWS; v++)
+		if (ix->key[v])
+			gc_tree_set(NULL, ix->key[v], ix->size, u, 0,
+				    leaf_key(m, (enum gc_view)v, u));
+}
 
-		if (!k)
-			continue;
-		i = ix->size + u;
-		k[i] = leaf_key(m, (enum gc_view)v, u);
-		for (i >>= 1; i >= 1; i >>= 1)
-			k[i] = min64(k[2 * i], k[2 * i + 1]);
+/* ---- the segment tree primitives (also the simulator's SSR candidate trees) ---------- */
+void gc_tree_set(uint32_t *cnt, uint64_t *key, uint32_t size, uint32_t leaf, uint32_t c,
+		 uint64_t k)
+{
+	uint32_t i;
+
+	if (cnt) {
+		cnt[size + leaf] = c;
+		for (i = (size + leaf) >> 1; i >= 1; i >>= 1)
+			cnt[i] = cnt[2 * i] + cnt[2 * i + 1];
+	}
+	if (key) {
+		key[size + leaf] = k;
+		for (i = (size + leaf) >> 1; i >= 1; i >>= 1)
+			key[i] = min64(key[2 * i], key[2 * i + 1]);
 	}
 }
 
-uint32_t gc_index_count(const struct gc_index *ix, uint32_t lo, uint32_t hi)
+uint32_t gc_tree_count(const uint32_t *cnt, uint32_t size, uint32_t lo, uint32_t hi)
 {
 	uint32_t sum = 0, l, r;
 
-	if (lo > hi || lo >= ix->nunits)
-		return 0;
-	if (hi >= ix->nunits)
-		hi = ix->nunits - 1;
-	for (l = lo + ix->size, r = hi + ix->size + 1; l < r; l >>= 1, r >>= 1) {
+	for (l = lo + size, r = hi + size + 1; l < r; l >>= 1, r >>= 1) {
 		if (l & 1)
-			sum += ix->count[l++];
+			sum += cnt[l++];
 		if (r & 1)
-			sum += ix->count[--r];
+			sum += cnt[--r];
 	}
 	return sum;
 }
 
-uint32_t gc_index_kth(const struct gc_index *ix, uint32_t lo, uint32_t k)
+uint32_t gc_tree_kth(const uint32_t *cnt, uint32_t size, uint32_t lo, uint32_t k)
 {
 	uint32_t i = 1;
 
-	if (!k)
-		return ix->nunits;
-	k += lo ? gc_index_count(ix, 0, lo - 1) : 0;
-	if (k > ix->count[1])
-		return ix->nunits;
-	while (i < ix->size) {
-		if (ix->count[2 * i] >= k) {
+	k += lo ? gc_tree_count(cnt, size, 0, lo - 1) : 0;
+	if (!k || k > cnt[1])
+		return size;
+	while (i < size) {
+		if (cnt[2 * i] >= k) {
 			i = 2 * i;
 		} else {
-			k -= ix->count[2 * i];
+			k -= cnt[2 * i];
 			i = 2 * i + 1;
 		}
 	}
-	return i - ix->size;
+	return i - size;
+}
+
+uint64_t gc_tree_min(const uint64_t *key, uint32_t size, uint32_t lo, uint32_t hi)
+{
+	uint64_t best = GC_KEY_NONE;
+	uint32_t l, r;
+
+	for (l = lo + size, r = hi + size + 1; l < r; l >>= 1, r >>= 1) {
+		if (l & 1)
+			best = min64(best, key[l++]);
+		if (r & 1)
+			best = min64(best, key[--r]);
+	}
+	return best;
+}
+
+/* ---- the victim index's queries ---------------------------------------------------------- */
+uint32_t gc_index_count(const struct gc_index *ix, uint32_t lo, uint32_t hi)
+{
+	if (lo > hi || lo >= ix->nunits)
+		return 0;
+	if (hi >= ix->nunits)
+		hi = ix->nunits - 1;
+	return gc_tree_count(ix->count, ix->size, lo, hi);
+}
+
+uint32_t gc_index_kth(const struct gc_index *ix, uint32_t lo, uint32_t k)
+{
+	uint32_t u;
+
+	if (!k)
+		return ix->nunits;
+	u = gc_tree_kth(ix->count, ix->size, lo, k);
+	return u < ix->nunits ? u : ix->nunits;
 }
 
 uint64_t gc_index_min(const struct gc_index *ix, enum gc_view v, uint32_t lo, uint32_t hi)
 {
-	const uint64_t *k = ix->key[v];
-	uint64_t best = GC_KEY_NONE;
-	uint32_t l, r;
-
 	if (lo > hi || lo >= ix->nunits)
 		return GC_KEY_NONE;
 	if (hi >= ix->nunits)
 		hi = ix->nunits - 1;
-	for (l = lo + ix->size, r = hi + ix->size + 1; l < r; l >>= 1, r >>= 1) {
-		if (l & 1)
-			best = min64(best, k[l++]);
-		if (r & 1)
-			best = min64(best, k[--r]);
-	}
-	return best;
+	return gc_tree_min(ix->key[v], ix->size, lo, hi);
 }

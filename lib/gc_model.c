@@ -57,6 +57,15 @@ static bool seg_in_use(const struct zf2fs_gc_model *m, uint32_t segno)
 	return m->valid[segno] || m->prefree[segno] || seg_is_current(m, segno);
 }
 
+/* Segment @segno's valid count or prefree state changed: the next checkpoint looks at it. */
+static inline void cp_note(struct zf2fs_gc_model *m, uint32_t segno)
+{
+	if (!m->cp_mark[segno]) {
+		m->cp_mark[segno] = 1;
+		m->cp_list[m->cp_n++] = segno;
+	}
+}
+
 static bool sec_is_free(const struct zf2fs_gc_model *m, uint32_t secno)
 {
 	for (uint32_t i = 0; i < m->sps; i++)
@@ -159,13 +168,15 @@ ZF2FS_EXPORT int zf2fs_gc_model_new(const struct zf2fs_gc_geom *g, struct zf2fs_
 	m->type = calloc(segs, 1);
 	m->prefree = calloc(segs, 1);
 	m->mtime = calloc(segs, sizeof(*m->mtime));
+	m->cp_mark = calloc(segs, 1);
+	m->cp_list = malloc(segs * sizeof(*m->cp_list));
 	m->sec_valid = calloc(m->main_secs, sizeof(*m->sec_valid));
 	m->sec_dirty = calloc(m->main_secs, 1);
 	m->victim_map = calloc(m->main_secs, 1);
 	m->bg_data = calloc(m->main_secs, sizeof(*m->bg_data));
 	m->bg_node = calloc(m->main_secs, sizeof(*m->bg_node));
 	if (!m->bg_data || !m->bg_node || !m->valid || !m->ckpt_valid || !m->type || !m->prefree || !m->mtime ||
-	    !m->sec_valid || !m->sec_dirty || !m->victim_map) {
+	    !m->sec_valid || !m->sec_dirty || !m->victim_map || !m->cp_mark || !m->cp_list) {
 		zf2fs_gc_model_free(m);
 		return -ENOMEM;
 	}
@@ -185,6 +196,8 @@ ZF2FS_EXPORT void zf2fs_gc_model_free(struct zf2fs_gc_model *m)
 	free(m->type);
 	free(m->prefree);
 	free(m->mtime);
+	free(m->cp_mark);
+	free(m->cp_list);
 	free(m->sec_valid);
 	free(m->sec_dirty);
 	free(m->victim_map);
@@ -202,6 +215,7 @@ ZF2FS_EXPORT int zf2fs_gc_model_set_segment(struct zf2fs_gc_model *m, uint32_t s
 		return -EINVAL;
 	m->valid[segno] = (uint16_t)valid;
 	m->ckpt_valid[segno] = (uint16_t)valid;
+	cp_note(m, segno);
 	m->type[segno] = (uint8_t)type;
 	m->mtime[segno] = mtime;
 	return 0;
@@ -575,6 +589,7 @@ static inline void next_off(struct zf2fs_gc_model *m, int l)
 
 static void dec_valid(struct zf2fs_gc_model *m, uint32_t segno)
 {
+	cp_note(m, segno);
 	m->valid[segno]--;
 	m->sec_valid[segno / m->sps]--;
 	if (!m->valid[segno] && !seg_is_current(m, segno)) {
@@ -595,6 +610,7 @@ static int log_ready(struct zf2fs_gc_model *m, int l)
 /* Account the block just written at log @l's position in segment @dst. */
 static void log_count_write(struct zf2fs_gc_model *m, int l, uint32_t dst)
 {
+	cp_note(m, dst);
 	m->valid[dst]++;
 	if (m->ckpt_valid[dst] < m->bps)
 		m->ckpt_valid[dst]++;
@@ -633,6 +649,33 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 			if (err)
 				return err;
 			dst = m->cur_seg[l];
+			if (m->move_run_hook && m->no_mtime && !m->ssr[l]) {
+				/* as many blocks as the destination segment takes, in one go:
+				 * the counts below are what the per-block path adds up to */
+				uint32_t room = gc_seg_usable(m, dst) - m->cur_off[l];
+				uint32_t n = m->valid[src] < room ? m->valid[src] : room;
+
+				m->move_run_hook(m->hook_arg, src, dst * m->bps + m->cur_off[l], n);
+				cp_note(m, dst);
+				cp_note(m, src);
+				m->valid[dst] = (uint16_t)(m->valid[dst] + n);
+				m->ckpt_valid[dst] = (uint16_t)(m->ckpt_valid[dst] + n < m->bps ?
+							    m->ckpt_valid[dst] + n : m->bps);
+				m->sec_valid[dst / m->sps] += n;
+				m->type[dst] = (uint8_t)l;
+				m->cur_off[l] += n;
+				m->valid[src] = (uint16_t)(m->valid[src] - n);
+				m->sec_valid[secno] -= n;
+				if (!m->valid[src] && !seg_is_current(m, src)) {
+					m->prefree[src] = 1;
+					m->prefree_segs++;
+				}
+				moved += (int)n;
+				err = log_full_next(m, l, dst);
+				if (err)
+					return err;
+				continue;
+			}
 			if (m->move_hook)
 				m->move_hook(m->hook_arg, src, dst * m->bps + m->cur_off[l]);
 			if (!m->no_mtime) {
@@ -687,27 +730,36 @@ ZF2FS_EXPORT uint32_t zf2fs_gc_checkpoint(struct zf2fs_gc_model *m)
 	if (m->cp_hook)
 		m->cp_hook(m->hook_arg);
 
-	for (uint32_t s = 0; s < m->main_secs; s++) {
-		bool was_free = sec_is_free(m, s), any = false;
+	/* only segments whose counts changed since the last checkpoint can be prefree or
+	 * have a checkpointed count to bring up to date */
+	for (uint32_t k = 0; k < m->cp_n; k++) {
+		uint32_t sec = m->cp_list[k] / m->sps;
+		bool was_free;
 
+		if (!m->prefree[m->cp_list[k]])
+			continue;
+		/* the first prefree segment of a section met frees all of the section's */
+		was_free = sec_is_free(m, sec);
 		for (uint32_t i = 0; i < m->sps; i++) {
-			uint32_t seg = s * m->sps + i;
+			uint32_t seg = sec * m->sps + i;
 
 			if (m->prefree[seg]) {
 				m->prefree[seg] = 0;
 				n++;
-				any = true;
 			}
 		}
-		if (any)
-			set_sec_free_state(m, s, was_free);
+		set_sec_free_state(m, sec, was_free);
 	}
-	for (uint32_t s = 0; s < m->total_segs; s++)
-		m->ckpt_valid[s] = m->valid[s];
+	for (uint32_t k = 0; k < m->cp_n; k++) {
+		uint32_t seg = m->cp_list[k];
+
+		m->ckpt_valid[seg] = m->valid[seg];
+		m->cp_mark[seg] = 0;
+	}
+	m->cp_n = 0;
 	m->prefree_segs = 0;
 	m->dirty_node = 0;
-	for (uint32_t s = 0; s < m->main_secs; s++)
-		m->bg_node[s] = 0;
+	memset(m->bg_node, 0, (size_t)m->main_secs * sizeof(*m->bg_node));
 	return n;
 }
 

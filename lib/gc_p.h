@@ -41,6 +41,10 @@ struct zf2fs_gc_model {
 	uint8_t *type;
 	uint8_t *prefree;           /* 1: prefree until the next checkpoint */
 	uint64_t *mtime;
+	/* segments whose valid count changed since the last checkpoint (the checkpoint
+	 * visits these only, not the whole main area) */
+	uint8_t *cp_mark;
+	uint32_t *cp_list, cp_n;
 	/* per section */
 	uint32_t *sec_valid;
 	uint8_t *sec_dirty;         /* in the kernel's dirty unit map (dirty_secmap/DIRTY) */
@@ -62,6 +66,9 @@ struct zf2fs_gc_model {
 	 * segment @src to block @dst (main-area block number), and a checkpoint about to
 	 * turn prefree segments free (the simulator writes its dirty nodes there) */
 	void (*move_hook)(void *arg, uint32_t src, uint32_t dst);
+	/* the same for @n blocks at once: the next @n valid blocks of segment @src, in block
+	 * order, to blocks @dst .. @dst + @n - 1 of one LFS segment (no mtimes kept) */
+	void (*move_run_hook)(void *arg, uint32_t src, uint32_t dst, uint32_t n);
 	void (*cp_hook)(void *arg);
 	/* SSR (mode=adaptive, gc_sim.c): a full log asks @alloc_hook first; it returns 1
 	 * when it made a dirty segment current in SSR manner (ssr[log] set), 0 to let the
@@ -111,5 +118,15 @@ uint32_t gc_index_count(const struct gc_index *ix, uint32_t lo, uint32_t hi);
 uint32_t gc_index_kth(const struct gc_index *ix, uint32_t lo, uint32_t k);
 /* Smallest key of view @v over units [lo, hi] (inclusive); GC_KEY_NONE when empty. */
 uint64_t gc_index_min(const struct gc_index *ix, enum gc_view v, uint32_t lo, uint32_t hi);
+
+/* Segment tree primitives (gc_index.c) over arrays of 2 x @size entries (@size a power of
+ * two, leaves at @size + i): per node the count of marked leaves below it and the
+ * smallest key below it.  Ranges [lo, hi] are inclusive, hi < @size. */
+void gc_tree_set(uint32_t *cnt, uint64_t *key, uint32_t size, uint32_t leaf, uint32_t c,
+		 uint64_t k);   /* either array may be NULL */
+uint32_t gc_tree_count(const uint32_t *cnt, uint32_t size, uint32_t lo, uint32_t hi);
+/* Leaf of the @k-th (1-based) counted leaf at or after @lo; @size when there is none. */
+uint32_t gc_tree_kth(const uint32_t *cnt, uint32_t size, uint32_t lo, uint32_t k);
+uint64_t gc_tree_min(const uint64_t *key, uint32_t size, uint32_t lo, uint32_t hi);
 
 #endif /* ZF2FS_GC_P_H */

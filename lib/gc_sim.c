@@ -20,7 +20,9 @@
  *   move to their own log;
  * - a checkpoint writes the dirty node pages, the checkpoint pack, dirty SIT and NAT
  *   blocks (journalled in the pack when few), then prefree segments become free;
- * - a periodic checkpoint every cp_interval seconds of fs time.
+ * - a periodic checkpoint every cp_interval seconds of fs time;
+ * - fallocated files (cfg.fallocate): only their node pages are written at the fill, a
+ *   data block takes space at its first write, which invalidates nothing.
  * mode=adaptive (f2fs_need_SSR, get_ssr_segment, change_curseg, the ipu_policy):
  * - overwrites in place by the policy (force on volumes of 8192 segments or fewer, else
  *   O_SYNC writes of 8 blocks or fewer): same address, no node page changes;
@@ -37,108 +39,64 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-#include "zf2fs/gc_sim.h"
-#include "gc_p.h"
+#include "gc_sim_p.h"
 
-#define LID_NONE 0xFFFFFFFFu
-#define LID_STALE 0xFFFFFFFEu  /* adaptive: invalid, but valid at the last checkpoint or
-				* written since: SSR must not reuse the block until then */
-#define SMALL_VOLUME_SEGS 8192u /* the kernel forces in-place updates at or below */
-#define MIN_FSYNC_BLOCKS 8u    /* fsync of this many dirty pages or fewer: in place */
-#define ADDRS_INODE 923u       /* block addresses in an inode */
-#define ADDRS_NODE 1018u       /* in a direct node; node ids in an indirect node */
-#define NAT_ENTRIES_BLK 455u
-#define SIT_ENTRIES_BLK 55u
-#define NAT_JOURNAL 38u        /* NAT entries the checkpoint's journal holds */
-#define SIT_JOURNAL 6u
-#define CP_PACK_BLOCKS 4u      /* header, footer, compacted data summaries */
-#define HIST_BUCKETS 3000
-#define HIST_STEP 1.01
+/* A reason in words for a configuration the simulator cannot set up: -EINVAL. */
+static int __attribute__((format(printf, 3, 4))) say(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
 
-/* node flags */
-#define ND_DIRTY 1u
-#define ND_NAT 2u
-#define ND_LISTED 4u    /* in dirty_list (possibly no longer dirty) */
+	if (why && len) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
 
-struct hist {
-	uint64_t n[HIST_BUCKETS];
-	uint64_t count;
-	double max;
-};
+/* The same with another errno (-ENOSPC: the files do not fit). */
+static int __attribute__((format(printf, 4, 5))) say_errno(int err, char *why, size_t len,
+							     const char *fmt, ...)
+{
+	va_list ap;
 
-struct stream_rt {
-	struct zf2fs_gc_sim_stream s;
-	uint64_t f0, nfiles, nunits, upf, cursor, hot_units;
-	uint32_t io;
-	double zeta_n, zipf_alpha, zipf_eta, zipf_half;   /* zipf sampler */
-	double base_us;
-	int base_bucket;
-};
-
-/*
- * SSR candidates of one log type: a segment tree over the segments, per node the number
- * of candidates below it and the smallest key, key = checkpointed valid blocks << 32 |
- * segment (the SSR cost, then scan order).  It answers the kernel's windowed scan
- * (get_victim_by_default with SSR) in O(log n) instead of visiting up to 4096 segments.
- */
-struct ssr_tree {
-	uint32_t size;          /* leaves: a power of two >= the segments */
-	uint32_t *cnt;
-	uint64_t *key;
-};
-
-struct zf2fs_gc_sim {
-	struct zf2fs_gc_model *m;
-	struct zf2fs_gc_sim_config cfg;
-	uint32_t *l2p, *p2l;
-	uint64_t nblocks;                 /* main area blocks */
-	uint64_t nstatic, data_base, ndata, node_base, nnodes, nlids;
-	uint64_t nfiles;
-	uint32_t fblocks, npf;            /* blocks and node blocks per file */
-	uint8_t *node_fl;
-	uint32_t *dirty_list, *nat_list;
-	uint64_t ndirty, nlisted, nnat_list;
-	uint8_t *nat_blk;
-	uint64_t nnat_blk;
-	uint8_t *sit_seg;
-	uint32_t *sit_list;
-	uint64_t nsit_list, nsit_blk;
-	uint8_t *sit_blk;
-	uint8_t *stale;
-	uint32_t *stale_list;
-	uint32_t nstale;
-	uint64_t now, next_cp, next_bg;
-	uint32_t tick;
-	uint64_t rng;
-	int phase;
-	struct zf2fs_gc_sim_stats st[2];
-	struct hist lat[2], stall[2], win;
-	uint64_t win_host, win_dev;
-	struct stream_rt sr[ZF2FS_GC_SIM_MAX_STREAMS];
-	unsigned nstreams;
-	uint32_t weight_total;
-	uint32_t mv_seg, mv_off;
-	struct zf2fs_gc_sim_sample *samples;
-	unsigned nsamples, maxsamples;
-	uint64_t sample_every;
-	uint32_t guard_secs;              /* free sections above which no check is needed */
-	bool adaptive, ipu_all, ipu_fsync;
-	/* SSR candidates per log type (trees), the segments changed since they were last
-	 * entered, and the current segments they were entered with */
-	struct ssr_tree ssr_tree[GC_NR_LOGS];
-	uint32_t *held, nheld, maxheld;   /* blocks made LID_STALE since the checkpoint */
-	int err;                          /* a failure where no error can be returned */
-	uint8_t *ssr_in;                  /* 1 + the type whose tree holds the segment, or 0 */
-	uint8_t *ssr_queued;
-	uint32_t *ssr_list, nssr_list;
-	uint32_t ssr_cur[GC_NR_LOGS];
-};
+	if (why && len) {
+		va_start(ap, fmt);
+		vsnprintf(why, len, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
 
 /* ---- small helpers ---------------------------------------------------------------- */
+/*
+ * The block maps: on a big volume each GC move and each overwrite touches them at a random
+ * place, so with 4 KiB pages nearly every access also misses the TLB.  Aligned to 2 MiB and
+ * offered to transparent huge pages (madvise mode); plain memory where that is refused.
+ */
+static void *map_alloc(size_t bytes)
+{
+	const size_t huge = 2u << 20;
+	void *p;
+
+	if (bytes < huge)
+		return malloc(bytes);
+	if (posix_memalign(&p, huge, (bytes + huge - 1) / huge * huge))
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 static uint64_t rnd(struct zf2fs_gc_sim *s)
 {
 	uint64_t z = (s->rng += 0x9E3779B97F4A7C15ull);
@@ -241,16 +199,6 @@ static void flush_stale(struct zf2fs_gc_sim *s)
 		gc_refresh_sec(s->m, s->stale_list[i]);
 	}
 	s->nstale = 0;
-}
-
-/* a segment whose valid count or type changed: its SSR candidacy is looked at again
- * before the next SSR selection */
-static inline void ssr_touch(struct zf2fs_gc_sim *s, uint32_t seg)
-{
-	if (s->ssr_queued && !s->ssr_queued[seg]) {
-		s->ssr_queued[seg] = 1;
-		s->ssr_list[s->nssr_list++] = seg;
-	}
 }
 
 /* adaptive: block @blk no longer valid, but SSR may not reuse it before a checkpoint */
@@ -467,286 +415,76 @@ static void move_hook(void *arg, uint32_t src, uint32_t dst)
 	s->m->dirty_node = s->ndirty;
 }
 
-/* ---- SSR (mode=adaptive) ------------------------------------------------------------ */
-
-/* The next block of @seg at or after @from that SSR may write: neither valid now nor
- * valid at the last checkpoint (the kernel ORs the two maps). */
-static uint32_t ssr_next_free(void *arg, uint32_t seg, uint32_t from)
+/*
+ * @n blocks at once (the model's bulk path, one destination segment): the source's next
+ * valid blocks are gathered first with their l2p entries prefetched, since on a big
+ * volume each one is a cache miss and a victim section of 64 MiB has up to 16384 of
+ * them; then the entries are written.  Same result as @n calls of move_hook.
+ */
+static void move_run_hook(void *arg, uint32_t src, uint32_t dst, uint32_t n)
 {
 	struct zf2fs_gc_sim *s = arg;
-	const uint32_t *p = s->p2l + ((uint64_t)seg << s->m->log_bps);
-	uint32_t end = gc_seg_usable(s->m, seg);
+	struct zf2fs_gc_sim_stats *st = &s->st[s->phase];
+	uint32_t base = src << s->m->log_bps, off, lids[1u << 9];
+	uint64_t gc_node = 0, gc_data = 0;
 
-	while (from < end && p[from] != LID_NONE)
-		from++;
-	return from;
-}
-
-static void tree_set(struct ssr_tree *t, uint32_t seg, uint32_t cnt, uint64_t key)
-{
-	uint32_t i = t->size + seg;
-
-	t->cnt[i] = cnt;
-	t->key[i] = key;
-	for (i /= 2; i; i /= 2) {
-		uint64_t a = t->key[2 * i], b = t->key[2 * i + 1];
-
-		t->cnt[i] = t->cnt[2 * i] + t->cnt[2 * i + 1];
-		t->key[i] = a < b ? a : b;
+	if (src != s->mv_seg) {
+		s->mv_seg = src;
+		s->mv_off = 0;
 	}
-}
-
-/* candidates in [lo, hi] */
-static uint32_t tree_count(const struct ssr_tree *t, uint32_t lo, uint32_t hi)
-{
-	uint32_t n = 0;
-
-	for (lo += t->size, hi += t->size + 1; lo < hi; lo /= 2, hi /= 2) {
-		if (lo & 1)
-			n += t->cnt[lo++];
-		if (hi & 1)
-			n += t->cnt[--hi];
+	off = s->mv_off;
+	for (uint32_t i = 0; i < n; i++) {
+		for (;;) {
+			if (off >= s->m->bps)
+				off = 0;
+			if (s->p2l[base + off] < LID_STALE)
+				break;
+			off++;
+		}
+		lids[i] = s->p2l[base + off];
+		__builtin_prefetch(&s->l2p[lids[i]], 1);
+		if (s->adaptive)
+			hold_block(s, base + off);
+		else
+			s->p2l[base + off] = LID_NONE;
+		off++;
 	}
-	return n;
-}
+	s->mv_off = off;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t lid = lids[i];
 
-static uint64_t tree_min(const struct ssr_tree *t, uint32_t lo, uint32_t hi)
-{
-	uint64_t k = UINT64_MAX;
+		s->p2l[dst + i] = lid;
+		s->l2p[lid] = dst + i;
+		if (lid >= s->node_base) {
+			uint64_t node = lid - s->node_base;
 
-	for (lo += t->size, hi += t->size + 1; lo < hi; lo /= 2, hi /= 2) {
-		if ((lo & 1) && t->key[lo++] < k)
-			k = t->key[lo - 1];
-		if ((hi & 1) && t->key[--hi] < k)
-			k = t->key[hi];
-	}
-	return k;
-}
+			if (s->node_fl[node] & ND_DIRTY) {   /* moving it writes it */
+				s->node_fl[node] &= (uint8_t)~ND_DIRTY;
+				s->ndirty--;
+			}
+			nat_touch(s, node);
+			gc_node++;
+		} else if (lid >= s->data_base) {
+			uint64_t d = lid - s->data_base;
 
-/* the segment of the @k-th (1-based) candidate at or after @lo (there are k) */
-static uint32_t tree_kth(const struct ssr_tree *t, uint32_t lo, uint32_t k)
-{
-	uint32_t i = 1;
-
-	k += lo ? tree_count(t, 0, lo - 1) : 0;
-	while (i < t->size) {
-		if (t->cnt[2 * i] >= k) {
-			i = 2 * i;
+			node_dirty(s, d / s->fblocks * s->npf + dnode_of((uint32_t)(d % s->fblocks)));
+			gc_data++;
 		} else {
-			k -= t->cnt[2 * i];
-			i = 2 * i + 1;
+			int t = s->m->type[src];
+
+			if (t >= ZF2FS_LOG_HOT_NODE && t <= ZF2FS_LOG_COLD_NODE)
+				gc_node++;
+			else
+				gc_data++;
 		}
 	}
-	return i - t->size;
-}
-
-/* enter @seg in the tree of its type when it is an SSR candidate: in the kernel's
- * dirty_segmap[type], i.e. some but not all blocks valid, and not current */
-static void ssr_map_seg(struct zf2fs_gc_sim *s, uint32_t seg)
-{
-	struct zf2fs_gc_model *m = s->m;
-	uint32_t v = m->valid[seg];
-	int t = m->type[seg], in = 0;
-	uint64_t key = UINT64_MAX;
-
-	if (v && v < gc_seg_usable(m, seg) && t < GC_NR_LOGS) {
-		in = t + 1;
-		for (int i = 0; i < GC_NR_LOGS; i++)
-			if (m->cur_seg[i] == seg)
-				in = 0;
-	}
-	if (in)
-		key = (uint64_t)m->ckpt_valid[seg] << 32 | seg;
-	if (s->ssr_in[seg] && s->ssr_in[seg] != in)
-		tree_set(&s->ssr_tree[s->ssr_in[seg] - 1], seg, 0, UINT64_MAX);
-	if (in) {
-		struct ssr_tree *tr = &s->ssr_tree[in - 1];
-
-		if (s->ssr_in[seg] != in || tr->key[tr->size + seg] != key)
-			tree_set(tr, seg, 1, key);
-	}
-	s->ssr_in[seg] = (uint8_t)in;
-}
-
-/* Bring the SSR candidate trees up to date: the segments touched since, and the current
- * segments then and now (a segment stops or starts being current without a write). */
-static void ssr_flush(struct zf2fs_gc_sim *s)
-{
-	struct zf2fs_gc_model *m = s->m;
-
-	if (!s->ssr_queued)
-		return;
-	for (int l = 0; l < GC_NR_LOGS; l++)
-		if (m->cur_seg[l] != s->ssr_cur[l]) {
-			if (s->ssr_cur[l] != GC_NULL)
-				ssr_touch(s, s->ssr_cur[l]);
-			if (m->cur_seg[l] != GC_NULL)
-				ssr_touch(s, m->cur_seg[l]);
-			s->ssr_cur[l] = m->cur_seg[l];
-		}
-	for (uint32_t i = 0; i < s->nssr_list; i++) {
-		s->ssr_queued[s->ssr_list[i]] = 0;
-		ssr_map_seg(s, s->ssr_list[i]);
-	}
-	s->nssr_list = 0;
-}
-
-static bool seg_free(const struct zf2fs_gc_model *m, uint32_t seg)
-{
-	if (m->valid[seg] || m->prefree[seg])
-		return false;
-	for (int i = 0; i < GC_NR_LOGS; i++)
-		if (m->cur_seg[i] == seg)
-			return false;
-	return true;
-}
-
-/* f2fs_need_SSR: free sections down to the dirty node sections plus min_ssr_sections
- * (the reserved sections) plus the reserved sections. */
-static bool need_ssr(const struct zf2fs_gc_model *m)
-{
-	uint64_t per_sec = (uint64_t)m->sps << m->log_bps;
-	uint64_t node_secs = ((m->dirty_node + per_sec - 1) >> m->log_bps) / m->sps;
-
-	return m->free_secs <= node_secs + 2ull * m->reserved_secs;
-}
-
-/*
- * The kernel's SSR selection from the tree (one segment per section, no section marked by
- * background GC: then no candidate is skipped but the victim being emptied, which the
- * scan counts and passes over): the scan visits the candidates from the cursor on
- * (from 0 for hot data and node logs, no_heap), wraps to the cursor's old value when
- * it started past 0, and stops after the window; the first of the smallest cost wins.
- */
-static uint32_t ssr_pick_tree(struct zf2fs_gc_sim *s, int t)
-{
-	struct zf2fs_gc_model *m = s->m;
-	struct ssr_tree *tr = &s->ssr_tree[t];
-	uint32_t n = m->total_segs, *lv = &m->last_victim[ZF2FS_GC_GREEDY], l0 = *lv;
-	uint32_t w = tr->cnt[1], o, c1, hi1 = n - 1, nlv = l0, vseg = s->mv_seg;
-	uint64_t k1, k2 = UINT64_MAX, vkey = 0;
-	bool hide = vseg != GC_NULL && s->ssr_in[vseg] == t + 1;
-
-	if (w > s->cfg.fg.max_search)
-		w = s->cfg.fg.max_search;
-	if (!w)
-		return GC_NULL;
-	o = t == ZF2FS_LOG_HOT_DATA || t >= ZF2FS_LOG_HOT_NODE ? 0 : l0;
-	if (hide) {
-		vkey = tr->key[tr->size + vseg];
-		tree_set(tr, vseg, 1, UINT64_MAX);
-	}
-	c1 = tree_count(tr, o, n - 1);
-	if (w <= c1) {
-		hi1 = tree_kth(tr, o, w);
-		nlv = (hi1 + 1) % n;
-	} else if (l0) {
-		uint32_t r = w - c1, c2 = tree_count(tr, 0, l0 - 1), hi2 = l0 - 1;
-
-		nlv = 0;
-		if (r <= c2) {
-			hi2 = tree_kth(tr, 0, r);
-			nlv = (l0 + 1) % n;
-		}
-		k2 = tree_min(tr, 0, hi2);
-	}
-	k1 = o < n ? tree_min(tr, o, hi1) : UINT64_MAX;
-	if (hide)
-		tree_set(tr, vseg, 1, vkey);
-	*lv = nlv;
-	/* the first pass comes first in scan order: it wins ties */
-	if (k2 != UINT64_MAX && (k1 == UINT64_MAX || (k2 >> 32) < (k1 >> 32)))
-		k1 = k2;
-	if (k1 == UINT64_MAX || (k1 >> 32) >= m->bps)
-		return GC_NULL;
-	return (uint32_t)k1;
-}
-
-/* One SSR victim of log type @t (greedy on checkpointed valid blocks, the kernel's
- * window); GC_NULL when none.  The section GC is emptying is no candidate (the kernel
- * skips cur_victim_sec): for the scan it is marked as a background victim, which the
- * search skips. */
-static int ssr_pick(struct zf2fs_gc_sim *s, int t, uint32_t *ret_seg)
-{
-	struct zf2fs_gc_model *m = s->m;
-	struct zf2fs_gc_params p;
-	struct zf2fs_gc_victim v;
-	uint32_t vsec = s->mv_seg != GC_NULL ? s->mv_seg / m->sps : GC_NULL;
-	bool mark = vsec != GC_NULL && !m->victim_map[vsec];
-	int err;
-
-	if (s->ssr_in && m->sps == 1 && !m->nr_marked) {
-		*ret_seg = ssr_pick_tree(s, t);
-		return 0;
-	}
-
-	zf2fs_gc_params_init(&p, ZF2FS_GC_BG);
-	p.alloc = ZF2FS_GC_SSR;
-	p.ssr_type = t;
-	p.max_search = s->cfg.fg.max_search;
-	p.engine = ZF2FS_GC_ENGINE_SCAN;
-	if (mark) {
-		m->victim_map[vsec] = 1;
-		m->nr_marked++;
-	}
-	err = zf2fs_gc_select(m, &p, &v);
-	if (mark) {
-		m->victim_map[vsec] = 0;
-		m->nr_marked--;
-	}
-	*ret_seg = err ? GC_NULL : v.segno;
-	return err == -ENODATA ? 0 : err;
-}
-
-/*
- * A full log wants a segment (need_new_seg / get_ssr_segment / change_curseg): an LFS
- * log whose section has its next segment free goes on there; otherwise, when SSR is
- * needed, a dirty segment of the log's own type, else of the other temperatures of the
- * same kind (data for data logs, node for node logs) in the kernel's order, becomes the
- * current segment and takes that type.
- */
-static int ssr_alloc(void *arg, int l)
-{
-	struct zf2fs_gc_sim *s = arg;
-	struct zf2fs_gc_model *m = s->m;
-	uint32_t cur = m->cur_seg[l], seg = GC_NULL;
-	int base = l >= ZF2FS_LOG_HOT_NODE ? ZF2FS_LOG_HOT_NODE : ZF2FS_LOG_HOT_DATA;
-	int order[3], n = 0, err;
-
-	if (!m->ssr[l] && cur != GC_NULL && (cur + 1) % m->sps && cur + 1 < m->total_segs &&
-	    seg_free(m, cur + 1))
-		return 0;
-	if (!need_ssr(m))
-		return 0;
-	ssr_flush(s);
-	order[n++] = l;
-	if (l - base >= 1) {            /* warm and cold: cold first, downwards */
-		for (int t = base + 2; t >= base; t--)
-			if (t != l)
-				order[n++] = t;
-	} else {
-		for (int t = base; t <= base + 2; t++)
-			if (t != l)
-				order[n++] = t;
-	}
-	for (int i = 0; i < n && seg == GC_NULL; i++) {
-		err = ssr_pick(s, order[i], &seg);
-		if (err)
-			return err;
-	}
-	/* a slot within the usable blocks (a zone's capacity may end before the segment) */
-	if (seg == GC_NULL || ssr_next_free(s, seg, 0) >= gc_seg_usable(m, seg))
-		return 0;
-	m->cur_seg[l] = seg;
-	m->type[seg] = (uint8_t)l;
-	m->ssr[l] = 1;
-	m->cur_off[l] = ssr_next_free(s, seg, 0);
-	ssr_touch(s, seg);
-	gc_refresh_sec(m, seg / m->sps);
-	if (cur != GC_NULL)
-		gc_refresh_sec(m, cur / m->sps);
-	s->st[s->phase].ssr_segments++;
-	return 1;
+	st->gc_node_blocks += gc_node;
+	st->gc_data_blocks += gc_data;
+	sit_touch(s, src);
+	sit_touch(s, dst >> s->m->log_bps);
+	ssr_touch(s, src);
+	ssr_touch(s, dst >> s->m->log_bps);
+	s->m->dirty_node = s->ndirty;
 }
 
 static uint64_t moved(const struct zf2fs_gc_sim_stats *st)
@@ -948,8 +686,12 @@ static int fill(struct zf2fs_gc_sim *s)
 	for (uint64_t f = 0; f < s->nfiles; f++) {
 		uint64_t node0 = f * s->npf;
 
-		/* the file's data (buffered), then its node pages as writeback sends them */
-		for (uint32_t b = 0; b < s->fblocks;) {
+		__atomic_store_n(&s->prog_done, f, __ATOMIC_RELAXED);
+
+		/* the file's data (buffered), then its node pages as writeback sends them;
+		 * fallocate writes the node pages only (f2fs_map_blocks, PRE_AIO: the
+		 * addresses become NEW_ADDR, no data block is allocated) */
+		for (uint32_t b = 0; !s->cfg.fallocate && b < s->fblocks;) {
 			uint32_t n = s->fblocks - b < 256 ? s->fblocks - b : 256;
 
 			err = write_op(s, NULL, f, b, n, false, us * n, bucket_of(us * n));
@@ -966,6 +708,7 @@ static int fill(struct zf2fs_gc_sim *s)
 	/* the fill ends with sync: a checkpoint */
 	zf2fs_gc_checkpoint(s->m);
 	flush_stale(s);
+	s->st[0].free_secs = s->m->free_secs;
 	return 0;
 }
 
@@ -1073,6 +816,9 @@ static int run_ops(struct zf2fs_gc_sim *s)
 	int err;
 
 	s->phase = 1;
+	__atomic_store_n(&s->prog_done, 0, __ATOMIC_RELAXED);
+	/* release: the fill's counters are final and readable from another thread */
+	__atomic_store_n(&s->prog_phase, 1, __ATOMIC_RELEASE);
 	memset(&s->win, 0, sizeof(s->win));
 	for (uint64_t k = 0; k < ops && k < LOOKAHEAD; k++) {
 		next_op(s, &ring[k]);
@@ -1097,6 +843,8 @@ static int run_ops(struct zf2fs_gc_sim *s)
 			       o.r->base_bucket);
 		if (err)
 			return err;
+		if (!(i & 1023))
+			__atomic_store_n(&s->prog_done, i, __ATOMIC_RELAXED);
 		if (s->sample_every && (i + 1) % s->sample_every == 0)
 			sample(s);
 	}
@@ -1109,7 +857,21 @@ ZF2FS_EXPORT int zf2fs_gc_sim_run(struct zf2fs_gc_sim *sim)
 
 	if (!err)
 		err = run_ops(sim);
+	sim->st[1].free_secs = sim->m->free_secs;
+	__atomic_store_n(&sim->prog_phase, 2, __ATOMIC_RELAXED);
 	return err;
+}
+
+ZF2FS_EXPORT int zf2fs_gc_sim_progress(const struct zf2fs_gc_sim *sim, uint64_t *ret_done,
+				       uint64_t *ret_total)
+{
+	int phase = __atomic_load_n(&sim->prog_phase, __ATOMIC_ACQUIRE);
+
+	*ret_done = __atomic_load_n(&sim->prog_done, __ATOMIC_RELAXED);
+	*ret_total = phase ? sim->cfg.ops : sim->nfiles;
+	if (phase == 2)
+		*ret_done = *ret_total;
+	return phase;
 }
 
 /* ---- setup ------------------------------------------------------------------------- */
@@ -1172,15 +934,28 @@ ZF2FS_EXPORT int zf2fs_gc_sim_model_from_layout(const struct zf2fs_layout *lay,
 	return 0;
 }
 
+/* The biggest file the node tree addresses: the inode's own addresses, two direct nodes,
+ * two indirect nodes and one double indirect node (about 3.94 TiB). */
+#define MAX_FILE_BLOCKS ((uint64_t)ADDRS_INODE + 2ull * ADDRS_NODE + \
+			 2ull * ADDRS_NODE * ADDRS_NODE + (uint64_t)ADDRS_NODE * ADDRS_NODE * ADDRS_NODE)
+
+/* Node blocks of a file of @blocks: the inode, its direct nodes, and the indirect nodes
+ * above them (the first two direct nodes hang off the inode, the next 2 x 1018 off the two
+ * indirect nodes, the rest off indirect nodes under the double indirect node). */
 static uint32_t nodes_per_file(uint32_t blocks)
 {
 	uint32_t dn = blocks > ADDRS_INODE ? (blocks - ADDRS_INODE + ADDRS_NODE - 1) / ADDRS_NODE : 0;
-	uint32_t ind = dn > 2 ? (dn - 2 + ADDRS_NODE - 1) / ADDRS_NODE : 0;
+	uint32_t single = dn > 2 ? dn - 2 : 0, ind;
 
+	if (single > 2 * ADDRS_NODE)
+		single = 2 * ADDRS_NODE;
+	ind = (single + ADDRS_NODE - 1) / ADDRS_NODE;
+	if (dn > 2 + 2 * ADDRS_NODE)
+		ind += 1 + (dn - 2 - 2 * ADDRS_NODE + ADDRS_NODE - 1) / ADDRS_NODE;
 	return 1 + dn + ind;
 }
 
-static int setup_streams(struct zf2fs_gc_sim *s)
+static int setup_streams(struct zf2fs_gc_sim *s, char *why, size_t len)
 {
 	const struct zf2fs_gc_sim_config *c = &s->cfg;
 	uint64_t f = 0;
@@ -1189,7 +964,7 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 
 	s->nstreams = c->nstreams ? c->nstreams : 1;
 	if (s->nstreams > ZF2FS_GC_SIM_MAX_STREAMS)
-		return -EINVAL;
+		return say(why, len, "%u streams, at most %d", s->nstreams, ZF2FS_GC_SIM_MAX_STREAMS);
 	for (unsigned k = 0; k < s->nstreams; k++) {
 		struct stream_rt *r = &s->sr[k];
 
@@ -1200,7 +975,8 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 		if (!r->s.weight)
 			r->s.weight = 1;
 		if (r->s.data_pct < 0 || r->s.data_pct > 100)
-			return -EINVAL;
+			return say(why, len, "stream %u: data share %g%%, not within 0 to 100", k + 1,
+				   r->s.data_pct);
 		if (r->s.data_pct > 0)
 			pct_left -= r->s.data_pct;
 		else
@@ -1208,7 +984,8 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 		s->weight_total += r->s.weight;
 	}
 	if (pct_left < -1e-9)
-		return -EINVAL;
+		return say(why, len, "the streams' data shares add up to %g%%, over 100",
+			   100 - pct_left);
 	for (unsigned k = 0; k < s->nstreams; k++) {
 		struct stream_rt *r = &s->sr[k];
 		double pct = r->s.data_pct > 0 ? r->s.data_pct : pct_left / unset;
@@ -1216,7 +993,9 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 		r->nfiles = k + 1 == s->nstreams ? s->nfiles - f :
 			(uint64_t)((double)s->nfiles * pct / 100.0);
 		if (!r->nfiles || f + r->nfiles > s->nfiles)
-			return -EINVAL;
+			return say(why, len, "stream %u: its %g%% of %" PRIu64 " files is not one "
+				   "whole file (fewer files than streams, or a share too small)",
+				   k + 1, pct, s->nfiles);
 		r->f0 = f;
 		f += r->nfiles;
 		r->io = r->s.io_blocks ? r->s.io_blocks : 1;
@@ -1229,7 +1008,8 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 			double th = r->s.theta, z2;
 
 			if (th <= 0 || th >= 1)
-				return -EINVAL;
+				return say(why, len, "stream %u: zipf theta %g, not between 0 and 1",
+					   k + 1, th);
 			r->zeta_n = 0;
 			for (uint64_t i = 1; i <= r->nunits; i++)
 				r->zeta_n += 1.0 / pow((double)i, th);
@@ -1243,16 +1023,20 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 		case ZF2FS_SIM_HOTCOLD:
 			if (r->s.hot_writes < 0 || r->s.hot_writes > 100 || r->s.hot_data <= 0 ||
 			    r->s.hot_data >= 100)
-				return -EINVAL;
+				return say(why, len, "stream %u: hot/cold shares %g/%g%% out of range",
+					   k + 1, r->s.hot_writes, r->s.hot_data);
 			r->hot_units = (uint64_t)((double)r->nunits * r->s.hot_data / 100.0);
 			if (!r->hot_units || r->hot_units >= r->nunits)
-				return -EINVAL;
+				return say(why, len, "stream %u: %g%% of its %" PRIu64 " write units "
+					   "is not a hot set (none, or all of them)", k + 1,
+					   r->s.hot_data, r->nunits);
 			break;
 		case ZF2FS_SIM_UNIFORM:
 		case ZF2FS_SIM_SEQUENTIAL:
 			break;
 		default:
-			return -EINVAL;
+			return say(why, len, "stream %u: unknown pattern %d", k + 1,
+				   (int)r->s.pattern);
 		}
 		r->base_us = c->write_cost_us * r->io;
 		r->base_bucket = bucket_of(r->base_us);
@@ -1263,17 +1047,44 @@ static int setup_streams(struct zf2fs_gc_sim *s)
 ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_gc_sim_config *cfg,
 				  struct zf2fs_gc_sim **ret)
 {
+	return zf2fs_gc_sim_new2(m, cfg, NULL, 0, ret);
+}
+
+/* the configuration alone (before the volume is looked at) */
+static int check_config(const struct zf2fs_gc_sim_config *cfg, char *why, size_t len)
+{
+	if (cfg->fill < 0 || cfg->fill > 0.995)
+		return say(why, len, "fill %g%%, not within 0 to 99.5%%", cfg->fill * 100);
+	if (!cfg->file_blocks)
+		return say(why, len, "file size 0: a file has at least one 4 KiB block");
+	if (cfg->file_blocks > MAX_FILE_BLOCKS)
+		return say(why, len, "file of %u blocks (%.0f MiB), above the %llu blocks (%.0f "
+			   "MiB) an inode's node tree addresses", cfg->file_blocks,
+			   cfg->file_blocks / 256.0, (unsigned long long)MAX_FILE_BLOCKS,
+			   (double)MAX_FILE_BLOCKS / 256.0);
+	if (cfg->mode > ZF2FS_SIM_MODE_ADAPTIVE || cfg->ipu > ZF2FS_SIM_IPU_FORCE)
+		return say(why, len, "unknown mount mode %d or ipu policy %d", (int)cfg->mode,
+			   (int)cfg->ipu);
+	if (!cfg->rate)
+		return say(why, len, "a rate of 0 host blocks per second");
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_gc_sim_new2(struct zf2fs_gc_model *m, const struct zf2fs_gc_sim_config *cfg,
+				   char *why, size_t len, struct zf2fs_gc_sim **ret)
+{
 	struct zf2fs_gc_sim *s;
 	uint64_t usable = 0, valid = 0, user, room, per_file;
-	int err = -ENOMEM;
+	int err;
 
 	*ret = NULL;
-	if (!m->ready || cfg->fill < 0 || cfg->fill > 0.995 || !cfg->file_blocks ||
-	    cfg->mode > ZF2FS_SIM_MODE_ADAPTIVE || cfg->ipu > ZF2FS_SIM_IPU_FORCE ||
-	    !cfg->rate || cfg->file_blocks > ADDRS_INODE + 2 * ADDRS_NODE +
-	    2ull * ADDRS_NODE * ADDRS_NODE) {
+	if (why && len)
+		why[0] = '\0';
+	err = m->ready ? check_config(cfg, why, len) :
+		say(why, len, "the model is not ready (zf2fs_gc_model_ready)");
+	if (err) {
 		zf2fs_gc_model_free(m);
-		return -EINVAL;
+		return err;
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
@@ -1295,11 +1106,21 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 	per_file = s->fblocks + s->npf;
 	s->nfiles = (uint64_t)((double)room * cfg->fill) / per_file;
 	if (cfg->files) {
-		if (cfg->files * per_file > room) {
-			err = -ENOSPC;
+		if (cfg->files > room / per_file) {
+			err = say_errno(-ENOSPC, why, len, "%" PRIu64 " file%s of %u data + %u node "
+					"blocks need %.0f blocks; the user space holds %" PRIu64
+					" (%" PRIu64 " user blocks, %" PRIu64 " of them in use)",
+					cfg->files, cfg->files > 1 ? "s" : "", s->fblocks, s->npf,
+					(double)cfg->files * (double)per_file, room, user, valid);
 			goto fail;
 		}
 		s->nfiles = cfg->files;
+	}
+	if (!s->nfiles) {
+		err = say_errno(-ENOSPC, why, len, "%.1f%% of the %" PRIu64 " free user blocks "
+				"does not hold one file of %u data + %u node blocks",
+				cfg->fill * 100, room, s->fblocks, s->npf);
+		goto fail;
 	}
 	s->nstatic = valid;
 	s->data_base = valid;
@@ -1308,19 +1129,17 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 	s->nnodes = s->nfiles * s->npf;
 	s->nlids = s->node_base + s->nnodes;
 	if (s->nblocks >= LID_STALE || s->nlids >= LID_STALE) {
-		err = -EINVAL;
+		err = say(why, len, "%" PRIu64 " main-area blocks, %" PRIu64 " logical blocks: the "
+			  "simulator's 32-bit block maps hold %u at most (a 16 TiB volume)",
+			  s->nblocks, s->nlids, LID_STALE - 1);
 		goto fail;
 	}
-	if (!s->nfiles) {
-		err = -ENOSPC;
-		goto fail;
-	}
-	err = setup_streams(s);
+	err = setup_streams(s, why, len);
 	if (err)
 		goto fail;
 	err = -ENOMEM;
-	s->l2p = malloc((s->nlids + 1) * sizeof(*s->l2p));
-	s->p2l = malloc(s->nblocks * sizeof(*s->p2l));
+	s->l2p = map_alloc((s->nlids + 1) * sizeof(*s->l2p));
+	s->p2l = map_alloc(s->nblocks * sizeof(*s->p2l));
 	s->node_fl = calloc(s->nnodes + 1, 1);
 	s->dirty_list = malloc((s->nnodes + 1) * sizeof(*s->dirty_list));
 	s->nat_list = malloc((s->nnodes + 1) * sizeof(*s->nat_list));
@@ -1359,6 +1178,7 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 	m->no_mtime = !(cfg->fg.policy == ZF2FS_GC_CB || cfg->fg.policy == ZF2FS_GC_AT ||
 			(cfg->bg_interval && cfg->bg_policy != ZF2FS_GC_GREEDY));
 	m->move_hook = move_hook;
+	m->move_run_hook = move_run_hook;
 	m->cp_hook = cp_hook;
 	if (cfg->mode == ZF2FS_SIM_MODE_ADAPTIVE) {
 		bool small = m->total_segs <= SMALL_VOLUME_SEGS;
@@ -1368,34 +1188,11 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 			     (cfg->ipu == ZF2FS_SIM_IPU_DEFAULT && small);
 		s->ipu_fsync = cfg->ipu == ZF2FS_SIM_IPU_FSYNC ||
 			       (cfg->ipu == ZF2FS_SIM_IPU_DEFAULT && !small);
-		m->alloc_hook = ssr_alloc;
-		m->next_free_hook = ssr_next_free;
+		m->alloc_hook = gc_ssr_alloc;
+		m->next_free_hook = gc_ssr_next_free;
 		/* the reference engine scans every segment for SSR candidates instead */
-		if (cfg->fg.engine != ZF2FS_GC_ENGINE_SCAN) {
-			uint32_t size = 1;
-
-			while (size < m->total_segs)
-				size *= 2;
-			s->ssr_in = calloc(m->total_segs, 1);
-			s->ssr_queued = calloc(m->total_segs, 1);
-			s->ssr_list = malloc((size_t)m->total_segs * sizeof(*s->ssr_list));
-			if (!s->ssr_in || !s->ssr_queued || !s->ssr_list)
-				goto nomem;
-			for (int t = 0; t < GC_NR_LOGS; t++) {
-				struct ssr_tree *tr = &s->ssr_tree[t];
-
-				tr->size = size;
-				tr->cnt = calloc(2 * (size_t)size, sizeof(*tr->cnt));
-				tr->key = malloc(2 * (size_t)size * sizeof(*tr->key));
-				if (!tr->cnt || !tr->key)
-					goto nomem;
-				memset(tr->key, 0xff, 2 * (size_t)size * sizeof(*tr->key));
-			}
-			for (int l = 0; l < GC_NR_LOGS; l++)
-				s->ssr_cur[l] = m->cur_seg[l];
-			for (uint32_t seg = 0; seg < m->total_segs; seg++)
-				ssr_map_seg(s, seg);
-		}
+		if (cfg->fg.engine != ZF2FS_GC_ENGINE_SCAN && gc_ssr_setup(s))
+			goto nomem;
 	}
 	m->hook_arg = s;
 	*ret = s;
@@ -1411,15 +1208,9 @@ ZF2FS_EXPORT void zf2fs_gc_sim_free(struct zf2fs_gc_sim *s)
 {
 	if (!s)
 		return;
-	for (int t = 0; t < GC_NR_LOGS; t++) {
-		free(s->ssr_tree[t].cnt);
-		free(s->ssr_tree[t].key);
-	}
+	gc_ssr_free(s);
 	zf2fs_gc_model_free(s->m);
 	free(s->held);
-	free(s->ssr_in);
-	free(s->ssr_queued);
-	free(s->ssr_list);
 	free(s->l2p);
 	free(s->p2l);
 	free(s->node_fl);
@@ -1443,6 +1234,7 @@ ZF2FS_EXPORT void zf2fs_gc_sim_stats(const struct zf2fs_gc_sim *s, int phase,
 
 	phase = phase ? 1 : 0;
 	*ret = s->st[phase];
+	ret->reserved_secs = s->m->reserved_secs;
 	l = &s->lat[phase];
 	h = &s->stall[phase];
 	/* one SSA block per segment filled */

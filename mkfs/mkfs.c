@@ -185,9 +185,7 @@ static void parse_args(struct mkfs_cli *c, int argc, char **argv)
 			c->mk.have_uuid = true;
 			break;
 		case 'V':
-			printf(PROG " (zf2fs-tools) %s %czoned\n", zf2fs_version(),
-			       zf2fs_have_zoned_support() ? '+' : '-');
-			exit(0);
+			exit(zf2fs_print_version(stdout, PROG) ? 1 : 0);
 		case 'w':
 			c->wanted_sector = (uint32_t)parse_u64(optarg, "sector size", 512, 4096);
 			if (c->wanted_sector & (c->wanted_sector - 1))

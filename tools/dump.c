@@ -274,8 +274,7 @@ int main(int argc, char **argv)
 		case 'o': c.outpath = optarg; break;
 		case 'S': c.sparse = true; break;
 		case 'V':
-			printf(DUMP_PROG " (zf2fs-tools) %s\n", zf2fs_version());
-			return DUMP_EXIT_OK;
+			return zf2fs_print_version(stdout, DUMP_PROG) ? DUMP_EXIT_ERROR : DUMP_EXIT_OK;
 		case 'h':
 			usage(stdout);
 			return DUMP_EXIT_OK;

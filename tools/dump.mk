@@ -6,7 +6,7 @@ tools_dump_f2fs_LDADD = lib/libzf2fs.la
 
 # Reading files by inode and path, in the library.
 lib_libzf2fs_la_SOURCES += lib/file_read.c
-nobase_include_HEADERS += include/zf2fs/file.h
+zf2fsinclude_HEADERS += include/zf2fs/file.h
 
 man_MANS += man/dump.f2fs.8
 EXTRA_DIST += man/dump.f2fs.8.in

@@ -263,9 +263,7 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 		case 'v': c->verbose++; break;
 		case 'h': fputs(usage_text, stdout); exit(EXIT_OK);
 		case 'V':
-			printf(PROG " (zf2fs-tools) %s %czoned\n", zf2fs_version(),
-			       zf2fs_have_zoned_support() ? '+' : '-');
-			exit(EXIT_OK);
+			exit(zf2fs_print_version(stdout, PROG) ? EXIT_OPERATIONAL : EXIT_OK);
 		default:
 			fprintf(stderr, "Try '" PROG " --help' for more information.\n");
 			exit(EXIT_USAGE);

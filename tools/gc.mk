@@ -5,9 +5,10 @@ tools_gc_f2fs_SOURCES = tools/gc.c tools/gc_zones.c tools/gc_zones.h \
 tools_gc_f2fs_CFLAGS = $(AM_CFLAGS)
 tools_gc_f2fs_LDADD = lib/libzf2fs.la -lm
 
-lib_libzf2fs_la_SOURCES += lib/gc_model.c lib/gc_select.c lib/gc_index.c lib/gc_p.h lib/gc_sim.c
+lib_libzf2fs_la_SOURCES += lib/gc_model.c lib/gc_select.c lib/gc_index.c lib/gc_p.h lib/gc_sim.c \
+	lib/gc_sim_p.h lib/gc_ssr.c
 lib_libzf2fs_la_LIBADD += -lm
-nobase_include_HEADERS += include/zf2fs/gc.h include/zf2fs/gc_sim.h
+zf2fsinclude_HEADERS += include/zf2fs/gc.h include/zf2fs/gc_sim.h
 
 if HAVE_CMOCKA
 GC_UNIT_TESTS = tests/unit/test_gc_select tests/unit/test_gc_model tests/unit/test_gc_sim

@@ -16,6 +16,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,14 @@ struct variant {
 	uint32_t reserved_secs, ovp_segs, rsvd_segs, secs, sps;
 	enum zf2fs_gc_sim_mode mode;
 	double elapsed, cpu;
-	char error[160];
+	char error[400];
+	/* --compare runs the variants in threads; the main thread reads their progress */
+	struct sim_cli cli;
+	int rc;
+	pthread_mutex_t lock;
+	struct zf2fs_gc_sim *sim;  /* while it runs, under lock */
+	bool finished;             /* under lock */
+	bool warned;               /* the fill was looked at (warn_past_reserve) */
 };
 
 static const char sim_usage[] =
@@ -79,18 +87,20 @@ static const char sim_usage[] =
 "  --zoned ZONES:ZONE[:CAP] a host-managed zoned device: zones, zone size, capacity\n"
 "  --conv-zones N          conventional zones at the start of the zoned device\n"
 "  --conv-dev SIZE         a conventional device in front of it (mkfs -m -c)\n"
-"  -s N, -z N, -o PCT      segments per section, sections per zone, overprovision %%\n"
+"  -s N, -z N, -o PCT      segments per section, sections per zone, overprovision %\n"
 "  -Z N|auto               reserved sections (mkfs -Z; implies -o 3 unless given)\n"
 "Workload (deterministic for a seed):\n"
 "  --seed N                random seed (default 1)\n"
-"  --fill PCT              files fill PCT%% of the free user blocks (default 80)\n"
+"  --fill PCT              files fill PCT% of the free user blocks (default 80)\n"
 "  --file-size SIZE        size of every file (default 1M)\n"
 "  --files N               exactly N files (instead of --fill)\n"
 "  --ops N                 write operations after the fill (default 100000)\n"
+"  --fallocate             the files are fallocated, not written (fio's layout of a\n"
+"                          randwrite file): a block takes space at its first write\n"
 "  --bs SIZE               write size of the default stream (default 4K)\n"
 "  --sync                  default stream: O_SYNC writes\n"
-"  --pattern P             default stream: uniform, zipf:THETA, hotcold:X/Y (X%% of the\n"
-"                          writes to Y%% of the data), seq (an append log)\n"
+"  --pattern P             default stream: uniform, zipf:THETA, hotcold:X/Y (X% of the\n"
+"                          writes to Y% of the data), seq (an append log)\n"
 "  --stream SPEC           a stream (repeatable, up to 8): P[,bs=SIZE][,sync]\n"
 "                          [,weight=N][,data=PCT]\n"
 "  --preset 2013           the 2013 victim-search case: 2 GiB volume, 52023 files of\n"
@@ -261,7 +271,7 @@ enum {
 	O_SIZE = 300, O_ZONED, O_CONV_ZONES, O_CONV_DEV, O_SEED, O_FILL, O_FILE_SIZE, O_OPS,
 	O_BS, O_SYNC, O_PATTERN, O_STREAM, O_PRESET, O_POLICY, O_SEARCH, O_MAX_SEARCH,
 	O_GC_MAX, O_BG_GC, O_BG_POLICY, O_WCOST, O_MCOST, O_CCOST, O_RATE, O_CPI, O_COMPARE,
-	O_EQUAL_OP, O_FORMAT, O_SAMPLES, O_SERIES, O_PLOT, O_FILES, O_MODE, O_IPU,
+	O_EQUAL_OP, O_FORMAT, O_SAMPLES, O_SERIES, O_PLOT, O_FILES, O_MODE, O_IPU, O_FALLOCATE,
 };
 
 static void parse_mode(struct sim_cli *c, const char *s)
@@ -311,6 +321,7 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 		{ "file-size", required_argument, NULL, O_FILE_SIZE },
 		{ "files", required_argument, NULL, O_FILES },
 		{ "ops", required_argument, NULL, O_OPS },
+		{ "fallocate", no_argument, NULL, O_FALLOCATE },
 		{ "bs", required_argument, NULL, O_BS },
 		{ "sync", no_argument, NULL, O_SYNC },
 		{ "pattern", required_argument, NULL, O_PATTERN },
@@ -377,11 +388,17 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 		case O_CONV_DEV: c->conv_dev = parse_size(optarg, "device size"); break;
 		case O_SEED: c->cfg.seed = zf2fs_parse_u64(PROG, optarg, "seed", 0, UINT64_MAX); break;
 		case O_FILL: c->cfg.fill = parse_double(optarg, "fill", 0.01, 99.5) / 100; break;
-		case O_FILE_SIZE:
-			c->cfg.file_blocks = (uint32_t)(parse_size(optarg, "file size") / 4096);
-			if (!c->cfg.file_blocks)
+		case O_FILE_SIZE: {
+			uint64_t b = parse_size(optarg, "file size") / 4096;
+
+			if (!b)
 				die_usage("file size below 4 KiB");
+			/* the library names the node tree's limit for sizes below this */
+			if (b > UINT32_MAX)
+				die_usage("file size '%s' above 16 TiB", optarg);
+			c->cfg.file_blocks = (uint32_t)b;
 			break;
+		}
 		case O_FILES: c->cfg.files = zf2fs_parse_u64(PROG, optarg, "file count", 1, UINT32_MAX); break;
 		case O_OPS: c->cfg.ops = zf2fs_parse_u64(PROG, optarg, "operations", 0, UINT64_MAX / 2); break;
 		case O_BS:
@@ -390,6 +407,7 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 				die_usage("write size below 4 KiB");
 			break;
 		case O_SYNC: c->def.sync = true; break;
+		case O_FALLOCATE: c->cfg.fallocate = true; break;
 		case O_PATTERN: parse_pattern(&c->def, optarg); break;
 		case O_STREAM: parse_stream(c, optarg); break;
 		case O_PRESET:
@@ -555,6 +573,27 @@ static void apply(struct sim_cli *c, const char *key, const char *val)
 			c->cfg.streams[i].sync = strcmp(val, "0") != 0;
 }
 
+/*
+ * A fill past the reserve: every write then runs foreground GC on nearly full sections
+ * (a write amplification of about a section per write).  Said once per variant, as soon
+ * as the fill is over (the main thread looks every half second) or at the end.
+ */
+static void warn_past_reserve(struct variant *v, const struct zf2fs_gc_sim_stats *fill)
+{
+	bool say;
+
+	pthread_mutex_lock(&v->lock);
+	say = !v->warned && fill->ops && fill->free_secs < fill->reserved_secs;
+	v->warned = true;
+	pthread_mutex_unlock(&v->lock);
+	if (say)
+		fprintf(stderr, "%s" PROG ": WARNING: %s%sthe files leave %u free sections, below "
+			"the %u reserved that foreground GC keeps free: every write runs foreground "
+			"GC on nearly full sections\n", isatty(2) ? "\r\033[K" : "",
+			v->cli.cmp_key ? v->label : "", v->cli.cmp_key ? ": " : "",
+			fill->free_secs, fill->reserved_secs);
+}
+
 static int run_variant(const struct sim_cli *c, struct variant *v)
 {
 	struct zf2fs_gc_model *m = NULL;
@@ -617,22 +656,34 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 		return -EINVAL;
 	}
 	v->mode = cfg.mode;
-	err = zf2fs_gc_sim_new(m, &cfg, &sim);
-	if (err) {
-		snprintf(v->error, sizeof(v->error), "%s: while setting up the workload",
-			 err == -ENOSPC ? "no room for one file" : strerror(-err));
-		return err;
+	{
+		char why[256] = "";
+
+		err = zf2fs_gc_sim_new2(m, &cfg, why, sizeof(why), &sim);
+		if (err) {
+			snprintf(v->error, sizeof(v->error), "%s: while setting up the workload%s%s",
+				 err == -ENOSPC ? "no room" : strerror(-err), why[0] ? ": " : "",
+				 why);
+			return err;
+		}
 	}
 	zf2fs_gc_sim_size(sim, &v->files, &v->data_blocks, &v->node_blocks);
+	pthread_mutex_lock(&v->lock);
+	v->sim = sim;
+	pthread_mutex_unlock(&v->lock);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 	err = zf2fs_gc_sim_run(sim);
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pthread_mutex_lock(&v->lock);
+	v->sim = NULL;
+	pthread_mutex_unlock(&v->lock);
 	v->elapsed = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	v->cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
 	zf2fs_gc_sim_stats(sim, 0, &v->fill);
 	zf2fs_gc_sim_stats(sim, 1, &v->run);
+	warn_past_reserve(v, &v->fill);
 	smp = zf2fs_gc_sim_samples(sim, &v->nsamples);
 	v->samples = malloc((v->nsamples + 1) * sizeof(*v->samples));
 	if (v->samples)
@@ -715,9 +766,15 @@ static void print_header_text(const struct sim_cli *c, const struct variant *v)
 		       v->lay.overprovision);
 	if (!c->cmp_key || strcmp(c->cmp_key, "mode"))
 		printf("mount: mode=%s\n", v->mode == ZF2FS_SIM_MODE_ADAPTIVE ? "adaptive" : "lfs");
-	printf("workload: seed %" PRIu64 ", %" PRIu64 " files of %u KiB (%.1f%% of the free user "
-	       "blocks), %" PRIu64 " operations in %u stream%s\n", g->seed, v->files,
-	       g->file_blocks * 4, g->fill * 100, g->ops, g->nstreams, g->nstreams > 1 ? "s" : "");
+	if (g->files)           /* --files: no fill share was asked for */
+		printf("workload: seed %" PRIu64 ", %" PRIu64 " file%s of %" PRIu64 " KiB, %" PRIu64
+		       " operations in %u stream%s\n", g->seed, v->files, v->files == 1 ? "" : "s",
+		       (uint64_t)g->file_blocks * 4, g->ops, g->nstreams, g->nstreams > 1 ? "s" : "");
+	else
+		printf("workload: seed %" PRIu64 ", %" PRIu64 " files of %" PRIu64 " KiB (%.1f%% of "
+		       "the free user blocks), %" PRIu64 " operations in %u stream%s\n", g->seed,
+		       v->files, (uint64_t)g->file_blocks * 4, g->fill * 100, g->ops, g->nstreams,
+		       g->nstreams > 1 ? "s" : "");
 }
 
 static void print_text(const struct sim_cli *c, struct variant *vs, unsigned n)
@@ -787,6 +844,13 @@ static void print_text(const struct sim_cli *c, struct variant *vs, unsigned n)
 			printf(" %14s", vs[i].error[0] && !vs[i].run.ops ? "-" : buf);
 		}
 		printf("\n");
+	}
+	for (unsigned i = 0; i < n && c->verbose; i++) {
+		double nb = (double)(dev_blocks(&vs[i].fill) + dev_blocks(&vs[i].run));
+
+		printf("%s: WAF %.3f; simulated %.0f block writes in %.2f s (%.1f M/s); CPU %.2f s "
+		       "(%.1f M/s)\n", vs[i].label, vs[i].run.waf, nb, vs[i].elapsed, vs[i].elapsed > 0 ? nb / vs[i].elapsed / 1e6 : 0.0,
+		       vs[i].cpu, vs[i].cpu > 0 ? nb / vs[i].cpu / 1e6 : 0.0);
 	}
 	for (unsigned i = 0; i < n; i++)
 		if (vs[i].error[0])
@@ -929,6 +993,129 @@ static int plot(const char *out, struct variant *vs, unsigned n)
 	return 0;
 }
 
+/* ---- running the variants ------------------------------------------------------------ */
+struct pool {
+	struct variant *vs;
+	unsigned n, next;
+	pthread_mutex_t lock;
+};
+
+/* a worker: variants in order until none is left */
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+
+	for (;;) {
+		struct variant *v;
+
+		pthread_mutex_lock(&p->lock);
+		v = p->next < p->n ? &p->vs[p->next++] : NULL;
+		pthread_mutex_unlock(&p->lock);
+		if (!v)
+			return NULL;
+		v->rc = run_variant(&v->cli, v);
+		pthread_mutex_lock(&v->lock);
+		v->finished = true;
+		pthread_mutex_unlock(&v->lock);
+	}
+}
+
+/* One progress line on stderr: per variant the phase and its share done. */
+static void show_progress(struct variant *vs, unsigned n, double secs)
+{
+	char line[512];
+	int len = snprintf(line, sizeof(line), "\r" PROG ": %.0f s", secs);
+
+	for (unsigned i = 0; i < n && len < (int)sizeof(line) - 64; i++) {
+		uint64_t done = 0, total = 0;
+		int phase = -1;
+		bool finished;
+
+		pthread_mutex_lock(&vs[i].lock);
+		if (vs[i].sim)
+			phase = zf2fs_gc_sim_progress(vs[i].sim, &done, &total);
+		finished = vs[i].finished;
+		pthread_mutex_unlock(&vs[i].lock);
+		len += snprintf(line + len, sizeof(line) - len, "%s %s%s", i ? "," : "",
+				n > 1 ? vs[i].label : "", n > 1 ? ":" : "");
+		if (phase == 0)
+			len += snprintf(line + len, sizeof(line) - len, " filling %.0f%%",
+					total ? 100.0 * (double)done / (double)total : 0.0);
+		else if (phase == 1)
+			len += snprintf(line + len, sizeof(line) - len, " %.1f%% of %" PRIu64 " ops",
+					total ? 100.0 * (double)done / (double)total : 0.0, total);
+		else
+			len += snprintf(line + len, sizeof(line) - len, finished ? " done" :
+					" waiting");
+	}
+	fprintf(stderr, "%s\033[K", line);
+	fflush(stderr);
+}
+
+/*
+ * The variants run in threads, as many at once as there are CPUs (a simulation is
+ * single-threaded and memory-bound); the main thread draws a progress line on a
+ * terminal every half second (not with ZF2FS_NO_PROGRESS set, nor when stderr is no tty).
+ */
+static void run_all(struct variant *vs, unsigned n)
+{
+	struct pool p = { .vs = vs, .n = n };
+	pthread_t th[MAX_VARIANTS];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned nt = cpus > 0 && (unsigned long)cpus < n ? (unsigned)cpus : n, started = 0;
+	bool progress = isatty(2) && !getenv("ZF2FS_NO_PROGRESS");
+	struct timespec t0, t;
+
+	pthread_mutex_init(&p.lock, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (unsigned i = 0; i < nt; i++)
+		if (!pthread_create(&th[started], NULL, worker, &p))
+			started++;
+	if (!started)           /* no thread: run them here */
+		worker(&p);
+	while (started) {
+		bool all = true;
+		struct timespec d = { 0, 500000000 };
+
+		nanosleep(&d, NULL);
+		pthread_mutex_lock(&p.lock);
+		all = p.next == p.n;
+		pthread_mutex_unlock(&p.lock);
+		for (unsigned i = 0; all && i < n; i++) {
+			pthread_mutex_lock(&vs[i].lock);
+			all = vs[i].finished;
+			pthread_mutex_unlock(&vs[i].lock);
+		}
+		if (all)
+			break;
+		for (unsigned i = 0; i < n; i++) {
+			struct zf2fs_gc_sim_stats fill;
+			uint64_t done, total;
+			bool look = false;
+
+			pthread_mutex_lock(&vs[i].lock);
+			if (vs[i].sim && !vs[i].warned &&
+			    zf2fs_gc_sim_progress(vs[i].sim, &done, &total) >= 1) {
+				zf2fs_gc_sim_stats(vs[i].sim, 0, &fill);
+				look = true;
+			}
+			pthread_mutex_unlock(&vs[i].lock);
+			if (look)
+				warn_past_reserve(&vs[i], &fill);
+		}
+		if (!progress)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		show_progress(vs, n, (double)(t.tv_sec - t0.tv_sec) +
+			      (double)(t.tv_nsec - t0.tv_nsec) / 1e9);
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	if (progress && started)
+		fprintf(stderr, "\r\033[K");
+	pthread_mutex_destroy(&p.lock);
+}
+
 int gc_simulate_main(int argc, char **argv)
 {
 	static struct sim_cli c;
@@ -945,19 +1132,29 @@ int gc_simulate_main(int argc, char **argv)
 		return 8;
 	}
 	for (unsigned i = 0; i < n; i++) {
-		struct sim_cli ci = c;
+		struct sim_cli *ci = &vs[i].cli;
 
+		*ci = c;
+		pthread_mutex_init(&vs[i].lock, NULL);
 		if (c.cmp_key) {
-			apply(&ci, c.cmp_key, c.cmp_vals[i]);
+			apply(ci, c.cmp_key, c.cmp_vals[i]);
 			snprintf(vs[i].label, sizeof(vs[i].label), "%s", c.cmp_vals[i]);
+			/* the first variant's overprovision, from its layout (computed here, the
+			 * simulations run side by side) */
+			if (c.equal_op && i == 0 && !c.image &&
+			    !compute_layout(ci, &ci->lo, &vs[0].lay, NULL, 0))
+				vs[0].have_lay = true;
 			if (c.equal_op && i > 0 && vs[0].have_lay) {
-				ci.lo.overprovision = op_for(&ci, ci.lo.reserved_sections,
-							     vs[0].lay.ovp_segments);
+				ci->lo.overprovision = op_for(ci, ci->lo.reserved_sections,
+							      vs[0].lay.ovp_segments);
 			}
 		} else {
 			snprintf(vs[i].label, sizeof(vs[i].label), "run");
 		}
-		if (run_variant(&ci, &vs[i])) {
+	}
+	run_all(vs, n);
+	for (unsigned i = 0; i < n; i++) {
+		if (vs[i].rc) {
 			if (!vs[i].run.ops && !vs[i].fill.ops) {
 				fprintf(stderr, PROG ": ERROR: %s%s%s\n", c.cmp_key ? vs[i].label : "",
 					c.cmp_key ? ": " : "", vs[i].error);
@@ -967,6 +1164,9 @@ int gc_simulate_main(int argc, char **argv)
 			}
 		}
 	}
+	/* nothing ran (every variant failed to set up, said above): no empty report */
+	if (rc == 8 && !c.cmp_key)
+		goto out;
 	if (!strcmp(c.format, "json"))
 		print_json(&c, vs, n);
 	else if (!strcmp(c.format, "csv"))
@@ -977,8 +1177,11 @@ int gc_simulate_main(int argc, char **argv)
 		rc = 8;
 	if (c.plot && plot(c.plot, vs, n))
 		rc = 8;
-	for (unsigned i = 0; i < n; i++)
+out:
+	for (unsigned i = 0; i < n; i++) {
 		free(vs[i].samples);
+		pthread_mutex_destroy(&vs[i].lock);
+	}
 	free(vs);
 	return rc;
 }

@@ -3,7 +3,7 @@
 # devices.  Included last from Makefile.am: it adds to variables the other fragments
 # define.
 lib_libzf2fs_la_SOURCES += lib/zoned.c
-nobase_include_HEADERS += include/zf2fs/zoned.h
+zf2fsinclude_HEADERS += include/zf2fs/zoned.h
 fsck_fsck_f2fs_SOURCES += fsck/pass8_zoned.c
 
 ZONED_VM_TESTS = tests/vm/zoned_zns64.sh tests/vm/zoned_zns8.sh tests/vm/zoned_nullb.sh \

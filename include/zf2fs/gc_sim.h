@@ -21,6 +21,7 @@
 #define ZF2FS_GC_SIM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "zf2fs/zf2fs.h"
@@ -90,6 +91,10 @@ struct zf2fs_gc_sim_config {
 	uint32_t samples;       /* time-series points over the write phase (0: none) */
 	enum zf2fs_gc_sim_mode mode;     /* default mode=lfs (the front-end picks per volume) */
 	enum zf2fs_gc_sim_ipu ipu;       /* mode=adaptive only */
+	bool fallocate;         /* the files are fallocated, not written: f2fs reserves their
+				 * blocks (NEW_ADDR) and writes only the node pages; a block
+				 * reaches the device at its first write (fio's layout of a
+				 * randwrite file with its default fallocate=native) */
 };
 
 /* Counters of one phase (the fill, or the write operations). */
@@ -112,6 +117,8 @@ struct zf2fs_gc_sim_stats {
 	double stall_p50, stall_p99, stall_p999, stall_max;  /* GC stalls (stalled ops) */
 	double gc_seconds;            /* simulated foreground GC time, seconds */
 	double max_cycle_blocks;      /* blocks moved by the longest foreground cycle */
+	uint32_t free_secs;           /* free sections at the end of the phase */
+	uint32_t reserved_secs;       /* the reserve foreground GC keeps free */
 };
 
 /* One time-series point (every ops / samples operations). */
@@ -142,11 +149,25 @@ ZF2FS_EXPORT int zf2fs_gc_sim_model_from_layout(const struct zf2fs_layout *lay,
 ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_gc_sim_config *cfg,
 				  struct zf2fs_gc_sim **ret_sim);
 
+/* zf2fs_gc_sim_new, and on -EINVAL or -ENOSPC a one-line reason in @why (@len bytes, may
+ * be NULL) naming the limit and the numbers: "1 file of 4194304 data + 4128 node blocks
+ * need ... blocks; the user space holds ...".  Files may be as large as an inode's node
+ * tree addresses (923 + 2 x 1018 + 2 x 1018^2 + 1018^3 blocks, about 3.94 TiB). */
+ZF2FS_EXPORT int zf2fs_gc_sim_new2(struct zf2fs_gc_model *m, const struct zf2fs_gc_sim_config *cfg,
+				   char *why, size_t len, struct zf2fs_gc_sim **ret_sim);
+
 ZF2FS_EXPORT void zf2fs_gc_sim_free(struct zf2fs_gc_sim *sim);
 
 /* Run the fill, then the write operations.  0; -ENOSPC when a log found no free section
  * (the volume is too full for the GC settings); -ENOMEM. */
 ZF2FS_EXPORT int zf2fs_gc_sim_run(struct zf2fs_gc_sim *sim);
+
+/* How far zf2fs_gc_sim_run is, safe to call from another thread while it runs: 0 while
+ * filling (*@ret_done of *@ret_total files), 1 during the write operations (operations,
+ * updated every 1024), 2 when finished.  Once it returned 1 or 2, zf2fs_gc_sim_stats of
+ * the fill (phase 0) may be read from that thread too. */
+ZF2FS_EXPORT int zf2fs_gc_sim_progress(const struct zf2fs_gc_sim *sim, uint64_t *ret_done,
+				       uint64_t *ret_total);
 
 /* Counters of the fill (@phase 0) or of the write operations (@phase 1). */
 ZF2FS_EXPORT void zf2fs_gc_sim_stats(const struct zf2fs_gc_sim *sim, int phase,

@@ -53,6 +53,17 @@ ZF2FS_EXPORT uint32_t zf2fs_super_checksum(const struct zf2fs_super *sb);
 /* Checkpoint block crc according to its checksum_offset; -ZF2FS_EFSCORRUPTED if that
  * offset is neither 4092 nor the large-NAT-bitmap position. */
 ZF2FS_EXPORT int zf2fs_cp_checksum(const void *cp_block, uint32_t *ret_crc);
+/* Roll-forward: would the kernel replay node block @n after checkpoint @cp (its footer
+ * carries the checkpoint's version, with the crc when CRC recovery is on and NOCRC off)? */
+ZF2FS_EXPORT bool zf2fs_cp_node_recoverable(const struct zf2fs_checkpoint *cp,
+					    const struct zf2fs_node *n);
+/* The block a roll-forward chain continues at, and the fsync mark, from a node footer. */
+ZF2FS_EXPORT uint32_t zf2fs_node_next_blkaddr(const struct zf2fs_node *n);
+ZF2FS_EXPORT bool zf2fs_node_fsync_marked(const struct zf2fs_node *n);
+/* Put @n in a roll-forward chain of @cp (a checkpoint with NOCRC recovery or without CRC
+ * recovery): @cp's version and the next block, 0 to end the chain. */
+ZF2FS_EXPORT void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_checkpoint *cp,
+				       uint32_t next_blkaddr);
 /* Seed for inode checksums, from the volume UUID. */
 ZF2FS_EXPORT uint32_t zf2fs_checksum_seed(const uint8_t uuid[16]);
 /* Inode checksum of a 4 KiB node block that holds an inode. */
@@ -387,6 +398,10 @@ ZF2FS_EXPORT void zf2fs_usage_error(const char *prog, const char *fmt, ...)
 /* A number (decimal or 0x hex) within [min, max], or a usage error naming @what. */
 ZF2FS_EXPORT uint64_t zf2fs_parse_u64(const char *prog, const char *s, const char *what,
 				      uint64_t min, uint64_t max);
+/* The --version line on @out: "PROG (zf2fs-tools) VERSION" and +NAME or -NAME for each
+ * optional feature of this build (e.g. "+zoned"), ending in a newline.  Returns 0, or
+ * -EIO when @out could not be written. */
+ZF2FS_EXPORT int zf2fs_print_version(FILE *out, const char *prog);
 
 /* ---- misc ------------------------------------------------------------------------------ */
 ZF2FS_EXPORT const char *zf2fs_version(void);

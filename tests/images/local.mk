@@ -4,7 +4,7 @@
 # The scripts find our tools through $top_builddir (AM_TESTS_ENVIRONMENT),
 # write only under $TMPDIR, and exit 77 when the reference tools are missing.
 IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_errors.sh tests/images/fsck_cases.sh \
-	tests/images/fsck_crash.sh tests/images/fsck_cli.sh tests/images/fsck_ref_images.sh \
+	tests/images/fsck_crash.sh tests/images/fsck_powercut.sh tests/images/fsck_cli.sh tests/images/fsck_ref_images.sh \
 	tests/images/fsck_scale.sh
 TESTS += $(IMAGE_TESTS)
 # peak resident size of a command, for fsck_scale.sh
@@ -13,3 +13,8 @@ tests_images_peak_rss_SOURCES = tests/images/peak_rss.c
 EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh
 EXTRA_DIST += tests/images/fsck_cases.sh tests/images/f2fs_corrupt.py tests/images/make_case.sh tests/images/base \
 	$(wildcard $(srcdir)/tests/images/f_*)
+
+# --version of every tool; the tools behind util-linux's fsck(8) and mkfs(8) (issue 18).
+PKG_IMAGE_TESTS = tests/images/tool_version.sh tests/images/fsck_wrappers.sh
+TESTS += $(PKG_IMAGE_TESTS)
+EXTRA_DIST += $(PKG_IMAGE_TESTS)

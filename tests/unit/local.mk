@@ -46,6 +46,11 @@ UNIT_TESTS += tests/unit/test_quota
 tests_unit_test_quota_SOURCES = tests/unit/test_quota.c
 tests_unit_test_quota_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_quota_LDADD = $(UNIT_LDADD)
+# roll-forward: which node blocks the kernel replays after a checkpoint
+UNIT_TESTS += tests/unit/test_rollforward
+tests_unit_test_rollforward_SOURCES = tests/unit/test_rollforward.c
+tests_unit_test_rollforward_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_rollforward_LDADD = $(UNIT_LDADD)
 endif
 EXTRA_DIST += tests/unit/data
 noinst_HEADERS += tests/unit/unit.h

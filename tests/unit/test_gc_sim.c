@@ -10,7 +10,8 @@
  * mode=adaptive: SSR starts only when free sections run low, then cuts GC moves under
  * random overwrites; it reuses segments of the log's own kind only (node blocks stay in
  * node segments); in-place updates leave data where it is; mode=lfs ignores the
- * adaptive settings.
+ * adaptive settings.  A file as big as the user space is simulated; a workload that does
+ * not fit says which limit with the numbers.  Fallocated files take space at first write.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -424,6 +425,113 @@ static void test_bad_config(void **state)
 	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, &sim), -EINVAL);
 }
 
+/* node blocks of a file of @b blocks, counted here independently of the library: the
+ * inode (923 addresses), direct nodes of 1018, two indirect nodes for the direct nodes
+ * 3 .. 2038, then the double indirect node and indirect nodes under it */
+static uint32_t file_nodes(uint32_t b)
+{
+	uint32_t dn = 0, ind = 0;
+
+	if (b > 923)
+		dn = (b - 923 + 1017) / 1018;
+	if (dn > 2)
+		ind = dn - 2 > 2036 ? 2 : (dn - 2 + 1017) / 1018;
+	if (dn > 2038)
+		ind += 1 + (dn - 2038 + 1017) / 1018;
+	return 1 + dn + ind;
+}
+
+/*
+ * One file as big as the volume's user space (the 2023 bench's fio file, here on a
+ * 10 GiB volume: beyond the double indirect node's first direct nodes, which the old
+ * limit of about 8 GiB refused) is accepted and simulated, every block valid once; one
+ * block more is refused with the numbers, and a file beyond the node tree names it.
+ */
+static void test_big_file(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct zf2fs_gc_model *m;
+	struct zf2fs_gc_sim *sim;
+	struct zf2fs_gc_summary sum;
+	struct result r;
+	char why[256], num[32];
+	uint64_t user;
+	uint32_t fb;
+
+	(void)state;
+	layout_plain(10240 * MiB, 1, &lay);
+	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
+	zf2fs_gc_summarize(m, &sum);
+	zf2fs_gc_model_free(m);
+	/* user blocks: main segments less overprovision, less mkfs's two root blocks */
+	user = ((uint64_t)sum.main_segs - sum.ovp_segments) * 512 - 2;
+	fb = (uint32_t)user;
+	while (fb + file_nodes(fb) > user)
+		fb--;
+	assert_true(fb > 923 + 2 * 1018 + 2 * 1018 * 1018);   /* needs the double indirect */
+	zf2fs_gc_sim_config_init(&cfg);
+	cfg.files = 1;
+	cfg.file_blocks = fb;
+	cfg.ops = 20000;
+	cfg.samples = 0;
+	cfg.mode = ZF2FS_SIM_MODE_LFS;
+	simulate(&lay, &cfg, &r);
+	assert_int_equal(r.files, 1);
+	assert_int_equal(r.data, fb);
+	assert_int_equal(r.nodes, file_nodes(fb));
+	assert_int_equal(r.valid, 2 + r.data + r.nodes);
+	assert_int_equal(r.run.host_blocks, 20000);
+	assert_true(r.run.gc_data_blocks > 0);     /* full: overwrites need GC */
+
+	/* one block more does not fit: the reason names the file and the user space */
+	cfg.file_blocks = fb + 1;
+	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
+	assert_int_equal(zf2fs_gc_sim_new2(m, &cfg, why, sizeof(why), &sim), -ENOSPC);
+	assert_null(sim);
+	snprintf(num, sizeof(num), "%u data", fb + 1);
+	assert_non_null(strstr(why, num));
+	snprintf(num, sizeof(num), "holds %llu", (unsigned long long)user);
+	assert_non_null(strstr(why, num));
+
+	/* beyond what an inode's node tree addresses */
+	cfg.file_blocks = 4100u * 262144u;   /* 4100 GiB */
+	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
+	assert_int_equal(zf2fs_gc_sim_new2(m, &cfg, why, sizeof(why), &sim), -EINVAL);
+	assert_non_null(strstr(why, "node tree"));
+	assert_non_null(strstr(why, "1057053439 blocks"));
+}
+
+/*
+ * Fallocated files (fio's layout): the fill writes node pages only; a data block takes
+ * space at its first write, so the valid blocks are the nodes plus the blocks written
+ * (distinct ones: a rewrite of a written block invalidates its old copy), and no GC runs
+ * while the writes fit in the free space.
+ */
+static void test_fallocate(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_gc_sim_config cfg;
+	struct result r;
+
+	(void)state;
+	layout_plain(128 * MiB, 1, &lay);
+	zf2fs_gc_sim_config_init(&cfg);
+	cfg.fill = 0.85;
+	cfg.ops = 1000;
+	cfg.fallocate = true;
+	cfg.mode = ZF2FS_SIM_MODE_LFS;
+	simulate(&lay, &cfg, &r);
+	assert_int_equal(r.err, 0);
+	assert_int_equal(r.fill.host_blocks, 0);
+	assert_int_equal(r.fill.data_blocks, 0);
+	assert_true(r.fill.node_blocks >= r.nodes);
+	/* 1000 writes over about 27000 blocks: a few land on a block written before */
+	assert_true(r.valid <= 2 + r.nodes + 1000);
+	assert_true(r.valid >= 2 + r.nodes + 950);
+	assert_int_equal(r.run.gc_data_blocks + r.run.gc_node_blocks, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +547,8 @@ int main(void)
 		cmocka_unit_test(test_ipu),
 		cmocka_unit_test(test_lfs_ignores_adaptive),
 		cmocka_unit_test(test_bad_config),
+		cmocka_unit_test(test_big_file),
+		cmocka_unit_test(test_fallocate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

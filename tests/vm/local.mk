@@ -15,6 +15,7 @@ VM_TESTS = \
 	tests/vm/features.sh \
 	tests/vm/aging.sh \
 	tests/vm/unclean.sh \
+	tests/vm/powercut.sh \
 	tests/vm/zoned.sh \
 	tests/vm/fsck_repair.sh \
 	tests/vm/quota.sh \

@@ -1,0 +1,139 @@
+# bash completion for zf2fs-tools: mkfs.f2fs, fsck.f2fs, dump.f2fs and gc.f2fs
+# (options, their fixed values, and gc.f2fs's commands).
+#
+# Installed once per tool name (bash-completion loads completions/<command> on demand);
+# each copy registers all four.  Plain bash only: no helper from the bash-completion
+# package is needed, so the file also works when sourced by hand.  The option lists follow
+# each tool's --help; tests/images/completion.sh fails when they drift apart.
+
+# _zf2fs_reply WORDS...: COMPREPLY from the words that start with the current word.
+_zf2fs_reply()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]}
+	local IFS=$'\n'
+	mapfile -t COMPREPLY < <(compgen -W "$*" -- "$cur")
+}
+
+# _zf2fs_files: COMPREPLY from file names (devices and images).
+_zf2fs_files()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]}
+	compopt -o filenames 2>/dev/null
+	mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+}
+
+_zf2fs_mkfs()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	COMPREPLY=()
+	case $prev in
+	-a|-t) _zf2fs_reply 0 1; return ;;
+	-C) _zf2fs_reply utf8 utf8:strict; return ;;
+	-d) _zf2fs_reply 0 1 2 3 4; return ;;
+	-g) _zf2fs_reply android; return ;;
+	-O) _zf2fs_reply encrypt extra_attr project_quota inode_checksum flexible_inline_xattr \
+		inode_crtime lost_found verity sb_checksum casefold compression quota; return ;;
+	-w) _zf2fs_reply 512 1024 2048 4096; return ;;
+	-c) _zf2fs_files; return ;;
+	-e|-E|-l|-o|-R|-s|-T|-U|-z|-Z) return ;;
+	esac
+	case $cur in
+	-*) _zf2fs_reply -a -c -C -d -e -E -f -g -i -l -m -o -O -q -r -R -s -S -t -T -U -V \
+		-w -z -Z -h --json --help --version ;;
+	*) _zf2fs_files ;;
+	esac
+}
+
+_zf2fs_fsck()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	COMPREPLY=()
+	case $prev in
+	-d) _zf2fs_reply 0 1 2 3 4; return ;;
+	esac
+	case $cur in
+	-*) _zf2fs_reply -a -p -f -n -y -d -t -V -h --dry-run --json --version --help ;;
+	*) _zf2fs_files ;;
+	esac
+}
+
+_zf2fs_dump()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	COMPREPLY=()
+	case $prev in
+	-d|--debug) _zf2fs_reply 0 1 2 3 4; return ;;
+	-o|--output) _zf2fs_files; return ;;
+	-i|--inode|-n|--nat|-s|--sit|-a|--ssa|-b|--block|--ls|--cat) return ;;
+	esac
+	case $cur in
+	-*) _zf2fs_reply -i -n -s -a -b -o -S -d -V -h --inode --nat --sit --ssa --block \
+		--superblock --checkpoint --segments --ls --cat --tree --zones --quota --json \
+		--output --sparse --debug --version --help ;;
+	*) _zf2fs_files ;;
+	esac
+}
+
+_zf2fs_gc()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	local cmd='' i
+	COMPREPLY=()
+	# The command is the first word after gc.f2fs that is not an option.
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		case ${COMP_WORDS[i]} in
+		-*) ;;
+		*) cmd=${COMP_WORDS[i]}; break ;;
+		esac
+	done
+	if [ -z "$cmd" ]; then
+		case $cur in
+		-*) _zf2fs_reply -h -V --help --version ;;
+		*) _zf2fs_reply state replay bench simulate ;;
+		esac
+		return
+	fi
+	case $prev in
+	--policy|--bg-policy) _zf2fs_reply greedy cb atgc; return ;;
+	--search) _zf2fs_reply kernel all proportional fixed:; return ;;
+	--engine|--only) _zf2fs_reply index scan; return ;;
+	--gc-type) _zf2fs_reply fg bg; return ;;
+	--alloc) _zf2fs_reply lfs ssr; return ;;
+	--ssr-type) _zf2fs_reply 0 1 2 3 4 5; return ;;
+	--mode) _zf2fs_reply lfs adaptive; return ;;
+	--ipu-policy) _zf2fs_reply default none fsync force; return ;;
+	--format) _zf2fs_reply text json csv; return ;;
+	--pattern) _zf2fs_reply uniform zipf: hotcold: seq; return ;;
+	--preset) _zf2fs_reply 2013; return ;;
+	-Z) _zf2fs_reply auto; return ;;
+	--device|--series|--plot) _zf2fs_files; return ;;
+	--reclaim|-n|--count|--max-search|--now|--last-victim|--zone-capacity|--segments|\
+	--selections|--segs-per-sec|--seed|--size|--zoned|--conv-zones|--conv-dev|-s|-z|-o|\
+	--fill|--file-size|--files|--ops|--bs|--stream|--gc-max-secs|--bg-gc|--write-cost|\
+	--move-cost|--cp-cost|--rate|--cp-interval|--compare|--samples) return ;;
+	esac
+	case $cmd in
+	simulate)
+		case $cur in
+		-*) _zf2fs_reply --size --zoned --conv-zones --conv-dev -s -z -o -Z --seed --fill \
+			--file-size --files --fallocate --ops --bs --sync --pattern --stream --preset --mode \
+			--ipu-policy --policy --search --max-search --gc-max-secs --bg-gc --bg-policy \
+			--write-cost --move-cost --cp-cost --rate --cp-interval --compare --equal-op \
+			--format --samples --series --plot -v --verbose ;;
+		*) _zf2fs_files ;;
+		esac ;;
+	state|replay|bench)
+		case $cur in
+		-*) _zf2fs_reply --json --device --zone-capacity --reclaim --gc-type --policy \
+			--alloc --ssr-type -n --count --max-search --search --engine --now \
+			--last-victim --no-fg-shortcut --strict --segments --selections \
+			--segs-per-sec --seed --only -v --verbose -h --help -V --version ;;
+		*) [ "$cmd" = bench ] || _zf2fs_files ;;
+		esac ;;
+	esac
+}
+
+complete -F _zf2fs_mkfs mkfs.f2fs
+complete -F _zf2fs_fsck fsck.f2fs
+complete -F _zf2fs_dump dump.f2fs
+complete -F _zf2fs_gc gc.f2fs

@@ -1,0 +1,5 @@
+# The Debian packaging travels in the dist tarball, so that a tarball builds packages too
+# (quickstart check builds them from one).
+EXTRA_DIST += debian/changelog debian/control debian/copyright debian/rules \
+	debian/source/format debian/not-installed debian/zf2fs-tools.install \
+	debian/libzf2fs0.install debian/libzf2fs-dev.install debian/local.mk debian/check-packages

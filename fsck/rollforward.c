@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rollforward.c - find the node chain the kernel replays at mount after a power cut.
+ *
+ * After an fsync the kernel writes the file's direct nodes (inodes included) to the warm
+ * node log without a checkpoint; each footer names the block the log continues at and
+ * carries the checkpoint version.  At mount, when the checkpoint was not written by an
+ * unmount, the kernel starts at the warm node log's write position, follows next_blkaddr
+ * while the footers carry the current checkpoint's version (lib: the recoverable test),
+ * and replays the files that have fsync-marked blocks, up to each file's last marked one.
+ * Pass 2 records that chain here (ctx->rf_chain, up to the last fsync-marked block: what
+ * follows it is never replayed) so that repair_commit() can keep it for the kernel.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+
+#include "fsck.h"
+
+int rollforward_scan(struct fsck_ctx *ctx)
+{
+	struct zf2fs_node *n;
+	uint32_t segno, off, len = 0, cap = 0, *chain = NULL;
+	uint64_t blk, mark = UINT64_MAX;
+	uint64_t bound = (uint64_t)ctx->vi->main_segs * ZF2FS_BLOCKS_PER_SEG;
+	int err = 0;
+
+	ctx->rf_len = 0;
+	if (ctx->vi->ckpt_flags & ZF2FS_CP_UMOUNT_FLAG)
+		return 0;
+	n = malloc(ZF2FS_BLKSIZE);
+	if (!n)
+		return -ENOMEM;
+	zf2fs_vol_curseg(ctx->vol, ZF2FS_LOG_WARM_NODE, &segno, &off);
+	blk = ctx->vi->main_blkaddr + (uint64_t)segno * ZF2FS_BLOCKS_PER_SEG + off;
+	/* A hostile chain may loop: bounded by the main area, and stopped at the first
+	 * repeat found by Brent's method (compare with the block at the last power of two).
+	 * The kernel gives up on such a chain too (it fails the mount). */
+	for (uint64_t steps = 0; steps < bound && blk_in_main(ctx, blk); steps++) {
+		if (blk == mark)
+			break;
+		if (!(steps & (steps - 1)))
+			mark = blk;
+		if (zf2fs_vol_read_block(ctx->vol, blk, n) || !zf2fs_cp_node_recoverable(ctx->cp, n))
+			break;
+		if (len == cap) {
+			uint32_t *c = realloc(chain, (cap ? cap * 2 : 64) * sizeof(*chain));
+
+			if (!c) {
+				err = -ENOMEM;
+				break;
+			}
+			chain = c;
+			cap = cap ? cap * 2 : 64;
+		}
+		chain[len++] = (uint32_t)blk;
+		if (zf2fs_node_fsync_marked(n))
+			ctx->rf_len = len;
+		blk = zf2fs_node_next_blkaddr(n);
+	}
+	free(n);
+	if (err || !ctx->rf_len) {
+		free(chain);
+		ctx->rf_len = 0;
+		return err;
+	}
+	ctx->rf_chain = chain;
+	return 0;
+}

@@ -1,0 +1,81 @@
+#!/bin/bash
+# The bash completion (completion/zf2fs.bash): it parses (bash -n), registers all four
+# tools, offers gc.f2fs's commands and the fixed values of options, and for every tool
+# offers exactly the options its --help lists (so a new option without completion, or a
+# completion for an option that is gone, fails here).
+. "$(dirname "$0")/lib.sh"
+
+comp=$top_srcdir/completion/zf2fs.bash
+[ -f "$comp" ] || hard_error "no $comp"
+bash -n "$comp" && tap_ok "bash -n accepts the completion file" || tap_fail "bash -n: syntax error in $comp"
+
+# complete LINE: the words the completion offers for LINE (the last word is completed;
+# a trailing space starts a new, empty word), sorted, one per line, in a fresh bash.
+complete_line() {
+	bash -c '
+		. "$1" || exit 99
+		read -r -a COMP_WORDS <<< "$2"
+		case $2 in *" ") COMP_WORDS+=("") ;; esac
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMP_LINE=$2 COMP_POINT=${#2}
+		spec=$(complete -p "${COMP_WORDS[0]}") || exit 98
+		fn=${spec#*-F }; fn=${fn%% *}
+		"$fn" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+		printf "%s\n" "${COMPREPLY[@]}"' complete_line "$comp" "$1" | sed '/^$/d' | sort -u
+}
+
+# help_options CMD...: the options CMD --help lists (its option column only).
+help_options() {
+	"$@" --help | grep -E '^ +-' | sed -E 's/^ +//; s/  .*//' |
+		grep -oE '(^|[ ,])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[ ,]*//' | sort -u
+}
+
+# same NAME WANT_FILE GOT_FILE
+same() {
+	if cmp -s "$2" "$3"; then
+		tap_ok "$1"
+	else
+		tap_fail "$1: $(diff "$2" "$3" | grep '^[<>]' | tr '\n' ' ' | sed 's/</missing:/g; s/>/extra:/g')"
+	fi
+}
+
+for t in mkfs.f2fs fsck.f2fs dump.f2fs gc.f2fs; do
+	bash -c '. "$1" && complete -p "$2"' x "$comp" "$t" > /dev/null 2>&1 &&
+		tap_ok "$t has a completion" || tap_fail "$t: no completion registered"
+done
+
+help_options "$MKFS" > "$TEST_TMP/want"
+complete_line "mkfs.f2fs -" > "$TEST_TMP/got"
+same "mkfs.f2fs: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
+help_options "$FSCK" > "$TEST_TMP/want"
+complete_line "fsck.f2fs -f -" > "$TEST_TMP/got"
+same "fsck.f2fs: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
+help_options "$top_builddir/tools/dump.f2fs" > "$TEST_TMP/want"
+complete_line "dump.f2fs --json -" > "$TEST_TMP/got"
+same "dump.f2fs: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
+
+GC=$top_builddir/tools/gc.f2fs
+# gc.f2fs's commands are the words after "gc.f2fs" on its usage lines.
+"$GC" --help | sed -n 's/^\(Usage:\)\{0,1\} *gc\.f2fs \([a-z]*\).*/\2/p' | sort -u > "$TEST_TMP/want"
+[ "$(wc -l < "$TEST_TMP/want")" -ge 4 ] || hard_error "cannot read gc.f2fs's commands from --help"
+complete_line "gc.f2fs " > "$TEST_TMP/got"
+same "gc.f2fs: its commands" "$TEST_TMP/want" "$TEST_TMP/got"
+printf 'replay\n' > "$TEST_TMP/want"
+complete_line "gc.f2fs re" > "$TEST_TMP/got"
+same "gc.f2fs re<TAB>: replay" "$TEST_TMP/want" "$TEST_TMP/got"
+help_options "$GC" > "$TEST_TMP/want"
+complete_line "gc.f2fs replay img -" > "$TEST_TMP/got"
+same "gc.f2fs replay: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
+help_options "$GC" simulate > "$TEST_TMP/want"
+complete_line "gc.f2fs simulate --size 1G -" > "$TEST_TMP/got"
+same "gc.f2fs simulate: options as in simulate --help" "$TEST_TMP/want" "$TEST_TMP/got"
+printf 'atgc\ncb\ngreedy\n' > "$TEST_TMP/want"
+complete_line "gc.f2fs replay img --policy " > "$TEST_TMP/got"
+same "gc.f2fs --policy: its values" "$TEST_TMP/want" "$TEST_TMP/got"
+complete_line "mkfs.f2fs -O " | grep -qx project_quota && tap_ok "mkfs.f2fs -O: feature names" ||
+	tap_fail "mkfs.f2fs -O does not offer project_quota"
+# An image argument completes to file names.
+touch "$TEST_TMP/zf2fs-completion.img"
+( cd "$TEST_TMP" && complete_line "fsck.f2fs -n zf2fs-compl" ) | grep -qx zf2fs-completion.img &&
+	tap_ok "a device argument completes file names" || tap_fail "no file name completion"
+tap_summary

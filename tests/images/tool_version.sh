@@ -1,0 +1,49 @@
+#!/bin/bash
+# --version and -V of every tool: one line, "PROG (zf2fs-tools) VERSION" and then +NAME or
+# -NAME for each optional feature of the build, ending in a newline, the same for all
+# tools (one implementation: zf2fs_print_version in lib/cli.c).  The version must be the
+# tree's VERSION and the zoned flag what configure decided (config.h); a write error on
+# standard output must not exit 0.
+. "$(dirname "$0")/lib.sh"
+
+version=$(cat "$top_srcdir/VERSION") || hard_error "no VERSION file"
+if grep -q '^#define HAVE_LIBZBD 1' "$top_builddir/config.h"; then zoned=+zoned; else zoned=-zoned; fi
+
+# Every tool the build installs in sbin: the *.f2fs programs of the front-end folders.
+tools=()
+for t in "$top_builddir"/mkfs/*.f2fs "$top_builddir"/fsck/*.f2fs "$top_builddir"/tools/*.f2fs; do
+	[ -x "$t" ] && tools+=("${t#"$top_builddir"/}")
+done
+[ "${#tools[@]}" -ge 4 ] || hard_error "expected at least 4 built tools, found: ${tools[*]}"
+
+for tool in "${tools[@]}"; do
+	prog=${tool#*/}
+	for opt in --version -V; do
+		"$top_builddir/$tool" "$opt" > "$TEST_TMP/out" 2> "$TEST_TMP/err"
+		rc=$?
+		line=$(cat "$TEST_TMP/out")
+		want="$prog (zf2fs-tools) $version $zoned"
+		if [ "$rc" -ne 0 ]; then
+			tap_fail "$prog $opt exits $rc"
+		elif [ "$(wc -l < "$TEST_TMP/out")" -ne 1 ] || [ "$(tail -c 1 "$TEST_TMP/out" | od -An -c | tr -d ' ')" != '\n' ]; then
+			tap_fail "$prog $opt is not one line ending in a newline: '$line'"
+		elif [ "$line" != "$want" ]; then
+			tap_fail "$prog $opt prints '$line', expected '$want'"
+		elif [ -s "$TEST_TMP/err" ]; then
+			tap_fail "$prog $opt writes to stderr: $(head -c 200 "$TEST_TMP/err")"
+		else
+			tap_ok "$prog $opt: $line"
+		fi
+	done
+	# Every feature word has the +/- form (so scripts can split on spaces).
+	if sed 's/^[^ ]* (zf2fs-tools) [^ ]*//' "$TEST_TMP/out" | grep -Eqx '( [+-][a-z0-9_]+)+'; then
+		tap_ok "$prog: every feature is +NAME or -NAME"
+	else
+		tap_fail "$prog: malformed feature list: $(cat "$TEST_TMP/out")"
+	fi
+	if [ -w /dev/full ]; then
+		"$top_builddir/$tool" --version > /dev/full 2>/dev/null && tap_fail "$prog --version > /dev/full exits 0" ||
+			tap_ok "$prog --version reports a failed write"
+	fi
+done
+tap_summary
