@@ -13,4 +13,4 @@ lib_libzf2fs_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBZF2FS_LT_VERSION) \
 EXTRA_DIST += lib/libzf2fs.sym
 EXTRA_lib_libzf2fs_la_DEPENDENCIES = $(srcdir)/lib/libzf2fs.sym
 nobase_include_HEADERS += include/zf2fs/zf2fs.h include/zf2fs/format.h include/zf2fs/endian.h \
-	include/zf2fs/quota.h
+	include/zf2fs/quota.h include/zf2fs/access.h

@@ -20,6 +20,7 @@
 #include <sys/random.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/quota.h"
 
@@ -303,7 +304,7 @@ static void dentry_add(struct zf2fs_dentry_block *d, unsigned *slot, const char 
 		       uint32_t ino, uint8_t type)
 {
 	size_t len = strlen(name);
-	unsigned slots = (unsigned)((len + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN);
+	unsigned slots = zf2fs_dentry_slots((uint32_t)len);
 	struct zf2fs_dir_entry *de = &d->dentry[*slot];
 
 	zf_set(de->hash_code, zf2fs_dentry_hash(name, len));
@@ -312,7 +313,7 @@ static void dentry_add(struct zf2fs_dentry_block *d, unsigned *slot, const char 
 	de->file_type = type;
 	memcpy(d->filename[*slot], name, len);
 	for (unsigned i = 0; i < slots; i++, (*slot)++)
-		d->dentry_bitmap[*slot / 8] |= (uint8_t)(1u << (*slot % 8));
+		zf2fs_dentry_bit_set(d->dentry_bitmap, *slot);
 }
 
 /* Bytes of the extra attribute area for the enabled features. */
@@ -552,9 +553,9 @@ static void fill_sit_journal(const struct builder *b, struct zf2fs_journal *j)
 		struct zf2fs_sit_journal_entry *e = &j->sit.entries[t];
 
 		zf_set(e->segno, b->lay->cur_seg[t]);
-		zf_set(e->se.vblocks, ((uint32_t)t << ZF2FS_SIT_VBLOCKS_BITS) | b->blkoff[t]);
+		zf2fs_sit_set_vblocks(&e->se, (uint32_t)t, b->blkoff[t]);
 		for (uint32_t k = 0; k < b->blkoff[t]; k++)
-			e->se.valid_map[k / 8] |= (uint8_t)(0x80u >> (k % 8));
+			zf2fs_sit_block_set(&e->se, k);
 	}
 }
 

@@ -9,6 +9,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/file.h"
+#include "zf2fs/access.h"
 
 #define DUMP_PROG "dump.f2fs"
 
@@ -84,7 +85,6 @@ int dump_quota(struct dump_ctx *c);
 
 /* Shared helpers. */
 int dump_load_sit(struct dump_ctx *c);
-const char *dump_log_name(unsigned type);
 const char *dump_ftype_name(unsigned type);
 /* Extract inode @ino's contents to @path ("-" = stdout). */
 int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path);

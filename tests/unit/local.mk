@@ -41,6 +41,11 @@ UNIT_TESTS += tests/unit/test_quota
 tests_unit_test_quota_SOURCES = tests/unit/test_quota.c
 tests_unit_test_quota_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_quota_LDADD = $(UNIT_LDADD)
+# include/zf2fs/access.h: on-disk bit accessors against hand-computed values
+UNIT_TESTS += tests/unit/test_access
+tests_unit_test_access_SOURCES = tests/unit/test_access.c
+tests_unit_test_access_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_access_LDADD = $(UNIT_LDADD)
 endif
 EXTRA_DIST += tests/unit/data
 noinst_HEADERS += tests/unit/unit.h
