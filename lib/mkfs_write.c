@@ -23,6 +23,8 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/quota.h"
+#include "cp_write_p.h"
+#include "inode_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
 #define MAX_LOG_BLOCKS 16  /* blocks mkfs itself puts in one log */
@@ -316,8 +318,7 @@ static void dentry_add(struct zf2fs_dentry_block *d, unsigned *slot, const char 
 		zf2fs_dentry_bit_set(d->dentry_bitmap, *slot);
 }
 
-/* Bytes of the extra attribute area for the enabled features. */
-static uint16_t extra_isize(uint32_t f)
+uint16_t zf2fs_extra_isize(uint32_t f)
 {
 	if (f & ZF2FS_FEAT_COMPRESSION)
 		return ZF2FS_EXTRA_ISIZE_MAX;
@@ -368,7 +369,7 @@ static void fill_inode(struct builder *b, struct zf2fs_node *node, const struct 
 		memcpy(in->i_name, is->name, len);
 	}
 	if (b->features & ZF2FS_FEAT_EXTRA_ATTR) {
-		uint16_t isize = extra_isize(b->features);
+		uint16_t isize = zf2fs_extra_isize(b->features);
 
 		in->i_inline = ZF2FS_EXTRA_ATTR;
 		zf_set(in->i_extra_isize, isize);
@@ -587,15 +588,12 @@ static void fill_node_summary(const struct builder *b, int type, uint8_t *blk)
 	s->footer.entry_type = ZF2FS_SUM_TYPE_NODE;
 }
 
-static uint32_t build_cp(const struct builder *b, struct zf2fs_checkpoint *cp, uint64_t ver)
+static void build_cp(const struct builder *b, struct zf2fs_checkpoint *cp, uint64_t ver)
 {
 	const struct zf2fs_layout *lay = b->lay;
-	uint32_t flags = ZF2FS_CP_UMOUNT_FLAG | ZF2FS_CP_COMPACT_SUM_FLAG;
-	uint32_t total = 6 + lay->cp_payload;
+	uint32_t flags = ZF2FS_CP_UMOUNT_FLAG;
 	uint64_t valid = 0;
-	uint32_t crc = 0;
 
-	memset(cp, 0, ZF2FS_BLKSIZE);
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 		valid += b->blkoff[t];
 	zf_set(cp->checkpoint_ver, ver);
@@ -614,15 +612,11 @@ static uint32_t build_cp(const struct builder *b, struct zf2fs_checkpoint *cp, u
 		zf_set(cp->cur_data_segno[i], lay->cur_seg[ZF2FS_LOG_HOT_DATA + i]);
 		zf_set(cp->cur_data_blkoff[i], b->blkoff[ZF2FS_LOG_HOT_DATA + i]);
 	}
-	if (total + lay->nat_bits_blocks <= BPS)
-		flags |= ZF2FS_CP_NAT_BITS_FLAG;
 	if (b->trimmed)
 		flags |= ZF2FS_CP_TRIMMED_FLAG;
 	if (b->o->layout.large_nat_bitmap)
 		flags |= ZF2FS_CP_LARGE_NAT_BITMAP_FLAG;
-	zf_set(cp->ckpt_flags, flags);
-	zf_set(cp->cp_pack_total_block_count, total);
-	zf_set(cp->cp_pack_start_sum, 1 + lay->cp_payload);
+	zf_set(cp->ckpt_flags, flags);   /* the pack writer adds the pack's own flags */
 	zf_set(cp->valid_node_count, b->valid_nodes);
 	zf_set(cp->valid_inode_count, b->valid_inodes);
 	zf_set(cp->next_free_nid, b->next_nid);
@@ -630,65 +624,59 @@ static uint32_t build_cp(const struct builder *b, struct zf2fs_checkpoint *cp, u
 	zf_set(cp->nat_ver_bitmap_bytesize, lay->nat_bitmap_bytes);
 	zf_set(cp->checksum_offset, b->o->layout.large_nat_bitmap ? ZF2FS_CP_BITMAP_OFFSET :
 		ZF2FS_CP_CHKSUM_OFFSET);
-	zf2fs_cp_checksum(cp, &crc);
-	zf_put_le32p((uint8_t *)cp + zf_get(cp->checksum_offset), crc);
-	return crc;
 }
 
-/* nat_bits: a check value tying them to this pack, a "full" bitmap (no NAT block is full)
- * and an "empty" bitmap (every NAT block is empty but the first). */
-static int write_nat_bits(const struct builder *b, uint64_t pack_start, uint64_t ver,
-			  uint32_t crc)
+/* nat_bits after the check value: a "full" bitmap (no NAT block is full) and an "empty"
+ * bitmap (every NAT block is empty but the first). */
+static void fill_nat_bits(const struct builder *b, uint8_t *nb)
 {
 	const struct zf2fs_layout *lay = b->lay;
-	size_t bytes = (size_t)lay->nat_bits_blocks * ZF2FS_BLKSIZE;
-	uint8_t *nb = calloc(1, bytes);
-	uint64_t check = ver | ((uint64_t)crc << 32);
-	int err = 0;
 
-	if (!nb)
-		return -ENOMEM;
-	check = zf_cpu_to_le64(check);
-	memcpy(nb, &check, 8);
 	memset(nb + 8 + lay->nat_bitmap_bytes, 0xFF, lay->nat_bitmap_bytes);
-	nb[8 + lay->nat_bitmap_bytes] &= (uint8_t)~1u;
-	for (uint32_t i = 0; i < lay->nat_bits_blocks && !err; i++)
-		err = vol_write(b, pack_start + BPS - lay->nat_bits_blocks + i,
-				nb + (size_t)i * ZF2FS_BLKSIZE);
-	free(nb);
-	return err;
+	zf2fs_lbit_clear(nb + 8 + lay->nat_bitmap_bytes, 0);   /* NAT block 0 is not empty */
+}
+
+static int mkfs_cp_write(void *arg, uint64_t blk, const void *buf)
+{
+	return vol_write(arg, blk, buf);
+}
+
+static int sync_all(const struct builder *b);
+
+static int mkfs_cp_sync(void *arg)
+{
+	return sync_all(arg);
 }
 
 static int write_cp_pack(const struct builder *b, unsigned pack, uint64_t ver)
 {
 	const struct zf2fs_layout *lay = b->lay;
-	uint64_t start = lay->cp_blkaddr + (uint64_t)pack * BPS;
-	uint8_t *cp = calloc(1, ZF2FS_BLKSIZE), *blk = calloc(1, ZF2FS_BLKSIZE);
-	uint64_t at = start;
-	uint32_t crc;
+	struct zf2fs_cp_io io = { mkfs_cp_write, mkfs_cp_sync, (void *)b };
+	struct zf2fs_cp_pack p = {
+		.start = lay->cp_blkaddr + (uint64_t)pack * BPS,
+		.payload = lay->cp_payload,
+		.compact = true,
+		.nat_bits_blocks = lay->nat_bits_blocks,
+	};
+	uint8_t *sums = calloc(4, ZF2FS_BLKSIZE);
 	int err = -ENOMEM;
 
-	if (!cp || !blk)
+	/* the CP block and the cp_payload blocks of the all-zero SIT version bitmap */
+	p.cp = calloc(1 + (size_t)lay->cp_payload, ZF2FS_BLKSIZE);
+	p.nat_bits = calloc(lay->nat_bits_blocks ? lay->nat_bits_blocks : 1, ZF2FS_BLKSIZE);
+	if (!p.cp || !sums || !p.nat_bits)
 		goto out;
-	crc = build_cp(b, (struct zf2fs_checkpoint *)cp, ver);
-	err = vol_write(b, at++, cp);
-	/* cp_payload blocks hold the (all-zero) SIT version bitmap: already zeroed. */
-	at += lay->cp_payload;
-	if (!err) {
-		fill_compact_summary(b, blk);
-		err = vol_write(b, at++, blk);
-	}
-	for (int t = ZF2FS_LOG_HOT_NODE; t <= ZF2FS_LOG_COLD_NODE && !err; t++) {
-		fill_node_summary(b, t, blk);
-		err = vol_write(b, at++, blk);
-	}
-	if (!err && (zf_get(((struct zf2fs_checkpoint *)cp)->ckpt_flags) & ZF2FS_CP_NAT_BITS_FLAG))
-		err = write_nat_bits(b, start, ver, crc);
-	if (!err)
-		err = vol_write(b, at, cp);
+	build_cp(b, (struct zf2fs_checkpoint *)p.cp, ver);
+	fill_compact_summary(b, sums);
+	for (int t = ZF2FS_LOG_HOT_NODE; t <= ZF2FS_LOG_COLD_NODE; t++)
+		fill_node_summary(b, t, sums + (size_t)(1 + t - ZF2FS_LOG_HOT_NODE) * ZF2FS_BLKSIZE);
+	p.sums = sums;
+	fill_nat_bits(b, p.nat_bits);
+	err = zf2fs_cp_pack_write(&p, &io);
 out:
-	free(cp);
-	free(blk);
+	free(p.nat_bits);
+	free(p.cp);
+	free(sums);
 	return err;
 }
 

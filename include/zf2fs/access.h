@@ -19,7 +19,7 @@
 
 /* ---- bitmaps -------------------------------------------------------------------------- */
 /* High-bit-first: bit @nr is bit 7 - nr % 8 of byte nr / 8 (SIT validity maps, the CP
- * version bitmaps, nat_bits). */
+ * version bitmaps of SIT and NAT blocks). */
 static inline bool zf2fs_hbit_test(const uint8_t *map, uint64_t nr)
 {
 	return map[nr / 8] & (0x80u >> (nr % 8));
@@ -40,8 +40,8 @@ static inline void zf2fs_hbit_flip(uint8_t *map, uint64_t nr)
 	map[nr / 8] ^= (uint8_t)(0x80u >> (nr % 8));
 }
 
-/* Low-bit-first: bit @nr is bit nr % 8 of byte nr / 8 (dentry bitmaps, and the in-memory
- * maps of the tools). */
+/* Low-bit-first: bit @nr is bit nr % 8 of byte nr / 8 (dentry bitmaps, nat_bits, and the
+ * in-memory maps of the tools). */
 static inline bool zf2fs_lbit_test(const uint8_t *map, uint64_t nr)
 {
 	return map[nr / 8] & (1u << (nr % 8));
