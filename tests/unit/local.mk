@@ -46,6 +46,11 @@ UNIT_TESTS += tests/unit/test_access
 tests_unit_test_access_SOURCES = tests/unit/test_access.c
 tests_unit_test_access_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_access_LDADD = $(UNIT_LDADD)
+# lib/txn.c: read-back, hash levels, a fault at every write of a commit
+UNIT_TESTS += tests/unit/test_txn
+tests_unit_test_txn_SOURCES = tests/unit/test_txn.c
+tests_unit_test_txn_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_txn_LDADD = $(UNIT_LDADD)
 endif
 EXTRA_DIST += tests/unit/data
 noinst_HEADERS += tests/unit/unit.h
