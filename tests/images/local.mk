@@ -4,8 +4,13 @@
 # The scripts find our tools through $top_builddir (AM_TESTS_ENVIRONMENT),
 # write only under $TMPDIR, and exit 77 when the reference tools are missing.
 IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_errors.sh tests/images/fsck_cases.sh \
-	tests/images/fsck_crash.sh tests/images/fsck_cli.sh tests/images/fsck_ref_images.sh
+	tests/images/fsck_crash.sh tests/images/fsck_cli.sh tests/images/fsck_ref_images.sh \
+	tests/images/txn_image.sh
 TESTS += $(IMAGE_TESTS)
+# creates files through the transaction for txn_image.sh
+check_PROGRAMS += tests/images/txn_populate
+tests_images_txn_populate_SOURCES = tests/images/txn_populate.c
+tests_images_txn_populate_LDADD = lib/libzf2fs.la
 EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh
 EXTRA_DIST += tests/images/fsck_cases.sh tests/images/f2fs_corrupt.py tests/images/make_case.sh tests/images/base \
 	$(wildcard $(srcdir)/tests/images/f_*)
