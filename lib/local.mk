@@ -3,7 +3,7 @@ lib_LTLIBRARIES += lib/libzf2fs.la
 lib_libzf2fs_la_SOURCES = \
 	lib/crc32.c lib/hash.c lib/log.c lib/layout.c lib/layout_json.c \
 	lib/features.c lib/device.c lib/device_probe.c lib/device_p.h lib/mkfs_write.c \
-	lib/super.c lib/checkpoint.c lib/cp_write.c lib/cp_write_p.h lib/txn.c lib/inode_p.h lib/volume.c lib/volume_p.h lib/node.c lib/dir.c lib/why.c lib/why_p.h lib/cli.c \
+	lib/super.c lib/checkpoint.c lib/cp_write.c lib/cp_write_p.h lib/txn.c lib/inode_p.h lib/label.c lib/super_write.c lib/volume.c lib/volume_p.h lib/node.c lib/dir.c lib/why.c lib/why_p.h lib/cli.c \
 	lib/quota.c lib/quota_read.c
 lib_libzf2fs_la_CPPFLAGS = $(AM_CPPFLAGS) -DZF2FS_BUILDING_LIB
 lib_libzf2fs_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(UUID_CFLAGS) $(BLKID_CFLAGS) $(LIBZBD_CFLAGS)

@@ -141,55 +141,6 @@ static int add_extensions(struct zf2fs_super *sb, unsigned *pos, const char *con
 	return 0;
 }
 
-/* UTF-8 to UTF-16LE for the volume name; -EINVAL on bad UTF-8 or a label too long. */
-static int label_to_utf16(const char *in, zf_le16 *out, size_t max_units)
-{
-	const uint8_t *s = (const uint8_t *)in;
-	size_t n = 0;
-
-	while (*s) {
-		uint32_t cp;
-		int extra;
-
-		if (*s < 0x80) {
-			cp = *s;
-			extra = 0;
-		} else if ((*s & 0xE0) == 0xC0) {
-			cp = *s & 0x1F;
-			extra = 1;
-		} else if ((*s & 0xF0) == 0xE0) {
-			cp = *s & 0x0F;
-			extra = 2;
-		} else if ((*s & 0xF8) == 0xF0) {
-			cp = *s & 0x07;
-			extra = 3;
-		} else {
-			return -EINVAL;
-		}
-		s++;
-		for (int i = 0; i < extra; i++, s++) {
-			if ((*s & 0xC0) != 0x80)
-				return -EINVAL;
-			cp = (cp << 6) | (*s & 0x3F);
-		}
-		if (cp >= 0x10000) {
-			if (n + 2 > max_units)
-				return -EINVAL;
-			cp -= 0x10000;
-			zf_set(out[n], 0xD800 + (cp >> 10));
-			n++;
-			zf_set(out[n], 0xDC00 + (cp & 0x3FF));
-			n++;
-		} else {
-			if (n + 1 > max_units)
-				return -EINVAL;
-			zf_set(out[n], cp);
-			n++;
-		}
-	}
-	return 0;
-}
-
 static int build_super(struct builder *b)
 {
 	const struct zf2fs_layout *lay = b->lay;
@@ -238,14 +189,13 @@ static int build_super(struct builder *b)
 		b->features |= ZF2FS_FEAT_QUOTA_INO;
 	memcpy(sb->uuid, b->o->uuid, 16);
 	if (b->o->label) {
-		zf_le16 name[ZF2FS_MAX_VOLUME_NAME] = { 0 };
+		char why[96];
 
-		if (label_to_utf16(b->o->label, name, ZF2FS_MAX_VOLUME_NAME)) {
-			zf2fs_logf(b->log, ZF2FS_LOG_ERROR, 0, "volume label is not valid UTF-8 or "
-				   "longer than %d UTF-16 units", ZF2FS_MAX_VOLUME_NAME);
+		err = zf2fs_label_from_utf8(b->o->label, sb->volume_name, why, sizeof(why));
+		if (err) {
+			zf2fs_logf(b->log, ZF2FS_LOG_ERROR, 0, "volume label: %s", why);
 			return -EINVAL;
 		}
-		memcpy(sb->volume_name, name, sizeof(name));
 	}
 	err = add_extensions(sb, &pos, default_cold_ext, b->o->cold_extensions, b->log);
 	if (!err) {

@@ -33,50 +33,6 @@ int dump_load_sit(struct dump_ctx *c)
 }
 
 /* ---- superblock ------------------------------------------------------------------------- */
-/* UTF-16LE volume name to UTF-8 (unpaired surrogates become U+FFFD). */
-static size_t volume_name(const struct zf2fs_super *sb, char *out, size_t cap)
-{
-	size_t n = 0;
-
-	for (unsigned i = 0; i < ZF2FS_MAX_VOLUME_NAME; i++) {
-		uint32_t cp = (uint32_t)zf_get(sb->volume_name[i]);
-
-		if (!cp)
-			break;
-		if (cp >= 0xd800 && cp < 0xdc00 && i + 1 < ZF2FS_MAX_VOLUME_NAME) {
-			uint32_t lo = (uint32_t)zf_get(sb->volume_name[i + 1]);
-
-			if (lo >= 0xdc00 && lo < 0xe000) {
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-				i++;
-			} else {
-				cp = 0xfffd;
-			}
-		} else if (cp >= 0xd800 && cp < 0xe000) {
-			cp = 0xfffd;
-		}
-		if (n + 4 >= cap)
-			break;
-		if (cp < 0x80) {
-			out[n++] = (char)cp;
-		} else if (cp < 0x800) {
-			out[n++] = (char)(0xc0 | cp >> 6);
-			out[n++] = (char)(0x80 | (cp & 0x3f));
-		} else if (cp < 0x10000) {
-			out[n++] = (char)(0xe0 | cp >> 12);
-			out[n++] = (char)(0x80 | ((cp >> 6) & 0x3f));
-			out[n++] = (char)(0x80 | (cp & 0x3f));
-		} else {
-			out[n++] = (char)(0xf0 | cp >> 18);
-			out[n++] = (char)(0x80 | ((cp >> 12) & 0x3f));
-			out[n++] = (char)(0x80 | ((cp >> 6) & 0x3f));
-			out[n++] = (char)(0x80 | (cp & 0x3f));
-		}
-	}
-	out[n] = 0;
-	return n;
-}
-
 static void bounded_string(struct out *o, const char *key, const uint8_t *s, size_t cap)
 {
 	size_t n = 0;
@@ -151,7 +107,7 @@ int dump_superblock(struct dump_ctx *c)
 	out_u(o, "node_ino", zf_get(sb->node_ino));
 	out_u(o, "meta_ino", zf_get(sb->meta_ino));
 	out_hex(o, "uuid", sb->uuid, sizeof(sb->uuid));
-	out_sn(o, "volume_name", name, volume_name(sb, name, sizeof(name)));
+	out_sn(o, "volume_name", name, zf2fs_label_to_utf8(sb->volume_name, name, sizeof(name)));
 	out_u(o, "extension_count", ext);
 	out_u(o, "hot_ext_count", hot);
 	if (ext > ZF2FS_MAX_EXTENSIONS) {

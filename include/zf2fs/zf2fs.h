@@ -375,6 +375,26 @@ ZF2FS_EXPORT int zf2fs_dir_iterate(struct zf2fs_vol *vol, const struct zf2fs_nod
 				   int (*bad)(void *arg, int64_t block, uint32_t slot, const char *why),
 				   void *arg);
 
+/* ---- the volume label and the superblock --------------------------------------------- */
+/* UTF-8 @label to the superblock's UTF-16LE volume_name (zero-padded).  -EINVAL for
+ * invalid UTF-8 (overlong forms and surrogates included), -ENAMETOOLONG past 512 UTF-16
+ * code units; @why gets the reason. */
+ZF2FS_EXPORT int zf2fs_label_from_utf8(const char *label, void *ret_name, char *why,
+				       size_t whylen);
+/* (Both take the volume_name field itself, 512 little-endian units, e.g. sb->volume_name.)
+ * volume_name to UTF-8 in @out (NUL-terminated, cut at @cap; unpaired surrogates become
+ * U+FFFD).  Returns the bytes written. */
+ZF2FS_EXPORT size_t zf2fs_label_to_utf8(const void *name, char *out, size_t cap);
+/* Replace the superblock of @vol (opened for writing) by @sb: its crc is set when
+ * sb_checksum is on, it must pass zf2fs_super_verify(), and the copy not in use is
+ * written and synced before the one in use, so one valid copy exists at every moment.
+ * 0, -ZF2FS_EFSCORRUPTED (nothing written) or a write error. */
+ZF2FS_EXPORT int zf2fs_vol_write_super(struct zf2fs_vol *vol, const struct zf2fs_super *sb,
+				       char *why, size_t whylen);
+/* Set the volume label (UTF-8) through zf2fs_vol_write_super().  Errors of both. */
+ZF2FS_EXPORT int zf2fs_vol_set_label(struct zf2fs_vol *vol, const char *label, char *why,
+				     size_t whylen);
+
 /* ---- command lines (the tools' shared conventions) ------------------------------------ */
 #define ZF2FS_EXIT_USAGE 16
 /* Print "PROG: <message>" and a --help hint on stderr, exit 16. */

@@ -5,7 +5,7 @@
 # write only under $TMPDIR, and exit 77 when the reference tools are missing.
 IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_errors.sh tests/images/fsck_cases.sh \
 	tests/images/fsck_crash.sh tests/images/fsck_cli.sh tests/images/fsck_ref_images.sh \
-	tests/images/txn_image.sh
+	tests/images/txn_image.sh tests/images/label.sh
 TESTS += $(IMAGE_TESTS)
 # creates files through the transaction for txn_image.sh
 check_PROGRAMS += tests/images/txn_populate
