@@ -19,7 +19,8 @@ VM_TESTS = \
 	tests/vm/fsck_repair.sh \
 	tests/vm/quota.sh \
 	tests/vm/zoned_gc_replay.sh \
-	tests/vm/zoned_counts.sh
+	tests/vm/zoned_counts.sh \
+	tests/vm/writers.sh
 
 TESTS += $(VM_TESTS)
 # zoned.sh passes with our mkfs today (it was planned as an expected
