@@ -14,3 +14,8 @@ tests_images_txn_populate_LDADD = lib/libzf2fs.la
 EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh
 EXTRA_DIST += tests/images/fsck_cases.sh tests/images/f2fs_corrupt.py tests/images/make_case.sh tests/images/base \
 	$(wildcard $(srcdir)/tests/images/f_*)
+
+# dump.f2fs
+DUMP_TESTS = tests/images/d_fields.sh tests/images/d_files.sh tests/images/d_errors.sh
+TESTS += $(DUMP_TESTS)
+EXTRA_DIST += $(DUMP_TESTS) tests/images/d_lib.sh tests/images/codes_needing_devices

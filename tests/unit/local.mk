@@ -51,6 +51,22 @@ UNIT_TESTS += tests/unit/test_txn
 tests_unit_test_txn_SOURCES = tests/unit/test_txn.c
 tests_unit_test_txn_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_txn_LDADD = $(UNIT_LDADD)
+# lib/zoned.c without a zoned device
+UNIT_TESTS += tests/unit/test_zoned
+tests_unit_test_zoned_SOURCES = tests/unit/test_zoned.c
+tests_unit_test_zoned_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_zoned_LDADD = $(UNIT_LDADD)
+# GC: victim selection, the state model and the simulator
+UNIT_TESTS += tests/unit/test_gc_select tests/unit/test_gc_model tests/unit/test_gc_sim
+tests_unit_test_gc_select_SOURCES = tests/unit/test_gc_select.c
+tests_unit_test_gc_select_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_gc_select_LDADD = lib/libzf2fs.la $(CMOCKA_LIBS)
+tests_unit_test_gc_model_SOURCES = tests/unit/test_gc_model.c
+tests_unit_test_gc_model_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_gc_model_LDADD = lib/libzf2fs.la $(CMOCKA_LIBS)
+tests_unit_test_gc_sim_SOURCES = tests/unit/test_gc_sim.c
+tests_unit_test_gc_sim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_gc_sim_LDADD = lib/libzf2fs.la $(CMOCKA_LIBS) -lm
 endif
 EXTRA_DIST += tests/unit/data
 noinst_HEADERS += tests/unit/unit.h
