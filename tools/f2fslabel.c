@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "helper.h"
 
 #define PROG "f2fslabel"
 

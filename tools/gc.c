@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "zf2fs/zf2fs.h"
+#include "helper.h"
 #include "zf2fs/access.h"
 #include "zf2fs/gc.h"
 #include "gc_sim_cli.h"

@@ -3,7 +3,7 @@ sbin_PROGRAMS += tools/gc.f2fs
 tools_gc_f2fs_SOURCES = tools/gc.c tools/gc_zones.c tools/gc_zones.h \
 	tools/gc_sim.c tools/gc_sim_cli.h
 tools_gc_f2fs_CFLAGS = $(AM_CFLAGS)
-tools_gc_f2fs_LDADD = lib/libzf2fs.la -lm
+tools_gc_f2fs_LDADD = $(HELPER_LIBS) -lm
 
 man_MANS += man/gc.f2fs.8
 EXTRA_DIST += man/gc.f2fs.8.in

@@ -140,9 +140,6 @@ struct zf2fs_dev;
  * unreadable device is an error (-EINVAL). */
 ZF2FS_EXPORT int zf2fs_dev_open(const char *path, int flags, const struct zf2fs_log *log,
 				struct zf2fs_dev **ret_dev);
-/* A device in memory (tests): @bytes of zeros. */
-ZF2FS_EXPORT int zf2fs_dev_open_memory(uint64_t bytes, const struct zf2fs_log *log,
-				       struct zf2fs_dev **ret_dev);
 ZF2FS_EXPORT void zf2fs_dev_close(struct zf2fs_dev *dev);
 ZF2FS_EXPORT const char *zf2fs_dev_path(const struct zf2fs_dev *dev);
 ZF2FS_EXPORT bool zf2fs_dev_is_blockdev(const struct zf2fs_dev *dev);
@@ -163,13 +160,6 @@ ZF2FS_EXPORT int zf2fs_dev_zero(struct zf2fs_dev *dev, uint64_t off, uint64_t le
  * returns -EOPNOTSUPP when the device cannot). */
 ZF2FS_EXPORT int zf2fs_dev_discard(struct zf2fs_dev *dev, uint64_t off, uint64_t len);
 ZF2FS_EXPORT int zf2fs_dev_sync(struct zf2fs_dev *dev);
-/* Fault injection for tests: the @n-th write from now on (1 = next) and all after fail
- * with -EIO.  0 turns it off. */
-ZF2FS_EXPORT void zf2fs_dev_fail_writes_after(struct zf2fs_dev *dev, unsigned long n);
-/* Count of successful writes so far (tests). */
-ZF2FS_EXPORT unsigned long zf2fs_dev_write_count(const struct zf2fs_dev *dev);
-/* Copy of a memory device's bytes (tests); NULL for other devices. */
-ZF2FS_EXPORT const uint8_t *zf2fs_dev_memory(const struct zf2fs_dev *dev);
 
 /* Is @path (or the device it names) mounted?  1 yes, 0 no, negative errno. */
 ZF2FS_EXPORT int zf2fs_path_is_mounted(const char *path);
@@ -394,15 +384,6 @@ ZF2FS_EXPORT int zf2fs_vol_write_super(struct zf2fs_vol *vol, const struct zf2fs
 /* Set the volume label (UTF-8) through zf2fs_vol_write_super().  Errors of both. */
 ZF2FS_EXPORT int zf2fs_vol_set_label(struct zf2fs_vol *vol, const char *label, char *why,
 				     size_t whylen);
-
-/* ---- command lines (the tools' shared conventions) ------------------------------------ */
-#define ZF2FS_EXIT_USAGE 16
-/* Print "PROG: <message>" and a --help hint on stderr, exit 16. */
-ZF2FS_EXPORT void zf2fs_usage_error(const char *prog, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
-/* A number (decimal or 0x hex) within [min, max], or a usage error naming @what. */
-ZF2FS_EXPORT uint64_t zf2fs_parse_u64(const char *prog, const char *s, const char *what,
-				      uint64_t min, uint64_t max);
 
 /* ---- misc ------------------------------------------------------------------------------ */
 ZF2FS_EXPORT const char *zf2fs_version(void);

@@ -10,7 +10,7 @@ TESTS += $(IMAGE_TESTS)
 # creates files through the transaction for txn_image.sh
 check_PROGRAMS += tests/images/txn_populate
 tests_images_txn_populate_SOURCES = tests/images/txn_populate.c
-tests_images_txn_populate_LDADD = lib/libzf2fs.la
+tests_images_txn_populate_LDADD = $(HELPER_LIBS)
 EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh
 EXTRA_DIST += tests/images/fsck_cases.sh tests/images/f2fs_corrupt.py tests/images/make_case.sh tests/images/base \
 	$(wildcard $(srcdir)/tests/images/f_*)

@@ -5,7 +5,7 @@ UNIT_TESTS = tests/unit/test_format tests/unit/test_checksum tests/unit/test_lay
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/unit/data"'
-UNIT_LDADD = lib/libzf2fs.la $(CMOCKA_LIBS) -lm
+UNIT_LDADD = $(HELPER_LIBS) $(CMOCKA_LIBS) -lm
 tests_unit_test_format_SOURCES = tests/unit/test_format.c
 tests_unit_test_format_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_format_LDADD = $(UNIT_LDADD)
@@ -60,13 +60,13 @@ tests_unit_test_zoned_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/test_gc_select tests/unit/test_gc_model tests/unit/test_gc_sim
 tests_unit_test_gc_select_SOURCES = tests/unit/test_gc_select.c
 tests_unit_test_gc_select_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_gc_select_LDADD = lib/libzf2fs.la $(CMOCKA_LIBS)
+tests_unit_test_gc_select_LDADD = $(HELPER_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_gc_model_SOURCES = tests/unit/test_gc_model.c
 tests_unit_test_gc_model_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_gc_model_LDADD = lib/libzf2fs.la $(CMOCKA_LIBS)
+tests_unit_test_gc_model_LDADD = $(HELPER_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_gc_sim_SOURCES = tests/unit/test_gc_sim.c
 tests_unit_test_gc_sim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_gc_sim_LDADD = lib/libzf2fs.la $(CMOCKA_LIBS) -lm
+tests_unit_test_gc_sim_LDADD = $(HELPER_LIBS) $(CMOCKA_LIBS) -lm
 endif
 EXTRA_DIST += tests/unit/data
 noinst_HEADERS += tests/unit/unit.h
