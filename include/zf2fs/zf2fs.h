@@ -287,10 +287,6 @@ ZF2FS_EXPORT int zf2fs_vol_segment_summary(struct zf2fs_vol *vol, uint32_t segno
 					   struct zf2fs_summary_block *ret);
 
 /* ---- nodes, files and directories ------------------------------------------------------- */
-#define ZF2FS_COMPR_FL   0x00000004u   /* i_flags: compressed file */
-#define ZF2FS_CASEFOLD_FL 0x40000000u  /* i_flags: casefolded directory */
-#define ZF2FS_MAX_INLINE_XATTR_WORDS 443u  /* the kernel's bound on i_inline_xattr_size */
-
 /* Where an inode keeps its addresses, given its flags and the volume's features. */
 struct zf2fs_inode_geom {
 	uint32_t extra_words;       /* i_addr slots taken by extra attributes */
@@ -309,13 +305,6 @@ ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t fea
  * footer names it.  -ZF2FS_EFSCORRUPTED (with @why) otherwise; -ENOENT if unallocated. */
 ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *buf,
 				     uint32_t *ret_blkaddr, char *why, size_t whylen);
-
-/* Node offsets in a file's tree, as footers record them. */
-#define ZF2FS_OFS_DIR1  1u
-#define ZF2FS_OFS_DIR2  2u
-#define ZF2FS_OFS_IND1  3u
-#define ZF2FS_OFS_IND2  (4u + ZF2FS_NIDS_PER_BLOCK)
-#define ZF2FS_OFS_DIND  (5u + 2u * ZF2FS_NIDS_PER_BLOCK)
 
 struct zf2fs_walk_ops {
 	/* Each node of the tree below the inode, after it was read and its footer checked:
