@@ -232,6 +232,8 @@ ZF2FS_EXPORT void zf2fs_dev_close(struct zf2fs_dev *dev)
 	if (dev->fd >= 0)
 		close(dev->fd);
 	free(dev->mem);
+	free(dev->emu);
+	free(dev->wp);
 	free(dev->path);
 	free(dev);
 }

@@ -15,6 +15,7 @@ struct dev_ops {
 	int (*zero)(struct zf2fs_dev *dev, uint64_t off, uint64_t len);
 	int (*discard)(struct zf2fs_dev *dev, uint64_t off, uint64_t len);
 	int (*sync)(struct zf2fs_dev *dev);
+	int (*reset_zones)(struct zf2fs_dev *dev);   /* emulated zoned devices only */
 };
 
 struct zf2fs_dev {
@@ -29,6 +30,8 @@ struct zf2fs_dev {
 	uint64_t start_sector;    /* partition start, 512-byte units */
 	unsigned long write_count;   /* writes, zeroings and discards that succeeded */
 	unsigned long fail_after;    /* tests (lib/test_hooks.c): fail from this write on */
+	struct zf2fs_dev_geom *emu;  /* tests: the zoned geometry a memory device emulates */
+	uint64_t *wp;                /* tests: its zones' write pointers (bytes) */
 	struct zf2fs_log log;
 };
 

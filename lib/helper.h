@@ -25,6 +25,15 @@ uint64_t zf2fs_parse_u64(const char *prog, const char *s, const char *what, uint
 /* A device in memory: @bytes of zeros. */
 int zf2fs_dev_open_memory(uint64_t bytes, const struct zf2fs_log *log,
 			  struct zf2fs_dev **ret_dev);
+/* A host-managed zoned device in memory: @bytes in zones of @zone_bytes, each sequential
+ * zone writable up to @cap_bytes, the first @nr_conv zones conventional.  Writes to a
+ * sequential zone must start at its write pointer (-EIO otherwise); mkfs's zone reset
+ * empties them. */
+int zf2fs_dev_open_memory_zoned(uint64_t bytes, uint64_t zone_bytes, uint64_t cap_bytes,
+				uint32_t nr_conv, const struct zf2fs_log *log,
+				struct zf2fs_dev **ret_dev);
+/* Copy one memory device's bytes (and write pointers) onto another of the same kind. */
+int zf2fs_dev_copy_memory(struct zf2fs_dev *dst, const struct zf2fs_dev *src);
 /* The bytes of a memory device; NULL for other devices. */
 const uint8_t *zf2fs_dev_memory(const struct zf2fs_dev *dev);
 /* Fault injection: the @n-th write from now on (1 = next) and all after fail with -EIO.

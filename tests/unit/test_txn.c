@@ -4,7 +4,8 @@
  * transaction read back through the library's reader, the tables stay consistent
  * (every SIT count equals its bitmap, the counts add up to the checkpoint's), a
  * directory grows a hash level when its bucket is full, and a write failure injected at
- * every write of a commit leaves either the old volume or the new one, never a mix.
+ * every write of a commit leaves either the old volume or the new one, never a mix, on a
+ * plain memory device and on an emulated host-managed zoned one.
  */
 #include <errno.h>
 
@@ -258,18 +259,18 @@ static void test_new_hash_level(void **state)
 	free(img);
 }
 
-/* A failure at write k, for every k of the commit: the old volume or the new one. */
-static void test_fault_at_every_write(void **state)
+/* A failure at write k, for every k of the commit, on copies of @base: the old volume or
+ * the new one.  @fresh makes an empty device of @base's kind. */
+static void fault_at_every_write(const struct zf2fs_dev *base, struct zf2fs_dev *(*fresh)(void))
 {
-	uint8_t *img = format_image(ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM);
 	unsigned long writes, k;
 	unsigned old_seen = 0, new_seen = 0;
-	struct zf2fs_dev *dev = device_with(img);
+	struct zf2fs_dev *dev = fresh();
 	struct zf2fs_vol *vol;
 	uint64_t ver;
 
-	(void)state;
 	/* how many writes a whole commit takes */
+	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
 	ver = zf2fs_vol_info(vol)->cp_ver;
 	writes = zf2fs_dev_write_count(dev);
@@ -282,7 +283,8 @@ static void test_fault_at_every_write(void **state)
 	for (k = 1; k <= writes + 1; k++) {
 		int err;
 
-		dev = device_with(img);
+		dev = fresh();
+		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
 		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
 		zf2fs_dev_fail_writes_after(dev, k);
 		err = apply(vol, small_set, NSMALL);
@@ -304,7 +306,83 @@ static void test_fault_at_every_write(void **state)
 	/* only the very last write (the pack's first CP block) makes the new volume */
 	assert_int_equal(new_seen, 1);
 	assert_int_equal(old_seen, writes);
+}
+
+static struct zf2fs_dev *fresh_plain(void)
+{
+	struct zf2fs_dev *dev;
+
+	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &quiet, &dev), 0);
+	return dev;
+}
+
+static void test_fault_at_every_write(void **state)
+{
+	uint8_t *img = format_image(ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM);
+	struct zf2fs_dev *base = device_with(img);
+
+	(void)state;
+	fault_at_every_write(base, fresh_plain);
+	zf2fs_dev_close(base);
 	free(img);
+}
+
+/* A host-managed zoned device: 8 MiB zones (a section of 4 segments) writable for 6 MiB,
+ * the metadata in 4 conventional zones.  Every write of the commit must land at a write
+ * pointer inside the zone capacity, or the emulation fails it. */
+#define ZONED_BYTES (256 * MiB)
+static struct zf2fs_dev *fresh_zoned(void)
+{
+	struct zf2fs_dev *dev;
+
+	assert_int_equal(zf2fs_dev_open_memory_zoned(ZONED_BYTES, 8 * MiB, 6 * MiB, 4, &quiet,
+						     &dev), 0);
+	return dev;
+}
+
+static void test_zoned_fault_at_every_write(void **state)
+{
+	struct zf2fs_dev *base = fresh_zoned();
+	struct zf2fs_mkfs_opts mk;
+	struct zf2fs_layout lay;
+	struct zf2fs_dev_geom g;
+	struct zf2fs_vol *vol;
+
+	(void)state;
+	/* the emulation refuses what a zoned drive refuses */
+	{
+		struct zf2fs_dev *z = fresh_zoned();
+		uint8_t blk[ZF2FS_BLKSIZE] = { 0 };
+		uint64_t zone5 = 5 * 8 * MiB;
+
+		assert_int_equal(zf2fs_dev_write(z, blk, sizeof(blk), zone5 + 4096), -EIO);
+		assert_int_equal(zf2fs_dev_write(z, blk, sizeof(blk), zone5), 0);
+		assert_int_equal(zf2fs_dev_write(z, blk, sizeof(blk), zone5 + 4096), 0);
+		{   /* at the write pointer, but past the capacity */
+			uint8_t *big = calloc(1, 6 * MiB);
+
+			assert_non_null(big);
+			assert_int_equal(zf2fs_dev_write(z, big, 6 * MiB, zone5 + 8192), -EIO);
+			assert_int_equal(zf2fs_dev_write(z, big, 6 * MiB - 8192, zone5 + 8192), 0);
+			free(big);
+		}
+		assert_int_equal(zf2fs_dev_write(z, blk, sizeof(blk), 4096), 0);   /* conventional */
+		zf2fs_dev_close(z);
+	}
+	memset(&mk, 0, sizeof(mk));
+	assert_int_equal(zf2fs_dev_geometry(base, &g), 0);
+	assert_int_equal(g.zone_model, ZF2FS_ZONED_HM);
+	mk.layout.zoned = true;
+	mk.fixed_cp_version = true;
+	mk.timestamp = 1700000000;
+	assert_int_equal(zf2fs_layout_compute(&g, 1, &mk.layout, &lay, NULL, 0), 0);
+	assert_int_equal(lay.segs_per_sec, 4);
+	assert_int_equal(zf2fs_mkfs_write(&base, &lay, &mk, &quiet), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &quiet, &vol), 0);
+	assert_true(zf2fs_vol_info(vol)->features & ZF2FS_FEAT_BLKZONED);
+	zf2fs_vol_close(vol);
+	fault_at_every_write(base, fresh_zoned);
+	zf2fs_dev_close(base);
 }
 
 int main(void)
@@ -313,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_create_and_read_back),
 		cmocka_unit_test(test_new_hash_level),
 		cmocka_unit_test(test_fault_at_every_write),
+		cmocka_unit_test(test_zoned_fault_at_every_write),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
