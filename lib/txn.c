@@ -42,6 +42,7 @@
 struct tnode {
 	uint32_t nid, old_addr;
 	bool is_new_inode;
+	bool removed;                    /* the node goes: NAT entry cleared, block freed */
 	struct zf2fs_node *buf;
 };
 
@@ -69,8 +70,9 @@ struct zf2fs_txn {
 	struct tnat *nat;                /* entries changed by this transaction */
 	size_t nnat, cap_nat;
 	uint32_t next_nid;
-	uint32_t new_inodes, new_nodes;
-	uint64_t new_blocks;
+	int64_t new_inodes, new_nodes, new_blocks;   /* negative when more went than came */
+	uint32_t *freed;                 /* data blocks of removed inodes */
+	size_t nfreed, cap_freed;
 	bool committed;
 };
 
@@ -142,6 +144,7 @@ ZF2FS_EXPORT void zf2fs_txn_free(struct zf2fs_txn *t)
 	free(t->nodes);
 	free(t->datas);
 	free(t->nat);
+	free(t->freed);
 	free(t->sit);
 	free(t->orig_count);
 	free(t->sit_dirty);
@@ -554,6 +557,162 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 	return 0;
 }
 
+/* Where @name is in directory @dn: dentry block @ret_fofs, slot @ret_slot. */
+static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
+		      const char *name, size_t len, uint64_t *ret_fofs, uint32_t *ret_slot,
+		      uint32_t *ret_ino)
+{
+	uint32_t hash = zf2fs_dentry_hash(name, len);
+	uint32_t depth = (uint32_t)zf_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
+	uint64_t nblocks = (zf_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	int err = name_exists(t, dir, dn, name, len, hash);
+
+	if (err != -EEXIST)
+		return err ? err : -ENOENT;
+	for (uint32_t level = 0; level < depth && level < ZF2FS_MAX_DIR_HASH_DEPTH; level++) {
+		uint64_t b = zf2fs_dir_bucket_start(level, dl, hash % zf2fs_dir_buckets(level, dl));
+
+		for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level) && b + k < nblocks; k++) {
+			struct zf2fs_dentry_block *db;
+			struct zf2fs_dentry_view v;
+
+			err = dir_block(t, dir, dn, b + k, &db);
+			if (err)
+				return err;
+			zf2fs_dentry_view_block(db, &v);
+			for (uint32_t i = 0; i < v.nr; i++)
+				if (zf2fs_dentry_slot_used(&v, i) &&
+				    zf_get(v.dentry[i].hash_code) == hash &&
+				    zf_get(v.dentry[i].name_len) == len &&
+				    i + zf2fs_dentry_slots((uint32_t)len) <= v.nr &&
+				    !memcmp(v.filename[i], name, len)) {
+					*ret_fofs = b + k;
+					*ret_slot = i;
+					*ret_ino = (uint32_t)zf_get(v.dentry[i].ino);
+					return 0;
+				}
+		}
+	}
+	return -ENOENT;
+}
+
+static int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node **ret)
+{
+	int err = get_node(t, dir, ret);
+
+	if (err)
+		return err;
+	if (((uint32_t)zf_get((*ret)->i.i_mode) & S_IFMT_) != S_IFDIR_)
+		return -ENOTDIR;
+	if (((*ret)->i.i_inline & ZF2FS_INLINE_DENTRY) ||
+	    (zf_get((*ret)->i.i_flags) & ZF2FS_CASEFOLD_FL) ||
+	    ((*ret)->i.i_advise & ZF2FS_ADVISE_ENCRYPT))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_txn_link(struct zf2fs_txn *t, uint32_t dir, const char *name,
+				uint32_t ino)
+{
+	size_t len = strlen(name);
+	struct zf2fs_node *dn, *n;
+	int err;
+
+	if (!len || len > ZF2FS_NAME_LEN || memchr(name, '/', len) || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
+		return len > ZF2FS_NAME_LEN ? -ENAMETOOLONG : -EINVAL;
+	err = dir_for_change(t, dir, &dn);
+	if (!err)
+		err = get_node(t, ino, &n);
+	if (err)
+		return err;
+	if (((uint32_t)zf_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_)
+		return -EPERM;   /* no hard links to directories */
+	err = add_dentry(t, dir, dn, name, len, ino, zf2fs_mode_to_ftype((uint32_t)zf_get(n->i.i_mode)));
+	if (err)
+		return err;
+	zf_set(n->i.i_links, zf_get(n->i.i_links) + 1);
+	zf_set(n->i.i_ctime, t->now);
+	return 0;
+}
+
+/* Drop inode @n (its node block, its data blocks); the caller checked it has no other
+ * nodes. */
+static int remove_inode(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n)
+{
+	struct zf2fs_inode_geom g;
+	struct tnode *tn = NULL;
+
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].nid == ino)
+			tn = &t->nodes[i];
+	if (!tn || zf2fs_inode_geometry(&n->i, t->vi->features, &g))
+		return -ZF2FS_EFSCORRUPTED;
+	if (!(n->i.i_inline & ZF2FS_INLINE_DATA)) {
+		for (uint32_t i = 0; i < g.addrs; i++) {
+			uint32_t a = (uint32_t)zf_get(n->i.i_addr[g.extra_words + i]);
+			uint32_t *f;
+
+			if (a == ZF2FS_NULL_ADDR || a == ZF2FS_NEW_ADDR)
+				continue;
+			f = grow(t->freed, &t->cap_freed, t->nfreed, sizeof(*f));
+			if (!f)
+				return -ENOMEM;
+			t->freed = f;
+			t->freed[t->nfreed++] = a;
+			t->new_blocks--;
+		}
+	}
+	tn->removed = true;
+	t->new_inodes--;
+	t->new_nodes--;
+	t->new_blocks--;
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char *name)
+{
+	size_t len = strlen(name);
+	struct zf2fs_dentry_block *db;
+	struct zf2fs_node *dn, *n;
+	uint32_t slot, ino;
+	uint64_t fofs;
+	int err;
+
+	if (!len || len > ZF2FS_NAME_LEN || !strcmp(name, ".") || !strcmp(name, ".."))
+		return len > ZF2FS_NAME_LEN ? -ENAMETOOLONG : -EINVAL;
+	err = dir_for_change(t, dir, &dn);
+	if (!err)
+		err = find_entry(t, dir, dn, name, len, &fofs, &slot, &ino);
+	if (!err)
+		err = get_node(t, ino, &n);
+	if (err)
+		return err;
+	if (((uint32_t)zf_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_)
+		return -EISDIR;
+	/* what this version cannot free yet is refused before anything changes */
+	if (zf_get(n->i.i_links) <= 1) {
+		for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
+			if (zf_get(n->i.i_nid[i]))
+				return -EOPNOTSUPP;
+		if (zf_get(n->i.i_xattr_nid) || (zf_get(n->i.i_flags) & ZF2FS_COMPR_FL))
+			return -EOPNOTSUPP;
+	}
+	err = dir_block(t, dir, dn, fofs, &db);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < zf2fs_dentry_slots((uint32_t)len); i++)
+		zf2fs_dentry_bit_clear(db->dentry_bitmap, slot + i);
+	zf_set(dn->i.i_mtime, t->now);
+	zf_set(dn->i.i_ctime, t->now);
+	if (zf_get(n->i.i_links) > 1) {
+		zf_set(n->i.i_links, zf_get(n->i.i_links) - 1);
+		zf_set(n->i.i_ctime, t->now);
+		return 0;
+	}
+	return remove_inode(t, ino, n);
+}
+
 /* ---- commit --------------------------------------------------------------------------- */
 struct commit {
 	struct zf2fs_txn *t;
@@ -729,6 +888,12 @@ static int write_datas(struct commit *c)
 	return err;
 }
 
+static void free_removed(struct zf2fs_txn *t)
+{
+	for (size_t i = 0; i < t->nfreed; i++)
+		set_block(t, t->freed[i], false);
+}
+
 static int write_nodes(struct commit *c)
 {
 	struct zf2fs_txn *t = c->t;
@@ -744,6 +909,11 @@ static int write_nodes(struct commit *c)
 		struct zf2fs_node *nb = n->buf;
 		uint32_t addr, next;
 
+		if (n->removed) {
+			err = nat_set(t, n->nid, 0, ZF2FS_NULL_ADDR);
+			set_block(t, n->old_addr, false);
+			continue;
+		}
 		err = log_alloc(c, type, &addr);
 		if (err)
 			break;
@@ -876,9 +1046,12 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 		if (!used)
 			free_segs += t->vi->segs_per_sec;
 	}
-	zf_set(cp->valid_block_count, zf_get(cp->valid_block_count) + t->new_blocks);
-	zf_set(cp->valid_node_count, zf_get(cp->valid_node_count) + t->new_nodes);
-	zf_set(cp->valid_inode_count, zf_get(cp->valid_inode_count) + t->new_inodes);
+	zf_set(cp->valid_block_count, (uint64_t)((int64_t)zf_get(cp->valid_block_count) +
+						  t->new_blocks));
+	zf_set(cp->valid_node_count, (uint64_t)((int64_t)zf_get(cp->valid_node_count) +
+						 t->new_nodes));
+	zf_set(cp->valid_inode_count, (uint64_t)((int64_t)zf_get(cp->valid_inode_count) +
+						  t->new_inodes));
 	if (!zf2fs_vol_is_zoned(t->vol))
 		zf_set(cp->free_segment_count, free_segs);
 	else
@@ -995,6 +1168,7 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
 		if (c->cur[type] < t->vi->main_segs)
 			mark_sit(t, c->cur[type]);
+	free_removed(t);
 	err = write_datas(c);
 	if (!err)
 		err = write_nodes(c);

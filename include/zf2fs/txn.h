@@ -54,6 +54,23 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *txn, uint32_t dir, const cha
 				  uint32_t *ret_ino);
 
 /*
+ * Queue a new name @name in directory @dir for the existing non-directory inode @ino
+ * (a hard link): its link count goes up.  Returns 0; -EEXIST; -EPERM for a directory;
+ * the errors of zf2fs_txn_create() about the directory and the name.
+ */
+ZF2FS_EXPORT int zf2fs_txn_link(struct zf2fs_txn *txn, uint32_t dir, const char *name,
+				uint32_t ino);
+
+/*
+ * Queue the removal of @name from directory @dir.  The inode's link count goes down; at
+ * zero the inode goes, its node block and data blocks freed with it.  Returns 0; -ENOENT;
+ * -EISDIR for a directory (not yet); -EOPNOTSUPP for an inode with node blocks beyond
+ * the inode (large files), an xattr node or compressed data (not yet); the errors of
+ * zf2fs_txn_create() about the directory.
+ */
+ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *txn, uint32_t dir, const char *name);
+
+/*
  * Write everything queued and a new checkpoint.  Returns 0; -ENOSPC when the free
  * segments do not hold the new blocks (nothing committed); write errors (the old volume
  * stays as it was).

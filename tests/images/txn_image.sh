@@ -3,8 +3,8 @@
 # tests/images/txn_populate) on image files: both fscks (ours and Debian's 1.15)
 # find the result clean, and dump.f2fs --cat reads every file back byte for byte.
 # Images from our mkfs with and without the inode-checksum features, and from
-# Debian's mkfs; a second transaction on top of the first; and a directory that
-# outgrows its first hash level.
+# Debian's mkfs; a second transaction on top of the first; a directory that
+# outgrows its first hash level; a hard link and removals.
 
 . "$(dirname "$0")/lib.sh"
 need_ref_tools
@@ -67,6 +67,19 @@ run()
 		tap_fail "$label: a directory of 240 names"; return
 	fi
 	[ $ok = 1 ] && { check "$img" "${MANY[@]:1:3}" "${MANY[@]: -1}" || ok=0; }
+	# a hard link, then the old names removed (the inode lives on under the link;
+	# top0 and a directory entry of big/ go for good)
+	if [ $ok = 1 ] && ! "$POP" "$img" "d3/link@d1/blk" -d1/blk -top0 -big/name-number-7; then
+		tap_fail "$label: link and unlink"; return
+	fi
+	if [ $ok = 1 ]; then
+		check "$img" "d3/link=$SRC/f4096" "top1=$SRC/f1" "${MANY[@]:1:3}" || ok=0
+		for gone in d1/blk top0 big/name-number-7; do
+			if "$DUMP" --cat "$gone" "$img" >/dev/null 2>&1; then
+				echo "$gone is still there"; ok=0
+			fi
+		done
+	fi
 	if [ $ok = 1 ]; then tap_ok "$label"; else tap_fail "$label"; fi
 }
 

@@ -6,7 +6,8 @@
  *   txn_populate IMAGE ITEM...
  *
  * An ITEM "a/b/" makes directory a/b; "a/b=SRC" makes regular file a/b holding the
- * bytes of the host file SRC.  Parents must exist on the image or come earlier.
+ * bytes of the host file SRC; "a/b@c/d" makes a/b a hard link to the file c/d on the
+ * image; "-a/b" removes the name a/b.  Parents must exist on the image or come earlier.
  * Exit 0 when the commit succeeded; 1 with a one-line error otherwise.
  */
 #include "config.h"
@@ -96,6 +97,33 @@ int main(int argc, char **argv)
 		size_t len = 0;
 		uint32_t dir = ZF2FS_ROOT_INO, ino;
 
+		if (argv[i][0] == '-' || strchr(argv[i], '@')) {
+			const char *spec = argv[i][0] == '-' ? argv[i] + 1 : argv[i];
+			char *at, *sl;
+			uint32_t target = 0;
+
+			snprintf(item, sizeof(item), "%s", spec);
+			at = strchr(item, '@');
+			if (at) {
+				*at = 0;
+				err = zf2fs_path_lookup(vol, at + 1, 0, &target, NULL, 0);
+			}
+			sl = strrchr(item, '/');
+			if (!err && sl) {
+				*sl = 0;
+				err = parent_ino(vol, made, n, item, &dir);
+				*sl = '/';
+			}
+			if (!err)
+				err = at ? zf2fs_txn_link(txn, dir, sl ? sl + 1 : item, target) :
+				      zf2fs_txn_unlink(txn, dir, sl ? sl + 1 : item);
+			if (err) {
+				fprintf(stderr, PROG ": %s: while %s %s\n", strerror(-err),
+					at ? "linking" : "removing", argv[i]);
+				break;
+			}
+			continue;
+		}
 		snprintf(item, sizeof(item), "%s", argv[i]);
 		eq = strchr(item, '=');
 		if (eq)

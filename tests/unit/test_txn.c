@@ -221,6 +221,122 @@ static void test_create_and_read_back(void **state)
 	}
 }
 
+static struct zf2fs_dev *fresh_plain(void);
+
+/* Link "a" as "dir/hard", unlink "a" and "empty": on a copy of @img after small_set. */
+static int relink(struct zf2fs_vol *vol)
+{
+	struct zf2fs_txn *txn;
+	uint32_t a, dir;
+	int err;
+
+	assert_int_equal(zf2fs_path_lookup(vol, "a", 0, &a, NULL, 0), 0);
+	assert_int_equal(zf2fs_path_lookup(vol, "dir", 0, &dir, NULL, 0), 0);
+	err = zf2fs_txn_begin(vol, &txn);
+	if (!err)
+		err = zf2fs_txn_link(txn, dir, "hard", a);
+	if (!err)
+		err = zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "a");
+	if (!err)
+		err = zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "empty");
+	if (!err) {
+		assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "dir"), -EISDIR);
+		assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "nothing"), -ENOENT);
+		assert_int_equal(zf2fs_txn_link(txn, ZF2FS_ROOT_INO, "d2", dir), -EPERM);
+		err = zf2fs_txn_commit(txn);
+	}
+	zf2fs_txn_free(txn);
+	return err;
+}
+
+/* 1 after relink(), 0 before it; anything else fails. */
+static int relinked(struct zf2fs_vol *vol)
+{
+	const struct item hard = { "dir", "hard", false, 0 };
+	uint32_t ino;
+	int a = zf2fs_path_lookup(vol, "a", 0, &ino, NULL, 0);
+	int h = zf2fs_path_lookup(vol, "dir/hard", 0, &ino, NULL, 0);
+	int e = zf2fs_path_lookup(vol, "empty", 0, &ino, NULL, 0);
+
+	if (a == 0 && h == -ENOENT && e == 0)
+		return 0;
+	assert_int_equal(a, -ENOENT);
+	assert_int_equal(h, 0);
+	assert_int_equal(e, -ENOENT);
+	{   /* the link reads as "a" did */
+		struct zf2fs_node node;
+		uint8_t want[5000], got[5001];
+		size_t len;
+
+		(void)hard;
+		fill(want, "a", sizeof(want));
+		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+		assert_int_equal(zf_get(node.i.i_links), 1);
+		assert_int_equal(zf2fs_file_read_buf(vol, &node, got, sizeof(got), &len, NULL, 0), 0);
+		assert_int_equal(len, sizeof(want));
+		assert_memory_equal(got, want, sizeof(want));
+	}
+	return 1;
+}
+
+static void test_link_and_unlink(void **state)
+{
+	uint8_t *img = format_image(ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM);
+	struct zf2fs_dev *base = device_with(img), *dev;
+	struct zf2fs_vol *vol;
+	unsigned long writes, k, old_seen = 0, new_seen = 0;
+	uint64_t inodes;
+
+	(void)state;
+	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &quiet, &vol), 0);
+	assert_int_equal(apply(vol, small_set, NSMALL), 0);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &quiet, &vol), 0);
+	inodes = zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count);
+	zf2fs_vol_close(vol);
+
+	dev = fresh_plain();
+	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	writes = zf2fs_dev_write_count(dev);
+	assert_int_equal(relink(vol), 0);
+	writes = zf2fs_dev_write_count(dev) - writes;
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(relinked(vol), 1);
+	check_tables(vol);
+	/* "empty" went, "a" lives on as dir/hard */
+	assert_int_equal(zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count), inodes - 1);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+
+	for (k = 1; k <= writes + 1; k++) {
+		int err;
+
+		dev = fresh_plain();
+		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		zf2fs_dev_fail_writes_after(dev, k);
+		err = relink(vol);
+		zf2fs_vol_close(vol);
+		assert_true(k > writes ? err == 0 : err == -EIO);
+		zf2fs_dev_fail_writes_after(dev, 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		if (relinked(vol))
+			new_seen++;
+		else
+			old_seen++;
+		assert_int_equal(state_of(vol, small_set + 1, NSMALL - 2), 1);
+		check_tables(vol);
+		zf2fs_vol_close(vol);
+		zf2fs_dev_close(dev);
+	}
+	assert_int_equal(new_seen, 1);
+	assert_int_equal(old_seen, writes);
+	zf2fs_dev_close(base);
+	free(img);
+}
+
 /* More names than level 0's bucket (2 blocks of 214 slots) holds: a new level. */
 static void test_new_hash_level(void **state)
 {
@@ -390,6 +506,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_and_read_back),
 		cmocka_unit_test(test_new_hash_level),
+		cmocka_unit_test(test_link_and_unlink),
 		cmocka_unit_test(test_fault_at_every_write),
 		cmocka_unit_test(test_zoned_fault_at_every_write),
 	};
