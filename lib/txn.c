@@ -379,6 +379,61 @@ static int dir_block(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn, u
 	return 0;
 }
 
+/* An inline directory becomes a directory with one dentry block, as the kernel converts
+ * one whose inline area is full (fs/f2fs/inline.c, f2fs_move_inline_dirents): the inline
+ * bitmap, entries and names are copied to the same slots of block 0 (level 0 holds every
+ * hash when i_dir_level is 0), the inline area is cleared, the depth becomes 1. */
+static int convert_inline_dir(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn)
+{
+	struct zf2fs_dentry_view v;
+	struct zf2fs_inode_geom g;
+	struct zf2fs_dentry_block *db;
+	int err;
+
+	if (dn->i.i_dir_level)
+		return -EOPNOTSUPP;   /* the kernel rehashes those: not yet */
+	if (zf2fs_dentry_view_inline(dn, t->vi->features, &v) ||
+	    zf2fs_inode_geometry(&dn->i, t->vi->features, &g))
+		return -ZF2FS_EFSCORRUPTED;
+	db = calloc(1, ZF2FS_BLKSIZE);
+	if (!db)
+		return -ENOMEM;
+	memcpy(db->dentry_bitmap, v.bitmap, (v.nr + 7) / 8);
+	memcpy(db->dentry, v.dentry, (size_t)v.nr * sizeof(db->dentry[0]));
+	memcpy(db->filename, v.filename, (size_t)v.nr * ZF2FS_SLOT_LEN);
+	/* the inline area: one reserved word, then the dentries */
+	memset(&dn->i.i_addr[g.extra_words], 0, 4 + (size_t)g.inline_bytes);
+	dn->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DENTRY;
+	if ((dn->i.i_inline & ZF2FS_EXTRA_ATTR) && !(dn->i.i_inline & ZF2FS_INLINE_XATTR) &&
+	    !(t->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR))
+		zf_set(dn->i.i_inline_xattr_size, 0);
+	zf_set(dn->i.i_current_depth, 1);
+	if (zf_get(dn->i.i_size) < ZF2FS_BLKSIZE)
+		zf_set(dn->i.i_size, ZF2FS_BLKSIZE);
+	zf_set(dn->i.i_blocks, zf_get(dn->i.i_blocks) + 1);
+	t->new_blocks++;
+	err = queue_data(t, dir, 0, 0, ZF2FS_NULL_ADDR, (uint8_t *)db);
+	if (err)
+		free(db);
+	return err;
+}
+
+static int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node **ret)
+{
+	int err = get_node(t, dir, ret);
+
+	if (err)
+		return err;
+	if (((uint32_t)zf_get((*ret)->i.i_mode) & S_IFMT_) != S_IFDIR_)
+		return -ENOTDIR;
+	if ((zf_get((*ret)->i.i_flags) & ZF2FS_CASEFOLD_FL) ||
+	    ((*ret)->i.i_advise & ZF2FS_ADVISE_ENCRYPT))
+		return -EOPNOTSUPP;
+	if ((*ret)->i.i_inline & ZF2FS_INLINE_DENTRY)
+		return convert_inline_dir(t, dir, *ret);
+	return 0;
+}
+
 /* Whether @name is already in @dir, looking at the queued blocks first. */
 static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		       const char *name, size_t len, uint32_t hash)
@@ -481,14 +536,9 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 		return -EINVAL;
 	if (is_dir && (data || len))
 		return -EINVAL;
-	err = get_node(t, dir, &dn);
+	err = dir_for_change(t, dir, &dn);
 	if (err)
 		return err;
-	if (((uint32_t)zf_get(dn->i.i_mode) & S_IFMT_) != S_IFDIR_)
-		return -ENOTDIR;
-	if ((dn->i.i_inline & ZF2FS_INLINE_DENTRY) || (zf_get(dn->i.i_flags) & ZF2FS_CASEFOLD_FL) ||
-	    (dn->i.i_advise & ZF2FS_ADVISE_ENCRYPT))
-		return -EOPNOTSUPP;
 	err = alloc_nid(t, &ino);
 	if (err)
 		return err;
@@ -596,20 +646,6 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 	return -ENOENT;
 }
 
-static int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node **ret)
-{
-	int err = get_node(t, dir, ret);
-
-	if (err)
-		return err;
-	if (((uint32_t)zf_get((*ret)->i.i_mode) & S_IFMT_) != S_IFDIR_)
-		return -ENOTDIR;
-	if (((*ret)->i.i_inline & ZF2FS_INLINE_DENTRY) ||
-	    (zf_get((*ret)->i.i_flags) & ZF2FS_CASEFOLD_FL) ||
-	    ((*ret)->i.i_advise & ZF2FS_ADVISE_ENCRYPT))
-		return -EOPNOTSUPP;
-	return 0;
-}
 
 ZF2FS_EXPORT int zf2fs_txn_link(struct zf2fs_txn *t, uint32_t dir, const char *name,
 				uint32_t ino)

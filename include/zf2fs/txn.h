@@ -42,11 +42,13 @@ ZF2FS_EXPORT void zf2fs_txn_set_time(struct zf2fs_txn *txn, uint64_t seconds);
  * Queue a new inode named @name in directory @dir: a regular file holding @len bytes of
  * @data (S_IFREG in @mode) or an empty directory (S_IFDIR; @data must be NULL).  The entry
  * goes to the hash bucket the kernel searches, adding a level to the directory when the
- * bucket is full; the parent's link count and times follow.  @ret_ino (may be NULL) gets
- * the new inode number.
+ * bucket is full; the parent's link count and times follow.  An inline parent directory
+ * is first converted to one with a dentry block, as the kernel does when it fills up.
+ * @ret_ino (may be NULL) gets the new inode number.
  * Returns 0; -EEXIST when @dir holds @name; -ENOTDIR; -ENAMETOOLONG; -EINVAL for other
  * modes; -EFBIG when the data needs more blocks than an inode addresses directly;
- * -EOPNOTSUPP for inline, casefolded or encrypted parent directories; -ENOSPC without a
+ * -EOPNOTSUPP for casefolded or encrypted parent directories and for inline ones with
+ * a nonzero i_dir_level; -ENOSPC without a
  * free nid.
  */
 ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *txn, uint32_t dir, const char *name,

@@ -337,6 +337,89 @@ static void test_link_and_unlink(void **state)
 	free(img);
 }
 
+/* Make directory @path inline, as the kernel creates directories: ".", ".." and one entry
+ * @name -> @ino in the inode's inline area, written over the inode in place (the old
+ * dentry block stays allocated: a leak, harmless for this test). */
+static void make_inline(struct zf2fs_vol *vol, const char *path, const char *name, uint32_t ino)
+{
+	struct zf2fs_node n;
+	struct zf2fs_inode_geom g;
+	struct zf2fs_dentry_view v;
+	uint32_t dir, addr;
+	uint8_t *bitmap;
+	struct zf2fs_dir_entry *de;
+	uint8_t (*fn)[ZF2FS_SLOT_LEN];
+	const char *names[3] = { ".", "..", name };
+	uint32_t inos[3];
+
+	assert_int_equal(zf2fs_path_lookup(vol, path, 0, &dir, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, dir, &n, &addr, NULL, 0), 0);
+	inos[0] = dir;
+	inos[1] = (uint32_t)zf_get(n.i.i_pino);
+	inos[2] = ino;
+	n.i.i_inline |= ZF2FS_INLINE_DENTRY;
+	assert_int_equal(zf2fs_inode_geometry(&n.i, 0, &g), 0);
+	memset(&n.i.i_addr[g.extra_words], 0, 4 + g.inline_bytes);
+	assert_int_equal(zf2fs_dentry_view_inline(&n, 0, &v), 0);
+	bitmap = (uint8_t *)v.bitmap;
+	de = (struct zf2fs_dir_entry *)v.dentry;
+	fn = (uint8_t (*)[ZF2FS_SLOT_LEN])v.filename;
+	for (int i = 0; i < 3; i++) {
+		size_t len = strlen(names[i]);
+
+		zf_set(de[i].hash_code, zf2fs_dentry_hash(names[i], len));
+		zf_set(de[i].ino, inos[i]);
+		zf_set(de[i].name_len, len);
+		de[i].file_type = i < 2 ? ZF2FS_FT_DIR : ZF2FS_FT_REG_FILE;
+		memcpy(fn[i], names[i], len);
+		zf2fs_dentry_bit_set(bitmap, (uint32_t)i);
+	}
+	zf_set(n.i.i_size, g.inline_bytes);
+	zf_set(n.i.i_current_depth, 0);
+	zf_set(n.i.i_blocks, 1);
+	assert_int_equal(zf2fs_vol_write_block(vol, addr, &n), 0);
+}
+
+static void test_inline_dir_converted(void **state)
+{
+	const struct item first[] = { { "", "idir", true, 0 }, { "", "k", false, 33 } };
+	const struct item later[] = { { "idir", "new-after-conversion", false, 4097 } };
+	uint8_t *img = format_image(0);
+	struct zf2fs_dev *dev = device_with(img);
+	struct zf2fs_vol *vol;
+	struct zf2fs_node n;
+	uint32_t k, ino, parent;
+
+	(void)state;
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(apply(vol, first, 2), 0);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_path_lookup(vol, "k", 0, &k, NULL, 0), 0);
+	make_inline(vol, "idir", "kept", k);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_path_lookup(vol, "idir/kept", 0, &ino, NULL, 0), 0);
+	assert_int_equal(apply(vol, later, 1), 0);
+	zf2fs_vol_close(vol);
+
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(state_of(vol, later, 1), 1);
+	assert_int_equal(zf2fs_path_lookup(vol, "idir/kept", 0, &ino, NULL, 0), 0);
+	assert_int_equal(ino, k);
+	assert_int_equal(zf2fs_path_lookup(vol, "idir/..", 0, &parent, NULL, 0), 0);
+	assert_int_equal(parent, ZF2FS_ROOT_INO);
+	assert_int_equal(zf2fs_path_lookup(vol, "idir", 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &n, NULL, NULL, 0), 0);
+	assert_false(n.i.i_inline & ZF2FS_INLINE_DENTRY);
+	assert_int_equal(zf_get(n.i.i_current_depth), 1);
+	assert_int_equal(zf_get(n.i.i_size), ZF2FS_BLKSIZE);
+	check_tables(vol);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	free(img);
+}
+
 /* More names than level 0's bucket (2 blocks of 214 slots) holds: a new level. */
 static void test_new_hash_level(void **state)
 {
@@ -507,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_create_and_read_back),
 		cmocka_unit_test(test_new_hash_level),
 		cmocka_unit_test(test_link_and_unlink),
+		cmocka_unit_test(test_inline_dir_converted),
 		cmocka_unit_test(test_fault_at_every_write),
 		cmocka_unit_test(test_zoned_fault_at_every_write),
 	};
