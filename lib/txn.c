@@ -684,7 +684,7 @@ static int remove_inode(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n)
 			tn = &t->nodes[i];
 	if (!tn || zf2fs_inode_geometry(&n->i, t->vi->features, &g))
 		return -ZF2FS_EFSCORRUPTED;
-	if (!(n->i.i_inline & ZF2FS_INLINE_DATA)) {
+	if (!(n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))) {
 		for (uint32_t i = 0; i < g.addrs; i++) {
 			uint32_t a = (uint32_t)zf_get(n->i.i_addr[g.extra_words + i]);
 			uint32_t *f;
@@ -706,6 +706,29 @@ static int remove_inode(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n)
 	return 0;
 }
 
+static int not_dot(void *arg, const struct zf2fs_dentry_info *d)
+{
+	(void)arg;
+	if ((d->name_len == 1 && d->name[0] == '.') ||
+	    (d->name_len == 2 && d->name[0] == '.' && d->name[1] == '.'))
+		return 0;
+	return -ENOTEMPTY;
+}
+
+/* 0 when directory @n holds nothing but "." and "..". */
+static int dir_empty(struct zf2fs_txn *t, const struct zf2fs_node *n)
+{
+	return zf2fs_dir_iterate(t->vol, n, not_dot, NULL, NULL);
+}
+
+static bool created_here(const struct zf2fs_txn *t, uint32_t ino)
+{
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].nid == ino)
+			return t->nodes[i].is_new_inode;
+	return false;
+}
+
 ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char *name)
 {
 	size_t len = strlen(name);
@@ -713,6 +736,7 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char 
 	struct zf2fs_node *dn, *n;
 	uint32_t slot, ino;
 	uint64_t fofs;
+	bool is_dir;
 	int err;
 
 	if (!len || len > ZF2FS_NAME_LEN || !strcmp(name, ".") || !strcmp(name, ".."))
@@ -724,10 +748,19 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char 
 		err = get_node(t, ino, &n);
 	if (err)
 		return err;
-	if (((uint32_t)zf_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_)
-		return -EISDIR;
+	is_dir = ((uint32_t)zf_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_;
+	if (created_here(t, ino))
+		return -EBUSY;   /* queued blocks would still point at it */
+	if (is_dir) {
+		err = dir_empty(t, n);
+		if (err)
+			return err;
+		for (size_t i = 0; i < t->ndatas; i++)
+			if (t->datas[i].owner == ino)
+				return -EBUSY;   /* entries changed in this transaction */
+	}
 	/* what this version cannot free yet is refused before anything changes */
-	if (zf_get(n->i.i_links) <= 1) {
+	if (is_dir || zf_get(n->i.i_links) <= 1) {
 		for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
 			if (zf_get(n->i.i_nid[i]))
 				return -EOPNOTSUPP;
@@ -741,6 +774,10 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char 
 		zf2fs_dentry_bit_clear(db->dentry_bitmap, slot + i);
 	zf_set(dn->i.i_mtime, t->now);
 	zf_set(dn->i.i_ctime, t->now);
+	if (is_dir) {   /* its ".." counted in the parent's links */
+		zf_set(dn->i.i_links, zf_get(dn->i.i_links) - 1);
+		return remove_inode(t, ino, n);
+	}
 	if (zf_get(n->i.i_links) > 1) {
 		zf_set(n->i.i_links, zf_get(n->i.i_links) - 1);
 		zf_set(n->i.i_ctime, t->now);

@@ -65,10 +65,11 @@ ZF2FS_EXPORT int zf2fs_txn_link(struct zf2fs_txn *txn, uint32_t dir, const char 
 
 /*
  * Queue the removal of @name from directory @dir.  The inode's link count goes down; at
- * zero the inode goes, its node block and data blocks freed with it.  Returns 0; -ENOENT;
- * -EISDIR for a directory (not yet); -EOPNOTSUPP for an inode with node blocks beyond
- * the inode (large files), an xattr node or compressed data (not yet); the errors of
- * zf2fs_txn_create() about the directory.
+ * zero the inode goes, its node block and data blocks freed with it.  An empty directory
+ * goes at once, and its parent loses the link of its "..".  Returns 0; -ENOENT;
+ * -ENOTEMPTY; -EBUSY for an inode created in this transaction; -EOPNOTSUPP for an inode
+ * with node blocks beyond the inode (large files), an xattr node or compressed data (not
+ * yet); the errors of zf2fs_txn_create() about the directory.
  */
 ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *txn, uint32_t dir, const char *name);
 

@@ -4,7 +4,7 @@
 # find the result clean, and dump.f2fs --cat reads every file back byte for byte.
 # Images from our mkfs with and without the inode-checksum features, and from
 # Debian's mkfs; a second transaction on top of the first; a directory that
-# outgrows its first hash level; a hard link and removals.
+# outgrows its first hash level; a hard link and removals (files and an empty directory).
 
 . "$(dirname "$0")/lib.sh"
 need_ref_tools
@@ -46,7 +46,7 @@ check()
 
 FIRST=(d1/ d1/d2/ "top0=$SRC/f0" "top1=$SRC/f1" "d1/blk=$SRC/f4096"
        "d1/d2/over=$SRC/f5000" "d1/d2/a-name-longer-than-several-dentry-slots=$SRC/f200000")
-SECOND=(d3/ "d1/later=$SRC/f5000" "d3/x=$SRC/f1")
+SECOND=(d3/ "d1/later=$SRC/f5000" "d3/x=$SRC/f1" gone/)
 MANY=(big/)
 for i in $(seq 1 240); do MANY+=("big/name-number-$i=$SRC/f1"); done
 
@@ -62,20 +62,20 @@ run()
 	if [ $ok = 1 ] && ! "$POP" "$img" "${SECOND[@]}"; then
 		tap_fail "$label: second transaction"; return
 	fi
-	[ $ok = 1 ] && { check "$img" "${FIRST[@]:2}" "${SECOND[@]:1}" || ok=0; }
+	[ $ok = 1 ] && { check "$img" "${FIRST[@]:2}" "${SECOND[@]:1:2}" || ok=0; }
 	if [ $ok = 1 ] && ! "$POP" "$img" "${MANY[@]}"; then
 		tap_fail "$label: a directory of 240 names"; return
 	fi
 	[ $ok = 1 ] && { check "$img" "${MANY[@]:1:3}" "${MANY[@]: -1}" || ok=0; }
 	# a hard link, then the old names removed (the inode lives on under the link;
-	# top0 and a directory entry of big/ go for good)
-	if [ $ok = 1 ] && ! "$POP" "$img" "d3/link@d1/blk" -d1/blk -top0 -big/name-number-7; then
+	# top0, a directory entry of big/ and the empty directory gone/ go for good)
+	if [ $ok = 1 ] && ! "$POP" "$img" "d3/link@d1/blk" -d1/blk -top0 -big/name-number-7 -gone; then
 		tap_fail "$label: link and unlink"; return
 	fi
 	if [ $ok = 1 ]; then
 		check "$img" "d3/link=$SRC/f4096" "top1=$SRC/f1" "${MANY[@]:1:3}" || ok=0
-		for gone in d1/blk top0 big/name-number-7; do
-			if "$DUMP" --cat "$gone" "$img" >/dev/null 2>&1; then
+		for gone in d1/blk top0 big/name-number-7 gone; do
+			if "$DUMP" --ls "$gone" "$img" >/dev/null 2>&1; then
 				echo "$gone is still there"; ok=0
 			fi
 		done

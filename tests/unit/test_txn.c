@@ -240,7 +240,7 @@ static int relink(struct zf2fs_vol *vol)
 	if (!err)
 		err = zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "empty");
 	if (!err) {
-		assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "dir"), -EISDIR);
+		assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "dir"), -ENOTEMPTY);
 		assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "nothing"), -ENOENT);
 		assert_int_equal(zf2fs_txn_link(txn, ZF2FS_ROOT_INO, "d2", dir), -EPERM);
 		err = zf2fs_txn_commit(txn);
@@ -420,6 +420,53 @@ static void test_inline_dir_converted(void **state)
 	free(img);
 }
 
+static void test_rmdir(void **state)
+{
+	const struct item first[] = { { "", "e", true, 0 }, { "", "f", true, 0 },
+				      { "f", "x", false, 1 } };
+	uint8_t *img = format_image(0);
+	struct zf2fs_dev *dev = device_with(img);
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	struct zf2fs_node root;
+	uint32_t ino, f;
+	uint64_t inodes, blocks;
+
+	(void)state;
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	inodes = zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count);
+	blocks = zf_get(zf2fs_vol_checkpoint(vol)->valid_block_count);
+	assert_int_equal(apply(vol, first, 3), 0);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ZF2FS_ROOT_INO, &root, NULL, NULL, 0), 0);
+	assert_int_equal(zf_get(root.i.i_links), 4);
+	assert_int_equal(zf2fs_path_lookup(vol, "f", 0, &f, NULL, 0), 0);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "f"), -ENOTEMPTY);
+	assert_int_equal(zf2fs_txn_create(txn, f, "y", 0100644, NULL, 0, &ino), 0);
+	assert_int_equal(zf2fs_txn_unlink(txn, f, "y"), -EBUSY);
+	assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "e"), 0);
+	assert_int_equal(zf2fs_txn_unlink(txn, f, "x"), 0);
+	assert_int_equal(zf2fs_txn_commit(txn), 0);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_path_lookup(vol, "e", 0, &ino, NULL, 0), -ENOENT);
+	assert_int_equal(zf2fs_path_lookup(vol, "f/x", 0, &ino, NULL, 0), -ENOENT);
+	assert_int_equal(zf2fs_path_lookup(vol, "f/y", 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ZF2FS_ROOT_INO, &root, NULL, NULL, 0), 0);
+	assert_int_equal(zf_get(root.i.i_links), 3);
+	/* e and x went, y came: one directory (inode and dentry block) more than at first,
+	 * and one empty file */
+	assert_int_equal(zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count), inodes + 2);
+	assert_int_equal(zf_get(zf2fs_vol_checkpoint(vol)->valid_block_count), blocks + 3);
+	check_tables(vol);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	free(img);
+}
+
 /* More names than level 0's bucket (2 blocks of 214 slots) holds: a new level. */
 static void test_new_hash_level(void **state)
 {
@@ -591,6 +638,7 @@ int main(void)
 		cmocka_unit_test(test_new_hash_level),
 		cmocka_unit_test(test_link_and_unlink),
 		cmocka_unit_test(test_inline_dir_converted),
+		cmocka_unit_test(test_rmdir),
 		cmocka_unit_test(test_fault_at_every_write),
 		cmocka_unit_test(test_zoned_fault_at_every_write),
 	};
