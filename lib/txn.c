@@ -549,7 +549,8 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g))
 		return -ZF2FS_EFSCORRUPTED;
 	base = g.extra_words;
-	if (nblk > g.addrs)
+	/* the inode's own addresses, then up to two direct nodes */
+	if (nblk > g.addrs + 2ull * ZF2FS_ADDRS_PER_BLOCK)
 		return -EFBIG;
 	err = add_dentry(t, dir, dn, name, nlen, ino, is_dir ? ZF2FS_FT_DIR : ZF2FS_FT_REG_FILE);
 	if (err) {
@@ -583,17 +584,45 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 		t->new_blocks++;
 		zf_set(dn->i.i_links, zf_get(dn->i.i_links) + 1);
 	} else {
+		uint32_t direct[2] = { 0, 0 }, ndirect = 0;
+
+		while (nblk > g.addrs + (uint64_t)ndirect * ZF2FS_ADDRS_PER_BLOCK) {
+			struct zf2fs_node *dnode;
+			uint32_t nid;
+
+			err = alloc_nid(t, &nid);
+			if (!err)
+				err = new_node(t, nid, &dnode);
+			if (!err)
+				err = nat_set(t, nid, ino, ZF2FS_NULL_ADDR);
+			if (err)
+				return err;
+			t->nodes[t->nnodes - 1].is_new_inode = false;
+			zf_set(dnode->footer.nid, nid);
+			zf_set(dnode->footer.ino, ino);
+			zf_set(dnode->footer.flag, ((ZF2FS_OFS_DIR1 + ndirect) << ZF2FS_FOOTER_OFS_SHIFT) |
+			       ZF2FS_FOOTER_COLD_BIT);
+			zf_set(n->i.i_nid[ndirect], nid);
+			direct[ndirect++] = nid;
+			t->new_nodes++;
+			t->new_blocks++;
+		}
 		zf_set(n->i.i_size, len);
-		zf_set(n->i.i_blocks, 1 + nblk);
+		zf_set(n->i.i_blocks, 1 + nblk + ndirect);
 		for (uint64_t b = 0; b < nblk; b++) {
 			uint8_t *buf = calloc(1, ZF2FS_BLKSIZE);
 			size_t piece = len - b * ZF2FS_BLKSIZE < ZF2FS_BLKSIZE ?
 				       len - b * ZF2FS_BLKSIZE : ZF2FS_BLKSIZE;
+			uint32_t owner = ino, ofs = (uint32_t)b;
 
+			if (b >= g.addrs) {
+				owner = direct[(b - g.addrs) / ZF2FS_ADDRS_PER_BLOCK];
+				ofs = (uint32_t)((b - g.addrs) % ZF2FS_ADDRS_PER_BLOCK);
+			}
 			if (!buf)
 				return -ENOMEM;
 			memcpy(buf, (const uint8_t *)data + b * ZF2FS_BLKSIZE, piece);
-			err = queue_data(t, ino, (uint32_t)b, b, ZF2FS_NULL_ADDR, buf);
+			err = queue_data(t, owner, ofs, b, ZF2FS_NULL_ADDR, buf);
 			if (err) {
 				free(buf);
 				return err;
@@ -941,7 +970,8 @@ static int write_datas(struct commit *c)
 
 		if (!owner)
 			return -EIO;
-		base = addr_base(t, owner);
+		/* an inode's addresses follow its extra attributes; a direct node's start at 0 */
+		base = zf_get(owner->footer.ino) == d->owner ? addr_base(t, owner) : 0;
 		if (base == UINT32_MAX)
 			return -ZF2FS_EFSCORRUPTED;
 		err = log_alloc(c, type, &addr);
@@ -953,7 +983,10 @@ static int write_datas(struct commit *c)
 		err = zf2fs_vol_write_block(t->vol, addr, d->buf);
 		if (err)
 			break;
-		zf_set(owner->i.i_addr[base + d->ofs], addr);
+		if (zf_get(owner->footer.ino) == d->owner)
+			zf_set(owner->i.i_addr[base + d->ofs], addr);
+		else
+			zf_set(owner->dn.addr[d->ofs], addr);
 		if (d->old_addr != ZF2FS_NULL_ADDR)
 			set_block(t, d->old_addr, false);
 		set_block(t, addr, true);

@@ -46,7 +46,8 @@ ZF2FS_EXPORT void zf2fs_txn_set_time(struct zf2fs_txn *txn, uint64_t seconds);
  * is first converted to one with a dentry block, as the kernel does when it fills up.
  * @ret_ino (may be NULL) gets the new inode number.
  * Returns 0; -EEXIST when @dir holds @name; -ENOTDIR; -ENAMETOOLONG; -EINVAL for other
- * modes; -EFBIG when the data needs more blocks than an inode addresses directly;
+ * modes; -EFBIG when the data needs more blocks than the inode and two direct nodes
+ * address (about 11 MB);
  * -EOPNOTSUPP for casefolded or encrypted parent directories and for inline ones with
  * a nonzero i_dir_level; -ENOSPC without a
  * free nid.

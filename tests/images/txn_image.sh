@@ -15,10 +15,10 @@ DUMP=$top_builddir/tools/dump.f2fs
 [ -x "$POP" ] || hard_error "txn_populate is not built: $POP"
 export SOURCE_DATE_EPOCH=1700000000
 
-# host files of assorted sizes (0 bytes, one byte, a block, over a block, many blocks)
+# host files of assorted sizes (0 bytes, one byte, a block, over a block, many blocks, two direct nodes)
 SRC=$TEST_TMP/src
 mkdir -p "$SRC"
-for n in 0 1 4096 5000 200000; do
+for n in 0 1 4096 5000 200000 8000000; do
 	head -c $n /dev/urandom > "$SRC/f$n"
 done
 
@@ -45,7 +45,8 @@ check()
 }
 
 FIRST=(d1/ d1/d2/ "top0=$SRC/f0" "top1=$SRC/f1" "d1/blk=$SRC/f4096"
-       "d1/d2/over=$SRC/f5000" "d1/d2/a-name-longer-than-several-dentry-slots=$SRC/f200000")
+       "d1/d2/over=$SRC/f5000" "d1/d2/a-name-longer-than-several-dentry-slots=$SRC/f200000"
+       "d1/large=$SRC/f8000000")
 SECOND=(d3/ "d1/later=$SRC/f5000" "d3/x=$SRC/f1" gone/)
 MANY=(big/)
 for i in $(seq 1 240); do MANY+=("big/name-number-$i=$SRC/f1"); done

@@ -467,6 +467,46 @@ static void test_rmdir(void **state)
 	free(img);
 }
 
+/* Files past the inode's own addresses get direct nodes (one, then two). */
+static void test_direct_nodes(void **state)
+{
+	const struct item big[] = { { "", "six", false, 6 * MiB + 123 },
+				    { "", "ten", false, 10 * MiB } };
+	uint8_t *img = format_image(ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM);
+	struct zf2fs_dev *dev = device_with(img);
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	struct zf2fs_node n;
+	uint32_t ino;
+	uint8_t *huge = calloc(1, 12 * MiB);
+
+	(void)state;
+	assert_non_null(huge);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(apply(vol, big, 2), 0);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(state_of(vol, big, 2), 1);
+	assert_int_equal(zf2fs_path_lookup(vol, "six", 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &n, NULL, NULL, 0), 0);
+	assert_true(zf_get(n.i.i_nid[0]) != 0);
+	assert_int_equal(zf_get(n.i.i_nid[1]), 0);
+	assert_int_equal(zf2fs_path_lookup(vol, "ten", 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &n, NULL, NULL, 0), 0);
+	assert_true(zf_get(n.i.i_nid[1]) != 0);
+	/* inode + data blocks + direct nodes */
+	assert_int_equal(zf_get(n.i.i_blocks), 1 + 10 * MiB / ZF2FS_BLKSIZE + 2);
+	check_tables(vol);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, "too-big", 0100644, huge, 12 * MiB,
+					  NULL), -EFBIG);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	free(huge);
+	free(img);
+}
+
 /* More names than level 0's bucket (2 blocks of 214 slots) holds: a new level. */
 static void test_new_hash_level(void **state)
 {
@@ -639,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_link_and_unlink),
 		cmocka_unit_test(test_inline_dir_converted),
 		cmocka_unit_test(test_rmdir),
+		cmocka_unit_test(test_direct_nodes),
 		cmocka_unit_test(test_fault_at_every_write),
 		cmocka_unit_test(test_zoned_fault_at_every_write),
 	};
