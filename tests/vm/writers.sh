@@ -2,8 +2,9 @@
 # writers.sh - the library's writers, checked by the kernel in one boot:
 #  - f2fslabel: an image labelled by f2fslabel (UTF-8 beyond ASCII, on top of mkfs's label)
 #    mounts, and the kernel reports that label (FS_IOC_GETFSLABEL);
-#  - the transaction (tests/images/txn_populate): files and directories it created mount
-#    and read back byte for byte (sha256 in the guest against the host's sources);
+#  - the transaction (tests/images/txn_populate): files (up to 9 MB: two direct nodes) and
+#    directories it created, a hard link and removals mount and read back byte for byte
+#    (sha256 in the guest against the host's sources; removed names are gone);
 # both images clean for both fscks after the guest unmounted them.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
@@ -24,7 +25,7 @@ SRC=$VM_OUT/src
 mkdir -p "$SRC"
 ITEMS="d1/ d1/d2/"
 i=0
-for n in 0 1 4096 5000 123456 1000000; do
+for n in 0 1 4096 5000 123456 1000000 9000000; do
 	head -c $n /dev/urandom > "$SRC/f$n"
 	ITEMS="$ITEMS top$n=$SRC/f$n d1/d2/deep-name-$n=$SRC/f$n"
 done
@@ -33,6 +34,11 @@ for i in $(seq 1 100); do
 done
 # shellcheck disable=SC2086
 "$POP" "$(vm_img txn)" $ITEMS || vm_fail "txn_populate failed"
+# a second transaction: a hard link, removals of files and of an empty directory
+"$POP" "$(vm_img txn)" empty/ || vm_fail "txn_populate failed"
+"$POP" "$(vm_img txn)" d1/hard@top5000 -top5000 -d1/many-1 -empty || vm_fail "txn_populate failed"
+ITEMS=$(printf '%s\n' $ITEMS | grep -v -e '^top5000=' -e '^d1/many-1=' | tr '\n' ' ')
+ITEMS="$ITEMS d1/hard=$SRC/f5000"
 vm_fsck txn "after the transaction"
 
 vm_guest <<'EOT'
