@@ -27,6 +27,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
+#include "zf2fs/quota.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
 #include "cp_write_p.h"
@@ -43,6 +44,9 @@ struct tnode {
 	uint32_t nid, old_addr;
 	bool is_new_inode;
 	bool removed;                    /* the node goes: NAT entry cleared, block freed */
+	bool was_inode;                  /* an inode on disk before: */
+	uint32_t orig_ids[3];            /* its quota ids and charged bytes then */
+	uint64_t orig_bytes;
 	struct zf2fs_node *buf;
 };
 
@@ -101,9 +105,8 @@ ZF2FS_EXPORT int zf2fs_txn_begin(struct zf2fs_vol *vol, struct zf2fs_txn **ret)
 			return -EROFS;
 	/* quota files would need their charges, a pending roll-forward or an error would be
 	 * thrown away by a new checkpoint */
-	if (vi->features & ZF2FS_FEAT_QUOTA_INO)
-		return -EOPNOTSUPP;
-	if (!(vi->ckpt_flags & ZF2FS_CP_UMOUNT_FLAG) || (vi->ckpt_flags & ZF2FS_CP_ERROR_FLAG))
+	if (!(vi->ckpt_flags & ZF2FS_CP_UMOUNT_FLAG) || (vi->ckpt_flags & ZF2FS_CP_ERROR_FLAG) ||
+	    (vi->ckpt_flags & ZF2FS_CP_QUOTA_NEED_FSCK_FLAG))
 		return -EOPNOTSUPP;
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -207,6 +210,11 @@ static int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 		zf2fs_logf(&t->vol->log, ZF2FS_LOG_ERROR, 0, "%s", why);
 		free(n->buf);
 		return err;
+	}
+	if (zf_get(n->buf->footer.ino) == nid) {
+		n->was_inode = true;
+		zf2fs_quota_inode_ids(&n->buf->i, t->vi->features, n->orig_ids);
+		n->orig_bytes = zf2fs_quota_inode_bytes(zf_get(n->buf->i.i_blocks));
 	}
 	t->nnodes++;
 	*ret = n->buf;
@@ -815,6 +823,143 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char 
 	return remove_inode(t, ino, n);
 }
 
+/* ---- quota charges ------------------------------------------------------------------------ */
+static bool is_quota_ino(const struct zf2fs_txn *t, uint32_t ino)
+{
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
+		if (zf_get(t->vol->sb.qf_ino[q]) == ino)
+			return true;
+	return false;
+}
+
+static int charge(struct zf2fs_quota_file *qf, uint32_t id, int64_t inodes, int64_t bytes)
+{
+	size_t i = 0;
+
+	if (!inodes && !bytes)
+		return 0;
+	while (i < qf->n && qf->dq[i].id != id)
+		i++;
+	if (i == qf->n) {
+		struct zf2fs_dquot *dq = realloc(qf->dq, (qf->n + 1) * sizeof(*dq));
+
+		if (!dq)
+			return -ENOMEM;
+		qf->dq = dq;
+		memset(&dq[qf->n], 0, sizeof(dq[0]));
+		dq[qf->n++].id = id;
+	}
+	qf->dq[i].curinodes = (uint64_t)((int64_t)qf->dq[i].curinodes + inodes);
+	qf->dq[i].curspace = (uint64_t)((int64_t)qf->dq[i].curspace + bytes);
+	return 0;
+}
+
+/* Replace the contents of quota file @qino by @buf (@size bytes): its blocks rewritten out
+ * of place, blocks it no longer needs freed. */
+static int rewrite_quota_file(struct zf2fs_txn *t, uint32_t qino, const uint8_t *buf,
+			      size_t size)
+{
+	struct zf2fs_node *n;
+	struct zf2fs_inode_geom g;
+	uint64_t nblk = (size + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE, oblk;
+	int err = get_node(t, qino, &n);
+
+	if (err)
+		return err;
+	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g) || (n->i.i_inline & ZF2FS_INLINE_DATA))
+		return -ZF2FS_EFSCORRUPTED;
+	oblk = (zf_get(n->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	if (nblk > g.addrs || oblk > g.addrs || zf_get(n->i.i_nid[0]))
+		return -EOPNOTSUPP;   /* quota files past the inode's addresses: not yet */
+	for (uint64_t b = 0; b < nblk; b++) {
+		uint8_t *blk = calloc(1, ZF2FS_BLKSIZE);
+		uint32_t old = (uint32_t)zf_get(n->i.i_addr[g.extra_words + b]);
+		size_t piece = size - b * ZF2FS_BLKSIZE < ZF2FS_BLKSIZE ? size - b * ZF2FS_BLKSIZE :
+			       ZF2FS_BLKSIZE;
+
+		if (!blk)
+			return -ENOMEM;
+		memcpy(blk, buf + b * ZF2FS_BLKSIZE, piece);
+		if (old == ZF2FS_NEW_ADDR)
+			old = ZF2FS_NULL_ADDR;
+		err = queue_data(t, qino, (uint32_t)b, b, old, blk);
+		if (err) {
+			free(blk);
+			return err;
+		}
+		if (old == ZF2FS_NULL_ADDR) {
+			t->new_blocks++;
+			zf_set(n->i.i_blocks, zf_get(n->i.i_blocks) + 1);
+		}
+	}
+	for (uint64_t b = nblk; b < oblk; b++) {
+		uint32_t old = (uint32_t)zf_get(n->i.i_addr[g.extra_words + b]);
+		uint32_t *f;
+
+		if (old == ZF2FS_NULL_ADDR || old == ZF2FS_NEW_ADDR)
+			continue;
+		f = grow(t->freed, &t->cap_freed, t->nfreed, sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		t->freed = f;
+		t->freed[t->nfreed++] = old;
+		zf_set(n->i.i_addr[g.extra_words + b], ZF2FS_NULL_ADDR);
+		zf_set(n->i.i_blocks, zf_get(n->i.i_blocks) - 1);
+		t->new_blocks--;
+	}
+	zf_set(n->i.i_size, size);
+	zf_set(n->i.i_mtime, t->now);
+	return 0;
+}
+
+/* Charge every inode this transaction created, removed or resized to its ids in each
+ * quota file, as the kernel's dquot accounting would have (quota files themselves are
+ * not charged). */
+static int charge_quotas(struct zf2fs_txn *t)
+{
+	if (!(t->vi->features & ZF2FS_FEAT_QUOTA_INO))
+		return 0;
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++) {
+		uint32_t qino = (uint32_t)zf_get(t->vol->sb.qf_ino[q]);
+		struct zf2fs_quota_file qf = { 0 };
+		uint8_t *buf = NULL;
+		size_t size = 0, nnodes = t->nnodes;
+		char why[200];
+		int err;
+
+		if (!qino)
+			continue;
+		err = zf2fs_quota_load(t->vol, qino, q, &qf, why, sizeof(why));
+		if (err) {
+			zf2fs_logf(&t->vol->log, ZF2FS_LOG_ERROR, 0, "quota file %u: %s", qino, why);
+			return err;
+		}
+		for (size_t i = 0; i < nnodes && !err; i++) {
+			struct tnode *n = &t->nodes[i];
+			uint32_t ids[3];
+
+			if (is_quota_ino(t, n->nid) || zf_get(n->buf->footer.ino) != n->nid)
+				continue;
+			if (n->was_inode)
+				err = charge(&qf, n->orig_ids[q], -1, -(int64_t)n->orig_bytes);
+			if (!err && !n->removed) {
+				zf2fs_quota_inode_ids(&n->buf->i, t->vi->features, ids);
+				err = charge(&qf, ids[q], 1, (int64_t)zf2fs_quota_inode_bytes(
+					     zf_get(n->buf->i.i_blocks)));
+			}
+		}
+		if (!err)
+			err = zf2fs_quota_build(q, &qf, &buf, &size);
+		if (!err)
+			err = rewrite_quota_file(t, qino, buf, size);
+		free(buf);
+		zf2fs_quota_file_free(&qf);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* ---- commit --------------------------------------------------------------------------- */
 struct commit {
 	struct zf2fs_txn *t;
@@ -1274,8 +1419,11 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
 		if (c->cur[type] < t->vi->main_segs)
 			mark_sit(t, c->cur[type]);
-	free_removed(t);
-	err = write_datas(c);
+	err = charge_quotas(t);
+	if (!err) {
+		free_removed(t);
+		err = write_datas(c);
+	}
 	if (!err)
 		err = write_nodes(c);
 	if (!err)

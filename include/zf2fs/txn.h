@@ -29,8 +29,8 @@ struct zf2fs_txn;
 
 /*
  * Start a transaction on @vol.  Returns 0; -EROFS when a device is read-only;
- * -EOPNOTSUPP for volumes this version cannot change safely (quota files to charge,
- * a checkpoint that needs roll-forward recovery or carries the error flag);
+ * -EOPNOTSUPP for volumes this version cannot change safely (a checkpoint that needs
+ * roll-forward recovery, carries the error flag or asks for a quota check);
  * -ENOMEM; read errors.
  */
 ZF2FS_EXPORT int zf2fs_txn_begin(struct zf2fs_vol *vol, struct zf2fs_txn **ret_txn);
@@ -75,7 +75,9 @@ ZF2FS_EXPORT int zf2fs_txn_link(struct zf2fs_txn *txn, uint32_t dir, const char 
 ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *txn, uint32_t dir, const char *name);
 
 /*
- * Write everything queued and a new checkpoint.  Returns 0; -ENOSPC when the free
+ * Write everything queued and a new checkpoint.  On volumes with quota files, every inode
+ * created, removed or resized is charged to its user, group and project in them first
+ * (inodes and bytes, as the kernel counts them).  Returns 0; -ENOSPC when the free
  * segments do not hold the new blocks (nothing committed); write errors (the old volume
  * stays as it was).
  */

@@ -88,4 +88,9 @@ run "our mkfs" "$(new_image a.img 200M)" "$MKFS" -q -f
 run "our mkfs, extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,sb_checksum" \
 	"$(new_image b.img 200M)" "$MKFS" -q -f -O extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,sb_checksum
 run "Debian's mkfs" "$(new_image c.img 200M)" "$REF_MKFS" -q -f
+# quota files charged by the transactions: both fscks compare them with the inodes
+run "our mkfs, quota" "$(new_image d.img 200M)" "$MKFS" -q -f -O quota
+run "our mkfs, extra_attr,project_quota,quota" "$(new_image e.img 200M)" "$MKFS" -q -f \
+	-O extra_attr,project_quota,quota
+run "Debian's mkfs, quota" "$(new_image f.img 200M)" "$REF_MKFS" -q -f -O extra_attr,quota
 tap_summary
