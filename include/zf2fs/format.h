@@ -3,7 +3,7 @@
  * format.h - the F2FS on-disk format, as Linux 6.1 reads it.
  *
  * Every multi-byte field is little-endian on disk whatever the host is; the zf_le* types
- * are plain integers that must only be read through zf_get*() / written through zf_put*()
+ * are plain integers that must only be read through zf_get() / written through zf_set()
  * (include/zf2fs/endian.h).  Struct sizes and key offsets are checked at compile time at
  * the bottom of this file and again, field by field, in tests/unit/test_format.c.
  */
