@@ -1364,6 +1364,10 @@ static int write_pack(struct commit *c, uint8_t *cpbuf)
 		zf_set(cp->cur_node_segno[i], c->cur[ZF2FS_LOG_HOT_NODE + i]);
 		zf_set(cp->cur_node_blkoff[i], c->blkoff[ZF2FS_LOG_HOT_NODE + i]);
 	}
+	/* a log moved to a fresh section continues in LFS order there */
+	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
+		if (c->cur[type] != c->orig_cur[type])
+			cp->alloc_type[type] = 0;
 	final_counters(c, cp);
 	/* normal summaries, journals empty: they were flushed into the tables */
 	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
