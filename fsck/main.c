@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fsck.h"
+#include "helper.h"
 #include "zf2fs/endian.h"
 
 #define PROG "fsck.f2fs"

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "zf2fs/zf2fs.h"
+#include "helper.h"
 
 #define FUZZ_MAX_MIB 128u
 

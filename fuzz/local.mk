@@ -11,13 +11,13 @@ FUZZ_COMMON = fuzz/fuzz_image.c fuzz/fuzz_image.h
 if ENABLE_FUZZING
 noinst_PROGRAMS += fuzz/fuzz_volume fuzz/fuzz_fsck fuzz/fuzz_repair fuzz/fuzz_dump fuzz/fuzz_gc
 fuzz_fuzz_volume_SOURCES = fuzz/fuzz_volume.c $(FUZZ_COMMON)
-fuzz_fuzz_volume_LDADD = lib/libzf2fs.la
+fuzz_fuzz_volume_LDADD = $(HELPER_LIBS)
 fuzz_fuzz_volume_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_gc_SOURCES = fuzz/fuzz_gc.c $(FUZZ_COMMON)
-fuzz_fuzz_gc_LDADD = lib/libzf2fs.la
+fuzz_fuzz_gc_LDADD = $(HELPER_LIBS)
 fuzz_fuzz_gc_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_fsck_SOURCES = fuzz/fuzz_fsck.c $(FUZZ_COMMON) $(fsck_fsck_f2fs_SOURCES)
-fuzz_fuzz_fsck_CPPFLAGS = $(AM_CPPFLAGS) -Dmain=zf2fs_fsck_main
+fuzz_fuzz_fsck_CPPFLAGS = $(fsck_fsck_f2fs_CPPFLAGS) -Dmain=zf2fs_fsck_main
 fuzz_fuzz_fsck_LDADD = $(fsck_fsck_f2fs_LDADD)
 fuzz_fuzz_fsck_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_repair_SOURCES = $(fuzz_fuzz_fsck_SOURCES)

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "volume_p.h"
 #include "why_p.h"
@@ -146,7 +147,7 @@ int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint 
 			   "%llu/%llu", (unsigned long long)zf_get(cp->sit_ver_bitmap_bytesize),
 			   (unsigned long long)zf_get(cp->nat_ver_bitmap_bytesize));
 	if (zf_get(cp->sit_ver_bitmap_bytesize) * 8 <
-	    (main_segs + ZF2FS_SIT_PER_BLOCK - 1) / ZF2FS_SIT_PER_BLOCK)
+	    zf2fs_sit_blocks(main_segs))
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: sit_ver_bitmap_bytesize, too small");
 	if (start_sum < payload + 1 || start_sum > ZF2FS_BLOCKS_PER_SEG - 1 - ZF2FS_NR_CURSEG)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cp_pack_start_sum, bad value %u",

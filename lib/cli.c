@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "helper.h"
 
 ZF2FS_EXPORT void zf2fs_usage_error(const char *prog, const char *fmt, ...)
 {

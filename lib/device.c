@@ -25,14 +25,6 @@
 
 #include "device_p.h"
 
-struct dev_ops {
-	int (*pread)(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off);
-	int (*pwrite)(struct zf2fs_dev *dev, const void *buf, size_t len, uint64_t off);
-	int (*zero)(struct zf2fs_dev *dev, uint64_t off, uint64_t len);
-	int (*discard)(struct zf2fs_dev *dev, uint64_t off, uint64_t len);
-	int (*sync)(struct zf2fs_dev *dev);
-};
-
 /* ---- unix backend ----------------------------------------------------------------------- */
 static int fd_pread(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off)
 {
@@ -136,36 +128,6 @@ static const struct dev_ops fd_ops = {
 	.discard = fd_discard, .sync = fd_sync,
 };
 
-/* ---- memory backend ---------------------------------------------------------------------- */
-static int mem_pread(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off)
-{
-	memcpy(buf, dev->mem + off, len);
-	return 0;
-}
-
-static int mem_pwrite(struct zf2fs_dev *dev, const void *buf, size_t len, uint64_t off)
-{
-	memcpy(dev->mem + off, buf, len);
-	return 0;
-}
-
-static int mem_zero(struct zf2fs_dev *dev, uint64_t off, uint64_t len)
-{
-	memset(dev->mem + off, 0, (size_t)len);
-	return 0;
-}
-
-static int mem_sync(struct zf2fs_dev *dev)
-{
-	(void)dev;
-	return 0;
-}
-
-static const struct dev_ops mem_ops = {
-	.pread = mem_pread, .pwrite = mem_pwrite, .zero = mem_zero,
-	.discard = mem_zero, .sync = mem_sync,
-};
-
 /* ---- common ------------------------------------------------------------------------------ */
 static struct zf2fs_dev *dev_alloc(const char *path, const struct zf2fs_log *log)
 {
@@ -263,27 +225,6 @@ out_free:
 	return err;
 }
 
-ZF2FS_EXPORT int zf2fs_dev_open_memory(uint64_t bytes, const struct zf2fs_log *log,
-				       struct zf2fs_dev **ret_dev)
-{
-	struct zf2fs_dev *dev = dev_alloc("<memory>", log);
-
-	*ret_dev = NULL;
-	if (!dev)
-		return -ENOMEM;
-	dev->mem = calloc(1, (size_t)bytes);
-	if (!dev->mem) {
-		zf2fs_dev_close(dev);
-		return -ENOMEM;
-	}
-	dev->ops = &mem_ops;
-	dev->is_mem = true;
-	dev->writable = true;
-	dev->size = dev->real_size = bytes;
-	*ret_dev = dev;
-	return 0;
-}
-
 ZF2FS_EXPORT void zf2fs_dev_close(struct zf2fs_dev *dev)
 {
 	if (!dev)
@@ -291,6 +232,8 @@ ZF2FS_EXPORT void zf2fs_dev_close(struct zf2fs_dev *dev)
 	if (dev->fd >= 0)
 		close(dev->fd);
 	free(dev->mem);
+	free(dev->emu);
+	free(dev->wp);
 	free(dev->path);
 	free(dev);
 }
@@ -321,11 +264,6 @@ ZF2FS_EXPORT int zf2fs_dev_set_size(struct zf2fs_dev *dev, uint64_t bytes)
 		return -ENOSPC;
 	dev->size = bytes;
 	return 0;
-}
-
-ZF2FS_EXPORT const uint8_t *zf2fs_dev_memory(const struct zf2fs_dev *dev)
-{
-	return dev->is_mem ? dev->mem : NULL;
 }
 
 static int check_range(struct zf2fs_dev *dev, const char *what, uint64_t len, uint64_t off)
@@ -435,26 +373,4 @@ ZF2FS_EXPORT int zf2fs_dev_sync(struct zf2fs_dev *dev)
 		zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: while flushing %s", strerror(-err),
 			   dev->path);
 	return err;
-}
-
-ZF2FS_EXPORT void zf2fs_dev_fail_writes_after(struct zf2fs_dev *dev, unsigned long n)
-{
-	dev->fail_after = n ? dev->write_count + n : 0;
-}
-
-ZF2FS_EXPORT void zf2fs_dev_restrict_reads(struct zf2fs_dev *dev, uint64_t start, uint64_t end)
-{
-	dev->read_start = start;
-	dev->read_end = end;
-	dev->reads_refused = 0;
-}
-
-ZF2FS_EXPORT unsigned long zf2fs_dev_reads_refused(const struct zf2fs_dev *dev)
-{
-	return dev->reads_refused;
-}
-
-ZF2FS_EXPORT unsigned long zf2fs_dev_write_count(const struct zf2fs_dev *dev)
-{
-	return dev->write_count;
 }

@@ -8,7 +8,15 @@
 
 #include "zf2fs/zf2fs.h"
 
-struct dev_ops;
+/* A backend: whole transfers, the range already checked. */
+struct dev_ops {
+	int (*pread)(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off);
+	int (*pwrite)(struct zf2fs_dev *dev, const void *buf, size_t len, uint64_t off);
+	int (*zero)(struct zf2fs_dev *dev, uint64_t off, uint64_t len);
+	int (*discard)(struct zf2fs_dev *dev, uint64_t off, uint64_t len);
+	int (*sync)(struct zf2fs_dev *dev);
+	int (*reset_zones)(struct zf2fs_dev *dev);   /* emulated zoned devices only */
+};
 
 struct zf2fs_dev {
 	char *path;
@@ -20,9 +28,12 @@ struct zf2fs_dev {
 	uint64_t real_size;
 	uint32_t sector_size;
 	uint64_t start_sector;    /* partition start, 512-byte units */
-	unsigned long write_count, fail_after;
+	unsigned long write_count;   /* writes, zeroings and discards that succeeded */
+	unsigned long fail_after;    /* tests (lib/test_hooks.c): fail from this write on */
 	uint64_t read_start, read_end;   /* tests: reads outside fail; read_end 0: no limit */
 	unsigned long reads_refused;
+	struct zf2fs_dev_geom *emu;  /* tests: the zoned geometry a memory device emulates */
+	uint64_t *wp;                /* tests: its zones' write pointers (bytes) */
 	struct zf2fs_log log;
 };
 

@@ -209,6 +209,11 @@ out:
 ZF2FS_EXPORT int zf2fs_dev_geometry(struct zf2fs_dev *dev, struct zf2fs_dev_geom *g)
 {
 	memset(g, 0, sizeof(*g));
+	if (dev->emu) {   /* a zoned device emulated in memory (tests) */
+		*g = *dev->emu;
+		g->bytes = dev->size;
+		return 0;
+	}
 	g->bytes = dev->size;
 	g->sector_size = dev->sector_size;
 	g->start_sector = dev->start_sector;
@@ -227,6 +232,8 @@ ZF2FS_EXPORT int zf2fs_dev_geometry(struct zf2fs_dev *dev, struct zf2fs_dev_geom
 
 ZF2FS_EXPORT int zf2fs_dev_reset_zones(struct zf2fs_dev *dev)
 {
+	if (dev->ops->reset_zones)
+		return dev->ops->reset_zones(dev);
 #ifdef HAVE_LIBZBD
 	struct zbd_info info;
 	int fd = zbd_open(dev->path, O_RDWR, &info);

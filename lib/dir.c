@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "volume_p.h"
 
@@ -67,7 +68,7 @@ ZF2FS_EXPORT uint8_t zf2fs_mode_to_ftype(uint32_t mode)
 
 ZF2FS_EXPORT bool zf2fs_dentry_slot_used(const struct zf2fs_dentry_view *v, uint32_t slot)
 {
-	return slot < v->nr && (v->bitmap[slot / 8] & (1u << (slot % 8)));
+	return slot < v->nr && zf2fs_dentry_bit_test(v->bitmap, slot);
 }
 
 static int scan_view(const struct zf2fs_dentry_view *v, int64_t block,
@@ -86,7 +87,7 @@ static int scan_view(const struct zf2fs_dentry_view *v, int64_t block,
 			continue;
 		}
 		len = (uint32_t)zf_get(de->name_len);
-		slots = (len + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN;
+		slots = zf2fs_dentry_slots(len);
 		if (len == 0 || len > ZF2FS_NAME_LEN || i + slots > v->nr) {
 			snprintf(why, sizeof(why), "name length %u does not fit (slot %u of %u)", len,
 				 i, v->nr);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
 #include "volume_p.h"
@@ -322,27 +323,6 @@ ZF2FS_EXPORT int zf2fs_file_read(struct zf2fs_vol *vol, const struct zf2fs_node 
 }
 
 /* ---- names ---------------------------------------------------------------------------- */
-static uint32_t dir_buckets(uint32_t level, uint32_t dir_level)
-{
-	if (level + dir_level < ZF2FS_MAX_DIR_HASH_DEPTH / 2)
-		return 1u << (level + dir_level);
-	return 1u << (ZF2FS_MAX_DIR_HASH_DEPTH / 2 - 1);
-}
-
-static uint32_t bucket_blocks(uint32_t level)
-{
-	return level < ZF2FS_MAX_DIR_HASH_DEPTH / 2 ? 2 : 4;
-}
-
-static uint64_t level_start(uint32_t level, uint32_t dir_level)
-{
-	uint64_t b = 0;
-
-	for (uint32_t i = 0; i < level; i++)
-		b += (uint64_t)dir_buckets(i, dir_level) * bucket_blocks(i);
-	return b;
-}
-
 /* Search one dentry area; 1 found, 0 not. */
 static int scan_for(const struct zf2fs_dentry_view *v, const char *name, size_t len,
 		    uint32_t hash, bool use_hash, uint32_t *ino, uint8_t *type)
@@ -356,7 +336,7 @@ static int scan_for(const struct zf2fs_dentry_view *v, const char *name, size_t 
 			continue;
 		}
 		nlen = (uint32_t)zf_get(de->name_len);
-		slots = (nlen + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN;
+		slots = zf2fs_dentry_slots(nlen);
 		if (!nlen || nlen > ZF2FS_NAME_LEN || i + slots > v->nr)
 			return 0;   /* damaged slot: nothing after it can be trusted */
 		if (nlen == len && (!use_hash || zf_get(de->hash_code) == hash) &&
@@ -408,17 +388,16 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 	if (!blk)
 		return -ENOMEM;
 	for (uint32_t level = 0; level < depth && !found && !err; level++) {
-		uint32_t nbucket = dir_buckets(level, dir_level);
-		uint32_t first = use_hash ? hash % nbucket : 0;
-		uint32_t last = use_hash ? first : nbucket - 1;
+		uint64_t nbucket = zf2fs_dir_buckets(level, dir_level);
+		uint64_t first = use_hash ? hash % nbucket : 0;
+		uint64_t last = use_hash ? first : nbucket - 1;
 
-		for (uint32_t bucket = first; bucket <= last && !found && !err; bucket++) {
-			uint64_t b = level_start(level, dir_level) +
-				     (uint64_t)bucket * bucket_blocks(level);
+		for (uint64_t bucket = first; bucket <= last && !found && !err; bucket++) {
+			uint64_t b = zf2fs_dir_bucket_start(level, dir_level, bucket);
 
 			if (b >= nblocks)
 				break;   /* the later buckets are further still (2^31 of them) */
-			for (uint32_t k = 0; k < bucket_blocks(level) && !found; k++, b++) {
+			for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level) && !found; k++, b++) {
 				uint32_t addr;
 
 				if (b >= nblocks)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
 #include "why_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
@@ -190,13 +191,13 @@ static void size_meta_areas(struct zf2fs_layout *lay, const struct zf2fs_layout_
 	lay->segment_count_ckpt = ZF2FS_CP_PACKS;
 	lay->cp_blkaddr = lay->segment0_blkaddr;
 	lay->sit_blkaddr = lay->segment0_blkaddr + lay->segment_count_ckpt * BPS;
-	sit_blocks = (uint32_t)div_up(lay->segment_count, ZF2FS_SIT_PER_BLOCK);
+	sit_blocks = zf2fs_sit_blocks(lay->segment_count);
 	lay->segment_count_sit = (uint32_t)div_up(sit_blocks, BPS) * 2;
 	lay->nat_blkaddr = lay->sit_blkaddr + lay->segment_count_sit * BPS;
 
 	avail = (uint64_t)(lay->segment_count - lay->segment_count_ckpt -
 			   lay->segment_count_sit) * BPS;
-	nat_blocks = (uint32_t)div_up(avail, ZF2FS_NAT_PER_BLOCK);
+	nat_blocks = zf2fs_nat_blocks(avail);
 
 	/* The SIT version bitmap lives in the CP block unless it is too big for it, then in
 	 * cp_payload blocks; the NAT bitmap gets what room is left (or its own room with the

@@ -10,13 +10,10 @@
 #include <stdio.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
 
 ZF2FS_EXPORT void zf2fs_layout_print_json(FILE *f, const struct zf2fs_layout *l)
 {
-	static const char *const logs[ZF2FS_NR_CURSEG] = {
-		"hot_data", "warm_data", "cold_data", "hot_node", "warm_node", "cold_node",
-	};
-
 	fprintf(f, "{\n");
 	fprintf(f, "  \"block_size\": %u,\n", ZF2FS_BLKSIZE);
 	fprintf(f, "  \"sector_size\": %u,\n", 1u << l->log_sectorsize);
@@ -53,6 +50,6 @@ ZF2FS_EXPORT void zf2fs_layout_print_json(FILE *f, const struct zf2fs_layout *l)
 			l->dev_start_blk[i], l->dev_end_blk[i]);
 	fprintf(f, "\n  ],\n  \"current_segments\": {");
 	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
-		fprintf(f, "%s\"%s\": %u", i ? ", " : "", logs[i], l->cur_seg[i]);
+		fprintf(f, "%s\"%s\": %u", i ? ", " : "", zf2fs_log_name(i), l->cur_seg[i]);
 	fprintf(f, "}\n}\n");
 }

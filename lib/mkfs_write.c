@@ -20,8 +20,11 @@
 #include <sys/random.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/quota.h"
+#include "cp_write_p.h"
+#include "inode_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
 #define MAX_LOG_BLOCKS 16  /* blocks mkfs itself puts in one log */
@@ -138,55 +141,6 @@ static int add_extensions(struct zf2fs_super *sb, unsigned *pos, const char *con
 	return 0;
 }
 
-/* UTF-8 to UTF-16LE for the volume name; -EINVAL on bad UTF-8 or a label too long. */
-static int label_to_utf16(const char *in, zf_le16 *out, size_t max_units)
-{
-	const uint8_t *s = (const uint8_t *)in;
-	size_t n = 0;
-
-	while (*s) {
-		uint32_t cp;
-		int extra;
-
-		if (*s < 0x80) {
-			cp = *s;
-			extra = 0;
-		} else if ((*s & 0xE0) == 0xC0) {
-			cp = *s & 0x1F;
-			extra = 1;
-		} else if ((*s & 0xF0) == 0xE0) {
-			cp = *s & 0x0F;
-			extra = 2;
-		} else if ((*s & 0xF8) == 0xF0) {
-			cp = *s & 0x07;
-			extra = 3;
-		} else {
-			return -EINVAL;
-		}
-		s++;
-		for (int i = 0; i < extra; i++, s++) {
-			if ((*s & 0xC0) != 0x80)
-				return -EINVAL;
-			cp = (cp << 6) | (*s & 0x3F);
-		}
-		if (cp >= 0x10000) {
-			if (n + 2 > max_units)
-				return -EINVAL;
-			cp -= 0x10000;
-			zf_set(out[n], 0xD800 + (cp >> 10));
-			n++;
-			zf_set(out[n], 0xDC00 + (cp & 0x3FF));
-			n++;
-		} else {
-			if (n + 1 > max_units)
-				return -EINVAL;
-			zf_set(out[n], cp);
-			n++;
-		}
-	}
-	return 0;
-}
-
 static int build_super(struct builder *b)
 {
 	const struct zf2fs_layout *lay = b->lay;
@@ -235,14 +189,13 @@ static int build_super(struct builder *b)
 		b->features |= ZF2FS_FEAT_QUOTA_INO;
 	memcpy(sb->uuid, b->o->uuid, 16);
 	if (b->o->label) {
-		zf_le16 name[ZF2FS_MAX_VOLUME_NAME] = { 0 };
+		char why[96];
 
-		if (label_to_utf16(b->o->label, name, ZF2FS_MAX_VOLUME_NAME)) {
-			zf2fs_logf(b->log, ZF2FS_LOG_ERROR, 0, "volume label is not valid UTF-8 or "
-				   "longer than %d UTF-16 units", ZF2FS_MAX_VOLUME_NAME);
+		err = zf2fs_label_from_utf8(b->o->label, sb->volume_name, why, sizeof(why));
+		if (err) {
+			zf2fs_logf(b->log, ZF2FS_LOG_ERROR, 0, "volume label: %s", why);
 			return -EINVAL;
 		}
-		memcpy(sb->volume_name, name, sizeof(name));
 	}
 	err = add_extensions(sb, &pos, default_cold_ext, b->o->cold_extensions, b->log);
 	if (!err) {
@@ -303,7 +256,7 @@ static void dentry_add(struct zf2fs_dentry_block *d, unsigned *slot, const char 
 		       uint32_t ino, uint8_t type)
 {
 	size_t len = strlen(name);
-	unsigned slots = (unsigned)((len + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN);
+	unsigned slots = zf2fs_dentry_slots((uint32_t)len);
 	struct zf2fs_dir_entry *de = &d->dentry[*slot];
 
 	zf_set(de->hash_code, zf2fs_dentry_hash(name, len));
@@ -312,11 +265,10 @@ static void dentry_add(struct zf2fs_dentry_block *d, unsigned *slot, const char 
 	de->file_type = type;
 	memcpy(d->filename[*slot], name, len);
 	for (unsigned i = 0; i < slots; i++, (*slot)++)
-		d->dentry_bitmap[*slot / 8] |= (uint8_t)(1u << (*slot % 8));
+		zf2fs_dentry_bit_set(d->dentry_bitmap, *slot);
 }
 
-/* Bytes of the extra attribute area for the enabled features. */
-static uint16_t extra_isize(uint32_t f)
+uint16_t zf2fs_extra_isize(uint32_t f)
 {
 	if (f & ZF2FS_FEAT_COMPRESSION)
 		return ZF2FS_EXTRA_ISIZE_MAX;
@@ -367,7 +319,7 @@ static void fill_inode(struct builder *b, struct zf2fs_node *node, const struct 
 		memcpy(in->i_name, is->name, len);
 	}
 	if (b->features & ZF2FS_FEAT_EXTRA_ATTR) {
-		uint16_t isize = extra_isize(b->features);
+		uint16_t isize = zf2fs_extra_isize(b->features);
 
 		in->i_inline = ZF2FS_EXTRA_ATTR;
 		zf_set(in->i_extra_isize, isize);
@@ -552,9 +504,9 @@ static void fill_sit_journal(const struct builder *b, struct zf2fs_journal *j)
 		struct zf2fs_sit_journal_entry *e = &j->sit.entries[t];
 
 		zf_set(e->segno, b->lay->cur_seg[t]);
-		zf_set(e->se.vblocks, ((uint32_t)t << ZF2FS_SIT_VBLOCKS_BITS) | b->blkoff[t]);
+		zf2fs_sit_set_vblocks(&e->se, (uint32_t)t, b->blkoff[t]);
 		for (uint32_t k = 0; k < b->blkoff[t]; k++)
-			e->se.valid_map[k / 8] |= (uint8_t)(0x80u >> (k % 8));
+			zf2fs_sit_block_set(&e->se, k);
 	}
 }
 
@@ -586,15 +538,12 @@ static void fill_node_summary(const struct builder *b, int type, uint8_t *blk)
 	s->footer.entry_type = ZF2FS_SUM_TYPE_NODE;
 }
 
-static uint32_t build_cp(const struct builder *b, struct zf2fs_checkpoint *cp, uint64_t ver)
+static void build_cp(const struct builder *b, struct zf2fs_checkpoint *cp, uint64_t ver)
 {
 	const struct zf2fs_layout *lay = b->lay;
-	uint32_t flags = ZF2FS_CP_UMOUNT_FLAG | ZF2FS_CP_COMPACT_SUM_FLAG;
-	uint32_t total = 6 + lay->cp_payload;
+	uint32_t flags = ZF2FS_CP_UMOUNT_FLAG;
 	uint64_t valid = 0;
-	uint32_t crc = 0;
 
-	memset(cp, 0, ZF2FS_BLKSIZE);
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 		valid += b->blkoff[t];
 	zf_set(cp->checkpoint_ver, ver);
@@ -613,15 +562,11 @@ static uint32_t build_cp(const struct builder *b, struct zf2fs_checkpoint *cp, u
 		zf_set(cp->cur_data_segno[i], lay->cur_seg[ZF2FS_LOG_HOT_DATA + i]);
 		zf_set(cp->cur_data_blkoff[i], b->blkoff[ZF2FS_LOG_HOT_DATA + i]);
 	}
-	if (total + lay->nat_bits_blocks <= BPS)
-		flags |= ZF2FS_CP_NAT_BITS_FLAG;
 	if (b->trimmed)
 		flags |= ZF2FS_CP_TRIMMED_FLAG;
 	if (b->o->layout.large_nat_bitmap)
 		flags |= ZF2FS_CP_LARGE_NAT_BITMAP_FLAG;
-	zf_set(cp->ckpt_flags, flags);
-	zf_set(cp->cp_pack_total_block_count, total);
-	zf_set(cp->cp_pack_start_sum, 1 + lay->cp_payload);
+	zf_set(cp->ckpt_flags, flags);   /* the pack writer adds the pack's own flags */
 	zf_set(cp->valid_node_count, b->valid_nodes);
 	zf_set(cp->valid_inode_count, b->valid_inodes);
 	zf_set(cp->next_free_nid, b->next_nid);
@@ -629,65 +574,59 @@ static uint32_t build_cp(const struct builder *b, struct zf2fs_checkpoint *cp, u
 	zf_set(cp->nat_ver_bitmap_bytesize, lay->nat_bitmap_bytes);
 	zf_set(cp->checksum_offset, b->o->layout.large_nat_bitmap ? ZF2FS_CP_BITMAP_OFFSET :
 		ZF2FS_CP_CHKSUM_OFFSET);
-	zf2fs_cp_checksum(cp, &crc);
-	zf_put_le32p((uint8_t *)cp + zf_get(cp->checksum_offset), crc);
-	return crc;
 }
 
-/* nat_bits: a check value tying them to this pack, a "full" bitmap (no NAT block is full)
- * and an "empty" bitmap (every NAT block is empty but the first). */
-static int write_nat_bits(const struct builder *b, uint64_t pack_start, uint64_t ver,
-			  uint32_t crc)
+/* nat_bits after the check value: a "full" bitmap (no NAT block is full) and an "empty"
+ * bitmap (every NAT block is empty but the first). */
+static void fill_nat_bits(const struct builder *b, uint8_t *nb)
 {
 	const struct zf2fs_layout *lay = b->lay;
-	size_t bytes = (size_t)lay->nat_bits_blocks * ZF2FS_BLKSIZE;
-	uint8_t *nb = calloc(1, bytes);
-	uint64_t check = ver | ((uint64_t)crc << 32);
-	int err = 0;
 
-	if (!nb)
-		return -ENOMEM;
-	check = zf_cpu_to_le64(check);
-	memcpy(nb, &check, 8);
 	memset(nb + 8 + lay->nat_bitmap_bytes, 0xFF, lay->nat_bitmap_bytes);
-	nb[8 + lay->nat_bitmap_bytes] &= (uint8_t)~1u;
-	for (uint32_t i = 0; i < lay->nat_bits_blocks && !err; i++)
-		err = vol_write(b, pack_start + BPS - lay->nat_bits_blocks + i,
-				nb + (size_t)i * ZF2FS_BLKSIZE);
-	free(nb);
-	return err;
+	zf2fs_lbit_clear(nb + 8 + lay->nat_bitmap_bytes, 0);   /* NAT block 0 is not empty */
+}
+
+static int mkfs_cp_write(void *arg, uint64_t blk, const void *buf)
+{
+	return vol_write(arg, blk, buf);
+}
+
+static int sync_all(const struct builder *b);
+
+static int mkfs_cp_sync(void *arg)
+{
+	return sync_all(arg);
 }
 
 static int write_cp_pack(const struct builder *b, unsigned pack, uint64_t ver)
 {
 	const struct zf2fs_layout *lay = b->lay;
-	uint64_t start = lay->cp_blkaddr + (uint64_t)pack * BPS;
-	uint8_t *cp = calloc(1, ZF2FS_BLKSIZE), *blk = calloc(1, ZF2FS_BLKSIZE);
-	uint64_t at = start;
-	uint32_t crc;
+	struct zf2fs_cp_io io = { mkfs_cp_write, mkfs_cp_sync, (void *)b };
+	struct zf2fs_cp_pack p = {
+		.start = lay->cp_blkaddr + (uint64_t)pack * BPS,
+		.payload = lay->cp_payload,
+		.compact = true,
+		.nat_bits_blocks = lay->nat_bits_blocks,
+	};
+	uint8_t *sums = calloc(4, ZF2FS_BLKSIZE);
 	int err = -ENOMEM;
 
-	if (!cp || !blk)
+	/* the CP block and the cp_payload blocks of the all-zero SIT version bitmap */
+	p.cp = calloc(1 + (size_t)lay->cp_payload, ZF2FS_BLKSIZE);
+	p.nat_bits = calloc(lay->nat_bits_blocks ? lay->nat_bits_blocks : 1, ZF2FS_BLKSIZE);
+	if (!p.cp || !sums || !p.nat_bits)
 		goto out;
-	crc = build_cp(b, (struct zf2fs_checkpoint *)cp, ver);
-	err = vol_write(b, at++, cp);
-	/* cp_payload blocks hold the (all-zero) SIT version bitmap: already zeroed. */
-	at += lay->cp_payload;
-	if (!err) {
-		fill_compact_summary(b, blk);
-		err = vol_write(b, at++, blk);
-	}
-	for (int t = ZF2FS_LOG_HOT_NODE; t <= ZF2FS_LOG_COLD_NODE && !err; t++) {
-		fill_node_summary(b, t, blk);
-		err = vol_write(b, at++, blk);
-	}
-	if (!err && (zf_get(((struct zf2fs_checkpoint *)cp)->ckpt_flags) & ZF2FS_CP_NAT_BITS_FLAG))
-		err = write_nat_bits(b, start, ver, crc);
-	if (!err)
-		err = vol_write(b, at, cp);
+	build_cp(b, (struct zf2fs_checkpoint *)p.cp, ver);
+	fill_compact_summary(b, sums);
+	for (int t = ZF2FS_LOG_HOT_NODE; t <= ZF2FS_LOG_COLD_NODE; t++)
+		fill_node_summary(b, t, sums + (size_t)(1 + t - ZF2FS_LOG_HOT_NODE) * ZF2FS_BLKSIZE);
+	p.sums = sums;
+	fill_nat_bits(b, p.nat_bits);
+	err = zf2fs_cp_pack_write(&p, &io);
 out:
-	free(cp);
-	free(blk);
+	free(p.nat_bits);
+	free(p.cp);
+	free(sums);
 	return err;
 }
 

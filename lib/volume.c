@@ -16,15 +16,11 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "volume_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
-
-static bool test_bit_msb(const uint8_t *map, uint64_t nr)
-{
-	return map[nr / 8] & (0x80u >> (nr % 8));
-}
 
 /* ---- block access -------------------------------------------------------------------- */
 static int locate(const struct zf2fs_vol *vol, uint64_t blk, unsigned *d, uint64_t *off)
@@ -575,7 +571,7 @@ ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_addr(const struct zf2fs_vol *vol, uint
 	/* NAT copies alternate by segment: pair k holds copy 0 then copy 1 of its blocks. */
 	uint64_t addr = vol->info.nat_blkaddr + (uint64_t)(idx / BPS) * 2 * BPS + idx % BPS;
 
-	if (test_bit_msb(vol->nat_bitmap, idx))
+	if (zf2fs_hbit_test(vol->nat_bitmap, idx))
 		addr += BPS;
 	return addr;
 }
@@ -584,7 +580,7 @@ ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_addr(const struct zf2fs_vol *vol, uint
 {
 	uint64_t addr = vol->info.sit_blkaddr + idx;
 
-	if (test_bit_msb(vol->sit_bitmap, idx))
+	if (zf2fs_hbit_test(vol->sit_bitmap, idx))
 		addr += vol->info.sit_blocks;
 	return addr;
 }
@@ -622,7 +618,7 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 			return 0;
 		}
 	}
-	addr = zf2fs_vol_nat_block_addr(vol, nid / ZF2FS_NAT_PER_BLOCK);
+	addr = zf2fs_vol_nat_block_addr(vol, zf2fs_nat_block_index(nid));
 	if (!vol->nat_cache) {
 		vol->nat_cache = malloc(ZF2FS_BLKSIZE);
 		if (!vol->nat_cache)
@@ -637,7 +633,7 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 		vol->nat_cache_addr = addr;
 	}
 	blk = (const struct zf2fs_nat_block *)vol->nat_cache;
-	e = &blk->entries[nid % ZF2FS_NAT_PER_BLOCK];
+	e = &blk->entries[zf2fs_nat_entry_index(nid)];
 	ret->ino = (uint32_t)zf_get(e->ino);
 	ret->blkaddr = (uint32_t)zf_get(e->block_addr);
 	ret->version = e->version;
@@ -648,7 +644,7 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 ZF2FS_EXPORT int zf2fs_vol_load_sit(struct zf2fs_vol *vol, struct zf2fs_sit_entry **ret)
 {
 	uint32_t segs = vol->info.main_segs;
-	uint32_t nblocks = (segs + ZF2FS_SIT_PER_BLOCK - 1) / ZF2FS_SIT_PER_BLOCK;
+	uint32_t nblocks = zf2fs_sit_blocks(segs);
 	const uint32_t chunk = 64;   /* 256 KiB per read: sequential enough, small peak memory */
 	struct zf2fs_sit_entry *out = calloc(segs ? segs : 1, sizeof(*out));
 	struct zf2fs_sit_block *buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);

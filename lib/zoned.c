@@ -23,6 +23,7 @@
 #include "device_p.h"
 #include "volume_p.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/access.h"
 #include "zf2fs/zoned.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
@@ -263,9 +264,9 @@ static void fill_valid(const struct zf2fs_vol *vol, const struct zf2fs_sit_entry
 		if (seg >= vol->info.main_segs)
 			break;
 		se = &sit[seg];
-		z->valid_blocks += (uint32_t)(zf_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
+		z->valid_blocks += zf2fs_sit_valid_blocks(se);
 		for (uint32_t b = 0; b < BPS; b++)
-			if (se->valid_map[b / 8] & (0x80u >> (b % 8)))
+			if (zf2fs_sit_block_valid(se, b))
 				z->last_valid = (int64_t)k * BPS + b;
 	}
 }

@@ -2,4 +2,4 @@
 sbin_PROGRAMS += mkfs/mkfs.f2fs
 mkfs_mkfs_f2fs_SOURCES = mkfs/mkfs.c
 mkfs_mkfs_f2fs_CFLAGS = $(AM_CFLAGS) $(UUID_CFLAGS)
-mkfs_mkfs_f2fs_LDADD = lib/libzf2fs.la $(UUID_LIBS)
+mkfs_mkfs_f2fs_LDADD = $(HELPER_LIBS) $(UUID_LIBS)

@@ -24,6 +24,7 @@
 #include <uuid/uuid.h>
 
 #include "zf2fs/zf2fs.h"
+#include "helper.h"
 
 #define PROG "mkfs.f2fs"
 #define EXIT_USAGE 16

@@ -10,6 +10,8 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/sparse.h"
 #include "zf2fs/file.h"
+#include "zf2fs/access.h"
+#include "helper.h"
 
 #define DUMP_PROG "dump.f2fs"
 
@@ -87,7 +89,6 @@ int dump_quota(struct dump_ctx *c);
 int dump_load_sit(struct dump_ctx *c);
 /* One segment's SIT entry, reading only its SIT block (views of a few segments). */
 int dump_sit_entry(struct dump_ctx *c, uint64_t segno, struct zf2fs_sit_entry *ret);
-const char *dump_log_name(unsigned type);
 const char *dump_ftype_name(unsigned type);
 /* Extract inode @ino's contents to @path ("-" = stdout). */
 int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "zf2fs/endian.h"
+#include "zf2fs/access.h"
 #include "dump.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
@@ -414,7 +415,7 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 	struct zf2fs_sit_entry ent;
 	const struct zf2fs_sit_entry *se = &ent;
 	const struct zf2fs_summary *e;
-	uint32_t nid, vb;
+	uint32_t nid;
 	char why[256];
 	int err;
 
@@ -425,11 +426,10 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 	err = dump_sit_entry(c, segno, &ent);
 	if (err)
 		goto out;
-	vb = (uint32_t)zf_get(se->vblocks);
 	out_u(o, "segno", segno);
 	out_u(o, "offset", off);
-	out_s(o, "segment_type", dump_log_name(vb >> ZF2FS_SIT_VBLOCKS_BITS));
-	out_b(o, "valid", se->valid_map[off / 8] & (0x80u >> (off % 8)));
+	out_s(o, "segment_type", zf2fs_log_name(zf2fs_sit_type(se)));
+	out_b(o, "valid", zf2fs_sit_block_valid(se, (uint32_t)off));
 	err = zf2fs_vol_segment_summary(c->vol, (uint32_t)segno, sum);
 	if (err) {
 		dump_error("%s: while reading the summary of segment %llu", strerror(-err),
@@ -706,7 +706,7 @@ static int tree_dir(struct ls *l, uint32_t ino)
 		dump_damage(l->c, "%s: inode number %u is beyond the NAT", l->path, ino);
 		return 0;
 	}
-	if (l->seen[ino / 8] & (1u << (ino % 8))) {
+	if (zf2fs_lbit_test(l->seen, ino)) {
 		dump_damage(l->c, "%s: directory %u was already listed (a directory loop or a "
 			    "hard-linked directory)", l->path, ino);
 		return 0;
@@ -716,7 +716,7 @@ static int tree_dir(struct ls *l, uint32_t ino)
 			    TREE_MAX_DEPTH);
 		return 0;
 	}
-	l->seen[ino / 8] |= (uint8_t)(1u << (ino % 8));
+	zf2fs_lbit_set(l->seen, ino);
 	n = malloc(sizeof(*n));
 	if (!n)
 		return -ENOMEM;

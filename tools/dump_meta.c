@@ -14,18 +14,10 @@
 #include <string.h>
 
 #include "zf2fs/endian.h"
+#include "zf2fs/access.h"
 #include "dump.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
-
-const char *dump_log_name(unsigned type)
-{
-	static const char *const names[] = {
-		"hot_data", "warm_data", "cold_data", "hot_node", "warm_node", "cold_node",
-	};
-
-	return type < 6 ? names[type] : "unknown";
-}
 
 int dump_load_sit(struct dump_ctx *c)
 {
@@ -57,50 +49,6 @@ int dump_sit_entry(struct dump_ctx *c, uint64_t segno, struct zf2fs_sit_entry *r
 }
 
 /* ---- superblock ------------------------------------------------------------------------- */
-/* UTF-16LE volume name to UTF-8 (unpaired surrogates become U+FFFD). */
-static size_t volume_name(const struct zf2fs_super *sb, char *out, size_t cap)
-{
-	size_t n = 0;
-
-	for (unsigned i = 0; i < ZF2FS_MAX_VOLUME_NAME; i++) {
-		uint32_t cp = (uint32_t)zf_get(sb->volume_name[i]);
-
-		if (!cp)
-			break;
-		if (cp >= 0xd800 && cp < 0xdc00 && i + 1 < ZF2FS_MAX_VOLUME_NAME) {
-			uint32_t lo = (uint32_t)zf_get(sb->volume_name[i + 1]);
-
-			if (lo >= 0xdc00 && lo < 0xe000) {
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-				i++;
-			} else {
-				cp = 0xfffd;
-			}
-		} else if (cp >= 0xd800 && cp < 0xe000) {
-			cp = 0xfffd;
-		}
-		if (n + 4 >= cap)
-			break;
-		if (cp < 0x80) {
-			out[n++] = (char)cp;
-		} else if (cp < 0x800) {
-			out[n++] = (char)(0xc0 | cp >> 6);
-			out[n++] = (char)(0x80 | (cp & 0x3f));
-		} else if (cp < 0x10000) {
-			out[n++] = (char)(0xe0 | cp >> 12);
-			out[n++] = (char)(0x80 | ((cp >> 6) & 0x3f));
-			out[n++] = (char)(0x80 | (cp & 0x3f));
-		} else {
-			out[n++] = (char)(0xf0 | cp >> 18);
-			out[n++] = (char)(0x80 | ((cp >> 12) & 0x3f));
-			out[n++] = (char)(0x80 | ((cp >> 6) & 0x3f));
-			out[n++] = (char)(0x80 | (cp & 0x3f));
-		}
-	}
-	out[n] = 0;
-	return n;
-}
-
 static void bounded_string(struct out *o, const char *key, const uint8_t *s, size_t cap)
 {
 	size_t n = 0;
@@ -175,7 +123,7 @@ int dump_superblock(struct dump_ctx *c)
 	out_u(o, "node_ino", zf_get(sb->node_ino));
 	out_u(o, "meta_ino", zf_get(sb->meta_ino));
 	out_hex(o, "uuid", sb->uuid, sizeof(sb->uuid));
-	out_sn(o, "volume_name", name, volume_name(sb, name, sizeof(name)));
+	out_sn(o, "volume_name", name, zf2fs_label_to_utf8(sb->volume_name, name, sizeof(name)));
 	out_u(o, "extension_count", ext);
 	out_u(o, "hot_ext_count", hot);
 	if (ext > ZF2FS_MAX_EXTENSIONS) {
@@ -401,7 +349,7 @@ int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end)
 	if (!blk)
 		return -ENOMEM;
 	for (uint64_t nid = start; nid <= end && nid < c->info->max_nid; nid++) {
-		uint32_t idx = (uint32_t)(nid / ZF2FS_NAT_PER_BLOCK), ino, addr;
+		uint32_t idx = zf2fs_nat_block_index((uint32_t)nid), ino, addr;
 		uint64_t baddr = zf2fs_vol_nat_block_addr(c->vol, idx);
 		const struct zf2fs_nat_entry *e = NULL;
 		uint8_t version;
@@ -423,7 +371,7 @@ int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end)
 				}
 				loaded = idx;
 			}
-			e = &blk->entries[nid % ZF2FS_NAT_PER_BLOCK];
+			e = &blk->entries[zf2fs_nat_entry_index((uint32_t)nid)];
 		}
 		ino = (uint32_t)zf_get(e->ino);
 		addr = (uint32_t)zf_get(e->block_addr);
@@ -444,15 +392,6 @@ int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end)
 }
 
 /* ---- SIT ---------------------------------------------------------------------------------- */
-static unsigned popcount_map(const uint8_t *map)
-{
-	unsigned n = 0;
-
-	for (int i = 0; i < ZF2FS_SIT_MAP_SIZE; i++)
-		n += (unsigned)__builtin_popcount(map[i]);
-	return n;
-}
-
 static bool sit_in_journal(struct dump_ctx *c, uint64_t segno)
 {
 	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(c->vol);
@@ -472,24 +411,22 @@ int dump_sit(struct dump_ctx *c, uint64_t start, uint64_t end)
 	int err;
 
 	for (uint64_t s = start; s <= end && s < c->info->main_segs; s++) {
-		uint64_t baddr = zf2fs_vol_sit_block_addr(c->vol, (uint32_t)(s / ZF2FS_SIT_PER_BLOCK));
+		uint64_t baddr = zf2fs_vol_sit_block_addr(c->vol, zf2fs_sit_block_index((uint32_t)s));
 		unsigned valid, type;
-		uint32_t vb;
 
 		err = dump_sit_entry(c, s, &ent);
 		if (err)
 			return err;
-		vb = (uint32_t)zf_get(se->vblocks);
-		valid = vb & ZF2FS_SIT_VBLOCKS_MASK;
-		type = vb >> ZF2FS_SIT_VBLOCKS_BITS;
+		valid = zf2fs_sit_valid_blocks(se);
+		type = zf2fs_sit_type(se);
 
-		if (valid != popcount_map(se->valid_map))
+		if (valid != zf2fs_sit_map_weight(se))
 			dump_damage(c, "SIT entry of segment %llu: %u valid blocks but %u bits set",
-				    (unsigned long long)s, valid, popcount_map(se->valid_map));
+				    (unsigned long long)s, valid, zf2fs_sit_map_weight(se));
 		out_row(o);
 		out_u(o, "segno", s);
 		out_u(o, "type", type);
-		out_s(o, "type_name", dump_log_name(type));
+		out_s(o, "type_name", zf2fs_log_name(type));
 		out_u(o, "valid_blocks", valid);
 		out_u(o, "mtime", zf_get(se->mtime));
 		out_b(o, "journal", sit_in_journal(c, s));
@@ -511,11 +448,6 @@ static int current_log(struct dump_ctx *c, uint64_t segno)
 			return t;
 	}
 	return -1;
-}
-
-static bool map_bit(const uint8_t *map, unsigned i)
-{
-	return map[i / 8] & (0x80u >> (i % 8));
 }
 
 int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
@@ -548,13 +480,13 @@ int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
 		out_s(o, "type", node ? "node" : "data");
 		out_s(o, "source", log >= 0 ? "checkpoint" : "ssa");
 		if (log >= 0)
-			out_s(o, "current", dump_log_name((unsigned)log));
+			out_s(o, "current", zf2fs_log_name((unsigned)log));
 		else
 			out_null(o, "current");
 		out_list(o, "entries");
 		for (unsigned i = 0; i < ZF2FS_ENTRIES_IN_SUM; i++) {
 			const struct zf2fs_summary *e = &sum->entries[i];
-			bool valid = map_bit(map, i);
+			bool valid = zf2fs_hbit_test(map, i);
 
 			if (!zf_get(e->nid) && !valid)
 				continue;
@@ -590,8 +522,7 @@ int dump_segments(struct dump_ctx *c)
 	out_list(o, "list");
 	for (uint64_t s = 0; s < c->info->main_segs; s++) {
 		const struct zf2fs_sit_entry *se = zf2fs_sit_table_get(c->sit, (uint32_t)s);
-		uint32_t vb = (uint32_t)zf_get(se->vblocks);
-		unsigned valid = vb & ZF2FS_SIT_VBLOCKS_MASK, type = vb >> ZF2FS_SIT_VBLOCKS_BITS;
+		unsigned valid = zf2fs_sit_valid_blocks(se), type = zf2fs_sit_type(se);
 		int log = current_log(c, s);
 		const char *state;
 
@@ -616,7 +547,7 @@ int dump_segments(struct dump_ctx *c)
 		out_u(o, "segno", s);
 		out_u(o, "secno", s / (c->info->segs_per_sec ? c->info->segs_per_sec : 1));
 		out_u(o, "blkaddr", c->info->main_blkaddr + s * BPS);
-		out_s(o, "type", dump_log_name(type));
+		out_s(o, "type", zf2fs_log_name(type));
 		out_u(o, "valid_blocks", valid);
 		out_u(o, "mtime", zf_get(se->mtime));
 		out_s(o, "state", state);
@@ -624,7 +555,7 @@ int dump_segments(struct dump_ctx *c)
 			uint32_t cs, off;
 
 			zf2fs_vol_curseg(c->vol, log, &cs, &off);
-			out_s(o, "current", dump_log_name((unsigned)log));
+			out_s(o, "current", zf2fs_log_name((unsigned)log));
 			out_u(o, "next_blkoff", off);
 		}
 		out_row_end(o);

@@ -15,6 +15,7 @@
 
 #include "dump.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/access.h"
 #include "zf2fs/zoned.h"
 
 int dump_zones(struct dump_ctx *c)
@@ -123,7 +124,7 @@ int dump_zones(struct dump_ctx *c)
 			uint64_t pos = (uint64_t)(cur[log] - z->secno * sps) * ZF2FS_BLOCKS_PER_SEG +
 				       off[log];
 
-			out_s(o, "current", dump_log_name((unsigned)log));
+			out_s(o, "current", zf2fs_log_name((unsigned)log));
 			out_u(o, "next_write", pos);
 		}
 		out_row_end(o);

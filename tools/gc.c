@@ -25,6 +25,8 @@
 #include <time.h>
 
 #include "zf2fs/zf2fs.h"
+#include "helper.h"
+#include "zf2fs/access.h"
 #include "zf2fs/gc.h"
 #include "gc_sim_cli.h"
 #include "gc_zones.h"
@@ -352,10 +354,6 @@ static int open_model(const struct gc_cli *c, struct zf2fs_vol **ret_vol,
 	return 0;
 }
 
-static const char *const log_names[6] = {
-	"hot_data", "warm_data", "cold_data", "hot_node", "warm_node", "cold_node",
-};
-
 /* ---- state ---------------------------------------------------------------------- */
 static int cmd_state(const struct gc_cli *c)
 {
@@ -381,7 +379,7 @@ static int cmd_state(const struct gc_cli *c)
 			goto fail;
 		}
 	}
-	sit_mb = (double)((uint64_t)(s.main_segs + 54) / 55 * 4096) / 1e6;
+	sit_mb = (double)((uint64_t)zf2fs_sit_blocks(s.main_segs) * ZF2FS_BLKSIZE) / 1e6;
 	if (c->json) {
 		printf("{\"image\": \"%s\", \"main_segments\": %u, \"main_sections\": %u, "
 		       "\"segs_per_sec\": %u, \"blocks_per_seg\": %u, \"blocks_per_sec\": %u,\n",
@@ -396,7 +394,7 @@ static int cmd_state(const struct gc_cli *c)
 		printf(" \"logs\": [");
 		for (int i = 0; i < 6; i++)
 			printf("%s{\"log\": \"%s\", \"segno\": %u, \"blkoff\": %u}", i ? ", " : "",
-			       log_names[i], s.cur_segno[i], s.cur_blkoff[i]);
+			       zf2fs_log_name(i), s.cur_segno[i], s.cur_blkoff[i]);
 		printf("],\n \"dirty_histogram\": [");
 		for (int i = 0; i < ZF2FS_GC_HIST_BUCKETS; i++)
 			printf("%s{\"from_pct\": %d, \"to_pct\": %d, \"sections\": %u}", i ? ", " : "",
@@ -436,7 +434,7 @@ static int cmd_state(const struct gc_cli *c)
 		       s.dirty_segs, s.full_segs, s.prefree_segs);
 		printf("prefree: runtime state; none on an unmounted image after a clean checkpoint\n");
 		for (int i = 0; i < 6; i++)
-			printf("log %-9s segment %u, next block %u\n", log_names[i], s.cur_segno[i],
+			printf("log %-9s segment %u, next block %u\n", zf2fs_log_name(i), s.cur_segno[i],
 			       s.cur_blkoff[i]);
 		printf("dirty sections by valid blocks:\n");
 		for (int i = 0; i < ZF2FS_GC_HIST_BUCKETS; i++)

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "zf2fs/zf2fs.h"
+#include "helper.h"
 #include "zf2fs/gc.h"
 #include "zf2fs/gc_sim.h"
 #include "zf2fs/zoned.h"

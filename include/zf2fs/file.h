@@ -17,8 +17,6 @@
 extern "C" {
 #endif
 
-/* i_advise bit: the file's contents (and a directory's names) are encrypted. */
-#define ZF2FS_ADVISE_ENCRYPT 0x04u
 
 /*
  * Read inode @ino into @buf (one 4 KiB node block): the node must carry nid @ino, inode

@@ -3,7 +3,7 @@
  * format.h - the F2FS on-disk format, as Linux 6.1 reads it.
  *
  * Every multi-byte field is little-endian on disk whatever the host is; the zf_le* types
- * are plain integers that must only be read through zf_get*() / written through zf_put*()
+ * are plain integers that must only be read through zf_get() / written through zf_set()
  * (include/zf2fs/endian.h).  Struct sizes and key offsets are checked at compile time at
  * the bottom of this file and again, field by field, in tests/unit/test_format.c.
  */
@@ -205,8 +205,22 @@ struct zf2fs_extent {
 #define ZF2FS_NIDS_PER_BLOCK        1018
 #define ZF2FS_INLINE_XATTR_ADDRS    50    /* default inline xattr size, in 4-byte words */
 
-/* i_flags bits this tool writes */
+/* i_flags bits */
+#define ZF2FS_COMPR_FL       0x00000004u   /* compressed file */
 #define ZF2FS_IMMUTABLE_FL   0x00000010u
+#define ZF2FS_CASEFOLD_FL    0x40000000u   /* casefolded directory */
+
+/* i_advise bit: the file's contents (and a directory's names) are encrypted. */
+#define ZF2FS_ADVISE_ENCRYPT 0x04u
+
+#define ZF2FS_MAX_INLINE_XATTR_WORDS 443u  /* the kernel's bound on i_inline_xattr_size */
+
+/* Node offsets in a file's tree, as footers record them. */
+#define ZF2FS_OFS_DIR1  1u
+#define ZF2FS_OFS_DIR2  2u
+#define ZF2FS_OFS_IND1  3u
+#define ZF2FS_OFS_IND2  (4u + ZF2FS_NIDS_PER_BLOCK)
+#define ZF2FS_OFS_DIND  (5u + 2u * ZF2FS_NIDS_PER_BLOCK)
 
 /* i_inline flags */
 #define ZF2FS_INLINE_XATTR   0x01

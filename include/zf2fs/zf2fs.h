@@ -151,9 +151,6 @@ struct zf2fs_dev;
  * unreadable device is an error (-EINVAL). */
 ZF2FS_EXPORT int zf2fs_dev_open(const char *path, int flags, const struct zf2fs_log *log,
 				struct zf2fs_dev **ret_dev);
-/* A device in memory (tests): @bytes of zeros. */
-ZF2FS_EXPORT int zf2fs_dev_open_memory(uint64_t bytes, const struct zf2fs_log *log,
-				       struct zf2fs_dev **ret_dev);
 ZF2FS_EXPORT void zf2fs_dev_close(struct zf2fs_dev *dev);
 ZF2FS_EXPORT const char *zf2fs_dev_path(const struct zf2fs_dev *dev);
 ZF2FS_EXPORT bool zf2fs_dev_is_blockdev(const struct zf2fs_dev *dev);
@@ -174,17 +171,6 @@ ZF2FS_EXPORT int zf2fs_dev_zero(struct zf2fs_dev *dev, uint64_t off, uint64_t le
  * returns -EOPNOTSUPP when the device cannot). */
 ZF2FS_EXPORT int zf2fs_dev_discard(struct zf2fs_dev *dev, uint64_t off, uint64_t len);
 ZF2FS_EXPORT int zf2fs_dev_sync(struct zf2fs_dev *dev);
-/* Fault injection for tests: the @n-th write from now on (1 = next) and all after fail
- * with -EIO.  0 turns it off. */
-ZF2FS_EXPORT void zf2fs_dev_fail_writes_after(struct zf2fs_dev *dev, unsigned long n);
-/* Count of successful writes so far (tests). */
-ZF2FS_EXPORT unsigned long zf2fs_dev_write_count(const struct zf2fs_dev *dev);
-/* Tests: make every read not wholly inside bytes [@start, @end) fail with -EACCES and be
- * counted (zf2fs_dev_reads_refused); @end 0 lifts the limit. */
-ZF2FS_EXPORT void zf2fs_dev_restrict_reads(struct zf2fs_dev *dev, uint64_t start, uint64_t end);
-ZF2FS_EXPORT unsigned long zf2fs_dev_reads_refused(const struct zf2fs_dev *dev);
-/* Copy of a memory device's bytes (tests); NULL for other devices. */
-ZF2FS_EXPORT const uint8_t *zf2fs_dev_memory(const struct zf2fs_dev *dev);
 
 /* Is @path (or the device it names) mounted?  1 yes, 0 no, negative errno. */
 ZF2FS_EXPORT int zf2fs_path_is_mounted(const char *path);
@@ -312,10 +298,6 @@ ZF2FS_EXPORT int zf2fs_vol_segment_summary(struct zf2fs_vol *vol, uint32_t segno
 					   struct zf2fs_summary_block *ret);
 
 /* ---- nodes, files and directories ------------------------------------------------------- */
-#define ZF2FS_COMPR_FL   0x00000004u   /* i_flags: compressed file */
-#define ZF2FS_CASEFOLD_FL 0x40000000u  /* i_flags: casefolded directory */
-#define ZF2FS_MAX_INLINE_XATTR_WORDS 443u  /* the kernel's bound on i_inline_xattr_size */
-
 /* Where an inode keeps its addresses, given its flags and the volume's features. */
 struct zf2fs_inode_geom {
 	uint32_t extra_words;       /* i_addr slots taken by extra attributes */
@@ -334,13 +316,6 @@ ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t fea
  * footer names it.  -ZF2FS_EFSCORRUPTED (with @why) otherwise; -ENOENT if unallocated. */
 ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *buf,
 				     uint32_t *ret_blkaddr, char *why, size_t whylen);
-
-/* Node offsets in a file's tree, as footers record them. */
-#define ZF2FS_OFS_DIR1  1u
-#define ZF2FS_OFS_DIR2  2u
-#define ZF2FS_OFS_IND1  3u
-#define ZF2FS_OFS_IND2  (4u + ZF2FS_NIDS_PER_BLOCK)
-#define ZF2FS_OFS_DIND  (5u + 2u * ZF2FS_NIDS_PER_BLOCK)
 
 struct zf2fs_walk_ops {
 	/* Each node of the tree below the inode, after it was read and its footer checked:
@@ -390,18 +365,25 @@ ZF2FS_EXPORT int zf2fs_dir_iterate(struct zf2fs_vol *vol, const struct zf2fs_nod
 				   int (*bad)(void *arg, int64_t block, uint32_t slot, const char *why),
 				   void *arg);
 
-/* ---- command lines (the tools' shared conventions) ------------------------------------ */
-#define ZF2FS_EXIT_USAGE 16
-/* Print "PROG: <message>" and a --help hint on stderr, exit 16. */
-ZF2FS_EXPORT void zf2fs_usage_error(const char *prog, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
-/* A number (decimal or 0x hex) within [min, max], or a usage error naming @what. */
-ZF2FS_EXPORT uint64_t zf2fs_parse_u64(const char *prog, const char *s, const char *what,
-				      uint64_t min, uint64_t max);
-/* The --version line on @out: "PROG (zf2fs-tools) VERSION" and +NAME or -NAME for each
- * optional feature of this build (e.g. "+zoned"), ending in a newline.  Returns 0, or
- * -EIO when @out could not be written. */
-ZF2FS_EXPORT int zf2fs_print_version(FILE *out, const char *prog);
+/* ---- the volume label and the superblock --------------------------------------------- */
+/* UTF-8 @label to the superblock's UTF-16LE volume_name (zero-padded).  -EINVAL for
+ * invalid UTF-8 (overlong forms and surrogates included), -ENAMETOOLONG past 512 UTF-16
+ * code units; @why gets the reason. */
+ZF2FS_EXPORT int zf2fs_label_from_utf8(const char *label, void *ret_name, char *why,
+				       size_t whylen);
+/* (Both take the volume_name field itself, 512 little-endian units, e.g. sb->volume_name.)
+ * volume_name to UTF-8 in @out (NUL-terminated, cut at @cap; unpaired surrogates become
+ * U+FFFD).  Returns the bytes written. */
+ZF2FS_EXPORT size_t zf2fs_label_to_utf8(const void *name, char *out, size_t cap);
+/* Replace the superblock of @vol (opened for writing) by @sb: its crc is set when
+ * sb_checksum is on, it must pass zf2fs_super_verify(), and the copy not in use is
+ * written and synced before the one in use, so one valid copy exists at every moment.
+ * 0, -ZF2FS_EFSCORRUPTED (nothing written) or a write error. */
+ZF2FS_EXPORT int zf2fs_vol_write_super(struct zf2fs_vol *vol, const struct zf2fs_super *sb,
+				       char *why, size_t whylen);
+/* Set the volume label (UTF-8) through zf2fs_vol_write_super().  Errors of both. */
+ZF2FS_EXPORT int zf2fs_vol_set_label(struct zf2fs_vol *vol, const char *label, char *why,
+				     size_t whylen);
 
 /* ---- misc ------------------------------------------------------------------------------ */
 ZF2FS_EXPORT const char *zf2fs_version(void);

@@ -5,11 +5,15 @@
 # write only under $TMPDIR, and exit 77 when the reference tools are missing.
 IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_errors.sh tests/images/fsck_cases.sh \
 	tests/images/fsck_crash.sh tests/images/fsck_powercut.sh tests/images/fsck_cli.sh tests/images/fsck_ref_images.sh \
-	tests/images/fsck_scale.sh
+	tests/images/fsck_scale.sh tests/images/txn_image.sh tests/images/label.sh
 TESTS += $(IMAGE_TESTS)
 # peak resident size of a command, for fsck_scale.sh
 check_PROGRAMS += tests/images/peak_rss
 tests_images_peak_rss_SOURCES = tests/images/peak_rss.c
+# creates files through the transaction for txn_image.sh
+check_PROGRAMS += tests/images/txn_populate
+tests_images_txn_populate_SOURCES = tests/images/txn_populate.c
+tests_images_txn_populate_LDADD = $(HELPER_LIBS)
 EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh
 EXTRA_DIST += tests/images/fsck_cases.sh tests/images/f2fs_corrupt.py tests/images/make_case.sh tests/images/base \
 	$(wildcard $(srcdir)/tests/images/f_*)
@@ -18,3 +22,7 @@ EXTRA_DIST += tests/images/fsck_cases.sh tests/images/f2fs_corrupt.py tests/imag
 PKG_IMAGE_TESTS = tests/images/tool_version.sh tests/images/fsck_wrappers.sh
 TESTS += $(PKG_IMAGE_TESTS)
 EXTRA_DIST += $(PKG_IMAGE_TESTS)
+# dump.f2fs
+DUMP_TESTS = tests/images/d_fields.sh tests/images/d_files.sh tests/images/d_errors.sh
+TESTS += $(DUMP_TESTS)
+EXTRA_DIST += $(DUMP_TESTS) tests/images/d_lib.sh tests/images/codes_needing_devices

@@ -5,7 +5,7 @@ UNIT_TESTS = tests/unit/test_format tests/unit/test_checksum tests/unit/test_lay
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/unit/data"'
-UNIT_LDADD = lib/libzf2fs.la $(CMOCKA_LIBS) -lm
+UNIT_LDADD = $(HELPER_LIBS) $(CMOCKA_LIBS) -lm
 tests_unit_test_format_SOURCES = tests/unit/test_format.c
 tests_unit_test_format_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_format_LDADD = $(UNIT_LDADD)
@@ -51,6 +51,32 @@ UNIT_TESTS += tests/unit/test_rollforward
 tests_unit_test_rollforward_SOURCES = tests/unit/test_rollforward.c
 tests_unit_test_rollforward_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_rollforward_LDADD = $(UNIT_LDADD)
+# include/zf2fs/access.h: on-disk bit accessors against hand-computed values
+UNIT_TESTS += tests/unit/test_access
+tests_unit_test_access_SOURCES = tests/unit/test_access.c
+tests_unit_test_access_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_access_LDADD = $(UNIT_LDADD)
+# lib/txn.c: read-back, hash levels, a fault at every write of a commit
+UNIT_TESTS += tests/unit/test_txn
+tests_unit_test_txn_SOURCES = tests/unit/test_txn.c
+tests_unit_test_txn_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_txn_LDADD = $(UNIT_LDADD)
+# lib/zoned.c without a zoned device
+UNIT_TESTS += tests/unit/test_zoned
+tests_unit_test_zoned_SOURCES = tests/unit/test_zoned.c
+tests_unit_test_zoned_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_zoned_LDADD = $(UNIT_LDADD)
+# GC: victim selection, the state model and the simulator
+UNIT_TESTS += tests/unit/test_gc_select tests/unit/test_gc_model tests/unit/test_gc_sim
+tests_unit_test_gc_select_SOURCES = tests/unit/test_gc_select.c
+tests_unit_test_gc_select_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_gc_select_LDADD = $(HELPER_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_gc_model_SOURCES = tests/unit/test_gc_model.c
+tests_unit_test_gc_model_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_gc_model_LDADD = $(HELPER_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_gc_sim_SOURCES = tests/unit/test_gc_sim.c
+tests_unit_test_gc_sim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_gc_sim_LDADD = $(HELPER_LIBS) $(CMOCKA_LIBS) -lm
 endif
 EXTRA_DIST += tests/unit/data
 noinst_HEADERS += tests/unit/unit.h

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "zf2fs/zf2fs.h"
+#include "helper.h"
 #include "zf2fs/gc.h"
 
 #define MiB (1024ull * 1024)

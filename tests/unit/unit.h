@@ -15,6 +15,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
+#include "helper.h"
 
 /* Read a 4 KiB fixture block from tests/unit/data. */
 static inline void load_block(const char *name, void *buf)

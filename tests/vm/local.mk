@@ -20,9 +20,19 @@ VM_TESTS = \
 	tests/vm/fsck_repair.sh \
 	tests/vm/quota.sh \
 	tests/vm/zoned_gc_replay.sh \
-	tests/vm/zoned_counts.sh
+	tests/vm/zoned_counts.sh \
+	tests/vm/writers.sh
 
 TESTS += $(VM_TESTS)
+# GC: victims traced in the VM against gc.f2fs replay
+GC_VM_TESTS = tests/vm/gc_replay.sh tests/vm/gc_sim_validate.sh
+TESTS += $(GC_VM_TESTS)
+EXTRA_DIST += $(GC_VM_TESTS) tests/vm/gc_lib.sh
+# zoned devices: emulated ZNS and null_blk
+ZONED_VM_TESTS = tests/vm/zoned_zns64.sh tests/vm/zoned_zns8.sh tests/vm/zoned_nullb.sh \
+	tests/vm/zoned_parity.sh
+TESTS += $(ZONED_VM_TESTS)
+EXTRA_DIST += $(ZONED_VM_TESTS) tests/vm/zoned_guest.sh
 # zoned.sh passes with our mkfs today (it was planned as an expected
 # failure); if zoned support regresses on purpose, add it to XFAIL_TESTS.
 

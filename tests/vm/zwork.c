@@ -1032,6 +1032,25 @@ static int cmd_selftest(int argc, char **argv)
 	return 0;
 }
 
+/* label PATH: the volume label the kernel reports for the file system holding PATH
+ * (FS_IOC_GETFSLABEL), printed between quotes. */
+static int cmd_label(int argc, char **argv)
+{
+	char label[FSLABEL_MAX + 1] = { 0 };
+	int fd;
+
+	if (argc < 1)
+		die("usage: label PATH");
+	fd = open(argv[0], O_RDONLY);
+	if (fd < 0)
+		die("%s: %s: while opening", argv[0], strerror(errno));
+	if (ioctl(fd, FS_IOC_GETFSLABEL, label))
+		die("%s: %s: while asking for the label", argv[0], strerror(errno));
+	close(fd);
+	printf("label: \"%s\"\n", label);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -1049,6 +1068,7 @@ static const struct {
 	{ "zones", cmd_zones, "DEV" },
 	{ "zoneop", cmd_zoneop, "DEV reset|finish SECTOR" },
 	{ "zonewrite", cmd_zonewrite, "DEV SECTOR BLOCKS" },
+	{ "label", cmd_label, "PATH" },
 	{ "selftest", cmd_selftest, "" },
 };
 

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * access.h - small accessors for the packed bits of the on-disk format.
+ *
+ * Front-ends (mkfs, fsck, dump, gc) never shift, mask or sum on-disk bits themselves: a SIT
+ * entry's vblocks word, the high-bit-first SIT validity bitmap, the low-bit-first dentry
+ * bitmap, hash-bucket geometry and the metadata-area size formulas are given here once,
+ * as static inline functions (like libzbd's zone macros), so every caller agrees with
+ * the library and with Linux 6.1 (fs/f2fs/segment.h, fs/f2fs/dir.c, f2fs_fs.h).
+ */
+#ifndef ZF2FS_ACCESS_H
+#define ZF2FS_ACCESS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "zf2fs/endian.h"
+#include "zf2fs/format.h"
+
+/* ---- bitmaps -------------------------------------------------------------------------- */
+/* High-bit-first: bit @nr is bit 7 - nr % 8 of byte nr / 8 (SIT validity maps, the CP
+ * version bitmaps of SIT and NAT blocks). */
+static inline bool zf2fs_hbit_test(const uint8_t *map, uint64_t nr)
+{
+	return map[nr / 8] & (0x80u >> (nr % 8));
+}
+
+static inline void zf2fs_hbit_set(uint8_t *map, uint64_t nr)
+{
+	map[nr / 8] |= (uint8_t)(0x80u >> (nr % 8));
+}
+
+static inline void zf2fs_hbit_clear(uint8_t *map, uint64_t nr)
+{
+	map[nr / 8] &= (uint8_t)~(0x80u >> (nr % 8));
+}
+
+static inline void zf2fs_hbit_flip(uint8_t *map, uint64_t nr)
+{
+	map[nr / 8] ^= (uint8_t)(0x80u >> (nr % 8));
+}
+
+/* Low-bit-first: bit @nr is bit nr % 8 of byte nr / 8 (dentry bitmaps, nat_bits, and the
+ * in-memory maps of the tools). */
+static inline bool zf2fs_lbit_test(const uint8_t *map, uint64_t nr)
+{
+	return map[nr / 8] & (1u << (nr % 8));
+}
+
+static inline void zf2fs_lbit_set(uint8_t *map, uint64_t nr)
+{
+	map[nr / 8] |= (uint8_t)(1u << (nr % 8));
+}
+
+static inline void zf2fs_lbit_clear(uint8_t *map, uint64_t nr)
+{
+	map[nr / 8] &= (uint8_t)~(1u << (nr % 8));
+}
+
+/* ---- SIT entries ---------------------------------------------------------------------- */
+/* vblocks holds the log type above ZF2FS_SIT_VBLOCKS_BITS and the valid count below. */
+static inline uint32_t zf2fs_vblocks_count(uint32_t vblocks)
+{
+	return vblocks & ZF2FS_SIT_VBLOCKS_MASK;
+}
+
+static inline uint32_t zf2fs_vblocks_type(uint32_t vblocks)
+{
+	return vblocks >> ZF2FS_SIT_VBLOCKS_BITS;
+}
+
+static inline uint32_t zf2fs_vblocks_make(uint32_t type, uint32_t count)
+{
+	return (type << ZF2FS_SIT_VBLOCKS_BITS) | (count & ZF2FS_SIT_VBLOCKS_MASK);
+}
+
+static inline uint32_t zf2fs_sit_valid_blocks(const struct zf2fs_sit_entry *se)
+{
+	return zf2fs_vblocks_count((uint32_t)zf_get(se->vblocks));
+}
+
+static inline uint32_t zf2fs_sit_type(const struct zf2fs_sit_entry *se)
+{
+	return zf2fs_vblocks_type((uint32_t)zf_get(se->vblocks));
+}
+
+static inline void zf2fs_sit_set_vblocks(struct zf2fs_sit_entry *se, uint32_t type,
+					 uint32_t count)
+{
+	zf_set(se->vblocks, zf2fs_vblocks_make(type, count));
+}
+
+static inline void zf2fs_sit_set_valid_blocks(struct zf2fs_sit_entry *se, uint32_t count)
+{
+	zf2fs_sit_set_vblocks(se, zf2fs_sit_type(se), count);
+}
+
+static inline void zf2fs_sit_set_type(struct zf2fs_sit_entry *se, uint32_t type)
+{
+	zf2fs_sit_set_vblocks(se, type, zf2fs_sit_valid_blocks(se));
+}
+
+/* Block @off (0..511) of the segment in the validity map. */
+static inline bool zf2fs_sit_block_valid(const struct zf2fs_sit_entry *se, uint32_t off)
+{
+	return zf2fs_hbit_test(se->valid_map, off);
+}
+
+static inline void zf2fs_sit_block_set(struct zf2fs_sit_entry *se, uint32_t off)
+{
+	zf2fs_hbit_set(se->valid_map, off);
+}
+
+static inline void zf2fs_sit_block_clear(struct zf2fs_sit_entry *se, uint32_t off)
+{
+	zf2fs_hbit_clear(se->valid_map, off);
+}
+
+/* Bits set in a validity map. */
+static inline uint32_t zf2fs_sit_map_weight(const struct zf2fs_sit_entry *se)
+{
+	uint32_t n = 0;
+
+	for (unsigned i = 0; i < ZF2FS_SIT_MAP_SIZE; i++)
+		n += (uint32_t)__builtin_popcount(se->valid_map[i]);
+	return n;
+}
+
+/* The SIT block holding segment @segno's entry, and the entry's index in it. */
+static inline uint32_t zf2fs_sit_block_index(uint32_t segno)
+{
+	return segno / (uint32_t)ZF2FS_SIT_PER_BLOCK;
+}
+
+static inline uint32_t zf2fs_sit_entry_index(uint32_t segno)
+{
+	return segno % (uint32_t)ZF2FS_SIT_PER_BLOCK;
+}
+
+/* ---- NAT entries ---------------------------------------------------------------------- */
+static inline uint32_t zf2fs_nat_block_index(uint32_t nid)
+{
+	return nid / (uint32_t)ZF2FS_NAT_PER_BLOCK;
+}
+
+static inline uint32_t zf2fs_nat_entry_index(uint32_t nid)
+{
+	return nid % (uint32_t)ZF2FS_NAT_PER_BLOCK;
+}
+
+static inline uint32_t zf2fs_nat_ino(const struct zf2fs_nat_entry *e)
+{
+	return (uint32_t)zf_get(e->ino);
+}
+
+static inline uint32_t zf2fs_nat_addr(const struct zf2fs_nat_entry *e)
+{
+	return (uint32_t)zf_get(e->block_addr);
+}
+
+static inline void zf2fs_nat_set(struct zf2fs_nat_entry *e, uint8_t version, uint32_t ino,
+				 uint32_t blkaddr)
+{
+	e->version = version;
+	zf_set(e->ino, ino);
+	zf_set(e->block_addr, blkaddr);
+}
+
+/* ---- metadata area sizes -------------------------------------------------------------- */
+/* SIT blocks that describe @segments segments (one copy). */
+static inline uint32_t zf2fs_sit_blocks(uint32_t segments)
+{
+	return (uint32_t)(((uint64_t)segments + ZF2FS_SIT_PER_BLOCK - 1) / ZF2FS_SIT_PER_BLOCK);
+}
+
+/* NAT blocks that give a nid to each of @blocks blocks (one copy). */
+static inline uint32_t zf2fs_nat_blocks(uint64_t blocks)
+{
+	return (uint32_t)((blocks + ZF2FS_NAT_PER_BLOCK - 1) / ZF2FS_NAT_PER_BLOCK);
+}
+
+/* SSA blocks for @segments main-area segments: one summary block each. */
+static inline uint32_t zf2fs_ssa_blocks(uint32_t segments)
+{
+	return segments;
+}
+
+/* Segments that hold @blocks blocks. */
+static inline uint32_t zf2fs_blocks_to_segs(uint64_t blocks)
+{
+	return (uint32_t)((blocks + ZF2FS_BLOCKS_PER_SEG - 1) / ZF2FS_BLOCKS_PER_SEG);
+}
+
+/* ---- directories ---------------------------------------------------------------------- */
+/* Dentry slots a name of @len bytes takes. */
+static inline uint32_t zf2fs_dentry_slots(uint32_t len)
+{
+	return (len + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN;
+}
+
+static inline bool zf2fs_dentry_bit_test(const uint8_t *bitmap, uint32_t slot)
+{
+	return zf2fs_lbit_test(bitmap, slot);
+}
+
+static inline void zf2fs_dentry_bit_set(uint8_t *bitmap, uint32_t slot)
+{
+	zf2fs_lbit_set(bitmap, slot);
+}
+
+static inline void zf2fs_dentry_bit_clear(uint8_t *bitmap, uint32_t slot)
+{
+	zf2fs_lbit_clear(bitmap, slot);
+}
+
+/* Hash buckets of a directory: level @level holds 2^(level + i_dir_level) buckets (at most
+ * 2^30) of 2 blocks (4 from level 31 on).  Everything in uint64_t: the deep levels
+ * overflow 32 bits. */
+static inline uint64_t zf2fs_dir_buckets(uint32_t level, uint32_t dir_level)
+{
+	if ((uint64_t)level + dir_level < ZF2FS_MAX_DIR_HASH_DEPTH / 2)
+		return 1ull << (level + dir_level);
+	return 1ull << (ZF2FS_MAX_DIR_HASH_DEPTH / 2 - 1);
+}
+
+static inline uint64_t zf2fs_dir_bucket_blocks(uint32_t level)
+{
+	return level < ZF2FS_MAX_DIR_HASH_DEPTH / 2 ? 2 : 4;
+}
+
+/* First dentry block of level @level. */
+static inline uint64_t zf2fs_dir_level_start(uint32_t level, uint32_t dir_level)
+{
+	uint64_t b = 0;
+
+	for (uint32_t i = 0; i < level; i++)
+		b += zf2fs_dir_buckets(i, dir_level) * zf2fs_dir_bucket_blocks(i);
+	return b;
+}
+
+/* First dentry block of bucket @bucket of level @level. */
+static inline uint64_t zf2fs_dir_bucket_start(uint32_t level, uint32_t dir_level,
+					      uint64_t bucket)
+{
+	return zf2fs_dir_level_start(level, dir_level) + bucket * zf2fs_dir_bucket_blocks(level);
+}
+
+/* Level and bucket of dentry block @bidx; false beyond the deepest level. */
+static inline bool zf2fs_dir_block_bucket(uint64_t bidx, uint32_t dir_level,
+					  uint32_t *ret_level, uint64_t *ret_bucket)
+{
+	uint64_t start = 0;
+
+	for (uint32_t l = 0; l < ZF2FS_MAX_DIR_HASH_DEPTH; l++) {
+		uint64_t n = zf2fs_dir_buckets(l, dir_level) * zf2fs_dir_bucket_blocks(l);
+
+		if (bidx < start + n) {
+			*ret_level = l;
+			*ret_bucket = (bidx - start) / zf2fs_dir_bucket_blocks(l);
+			return true;
+		}
+		start += n;
+	}
+	return false;
+}
+
+/* ---- logs ----------------------------------------------------------------------------- */
+/* "hot_data" .. "cold_node" for ZF2FS_LOG_HOT_DATA .. ZF2FS_LOG_COLD_NODE, else "unknown". */
+static inline const char *zf2fs_log_name(uint32_t type)
+{
+	static const char *const names[ZF2FS_NR_CURSEG] = {
+		"hot_data", "warm_data", "cold_data", "hot_node", "warm_node", "cold_node",
+	};
+
+	return type < ZF2FS_NR_CURSEG ? names[type] : "unknown";
+}
+
+#endif /* ZF2FS_ACCESS_H */

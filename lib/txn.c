@@ -1,0 +1,1441 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * txn.c - the crash-safe transaction: queue changes to a volume, commit them in one
+ * checkpoint (include/zf2fs/txn.h).
+ *
+ * Queued changes live in memory: new and changed node blocks (whole copies), new and
+ * changed data blocks (owner node and slot), and an overlay of NAT entries.  The commit,
+ * in the order fsck/repair.c established:
+ *  1. data blocks, then node blocks, out of place into new warm data / warm node logs,
+ *     taken at the start of sections that were free in the current checkpoint and stay
+ *     free until this one (the first segment of a free section: on zoned volumes that is
+ *     a zone's write pointer, and inside its capacity); a full log is retired by writing
+ *     its summary to the SSA and taking another free section;
+ *  2. dirty SIT and NAT blocks to their inactive copies, the journals flushed into them,
+ *     their bits in the version bitmaps flipped;
+ *  3. the new checkpoint, one version up, to the inactive pack (lib/cp_write.c writes its
+ *     CP blocks last).
+ * Until step 3's last write the current checkpoint names only blocks nothing here touched.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
+#include "zf2fs/endian.h"
+#include "zf2fs/file.h"
+#include "zf2fs/quota.h"
+#include "zf2fs/txn.h"
+#include "zf2fs/zoned.h"
+#include "cp_write_p.h"
+#include "device_p.h"
+#include "inode_p.h"
+#include "volume_p.h"
+
+#define BPS ZF2FS_BLOCKS_PER_SEG
+#define S_IFMT_  0170000u
+#define S_IFDIR_ 0040000u
+#define S_IFREG_ 0100000u
+
+struct tnode {
+	uint32_t nid, old_addr;
+	bool is_new_inode;
+	bool removed;                    /* the node goes: NAT entry cleared, block freed */
+	bool was_inode;                  /* an inode on disk before: */
+	uint32_t orig_ids[3];            /* its quota ids and charged bytes then */
+	uint64_t orig_bytes;
+	struct zf2fs_node *buf;
+};
+
+struct tdata {
+	uint32_t owner, ofs, old_addr;   /* ofs: slot from the node's first address */
+	uint64_t fofs;
+	uint8_t *buf;
+};
+
+struct tnat {
+	uint32_t nid, ino, addr;
+};
+
+struct zf2fs_txn {
+	struct zf2fs_vol *vol;
+	const struct zf2fs_vol_info *vi;
+	uint64_t now;
+	struct zf2fs_sit_entry *sit;     /* every main segment, journal applied */
+	uint16_t *orig_count;            /* valid counts of the current checkpoint */
+	uint8_t *sit_dirty, *nat_dirty;  /* per SIT / NAT block */
+	struct tnode *nodes;
+	size_t nnodes, cap_nodes;
+	struct tdata *datas;
+	size_t ndatas, cap_datas;
+	struct tnat *nat;                /* entries changed by this transaction */
+	size_t nnat, cap_nat;
+	uint32_t next_nid;
+	int64_t new_inodes, new_nodes, new_blocks;   /* negative when more went than came */
+	uint32_t *freed;                 /* data blocks of removed inodes */
+	size_t nfreed, cap_freed;
+	bool committed;
+};
+
+static void *grow(void *arr, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+
+	if (n < *cap)
+		return arr;
+	p = realloc(arr, (*cap ? *cap * 2 : 16) * size);
+	if (p)
+		*cap = *cap ? *cap * 2 : 16;
+	return p;
+}
+
+/* ---- begin ------------------------------------------------------------------------ */
+ZF2FS_EXPORT int zf2fs_txn_begin(struct zf2fs_vol *vol, struct zf2fs_txn **ret)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_txn *t;
+	int err;
+
+	*ret = NULL;
+	for (unsigned d = 0; d < vol->ndevs; d++)
+		if (!vol->dev[d]->writable)
+			return -EROFS;
+	/* quota files would need their charges, a pending roll-forward or an error would be
+	 * thrown away by a new checkpoint */
+	if (!(vi->ckpt_flags & ZF2FS_CP_UMOUNT_FLAG) || (vi->ckpt_flags & ZF2FS_CP_ERROR_FLAG) ||
+	    (vi->ckpt_flags & ZF2FS_CP_QUOTA_NEED_FSCK_FLAG))
+		return -EOPNOTSUPP;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->vol = vol;
+	t->vi = vi;
+	t->now = (uint64_t)time(NULL);
+	t->next_nid = ZF2FS_ROOT_INO + 1;
+	t->orig_count = calloc(vi->main_segs ? vi->main_segs : 1, sizeof(uint16_t));
+	t->sit_dirty = calloc(vi->sit_blocks + 1, 1);
+	t->nat_dirty = calloc(vi->nat_blocks + 1, 1);
+	err = t->orig_count && t->sit_dirty && t->nat_dirty ? 0 : -ENOMEM;
+	if (!err)
+		err = zf2fs_vol_load_sit(vol, &t->sit);
+	for (uint32_t s = 0; !err && s < vi->main_segs; s++)
+		t->orig_count[s] = (uint16_t)zf2fs_sit_valid_blocks(&t->sit[s]);
+	if (err) {
+		zf2fs_txn_free(t);
+		return err;
+	}
+	*ret = t;
+	return 0;
+}
+
+ZF2FS_EXPORT void zf2fs_txn_set_time(struct zf2fs_txn *t, uint64_t seconds)
+{
+	t->now = seconds;
+}
+
+ZF2FS_EXPORT void zf2fs_txn_free(struct zf2fs_txn *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nnodes; i++)
+		free(t->nodes[i].buf);
+	for (size_t i = 0; i < t->ndatas; i++)
+		free(t->datas[i].buf);
+	free(t->nodes);
+	free(t->datas);
+	free(t->nat);
+	free(t->freed);
+	free(t->sit);
+	free(t->orig_count);
+	free(t->sit_dirty);
+	free(t->nat_dirty);
+	free(t);
+}
+
+/* ---- the in-memory overlay -------------------------------------------------------- */
+static struct tnat *nat_find(struct zf2fs_txn *t, uint32_t nid)
+{
+	for (size_t i = 0; i < t->nnat; i++)
+		if (t->nat[i].nid == nid)
+			return &t->nat[i];
+	return NULL;
+}
+
+static int nat_set(struct zf2fs_txn *t, uint32_t nid, uint32_t ino, uint32_t addr)
+{
+	struct tnat *e = nat_find(t, nid);
+
+	if (!e) {
+		struct tnat *n = grow(t->nat, &t->cap_nat, t->nnat, sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->nat = n;
+		e = &t->nat[t->nnat++];
+		e->nid = nid;
+	}
+	e->ino = ino;
+	e->addr = addr;
+	t->nat_dirty[zf2fs_nat_block_index(nid)] = 1;
+	return 0;
+}
+
+/* The node @nid as this transaction will write it: queued on first use. */
+static int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
+{
+	struct tnode *n;
+	char why[200];
+	int err;
+
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].nid == nid) {
+			*ret = t->nodes[i].buf;
+			return 0;
+		}
+	n = grow(t->nodes, &t->cap_nodes, t->nnodes, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	t->nodes = n;
+	n = &t->nodes[t->nnodes];
+	memset(n, 0, sizeof(*n));
+	n->nid = nid;
+	n->buf = malloc(ZF2FS_BLKSIZE);
+	if (!n->buf)
+		return -ENOMEM;
+	err = zf2fs_vol_read_node(t->vol, nid, n->buf, &n->old_addr, why, sizeof(why));
+	if (err) {
+		zf2fs_logf(&t->vol->log, ZF2FS_LOG_ERROR, 0, "%s", why);
+		free(n->buf);
+		return err;
+	}
+	if (zf_get(n->buf->footer.ino) == nid) {
+		n->was_inode = true;
+		zf2fs_quota_inode_ids(&n->buf->i, t->vi->features, n->orig_ids);
+		n->orig_bytes = zf2fs_quota_inode_bytes(zf_get(n->buf->i.i_blocks));
+	}
+	t->nnodes++;
+	*ret = n->buf;
+	return 0;
+}
+
+static int new_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
+{
+	struct tnode *n = grow(t->nodes, &t->cap_nodes, t->nnodes, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	t->nodes = n;
+	n = &t->nodes[t->nnodes];
+	memset(n, 0, sizeof(*n));
+	n->nid = nid;
+	n->is_new_inode = true;
+	n->buf = calloc(1, ZF2FS_BLKSIZE);
+	if (!n->buf)
+		return -ENOMEM;
+	t->nnodes++;
+	*ret = n->buf;
+	return 0;
+}
+
+static struct tdata *find_data(struct zf2fs_txn *t, uint32_t owner, uint64_t fofs)
+{
+	for (size_t i = 0; i < t->ndatas; i++)
+		if (t->datas[i].owner == owner && t->datas[i].fofs == fofs)
+			return &t->datas[i];
+	return NULL;
+}
+
+static int queue_data(struct zf2fs_txn *t, uint32_t owner, uint32_t ofs, uint64_t fofs,
+		      uint32_t old_addr, uint8_t *buf)
+{
+	struct tdata *d = grow(t->datas, &t->cap_datas, t->ndatas, sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	t->datas = d;
+	t->datas[t->ndatas++] = (struct tdata){ owner, ofs, old_addr, fofs, buf };
+	return 0;
+}
+
+/* A nid that is free in the NAT and not taken by this transaction. */
+static int alloc_nid(struct zf2fs_txn *t, uint32_t *ret)
+{
+	for (uint32_t nid = t->next_nid; nid < t->vi->max_nid; nid++) {
+		struct zf2fs_nat_info ni;
+		int err;
+
+		if (nat_find(t, nid))
+			continue;
+		err = zf2fs_vol_nat_lookup(t->vol, nid, &ni);
+		if (err)
+			return err;
+		if (ni.blkaddr == ZF2FS_NULL_ADDR && ni.ino == 0) {
+			t->next_nid = nid + 1;
+			*ret = nid;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+/* ---- inodes and dentries ------------------------------------------------------------ */
+static uint32_t addr_base(const struct zf2fs_txn *t, const struct zf2fs_node *n)
+{
+	struct zf2fs_inode_geom g;
+
+	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g))
+		return UINT32_MAX;
+	return g.extra_words;
+}
+
+static void init_inode(struct zf2fs_txn *t, struct zf2fs_node *n, uint32_t ino, uint32_t pino,
+		       const char *name, size_t len, uint32_t mode)
+{
+	struct zf2fs_inode *in = &n->i;
+
+	zf_set(in->i_mode, mode);
+	zf_set(in->i_links, (mode & S_IFMT_) == S_IFDIR_ ? 2 : 1);
+	zf_set(in->i_blocks, 1);
+	zf_set(in->i_atime, t->now);
+	zf_set(in->i_ctime, t->now);
+	zf_set(in->i_mtime, t->now);
+	zf_set(in->i_pino, pino);
+	zf_set(in->i_namelen, len);
+	memcpy(in->i_name, name, len);
+	if (t->vi->features & ZF2FS_FEAT_EXTRA_ATTR) {
+		in->i_inline = ZF2FS_EXTRA_ATTR;
+		zf_set(in->i_extra_isize, zf2fs_extra_isize(t->vi->features));
+		if (t->vi->features & ZF2FS_FEAT_INODE_CRTIME)
+			zf_set(in->i_crtime, t->now);
+	}
+	zf_set(n->footer.nid, ino);
+	zf_set(n->footer.ino, ino);
+	/* the kernel keeps directories' nodes hot and files' nodes cold */
+	zf_set(n->footer.flag, (mode & S_IFMT_) == S_IFDIR_ ? 0 : ZF2FS_FOOTER_COLD_BIT);
+}
+
+static void put_dentry(uint8_t *bitmap, struct zf2fs_dir_entry *dentry,
+		       uint8_t (*filename)[ZF2FS_SLOT_LEN], uint32_t at, const char *name,
+		       size_t len, uint32_t hash, uint32_t ino, uint8_t type)
+{
+	zf_set(dentry[at].hash_code, hash);
+	zf_set(dentry[at].ino, ino);
+	zf_set(dentry[at].name_len, len);
+	dentry[at].file_type = type;
+	memcpy(filename[at], name, len);
+	for (uint32_t i = 0; i < zf2fs_dentry_slots((uint32_t)len); i++)
+		zf2fs_dentry_bit_set(bitmap, at + i);
+}
+
+static int64_t free_run(const uint8_t *bitmap, uint32_t nr, uint32_t slots)
+{
+	for (uint32_t i = 0; i + slots <= nr; i++) {
+		uint32_t k = 0;
+
+		while (k < slots && !zf2fs_dentry_bit_test(bitmap, i + k))
+			k++;
+		if (k == slots)
+			return i;
+		i += k;
+	}
+	return -1;
+}
+
+/* Dentry block @fofs of directory @dir (its queued node @dn) as this transaction sees it;
+ * a hole gives a new zeroed block.  The block is queued for writing. */
+static int dir_block(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn, uint64_t fofs,
+		     struct zf2fs_dentry_block **ret)
+{
+	struct tdata *d = find_data(t, dir, fofs);
+	uint32_t base = addr_base(t, dn), addr;
+	struct zf2fs_inode_geom g;
+	uint8_t *buf;
+	int err;
+
+	if (d) {
+		*ret = (struct zf2fs_dentry_block *)d->buf;
+		return 0;
+	}
+	if (base == UINT32_MAX || zf2fs_inode_geometry(&dn->i, t->vi->features, &g))
+		return -ZF2FS_EFSCORRUPTED;
+	if (fofs >= g.addrs)
+		return -EFBIG;   /* direct nodes for directories: not yet */
+	addr = (uint32_t)zf_get(dn->i.i_addr[base + fofs]);
+	buf = calloc(1, ZF2FS_BLKSIZE);
+	if (!buf)
+		return -ENOMEM;
+	if (addr != ZF2FS_NULL_ADDR && addr != ZF2FS_NEW_ADDR) {
+		err = zf2fs_vol_read_block(t->vol, addr, buf);
+		if (err) {
+			free(buf);
+			return err;
+		}
+	} else {
+		zf_set(dn->i.i_blocks, zf_get(dn->i.i_blocks) + 1);
+		t->new_blocks++;
+	}
+	err = queue_data(t, dir, (uint32_t)fofs, fofs, addr == ZF2FS_NEW_ADDR ? ZF2FS_NULL_ADDR :
+			 addr, buf);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*ret = (struct zf2fs_dentry_block *)buf;
+	return 0;
+}
+
+/* An inline directory becomes a directory with one dentry block, as the kernel converts
+ * one whose inline area is full (fs/f2fs/inline.c, f2fs_move_inline_dirents): the inline
+ * bitmap, entries and names are copied to the same slots of block 0 (level 0 holds every
+ * hash when i_dir_level is 0), the inline area is cleared, the depth becomes 1. */
+static int convert_inline_dir(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn)
+{
+	struct zf2fs_dentry_view v;
+	struct zf2fs_inode_geom g;
+	struct zf2fs_dentry_block *db;
+	int err;
+
+	if (dn->i.i_dir_level)
+		return -EOPNOTSUPP;   /* the kernel rehashes those: not yet */
+	if (zf2fs_dentry_view_inline(dn, t->vi->features, &v) ||
+	    zf2fs_inode_geometry(&dn->i, t->vi->features, &g))
+		return -ZF2FS_EFSCORRUPTED;
+	db = calloc(1, ZF2FS_BLKSIZE);
+	if (!db)
+		return -ENOMEM;
+	memcpy(db->dentry_bitmap, v.bitmap, (v.nr + 7) / 8);
+	memcpy(db->dentry, v.dentry, (size_t)v.nr * sizeof(db->dentry[0]));
+	memcpy(db->filename, v.filename, (size_t)v.nr * ZF2FS_SLOT_LEN);
+	/* the inline area: one reserved word, then the dentries */
+	memset(&dn->i.i_addr[g.extra_words], 0, 4 + (size_t)g.inline_bytes);
+	dn->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DENTRY;
+	if ((dn->i.i_inline & ZF2FS_EXTRA_ATTR) && !(dn->i.i_inline & ZF2FS_INLINE_XATTR) &&
+	    !(t->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR))
+		zf_set(dn->i.i_inline_xattr_size, 0);
+	zf_set(dn->i.i_current_depth, 1);
+	if (zf_get(dn->i.i_size) < ZF2FS_BLKSIZE)
+		zf_set(dn->i.i_size, ZF2FS_BLKSIZE);
+	zf_set(dn->i.i_blocks, zf_get(dn->i.i_blocks) + 1);
+	t->new_blocks++;
+	err = queue_data(t, dir, 0, 0, ZF2FS_NULL_ADDR, (uint8_t *)db);
+	if (err)
+		free(db);
+	return err;
+}
+
+static int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node **ret)
+{
+	int err = get_node(t, dir, ret);
+
+	if (err)
+		return err;
+	if (((uint32_t)zf_get((*ret)->i.i_mode) & S_IFMT_) != S_IFDIR_)
+		return -ENOTDIR;
+	if ((zf_get((*ret)->i.i_flags) & ZF2FS_CASEFOLD_FL) ||
+	    ((*ret)->i.i_advise & ZF2FS_ADVISE_ENCRYPT))
+		return -EOPNOTSUPP;
+	if ((*ret)->i.i_inline & ZF2FS_INLINE_DENTRY)
+		return convert_inline_dir(t, dir, *ret);
+	return 0;
+}
+
+/* Whether @name is already in @dir, looking at the queued blocks first. */
+static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
+		       const char *name, size_t len, uint32_t hash)
+{
+	uint32_t depth = (uint32_t)zf_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
+	uint64_t nblocks = (zf_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+
+	for (uint32_t level = 0; level < depth && level < ZF2FS_MAX_DIR_HASH_DEPTH; level++) {
+		uint64_t b = zf2fs_dir_bucket_start(level, dl, hash % zf2fs_dir_buckets(level, dl));
+
+		for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level) && b + k < nblocks; k++) {
+			struct zf2fs_dentry_view v;
+			struct tdata *d = find_data(t, dir, b + k);
+			uint8_t blk[ZF2FS_BLKSIZE];
+			uint32_t base = addr_base(t, dn), addr;
+			struct zf2fs_inode_geom g;
+			int err;
+
+			if (base == UINT32_MAX || zf2fs_inode_geometry(&dn->i, t->vi->features, &g))
+				return -ZF2FS_EFSCORRUPTED;
+			if (d) {
+				memcpy(blk, d->buf, sizeof(blk));
+			} else {
+				if (b + k >= g.addrs)
+					continue;
+				addr = (uint32_t)zf_get(dn->i.i_addr[base + b + k]);
+				if (addr == ZF2FS_NULL_ADDR || addr == ZF2FS_NEW_ADDR)
+					continue;
+				err = zf2fs_vol_read_block(t->vol, addr, blk);
+				if (err)
+					return err;
+			}
+			zf2fs_dentry_view_block(blk, &v);
+			for (uint32_t i = 0; i < v.nr; i++)
+				if (zf2fs_dentry_slot_used(&v, i) &&
+				    zf_get(v.dentry[i].hash_code) == hash &&
+				    zf_get(v.dentry[i].name_len) == len &&
+				    i + zf2fs_dentry_slots((uint32_t)len) <= v.nr &&
+				    !memcmp(v.filename[i], name, len))
+					return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+/* Add @name -> @ino to directory @dir: the first bucket block with room, level by level,
+ * a new level when every bucket on the way is full (fs/f2fs/dir.c, f2fs_add_regular_entry). */
+static int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
+		      const char *name, size_t len, uint32_t ino, uint8_t type)
+{
+	uint32_t hash = zf2fs_dentry_hash(name, len), slots = zf2fs_dentry_slots((uint32_t)len);
+	uint32_t depth = (uint32_t)zf_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
+	int err = name_exists(t, dir, dn, name, len, hash);
+
+	if (err)
+		return err;
+	for (uint32_t level = 0; level < ZF2FS_MAX_DIR_HASH_DEPTH; level++) {
+		uint64_t b = zf2fs_dir_bucket_start(level, dl, hash % zf2fs_dir_buckets(level, dl));
+
+		for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level); k++) {
+			struct zf2fs_dentry_block *db;
+			int64_t at;
+
+			err = dir_block(t, dir, dn, b + k, &db);
+			if (err)
+				return err;
+			at = free_run(db->dentry_bitmap, ZF2FS_DENTRY_PER_BLOCK, slots);
+			if (at < 0)
+				continue;
+			put_dentry(db->dentry_bitmap, db->dentry, db->filename, (uint32_t)at, name,
+				   len, hash, ino, type);
+			if (level >= depth)
+				zf_set(dn->i.i_current_depth, level + 1);
+			if (zf_get(dn->i.i_size) < (b + k + 1) * ZF2FS_BLKSIZE)
+				zf_set(dn->i.i_size, (b + k + 1) * ZF2FS_BLKSIZE);
+			zf_set(dn->i.i_mtime, t->now);
+			zf_set(dn->i.i_ctime, t->now);
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char *name,
+				  uint32_t mode, const void *data, size_t len, uint32_t *ret_ino)
+{
+	size_t nlen = strlen(name);
+	bool is_dir = (mode & S_IFMT_) == S_IFDIR_;
+	struct zf2fs_node *dn, *n;
+	struct zf2fs_inode_geom g;
+	uint32_t ino, base;
+	uint64_t nblk = (len + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	int err;
+
+	if (!nlen || nlen > ZF2FS_NAME_LEN)
+		return nlen ? -ENAMETOOLONG : -EINVAL;
+	if (memchr(name, '/', nlen) || !strcmp(name, ".") || !strcmp(name, ".."))
+		return -EINVAL;
+	if (!is_dir && (mode & S_IFMT_) != S_IFREG_)
+		return -EINVAL;
+	if (is_dir && (data || len))
+		return -EINVAL;
+	err = dir_for_change(t, dir, &dn);
+	if (err)
+		return err;
+	err = alloc_nid(t, &ino);
+	if (err)
+		return err;
+	err = new_node(t, ino, &n);
+	if (err)
+		return err;
+	init_inode(t, n, ino, dir, name, nlen, mode);
+	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g))
+		return -ZF2FS_EFSCORRUPTED;
+	base = g.extra_words;
+	/* the inode's own addresses, then up to two direct nodes */
+	if (nblk > g.addrs + 2ull * ZF2FS_ADDRS_PER_BLOCK)
+		return -EFBIG;
+	err = add_dentry(t, dir, dn, name, nlen, ino, is_dir ? ZF2FS_FT_DIR : ZF2FS_FT_REG_FILE);
+	if (err) {
+		/* nothing refers to the new node: drop it */
+		free(t->nodes[--t->nnodes].buf);
+		return err;
+	}
+	err = nat_set(t, ino, ino, ZF2FS_NULL_ADDR);
+	if (err)
+		return err;
+	t->new_inodes++;
+	t->new_nodes++;
+	t->new_blocks++;
+	if (is_dir) {
+		struct zf2fs_dentry_block *db = calloc(1, ZF2FS_BLKSIZE);
+
+		if (!db)
+			return -ENOMEM;
+		put_dentry(db->dentry_bitmap, db->dentry, db->filename, 0, ".", 1, 0, ino,
+			   ZF2FS_FT_DIR);
+		put_dentry(db->dentry_bitmap, db->dentry, db->filename, 1, "..", 2, 0, dir,
+			   ZF2FS_FT_DIR);
+		zf_set(n->i.i_current_depth, 1);
+		zf_set(n->i.i_size, ZF2FS_BLKSIZE);
+		zf_set(n->i.i_blocks, 2);
+		err = queue_data(t, ino, 0, 0, ZF2FS_NULL_ADDR, (uint8_t *)db);
+		if (err) {
+			free(db);
+			return err;
+		}
+		t->new_blocks++;
+		zf_set(dn->i.i_links, zf_get(dn->i.i_links) + 1);
+	} else {
+		uint32_t direct[2] = { 0, 0 }, ndirect = 0;
+
+		while (nblk > g.addrs + (uint64_t)ndirect * ZF2FS_ADDRS_PER_BLOCK) {
+			struct zf2fs_node *dnode;
+			uint32_t nid;
+
+			err = alloc_nid(t, &nid);
+			if (!err)
+				err = new_node(t, nid, &dnode);
+			if (!err)
+				err = nat_set(t, nid, ino, ZF2FS_NULL_ADDR);
+			if (err)
+				return err;
+			t->nodes[t->nnodes - 1].is_new_inode = false;
+			zf_set(dnode->footer.nid, nid);
+			zf_set(dnode->footer.ino, ino);
+			zf_set(dnode->footer.flag, ((ZF2FS_OFS_DIR1 + ndirect) << ZF2FS_FOOTER_OFS_SHIFT) |
+			       ZF2FS_FOOTER_COLD_BIT);
+			zf_set(n->i.i_nid[ndirect], nid);
+			direct[ndirect++] = nid;
+			t->new_nodes++;
+			t->new_blocks++;
+		}
+		zf_set(n->i.i_size, len);
+		zf_set(n->i.i_blocks, 1 + nblk + ndirect);
+		for (uint64_t b = 0; b < nblk; b++) {
+			uint8_t *buf = calloc(1, ZF2FS_BLKSIZE);
+			size_t piece = len - b * ZF2FS_BLKSIZE < ZF2FS_BLKSIZE ?
+				       len - b * ZF2FS_BLKSIZE : ZF2FS_BLKSIZE;
+			uint32_t owner = ino, ofs = (uint32_t)b;
+
+			if (b >= g.addrs) {
+				owner = direct[(b - g.addrs) / ZF2FS_ADDRS_PER_BLOCK];
+				ofs = (uint32_t)((b - g.addrs) % ZF2FS_ADDRS_PER_BLOCK);
+			}
+			if (!buf)
+				return -ENOMEM;
+			memcpy(buf, (const uint8_t *)data + b * ZF2FS_BLKSIZE, piece);
+			err = queue_data(t, owner, ofs, b, ZF2FS_NULL_ADDR, buf);
+			if (err) {
+				free(buf);
+				return err;
+			}
+			t->new_blocks++;
+		}
+	}
+	(void)base;
+	if (ret_ino)
+		*ret_ino = ino;
+	return 0;
+}
+
+/* Where @name is in directory @dn: dentry block @ret_fofs, slot @ret_slot. */
+static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
+		      const char *name, size_t len, uint64_t *ret_fofs, uint32_t *ret_slot,
+		      uint32_t *ret_ino)
+{
+	uint32_t hash = zf2fs_dentry_hash(name, len);
+	uint32_t depth = (uint32_t)zf_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
+	uint64_t nblocks = (zf_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	int err = name_exists(t, dir, dn, name, len, hash);
+
+	if (err != -EEXIST)
+		return err ? err : -ENOENT;
+	for (uint32_t level = 0; level < depth && level < ZF2FS_MAX_DIR_HASH_DEPTH; level++) {
+		uint64_t b = zf2fs_dir_bucket_start(level, dl, hash % zf2fs_dir_buckets(level, dl));
+
+		for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level) && b + k < nblocks; k++) {
+			struct zf2fs_dentry_block *db;
+			struct zf2fs_dentry_view v;
+
+			err = dir_block(t, dir, dn, b + k, &db);
+			if (err)
+				return err;
+			zf2fs_dentry_view_block(db, &v);
+			for (uint32_t i = 0; i < v.nr; i++)
+				if (zf2fs_dentry_slot_used(&v, i) &&
+				    zf_get(v.dentry[i].hash_code) == hash &&
+				    zf_get(v.dentry[i].name_len) == len &&
+				    i + zf2fs_dentry_slots((uint32_t)len) <= v.nr &&
+				    !memcmp(v.filename[i], name, len)) {
+					*ret_fofs = b + k;
+					*ret_slot = i;
+					*ret_ino = (uint32_t)zf_get(v.dentry[i].ino);
+					return 0;
+				}
+		}
+	}
+	return -ENOENT;
+}
+
+
+ZF2FS_EXPORT int zf2fs_txn_link(struct zf2fs_txn *t, uint32_t dir, const char *name,
+				uint32_t ino)
+{
+	size_t len = strlen(name);
+	struct zf2fs_node *dn, *n;
+	int err;
+
+	if (!len || len > ZF2FS_NAME_LEN || memchr(name, '/', len) || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
+		return len > ZF2FS_NAME_LEN ? -ENAMETOOLONG : -EINVAL;
+	err = dir_for_change(t, dir, &dn);
+	if (!err)
+		err = get_node(t, ino, &n);
+	if (err)
+		return err;
+	if (((uint32_t)zf_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_)
+		return -EPERM;   /* no hard links to directories */
+	err = add_dentry(t, dir, dn, name, len, ino, zf2fs_mode_to_ftype((uint32_t)zf_get(n->i.i_mode)));
+	if (err)
+		return err;
+	zf_set(n->i.i_links, zf_get(n->i.i_links) + 1);
+	zf_set(n->i.i_ctime, t->now);
+	return 0;
+}
+
+/* Drop inode @n (its node block, its data blocks); the caller checked it has no other
+ * nodes. */
+static int remove_inode(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n)
+{
+	struct zf2fs_inode_geom g;
+	struct tnode *tn = NULL;
+
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].nid == ino)
+			tn = &t->nodes[i];
+	if (!tn || zf2fs_inode_geometry(&n->i, t->vi->features, &g))
+		return -ZF2FS_EFSCORRUPTED;
+	if (!(n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))) {
+		for (uint32_t i = 0; i < g.addrs; i++) {
+			uint32_t a = (uint32_t)zf_get(n->i.i_addr[g.extra_words + i]);
+			uint32_t *f;
+
+			if (a == ZF2FS_NULL_ADDR || a == ZF2FS_NEW_ADDR)
+				continue;
+			f = grow(t->freed, &t->cap_freed, t->nfreed, sizeof(*f));
+			if (!f)
+				return -ENOMEM;
+			t->freed = f;
+			t->freed[t->nfreed++] = a;
+			t->new_blocks--;
+		}
+	}
+	tn->removed = true;
+	t->new_inodes--;
+	t->new_nodes--;
+	t->new_blocks--;
+	return 0;
+}
+
+static int not_dot(void *arg, const struct zf2fs_dentry_info *d)
+{
+	(void)arg;
+	if ((d->name_len == 1 && d->name[0] == '.') ||
+	    (d->name_len == 2 && d->name[0] == '.' && d->name[1] == '.'))
+		return 0;
+	return -ENOTEMPTY;
+}
+
+/* 0 when directory @n holds nothing but "." and "..". */
+static int dir_empty(struct zf2fs_txn *t, const struct zf2fs_node *n)
+{
+	return zf2fs_dir_iterate(t->vol, n, not_dot, NULL, NULL);
+}
+
+static bool created_here(const struct zf2fs_txn *t, uint32_t ino)
+{
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].nid == ino)
+			return t->nodes[i].is_new_inode;
+	return false;
+}
+
+ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char *name)
+{
+	size_t len = strlen(name);
+	struct zf2fs_dentry_block *db;
+	struct zf2fs_node *dn, *n;
+	uint32_t slot, ino;
+	uint64_t fofs;
+	bool is_dir;
+	int err;
+
+	if (!len || len > ZF2FS_NAME_LEN || !strcmp(name, ".") || !strcmp(name, ".."))
+		return len > ZF2FS_NAME_LEN ? -ENAMETOOLONG : -EINVAL;
+	err = dir_for_change(t, dir, &dn);
+	if (!err)
+		err = find_entry(t, dir, dn, name, len, &fofs, &slot, &ino);
+	if (!err)
+		err = get_node(t, ino, &n);
+	if (err)
+		return err;
+	is_dir = ((uint32_t)zf_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_;
+	if (created_here(t, ino))
+		return -EBUSY;   /* queued blocks would still point at it */
+	if (is_dir) {
+		err = dir_empty(t, n);
+		if (err)
+			return err;
+		for (size_t i = 0; i < t->ndatas; i++)
+			if (t->datas[i].owner == ino)
+				return -EBUSY;   /* entries changed in this transaction */
+	}
+	/* what this version cannot free yet is refused before anything changes */
+	if (is_dir || zf_get(n->i.i_links) <= 1) {
+		for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
+			if (zf_get(n->i.i_nid[i]))
+				return -EOPNOTSUPP;
+		if (zf_get(n->i.i_xattr_nid) || (zf_get(n->i.i_flags) & ZF2FS_COMPR_FL))
+			return -EOPNOTSUPP;
+	}
+	err = dir_block(t, dir, dn, fofs, &db);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < zf2fs_dentry_slots((uint32_t)len); i++)
+		zf2fs_dentry_bit_clear(db->dentry_bitmap, slot + i);
+	zf_set(dn->i.i_mtime, t->now);
+	zf_set(dn->i.i_ctime, t->now);
+	if (is_dir) {   /* its ".." counted in the parent's links */
+		zf_set(dn->i.i_links, zf_get(dn->i.i_links) - 1);
+		return remove_inode(t, ino, n);
+	}
+	if (zf_get(n->i.i_links) > 1) {
+		zf_set(n->i.i_links, zf_get(n->i.i_links) - 1);
+		zf_set(n->i.i_ctime, t->now);
+		return 0;
+	}
+	return remove_inode(t, ino, n);
+}
+
+/* ---- quota charges ------------------------------------------------------------------------ */
+static bool is_quota_ino(const struct zf2fs_txn *t, uint32_t ino)
+{
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
+		if (zf_get(t->vol->sb.qf_ino[q]) == ino)
+			return true;
+	return false;
+}
+
+static int charge(struct zf2fs_quota_file *qf, uint32_t id, int64_t inodes, int64_t bytes)
+{
+	size_t i = 0;
+
+	if (!inodes && !bytes)
+		return 0;
+	while (i < qf->n && qf->dq[i].id != id)
+		i++;
+	if (i == qf->n) {
+		struct zf2fs_dquot *dq = realloc(qf->dq, (qf->n + 1) * sizeof(*dq));
+
+		if (!dq)
+			return -ENOMEM;
+		qf->dq = dq;
+		memset(&dq[qf->n], 0, sizeof(dq[0]));
+		dq[qf->n++].id = id;
+	}
+	qf->dq[i].curinodes = (uint64_t)((int64_t)qf->dq[i].curinodes + inodes);
+	qf->dq[i].curspace = (uint64_t)((int64_t)qf->dq[i].curspace + bytes);
+	return 0;
+}
+
+/* Replace the contents of quota file @qino by @buf (@size bytes): its blocks rewritten out
+ * of place, blocks it no longer needs freed. */
+static int rewrite_quota_file(struct zf2fs_txn *t, uint32_t qino, const uint8_t *buf,
+			      size_t size)
+{
+	struct zf2fs_node *n;
+	struct zf2fs_inode_geom g;
+	uint64_t nblk = (size + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE, oblk;
+	int err = get_node(t, qino, &n);
+
+	if (err)
+		return err;
+	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g) || (n->i.i_inline & ZF2FS_INLINE_DATA))
+		return -ZF2FS_EFSCORRUPTED;
+	oblk = (zf_get(n->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	if (nblk > g.addrs || oblk > g.addrs || zf_get(n->i.i_nid[0]))
+		return -EOPNOTSUPP;   /* quota files past the inode's addresses: not yet */
+	for (uint64_t b = 0; b < nblk; b++) {
+		uint8_t *blk = calloc(1, ZF2FS_BLKSIZE);
+		uint32_t old = (uint32_t)zf_get(n->i.i_addr[g.extra_words + b]);
+		size_t piece = size - b * ZF2FS_BLKSIZE < ZF2FS_BLKSIZE ? size - b * ZF2FS_BLKSIZE :
+			       ZF2FS_BLKSIZE;
+
+		if (!blk)
+			return -ENOMEM;
+		memcpy(blk, buf + b * ZF2FS_BLKSIZE, piece);
+		if (old == ZF2FS_NEW_ADDR)
+			old = ZF2FS_NULL_ADDR;
+		err = queue_data(t, qino, (uint32_t)b, b, old, blk);
+		if (err) {
+			free(blk);
+			return err;
+		}
+		if (old == ZF2FS_NULL_ADDR) {
+			t->new_blocks++;
+			zf_set(n->i.i_blocks, zf_get(n->i.i_blocks) + 1);
+		}
+	}
+	for (uint64_t b = nblk; b < oblk; b++) {
+		uint32_t old = (uint32_t)zf_get(n->i.i_addr[g.extra_words + b]);
+		uint32_t *f;
+
+		if (old == ZF2FS_NULL_ADDR || old == ZF2FS_NEW_ADDR)
+			continue;
+		f = grow(t->freed, &t->cap_freed, t->nfreed, sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		t->freed = f;
+		t->freed[t->nfreed++] = old;
+		zf_set(n->i.i_addr[g.extra_words + b], ZF2FS_NULL_ADDR);
+		zf_set(n->i.i_blocks, zf_get(n->i.i_blocks) - 1);
+		t->new_blocks--;
+	}
+	zf_set(n->i.i_size, size);
+	zf_set(n->i.i_mtime, t->now);
+	return 0;
+}
+
+/* Charge every inode this transaction created, removed or resized to its ids in each
+ * quota file, as the kernel's dquot accounting would have (quota files themselves are
+ * not charged). */
+static int charge_quotas(struct zf2fs_txn *t)
+{
+	if (!(t->vi->features & ZF2FS_FEAT_QUOTA_INO))
+		return 0;
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++) {
+		uint32_t qino = (uint32_t)zf_get(t->vol->sb.qf_ino[q]);
+		struct zf2fs_quota_file qf = { 0 };
+		uint8_t *buf = NULL;
+		size_t size = 0, nnodes = t->nnodes;
+		char why[200];
+		int err;
+
+		if (!qino)
+			continue;
+		err = zf2fs_quota_load(t->vol, qino, q, &qf, why, sizeof(why));
+		if (err) {
+			zf2fs_logf(&t->vol->log, ZF2FS_LOG_ERROR, 0, "quota file %u: %s", qino, why);
+			return err;
+		}
+		for (size_t i = 0; i < nnodes && !err; i++) {
+			struct tnode *n = &t->nodes[i];
+			uint32_t ids[3];
+
+			if (is_quota_ino(t, n->nid) || zf_get(n->buf->footer.ino) != n->nid)
+				continue;
+			if (n->was_inode)
+				err = charge(&qf, n->orig_ids[q], -1, -(int64_t)n->orig_bytes);
+			if (!err && !n->removed) {
+				zf2fs_quota_inode_ids(&n->buf->i, t->vi->features, ids);
+				err = charge(&qf, ids[q], 1, (int64_t)zf2fs_quota_inode_bytes(
+					     zf_get(n->buf->i.i_blocks)));
+			}
+		}
+		if (!err)
+			err = zf2fs_quota_build(q, &qf, &buf, &size);
+		if (!err)
+			err = rewrite_quota_file(t, qino, buf, size);
+		free(buf);
+		zf2fs_quota_file_free(&qf);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- commit --------------------------------------------------------------------------- */
+struct commit {
+	struct zf2fs_txn *t;
+	uint32_t cur[ZF2FS_NR_CURSEG], blkoff[ZF2FS_NR_CURSEG];
+	uint32_t orig_cur[ZF2FS_NR_CURSEG];   /* the current checkpoint's logs */
+	struct zf2fs_summary sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
+	uint32_t taken[64];              /* sections taken by this commit */
+	unsigned ntaken;
+	uint64_t ver;
+};
+
+static void mark_sit(struct zf2fs_txn *t, uint32_t segno)
+{
+	t->sit_dirty[zf2fs_sit_block_index(segno)] = 1;
+}
+
+static bool is_curseg(const struct commit *c, uint32_t s)
+{
+	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
+		if (c->cur[i] == s)
+			return true;
+	return false;
+}
+
+static bool was_curseg(const struct commit *c, uint32_t s)
+{
+	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
+		if (c->orig_cur[i] == s)
+			return true;
+	return false;
+}
+
+/* The first segment of a section that is free in the current checkpoint, holds none of
+ * the current logs, and was not taken by this commit already. */
+static int pick_free_section(struct commit *c, uint32_t *ret)
+{
+	const struct zf2fs_vol_info *vi = c->t->vi;
+	uint32_t sps = vi->segs_per_sec;
+
+	if (c->ntaken == sizeof(c->taken) / sizeof(c->taken[0]))
+		return -ENOSPC;
+	for (uint32_t sec = 0; sec < vi->main_secs; sec++) {
+		bool ok = true;
+
+		for (unsigned i = 0; i < c->ntaken && ok; i++)
+			ok = c->taken[i] != sec;
+		for (uint32_t k = 0; k < sps && ok; k++) {
+			uint32_t s = sec * sps + k;
+
+			ok = s < vi->main_segs && !is_curseg(c, s) && !was_curseg(c, s) &&
+			     c->t->orig_count[s] == 0 &&
+			     zf2fs_sit_valid_blocks(&c->t->sit[s]) == 0;
+		}
+		if (ok) {
+			c->taken[c->ntaken++] = sec;
+			*ret = sec * sps;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+static uint64_t log_addr(const struct commit *c, int type, uint32_t off)
+{
+	return c->t->vi->main_blkaddr + (uint64_t)c->cur[type] * BPS + off;
+}
+
+/* Retire log @type (its summary to the SSA) and start it on a fresh free section. */
+static int new_log(struct commit *c, int type)
+{
+	struct zf2fs_txn *t = c->t;
+	struct zf2fs_summary_block *sb = calloc(1, sizeof(*sb));
+	uint32_t seg;
+	int err;
+
+	if (!sb)
+		return -ENOMEM;
+	memcpy(sb->entries, c->sum[type], sizeof(sb->entries));
+	sb->footer.entry_type = type >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE :
+				ZF2FS_SUM_TYPE_DATA;
+	err = zf2fs_vol_write_block(t->vol, (uint64_t)t->vi->ssa_blkaddr + c->cur[type], sb);
+	free(sb);
+	if (err)
+		return err;
+	err = pick_free_section(c, &seg);
+	if (err) {
+		zf2fs_logf(&t->vol->log, ZF2FS_LOG_ERROR, 0, "no free section left for the new blocks");
+		return err;
+	}
+	c->cur[type] = seg;
+	c->blkoff[type] = 0;
+	memset(c->sum[type], 0, sizeof(c->sum[type]));
+	zf2fs_sit_set_vblocks(&t->sit[seg], (uint32_t)type, 0);
+	mark_sit(t, seg);
+	return 0;
+}
+
+/* Next block of log @type, the log moving on when its segment is full. */
+static int log_alloc(struct commit *c, int type, uint32_t *ret)
+{
+	int err;
+
+	if (c->blkoff[type] >= BPS) {
+		err = new_log(c, type);
+		if (err)
+			return err;
+	}
+	*ret = (uint32_t)log_addr(c, type, c->blkoff[type]);
+	return 0;
+}
+
+static void set_block(struct zf2fs_txn *t, uint32_t blk, bool valid)
+{
+	uint32_t seg, off;
+	struct zf2fs_sit_entry *se;
+
+	if (blk < t->vi->main_blkaddr || blk >= t->vi->main_end)
+		return;
+	seg = (blk - t->vi->main_blkaddr) / BPS;
+	off = (blk - t->vi->main_blkaddr) % BPS;
+	se = &t->sit[seg];
+	if (zf2fs_sit_block_valid(se, off) == valid)
+		return;
+	if (valid)
+		zf2fs_sit_block_set(se, off);
+	else
+		zf2fs_sit_block_clear(se, off);
+	zf2fs_sit_set_valid_blocks(se, zf2fs_sit_valid_blocks(se) + (valid ? 1u : (uint32_t)-1));
+	mark_sit(t, seg);
+}
+
+static struct zf2fs_node *queued_node(struct zf2fs_txn *t, uint32_t nid)
+{
+	for (size_t i = 0; i < t->nnodes; i++)
+		if (t->nodes[i].nid == nid)
+			return t->nodes[i].buf;
+	return NULL;
+}
+
+static int write_datas(struct commit *c)
+{
+	struct zf2fs_txn *t = c->t;
+	const int type = ZF2FS_LOG_WARM_DATA;
+	int err = 0;
+
+	if (!t->ndatas)
+		return 0;
+	err = new_log(c, type);
+	for (size_t i = 0; !err && i < t->ndatas; i++) {
+		struct tdata *d = &t->datas[i];
+		struct zf2fs_node *owner = queued_node(t, d->owner);
+		uint32_t base, addr;
+
+		if (!owner)
+			return -EIO;
+		/* an inode's addresses follow its extra attributes; a direct node's start at 0 */
+		base = zf_get(owner->footer.ino) == d->owner ? addr_base(t, owner) : 0;
+		if (base == UINT32_MAX)
+			return -ZF2FS_EFSCORRUPTED;
+		err = log_alloc(c, type, &addr);
+		if (err)
+			break;
+		zf_set(c->sum[type][c->blkoff[type]].nid, d->owner);
+		zf_set(c->sum[type][c->blkoff[type]].ofs_in_node, d->ofs);
+		c->blkoff[type]++;
+		err = zf2fs_vol_write_block(t->vol, addr, d->buf);
+		if (err)
+			break;
+		if (zf_get(owner->footer.ino) == d->owner)
+			zf_set(owner->i.i_addr[base + d->ofs], addr);
+		else
+			zf_set(owner->dn.addr[d->ofs], addr);
+		if (d->old_addr != ZF2FS_NULL_ADDR)
+			set_block(t, d->old_addr, false);
+		set_block(t, addr, true);
+	}
+	return err;
+}
+
+static void free_removed(struct zf2fs_txn *t)
+{
+	for (size_t i = 0; i < t->nfreed; i++)
+		set_block(t, t->freed[i], false);
+}
+
+static int write_nodes(struct commit *c)
+{
+	struct zf2fs_txn *t = c->t;
+	const int type = ZF2FS_LOG_WARM_NODE;
+	uint32_t seed = zf2fs_checksum_seed(t->vol->sb.uuid);
+	int err;
+
+	if (!t->nnodes)
+		return 0;
+	err = new_log(c, type);
+	for (size_t i = 0; !err && i < t->nnodes; i++) {
+		struct tnode *n = &t->nodes[i];
+		struct zf2fs_node *nb = n->buf;
+		uint32_t addr, next;
+
+		if (n->removed) {
+			err = nat_set(t, n->nid, 0, ZF2FS_NULL_ADDR);
+			set_block(t, n->old_addr, false);
+			continue;
+		}
+		err = log_alloc(c, type, &addr);
+		if (err)
+			break;
+		zf_set(c->sum[type][c->blkoff[type]].nid, n->nid);
+		c->blkoff[type]++;
+		next = c->blkoff[type] < BPS ? (uint32_t)log_addr(c, type, c->blkoff[type]) : 0;
+		zf_set(nb->footer.cp_ver, c->ver);
+		zf_set(nb->footer.next_blkaddr, next);
+		zf_set(nb->footer.flag, zf_get(nb->footer.flag) &
+		       ~(uint64_t)(ZF2FS_FOOTER_FSYNC_BIT | ZF2FS_FOOTER_DENT_BIT));
+		if (zf_get(nb->footer.ino) == n->nid && (t->vi->features & ZF2FS_FEAT_INODE_CHKSUM) &&
+		    (nb->i.i_inline & ZF2FS_EXTRA_ATTR) &&
+		    zf_get(nb->i.i_extra_isize) >= offsetof(struct zf2fs_inode, i_crtime) -
+						   offsetof(struct zf2fs_inode, i_extra_isize))
+			zf_set(nb->i.i_inode_checksum, zf2fs_inode_checksum(seed, nb));
+		err = zf2fs_vol_write_block(t->vol, addr, nb);
+		if (err)
+			break;
+		err = nat_set(t, n->nid, (uint32_t)zf_get(nb->footer.ino), addr);
+		if (n->old_addr != ZF2FS_NULL_ADDR)
+			set_block(t, n->old_addr, false);
+		set_block(t, addr, true);
+	}
+	return err;
+}
+
+/* The two version bitmaps inside the CP copy @cpbuf, where lib/volume.c found them. */
+static void cp_bitmaps(const struct zf2fs_txn *t, uint8_t *cpbuf, uint8_t **sitmap,
+		       uint8_t **natmap)
+{
+	*sitmap = cpbuf + (t->vol->sit_bitmap - t->vol->cp);
+	*natmap = cpbuf + (t->vol->nat_bitmap - t->vol->cp);
+}
+
+/* The journals stay behind in the old checkpoint: their entries go into the blocks. */
+static void flush_journals(struct zf2fs_txn *t)
+{
+	const struct zf2fs_journal *nj = &t->vol->nat_journal, *sj = &t->vol->sit_journal;
+	uint32_t nn = (uint32_t)zf_get(nj->n_entries), ns = (uint32_t)zf_get(sj->n_entries);
+
+	for (uint32_t i = 0; i < nn && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++) {
+		uint32_t nid = (uint32_t)zf_get(nj->nat.entries[i].nid);
+
+		if (nid < t->vi->max_nid)
+			t->nat_dirty[zf2fs_nat_block_index(nid)] = 1;
+	}
+	for (uint32_t i = 0; i < ns && i < ZF2FS_SIT_JOURNAL_ENTRIES; i++) {
+		uint32_t seg = (uint32_t)zf_get(sj->sit.entries[i].segno);
+
+		if (seg < t->vi->main_segs)
+			mark_sit(t, seg);
+	}
+}
+
+static int write_tables(struct commit *c, uint8_t *cpbuf)
+{
+	struct zf2fs_txn *t = c->t;
+	const struct zf2fs_vol_info *vi = t->vi;
+	const struct zf2fs_journal *nj = &t->vol->nat_journal;
+	uint32_t nn = (uint32_t)zf_get(nj->n_entries);
+	uint8_t *sitmap, *natmap, *blk = malloc(ZF2FS_BLKSIZE);
+	int err = 0;
+
+	if (!blk)
+		return -ENOMEM;
+	cp_bitmaps(t, cpbuf, &sitmap, &natmap);
+	for (uint32_t b = 0; b < zf2fs_sit_blocks(vi->main_segs) && !err; b++) {
+		uint32_t first = b * (uint32_t)ZF2FS_SIT_PER_BLOCK;
+		uint64_t live;
+
+		if (!t->sit_dirty[b])
+			continue;
+		live = zf2fs_vol_sit_block_addr(t->vol, b);
+		err = zf2fs_vol_read_block(t->vol, live, blk);
+		if (err)
+			break;
+		for (uint32_t e = 0; e < ZF2FS_SIT_PER_BLOCK && first + e < vi->main_segs; e++)
+			memcpy(blk + e * sizeof(struct zf2fs_sit_entry), &t->sit[first + e],
+			       sizeof(struct zf2fs_sit_entry));
+		/* the copies are the two halves of the SIT area */
+		err = zf2fs_vol_write_block(t->vol, live == (uint64_t)vi->sit_blkaddr + b ?
+					    live + vi->sit_blocks : live - vi->sit_blocks, blk);
+		zf2fs_hbit_flip(sitmap, b);
+	}
+	for (uint32_t b = 0; b < vi->nat_blocks && !err; b++) {
+		struct zf2fs_nat_block *nb = (struct zf2fs_nat_block *)blk;
+		uint64_t live, first_copy;
+
+		if (!t->nat_dirty[b])
+			continue;
+		live = zf2fs_vol_nat_block_addr(t->vol, b);
+		err = zf2fs_vol_read_block(t->vol, live, blk);
+		if (err)
+			break;
+		for (uint32_t i = 0; i < nn && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++) {
+			uint32_t nid = (uint32_t)zf_get(nj->nat.entries[i].nid);
+
+			if (nid < vi->max_nid && zf2fs_nat_block_index(nid) == b)
+				nb->entries[zf2fs_nat_entry_index(nid)] = nj->nat.entries[i].ne;
+		}
+		for (size_t i = 0; i < t->nnat; i++)
+			if (zf2fs_nat_block_index(t->nat[i].nid) == b)
+				zf2fs_nat_set(&nb->entries[zf2fs_nat_entry_index(t->nat[i].nid)], 0,
+					      t->nat[i].ino, t->nat[i].addr);
+		/* copies alternate by segment: the other copy is one segment away */
+		first_copy = (uint64_t)vi->nat_blkaddr + (uint64_t)(b / BPS) * 2 * BPS + b % BPS;
+		err = zf2fs_vol_write_block(t->vol, live == first_copy ? live + BPS : first_copy,
+					    blk);
+		zf2fs_hbit_flip(natmap, b);
+	}
+	free(blk);
+	return err;
+}
+
+static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
+{
+	struct zf2fs_txn *t = c->t;
+	uint32_t free_segs = 0;
+
+	/* free sections, counted in segments, as the kernel does at mount */
+	for (uint32_t sec = 0; sec < t->vi->main_secs; sec++) {
+		bool used = false;
+
+		for (uint32_t k = 0; k < t->vi->segs_per_sec && !used; k++) {
+			uint32_t s = sec * t->vi->segs_per_sec + k;
+
+			used = s >= t->vi->main_segs || zf2fs_sit_valid_blocks(&t->sit[s]) ||
+			       is_curseg(c, s);
+		}
+		if (!used)
+			free_segs += t->vi->segs_per_sec;
+	}
+	zf_set(cp->valid_block_count, (uint64_t)((int64_t)zf_get(cp->valid_block_count) +
+						  t->new_blocks));
+	zf_set(cp->valid_node_count, (uint64_t)((int64_t)zf_get(cp->valid_node_count) +
+						 t->new_nodes));
+	zf_set(cp->valid_inode_count, (uint64_t)((int64_t)zf_get(cp->valid_inode_count) +
+						  t->new_inodes));
+	if (!zf2fs_vol_is_zoned(t->vol))
+		zf_set(cp->free_segment_count, free_segs);
+	else
+		zf_set(cp->free_segment_count, zf_get(cp->free_segment_count) - c->ntaken *
+		       t->vi->segs_per_sec);
+	if (zf_get(cp->next_free_nid) < t->next_nid)
+		zf_set(cp->next_free_nid, t->next_nid < t->vi->max_nid ? t->next_nid :
+		       ZF2FS_ROOT_INO + 1);
+}
+
+static int txn_io_write(void *arg, uint64_t blk, const void *buf)
+{
+	return zf2fs_vol_write_block(arg, blk, buf);
+}
+
+static int txn_io_sync(void *arg)
+{
+	struct zf2fs_vol *vol = arg;
+
+	for (unsigned d = 0; d < vol->ndevs; d++) {
+		int err = zf2fs_dev_sync(vol->dev[d]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int write_pack(struct commit *c, uint8_t *cpbuf)
+{
+	struct zf2fs_txn *t = c->t;
+	struct zf2fs_checkpoint *cp = (struct zf2fs_checkpoint *)cpbuf;
+	uint32_t payload = (uint32_t)zf_get(t->vol->sb.cp_payload);
+	uint32_t flags = (uint32_t)zf_get(cp->ckpt_flags), orphans = 0;
+	uint64_t old_start = zf_get(t->vol->sb.cp_blkaddr) + (uint64_t)t->vi->cp_pack * BPS;
+	struct zf2fs_cp_io io = { txn_io_write, txn_io_sync, t->vol };
+	struct zf2fs_cp_pack p = { 0 };
+	uint8_t *sums = NULL, *orph = NULL;
+	int err = 0;
+
+	if (flags & ZF2FS_CP_ORPHAN_PRESENT_FLAG)
+		orphans = (uint32_t)zf_get(cp->cp_pack_start_sum) - 1 - payload;
+	sums = calloc(ZF2FS_NR_CURSEG, ZF2FS_BLKSIZE);
+	orph = calloc(orphans ? orphans : 1, ZF2FS_BLKSIZE);
+	if (!sums || !orph) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (orphans)
+		err = zf2fs_vol_read_blocks(t->vol, old_start + 1 + payload, orphans, orph);
+	if (err)
+		goto out;
+	zf_set(cp->checkpoint_ver, c->ver);
+	flags &= ~(ZF2FS_CP_FASTBOOT_FLAG | ZF2FS_CP_FSCK_FLAG);
+	zf_set(cp->ckpt_flags, flags | ZF2FS_CP_UMOUNT_FLAG);
+	for (int i = 0; i < 3; i++) {
+		zf_set(cp->cur_data_segno[i], c->cur[ZF2FS_LOG_HOT_DATA + i]);
+		zf_set(cp->cur_data_blkoff[i], c->blkoff[ZF2FS_LOG_HOT_DATA + i]);
+		zf_set(cp->cur_node_segno[i], c->cur[ZF2FS_LOG_HOT_NODE + i]);
+		zf_set(cp->cur_node_blkoff[i], c->blkoff[ZF2FS_LOG_HOT_NODE + i]);
+	}
+	/* a log moved to a fresh section continues in LFS order there */
+	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
+		if (c->cur[type] != c->orig_cur[type])
+			cp->alloc_type[type] = 0;
+	final_counters(c, cp);
+	/* normal summaries, journals empty: they were flushed into the tables */
+	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
+		struct zf2fs_summary_block *sb =
+			(struct zf2fs_summary_block *)(sums + (size_t)type * ZF2FS_BLKSIZE);
+
+		memcpy(sb->entries, c->sum[type], sizeof(sb->entries));
+		sb->footer.entry_type = type >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE :
+					ZF2FS_SUM_TYPE_DATA;
+	}
+	p.start = zf_get(t->vol->sb.cp_blkaddr) + (uint64_t)(1 - t->vi->cp_pack) * BPS;
+	p.cp = cpbuf;
+	p.payload = payload;
+	p.orphans = orph;
+	p.orphan_blocks = orphans;
+	p.sums = sums;
+	p.compact = false;
+	err = zf2fs_cp_pack_write(&p, &io);
+out:
+	free(sums);
+	free(orph);
+	return err;
+}
+
+ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
+{
+	struct commit *c;
+	uint32_t payload = (uint32_t)zf_get(t->vol->sb.cp_payload);
+	uint8_t *cpbuf;
+	int err = 0;
+
+	if (t->committed)
+		return -EINVAL;
+	if (!t->nnodes && !t->ndatas)
+		return 0;
+	t->committed = true;
+	c = calloc(1, sizeof(*c));
+	cpbuf = malloc((1 + (size_t)payload) * ZF2FS_BLKSIZE);
+	if (!c || !cpbuf) {
+		err = -ENOMEM;
+		goto out;
+	}
+	c->t = t;
+	c->ver = t->vi->cp_ver + 1;
+	memcpy(cpbuf, t->vol->cp, (1 + (size_t)payload) * ZF2FS_BLKSIZE);
+	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
+		zf2fs_vol_curseg(t->vol, type, &c->cur[type], &c->blkoff[type]);
+		memcpy(c->sum[type], zf2fs_vol_curseg_summary(t->vol, type), sizeof(c->sum[type]));
+		c->orig_cur[type] = c->cur[type];
+	}
+	/* the current logs' SIT entries lived in the journal: into the blocks with them */
+	flush_journals(t);
+	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
+		if (c->cur[type] < t->vi->main_segs)
+			mark_sit(t, c->cur[type]);
+	err = charge_quotas(t);
+	if (!err) {
+		free_removed(t);
+		err = write_datas(c);
+	}
+	if (!err)
+		err = write_nodes(c);
+	if (!err)
+		err = write_tables(c, cpbuf);
+	if (!err)
+		err = write_pack(c, cpbuf);
+out:
+	free(cpbuf);
+	free(c);
+	return err;
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_access.c - include/zf2fs/access.h against values computed by hand from the format
+ * (Linux 6.1: fs/f2fs/segment.h for SIT entries, fs/f2fs/dir.c for hash buckets,
+ * include/linux/f2fs_fs.h for the sizes), including the raw bytes an accessor leaves.
+ */
+#include "unit.h"
+#include "zf2fs/access.h"
+
+static void test_sit_vblocks(void **state)
+{
+	struct zf2fs_sit_entry se;
+	const uint8_t *raw = (const uint8_t *)&se.vblocks;
+
+	(void)state;
+	memset(&se, 0, sizeof(se));
+	/* warm node (4) with 37 valid blocks: 4 << 10 | 37 = 0x1025, little-endian */
+	zf2fs_sit_set_vblocks(&se, ZF2FS_LOG_WARM_NODE, 37);
+	assert_int_equal(raw[0], 0x25);
+	assert_int_equal(raw[1], 0x10);
+	assert_int_equal(zf2fs_sit_valid_blocks(&se), 37);
+	assert_int_equal(zf2fs_sit_type(&se), ZF2FS_LOG_WARM_NODE);
+	/* a full segment: 512 = 0x200 fits below the type */
+	zf2fs_sit_set_valid_blocks(&se, 512);
+	assert_int_equal(raw[0], 0x00);
+	assert_int_equal(raw[1], 0x12);
+	assert_int_equal(zf2fs_sit_type(&se), ZF2FS_LOG_WARM_NODE);
+	zf2fs_sit_set_type(&se, ZF2FS_LOG_COLD_DATA);
+	assert_int_equal(zf_get(se.vblocks), 0x0a00);
+	assert_int_equal(zf2fs_vblocks_count(0xfc01), 1);
+	assert_int_equal(zf2fs_vblocks_type(0xfc01), 63);
+	assert_int_equal(zf2fs_vblocks_make(5, 3), 0x1403);
+}
+
+static void test_sit_bitmap_high_bit_first(void **state)
+{
+	struct zf2fs_sit_entry se;
+
+	(void)state;
+	memset(&se, 0, sizeof(se));
+	zf2fs_sit_block_set(&se, 0);
+	zf2fs_sit_block_set(&se, 9);
+	zf2fs_sit_block_set(&se, 511);
+	assert_int_equal(se.valid_map[0], 0x80);
+	assert_int_equal(se.valid_map[1], 0x40);
+	assert_int_equal(se.valid_map[63], 0x01);
+	assert_true(zf2fs_sit_block_valid(&se, 9));
+	assert_false(zf2fs_sit_block_valid(&se, 8));
+	assert_int_equal(zf2fs_sit_map_weight(&se), 3);
+	zf2fs_sit_block_clear(&se, 0);
+	assert_int_equal(se.valid_map[0], 0x00);
+	zf2fs_hbit_flip(se.valid_map, 15);
+	assert_int_equal(se.valid_map[1], 0x41);
+	assert_int_equal(zf2fs_sit_map_weight(&se), 3);
+}
+
+static void test_low_bit_first(void **state)
+{
+	struct zf2fs_dentry_block d;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	zf2fs_dentry_bit_set(d.dentry_bitmap, 0);
+	zf2fs_dentry_bit_set(d.dentry_bitmap, 9);
+	zf2fs_dentry_bit_set(d.dentry_bitmap, 213);
+	assert_int_equal(d.dentry_bitmap[0], 0x01);
+	assert_int_equal(d.dentry_bitmap[1], 0x02);
+	assert_int_equal(d.dentry_bitmap[26], 0x20);
+	assert_true(zf2fs_dentry_bit_test(d.dentry_bitmap, 213));
+	zf2fs_dentry_bit_clear(d.dentry_bitmap, 9);
+	assert_int_equal(d.dentry_bitmap[1], 0x00);
+	assert_false(zf2fs_lbit_test(d.dentry_bitmap, 9));
+}
+
+static void test_dentry_slots(void **state)
+{
+	(void)state;
+	assert_int_equal(zf2fs_dentry_slots(0), 0);
+	assert_int_equal(zf2fs_dentry_slots(1), 1);
+	assert_int_equal(zf2fs_dentry_slots(8), 1);
+	assert_int_equal(zf2fs_dentry_slots(9), 2);
+	assert_int_equal(zf2fs_dentry_slots(255), 32);
+}
+
+static void test_hash_buckets(void **state)
+{
+	uint32_t level;
+	uint64_t bucket;
+
+	(void)state;
+	/* dir_level 0: level 0 is 1 bucket of 2 blocks, level 1 2 buckets, level 2 4 ... */
+	assert_int_equal(zf2fs_dir_buckets(0, 0), 1);
+	assert_int_equal(zf2fs_dir_buckets(3, 0), 8);
+	assert_int_equal(zf2fs_dir_buckets(2, 2), 16);
+	assert_int_equal(zf2fs_dir_bucket_blocks(0), 2);
+	assert_int_equal(zf2fs_dir_bucket_blocks(30), 2);
+	assert_int_equal(zf2fs_dir_bucket_blocks(31), 4);
+	assert_int_equal(zf2fs_dir_level_start(0, 0), 0);
+	assert_int_equal(zf2fs_dir_level_start(2, 0), 6);    /* 2 + 4 */
+	assert_int_equal(zf2fs_dir_level_start(3, 0), 14);   /* 2 + 4 + 8 */
+	assert_int_equal(zf2fs_dir_level_start(1, 2), 8);    /* 4 buckets of 2 */
+	assert_int_equal(zf2fs_dir_bucket_start(2, 0, 3), 12);
+	/* from level 31 (level + dir_level >= 31) the count stays at 2^30 */
+	assert_int_equal(zf2fs_dir_buckets(30, 0), 1ull << 30);
+	assert_int_equal(zf2fs_dir_buckets(29, 1), 1ull << 30);
+	assert_int_equal(zf2fs_dir_buckets(30, 1), 1ull << 30);
+	assert_int_equal(zf2fs_dir_buckets(62, 0), 1ull << 30);
+	/* sum of 2^i * 2 for i < 31 = 2^32 - 2; then 2^30 buckets of 4 blocks: past 32 bits */
+	assert_true(zf2fs_dir_level_start(31, 0) == 4294967294ull);
+	assert_true(zf2fs_dir_level_start(32, 0) == 8589934590ull);
+	/* and back: block 13 is bucket 3 of level 2 */
+	assert_true(zf2fs_dir_block_bucket(13, 0, &level, &bucket));
+	assert_int_equal(level, 2);
+	assert_int_equal(bucket, 3);
+	assert_true(zf2fs_dir_block_bucket(4294967294ull + 5, 0, &level, &bucket));
+	assert_int_equal(level, 31);
+	assert_int_equal(bucket, 1);
+	assert_false(zf2fs_dir_block_bucket(UINT64_MAX, 0, &level, &bucket));
+}
+
+static void test_table_indexes_and_sizes(void **state)
+{
+	struct zf2fs_nat_entry e;
+	const uint8_t *raw = (const uint8_t *)&e;
+
+	(void)state;
+	/* 455 NAT entries and 55 SIT entries per block */
+	assert_int_equal(zf2fs_nat_block_index(454), 0);
+	assert_int_equal(zf2fs_nat_block_index(455), 1);
+	assert_int_equal(zf2fs_nat_block_index(1000), 2);
+	assert_int_equal(zf2fs_nat_entry_index(1000), 90);
+	assert_int_equal(zf2fs_sit_block_index(109), 1);
+	assert_int_equal(zf2fs_sit_entry_index(109), 54);
+	assert_int_equal(zf2fs_sit_block_index(110), 2);
+	assert_int_equal(zf2fs_sit_entry_index(110), 0);
+	assert_int_equal(zf2fs_sit_blocks(0), 0);
+	assert_int_equal(zf2fs_sit_blocks(55), 1);
+	assert_int_equal(zf2fs_sit_blocks(56), 2);
+	assert_int_equal(zf2fs_sit_blocks(ZF2FS_MAX_SEGMENTS), 152521);   /* 8388608 / 55 up */
+	assert_int_equal(zf2fs_nat_blocks(455), 1);
+	assert_int_equal(zf2fs_nat_blocks(456), 2);
+	assert_int_equal(zf2fs_ssa_blocks(502), 502);
+	assert_int_equal(zf2fs_blocks_to_segs(513), 2);
+	/* a NAT entry: version byte, then ino and block address little-endian */
+	memset(&e, 0, sizeof(e));
+	zf2fs_nat_set(&e, 1, 0x01020304, 0x0a0b0c0d);
+	assert_int_equal(raw[0], 1);
+	assert_int_equal(raw[1], 0x04);
+	assert_int_equal(raw[4], 0x01);
+	assert_int_equal(raw[5], 0x0d);
+	assert_int_equal(raw[8], 0x0a);
+	assert_int_equal(zf2fs_nat_ino(&e), 0x01020304);
+	assert_int_equal(zf2fs_nat_addr(&e), 0x0a0b0c0d);
+}
+
+static void test_log_names(void **state)
+{
+	(void)state;
+	assert_string_equal(zf2fs_log_name(ZF2FS_LOG_HOT_DATA), "hot_data");
+	assert_string_equal(zf2fs_log_name(ZF2FS_LOG_WARM_DATA), "warm_data");
+	assert_string_equal(zf2fs_log_name(ZF2FS_LOG_COLD_DATA), "cold_data");
+	assert_string_equal(zf2fs_log_name(ZF2FS_LOG_HOT_NODE), "hot_node");
+	assert_string_equal(zf2fs_log_name(ZF2FS_LOG_WARM_NODE), "warm_node");
+	assert_string_equal(zf2fs_log_name(ZF2FS_LOG_COLD_NODE), "cold_node");
+	assert_string_equal(zf2fs_log_name(6), "unknown");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sit_vblocks),
+		cmocka_unit_test(test_sit_bitmap_high_bit_first),
+		cmocka_unit_test(test_low_bit_first),
+		cmocka_unit_test(test_dentry_slots),
+		cmocka_unit_test(test_hash_buckets),
+		cmocka_unit_test(test_table_indexes_and_sizes),
+		cmocka_unit_test(test_log_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

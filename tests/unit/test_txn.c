@@ -1,0 +1,688 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_txn.c - lib/txn.c on memory devices: files and directories created through a
+ * transaction read back through the library's reader, the tables stay consistent
+ * (every SIT count equals its bitmap, the counts add up to the checkpoint's), a
+ * directory grows a hash level when its bucket is full, and a write failure injected at
+ * every write of a commit leaves either the old volume or the new one, never a mix, on a
+ * plain memory device and on an emulated host-managed zoned one.
+ */
+#include <errno.h>
+
+#include "unit.h"
+#include "zf2fs/access.h"
+#include "zf2fs/file.h"
+#include "zf2fs/txn.h"
+
+#define MiB (1024ull * 1024)
+#define VOL_BYTES (64 * MiB)
+
+/* the injected faults' messages are expected: keep them out of the log */
+static void drop(void *arg, enum zf2fs_log_kind kind, const char *msg)
+{
+	(void)arg;
+	(void)kind;
+	(void)msg;
+}
+
+static const struct zf2fs_log quiet = { .level = 0, .fn = drop };
+
+/* A freshly formatted image, kept to restore before every attempt. */
+static uint8_t *format_image(uint32_t features)
+{
+	struct zf2fs_mkfs_opts mk;
+	struct zf2fs_layout lay;
+	struct zf2fs_dev_geom g;
+	struct zf2fs_dev *dev;
+	uint8_t *img = malloc(VOL_BYTES);
+
+	assert_non_null(img);
+	memset(&mk, 0, sizeof(mk));
+	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &quiet, &dev), 0);
+	assert_int_equal(zf2fs_dev_geometry(dev, &g), 0);
+	mk.layout.features = features;
+	mk.fixed_cp_version = true;
+	mk.timestamp = 1700000000;
+	for (int i = 0; i < 16; i++)
+		mk.uuid[i] = (uint8_t)(i * 17 + 1);
+	assert_int_equal(zf2fs_layout_compute(&g, 1, &mk.layout, &lay, NULL, 0), 0);
+	assert_int_equal(zf2fs_mkfs_write(&dev, &lay, &mk, &quiet), 0);
+	memcpy(img, zf2fs_dev_memory(dev), VOL_BYTES);
+	zf2fs_dev_close(dev);
+	return img;
+}
+
+static struct zf2fs_dev *device_with(const uint8_t *img)
+{
+	struct zf2fs_dev *dev;
+
+	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &quiet, &dev), 0);
+	assert_int_equal(zf2fs_dev_write(dev, img, VOL_BYTES, 0), 0);
+	return dev;
+}
+
+/* What a test creates: path components under the root, in order. */
+struct item {
+	const char *dir;      /* parent path ("" = root) */
+	const char *name;
+	bool is_dir;
+	size_t len;           /* file bytes: a pattern from the name */
+};
+
+static void fill(uint8_t *buf, const char *name, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (uint8_t)(name[i % strlen(name)] + i / 7);
+}
+
+static int apply(struct zf2fs_vol *vol, const struct item *it, size_t n)
+{
+	struct zf2fs_txn *txn;
+	uint32_t inos[64];
+	int err;
+
+	assert_true(n <= 64);
+	err = zf2fs_txn_begin(vol, &txn);
+	if (err)
+		return err;
+	zf2fs_txn_set_time(txn, 1700000100);
+	for (size_t i = 0; i < n && !err; i++) {
+		uint32_t dir = 0;
+		uint8_t *data = NULL;
+
+		for (size_t k = 0; k < i; k++)
+			if (it[k].is_dir && !strcmp(it[k].name, it[i].dir))
+				dir = inos[k];
+		if (!dir)   /* a directory of an earlier transaction */
+			assert_int_equal(zf2fs_path_lookup(vol, it[i].dir, 0, &dir, NULL, 0), 0);
+		if (!it[i].is_dir) {
+			data = malloc(it[i].len ? it[i].len : 1);
+			assert_non_null(data);
+			fill(data, it[i].name, it[i].len);
+		}
+		err = zf2fs_txn_create(txn, dir, it[i].name, it[i].is_dir ? 0040755 : 0100644,
+				       data, it[i].is_dir ? 0 : it[i].len, &inos[i]);
+		free(data);
+	}
+	if (!err)
+		err = zf2fs_txn_commit(txn);
+	zf2fs_txn_free(txn);
+	return err;
+}
+
+/* SIT counts equal their bitmaps and add up, with the node counts, to the checkpoint's. */
+static void check_tables(struct zf2fs_vol *vol)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
+	struct zf2fs_sit_entry *sit;
+	uint64_t blocks = 0;
+
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint32_t s = 0; s < vi->main_segs; s++) {
+		assert_int_equal(zf2fs_sit_valid_blocks(&sit[s]), zf2fs_sit_map_weight(&sit[s]));
+		blocks += zf2fs_sit_valid_blocks(&sit[s]);
+	}
+	free(sit);
+	assert_int_equal(blocks, zf_get(cp->valid_block_count));
+}
+
+/* 1: every item is there with its contents; 0: none is; anything else fails the test. */
+static int state_of(struct zf2fs_vol *vol, const struct item *it, size_t n)
+{
+	size_t present = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char path[600];
+		uint32_t ino;
+		int err;
+
+		snprintf(path, sizeof(path), "%s%s%s", it[i].dir, *it[i].dir ? "/" : "", it[i].name);
+		err = zf2fs_path_lookup(vol, path, 0, &ino, NULL, 0);
+		if (err == -ENOENT)
+			continue;
+		assert_int_equal(err, 0);
+		present++;
+		if (!it[i].is_dir) {
+			struct zf2fs_node node;
+			uint8_t *want = malloc(it[i].len + 1), *got = malloc(it[i].len + 1);
+			size_t len = 0;
+
+			assert_non_null(want);
+			assert_non_null(got);
+			fill(want, it[i].name, it[i].len);
+			assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+			assert_int_equal(zf2fs_file_read_buf(vol, &node, got, it[i].len + 1, &len,
+							     NULL, 0), 0);
+			assert_int_equal(len, it[i].len);
+			assert_memory_equal(got, want, it[i].len);
+			free(want);
+			free(got);
+		}
+	}
+	assert_true(present == 0 || present == n);
+	return present == n;
+}
+
+static const struct item small_set[] = {
+	{ "", "a", false, 5000 },
+	{ "", "dir", true, 0 },
+	{ "dir", "b", false, 10 },
+	{ "dir", "a-longer-file-name-than-one-slot", false, 3 * 4096 + 1 },
+	{ "", "empty", false, 0 },
+};
+#define NSMALL (sizeof(small_set) / sizeof(small_set[0]))
+
+static void test_create_and_read_back(void **state)
+{
+	uint32_t features[] = { 0, ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM |
+				ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR | ZF2FS_FEAT_INODE_CRTIME |
+				ZF2FS_FEAT_SB_CHKSUM };
+
+	(void)state;
+	for (size_t f = 0; f < sizeof(features) / sizeof(features[0]); f++) {
+		uint8_t *img = format_image(features[f]);
+		struct zf2fs_dev *dev = device_with(img);
+		struct zf2fs_vol *vol;
+		uint64_t ver;
+
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		ver = zf2fs_vol_info(vol)->cp_ver;
+		assert_int_equal(apply(vol, small_set, NSMALL), 0);
+		zf2fs_vol_close(vol);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 1);
+		assert_int_equal(state_of(vol, small_set, NSMALL), 1);
+		check_tables(vol);
+		/* a second transaction on top of the first, and a name that exists */
+		{
+			const struct item more[] = { { "dir", "c", false, 100 } };
+			struct zf2fs_txn *txn;
+			uint32_t dir;
+
+			assert_int_equal(apply(vol, more, 1), 0);
+			zf2fs_vol_close(vol);
+			assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+			assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 2);
+			assert_int_equal(state_of(vol, more, 1), 1);
+			assert_int_equal(state_of(vol, small_set, NSMALL), 1);
+			check_tables(vol);
+			assert_int_equal(zf2fs_path_lookup(vol, "dir", 0, &dir, NULL, 0), 0);
+			assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+			assert_int_equal(zf2fs_txn_create(txn, dir, "c", 0100644, NULL, 0, NULL),
+					 -EEXIST);
+			assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, "x/y", 0100644, NULL,
+							  0, NULL), -EINVAL);
+			zf2fs_txn_free(txn);
+		}
+		zf2fs_vol_close(vol);
+		zf2fs_dev_close(dev);
+		free(img);
+	}
+}
+
+static struct zf2fs_dev *fresh_plain(void);
+
+/* Link "a" as "dir/hard", unlink "a" and "empty": on a copy of @img after small_set. */
+static int relink(struct zf2fs_vol *vol)
+{
+	struct zf2fs_txn *txn;
+	uint32_t a, dir;
+	int err;
+
+	assert_int_equal(zf2fs_path_lookup(vol, "a", 0, &a, NULL, 0), 0);
+	assert_int_equal(zf2fs_path_lookup(vol, "dir", 0, &dir, NULL, 0), 0);
+	err = zf2fs_txn_begin(vol, &txn);
+	if (!err)
+		err = zf2fs_txn_link(txn, dir, "hard", a);
+	if (!err)
+		err = zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "a");
+	if (!err)
+		err = zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "empty");
+	if (!err) {
+		assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "dir"), -ENOTEMPTY);
+		assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "nothing"), -ENOENT);
+		assert_int_equal(zf2fs_txn_link(txn, ZF2FS_ROOT_INO, "d2", dir), -EPERM);
+		err = zf2fs_txn_commit(txn);
+	}
+	zf2fs_txn_free(txn);
+	return err;
+}
+
+/* 1 after relink(), 0 before it; anything else fails. */
+static int relinked(struct zf2fs_vol *vol)
+{
+	const struct item hard = { "dir", "hard", false, 0 };
+	uint32_t ino;
+	int a = zf2fs_path_lookup(vol, "a", 0, &ino, NULL, 0);
+	int h = zf2fs_path_lookup(vol, "dir/hard", 0, &ino, NULL, 0);
+	int e = zf2fs_path_lookup(vol, "empty", 0, &ino, NULL, 0);
+
+	if (a == 0 && h == -ENOENT && e == 0)
+		return 0;
+	assert_int_equal(a, -ENOENT);
+	assert_int_equal(h, 0);
+	assert_int_equal(e, -ENOENT);
+	{   /* the link reads as "a" did */
+		struct zf2fs_node node;
+		uint8_t want[5000], got[5001];
+		size_t len;
+
+		(void)hard;
+		fill(want, "a", sizeof(want));
+		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+		assert_int_equal(zf_get(node.i.i_links), 1);
+		assert_int_equal(zf2fs_file_read_buf(vol, &node, got, sizeof(got), &len, NULL, 0), 0);
+		assert_int_equal(len, sizeof(want));
+		assert_memory_equal(got, want, sizeof(want));
+	}
+	return 1;
+}
+
+static void test_link_and_unlink(void **state)
+{
+	uint8_t *img = format_image(ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM);
+	struct zf2fs_dev *base = device_with(img), *dev;
+	struct zf2fs_vol *vol;
+	unsigned long writes, k, old_seen = 0, new_seen = 0;
+	uint64_t inodes;
+
+	(void)state;
+	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &quiet, &vol), 0);
+	assert_int_equal(apply(vol, small_set, NSMALL), 0);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &quiet, &vol), 0);
+	inodes = zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count);
+	zf2fs_vol_close(vol);
+
+	dev = fresh_plain();
+	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	writes = zf2fs_dev_write_count(dev);
+	assert_int_equal(relink(vol), 0);
+	writes = zf2fs_dev_write_count(dev) - writes;
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(relinked(vol), 1);
+	check_tables(vol);
+	/* "empty" went, "a" lives on as dir/hard */
+	assert_int_equal(zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count), inodes - 1);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+
+	for (k = 1; k <= writes + 1; k++) {
+		int err;
+
+		dev = fresh_plain();
+		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		zf2fs_dev_fail_writes_after(dev, k);
+		err = relink(vol);
+		zf2fs_vol_close(vol);
+		assert_true(k > writes ? err == 0 : err == -EIO);
+		zf2fs_dev_fail_writes_after(dev, 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		if (relinked(vol))
+			new_seen++;
+		else
+			old_seen++;
+		assert_int_equal(state_of(vol, small_set + 1, NSMALL - 2), 1);
+		check_tables(vol);
+		zf2fs_vol_close(vol);
+		zf2fs_dev_close(dev);
+	}
+	assert_int_equal(new_seen, 1);
+	assert_int_equal(old_seen, writes);
+	zf2fs_dev_close(base);
+	free(img);
+}
+
+/* Make directory @path inline, as the kernel creates directories: ".", ".." and one entry
+ * @name -> @ino in the inode's inline area, written over the inode in place (the old
+ * dentry block stays allocated: a leak, harmless for this test). */
+static void make_inline(struct zf2fs_vol *vol, const char *path, const char *name, uint32_t ino)
+{
+	struct zf2fs_node n;
+	struct zf2fs_inode_geom g;
+	struct zf2fs_dentry_view v;
+	uint32_t dir, addr;
+	uint8_t *bitmap;
+	struct zf2fs_dir_entry *de;
+	uint8_t (*fn)[ZF2FS_SLOT_LEN];
+	const char *names[3] = { ".", "..", name };
+	uint32_t inos[3];
+
+	assert_int_equal(zf2fs_path_lookup(vol, path, 0, &dir, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, dir, &n, &addr, NULL, 0), 0);
+	inos[0] = dir;
+	inos[1] = (uint32_t)zf_get(n.i.i_pino);
+	inos[2] = ino;
+	n.i.i_inline |= ZF2FS_INLINE_DENTRY;
+	assert_int_equal(zf2fs_inode_geometry(&n.i, 0, &g), 0);
+	memset(&n.i.i_addr[g.extra_words], 0, 4 + g.inline_bytes);
+	assert_int_equal(zf2fs_dentry_view_inline(&n, 0, &v), 0);
+	bitmap = (uint8_t *)v.bitmap;
+	de = (struct zf2fs_dir_entry *)v.dentry;
+	fn = (uint8_t (*)[ZF2FS_SLOT_LEN])v.filename;
+	for (int i = 0; i < 3; i++) {
+		size_t len = strlen(names[i]);
+
+		zf_set(de[i].hash_code, zf2fs_dentry_hash(names[i], len));
+		zf_set(de[i].ino, inos[i]);
+		zf_set(de[i].name_len, len);
+		de[i].file_type = i < 2 ? ZF2FS_FT_DIR : ZF2FS_FT_REG_FILE;
+		memcpy(fn[i], names[i], len);
+		zf2fs_dentry_bit_set(bitmap, (uint32_t)i);
+	}
+	zf_set(n.i.i_size, g.inline_bytes);
+	zf_set(n.i.i_current_depth, 0);
+	zf_set(n.i.i_blocks, 1);
+	assert_int_equal(zf2fs_vol_write_block(vol, addr, &n), 0);
+}
+
+static void test_inline_dir_converted(void **state)
+{
+	const struct item first[] = { { "", "idir", true, 0 }, { "", "k", false, 33 } };
+	const struct item later[] = { { "idir", "new-after-conversion", false, 4097 } };
+	uint8_t *img = format_image(0);
+	struct zf2fs_dev *dev = device_with(img);
+	struct zf2fs_vol *vol;
+	struct zf2fs_node n;
+	uint32_t k, ino, parent;
+
+	(void)state;
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(apply(vol, first, 2), 0);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_path_lookup(vol, "k", 0, &k, NULL, 0), 0);
+	make_inline(vol, "idir", "kept", k);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_path_lookup(vol, "idir/kept", 0, &ino, NULL, 0), 0);
+	assert_int_equal(apply(vol, later, 1), 0);
+	zf2fs_vol_close(vol);
+
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(state_of(vol, later, 1), 1);
+	assert_int_equal(zf2fs_path_lookup(vol, "idir/kept", 0, &ino, NULL, 0), 0);
+	assert_int_equal(ino, k);
+	assert_int_equal(zf2fs_path_lookup(vol, "idir/..", 0, &parent, NULL, 0), 0);
+	assert_int_equal(parent, ZF2FS_ROOT_INO);
+	assert_int_equal(zf2fs_path_lookup(vol, "idir", 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &n, NULL, NULL, 0), 0);
+	assert_false(n.i.i_inline & ZF2FS_INLINE_DENTRY);
+	assert_int_equal(zf_get(n.i.i_current_depth), 1);
+	assert_int_equal(zf_get(n.i.i_size), ZF2FS_BLKSIZE);
+	check_tables(vol);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	free(img);
+}
+
+static void test_rmdir(void **state)
+{
+	const struct item first[] = { { "", "e", true, 0 }, { "", "f", true, 0 },
+				      { "f", "x", false, 1 } };
+	uint8_t *img = format_image(0);
+	struct zf2fs_dev *dev = device_with(img);
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	struct zf2fs_node root;
+	uint32_t ino, f;
+	uint64_t inodes, blocks;
+
+	(void)state;
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	inodes = zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count);
+	blocks = zf_get(zf2fs_vol_checkpoint(vol)->valid_block_count);
+	assert_int_equal(apply(vol, first, 3), 0);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ZF2FS_ROOT_INO, &root, NULL, NULL, 0), 0);
+	assert_int_equal(zf_get(root.i.i_links), 4);
+	assert_int_equal(zf2fs_path_lookup(vol, "f", 0, &f, NULL, 0), 0);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "f"), -ENOTEMPTY);
+	assert_int_equal(zf2fs_txn_create(txn, f, "y", 0100644, NULL, 0, &ino), 0);
+	assert_int_equal(zf2fs_txn_unlink(txn, f, "y"), -EBUSY);
+	assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "e"), 0);
+	assert_int_equal(zf2fs_txn_unlink(txn, f, "x"), 0);
+	assert_int_equal(zf2fs_txn_commit(txn), 0);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_path_lookup(vol, "e", 0, &ino, NULL, 0), -ENOENT);
+	assert_int_equal(zf2fs_path_lookup(vol, "f/x", 0, &ino, NULL, 0), -ENOENT);
+	assert_int_equal(zf2fs_path_lookup(vol, "f/y", 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ZF2FS_ROOT_INO, &root, NULL, NULL, 0), 0);
+	assert_int_equal(zf_get(root.i.i_links), 3);
+	/* e and x went, y came: one directory (inode and dentry block) more than at first,
+	 * and one empty file */
+	assert_int_equal(zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count), inodes + 2);
+	assert_int_equal(zf_get(zf2fs_vol_checkpoint(vol)->valid_block_count), blocks + 3);
+	check_tables(vol);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	free(img);
+}
+
+/* Files past the inode's own addresses get direct nodes (one, then two). */
+static void test_direct_nodes(void **state)
+{
+	const struct item big[] = { { "", "six", false, 6 * MiB + 123 },
+				    { "", "ten", false, 10 * MiB } };
+	uint8_t *img = format_image(ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM);
+	struct zf2fs_dev *dev = device_with(img);
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	struct zf2fs_node n;
+	uint32_t ino;
+	uint8_t *huge = calloc(1, 12 * MiB);
+
+	(void)state;
+	assert_non_null(huge);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(apply(vol, big, 2), 0);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(state_of(vol, big, 2), 1);
+	assert_int_equal(zf2fs_path_lookup(vol, "six", 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &n, NULL, NULL, 0), 0);
+	assert_true(zf_get(n.i.i_nid[0]) != 0);
+	assert_int_equal(zf_get(n.i.i_nid[1]), 0);
+	assert_int_equal(zf2fs_path_lookup(vol, "ten", 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &n, NULL, NULL, 0), 0);
+	assert_true(zf_get(n.i.i_nid[1]) != 0);
+	/* inode + data blocks + direct nodes */
+	assert_int_equal(zf_get(n.i.i_blocks), 1 + 10 * MiB / ZF2FS_BLKSIZE + 2);
+	check_tables(vol);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, "too-big", 0100644, huge, 12 * MiB,
+					  NULL), -EFBIG);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	free(huge);
+	free(img);
+}
+
+/* More names than level 0's bucket (2 blocks of 214 slots) holds: a new level. */
+static void test_new_hash_level(void **state)
+{
+	uint8_t *img = format_image(0);
+	struct zf2fs_dev *dev = device_with(img);
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	struct zf2fs_node root;
+	char name[32];
+	const unsigned n = 3 * 214;   /* names of 12 bytes take 2 slots */
+
+	(void)state;
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "file-%07u", i);
+		assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, name, 0100644, name,
+						  strlen(name), NULL), 0);
+	}
+	assert_int_equal(zf2fs_txn_commit(txn), 0);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ZF2FS_ROOT_INO, &root, NULL, NULL, 0), 0);
+	assert_true(zf_get(root.i.i_current_depth) >= 2);
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t ino;
+
+		snprintf(name, sizeof(name), "file-%07u", i);
+		assert_int_equal(zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0), 0);
+	}
+	check_tables(vol);
+	assert_int_equal(zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count), 1 + n);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	free(img);
+}
+
+/* A failure at write k, for every k of the commit, on copies of @base: the old volume or
+ * the new one.  @fresh makes an empty device of @base's kind. */
+static void fault_at_every_write(const struct zf2fs_dev *base, struct zf2fs_dev *(*fresh)(void))
+{
+	unsigned long writes, k;
+	unsigned old_seen = 0, new_seen = 0;
+	struct zf2fs_dev *dev = fresh();
+	struct zf2fs_vol *vol;
+	uint64_t ver;
+
+	/* how many writes a whole commit takes */
+	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	ver = zf2fs_vol_info(vol)->cp_ver;
+	writes = zf2fs_dev_write_count(dev);
+	assert_int_equal(apply(vol, small_set, NSMALL), 0);
+	writes = zf2fs_dev_write_count(dev) - writes;
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	assert_true(writes > 10);
+
+	for (k = 1; k <= writes + 1; k++) {
+		int err;
+
+		dev = fresh();
+		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		zf2fs_dev_fail_writes_after(dev, k);
+		err = apply(vol, small_set, NSMALL);
+		zf2fs_vol_close(vol);
+		assert_true(k > writes ? err == 0 : err == -EIO);
+		zf2fs_dev_fail_writes_after(dev, 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		if (state_of(vol, small_set, NSMALL)) {
+			assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 1);
+			new_seen++;
+		} else {
+			assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver);
+			old_seen++;
+		}
+		check_tables(vol);
+		zf2fs_vol_close(vol);
+		zf2fs_dev_close(dev);
+	}
+	/* only the very last write (the pack's first CP block) makes the new volume */
+	assert_int_equal(new_seen, 1);
+	assert_int_equal(old_seen, writes);
+}
+
+static struct zf2fs_dev *fresh_plain(void)
+{
+	struct zf2fs_dev *dev;
+
+	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &quiet, &dev), 0);
+	return dev;
+}
+
+static void test_fault_at_every_write(void **state)
+{
+	uint8_t *img = format_image(ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM);
+	struct zf2fs_dev *base = device_with(img);
+
+	(void)state;
+	fault_at_every_write(base, fresh_plain);
+	zf2fs_dev_close(base);
+	free(img);
+}
+
+/* A host-managed zoned device: 8 MiB zones (a section of 4 segments) writable for 6 MiB,
+ * the metadata in 4 conventional zones.  Every write of the commit must land at a write
+ * pointer inside the zone capacity, or the emulation fails it. */
+#define ZONED_BYTES (256 * MiB)
+static struct zf2fs_dev *fresh_zoned(void)
+{
+	struct zf2fs_dev *dev;
+
+	assert_int_equal(zf2fs_dev_open_memory_zoned(ZONED_BYTES, 8 * MiB, 6 * MiB, 4, &quiet,
+						     &dev), 0);
+	return dev;
+}
+
+static void test_zoned_fault_at_every_write(void **state)
+{
+	struct zf2fs_dev *base = fresh_zoned();
+	struct zf2fs_mkfs_opts mk;
+	struct zf2fs_layout lay;
+	struct zf2fs_dev_geom g;
+	struct zf2fs_vol *vol;
+
+	(void)state;
+	/* the emulation refuses what a zoned drive refuses */
+	{
+		struct zf2fs_dev *z = fresh_zoned();
+		uint8_t blk[ZF2FS_BLKSIZE] = { 0 };
+		uint64_t zone5 = 5 * 8 * MiB;
+
+		assert_int_equal(zf2fs_dev_write(z, blk, sizeof(blk), zone5 + 4096), -EIO);
+		assert_int_equal(zf2fs_dev_write(z, blk, sizeof(blk), zone5), 0);
+		assert_int_equal(zf2fs_dev_write(z, blk, sizeof(blk), zone5 + 4096), 0);
+		{   /* at the write pointer, but past the capacity */
+			uint8_t *big = calloc(1, 6 * MiB);
+
+			assert_non_null(big);
+			assert_int_equal(zf2fs_dev_write(z, big, 6 * MiB, zone5 + 8192), -EIO);
+			assert_int_equal(zf2fs_dev_write(z, big, 6 * MiB - 8192, zone5 + 8192), 0);
+			free(big);
+		}
+		assert_int_equal(zf2fs_dev_write(z, blk, sizeof(blk), 4096), 0);   /* conventional */
+		zf2fs_dev_close(z);
+	}
+	memset(&mk, 0, sizeof(mk));
+	assert_int_equal(zf2fs_dev_geometry(base, &g), 0);
+	assert_int_equal(g.zone_model, ZF2FS_ZONED_HM);
+	mk.layout.zoned = true;
+	mk.fixed_cp_version = true;
+	mk.timestamp = 1700000000;
+	assert_int_equal(zf2fs_layout_compute(&g, 1, &mk.layout, &lay, NULL, 0), 0);
+	assert_int_equal(lay.segs_per_sec, 4);
+	assert_int_equal(zf2fs_mkfs_write(&base, &lay, &mk, &quiet), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &quiet, &vol), 0);
+	assert_true(zf2fs_vol_info(vol)->features & ZF2FS_FEAT_BLKZONED);
+	zf2fs_vol_close(vol);
+	fault_at_every_write(base, fresh_zoned);
+	zf2fs_dev_close(base);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_create_and_read_back),
+		cmocka_unit_test(test_new_hash_level),
+		cmocka_unit_test(test_link_and_unlink),
+		cmocka_unit_test(test_inline_dir_converted),
+		cmocka_unit_test(test_rmdir),
+		cmocka_unit_test(test_direct_nodes),
+		cmocka_unit_test(test_fault_at_every_write),
+		cmocka_unit_test(test_zoned_fault_at_every_write),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
