@@ -4,7 +4,7 @@ lib_libzf2fs_la_SOURCES = \
 	lib/crc32.c lib/hash.c lib/log.c lib/layout.c lib/layout_json.c \
 	lib/features.c lib/device.c lib/device_probe.c lib/device_p.h lib/mkfs_write.c \
 	lib/super.c lib/checkpoint.c lib/volume.c lib/volume_p.h lib/node.c lib/dir.c lib/why.c lib/why_p.h lib/cli.c \
-	lib/quota.c lib/quota_read.c
+	lib/quota.c lib/quota_read.c lib/vol_where.c
 lib_libzf2fs_la_CPPFLAGS = $(AM_CPPFLAGS) -DZF2FS_BUILDING_LIB
 lib_libzf2fs_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(UUID_CFLAGS) $(BLKID_CFLAGS) $(LIBZBD_CFLAGS)
 lib_libzf2fs_la_LIBADD = $(UUID_LIBS) $(BLKID_LIBS) $(LIBZBD_LIBS) -lpthread
