@@ -34,7 +34,8 @@ struct opts {
 	int dots;
 	int debug;
 	struct inject_value v;
-	bool have_str, fuzz;
+	bool have_str, fuzz, have_slot, have_dblk;
+	uint32_t slot, dblk;
 };
 
 /* What a target resolved to: the block, where the member's bytes are in it, and how to
@@ -81,6 +82,8 @@ static void usage(FILE *f)
 "                     random (--seed N)\n"
 "  --path P           the nid of path P instead of --nid\n"
 "  --name NAME        --dent: the entry NAME of directory --nid/--path\n"
+"  --slot S [--dblk K] --dent: slot S of dentry block K (or of the inline area) of\n"
+"                     directory --nid/--path, used or not\n"
 "  --get | --where    print the member's value | its block and byte offset; no write\n"
 "  --list             every member known, per structure\n"
 "  --lookup P         print the inode number of path P\n"
@@ -105,7 +108,7 @@ static void set_target(struct opts *o, enum inject_target t)
 enum {
 	O_DRY = 256, O_MB, O_IDX, O_VAL, O_STR, O_SB, O_CP, O_NAT, O_NID, O_SIT, O_BLK, O_SSA,
 	O_NODE, O_DENT, O_DOTS, O_FUZZ, O_SEED, O_LIST, O_PATH, O_NAME, O_GET, O_WHERE,
-	O_LOOKUP, O_BMAP, O_HASH, O_HELP,
+	O_LOOKUP, O_BMAP, O_HASH, O_HELP, O_SLOT, O_DBLK,
 };
 
 static void parse(int argc, char **argv, struct opts *o)
@@ -124,6 +127,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "get", no_argument, 0, O_GET }, { "where", no_argument, 0, O_WHERE },
 		{ "lookup", required_argument, 0, O_LOOKUP }, { "bmap", required_argument, 0, O_BMAP },
 		{ "hash", required_argument, 0, O_HASH }, { "help", no_argument, 0, O_HELP },
+		{ "slot", required_argument, 0, O_SLOT }, { "dblk", required_argument, 0, O_DBLK },
 		{ "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 },
 	};
 	int c;
@@ -179,6 +183,8 @@ pack:
 		case O_BMAP: o->bmap = zf2fs_parse_u64(INJECT_PROG, optarg, "--bmap", 0, UINT32_MAX);
 			o->have_bmap = true; break;
 		case O_HASH: o->hash_name = optarg; break;
+		case O_SLOT: o->slot = parse_u32(optarg, "--slot"); o->have_slot = true; break;
+		case O_DBLK: o->dblk = parse_u32(optarg, "--dblk"); o->have_dblk = true; break;
 		case 'd': o->debug = (int)zf2fs_parse_u64(INJECT_PROG, optarg, "-d", 0, 9); break;
 		case 'V': printf(INJECT_PROG " %s\n", zf2fs_version()); exit(0);
 		case 'h': case O_HELP: usage(stdout); exit(0);
@@ -565,6 +571,7 @@ struct dent_find {
 	const char *name;
 	bool found;
 	struct zf2fs_dentry_info d;
+	char namebuf[ZF2FS_NAME_LEN + 1];   /* d.name points into the library's buffer */
 };
 
 static int dent_match(void *arg, const struct zf2fs_dentry_info *d)
@@ -576,6 +583,8 @@ static int dent_match(void *arg, const struct zf2fs_dentry_info *d)
 	if (f->name ? (strlen(f->name) == d->name_len && !memcmp(f->name, d->name, d->name_len))
 		    : (!dots && d->ino == f->ino)) {
 		f->d = *d;
+		memcpy(f->namebuf, d->name, d->name_len <= ZF2FS_NAME_LEN ? d->name_len : ZF2FS_NAME_LEN);
+		f->d.name = (const uint8_t *)f->namebuf;
 		f->found = true;
 		return 1;
 	}
@@ -596,11 +605,16 @@ static int do_dent(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 
 	if (!node)
 		die("out of memory");
-	if (o->dots)
+	if (o->have_slot) {
+		f.found = true;
+		f.d.slot = o->slot;
+		f.d.block = o->have_dblk ? (int64_t)o->dblk : -1;
+		f.d.name = (const uint8_t *)"";
+	} else if (o->dots)
 		f.name = o->dots == 1 ? "." : "..";
 	else if (o->name)
 		f.name = o->name;
-	if (!f.name) {
+	if (!f.name && !o->have_slot) {
 		/* the entry of inode @nid in the directory its i_pino names */
 		err = zf2fs_inode_read(vol, nid, node, NULL, why, sizeof(why));
 		if (err)
@@ -613,7 +627,10 @@ static int do_dent(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 		die("directory %u: %s%s%s", dir, strerror(-err), *why ? ": " : "", why);
 	if ((zf_get(node->i.i_mode) & 0170000) != 0040000)
 		die("inode %u is not a directory", dir);
-	zf2fs_dir_iterate(vol, node, dent_match, NULL, &f);
+	if (o->have_slot && !o->have_dblk && !(node->i.i_inline & ZF2FS_INLINE_DENTRY))
+		die("directory %u keeps its entries in blocks: give --dblk", dir);
+	if (!o->have_slot)
+		zf2fs_dir_iterate(vol, node, dent_match, NULL, &f);
 	if (!f.found) {
 		if (f.name)
 			die("no entry \"%s\" in directory %u", f.name, dir);
@@ -638,6 +655,12 @@ static int do_dent(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 	}
 	uint32_t slot = f.d.slot;
 
+	if (slot >= v.nr)
+		die("invalid slot %u (the area has %u)", slot, v.nr);
+	if (o->have_slot)
+		f.d.name_len = o->have_str ? (uint32_t)strlen(o->v.str) :
+			       (uint32_t)zf_get(v.dentry[slot].name_len);
+
 	if (!strcmp(m->name, "d_bitmap")) {
 		place(&s, (uint32_t)(v.bitmap + slot / 8 - blk), m, 0);
 		s.off = (uint32_t)(v.bitmap + slot / 8 - blk);
@@ -655,8 +678,12 @@ static int do_dent(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 	} else {
 		place(&s, (uint32_t)((const uint8_t *)&v.dentry[slot] - blk), m, 0);
 	}
-	snprintf(s.what, sizeof(s.what), "entry \"%.*s\" (slot %u) of directory %u",
-		 (int)(f.d.name_len > 64 ? 64 : f.d.name_len), (const char *)f.d.name, slot, dir);
+	if (o->have_slot)
+		snprintf(s.what, sizeof(s.what), "slot %u of directory %u", slot, dir);
+	else
+		snprintf(s.what, sizeof(s.what), "entry \"%.*s\" (slot %u) of directory %u",
+			 (int)(f.d.name_len > 64 ? 64 : f.d.name_len), (const char *)f.d.name, slot,
+			 dir);
 	free(node);
 	return finish(o, &s, blk, vol, NULL);
 }
