@@ -7,5 +7,5 @@ IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_errors.sh tests/imag
 	tests/images/fsck_crash.sh tests/images/fsck_cli.sh tests/images/fsck_ref_images.sh
 TESTS += $(IMAGE_TESTS)
 EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh
-EXTRA_DIST += tests/images/fsck_cases.sh tests/images/f2fs_corrupt.py tests/images/make_case.sh tests/images/base \
+EXTRA_DIST += tests/images/fsck_cases.sh tests/images/make_case.sh tests/images/base \
 	$(wildcard $(srcdir)/tests/images/f_*)
