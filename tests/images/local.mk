@@ -9,3 +9,9 @@ TESTS += $(IMAGE_TESTS)
 EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh
 EXTRA_DIST += tests/images/fsck_cases.sh tests/images/make_case.sh tests/images/base \
 	$(wildcard $(srcdir)/tests/images/f_*)
+
+# The field-fuzz group: a quick subset here; bench/fuzz-fields.sh runs the whole matrix.
+TESTS += tests/images/fuzz_fields.sh
+EXTRA_DIST += tests/images/fuzz_fields.sh tests/images/fuzz_fields_lib.sh \
+	tests/images/fuzz_fields.roles tests/images/fuzz_fields.known bench/fuzz-fields.sh \
+	tests/vm/fuzz_age.sh
