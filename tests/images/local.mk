@@ -11,7 +11,7 @@ EXTRA_DIST += tests/images/fsck_cases.sh tests/images/make_case.sh tests/images/
 	$(wildcard $(srcdir)/tests/images/f_*)
 
 # The field-fuzz group: a quick subset here; bench/fuzz-fields.sh runs the whole matrix.
-TESTS += tests/images/fuzz_fields.sh
-EXTRA_DIST += tests/images/fuzz_fields.sh tests/images/fuzz_fields_lib.sh \
+TESTS += tests/images/fuzz_fields.sh tests/images/inject.sh
+EXTRA_DIST += tests/images/fuzz_fields.sh tests/images/inject.sh tests/images/fuzz_fields_lib.sh \
 	tests/images/fuzz_fields.roles tests/images/fuzz_fields.known bench/fuzz-fields.sh \
 	tests/vm/fuzz_age.sh
