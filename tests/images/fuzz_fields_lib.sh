@@ -67,7 +67,14 @@ ff_cases()
 			ff_members sit "SIT entry" | ff_emit "--sit 0 --blk $blk"
 			ff_members ssa "summary" | ff_emit "--ssa --blk $blk"
 		fi
-		if [ "$role" = big ]; then
+		if [ "$role" = xattr ]; then
+			n=$("$INJECT" --node --nid "$nid" --mb i_xattr_nid --get "$img")
+			if [ "$n" -gt 0 ]; then
+				ff_members node "node footer" | ff_emit "--node --nid $n"
+				ff_members nat "NAT entry" | ff_emit "--nat 0 --nid $n"
+			fi
+		fi
+		if [ "$role" = big ] || [ "$role" = dind ]; then
 			# its direct and indirect nodes: footers, slots, and the node's summary
 			for i in 0 2 4; do
 				n=$("$INJECT" --node --nid "$nid" --mb i_nid --idx $i --get "$img")

@@ -30,7 +30,10 @@ zwork writefile /mnt/a/t/sizes/rewritten 300 77
 sync
 zwork writefile /mnt/a/t/sizes/rewritten 200 78
 zwork writefile /mnt/a/late 40 79
-zwork manifest /mnt/a /tmp/manifest
+# the manifest leaves out the 8 GiB sparse file (reading its holes under TCG takes long)
+mkdir /mnt/a/m
+mv /mnt/a/t /mnt/a/late /mnt/a/m/
+zwork manifest /mnt/a/m /tmp/manifest
 cp /tmp/manifest /mnt/a/manifest
 zumount /mnt/a
 GUEST
@@ -45,19 +48,19 @@ xz -T1 -c "$(vm_img aged)" > "$cache/aged.img.xz.tmp" &&
 cat > "$cache/aged.roles" <<ROLES
 # roles of aged.img (tests/vm/fuzz_age.sh) for bench/fuzz-fields.sh: role path
 root /
-big /t/sizes/size-$((13 * 1048576 + 4096 * 3 + 5))
+big /m/t/sizes/size-$((13 * 1048576 + 4096 * 3 + 5))
 dind /dind
-small /t/sizes/size-65536
-inline /t/inline/note-05
-sparse /t/sparse/holes
-dir /t/deep
-dir_many /t/bigdir
-dir_inline /t/special
-symlink /t/links/sym-long
-symlink_inline /t/links/sym-short
-hardlink /t/links/origin
-xattr /t/xattr/large
-rewritten /t/sizes/rewritten
+small /m/t/sizes/size-65536
+inline /m/t/inline/note-05
+sparse /m/t/sparse/holes
+dir /m/t/deep
+dir_many /m/t/bigdir
+dir_inline /m/t/special
+symlink /m/t/links/sym-long
+symlink_inline /m/t/links/sym-short
+hardlink /m/t/links/origin
+xattr /m/t/xattr/large
+rewritten /m/t/sizes/rewritten
 ROLES
 vm_log "kept $cache/aged.img.xz ($(du -k "$cache/aged.img.xz" | cut -f1) KiB) and aged.roles"
 vm_finish
