@@ -14,4 +14,4 @@ EXTRA_DIST += tests/images/fsck_cases.sh tests/images/make_case.sh tests/images/
 TESTS += tests/images/fuzz_fields.sh tests/images/inject.sh
 EXTRA_DIST += tests/images/fuzz_fields.sh tests/images/inject.sh tests/images/fuzz_fields_lib.sh \
 	tests/images/fuzz_fields.roles tests/images/fuzz_fields.known bench/fuzz-fields.sh \
-	tests/vm/fuzz_age.sh
+	tests/vm/fuzz_age.sh tests/vm/fuzz_verify.sh
