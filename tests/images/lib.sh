@@ -98,6 +98,7 @@ ref_fsck()
 		-e '^  "' -e '^  from "' -e '^    to "' \
 		-e '^\[FSCK\] .*\[Ok\.\.\]' \
 		-e '^\[FSCK\] Max image size: ' \
+		-e '^\[FSCK\] Check node [0-9]* / [0-9]* (' \
 		-e '^\[FSCK\] fixing SIT types$' \
 		-e '^Done: ' \
 		-e '^$')
