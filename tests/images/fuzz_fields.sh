@@ -37,7 +37,7 @@ while IFS='|' read -r tag args mb idx verb irc rn ry r2 ref lost crash hang code
 	[ "$r2" = 0 ] || soft="$soft rerun exit $r2;"
 	[ "$ref" = clean ] || [ "$ref" = - ] || soft="$soft Debian's fsck: $ref;"
 	listed=0
-	grep -qxF "$args|$mb|$idx|$verb" "$known" 2>/dev/null && listed=1
+	grep -qxF -e "$args|$mb|$idx|$verb" "$known" 2>/dev/null && listed=1
 	if [ -n "$hard" ]; then
 		tap_fail "$name:$hard$soft [$codes]"
 	elif [ -n "$soft" ] && [ $listed = 0 ]; then
