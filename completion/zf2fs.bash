@@ -1,4 +1,5 @@
-# bash completion for zf2fs-tools: mkfs.f2fs, fsck.f2fs, dump.f2fs and gc.f2fs
+# bash completion for zf2fs-tools: mkfs.f2fs, fsck.f2fs, dump.f2fs, gc.f2fs, inject.f2fs
+# and f2fslabel
 # (options, their fixed values, and gc.f2fs's commands).
 #
 # Installed once per tool name (bash-completion loads completions/<command> on demand);
@@ -133,7 +134,39 @@ _zf2fs_gc()
 	esac
 }
 
+_zf2fs_inject()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	COMPREPLY=()
+	case $prev in
+	--sb|--cp|--nat|--sit) _zf2fs_reply 0 1 2; return ;;
+	--dots) _zf2fs_reply 1 2; return ;;
+	--fuzz) _zf2fs_reply zeroes ones firstbit middlebit lastbit add sub random; return ;;
+	-d) _zf2fs_reply 0 1 2 3 4; return ;;
+	--mb|--val|--str|--idx|--nid|--blk|--seed|--path|--name|--slot|--dblk|--lookup|--bmap|\
+	--hash) return ;;
+	esac
+	case $cur in
+	-*) _zf2fs_reply --sb --cp --nat --sit --ssa --node --dent --mb --val --str --idx --nid \
+		--blk --dots --fuzz --seed --path --name --slot --dblk --get --where --list \
+		--lookup --bmap --hash --dry-run -d -V -h --version --help ;;
+	*) _zf2fs_files ;;
+	esac
+}
+
+_zf2fs_label()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]}
+	COMPREPLY=()
+	case $cur in
+	-*) _zf2fs_reply -h -V --help --version ;;
+	*) [ "$COMP_CWORD" -eq 1 ] && _zf2fs_files ;;
+	esac
+}
+
 complete -F _zf2fs_mkfs mkfs.f2fs
 complete -F _zf2fs_fsck fsck.f2fs
 complete -F _zf2fs_dump dump.f2fs
 complete -F _zf2fs_gc gc.f2fs
+complete -F _zf2fs_inject inject.f2fs
+complete -F _zf2fs_label f2fslabel

@@ -59,8 +59,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf(PROG " (zf2fs-tools) %s\n", zf2fs_version());
-			return 0;
+			return zf2fs_print_version(stdout, PROG) ? 1 : 0;
 		default:
 			zf2fs_usage_error(PROG, "unknown option");
 		}

@@ -282,6 +282,18 @@ ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_addr(const struct zf2fs_vol *vol, uint
 ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_nat_journal(const struct zf2fs_vol *vol);
 ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_sit_journal(const struct zf2fs_vol *vol);
 
+/* Block @idx of NAT (or SIT) copy @copy (0 or 1), whichever copy is live. */
+ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
+					       unsigned copy);
+ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
+					       unsigned copy);
+/* First block of checkpoint pack @pack (0 or 1). */
+ZF2FS_EXPORT uint64_t zf2fs_vol_cp_pack_addr(const struct zf2fs_vol *vol, unsigned pack);
+/* Where the NAT journal (@sit false) or SIT journal of the pack in use sits on disk: its
+ * block and the byte offset of struct zf2fs_journal in it.  Returns 0. */
+ZF2FS_EXPORT int zf2fs_vol_journal_where(const struct zf2fs_vol *vol, bool sit,
+					 uint64_t *ret_blkaddr, uint32_t *ret_off);
+
 /* Every main-area segment's SIT entry, journal applied, read in large sequential chunks:
  * @ret_entries gets main_segs entries (caller frees).  */
 ZF2FS_EXPORT int zf2fs_vol_load_sit(struct zf2fs_vol *vol, struct zf2fs_sit_entry **ret_entries);

@@ -72,6 +72,15 @@ same "gc.f2fs simulate: options as in simulate --help" "$TEST_TMP/want" "$TEST_T
 printf 'atgc\ncb\ngreedy\n' > "$TEST_TMP/want"
 complete_line "gc.f2fs replay img --policy " > "$TEST_TMP/got"
 same "gc.f2fs --policy: its values" "$TEST_TMP/want" "$TEST_TMP/got"
+# inject.f2fs: every long option its --help names is offered, and --fuzz's verbs.
+"$top_builddir/tools/inject.f2fs" --help | grep -oE -- '--[a-z-]+' | sort -u > "$TEST_TMP/want"
+complete_line "inject.f2fs --" | grep -- '^--' | grep -Fxf "$TEST_TMP/want" | sort -u > "$TEST_TMP/got"
+same "inject.f2fs: the long options of its --help" "$TEST_TMP/want" "$TEST_TMP/got"
+complete_line "inject.f2fs --node --fuzz " | grep -qx middlebit && tap_ok "inject.f2fs --fuzz: its verbs" ||
+	tap_fail "inject.f2fs --fuzz does not offer middlebit"
+"$top_builddir/tools/f2fslabel" --help | grep -oE -- ' -(-[a-z]+|[a-zA-Z])\b' | sed 's/^ //' | sort -u > "$TEST_TMP/want"
+complete_line "f2fslabel -" > "$TEST_TMP/got"
+same "f2fslabel: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
 complete_line "mkfs.f2fs -O " | grep -qx project_quota && tap_ok "mkfs.f2fs -O: feature names" ||
 	tap_fail "mkfs.f2fs -O does not offer project_quota"
 # An image argument completes to file names.

@@ -5,7 +5,7 @@
 # Debian's fsck.f2fs must find the image clean too, unless the case has a "ref_skip" file
 # saying why not.  ZF2FS_UPDATE_EXPECT=1 rewrites the expect files (review them!).
 . "$(dirname "$0")/lib.sh"
-need_python
+
 
 only=${1:-}
 

@@ -5,7 +5,7 @@
 # 4): the previous checkpoint is still the valid one.  The completed run must leave the
 # image clean.
 . "$(dirname "$0")/lib.sh"
-need_python
+
 
 for case in f_unreachable_dir f_inode_mode_bad f_node_unreadable f_sit_count_bad f_sb_primary_bad \
 	f_dentry_bucket_bad f_dir_dot_missing f_dir_dot_occupied f_dir_dot_inline \

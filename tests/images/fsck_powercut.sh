@@ -99,7 +99,7 @@ fi
 
 # a second repair of the repaired volume (new damage) copies the chain again
 IMG=$img
-corrupt inode "$(ino /base/inline)" links 7
+inject --node --path /base/inline --mb i_links --val 7
 "$FSCK" -y "$img" > "$TEST_TMP/run3" 2>&1
 rc3=$?
 records "$img" > "$TEST_TMP/rec.3"

@@ -111,10 +111,10 @@ rm -f "$img"
 # A loop through the directory tree: docs/deep/deeper/leaf names docs (as a directory)
 base=$TEST_TMP/populated.img
 xz -dc "$top_srcdir/tests/images/base/populated.img.xz" > "$base" || hard_error "no base image"
-docs=$(python3 "$top_srcdir/tests/images/f2fs_corrupt.py" "$base" lookup /docs)
-deeper=$(python3 "$top_srcdir/tests/images/f2fs_corrupt.py" "$base" lookup /docs/deep/deeper)
-python3 "$top_srcdir/tests/images/f2fs_corrupt.py" "$base" dentry "$deeper" leaf ino "$docs" &&
-python3 "$top_srcdir/tests/images/f2fs_corrupt.py" "$base" dentry "$deeper" leaf type 2 ||
+INJECT=$top_builddir/tools/inject.f2fs
+docs=$("$INJECT" --lookup /docs "$base")
+"$INJECT" --dent --path /docs/deep/deeper --name leaf --mb d_ino --val "$docs" "$base" > /dev/null &&
+"$INJECT" --dent --path /docs/deep/deeper --name leaf --mb d_ftype --val 2 "$base" > /dev/null ||
 	hard_error "cannot craft dir_loop"
 bad=
 bounded "$FSCK" -f -n -t "$base" > "$TEST_TMP/out" 2>&1; rc=$?

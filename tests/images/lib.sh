@@ -98,6 +98,7 @@ ref_fsck()
 		-e '^  "' -e '^  from "' -e '^    to "' \
 		-e '^\[FSCK\] .*\[Ok\.\.\]' \
 		-e '^\[FSCK\] Max image size: ' \
+		-e '^\[FSCK\] Check node [0-9]* / [0-9]* (' \
 		-e '^\[FSCK\] fixing SIT types$' \
 		-e '^Done: ' \
 		-e '^$')
@@ -193,15 +194,39 @@ tap_summary()
 
 # ---- fsck cases --------------------------------------------------------------------------
 # fsck_case_image CASE IMG: make IMG the corrupted image of tests/images/f_CASE (its base
-# image, then its script).  The script calls corrupt, ino, addr, data and base.
+# image, then its script).  Scripts change the image with inject.f2fs through these:
+#   inject ARGS...        inject.f2fs ARGS on the image (its "Info:" line goes to stdout)
+#   get ARGS...           the member's value (inject.f2fs ARGS --get)
+#   ino PATH              the inode of PATH
+#   addr NID              the node block address of NID (its NAT entry)
+#   data INO N            the address of file block N of inode INO
+#   set_data INO N ADDR   make ADDR block N of inode INO (one of the inode's own slots)
+#   seg_blk SEGNO         the first block of main-area segment SEGNO
+#   raw_write BLK OFF HEX bytes HEX at byte OFF of block BLK, nothing recomputed
+#   base NAME             start from base image NAME
 FSCK=${ZF2FS_FSCK:-$top_builddir/fsck/fsck.f2fs}
-CORRUPT="python3 $top_srcdir/tests/images/f2fs_corrupt.py"
+INJECT=${ZF2FS_INJECT:-$top_builddir/tools/inject.f2fs}
 CASE_BASE=$top_srcdir/tests/images/base
 
-corrupt() { $CORRUPT "$IMG" "$@"; }
-ino() { $CORRUPT "$IMG" lookup "$1"; }
-addr() { $CORRUPT "$IMG" addr "$1"; }
-data() { $CORRUPT "$IMG" data "$1" "$2"; }
+inject() { "$INJECT" "$@" "$IMG"; }
+get() { "$INJECT" "$@" --get "$IMG"; }
+ino() { "$INJECT" --lookup "$1" "$IMG"; }
+addr() { get --nat 0 --nid "$1" --mb block_addr; }
+data() { "$INJECT" --bmap "$2" --nid "$1" "$IMG"; }
+seg_blk() { echo $(( $(get --sb 1 --mb main_blkaddr) + $1 * 512 )); }
+set_data()
+{
+	# i_addr counts from the array's start, the extra attributes included
+	local extra=0
+	[ $(( $(get --node --nid "$1" --mb i_inline) & 0x20 )) -ne 0 ] &&
+		extra=$(( $(get --node --nid "$1" --mb i_extra_isize) / 4 ))
+	inject --node --nid "$1" --mb i_addr --idx $((extra + $2)) --val "$3"
+}
+raw_write()
+{
+	printf "$(printf '%s' "$3" | sed 's/../\\x&/g')" |
+		dd of="$IMG" bs=1 seek=$(( $1 * 4096 + $2 )) conv=notrunc status=none
+}
 base() {
 	case $1 in
 	populated|unclean) xz -dc "$CASE_BASE/$1.img.xz" > "$IMG" ;;
@@ -217,6 +242,7 @@ base() {
 
 fsck_case_image()
 {
+	[ -x "$INJECT" ] || hard_error "inject.f2fs is not built: $INJECT"
 	IMG=$2
 	base populated
 	( set -e; . "$top_srcdir/tests/images/$1/script" )

@@ -15,7 +15,7 @@ check_PROGRAMS += tests/images/txn_populate
 tests_images_txn_populate_SOURCES = tests/images/txn_populate.c
 tests_images_txn_populate_LDADD = $(HELPER_LIBS)
 EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh
-EXTRA_DIST += tests/images/fsck_cases.sh tests/images/f2fs_corrupt.py tests/images/make_case.sh tests/images/base \
+EXTRA_DIST += tests/images/fsck_cases.sh tests/images/make_case.sh tests/images/base \
 	$(wildcard $(srcdir)/tests/images/f_*)
 
 # --version of every tool; the tools behind util-linux's fsck(8) and mkfs(8) (issue 18).
@@ -26,3 +26,10 @@ EXTRA_DIST += $(PKG_IMAGE_TESTS)
 DUMP_TESTS = tests/images/d_fields.sh tests/images/d_files.sh tests/images/d_errors.sh
 TESTS += $(DUMP_TESTS)
 EXTRA_DIST += $(DUMP_TESTS) tests/images/d_lib.sh tests/images/codes_needing_devices
+# The field-fuzz group: a quick subset here; bench/fuzz-fields.sh runs the whole matrix.
+TESTS += tests/images/fuzz_fields.sh tests/images/inject.sh
+EXTRA_DIST += tests/images/fuzz_fields.sh tests/images/inject.sh tests/images/fuzz_fields_lib.sh \
+	tests/images/fuzz_fields.roles tests/images/fuzz_fields.known
+# bash completion (completion/zf2fs.bash) against each tool's --help
+TESTS += tests/images/completion.sh
+EXTRA_DIST += tests/images/completion.sh

@@ -11,7 +11,7 @@ if grep -q '^#define HAVE_LIBZBD 1' "$top_builddir/config.h"; then zoned=+zoned;
 
 # Every tool the build installs in sbin: the *.f2fs programs of the front-end folders.
 tools=()
-for t in "$top_builddir"/mkfs/*.f2fs "$top_builddir"/fsck/*.f2fs "$top_builddir"/tools/*.f2fs; do
+for t in "$top_builddir"/mkfs/*.f2fs "$top_builddir"/fsck/*.f2fs "$top_builddir"/tools/*.f2fs "$top_builddir"/tools/f2fslabel; do
 	[ -x "$t" ] && tools+=("${t#"$top_builddir"/}")
 done
 [ "${#tools[@]}" -ge 4 ] || hard_error "expected at least 4 built tools, found: ${tools[*]}"

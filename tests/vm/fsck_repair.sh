@@ -48,8 +48,7 @@ done
 # it), and the inode the directory entry names, found without the hash
 moved=$(tail -n 1 "$VM_OUT/f_dentry_bucket_bad.setup.log")
 case $moved in *[!A-Za-z0-9_]*|'') vm_error "f_dentry_bucket_bad: no moved name in its setup log" ;; esac
-moved_ino=$(python3 "$top_srcdir/tests/images/f2fs_corrupt.py" "$(vm_img f_dentry_bucket_bad)" \
-	lookup "/many/$moved") || vm_error "f_dentry_bucket_bad: /many/$moved not in the repaired image"
+moved_ino=$("$top_builddir/tools/inject.f2fs" --lookup "/many/$moved" "$(vm_img f_dentry_bucket_bad)") || vm_error "f_dentry_bucket_bad: /many/$moved not in the repaired image"
 
 {
 	echo "moved=$moved"

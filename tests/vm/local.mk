@@ -49,3 +49,4 @@ clean-local-vm:
 	-rm -rf tests/vm/out tests/vm/cache tests/vm/fixtures
 
 .PHONY: clean-local-vm
+EXTRA_DIST += tests/vm/fuzz_age.sh tests/vm/fuzz_verify.sh

@@ -14,7 +14,6 @@
 # Boots 3 and 4: a power cut with an orphan and fsync'd files, then recovery (below).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
-CORRUPT="python3 $VM_LIBDIR/../images/f2fs_corrupt.py"
 OPTS="-O extra_attr,quota,project_quota,inode_checksum,lost_found"
 
 # quota_user_row IMAGE UID INODES BYTES WHEN: dump.f2fs --quota must show user UID with
@@ -73,15 +72,17 @@ quota_user_row q 70000 2 3072000 "after the kernel wrote"
 cp "$(vm_img q)" "$(vm_img r)"
 img=$(vm_img r)
 # user file: id 0's inode count (the first entry of leaf block 5, at 0x1428)
-qino=$(python3 - "$img" <<'PY'
-import struct, sys
-with open(sys.argv[1], 'rb') as f:
-    f.seek(1024 + 2745)        # superblock qf_ino[0]
-    print(struct.unpack('<I', f.read(4))[0])
-PY
-)
-$CORRUPT "$img" file-raw "$qino" 0x1428 6300000000000000 || vm_fail "corrupting the user quota file failed"
-$CORRUPT "$img" file-raw "$((qino + 1))" 0 0000000000000000 || vm_fail "corrupting the group quota file failed"
+INJECT=$top_builddir/tools/inject.f2fs
+qino=$("$INJECT" --sb 1 --mb qf_ino --idx 0 --get "$img")
+# raw bytes at a byte offset of a file (block through inject.f2fs --bmap)
+file_raw() {
+	local a
+	a=$("$INJECT" --bmap $(( $2 / 4096 )) --nid "$1" "$img") || return 1
+	printf "$(printf '%s' "$3" | sed 's/../\\x&/g')" |
+		dd of="$img" bs=1 seek=$(( a * 4096 + $2 % 4096 )) conv=notrunc status=none
+}
+file_raw "$qino" 0x1428 6300000000000000 || vm_fail "corrupting the user quota file failed"
+file_raw "$((qino + 1))" 0 0000000000000000 || vm_fail "corrupting the group quota file failed"
 "$VM_OUR_FSCK" -f -y "$img" >"$VM_OUT/r.repair.log" 2>&1
 rc=$?
 sed 's/^/  repair: /' "$VM_OUT/r.repair.log" | head -n 20

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * vol_where.c - where things of an open volume live on disk, for tools that write one
+ * structure in place (inject.f2fs): either copy of a NAT or SIT block, a checkpoint
+ * pack, and the block and byte offset of the NAT and SIT journals of the pack in use.
+ * Reading goes through volume.c; this file only answers "which block".
+ */
+#include "config.h"
+#include <errno.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/endian.h"
+#include "volume_p.h"
+
+#define BPS ZF2FS_BLOCKS_PER_SEG
+
+ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
+					       unsigned copy)
+{
+	/* pair k of NAT segments holds copy 0 then copy 1 of its 512 blocks */
+	return vol->info.nat_blkaddr + (uint64_t)(idx / BPS) * 2 * BPS + idx % BPS +
+	       (copy ? BPS : 0);
+}
+
+ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
+					       unsigned copy)
+{
+	return vol->info.sit_blkaddr + idx + (copy ? vol->info.sit_blocks : 0);
+}
+
+ZF2FS_EXPORT uint64_t zf2fs_vol_cp_pack_addr(const struct zf2fs_vol *vol, unsigned pack)
+{
+	return zf_get(vol->sb.cp_blkaddr) + (pack ? BPS : 0);
+}
+
+ZF2FS_EXPORT int zf2fs_vol_journal_where(const struct zf2fs_vol *vol, bool sit,
+					 uint64_t *ret_blkaddr, uint32_t *ret_off)
+{
+	const struct zf2fs_checkpoint *cp = (const void *)vol->cp;
+	uint64_t sum = zf2fs_vol_cp_pack_addr(vol, vol->cp_pack) + zf_get(cp->cp_pack_start_sum);
+
+	if (zf_get(cp->ckpt_flags) & ZF2FS_CP_COMPACT_SUM_FLAG) {
+		/* compacted: both journals open the first summary block, NAT then SIT */
+		*ret_blkaddr = sum;
+		*ret_off = sit ? ZF2FS_SUM_JOURNAL_SIZE : 0;
+	} else {
+		/* one block per data log: hot data keeps the NAT journal, cold data the SIT */
+		*ret_blkaddr = sum + (sit ? ZF2FS_LOG_COLD_DATA : ZF2FS_LOG_HOT_DATA);
+		*ret_off = (uint32_t)offsetof(struct zf2fs_summary_block, journal);
+	}
+	return 0;
+}
