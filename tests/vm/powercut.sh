@@ -50,7 +50,8 @@ vm_boot
 data=$(vm_img data)
 ref=$(vm_img ref)
 cp --sparse=always "$data" "$ref"
-corrupt="python3 $top_srcdir/tests/images/f2fs_corrupt.py"
+inject=$top_builddir/tools/inject.f2fs
+[ -x "$inject" ] || vm_error "inject.f2fs is not built: $inject"
 
 # The cut really left fsync'd data for roll-forward, overwrites included (Debian's fsck
 # lists what it finds, as the kernel would).
@@ -67,13 +68,11 @@ nodes=$(echo "$records" | grep -c '^node')
 [ "$nodes" -ge 604 ] || vm_fail "only $nodes fsync'd inodes await roll-forward, expected 604 or more"
 
 # Damage elsewhere: a link count, i_blocks and a dentry hash of checkpointed files.
-victim=$($corrupt "$data" lookup /keep/victim)
-numbers=$($corrupt "$data" lookup /keep/numbers)
-keepdir=$($corrupt "$data" lookup /keep)
-$corrupt "$data" inode "$victim" links 4 &&
-	$corrupt "$data" inode "$numbers" blocks 9 &&
-	$corrupt "$data" dentry "$keepdir" numbers hash 7 &&
-	$corrupt "$data" dentry 3 keep hash 7 || vm_error "damaging the image failed"
+"$inject" --node --path /keep/victim --mb i_links --val 4 "$data" &&
+	"$inject" --node --path /keep/numbers --mb i_blocks --val 9 "$data" &&
+	"$inject" --dent --path /keep --name numbers --mb d_hash --val 7 "$data" &&
+	"$inject" --dent --nid 3 --name keep --mb d_hash --val 7 "$data" >/dev/null ||
+	vm_error "damaging the image failed"
 
 "$VM_OUR_FSCK" -y "$data" >"$VM_OUT/fsck-y.log" 2>&1
 rc=$?
