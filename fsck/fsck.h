@@ -170,6 +170,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_INODE_INLINE_SIZE_BAD 0x04000A
 #define PR_4_XATTR_NODE_BAD       0x04000B
 #define PR_4_SSA_MISMATCH         0x04000F
+#define PR_4_INODE_MODE_TYPE      0x040010
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -254,7 +255,8 @@ void links_free(struct fsck_ctx *ctx);
 /* main.c: the per-nid maps, sized once pass 3 knows how many nids are in use */
 int fsck_alloc_nid_maps(struct fsck_ctx *ctx);
 /* pass 4 helpers pass 5 and 6 use */
-int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node);
+int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+		uint8_t hint);
 uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, uint32_t dir, uint8_t type);
 
 static inline bool blk_in_main(const struct fsck_ctx *ctx, uint64_t blk)

@@ -271,11 +271,125 @@ static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 	free(x);
 }
 
+static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node);
+
+/* "." or ".." where a directory keeps them: slot 0 or 1 of the area. */
+static bool has_dots(const struct zf2fs_dentry_view *v)
+{
+	return (zf2fs_dentry_slot_used(v, 0) && zf_get(v->dentry[0].name_len) == 1 &&
+		v->filename[0][0] == '.') ||
+	       (zf2fs_dentry_slot_used(v, 1) && zf_get(v->dentry[1].name_len) == 2 &&
+		!memcmp(v->filename[1], "..", 2));
+}
+
+/* Do the inode's contents read as a directory: its inline dentry area, or its first data
+ * block, holding "." or ".."?  (Every directory the kernel makes starts that way.) */
+static bool looks_like_dir(struct fsck_ctx *ctx, const struct zf2fs_node *node)
+{
+	struct zf2fs_dentry_view v;
+	struct zf2fs_inode_geom g;
+	uint8_t *blk;
+	uint32_t addr;
+	bool r;
+
+	if (node->i.i_inline & ZF2FS_INLINE_DENTRY)
+		return !zf2fs_dentry_view_inline(node, ctx->vi->features, &v) && has_dots(&v);
+	if ((node->i.i_inline & ZF2FS_INLINE_DATA) ||
+	    zf2fs_inode_geometry(&node->i, ctx->vi->features, &g))
+		return false;
+	addr = zf_get_le32p((const uint8_t *)node + offsetof(struct zf2fs_inode, i_addr) +
+			    4 * g.extra_words);
+	if (!blk_in_main(ctx, addr))
+		return false;
+	blk = malloc(ZF2FS_BLKSIZE);
+	if (!blk)
+		return false;
+	r = zf2fs_vol_read_block(ctx->vol, addr, blk) == 0;
+	if (r) {
+		zf2fs_dentry_view_block(blk, &v);
+		r = has_dots(&v);
+	}
+	free(blk);
+	return r;
+}
+
 /*
- * Check one inode and its blocks.  Returns 0, or 1 when the inode is unusable and the
- * names pointing at it should go (the caller reports that).
+ * The file type an inode's mode should have, weighing three witnesses: the mode, the type
+ * in the directory entry that led here (@hint, ZF2FS_FT_UNKNOWN when none), and what the
+ * contents are.  A mode is trusted unless it is no file type at all, or the entry and the
+ * contents both contradict it: a "directory" whose data are not dentry blocks and whose
+ * name calls it something else is that something else, and turning it into a directory
+ * would rewrite its data as dentry blocks.  Returns the mode to keep.
  */
-int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
+static uint32_t settle_mode(struct fsck_ctx *ctx, const struct zf2fs_node *node, uint8_t hint,
+			    uint32_t mode)
+{
+	uint8_t ft = zf2fs_mode_to_ftype(mode);
+
+	if (ft != ZF2FS_FT_UNKNOWN && (hint == ZF2FS_FT_UNKNOWN || hint == ft))
+		return mode;
+	if (ft == ZF2FS_FT_UNKNOWN) {
+		if (looks_like_dir(ctx, node))
+			return zf2fs_ftype_to_mode(ZF2FS_FT_DIR, mode);
+		/* no word from a name: a regular file keeps whatever data it has */
+		if (hint == ZF2FS_FT_UNKNOWN || hint == ZF2FS_FT_DIR || hint >= ZF2FS_FT_MAX)
+			hint = ZF2FS_FT_REG_FILE;
+		return zf2fs_ftype_to_mode(hint, mode);
+	}
+	if (ft == ZF2FS_FT_DIR && hint < ZF2FS_FT_MAX && !looks_like_dir(ctx, node))
+		return zf2fs_ftype_to_mode(hint, mode);
+	if (ft == ZF2FS_FT_REG_FILE && hint == ZF2FS_FT_DIR && looks_like_dir(ctx, node))
+		return zf2fs_ftype_to_mode(ZF2FS_FT_DIR, mode);
+	return mode;
+}
+
+/*
+ * Check one inode and its blocks; @hint is the file type its directory entry gives
+ * (ZF2FS_FT_UNKNOWN when no entry led here).  Returns 0, or 1 when the inode is unusable
+ * and the names pointing at it should go (the caller reports that).
+ */
+int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+		uint8_t hint)
+{
+	int r;
+	struct zf2fs_node *copy = NULL;
+	uint32_t mode = (uint32_t)zf_get(node->i.i_mode), want;
+
+	want = settle_mode(ctx, node, hint, mode);
+	if (want != mode) {
+		struct problem_ctx p = { .ino = ino, .num = mode, .num2 = zf2fs_mode_to_ftype(want) };
+
+		uint32_t code = zf2fs_mode_to_ftype(mode) == ZF2FS_FT_UNKNOWN ?
+				PR_4_INODE_MODE_BAD : PR_4_INODE_MODE_TYPE;
+
+		if (fix_problem(ctx, code, &p)) {
+			struct zf2fs_node *n = repair_node(ctx, ino);
+
+			copy = malloc(ZF2FS_BLKSIZE);
+			if (!n || !copy) {
+				free(copy);
+				return -ENOMEM;
+			}
+			zf_set(n->i.i_mode, want);
+			memcpy(copy, node, ZF2FS_BLKSIZE);
+			zf_set(copy->i.i_mode, want);
+			/* the checksum check that follows is about the inode as it was read */
+			if (checksum_applies(ctx, &node->i)) {
+				uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);
+
+				if (zf2fs_inode_checksum(seed, node) == zf_get(node->i.i_inode_checksum))
+					zf_set(copy->i.i_inode_checksum, zf2fs_inode_checksum(seed, copy));
+			}
+			node = copy;
+		}
+	}
+	r = check_inode_as(ctx, ino, node);
+	free(copy);
+	return r;
+}
+
+/* Check one inode, its type settled. */
+static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
 {
 	const struct zf2fs_inode *in = &node->i;
 	const struct zf2fs_walk_ops ops = { .node = walk_node, .data = walk_data, .bad = walk_bad };
@@ -288,9 +402,7 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 
 	ctx->nid_flags[ino] |= NID_CHECKED | NID_INODE;
 	if (!mode_known(mode)) {
-		p.num = mode;
-		if (fix_problem(ctx, PR_4_INODE_MODE_BAD, &p))
-			repair_free_node(ctx, ino);
+		/* reported by check_inode, and its repair declined: the names go */
 		ctx->nid_flags[ino] |= NID_BAD;
 		return 1;
 	}
@@ -377,7 +489,7 @@ static bool is_inode_nid(const struct fsck_ctx *ctx, uint32_t nid)
 }
 
 /* Read and check an inode reached for the first time; -1 if unusable. */
-static int reach_inode(struct fsck_ctx *ctx, uint32_t ino)
+static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, uint8_t hint)
 {
 	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
 	char why[160];
@@ -398,7 +510,7 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino)
 			(unsigned long long)zf_get(ctx->cp->valid_inode_count));
 	r = check_summary(ctx, addr, ino, 0, true);
 	if (!r)
-		r = check_inode(ctx, ino, n);
+		r = check_inode(ctx, ino, n, hint);
 	free(n);
 	return r;
 }
@@ -406,11 +518,10 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino)
 /* A name in directory @dir points at @child: verdict for pass 5. */
 uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, uint32_t dir, uint8_t type)
 {
-	(void)type;
 	if (!is_inode_nid(ctx, child))
 		return 1;
 	if (!(ctx->nid_flags[child] & NID_CHECKED)) {
-		int r = reach_inode(ctx, child);
+		int r = reach_inode(ctx, child, type);
 
 		if (r)
 			return 1;
@@ -470,7 +581,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_4_ROOT_BAD, &p);
 		return 0;
 	}
-	err = reach_inode(ctx, root);
+	err = reach_inode(ctx, root, ZF2FS_FT_DIR);
 	if (err < 0)
 		return err;
 	if (err || !(ctx->nid_flags[root] & NID_DIR)) {
@@ -490,7 +601,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 
 		if (!qino || !is_inode_nid(ctx, qino) || (ctx->nid_flags[qino] & NID_CHECKED))
 			continue;
-		if (reach_inode(ctx, qino) < 0)
+		if (reach_inode(ctx, qino, ZF2FS_FT_REG_FILE) < 0)
 			err = -EIO;
 		else
 			err = links_inc(ctx, qino);   /* the superblock's reference: its name */
@@ -503,14 +614,14 @@ int pass4_tree(struct fsck_ctx *ctx)
 			continue;
 		ctx->nid_flags[ino] |= NID_ORPHAN;
 		if (is_inode_nid(ctx, ino) && !(ctx->nid_flags[ino] & NID_CHECKED))
-			err = reach_inode(ctx, ino) < 0 ? -EIO : 0;
+			err = reach_inode(ctx, ino, ZF2FS_FT_UNKNOWN) < 0 ? -EIO : 0;
 	}
 	/* Inodes no name reaches are still checked, so their blocks are accounted for;
 	 * pass 6 decides what to do with them. */
 	for (uint32_t nid = ZF2FS_RESERVED_NIDS; !err && nid < ctx->nids; nid++) {
 		if (!is_inode_nid(ctx, nid) || (ctx->nid_flags[nid] & NID_CHECKED))
 			continue;
-		if (reach_inode(ctx, nid) < 0)
+		if (reach_inode(ctx, nid, ZF2FS_FT_UNKNOWN) < 0)
 			err = -EIO;
 		else
 			ctx->nid_flags[nid] &= (uint8_t)~NID_REACHED;

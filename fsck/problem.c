@@ -41,7 +41,8 @@ static const struct problem_def problems[] = {
 	{ PR_4_BLOCK_OUTSIDE_MAIN, "inode %i: node %n slot %N points outside the main area (%b)",
 	  PROMPT_CLEAR, 0 },
 	{ PR_4_BLOCK_DUP, "inode %i: block %b is also owned by nid %M", PROMPT_CLEAR, 0 },
-	{ PR_4_INODE_MODE_BAD, "inode %i: mode 0%N is not a known file type", PROMPT_CLEAR, 0 },
+	{ PR_4_INODE_MODE_BAD, "inode %i: mode 0%N is not a known file type; its contents and "
+	  "its name make it file type %M", PROMPT_FIX, 0 },
 	{ PR_4_INODE_BLOCKS_BAD, "inode %i: i_blocks is %N, counted %M", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_INODE_CHECKSUM_BAD, "inode %i: inode checksum mismatch", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_INODE_EXTRA_BAD, "inode %i: extra attribute or inline xattr size is invalid (%N)",
@@ -51,6 +52,8 @@ static const struct problem_def problems[] = {
 	{ PR_4_XATTR_NODE_BAD, "inode %i: xattr node %n is unusable (%S)", PROMPT_CLEAR, 0 },
 	{ PR_4_SSA_MISMATCH, "block %b: summary says nid %N slot %M, owner is nid %n",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INODE_MODE_TYPE, "inode %i: the file type of mode 0%N contradicts its contents "
+	  "and its name, which make it file type %M", PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",

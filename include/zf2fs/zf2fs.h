@@ -361,6 +361,9 @@ ZF2FS_EXPORT int zf2fs_dentry_view_inline(const struct zf2fs_node *inode, uint32
 ZF2FS_EXPORT bool zf2fs_dentry_slot_used(const struct zf2fs_dentry_view *v, uint32_t slot);
 /* The dentry file type (ZF2FS_FT_*) an inode mode calls for; ZF2FS_FT_UNKNOWN if none. */
 ZF2FS_EXPORT uint8_t zf2fs_mode_to_ftype(uint32_t mode);
+/* @mode with its file type bits set to those of dentry type @ftype (permissions kept);
+ * @mode unchanged when @ftype is not a known type. */
+ZF2FS_EXPORT uint32_t zf2fs_ftype_to_mode(uint8_t ftype, uint32_t mode);
 
 struct zf2fs_dentry_info {
 	const uint8_t *name;
