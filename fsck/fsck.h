@@ -37,6 +37,11 @@ enum fsck_mode { MODE_NO, MODE_YES, MODE_PREEN, MODE_ASK };
 #define NID_CLEAR     0x20   /* its NAT entry is to be cleared */
 #define NID_CHECKED   0x40   /* its inode was checked (reachable or not) */
 
+/* A data slot whose pointer pass 4 cleared: node @owner of inode @ino, slot @ofs. */
+struct lost_slot {
+	uint32_t ino, owner, ofs;
+};
+
 struct nat_rec {
 	uint32_t ino, blkaddr;
 };
@@ -98,6 +103,8 @@ struct fsck_ctx {
 	uint8_t *ftypes;                 /* pass 4: file type (ZF2FS_FT_*) of each inode */
 	uint32_t lpf_ino;                /* lost+found, when found */
 	struct dir_queue dirq;
+	struct lost_slot *lost;          /* pass 4: cleared slots, to restore at its end */
+	size_t nlost, cap_lost;
 	int32_t curseg_fix[ZF2FS_NR_CURSEG];  /* pass 7: new write position, -1 = keep */
 	/* zoned volumes (pass8_zoned.c; loaded by pass 7, which needs the capacities) */
 	bool zones_loaded;
@@ -171,6 +178,10 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_XATTR_NODE_BAD       0x04000B
 #define PR_4_SSA_MISMATCH         0x04000F
 #define PR_4_INODE_MODE_TYPE      0x040010
+#define PR_4_INLINE_FLAG_BOGUS    0x040011
+#define PR_4_INLINE_FLAG_MISSING  0x040012
+#define PR_4_INLINE_RESERVED_BAD  0x040013
+#define PR_4_BLOCK_RESTORED       0x040014
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -220,6 +231,9 @@ int pass9_quota(struct fsck_ctx *ctx);
 /* Charge a checked inode to its quota ids (pass 4); -ENOMEM. */
 int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
 		 uint64_t i_blocks);
+/* Charge more to an inode's ids: @inodes inodes and @i_blocks blocks (a restored block). */
+int quota_charge_more(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
+		      uint64_t inodes, uint64_t i_blocks);
 /* Read the zones once (zoned volumes); sets zones_err and seg_unusable. */
 void zoned_prepare(struct fsck_ctx *ctx);
 /* Whether the free segment count can be computed: not on a zoned volume whose zone

@@ -42,15 +42,12 @@ struct ssa_cache {
 	struct zf2fs_summary_block blk[SSA_CACHE];
 };
 
-/* The summary entry of a main-area block must name its owner (and slot, for data). */
-static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t ofs,
-			 bool node)
+/* The summary entry of main-area block @blk (through a small cache of summary blocks). */
+static int ssa_entry(struct fsck_ctx *ctx, uint64_t blk, const struct zf2fs_summary **ret)
 {
 	uint32_t seg = blk_segno(ctx, blk);
 	uint32_t off = (uint32_t)((blk - ctx->vi->main_blkaddr) % ZF2FS_BLOCKS_PER_SEG);
 	unsigned slot = seg % SSA_CACHE;
-	const struct zf2fs_summary *e;
-	struct problem_ctx p = { .blkaddr = blk, .nid = nid };
 
 	if (!ctx->ssa) {
 		ctx->ssa = calloc(1, sizeof(*ctx->ssa));
@@ -65,7 +62,29 @@ static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint3
 		if (err)
 			return err;
 	}
-	e = &ctx->ssa->blk[slot].entries[off];
+	*ret = &ctx->ssa->blk[slot].entries[off];
+	return 0;
+}
+
+/* Does the summary of data block @blk name slot @ofs of node @nid? */
+static bool ssa_names(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t ofs)
+{
+	const struct zf2fs_summary *e;
+
+	return blk_in_main(ctx, blk) && ssa_entry(ctx, blk, &e) == 0 &&
+	       zf_get(e->nid) == nid && zf_get(e->ofs_in_node) == ofs;
+}
+
+/* The summary entry of a main-area block must name its owner (and slot, for data). */
+static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t ofs,
+			 bool node)
+{
+	const struct zf2fs_summary *e;
+	struct problem_ctx p = { .blkaddr = blk, .nid = nid };
+	int err = ssa_entry(ctx, blk, &e);
+
+	if (err)
+		return err;
 	if (zf_get(e->nid) == nid && (node || zf_get(e->ofs_in_node) == ofs))
 		return 0;
 	p.num = zf_get(e->nid);
@@ -73,6 +92,42 @@ static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint3
 	if (fix_problem(ctx, PR_4_SSA_MISMATCH, &p))
 		return repair_set_summary(ctx, blk, nid, node ? 0 : (uint16_t)ofs);
 	return 0;
+}
+
+/*
+ * Does the owner the summary of data block @blk names (node @nid, slot @ofs) really hold
+ * it?  Then that owner has two witnesses (its pointer and the summary) against one (the
+ * pointer being checked), and keeps the block.
+ */
+static bool summary_owner_holds(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t ofs)
+{
+	struct zf2fs_node *n;
+	struct zf2fs_inode_geom g;
+	bool r = false;
+
+	if (nid < ZF2FS_RESERVED_NIDS || nid >= ctx->nids || !ctx->nat[nid].ino ||
+	    ctx->nat[nid].ino >= ctx->nids || ctx->nat[ctx->nat[nid].ino].ino != ctx->nat[nid].ino)
+		return false;
+	n = malloc(ZF2FS_BLKSIZE);
+	if (!n)
+		return false;
+	if (zf2fs_vol_read_node(ctx->vol, nid, n, NULL, NULL, 0) == 0) {
+		const uint8_t *addrs = (const uint8_t *)n;
+		uint32_t nr = ZF2FS_ADDRS_PER_BLOCK;
+
+		if (zf_get(n->footer.ino) == nid) {
+			if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g) ||
+			    (n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))) {
+				free(n);
+				return false;
+			}
+			addrs += offsetof(struct zf2fs_inode, i_addr) + 4 * g.extra_words;
+			nr = g.addrs;
+		}
+		r = ofs < nr && zf_get_le32p(addrs + 4 * ofs) == blk;
+	}
+	free(n);
+	return r;
 }
 
 /* The owner a block's summary records (for messages about blocks owned twice). */
@@ -155,8 +210,9 @@ static int walk_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 	return check_summary(ctx, blkaddr, nid, 0, true);
 }
 
-/* Point slot @ofs of node @owner (relative to its first data address) at nothing. */
-static int clear_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, uint32_t ofs)
+/* Point slot @ofs of node @owner (relative to its first data address) at @blkaddr. */
+static int set_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, uint32_t ofs,
+			 uint32_t blkaddr)
 {
 	struct zf2fs_node *n = repair_node(ctx, owner);
 	uint32_t first = 0;
@@ -168,11 +224,31 @@ static int clear_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, u
 
 		if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g) == 0)
 			first = g.extra_words;
-		zf_put_le32p((uint8_t *)n + offsetof(struct zf2fs_inode, i_addr) + 4 * (first + ofs), 0);
+		zf_put_le32p((uint8_t *)n + offsetof(struct zf2fs_inode, i_addr) + 4 * (first + ofs),
+			     blkaddr);
 	} else {
-		zf_put_le32p((uint8_t *)n + 4 * ofs, 0);
+		zf_put_le32p((uint8_t *)n + 4 * ofs, blkaddr);
 	}
 	return 0;
+}
+
+/* Point the slot at nothing, and remember it: once every owned block is known, a block
+ * nobody owns whose summary names this slot is put back (restore_slots). */
+static int clear_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, uint32_t ofs)
+{
+	struct lost_slot *l;
+
+	if (ctx->nlost == ctx->cap_lost) {
+		size_t cap = ctx->cap_lost ? ctx->cap_lost * 2 : 16;
+
+		l = realloc(ctx->lost, cap * sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		ctx->lost = l;
+		ctx->cap_lost = cap;
+	}
+	ctx->lost[ctx->nlost++] = (struct lost_slot){ .ino = ino, .owner = owner, .ofs = ofs };
+	return set_data_slot(ctx, ino, owner, ofs, ZF2FS_NULL_ADDR);
 }
 
 static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
@@ -198,6 +274,20 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 		if (fix_problem(ctx, PR_4_BLOCK_OUTSIDE_MAIN, &p))
 			return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
 		return 0;
+	}
+	/* a pointer the summary disagrees with, to a block whose summary owner really holds
+	 * it, is the stray one, whichever of the two is met first */
+	if (!ssa_names(ctx, blkaddr, owner, ofs_in_node)) {
+		const struct zf2fs_summary *e;
+
+		if (ssa_entry(ctx, blkaddr, &e) == 0 &&
+		    summary_owner_holds(ctx, blkaddr, (uint32_t)zf_get(e->nid),
+					(uint32_t)zf_get(e->ofs_in_node))) {
+			p.num2 = zf_get(e->nid);
+			if (fix_problem(ctx, PR_4_BLOCK_DUP, &p))
+				return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
+			return 0;
+		}
 	}
 	if (!claim_block(ctx, blkaddr)) {
 		p.num2 = summary_owner(ctx, blkaddr);
@@ -343,6 +433,90 @@ static uint32_t settle_mode(struct fsck_ctx *ctx, const struct zf2fs_node *node,
 	return mode;
 }
 
+struct evidence {
+	struct fsck_ctx *ctx;
+	uint32_t ino;
+	uint64_t verified;       /* block pointers the summaries confirm */
+	uint64_t words;          /* nonzero address words */
+};
+
+static int ev_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner, uint32_t ofs)
+{
+	struct evidence *e = arg;
+
+	(void)fofs;
+	e->words++;
+	if (ssa_names(e->ctx, blkaddr, owner, ofs))
+		e->verified++;
+	return 0;
+}
+
+static int ev_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
+		   uint32_t ofs, uint32_t parent, uint32_t slot)
+{
+	struct evidence *e = arg;
+
+	(void)nid; (void)blkaddr; (void)node; (void)ofs; (void)parent; (void)slot;
+	e->verified++;   /* a node of this inode, at the offset its place calls for */
+	return 0;
+}
+
+/* Read @node's i_addr/i_nid as a block map (whatever its inline flags say): how many
+ * pointers are there, and how many do the summaries and node footers confirm? */
+static void block_map_evidence(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+			       struct evidence *e)
+{
+	const struct zf2fs_walk_ops ops = { .node = ev_node, .data = ev_data };
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+
+	*e = (struct evidence){ .ctx = ctx, .ino = ino };
+	if (!n)
+		return;
+	memcpy(n, node, ZF2FS_BLKSIZE);
+	n->i.i_inline &= (uint8_t)~(ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY);
+	zf2fs_file_walk(ctx->vol, n, &ops, e);
+	free(n);
+}
+
+/*
+ * The inline data flag, weighed against the block map: a file flagged inline whose size
+ * does not fit inline and whose i_addr/i_nid hold pointers its summaries confirm has its
+ * data in blocks (trusting the flag would free them all); a regular file or symlink not
+ * flagged inline whose size fits, whose reserved first word is zero, and none of whose
+ * words is a confirmed pointer holds inline data (read as pointers, its bytes would be
+ * cleared one by one).  Returns the i_inline byte to keep.
+ */
+static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
+{
+	const struct zf2fs_inode *in = &node->i;
+	uint8_t ft = zf2fs_mode_to_ftype((uint32_t)zf_get(in->i_mode));
+	uint64_t size = zf_get(in->i_size);
+	struct zf2fs_inode_geom g;
+	struct evidence e;
+
+	if ((ft != ZF2FS_FT_REG_FILE && ft != ZF2FS_FT_SYMLINK) ||
+	    (in->i_inline & ZF2FS_INLINE_DENTRY) ||
+	    zf2fs_inode_geometry(in, ctx->vi->features, &g) || g.compressed)
+		return in->i_inline;
+	if (in->i_inline & ZF2FS_INLINE_DATA) {
+		if (size <= g.inline_bytes)
+			return in->i_inline;
+		block_map_evidence(ctx, ino, node, &e);
+		return e.verified ? in->i_inline & (uint8_t)~(ZF2FS_INLINE_DATA | ZF2FS_DATA_EXIST) :
+		       in->i_inline;
+	}
+	if (size > g.inline_bytes || size == 0 ||
+	    zf_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words) != 0)
+		return in->i_inline;
+	for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
+		if (zf_le32_to_cpu(in->i_nid[i]))
+			return in->i_inline;
+	block_map_evidence(ctx, ino, node, &e);
+	if (e.verified || !e.words)
+		return in->i_inline;
+	return in->i_inline | ZF2FS_INLINE_DATA | ZF2FS_DATA_EXIST;
+}
+
 /*
  * Check one inode and its blocks; @hint is the file type its directory entry gives
  * (ZF2FS_FT_UNKNOWN when no entry led here).  Returns 0, or 1 when the inode is unusable
@@ -351,20 +525,23 @@ static uint32_t settle_mode(struct fsck_ctx *ctx, const struct zf2fs_node *node,
 int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
 		uint8_t hint)
 {
-	int r;
-	struct zf2fs_node *copy = NULL;
+	struct zf2fs_node *copy = NULL, *n;
 	uint32_t mode = (uint32_t)zf_get(node->i.i_mode), want;
+	uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);
+	/* the checksum check that follows is about the inode as it was read */
+	bool csum_ok = checksum_applies(ctx, &node->i) &&
+		       zf2fs_inode_checksum(seed, node) == zf_get(node->i.i_inode_checksum);
+	uint8_t inl;
+	int r;
 
 	want = settle_mode(ctx, node, hint, mode);
 	if (want != mode) {
 		struct problem_ctx p = { .ino = ino, .num = mode, .num2 = zf2fs_mode_to_ftype(want) };
-
 		uint32_t code = zf2fs_mode_to_ftype(mode) == ZF2FS_FT_UNKNOWN ?
 				PR_4_INODE_MODE_BAD : PR_4_INODE_MODE_TYPE;
 
 		if (fix_problem(ctx, code, &p)) {
-			struct zf2fs_node *n = repair_node(ctx, ino);
-
+			n = repair_node(ctx, ino);
 			copy = malloc(ZF2FS_BLKSIZE);
 			if (!n || !copy) {
 				free(copy);
@@ -373,16 +550,34 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			zf_set(n->i.i_mode, want);
 			memcpy(copy, node, ZF2FS_BLKSIZE);
 			zf_set(copy->i.i_mode, want);
-			/* the checksum check that follows is about the inode as it was read */
-			if (checksum_applies(ctx, &node->i)) {
-				uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);
-
-				if (zf2fs_inode_checksum(seed, node) == zf_get(node->i.i_inode_checksum))
-					zf_set(copy->i.i_inode_checksum, zf2fs_inode_checksum(seed, copy));
-			}
 			node = copy;
 		}
 	}
+	inl = settle_inline(ctx, ino, node);
+	if (inl != node->i.i_inline) {
+		struct problem_ctx p = { .ino = ino, .num = zf_get(node->i.i_size),
+			.str = (inl & ZF2FS_INLINE_DATA) ? "its bytes are data, not block pointers" :
+			       "its size and its confirmed block pointers say it is not" };
+		uint32_t code = (inl & ZF2FS_INLINE_DATA) ? PR_4_INLINE_FLAG_MISSING :
+				PR_4_INLINE_FLAG_BOGUS;
+
+		if (fix_problem(ctx, code, &p)) {
+			n = repair_node(ctx, ino);
+			if (!copy)
+				copy = malloc(ZF2FS_BLKSIZE);
+			if (!n || !copy) {
+				free(copy);
+				return -ENOMEM;
+			}
+			n->i.i_inline = inl;
+			if (node != copy)
+				memcpy(copy, node, ZF2FS_BLKSIZE);
+			copy->i.i_inline = inl;
+			node = copy;
+		}
+	}
+	if (copy && csum_ok)
+		zf_set(copy->i.i_inode_checksum, zf2fs_inode_checksum(seed, copy));
 	r = check_inode_as(ctx, ino, node);
 	free(copy);
 	return r;
@@ -444,6 +639,20 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 
 			if (n)
 				zf_set(n->i.i_size, g.inline_bytes);
+		}
+	}
+	if (in->i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY)) {
+		/* the word before inline data or dentries is where block 0's address goes once
+		 * the kernel converts the file: left nonzero, the kernel takes it for a block
+		 * the file owns and writes over whoever really owns it */
+		uint32_t word = zf_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words);
+
+		p.num = word;
+		if (word && fix_problem(ctx, PR_4_INLINE_RESERVED_BAD, &p)) {
+			struct zf2fs_node *n = repair_node(ctx, ino);
+
+			if (n)
+				zf_put_le32p((uint8_t *)n->i.i_addr + 4 * g.extra_words, 0);
 		}
 	}
 	check_xattr_node(ctx, &w, node);
@@ -570,6 +779,55 @@ static int scan_queue(struct fsck_ctx *ctx)
 	return err;
 }
 
+/*
+ * Slots whose pointer was cleared (owned twice, outside the main area) often had a block
+ * of their own before the damage: one the SIT still counts, that no file owns now, and
+ * whose summary names that very slot.  Point the slot at it again, so the file loses
+ * nothing.  Only segments holding such unowned blocks have their summaries read.
+ */
+static int restore_slots(struct fsck_ctx *ctx)
+{
+	uint64_t main0 = ctx->vi->main_blkaddr;
+
+	for (uint32_t s = 0; s < ctx->vi->main_segs && ctx->nlost; s++) {
+		const struct zf2fs_sit_entry *se = &ctx->sit[s];
+
+		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
+			uint64_t blk = main0 + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG + off;
+			uint64_t bit = blk - main0;
+			const struct zf2fs_summary *e;
+
+			if (!sit_bit(se, off) || (ctx->blk_found[bit / 8] & (1u << (bit % 8))) ||
+			    ssa_entry(ctx, blk, &e))
+				continue;
+			for (size_t i = 0; i < ctx->nlost; i++) {
+				struct lost_slot *l = &ctx->lost[i];
+				struct problem_ctx p = { .ino = l->ino, .nid = l->owner, .num = l->ofs,
+							 .blkaddr = blk };
+				struct zf2fs_node *n;
+
+				if (zf_get(e->nid) != l->owner || zf_get(e->ofs_in_node) != l->ofs)
+					continue;
+				if (fix_problem(ctx, PR_4_BLOCK_RESTORED, &p)) {
+					int err = set_data_slot(ctx, l->ino, l->owner, l->ofs,
+								(uint32_t)blk);
+
+					n = repair_node(ctx, l->ino);
+					if (err || !n)
+						return -ENOMEM;
+					claim_block(ctx, blk);
+					zf_set(n->i.i_blocks, zf_get(n->i.i_blocks) + 1);
+					if (quota_charge_more(ctx, l->ino, &n->i, 0, 1))
+						return -ENOMEM;
+				}
+				*l = ctx->lost[--ctx->nlost];
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
 int pass4_tree(struct fsck_ctx *ctx)
 {
 	uint32_t root = ZF2FS_ROOT_INO;
@@ -632,6 +890,11 @@ int pass4_tree(struct fsck_ctx *ctx)
 				err = scan_queue(ctx);
 		}
 	}
+	if (!err && ctx->nlost)
+		err = restore_slots(ctx);
+	free(ctx->lost);
+	ctx->lost = NULL;
+	ctx->nlost = ctx->cap_lost = 0;
 	free(ctx->dirq.items);
 	memset(&ctx->dirq, 0, sizeof(ctx->dirq));
 	if (ctx->progress && ctx->found_inodes > 0x3fff)

@@ -54,6 +54,14 @@ static const struct problem_def problems[] = {
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_INODE_MODE_TYPE, "inode %i: the file type of mode 0%N contradicts its contents "
 	  "and its name, which make it file type %M", PROMPT_FIX, 0 },
+	{ PR_4_INLINE_FLAG_BOGUS, "inode %i: flagged as inline data, but %S (size %N)",
+	  PROMPT_FIX, 0 },
+	{ PR_4_INLINE_FLAG_MISSING, "inode %i: not flagged as inline data, but %S (size %N)",
+	  PROMPT_FIX, 0 },
+	{ PR_4_INLINE_RESERVED_BAD, "inode %i: the word before its inline area holds %N, which "
+	  "the kernel would take for the address of block 0", PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_4_BLOCK_RESTORED, "inode %i: node %n slot %N can point again at block %b, which no "
+	  "file owns and whose summary names that slot", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
