@@ -182,6 +182,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_INLINE_FLAG_MISSING  0x040012
 #define PR_4_INLINE_RESERVED_BAD  0x040013
 #define PR_4_BLOCK_RESTORED       0x040014
+#define PR_4_EXTENT_BAD           0x040015
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -297,6 +298,9 @@ int repair_begin(struct fsck_ctx *ctx);
 struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid);
 /* Drop node @nid (and its NAT entry). */
 int repair_free_node(struct fsck_ctx *ctx, uint32_t nid);
+/* Drop inode @ino's cached extent (i_ext): due whenever one of its block pointers changes;
+ * the kernel rebuilds it from the block map. */
+int repair_drop_extent(struct fsck_ctx *ctx, uint32_t ino);
 /* Set SIT state of a main-area block. */
 int repair_set_block(struct fsck_ctx *ctx, uint64_t blkaddr, bool valid);
 /* Rewrite a main-area data block (a dentry block): @owner_nid's slot points at the copy. */

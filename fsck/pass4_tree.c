@@ -29,6 +29,8 @@ struct inode_walk {
 	uint32_t ino;
 	uint64_t counted;        /* blocks for i_blocks: nodes, data, reserved */
 	const struct zf2fs_node *inode;
+	uint32_t ext_fofs, ext_blk, ext_len;   /* i_ext, the kernel's cached extent */
+	uint64_t ext_hits;       /* file blocks in it that the block map agrees with */
 };
 
 #define SSA_CACHE 32
@@ -163,7 +165,7 @@ static int clear_child_pointer(struct fsck_ctx *ctx, uint32_t parent, uint32_t i
 	struct zf2fs_node *p = repair_node(ctx, parent);
 	uint8_t *base = (uint8_t *)p;
 
-	if (!p)
+	if (!p || repair_drop_extent(ctx, ino))
 		return -ENOMEM;
 	if (parent == ino)
 		base += offsetof(struct zf2fs_inode, i_nid);
@@ -210,14 +212,15 @@ static int walk_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 	return check_summary(ctx, blkaddr, nid, 0, true);
 }
 
-/* Point slot @ofs of node @owner (relative to its first data address) at @blkaddr. */
+/* Point slot @ofs of node @owner (relative to its first data address) at @blkaddr; the
+ * inode's cached extent, which may cover the slot, goes. */
 static int set_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, uint32_t ofs,
 			 uint32_t blkaddr)
 {
 	struct zf2fs_node *n = repair_node(ctx, owner);
 	uint32_t first = 0;
 
-	if (!n)
+	if (!n || repair_drop_extent(ctx, ino))
 		return -ENOMEM;
 	if (owner == ino) {
 		struct zf2fs_inode_geom g;
@@ -259,7 +262,9 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	struct problem_ctx p = { .ino = w->ino, .nid = owner, .blkaddr = blkaddr,
 				 .num = ofs_in_node };
 
-	(void)fofs;
+	if (fofs >= w->ext_fofs && fofs - w->ext_fofs < w->ext_len &&
+	    blkaddr == w->ext_blk + (fofs - w->ext_fofs))
+		w->ext_hits++;
 	if (blkaddr == ZF2FS_COMPRESS_ADDR) {
 		/* a compressed cluster's marker: the kernel counts it as a used block */
 		ctx->found_reserved++;
@@ -656,9 +661,23 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 		}
 	}
 	check_xattr_node(ctx, &w, node);
+	w.ext_fofs = (uint32_t)zf_get(in->i_ext.fofs);
+	w.ext_blk = (uint32_t)zf_get(in->i_ext.blk);
+	w.ext_len = (uint32_t)zf_get(in->i_ext.len);
 	err = zf2fs_file_walk(ctx->vol, node, &ops, &w);
 	if (err < 0)
 		return err;
+	/* the kernel refuses an inode whose extent leaves the main area, and reads a
+	 * regular file's blocks inside the extent from it, not from the block map: every
+	 * block of it must be the block map's (a dropped extent is rebuilt by reads) */
+	if (w.ext_len && w.ext_hits != w.ext_len) {
+		p.num = w.ext_fofs;
+		p.num2 = w.ext_len;
+		p.blkaddr = w.ext_blk;
+		if (fix_problem(ctx, PR_4_EXTENT_BAD, &p))
+			repair_drop_extent(ctx, ino);
+		p.blkaddr = 0;
+	}
 	if (!g.compressed && zf_get(in->i_blocks) != w.counted) {
 		p.num = zf_get(in->i_blocks);
 		p.num2 = w.counted;

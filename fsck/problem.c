@@ -62,6 +62,8 @@ static const struct problem_def problems[] = {
 	  "the kernel would take for the address of block 0", PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_4_BLOCK_RESTORED, "inode %i: node %n slot %N can point again at block %b, which no "
 	  "file owns and whose summary names that slot", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_EXTENT_BAD, "inode %i: cached extent (file block %N, %M blocks at %b) differs from "
+	  "its block map", PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",

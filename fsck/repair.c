@@ -236,6 +236,17 @@ int repair_free_node(struct fsck_ctx *ctx, uint32_t nid)
 	return 0;
 }
 
+int repair_drop_extent(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct zf2fs_node *n = repair_node(ctx, ino);
+
+	if (!n)
+		return -ENOMEM;
+	if (zf_get(n->i.i_ext.len))
+		memset(&n->i.i_ext, 0, sizeof(n->i.i_ext));
+	return 0;
+}
+
 /* Queue a block for slot @ofs of node @owner, replacing @old: its contents are read from
  * @old, or zeros for NULL_ADDR (a hole filled: write_datas checks the slot is still a
  * hole, and there is no old block to release). */
@@ -243,10 +254,15 @@ static int queue_data(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, uint64
 		      void **ret_buf)
 {
 	struct fsck_repair *r = ctx->repair;
+	struct zf2fs_node *on;
 	struct rdata *rd;
 
 	if (!r)
 		return -EINVAL;
+	/* the block moves: an extent the kernel cached over it would read the old place */
+	on = repair_node(ctx, owner);
+	if (!on || repair_drop_extent(ctx, (uint32_t)zf_get(on->footer.ino)))
+		return -ENOMEM;
 	rd = grow(r->datas, &r->cap_datas, r->ndatas, sizeof(*rd));
 	if (!rd)
 		return -ENOMEM;

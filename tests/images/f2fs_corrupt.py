@@ -33,6 +33,7 @@ INODE_FIELDS = {
     'gid': (8, 'I'), 'links': (12, 'I'), 'size': (16, 'Q'), 'blocks': (24, 'Q'),
     'generation': (68, 'I'), 'depth': (72, 'I'), 'xattr_nid': (76, 'I'), 'flags': (80, 'I'),
     'pino': (84, 'I'), 'namelen': (88, 'I'), 'dir_level': (347, 'B'),
+    'ext_fofs': (348, 'I'), 'ext_blk': (352, 'I'), 'ext_len': (356, 'I'),
     'extra_isize': (360, 'H'), 'inline_xattr_size': (362, 'H'), 'checksum': (368, 'I'),
     'nid0': (4052, 'I'), 'nid1': (4056, 'I'), 'nid2': (4060, 'I'), 'nid3': (4064, 'I'),
     'nid4': (4068, 'I'), 'footer_nid': (4072, 'I'), 'footer_ino': (4076, 'I'),
