@@ -183,6 +183,8 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_INLINE_RESERVED_BAD  0x040013
 #define PR_4_BLOCK_RESTORED       0x040014
 #define PR_4_EXTENT_BAD           0x040015
+#define PR_4_INODE_NAME_BAD       0x040016
+#define PR_4_FILE_PINO_BAD        0x040017
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -248,11 +250,21 @@ static inline bool seg_usable(const struct fsck_ctx *ctx, uint32_t s)
 	return !ctx->seg_unusable || !ctx->seg_unusable[s];
 }
 
+/* A directory entry that leads to an inode: what it says about it. */
+struct dentry_ref {
+	uint32_t dir;
+	uint8_t type;               /* ZF2FS_FT_* as the entry records it */
+	const uint8_t *name;
+	uint32_t len;
+	bool name_hashed;           /* encrypted and casefolded: i_name carries the hash too */
+	uint32_t hash;
+};
+
 /* pass5 is driven from pass4's walk: one directory at a time */
 struct dir_scan;
 int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
-		    uint32_t (*visit_child)(struct fsck_ctx *, uint32_t child, uint32_t dir,
-					    uint8_t type));
+		    uint32_t (*visit_child)(struct fsck_ctx *, uint32_t child,
+					    const struct dentry_ref *ref));
 /* dirmap.c: per-directory facts */
 struct dir_info {
 	uint32_t ino, parent, subdirs;
@@ -271,8 +283,8 @@ void links_free(struct fsck_ctx *ctx);
 int fsck_alloc_nid_maps(struct fsck_ctx *ctx);
 /* pass 4 helpers pass 5 and 6 use */
 int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
-		uint8_t hint);
-uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, uint32_t dir, uint8_t type);
+		const struct dentry_ref *ref, uint8_t hint);
+uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_ref *ref);
 
 static inline bool blk_in_main(const struct fsck_ctx *ctx, uint64_t blk)
 {

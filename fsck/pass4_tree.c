@@ -522,13 +522,59 @@ static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	return in->i_inline | ZF2FS_INLINE_DATA | ZF2FS_DATA_EXIST;
 }
 
+#define FADVISE_LOST_PINO 0x02   /* i_advise: i_pino and i_name may be stale */
+
+/*
+ * What roll-forward recovery uses: after a power cut, the kernel re-creates the name of an
+ * fsync'd regular file with one link from its inode alone, in directory i_pino under
+ * i_name (fs/f2fs/recovery.c), unless i_advise says they were lost (a rename sets that;
+ * the next fsync then checkpoints instead).  So for such a file, reached by its only
+ * name, both must be that name's.
+ */
+static void check_recovery_name(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+				const struct dentry_ref *ref)
+{
+	const struct zf2fs_inode *in = &node->i;
+	struct problem_ctx p = { .ino = ino, .parent = ref->dir };
+	uint32_t namelen = (uint32_t)zf_get(in->i_namelen);
+	char shown[ZF2FS_NAME_LEN + 1];
+	struct zf2fs_node *n;
+
+	if (zf2fs_mode_to_ftype((uint32_t)zf_get(in->i_mode)) != ZF2FS_FT_REG_FILE ||
+	    zf_get(in->i_links) != 1 || (in->i_advise & FADVISE_LOST_PINO) ||
+	    ref->len > ZF2FS_NAME_LEN)
+		return;
+	if (namelen != ref->len || memcmp(in->i_name, ref->name, ref->len)) {
+		memcpy(shown, ref->name, ref->len);
+		shown[ref->len] = 0;
+		p.num = namelen;
+		p.str = shown;
+		if (fix_problem(ctx, PR_4_INODE_NAME_BAD, &p) && (n = repair_node(ctx, ino))) {
+			if (ref->name_hashed && ref->len + 4 > ZF2FS_NAME_LEN) {
+				n->i.i_advise |= FADVISE_LOST_PINO;   /* no room for the hash */
+			} else {
+				memset(n->i.i_name, 0, sizeof(n->i.i_name));
+				memcpy(n->i.i_name, ref->name, ref->len);
+				if (ref->name_hashed)
+					zf_put_le32p(n->i.i_name + ref->len, ref->hash);
+				zf_set(n->i.i_namelen, ref->len);
+			}
+		}
+	}
+	if (zf_get(in->i_pino) != ref->dir) {
+		p.num = zf_get(in->i_pino);
+		if (fix_problem(ctx, PR_4_FILE_PINO_BAD, &p) && (n = repair_node(ctx, ino)))
+			zf_set(n->i.i_pino, ref->dir);
+	}
+}
+
 /*
  * Check one inode and its blocks; @hint is the file type its directory entry gives
  * (ZF2FS_FT_UNKNOWN when no entry led here).  Returns 0, or 1 when the inode is unusable
  * and the names pointing at it should go (the caller reports that).
  */
 int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
-		uint8_t hint)
+		const struct dentry_ref *ref, uint8_t hint)
 {
 	struct zf2fs_node *copy = NULL, *n;
 	uint32_t mode = (uint32_t)zf_get(node->i.i_mode), want;
@@ -581,6 +627,8 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			node = copy;
 		}
 	}
+	if (ref)
+		check_recovery_name(ctx, ino, node, ref);
 	if (copy && csum_ok)
 		zf_set(copy->i.i_inode_checksum, zf2fs_inode_checksum(seed, copy));
 	r = check_inode_as(ctx, ino, node);
@@ -717,7 +765,8 @@ static bool is_inode_nid(const struct fsck_ctx *ctx, uint32_t nid)
 }
 
 /* Read and check an inode reached for the first time; -1 if unusable. */
-static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, uint8_t hint)
+static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_ref *ref,
+		       uint8_t hint)
 {
 	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
 	char why[160];
@@ -738,18 +787,20 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, uint8_t hint)
 			(unsigned long long)zf_get(ctx->cp->valid_inode_count));
 	r = check_summary(ctx, addr, ino, 0, true);
 	if (!r)
-		r = check_inode(ctx, ino, n, hint);
+		r = check_inode(ctx, ino, n, ref, hint);
 	free(n);
 	return r;
 }
 
 /* A name in directory @dir points at @child: verdict for pass 5. */
-uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, uint32_t dir, uint8_t type)
+uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_ref *ref)
 {
+	uint32_t dir = ref->dir;
+
 	if (!is_inode_nid(ctx, child))
 		return 1;
 	if (!(ctx->nid_flags[child] & NID_CHECKED)) {
-		int r = reach_inode(ctx, child, type);
+		int r = reach_inode(ctx, child, ref, ref->type);
 
 		if (r)
 			return 1;
@@ -858,7 +909,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_4_ROOT_BAD, &p);
 		return 0;
 	}
-	err = reach_inode(ctx, root, ZF2FS_FT_DIR);
+	err = reach_inode(ctx, root, NULL, ZF2FS_FT_DIR);
 	if (err < 0)
 		return err;
 	if (err || !(ctx->nid_flags[root] & NID_DIR)) {
@@ -878,7 +929,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 
 		if (!qino || !is_inode_nid(ctx, qino) || (ctx->nid_flags[qino] & NID_CHECKED))
 			continue;
-		if (reach_inode(ctx, qino, ZF2FS_FT_REG_FILE) < 0)
+		if (reach_inode(ctx, qino, NULL, ZF2FS_FT_REG_FILE) < 0)
 			err = -EIO;
 		else
 			err = links_inc(ctx, qino);   /* the superblock's reference: its name */
@@ -891,14 +942,14 @@ int pass4_tree(struct fsck_ctx *ctx)
 			continue;
 		ctx->nid_flags[ino] |= NID_ORPHAN;
 		if (is_inode_nid(ctx, ino) && !(ctx->nid_flags[ino] & NID_CHECKED))
-			err = reach_inode(ctx, ino, ZF2FS_FT_UNKNOWN) < 0 ? -EIO : 0;
+			err = reach_inode(ctx, ino, NULL, ZF2FS_FT_UNKNOWN) < 0 ? -EIO : 0;
 	}
 	/* Inodes no name reaches are still checked, so their blocks are accounted for;
 	 * pass 6 decides what to do with them. */
 	for (uint32_t nid = ZF2FS_RESERVED_NIDS; !err && nid < ctx->nids; nid++) {
 		if (!is_inode_nid(ctx, nid) || (ctx->nid_flags[nid] & NID_CHECKED))
 			continue;
-		if (reach_inode(ctx, nid, ZF2FS_FT_UNKNOWN) < 0)
+		if (reach_inode(ctx, nid, NULL, ZF2FS_FT_UNKNOWN) < 0)
 			err = -EIO;
 		else
 			ctx->nid_flags[nid] &= (uint8_t)~NID_REACHED;

@@ -69,6 +69,17 @@ static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 	}
 	links_inc(ctx, ino);
 	ctx->nid_flags[ino] |= NID_REACHED;
+	/* the name and parent roll-forward recovery would use are the new ones */
+	{
+		struct zf2fs_node *n = repair_node(ctx, ino);
+
+		if (n) {
+			zf_set(n->i.i_pino, ctx->lpf_ino);
+			memset(n->i.i_name, 0, sizeof(n->i.i_name));
+			memcpy(n->i.i_name, name, strlen(name));
+			zf_set(n->i.i_namelen, strlen(name));
+		}
+	}
 	if (ctx->nid_flags[ino] & NID_DIR) {
 		struct zf2fs_node *n = repair_node(ctx, ino);
 

@@ -64,6 +64,10 @@ static const struct problem_def problems[] = {
 	  "file owns and whose summary names that slot", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_EXTENT_BAD, "inode %i: cached extent (file block %N, %M blocks at %b) differs from "
 	  "its block map", PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_4_INODE_NAME_BAD, "inode %i: the name it keeps for recovery (length %N) is not its "
+	  "name \"%S\"", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_FILE_PINO_BAD, "inode %i: parent inode number %N, but its only name is in "
+	  "directory %p", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
