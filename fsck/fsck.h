@@ -135,7 +135,7 @@ struct fsck_ctx {
 #define PR_NOT_A_FIX  0x08   /* information only: no question asked */
 
 enum prompt { PROMPT_NONE, PROMPT_FIX, PROMPT_CLEAR, PROMPT_RECONNECT, PROMPT_REBUILD,
-	      PROMPT_REMOVE };
+	      PROMPT_REMOVE, PROMPT_RECONNECT_HOME };
 
 struct problem_def {
 	uint32_t code;
@@ -185,6 +185,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_EXTENT_BAD           0x040015
 #define PR_4_INODE_NAME_BAD       0x040016
 #define PR_4_FILE_PINO_BAD        0x040017
+#define PR_4_INODE_FOOTER_BAD     0x040018
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -202,6 +203,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_6_UNREACHABLE_INODE    0x060002
 #define PR_6_UNREACHABLE_NODE     0x060003
 #define PR_6_NO_LOST_FOUND        0x060004
+#define PR_6_RECONNECT_HOME       0x060005
 /* pass 7: accounting */
 #define PR_7_SIT_VALID_BAD        0x070001
 #define PR_7_SIT_BITMAP_BAD       0x070002
@@ -308,6 +310,9 @@ static inline bool sit_bit(const struct zf2fs_sit_entry *se, uint32_t off)
 int repair_begin(struct fsck_ctx *ctx);
 /* The node block of @nid, as it will be written (read from disk the first time). */
 struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid);
+/* Like repair_node, from @blk: node @nid's block as read at its NAT address, whose footer
+ * the caller is repairing (repair_node refuses a block whose footer is wrong). */
+struct zf2fs_node *repair_node_from(struct fsck_ctx *ctx, uint32_t nid, const void *blk);
 /* Drop node @nid (and its NAT entry). */
 int repair_free_node(struct fsck_ctx *ctx, uint32_t nid);
 /* Drop inode @ino's cached extent (i_ext): due whenever one of its block pointers changes;

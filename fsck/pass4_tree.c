@@ -764,6 +764,43 @@ static bool is_inode_nid(const struct fsck_ctx *ctx, uint32_t nid)
 	       !(ctx->nid_flags[nid] & NID_BAD);
 }
 
+/*
+ * An inode whose block the NAT points to and whose summary names it, but whose footer
+ * says otherwise (nid, inode or offset), has two witnesses against one: mend the footer
+ * rather than lose the file.  Fills @n and returns true when it was mended.
+ */
+static bool mend_inode_footer(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *n)
+{
+	uint32_t addr = ctx->nat[ino].blkaddr;
+	const struct zf2fs_summary *e;
+	struct problem_ctx p = { .ino = ino };
+	char ofs[16];
+	struct zf2fs_node *fix;
+	uint32_t flag;
+
+	if (!blk_in_main(ctx, addr) || zf2fs_vol_read_block(ctx->vol, addr, n) ||
+	    ssa_entry(ctx, addr, &e) || zf_get(e->nid) != ino ||
+	    !zf2fs_mode_to_ftype((uint32_t)zf_get(n->i.i_mode)))
+		return false;
+	flag = (uint32_t)zf_get(n->footer.flag);
+	if (zf_get(n->footer.nid) == ino && zf_get(n->footer.ino) == ino &&
+	    !(flag >> ZF2FS_FOOTER_OFS_SHIFT))
+		return false;
+	p.num = zf_get(n->footer.nid);
+	p.num2 = zf_get(n->footer.ino);
+	snprintf(ofs, sizeof(ofs), "%u", flag >> ZF2FS_FOOTER_OFS_SHIFT);
+	p.str = ofs;
+	if (!fix_problem(ctx, PR_4_INODE_FOOTER_BAD, &p))
+		return false;
+	zf_set(n->footer.nid, ino);
+	zf_set(n->footer.ino, ino);
+	zf_set(n->footer.flag, flag & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1));
+	fix = repair_node_from(ctx, ino, n);
+	if (fix)
+		memcpy(fix, n, ZF2FS_BLKSIZE);
+	return fix != NULL;
+}
+
 /* Read and check an inode reached for the first time; -1 if unusable. */
 static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_ref *ref,
 		       uint8_t hint)
@@ -776,6 +813,13 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 	if (!n)
 		return -ENOMEM;
 	r = zf2fs_vol_read_node(ctx->vol, ino, n, &addr, why, sizeof(why));
+	/* an inode's footer offset is 0: the kernel tells inodes from other nodes by it */
+	if (!r && (zf_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT))
+		r = -ZF2FS_EFSCORRUPTED;
+	if (r == -ZF2FS_EFSCORRUPTED && mend_inode_footer(ctx, ino, n)) {
+		r = 0;
+		addr = ctx->nat[ino].blkaddr;
+	}
 	if (r || !claim_block(ctx, addr)) {
 		ctx->nid_flags[ino] |= NID_BAD | NID_CHECKED;
 		free(n);

@@ -68,6 +68,8 @@ static const struct problem_def problems[] = {
 	  "name \"%S\"", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_FILE_PINO_BAD, "inode %i: parent inode number %N, but its only name is in "
 	  "directory %p", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INODE_FOOTER_BAD, "inode %i: its block's footer says nid %N, inode %M, offset %S; "
+	  "the NAT and the summary name it inode %i", PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
@@ -97,6 +99,8 @@ static const struct problem_def problems[] = {
 	  PR_PREEN_OK },
 	{ PR_6_NO_LOST_FOUND, "no lost+found directory to reconnect inode %i to", PROMPT_NONE,
 	  PR_NOT_A_FIX },
+	{ PR_6_RECONNECT_HOME, "inode %i is not in any directory; it was created in directory %p "
+	  "as \"%S\", where that name is free", PROMPT_RECONNECT_HOME, 0 },
 	{ PR_7_SIT_VALID_BAD, "segment %s: SIT records %N valid blocks, found %M", PROMPT_FIX,
 	  PR_PREEN_OK },
 	{ PR_7_SIT_BITMAP_BAD, "segment %s: SIT bitmap differs from the blocks found (%N of them)",
@@ -207,6 +211,7 @@ static const char *question(enum prompt p)
 	case PROMPT_FIX: return "Fix";
 	case PROMPT_CLEAR: return "Clear";
 	case PROMPT_RECONNECT: return "Reconnect to lost+found";
+	case PROMPT_RECONNECT_HOME: return "Put the name back";
 	case PROMPT_REBUILD: return "Rebuild";
 	case PROMPT_REMOVE: return "Remove";
 	default: return NULL;

@@ -138,6 +138,32 @@ struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid)
 	return rn->buf;
 }
 
+struct zf2fs_node *repair_node_from(struct fsck_ctx *ctx, uint32_t nid, const void *blk)
+{
+	struct fsck_repair *r = ctx->repair;
+	struct rnode *rn;
+
+	if (!r || nid >= ctx->nids)
+		return NULL;
+	for (size_t i = 0; i < r->nnodes; i++)
+		if (r->nodes[i].nid == nid)
+			return r->nodes[i].buf;
+	rn = grow(r->nodes, &r->cap_nodes, r->nnodes, sizeof(*rn));
+	if (!rn)
+		return NULL;
+	r->nodes = rn;
+	rn = &r->nodes[r->nnodes];
+	rn->buf = malloc(ZF2FS_BLKSIZE);
+	if (!rn->buf)
+		return NULL;
+	memcpy(rn->buf, blk, ZF2FS_BLKSIZE);
+	rn->nid = nid;
+	rn->old_addr = ctx->nat[nid].blkaddr;
+	r->nnodes++;
+	r->any = true;
+	return rn->buf;
+}
+
 static void mark_sit(struct fsck_ctx *ctx, uint32_t segno)
 {
 	ctx->repair->sit_dirty[segno / ZF2FS_SIT_PER_BLOCK] = 1;
