@@ -21,19 +21,22 @@
 
 #define PROG "fsck.f2fs"
 
-/* One table for the passes: the banners and the order come from here. */
+/* One table for the passes: the banners, their numbers (the PP of the problem codes each
+ * pass reports, 0xPPNNNN) and the order come from here.  Pass 5 (directories) runs inside
+ * pass 4's walk, and pass 9 (quota) before 7 (accounting), whose counts it may change. */
 static const struct {
+	const char *num;
 	const char *name;
 	int (*run)(struct fsck_ctx *ctx);
 } passes[] = {
-	{ "superblocks", pass1_super },
-	{ "checkpoint", pass2_checkpoint },
-	{ "SIT and NAT", pass3_tables },
-	{ "inodes, nodes and directories", pass4_tree },
-	{ "connectivity and link counts", pass6_connectivity },
-	{ "quota", pass9_quota },
-	{ "accounting", pass7_accounting },
-	{ "zone write pointers", pass8_zoned },
+	{ "1", "superblocks", pass1_super },
+	{ "2", "checkpoint", pass2_checkpoint },
+	{ "3", "SIT and NAT", pass3_tables },
+	{ "4+5", "inodes, nodes and directories", pass4_tree },
+	{ "6", "connectivity and link counts", pass6_connectivity },
+	{ "9", "quota", pass9_quota },
+	{ "7", "accounting", pass7_accounting },
+	{ "8", "zone write pointers", pass8_zoned },
 };
 
 static void usage(FILE *f)
@@ -259,7 +262,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; !err && !ctx.abort && i < sizeof(passes) / sizeof(passes[0]); i++) {
 		if (ctx.debug >= 2)
-			fprintf(ctx.out, "Pass %zu: %s\n", i + 1, passes[i].name);
+			fprintf(ctx.out, "Pass %s: %s\n", passes[i].num, passes[i].name);
 		err = passes[i].run(&ctx);
 	}
 	if (!err && ctx.show_tree)
