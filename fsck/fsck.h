@@ -186,6 +186,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_INODE_NAME_BAD       0x040016
 #define PR_4_FILE_PINO_BAD        0x040017
 #define PR_4_INODE_FOOTER_BAD     0x040018
+#define PR_4_NODE_RESTORED        0x040019
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002

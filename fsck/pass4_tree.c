@@ -29,6 +29,7 @@ struct inode_walk {
 	uint32_t ino;
 	uint64_t counted;        /* blocks for i_blocks: nodes, data, reserved */
 	const struct zf2fs_node *inode;
+	uint32_t lost_top[ZF2FS_NIDS_PER_INODE];   /* i_nid[] slots cleared: their offsets + 1 */
 	uint32_t ext_fofs, ext_blk, ext_len;   /* i_ext, the kernel's cached extent */
 	uint64_t ext_hits;       /* file blocks in it that the block map agrees with */
 };
@@ -179,9 +180,71 @@ static int walk_bad(void *arg, uint32_t nid, uint32_t parent, uint32_t slot, uin
 	struct inode_walk *w = arg;
 	struct problem_ctx p = { .ino = w->ino, .nid = nid, .str = why, .num = ofs };
 
-	if (fix_problem(w->ctx, PR_4_NODE_UNREADABLE, &p))
+	if (fix_problem(w->ctx, PR_4_NODE_UNREADABLE, &p)) {
+		if (parent == w->ino && slot < ZF2FS_NIDS_PER_INODE)
+			w->lost_top[slot] = ofs + 1;
 		return clear_child_pointer(w->ctx, parent, w->ino, slot);
+	}
 	return 0;
+}
+
+/*
+ * An i_nid[] slot whose node was unusable often had a node of its own before the damage:
+ * one the NAT holds for this inode, that nothing reached, whose footer names it, this
+ * inode and the offset of that slot.  Point the slot at it again and walk it, so its
+ * blocks are the file's again rather than freed.
+ */
+static int restore_top_nodes(struct inode_walk *w, const struct zf2fs_walk_ops *ops)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct zf2fs_node *fake = NULL, *nb = malloc(ZF2FS_BLKSIZE);
+	int err = 0;
+
+	if (!nb)
+		return -ENOMEM;
+	for (uint32_t slot = 0; slot < ZF2FS_NIDS_PER_INODE && !err; slot++) {
+		if (!w->lost_top[slot])
+			continue;
+		for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++) {
+			struct problem_ctx p = { .ino = w->ino, .nid = nid, .num = slot };
+			struct zf2fs_node *n;
+
+			if (ctx->nat[nid].ino != w->ino || nid == w->ino ||
+			    (ctx->nid_flags[nid] & (NID_REACHED | NID_BAD)) ||
+			    !blk_in_main(ctx, ctx->nat[nid].blkaddr) ||
+			    zf2fs_vol_read_node(ctx->vol, nid, nb, NULL, NULL, 0) ||
+			    (zf_get(nb->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT) != w->lost_top[slot] - 1)
+				continue;
+			if (!fix_problem(ctx, PR_4_NODE_RESTORED, &p))
+				break;
+			n = repair_node(ctx, w->ino);
+			if (!fake)
+				fake = malloc(ZF2FS_BLKSIZE);
+			if (!n || !fake) {
+				err = -ENOMEM;
+				break;
+			}
+			n->i.i_nid[slot] = zf_cpu_to_le32(nid);
+			/* the inode with only that slot set: the walk gives the subtree the file
+			 * offsets and node offsets of its place */
+			memcpy(fake, w->inode, ZF2FS_BLKSIZE);
+			memset(fake->i.i_nid, 0, sizeof(fake->i.i_nid));
+			fake->i.i_nid[slot] = zf_cpu_to_le32(nid);
+			{
+				struct zf2fs_inode_geom g;
+
+				if (zf2fs_inode_geometry(&fake->i, ctx->vi->features, &g) == 0)
+					memset((uint8_t *)fake->i.i_addr + 4 * g.extra_words, 0, 4 * g.addrs);
+			}
+			err = zf2fs_file_walk(ctx->vol, fake, ops, w);
+			if (err > 0)
+				err = 0;
+			break;
+		}
+	}
+	free(fake);
+	free(nb);
+	return err;
 }
 
 static int walk_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
@@ -713,6 +776,9 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	w.ext_blk = (uint32_t)zf_get(in->i_ext.blk);
 	w.ext_len = (uint32_t)zf_get(in->i_ext.len);
 	err = zf2fs_file_walk(ctx->vol, node, &ops, &w);
+	if (err < 0)
+		return err;
+	err = restore_top_nodes(&w, &ops);
 	if (err < 0)
 		return err;
 	/* the kernel refuses an inode whose extent leaves the main area, and reads a

@@ -70,6 +70,8 @@ static const struct problem_def problems[] = {
 	  "directory %p", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_INODE_FOOTER_BAD, "inode %i: its block's footer says nid %N, inode %M, offset %S; "
 	  "the NAT and the summary name it inode %i", PROMPT_FIX, 0 },
+	{ PR_4_NODE_RESTORED, "inode %i: i_nid[%N] can point again at node %n, which nothing "
+	  "reaches and whose footer names that place", PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
