@@ -118,6 +118,8 @@ struct fsck_ctx {
 	bool quota_on;
 	struct zf2fs_quota_usage quota_use[3];
 	bool quota_clear_flag;           /* the files are right now: drop quota_need_fsck */
+	bool sb_errors_clear;            /* pass 1: clear the kernel's error records once
+					  * everything is repaired */
 
 	/* results */
 	unsigned long problems, fixed, unfixed;
@@ -154,11 +156,13 @@ const struct problem_def *problem_find(uint32_t code);
 /* pass 1: superblocks */
 #define PR_1_SB_PRIMARY_BAD       0x010001
 #define PR_1_SB_BACKUP_BAD        0x010002
+#define PR_1_SB_ERRORS_RECORDED   0x010003
 /* pass 2: checkpoint */
 #define PR_2_CP_PACK_BAD          0x020001
 #define PR_2_CP_ORPHAN_BLOCK_BAD  0x020002
 #define PR_2_CP_NEEDS_RECOVERY    0x020003
 #define PR_2_CP_ERROR_FLAG        0x020004
+#define PR_2_CP_NEWEST_BAD        0x020005
 /* pass 3: SIT and NAT */
 #define PR_3_SIT_COUNT_BAD        0x030001
 #define PR_3_SIT_TYPE_BAD         0x030002
@@ -228,6 +232,8 @@ const struct problem_def *problem_find(uint32_t code);
 /* ---- passes ----------------------------------------------------------------------------- */
 int pass1_super(struct fsck_ctx *ctx);
 int pass2_checkpoint(struct fsck_ctx *ctx);
+/* Clear the superblocks' error records (after a repair that left nothing unfixed). */
+int super_errors_clear(struct fsck_ctx *ctx);
 int pass3_tables(struct fsck_ctx *ctx);
 int pass4_tree(struct fsck_ctx *ctx);
 int pass6_connectivity(struct fsck_ctx *ctx);

@@ -269,6 +269,13 @@ int main(int argc, char **argv)
 		print_tree(&ctx);
 	if (!err && !ctx.abort && ctx.mode != MODE_NO && repair_pending(&ctx)) {
 		err = repair_commit(&ctx);
+		if (!err && ctx.sb_errors_clear && !ctx.unfixed) {
+			err = super_errors_clear(&ctx);
+		} else if (!err && ctx.sb_errors_clear) {
+			/* damage remains: the records stay, and were not fixed */
+			ctx.fixed--;
+			ctx.unfixed++;
+		}
 		if (err) {
 			fprintf(stderr, PROG ": %s: while writing repairs: the volume is as it was "
 				"before this run\n", strerror(-err));

@@ -20,14 +20,19 @@ static const struct problem_def problems[] = {
 	{ PR_1_SB_PRIMARY_BAD, "primary superblock is invalid (%S)", PROMPT_REBUILD,
 	  PR_PREEN_OK },
 	{ PR_1_SB_BACKUP_BAD, "backup superblock is invalid (%S)", PROMPT_REBUILD, PR_PREEN_OK },
+	{ PR_1_SB_ERRORS_RECORDED, "the superblock records what the kernel met: %S", PROMPT_CLEAR,
+	  PR_PREEN_OK | PR_NO_OK },
 	{ PR_2_CP_PACK_BAD, "checkpoint pack %N is invalid (%S)", PROMPT_NONE,
 	  PR_NOT_A_FIX | PR_NO_OK },
 	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint is invalid (%S)",
 	  PROMPT_NONE, PR_NOT_A_FIX },
 	{ PR_2_CP_NEEDS_RECOVERY, "the volume was not unmounted cleanly: fsync'd data after the "
 	  "checkpoint is replayed by the kernel at mount", PROMPT_NONE, PR_NOT_A_FIX | PR_NO_OK },
-	{ PR_2_CP_ERROR_FLAG, "the checkpoint carries the kernel's error flag", PROMPT_NONE,
-	  PR_NOT_A_FIX | PR_NO_OK },
+	{ PR_2_CP_ERROR_FLAG, "the checkpoint carries the kernel's error flag, with which the "
+	  "kernel refuses to mount", PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_2_CP_NEWEST_BAD, "checkpoint pack %N (version %M) is the newest, which the kernel "
+	  "uses, and it is invalid (%S): the kernel refuses to mount; the older pack becomes "
+	  "current: write a new checkpoint from it", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_3_SIT_COUNT_BAD, "segment %s: SIT valid count %N differs from its bitmap (%M)",
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_3_SIT_TYPE_BAD, "segment %s: SIT type %N is not a log type", PROMPT_FIX, PR_PREEN_OK },

@@ -254,6 +254,12 @@ ZF2FS_EXPORT const struct zf2fs_vol_info *zf2fs_vol_info(const struct zf2fs_vol 
 /* Why superblock copy / checkpoint pack @i was rejected ("" when it was fine). */
 ZF2FS_EXPORT const char *zf2fs_vol_super_problem(const struct zf2fs_vol *vol, int i);
 ZF2FS_EXPORT const char *zf2fs_vol_cp_problem(const struct zf2fs_vol *vol, int i);
+/* The version of checkpoint pack @i (0 or 1) when its checksums and its header and footer
+ * agree, which is all the kernel asks of a pack before taking the newest one and checking
+ * its contents (so a pack zf2fs_vol_cp_problem() calls bad may still be the kernel's
+ * choice).  -ZF2FS_EFSCORRUPTED otherwise. */
+ZF2FS_EXPORT int zf2fs_vol_cp_pack_version(const struct zf2fs_vol *vol, int i,
+					   uint64_t *ret_ver);
 ZF2FS_EXPORT struct zf2fs_dev *zf2fs_vol_dev(const struct zf2fs_vol *vol, unsigned i);
 ZF2FS_EXPORT unsigned zf2fs_vol_ndevs(const struct zf2fs_vol *vol);
 

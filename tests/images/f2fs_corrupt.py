@@ -54,7 +54,7 @@ SB_FIELDS = {
     'segs_per_sec': (24, 'I'), 'secs_per_zone': (28, 'I'), 'block_count': (36, 'Q'),
     'section_count': (44, 'I'), 'segment_count': (48, 'I'), 'segment_count_main': (68, 'I'),
     'main_blkaddr': (92, 'I'), 'root_ino': (96, 'I'), 'crc': (3068, 'I'),
-    'nat_blkaddr': (84, 'I'),
+    'nat_blkaddr': (84, 'I'), 'stop_reason0': (2762, 'B'), 'errors0': (2794, 'B'),
     'qf_ino0': (2745, 'I'), 'qf_ino1': (2749, 'I'), 'qf_ino2': (2753, 'I'),
 }
 
