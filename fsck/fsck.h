@@ -42,6 +42,9 @@ struct lost_slot {
 	uint32_t ino, owner, ofs;
 };
 
+#define SEG_HAS_DATA 0x01
+#define SEG_HAS_NODE 0x02
+
 struct nat_rec {
 	uint32_t ino, blkaddr;
 };
@@ -86,6 +89,7 @@ struct fsck_ctx {
 	struct dir_map *dirs_map;        /* pass 4: parent and subdirectories of directories */
 	uint8_t *blk_found;              /* pass 4: bit per main block owned by a node */
 	uint16_t *seg_found;             /* pass 4: owned blocks per segment */
+	uint8_t *seg_kind;               /* pass 4: SEG_HAS_* per segment (NULL: nothing owned) */
 	uint32_t nids;                   /* pass 3: one past the last nid the NAT uses */
 	uint32_t nat_cap;
 	struct ssa_cache *ssa;           /* pass 4: recently read summary blocks */

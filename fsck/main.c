@@ -152,6 +152,7 @@ static void free_maps(struct fsck_ctx *ctx)
 	free(ctx->blk_found);
 	free(ctx->seg_found);
 	free(ctx->ssa);
+	free(ctx->seg_kind);
 	free(ctx->orphans);
 	free(ctx->sit);
 	free(ctx->nat);

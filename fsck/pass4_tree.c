@@ -147,12 +147,16 @@ static uint32_t summary_owner(struct fsck_ctx *ctx, uint64_t blk)
 }
 
 /* Claim a main-area block for an owner; false if somebody has it already. */
-static bool claim_block(struct fsck_ctx *ctx, uint64_t blk)
+static bool claim_block(struct fsck_ctx *ctx, uint64_t blk, bool node)
 {
 	uint64_t off = blk - ctx->vi->main_blkaddr;
 
 	if (ctx->blk_found[off / 8] & (1u << (off % 8)))
 		return false;
+	if (!ctx->seg_kind)
+		ctx->seg_kind = calloc(ctx->vi->main_segs + 1, 1);
+	if (ctx->seg_kind)
+		ctx->seg_kind[off / ZF2FS_BLOCKS_PER_SEG] |= node ? SEG_HAS_NODE : SEG_HAS_DATA;
 	ctx->blk_found[off / 8] |= (uint8_t)(1u << (off % 8));
 	ctx->seg_found[off / ZF2FS_BLOCKS_PER_SEG]++;
 	ctx->found_blocks++;
@@ -262,7 +266,7 @@ static int walk_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 			clear_child_pointer(ctx, parent, w->ino, slot);
 		return ZF2FS_WALK_SKIP;
 	}
-	if (!claim_block(ctx, blkaddr)) {
+	if (!claim_block(ctx, blkaddr, true)) {
 		p.num2 = 0;
 		p.str = "its block is owned twice";
 		if (fix_problem(ctx, PR_4_NODE_UNREADABLE, &p))
@@ -357,7 +361,7 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 			return 0;
 		}
 	}
-	if (!claim_block(ctx, blkaddr)) {
+	if (!claim_block(ctx, blkaddr, false)) {
 		p.num2 = summary_owner(ctx, blkaddr);
 		if (fix_problem(ctx, PR_4_BLOCK_DUP, &p))
 			return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
@@ -408,7 +412,7 @@ static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 		snprintf(why, sizeof(why), "already used by another file");
 		err = -ZF2FS_EFSCORRUPTED;
 	}
-	if (!err && !claim_block(ctx, addr)) {
+	if (!err && !claim_block(ctx, addr, true)) {
 		snprintf(why, sizeof(why), "its block is owned twice");
 		err = -ZF2FS_EFSCORRUPTED;
 	}
@@ -886,7 +890,7 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 		r = 0;
 		addr = ctx->nat[ino].blkaddr;
 	}
-	if (r || !claim_block(ctx, addr)) {
+	if (r || !claim_block(ctx, addr, true)) {
 		ctx->nid_flags[ino] |= NID_BAD | NID_CHECKED;
 		free(n);
 		return 1;
@@ -995,7 +999,7 @@ static int restore_slots(struct fsck_ctx *ctx)
 					n = repair_node(ctx, l->ino);
 					if (err || !n)
 						return -ENOMEM;
-					claim_block(ctx, blk);
+					claim_block(ctx, blk, false);
 					zf_set(n->i.i_blocks, zf_get(n->i.i_blocks) + 1);
 					if (quota_charge_more(ctx, l->ino, &n->i, 0, 1))
 						return -ENOMEM;
