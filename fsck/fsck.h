@@ -195,6 +195,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_FILE_PINO_BAD        0x040017
 #define PR_4_INODE_FOOTER_BAD     0x040018
 #define PR_4_NODE_RESTORED        0x040019
+#define PR_4_INLINE_DENTRY_FLAG_BAD 0x04001A
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -321,6 +322,8 @@ static inline bool sit_bit(const struct zf2fs_sit_entry *se, uint32_t off)
 int repair_begin(struct fsck_ctx *ctx);
 /* The node block of @nid, as it will be written (read from disk the first time). */
 struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid);
+/* The node block of @nid as it will be written, when a repair queued it; NULL otherwise. */
+const struct zf2fs_node *repair_node_pending(const struct fsck_ctx *ctx, uint32_t nid);
 /* Like repair_node, from @blk: node @nid's block as read at its NAT address, whose footer
  * the caller is repairing (repair_node refuses a block whose footer is wrong). */
 struct zf2fs_node *repair_node_from(struct fsck_ctx *ctx, uint32_t nid, const void *blk);

@@ -551,6 +551,47 @@ static void block_map_evidence(struct fsck_ctx *ctx, uint32_t ino, const struct 
 }
 
 /*
+ * The inline dentry flag of a directory, weighed the same way: its inline area holding
+ * "." or ".." with no pointer the summaries confirm (and the reserved first word and
+ * i_nid[] empty) is an inline directory whose flag was lost; a directory flagged inline
+ * whose inline area holds no dots while its pointers are confirmed keeps its dentry
+ * blocks.  Returns the i_inline byte to keep.
+ */
+static uint8_t settle_inline_dir(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
+{
+	const struct zf2fs_inode *in = &node->i;
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_dentry_view v;
+	struct zf2fs_inode_geom g;
+	struct evidence e;
+	uint8_t keep = in->i_inline;
+	bool dots;
+
+	if (!n)
+		return keep;
+	memcpy(n, node, ZF2FS_BLKSIZE);
+	n->i.i_inline |= ZF2FS_INLINE_DENTRY;
+	n->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DATA;
+	dots = !zf2fs_dentry_view_inline(n, ctx->vi->features, &v) && has_dots(&v) &&
+	       !zf2fs_inode_geometry(&n->i, ctx->vi->features, &g);
+	free(n);
+	if (in->i_inline & ZF2FS_INLINE_DENTRY) {
+		if (dots)
+			return keep;
+		block_map_evidence(ctx, ino, node, &e);
+		return e.verified ? keep & (uint8_t)~ZF2FS_INLINE_DENTRY : keep;
+	}
+	if (!dots || (in->i_inline & ZF2FS_INLINE_DATA) ||
+	    zf_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words) != 0)
+		return keep;
+	for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
+		if (zf_le32_to_cpu(in->i_nid[i]))
+			return keep;
+	block_map_evidence(ctx, ino, node, &e);
+	return e.verified ? keep : keep | ZF2FS_INLINE_DENTRY;
+}
+
+/*
  * The inline data flag, weighed against the block map: a file flagged inline whose size
  * does not fit inline and whose i_addr/i_nid hold pointers its summaries confirm has its
  * data in blocks (trusting the flag would free them all); a regular file or symlink not
@@ -566,6 +607,8 @@ static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	struct zf2fs_inode_geom g;
 	struct evidence e;
 
+	if (ft == ZF2FS_FT_DIR)
+		return settle_inline_dir(ctx, ino, node);
 	if ((ft != ZF2FS_FT_REG_FILE && ft != ZF2FS_FT_SYMLINK) ||
 	    (in->i_inline & ZF2FS_INLINE_DENTRY) ||
 	    zf2fs_inode_geometry(in, ctx->vi->features, &g) || g.compressed)
@@ -678,6 +721,15 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			       "its size and its confirmed block pointers say it is not" };
 		uint32_t code = (inl & ZF2FS_INLINE_DATA) ? PR_4_INLINE_FLAG_MISSING :
 				PR_4_INLINE_FLAG_BOGUS;
+
+		if ((inl ^ node->i.i_inline) & ZF2FS_INLINE_DENTRY) {
+			code = PR_4_INLINE_DENTRY_FLAG_BAD;
+			p.str = (inl & ZF2FS_INLINE_DENTRY) ?
+				"not flagged inline, but its inline area holds its dots and the "
+				"summaries confirm none of its block pointers" :
+				"flagged inline, but its inline area holds no dots and the summaries "
+				"confirm its block pointers";
+		}
 
 		if (fix_problem(ctx, code, &p)) {
 			n = repair_node(ctx, ino);
@@ -955,7 +1007,12 @@ static int scan_queue(struct fsck_ctx *ctx)
 	while (ctx->dirq.head < ctx->dirq.tail && !ctx->abort && !err) {
 		uint32_t ino = ctx->dirq.items[ctx->dirq.head++];
 
-		if (zf2fs_vol_read_node(ctx->vol, ino, n, NULL, why, sizeof(why)))
+		const struct zf2fs_node *fixed = repair_node_pending(ctx, ino);
+
+		/* the inode as pass 4 settled it (its flags may have been repaired) */
+		if (fixed)
+			memcpy(n, fixed, ZF2FS_BLKSIZE);
+		else if (zf2fs_vol_read_node(ctx->vol, ino, n, NULL, why, sizeof(why)))
 			continue;
 		err = pass5_check_dir(ctx, ino, n, visit_child);
 	}

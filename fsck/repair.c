@@ -138,6 +138,16 @@ struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid)
 	return rn->buf;
 }
 
+const struct zf2fs_node *repair_node_pending(const struct fsck_ctx *ctx, uint32_t nid)
+{
+	const struct fsck_repair *r = ctx->repair;
+
+	for (size_t i = 0; r && i < r->nnodes; i++)
+		if (r->nodes[i].nid == nid)
+			return r->nodes[i].buf;
+	return NULL;
+}
+
 struct zf2fs_node *repair_node_from(struct fsck_ctx *ctx, uint32_t nid, const void *blk)
 {
 	struct fsck_repair *r = ctx->repair;
