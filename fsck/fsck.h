@@ -124,6 +124,8 @@ struct fsck_ctx {
 	bool quota_clear_flag;           /* the files are right now: drop quota_need_fsck */
 	bool sb_errors_clear;            /* pass 1: clear the kernel's error records once
 					  * everything is repaired */
+	bool saw_extra_attr;             /* pass 4: some inode has extra attributes */
+	uint32_t sb_add_features;        /* pass 4: feature bits the superblocks lost */
 
 	/* results */
 	unsigned long problems, fixed, unfixed;
@@ -196,6 +198,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_INODE_FOOTER_BAD     0x040018
 #define PR_4_NODE_RESTORED        0x040019
 #define PR_4_INLINE_DENTRY_FLAG_BAD 0x04001A
+#define PR_4_SB_FEATURE_MISSING   0x04001B
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -237,8 +240,9 @@ const struct problem_def *problem_find(uint32_t code);
 /* ---- passes ----------------------------------------------------------------------------- */
 int pass1_super(struct fsck_ctx *ctx);
 int pass2_checkpoint(struct fsck_ctx *ctx);
-/* Clear the superblocks' error records (after a repair that left nothing unfixed). */
-int super_errors_clear(struct fsck_ctx *ctx);
+/* After a commit: add the feature bits pass 4 found missing to both superblocks, and
+ * clear their error records when sb_errors_clear (only when nothing was left unfixed). */
+int super_update(struct fsck_ctx *ctx, bool clear_errors);
 int pass3_tables(struct fsck_ctx *ctx);
 int pass4_tree(struct fsck_ctx *ctx);
 int pass6_connectivity(struct fsck_ctx *ctx);

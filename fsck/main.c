@@ -270,13 +270,14 @@ int main(int argc, char **argv)
 		print_tree(&ctx);
 	if (!err && !ctx.abort && ctx.mode != MODE_NO && repair_pending(&ctx)) {
 		err = repair_commit(&ctx);
-		if (!err && ctx.sb_errors_clear && !ctx.unfixed) {
-			err = super_errors_clear(&ctx);
-		} else if (!err && ctx.sb_errors_clear) {
+		if (!err && ctx.sb_errors_clear && ctx.unfixed) {
 			/* damage remains: the records stay, and were not fixed */
 			ctx.fixed--;
 			ctx.unfixed++;
+			ctx.sb_errors_clear = false;
 		}
+		if (!err && (ctx.sb_errors_clear || ctx.sb_add_features))
+			err = super_update(&ctx, ctx.sb_errors_clear);
 		if (err) {
 			fprintf(stderr, PROG ": %s: while writing repairs: the volume is as it was "
 				"before this run\n", strerror(-err));

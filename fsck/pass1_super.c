@@ -62,7 +62,7 @@ static void check_error_records(struct fsck_ctx *ctx)
 	}
 }
 
-int super_errors_clear(struct fsck_ctx *ctx)
+int super_update(struct fsck_ctx *ctx, bool clear_errors)
 {
 	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
 	int err = 0;
@@ -81,8 +81,11 @@ int super_errors_clear(struct fsck_ctx *ctx)
 		if (zf2fs_vol_super_problem(ctx->vol, copy)[0])
 			continue;   /* a bad copy was rewritten from the good one, or is left */
 		crc_used = zf_get(sb->crc) == zf2fs_super_checksum(sb);
-		memset(sb->s_stop_reason, 0, sizeof(sb->s_stop_reason));
-		memset(sb->s_errors, 0, sizeof(sb->s_errors));
+		if (clear_errors) {
+			memset(sb->s_stop_reason, 0, sizeof(sb->s_stop_reason));
+			memset(sb->s_errors, 0, sizeof(sb->s_errors));
+		}
+		zf_set(sb->feature, zf_get(sb->feature) | ctx->sb_add_features);
 		if (crc_used)
 			zf_set(sb->crc, zf2fs_super_checksum(sb));
 		err = zf2fs_vol_write_block(ctx->vol, (uint64_t)copy, blk);

@@ -768,6 +768,8 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	int err;
 
 	ctx->nid_flags[ino] |= NID_CHECKED | NID_INODE;
+	if (in->i_inline & ZF2FS_EXTRA_ATTR)
+		ctx->saw_extra_attr = true;
 	if (!mode_known(mode)) {
 		/* reported by check_inode, and its repair declined: the names go */
 		ctx->nid_flags[ino] |= NID_BAD;
@@ -1133,6 +1135,13 @@ int pass4_tree(struct fsck_ctx *ctx)
 	}
 	if (!err && ctx->nlost)
 		err = restore_slots(ctx);
+	/* the kernel refuses every inode with extra attributes on a volume without the
+	 * feature (sanity_check_inode): the feature bit is what was lost, not the inodes */
+	if (!err && ctx->saw_extra_attr && !(ctx->vi->features & ZF2FS_FEAT_EXTRA_ATTR) &&
+	    fix_problem(ctx, PR_4_SB_FEATURE_MISSING, &(struct problem_ctx){ .str = "extra_attr" })) {
+		ctx->sb_add_features |= ZF2FS_FEAT_EXTRA_ATTR;
+		repair_mark_checkpoint(ctx);   /* a commit, after which the superblocks change */
+	}
 	free(ctx->lost);
 	ctx->lost = NULL;
 	ctx->nlost = ctx->cap_lost = 0;

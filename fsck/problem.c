@@ -79,6 +79,8 @@ static const struct problem_def problems[] = {
 	  "reaches and whose footer names that place", PROMPT_FIX, 0 },
 	{ PR_4_INLINE_DENTRY_FLAG_BAD, "directory %i: %S (size %N)", PROMPT_FIX,
 	  0 },
+	{ PR_4_SB_FEATURE_MISSING, "inodes use the %S feature, which the superblock does not "
+	  "have: the kernel refuses them", PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",

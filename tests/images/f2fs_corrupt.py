@@ -55,6 +55,7 @@ SB_FIELDS = {
     'section_count': (44, 'I'), 'segment_count': (48, 'I'), 'segment_count_main': (68, 'I'),
     'main_blkaddr': (92, 'I'), 'root_ino': (96, 'I'), 'crc': (3068, 'I'),
     'nat_blkaddr': (84, 'I'), 'stop_reason0': (2762, 'B'), 'errors0': (2794, 'B'),
+    'feature': (2180, 'I'),
     'qf_ino0': (2745, 'I'), 'qf_ino1': (2749, 'I'), 'qf_ino2': (2753, 'I'),
 }
 
