@@ -41,6 +41,14 @@ enum fsck_mode { MODE_NO, MODE_YES, MODE_PREEN, MODE_ASK };
 #define NID_CLEAR     0x20   /* its NAT entry is to be cleared */
 #define NID_CHECKED   0x40   /* its inode was checked (reachable or not) */
 
+/* A data slot whose pointer pass 4 cleared: node @owner of inode @ino, slot @ofs. */
+struct lost_slot {
+	uint32_t ino, owner, ofs;
+};
+
+#define SEG_HAS_DATA 0x01
+#define SEG_HAS_NODE 0x02
+
 struct nat_rec {
 	uint32_t ino, blkaddr;
 };
@@ -85,6 +93,7 @@ struct fsck_ctx {
 	struct dir_map *dirs_map;        /* pass 4: parent and subdirectories of directories */
 	struct zf2fs_bmap *blk_found;    /* pass 4: bit per main block owned by a node */
 	uint16_t *seg_found;             /* pass 4: owned blocks per segment */
+	uint8_t *seg_kind;               /* pass 4: SEG_HAS_* per segment (NULL: nothing owned) */
 	uint32_t nids;                   /* pass 3: one past the last nid the NAT uses */
 	uint32_t nat_cap;
 	struct ssa_cache *ssa;           /* pass 4: recently read summary blocks */
@@ -103,6 +112,8 @@ struct fsck_ctx {
 	uint8_t *ftypes;                 /* pass 4: file type (ZF2FS_FT_*) of each inode */
 	uint32_t lpf_ino;                /* lost+found, when found */
 	struct dir_queue dirq;
+	struct lost_slot *lost;          /* pass 4: cleared slots, to restore at its end */
+	size_t nlost, cap_lost;
 	int32_t curseg_fix[ZF2FS_NR_CURSEG];  /* pass 7: new write position, -1 = keep */
 	/* zoned volumes (pass8_zoned.c; loaded by pass 7, which needs the capacities) */
 	bool zones_loaded;
@@ -116,6 +127,10 @@ struct fsck_ctx {
 	bool quota_on;
 	struct zf2fs_quota_usage quota_use[3];
 	bool quota_clear_flag;           /* the files are right now: drop quota_need_fsck */
+	bool sb_errors_clear;            /* pass 1: clear the kernel's error records once
+					  * everything is repaired */
+	bool saw_extra_attr;             /* pass 4: some inode has extra attributes */
+	uint32_t sb_add_features;        /* pass 4: feature bits the superblocks lost */
 
 	/* results */
 	unsigned long problems, fixed, unfixed;
@@ -133,7 +148,7 @@ struct fsck_ctx {
 #define PR_NOT_A_FIX  0x08   /* information only: no question asked */
 
 enum prompt { PROMPT_NONE, PROMPT_FIX, PROMPT_CLEAR, PROMPT_RECONNECT, PROMPT_REBUILD,
-	      PROMPT_REMOVE };
+	      PROMPT_REMOVE, PROMPT_RECONNECT_HOME };
 
 struct problem_def {
 	uint32_t code;
@@ -152,11 +167,13 @@ const struct problem_def *problem_find(uint32_t code);
 /* pass 1: superblocks */
 #define PR_1_SB_PRIMARY_BAD       0x010001
 #define PR_1_SB_BACKUP_BAD        0x010002
+#define PR_1_SB_ERRORS_RECORDED   0x010003
 /* pass 2: checkpoint */
 #define PR_2_CP_PACK_BAD          0x020001
 #define PR_2_CP_ORPHAN_BLOCK_BAD  0x020002
 #define PR_2_CP_NEEDS_RECOVERY    0x020003
 #define PR_2_CP_ERROR_FLAG        0x020004
+#define PR_2_CP_NEWEST_BAD        0x020005
 /* pass 3: SIT and NAT */
 #define PR_3_SIT_COUNT_BAD        0x030001
 #define PR_3_SIT_TYPE_BAD         0x030002
@@ -175,6 +192,18 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_INODE_INLINE_SIZE_BAD 0x04000A
 #define PR_4_XATTR_NODE_BAD       0x04000B
 #define PR_4_SSA_MISMATCH         0x04000F
+#define PR_4_INODE_MODE_TYPE      0x040010
+#define PR_4_INLINE_FLAG_BOGUS    0x040011
+#define PR_4_INLINE_FLAG_MISSING  0x040012
+#define PR_4_INLINE_RESERVED_BAD  0x040013
+#define PR_4_BLOCK_RESTORED       0x040014
+#define PR_4_EXTENT_BAD           0x040015
+#define PR_4_INODE_NAME_BAD       0x040016
+#define PR_4_FILE_PINO_BAD        0x040017
+#define PR_4_INODE_FOOTER_BAD     0x040018
+#define PR_4_NODE_RESTORED        0x040019
+#define PR_4_INLINE_DENTRY_FLAG_BAD 0x04001A
+#define PR_4_SB_FEATURE_MISSING   0x04001B
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -192,6 +221,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_6_UNREACHABLE_INODE    0x060002
 #define PR_6_UNREACHABLE_NODE     0x060003
 #define PR_6_NO_LOST_FOUND        0x060004
+#define PR_6_RECONNECT_HOME       0x060005
 /* pass 7: accounting */
 #define PR_7_SIT_VALID_BAD        0x070001
 #define PR_7_SIT_BITMAP_BAD       0x070002
@@ -215,6 +245,9 @@ const struct problem_def *problem_find(uint32_t code);
 /* ---- passes ----------------------------------------------------------------------------- */
 int pass1_super(struct fsck_ctx *ctx);
 int pass2_checkpoint(struct fsck_ctx *ctx);
+/* After a commit: add the feature bits pass 4 found missing to both superblocks, and
+ * clear their error records when sb_errors_clear (only when nothing was left unfixed). */
+int super_update(struct fsck_ctx *ctx, bool clear_errors);
 int pass3_tables(struct fsck_ctx *ctx);
 int pass4_tree(struct fsck_ctx *ctx);
 int pass6_connectivity(struct fsck_ctx *ctx);
@@ -226,6 +259,9 @@ int rollforward_scan(struct fsck_ctx *ctx);
 /* Charge a checked inode to its quota ids (pass 4); -ENOMEM. */
 int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
 		 uint64_t i_blocks);
+/* Charge more to an inode's ids: @inodes inodes and @i_blocks blocks (a restored block). */
+int quota_charge_more(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
+		      uint64_t inodes, uint64_t i_blocks);
 /* Read the zones once (zoned volumes); sets zones_err and seg_unusable. */
 void zoned_prepare(struct fsck_ctx *ctx);
 /* Whether the free segment count can be computed: not on a zoned volume whose zone
@@ -239,11 +275,21 @@ static inline bool seg_usable(const struct fsck_ctx *ctx, uint32_t s)
 	return !ctx->seg_unusable || !ctx->seg_unusable[s];
 }
 
+/* A directory entry that leads to an inode: what it says about it. */
+struct dentry_ref {
+	uint32_t dir;
+	uint8_t type;               /* ZF2FS_FT_* as the entry records it */
+	const uint8_t *name;
+	uint32_t len;
+	bool name_hashed;           /* encrypted and casefolded: i_name carries the hash too */
+	uint32_t hash;
+};
+
 /* pass5 is driven from pass4's walk: one directory at a time */
 struct dir_scan;
 int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
-		    uint32_t (*visit_child)(struct fsck_ctx *, uint32_t child, uint32_t dir,
-					    uint8_t type));
+		    uint32_t (*visit_child)(struct fsck_ctx *, uint32_t child,
+					    const struct dentry_ref *ref));
 /* dirmap.c: per-directory facts */
 struct dir_info {
 	uint32_t ino, parent, subdirs;
@@ -261,8 +307,9 @@ void links_free(struct fsck_ctx *ctx);
 /* main.c: the per-nid maps, sized once pass 3 knows how many nids are in use */
 int fsck_alloc_nid_maps(struct fsck_ctx *ctx);
 /* pass 4 helpers pass 5 and 6 use */
-int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node);
-uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, uint32_t dir, uint8_t type);
+int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+		const struct dentry_ref *ref, uint8_t hint);
+uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_ref *ref);
 
 static inline bool blk_in_main(const struct fsck_ctx *ctx, uint64_t blk)
 {
@@ -323,8 +370,16 @@ static inline bool sit_bit(const struct zf2fs_sit_entry *se, uint32_t off)
 int repair_begin(struct fsck_ctx *ctx);
 /* The node block of @nid, as it will be written (read from disk the first time). */
 struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid);
+/* The node block of @nid as it will be written, when a repair queued it; NULL otherwise. */
+const struct zf2fs_node *repair_node_pending(const struct fsck_ctx *ctx, uint32_t nid);
+/* Like repair_node, from @blk: node @nid's block as read at its NAT address, whose footer
+ * the caller is repairing (repair_node refuses a block whose footer is wrong). */
+struct zf2fs_node *repair_node_from(struct fsck_ctx *ctx, uint32_t nid, const void *blk);
 /* Drop node @nid (and its NAT entry). */
 int repair_free_node(struct fsck_ctx *ctx, uint32_t nid);
+/* Drop inode @ino's cached extent (i_ext): due whenever one of its block pointers changes;
+ * the kernel rebuilds it from the block map. */
+int repair_drop_extent(struct fsck_ctx *ctx, uint32_t ino);
 /* Set SIT state of a main-area block. */
 int repair_set_block(struct fsck_ctx *ctx, uint64_t blkaddr, bool valid);
 /* Rewrite a main-area data block (a dentry block): @owner_nid's slot points at the copy. */

@@ -22,19 +22,22 @@
 
 #define PROG "fsck.f2fs"
 
-/* One table for the passes: the banners and the order come from here. */
+/* One table for the passes: the banners, their numbers (the PP of the problem codes each
+ * pass reports, 0xPPNNNN) and the order come from here.  Pass 5 (directories) runs inside
+ * pass 4's walk, and pass 9 (quota) before 7 (accounting), whose counts it may change. */
 static const struct {
+	const char *num;
 	const char *name;
 	int (*run)(struct fsck_ctx *ctx);
 } passes[] = {
-	{ "superblocks", pass1_super },
-	{ "checkpoint", pass2_checkpoint },
-	{ "SIT and NAT", pass3_tables },
-	{ "inodes, nodes and directories", pass4_tree },
-	{ "connectivity and link counts", pass6_connectivity },
-	{ "quota", pass9_quota },
-	{ "accounting", pass7_accounting },
-	{ "zone write pointers", pass8_zoned },
+	{ "1", "superblocks", pass1_super },
+	{ "2", "checkpoint", pass2_checkpoint },
+	{ "3", "SIT and NAT", pass3_tables },
+	{ "4+5", "inodes, nodes and directories", pass4_tree },
+	{ "6", "connectivity and link counts", pass6_connectivity },
+	{ "9", "quota", pass9_quota },
+	{ "7", "accounting", pass7_accounting },
+	{ "8", "zone write pointers", pass8_zoned },
 };
 
 static void usage(FILE *f)
@@ -149,6 +152,7 @@ static void free_maps(struct fsck_ctx *ctx)
 	zf2fs_bmap_free(ctx->blk_found);
 	free(ctx->seg_found);
 	free(ctx->ssa);
+	free(ctx->seg_kind);
 	free(ctx->orphans);
 	free(ctx->rf_chain);
 	zf2fs_sit_table_free(ctx->sit);
@@ -277,13 +281,21 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; !err && !ctx.abort && i < sizeof(passes) / sizeof(passes[0]); i++) {
 		if (ctx.debug >= 2)
-			fprintf(ctx.out, "Pass %zu: %s\n", i + 1, passes[i].name);
+			fprintf(ctx.out, "Pass %s: %s\n", passes[i].num, passes[i].name);
 		err = passes[i].run(&ctx);
 	}
 	if (!err && ctx.show_tree)
 		print_tree(&ctx);
 	if (!err && !ctx.abort && ctx.mode != MODE_NO && repair_pending(&ctx)) {
 		err = repair_commit(&ctx);
+		if (!err && ctx.sb_errors_clear && ctx.unfixed) {
+			/* damage remains: the records stay, and were not fixed */
+			ctx.fixed--;
+			ctx.unfixed++;
+			ctx.sb_errors_clear = false;
+		}
+		if (!err && (ctx.sb_errors_clear || ctx.sb_add_features))
+			err = super_update(&ctx, ctx.sb_errors_clear);
 		if (err) {
 			fprintf(stderr, PROG ": %s: while writing repairs: the volume is as it was "
 				"before this run\n", strerror(-err));

@@ -16,8 +16,89 @@
 #include "fsck.h"
 #include "zf2fs/endian.h"
 
+/* Names of the kernel's records (include/linux/f2fs_fs.h, enum stop_cp_reason and enum
+ * f2fs_error), for the message. */
+static const char *const stop_reasons[] = {
+	"shutdown", "fault injection", "meta page error", "write failure", "corrupted summary",
+	"inode update failure", "flush failure", "corrupted nid",
+};
+static const char *const error_names[] = {
+	"corrupted cluster", "decompression failure", "invalid block address",
+	"corrupted dentry", "corrupted inode", "inconsistent summary", "inconsistent footer",
+	"inconsistent summary type", "corrupted journal", "inconsistent node count",
+	"inconsistent block count", "invalid current segment", "inconsistent SIT",
+	"corrupted verity xattr", "corrupted xattr", "invalid node reference",
+	"inconsistent NAT", "inconsistent orphan",
+};
+
+/*
+ * The kernel records in the superblock why it stopped checkpointing (s_stop_reason, a
+ * counter per reason) and which kinds of damage it met (s_errors, a bitmap).  Both say
+ * "run fsck"; once fsck has repaired everything, they are history and are cleared.
+ */
+static void check_error_records(struct fsck_ctx *ctx)
+{
+	const struct zf2fs_super *sb = ctx->sb;
+	char what[400];
+	size_t o = 0;
+
+	what[0] = 0;
+	for (size_t i = 0; i < sizeof(sb->s_stop_reason); i++)
+		if (sb->s_stop_reason[i] && o < sizeof(what))
+			o += (size_t)snprintf(what + o, sizeof(what) - o, "%sstopped by %s (%u times)",
+					      o ? ", " : "", i < sizeof(stop_reasons) /
+					      sizeof(stop_reasons[0]) ? stop_reasons[i] : "an unknown reason",
+					      sb->s_stop_reason[i]);
+	for (size_t i = 0; i < sizeof(sb->s_errors) * 8; i++)
+		if ((sb->s_errors[i / 8] & (1u << (i % 8))) && o < sizeof(what))
+			o += (size_t)snprintf(what + o, sizeof(what) - o, "%s%s", o ? ", " : "",
+					      i < sizeof(error_names) / sizeof(error_names[0]) ?
+					      error_names[i] : "an unknown error");
+	if (!o)
+		return;
+	if (fix_problem(ctx, PR_1_SB_ERRORS_RECORDED, &(struct problem_ctx){ .str = what })) {
+		ctx->sb_errors_clear = true;
+		repair_mark_checkpoint(ctx);   /* a commit, after which they are cleared */
+	}
+}
+
+int super_update(struct fsck_ctx *ctx, bool clear_errors)
+{
+	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
+	int err = 0;
+
+	if (!blk)
+		return -ENOMEM;
+	/* the copy not in use first: a crash between the two leaves two valid copies */
+	for (int k = 0; k < 2 && !err; k++) {
+		int copy = k ? ctx->vi->sb_copy : !ctx->vi->sb_copy;
+		struct zf2fs_super *sb = (struct zf2fs_super *)(blk + ZF2FS_SUPER_OFFSET);
+		bool crc_used;
+
+		err = zf2fs_vol_read_block(ctx->vol, (uint64_t)copy, blk);
+		if (err)
+			break;
+		if (zf2fs_vol_super_problem(ctx->vol, copy)[0])
+			continue;   /* a bad copy was rewritten from the good one, or is left */
+		crc_used = zf_get(sb->crc) == zf2fs_super_checksum(sb);
+		if (clear_errors) {
+			memset(sb->s_stop_reason, 0, sizeof(sb->s_stop_reason));
+			memset(sb->s_errors, 0, sizeof(sb->s_errors));
+		}
+		zf_set(sb->feature, zf_get(sb->feature) | ctx->sb_add_features);
+		if (crc_used)
+			zf_set(sb->crc, zf2fs_super_checksum(sb));
+		err = zf2fs_vol_write_block(ctx->vol, (uint64_t)copy, blk);
+		if (!err)
+			err = zf2fs_dev_sync(zf2fs_vol_dev(ctx->vol, 0));
+	}
+	free(blk);
+	return err;
+}
+
 int pass1_super(struct fsck_ctx *ctx)
 {
+	check_error_records(ctx);
 	for (int i = 0; i < 2; i++) {
 		struct problem_ctx p = { .str = zf2fs_vol_super_problem(ctx->vol, i) };
 
@@ -83,12 +164,25 @@ int pass2_checkpoint(struct fsck_ctx *ctx)
 	for (int i = 0; i < 2; i++) {
 		struct problem_ctx p = { .num = (uint64_t)i + 1,
 					 .str = zf2fs_vol_cp_problem(ctx->vol, i) };
+		uint64_t ver;
 
-		if (p.str[0])
-			fix_problem(ctx, PR_2_CP_PACK_BAD, &p);
+		if (!p.str[0])
+			continue;
+		/* sealed and newer than the pack in use: the kernel takes it, checks it and
+		 * refuses to mount; a new checkpoint (written over it) is the repair */
+		if (zf2fs_vol_cp_pack_version(ctx->vol, i, &ver) == 0 && ver > ctx->vi->cp_ver) {
+			p.num2 = ver;
+			if (fix_problem(ctx, PR_2_CP_NEWEST_BAD, &p))
+				repair_mark_checkpoint(ctx);
+			continue;
+		}
+		fix_problem(ctx, PR_2_CP_PACK_BAD, &p);
 	}
-	if (zf_get(ctx->cp->ckpt_flags) & ZF2FS_CP_ERROR_FLAG)
-		fix_problem(ctx, PR_2_CP_ERROR_FLAG, &(struct problem_ctx){ 0 });
+	/* the kernel refuses to mount with it (f2fs_sanity_check_ckpt); any new
+	 * checkpoint fsck writes goes without it */
+	if ((zf_get(ctx->cp->ckpt_flags) & ZF2FS_CP_ERROR_FLAG) &&
+	    fix_problem(ctx, PR_2_CP_ERROR_FLAG, &(struct problem_ctx){ 0 }))
+		repair_mark_checkpoint(ctx);
 	err = rollforward_scan(ctx);
 	if (err)
 		return err;

@@ -29,6 +29,9 @@ struct inode_walk {
 	uint32_t ino;
 	uint64_t counted;        /* blocks for i_blocks: nodes, data, reserved */
 	const struct zf2fs_node *inode;
+	uint32_t lost_top[ZF2FS_NIDS_PER_INODE];   /* i_nid[] slots cleared: their offsets + 1 */
+	uint32_t ext_fofs, ext_blk, ext_len;   /* i_ext, the kernel's cached extent */
+	uint64_t ext_hits;       /* file blocks in it that the block map agrees with */
 };
 
 #define SSA_CACHE 32
@@ -42,15 +45,12 @@ struct ssa_cache {
 	struct zf2fs_summary_block blk[SSA_CACHE];
 };
 
-/* The summary entry of a main-area block must name its owner (and slot, for data). */
-static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t ofs,
-			 bool node)
+/* The summary entry of main-area block @blk (through a small cache of summary blocks). */
+static int ssa_entry(struct fsck_ctx *ctx, uint64_t blk, const struct zf2fs_summary **ret)
 {
 	uint32_t seg = blk_segno(ctx, blk);
 	uint32_t off = (uint32_t)((blk - ctx->vi->main_blkaddr) % ZF2FS_BLOCKS_PER_SEG);
 	unsigned slot = seg % SSA_CACHE;
-	const struct zf2fs_summary *e;
-	struct problem_ctx p = { .blkaddr = blk, .nid = nid };
 
 	if (!ctx->ssa) {
 		ctx->ssa = calloc(1, sizeof(*ctx->ssa));
@@ -65,7 +65,29 @@ static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint3
 		if (err)
 			return err;
 	}
-	e = &ctx->ssa->blk[slot].entries[off];
+	*ret = &ctx->ssa->blk[slot].entries[off];
+	return 0;
+}
+
+/* Does the summary of data block @blk name slot @ofs of node @nid? */
+static bool ssa_names(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t ofs)
+{
+	const struct zf2fs_summary *e;
+
+	return blk_in_main(ctx, blk) && ssa_entry(ctx, blk, &e) == 0 &&
+	       zf_get(e->nid) == nid && zf_get(e->ofs_in_node) == ofs;
+}
+
+/* The summary entry of a main-area block must name its owner (and slot, for data). */
+static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t ofs,
+			 bool node)
+{
+	const struct zf2fs_summary *e;
+	struct problem_ctx p = { .blkaddr = blk, .nid = nid };
+	int err = ssa_entry(ctx, blk, &e);
+
+	if (err)
+		return err;
 	if (zf_get(e->nid) == nid && (node || zf_get(e->ofs_in_node) == ofs))
 		return 0;
 	p.num = zf_get(e->nid);
@@ -73,6 +95,42 @@ static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint3
 	if (fix_problem(ctx, PR_4_SSA_MISMATCH, &p))
 		return repair_set_summary(ctx, blk, nid, node ? 0 : (uint16_t)ofs);
 	return 0;
+}
+
+/*
+ * Does the owner the summary of data block @blk names (node @nid, slot @ofs) really hold
+ * it?  Then that owner has two witnesses (its pointer and the summary) against one (the
+ * pointer being checked), and keeps the block.
+ */
+static bool summary_owner_holds(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t ofs)
+{
+	struct zf2fs_node *n;
+	struct zf2fs_inode_geom g;
+	bool r = false;
+
+	if (nid < ZF2FS_RESERVED_NIDS || nid >= ctx->nids || !ctx->nat[nid].ino ||
+	    ctx->nat[nid].ino >= ctx->nids || ctx->nat[ctx->nat[nid].ino].ino != ctx->nat[nid].ino)
+		return false;
+	n = malloc(ZF2FS_BLKSIZE);
+	if (!n)
+		return false;
+	if (zf2fs_vol_read_node(ctx->vol, nid, n, NULL, NULL, 0) == 0) {
+		const uint8_t *addrs = (const uint8_t *)n;
+		uint32_t nr = ZF2FS_ADDRS_PER_BLOCK;
+
+		if (zf_get(n->footer.ino) == nid) {
+			if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g) ||
+			    (n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))) {
+				free(n);
+				return false;
+			}
+			addrs += offsetof(struct zf2fs_inode, i_addr) + 4 * g.extra_words;
+			nr = g.addrs;
+		}
+		r = ofs < nr && zf_get_le32p(addrs + 4 * ofs) == blk;
+	}
+	free(n);
+	return r;
 }
 
 /* The owner a block's summary records (for messages about blocks owned twice). */
@@ -89,12 +147,16 @@ static uint32_t summary_owner(struct fsck_ctx *ctx, uint64_t blk)
 }
 
 /* Claim a main-area block for an owner; false if somebody has it already. */
-static bool claim_block(struct fsck_ctx *ctx, uint64_t blk)
+static bool claim_block(struct fsck_ctx *ctx, uint64_t blk, bool node)
 {
 	uint64_t off = blk - ctx->vi->main_blkaddr;
 
 	if (found_test(ctx, off))
 		return false;
+	if (!ctx->seg_kind)
+		ctx->seg_kind = calloc(ctx->vi->main_segs + 1, 1);
+	if (ctx->seg_kind)
+		ctx->seg_kind[off / ZF2FS_BLOCKS_PER_SEG] |= node ? SEG_HAS_NODE : SEG_HAS_DATA;
 	found_set(ctx, off);
 	ctx->found_blocks++;
 	return true;
@@ -107,7 +169,7 @@ static int clear_child_pointer(struct fsck_ctx *ctx, uint32_t parent, uint32_t i
 	struct zf2fs_node *p = repair_node(ctx, parent);
 	uint8_t *base = (uint8_t *)p;
 
-	if (!p)
+	if (!p || repair_drop_extent(ctx, ino))
 		return -ENOMEM;
 	if (parent == ino)
 		base += offsetof(struct zf2fs_inode, i_nid);
@@ -121,9 +183,71 @@ static int walk_bad(void *arg, uint32_t nid, uint32_t parent, uint32_t slot, uin
 	struct inode_walk *w = arg;
 	struct problem_ctx p = { .ino = w->ino, .nid = nid, .str = why, .num = ofs };
 
-	if (fix_problem(w->ctx, PR_4_NODE_UNREADABLE, &p))
+	if (fix_problem(w->ctx, PR_4_NODE_UNREADABLE, &p)) {
+		if (parent == w->ino && slot < ZF2FS_NIDS_PER_INODE)
+			w->lost_top[slot] = ofs + 1;
 		return clear_child_pointer(w->ctx, parent, w->ino, slot);
+	}
 	return 0;
+}
+
+/*
+ * An i_nid[] slot whose node was unusable often had a node of its own before the damage:
+ * one the NAT holds for this inode, that nothing reached, whose footer names it, this
+ * inode and the offset of that slot.  Point the slot at it again and walk it, so its
+ * blocks are the file's again rather than freed.
+ */
+static int restore_top_nodes(struct inode_walk *w, const struct zf2fs_walk_ops *ops)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct zf2fs_node *fake = NULL, *nb = malloc(ZF2FS_BLKSIZE);
+	int err = 0;
+
+	if (!nb)
+		return -ENOMEM;
+	for (uint32_t slot = 0; slot < ZF2FS_NIDS_PER_INODE && !err; slot++) {
+		if (!w->lost_top[slot])
+			continue;
+		for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++) {
+			struct problem_ctx p = { .ino = w->ino, .nid = nid, .num = slot };
+			struct zf2fs_node *n;
+
+			if (ctx->nat[nid].ino != w->ino || nid == w->ino ||
+			    (ctx->nid_flags[nid] & (NID_REACHED | NID_BAD)) ||
+			    !blk_in_main(ctx, ctx->nat[nid].blkaddr) ||
+			    zf2fs_vol_read_node(ctx->vol, nid, nb, NULL, NULL, 0) ||
+			    (zf_get(nb->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT) != w->lost_top[slot] - 1)
+				continue;
+			if (!fix_problem(ctx, PR_4_NODE_RESTORED, &p))
+				break;
+			n = repair_node(ctx, w->ino);
+			if (!fake)
+				fake = malloc(ZF2FS_BLKSIZE);
+			if (!n || !fake) {
+				err = -ENOMEM;
+				break;
+			}
+			n->i.i_nid[slot] = zf_cpu_to_le32(nid);
+			/* the inode with only that slot set: the walk gives the subtree the file
+			 * offsets and node offsets of its place */
+			memcpy(fake, w->inode, ZF2FS_BLKSIZE);
+			memset(fake->i.i_nid, 0, sizeof(fake->i.i_nid));
+			fake->i.i_nid[slot] = zf_cpu_to_le32(nid);
+			{
+				struct zf2fs_inode_geom g;
+
+				if (zf2fs_inode_geometry(&fake->i, ctx->vi->features, &g) == 0)
+					memset((uint8_t *)fake->i.i_addr + 4 * g.extra_words, 0, 4 * g.addrs);
+			}
+			err = zf2fs_file_walk(ctx->vol, fake, ops, w);
+			if (err > 0)
+				err = 0;
+			break;
+		}
+	}
+	free(fake);
+	free(nb);
+	return err;
 }
 
 static int walk_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
@@ -141,7 +265,7 @@ static int walk_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 			clear_child_pointer(ctx, parent, w->ino, slot);
 		return ZF2FS_WALK_SKIP;
 	}
-	if (!claim_block(ctx, blkaddr)) {
+	if (!claim_block(ctx, blkaddr, true)) {
 		p.num2 = 0;
 		p.str = "its block is owned twice";
 		if (fix_problem(ctx, PR_4_NODE_UNREADABLE, &p))
@@ -154,24 +278,46 @@ static int walk_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 	return check_summary(ctx, blkaddr, nid, 0, true);
 }
 
-/* Point slot @ofs of node @owner (relative to its first data address) at nothing. */
-static int clear_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, uint32_t ofs)
+/* Point slot @ofs of node @owner (relative to its first data address) at @blkaddr; the
+ * inode's cached extent, which may cover the slot, goes. */
+static int set_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, uint32_t ofs,
+			 uint32_t blkaddr)
 {
 	struct zf2fs_node *n = repair_node(ctx, owner);
 	uint32_t first = 0;
 
-	if (!n)
+	if (!n || repair_drop_extent(ctx, ino))
 		return -ENOMEM;
 	if (owner == ino) {
 		struct zf2fs_inode_geom g;
 
 		if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g) == 0)
 			first = g.extra_words;
-		zf_put_le32p((uint8_t *)n + offsetof(struct zf2fs_inode, i_addr) + 4 * (first + ofs), 0);
+		zf_put_le32p((uint8_t *)n + offsetof(struct zf2fs_inode, i_addr) + 4 * (first + ofs),
+			     blkaddr);
 	} else {
-		zf_put_le32p((uint8_t *)n + 4 * ofs, 0);
+		zf_put_le32p((uint8_t *)n + 4 * ofs, blkaddr);
 	}
 	return 0;
+}
+
+/* Point the slot at nothing, and remember it: once every owned block is known, a block
+ * nobody owns whose summary names this slot is put back (restore_slots). */
+static int clear_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, uint32_t ofs)
+{
+	struct lost_slot *l;
+
+	if (ctx->nlost == ctx->cap_lost) {
+		size_t cap = ctx->cap_lost ? ctx->cap_lost * 2 : 16;
+
+		l = realloc(ctx->lost, cap * sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		ctx->lost = l;
+		ctx->cap_lost = cap;
+	}
+	ctx->lost[ctx->nlost++] = (struct lost_slot){ .ino = ino, .owner = owner, .ofs = ofs };
+	return set_data_slot(ctx, ino, owner, ofs, ZF2FS_NULL_ADDR);
 }
 
 static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
@@ -182,7 +328,9 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	struct problem_ctx p = { .ino = w->ino, .nid = owner, .blkaddr = blkaddr,
 				 .num = ofs_in_node };
 
-	(void)fofs;
+	if (fofs >= w->ext_fofs && fofs - w->ext_fofs < w->ext_len &&
+	    blkaddr == w->ext_blk + (fofs - w->ext_fofs))
+		w->ext_hits++;
 	if (blkaddr == ZF2FS_COMPRESS_ADDR) {
 		/* a compressed cluster's marker: the kernel counts it as a used block */
 		ctx->found_reserved++;
@@ -198,7 +346,21 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 			return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
 		return 0;
 	}
-	if (!claim_block(ctx, blkaddr)) {
+	/* a pointer the summary disagrees with, to a block whose summary owner really holds
+	 * it, is the stray one, whichever of the two is met first */
+	if (!ssa_names(ctx, blkaddr, owner, ofs_in_node)) {
+		const struct zf2fs_summary *e;
+
+		if (ssa_entry(ctx, blkaddr, &e) == 0 &&
+		    summary_owner_holds(ctx, blkaddr, (uint32_t)zf_get(e->nid),
+					(uint32_t)zf_get(e->ofs_in_node))) {
+			p.num2 = zf_get(e->nid);
+			if (fix_problem(ctx, PR_4_BLOCK_DUP, &p))
+				return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
+			return 0;
+		}
+	}
+	if (!claim_block(ctx, blkaddr, false)) {
 		p.num2 = summary_owner(ctx, blkaddr);
 		if (fix_problem(ctx, PR_4_BLOCK_DUP, &p))
 			return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
@@ -249,7 +411,7 @@ static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 		snprintf(why, sizeof(why), "already used by another file");
 		err = -ZF2FS_EFSCORRUPTED;
 	}
-	if (!err && !claim_block(ctx, addr)) {
+	if (!err && !claim_block(ctx, addr, true)) {
 		snprintf(why, sizeof(why), "its block is owned twice");
 		err = -ZF2FS_EFSCORRUPTED;
 	}
@@ -270,11 +432,330 @@ static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 	free(x);
 }
 
+static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node);
+
+/* "." or ".." where a directory keeps them: slot 0 or 1 of the area. */
+static bool has_dots(const struct zf2fs_dentry_view *v)
+{
+	return (zf2fs_dentry_slot_used(v, 0) && zf_get(v->dentry[0].name_len) == 1 &&
+		v->filename[0][0] == '.') ||
+	       (zf2fs_dentry_slot_used(v, 1) && zf_get(v->dentry[1].name_len) == 2 &&
+		!memcmp(v->filename[1], "..", 2));
+}
+
+/* Do the inode's contents read as a directory: its inline dentry area, or its first data
+ * block, holding "." or ".."?  (Every directory the kernel makes starts that way.) */
+static bool looks_like_dir(struct fsck_ctx *ctx, const struct zf2fs_node *node)
+{
+	struct zf2fs_dentry_view v;
+	struct zf2fs_inode_geom g;
+	uint8_t *blk;
+	uint32_t addr;
+	bool r;
+
+	if (node->i.i_inline & ZF2FS_INLINE_DENTRY)
+		return !zf2fs_dentry_view_inline(node, ctx->vi->features, &v) && has_dots(&v);
+	if ((node->i.i_inline & ZF2FS_INLINE_DATA) ||
+	    zf2fs_inode_geometry(&node->i, ctx->vi->features, &g))
+		return false;
+	addr = zf_get_le32p((const uint8_t *)node + offsetof(struct zf2fs_inode, i_addr) +
+			    4 * g.extra_words);
+	if (!blk_in_main(ctx, addr))
+		return false;
+	blk = malloc(ZF2FS_BLKSIZE);
+	if (!blk)
+		return false;
+	r = zf2fs_vol_read_block(ctx->vol, addr, blk) == 0;
+	if (r) {
+		zf2fs_dentry_view_block(blk, &v);
+		r = has_dots(&v);
+	}
+	free(blk);
+	return r;
+}
+
 /*
- * Check one inode and its blocks.  Returns 0, or 1 when the inode is unusable and the
- * names pointing at it should go (the caller reports that).
+ * The file type an inode's mode should have, weighing three witnesses: the mode, the type
+ * in the directory entry that led here (@hint, ZF2FS_FT_UNKNOWN when none), and what the
+ * contents are.  A mode is trusted unless it is no file type at all, or the entry and the
+ * contents both contradict it: a "directory" whose data are not dentry blocks and whose
+ * name calls it something else is that something else, and turning it into a directory
+ * would rewrite its data as dentry blocks.  Returns the mode to keep.
  */
-int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
+static uint32_t settle_mode(struct fsck_ctx *ctx, const struct zf2fs_node *node, uint8_t hint,
+			    uint32_t mode)
+{
+	uint8_t ft = zf2fs_mode_to_ftype(mode);
+
+	if (ft != ZF2FS_FT_UNKNOWN && (hint == ZF2FS_FT_UNKNOWN || hint == ft))
+		return mode;
+	if (ft == ZF2FS_FT_UNKNOWN) {
+		if (looks_like_dir(ctx, node))
+			return zf2fs_ftype_to_mode(ZF2FS_FT_DIR, mode);
+		/* no word from a name: a regular file keeps whatever data it has */
+		if (hint == ZF2FS_FT_UNKNOWN || hint == ZF2FS_FT_DIR || hint >= ZF2FS_FT_MAX)
+			hint = ZF2FS_FT_REG_FILE;
+		return zf2fs_ftype_to_mode(hint, mode);
+	}
+	if (ft == ZF2FS_FT_DIR && hint < ZF2FS_FT_MAX && !looks_like_dir(ctx, node))
+		return zf2fs_ftype_to_mode(hint, mode);
+	if (ft == ZF2FS_FT_REG_FILE && hint == ZF2FS_FT_DIR && looks_like_dir(ctx, node))
+		return zf2fs_ftype_to_mode(ZF2FS_FT_DIR, mode);
+	return mode;
+}
+
+struct evidence {
+	struct fsck_ctx *ctx;
+	uint32_t ino;
+	uint64_t verified;       /* block pointers the summaries confirm */
+	uint64_t words;          /* nonzero address words */
+};
+
+static int ev_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner, uint32_t ofs)
+{
+	struct evidence *e = arg;
+
+	(void)fofs;
+	e->words++;
+	if (ssa_names(e->ctx, blkaddr, owner, ofs))
+		e->verified++;
+	return 0;
+}
+
+static int ev_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
+		   uint32_t ofs, uint32_t parent, uint32_t slot)
+{
+	struct evidence *e = arg;
+
+	(void)nid; (void)blkaddr; (void)node; (void)ofs; (void)parent; (void)slot;
+	e->verified++;   /* a node of this inode, at the offset its place calls for */
+	return 0;
+}
+
+/* Read @node's i_addr/i_nid as a block map (whatever its inline flags say): how many
+ * pointers are there, and how many do the summaries and node footers confirm? */
+static void block_map_evidence(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+			       struct evidence *e)
+{
+	const struct zf2fs_walk_ops ops = { .node = ev_node, .data = ev_data };
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+
+	*e = (struct evidence){ .ctx = ctx, .ino = ino };
+	if (!n)
+		return;
+	memcpy(n, node, ZF2FS_BLKSIZE);
+	n->i.i_inline &= (uint8_t)~(ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY);
+	zf2fs_file_walk(ctx->vol, n, &ops, e);
+	free(n);
+}
+
+/*
+ * The inline dentry flag of a directory, weighed the same way: its inline area holding
+ * "." or ".." with no pointer the summaries confirm (and the reserved first word and
+ * i_nid[] empty) is an inline directory whose flag was lost; a directory flagged inline
+ * whose inline area holds no dots while its pointers are confirmed keeps its dentry
+ * blocks.  Returns the i_inline byte to keep.
+ */
+static uint8_t settle_inline_dir(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
+{
+	const struct zf2fs_inode *in = &node->i;
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_dentry_view v;
+	struct zf2fs_inode_geom g;
+	struct evidence e;
+	uint8_t keep = in->i_inline;
+	bool dots;
+
+	if (!n)
+		return keep;
+	memcpy(n, node, ZF2FS_BLKSIZE);
+	n->i.i_inline |= ZF2FS_INLINE_DENTRY;
+	n->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DATA;
+	dots = !zf2fs_dentry_view_inline(n, ctx->vi->features, &v) && has_dots(&v) &&
+	       !zf2fs_inode_geometry(&n->i, ctx->vi->features, &g);
+	free(n);
+	if (in->i_inline & ZF2FS_INLINE_DENTRY) {
+		if (dots)
+			return keep;
+		block_map_evidence(ctx, ino, node, &e);
+		return e.verified ? keep & (uint8_t)~ZF2FS_INLINE_DENTRY : keep;
+	}
+	if (!dots || (in->i_inline & ZF2FS_INLINE_DATA) ||
+	    zf_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words) != 0)
+		return keep;
+	for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
+		if (zf_le32_to_cpu(in->i_nid[i]))
+			return keep;
+	block_map_evidence(ctx, ino, node, &e);
+	return e.verified ? keep : keep | ZF2FS_INLINE_DENTRY;
+}
+
+/*
+ * The inline data flag, weighed against the block map: a file flagged inline whose size
+ * does not fit inline and whose i_addr/i_nid hold pointers its summaries confirm has its
+ * data in blocks (trusting the flag would free them all); a regular file or symlink not
+ * flagged inline whose size fits, whose reserved first word is zero, and none of whose
+ * words is a confirmed pointer holds inline data (read as pointers, its bytes would be
+ * cleared one by one).  Returns the i_inline byte to keep.
+ */
+static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
+{
+	const struct zf2fs_inode *in = &node->i;
+	uint8_t ft = zf2fs_mode_to_ftype((uint32_t)zf_get(in->i_mode));
+	uint64_t size = zf_get(in->i_size);
+	struct zf2fs_inode_geom g;
+	struct evidence e;
+
+	if (ft == ZF2FS_FT_DIR)
+		return settle_inline_dir(ctx, ino, node);
+	if ((ft != ZF2FS_FT_REG_FILE && ft != ZF2FS_FT_SYMLINK) ||
+	    (in->i_inline & ZF2FS_INLINE_DENTRY) ||
+	    zf2fs_inode_geometry(in, ctx->vi->features, &g) || g.compressed)
+		return in->i_inline;
+	if (in->i_inline & ZF2FS_INLINE_DATA) {
+		if (size <= g.inline_bytes)
+			return in->i_inline;
+		block_map_evidence(ctx, ino, node, &e);
+		return e.verified ? in->i_inline & (uint8_t)~(ZF2FS_INLINE_DATA | ZF2FS_DATA_EXIST) :
+		       in->i_inline;
+	}
+	if (size > g.inline_bytes || size == 0 ||
+	    zf_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words) != 0)
+		return in->i_inline;
+	for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
+		if (zf_le32_to_cpu(in->i_nid[i]))
+			return in->i_inline;
+	block_map_evidence(ctx, ino, node, &e);
+	if (e.verified || !e.words)
+		return in->i_inline;
+	return in->i_inline | ZF2FS_INLINE_DATA | ZF2FS_DATA_EXIST;
+}
+
+#define FADVISE_LOST_PINO 0x02   /* i_advise: i_pino and i_name may be stale */
+
+/*
+ * What roll-forward recovery uses: after a power cut, the kernel re-creates the name of an
+ * fsync'd regular file with one link from its inode alone, in directory i_pino under
+ * i_name (fs/f2fs/recovery.c), unless i_advise says they were lost (a rename sets that;
+ * the next fsync then checkpoints instead).  So for such a file, reached by its only
+ * name, both must be that name's.
+ */
+static void check_recovery_name(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+				const struct dentry_ref *ref)
+{
+	const struct zf2fs_inode *in = &node->i;
+	struct problem_ctx p = { .ino = ino, .parent = ref->dir };
+	uint32_t namelen = (uint32_t)zf_get(in->i_namelen);
+	char shown[ZF2FS_NAME_LEN + 1];
+	struct zf2fs_node *n;
+
+	if (zf2fs_mode_to_ftype((uint32_t)zf_get(in->i_mode)) != ZF2FS_FT_REG_FILE ||
+	    zf_get(in->i_links) != 1 || (in->i_advise & FADVISE_LOST_PINO) ||
+	    ref->len > ZF2FS_NAME_LEN)
+		return;
+	if (namelen != ref->len || memcmp(in->i_name, ref->name, ref->len)) {
+		memcpy(shown, ref->name, ref->len);
+		shown[ref->len] = 0;
+		p.num = namelen;
+		p.str = shown;
+		if (fix_problem(ctx, PR_4_INODE_NAME_BAD, &p) && (n = repair_node(ctx, ino))) {
+			if (ref->name_hashed && ref->len + 4 > ZF2FS_NAME_LEN) {
+				n->i.i_advise |= FADVISE_LOST_PINO;   /* no room for the hash */
+			} else {
+				memset(n->i.i_name, 0, sizeof(n->i.i_name));
+				memcpy(n->i.i_name, ref->name, ref->len);
+				if (ref->name_hashed)
+					zf_put_le32p(n->i.i_name + ref->len, ref->hash);
+				zf_set(n->i.i_namelen, ref->len);
+			}
+		}
+	}
+	if (zf_get(in->i_pino) != ref->dir) {
+		p.num = zf_get(in->i_pino);
+		if (fix_problem(ctx, PR_4_FILE_PINO_BAD, &p) && (n = repair_node(ctx, ino)))
+			zf_set(n->i.i_pino, ref->dir);
+	}
+}
+
+/*
+ * Check one inode and its blocks; @hint is the file type its directory entry gives
+ * (ZF2FS_FT_UNKNOWN when no entry led here).  Returns 0, or 1 when the inode is unusable
+ * and the names pointing at it should go (the caller reports that).
+ */
+int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+		const struct dentry_ref *ref, uint8_t hint)
+{
+	struct zf2fs_node *copy = NULL, *n;
+	uint32_t mode = (uint32_t)zf_get(node->i.i_mode), want;
+	uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);
+	/* the checksum check that follows is about the inode as it was read */
+	bool csum_ok = checksum_applies(ctx, &node->i) &&
+		       zf2fs_inode_checksum(seed, node) == zf_get(node->i.i_inode_checksum);
+	uint8_t inl;
+	int r;
+
+	want = settle_mode(ctx, node, hint, mode);
+	if (want != mode) {
+		struct problem_ctx p = { .ino = ino, .num = mode, .num2 = zf2fs_mode_to_ftype(want) };
+		uint32_t code = zf2fs_mode_to_ftype(mode) == ZF2FS_FT_UNKNOWN ?
+				PR_4_INODE_MODE_BAD : PR_4_INODE_MODE_TYPE;
+
+		if (fix_problem(ctx, code, &p)) {
+			n = repair_node(ctx, ino);
+			copy = malloc(ZF2FS_BLKSIZE);
+			if (!n || !copy) {
+				free(copy);
+				return -ENOMEM;
+			}
+			zf_set(n->i.i_mode, want);
+			memcpy(copy, node, ZF2FS_BLKSIZE);
+			zf_set(copy->i.i_mode, want);
+			node = copy;
+		}
+	}
+	inl = settle_inline(ctx, ino, node);
+	if (inl != node->i.i_inline) {
+		struct problem_ctx p = { .ino = ino, .num = zf_get(node->i.i_size),
+			.str = (inl & ZF2FS_INLINE_DATA) ? "its bytes are data, not block pointers" :
+			       "its size and its confirmed block pointers say it is not" };
+		uint32_t code = (inl & ZF2FS_INLINE_DATA) ? PR_4_INLINE_FLAG_MISSING :
+				PR_4_INLINE_FLAG_BOGUS;
+
+		if ((inl ^ node->i.i_inline) & ZF2FS_INLINE_DENTRY) {
+			code = PR_4_INLINE_DENTRY_FLAG_BAD;
+			p.str = (inl & ZF2FS_INLINE_DENTRY) ?
+				"not flagged inline, but its inline area holds its dots and the "
+				"summaries confirm none of its block pointers" :
+				"flagged inline, but its inline area holds no dots and the summaries "
+				"confirm its block pointers";
+		}
+
+		if (fix_problem(ctx, code, &p)) {
+			n = repair_node(ctx, ino);
+			if (!copy)
+				copy = malloc(ZF2FS_BLKSIZE);
+			if (!n || !copy) {
+				free(copy);
+				return -ENOMEM;
+			}
+			n->i.i_inline = inl;
+			if (node != copy)
+				memcpy(copy, node, ZF2FS_BLKSIZE);
+			copy->i.i_inline = inl;
+			node = copy;
+		}
+	}
+	if (ref)
+		check_recovery_name(ctx, ino, node, ref);
+	if (copy && csum_ok)
+		zf_set(copy->i.i_inode_checksum, zf2fs_inode_checksum(seed, copy));
+	r = check_inode_as(ctx, ino, node);
+	free(copy);
+	return r;
+}
+
+/* Check one inode, its type settled. */
+static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
 {
 	const struct zf2fs_inode *in = &node->i;
 	const struct zf2fs_walk_ops ops = { .node = walk_node, .data = walk_data, .bad = walk_bad };
@@ -286,10 +767,10 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 	int err;
 
 	ctx->nid_flags[ino] |= NID_CHECKED | NID_INODE;
+	if (in->i_inline & ZF2FS_EXTRA_ATTR)
+		ctx->saw_extra_attr = true;
 	if (!mode_known(mode)) {
-		p.num = mode;
-		if (fix_problem(ctx, PR_4_INODE_MODE_BAD, &p))
-			repair_free_node(ctx, ino);
+		/* reported by check_inode, and its repair declined: the names go */
 		ctx->nid_flags[ino] |= NID_BAD;
 		return 1;
 	}
@@ -333,10 +814,41 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 				zf_set(n->i.i_size, g.inline_bytes);
 		}
 	}
+	if (in->i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY)) {
+		/* the word before inline data or dentries is where block 0's address goes once
+		 * the kernel converts the file: left nonzero, the kernel takes it for a block
+		 * the file owns and writes over whoever really owns it */
+		uint32_t word = zf_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words);
+
+		p.num = word;
+		if (word && fix_problem(ctx, PR_4_INLINE_RESERVED_BAD, &p)) {
+			struct zf2fs_node *n = repair_node(ctx, ino);
+
+			if (n)
+				zf_put_le32p((uint8_t *)n->i.i_addr + 4 * g.extra_words, 0);
+		}
+	}
 	check_xattr_node(ctx, &w, node);
+	w.ext_fofs = (uint32_t)zf_get(in->i_ext.fofs);
+	w.ext_blk = (uint32_t)zf_get(in->i_ext.blk);
+	w.ext_len = (uint32_t)zf_get(in->i_ext.len);
 	err = zf2fs_file_walk(ctx->vol, node, &ops, &w);
 	if (err < 0)
 		return err;
+	err = restore_top_nodes(&w, &ops);
+	if (err < 0)
+		return err;
+	/* the kernel refuses an inode whose extent leaves the main area, and reads a
+	 * regular file's blocks inside the extent from it, not from the block map: every
+	 * block of it must be the block map's (a dropped extent is rebuilt by reads) */
+	if (w.ext_len && w.ext_hits != w.ext_len) {
+		p.num = w.ext_fofs;
+		p.num2 = w.ext_len;
+		p.blkaddr = w.ext_blk;
+		if (fix_problem(ctx, PR_4_EXTENT_BAD, &p))
+			repair_drop_extent(ctx, ino);
+		p.blkaddr = 0;
+	}
 	if (!g.compressed && zf_get(in->i_blocks) != w.counted) {
 		p.num = zf_get(in->i_blocks);
 		p.num2 = w.counted;
@@ -375,8 +887,46 @@ static bool is_inode_nid(const struct fsck_ctx *ctx, uint32_t nid)
 	       !(ctx->nid_flags[nid] & NID_BAD);
 }
 
+/*
+ * An inode whose block the NAT points to and whose summary names it, but whose footer
+ * says otherwise (nid, inode or offset), has two witnesses against one: mend the footer
+ * rather than lose the file.  Fills @n and returns true when it was mended.
+ */
+static bool mend_inode_footer(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *n)
+{
+	uint32_t addr = ctx->nat[ino].blkaddr;
+	const struct zf2fs_summary *e;
+	struct problem_ctx p = { .ino = ino };
+	char ofs[16];
+	struct zf2fs_node *fix;
+	uint32_t flag;
+
+	if (!blk_in_main(ctx, addr) || zf2fs_vol_read_block(ctx->vol, addr, n) ||
+	    ssa_entry(ctx, addr, &e) || zf_get(e->nid) != ino ||
+	    !zf2fs_mode_to_ftype((uint32_t)zf_get(n->i.i_mode)))
+		return false;
+	flag = (uint32_t)zf_get(n->footer.flag);
+	if (zf_get(n->footer.nid) == ino && zf_get(n->footer.ino) == ino &&
+	    !(flag >> ZF2FS_FOOTER_OFS_SHIFT))
+		return false;
+	p.num = zf_get(n->footer.nid);
+	p.num2 = zf_get(n->footer.ino);
+	snprintf(ofs, sizeof(ofs), "%u", flag >> ZF2FS_FOOTER_OFS_SHIFT);
+	p.str = ofs;
+	if (!fix_problem(ctx, PR_4_INODE_FOOTER_BAD, &p))
+		return false;
+	zf_set(n->footer.nid, ino);
+	zf_set(n->footer.ino, ino);
+	zf_set(n->footer.flag, flag & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1));
+	fix = repair_node_from(ctx, ino, n);
+	if (fix)
+		memcpy(fix, n, ZF2FS_BLKSIZE);
+	return fix != NULL;
+}
+
 /* Read and check an inode reached for the first time; -1 if unusable. */
-static int reach_inode(struct fsck_ctx *ctx, uint32_t ino)
+static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_ref *ref,
+		       uint8_t hint)
 {
 	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
 	char why[160];
@@ -386,7 +936,14 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino)
 	if (!n)
 		return -ENOMEM;
 	r = zf2fs_vol_read_node(ctx->vol, ino, n, &addr, why, sizeof(why));
-	if (r || !claim_block(ctx, addr)) {
+	/* an inode's footer offset is 0: the kernel tells inodes from other nodes by it */
+	if (!r && (zf_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT))
+		r = -ZF2FS_EFSCORRUPTED;
+	if (r == -ZF2FS_EFSCORRUPTED && mend_inode_footer(ctx, ino, n)) {
+		r = 0;
+		addr = ctx->nat[ino].blkaddr;
+	}
+	if (r || !claim_block(ctx, addr, true)) {
 		ctx->nid_flags[ino] |= NID_BAD | NID_CHECKED;
 		free(n);
 		return 1;
@@ -397,19 +954,20 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino)
 			(unsigned long long)zf_get(ctx->cp->valid_inode_count));
 	r = check_summary(ctx, addr, ino, 0, true);
 	if (!r)
-		r = check_inode(ctx, ino, n);
+		r = check_inode(ctx, ino, n, ref, hint);
 	free(n);
 	return r;
 }
 
 /* A name in directory @dir points at @child: verdict for pass 5. */
-uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, uint32_t dir, uint8_t type)
+uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_ref *ref)
 {
-	(void)type;
+	uint32_t dir = ref->dir;
+
 	if (!is_inode_nid(ctx, child))
 		return 1;
 	if (!(ctx->nid_flags[child] & NID_CHECKED)) {
-		int r = reach_inode(ctx, child);
+		int r = reach_inode(ctx, child, ref, ref->type);
 
 		if (r)
 			return 1;
@@ -450,12 +1008,68 @@ static int scan_queue(struct fsck_ctx *ctx)
 	while (ctx->dirq.head < ctx->dirq.tail && !ctx->abort && !err) {
 		uint32_t ino = ctx->dirq.items[ctx->dirq.head++];
 
-		if (zf2fs_vol_read_node(ctx->vol, ino, n, NULL, why, sizeof(why)))
+		const struct zf2fs_node *fixed = repair_node_pending(ctx, ino);
+
+		/* the inode as pass 4 settled it (its flags may have been repaired) */
+		if (fixed)
+			memcpy(n, fixed, ZF2FS_BLKSIZE);
+		else if (zf2fs_vol_read_node(ctx->vol, ino, n, NULL, why, sizeof(why)))
 			continue;
 		err = pass5_check_dir(ctx, ino, n, visit_child);
 	}
 	free(n);
 	return err;
+}
+
+/*
+ * Slots whose pointer was cleared (owned twice, outside the main area) often had a block
+ * of their own before the damage: one the SIT still counts, that no file owns now, and
+ * whose summary names that very slot.  Point the slot at it again, so the file loses
+ * nothing.  Only segments holding such unowned blocks have their summaries read.
+ */
+static int restore_slots(struct fsck_ctx *ctx)
+{
+	uint64_t main0 = ctx->vi->main_blkaddr;
+
+	for (uint32_t s = 0; s < ctx->vi->main_segs && ctx->nlost; s++) {
+		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
+
+		if (!(zf_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK))
+			continue;
+		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
+			uint64_t blk = main0 + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG + off;
+			uint64_t bit = blk - main0;
+			const struct zf2fs_summary *e;
+
+			if (!sit_bit(se, off) || found_test(ctx, bit) ||
+			    ssa_entry(ctx, blk, &e))
+				continue;
+			for (size_t i = 0; i < ctx->nlost; i++) {
+				struct lost_slot *l = &ctx->lost[i];
+				struct problem_ctx p = { .ino = l->ino, .nid = l->owner, .num = l->ofs,
+							 .blkaddr = blk };
+				struct zf2fs_node *n;
+
+				if (zf_get(e->nid) != l->owner || zf_get(e->ofs_in_node) != l->ofs)
+					continue;
+				if (fix_problem(ctx, PR_4_BLOCK_RESTORED, &p)) {
+					int err = set_data_slot(ctx, l->ino, l->owner, l->ofs,
+								(uint32_t)blk);
+
+					n = repair_node(ctx, l->ino);
+					if (err || !n)
+						return -ENOMEM;
+					claim_block(ctx, blk, false);
+					zf_set(n->i.i_blocks, zf_get(n->i.i_blocks) + 1);
+					if (quota_charge_more(ctx, l->ino, &n->i, 0, 1))
+						return -ENOMEM;
+				}
+				*l = ctx->lost[--ctx->nlost];
+				break;
+			}
+		}
+	}
+	return 0;
 }
 
 int pass4_tree(struct fsck_ctx *ctx)
@@ -469,7 +1083,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_4_ROOT_BAD, &p);
 		return 0;
 	}
-	err = reach_inode(ctx, root);
+	err = reach_inode(ctx, root, NULL, ZF2FS_FT_DIR);
 	if (err < 0)
 		return err;
 	if (err || !(ctx->nid_flags[root] & NID_DIR)) {
@@ -489,7 +1103,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 
 		if (!qino || !is_inode_nid(ctx, qino) || (ctx->nid_flags[qino] & NID_CHECKED))
 			continue;
-		if (reach_inode(ctx, qino) < 0)
+		if (reach_inode(ctx, qino, NULL, ZF2FS_FT_REG_FILE) < 0)
 			err = -EIO;
 		else
 			err = links_inc(ctx, qino);   /* the superblock's reference: its name */
@@ -502,14 +1116,14 @@ int pass4_tree(struct fsck_ctx *ctx)
 			continue;
 		ctx->nid_flags[ino] |= NID_ORPHAN;
 		if (is_inode_nid(ctx, ino) && !(ctx->nid_flags[ino] & NID_CHECKED))
-			err = reach_inode(ctx, ino) < 0 ? -EIO : 0;
+			err = reach_inode(ctx, ino, NULL, ZF2FS_FT_UNKNOWN) < 0 ? -EIO : 0;
 	}
 	/* Inodes no name reaches are still checked, so their blocks are accounted for;
 	 * pass 6 decides what to do with them. */
 	for (uint32_t nid = ZF2FS_RESERVED_NIDS; !err && nid < ctx->nids; nid++) {
 		if (!is_inode_nid(ctx, nid) || (ctx->nid_flags[nid] & NID_CHECKED))
 			continue;
-		if (reach_inode(ctx, nid) < 0)
+		if (reach_inode(ctx, nid, NULL, ZF2FS_FT_UNKNOWN) < 0)
 			err = -EIO;
 		else
 			ctx->nid_flags[nid] &= (uint8_t)~NID_REACHED;
@@ -520,6 +1134,18 @@ int pass4_tree(struct fsck_ctx *ctx)
 				err = scan_queue(ctx);
 		}
 	}
+	if (!err && ctx->nlost)
+		err = restore_slots(ctx);
+	/* the kernel refuses every inode with extra attributes on a volume without the
+	 * feature (sanity_check_inode): the feature bit is what was lost, not the inodes */
+	if (!err && ctx->saw_extra_attr && !(ctx->vi->features & ZF2FS_FEAT_EXTRA_ATTR) &&
+	    fix_problem(ctx, PR_4_SB_FEATURE_MISSING, &(struct problem_ctx){ .str = "extra_attr" })) {
+		ctx->sb_add_features |= ZF2FS_FEAT_EXTRA_ATTR;
+		repair_mark_checkpoint(ctx);   /* a commit, after which the superblocks change */
+	}
+	free(ctx->lost);
+	ctx->lost = NULL;
+	ctx->nlost = ctx->cap_lost = 0;
 	free(ctx->dirq.items);
 	memset(&ctx->dirq, 0, sizeof(ctx->dirq));
 	if (ctx->progress && ctx->found_inodes > 0x3fff)

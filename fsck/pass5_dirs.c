@@ -42,7 +42,8 @@ struct dscan {
 	struct fsck_ctx *ctx;
 	uint32_t ino, depth, dir_level;
 	bool check_hash, saw_dot, saw_dotdot;
-	uint32_t (*visit)(struct fsck_ctx *, uint32_t, uint32_t, uint8_t);
+	uint32_t (*visit)(struct fsck_ctx *, uint32_t, const struct dentry_ref *);
+	bool name_hashed;
 	uint8_t *blk;
 	const struct zf2fs_node *inode;
 	struct move *moves;
@@ -328,6 +329,13 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 				d->saw_dot = true;
 			else
 				d->saw_dotdot = true;
+			/* the kernel hashes both dots to 0 (and finds ".." by that hash) */
+			if (hash != 0) {
+				p.num = hash;
+				p.num2 = 0;
+				if (fix_problem(ctx, PR_5_DENTRY_HASH_BAD, &p) && !writable_area(d, a, &w))
+					zf_set(((struct zf2fs_dir_entry *)w.dentry)[i].hash_code, 0);
+			}
 			if (want && child != want) {
 				struct problem_ctx q = { .ino = d->ino, .str = shown, .num = child,
 							 .num2 = want };
@@ -360,7 +368,13 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 				move = fix_problem(ctx, PR_5_DENTRY_BUCKET_BAD, &p);
 			}
 		}
-		verdict = d->visit(ctx, child, d->ino, de->file_type);
+		{
+			struct dentry_ref ref = { .dir = d->ino, .type = de->file_type, .name = name,
+						  .len = len, .name_hashed = d->name_hashed,
+						  .hash = (uint32_t)zf_get(de->hash_code) };
+
+			verdict = d->visit(ctx, child, &ref);
+		}
 		if ((verdict & 0xff) == 1) {
 			if (fix_problem(ctx, PR_5_DENTRY_BAD_INO, &p) && !writable_area(d, a, &w)) {
 				clear_slots(&w, i, slots);
@@ -476,7 +490,7 @@ static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
 }
 
 int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
-		    uint32_t (*visit)(struct fsck_ctx *, uint32_t, uint32_t, uint8_t))
+		    uint32_t (*visit)(struct fsck_ctx *, uint32_t, const struct dentry_ref *))
 {
 	uint32_t flags = (uint32_t)zf_get(inode->i.i_flags);
 	struct dscan d = {
@@ -484,6 +498,7 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 		.depth = (uint32_t)zf_get(inode->i.i_current_depth),
 		.dir_level = inode->i.i_dir_level,
 		.check_hash = !(flags & (ZF2FS_CASEFOLD_FL | F2FS_ENCRYPT_FL)),
+		.name_hashed = (flags & ZF2FS_CASEFOLD_FL) && (flags & F2FS_ENCRYPT_FL),
 		.inode = inode,
 	};
 	struct problem_ctx p = { .ino = ino };

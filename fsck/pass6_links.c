@@ -15,6 +15,7 @@
 
 #include "fsck.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/file.h"
 
 struct find_lpf {
 	uint32_t ino;
@@ -46,12 +47,95 @@ static uint32_t find_lost_found(struct fsck_ctx *ctx)
 	return 0;
 }
 
+#define FADVISE_LOST_PINO 0x02   /* i_advise: i_pino and i_name may be stale */
+#define F2FS_ENCRYPT_FL 0x00000800u
+
+/* Is the entry @name of a directory free to take: absent, or naming no usable inode (such
+ * an entry was reported by pass 5, and removed if that was accepted)? */
+static bool name_free(struct fsck_ctx *ctx, const struct zf2fs_node *dir, const char *name,
+		      size_t len)
+{
+	uint32_t found;
+	int err = zf2fs_dir_lookup(ctx->vol, dir, name, len, &found, NULL, NULL, 0);
+
+	if (err == -ENOENT)
+		return true;
+	return !err && (found >= ctx->nids || ctx->nat[found].ino != found ||
+			!ctx->nat[found].blkaddr || (ctx->nid_flags[found] & NID_BAD));
+}
+
+/*
+ * An inode keeps the directory it was created in (i_pino) and its name there (i_name):
+ * what roll-forward recovery uses to re-create a name.  When that directory is in the
+ * tree and the name is free there, the name goes back where it was, rather than to
+ * lost+found as "#ino": a cleared slot bitmap or an entry whose inode number was damaged
+ * then loses nothing.  Not for files whose i_advise says the two went stale (renamed),
+ * nor in casefolded or encrypted directories, whose entries fsck cannot hash.
+ */
+static bool reconnect_home(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE), *d = malloc(ZF2FS_BLKSIZE);
+	struct problem_ctx p = { .ino = ino };
+	char name[ZF2FS_NAME_LEN + 1];
+	uint32_t pino, len;
+	bool ok = false;
+
+	if (!n || !d || zf2fs_vol_read_node(ctx->vol, ino, n, NULL, NULL, 0))
+		goto out;
+	pino = (uint32_t)zf_get(n->i.i_pino);
+	len = (uint32_t)zf_get(n->i.i_namelen);
+	/* no links: an unlinked file whose orphan record was lost, not a lost name */
+	if (len == 0 || len > ZF2FS_NAME_LEN || pino == ino || pino >= ctx->nids ||
+	    !zf_get(n->i.i_links) ||
+	    (!(ctx->nid_flags[ino] & NID_DIR) && (n->i.i_advise & FADVISE_LOST_PINO)) ||
+	    (ctx->nid_flags[pino] & (NID_DIR | NID_REACHED | NID_BAD)) != (NID_DIR | NID_REACHED))
+		goto out;
+	memcpy(name, n->i.i_name, len);
+	name[len] = 0;
+	if (strlen(name) != len || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		goto out;
+	if (zf2fs_vol_read_node(ctx->vol, pino, d, NULL, NULL, 0) ||
+	    (zf_get(d->i.i_flags) & (ZF2FS_CASEFOLD_FL | F2FS_ENCRYPT_FL)) ||
+	    !name_free(ctx, d, name, len))
+		goto out;
+	p.parent = pino;
+	p.str = name;
+	if (!fix_problem(ctx, PR_6_RECONNECT_HOME, &p))
+		goto out;
+	if (repair_add_dentry(ctx, pino, name, ino, ctx->ftypes[ino])) {
+		/* no room in its first dentry blocks: lost+found then */
+		ctx->fixed--;
+		ctx->problems--;
+		goto out;
+	}
+	links_inc(ctx, ino);
+	ctx->nid_flags[ino] |= NID_REACHED;
+	if (ctx->nid_flags[ino] & NID_DIR) {
+		struct dir_info *di = dir_info(ctx, pino);
+
+		/* one lookup at a time: a lookup may grow (move) the table */
+		if (di)
+			di->subdirs++;
+		di = dir_info(ctx, ino);
+		if (di)
+			di->parent = pino;
+		repair_set_dotdot(ctx, ino, pino);
+	}
+	ok = true;
+out:
+	free(n);
+	free(d);
+	return ok;
+}
+
 static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 {
 	struct problem_ctx p = { .ino = ino };
 	char name[16];
 	int err;
 
+	if (reconnect_home(ctx, ino))
+		return;
 	if (!ctx->lpf_ino)
 		ctx->lpf_ino = find_lost_found(ctx);
 	if (!ctx->lpf_ino || ctx->lpf_ino == ino) {
@@ -69,6 +153,17 @@ static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 	}
 	links_inc(ctx, ino);
 	ctx->nid_flags[ino] |= NID_REACHED;
+	/* the name and parent roll-forward recovery would use are the new ones */
+	{
+		struct zf2fs_node *n = repair_node(ctx, ino);
+
+		if (n) {
+			zf_set(n->i.i_pino, ctx->lpf_ino);
+			memset(n->i.i_name, 0, sizeof(n->i.i_name));
+			memcpy(n->i.i_name, name, strlen(name));
+			zf_set(n->i.i_namelen, strlen(name));
+		}
+	}
 	if (ctx->nid_flags[ino] & NID_DIR) {
 		struct zf2fs_node *n = repair_node(ctx, ino);
 

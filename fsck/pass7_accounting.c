@@ -29,6 +29,43 @@ static bool map_empty(const uint8_t *map)
 	return true;
 }
 
+/*
+ * A segment holds nodes or data, and its SIT type says which: the kernel's garbage
+ * collector moves a segment's blocks by that type, and stops checkpointing when the
+ * blocks are not of it.  A segment whose owned blocks are all data (or all nodes) while
+ * its SIT type says the other kind gets the warm type of its kind.  Current segments
+ * are check_cursegs's.
+ */
+static void check_seg_kinds(struct fsck_ctx *ctx)
+{
+	uint32_t cur[ZF2FS_NR_CURSEG], off;
+
+	if (!ctx->seg_kind)
+		return;
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+		zf2fs_vol_curseg(ctx->vol, t, &cur[t], &off);
+	for (uint32_t s = 0; s < ctx->vi->main_segs && !ctx->abort; s++) {
+		uint32_t type = (uint32_t)(zf_get(sit_get(ctx, s)->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS);
+		uint32_t want = type;
+		bool is_cur = false;
+
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+			is_cur |= cur[t] == s;
+		if (is_cur || type > ZF2FS_LOG_COLD_NODE)
+			continue;
+		if (ctx->seg_kind[s] == SEG_HAS_DATA && type > ZF2FS_LOG_COLD_DATA)
+			want = ZF2FS_LOG_WARM_DATA;
+		else if (ctx->seg_kind[s] == SEG_HAS_NODE && type <= ZF2FS_LOG_COLD_DATA)
+			want = ZF2FS_LOG_WARM_NODE;
+		if (want != type &&
+		    fix_problem(ctx, PR_7_SIT_TYPE_WRONG, &(struct problem_ctx){
+				.segno = s, .num = type, .num2 = want }))
+			repair_set_seg_type(ctx, s, want);
+	}
+	free(ctx->seg_kind);
+	ctx->seg_kind = NULL;
+}
+
 static void check_sit(struct fsck_ctx *ctx)
 {
 	for (uint32_t s = 0; s < ctx->vi->main_segs && !ctx->abort; s++) {
@@ -109,6 +146,7 @@ int pass7_accounting(struct fsck_ctx *ctx)
 	uint32_t cur[ZF2FS_NR_CURSEG], free_segs = 0;
 
 	check_sit(ctx);
+	check_seg_kinds(ctx);
 	check_cursegs(ctx, cur);
 	zoned_prepare(ctx);
 	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {

@@ -20,6 +20,8 @@ static const struct problem_def problems[] = {
 	{ PR_1_SB_PRIMARY_BAD, "primary superblock is invalid (%S)", PROMPT_REBUILD,
 	  PR_PREEN_OK },
 	{ PR_1_SB_BACKUP_BAD, "backup superblock is invalid (%S)", PROMPT_REBUILD, PR_PREEN_OK },
+	{ PR_1_SB_ERRORS_RECORDED, "the superblock records what the kernel met: %S", PROMPT_CLEAR,
+	  PR_PREEN_OK | PR_NO_OK },
 	{ PR_2_CP_PACK_BAD, "checkpoint pack %N is invalid (%S)", PROMPT_NONE,
 	  PR_NOT_A_FIX | PR_NO_OK },
 	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint is invalid (%S)",
@@ -27,8 +29,11 @@ static const struct problem_def problems[] = {
 	{ PR_2_CP_NEEDS_RECOVERY, "the volume was not unmounted cleanly: %N node blocks of fsync'd "
 	  "data after the checkpoint wait for the kernel's roll-forward at mount (a repair keeps "
 	  "them)", PROMPT_NONE, PR_NOT_A_FIX | PR_NO_OK },
-	{ PR_2_CP_ERROR_FLAG, "the checkpoint carries the kernel's error flag", PROMPT_NONE,
-	  PR_NOT_A_FIX | PR_NO_OK },
+	{ PR_2_CP_ERROR_FLAG, "the checkpoint carries the kernel's error flag, with which the "
+	  "kernel refuses to mount", PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_2_CP_NEWEST_BAD, "checkpoint pack %N (version %M) is the newest, which the kernel "
+	  "uses, and it is invalid (%S): the kernel refuses to mount; the older pack becomes "
+	  "current: write a new checkpoint from it", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_3_SIT_COUNT_BAD, "segment %s: SIT valid count %N differs from its bitmap (%M)",
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_3_SIT_TYPE_BAD, "segment %s: SIT type %N is not a log type", PROMPT_FIX, PR_PREEN_OK },
@@ -42,7 +47,8 @@ static const struct problem_def problems[] = {
 	{ PR_4_BLOCK_OUTSIDE_MAIN, "inode %i: node %n slot %N points outside the main area (%b)",
 	  PROMPT_CLEAR, 0 },
 	{ PR_4_BLOCK_DUP, "inode %i: block %b is also owned by nid %M", PROMPT_CLEAR, 0 },
-	{ PR_4_INODE_MODE_BAD, "inode %i: mode 0%N is not a known file type", PROMPT_CLEAR, 0 },
+	{ PR_4_INODE_MODE_BAD, "inode %i: mode 0%N is not a known file type; its contents and "
+	  "its name make it file type %M", PROMPT_FIX, 0 },
 	{ PR_4_INODE_BLOCKS_BAD, "inode %i: i_blocks is %N, counted %M", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_INODE_CHECKSUM_BAD, "inode %i: inode checksum mismatch", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_INODE_EXTRA_BAD, "inode %i: extra attribute or inline xattr size is invalid (%N)",
@@ -52,6 +58,30 @@ static const struct problem_def problems[] = {
 	{ PR_4_XATTR_NODE_BAD, "inode %i: xattr node %n is unusable (%S)", PROMPT_CLEAR, 0 },
 	{ PR_4_SSA_MISMATCH, "block %b: summary says nid %N slot %M, owner is nid %n",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INODE_MODE_TYPE, "inode %i: the file type of mode 0%N contradicts its contents "
+	  "and its name, which make it file type %M", PROMPT_FIX, 0 },
+	{ PR_4_INLINE_FLAG_BOGUS, "inode %i: flagged as inline data, but %S (size %N)",
+	  PROMPT_FIX, 0 },
+	{ PR_4_INLINE_FLAG_MISSING, "inode %i: not flagged as inline data, but %S (size %N)",
+	  PROMPT_FIX, 0 },
+	{ PR_4_INLINE_RESERVED_BAD, "inode %i: the word before its inline area holds %N, which "
+	  "the kernel would take for the address of block 0", PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_4_BLOCK_RESTORED, "inode %i: node %n slot %N can point again at block %b, which no "
+	  "file owns and whose summary names that slot", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_EXTENT_BAD, "inode %i: cached extent (file block %N, %M blocks at %b) differs from "
+	  "its block map", PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_4_INODE_NAME_BAD, "inode %i: the name it keeps for recovery (length %N) is not its "
+	  "name \"%S\"", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_FILE_PINO_BAD, "inode %i: parent inode number %N, but its only name is in "
+	  "directory %p", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INODE_FOOTER_BAD, "inode %i: its block's footer says nid %N, inode %M, offset %S; "
+	  "the NAT and the summary name it inode %i", PROMPT_FIX, 0 },
+	{ PR_4_NODE_RESTORED, "inode %i: i_nid[%N] can point again at node %n, which nothing "
+	  "reaches and whose footer names that place", PROMPT_FIX, 0 },
+	{ PR_4_INLINE_DENTRY_FLAG_BAD, "directory %i: %S (size %N)", PROMPT_FIX,
+	  0 },
+	{ PR_4_SB_FEATURE_MISSING, "inodes use the %S feature, which the superblock does not "
+	  "have: the kernel refuses them", PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
@@ -81,6 +111,8 @@ static const struct problem_def problems[] = {
 	  PR_PREEN_OK },
 	{ PR_6_NO_LOST_FOUND, "no lost+found directory to reconnect inode %i to", PROMPT_NONE,
 	  PR_NOT_A_FIX },
+	{ PR_6_RECONNECT_HOME, "inode %i is not in any directory; it was created in directory %p "
+	  "as \"%S\", where that name is free", PROMPT_RECONNECT_HOME, 0 },
 	{ PR_7_SIT_VALID_BAD, "segment %s: SIT records %N valid blocks, found %M", PROMPT_FIX,
 	  PR_PREEN_OK },
 	{ PR_7_SIT_BITMAP_BAD, "segment %s: SIT bitmap differs from the blocks found (%N of them)",
@@ -191,6 +223,7 @@ static const char *question(enum prompt p)
 	case PROMPT_FIX: return "Fix";
 	case PROMPT_CLEAR: return "Clear";
 	case PROMPT_RECONNECT: return "Reconnect to lost+found";
+	case PROMPT_RECONNECT_HOME: return "Put the name back";
 	case PROMPT_REBUILD: return "Rebuild";
 	case PROMPT_REMOVE: return "Remove";
 	default: return NULL;

@@ -150,6 +150,42 @@ struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid)
 	return rn->buf;
 }
 
+const struct zf2fs_node *repair_node_pending(const struct fsck_ctx *ctx, uint32_t nid)
+{
+	const struct fsck_repair *r = ctx->repair;
+
+	for (size_t i = 0; r && i < r->nnodes; i++)
+		if (r->nodes[i].nid == nid)
+			return r->nodes[i].buf;
+	return NULL;
+}
+
+struct zf2fs_node *repair_node_from(struct fsck_ctx *ctx, uint32_t nid, const void *blk)
+{
+	struct fsck_repair *r = ctx->repair;
+	struct rnode *rn;
+
+	if (!r || nid >= ctx->nids)
+		return NULL;
+	for (size_t i = 0; i < r->nnodes; i++)
+		if (r->nodes[i].nid == nid)
+			return r->nodes[i].buf;
+	rn = grow(r->nodes, &r->cap_nodes, r->nnodes, sizeof(*rn));
+	if (!rn)
+		return NULL;
+	r->nodes = rn;
+	rn = &r->nodes[r->nnodes];
+	rn->buf = malloc(ZF2FS_BLKSIZE);
+	if (!rn->buf)
+		return NULL;
+	memcpy(rn->buf, blk, ZF2FS_BLKSIZE);
+	rn->nid = nid;
+	rn->old_addr = ctx->nat[nid].blkaddr;
+	r->nnodes++;
+	r->any = true;
+	return rn->buf;
+}
+
 static void mark_sit(struct fsck_ctx *ctx, uint32_t segno)
 {
 	ctx->repair->sit_dirty[segno / ZF2FS_SIT_PER_BLOCK] = 1;
@@ -254,6 +290,17 @@ int repair_free_node(struct fsck_ctx *ctx, uint32_t nid)
 	return 0;
 }
 
+int repair_drop_extent(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct zf2fs_node *n = repair_node(ctx, ino);
+
+	if (!n)
+		return -ENOMEM;
+	if (zf_get(n->i.i_ext.len))
+		memset(&n->i.i_ext, 0, sizeof(n->i.i_ext));
+	return 0;
+}
+
 /* Queue a block for slot @ofs of node @owner, replacing @old: its contents are read from
  * @old, or zeros for NULL_ADDR (a hole filled: write_datas checks the slot is still a
  * hole, and there is no old block to release). */
@@ -261,10 +308,15 @@ static int queue_data(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, uint64
 		      void **ret_buf)
 {
 	struct fsck_repair *r = ctx->repair;
+	struct zf2fs_node *on;
 	struct rdata *rd;
 
 	if (!r)
 		return -EINVAL;
+	/* the block moves: an extent the kernel cached over it would read the old place */
+	on = repair_node(ctx, owner);
+	if (!on || repair_drop_extent(ctx, (uint32_t)zf_get(on->footer.ino)))
+		return -ENOMEM;
 	rd = grow(r->datas, &r->cap_datas, r->ndatas, sizeof(*rd));
 	if (!rd)
 		return -ENOMEM;

@@ -66,6 +66,20 @@ ZF2FS_EXPORT uint8_t zf2fs_mode_to_ftype(uint32_t mode)
 	}
 }
 
+ZF2FS_EXPORT uint32_t zf2fs_ftype_to_mode(uint8_t ftype, uint32_t mode)
+{
+	static const uint32_t fmt[ZF2FS_FT_MAX] = {
+		[ZF2FS_FT_REG_FILE] = 0100000, [ZF2FS_FT_DIR] = 0040000,
+		[ZF2FS_FT_CHRDEV] = 0020000, [ZF2FS_FT_BLKDEV] = 0060000,
+		[ZF2FS_FT_FIFO] = 0010000, [ZF2FS_FT_SOCK] = 0140000,
+		[ZF2FS_FT_SYMLINK] = 0120000,
+	};
+
+	if (ftype >= ZF2FS_FT_MAX || !fmt[ftype])
+		return mode;
+	return (mode & ~0170000u) | fmt[ftype];
+}
+
 ZF2FS_EXPORT bool zf2fs_dentry_slot_used(const struct zf2fs_dentry_view *v, uint32_t slot)
 {
 	return slot < v->nr && zf2fs_dentry_bit_test(v->bitmap, slot);

@@ -216,6 +216,8 @@ static int pick_checkpoint(struct zf2fs_vol *vol)
 	for (unsigned p = 0; p < 2; p++) {
 		ok[p] = zf2fs_cp_pack_probe(vol, p, blk[p], &ver[p], vol->cp_why[p],
 					    sizeof(vol->cp_why[p])) == 0;
+		vol->cp_pack_sealed[p] = ok[p];
+		vol->cp_pack_ver[p] = ver[p];
 		if (ok[p] && zf2fs_cp_verify(&vol->sb, (const void *)blk[p], vol->cp_why[p],
 					     sizeof(vol->cp_why[p])))
 			ok[p] = false;
@@ -553,6 +555,15 @@ ZF2FS_EXPORT const char *zf2fs_vol_super_problem(const struct zf2fs_vol *vol, in
 ZF2FS_EXPORT const char *zf2fs_vol_cp_problem(const struct zf2fs_vol *vol, int i)
 {
 	return (i == 0 || i == 1) && vol->cp_pack_bad[i] ? vol->cp_why[i] : "";
+}
+
+ZF2FS_EXPORT int zf2fs_vol_cp_pack_version(const struct zf2fs_vol *vol, int i,
+					   uint64_t *ret_ver)
+{
+	if ((i != 0 && i != 1) || !vol->cp_pack_sealed[i])
+		return -ZF2FS_EFSCORRUPTED;
+	*ret_ver = vol->cp_pack_ver[i];
+	return 0;
 }
 
 ZF2FS_EXPORT struct zf2fs_dev *zf2fs_vol_dev(const struct zf2fs_vol *vol, unsigned i)

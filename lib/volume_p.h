@@ -18,6 +18,8 @@ struct zf2fs_vol {
 	uint8_t *cp;                  /* CP block followed by cp_payload blocks */
 	unsigned cp_pack;             /* 0 or 1 */
 	bool cp_pack_bad[2];
+	bool cp_pack_sealed[2];     /* checksums and header/footer agree: the kernel may pick it */
+	uint64_t cp_pack_ver[2];
 	char cp_why[2][256];
 	uint64_t cp_ver;
 	const uint8_t *sit_bitmap, *nat_bitmap;

@@ -255,6 +255,12 @@ ZF2FS_EXPORT const struct zf2fs_vol_info *zf2fs_vol_info(const struct zf2fs_vol 
 /* Why superblock copy / checkpoint pack @i was rejected ("" when it was fine). */
 ZF2FS_EXPORT const char *zf2fs_vol_super_problem(const struct zf2fs_vol *vol, int i);
 ZF2FS_EXPORT const char *zf2fs_vol_cp_problem(const struct zf2fs_vol *vol, int i);
+/* The version of checkpoint pack @i (0 or 1) when its checksums and its header and footer
+ * agree, which is all the kernel asks of a pack before taking the newest one and checking
+ * its contents (so a pack zf2fs_vol_cp_problem() calls bad may still be the kernel's
+ * choice).  -ZF2FS_EFSCORRUPTED otherwise. */
+ZF2FS_EXPORT int zf2fs_vol_cp_pack_version(const struct zf2fs_vol *vol, int i,
+					   uint64_t *ret_ver);
 ZF2FS_EXPORT struct zf2fs_dev *zf2fs_vol_dev(const struct zf2fs_vol *vol, unsigned i);
 ZF2FS_EXPORT unsigned zf2fs_vol_ndevs(const struct zf2fs_vol *vol);
 
@@ -363,6 +369,9 @@ ZF2FS_EXPORT int zf2fs_dentry_view_inline(const struct zf2fs_node *inode, uint32
 ZF2FS_EXPORT bool zf2fs_dentry_slot_used(const struct zf2fs_dentry_view *v, uint32_t slot);
 /* The dentry file type (ZF2FS_FT_*) an inode mode calls for; ZF2FS_FT_UNKNOWN if none. */
 ZF2FS_EXPORT uint8_t zf2fs_mode_to_ftype(uint32_t mode);
+/* @mode with its file type bits set to those of dentry type @ftype (permissions kept);
+ * @mode unchanged when @ftype is not a known type. */
+ZF2FS_EXPORT uint32_t zf2fs_ftype_to_mode(uint8_t ftype, uint32_t mode);
 
 struct zf2fs_dentry_info {
 	const uint8_t *name;

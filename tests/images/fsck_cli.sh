@@ -57,4 +57,18 @@ grep -q "UNEXPECTED INCONSISTENCY" "$TEST_TMP/out" && tap_ok "preen says to run 
 [ "$(sha256sum < "$img")" = "$sum" ] && tap_ok "and writes nothing" || tap_fail "preen wrote after stopping"
 check "-y fixes it" 1 "$FSCK" -y "$img"
 check "then -f -n is clean" 0 "$FSCK" -f -n "$img"
+
+# -d 2: every problem is reported under the banner of the pass its code belongs to
+# (0xPPNNNN), problems of passes 4, 5 and 6 here
+fsck_case_image f_dentry_bad_ino "$img" > /dev/null 2>&1
+"$FSCK" -f -n -d 2 "$img" > "$TEST_TMP/out" 2>&1
+bad=$(awk '/^Pass / { nums = $2; sub(":", "", nums); next }
+	/^\[0x/ { pp = substr($1, 4, 2) + 0; n = split(nums, a, "+"); ok = 0
+		   for (i = 1; i <= n; i++) if (a[i] + 0 == pp) ok = 1
+		   if (!ok) print "code " $1 " under Pass " nums }' "$TEST_TMP/out")
+if [ -z "$bad" ] && grep -q '^\[0x06' "$TEST_TMP/out" && grep -q '^\[0x05' "$TEST_TMP/out"; then
+	tap_ok "-d 2 banners carry the pass numbers of the codes under them"
+else
+	tap_fail "-d 2 banners: ${bad:-no problems of passes 5 and 6 seen}"
+fi
 tap_summary

@@ -14,7 +14,7 @@ OUR_FSCK=$top_builddir/fsck/fsck.f2fs
 DUMP=$top_builddir/tools/dump.f2fs
 [ -x "$OUR_FSCK" ] && [ -x "$DUMP" ] || vm_skip "fsck.f2fs or dump.f2fs not built"
 command -v python3 >/dev/null 2>&1 || vm_skip "python3 not found"
-CASES="f_unreachable_inode f_unreachable_dir f_inode_mode_bad f_node_unreadable f_dentry_bad_ino f_sit_count_bad f_dir_multi_parent f_block_dup f_dentry_bucket_bad f_dir_dot_missing f_dir_dot_occupied"
+CASES="f_unreachable_inode f_unreachable_dir f_inode_mode_bad f_node_unreadable f_dentry_bad_ino f_sit_count_bad f_dir_multi_parent f_block_dup f_dentry_bucket_bad f_dir_dot_missing f_dir_dot_occupied f_inode_mode_type_dir f_inline_flag_bogus f_inline_flag_missing f_block_stray f_extent_bad f_extent_stale f_inode_footer_bad f_dentry_bitmap_cleared f_lost_found_home"
 
 vm_setup fsck_repair "corpus images repaired by our fsck, mounted and read by Linux"
 
