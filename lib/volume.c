@@ -72,7 +72,7 @@ ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blk, cons
 }
 
 /* ---- superblock ------------------------------------------------------------------------- */
-static int pick_super(struct zf2fs_vol *vol)
+static int pick_super(struct zf2fs_vol *vol, int first)
 {
 	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
 	uint64_t dev_blocks = zf2fs_dev_size(vol->dev[0]) / ZF2FS_BLKSIZE;
@@ -80,7 +80,7 @@ static int pick_super(struct zf2fs_vol *vol)
 
 	if (!blk)
 		return -ENOMEM;
-	for (int i = 1; i >= 0; i--) {
+	for (int i = 1; i >= first; i--) {
 		struct zf2fs_super sb;
 
 		if (zf2fs_dev_read(vol->dev[0], blk, ZF2FS_BLKSIZE, (uint64_t)i * ZF2FS_BLKSIZE)) {
@@ -138,17 +138,18 @@ static int map_devices(struct zf2fs_vol *vol, unsigned n, int flags)
 			memcpy(path, sb->devs[i].path, ZF2FS_DEVICE_PATH_LEN);
 			err = zf2fs_dev_open(path, flags, &vol->log, &vol->dev[i]);
 			if (err) {
-				zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "%s: while opening device %u "
-					   "(%s) listed in the superblock", strerror(-err), i, path);
+				snprintf(vol->map_why, sizeof(vol->map_why), "%s: while opening "
+					 "device %u (%s) listed in the superblock", strerror(-err), i,
+					 path);
 				return err;
 			}
 			vol->ndevs = i + 1;
 		}
 	}
 	if (total != zf_get(sb->segment_count)) {
-		zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "corrupt superblock: devs, their segments "
-			   "(%llu) differ from segment_count (%llu)", (unsigned long long)total,
-			   (unsigned long long)zf_get(sb->segment_count));
+		snprintf(vol->map_why, sizeof(vol->map_why), "corrupt superblock: devs, their "
+			 "segments (%llu) differ from segment_count (%llu)", (unsigned long long)total,
+			 (unsigned long long)zf_get(sb->segment_count));
 		return -ZF2FS_EFSCORRUPTED;
 	}
 	/* Each device must hold what the superblock puts on it: the sizes of everything
@@ -157,10 +158,10 @@ static int map_devices(struct zf2fs_vol *vol, unsigned n, int flags)
 		uint64_t blocks = zf2fs_dev_size(vol->dev[i]) / ZF2FS_BLKSIZE;
 
 		if (vol->dev_end[i] - vol->dev_start[i] + 1 > blocks) {
-			zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "corrupt superblock: devs[%u], %llu "
-				   "blocks on %s of %llu blocks", i,
-				   (unsigned long long)(vol->dev_end[i] - vol->dev_start[i] + 1),
-				   zf2fs_dev_path(vol->dev[i]), (unsigned long long)blocks);
+			snprintf(vol->map_why, sizeof(vol->map_why), "corrupt superblock: devs[%u], "
+				 "%llu blocks on %s of %llu blocks", i,
+				 (unsigned long long)(vol->dev_end[i] - vol->dev_start[i] + 1),
+				 zf2fs_dev_path(vol->dev[i]), (unsigned long long)blocks);
 			return -ZF2FS_EFSCORRUPTED;
 		}
 	}
@@ -444,9 +445,31 @@ static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
 			   (unsigned long long)zf2fs_dev_size(vol->dev[0]));
 		return -ZF2FS_EFSCORRUPTED;
 	}
-	err = pick_super(vol);
+	err = pick_super(vol, 0);
 	if (!err)
 		err = map_devices(vol, n, flags);
+	/* The device list is checked only here: a first copy whose list does not fit the
+	 * volume (a bad path or size) while the second copy's does is a bad first copy, to
+	 * be rebuilt from the second, as the kernel mounts only through a list that fits. */
+	if (err && err != -ENOMEM && vol->sb_copy == 0 && !vol->sb_copy_bad[1]) {
+		char why[sizeof(vol->map_why)];
+
+		memcpy(why, vol->map_why, sizeof(why));
+		for (unsigned i = n; i < vol->ndevs; i++) {
+			zf2fs_dev_close(vol->dev[i]);
+			vol->dev[i] = NULL;
+		}
+		vol->ndevs = n;
+		if (!pick_super(vol, 1) && !map_devices(vol, n, flags)) {
+			vol->sb_copy_bad[0] = true;
+			snprintf(vol->sb_why[0], sizeof(vol->sb_why[0]), "%s", why);
+			err = 0;
+		} else {
+			memcpy(vol->map_why, why, sizeof(why));
+		}
+	}
+	if (err && vol->map_why[0])
+		zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "%s", vol->map_why);
 	if (!err)
 		err = pick_checkpoint(vol);
 	if (!err)
