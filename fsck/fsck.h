@@ -204,6 +204,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_NODE_RESTORED        0x040019
 #define PR_4_INLINE_DENTRY_FLAG_BAD 0x04001A
 #define PR_4_SB_FEATURE_MISSING   0x04001B
+#define PR_4_ROOT_NAT_LOST        0x04001C
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -400,6 +401,8 @@ int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint
 		      uint8_t type);
 int repair_rewrite_primary_super(struct fsck_ctx *ctx);
 /* Point ".." of directory @dir at @parent. */
+/* Set the NAT entry of @nid (written with the NAT blocks at commit). */
+int repair_set_nat(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t blkaddr);
 int repair_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent);
 /* Set the log type recorded in a segment's SIT entry. */
 int repair_set_seg_type(struct fsck_ctx *ctx, uint32_t segno, uint32_t type);

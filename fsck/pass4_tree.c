@@ -1072,12 +1072,59 @@ static int restore_slots(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/* The root's inode block when its NAT entry is null: a block of a node segment, valid in
+ * the SIT, whose summary entry and footer both name the root as an inode, and which holds
+ * a directory.  Out-of-place updates leave older copies, but only the current one is
+ * valid in the SIT; should several be, the newest checkpoint version in the footers wins.
+ * Returns the block or 0. */
+static uint64_t find_root_block(struct fsck_ctx *ctx, uint32_t root)
+{
+	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	uint64_t best = 0, best_ver = 0;
+
+	for (uint32_t s = 0; sum && n && s < ctx->vi->main_segs; s++) {
+		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
+
+		if (!(zf_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) ||
+		    zf2fs_vol_segment_summary(ctx->vol, s, sum) ||
+		    sum->footer.entry_type != ZF2FS_SUM_TYPE_NODE)
+			continue;
+		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
+			uint64_t blk = ctx->vi->main_blkaddr + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG + off;
+
+			if (!sit_bit(se, off) || zf_get(sum->entries[off].nid) != root ||
+			    zf2fs_vol_read_block(ctx->vol, blk, n))
+				continue;
+			if (zf_get(n->footer.nid) != root || zf_get(n->footer.ino) != root ||
+			    (zf_get(n->i.i_mode) & 0170000) != 0040000)
+				continue;
+			if (!best || zf_get(n->footer.cp_ver) > best_ver) {
+				best = blk;
+				best_ver = zf_get(n->footer.cp_ver);
+			}
+		}
+	}
+	free(sum);
+	free(n);
+	return best;
+}
+
 int pass4_tree(struct fsck_ctx *ctx)
 {
 	uint32_t root = ZF2FS_ROOT_INO;
 	struct problem_ctx p = { .ino = root };
 	int err;
 
+	if (root < ctx->nids && ctx->nat[root].blkaddr == ZF2FS_NULL_ADDR &&
+	    !(ctx->nid_flags[root] & NID_BAD) && (p.blkaddr = find_root_block(ctx, root)) &&
+	    fix_problem(ctx, PR_4_ROOT_NAT_LOST, &p)) {
+		err = repair_set_nat(ctx, root, root, (uint32_t)p.blkaddr);
+		if (!err)
+			err = zf2fs_vol_nat_override(ctx->vol, root, root, (uint32_t)p.blkaddr);
+		if (err)
+			return err;
+	}
 	if (!is_inode_nid(ctx, root)) {
 		p.str = "no NAT entry";
 		fix_problem(ctx, PR_4_ROOT_BAD, &p);

@@ -391,6 +391,16 @@ int repair_rewrite_primary_super(struct fsck_ctx *ctx)
 	return 0;
 }
 
+int repair_set_nat(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t blkaddr)
+{
+	if (!ctx->repair || nid >= ctx->nids)
+		return -EINVAL;
+	ctx->nat[nid].ino = ino;
+	ctx->nat[nid].blkaddr = blkaddr;
+	mark_nat(ctx, nid);
+	return 0;
+}
+
 /* ---- lost+found ----------------------------------------------------------------------- */
 static bool slots_free(const struct zf2fs_dentry_view *v, uint32_t at, uint32_t n)
 {

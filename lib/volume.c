@@ -629,6 +629,19 @@ ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_sit_journal(const struct zf2f
 	return &vol->sit_journal;
 }
 
+ZF2FS_EXPORT int zf2fs_vol_nat_override(struct zf2fs_vol *vol, uint32_t nid, uint32_t ino,
+				       uint32_t blkaddr)
+{
+	if (nid >= vol->info.max_nid)
+		return -EINVAL;
+	if (vol->n_nat_fix >= sizeof(vol->nat_fix) / sizeof(vol->nat_fix[0]))
+		return -ENOSPC;
+	vol->nat_fix[vol->n_nat_fix].nid = nid;
+	vol->nat_fix[vol->n_nat_fix].ino = ino;
+	vol->nat_fix[vol->n_nat_fix++].blkaddr = blkaddr;
+	return 0;
+}
+
 ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 				      struct zf2fs_nat_info *ret)
 {
@@ -641,6 +654,13 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 	memset(ret, 0, sizeof(*ret));
 	if (nid >= vol->info.max_nid)
 		return -EINVAL;
+	for (unsigned i = 0; i < vol->n_nat_fix; i++) {
+		if (vol->nat_fix[i].nid == nid) {
+			ret->ino = vol->nat_fix[i].ino;
+			ret->blkaddr = vol->nat_fix[i].blkaddr;
+			return 0;
+		}
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct zf2fs_nat_journal_entry *je = &vol->nat_journal.nat.entries[i];
 

@@ -15,6 +15,8 @@ struct zf2fs_vol {
 	int sb_copy;                  /* 0 or 1: which superblock copy is in use */
 	bool sb_copy_bad[2];          /* copies that failed verification */
 	char sb_why[2][256];
+	struct { uint32_t nid, ino, blkaddr; } nat_fix[4];   /* zf2fs_vol_nat_override */
+	unsigned n_nat_fix;
 	char map_why[256];            /* why the device list did not fit (map_devices) */
 	uint8_t *cp;                  /* CP block followed by cp_payload blocks */
 	unsigned cp_pack;             /* 0 or 1 */

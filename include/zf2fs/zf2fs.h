@@ -281,6 +281,11 @@ struct zf2fs_nat_info {
 /* -EINVAL for a nid beyond the NAT. */
 ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 				      struct zf2fs_nat_info *ret);
+/* From now on, lookups of @nid (and reads of its node) answer @ino at @blkaddr: in memory
+ * only, for fsck, which restores a lost entry and writes it in its repair.  -EINVAL for a
+ * nid beyond the NAT, -ENOSPC after a few. */
+ZF2FS_EXPORT int zf2fs_vol_nat_override(struct zf2fs_vol *vol, uint32_t nid, uint32_t ino,
+					uint32_t blkaddr);
 /* Where NAT block @idx of the live copy lives. */
 ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_addr(const struct zf2fs_vol *vol, uint32_t idx);
 ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_addr(const struct zf2fs_vol *vol, uint32_t idx);
