@@ -211,8 +211,8 @@ static void print_tree(struct fsck_ctx *ctx)
 static void print_clean(struct fsck_ctx *ctx, const char *path)
 {
 	const struct zf2fs_checkpoint *cp = ctx->cp;
-	uint64_t inodes = zf_get(cp->valid_inode_count), nodes = zf_get(cp->valid_node_count);
-	uint64_t blocks = zf_get(cp->valid_block_count), user = zf_get(cp->user_block_count);
+	uint64_t inodes = zf2fs_get(cp->valid_inode_count), nodes = zf2fs_get(cp->valid_node_count);
+	uint64_t blocks = zf2fs_get(cp->valid_block_count), user = zf2fs_get(cp->user_block_count);
 
 	if (ctx->json) {
 		printf("{\n  \"device\": \"%s\",\n  \"exit_code\": 0,\n  \"clean\": true,\n"

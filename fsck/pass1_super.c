@@ -80,14 +80,14 @@ int super_update(struct fsck_ctx *ctx, bool clear_errors)
 			break;
 		if (zf2fs_vol_super_problem(ctx->vol, copy)[0])
 			continue;   /* a bad copy was rewritten from the good one, or is left */
-		crc_used = zf_get(sb->crc) == zf2fs_super_checksum(sb);
+		crc_used = zf2fs_get(sb->crc) == zf2fs_super_checksum(sb);
 		if (clear_errors) {
 			memset(sb->s_stop_reason, 0, sizeof(sb->s_stop_reason));
 			memset(sb->s_errors, 0, sizeof(sb->s_errors));
 		}
-		zf_set(sb->feature, zf_get(sb->feature) | ctx->sb_add_features);
+		zf2fs_set(sb->feature, zf2fs_get(sb->feature) | ctx->sb_add_features);
 		if (crc_used)
-			zf_set(sb->crc, zf2fs_super_checksum(sb));
+			zf2fs_set(sb->crc, zf2fs_super_checksum(sb));
 		err = zf2fs_vol_write_block(ctx->vol, (uint64_t)copy, blk);
 		if (!err)
 			err = zf2fs_dev_sync(zf2fs_vol_dev(ctx->vol, 0));
@@ -117,16 +117,16 @@ int pass1_super(struct fsck_ctx *ctx)
 static int load_orphans(struct fsck_ctx *ctx)
 {
 	const struct zf2fs_checkpoint *cp = ctx->cp;
-	uint64_t start = zf_get(ctx->sb->cp_blkaddr) + (uint64_t)ctx->vi->cp_pack *
-			 ZF2FS_BLOCKS_PER_SEG + 1 + zf_get(ctx->sb->cp_payload);
+	uint64_t start = zf2fs_get(ctx->sb->cp_blkaddr) + (uint64_t)ctx->vi->cp_pack *
+			 ZF2FS_BLOCKS_PER_SEG + 1 + zf2fs_get(ctx->sb->cp_payload);
 	uint64_t nblocks;
 	struct zf2fs_orphan_block *ob;
 	int err = 0;
 
-	if (!(zf_get(cp->ckpt_flags) & ZF2FS_CP_ORPHAN_PRESENT_FLAG))
+	if (!(zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_ORPHAN_PRESENT_FLAG))
 		return 0;
 	/* orphan blocks sit between the payload and the summaries */
-	nblocks = zf_get(cp->cp_pack_start_sum) - 1 - zf_get(ctx->sb->cp_payload);
+	nblocks = zf2fs_get(cp->cp_pack_start_sum) - 1 - zf2fs_get(ctx->sb->cp_payload);
 	ob = malloc(sizeof(*ob));
 	ctx->orphans = calloc(nblocks * ZF2FS_ORPHANS_PER_BLOCK + 1, sizeof(uint32_t));
 	if (!ob || !ctx->orphans) {
@@ -141,13 +141,13 @@ static int load_orphans(struct fsck_ctx *ctx)
 		if (err)
 			break;
 		/* the kernel writes no checksum here; it trusts only a sane count */
-		cnt = (uint32_t)zf_get(ob->entry_count);
+		cnt = (uint32_t)zf2fs_get(ob->entry_count);
 		if (cnt > ZF2FS_ORPHANS_PER_BLOCK) {
 			fix_problem(ctx, PR_2_CP_ORPHAN_BLOCK_BAD, &p);
 			continue;
 		}
 		for (uint32_t i = 0; i < cnt; i++) {
-			uint32_t ino = zf_le32_to_cpu(ob->ino[i]);
+			uint32_t ino = zf2fs_le32_to_cpu(ob->ino[i]);
 
 			if (ino >= ZF2FS_RESERVED_NIDS && ino < ctx->vi->max_nid)
 				ctx->orphans[ctx->norphans++] = ino;
@@ -180,7 +180,7 @@ int pass2_checkpoint(struct fsck_ctx *ctx)
 	}
 	/* the kernel refuses to mount with it (f2fs_sanity_check_ckpt); any new
 	 * checkpoint fsck writes goes without it */
-	if ((zf_get(ctx->cp->ckpt_flags) & ZF2FS_CP_ERROR_FLAG) &&
+	if ((zf2fs_get(ctx->cp->ckpt_flags) & ZF2FS_CP_ERROR_FLAG) &&
 	    fix_problem(ctx, PR_2_CP_ERROR_FLAG, &(struct problem_ctx){ 0 }))
 		repair_mark_checkpoint(ctx);
 	err = rollforward_scan(ctx);

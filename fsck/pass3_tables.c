@@ -32,8 +32,8 @@ static int check_sit(struct fsck_ctx *ctx)
 
 	if (err)
 		return err;
-	for (uint32_t i = 0; i < zf_get(j->n_entries); i++) {
-		uint32_t segno = (uint32_t)zf_get(j->sit.entries[i].segno);
+	for (uint32_t i = 0; i < zf2fs_get(j->n_entries); i++) {
+		uint32_t segno = (uint32_t)zf2fs_get(j->sit.entries[i].segno);
 
 		/* a new checkpoint flushes the journal and leaves such entries out */
 		if (segno >= ctx->vi->main_segs &&
@@ -51,7 +51,7 @@ static int check_sit(struct fsck_ctx *ctx)
 			continue;
 		}
 		se = sit_get(ctx, s);
-		vb = (uint32_t)zf_get(se->vblocks);
+		vb = (uint32_t)zf2fs_get(se->vblocks);
 		count = vb & ZF2FS_SIT_VBLOCKS_MASK;
 		type = vb >> ZF2FS_SIT_VBLOCKS_BITS;
 		bits = popcount_map(se->valid_map);
@@ -132,8 +132,8 @@ static int check_nat(struct fsck_ctx *ctx)
 
 			for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK && !err; e++) {
 				uint32_t nid = (i + b) * (uint32_t)ZF2FS_NAT_PER_BLOCK + e;
-				uint32_t ino = (uint32_t)zf_get(nb->entries[e].ino);
-				uint32_t baddr = (uint32_t)zf_get(nb->entries[e].block_addr);
+				uint32_t ino = (uint32_t)zf2fs_get(nb->entries[e].ino);
+				uint32_t baddr = (uint32_t)zf2fs_get(nb->entries[e].block_addr);
 
 				if (ino || baddr)
 					err = nat_set(ctx, nid, ino, baddr);
@@ -144,13 +144,13 @@ static int check_nat(struct fsck_ctx *ctx)
 	free(buf);
 	if (err)
 		return err;
-	for (uint32_t i = 0; i < zf_get(j->n_entries); i++) {
-		uint32_t nid = (uint32_t)zf_get(j->nat.entries[i].nid);
+	for (uint32_t i = 0; i < zf2fs_get(j->n_entries); i++) {
+		uint32_t nid = (uint32_t)zf2fs_get(j->nat.entries[i].nid);
 
 		if (nid >= ctx->vi->max_nid)
 			continue;
-		err = nat_set(ctx, nid, (uint32_t)zf_get(j->nat.entries[i].ne.ino),
-			      (uint32_t)zf_get(j->nat.entries[i].ne.block_addr));
+		err = nat_set(ctx, nid, (uint32_t)zf2fs_get(j->nat.entries[i].ne.ino),
+			      (uint32_t)zf2fs_get(j->nat.entries[i].ne.block_addr));
 		if (err)
 			return err;
 	}

@@ -75,7 +75,7 @@ static bool ssa_names(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t
 	const struct zf2fs_summary *e;
 
 	return blk_in_main(ctx, blk) && ssa_entry(ctx, blk, &e) == 0 &&
-	       zf_get(e->nid) == nid && zf_get(e->ofs_in_node) == ofs;
+	       zf2fs_get(e->nid) == nid && zf2fs_get(e->ofs_in_node) == ofs;
 }
 
 /* The summary entry of a main-area block must name its owner (and slot, for data). */
@@ -88,10 +88,10 @@ static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint3
 
 	if (err)
 		return err;
-	if (zf_get(e->nid) == nid && (node || zf_get(e->ofs_in_node) == ofs))
+	if (zf2fs_get(e->nid) == nid && (node || zf2fs_get(e->ofs_in_node) == ofs))
 		return 0;
-	p.num = zf_get(e->nid);
-	p.num2 = zf_get(e->ofs_in_node);
+	p.num = zf2fs_get(e->nid);
+	p.num2 = zf2fs_get(e->ofs_in_node);
 	if (fix_problem(ctx, PR_4_SSA_MISMATCH, &p))
 		return repair_set_summary(ctx, blk, nid, node ? 0 : (uint16_t)ofs);
 	return 0;
@@ -118,7 +118,7 @@ static bool summary_owner_holds(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid
 		const uint8_t *addrs = (const uint8_t *)n;
 		uint32_t nr = ZF2FS_ADDRS_PER_BLOCK;
 
-		if (zf_get(n->footer.ino) == nid) {
+		if (zf2fs_get(n->footer.ino) == nid) {
 			if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g) ||
 			    (n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))) {
 				free(n);
@@ -127,7 +127,7 @@ static bool summary_owner_holds(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid
 			addrs += offsetof(struct zf2fs_inode, i_addr) + 4 * g.extra_words;
 			nr = g.addrs;
 		}
-		r = ofs < nr && zf_get_le32p(addrs + 4 * ofs) == blk;
+		r = ofs < nr && zf2fs_get_le32p(addrs + 4 * ofs) == blk;
 	}
 	free(n);
 	return r;
@@ -140,7 +140,7 @@ static uint32_t summary_owner(struct fsck_ctx *ctx, uint64_t blk)
 	uint32_t nid = 0;
 
 	if (sb && zf2fs_vol_segment_summary(ctx->vol, blk_segno(ctx, blk), sb) == 0)
-		nid = (uint32_t)zf_get(sb->entries[(blk - ctx->vi->main_blkaddr) %
+		nid = (uint32_t)zf2fs_get(sb->entries[(blk - ctx->vi->main_blkaddr) %
 						   ZF2FS_BLOCKS_PER_SEG].nid);
 	free(sb);
 	return nid;
@@ -173,7 +173,7 @@ static int clear_child_pointer(struct fsck_ctx *ctx, uint32_t parent, uint32_t i
 		return -ENOMEM;
 	if (parent == ino)
 		base += offsetof(struct zf2fs_inode, i_nid);
-	zf_put_le32p(base + 4 * slot, 0);
+	zf2fs_put_le32p(base + 4 * slot, 0);
 	return 0;
 }
 
@@ -216,7 +216,7 @@ static int restore_top_nodes(struct inode_walk *w, const struct zf2fs_walk_ops *
 			    (ctx->nid_flags[nid] & (NID_REACHED | NID_BAD)) ||
 			    !blk_in_main(ctx, ctx->nat[nid].blkaddr) ||
 			    zf2fs_vol_read_node(ctx->vol, nid, nb, NULL, NULL, 0) ||
-			    (zf_get(nb->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT) != w->lost_top[slot] - 1)
+			    (zf2fs_get(nb->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT) != w->lost_top[slot] - 1)
 				continue;
 			if (!fix_problem(ctx, PR_4_NODE_RESTORED, &p))
 				break;
@@ -227,12 +227,12 @@ static int restore_top_nodes(struct inode_walk *w, const struct zf2fs_walk_ops *
 				err = -ENOMEM;
 				break;
 			}
-			n->i.i_nid[slot] = zf_cpu_to_le32(nid);
+			n->i.i_nid[slot] = zf2fs_cpu_to_le32(nid);
 			/* the inode with only that slot set: the walk gives the subtree the file
 			 * offsets and node offsets of its place */
 			memcpy(fake, w->inode, ZF2FS_BLKSIZE);
 			memset(fake->i.i_nid, 0, sizeof(fake->i.i_nid));
-			fake->i.i_nid[slot] = zf_cpu_to_le32(nid);
+			fake->i.i_nid[slot] = zf2fs_cpu_to_le32(nid);
 			{
 				struct zf2fs_inode_geom g;
 
@@ -293,10 +293,10 @@ static int set_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, uin
 
 		if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g) == 0)
 			first = g.extra_words;
-		zf_put_le32p((uint8_t *)n + offsetof(struct zf2fs_inode, i_addr) + 4 * (first + ofs),
+		zf2fs_put_le32p((uint8_t *)n + offsetof(struct zf2fs_inode, i_addr) + 4 * (first + ofs),
 			     blkaddr);
 	} else {
-		zf_put_le32p((uint8_t *)n + 4 * ofs, blkaddr);
+		zf2fs_put_le32p((uint8_t *)n + 4 * ofs, blkaddr);
 	}
 	return 0;
 }
@@ -352,9 +352,9 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 		const struct zf2fs_summary *e;
 
 		if (ssa_entry(ctx, blkaddr, &e) == 0 &&
-		    summary_owner_holds(ctx, blkaddr, (uint32_t)zf_get(e->nid),
-					(uint32_t)zf_get(e->ofs_in_node))) {
-			p.num2 = zf_get(e->nid);
+		    summary_owner_holds(ctx, blkaddr, (uint32_t)zf2fs_get(e->nid),
+					(uint32_t)zf2fs_get(e->ofs_in_node))) {
+			p.num2 = zf2fs_get(e->nid);
 			if (fix_problem(ctx, PR_4_BLOCK_DUP, &p))
 				return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
 			return 0;
@@ -378,14 +378,14 @@ static bool mode_known(uint32_t mode)
 static bool checksum_applies(const struct fsck_ctx *ctx, const struct zf2fs_inode *in)
 {
 	return (ctx->vi->features & ZF2FS_FEAT_INODE_CHKSUM) && (in->i_inline & ZF2FS_EXTRA_ATTR) &&
-	       zf_get(in->i_extra_isize) >= offsetof(struct zf2fs_inode, i_inode_checksum) + 4 -
+	       zf2fs_get(in->i_extra_isize) >= offsetof(struct zf2fs_inode, i_inode_checksum) + 4 -
 	       offsetof(struct zf2fs_inode, i_extra_isize);
 }
 
 static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 			     const struct zf2fs_node *inode)
 {
-	uint32_t xnid = (uint32_t)zf_get(inode->i.i_xattr_nid);
+	uint32_t xnid = (uint32_t)zf2fs_get(inode->i.i_xattr_nid);
 	struct zf2fs_node *x;
 	struct problem_ctx p = { .ino = w->ino, .nid = xnid };
 	uint32_t addr;
@@ -398,12 +398,12 @@ static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 	if (!x)
 		return;
 	err = zf2fs_vol_read_node(ctx->vol, xnid, x, &addr, why, sizeof(why));
-	if (!err && zf_get(x->footer.ino) != w->ino) {
+	if (!err && zf2fs_get(x->footer.ino) != w->ino) {
 		snprintf(why, sizeof(why), "it belongs to inode %llu",
-			 (unsigned long long)zf_get(x->footer.ino));
+			 (unsigned long long)zf2fs_get(x->footer.ino));
 		err = -ZF2FS_EFSCORRUPTED;
 	}
-	if (!err && (zf_get(x->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT) != XATTR_NODE_OFS) {
+	if (!err && (zf2fs_get(x->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT) != XATTR_NODE_OFS) {
 		snprintf(why, sizeof(why), "wrong footer offset");
 		err = -ZF2FS_EFSCORRUPTED;
 	}
@@ -421,7 +421,7 @@ static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 			struct zf2fs_node *n = repair_node(ctx, w->ino);
 
 			if (n)
-				zf_set(n->i.i_xattr_nid, 0);
+				zf2fs_set(n->i.i_xattr_nid, 0);
 		}
 	} else {
 		ctx->nid_flags[xnid] |= NID_REACHED;
@@ -437,9 +437,9 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 /* "." or ".." where a directory keeps them: slot 0 or 1 of the area. */
 static bool has_dots(const struct zf2fs_dentry_view *v)
 {
-	return (zf2fs_dentry_slot_used(v, 0) && zf_get(v->dentry[0].name_len) == 1 &&
+	return (zf2fs_dentry_slot_used(v, 0) && zf2fs_get(v->dentry[0].name_len) == 1 &&
 		v->filename[0][0] == '.') ||
-	       (zf2fs_dentry_slot_used(v, 1) && zf_get(v->dentry[1].name_len) == 2 &&
+	       (zf2fs_dentry_slot_used(v, 1) && zf2fs_get(v->dentry[1].name_len) == 2 &&
 		!memcmp(v->filename[1], "..", 2));
 }
 
@@ -458,7 +458,7 @@ static bool looks_like_dir(struct fsck_ctx *ctx, const struct zf2fs_node *node)
 	if ((node->i.i_inline & ZF2FS_INLINE_DATA) ||
 	    zf2fs_inode_geometry(&node->i, ctx->vi->features, &g))
 		return false;
-	addr = zf_get_le32p((const uint8_t *)node + offsetof(struct zf2fs_inode, i_addr) +
+	addr = zf2fs_get_le32p((const uint8_t *)node + offsetof(struct zf2fs_inode, i_addr) +
 			    4 * g.extra_words);
 	if (!blk_in_main(ctx, addr))
 		return false;
@@ -581,10 +581,10 @@ static uint8_t settle_inline_dir(struct fsck_ctx *ctx, uint32_t ino, const struc
 		return e.verified ? keep & (uint8_t)~ZF2FS_INLINE_DENTRY : keep;
 	}
 	if (!dots || (in->i_inline & ZF2FS_INLINE_DATA) ||
-	    zf_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words) != 0)
+	    zf2fs_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words) != 0)
 		return keep;
 	for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
-		if (zf_le32_to_cpu(in->i_nid[i]))
+		if (zf2fs_le32_to_cpu(in->i_nid[i]))
 			return keep;
 	block_map_evidence(ctx, ino, node, &e);
 	return e.verified ? keep : keep | ZF2FS_INLINE_DENTRY;
@@ -601,8 +601,8 @@ static uint8_t settle_inline_dir(struct fsck_ctx *ctx, uint32_t ino, const struc
 static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
 {
 	const struct zf2fs_inode *in = &node->i;
-	uint8_t ft = zf2fs_mode_to_ftype((uint32_t)zf_get(in->i_mode));
-	uint64_t size = zf_get(in->i_size);
+	uint8_t ft = zf2fs_mode_to_ftype((uint32_t)zf2fs_get(in->i_mode));
+	uint64_t size = zf2fs_get(in->i_size);
 	struct zf2fs_inode_geom g;
 	struct evidence e;
 
@@ -620,10 +620,10 @@ static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 		       in->i_inline;
 	}
 	if (size > g.inline_bytes || size == 0 ||
-	    zf_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words) != 0)
+	    zf2fs_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words) != 0)
 		return in->i_inline;
 	for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
-		if (zf_le32_to_cpu(in->i_nid[i]))
+		if (zf2fs_le32_to_cpu(in->i_nid[i]))
 			return in->i_inline;
 	block_map_evidence(ctx, ino, node, &e);
 	if (e.verified || !e.words)
@@ -645,12 +645,12 @@ static void check_recovery_name(struct fsck_ctx *ctx, uint32_t ino, const struct
 {
 	const struct zf2fs_inode *in = &node->i;
 	struct problem_ctx p = { .ino = ino, .parent = ref->dir };
-	uint32_t namelen = (uint32_t)zf_get(in->i_namelen);
+	uint32_t namelen = (uint32_t)zf2fs_get(in->i_namelen);
 	char shown[ZF2FS_NAME_LEN + 1];
 	struct zf2fs_node *n;
 
-	if (zf2fs_mode_to_ftype((uint32_t)zf_get(in->i_mode)) != ZF2FS_FT_REG_FILE ||
-	    zf_get(in->i_links) != 1 || (in->i_advise & FADVISE_LOST_PINO) ||
+	if (zf2fs_mode_to_ftype((uint32_t)zf2fs_get(in->i_mode)) != ZF2FS_FT_REG_FILE ||
+	    zf2fs_get(in->i_links) != 1 || (in->i_advise & FADVISE_LOST_PINO) ||
 	    ref->len > ZF2FS_NAME_LEN)
 		return;
 	if (namelen != ref->len || memcmp(in->i_name, ref->name, ref->len)) {
@@ -665,15 +665,15 @@ static void check_recovery_name(struct fsck_ctx *ctx, uint32_t ino, const struct
 				memset(n->i.i_name, 0, sizeof(n->i.i_name));
 				memcpy(n->i.i_name, ref->name, ref->len);
 				if (ref->name_hashed)
-					zf_put_le32p(n->i.i_name + ref->len, ref->hash);
-				zf_set(n->i.i_namelen, ref->len);
+					zf2fs_put_le32p(n->i.i_name + ref->len, ref->hash);
+				zf2fs_set(n->i.i_namelen, ref->len);
 			}
 		}
 	}
-	if (zf_get(in->i_pino) != ref->dir) {
-		p.num = zf_get(in->i_pino);
+	if (zf2fs_get(in->i_pino) != ref->dir) {
+		p.num = zf2fs_get(in->i_pino);
 		if (fix_problem(ctx, PR_4_FILE_PINO_BAD, &p) && (n = repair_node(ctx, ino)))
-			zf_set(n->i.i_pino, ref->dir);
+			zf2fs_set(n->i.i_pino, ref->dir);
 	}
 }
 
@@ -686,11 +686,11 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		const struct dentry_ref *ref, uint8_t hint)
 {
 	struct zf2fs_node *copy = NULL, *n;
-	uint32_t mode = (uint32_t)zf_get(node->i.i_mode), want;
+	uint32_t mode = (uint32_t)zf2fs_get(node->i.i_mode), want;
 	uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);
 	/* the checksum check that follows is about the inode as it was read */
 	bool csum_ok = checksum_applies(ctx, &node->i) &&
-		       zf2fs_inode_checksum(seed, node) == zf_get(node->i.i_inode_checksum);
+		       zf2fs_inode_checksum(seed, node) == zf2fs_get(node->i.i_inode_checksum);
 	uint8_t inl;
 	int r;
 
@@ -707,15 +707,15 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 				free(copy);
 				return -ENOMEM;
 			}
-			zf_set(n->i.i_mode, want);
+			zf2fs_set(n->i.i_mode, want);
 			memcpy(copy, node, ZF2FS_BLKSIZE);
-			zf_set(copy->i.i_mode, want);
+			zf2fs_set(copy->i.i_mode, want);
 			node = copy;
 		}
 	}
 	inl = settle_inline(ctx, ino, node);
 	if (inl != node->i.i_inline) {
-		struct problem_ctx p = { .ino = ino, .num = zf_get(node->i.i_size),
+		struct problem_ctx p = { .ino = ino, .num = zf2fs_get(node->i.i_size),
 			.str = (inl & ZF2FS_INLINE_DATA) ? "its bytes are data, not block pointers" :
 			       "its size and its confirmed block pointers say it is not" };
 		uint32_t code = (inl & ZF2FS_INLINE_DATA) ? PR_4_INLINE_FLAG_MISSING :
@@ -748,7 +748,7 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 	if (ref)
 		check_recovery_name(ctx, ino, node, ref);
 	if (copy && csum_ok)
-		zf_set(copy->i.i_inode_checksum, zf2fs_inode_checksum(seed, copy));
+		zf2fs_set(copy->i.i_inode_checksum, zf2fs_inode_checksum(seed, copy));
 	r = check_inode_as(ctx, ino, node);
 	free(copy);
 	return r;
@@ -762,8 +762,8 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	struct inode_walk w = { .ctx = ctx, .ino = ino, .counted = 1, .inode = node };
 	struct zf2fs_inode_geom g;
 	struct problem_ctx p = { .ino = ino };
-	uint32_t mode = (uint32_t)zf_get(in->i_mode);
-	uint64_t size = zf_get(in->i_size);
+	uint32_t mode = (uint32_t)zf2fs_get(in->i_mode);
+	uint64_t size = zf2fs_get(in->i_size);
 	int err;
 
 	ctx->nid_flags[ino] |= NID_CHECKED | NID_INODE;
@@ -775,20 +775,20 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 		return 1;
 	}
 	if (zf2fs_inode_geometry(in, ctx->vi->features, &g)) {
-		p.num = zf_get(in->i_extra_isize);
+		p.num = zf2fs_get(in->i_extra_isize);
 		if (fix_problem(ctx, PR_4_INODE_EXTRA_BAD, &p))
 			repair_free_node(ctx, ino);
 		ctx->nid_flags[ino] |= NID_BAD;
 		return 1;
 	}
 	ctx->ftypes[ino] = zf2fs_mode_to_ftype(mode);
-	if (disk_links_set(ctx, ino, (uint32_t)zf_get(in->i_links)))
+	if (disk_links_set(ctx, ino, (uint32_t)zf2fs_get(in->i_links)))
 		return -ENOMEM;
 	if ((mode & S_FMT) == 0040000) {
 		ctx->nid_flags[ino] |= NID_DIR;
 		ctx->dirs++;
-		if (zf_get(in->i_current_depth) > ZF2FS_MAX_DIR_HASH_DEPTH) {
-			p.num = zf_get(in->i_current_depth);
+		if (zf2fs_get(in->i_current_depth) > ZF2FS_MAX_DIR_HASH_DEPTH) {
+			p.num = zf2fs_get(in->i_current_depth);
 			fix_problem(ctx, PR_5_DIR_DEPTH_BAD, &p);
 		}
 	} else {
@@ -800,7 +800,7 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	if (checksum_applies(ctx, in)) {
 		uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);
 
-		if (zf2fs_inode_checksum(seed, node) != zf_get(in->i_inode_checksum) &&
+		if (zf2fs_inode_checksum(seed, node) != zf2fs_get(in->i_inode_checksum) &&
 		    fix_problem(ctx, PR_4_INODE_CHECKSUM_BAD, &p))
 			repair_node(ctx, ino);   /* every rewritten inode gets a fresh checksum */
 	}
@@ -811,27 +811,27 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 			struct zf2fs_node *n = repair_node(ctx, ino);
 
 			if (n)
-				zf_set(n->i.i_size, g.inline_bytes);
+				zf2fs_set(n->i.i_size, g.inline_bytes);
 		}
 	}
 	if (in->i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY)) {
 		/* the word before inline data or dentries is where block 0's address goes once
 		 * the kernel converts the file: left nonzero, the kernel takes it for a block
 		 * the file owns and writes over whoever really owns it */
-		uint32_t word = zf_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words);
+		uint32_t word = zf2fs_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words);
 
 		p.num = word;
 		if (word && fix_problem(ctx, PR_4_INLINE_RESERVED_BAD, &p)) {
 			struct zf2fs_node *n = repair_node(ctx, ino);
 
 			if (n)
-				zf_put_le32p((uint8_t *)n->i.i_addr + 4 * g.extra_words, 0);
+				zf2fs_put_le32p((uint8_t *)n->i.i_addr + 4 * g.extra_words, 0);
 		}
 	}
 	check_xattr_node(ctx, &w, node);
-	w.ext_fofs = (uint32_t)zf_get(in->i_ext.fofs);
-	w.ext_blk = (uint32_t)zf_get(in->i_ext.blk);
-	w.ext_len = (uint32_t)zf_get(in->i_ext.len);
+	w.ext_fofs = (uint32_t)zf2fs_get(in->i_ext.fofs);
+	w.ext_blk = (uint32_t)zf2fs_get(in->i_ext.blk);
+	w.ext_len = (uint32_t)zf2fs_get(in->i_ext.len);
 	err = zf2fs_file_walk(ctx->vol, node, &ops, &w);
 	if (err < 0)
 		return err;
@@ -849,18 +849,18 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 			repair_drop_extent(ctx, ino);
 		p.blkaddr = 0;
 	}
-	if (!g.compressed && zf_get(in->i_blocks) != w.counted) {
-		p.num = zf_get(in->i_blocks);
+	if (!g.compressed && zf2fs_get(in->i_blocks) != w.counted) {
+		p.num = zf2fs_get(in->i_blocks);
 		p.num2 = w.counted;
 		if (fix_problem(ctx, PR_4_INODE_BLOCKS_BAD, &p)) {
 			struct zf2fs_node *n = repair_node(ctx, ino);
 
 			if (n)
-				zf_set(n->i.i_blocks, w.counted);
+				zf2fs_set(n->i.i_blocks, w.counted);
 		}
 	}
 	/* charged as the kernel will see it: with i_blocks corrected when it is */
-	return quota_charge(ctx, ino, in, g.compressed ? zf_get(in->i_blocks) : w.counted);
+	return quota_charge(ctx, ino, in, g.compressed ? zf2fs_get(in->i_blocks) : w.counted);
 }
 
 /* ---- traversal ------------------------------------------------------------------------- */
@@ -902,22 +902,22 @@ static bool mend_inode_footer(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_n
 	uint32_t flag;
 
 	if (!blk_in_main(ctx, addr) || zf2fs_vol_read_block(ctx->vol, addr, n) ||
-	    ssa_entry(ctx, addr, &e) || zf_get(e->nid) != ino ||
-	    !zf2fs_mode_to_ftype((uint32_t)zf_get(n->i.i_mode)))
+	    ssa_entry(ctx, addr, &e) || zf2fs_get(e->nid) != ino ||
+	    !zf2fs_mode_to_ftype((uint32_t)zf2fs_get(n->i.i_mode)))
 		return false;
-	flag = (uint32_t)zf_get(n->footer.flag);
-	if (zf_get(n->footer.nid) == ino && zf_get(n->footer.ino) == ino &&
+	flag = (uint32_t)zf2fs_get(n->footer.flag);
+	if (zf2fs_get(n->footer.nid) == ino && zf2fs_get(n->footer.ino) == ino &&
 	    !(flag >> ZF2FS_FOOTER_OFS_SHIFT))
 		return false;
-	p.num = zf_get(n->footer.nid);
-	p.num2 = zf_get(n->footer.ino);
+	p.num = zf2fs_get(n->footer.nid);
+	p.num2 = zf2fs_get(n->footer.ino);
 	snprintf(ofs, sizeof(ofs), "%u", flag >> ZF2FS_FOOTER_OFS_SHIFT);
 	p.str = ofs;
 	if (!fix_problem(ctx, PR_4_INODE_FOOTER_BAD, &p))
 		return false;
-	zf_set(n->footer.nid, ino);
-	zf_set(n->footer.ino, ino);
-	zf_set(n->footer.flag, flag & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1));
+	zf2fs_set(n->footer.nid, ino);
+	zf2fs_set(n->footer.ino, ino);
+	zf2fs_set(n->footer.flag, flag & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1));
 	fix = repair_node_from(ctx, ino, n);
 	if (fix)
 		memcpy(fix, n, ZF2FS_BLKSIZE);
@@ -937,7 +937,7 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 		return -ENOMEM;
 	r = zf2fs_vol_read_node(ctx->vol, ino, n, &addr, why, sizeof(why));
 	/* an inode's footer offset is 0: the kernel tells inodes from other nodes by it */
-	if (!r && (zf_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT))
+	if (!r && (zf2fs_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT))
 		r = -ZF2FS_EFSCORRUPTED;
 	if (r == -ZF2FS_EFSCORRUPTED && mend_inode_footer(ctx, ino, n)) {
 		r = 0;
@@ -951,7 +951,7 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 	ctx->nid_flags[ino] |= NID_REACHED;
 	if (ctx->progress && (ctx->found_inodes & 0x3fff) == 0)
 		fprintf(stderr, "\rchecking inodes: %llu of about %llu", (unsigned long long)ctx->found_inodes,
-			(unsigned long long)zf_get(ctx->cp->valid_inode_count));
+			(unsigned long long)zf2fs_get(ctx->cp->valid_inode_count));
 	r = check_summary(ctx, addr, ino, 0, true);
 	if (!r)
 		r = check_inode(ctx, ino, n, ref, hint);
@@ -1034,7 +1034,7 @@ static int restore_slots(struct fsck_ctx *ctx)
 	for (uint32_t s = 0; s < ctx->vi->main_segs && ctx->nlost; s++) {
 		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
 
-		if (!(zf_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK))
+		if (!(zf2fs_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK))
 			continue;
 		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
 			uint64_t blk = main0 + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG + off;
@@ -1050,7 +1050,7 @@ static int restore_slots(struct fsck_ctx *ctx)
 							 .blkaddr = blk };
 				struct zf2fs_node *n;
 
-				if (zf_get(e->nid) != l->owner || zf_get(e->ofs_in_node) != l->ofs)
+				if (zf2fs_get(e->nid) != l->owner || zf2fs_get(e->ofs_in_node) != l->ofs)
 					continue;
 				if (fix_problem(ctx, PR_4_BLOCK_RESTORED, &p)) {
 					int err = set_data_slot(ctx, l->ino, l->owner, l->ofs,
@@ -1060,7 +1060,7 @@ static int restore_slots(struct fsck_ctx *ctx)
 					if (err || !n)
 						return -ENOMEM;
 					claim_block(ctx, blk, false);
-					zf_set(n->i.i_blocks, zf_get(n->i.i_blocks) + 1);
+					zf2fs_set(n->i.i_blocks, zf2fs_get(n->i.i_blocks) + 1);
 					if (quota_charge_more(ctx, l->ino, &n->i, 0, 1))
 						return -ENOMEM;
 				}
@@ -1086,22 +1086,22 @@ static uint64_t find_root_block(struct fsck_ctx *ctx, uint32_t root)
 	for (uint32_t s = 0; sum && n && s < ctx->vi->main_segs; s++) {
 		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
 
-		if (!(zf_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) ||
+		if (!(zf2fs_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) ||
 		    zf2fs_vol_segment_summary(ctx->vol, s, sum) ||
 		    sum->footer.entry_type != ZF2FS_SUM_TYPE_NODE)
 			continue;
 		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
 			uint64_t blk = ctx->vi->main_blkaddr + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG + off;
 
-			if (!sit_bit(se, off) || zf_get(sum->entries[off].nid) != root ||
+			if (!sit_bit(se, off) || zf2fs_get(sum->entries[off].nid) != root ||
 			    zf2fs_vol_read_block(ctx->vol, blk, n))
 				continue;
-			if (zf_get(n->footer.nid) != root || zf_get(n->footer.ino) != root ||
-			    (zf_get(n->i.i_mode) & 0170000) != 0040000)
+			if (zf2fs_get(n->footer.nid) != root || zf2fs_get(n->footer.ino) != root ||
+			    (zf2fs_get(n->i.i_mode) & 0170000) != 0040000)
 				continue;
-			if (!best || zf_get(n->footer.cp_ver) > best_ver) {
+			if (!best || zf2fs_get(n->footer.cp_ver) > best_ver) {
 				best = blk;
-				best_ver = zf_get(n->footer.cp_ver);
+				best_ver = zf2fs_get(n->footer.cp_ver);
 			}
 		}
 	}
@@ -1146,7 +1146,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 		err = scan_queue(ctx);
 	/* Quota files hang from the superblock, not from a directory. */
 	for (int q = 0; !err && q < ZF2FS_MAX_QUOTAS; q++) {
-		uint32_t qino = (uint32_t)zf_get(ctx->sb->qf_ino[q]);
+		uint32_t qino = (uint32_t)zf2fs_get(ctx->sb->qf_ino[q]);
 
 		if (!qino || !is_inode_nid(ctx, qino) || (ctx->nid_flags[qino] & NID_CHECKED))
 			continue;

@@ -142,7 +142,7 @@ static uint32_t find_room(const struct zf2fs_dentry_view *v, uint32_t from, uint
 
 static uint32_t entry_slots(const struct zf2fs_dentry_view *v, uint32_t slot)
 {
-	uint32_t len = (uint32_t)zf_get(v->dentry[slot].name_len);
+	uint32_t len = (uint32_t)zf2fs_get(v->dentry[slot].name_len);
 
 	return len ? (len + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN : 1;
 }
@@ -153,10 +153,10 @@ static void copy_entry(struct zf2fs_dentry_view *to, uint32_t at,
 		       uint32_t hash)
 {
 	struct zf2fs_dir_entry *de = (struct zf2fs_dir_entry *)&to->dentry[at];
-	uint32_t len = (uint32_t)zf_get(from->dentry[slot].name_len);
+	uint32_t len = (uint32_t)zf2fs_get(from->dentry[slot].name_len);
 
 	*de = from->dentry[slot];
-	zf_set(de->hash_code, hash);
+	zf2fs_set(de->hash_code, hash);
 	memset((uint8_t *)to->filename[at], 0, (size_t)n * ZF2FS_SLOT_LEN);
 	memcpy((uint8_t *)to->filename[at], from->filename[slot], len);
 	set_slots(to, at, n);
@@ -299,9 +299,9 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 
 	for (uint32_t i = 0; i < v->nr && !ctx->abort;) {
 		const struct zf2fs_dir_entry *de = &v->dentry[i];
-		uint32_t len = (uint32_t)zf_get(de->name_len);
+		uint32_t len = (uint32_t)zf2fs_get(de->name_len);
 		uint32_t slots = (len + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN;
-		uint32_t child = (uint32_t)zf_get(de->ino), hash = (uint32_t)zf_get(de->hash_code);
+		uint32_t child = (uint32_t)zf2fs_get(de->ino), hash = (uint32_t)zf2fs_get(de->hash_code);
 		const uint8_t *name = v->filename[i];
 		char shown[ZF2FS_NAME_LEN + 1];
 		struct problem_ctx p = { .parent = d->ino, .ino = child, .num = i, .str = shown };
@@ -334,14 +334,14 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 				p.num = hash;
 				p.num2 = 0;
 				if (fix_problem(ctx, PR_5_DENTRY_HASH_BAD, &p) && !writable_area(d, a, &w))
-					zf_set(((struct zf2fs_dir_entry *)w.dentry)[i].hash_code, 0);
+					zf2fs_set(((struct zf2fs_dir_entry *)w.dentry)[i].hash_code, 0);
 			}
 			if (want && child != want) {
 				struct problem_ctx q = { .ino = d->ino, .str = shown, .num = child,
 							 .num2 = want };
 
 				if (fix_problem(ctx, PR_5_DIR_DOT_WRONG, &q) && !writable_area(d, a, &w))
-					zf_set(((struct zf2fs_dir_entry *)w.dentry)[i].ino, want);
+					zf2fs_set(((struct zf2fs_dir_entry *)w.dentry)[i].ino, want);
 			}
 			i += slots;
 			continue;
@@ -359,7 +359,7 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 				p.num = hash;
 				p.num2 = want;
 				if (fix_problem(ctx, PR_5_DENTRY_HASH_BAD, &p) && !writable_area(d, a, &w))
-					zf_set(((struct zf2fs_dir_entry *)w.dentry)[i].hash_code, want);
+					zf2fs_set(((struct zf2fs_dir_entry *)w.dentry)[i].hash_code, want);
 				hash = want;
 			}
 			if (have_bucket && hash % buckets_at(level, d->dir_level) != bucket) {
@@ -371,7 +371,7 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 		{
 			struct dentry_ref ref = { .dir = d->ino, .type = de->file_type, .name = name,
 						  .len = len, .name_hashed = d->name_hashed,
-						  .hash = (uint32_t)zf_get(de->hash_code) };
+						  .hash = (uint32_t)zf2fs_get(de->hash_code) };
 
 			verdict = d->visit(ctx, child, &ref);
 		}
@@ -441,7 +441,7 @@ static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
 		why = "the directory has no first dentry block";
 	for (uint32_t i = 0; !why && i <= slot; ) {
 		uint32_t n = entry_slots(&v, i), at;
-		uint32_t len = (uint32_t)zf_get(v.dentry[i].name_len);
+		uint32_t len = (uint32_t)zf2fs_get(v.dentry[i].name_len);
 		bool moved = false;
 
 		if (!zf2fs_dentry_slot_used(&v, i) || i + n <= slot) {
@@ -455,11 +455,11 @@ static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
 		}
 		at = find_room(&v, 2, n);
 		if (at != UINT32_MAX) {
-			copy_entry(&v, at, &v, i, n, (uint32_t)zf_get(v.dentry[i].hash_code));
+			copy_entry(&v, at, &v, i, n, (uint32_t)zf2fs_get(v.dentry[i].hash_code));
 			moved = true;
 		} else if (!inl && !block_view(d, 1, &other) &&
 			   (at = find_room(&other, 0, n)) != UINT32_MAX) {
-			copy_entry(&other, at, &v, i, n, (uint32_t)zf_get(v.dentry[i].hash_code));
+			copy_entry(&other, at, &v, i, n, (uint32_t)zf2fs_get(v.dentry[i].hash_code));
 			moved = true;
 		}
 		if (!moved) {
@@ -480,9 +480,9 @@ static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
 		return;
 	}
 	de = (struct zf2fs_dir_entry *)&v.dentry[slot];
-	zf_set(de->hash_code, 0);
-	zf_set(de->ino, target);
-	zf_set(de->name_len, slot + 1);
+	zf2fs_set(de->hash_code, 0);
+	zf2fs_set(de->ino, target);
+	zf2fs_set(de->name_len, slot + 1);
 	de->file_type = ZF2FS_FT_DIR;
 	memset((uint8_t *)v.filename[slot], 0, ZF2FS_SLOT_LEN);
 	memcpy((uint8_t *)v.filename[slot], dots[slot], slot + 1);
@@ -492,10 +492,10 @@ static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
 int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
 		    uint32_t (*visit)(struct fsck_ctx *, uint32_t, const struct dentry_ref *))
 {
-	uint32_t flags = (uint32_t)zf_get(inode->i.i_flags);
+	uint32_t flags = (uint32_t)zf2fs_get(inode->i.i_flags);
 	struct dscan d = {
 		.ctx = ctx, .ino = ino, .visit = visit,
-		.depth = (uint32_t)zf_get(inode->i.i_current_depth),
+		.depth = (uint32_t)zf2fs_get(inode->i.i_current_depth),
 		.dir_level = inode->i.i_dir_level,
 		.check_hash = !(flags & (ZF2FS_CASEFOLD_FL | F2FS_ENCRYPT_FL)),
 		.name_hashed = (flags & ZF2FS_CASEFOLD_FL) && (flags & F2FS_ENCRYPT_FL),
@@ -538,21 +538,21 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 		/* unknown when no directory names this one: i_pino then, until pass 6
 		 * reconnects it and points ".." at lost+found */
 		if (!parent)
-			parent = ino == ZF2FS_ROOT_INO ? ino : (uint32_t)zf_get(inode->i.i_pino);
+			parent = ino == ZF2FS_ROOT_INO ? ino : (uint32_t)zf2fs_get(inode->i.i_pino);
 		p.str = "..";
 		if (fix_problem(ctx, PR_5_DIR_DOT_MISSING, &p))
 			fix_dot(&d, 1, parent);
 	}
 	/* the root's i_pino is not used (mkfs.f2fs 1.15 leaves it 0) */
 	if (ino != ZF2FS_ROOT_INO && dir_parent(ctx, ino) &&
-	    zf_get(inode->i.i_pino) != dir_parent(ctx, ino)) {
-		p.num = zf_get(inode->i.i_pino);
+	    zf2fs_get(inode->i.i_pino) != dir_parent(ctx, ino)) {
+		p.num = zf2fs_get(inode->i.i_pino);
 		p.parent = dir_parent(ctx, ino);
 		if (fix_problem(ctx, PR_5_INODE_PINO_BAD, &p)) {
 			struct zf2fs_node *n = repair_node(ctx, ino);
 
 			if (n)
-				zf_set(n->i.i_pino, dir_parent(ctx, ino));
+				zf2fs_set(n->i.i_pino, dir_parent(ctx, ino));
 		}
 	}
 	return 0;

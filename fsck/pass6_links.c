@@ -82,11 +82,11 @@ static bool reconnect_home(struct fsck_ctx *ctx, uint32_t ino)
 
 	if (!n || !d || zf2fs_vol_read_node(ctx->vol, ino, n, NULL, NULL, 0))
 		goto out;
-	pino = (uint32_t)zf_get(n->i.i_pino);
-	len = (uint32_t)zf_get(n->i.i_namelen);
+	pino = (uint32_t)zf2fs_get(n->i.i_pino);
+	len = (uint32_t)zf2fs_get(n->i.i_namelen);
 	/* no links: an unlinked file whose orphan record was lost, not a lost name */
 	if (len == 0 || len > ZF2FS_NAME_LEN || pino == ino || pino >= ctx->nids ||
-	    !zf_get(n->i.i_links) ||
+	    !zf2fs_get(n->i.i_links) ||
 	    (!(ctx->nid_flags[ino] & NID_DIR) && (n->i.i_advise & FADVISE_LOST_PINO)) ||
 	    (ctx->nid_flags[pino] & (NID_DIR | NID_REACHED | NID_BAD)) != (NID_DIR | NID_REACHED))
 		goto out;
@@ -95,7 +95,7 @@ static bool reconnect_home(struct fsck_ctx *ctx, uint32_t ino)
 	if (strlen(name) != len || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
 		goto out;
 	if (zf2fs_vol_read_node(ctx->vol, pino, d, NULL, NULL, 0) ||
-	    (zf_get(d->i.i_flags) & (ZF2FS_CASEFOLD_FL | F2FS_ENCRYPT_FL)) ||
+	    (zf2fs_get(d->i.i_flags) & (ZF2FS_CASEFOLD_FL | F2FS_ENCRYPT_FL)) ||
 	    !name_free(ctx, d, name, len))
 		goto out;
 	p.parent = pino;
@@ -158,10 +158,10 @@ static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 		struct zf2fs_node *n = repair_node(ctx, ino);
 
 		if (n) {
-			zf_set(n->i.i_pino, ctx->lpf_ino);
+			zf2fs_set(n->i.i_pino, ctx->lpf_ino);
 			memset(n->i.i_name, 0, sizeof(n->i.i_name));
 			memcpy(n->i.i_name, name, strlen(name));
-			zf_set(n->i.i_namelen, strlen(name));
+			zf2fs_set(n->i.i_namelen, strlen(name));
 		}
 	}
 	if (ctx->nid_flags[ino] & NID_DIR) {
@@ -176,7 +176,7 @@ static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 		if (di)
 			di->parent = ctx->lpf_ino;
 		if (n)
-			zf_set(n->i.i_pino, ctx->lpf_ino);
+			zf2fs_set(n->i.i_pino, ctx->lpf_ino);
 		repair_set_dotdot(ctx, ino, ctx->lpf_ino);
 	}
 }
@@ -233,7 +233,7 @@ int pass6_connectivity(struct fsck_ctx *ctx)
 			struct zf2fs_node *n = repair_node(ctx, ino);
 
 			if (n)
-				zf_set(n->i.i_links, want);
+				zf2fs_set(n->i.i_links, want);
 		}
 	}
 	return 0;

@@ -45,7 +45,7 @@ static void check_seg_kinds(struct fsck_ctx *ctx)
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 		zf2fs_vol_curseg(ctx->vol, t, &cur[t], &off);
 	for (uint32_t s = 0; s < ctx->vi->main_segs && !ctx->abort; s++) {
-		uint32_t type = (uint32_t)(zf_get(sit_get(ctx, s)->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS);
+		uint32_t type = (uint32_t)(zf2fs_get(sit_get(ctx, s)->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS);
 		uint32_t want = type;
 		bool is_cur = false;
 
@@ -70,7 +70,7 @@ static void check_sit(struct fsck_ctx *ctx)
 {
 	for (uint32_t s = 0; s < ctx->vi->main_segs && !ctx->abort; s++) {
 		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
-		uint32_t count = (uint32_t)(zf_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
+		uint32_t count = (uint32_t)(zf2fs_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
 		uint32_t diff = 0;
 		struct problem_ctx p = { .segno = s };
 
@@ -90,7 +90,7 @@ static void check_sit(struct fsck_ctx *ctx)
 			if (fix_problem(ctx, PR_7_SIT_BITMAP_BAD, &p))
 				repair_sit_from_found(ctx, s);
 		} else if (ctx->sit_type_fix &&
-			   (zf_get(se->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS) > ZF2FS_LOG_COLD_NODE) {
+			   (zf2fs_get(se->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS) > ZF2FS_LOG_COLD_NODE) {
 			repair_sit_from_found(ctx, s);
 		}
 	}
@@ -104,7 +104,7 @@ static void check_cursegs(struct fsck_ctx *ctx, uint32_t cur[ZF2FS_NR_CURSEG])
 		zf2fs_vol_curseg(ctx->vol, t, &seg, &off);
 		cur[t] = seg;
 		{
-			uint32_t type = (uint32_t)(zf_get(sit_get(ctx, seg)->vblocks) >>
+			uint32_t type = (uint32_t)(zf2fs_get(sit_get(ctx, seg)->vblocks) >>
 						   ZF2FS_SIT_VBLOCKS_BITS);
 
 			/* a current segment carries its log's type */
@@ -157,22 +157,22 @@ int pass7_accounting(struct fsck_ctx *ctx)
 		if (!ctx->seg_found[s] && !is_cur && seg_usable(ctx, s))
 			free_segs++;
 	}
-	counter(ctx, PR_7_CP_VALID_BLOCKS_BAD, zf_get(cp->valid_block_count),
+	counter(ctx, PR_7_CP_VALID_BLOCKS_BAD, zf2fs_get(cp->valid_block_count),
 		ctx->found_blocks + ctx->found_reserved);
-	counter(ctx, PR_7_CP_VALID_NODES_BAD, zf_get(cp->valid_node_count), ctx->found_nodes);
-	counter(ctx, PR_7_CP_VALID_INODES_BAD, zf_get(cp->valid_inode_count), ctx->found_inodes);
+	counter(ctx, PR_7_CP_VALID_NODES_BAD, zf2fs_get(cp->valid_node_count), ctx->found_nodes);
+	counter(ctx, PR_7_CP_VALID_INODES_BAD, zf2fs_get(cp->valid_inode_count), ctx->found_inodes);
 	/* Zoned volumes: the count needs the zone capacity (segments past it are never
 	 * free), which only the devices' zone report gives; on an image file it is not
 	 * checked (pass 8 says the capacities were not read). */
 	if (free_count_known(ctx))
-		counter(ctx, PR_7_CP_FREE_SEGS_BAD, zf_get(cp->free_segment_count), free_segs);
+		counter(ctx, PR_7_CP_FREE_SEGS_BAD, zf2fs_get(cp->free_segment_count), free_segs);
 	if ((ctx->vi->features & ZF2FS_FEAT_BLKZONED) && ctx->debug >= 2)
 		fprintf(ctx->out, "zoned: checkpoint free_segment_count %u, %u usable segments free%s\n",
-			(unsigned)zf_get(cp->free_segment_count), free_segs,
+			(unsigned)zf2fs_get(cp->free_segment_count), free_segs,
 			ctx->seg_unusable ? "" : " (zone capacities unknown: not checked)");
-	if (zf_get(cp->next_free_nid) >= ctx->vi->max_nid &&
+	if (zf2fs_get(cp->next_free_nid) >= ctx->vi->max_nid &&
 	    fix_problem(ctx, PR_7_NEXT_FREE_NID_BAD, &(struct problem_ctx){
-			.num = zf_get(cp->next_free_nid), .num2 = ctx->vi->max_nid }))
+			.num = zf2fs_get(cp->next_free_nid), .num2 = ctx->vi->max_nid }))
 		repair_mark_checkpoint(ctx);
 	return 0;
 }

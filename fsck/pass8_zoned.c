@@ -51,7 +51,7 @@ static bool section_unused(const struct fsck_ctx *ctx, uint32_t sec)
 
 		if (s >= ctx->vi->main_segs)
 			break;
-		if ((zf_get(sit_get(ctx, s)->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) || ctx->seg_found[s])
+		if ((zf2fs_get(sit_get(ctx, s)->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) || ctx->seg_found[s])
 			return false;
 	}
 	return true;

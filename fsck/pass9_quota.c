@@ -26,7 +26,7 @@
 static bool is_quota_ino(const struct fsck_ctx *ctx, uint32_t ino)
 {
 	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
-		if (ino && zf_get(ctx->sb->qf_ino[q]) == ino)
+		if (ino && zf2fs_get(ctx->sb->qf_ino[q]) == ino)
 			return true;
 	return false;
 }
@@ -34,7 +34,7 @@ static bool is_quota_ino(const struct fsck_ctx *ctx, uint32_t ino)
 static bool type_enabled(const struct fsck_ctx *ctx, int q)
 {
 	/* the kernel turns project quota on only with the project_quota feature */
-	return zf_get(ctx->sb->qf_ino[q]) &&
+	return zf2fs_get(ctx->sb->qf_ino[q]) &&
 	       (q != ZF2FS_QUOTA_PRJ || (ctx->vi->features & ZF2FS_FEAT_PRJQUOTA));
 }
 
@@ -207,9 +207,9 @@ static int rewrite(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *
 	n = repair_node(ctx, ino);
 	if (!n)
 		return -EIO;
-	zf_set(n->i.i_blocks, zf_get(n->i.i_blocks) + added);
-	if (zf_get(n->i.i_size) < len)
-		zf_set(n->i.i_size, len);
+	zf2fs_set(n->i.i_blocks, zf2fs_get(n->i.i_blocks) + added);
+	if (zf2fs_get(n->i.i_size) < len)
+		zf2fs_set(n->i.i_size, len);
 	return 0;
 }
 
@@ -241,7 +241,7 @@ static void report_usage(struct fsck_ctx *ctx, int q, uint32_t ino,
  * is right (now or once the repair is written). */
 static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 {
-	uint32_t ino = (uint32_t)zf_get(ctx->sb->qf_ino[q]);
+	uint32_t ino = (uint32_t)zf2fs_get(ctx->sb->qf_ino[q]);
 	struct problem_ctx p = { .ino = ino, .str = zf2fs_quota_type_name(q) };
 	struct zf2fs_quota_file qf, fixed;
 	struct zf2fs_node *inode = NULL;
@@ -289,7 +289,7 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 	inode = malloc(ZF2FS_BLKSIZE);
 	err = inode ? zf2fs_inode_read(ctx->vol, ino, inode, NULL, why, sizeof(why)) : -ENOMEM;
 	if (!err) {
-		uint64_t size = zf_get(inode->i.i_size);
+		uint64_t size = zf2fs_get(inode->i.i_size);
 
 		map.n = (size + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
 		map.b = size > ZF2FS_QUOTA_FILE_MAX ? NULL : calloc(map.n + 1, sizeof(*map.b));

@@ -88,7 +88,7 @@ int repair_begin(struct fsck_ctx *ctx)
 			s += (uint32_t)ZF2FS_SIT_PER_BLOCK - 1 - s % (uint32_t)ZF2FS_SIT_PER_BLOCK;
 			continue;
 		}
-		r->orig_count[s] = (uint16_t)(zf_get(sit_get(ctx, s)->vblocks) &
+		r->orig_count[s] = (uint16_t)(zf2fs_get(sit_get(ctx, s)->vblocks) &
 					      ZF2FS_SIT_VBLOCKS_MASK);
 	}
 	ctx->repair = r;
@@ -214,7 +214,7 @@ int repair_set_block(struct fsck_ctx *ctx, uint64_t blk, bool valid)
 	was = sit_bit(se, off);
 	if (was == valid)
 		return 0;
-	vb = (uint32_t)zf_get(se->vblocks);
+	vb = (uint32_t)zf2fs_get(se->vblocks);
 	if (valid) {
 		se->valid_map[off / 8] |= (uint8_t)(0x80u >> (off % 8));
 		vb++;
@@ -222,7 +222,7 @@ int repair_set_block(struct fsck_ctx *ctx, uint64_t blk, bool valid)
 		se->valid_map[off / 8] &= (uint8_t)~(0x80u >> (off % 8));
 		vb--;
 	}
-	zf_set(se->vblocks, vb);
+	zf2fs_set(se->vblocks, vb);
 	mark_sit(ctx, segno);
 	return 0;
 }
@@ -237,7 +237,7 @@ int repair_sit_from_found(struct fsck_ctx *ctx, uint32_t segno)
 		return -EINVAL;
 	if (!se)
 		return -ENOMEM;
-	type = (uint32_t)(zf_get(se->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS);
+	type = (uint32_t)(zf2fs_get(se->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS);
 	memset(se->valid_map, 0, sizeof(se->valid_map));
 	for (uint32_t i = 0; i < BPS; i++)
 		if (found_test(ctx, base + i)) {
@@ -246,7 +246,7 @@ int repair_sit_from_found(struct fsck_ctx *ctx, uint32_t segno)
 		}
 	if (type > ZF2FS_LOG_COLD_NODE)
 		type = ZF2FS_LOG_WARM_DATA;
-	zf_set(se->vblocks, (type << ZF2FS_SIT_VBLOCKS_BITS) | count);
+	zf2fs_set(se->vblocks, (type << ZF2FS_SIT_VBLOCKS_BITS) | count);
 	mark_sit(ctx, segno);
 	return 0;
 }
@@ -259,8 +259,8 @@ int repair_set_seg_type(struct fsck_ctx *ctx, uint32_t segno, uint32_t type)
 		return -EINVAL;
 	if (!se)
 		return -ENOMEM;
-	zf_set(se->vblocks, (type << ZF2FS_SIT_VBLOCKS_BITS) |
-	       (zf_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK));
+	zf2fs_set(se->vblocks, (type << ZF2FS_SIT_VBLOCKS_BITS) |
+	       (zf2fs_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK));
 	mark_sit(ctx, segno);
 	return 0;
 }
@@ -296,7 +296,7 @@ int repair_drop_extent(struct fsck_ctx *ctx, uint32_t ino)
 
 	if (!n)
 		return -ENOMEM;
-	if (zf_get(n->i.i_ext.len))
+	if (zf2fs_get(n->i.i_ext.len))
 		memset(&n->i.i_ext, 0, sizeof(n->i.i_ext));
 	return 0;
 }
@@ -315,7 +315,7 @@ static int queue_data(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, uint64
 		return -EINVAL;
 	/* the block moves: an extent the kernel cached over it would read the old place */
 	on = repair_node(ctx, owner);
-	if (!on || repair_drop_extent(ctx, (uint32_t)zf_get(on->footer.ino)))
+	if (!on || repair_drop_extent(ctx, (uint32_t)zf2fs_get(on->footer.ino)))
 		return -ENOMEM;
 	rd = grow(r->datas, &r->cap_datas, r->ndatas, sizeof(*rd));
 	if (!rd)
@@ -420,9 +420,9 @@ static void put_dentry(struct zf2fs_dentry_view *v, uint32_t at, const char *nam
 	struct zf2fs_dir_entry *de = (struct zf2fs_dir_entry *)&v->dentry[at];
 	uint8_t *bm = (uint8_t *)v->bitmap;
 
-	zf_set(de->hash_code, zf2fs_dentry_hash(name, len));
-	zf_set(de->ino, ino);
-	zf_set(de->name_len, len);
+	zf2fs_set(de->hash_code, zf2fs_dentry_hash(name, len));
+	zf2fs_set(de->ino, ino);
+	zf2fs_set(de->name_len, len);
 	de->file_type = type;
 	memcpy((uint8_t *)v->filename[at], name, len);
 	for (uint32_t i = at; i < at + n; i++)
@@ -499,9 +499,9 @@ int repair_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent)
 	int n = first_dentry_views(ctx, dir, v);
 
 	for (uint32_t i = 0; n > 0 && i < v[0].nr; i++)
-		if (zf2fs_dentry_slot_used(&v[0], i) && zf_get(v[0].dentry[i].name_len) == 2 &&
+		if (zf2fs_dentry_slot_used(&v[0], i) && zf2fs_get(v[0].dentry[i].name_len) == 2 &&
 		    !memcmp(v[0].filename[i], "..", 2)) {
-			zf_set(((struct zf2fs_dir_entry *)v[0].dentry)[i].ino, parent);
+			zf2fs_set(((struct zf2fs_dir_entry *)v[0].dentry)[i].ino, parent);
 			return 0;
 		}
 	return n < 0 ? n : -ENOENT;
@@ -531,7 +531,7 @@ static int pick_free_segment(struct fsck_ctx *ctx, const uint32_t cur[ZF2FS_NR_C
 
 			ok = s != avoid && !is_curseg(cur, s) && ctx->repair->orig_count[s] == 0 &&
 			     !(ctx->repair->pinned && ctx->repair->pinned[s]) &&
-			     (zf_get(sit_get(ctx, s)->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) == 0 &&
+			     (zf2fs_get(sit_get(ctx, s)->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) == 0 &&
 			     ctx->seg_found[s] == 0;
 		}
 		if (ok) {
@@ -586,7 +586,7 @@ static int new_log(struct commit *c, int t, uint32_t avoid)
 	se = sit_mut(ctx, seg);
 	if (!se)
 		return -ENOMEM;
-	zf_set(se->vblocks, (uint32_t)t << ZF2FS_SIT_VBLOCKS_BITS);
+	zf2fs_set(se->vblocks, (uint32_t)t << ZF2FS_SIT_VBLOCKS_BITS);
 	mark_sit(ctx, seg);
 	return 0;
 }
@@ -594,7 +594,7 @@ static int new_log(struct commit *c, int t, uint32_t avoid)
 /* Where slot @ofs of node @n points (inode slots count after the extra attributes). */
 static uint8_t *slot_ptr(struct fsck_ctx *ctx, struct zf2fs_node *n, uint32_t nid, uint32_t ofs)
 {
-	if (zf_get(n->footer.ino) == nid && zf_get(n->footer.nid) == nid) {
+	if (zf2fs_get(n->footer.ino) == nid && zf2fs_get(n->footer.nid) == nid) {
 		struct zf2fs_inode_geom g;
 
 		if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g))
@@ -624,15 +624,15 @@ static int write_datas(struct commit *c)
 		if (!owner)
 			return -EIO;
 		slot = slot_ptr(ctx, owner, d->owner, d->ofs);
-		if (!slot || zf_get_le32p(slot) != d->old_addr)
+		if (!slot || zf2fs_get_le32p(slot) != d->old_addr)
 			return -ZF2FS_EFSCORRUPTED;
 		d->new_addr = (uint32_t)log_addr(c, t, c->blkoff[t]);
-		zf_set(c->sum[t][c->blkoff[t]].nid, d->owner);
-		zf_set(c->sum[t][c->blkoff[t]].ofs_in_node, d->ofs);
+		zf2fs_set(c->sum[t][c->blkoff[t]].nid, d->owner);
+		zf2fs_set(c->sum[t][c->blkoff[t]].ofs_in_node, d->ofs);
 		c->blkoff[t]++;
 		err = zf2fs_vol_write_block(ctx->vol, d->new_addr, d->buf);
 		if (!err) {
-			zf_put_le32p(slot, d->new_addr);
+			zf2fs_put_le32p(slot, d->new_addr);
 			if (d->old_addr != ZF2FS_NULL_ADDR)
 				repair_set_block(ctx, d->old_addr, false);
 			repair_set_block(ctx, d->new_addr, true);
@@ -683,10 +683,10 @@ static int write_chain(struct commit *c)
 			break;
 		zf2fs_node_set_chain(n, c->new_cp, (uint32_t)next);
 		/* an inode's checksum covers its footer */
-		if (zf_get(n->footer.ino) == zf_get(n->footer.nid) &&
+		if (zf2fs_get(n->footer.ino) == zf2fs_get(n->footer.nid) &&
 		    (ctx->vi->features & ZF2FS_FEAT_INODE_CHKSUM) &&
-		    (n->i.i_inline & ZF2FS_EXTRA_ATTR) && zf_get(n->i.i_extra_isize) >= 12)
-			zf_set(n->i.i_inode_checksum, zf2fs_inode_checksum(seed, n));
+		    (n->i.i_inline & ZF2FS_EXTRA_ATTR) && zf2fs_get(n->i.i_extra_isize) >= 12)
+			zf2fs_set(n->i.i_inode_checksum, zf2fs_inode_checksum(seed, n));
 		err = zf2fs_vol_write_block(ctx->vol, here, n);
 		here = next;
 	}
@@ -711,15 +711,15 @@ static int write_nodes(struct commit *c)
 		struct rnode *n = &r->nodes[i];
 
 		n->new_addr = (uint32_t)log_addr(c, t, c->blkoff[t]);
-		zf_set(c->sum[t][c->blkoff[t]].nid, n->nid);
+		zf2fs_set(c->sum[t][c->blkoff[t]].nid, n->nid);
 		c->blkoff[t]++;
-		zf_set(n->buf->footer.cp_ver, c->ver);
-		zf_set(n->buf->footer.next_blkaddr, log_addr(c, t, c->blkoff[t]));
-		zf_set(n->buf->footer.flag, zf_get(n->buf->footer.flag) &
+		zf2fs_set(n->buf->footer.cp_ver, c->ver);
+		zf2fs_set(n->buf->footer.next_blkaddr, log_addr(c, t, c->blkoff[t]));
+		zf2fs_set(n->buf->footer.flag, zf2fs_get(n->buf->footer.flag) &
 		       ~(uint64_t)(ZF2FS_FOOTER_FSYNC_BIT | ZF2FS_FOOTER_DENT_BIT));
-		if (zf_get(n->buf->footer.ino) == n->nid && (ctx->vi->features & ZF2FS_FEAT_INODE_CHKSUM) &&
-		    (n->buf->i.i_inline & ZF2FS_EXTRA_ATTR) && zf_get(n->buf->i.i_extra_isize) >= 12)
-			zf_set(n->buf->i.i_inode_checksum, zf2fs_inode_checksum(seed, n->buf));
+		if (zf2fs_get(n->buf->footer.ino) == n->nid && (ctx->vi->features & ZF2FS_FEAT_INODE_CHKSUM) &&
+		    (n->buf->i.i_inline & ZF2FS_EXTRA_ATTR) && zf2fs_get(n->buf->i.i_extra_isize) >= 12)
+			zf2fs_set(n->buf->i.i_inode_checksum, zf2fs_inode_checksum(seed, n->buf));
 		err = zf2fs_vol_write_block(ctx->vol, n->new_addr, n->buf);
 		if (err)
 			break;
@@ -753,15 +753,15 @@ static int write_summary_fixes(struct commit *c)
 			if (c->cur[t] == seg)
 				e = &c->sum[t][off];
 		if (e) {
-			zf_set(e->nid, r->sums[i].nid);
-			zf_set(e->ofs_in_node, r->sums[i].ofs);
+			zf2fs_set(e->nid, r->sums[i].nid);
+			zf2fs_set(e->ofs_in_node, r->sums[i].ofs);
 			continue;
 		}
 		err = zf2fs_vol_read_block(ctx->vol, (uint64_t)ctx->vi->ssa_blkaddr + seg, sb);
 		if (err)
 			break;
-		zf_set(sb->entries[off].nid, r->sums[i].nid);
-		zf_set(sb->entries[off].ofs_in_node, r->sums[i].ofs);
+		zf2fs_set(sb->entries[off].nid, r->sums[i].nid);
+		zf2fs_set(sb->entries[off].ofs_in_node, r->sums[i].ofs);
 		err = zf2fs_vol_write_block(ctx->vol, (uint64_t)ctx->vi->ssa_blkaddr + seg, sb);
 	}
 	free(sb);
@@ -782,21 +782,21 @@ static int write_tables(struct commit *c, uint8_t *cpbuf)
 	const struct zf2fs_checkpoint *cp = (const void *)cpbuf;
 	uint8_t *sitmap, *natmap;
 	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
-	uint64_t payload = zf_get(ctx->sb->cp_payload);
+	uint64_t payload = zf2fs_get(ctx->sb->cp_payload);
 	int err = 0;
 
 	if (!blk)
 		return -ENOMEM;
 	/* the same places the library found them (see lib/volume.c) */
-	if (zf_get(cp->ckpt_flags) & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) {
+	if (zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) {
 		natmap = cpbuf + ZF2FS_CP_BITMAP_OFFSET + 4;
-		sitmap = natmap + zf_get(cp->nat_ver_bitmap_bytesize);
+		sitmap = natmap + zf2fs_get(cp->nat_ver_bitmap_bytesize);
 	} else if (payload) {
 		natmap = cpbuf + ZF2FS_CP_BITMAP_OFFSET;
 		sitmap = cpbuf + ZF2FS_BLKSIZE;
 	} else {
 		sitmap = cpbuf + ZF2FS_CP_BITMAP_OFFSET;
-		natmap = sitmap + zf_get(cp->sit_ver_bitmap_bytesize);
+		natmap = sitmap + zf2fs_get(cp->sit_ver_bitmap_bytesize);
 	}
 	for (uint32_t b = 0; b < (vi->main_segs + ZF2FS_SIT_PER_BLOCK - 1) / ZF2FS_SIT_PER_BLOCK &&
 	     !err; b++) {
@@ -832,8 +832,8 @@ static int write_tables(struct commit *c, uint8_t *cpbuf)
 			if (nid < ZF2FS_RESERVED_NIDS)
 				continue;
 			/* past the last nid in use the NAT holds nothing */
-			zf_set(ne->ino, nid < ctx->nids ? ctx->nat[nid].ino : 0);
-			zf_set(ne->block_addr, nid < ctx->nids ? ctx->nat[nid].blkaddr : 0);
+			zf2fs_set(ne->ino, nid < ctx->nids ? ctx->nat[nid].ino : 0);
+			zf2fs_set(ne->block_addr, nid < ctx->nids ? ctx->nat[nid].blkaddr : 0);
 		}
 		/* copies alternate per segment: the other copy is one segment away */
 		first_copy = (uint64_t)vi->nat_blkaddr + (uint64_t)(b / BPS) * 2 * BPS + b % BPS;
@@ -852,14 +852,14 @@ static void flush_journals(struct fsck_ctx *ctx)
 	const struct zf2fs_journal *nj = zf2fs_vol_nat_journal(ctx->vol);
 	const struct zf2fs_journal *sj = zf2fs_vol_sit_journal(ctx->vol);
 
-	for (uint32_t i = 0; i < zf_get(nj->n_entries); i++) {
-		uint32_t nid = (uint32_t)zf_get(nj->nat.entries[i].nid);
+	for (uint32_t i = 0; i < zf2fs_get(nj->n_entries); i++) {
+		uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
 
 		if (nid < ctx->vi->max_nid)
 			mark_nat(ctx, nid);
 	}
-	for (uint32_t i = 0; i < zf_get(sj->n_entries); i++) {
-		uint32_t seg = (uint32_t)zf_get(sj->sit.entries[i].segno);
+	for (uint32_t i = 0; i < zf2fs_get(sj->n_entries); i++) {
+		uint32_t seg = (uint32_t)zf2fs_get(sj->sit.entries[i].segno);
 
 		if (seg < ctx->vi->main_segs)
 			mark_sit(ctx, seg);
@@ -873,7 +873,7 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 	uint32_t nodes = 0, inodes = 0, free_segs = 0;
 
 	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {
-		uint32_t n = (uint32_t)(zf_get(sit_get(ctx, s)->vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
+		uint32_t n = (uint32_t)(zf2fs_get(sit_get(ctx, s)->vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
 
 		blocks += n;
 		if (!n && !is_curseg(c->cur, s) && seg_usable(ctx, s))
@@ -887,24 +887,24 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 			inodes++;
 	}
 	/* reserved (NEW_ADDR) blocks count as used without a place in the SIT */
-	zf_set(cp->valid_block_count, blocks + ctx->found_reserved);
-	zf_set(cp->valid_node_count, nodes);
-	zf_set(cp->valid_inode_count, inodes);
+	zf2fs_set(cp->valid_block_count, blocks + ctx->found_reserved);
+	zf2fs_set(cp->valid_node_count, nodes);
+	zf2fs_set(cp->valid_inode_count, inodes);
 	if (free_count_known(ctx))   /* else kept: zone capacities unknown */
-		zf_set(cp->free_segment_count, free_segs);
-	if (zf_get(cp->next_free_nid) >= ctx->vi->max_nid)
-		zf_set(cp->next_free_nid, ZF2FS_ROOT_INO + 1);
+		zf2fs_set(cp->free_segment_count, free_segs);
+	if (zf2fs_get(cp->next_free_nid) >= ctx->vi->max_nid)
+		zf2fs_set(cp->next_free_nid, ZF2FS_ROOT_INO + 1);
 }
 
 static int write_pack(struct commit *c, uint8_t *cpbuf)
 {
 	struct fsck_ctx *ctx = c->ctx;
 	struct zf2fs_checkpoint *cp = (void *)cpbuf;
-	uint64_t payload = zf_get(ctx->sb->cp_payload);
+	uint64_t payload = zf2fs_get(ctx->sb->cp_payload);
 	uint32_t old_pack = ctx->vi->cp_pack, new_pack = 1 - old_pack;
-	uint64_t old_start = zf_get(ctx->sb->cp_blkaddr) + (uint64_t)old_pack * BPS;
-	uint64_t start = zf_get(ctx->sb->cp_blkaddr) + (uint64_t)new_pack * BPS;
-	uint32_t flags = (uint32_t)zf_get(cp->ckpt_flags);
+	uint64_t old_start = zf2fs_get(ctx->sb->cp_blkaddr) + (uint64_t)old_pack * BPS;
+	uint64_t start = zf2fs_get(ctx->sb->cp_blkaddr) + (uint64_t)new_pack * BPS;
+	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags);
 	uint64_t orphans = 0, total, at;
 	/* Without the umount flag the pack holds no node summaries: the kernel (and the
 	 * library) rebuild them from the node footers of the current node segments. */
@@ -916,9 +916,9 @@ static int write_pack(struct commit *c, uint8_t *cpbuf)
 	if (!sb)
 		return -ENOMEM;
 	if (flags & ZF2FS_CP_ORPHAN_PRESENT_FLAG)
-		orphans = zf_get(cp->cp_pack_start_sum) - 1 - payload;
+		orphans = zf2fs_get(cp->cp_pack_start_sum) - 1 - payload;
 	total = 1 + payload + orphans + (uint64_t)nsums + 1;
-	zf_set(cp->checkpoint_ver, c->ver);
+	zf2fs_set(cp->checkpoint_ver, c->ver);
 	flags &= ~(ZF2FS_CP_COMPACT_SUM_FLAG | ZF2FS_CP_NAT_BITS_FLAG | ZF2FS_CP_FASTBOOT_FLAG |
 		   ZF2FS_CP_FSCK_FLAG | ZF2FS_CP_ERROR_FLAG);
 	if (ctx->quota_clear_flag)
@@ -927,20 +927,20 @@ static int write_pack(struct commit *c, uint8_t *cpbuf)
 	 * and the chain's footers carry the version only (NOCRC, set before write_chain). */
 	if (!c->chain)
 		flags |= ZF2FS_CP_UMOUNT_FLAG;
-	zf_set(cp->ckpt_flags, flags);
-	zf_set(cp->cp_pack_total_block_count, total);
-	zf_set(cp->cp_pack_start_sum, 1 + payload + orphans);
+	zf2fs_set(cp->ckpt_flags, flags);
+	zf2fs_set(cp->cp_pack_total_block_count, total);
+	zf2fs_set(cp->cp_pack_start_sum, 1 + payload + orphans);
 	for (int i = 0; i < 3; i++) {
-		zf_set(cp->cur_data_segno[i], c->cur[i]);
-		zf_set(cp->cur_data_blkoff[i], c->blkoff[i]);
-		zf_set(cp->cur_node_segno[i], c->cur[3 + i]);
-		zf_set(cp->cur_node_blkoff[i], c->blkoff[3 + i]);
+		zf2fs_set(cp->cur_data_segno[i], c->cur[i]);
+		zf2fs_set(cp->cur_data_blkoff[i], c->blkoff[i]);
+		zf2fs_set(cp->cur_node_segno[i], c->cur[3 + i]);
+		zf2fs_set(cp->cur_node_blkoff[i], c->blkoff[3 + i]);
 	}
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 		cp->alloc_type[t] = c->alloc[t];
 	final_counters(c, cp);
 	zf2fs_cp_checksum(cp, &crc);
-	zf_put_le32p(cpbuf + zf_get(cp->checksum_offset), crc);
+	zf2fs_put_le32p(cpbuf + zf2fs_get(cp->checksum_offset), crc);
 
 	at = start + 1;
 	for (uint64_t i = 0; i < payload && !err; i++)
@@ -1023,7 +1023,7 @@ static int keep_chain(struct commit *c, uint8_t *cpbuf)
 		 * the data blocks the kernel will take over are among them.  Pinning a few
 		 * segments too many only narrows the choice of free segments. */
 		for (uint32_t w = 0; w + 4 <= offsetof(struct zf2fs_node, footer); w += 4) {
-			uint32_t a = zf_get_le32p(b + w);
+			uint32_t a = zf2fs_get_le32p(b + w);
 
 			if (blk_in_main(ctx, a))
 				r->pinned[blk_segno(ctx, a)] = 1;
@@ -1033,7 +1033,7 @@ static int keep_chain(struct commit *c, uint8_t *cpbuf)
 	if (err)
 		return err;
 	c->chain = true;
-	zf_set(cp->ckpt_flags, zf_get(cp->ckpt_flags) | ZF2FS_CP_NOCRC_RECOVERY_FLAG);
+	zf2fs_set(cp->ckpt_flags, zf2fs_get(cp->ckpt_flags) | ZF2FS_CP_NOCRC_RECOVERY_FLAG);
 	return 0;
 }
 
@@ -1041,7 +1041,7 @@ int repair_commit(struct fsck_ctx *ctx)
 {
 	struct fsck_repair *r = ctx->repair;
 	struct commit c = { .ctx = ctx, .ver = ctx->vi->cp_ver + 1 };
-	uint64_t payload = zf_get(ctx->sb->cp_payload);
+	uint64_t payload = zf2fs_get(ctx->sb->cp_payload);
 	uint8_t *cpbuf = NULL;
 	bool tables;
 	int err = 0;
@@ -1072,14 +1072,14 @@ int repair_commit(struct fsck_ctx *ctx)
 	}
 	memcpy(cpbuf, ctx->cp, ZF2FS_BLKSIZE);
 	c.new_cp = (const void *)cpbuf;
-	zf_set(((struct zf2fs_checkpoint *)cpbuf)->checkpoint_ver, c.ver);
+	zf2fs_set(((struct zf2fs_checkpoint *)cpbuf)->checkpoint_ver, c.ver);
 	if (ctx->rf_len) {
 		err = keep_chain(&c, cpbuf);
 		if (err)
 			goto out;
 	}
 	if (payload)
-		err = zf2fs_vol_read_blocks(ctx->vol, zf_get(ctx->sb->cp_blkaddr) +
+		err = zf2fs_vol_read_blocks(ctx->vol, zf2fs_get(ctx->sb->cp_blkaddr) +
 					    (uint64_t)ctx->vi->cp_pack * BPS + 1, (uint32_t)payload,
 					    cpbuf + ZF2FS_BLKSIZE);
 	for (int t = 0; t < ZF2FS_NR_CURSEG && !err; t++) {

@@ -23,8 +23,8 @@ int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 	struct zf2fs_checkpoint *cp = (struct zf2fs_checkpoint *)p->cp;
 	uint32_t nsums = p->compact ? 4 : ZF2FS_NR_CURSEG;
 	uint32_t total = 1 + p->payload + p->orphan_blocks + nsums + 1;
-	uint32_t flags = (uint32_t)zf_get(cp->ckpt_flags);
-	uint64_t at = p->start + 1, ver = zf_get(cp->checkpoint_ver);
+	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags);
+	uint64_t at = p->start + 1, ver = zf2fs_get(cp->checkpoint_ver);
 	bool nat_bits = p->nat_bits && total + p->nat_bits_blocks <= ZF2FS_BLOCKS_PER_SEG;
 	uint32_t crc = 0;
 	int err;
@@ -39,13 +39,13 @@ int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 		flags |= ZF2FS_CP_ORPHAN_PRESENT_FLAG;
 	if (nat_bits)
 		flags |= ZF2FS_CP_NAT_BITS_FLAG;
-	zf_set(cp->ckpt_flags, flags);
-	zf_set(cp->cp_pack_total_block_count, total);
-	zf_set(cp->cp_pack_start_sum, 1 + p->payload + p->orphan_blocks);
+	zf2fs_set(cp->ckpt_flags, flags);
+	zf2fs_set(cp->cp_pack_total_block_count, total);
+	zf2fs_set(cp->cp_pack_start_sum, 1 + p->payload + p->orphan_blocks);
 	err = zf2fs_cp_checksum(cp, &crc);
 	if (err)
 		return err;
-	zf_put_le32p(p->cp + zf_get(cp->checksum_offset), crc);
+	zf2fs_put_le32p(p->cp + zf2fs_get(cp->checksum_offset), crc);
 
 	for (uint32_t i = 0; i < p->payload && !err; i++)
 		err = io->write(io->arg, at++, p->cp + (size_t)(i + 1) * ZF2FS_BLKSIZE);
@@ -55,7 +55,7 @@ int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 		err = io->write(io->arg, at++, p->sums + (size_t)i * ZF2FS_BLKSIZE);
 	if (nat_bits) {
 		/* the check value ties the nat_bits to this pack: version and CP crc */
-		uint64_t check = zf_cpu_to_le64(ver | ((uint64_t)crc << 32));
+		uint64_t check = zf2fs_cpu_to_le64(ver | ((uint64_t)crc << 32));
 
 		memcpy(p->nat_bits, &check, sizeof(check));
 		for (uint32_t i = 0; i < p->nat_bits_blocks && !err; i++)

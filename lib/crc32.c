@@ -48,7 +48,7 @@ ZF2FS_EXPORT uint32_t zf2fs_super_checksum(const struct zf2fs_super *sb)
 ZF2FS_EXPORT int zf2fs_cp_checksum(const void *cp_block, uint32_t *ret_crc)
 {
 	const struct zf2fs_checkpoint *cp = cp_block;
-	uint32_t off = (uint32_t)zf_get(cp->checksum_offset);
+	uint32_t off = (uint32_t)zf2fs_get(cp->checksum_offset);
 	uint32_t crc;
 
 	/* The crc either ends the block or (large NAT bitmap) sits right after the header. */

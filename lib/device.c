@@ -269,7 +269,7 @@ ZF2FS_EXPORT int zf2fs_dev_set_size(struct zf2fs_dev *dev, uint64_t bytes)
 static int check_range(struct zf2fs_dev *dev, const char *what, uint64_t len, uint64_t off)
 {
 	if (off > dev->size || len > dev->size - off) {
-		zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0,
+		zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0,
 			   "%s of %llu bytes at offset %llu is past the end of %s (%llu bytes)",
 			   what, (unsigned long long)len, (unsigned long long)off, dev->path,
 			   (unsigned long long)dev->size);
@@ -286,13 +286,13 @@ ZF2FS_EXPORT int zf2fs_dev_read(struct zf2fs_dev *dev, void *buf, size_t len, ui
 		return err;
 	if (dev->read_end && (off < dev->read_start || off + len > dev->read_end)) {
 		dev->reads_refused++;
-		zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: read at offset %llu is outside the "
+		zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0, "%s: read at offset %llu is outside the "
 			   "allowed range", dev->path, (unsigned long long)off);
 		return -EACCES;
 	}
 	err = dev->ops->pread(dev, buf, len, off);
 	if (err)
-		zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: while reading %s at offset %llu",
+		zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0, "%s: while reading %s at offset %llu",
 			   strerror(-err), dev->path, (unsigned long long)off);
 	return err;
 }
@@ -302,7 +302,7 @@ static int injected_fault(struct zf2fs_dev *dev, uint64_t off)
 {
 	if (!dev->fail_after || dev->write_count + 1 < dev->fail_after)
 		return 0;
-	zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0,
+	zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0,
 		   "%s: while writing %s at offset %llu (injected fault)", strerror(EIO),
 		   dev->path, (unsigned long long)off);
 	return -EIO;
@@ -322,7 +322,7 @@ ZF2FS_EXPORT int zf2fs_dev_write(struct zf2fs_dev *dev, const void *buf, size_t 
 		return err;
 	err = dev->ops->pwrite(dev, buf, len, off);
 	if (err) {
-		zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: while writing %s at offset %llu",
+		zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0, "%s: while writing %s at offset %llu",
 			   strerror(-err), dev->path, (unsigned long long)off);
 		return err;
 	}
@@ -341,7 +341,7 @@ ZF2FS_EXPORT int zf2fs_dev_zero(struct zf2fs_dev *dev, uint64_t off, uint64_t le
 		return err;
 	err = dev->ops->zero(dev, off, len);
 	if (err) {
-		zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0,
+		zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0,
 			   "%s: while zeroing %llu bytes of %s at offset %llu", strerror(-err),
 			   (unsigned long long)len, dev->path, (unsigned long long)off);
 		return err;
@@ -370,7 +370,7 @@ ZF2FS_EXPORT int zf2fs_dev_sync(struct zf2fs_dev *dev)
 	int err = dev->ops->sync(dev);
 
 	if (err)
-		zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: while flushing %s", strerror(-err),
+		zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0, "%s: while flushing %s", strerror(-err),
 			   dev->path);
 	return err;
 }

@@ -178,7 +178,7 @@ static int zbd_geometry(struct zf2fs_dev *dev, struct zf2fs_dev_geom *g)
 
 	fd = zbd_open(dev->path, O_RDONLY, &info);
 	if (fd < 0) {
-		zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: while opening zoned device %s",
+		zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0, "%s: while opening zoned device %s",
 			   strerror(errno), dev->path);
 		return -errno;
 	}
@@ -223,7 +223,7 @@ ZF2FS_EXPORT int zf2fs_dev_geometry(struct zf2fs_dev *dev, struct zf2fs_dev_geom
 #ifdef HAVE_LIBZBD
 	return zbd_geometry(dev, g);
 #else
-	zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0,
+	zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0,
 		   "%s is a zoned block device, but this build has no libzbd support "
 		   "(rebuild with libzbd-dev installed)", dev->path);
 	return -ENOTSUP;
@@ -243,7 +243,7 @@ ZF2FS_EXPORT int zf2fs_dev_reset_zones(struct zf2fs_dev *dev)
 		return -errno;
 	if (zbd_reset_zones(fd, 0, 0)) {
 		err = -errno;
-		zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: while resetting the zones of %s",
+		zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0, "%s: while resetting the zones of %s",
 			   strerror(errno), dev->path);
 	}
 	zbd_close(fd);

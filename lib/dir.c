@@ -100,7 +100,7 @@ static int scan_view(const struct zf2fs_dentry_view *v, int64_t block,
 			i++;
 			continue;
 		}
-		len = (uint32_t)zf_get(de->name_len);
+		len = (uint32_t)zf2fs_get(de->name_len);
 		slots = zf2fs_dentry_slots(len);
 		if (len == 0 || len > ZF2FS_NAME_LEN || i + slots > v->nr) {
 			snprintf(why, sizeof(why), "name length %u does not fit (slot %u of %u)", len,
@@ -109,8 +109,8 @@ static int scan_view(const struct zf2fs_dentry_view *v, int64_t block,
 		}
 		d.name = v->filename[i];
 		d.name_len = len;
-		d.ino = (uint32_t)zf_get(de->ino);
-		d.hash = (uint32_t)zf_get(de->hash_code);
+		d.ino = (uint32_t)zf2fs_get(de->ino);
+		d.hash = (uint32_t)zf2fs_get(de->hash_code);
 		d.type = de->file_type;
 		d.slot = i;
 		d.block = block;

@@ -44,13 +44,13 @@ ZF2FS_EXPORT int zf2fs_inode_read(struct zf2fs_vol *vol, uint32_t ino, struct zf
 	if (err)
 		return zf2fs_set_why(why, whylen, err, "inode %u: %s", ino, err == -ZF2FS_EFSCORRUPTED ||
 			    err == -ENOENT ? tmp : strerror(-err));
-	if (zf_get(buf->footer.ino) != ino)
+	if (zf2fs_get(buf->footer.ino) != ino)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node belongs to inode "
 			    "%llu, so it is not an inode", ino,
-			    (unsigned long long)zf_get(buf->footer.ino));
-	if (zf_get(buf->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT)
+			    (unsigned long long)zf2fs_get(buf->footer.ino));
+	if (zf2fs_get(buf->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node offset %llu, not 0",
-			    ino, (unsigned long long)(zf_get(buf->footer.flag) >>
+			    ino, (unsigned long long)(zf2fs_get(buf->footer.flag) >>
 						      ZF2FS_FOOTER_OFS_SHIFT));
 	return 0;
 }
@@ -85,13 +85,13 @@ static int tree_node(struct zf2fs_vol *vol, uint32_t ino, uint32_t nid, uint32_t
 	if (err)
 		return zf2fs_set_why(why, whylen, err, "inode %u: %s", ino,
 			    err == -ZF2FS_EFSCORRUPTED ? tmp : strerror(-err));
-	if (zf_get(buf->footer.ino) != ino)
+	if (zf2fs_get(buf->footer.ino) != ino)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node %u belongs to "
-			    "inode %llu", ino, nid, (unsigned long long)zf_get(buf->footer.ino));
-	if ((zf_get(buf->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT) != ofs)
+			    "inode %llu", ino, nid, (unsigned long long)zf2fs_get(buf->footer.ino));
+	if ((zf2fs_get(buf->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT) != ofs)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node %u has offset "
 			    "%llu, expected %u", ino, nid,
-			    (unsigned long long)(zf_get(buf->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT),
+			    (unsigned long long)(zf2fs_get(buf->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT),
 			    ofs);
 	return 0;
 }
@@ -100,7 +100,7 @@ ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node 
 				 uint64_t fofs, uint32_t *ret_blkaddr, char *why, size_t whylen)
 {
 	const uint64_t n = ZF2FS_NIDS_PER_BLOCK;
-	uint32_t ino = (uint32_t)zf_get(inode->footer.ino);
+	uint32_t ino = (uint32_t)zf2fs_get(inode->footer.ino);
 	struct zf2fs_inode_geom g;
 	struct zf2fs_node *buf;
 	uint64_t direct, indirect, b = fofs;
@@ -114,7 +114,7 @@ ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node 
 	if (inode->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
 		return zf2fs_set_why(why, whylen, -EINVAL, "inode %u keeps its data inline", ino);
 	if (b < g.addrs) {
-		*ret_blkaddr = zf_le32_to_cpu(inode->i.i_addr[g.extra_words + b]);
+		*ret_blkaddr = zf2fs_le32_to_cpu(inode->i.i_addr[g.extra_words + b]);
 		return 0;
 	}
 	direct = g.addrs_per_block;
@@ -135,7 +135,7 @@ ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node 
 		return zf2fs_set_why(why, whylen, -ERANGE, "inode %u: block %llu is beyond the largest "
 			    "file", ino, (unsigned long long)fofs);
 	}
-	nid = zf_le32_to_cpu(inode->i.i_nid[top]);
+	nid = zf2fs_le32_to_cpu(inode->i.i_nid[top]);
 	if (!nid)
 		return 0;
 	buf = malloc(sizeof(*buf));
@@ -153,7 +153,7 @@ ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node 
 		err = tree_node(vol, ino, nid, ofs, buf, why, whylen);
 		if (err)
 			break;
-		nid = zf_le32_to_cpu(buf->in.nid[b / direct]);
+		nid = zf2fs_le32_to_cpu(buf->in.nid[b / direct]);
 		if (!nid)
 			goto out;
 		err = tree_node(vol, ino, nid, ofs + 1 + (uint32_t)(b / direct), buf, why, whylen);
@@ -165,14 +165,14 @@ ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node 
 		err = tree_node(vol, ino, nid, ZF2FS_OFS_DIND, buf, why, whylen);
 		if (err)
 			break;
-		nid = zf_le32_to_cpu(buf->in.nid[i]);
+		nid = zf2fs_le32_to_cpu(buf->in.nid[i]);
 		if (!nid)
 			goto out;
 		ofs = ZF2FS_OFS_DIND + 1 + (uint32_t)(i * (n + 1));
 		err = tree_node(vol, ino, nid, ofs, buf, why, whylen);
 		if (err)
 			break;
-		nid = zf_le32_to_cpu(buf->in.nid[j]);
+		nid = zf2fs_le32_to_cpu(buf->in.nid[j]);
 		if (!nid)
 			goto out;
 		err = tree_node(vol, ino, nid, ofs + 1 + (uint32_t)j, buf, why, whylen);
@@ -181,7 +181,7 @@ ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node 
 	}
 	}
 	if (!err)
-		*ret_blkaddr = zf_le32_to_cpu(buf->dn.addr[slot]);
+		*ret_blkaddr = zf2fs_le32_to_cpu(buf->dn.addr[slot]);
 out:
 	free(buf);
 	return err;
@@ -284,11 +284,11 @@ ZF2FS_EXPORT int zf2fs_file_read(struct zf2fs_vol *vol, const struct zf2fs_node 
 	const struct zf2fs_walk_ops ops = { .data = read_data, .bad = read_bad };
 	struct reader r = { .vol = vol, .sink = sink, .arg = arg, .why = why, .whylen = whylen };
 	struct zf2fs_inode_geom g;
-	uint32_t mode = (uint32_t)zf_get(inode->i.i_mode);
+	uint32_t mode = (uint32_t)zf2fs_get(inode->i.i_mode);
 	int err;
 
-	r.ino = (uint32_t)zf_get(inode->footer.ino);
-	r.size = zf_get(inode->i.i_size);
+	r.ino = (uint32_t)zf2fs_get(inode->footer.ino);
+	r.size = zf2fs_get(inode->i.i_size);
 	if ((mode & S_FMT) != S_REG && (mode & S_FMT) != S_LNK)
 		return zf2fs_set_why(why, whylen, -EINVAL, "inode %u is neither a regular file nor a "
 			    "symlink (mode 0%o)", r.ino, mode);
@@ -335,13 +335,13 @@ static int scan_for(const struct zf2fs_dentry_view *v, const char *name, size_t 
 			i++;
 			continue;
 		}
-		nlen = (uint32_t)zf_get(de->name_len);
+		nlen = (uint32_t)zf2fs_get(de->name_len);
 		slots = zf2fs_dentry_slots(nlen);
 		if (!nlen || nlen > ZF2FS_NAME_LEN || i + slots > v->nr)
 			return 0;   /* damaged slot: nothing after it can be trusted */
-		if (nlen == len && (!use_hash || zf_get(de->hash_code) == hash) &&
+		if (nlen == len && (!use_hash || zf2fs_get(de->hash_code) == hash) &&
 		    !memcmp(v->filename[i], name, len)) {
-			*ino = (uint32_t)zf_get(de->ino);
+			*ino = (uint32_t)zf2fs_get(de->ino);
 			*type = de->file_type;
 			return 1;
 		}
@@ -354,15 +354,15 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 				  const char *name, size_t len, uint32_t *ret_ino,
 				  uint8_t *ret_type, char *why, size_t whylen)
 {
-	uint32_t dino = (uint32_t)zf_get(dir->footer.ino);
+	uint32_t dino = (uint32_t)zf2fs_get(dir->footer.ino);
 	uint32_t hash, depth, dir_level = dir->i.i_dir_level, ino = 0;
 	uint64_t nblocks;
-	bool use_hash = !(zf_get(dir->i.i_flags) & ZF2FS_CASEFOLD_FL);
+	bool use_hash = !(zf2fs_get(dir->i.i_flags) & ZF2FS_CASEFOLD_FL);
 	struct zf2fs_dentry_view v;
 	uint8_t type = 0, *blk;
 	int found = 0, err = 0;
 
-	if (((uint32_t)zf_get(dir->i.i_mode) & S_FMT) != S_DIR)
+	if (((uint32_t)zf2fs_get(dir->i.i_mode) & S_FMT) != S_DIR)
 		return zf2fs_set_why(why, whylen, -ENOTDIR, "inode %u is not a directory", dino);
 	if (dir->i.i_advise & ZF2FS_ADVISE_ENCRYPT)
 		return zf2fs_set_why(why, whylen, -EOPNOTSUPP, "directory %u is encrypted: its names cannot "
@@ -377,13 +377,13 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 		found = scan_for(&v, name, len, hash, use_hash, &ino, &type);
 		goto out;
 	}
-	depth = (uint32_t)zf_get(dir->i.i_current_depth);
+	depth = (uint32_t)zf2fs_get(dir->i.i_current_depth);
 	if (depth > ZF2FS_MAX_DIR_HASH_DEPTH)
 		depth = ZF2FS_MAX_DIR_HASH_DEPTH;
 	if (dir_level > ZF2FS_MAX_DIR_HASH_DEPTH)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "directory %u: i_dir_level %u is "
 			    "impossible", dino, dir_level);
-	nblocks = (zf_get(dir->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	nblocks = (zf2fs_get(dir->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
 	blk = malloc(ZF2FS_BLKSIZE);
 	if (!blk)
 		return -ENOMEM;
@@ -472,7 +472,7 @@ ZF2FS_EXPORT int zf2fs_file_read_buf(struct zf2fs_vol *vol, const struct zf2fs_n
 ZF2FS_EXPORT int zf2fs_path_lookup(struct zf2fs_vol *vol, const char *path, int flags,
 				   uint32_t *ret_ino, char *why, size_t whylen)
 {
-	uint32_t root = (uint32_t)zf_get(vol->sb.root_ino), cur = root;
+	uint32_t root = (uint32_t)zf2fs_get(vol->sb.root_ino), cur = root;
 	struct zf2fs_node *node = malloc(sizeof(*node));
 	char *rest = malloc(2 * PATH_MAX_BYTES + 2), *tmp = malloc(2 * PATH_MAX_BYTES + 2);
 	char *target = malloc(PATH_MAX_BYTES);

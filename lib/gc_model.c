@@ -269,17 +269,17 @@ ZF2FS_EXPORT int zf2fs_gc_model_ready(struct zf2fs_gc_model *m)
 static int set_from_sit(struct zf2fs_gc_model *m, const struct zf2fs_log *log, uint32_t segno,
 			const struct zf2fs_sit_entry *se)
 {
-	uint32_t vb = (uint32_t)zf_get(se->vblocks);
+	uint32_t vb = (uint32_t)zf2fs_get(se->vblocks);
 	uint32_t valid = vb & ZF2FS_SIT_VBLOCKS_MASK, type = vb >> ZF2FS_SIT_VBLOCKS_BITS;
 
 	if (m->unusable && valid <= m->bps && valid > gc_seg_usable(m, segno)) {
-		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "segment %u holds %u valid blocks, more than "
+		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "segment %u holds %u valid blocks, more than "
 			   "the %u below the zone capacity of %u blocks: wrong zone capacity?",
 			   segno, valid, gc_seg_usable(m, segno), m->cap);
 		return -EINVAL;
 	}
-	if (zf2fs_gc_model_set_segment(m, segno, valid, type, zf_get(se->mtime))) {
-		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt SIT entry: segment %u, %u valid blocks "
+	if (zf2fs_gc_model_set_segment(m, segno, valid, type, zf2fs_get(se->mtime))) {
+		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt SIT entry: segment %u, %u valid blocks "
 			   "of type %u", segno, valid, type);
 		return -ZF2FS_EFSCORRUPTED;
 	}
@@ -305,17 +305,17 @@ static int load_sit(struct zf2fs_vol *vol, const struct zf2fs_log *log, struct z
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
 	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(vol);
 	uint32_t segs = m->total_segs, nblocks = (segs + ZF2FS_SIT_PER_BLOCK - 1) / ZF2FS_SIT_PER_BLOCK;
-	uint32_t nj = (uint32_t)zf_get(j->n_entries);
+	uint32_t nj = (uint32_t)zf2fs_get(j->n_entries);
 	uint8_t *buf;
 	int err = 0;
 
 	if (nblocks > vi->sit_blocks) {
-		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt superblock: SIT area, %u blocks cannot "
+		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt superblock: SIT area, %u blocks cannot "
 			   "cover %u segments", vi->sit_blocks, segs);
 		return -ZF2FS_EFSCORRUPTED;
 	}
 	if (nj > ZF2FS_SIT_JOURNAL_ENTRIES) {
-		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt checkpoint: SIT journal, %u entries",
+		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: SIT journal, %u entries",
 			   nj);
 		return -ZF2FS_EFSCORRUPTED;
 	}
@@ -344,10 +344,10 @@ static int load_sit(struct zf2fs_vol *vol, const struct zf2fs_log *log, struct z
 		i += run;
 	}
 	for (uint32_t k = 0; k < nj && !err; k++) {
-		uint32_t segno = (uint32_t)zf_get(j->sit.entries[k].segno);
+		uint32_t segno = (uint32_t)zf2fs_get(j->sit.entries[k].segno);
 
 		if (segno >= segs) {
-			zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt checkpoint: SIT journal entry %u, "
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: SIT journal entry %u, "
 				   "segment %u of %u", k, segno, segs);
 			err = -ZF2FS_EFSCORRUPTED;
 			break;
@@ -371,7 +371,7 @@ static int zone_unusable(struct zf2fs_vol *vol, const struct zf2fs_log *log, uin
 		return 0;
 	if (cap) {
 		if (cap > sec_blocks) {
-			zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "zone capacity of %u blocks is above "
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "zone capacity of %u blocks is above "
 				   "the section size (%llu blocks)", cap,
 				   (unsigned long long)sec_blocks);
 			return -EINVAL;
@@ -381,13 +381,13 @@ static int zone_unusable(struct zf2fs_vol *vol, const struct zf2fs_log *log, uin
 	}
 	err = zf2fs_vol_zone_unusable(vol, ret);
 	if (err == -ENODEV || err == -ENOTSUP) {
-		zf2fs_logf(log, ZF2FS_LOG_WARNING, 0, "zoned volume, zone capacity unknown (%s): "
+		zf2fs_logf(log, ZF2FS_MSG_WARNING, 0, "zoned volume, zone capacity unknown (%s): "
 			   "taken as the zone size; give it when it is smaller",
 			   err == -ENODEV ? "no device reports zones" : "no libzbd in this build");
 		return 0;
 	}
 	if (err == -EINVAL)
-		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "zones of unequal capacity, or not one "
+		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "zones of unequal capacity, or not one "
 			   "section each: the kernel does not mount such a volume");
 	return err;
 }
@@ -406,7 +406,7 @@ ZF2FS_EXPORT int zf2fs_gc_model_load_cap(struct zf2fs_vol *vol, const struct zf2
 	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
 	struct zf2fs_gc_model *m = NULL;
 	struct zf2fs_gc_geom g;
-	uint32_t log_bps = (uint32_t)zf_get(sb->log_blocks_per_seg);
+	uint32_t log_bps = (uint32_t)zf2fs_get(sb->log_blocks_per_seg);
 	int err;
 
 	*ret = NULL;
@@ -414,21 +414,21 @@ ZF2FS_EXPORT int zf2fs_gc_model_load_cap(struct zf2fs_vol *vol, const struct zf2
 	g.main_secs = vi->main_secs;
 	g.segs_per_sec = vi->segs_per_sec;
 	g.log_blocks_per_seg = log_bps;
-	g.rsvd_segments = (uint32_t)zf_get(cp->rsvd_segment_count);
-	g.ovp_segments = (uint32_t)zf_get(cp->overprov_segment_count);
-	g.elapsed_time = zf_get(cp->elapsed_time);
+	g.rsvd_segments = (uint32_t)zf2fs_get(cp->rsvd_segment_count);
+	g.ovp_segments = (uint32_t)zf2fs_get(cp->overprov_segment_count);
+	g.elapsed_time = zf2fs_get(cp->elapsed_time);
 	err = zone_unusable(vol, log, zone_cap, &g.unusable_blocks_per_sec);
 	if (err)
 		return err;
 	if ((uint64_t)vi->main_secs * vi->segs_per_sec > vi->main_segs || log_bps != 9) {
-		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt superblock: main area, %u sections "
+		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt superblock: main area, %u sections "
 			   "of %u segments in %u segments", vi->main_secs, vi->segs_per_sec,
 			   vi->main_segs);
 		return -ZF2FS_EFSCORRUPTED;
 	}
 	err = zf2fs_gc_model_new(&g, &m);
 	if (err == -EINVAL) {
-		zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt superblock: geometry out of range, "
+		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt superblock: geometry out of range, "
 			   "%u sections of %u segments", vi->main_secs, vi->segs_per_sec);
 		return -ZF2FS_EFSCORRUPTED;
 	}
@@ -443,7 +443,7 @@ ZF2FS_EXPORT int zf2fs_gc_model_load_cap(struct zf2fs_vol *vol, const struct zf2
 		zf2fs_vol_curseg(vol, i, &segno, &blkoff);
 		err = zf2fs_gc_model_set_curseg(m, i, segno, blkoff);
 		if (err) {
-			zf2fs_logf(log, ZF2FS_LOG_ERROR, 0, "corrupt checkpoint: current segment "
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: current segment "
 				   "of log %d, segment %u offset %u", i, segno, blkoff);
 			err = -ZF2FS_EFSCORRUPTED;
 			goto out;

@@ -14,7 +14,7 @@
 
 static void put_unit(void *name, size_t i, uint32_t v)
 {
-	uint16_t le = zf_cpu_to_le16((uint16_t)v);
+	uint16_t le = zf2fs_cpu_to_le16((uint16_t)v);
 
 	memcpy((uint8_t *)name + 2 * i, &le, 2);
 }
@@ -24,7 +24,7 @@ static uint32_t get_unit(const void *name, size_t i)
 	uint16_t le;
 
 	memcpy(&le, (const uint8_t *)name + 2 * i, 2);
-	return zf_le16_to_cpu(le);
+	return zf2fs_le16_to_cpu(le);
 }
 
 ZF2FS_EXPORT int zf2fs_label_from_utf8(const char *in, void *out, char *why, size_t whylen)

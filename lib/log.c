@@ -13,14 +13,14 @@
 
 #include "zf2fs/zf2fs.h"
 
-ZF2FS_EXPORT void zf2fs_logf(const struct zf2fs_log *log, enum zf2fs_log_kind kind, int level,
+ZF2FS_EXPORT void zf2fs_logf(const struct zf2fs_log *log, enum zf2fs_msg_kind kind, int level,
 			     const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
 	int threshold = log ? log->level : 1;
 
-	if (kind == ZF2FS_LOG_INFO && level > threshold)
+	if (kind == ZF2FS_MSG_INFO && level > threshold)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -29,9 +29,9 @@ ZF2FS_EXPORT void zf2fs_logf(const struct zf2fs_log *log, enum zf2fs_log_kind ki
 		log->fn(log->arg, kind, msg);
 		return;
 	}
-	if (kind == ZF2FS_LOG_ERROR)
+	if (kind == ZF2FS_MSG_ERROR)
 		fprintf(stderr, "ERROR: %s\n", msg);
-	else if (kind == ZF2FS_LOG_WARNING)
+	else if (kind == ZF2FS_MSG_WARNING)
 		fprintf(stderr, "WARNING: %s\n", msg);
 	else
 		printf("%s\n", msg);

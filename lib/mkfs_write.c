@@ -62,7 +62,7 @@ static int vol_locate(const struct builder *b, uint64_t blk, unsigned *ret_dev,
 			return 0;
 		}
 	}
-	zf2fs_logf(b->log, ZF2FS_LOG_ERROR, 0, "block %llu is outside every device",
+	zf2fs_logf(b->log, ZF2FS_MSG_ERROR, 0, "block %llu is outside every device",
 		   (unsigned long long)blk);
 	return -ERANGE;
 }
@@ -121,7 +121,7 @@ static int add_extensions(struct zf2fs_super *sb, unsigned *pos, const char *con
 		bool dup = false;
 
 		if (len >= ZF2FS_EXTENSION_LEN) {
-			zf2fs_logf(log, ZF2FS_LOG_WARNING, 0, "extension \"%.*s\" is too long (at most "
+			zf2fs_logf(log, ZF2FS_MSG_WARNING, 0, "extension \"%.*s\" is too long (at most "
 				   "%d characters): skipped", (int)len, p, ZF2FS_EXTENSION_LEN - 1);
 		} else if (len) {
 			memcpy(name, p, len);
@@ -149,32 +149,32 @@ static int build_super(struct builder *b)
 	int err;
 
 	memset(sb, 0, sizeof(*sb));
-	zf_set(sb->magic, ZF2FS_MAGIC);
-	zf_set(sb->major_ver, 1);
-	zf_set(sb->minor_ver, 15);
-	zf_set(sb->log_sectorsize, lay->log_sectorsize);
-	zf_set(sb->log_sectors_per_block, lay->log_sectors_per_block);
-	zf_set(sb->log_blocksize, ZF2FS_BLKSIZE_BITS);
-	zf_set(sb->log_blocks_per_seg, ZF2FS_LOG_BLOCKS_PER_SEG);
-	zf_set(sb->segs_per_sec, lay->segs_per_sec);
-	zf_set(sb->secs_per_zone, lay->secs_per_zone);
-	zf_set(sb->block_count, lay->block_count);
-	zf_set(sb->section_count, lay->section_count);
-	zf_set(sb->segment_count, lay->segment_count);
-	zf_set(sb->segment_count_ckpt, lay->segment_count_ckpt);
-	zf_set(sb->segment_count_sit, lay->segment_count_sit);
-	zf_set(sb->segment_count_nat, lay->segment_count_nat);
-	zf_set(sb->segment_count_ssa, lay->segment_count_ssa);
-	zf_set(sb->segment_count_main, lay->segment_count_main);
-	zf_set(sb->segment0_blkaddr, lay->segment0_blkaddr);
-	zf_set(sb->cp_blkaddr, lay->cp_blkaddr);
-	zf_set(sb->sit_blkaddr, lay->sit_blkaddr);
-	zf_set(sb->nat_blkaddr, lay->nat_blkaddr);
-	zf_set(sb->ssa_blkaddr, lay->ssa_blkaddr);
-	zf_set(sb->main_blkaddr, lay->main_blkaddr);
-	zf_set(sb->root_ino, ZF2FS_ROOT_INO);
-	zf_set(sb->node_ino, ZF2FS_NODE_INO);
-	zf_set(sb->meta_ino, ZF2FS_META_INO);
+	zf2fs_set(sb->magic, ZF2FS_MAGIC);
+	zf2fs_set(sb->major_ver, 1);
+	zf2fs_set(sb->minor_ver, 15);
+	zf2fs_set(sb->log_sectorsize, lay->log_sectorsize);
+	zf2fs_set(sb->log_sectors_per_block, lay->log_sectors_per_block);
+	zf2fs_set(sb->log_blocksize, ZF2FS_BLKSIZE_BITS);
+	zf2fs_set(sb->log_blocks_per_seg, ZF2FS_LOG_BLOCKS_PER_SEG);
+	zf2fs_set(sb->segs_per_sec, lay->segs_per_sec);
+	zf2fs_set(sb->secs_per_zone, lay->secs_per_zone);
+	zf2fs_set(sb->block_count, lay->block_count);
+	zf2fs_set(sb->section_count, lay->section_count);
+	zf2fs_set(sb->segment_count, lay->segment_count);
+	zf2fs_set(sb->segment_count_ckpt, lay->segment_count_ckpt);
+	zf2fs_set(sb->segment_count_sit, lay->segment_count_sit);
+	zf2fs_set(sb->segment_count_nat, lay->segment_count_nat);
+	zf2fs_set(sb->segment_count_ssa, lay->segment_count_ssa);
+	zf2fs_set(sb->segment_count_main, lay->segment_count_main);
+	zf2fs_set(sb->segment0_blkaddr, lay->segment0_blkaddr);
+	zf2fs_set(sb->cp_blkaddr, lay->cp_blkaddr);
+	zf2fs_set(sb->sit_blkaddr, lay->sit_blkaddr);
+	zf2fs_set(sb->nat_blkaddr, lay->nat_blkaddr);
+	zf2fs_set(sb->ssa_blkaddr, lay->ssa_blkaddr);
+	zf2fs_set(sb->main_blkaddr, lay->main_blkaddr);
+	zf2fs_set(sb->root_ino, ZF2FS_ROOT_INO);
+	zf2fs_set(sb->node_ino, ZF2FS_NODE_INO);
+	zf2fs_set(sb->meta_ino, ZF2FS_META_INO);
 	/* Quota files take the inode numbers right after the root, as with mkfs.f2fs: user
 	 * and group with quota, project with project_quota (which therefore turns quota on:
 	 * without a file the kernel would have nowhere to keep project usage). */
@@ -183,7 +183,7 @@ static int build_super(struct builder *b)
 						   b->features & ZF2FS_FEAT_QUOTA_INO;
 
 		if (want)
-			zf_set(sb->qf_ino[q], b->next_nid++);
+			zf2fs_set(sb->qf_ino[q], b->next_nid++);
 	}
 	if (b->features & ZF2FS_FEAT_PRJQUOTA)
 		b->features |= ZF2FS_FEAT_QUOTA_INO;
@@ -193,41 +193,41 @@ static int build_super(struct builder *b)
 
 		err = zf2fs_label_from_utf8(b->o->label, sb->volume_name, why, sizeof(why));
 		if (err) {
-			zf2fs_logf(b->log, ZF2FS_LOG_ERROR, 0, "volume label: %s", why);
+			zf2fs_logf(b->log, ZF2FS_MSG_ERROR, 0, "volume label: %s", why);
 			return -EINVAL;
 		}
 	}
 	err = add_extensions(sb, &pos, default_cold_ext, b->o->cold_extensions, b->log);
 	if (!err) {
-		zf_set(sb->extension_count, pos);
+		zf2fs_set(sb->extension_count, pos);
 		err = add_extensions(sb, &pos, default_hot_ext, b->o->hot_extensions, b->log);
-		sb->hot_ext_count = (uint8_t)(pos - zf_get(sb->extension_count));
+		sb->hot_ext_count = (uint8_t)(pos - zf2fs_get(sb->extension_count));
 	}
 	if (err) {
-		zf2fs_logf(b->log, ZF2FS_LOG_ERROR, 0, "too many file extensions (at most %d)",
+		zf2fs_logf(b->log, ZF2FS_MSG_ERROR, 0, "too many file extensions (at most %d)",
 			   ZF2FS_MAX_EXTENSIONS);
 		return err;
 	}
-	zf_set(sb->cp_payload, lay->cp_payload);
+	zf2fs_set(sb->cp_payload, lay->cp_payload);
 	if (b->o->version_string) {
 		strncpy((char *)sb->version, b->o->version_string, ZF2FS_VERSION_LEN - 1);
 		strncpy((char *)sb->init_version, b->o->version_string, ZF2FS_VERSION_LEN - 1);
 	}
-	zf_set(sb->feature, b->features);
+	zf2fs_set(sb->feature, b->features);
 	if (lay->ndevs > 1) {
 		for (unsigned i = 0; i < lay->ndevs; i++) {
 			strncpy((char *)sb->devs[i].path, zf2fs_dev_path(b->devs[i]),
 				ZF2FS_DEVICE_PATH_LEN - 1);
-			zf_set(sb->devs[i].total_segments, lay->dev_segments[i]);
+			zf2fs_set(sb->devs[i].total_segments, lay->dev_segments[i]);
 		}
 	}
 	if (b->features & ZF2FS_FEAT_CASEFOLD) {
-		zf_set(sb->s_encoding, b->o->s_encoding);
-		zf_set(sb->s_encoding_flags, b->o->s_encoding_flags);
+		zf2fs_set(sb->s_encoding, b->o->s_encoding);
+		zf2fs_set(sb->s_encoding_flags, b->o->s_encoding_flags);
 	}
 	if (b->features & ZF2FS_FEAT_SB_CHKSUM) {
-		zf_set(sb->checksum_offset, offsetof(struct zf2fs_super, crc));
-		zf_set(sb->crc, zf2fs_super_checksum(sb));
+		zf2fs_set(sb->checksum_offset, offsetof(struct zf2fs_super, crc));
+		zf2fs_set(sb->crc, zf2fs_super_checksum(sb));
 	}
 	return 0;
 }
@@ -244,9 +244,9 @@ static uint32_t log_alloc(struct builder *b, int type, uint32_t nid, uint16_t of
 	uint32_t addr = log_next_blkaddr(b, type);
 	struct zf2fs_summary *s = &b->sums[type][b->blkoff[type]];
 
-	zf_set(s->nid, nid);
+	zf2fs_set(s->nid, nid);
 	s->version = 0;
-	zf_set(s->ofs_in_node, ofs_in_node);
+	zf2fs_set(s->ofs_in_node, ofs_in_node);
 	b->blkoff[type]++;
 	return addr;
 }
@@ -259,9 +259,9 @@ static void dentry_add(struct zf2fs_dentry_block *d, unsigned *slot, const char 
 	unsigned slots = zf2fs_dentry_slots((uint32_t)len);
 	struct zf2fs_dir_entry *de = &d->dentry[*slot];
 
-	zf_set(de->hash_code, zf2fs_dentry_hash(name, len));
-	zf_set(de->ino, ino);
-	zf_set(de->name_len, len);
+	zf2fs_set(de->hash_code, zf2fs_dentry_hash(name, len));
+	zf2fs_set(de->ino, ino);
+	zf2fs_set(de->name_len, len);
 	de->file_type = type;
 	memcpy(d->filename[*slot], name, len);
 	for (unsigned i = 0; i < slots; i++, (*slot)++)
@@ -301,43 +301,43 @@ static void fill_inode(struct builder *b, struct zf2fs_node *node, const struct 
 	struct zf2fs_inode *in = &node->i;
 	unsigned addr_index = 0;
 
-	zf_set(in->i_mode, is->mode);
-	zf_set(in->i_uid, is->uid);
-	zf_set(in->i_gid, is->gid);
-	zf_set(in->i_links, is->links);
-	zf_set(in->i_size, is->size);
-	zf_set(in->i_blocks, 1 + is->naddrs);   /* the inode block and its data blocks */
-	zf_set(in->i_atime, b->o->timestamp);
-	zf_set(in->i_ctime, b->o->timestamp);
-	zf_set(in->i_mtime, b->o->timestamp);
-	zf_set(in->i_flags, is->flags);
-	zf_set(in->i_pino, is->pino);
+	zf2fs_set(in->i_mode, is->mode);
+	zf2fs_set(in->i_uid, is->uid);
+	zf2fs_set(in->i_gid, is->gid);
+	zf2fs_set(in->i_links, is->links);
+	zf2fs_set(in->i_size, is->size);
+	zf2fs_set(in->i_blocks, 1 + is->naddrs);   /* the inode block and its data blocks */
+	zf2fs_set(in->i_atime, b->o->timestamp);
+	zf2fs_set(in->i_ctime, b->o->timestamp);
+	zf2fs_set(in->i_mtime, b->o->timestamp);
+	zf2fs_set(in->i_flags, is->flags);
+	zf2fs_set(in->i_pino, is->pino);
 	if (is->name) {
 		size_t len = strlen(is->name);
 
-		zf_set(in->i_namelen, len);
+		zf2fs_set(in->i_namelen, len);
 		memcpy(in->i_name, is->name, len);
 	}
 	if (b->features & ZF2FS_FEAT_EXTRA_ATTR) {
 		uint16_t isize = zf2fs_extra_isize(b->features);
 
 		in->i_inline = ZF2FS_EXTRA_ATTR;
-		zf_set(in->i_extra_isize, isize);
+		zf2fs_set(in->i_extra_isize, isize);
 		/* No inline xattr area: i_inline_xattr_size stays 0 and the flag off. */
 		if (b->features & ZF2FS_FEAT_INODE_CRTIME)
-			zf_set(in->i_crtime, b->o->timestamp);
+			zf2fs_set(in->i_crtime, b->o->timestamp);
 		addr_index = isize / 4;
 	}
 	for (unsigned i = 0; i < is->naddrs; i++)
-		zf_set(in->i_addr[addr_index + i], is->addrs[i]);
+		zf2fs_set(in->i_addr[addr_index + i], is->addrs[i]);
 
-	zf_set(node->footer.nid, is->ino);
-	zf_set(node->footer.ino, is->ino);
-	zf_set(node->footer.flag, 0);   /* offset 0; nothing mkfs writes is cold */
-	zf_set(node->footer.cp_ver, b->cp_ver);
-	zf_set(node->footer.next_blkaddr, log_next_blkaddr(b, ZF2FS_LOG_HOT_NODE));
+	zf2fs_set(node->footer.nid, is->ino);
+	zf2fs_set(node->footer.ino, is->ino);
+	zf2fs_set(node->footer.flag, 0);   /* offset 0; nothing mkfs writes is cold */
+	zf2fs_set(node->footer.cp_ver, b->cp_ver);
+	zf2fs_set(node->footer.next_blkaddr, log_next_blkaddr(b, ZF2FS_LOG_HOT_NODE));
 	if (b->features & ZF2FS_FEAT_INODE_CHKSUM)
-		zf_set(in->i_inode_checksum, zf2fs_inode_checksum(b->csum_seed, node));
+		zf2fs_set(in->i_inode_checksum, zf2fs_inode_checksum(b->csum_seed, node));
 }
 
 struct dir_spec {
@@ -368,7 +368,7 @@ static int write_dir(struct builder *b, const struct dir_spec *ds, const char *c
 	if (child)
 		dentry_add(dent, &slot, child, child_ino, ZF2FS_FT_DIR);
 
-	zf_set(node->i.i_current_depth, 1);
+	zf2fs_set(node->i.i_current_depth, 1);
 	fill_inode(b, node, &(struct inode_spec){ .ino = ds->ino, .pino = ds->pino,
 		   .name = ds->name, .mode = ds->mode, .links = ds->links, .uid = ds->uid,
 		   .gid = ds->gid, .size = ZF2FS_BLKSIZE, .addrs = &data_addr, .naddrs = 1 });
@@ -466,8 +466,8 @@ static int write_root(struct builder *b)
 	int err = write_dir(b, &dirs[0], lpf ? "lost+found" : NULL, lpf_ino);
 
 	for (int q = 0; !err && q < ZF2FS_MAX_QUOTAS; q++)
-		if (zf_get(b->sb.qf_ino[q]))
-			err = write_quota_file(b, q, (uint32_t)zf_get(b->sb.qf_ino[q]), dirs,
+		if (zf2fs_get(b->sb.qf_ino[q]))
+			err = write_quota_file(b, q, (uint32_t)zf2fs_get(b->sb.qf_ino[q]), dirs,
 					       lpf ? 2 : 1);
 	if (!err && lpf)
 		err = write_dir(b, &dirs[1], NULL, 0);
@@ -483,13 +483,13 @@ static int write_nat(struct builder *b)
 	if (!nb)
 		return -ENOMEM;
 	/* The node and meta inodes have no node block; an address of 1 marks them in use. */
-	zf_set(nb->entries[ZF2FS_NODE_INO].ino, ZF2FS_NODE_INO);
-	zf_set(nb->entries[ZF2FS_NODE_INO].block_addr, 1);
-	zf_set(nb->entries[ZF2FS_META_INO].ino, ZF2FS_META_INO);
-	zf_set(nb->entries[ZF2FS_META_INO].block_addr, 1);
+	zf2fs_set(nb->entries[ZF2FS_NODE_INO].ino, ZF2FS_NODE_INO);
+	zf2fs_set(nb->entries[ZF2FS_NODE_INO].block_addr, 1);
+	zf2fs_set(nb->entries[ZF2FS_META_INO].ino, ZF2FS_META_INO);
+	zf2fs_set(nb->entries[ZF2FS_META_INO].block_addr, 1);
 	for (unsigned i = 0; i < b->nnat; i++) {
-		zf_set(nb->entries[b->nat[i].nid].ino, b->nat[i].ino);
-		zf_set(nb->entries[b->nat[i].nid].block_addr, b->nat[i].addr);
+		zf2fs_set(nb->entries[b->nat[i].nid].ino, b->nat[i].ino);
+		zf2fs_set(nb->entries[b->nat[i].nid].block_addr, b->nat[i].addr);
 	}
 	err = vol_write(b, b->lay->nat_blkaddr, nb);
 	free(nb);
@@ -499,11 +499,11 @@ static int write_nat(struct builder *b)
 /* ---- checkpoint packs ----------------------------------------------------------------------- */
 static void fill_sit_journal(const struct builder *b, struct zf2fs_journal *j)
 {
-	zf_set(j->n_entries, ZF2FS_NR_CURSEG);
+	zf2fs_set(j->n_entries, ZF2FS_NR_CURSEG);
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
 		struct zf2fs_sit_journal_entry *e = &j->sit.entries[t];
 
-		zf_set(e->segno, b->lay->cur_seg[t]);
+		zf2fs_set(e->segno, b->lay->cur_seg[t]);
 		zf2fs_sit_set_vblocks(&e->se, (uint32_t)t, b->blkoff[t]);
 		for (uint32_t k = 0; k < b->blkoff[t]; k++)
 			zf2fs_sit_block_set(&e->se, k);
@@ -546,33 +546,33 @@ static void build_cp(const struct builder *b, struct zf2fs_checkpoint *cp, uint6
 
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 		valid += b->blkoff[t];
-	zf_set(cp->checkpoint_ver, ver);
-	zf_set(cp->user_block_count, lay->user_block_count);
-	zf_set(cp->valid_block_count, valid);
-	zf_set(cp->rsvd_segment_count, lay->rsvd_segments);
-	zf_set(cp->overprov_segment_count, lay->ovp_segments);
-	zf_set(cp->free_segment_count, lay->free_segments);
+	zf2fs_set(cp->checkpoint_ver, ver);
+	zf2fs_set(cp->user_block_count, lay->user_block_count);
+	zf2fs_set(cp->valid_block_count, valid);
+	zf2fs_set(cp->rsvd_segment_count, lay->rsvd_segments);
+	zf2fs_set(cp->overprov_segment_count, lay->ovp_segments);
+	zf2fs_set(cp->free_segment_count, lay->free_segments);
 	for (int i = 0; i < ZF2FS_MAX_NODE_LOGS; i++) {
-		zf_set(cp->cur_node_segno[i], 0xFFFFFFFFu);
-		zf_set(cp->cur_data_segno[i], 0xFFFFFFFFu);
+		zf2fs_set(cp->cur_node_segno[i], 0xFFFFFFFFu);
+		zf2fs_set(cp->cur_data_segno[i], 0xFFFFFFFFu);
 	}
 	for (int i = 0; i < 3; i++) {
-		zf_set(cp->cur_node_segno[i], lay->cur_seg[ZF2FS_LOG_HOT_NODE + i]);
-		zf_set(cp->cur_node_blkoff[i], b->blkoff[ZF2FS_LOG_HOT_NODE + i]);
-		zf_set(cp->cur_data_segno[i], lay->cur_seg[ZF2FS_LOG_HOT_DATA + i]);
-		zf_set(cp->cur_data_blkoff[i], b->blkoff[ZF2FS_LOG_HOT_DATA + i]);
+		zf2fs_set(cp->cur_node_segno[i], lay->cur_seg[ZF2FS_LOG_HOT_NODE + i]);
+		zf2fs_set(cp->cur_node_blkoff[i], b->blkoff[ZF2FS_LOG_HOT_NODE + i]);
+		zf2fs_set(cp->cur_data_segno[i], lay->cur_seg[ZF2FS_LOG_HOT_DATA + i]);
+		zf2fs_set(cp->cur_data_blkoff[i], b->blkoff[ZF2FS_LOG_HOT_DATA + i]);
 	}
 	if (b->trimmed)
 		flags |= ZF2FS_CP_TRIMMED_FLAG;
 	if (b->o->layout.large_nat_bitmap)
 		flags |= ZF2FS_CP_LARGE_NAT_BITMAP_FLAG;
-	zf_set(cp->ckpt_flags, flags);   /* the pack writer adds the pack's own flags */
-	zf_set(cp->valid_node_count, b->valid_nodes);
-	zf_set(cp->valid_inode_count, b->valid_inodes);
-	zf_set(cp->next_free_nid, b->next_nid);
-	zf_set(cp->sit_ver_bitmap_bytesize, lay->sit_bitmap_bytes);
-	zf_set(cp->nat_ver_bitmap_bytesize, lay->nat_bitmap_bytes);
-	zf_set(cp->checksum_offset, b->o->layout.large_nat_bitmap ? ZF2FS_CP_BITMAP_OFFSET :
+	zf2fs_set(cp->ckpt_flags, flags);   /* the pack writer adds the pack's own flags */
+	zf2fs_set(cp->valid_node_count, b->valid_nodes);
+	zf2fs_set(cp->valid_inode_count, b->valid_inodes);
+	zf2fs_set(cp->next_free_nid, b->next_nid);
+	zf2fs_set(cp->sit_ver_bitmap_bytesize, lay->sit_bitmap_bytes);
+	zf2fs_set(cp->nat_ver_bitmap_bytesize, lay->nat_bitmap_bytes);
+	zf2fs_set(cp->checksum_offset, b->o->layout.large_nat_bitmap ? ZF2FS_CP_BITMAP_OFFSET :
 		ZF2FS_CP_CHKSUM_OFFSET);
 }
 
@@ -645,12 +645,12 @@ static int discard_devices(struct builder *b)
 				return err;   /* sequential zones must start empty */
 			continue;
 		}
-		zf2fs_logf(b->log, ZF2FS_LOG_INFO, 2, "discarding %s", zf2fs_dev_path(d));
+		zf2fs_logf(b->log, ZF2FS_MSG_INFO, 2, "discarding %s", zf2fs_dev_path(d));
 		err = zf2fs_dev_discard(d, 0, zf2fs_dev_size(d));
 		if (err) {
 			all = false;
 			if (err != -EOPNOTSUPP)
-				zf2fs_logf(b->log, ZF2FS_LOG_INFO, 2, "%s: discard failed (%s), "
+				zf2fs_logf(b->log, ZF2FS_MSG_INFO, 2, "%s: discard failed (%s), "
 					   "continuing", zf2fs_dev_path(d), strerror(-err));
 		}
 	}

@@ -27,14 +27,14 @@ static void load_nat_bits(struct zf2fs_vol *vol)
 	const struct zf2fs_checkpoint *cp = (const void *)vol->cp;
 	uint64_t bytes = vol->info.nat_blocks / 8;
 	uint64_t nblocks = (2 * bytes + 8 + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
-	uint64_t total = zf_get(cp->cp_pack_total_block_count);
-	uint64_t start = zf_get(vol->sb.cp_blkaddr) + (uint64_t)vol->cp_pack * BPS;
-	uint32_t crc_off = (uint32_t)zf_get(cp->checksum_offset);
+	uint64_t total = zf2fs_get(cp->cp_pack_total_block_count);
+	uint64_t start = zf2fs_get(vol->sb.cp_blkaddr) + (uint64_t)vol->cp_pack * BPS;
+	uint32_t crc_off = (uint32_t)zf2fs_get(cp->checksum_offset);
 	uint64_t check, stored;
 	uint8_t *nb;
 
 	vol->nat_bits_state = -1;
-	if (!(zf_get(cp->ckpt_flags) & ZF2FS_CP_NAT_BITS_FLAG) || !bytes ||
+	if (!(zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_NAT_BITS_FLAG) || !bytes ||
 	    total + nblocks > BPS || crc_off > ZF2FS_BLKSIZE - 4)
 		return;
 	nb = malloc(nblocks * ZF2FS_BLKSIZE);
@@ -44,9 +44,9 @@ static void load_nat_bits(struct zf2fs_vol *vol)
 		free(nb);
 		return;
 	}
-	check = vol->cp_ver | ((uint64_t)zf_get_le32p(vol->cp + crc_off) << 32);
+	check = vol->cp_ver | ((uint64_t)zf2fs_get_le32p(vol->cp + crc_off) << 32);
 	memcpy(&stored, nb, sizeof(stored));
-	if (zf_le64_to_cpu(stored) != check) {
+	if (zf2fs_le64_to_cpu(stored) != check) {
 		free(nb);
 		return;
 	}

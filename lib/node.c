@@ -25,13 +25,13 @@ ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t fea
 
 	memset(g, 0, sizeof(*g));
 	if (in->i_inline & ZF2FS_EXTRA_ATTR) {
-		extra = (uint32_t)zf_get(in->i_extra_isize);
+		extra = (uint32_t)zf2fs_get(in->i_extra_isize);
 		if (extra % 4 || extra < 4 || extra > ZF2FS_EXTRA_ISIZE_MAX + 4 * 16)
 			return -ZF2FS_EFSCORRUPTED;
 		extra /= 4;
 	}
 	if (features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR)
-		xattr = (in->i_inline & ZF2FS_EXTRA_ATTR) ? (uint32_t)zf_get(in->i_inline_xattr_size) : 0;
+		xattr = (in->i_inline & ZF2FS_EXTRA_ATTR) ? (uint32_t)zf2fs_get(in->i_inline_xattr_size) : 0;
 	else if (in->i_inline & (ZF2FS_INLINE_XATTR | ZF2FS_INLINE_DENTRY))
 		xattr = ZF2FS_INLINE_XATTR_ADDRS;
 	if (xattr > ZF2FS_MAX_INLINE_XATTR_WORDS || extra + xattr + 1 > ZF2FS_ADDRS_PER_INODE)
@@ -41,10 +41,10 @@ ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t fea
 	g->addrs = ZF2FS_ADDRS_PER_INODE - extra - xattr;
 	g->addrs_per_block = ZF2FS_ADDRS_PER_BLOCK;
 	g->inline_bytes = 4 * (ZF2FS_ADDRS_PER_INODE - extra - xattr - 1);
-	bool regular = (zf_get(in->i_mode) & 0170000) == 0100000;
+	bool regular = (zf2fs_get(in->i_mode) & 0170000) == 0100000;
 
 	if ((features & ZF2FS_FEAT_COMPRESSION) && regular &&
-	    (zf_get(in->i_flags) & ZF2FS_COMPR_FL)) {
+	    (zf2fs_get(in->i_flags) & ZF2FS_COMPR_FL)) {
 		uint32_t log = (in->i_inline & ZF2FS_EXTRA_ATTR) && extra * 4 >= ZF2FS_EXTRA_ISIZE_MAX ?
 			       in->i_log_cluster_size : 0;
 
@@ -88,14 +88,14 @@ ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *
 	err = zf2fs_vol_read_block(vol, ni.blkaddr, buf);
 	if (err)
 		return err;
-	if (zf_get(node->footer.nid) != nid) {
+	if (zf2fs_get(node->footer.nid) != nid) {
 		snprintf(why, whylen, "nid %u: the block at %u says nid %llu", nid, ni.blkaddr,
-			 (unsigned long long)zf_get(node->footer.nid));
+			 (unsigned long long)zf2fs_get(node->footer.nid));
 		return -ZF2FS_EFSCORRUPTED;
 	}
-	if (zf_get(node->footer.ino) != ni.ino) {
+	if (zf2fs_get(node->footer.ino) != ni.ino) {
 		snprintf(why, whylen, "nid %u: footer ino %llu differs from NAT ino %u", nid,
-			 (unsigned long long)zf_get(node->footer.ino), ni.ino);
+			 (unsigned long long)zf2fs_get(node->footer.ino), ni.ino);
 		return -ZF2FS_EFSCORRUPTED;
 	}
 	return 0;
@@ -112,14 +112,14 @@ struct walk {
 
 static uint32_t footer_ofs(const struct zf2fs_node *n)
 {
-	return (uint32_t)(zf_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
+	return (uint32_t)(zf2fs_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
 }
 
 static int data_run(struct walk *w, const void *addrs, uint32_t n, uint64_t fofs,
 		    uint32_t owner, uint32_t first_slot)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t a = zf_get_le32p((const uint8_t *)addrs + 4 * (first_slot + i));
+		uint32_t a = zf2fs_get_le32p((const uint8_t *)addrs + 4 * (first_slot + i));
 		int r;
 
 		if (a == ZF2FS_NULL_ADDR || !w->ops->data)
@@ -144,7 +144,7 @@ static int children(struct walk *w, const struct zf2fs_node *n, uint32_t nid, ui
 	for (int l = 1; l < level; l++)
 		span *= ZF2FS_NIDS_PER_BLOCK;
 	for (uint32_t i = 0; i < ZF2FS_NIDS_PER_BLOCK; i++) {
-		uint32_t child = zf_le32_to_cpu(n->in.nid[i]);
+		uint32_t child = zf2fs_le32_to_cpu(n->in.nid[i]);
 		uint32_t cofs;
 		int r;
 
@@ -172,9 +172,9 @@ static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t slot, u
 	int err, r;
 
 	err = zf2fs_vol_read_node(w->vol, nid, n, &addr, why, sizeof(why));
-	if (!err && zf_get(n->footer.ino) != w->ino) {
+	if (!err && zf2fs_get(n->footer.ino) != w->ino) {
 		snprintf(why, sizeof(why), "nid %u belongs to inode %llu, not %u", nid,
-			 (unsigned long long)zf_get(n->footer.ino), w->ino);
+			 (unsigned long long)zf2fs_get(n->footer.ino), w->ino);
 		err = -ZF2FS_EFSCORRUPTED;
 	}
 	if (!err && footer_ofs(n) != ofs) {
@@ -209,12 +209,12 @@ ZF2FS_EXPORT int zf2fs_file_walk(struct zf2fs_vol *vol, const struct zf2fs_node 
 	uint64_t fofs;
 	int r;
 
-	w.ino = (uint32_t)zf_get(inode->footer.ino);
+	w.ino = (uint32_t)zf2fs_get(inode->footer.ino);
 	if (zf2fs_inode_geometry(&inode->i, vol->info.features, &w.g))
 		return -ZF2FS_EFSCORRUPTED;
 	if (inode->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
 		return 0;
-	switch (zf_get(inode->i.i_mode) & 0170000) {
+	switch (zf2fs_get(inode->i.i_mode) & 0170000) {
 	case 0020000: case 0060000: case 0010000: case 0140000:
 		return 0;   /* devices keep their number in i_addr; fifos and sockets have no data */
 	}
@@ -229,7 +229,7 @@ ZF2FS_EXPORT int zf2fs_file_walk(struct zf2fs_vol *vol, const struct zf2fs_node 
 		     0, w.ino, w.g.extra_words);
 	fofs = w.g.addrs;
 	for (int i = 0; !r && i < ZF2FS_NIDS_PER_INODE; i++) {
-		uint32_t nid = zf_le32_to_cpu(inode->i.i_nid[i]);
+		uint32_t nid = zf2fs_le32_to_cpu(inode->i.i_nid[i]);
 		uint64_t span = w.g.addrs_per_block;
 
 		for (int l = 0; l < tops[i].level; l++)

@@ -48,7 +48,7 @@ static unsigned tree_index(uint32_t id, int depth)
 
 static uint32_t rd32(const uint8_t *p)
 {
-	return zf_get_le32p(p);
+	return zf2fs_get_le32p(p);
 }
 
 static uint64_t rd64(const uint8_t *p)
@@ -58,7 +58,7 @@ static uint64_t rd64(const uint8_t *p)
 
 static void wr32(uint8_t *p, uint32_t v)
 {
-	zf_put_le32p(p, v);
+	zf2fs_put_le32p(p, v);
 }
 
 static void wr64(uint8_t *p, uint64_t v)
@@ -416,13 +416,13 @@ void zf2fs_quota_usage_free(struct zf2fs_quota_usage *u)
 
 void zf2fs_quota_inode_ids(const struct zf2fs_inode *in, uint32_t features, uint32_t ret_ids[3])
 {
-	ret_ids[ZF2FS_QUOTA_USR] = (uint32_t)zf_get(in->i_uid);
-	ret_ids[ZF2FS_QUOTA_GRP] = (uint32_t)zf_get(in->i_gid);
+	ret_ids[ZF2FS_QUOTA_USR] = (uint32_t)zf2fs_get(in->i_uid);
+	ret_ids[ZF2FS_QUOTA_GRP] = (uint32_t)zf2fs_get(in->i_gid);
 	ret_ids[ZF2FS_QUOTA_PRJ] = 0;
 	if ((features & ZF2FS_FEAT_PRJQUOTA) && (in->i_inline & ZF2FS_EXTRA_ATTR) &&
-	    zf_get(in->i_extra_isize) >= offsetof(struct zf2fs_inode, i_inode_checksum) -
+	    zf2fs_get(in->i_extra_isize) >= offsetof(struct zf2fs_inode, i_inode_checksum) -
 					offsetof(struct zf2fs_inode, i_extra_isize))
-		ret_ids[ZF2FS_QUOTA_PRJ] = (uint32_t)zf_get(in->i_projid);
+		ret_ids[ZF2FS_QUOTA_PRJ] = (uint32_t)zf2fs_get(in->i_projid);
 }
 
 uint64_t zf2fs_quota_inode_bytes(uint64_t i_blocks)

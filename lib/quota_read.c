@@ -30,12 +30,12 @@ int zf2fs_quota_load(struct zf2fs_vol *vol, uint32_t ino, int type,
 	err = zf2fs_inode_read(vol, ino, inode, NULL, why, whylen);
 	if (err)
 		goto out;
-	if ((zf_get(inode->i.i_mode) & 0170000) != 0100000) {
+	if ((zf2fs_get(inode->i.i_mode) & 0170000) != 0100000) {
 		err = zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %" PRIu32
 				    " is not a regular file", ino);
 		goto out;
 	}
-	size = zf_get(inode->i.i_size);
+	size = zf2fs_get(inode->i.i_size);
 	if (size > ZF2FS_QUOTA_FILE_MAX) {
 		err = zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "i_size %" PRIu64
 				    " is more than a quota file needs", size);

@@ -120,7 +120,7 @@ ZF2FS_EXPORT int zf2fs_vol_sit_lookup(struct zf2fs_vol *vol, uint32_t segno,
 				      struct zf2fs_sit_entry *ret_entry)
 {
 	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(vol);
-	uint32_t n = (uint32_t)zf_get(j->n_entries);
+	uint32_t n = (uint32_t)zf2fs_get(j->n_entries);
 	const struct zf2fs_sit_block *blk;
 	uint8_t *buf;
 	int err;
@@ -129,7 +129,7 @@ ZF2FS_EXPORT int zf2fs_vol_sit_lookup(struct zf2fs_vol *vol, uint32_t segno,
 	if (segno >= vol->info.main_segs || segno / PER >= vol->info.sit_blocks)
 		return -EINVAL;
 	for (uint32_t k = 0; k < n && k < ZF2FS_SIT_JOURNAL_ENTRIES; k++)
-		if (zf_get(j->sit.entries[k].segno) == segno) {
+		if (zf2fs_get(j->sit.entries[k].segno) == segno) {
 			*ret_entry = j->sit.entries[k].se;
 			return 0;
 		}
@@ -153,7 +153,7 @@ ZF2FS_EXPORT int zf2fs_vol_load_sit_table(struct zf2fs_vol *vol,
 	const uint32_t chunk = 64;   /* 256 KiB per read: sequential enough, small peak memory */
 	struct zf2fs_sit_table *t = NULL;
 	uint8_t *buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
-	uint32_t n = (uint32_t)zf_get(j->n_entries);
+	uint32_t n = (uint32_t)zf2fs_get(j->n_entries);
 	int err;
 
 	*ret_table = NULL;
@@ -161,7 +161,7 @@ ZF2FS_EXPORT int zf2fs_vol_load_sit_table(struct zf2fs_vol *vol,
 	if (err)
 		goto out;
 	if (nblocks > vi->sit_blocks) {
-		zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "corrupt superblock: SIT area of %u blocks "
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt superblock: SIT area of %u blocks "
 			   "cannot cover %u segments", vi->sit_blocks, segs);
 		err = -ZF2FS_EFSCORRUPTED;
 		goto out;
@@ -192,7 +192,7 @@ ZF2FS_EXPORT int zf2fs_vol_load_sit_table(struct zf2fs_vol *vol,
 	}
 	for (uint32_t k = 0; !err && k < n && k < ZF2FS_SIT_JOURNAL_ENTRIES; k++) {
 		const struct zf2fs_sit_journal_entry *je = &j->sit.entries[k];
-		uint32_t segno = (uint32_t)zf_get(je->segno);
+		uint32_t segno = (uint32_t)zf2fs_get(je->segno);
 		struct zf2fs_sit_entry *se;
 
 		if (segno >= segs)

@@ -41,8 +41,8 @@ ZF2FS_EXPORT int zf2fs_vol_write_super(struct zf2fs_vol *vol, const struct zf2fs
 	uint8_t *blk;
 	int err;
 
-	if (zf_get(sb.feature) & ZF2FS_FEAT_SB_CHKSUM)
-		zf_set(sb.crc, zf2fs_super_checksum(&sb));
+	if (zf2fs_get(sb.feature) & ZF2FS_FEAT_SB_CHKSUM)
+		zf2fs_set(sb.crc, zf2fs_super_checksum(&sb));
 	/* nothing is written that the kernel would refuse */
 	err = zf2fs_super_verify(&sb, vol->ndevs == 1 ? dev_blocks : 0, why, whylen);
 	if (err)

@@ -54,7 +54,7 @@ static int zoned_check(struct zf2fs_dev *dev, uint64_t len, uint64_t off, bool a
 	if (z < g->nr_conv_zones)
 		return (off + len + g->zone_bytes - 1) / g->zone_bytes <= g->nr_conv_zones ? 0 : -EIO;
 	if (off != dev->wp[z] || off + len > start + g->zone_cap_bytes) {
-		zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: zone %llu: write of %llu bytes at "
+		zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0, "%s: zone %llu: write of %llu bytes at "
 			   "%llu, write pointer at %llu, capacity %llu", dev->path,
 			   (unsigned long long)z, (unsigned long long)len, (unsigned long long)off,
 			   (unsigned long long)dev->wp[z], (unsigned long long)g->zone_cap_bytes);

@@ -207,14 +207,14 @@ static int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 		return -ENOMEM;
 	err = zf2fs_vol_read_node(t->vol, nid, n->buf, &n->old_addr, why, sizeof(why));
 	if (err) {
-		zf2fs_logf(&t->vol->log, ZF2FS_LOG_ERROR, 0, "%s", why);
+		zf2fs_logf(&t->vol->log, ZF2FS_MSG_ERROR, 0, "%s", why);
 		free(n->buf);
 		return err;
 	}
-	if (zf_get(n->buf->footer.ino) == nid) {
+	if (zf2fs_get(n->buf->footer.ino) == nid) {
 		n->was_inode = true;
 		zf2fs_quota_inode_ids(&n->buf->i, t->vi->features, n->orig_ids);
-		n->orig_bytes = zf2fs_quota_inode_bytes(zf_get(n->buf->i.i_blocks));
+		n->orig_bytes = zf2fs_quota_inode_bytes(zf2fs_get(n->buf->i.i_blocks));
 	}
 	t->nnodes++;
 	*ret = n->buf;
@@ -296,34 +296,34 @@ static void init_inode(struct zf2fs_txn *t, struct zf2fs_node *n, uint32_t ino, 
 {
 	struct zf2fs_inode *in = &n->i;
 
-	zf_set(in->i_mode, mode);
-	zf_set(in->i_links, (mode & S_IFMT_) == S_IFDIR_ ? 2 : 1);
-	zf_set(in->i_blocks, 1);
-	zf_set(in->i_atime, t->now);
-	zf_set(in->i_ctime, t->now);
-	zf_set(in->i_mtime, t->now);
-	zf_set(in->i_pino, pino);
-	zf_set(in->i_namelen, len);
+	zf2fs_set(in->i_mode, mode);
+	zf2fs_set(in->i_links, (mode & S_IFMT_) == S_IFDIR_ ? 2 : 1);
+	zf2fs_set(in->i_blocks, 1);
+	zf2fs_set(in->i_atime, t->now);
+	zf2fs_set(in->i_ctime, t->now);
+	zf2fs_set(in->i_mtime, t->now);
+	zf2fs_set(in->i_pino, pino);
+	zf2fs_set(in->i_namelen, len);
 	memcpy(in->i_name, name, len);
 	if (t->vi->features & ZF2FS_FEAT_EXTRA_ATTR) {
 		in->i_inline = ZF2FS_EXTRA_ATTR;
-		zf_set(in->i_extra_isize, zf2fs_extra_isize(t->vi->features));
+		zf2fs_set(in->i_extra_isize, zf2fs_extra_isize(t->vi->features));
 		if (t->vi->features & ZF2FS_FEAT_INODE_CRTIME)
-			zf_set(in->i_crtime, t->now);
+			zf2fs_set(in->i_crtime, t->now);
 	}
-	zf_set(n->footer.nid, ino);
-	zf_set(n->footer.ino, ino);
+	zf2fs_set(n->footer.nid, ino);
+	zf2fs_set(n->footer.ino, ino);
 	/* the kernel keeps directories' nodes hot and files' nodes cold */
-	zf_set(n->footer.flag, (mode & S_IFMT_) == S_IFDIR_ ? 0 : ZF2FS_FOOTER_COLD_BIT);
+	zf2fs_set(n->footer.flag, (mode & S_IFMT_) == S_IFDIR_ ? 0 : ZF2FS_FOOTER_COLD_BIT);
 }
 
 static void put_dentry(uint8_t *bitmap, struct zf2fs_dir_entry *dentry,
 		       uint8_t (*filename)[ZF2FS_SLOT_LEN], uint32_t at, const char *name,
 		       size_t len, uint32_t hash, uint32_t ino, uint8_t type)
 {
-	zf_set(dentry[at].hash_code, hash);
-	zf_set(dentry[at].ino, ino);
-	zf_set(dentry[at].name_len, len);
+	zf2fs_set(dentry[at].hash_code, hash);
+	zf2fs_set(dentry[at].ino, ino);
+	zf2fs_set(dentry[at].name_len, len);
 	dentry[at].file_type = type;
 	memcpy(filename[at], name, len);
 	for (uint32_t i = 0; i < zf2fs_dentry_slots((uint32_t)len); i++)
@@ -363,7 +363,7 @@ static int dir_block(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn, u
 		return -ZF2FS_EFSCORRUPTED;
 	if (fofs >= g.addrs)
 		return -EFBIG;   /* direct nodes for directories: not yet */
-	addr = (uint32_t)zf_get(dn->i.i_addr[base + fofs]);
+	addr = (uint32_t)zf2fs_get(dn->i.i_addr[base + fofs]);
 	buf = calloc(1, ZF2FS_BLKSIZE);
 	if (!buf)
 		return -ENOMEM;
@@ -374,7 +374,7 @@ static int dir_block(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn, u
 			return err;
 		}
 	} else {
-		zf_set(dn->i.i_blocks, zf_get(dn->i.i_blocks) + 1);
+		zf2fs_set(dn->i.i_blocks, zf2fs_get(dn->i.i_blocks) + 1);
 		t->new_blocks++;
 	}
 	err = queue_data(t, dir, (uint32_t)fofs, fofs, addr == ZF2FS_NEW_ADDR ? ZF2FS_NULL_ADDR :
@@ -414,11 +414,11 @@ static int convert_inline_dir(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_no
 	dn->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DENTRY;
 	if ((dn->i.i_inline & ZF2FS_EXTRA_ATTR) && !(dn->i.i_inline & ZF2FS_INLINE_XATTR) &&
 	    !(t->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR))
-		zf_set(dn->i.i_inline_xattr_size, 0);
-	zf_set(dn->i.i_current_depth, 1);
-	if (zf_get(dn->i.i_size) < ZF2FS_BLKSIZE)
-		zf_set(dn->i.i_size, ZF2FS_BLKSIZE);
-	zf_set(dn->i.i_blocks, zf_get(dn->i.i_blocks) + 1);
+		zf2fs_set(dn->i.i_inline_xattr_size, 0);
+	zf2fs_set(dn->i.i_current_depth, 1);
+	if (zf2fs_get(dn->i.i_size) < ZF2FS_BLKSIZE)
+		zf2fs_set(dn->i.i_size, ZF2FS_BLKSIZE);
+	zf2fs_set(dn->i.i_blocks, zf2fs_get(dn->i.i_blocks) + 1);
 	t->new_blocks++;
 	err = queue_data(t, dir, 0, 0, ZF2FS_NULL_ADDR, (uint8_t *)db);
 	if (err)
@@ -432,9 +432,9 @@ static int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *
 
 	if (err)
 		return err;
-	if (((uint32_t)zf_get((*ret)->i.i_mode) & S_IFMT_) != S_IFDIR_)
+	if (((uint32_t)zf2fs_get((*ret)->i.i_mode) & S_IFMT_) != S_IFDIR_)
 		return -ENOTDIR;
-	if ((zf_get((*ret)->i.i_flags) & ZF2FS_CASEFOLD_FL) ||
+	if ((zf2fs_get((*ret)->i.i_flags) & ZF2FS_CASEFOLD_FL) ||
 	    ((*ret)->i.i_advise & ZF2FS_ADVISE_ENCRYPT))
 		return -EOPNOTSUPP;
 	if ((*ret)->i.i_inline & ZF2FS_INLINE_DENTRY)
@@ -446,8 +446,8 @@ static int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *
 static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		       const char *name, size_t len, uint32_t hash)
 {
-	uint32_t depth = (uint32_t)zf_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
-	uint64_t nblocks = (zf_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
+	uint64_t nblocks = (zf2fs_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
 
 	for (uint32_t level = 0; level < depth && level < ZF2FS_MAX_DIR_HASH_DEPTH; level++) {
 		uint64_t b = zf2fs_dir_bucket_start(level, dl, hash % zf2fs_dir_buckets(level, dl));
@@ -467,7 +467,7 @@ static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 			} else {
 				if (b + k >= g.addrs)
 					continue;
-				addr = (uint32_t)zf_get(dn->i.i_addr[base + b + k]);
+				addr = (uint32_t)zf2fs_get(dn->i.i_addr[base + b + k]);
 				if (addr == ZF2FS_NULL_ADDR || addr == ZF2FS_NEW_ADDR)
 					continue;
 				err = zf2fs_vol_read_block(t->vol, addr, blk);
@@ -477,8 +477,8 @@ static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 			zf2fs_dentry_view_block(blk, &v);
 			for (uint32_t i = 0; i < v.nr; i++)
 				if (zf2fs_dentry_slot_used(&v, i) &&
-				    zf_get(v.dentry[i].hash_code) == hash &&
-				    zf_get(v.dentry[i].name_len) == len &&
+				    zf2fs_get(v.dentry[i].hash_code) == hash &&
+				    zf2fs_get(v.dentry[i].name_len) == len &&
 				    i + zf2fs_dentry_slots((uint32_t)len) <= v.nr &&
 				    !memcmp(v.filename[i], name, len))
 					return -EEXIST;
@@ -493,7 +493,7 @@ static int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		      const char *name, size_t len, uint32_t ino, uint8_t type)
 {
 	uint32_t hash = zf2fs_dentry_hash(name, len), slots = zf2fs_dentry_slots((uint32_t)len);
-	uint32_t depth = (uint32_t)zf_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
+	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
 	int err = name_exists(t, dir, dn, name, len, hash);
 
 	if (err)
@@ -514,11 +514,11 @@ static int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 			put_dentry(db->dentry_bitmap, db->dentry, db->filename, (uint32_t)at, name,
 				   len, hash, ino, type);
 			if (level >= depth)
-				zf_set(dn->i.i_current_depth, level + 1);
-			if (zf_get(dn->i.i_size) < (b + k + 1) * ZF2FS_BLKSIZE)
-				zf_set(dn->i.i_size, (b + k + 1) * ZF2FS_BLKSIZE);
-			zf_set(dn->i.i_mtime, t->now);
-			zf_set(dn->i.i_ctime, t->now);
+				zf2fs_set(dn->i.i_current_depth, level + 1);
+			if (zf2fs_get(dn->i.i_size) < (b + k + 1) * ZF2FS_BLKSIZE)
+				zf2fs_set(dn->i.i_size, (b + k + 1) * ZF2FS_BLKSIZE);
+			zf2fs_set(dn->i.i_mtime, t->now);
+			zf2fs_set(dn->i.i_ctime, t->now);
 			return 0;
 		}
 	}
@@ -581,16 +581,16 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 			   ZF2FS_FT_DIR);
 		put_dentry(db->dentry_bitmap, db->dentry, db->filename, 1, "..", 2, 0, dir,
 			   ZF2FS_FT_DIR);
-		zf_set(n->i.i_current_depth, 1);
-		zf_set(n->i.i_size, ZF2FS_BLKSIZE);
-		zf_set(n->i.i_blocks, 2);
+		zf2fs_set(n->i.i_current_depth, 1);
+		zf2fs_set(n->i.i_size, ZF2FS_BLKSIZE);
+		zf2fs_set(n->i.i_blocks, 2);
 		err = queue_data(t, ino, 0, 0, ZF2FS_NULL_ADDR, (uint8_t *)db);
 		if (err) {
 			free(db);
 			return err;
 		}
 		t->new_blocks++;
-		zf_set(dn->i.i_links, zf_get(dn->i.i_links) + 1);
+		zf2fs_set(dn->i.i_links, zf2fs_get(dn->i.i_links) + 1);
 	} else {
 		uint32_t direct[2] = { 0, 0 }, ndirect = 0;
 
@@ -606,17 +606,17 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 			if (err)
 				return err;
 			t->nodes[t->nnodes - 1].is_new_inode = false;
-			zf_set(dnode->footer.nid, nid);
-			zf_set(dnode->footer.ino, ino);
-			zf_set(dnode->footer.flag, ((ZF2FS_OFS_DIR1 + ndirect) << ZF2FS_FOOTER_OFS_SHIFT) |
+			zf2fs_set(dnode->footer.nid, nid);
+			zf2fs_set(dnode->footer.ino, ino);
+			zf2fs_set(dnode->footer.flag, ((ZF2FS_OFS_DIR1 + ndirect) << ZF2FS_FOOTER_OFS_SHIFT) |
 			       ZF2FS_FOOTER_COLD_BIT);
-			zf_set(n->i.i_nid[ndirect], nid);
+			zf2fs_set(n->i.i_nid[ndirect], nid);
 			direct[ndirect++] = nid;
 			t->new_nodes++;
 			t->new_blocks++;
 		}
-		zf_set(n->i.i_size, len);
-		zf_set(n->i.i_blocks, 1 + nblk + ndirect);
+		zf2fs_set(n->i.i_size, len);
+		zf2fs_set(n->i.i_blocks, 1 + nblk + ndirect);
 		for (uint64_t b = 0; b < nblk; b++) {
 			uint8_t *buf = calloc(1, ZF2FS_BLKSIZE);
 			size_t piece = len - b * ZF2FS_BLKSIZE < ZF2FS_BLKSIZE ?
@@ -650,8 +650,8 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		      uint32_t *ret_ino)
 {
 	uint32_t hash = zf2fs_dentry_hash(name, len);
-	uint32_t depth = (uint32_t)zf_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
-	uint64_t nblocks = (zf_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
+	uint64_t nblocks = (zf2fs_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
 	int err = name_exists(t, dir, dn, name, len, hash);
 
 	if (err != -EEXIST)
@@ -669,13 +669,13 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 			zf2fs_dentry_view_block(db, &v);
 			for (uint32_t i = 0; i < v.nr; i++)
 				if (zf2fs_dentry_slot_used(&v, i) &&
-				    zf_get(v.dentry[i].hash_code) == hash &&
-				    zf_get(v.dentry[i].name_len) == len &&
+				    zf2fs_get(v.dentry[i].hash_code) == hash &&
+				    zf2fs_get(v.dentry[i].name_len) == len &&
 				    i + zf2fs_dentry_slots((uint32_t)len) <= v.nr &&
 				    !memcmp(v.filename[i], name, len)) {
 					*ret_fofs = b + k;
 					*ret_slot = i;
-					*ret_ino = (uint32_t)zf_get(v.dentry[i].ino);
+					*ret_ino = (uint32_t)zf2fs_get(v.dentry[i].ino);
 					return 0;
 				}
 		}
@@ -699,13 +699,13 @@ ZF2FS_EXPORT int zf2fs_txn_link(struct zf2fs_txn *t, uint32_t dir, const char *n
 		err = get_node(t, ino, &n);
 	if (err)
 		return err;
-	if (((uint32_t)zf_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_)
+	if (((uint32_t)zf2fs_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_)
 		return -EPERM;   /* no hard links to directories */
-	err = add_dentry(t, dir, dn, name, len, ino, zf2fs_mode_to_ftype((uint32_t)zf_get(n->i.i_mode)));
+	err = add_dentry(t, dir, dn, name, len, ino, zf2fs_mode_to_ftype((uint32_t)zf2fs_get(n->i.i_mode)));
 	if (err)
 		return err;
-	zf_set(n->i.i_links, zf_get(n->i.i_links) + 1);
-	zf_set(n->i.i_ctime, t->now);
+	zf2fs_set(n->i.i_links, zf2fs_get(n->i.i_links) + 1);
+	zf2fs_set(n->i.i_ctime, t->now);
 	return 0;
 }
 
@@ -723,7 +723,7 @@ static int remove_inode(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n)
 		return -ZF2FS_EFSCORRUPTED;
 	if (!(n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))) {
 		for (uint32_t i = 0; i < g.addrs; i++) {
-			uint32_t a = (uint32_t)zf_get(n->i.i_addr[g.extra_words + i]);
+			uint32_t a = (uint32_t)zf2fs_get(n->i.i_addr[g.extra_words + i]);
 			uint32_t *f;
 
 			if (a == ZF2FS_NULL_ADDR || a == ZF2FS_NEW_ADDR)
@@ -785,7 +785,7 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char 
 		err = get_node(t, ino, &n);
 	if (err)
 		return err;
-	is_dir = ((uint32_t)zf_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_;
+	is_dir = ((uint32_t)zf2fs_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_;
 	if (created_here(t, ino))
 		return -EBUSY;   /* queued blocks would still point at it */
 	if (is_dir) {
@@ -797,11 +797,11 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char 
 				return -EBUSY;   /* entries changed in this transaction */
 	}
 	/* what this version cannot free yet is refused before anything changes */
-	if (is_dir || zf_get(n->i.i_links) <= 1) {
+	if (is_dir || zf2fs_get(n->i.i_links) <= 1) {
 		for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
-			if (zf_get(n->i.i_nid[i]))
+			if (zf2fs_get(n->i.i_nid[i]))
 				return -EOPNOTSUPP;
-		if (zf_get(n->i.i_xattr_nid) || (zf_get(n->i.i_flags) & ZF2FS_COMPR_FL))
+		if (zf2fs_get(n->i.i_xattr_nid) || (zf2fs_get(n->i.i_flags) & ZF2FS_COMPR_FL))
 			return -EOPNOTSUPP;
 	}
 	err = dir_block(t, dir, dn, fofs, &db);
@@ -809,15 +809,15 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char 
 		return err;
 	for (uint32_t i = 0; i < zf2fs_dentry_slots((uint32_t)len); i++)
 		zf2fs_dentry_bit_clear(db->dentry_bitmap, slot + i);
-	zf_set(dn->i.i_mtime, t->now);
-	zf_set(dn->i.i_ctime, t->now);
+	zf2fs_set(dn->i.i_mtime, t->now);
+	zf2fs_set(dn->i.i_ctime, t->now);
 	if (is_dir) {   /* its ".." counted in the parent's links */
-		zf_set(dn->i.i_links, zf_get(dn->i.i_links) - 1);
+		zf2fs_set(dn->i.i_links, zf2fs_get(dn->i.i_links) - 1);
 		return remove_inode(t, ino, n);
 	}
-	if (zf_get(n->i.i_links) > 1) {
-		zf_set(n->i.i_links, zf_get(n->i.i_links) - 1);
-		zf_set(n->i.i_ctime, t->now);
+	if (zf2fs_get(n->i.i_links) > 1) {
+		zf2fs_set(n->i.i_links, zf2fs_get(n->i.i_links) - 1);
+		zf2fs_set(n->i.i_ctime, t->now);
 		return 0;
 	}
 	return remove_inode(t, ino, n);
@@ -827,7 +827,7 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char 
 static bool is_quota_ino(const struct zf2fs_txn *t, uint32_t ino)
 {
 	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
-		if (zf_get(t->vol->sb.qf_ino[q]) == ino)
+		if (zf2fs_get(t->vol->sb.qf_ino[q]) == ino)
 			return true;
 	return false;
 }
@@ -868,12 +868,12 @@ static int rewrite_quota_file(struct zf2fs_txn *t, uint32_t qino, const uint8_t 
 		return err;
 	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g) || (n->i.i_inline & ZF2FS_INLINE_DATA))
 		return -ZF2FS_EFSCORRUPTED;
-	oblk = (zf_get(n->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
-	if (nblk > g.addrs || oblk > g.addrs || zf_get(n->i.i_nid[0]))
+	oblk = (zf2fs_get(n->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	if (nblk > g.addrs || oblk > g.addrs || zf2fs_get(n->i.i_nid[0]))
 		return -EOPNOTSUPP;   /* quota files past the inode's addresses: not yet */
 	for (uint64_t b = 0; b < nblk; b++) {
 		uint8_t *blk = calloc(1, ZF2FS_BLKSIZE);
-		uint32_t old = (uint32_t)zf_get(n->i.i_addr[g.extra_words + b]);
+		uint32_t old = (uint32_t)zf2fs_get(n->i.i_addr[g.extra_words + b]);
 		size_t piece = size - b * ZF2FS_BLKSIZE < ZF2FS_BLKSIZE ? size - b * ZF2FS_BLKSIZE :
 			       ZF2FS_BLKSIZE;
 
@@ -889,11 +889,11 @@ static int rewrite_quota_file(struct zf2fs_txn *t, uint32_t qino, const uint8_t 
 		}
 		if (old == ZF2FS_NULL_ADDR) {
 			t->new_blocks++;
-			zf_set(n->i.i_blocks, zf_get(n->i.i_blocks) + 1);
+			zf2fs_set(n->i.i_blocks, zf2fs_get(n->i.i_blocks) + 1);
 		}
 	}
 	for (uint64_t b = nblk; b < oblk; b++) {
-		uint32_t old = (uint32_t)zf_get(n->i.i_addr[g.extra_words + b]);
+		uint32_t old = (uint32_t)zf2fs_get(n->i.i_addr[g.extra_words + b]);
 		uint32_t *f;
 
 		if (old == ZF2FS_NULL_ADDR || old == ZF2FS_NEW_ADDR)
@@ -903,12 +903,12 @@ static int rewrite_quota_file(struct zf2fs_txn *t, uint32_t qino, const uint8_t 
 			return -ENOMEM;
 		t->freed = f;
 		t->freed[t->nfreed++] = old;
-		zf_set(n->i.i_addr[g.extra_words + b], ZF2FS_NULL_ADDR);
-		zf_set(n->i.i_blocks, zf_get(n->i.i_blocks) - 1);
+		zf2fs_set(n->i.i_addr[g.extra_words + b], ZF2FS_NULL_ADDR);
+		zf2fs_set(n->i.i_blocks, zf2fs_get(n->i.i_blocks) - 1);
 		t->new_blocks--;
 	}
-	zf_set(n->i.i_size, size);
-	zf_set(n->i.i_mtime, t->now);
+	zf2fs_set(n->i.i_size, size);
+	zf2fs_set(n->i.i_mtime, t->now);
 	return 0;
 }
 
@@ -920,7 +920,7 @@ static int charge_quotas(struct zf2fs_txn *t)
 	if (!(t->vi->features & ZF2FS_FEAT_QUOTA_INO))
 		return 0;
 	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++) {
-		uint32_t qino = (uint32_t)zf_get(t->vol->sb.qf_ino[q]);
+		uint32_t qino = (uint32_t)zf2fs_get(t->vol->sb.qf_ino[q]);
 		struct zf2fs_quota_file qf = { 0 };
 		uint8_t *buf = NULL;
 		size_t size = 0, nnodes = t->nnodes;
@@ -931,21 +931,21 @@ static int charge_quotas(struct zf2fs_txn *t)
 			continue;
 		err = zf2fs_quota_load(t->vol, qino, q, &qf, why, sizeof(why));
 		if (err) {
-			zf2fs_logf(&t->vol->log, ZF2FS_LOG_ERROR, 0, "quota file %u: %s", qino, why);
+			zf2fs_logf(&t->vol->log, ZF2FS_MSG_ERROR, 0, "quota file %u: %s", qino, why);
 			return err;
 		}
 		for (size_t i = 0; i < nnodes && !err; i++) {
 			struct tnode *n = &t->nodes[i];
 			uint32_t ids[3];
 
-			if (is_quota_ino(t, n->nid) || zf_get(n->buf->footer.ino) != n->nid)
+			if (is_quota_ino(t, n->nid) || zf2fs_get(n->buf->footer.ino) != n->nid)
 				continue;
 			if (n->was_inode)
 				err = charge(&qf, n->orig_ids[q], -1, -(int64_t)n->orig_bytes);
 			if (!err && !n->removed) {
 				zf2fs_quota_inode_ids(&n->buf->i, t->vi->features, ids);
 				err = charge(&qf, ids[q], 1, (int64_t)zf2fs_quota_inode_bytes(
-					     zf_get(n->buf->i.i_blocks)));
+					     zf2fs_get(n->buf->i.i_blocks)));
 			}
 		}
 		if (!err)
@@ -1046,7 +1046,7 @@ static int new_log(struct commit *c, int type)
 		return err;
 	err = pick_free_section(c, &seg);
 	if (err) {
-		zf2fs_logf(&t->vol->log, ZF2FS_LOG_ERROR, 0, "no free section left for the new blocks");
+		zf2fs_logf(&t->vol->log, ZF2FS_MSG_ERROR, 0, "no free section left for the new blocks");
 		return err;
 	}
 	c->cur[type] = seg;
@@ -1116,22 +1116,22 @@ static int write_datas(struct commit *c)
 		if (!owner)
 			return -EIO;
 		/* an inode's addresses follow its extra attributes; a direct node's start at 0 */
-		base = zf_get(owner->footer.ino) == d->owner ? addr_base(t, owner) : 0;
+		base = zf2fs_get(owner->footer.ino) == d->owner ? addr_base(t, owner) : 0;
 		if (base == UINT32_MAX)
 			return -ZF2FS_EFSCORRUPTED;
 		err = log_alloc(c, type, &addr);
 		if (err)
 			break;
-		zf_set(c->sum[type][c->blkoff[type]].nid, d->owner);
-		zf_set(c->sum[type][c->blkoff[type]].ofs_in_node, d->ofs);
+		zf2fs_set(c->sum[type][c->blkoff[type]].nid, d->owner);
+		zf2fs_set(c->sum[type][c->blkoff[type]].ofs_in_node, d->ofs);
 		c->blkoff[type]++;
 		err = zf2fs_vol_write_block(t->vol, addr, d->buf);
 		if (err)
 			break;
-		if (zf_get(owner->footer.ino) == d->owner)
-			zf_set(owner->i.i_addr[base + d->ofs], addr);
+		if (zf2fs_get(owner->footer.ino) == d->owner)
+			zf2fs_set(owner->i.i_addr[base + d->ofs], addr);
 		else
-			zf_set(owner->dn.addr[d->ofs], addr);
+			zf2fs_set(owner->dn.addr[d->ofs], addr);
 		if (d->old_addr != ZF2FS_NULL_ADDR)
 			set_block(t, d->old_addr, false);
 		set_block(t, addr, true);
@@ -1168,22 +1168,22 @@ static int write_nodes(struct commit *c)
 		err = log_alloc(c, type, &addr);
 		if (err)
 			break;
-		zf_set(c->sum[type][c->blkoff[type]].nid, n->nid);
+		zf2fs_set(c->sum[type][c->blkoff[type]].nid, n->nid);
 		c->blkoff[type]++;
 		next = c->blkoff[type] < BPS ? (uint32_t)log_addr(c, type, c->blkoff[type]) : 0;
-		zf_set(nb->footer.cp_ver, c->ver);
-		zf_set(nb->footer.next_blkaddr, next);
-		zf_set(nb->footer.flag, zf_get(nb->footer.flag) &
+		zf2fs_set(nb->footer.cp_ver, c->ver);
+		zf2fs_set(nb->footer.next_blkaddr, next);
+		zf2fs_set(nb->footer.flag, zf2fs_get(nb->footer.flag) &
 		       ~(uint64_t)(ZF2FS_FOOTER_FSYNC_BIT | ZF2FS_FOOTER_DENT_BIT));
-		if (zf_get(nb->footer.ino) == n->nid && (t->vi->features & ZF2FS_FEAT_INODE_CHKSUM) &&
+		if (zf2fs_get(nb->footer.ino) == n->nid && (t->vi->features & ZF2FS_FEAT_INODE_CHKSUM) &&
 		    (nb->i.i_inline & ZF2FS_EXTRA_ATTR) &&
-		    zf_get(nb->i.i_extra_isize) >= offsetof(struct zf2fs_inode, i_crtime) -
+		    zf2fs_get(nb->i.i_extra_isize) >= offsetof(struct zf2fs_inode, i_crtime) -
 						   offsetof(struct zf2fs_inode, i_extra_isize))
-			zf_set(nb->i.i_inode_checksum, zf2fs_inode_checksum(seed, nb));
+			zf2fs_set(nb->i.i_inode_checksum, zf2fs_inode_checksum(seed, nb));
 		err = zf2fs_vol_write_block(t->vol, addr, nb);
 		if (err)
 			break;
-		err = nat_set(t, n->nid, (uint32_t)zf_get(nb->footer.ino), addr);
+		err = nat_set(t, n->nid, (uint32_t)zf2fs_get(nb->footer.ino), addr);
 		if (n->old_addr != ZF2FS_NULL_ADDR)
 			set_block(t, n->old_addr, false);
 		set_block(t, addr, true);
@@ -1203,16 +1203,16 @@ static void cp_bitmaps(const struct zf2fs_txn *t, uint8_t *cpbuf, uint8_t **sitm
 static void flush_journals(struct zf2fs_txn *t)
 {
 	const struct zf2fs_journal *nj = &t->vol->nat_journal, *sj = &t->vol->sit_journal;
-	uint32_t nn = (uint32_t)zf_get(nj->n_entries), ns = (uint32_t)zf_get(sj->n_entries);
+	uint32_t nn = (uint32_t)zf2fs_get(nj->n_entries), ns = (uint32_t)zf2fs_get(sj->n_entries);
 
 	for (uint32_t i = 0; i < nn && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++) {
-		uint32_t nid = (uint32_t)zf_get(nj->nat.entries[i].nid);
+		uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
 
 		if (nid < t->vi->max_nid)
 			t->nat_dirty[zf2fs_nat_block_index(nid)] = 1;
 	}
 	for (uint32_t i = 0; i < ns && i < ZF2FS_SIT_JOURNAL_ENTRIES; i++) {
-		uint32_t seg = (uint32_t)zf_get(sj->sit.entries[i].segno);
+		uint32_t seg = (uint32_t)zf2fs_get(sj->sit.entries[i].segno);
 
 		if (seg < t->vi->main_segs)
 			mark_sit(t, seg);
@@ -1224,7 +1224,7 @@ static int write_tables(struct commit *c, uint8_t *cpbuf)
 	struct zf2fs_txn *t = c->t;
 	const struct zf2fs_vol_info *vi = t->vi;
 	const struct zf2fs_journal *nj = &t->vol->nat_journal;
-	uint32_t nn = (uint32_t)zf_get(nj->n_entries);
+	uint32_t nn = (uint32_t)zf2fs_get(nj->n_entries);
 	uint8_t *sitmap, *natmap, *blk = malloc(ZF2FS_BLKSIZE);
 	int err = 0;
 
@@ -1260,7 +1260,7 @@ static int write_tables(struct commit *c, uint8_t *cpbuf)
 		if (err)
 			break;
 		for (uint32_t i = 0; i < nn && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++) {
-			uint32_t nid = (uint32_t)zf_get(nj->nat.entries[i].nid);
+			uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
 
 			if (nid < vi->max_nid && zf2fs_nat_block_index(nid) == b)
 				nb->entries[zf2fs_nat_entry_index(nid)] = nj->nat.entries[i].ne;
@@ -1297,19 +1297,19 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 		if (!used)
 			free_segs += t->vi->segs_per_sec;
 	}
-	zf_set(cp->valid_block_count, (uint64_t)((int64_t)zf_get(cp->valid_block_count) +
+	zf2fs_set(cp->valid_block_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_block_count) +
 						  t->new_blocks));
-	zf_set(cp->valid_node_count, (uint64_t)((int64_t)zf_get(cp->valid_node_count) +
+	zf2fs_set(cp->valid_node_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_node_count) +
 						 t->new_nodes));
-	zf_set(cp->valid_inode_count, (uint64_t)((int64_t)zf_get(cp->valid_inode_count) +
+	zf2fs_set(cp->valid_inode_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_inode_count) +
 						  t->new_inodes));
 	if (!zf2fs_vol_is_zoned(t->vol))
-		zf_set(cp->free_segment_count, free_segs);
+		zf2fs_set(cp->free_segment_count, free_segs);
 	else
-		zf_set(cp->free_segment_count, zf_get(cp->free_segment_count) - c->ntaken *
+		zf2fs_set(cp->free_segment_count, zf2fs_get(cp->free_segment_count) - c->ntaken *
 		       t->vi->segs_per_sec);
-	if (zf_get(cp->next_free_nid) < t->next_nid)
-		zf_set(cp->next_free_nid, t->next_nid < t->vi->max_nid ? t->next_nid :
+	if (zf2fs_get(cp->next_free_nid) < t->next_nid)
+		zf2fs_set(cp->next_free_nid, t->next_nid < t->vi->max_nid ? t->next_nid :
 		       ZF2FS_ROOT_INO + 1);
 }
 
@@ -1335,16 +1335,16 @@ static int write_pack(struct commit *c, uint8_t *cpbuf)
 {
 	struct zf2fs_txn *t = c->t;
 	struct zf2fs_checkpoint *cp = (struct zf2fs_checkpoint *)cpbuf;
-	uint32_t payload = (uint32_t)zf_get(t->vol->sb.cp_payload);
-	uint32_t flags = (uint32_t)zf_get(cp->ckpt_flags), orphans = 0;
-	uint64_t old_start = zf_get(t->vol->sb.cp_blkaddr) + (uint64_t)t->vi->cp_pack * BPS;
+	uint32_t payload = (uint32_t)zf2fs_get(t->vol->sb.cp_payload);
+	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags), orphans = 0;
+	uint64_t old_start = zf2fs_get(t->vol->sb.cp_blkaddr) + (uint64_t)t->vi->cp_pack * BPS;
 	struct zf2fs_cp_io io = { txn_io_write, txn_io_sync, t->vol };
 	struct zf2fs_cp_pack p = { 0 };
 	uint8_t *sums = NULL, *orph = NULL;
 	int err = 0;
 
 	if (flags & ZF2FS_CP_ORPHAN_PRESENT_FLAG)
-		orphans = (uint32_t)zf_get(cp->cp_pack_start_sum) - 1 - payload;
+		orphans = (uint32_t)zf2fs_get(cp->cp_pack_start_sum) - 1 - payload;
 	sums = calloc(ZF2FS_NR_CURSEG, ZF2FS_BLKSIZE);
 	orph = calloc(orphans ? orphans : 1, ZF2FS_BLKSIZE);
 	if (!sums || !orph) {
@@ -1355,14 +1355,14 @@ static int write_pack(struct commit *c, uint8_t *cpbuf)
 		err = zf2fs_vol_read_blocks(t->vol, old_start + 1 + payload, orphans, orph);
 	if (err)
 		goto out;
-	zf_set(cp->checkpoint_ver, c->ver);
+	zf2fs_set(cp->checkpoint_ver, c->ver);
 	flags &= ~(ZF2FS_CP_FASTBOOT_FLAG | ZF2FS_CP_FSCK_FLAG);
-	zf_set(cp->ckpt_flags, flags | ZF2FS_CP_UMOUNT_FLAG);
+	zf2fs_set(cp->ckpt_flags, flags | ZF2FS_CP_UMOUNT_FLAG);
 	for (int i = 0; i < 3; i++) {
-		zf_set(cp->cur_data_segno[i], c->cur[ZF2FS_LOG_HOT_DATA + i]);
-		zf_set(cp->cur_data_blkoff[i], c->blkoff[ZF2FS_LOG_HOT_DATA + i]);
-		zf_set(cp->cur_node_segno[i], c->cur[ZF2FS_LOG_HOT_NODE + i]);
-		zf_set(cp->cur_node_blkoff[i], c->blkoff[ZF2FS_LOG_HOT_NODE + i]);
+		zf2fs_set(cp->cur_data_segno[i], c->cur[ZF2FS_LOG_HOT_DATA + i]);
+		zf2fs_set(cp->cur_data_blkoff[i], c->blkoff[ZF2FS_LOG_HOT_DATA + i]);
+		zf2fs_set(cp->cur_node_segno[i], c->cur[ZF2FS_LOG_HOT_NODE + i]);
+		zf2fs_set(cp->cur_node_blkoff[i], c->blkoff[ZF2FS_LOG_HOT_NODE + i]);
 	}
 	/* a log moved to a fresh section continues in LFS order there */
 	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
@@ -1378,7 +1378,7 @@ static int write_pack(struct commit *c, uint8_t *cpbuf)
 		sb->footer.entry_type = type >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE :
 					ZF2FS_SUM_TYPE_DATA;
 	}
-	p.start = zf_get(t->vol->sb.cp_blkaddr) + (uint64_t)(1 - t->vi->cp_pack) * BPS;
+	p.start = zf2fs_get(t->vol->sb.cp_blkaddr) + (uint64_t)(1 - t->vi->cp_pack) * BPS;
 	p.cp = cpbuf;
 	p.payload = payload;
 	p.orphans = orph;
@@ -1395,7 +1395,7 @@ out:
 ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 {
 	struct commit *c;
-	uint32_t payload = (uint32_t)zf_get(t->vol->sb.cp_payload);
+	uint32_t payload = (uint32_t)zf2fs_get(t->vol->sb.cp_payload);
 	uint8_t *cpbuf;
 	int err = 0;
 

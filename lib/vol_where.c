@@ -30,16 +30,16 @@ ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint
 
 ZF2FS_EXPORT uint64_t zf2fs_vol_cp_pack_addr(const struct zf2fs_vol *vol, unsigned pack)
 {
-	return zf_get(vol->sb.cp_blkaddr) + (pack ? BPS : 0);
+	return zf2fs_get(vol->sb.cp_blkaddr) + (pack ? BPS : 0);
 }
 
 ZF2FS_EXPORT int zf2fs_vol_journal_where(const struct zf2fs_vol *vol, bool sit,
 					 uint64_t *ret_blkaddr, uint32_t *ret_off)
 {
 	const struct zf2fs_checkpoint *cp = (const void *)vol->cp;
-	uint64_t sum = zf2fs_vol_cp_pack_addr(vol, vol->cp_pack) + zf_get(cp->cp_pack_start_sum);
+	uint64_t sum = zf2fs_vol_cp_pack_addr(vol, vol->cp_pack) + zf2fs_get(cp->cp_pack_start_sum);
 
-	if (zf_get(cp->ckpt_flags) & ZF2FS_CP_COMPACT_SUM_FLAG) {
+	if (zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_COMPACT_SUM_FLAG) {
 		/* compacted: both journals open the first summary block, NAT then SIT */
 		*ret_blkaddr = sum;
 		*ret_off = sit ? ZF2FS_SUM_JOURNAL_SIZE : 0;

@@ -48,7 +48,7 @@ ZF2FS_EXPORT int zf2fs_vol_read_blocks(struct zf2fs_vol *vol, uint64_t blk, uint
 	if (!count)
 		return 0;
 	if (locate(vol, blk, &d, &off) || locate(vol, blk + count - 1, &d2, &off2) || d != d2) {
-		zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "blocks %llu..%llu are outside the "
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "blocks %llu..%llu are outside the "
 			   "volume's devices", (unsigned long long)blk,
 			   (unsigned long long)(blk + count - 1));
 		return -ERANGE;
@@ -62,7 +62,7 @@ ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blk, cons
 	uint64_t off;
 
 	if (locate(vol, blk, &d, &off)) {
-		zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "block %llu is outside the volume's "
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "block %llu is outside the volume's "
 			   "devices", (unsigned long long)blk);
 		return -ERANGE;
 	}
@@ -99,7 +99,7 @@ static int pick_super(struct zf2fs_vol *vol, int first)
 	}
 	free(blk);
 	if (chosen < 0) {
-		zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "%s: no valid superblock (first copy: %s; "
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s: no valid superblock (first copy: %s; "
 			   "second copy: %s)", zf2fs_dev_path(vol->dev[0]), vol->sb_why[0],
 			   vol->sb_why[1]);
 		return -ZF2FS_EFSCORRUPTED;
@@ -123,11 +123,11 @@ static int map_devices(struct zf2fs_vol *vol, unsigned n, int flags)
 		return 0;
 	}
 	for (unsigned i = 0; i < listed; i++) {
-		uint64_t segs = zf_get(sb->devs[i].total_segments);
+		uint64_t segs = zf2fs_get(sb->devs[i].total_segments);
 
 		vol->dev_start[i] = i ? vol->dev_end[i - 1] + 1 : 0;
 		vol->dev_end[i] = vol->dev_start[i] + segs * BPS - 1 +
-				  (i ? 0 : zf_get(sb->segment0_blkaddr));
+				  (i ? 0 : zf2fs_get(sb->segment0_blkaddr));
 		total += segs;
 		if (i == 0)
 			continue;
@@ -146,10 +146,10 @@ static int map_devices(struct zf2fs_vol *vol, unsigned n, int flags)
 			vol->ndevs = i + 1;
 		}
 	}
-	if (total != zf_get(sb->segment_count)) {
+	if (total != zf2fs_get(sb->segment_count)) {
 		snprintf(vol->map_why, sizeof(vol->map_why), "corrupt superblock: devs, their "
 			 "segments (%llu) differ from segment_count (%llu)", (unsigned long long)total,
-			 (unsigned long long)zf_get(sb->segment_count));
+			 (unsigned long long)zf2fs_get(sb->segment_count));
 		return -ZF2FS_EFSCORRUPTED;
 	}
 	/* Each device must hold what the superblock puts on it: the sizes of everything
@@ -172,13 +172,13 @@ static int map_devices(struct zf2fs_vol *vol, unsigned n, int flags)
 static int load_bitmaps(struct zf2fs_vol *vol)
 {
 	const struct zf2fs_checkpoint *cp = (const void *)vol->cp;
-	uint64_t sit_bytes = zf_get(cp->sit_ver_bitmap_bytesize);
-	uint64_t nat_bytes = zf_get(cp->nat_ver_bitmap_bytesize);
-	uint64_t payload = zf_get(vol->sb.cp_payload);
+	uint64_t sit_bytes = zf2fs_get(cp->sit_ver_bitmap_bytesize);
+	uint64_t nat_bytes = zf2fs_get(cp->nat_ver_bitmap_bytesize);
+	uint64_t payload = zf2fs_get(vol->sb.cp_payload);
 	uint64_t buf_end = (1 + payload) * ZF2FS_BLKSIZE;
 	uint64_t sit_off, nat_off;   /* offsets from vol->cp */
 
-	if (zf_get(cp->ckpt_flags) & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) {
+	if (zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) {
 		nat_off = ZF2FS_CP_BITMAP_OFFSET + 4;
 		sit_off = nat_off + nat_bytes;
 	} else if (payload) {
@@ -198,7 +198,7 @@ static int load_bitmaps(struct zf2fs_vol *vol)
 	vol->nat_bitmap = vol->cp + nat_off;
 	return 0;
 bad:
-	zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "corrupt checkpoint: version bitmaps (%llu SIT "
+	zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: version bitmaps (%llu SIT "
 		   "+ %llu NAT bytes) do not fit the checkpoint", (unsigned long long)sit_bytes,
 		   (unsigned long long)nat_bytes);
 	return -ZF2FS_EFSCORRUPTED;
@@ -210,7 +210,7 @@ static int pick_checkpoint(struct zf2fs_vol *vol)
 	uint64_t ver[2] = { 0, 0 };
 	bool ok[2];
 	int order[2], err = -ENOMEM;
-	uint64_t payload = zf_get(vol->sb.cp_payload);
+	uint64_t payload = zf2fs_get(vol->sb.cp_payload);
 
 	if (!blk[0] || !blk[1])
 		goto out;
@@ -239,7 +239,7 @@ static int pick_checkpoint(struct zf2fs_vol *vol)
 			break;
 		}
 		memcpy(vol->cp, blk[p], ZF2FS_BLKSIZE);
-		err = zf2fs_vol_read_blocks(vol, zf_get(vol->sb.cp_blkaddr) +
+		err = zf2fs_vol_read_blocks(vol, zf2fs_get(vol->sb.cp_blkaddr) +
 					    (uint64_t)p * BPS + 1, (uint32_t)payload,
 					    vol->cp + ZF2FS_BLKSIZE);
 		if (!err)
@@ -253,7 +253,7 @@ static int pick_checkpoint(struct zf2fs_vol *vol)
 		vol->cp_ver = ver[p];
 	}
 	if (err == -ZF2FS_EFSCORRUPTED && !vol->cp)
-		zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "no valid checkpoint (pack 1: %s; pack 2: "
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "no valid checkpoint (pack 1: %s; pack 2: "
 			   "%s)", vol->cp_why[0][0] ? vol->cp_why[0] : "bitmaps",
 			   vol->cp_why[1][0] ? vol->cp_why[1] : "bitmaps");
 out:
@@ -265,17 +265,17 @@ out:
 /* ---- current segment summaries -------------------------------------------------------- */
 static uint64_t pack_start(const struct zf2fs_vol *vol)
 {
-	return zf_get(vol->sb.cp_blkaddr) + (uint64_t)vol->cp_pack * BPS;
+	return zf2fs_get(vol->sb.cp_blkaddr) + (uint64_t)vol->cp_pack * BPS;
 }
 
 static int journal_counts_ok(struct zf2fs_vol *vol)
 {
-	if (zf_get(vol->nat_journal.n_entries) > ZF2FS_NAT_JOURNAL_ENTRIES ||
-	    zf_get(vol->sit_journal.n_entries) > ZF2FS_SIT_JOURNAL_ENTRIES) {
-		zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "corrupt checkpoint: journals, %llu NAT "
+	if (zf2fs_get(vol->nat_journal.n_entries) > ZF2FS_NAT_JOURNAL_ENTRIES ||
+	    zf2fs_get(vol->sit_journal.n_entries) > ZF2FS_SIT_JOURNAL_ENTRIES) {
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: journals, %llu NAT "
 			   "and %llu SIT entries exceed %zu and %zu",
-			   (unsigned long long)zf_get(vol->nat_journal.n_entries),
-			   (unsigned long long)zf_get(vol->sit_journal.n_entries),
+			   (unsigned long long)zf2fs_get(vol->nat_journal.n_entries),
+			   (unsigned long long)zf2fs_get(vol->sit_journal.n_entries),
 			   (size_t)ZF2FS_NAT_JOURNAL_ENTRIES, (size_t)ZF2FS_SIT_JOURNAL_ENTRIES);
 		return -ZF2FS_EFSCORRUPTED;
 	}
@@ -284,8 +284,8 @@ static int journal_counts_ok(struct zf2fs_vol *vol)
 
 static int load_compacted(struct zf2fs_vol *vol, const struct zf2fs_checkpoint *cp)
 {
-	uint64_t at = pack_start(vol) + zf_get(cp->cp_pack_start_sum);
-	uint64_t end = pack_start(vol) + zf_get(cp->cp_pack_total_block_count) - 1;
+	uint64_t at = pack_start(vol) + zf2fs_get(cp->cp_pack_start_sum);
+	uint64_t end = pack_start(vol) + zf2fs_get(cp->cp_pack_total_block_count) - 1;
 	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
 	size_t off;
 	int err;
@@ -299,12 +299,12 @@ static int load_compacted(struct zf2fs_vol *vol, const struct zf2fs_checkpoint *
 	memcpy(&vol->sit_journal, blk + ZF2FS_SUM_JOURNAL_SIZE, ZF2FS_SUM_JOURNAL_SIZE);
 	off = 2 * ZF2FS_SUM_JOURNAL_SIZE;
 	for (int t = ZF2FS_LOG_HOT_DATA; t <= ZF2FS_LOG_COLD_DATA; t++) {
-		uint32_t n = cp->alloc_type[t] == 1 ? BPS : (uint32_t)zf_get(cp->cur_data_blkoff[t]);
+		uint32_t n = cp->alloc_type[t] == 1 ? BPS : (uint32_t)zf2fs_get(cp->cur_data_blkoff[t]);
 
 		for (uint32_t j = 0; j < n && j < BPS; j++) {
 			if (off + ZF2FS_SUMMARY_SIZE > ZF2FS_BLKSIZE - ZF2FS_SUM_FOOTER_SIZE) {
 				if (++at >= end) {
-					zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "corrupt checkpoint: "
+					zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: "
 						   "compacted summaries run past the pack");
 					err = -ZF2FS_EFSCORRUPTED;
 					goto out;
@@ -332,12 +332,12 @@ static int restore_node_summary(struct zf2fs_vol *vol, uint32_t segno,
 	uint64_t start;
 	int err = 0;
 
-	if (segno >= zf_get(vol->sb.segment_count_main))
+	if (segno >= zf2fs_get(vol->sb.segment_count_main))
 		return -ZF2FS_EFSCORRUPTED;
 	buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
 	if (!buf)
 		return -ENOMEM;
-	start = zf_get(vol->sb.main_blkaddr) + (uint64_t)segno * BPS;
+	start = zf2fs_get(vol->sb.main_blkaddr) + (uint64_t)segno * BPS;
 	for (uint32_t i = 0; i < BPS && !err; i += chunk) {
 		err = zf2fs_vol_read_blocks(vol, start + i, chunk, buf);
 		for (uint32_t j = 0; !err && j < chunk; j++) {
@@ -353,8 +353,8 @@ static int restore_node_summary(struct zf2fs_vol *vol, uint32_t segno,
 static int load_summaries(struct zf2fs_vol *vol)
 {
 	const struct zf2fs_checkpoint *cp = (const void *)vol->cp;
-	uint32_t flags = (uint32_t)zf_get(cp->ckpt_flags);
-	uint64_t total = zf_get(cp->cp_pack_total_block_count);
+	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags);
+	uint64_t total = zf2fs_get(cp->cp_pack_total_block_count);
 	struct zf2fs_summary_block *sb = malloc(sizeof(*sb));
 	int err = 0;
 
@@ -365,7 +365,7 @@ static int load_summaries(struct zf2fs_vol *vol)
 	} else {
 		for (int t = ZF2FS_LOG_HOT_DATA; t <= ZF2FS_LOG_COLD_DATA && !err; t++) {
 			err = zf2fs_vol_read_block(vol, pack_start(vol) +
-						   zf_get(cp->cp_pack_start_sum) + (uint64_t)t, sb);
+						   zf2fs_get(cp->cp_pack_start_sum) + (uint64_t)t, sb);
 			if (err)
 				break;
 			memcpy(vol->cur_sum[t], sb->entries, sizeof(sb->entries));
@@ -383,11 +383,11 @@ static int load_summaries(struct zf2fs_vol *vol)
 		if (flags & (ZF2FS_CP_UMOUNT_FLAG | ZF2FS_CP_FASTBOOT_FLAG)) {
 			/* the three node summaries sit just before the closing CP block,
 			 * after the data summaries */
-			uint64_t data_end = zf_get(cp->cp_pack_start_sum) +
+			uint64_t data_end = zf2fs_get(cp->cp_pack_start_sum) +
 					    ((flags & ZF2FS_CP_COMPACT_SUM_FLAG) ? 1 : 3);
 
 			if (total < data_end + 4) {
-				zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "corrupt checkpoint: "
+				zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: "
 					   "cp_pack_total_block_count %llu leaves no room for node "
 					   "summaries", (unsigned long long)total);
 				err = -ZF2FS_EFSCORRUPTED;
@@ -397,7 +397,7 @@ static int load_summaries(struct zf2fs_vol *vol)
 		} else {
 			/* Not in the pack: like the kernel, rebuild each entry from the footer of
 			 * the node block at that position. */
-			err = restore_node_summary(vol, (uint32_t)zf_get(cp->cur_node_segno[t - 3]),
+			err = restore_node_summary(vol, (uint32_t)zf2fs_get(cp->cur_node_segno[t - 3]),
 						   vol->cur_sum[t]);
 			continue;
 		}
@@ -415,21 +415,21 @@ static void fill_info(struct zf2fs_vol *vol)
 	struct zf2fs_vol_info *in = &vol->info;
 
 	in->blocks_per_seg = BPS;
-	in->segs_per_sec = (uint32_t)zf_get(sb->segs_per_sec);
-	in->secs_per_zone = (uint32_t)zf_get(sb->secs_per_zone);
-	in->main_blkaddr = (uint32_t)zf_get(sb->main_blkaddr);
-	in->main_segs = (uint32_t)zf_get(sb->segment_count_main);
-	in->main_secs = (uint32_t)zf_get(sb->section_count);
-	in->sit_blkaddr = (uint32_t)zf_get(sb->sit_blkaddr);
-	in->sit_blocks = (uint32_t)(zf_get(sb->segment_count_sit) / 2 * BPS);
-	in->nat_blkaddr = (uint32_t)zf_get(sb->nat_blkaddr);
-	in->nat_blocks = (uint32_t)(zf_get(sb->segment_count_nat) / 2 * BPS);
-	in->ssa_blkaddr = (uint32_t)zf_get(sb->ssa_blkaddr);
+	in->segs_per_sec = (uint32_t)zf2fs_get(sb->segs_per_sec);
+	in->secs_per_zone = (uint32_t)zf2fs_get(sb->secs_per_zone);
+	in->main_blkaddr = (uint32_t)zf2fs_get(sb->main_blkaddr);
+	in->main_segs = (uint32_t)zf2fs_get(sb->segment_count_main);
+	in->main_secs = (uint32_t)zf2fs_get(sb->section_count);
+	in->sit_blkaddr = (uint32_t)zf2fs_get(sb->sit_blkaddr);
+	in->sit_blocks = (uint32_t)(zf2fs_get(sb->segment_count_sit) / 2 * BPS);
+	in->nat_blkaddr = (uint32_t)zf2fs_get(sb->nat_blkaddr);
+	in->nat_blocks = (uint32_t)(zf2fs_get(sb->segment_count_nat) / 2 * BPS);
+	in->ssa_blkaddr = (uint32_t)zf2fs_get(sb->ssa_blkaddr);
 	in->max_nid = in->nat_blocks * (uint32_t)ZF2FS_NAT_PER_BLOCK;
-	in->block_count = zf_get(sb->block_count);
+	in->block_count = zf2fs_get(sb->block_count);
 	in->main_end = (uint64_t)in->main_blkaddr + (uint64_t)in->main_segs * BPS;
-	in->features = (uint32_t)zf_get(sb->feature);
-	in->ckpt_flags = (uint32_t)zf_get(((struct zf2fs_checkpoint *)vol->cp)->ckpt_flags);
+	in->features = (uint32_t)zf2fs_get(sb->feature);
+	in->ckpt_flags = (uint32_t)zf2fs_get(((struct zf2fs_checkpoint *)vol->cp)->ckpt_flags);
 	in->cp_pack = vol->cp_pack;
 	in->cp_ver = vol->cp_ver;
 	in->sb_copy = vol->sb_copy;
@@ -440,7 +440,7 @@ static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
 	int err;
 
 	if (zf2fs_dev_size(vol->dev[0]) < 2 * ZF2FS_BLKSIZE) {
-		zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "%s is too small to hold F2FS (%llu bytes)",
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s is too small to hold F2FS (%llu bytes)",
 			   zf2fs_dev_path(vol->dev[0]),
 			   (unsigned long long)zf2fs_dev_size(vol->dev[0]));
 		return -ZF2FS_EFSCORRUPTED;
@@ -469,7 +469,7 @@ static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
 		}
 	}
 	if (err && vol->map_why[0])
-		zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "%s", vol->map_why);
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s", vol->map_why);
 	if (!err)
 		err = pick_checkpoint(vol);
 	if (!err)
@@ -505,7 +505,7 @@ ZF2FS_EXPORT int zf2fs_vol_open(const char *const *paths, unsigned n, int flags,
 	for (unsigned i = 0; i < n && !err; i++) {
 		err = zf2fs_dev_open(paths[i], flags, &vol->log, &vol->dev[i]);
 		if (err)
-			zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "%s: while opening %s",
+			zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s: while opening %s",
 				   strerror(-err), paths[i]);
 		else
 			vol->ndevs = i + 1;
@@ -645,7 +645,7 @@ ZF2FS_EXPORT int zf2fs_vol_nat_override(struct zf2fs_vol *vol, uint32_t nid, uin
 ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 				      struct zf2fs_nat_info *ret)
 {
-	uint32_t n = (uint32_t)zf_get(vol->nat_journal.n_entries);
+	uint32_t n = (uint32_t)zf2fs_get(vol->nat_journal.n_entries);
 	const struct zf2fs_nat_block *blk;
 	const struct zf2fs_nat_entry *e;
 	uint64_t addr;
@@ -664,9 +664,9 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 	for (uint32_t i = 0; i < n; i++) {
 		const struct zf2fs_nat_journal_entry *je = &vol->nat_journal.nat.entries[i];
 
-		if (zf_get(je->nid) == nid) {
-			ret->ino = (uint32_t)zf_get(je->ne.ino);
-			ret->blkaddr = (uint32_t)zf_get(je->ne.block_addr);
+		if (zf2fs_get(je->nid) == nid) {
+			ret->ino = (uint32_t)zf2fs_get(je->ne.ino);
+			ret->blkaddr = (uint32_t)zf2fs_get(je->ne.block_addr);
 			ret->version = je->ne.version;
 			ret->in_journal = true;
 			return 0;
@@ -688,8 +688,8 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 	}
 	blk = (const struct zf2fs_nat_block *)vol->nat_cache;
 	e = &blk->entries[zf2fs_nat_entry_index(nid)];
-	ret->ino = (uint32_t)zf_get(e->ino);
-	ret->blkaddr = (uint32_t)zf_get(e->block_addr);
+	ret->ino = (uint32_t)zf2fs_get(e->ino);
+	ret->blkaddr = (uint32_t)zf2fs_get(e->block_addr);
 	ret->version = e->version;
 	return 0;
 }
@@ -702,7 +702,7 @@ ZF2FS_EXPORT int zf2fs_vol_load_sit(struct zf2fs_vol *vol, struct zf2fs_sit_entr
 	const uint32_t chunk = 64;   /* 256 KiB per read: sequential enough, small peak memory */
 	struct zf2fs_sit_entry *out = calloc(segs ? segs : 1, sizeof(*out));
 	struct zf2fs_sit_block *buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
-	uint32_t n = (uint32_t)zf_get(vol->sit_journal.n_entries);
+	uint32_t n = (uint32_t)zf2fs_get(vol->sit_journal.n_entries);
 	int err = 0;
 
 	*ret = NULL;
@@ -711,7 +711,7 @@ ZF2FS_EXPORT int zf2fs_vol_load_sit(struct zf2fs_vol *vol, struct zf2fs_sit_entr
 		goto out;
 	}
 	if (nblocks > vol->info.sit_blocks) {
-		zf2fs_logf(&vol->log, ZF2FS_LOG_ERROR, 0, "corrupt superblock: SIT area of %u blocks "
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt superblock: SIT area of %u blocks "
 			   "cannot cover %u segments", vol->info.sit_blocks, segs);
 		err = -ZF2FS_EFSCORRUPTED;
 		goto out;
@@ -738,7 +738,7 @@ ZF2FS_EXPORT int zf2fs_vol_load_sit(struct zf2fs_vol *vol, struct zf2fs_sit_entr
 	}
 	for (uint32_t j = 0; !err && j < n; j++) {
 		const struct zf2fs_sit_journal_entry *je = &vol->sit_journal.sit.entries[j];
-		uint32_t segno = (uint32_t)zf_get(je->segno);
+		uint32_t segno = (uint32_t)zf2fs_get(je->segno);
 
 		if (segno < segs)
 			out[segno] = je->se;
@@ -760,11 +760,11 @@ ZF2FS_EXPORT void zf2fs_vol_curseg(const struct zf2fs_vol *vol, int type, uint32
 	const struct zf2fs_checkpoint *cp = (const void *)vol->cp;
 
 	if (type >= ZF2FS_LOG_HOT_NODE) {
-		*segno = (uint32_t)zf_get(cp->cur_node_segno[type - ZF2FS_LOG_HOT_NODE]);
-		*blkoff = (uint32_t)zf_get(cp->cur_node_blkoff[type - ZF2FS_LOG_HOT_NODE]);
+		*segno = (uint32_t)zf2fs_get(cp->cur_node_segno[type - ZF2FS_LOG_HOT_NODE]);
+		*blkoff = (uint32_t)zf2fs_get(cp->cur_node_blkoff[type - ZF2FS_LOG_HOT_NODE]);
 	} else {
-		*segno = (uint32_t)zf_get(cp->cur_data_segno[type]);
-		*blkoff = (uint32_t)zf_get(cp->cur_data_blkoff[type]);
+		*segno = (uint32_t)zf2fs_get(cp->cur_data_segno[type]);
+		*blkoff = (uint32_t)zf2fs_get(cp->cur_data_blkoff[type]);
 	}
 }
 

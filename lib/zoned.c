@@ -109,13 +109,13 @@ ZF2FS_EXPORT int zf2fs_dev_report_zones(struct zf2fs_dev *dev, uint64_t ofs, uin
 
 		if (fd < 0) {
 			err = -errno;
-			zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: while opening zoned device %s",
+			zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0, "%s: while opening zoned device %s",
 				   strerror(-err), dev->path);
 			return err;
 		}
 		if (zbd_list_zones(fd, (off_t)ofs, (off_t)len, ZBD_RO_ALL, &zz, &nr)) {
 			err = errno ? -errno : -EIO;
-			zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: while reporting the zones of %s",
+			zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0, "%s: while reporting the zones of %s",
 				   strerror(-err), dev->path);
 			zbd_close(fd);
 			return err;
@@ -165,7 +165,7 @@ static int zone_op(struct zf2fs_dev *dev, enum zone_op op, uint64_t ofs, uint64_
 
 		if (fd < 0) {
 			err = -errno;
-			zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: while opening zoned device %s",
+			zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0, "%s: while opening zoned device %s",
 				   strerror(-err), dev->path);
 			return err;
 		}
@@ -176,7 +176,7 @@ static int zone_op(struct zf2fs_dev *dev, enum zone_op op, uint64_t ofs, uint64_
 		if ((op == OP_RESET ? zbd_reset_zones(fd, (off_t)ofs, (off_t)len) :
 		     zbd_finish_zones(fd, (off_t)ofs, (off_t)len))) {
 			err = errno ? -errno : -EIO;
-			zf2fs_logf(&dev->log, ZF2FS_LOG_ERROR, 0, "%s: while %s the zones at byte %llu "
+			zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0, "%s: while %s the zones at byte %llu "
 				   "(+%llu) of %s", strerror(-err), what, (unsigned long long)ofs,
 				   (unsigned long long)len, dev->path);
 		}
@@ -204,7 +204,7 @@ ZF2FS_EXPORT int zf2fs_dev_finish_zone_range(struct zf2fs_dev *dev, uint64_t ofs
 /* ---- volumes ------------------------------------------------------------------------ */
 ZF2FS_EXPORT bool zf2fs_vol_is_zoned(const struct zf2fs_vol *vol)
 {
-	return (zf_get(vol->sb.feature) & ZF2FS_FEAT_BLKZONED) != 0;
+	return (zf2fs_get(vol->sb.feature) & ZF2FS_FEAT_BLKZONED) != 0;
 }
 
 ZF2FS_EXPORT int zf2fs_vol_dev_range(const struct zf2fs_vol *vol, unsigned i,

@@ -150,11 +150,11 @@ static void parse_range(const char *s, const char *what, uint64_t *a, uint64_t *
 	}
 }
 
-static void log_fn(void *arg, enum zf2fs_log_kind kind, const char *msg)
+static void log_fn(void *arg, enum zf2fs_msg_kind kind, const char *msg)
 {
 	(void)arg;
-	fprintf(stderr, DUMP_PROG ": %s%s\n", kind == ZF2FS_LOG_ERROR ? "ERROR: " :
-		kind == ZF2FS_LOG_WARNING ? "WARNING: " : "", msg);
+	fprintf(stderr, DUMP_PROG ": %s%s\n", kind == ZF2FS_MSG_ERROR ? "ERROR: " :
+		kind == ZF2FS_MSG_WARNING ? "WARNING: " : "", msg);
 }
 
 /* Views that may be given several times print under one list of their name; others

@@ -126,78 +126,78 @@ static void inode_fields(struct dump_ctx *c, const struct zf2fs_node *n)
 	const struct zf2fs_inode *in = &n->i;
 	struct out *o = &c->out;
 	struct zf2fs_inode_geom g;
-	uint32_t namelen = (uint32_t)zf_get(in->i_namelen);
+	uint32_t namelen = (uint32_t)zf2fs_get(in->i_namelen);
 	uint64_t v[ZF2FS_NIDS_PER_INODE];
 
-	out_x(o, "i_mode", zf_get(in->i_mode));
-	out_s(o, "type", mode_type((uint32_t)zf_get(in->i_mode)));
+	out_x(o, "i_mode", zf2fs_get(in->i_mode));
+	out_s(o, "type", mode_type((uint32_t)zf2fs_get(in->i_mode)));
 	out_x(o, "i_advise", in->i_advise);
 	out_x(o, "i_inline", in->i_inline);
-	out_u(o, "i_uid", zf_get(in->i_uid));
-	out_u(o, "i_gid", zf_get(in->i_gid));
-	out_u(o, "i_links", zf_get(in->i_links));
-	out_u(o, "i_size", zf_get(in->i_size));
-	out_u(o, "i_blocks", zf_get(in->i_blocks));
-	out_u(o, "i_atime", zf_get(in->i_atime));
-	out_u(o, "i_atime_nsec", zf_get(in->i_atime_nsec));
-	out_u(o, "i_ctime", zf_get(in->i_ctime));
-	out_u(o, "i_ctime_nsec", zf_get(in->i_ctime_nsec));
-	out_u(o, "i_mtime", zf_get(in->i_mtime));
-	out_u(o, "i_mtime_nsec", zf_get(in->i_mtime_nsec));
-	out_u(o, "i_generation", zf_get(in->i_generation));
-	out_u(o, "i_current_depth", zf_get(in->i_current_depth));
-	out_u(o, "i_xattr_nid", zf_get(in->i_xattr_nid));
-	out_x(o, "i_flags", zf_get(in->i_flags));
-	out_u(o, "i_pino", zf_get(in->i_pino));
+	out_u(o, "i_uid", zf2fs_get(in->i_uid));
+	out_u(o, "i_gid", zf2fs_get(in->i_gid));
+	out_u(o, "i_links", zf2fs_get(in->i_links));
+	out_u(o, "i_size", zf2fs_get(in->i_size));
+	out_u(o, "i_blocks", zf2fs_get(in->i_blocks));
+	out_u(o, "i_atime", zf2fs_get(in->i_atime));
+	out_u(o, "i_atime_nsec", zf2fs_get(in->i_atime_nsec));
+	out_u(o, "i_ctime", zf2fs_get(in->i_ctime));
+	out_u(o, "i_ctime_nsec", zf2fs_get(in->i_ctime_nsec));
+	out_u(o, "i_mtime", zf2fs_get(in->i_mtime));
+	out_u(o, "i_mtime_nsec", zf2fs_get(in->i_mtime_nsec));
+	out_u(o, "i_generation", zf2fs_get(in->i_generation));
+	out_u(o, "i_current_depth", zf2fs_get(in->i_current_depth));
+	out_u(o, "i_xattr_nid", zf2fs_get(in->i_xattr_nid));
+	out_x(o, "i_flags", zf2fs_get(in->i_flags));
+	out_u(o, "i_pino", zf2fs_get(in->i_pino));
 	out_u(o, "i_namelen", namelen);
 	if (namelen > ZF2FS_NAME_LEN) {
 		dump_damage(c, "inode %llu: i_namelen %u exceeds %d",
-			    (unsigned long long)zf_get(n->footer.ino), namelen, ZF2FS_NAME_LEN);
+			    (unsigned long long)zf2fs_get(n->footer.ino), namelen, ZF2FS_NAME_LEN);
 		namelen = ZF2FS_NAME_LEN;
 	}
 	out_sn(o, "i_name", in->i_name, namelen);
 	out_u(o, "i_dir_level", in->i_dir_level);
-	out_u(o, "i_ext_fofs", zf_get(in->i_ext.fofs));
-	out_u(o, "i_ext_blkaddr", zf_get(in->i_ext.blk));
-	out_u(o, "i_ext_len", zf_get(in->i_ext.len));
+	out_u(o, "i_ext_fofs", zf2fs_get(in->i_ext.fofs));
+	out_u(o, "i_ext_blkaddr", zf2fs_get(in->i_ext.blk));
+	out_u(o, "i_ext_len", zf2fs_get(in->i_ext.len));
 	if (in->i_inline & ZF2FS_EXTRA_ATTR) {
-		out_u(o, "i_extra_isize", zf_get(in->i_extra_isize));
+		out_u(o, "i_extra_isize", zf2fs_get(in->i_extra_isize));
 		if (c->info->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR)
-			out_u(o, "i_inline_xattr_size", zf_get(in->i_inline_xattr_size));
+			out_u(o, "i_inline_xattr_size", zf2fs_get(in->i_inline_xattr_size));
 		if (c->info->features & ZF2FS_FEAT_PRJQUOTA)
-			out_u(o, "i_projid", zf_get(in->i_projid));
+			out_u(o, "i_projid", zf2fs_get(in->i_projid));
 		if (c->info->features & ZF2FS_FEAT_INODE_CHKSUM) {
 			uint32_t want = zf2fs_inode_checksum(
 				zf2fs_checksum_seed(zf2fs_vol_super(c->vol)->uuid), n);
 
-			out_x(o, "i_inode_checksum", zf_get(in->i_inode_checksum));
-			out_b(o, "i_inode_checksum_ok", want == zf_get(in->i_inode_checksum));
+			out_x(o, "i_inode_checksum", zf2fs_get(in->i_inode_checksum));
+			out_b(o, "i_inode_checksum_ok", want == zf2fs_get(in->i_inode_checksum));
 		}
 		if (c->info->features & ZF2FS_FEAT_INODE_CRTIME) {
-			out_u(o, "i_crtime", zf_get(in->i_crtime));
-			out_u(o, "i_crtime_nsec", zf_get(in->i_crtime_nsec));
+			out_u(o, "i_crtime", zf2fs_get(in->i_crtime));
+			out_u(o, "i_crtime_nsec", zf2fs_get(in->i_crtime_nsec));
 		}
 		if (c->info->features & ZF2FS_FEAT_COMPRESSION) {
-			out_u(o, "i_compr_blocks", zf_get(in->i_compr_blocks));
+			out_u(o, "i_compr_blocks", zf2fs_get(in->i_compr_blocks));
 			out_u(o, "i_compress_algorithm", in->i_compress_algorithm);
 			out_u(o, "i_log_cluster_size", in->i_log_cluster_size);
-			out_x(o, "i_compress_flag", zf_get(in->i_compress_flag));
+			out_x(o, "i_compress_flag", zf2fs_get(in->i_compress_flag));
 		}
 	}
 	for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
-		v[i] = zf_le32_to_cpu(in->i_nid[i]);
+		v[i] = zf2fs_le32_to_cpu(in->i_nid[i]);
 	out_u_array(o, "i_nid", v, ZF2FS_NIDS_PER_INODE);
 	out_obj(o, "footer");
-	out_u(o, "nid", zf_get(n->footer.nid));
-	out_u(o, "ino", zf_get(n->footer.ino));
-	out_u(o, "ofs", zf_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
-	out_x(o, "flag", zf_get(n->footer.flag));
-	out_x(o, "cp_ver", zf_get(n->footer.cp_ver));
-	out_u(o, "next_blkaddr", zf_get(n->footer.next_blkaddr));
+	out_u(o, "nid", zf2fs_get(n->footer.nid));
+	out_u(o, "ino", zf2fs_get(n->footer.ino));
+	out_u(o, "ofs", zf2fs_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
+	out_x(o, "flag", zf2fs_get(n->footer.flag));
+	out_x(o, "cp_ver", zf2fs_get(n->footer.cp_ver));
+	out_u(o, "next_blkaddr", zf2fs_get(n->footer.next_blkaddr));
 	out_obj_end(o);
 	if (zf2fs_inode_geometry(in, c->info->features, &g)) {
 		dump_damage(c, "inode %llu: extra attribute or inline xattr size is impossible",
-			    (unsigned long long)zf_get(n->footer.ino));
+			    (unsigned long long)zf2fs_get(n->footer.ino));
 		return;
 	}
 	out_obj(o, "geometry");
@@ -322,14 +322,14 @@ int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path)
 	err = read_inode(c, ino, n, NULL);
 	if (err)
 		goto out;
-	s.size = zf_get(n->i.i_size);
+	s.size = zf2fs_get(n->i.i_size);
 	if (strcmp(path, "-") == 0) {
 		s.fd = STDOUT_FILENO;
 		fflush(stdout);
 	} else {
 		/* an existing directory receives the file under its own name (f2fs-tools) */
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			uint32_t nl = (uint32_t)zf_get(n->i.i_namelen);
+			uint32_t nl = (uint32_t)zf2fs_get(n->i.i_namelen);
 
 			if (nl == 0 || nl > ZF2FS_NAME_LEN || memchr(n->i.i_name, '/', nl)) {
 				dump_error("inode %u has no usable name to extract under %s", ino,
@@ -398,7 +398,7 @@ static void block_owner_name(struct dump_ctx *c, uint32_t ino)
 	char why[256];
 
 	if (n && !zf2fs_inode_read(c->vol, ino, n, NULL, why, sizeof(why))) {
-		uint32_t nl = (uint32_t)zf_get(n->i.i_namelen);
+		uint32_t nl = (uint32_t)zf2fs_get(n->i.i_namelen);
 
 		out_sn(&c->out, "name", n->i.i_name, nl > ZF2FS_NAME_LEN ? ZF2FS_NAME_LEN : nl);
 	}
@@ -437,11 +437,11 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 		goto out;
 	}
 	e = &sum->entries[off];
-	nid = (uint32_t)zf_get(e->nid);
+	nid = (uint32_t)zf2fs_get(e->nid);
 	out_s(o, "summary_type", sum->footer.entry_type == ZF2FS_SUM_TYPE_NODE ? "node" : "data");
 	out_u(o, "summary_nid", nid);
 	out_u(o, "summary_version", e->version);
-	out_u(o, "summary_ofs_in_node", zf_get(e->ofs_in_node));
+	out_u(o, "summary_ofs_in_node", zf2fs_get(e->ofs_in_node));
 	if (sum->footer.entry_type == ZF2FS_SUM_TYPE_NODE) {
 		struct zf2fs_nat_info ni;
 		uint32_t ofs;
@@ -449,24 +449,24 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 		err = zf2fs_vol_read_block(c->vol, blkaddr, node);
 		if (err)
 			goto out;
-		ofs = (uint32_t)(zf_get(node->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
+		ofs = (uint32_t)(zf2fs_get(node->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
 		out_s(o, "kind", "node");
-		out_u(o, "nid", zf_get(node->footer.nid));
-		out_u(o, "ino", zf_get(node->footer.ino));
+		out_u(o, "nid", zf2fs_get(node->footer.nid));
+		out_u(o, "ino", zf2fs_get(node->footer.ino));
 		out_u(o, "node_ofs", ofs);
 		out_s(o, "node_kind", node_kind(ofs));
-		if (!zf2fs_vol_nat_lookup(c->vol, (uint32_t)zf_get(node->footer.nid), &ni)) {
+		if (!zf2fs_vol_nat_lookup(c->vol, (uint32_t)zf2fs_get(node->footer.nid), &ni)) {
 			out_u(o, "nat_blkaddr", ni.blkaddr);
 			out_b(o, "live", ni.blkaddr == blkaddr);
 		}
-		if (zf_get(node->footer.nid) != nid)
+		if (zf2fs_get(node->footer.nid) != nid)
 			dump_damage(c, "block %llu: summary says node %u, the footer says %llu",
 				    (unsigned long long)blkaddr, nid,
-				    (unsigned long long)zf_get(node->footer.nid));
-		block_owner_name(c, (uint32_t)zf_get(node->footer.ino));
+				    (unsigned long long)zf2fs_get(node->footer.nid));
+		block_owner_name(c, (uint32_t)zf2fs_get(node->footer.ino));
 	} else {
 		struct zf2fs_inode_geom g;
-		uint32_t ofs, slot = (uint32_t)zf_get(e->ofs_in_node), ino, addr;
+		uint32_t ofs, slot = (uint32_t)zf2fs_get(e->ofs_in_node), ino, addr;
 
 		out_s(o, "kind", "data");
 		if (!nid) {
@@ -480,8 +480,8 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 			err = 0;
 			goto out;
 		}
-		ino = (uint32_t)zf_get(node->footer.ino);
-		ofs = (uint32_t)(zf_get(node->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
+		ino = (uint32_t)zf2fs_get(node->footer.ino);
+		ofs = (uint32_t)(zf2fs_get(node->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
 		out_u(o, "nid", nid);
 		out_u(o, "ino", ino);
 		out_u(o, "node_ofs", ofs);
@@ -495,9 +495,9 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 			goto out;
 		}
 		if (ofs == 0)
-			addr = slot < g.addrs ? zf_le32_to_cpu(node->i.i_addr[g.extra_words + slot]) : 0;
+			addr = slot < g.addrs ? zf2fs_le32_to_cpu(node->i.i_addr[g.extra_words + slot]) : 0;
 		else
-			addr = slot < ZF2FS_ADDRS_PER_BLOCK ? zf_le32_to_cpu(node->dn.addr[slot]) : 0;
+			addr = slot < ZF2FS_ADDRS_PER_BLOCK ? zf2fs_le32_to_cpu(node->dn.addr[slot]) : 0;
 		out_u(o, "fofs", zf2fs_node_fofs(&g, ofs, slot));
 		out_b(o, "live", addr == blkaddr);
 		block_owner_name(c, ino);
@@ -514,12 +514,12 @@ int dump_block(struct dump_ctx *c, uint64_t blkaddr)
 	const struct zf2fs_super *sb = zf2fs_vol_super(c->vol);
 	const struct zf2fs_vol_info *in = c->info;
 	struct out *o = &c->out;
-	uint64_t cp = zf_get(sb->cp_blkaddr);
+	uint64_t cp = zf2fs_get(sb->cp_blkaddr);
 	int err = 0;
 
 	out_obj(o, NULL);
 	out_u(o, "blkaddr", blkaddr);
-	if (blkaddr < zf_get(sb->segment0_blkaddr)) {
+	if (blkaddr < zf2fs_get(sb->segment0_blkaddr)) {
 		out_s(o, "area", blkaddr == 0 ? "superblock" : "reserved");
 	} else if (blkaddr < in->sit_blkaddr) {
 		out_s(o, "area", "checkpoint");
@@ -568,11 +568,11 @@ static void entry_fields(struct dump_ctx *c, uint32_t ino)
 	char why[256];
 
 	if (n && !zf2fs_inode_read(c->vol, ino, n, NULL, why, sizeof(why))) {
-		out_x(o, "mode", zf_get(n->i.i_mode));
-		out_u(o, "links", zf_get(n->i.i_links));
-		out_u(o, "size", zf_get(n->i.i_size));
-		out_u(o, "blocks", zf_get(n->i.i_blocks));
-		out_u(o, "mtime", zf_get(n->i.i_mtime));
+		out_x(o, "mode", zf2fs_get(n->i.i_mode));
+		out_u(o, "links", zf2fs_get(n->i.i_links));
+		out_u(o, "size", zf2fs_get(n->i.i_size));
+		out_u(o, "blocks", zf2fs_get(n->i.i_blocks));
+		out_u(o, "mtime", zf2fs_get(n->i.i_mtime));
 	} else if (n) {
 		dump_damage(c, "%s", why);
 		out_s(o, "problem", why);
@@ -638,9 +638,9 @@ int dump_ls(struct dump_ctx *c, const char *path)
 	out_obj(o, NULL);
 	out_s(o, "path", path);
 	out_u(o, "ino", ino);
-	out_s(o, "type", mode_type((uint32_t)zf_get(n->i.i_mode)));
+	out_s(o, "type", mode_type((uint32_t)zf2fs_get(n->i.i_mode)));
 	out_list(o, "entries");
-	if ((zf_get(n->i.i_mode) & 0170000) == 0040000) {
+	if ((zf2fs_get(n->i.i_mode) & 0170000) == 0040000) {
 		err = zf2fs_dir_iterate(c->vol, n, ls_entry, ls_bad, &l);
 		if (err)
 			dump_error("%s: while listing %s", strerror(err == -ZF2FS_EFSCORRUPTED ?
@@ -651,7 +651,7 @@ int dump_ls(struct dump_ctx *c, const char *path)
 		out_row(o);
 		out_s(o, "name", base ? base + 1 : path);
 		out_u(o, "ino", ino);
-		out_s(o, "type", mode_type((uint32_t)zf_get(n->i.i_mode)));
+		out_s(o, "type", mode_type((uint32_t)zf2fs_get(n->i.i_mode)));
 		entry_fields(c, ino);
 		out_row_end(o);
 	}

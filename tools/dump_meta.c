@@ -80,7 +80,7 @@ int dump_superblock(struct dump_ctx *c)
 	const struct zf2fs_super *sb = zf2fs_vol_super(c->vol);
 	struct out *o = &c->out;
 	char name[ZF2FS_MAX_VOLUME_NAME * 4 + 1];
-	uint32_t ext = (uint32_t)zf_get(sb->extension_count), hot = sb->hot_ext_count;
+	uint32_t ext = (uint32_t)zf2fs_get(sb->extension_count), hot = sb->hot_ext_count;
 
 	out_obj(o, "superblock");
 	out_u(o, "copy", (uint64_t)c->info->sb_copy);
@@ -95,33 +95,33 @@ int dump_superblock(struct dump_ctx *c)
 		out_row_end(o);
 	}
 	out_list_end(o);
-	out_x(o, "magic", zf_get(sb->magic));
-	out_u(o, "major_ver", zf_get(sb->major_ver));
-	out_u(o, "minor_ver", zf_get(sb->minor_ver));
-	out_u(o, "log_sectorsize", zf_get(sb->log_sectorsize));
-	out_u(o, "log_sectors_per_block", zf_get(sb->log_sectors_per_block));
-	out_u(o, "log_blocksize", zf_get(sb->log_blocksize));
-	out_u(o, "log_blocks_per_seg", zf_get(sb->log_blocks_per_seg));
-	out_u(o, "segs_per_sec", zf_get(sb->segs_per_sec));
-	out_u(o, "secs_per_zone", zf_get(sb->secs_per_zone));
-	out_u(o, "checksum_offset", zf_get(sb->checksum_offset));
-	out_x(o, "block_count", zf_get(sb->block_count));
-	out_u(o, "section_count", zf_get(sb->section_count));
-	out_u(o, "segment_count", zf_get(sb->segment_count));
-	out_u(o, "segment_count_ckpt", zf_get(sb->segment_count_ckpt));
-	out_u(o, "segment_count_sit", zf_get(sb->segment_count_sit));
-	out_u(o, "segment_count_nat", zf_get(sb->segment_count_nat));
-	out_u(o, "segment_count_ssa", zf_get(sb->segment_count_ssa));
-	out_u(o, "segment_count_main", zf_get(sb->segment_count_main));
-	out_x(o, "segment0_blkaddr", zf_get(sb->segment0_blkaddr));
-	out_x(o, "cp_blkaddr", zf_get(sb->cp_blkaddr));
-	out_x(o, "sit_blkaddr", zf_get(sb->sit_blkaddr));
-	out_x(o, "nat_blkaddr", zf_get(sb->nat_blkaddr));
-	out_x(o, "ssa_blkaddr", zf_get(sb->ssa_blkaddr));
-	out_x(o, "main_blkaddr", zf_get(sb->main_blkaddr));
-	out_u(o, "root_ino", zf_get(sb->root_ino));
-	out_u(o, "node_ino", zf_get(sb->node_ino));
-	out_u(o, "meta_ino", zf_get(sb->meta_ino));
+	out_x(o, "magic", zf2fs_get(sb->magic));
+	out_u(o, "major_ver", zf2fs_get(sb->major_ver));
+	out_u(o, "minor_ver", zf2fs_get(sb->minor_ver));
+	out_u(o, "log_sectorsize", zf2fs_get(sb->log_sectorsize));
+	out_u(o, "log_sectors_per_block", zf2fs_get(sb->log_sectors_per_block));
+	out_u(o, "log_blocksize", zf2fs_get(sb->log_blocksize));
+	out_u(o, "log_blocks_per_seg", zf2fs_get(sb->log_blocks_per_seg));
+	out_u(o, "segs_per_sec", zf2fs_get(sb->segs_per_sec));
+	out_u(o, "secs_per_zone", zf2fs_get(sb->secs_per_zone));
+	out_u(o, "checksum_offset", zf2fs_get(sb->checksum_offset));
+	out_x(o, "block_count", zf2fs_get(sb->block_count));
+	out_u(o, "section_count", zf2fs_get(sb->section_count));
+	out_u(o, "segment_count", zf2fs_get(sb->segment_count));
+	out_u(o, "segment_count_ckpt", zf2fs_get(sb->segment_count_ckpt));
+	out_u(o, "segment_count_sit", zf2fs_get(sb->segment_count_sit));
+	out_u(o, "segment_count_nat", zf2fs_get(sb->segment_count_nat));
+	out_u(o, "segment_count_ssa", zf2fs_get(sb->segment_count_ssa));
+	out_u(o, "segment_count_main", zf2fs_get(sb->segment_count_main));
+	out_x(o, "segment0_blkaddr", zf2fs_get(sb->segment0_blkaddr));
+	out_x(o, "cp_blkaddr", zf2fs_get(sb->cp_blkaddr));
+	out_x(o, "sit_blkaddr", zf2fs_get(sb->sit_blkaddr));
+	out_x(o, "nat_blkaddr", zf2fs_get(sb->nat_blkaddr));
+	out_x(o, "ssa_blkaddr", zf2fs_get(sb->ssa_blkaddr));
+	out_x(o, "main_blkaddr", zf2fs_get(sb->main_blkaddr));
+	out_u(o, "root_ino", zf2fs_get(sb->root_ino));
+	out_u(o, "node_ino", zf2fs_get(sb->node_ino));
+	out_u(o, "meta_ino", zf2fs_get(sb->meta_ino));
 	out_hex(o, "uuid", sb->uuid, sizeof(sb->uuid));
 	out_sn(o, "volume_name", name, zf2fs_label_to_utf8(sb->volume_name, name, sizeof(name)));
 	out_u(o, "extension_count", ext);
@@ -139,18 +139,18 @@ int dump_superblock(struct dump_ctx *c)
 		out_row_end(o);
 	}
 	out_list_end(o);
-	out_u(o, "cp_payload", zf_get(sb->cp_payload));
+	out_u(o, "cp_payload", zf2fs_get(sb->cp_payload));
 	bounded_string(o, "version", sb->version, ZF2FS_VERSION_LEN);
 	bounded_string(o, "init_version", sb->init_version, ZF2FS_VERSION_LEN);
-	out_x(o, "feature", zf_get(sb->feature));
-	feature_list(o, (uint32_t)zf_get(sb->feature));
+	out_x(o, "feature", zf2fs_get(sb->feature));
+	feature_list(o, (uint32_t)zf2fs_get(sb->feature));
 	out_u(o, "encryption_level", sb->encryption_level);
 	out_hex(o, "encrypt_pw_salt", sb->encrypt_pw_salt, sizeof(sb->encrypt_pw_salt));
 	out_list(o, "devices");
 	for (unsigned i = 0; i < ZF2FS_MAX_DEVICES && sb->devs[i].path[0]; i++) {
 		out_row(o);
 		bounded_string(o, "path", sb->devs[i].path, ZF2FS_DEVICE_PATH_LEN);
-		out_u(o, "total_segments", zf_get(sb->devs[i].total_segments));
+		out_u(o, "total_segments", zf2fs_get(sb->devs[i].total_segments));
 		out_row_end(o);
 	}
 	out_list_end(o);
@@ -158,16 +158,16 @@ int dump_superblock(struct dump_ctx *c)
 		uint64_t q[ZF2FS_MAX_QUOTAS];
 
 		for (int i = 0; i < ZF2FS_MAX_QUOTAS; i++)
-			q[i] = zf_get(sb->qf_ino[i]);
+			q[i] = zf2fs_get(sb->qf_ino[i]);
 		out_u_array(o, "qf_ino", q, ZF2FS_MAX_QUOTAS);
 	}
-	out_u(o, "s_encoding", zf_get(sb->s_encoding));
-	out_u(o, "s_encoding_flags", zf_get(sb->s_encoding_flags));
+	out_u(o, "s_encoding", zf2fs_get(sb->s_encoding));
+	out_u(o, "s_encoding_flags", zf2fs_get(sb->s_encoding_flags));
 	out_hex(o, "s_stop_reason", sb->s_stop_reason, sizeof(sb->s_stop_reason));
 	out_hex(o, "s_errors", sb->s_errors, sizeof(sb->s_errors));
-	out_x(o, "crc", zf_get(sb->crc));
-	if (zf_get(sb->feature) & ZF2FS_FEAT_SB_CHKSUM)
-		out_b(o, "crc_ok", zf2fs_super_checksum(sb) == zf_get(sb->crc));
+	out_x(o, "crc", zf2fs_get(sb->crc));
+	if (zf2fs_get(sb->feature) & ZF2FS_FEAT_SB_CHKSUM)
+		out_b(o, "crc_ok", zf2fs_super_checksum(sb) == zf2fs_get(sb->crc));
 	out_obj_end(o);
 	return 0;
 }
@@ -196,13 +196,13 @@ static void cp_flag_list(struct out *o, uint32_t flags)
 static void orphans(struct dump_ctx *c, const struct zf2fs_checkpoint *cp, uint64_t pack)
 {
 	struct out *o = &c->out;
-	uint64_t total = zf_get(cp->cp_pack_total_block_count);
-	uint64_t start_sum = zf_get(cp->cp_pack_start_sum);
-	uint64_t first = 1 + zf_get(c->vol ? zf2fs_vol_super(c->vol)->cp_payload : 0);
+	uint64_t total = zf2fs_get(cp->cp_pack_total_block_count);
+	uint64_t start_sum = zf2fs_get(cp->cp_pack_start_sum);
+	uint64_t first = 1 + zf2fs_get(c->vol ? zf2fs_vol_super(c->vol)->cp_payload : 0);
 	struct zf2fs_orphan_block *ob;
 
 	out_list(o, "orphans");
-	if (!(zf_get(cp->ckpt_flags) & ZF2FS_CP_ORPHAN_PRESENT_FLAG)) {
+	if (!(zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_ORPHAN_PRESENT_FLAG)) {
 		out_list_end(o);
 		return;
 	}
@@ -223,7 +223,7 @@ static void orphans(struct dump_ctx *c, const struct zf2fs_checkpoint *cp, uint6
 
 		if (zf2fs_vol_read_block(c->vol, pack + b, ob))
 			break;
-		n = (uint32_t)zf_get(ob->entry_count);
+		n = (uint32_t)zf2fs_get(ob->entry_count);
 		if (n > ZF2FS_ORPHANS_PER_BLOCK) {
 			dump_damage(c, "orphan block %llu: entry_count %u exceeds %d",
 				    (unsigned long long)(pack + b), n, ZF2FS_ORPHANS_PER_BLOCK);
@@ -231,7 +231,7 @@ static void orphans(struct dump_ctx *c, const struct zf2fs_checkpoint *cp, uint6
 		}
 		for (uint32_t i = 0; i < n; i++) {
 			out_row(o);
-			out_u(o, "ino", zf_le32_to_cpu(ob->ino[i]));
+			out_u(o, "ino", zf2fs_le32_to_cpu(ob->ino[i]));
 			out_u(o, "block", pack + b);
 			out_row_end(o);
 		}
@@ -245,35 +245,35 @@ static void cp_fields(struct dump_ctx *c, const struct zf2fs_checkpoint *cp)
 	struct out *o = &c->out;
 	uint64_t v[ZF2FS_MAX_ACTIVE_LOGS];
 
-	out_x(o, "checkpoint_ver", zf_get(cp->checkpoint_ver));
-	out_u(o, "user_block_count", zf_get(cp->user_block_count));
-	out_u(o, "valid_block_count", zf_get(cp->valid_block_count));
-	out_u(o, "rsvd_segment_count", zf_get(cp->rsvd_segment_count));
-	out_u(o, "overprov_segment_count", zf_get(cp->overprov_segment_count));
-	out_u(o, "free_segment_count", zf_get(cp->free_segment_count));
+	out_x(o, "checkpoint_ver", zf2fs_get(cp->checkpoint_ver));
+	out_u(o, "user_block_count", zf2fs_get(cp->user_block_count));
+	out_u(o, "valid_block_count", zf2fs_get(cp->valid_block_count));
+	out_u(o, "rsvd_segment_count", zf2fs_get(cp->rsvd_segment_count));
+	out_u(o, "overprov_segment_count", zf2fs_get(cp->overprov_segment_count));
+	out_u(o, "free_segment_count", zf2fs_get(cp->free_segment_count));
 	for (int i = 0; i < ZF2FS_MAX_NODE_LOGS; i++)
-		v[i] = zf_get(cp->cur_node_segno[i]);
+		v[i] = zf2fs_get(cp->cur_node_segno[i]);
 	out_u_array(o, "cur_node_segno", v, ZF2FS_MAX_NODE_LOGS);
 	for (int i = 0; i < ZF2FS_MAX_NODE_LOGS; i++)
-		v[i] = zf_get(cp->cur_node_blkoff[i]);
+		v[i] = zf2fs_get(cp->cur_node_blkoff[i]);
 	out_u_array(o, "cur_node_blkoff", v, ZF2FS_MAX_NODE_LOGS);
 	for (int i = 0; i < ZF2FS_MAX_DATA_LOGS; i++)
-		v[i] = zf_get(cp->cur_data_segno[i]);
+		v[i] = zf2fs_get(cp->cur_data_segno[i]);
 	out_u_array(o, "cur_data_segno", v, ZF2FS_MAX_DATA_LOGS);
 	for (int i = 0; i < ZF2FS_MAX_DATA_LOGS; i++)
-		v[i] = zf_get(cp->cur_data_blkoff[i]);
+		v[i] = zf2fs_get(cp->cur_data_blkoff[i]);
 	out_u_array(o, "cur_data_blkoff", v, ZF2FS_MAX_DATA_LOGS);
-	out_x(o, "ckpt_flags", zf_get(cp->ckpt_flags));
-	cp_flag_list(o, (uint32_t)zf_get(cp->ckpt_flags));
-	out_u(o, "cp_pack_total_block_count", zf_get(cp->cp_pack_total_block_count));
-	out_u(o, "cp_pack_start_sum", zf_get(cp->cp_pack_start_sum));
-	out_u(o, "valid_node_count", zf_get(cp->valid_node_count));
-	out_u(o, "valid_inode_count", zf_get(cp->valid_inode_count));
-	out_u(o, "next_free_nid", zf_get(cp->next_free_nid));
-	out_u(o, "sit_ver_bitmap_bytesize", zf_get(cp->sit_ver_bitmap_bytesize));
-	out_u(o, "nat_ver_bitmap_bytesize", zf_get(cp->nat_ver_bitmap_bytesize));
-	out_u(o, "checksum_offset", zf_get(cp->checksum_offset));
-	out_u(o, "elapsed_time", zf_get(cp->elapsed_time));
+	out_x(o, "ckpt_flags", zf2fs_get(cp->ckpt_flags));
+	cp_flag_list(o, (uint32_t)zf2fs_get(cp->ckpt_flags));
+	out_u(o, "cp_pack_total_block_count", zf2fs_get(cp->cp_pack_total_block_count));
+	out_u(o, "cp_pack_start_sum", zf2fs_get(cp->cp_pack_start_sum));
+	out_u(o, "valid_node_count", zf2fs_get(cp->valid_node_count));
+	out_u(o, "valid_inode_count", zf2fs_get(cp->valid_inode_count));
+	out_u(o, "next_free_nid", zf2fs_get(cp->next_free_nid));
+	out_u(o, "sit_ver_bitmap_bytesize", zf2fs_get(cp->sit_ver_bitmap_bytesize));
+	out_u(o, "nat_ver_bitmap_bytesize", zf2fs_get(cp->nat_ver_bitmap_bytesize));
+	out_u(o, "checksum_offset", zf2fs_get(cp->checksum_offset));
+	out_u(o, "elapsed_time", zf2fs_get(cp->elapsed_time));
 	for (int i = 0; i < ZF2FS_MAX_ACTIVE_LOGS; i++)
 		v[i] = cp->alloc_type[i];
 	out_u_array(o, "alloc_type", v, ZF2FS_MAX_ACTIVE_LOGS);
@@ -291,7 +291,7 @@ int dump_checkpoint(struct dump_ctx *c)
 	out_u(o, "current_pack", c->info->cp_pack);
 	out_list(o, "packs");
 	for (unsigned p = 0; p < 2; p++) {
-		uint64_t addr = zf_get(sb->cp_blkaddr) + (uint64_t)p * BPS;
+		uint64_t addr = zf2fs_get(sb->cp_blkaddr) + (uint64_t)p * BPS;
 		const struct zf2fs_checkpoint *cp = (const void *)blk;
 		const char *why = zf2fs_vol_cp_problem(c->vol, (int)p);
 		uint32_t crc, off;
@@ -309,19 +309,19 @@ int dump_checkpoint(struct dump_ctx *c)
 			out_obj_end(o);
 			continue;
 		}
-		off = (uint32_t)zf_get(cp->checksum_offset);
+		off = (uint32_t)zf2fs_get(cp->checksum_offset);
 		if (!zf2fs_cp_checksum(blk, &crc) && off <= ZF2FS_BLKSIZE - 4) {
-			out_x(o, "crc", zf_get_le32p(blk + off));
-			out_b(o, "crc_ok", crc == zf_get_le32p(blk + off));
+			out_x(o, "crc", zf2fs_get_le32p(blk + off));
+			out_b(o, "crc_ok", crc == zf2fs_get_le32p(blk + off));
 		}
 		cp_fields(c, cp);
 		if (!why[0])
 			orphans(c, cp, addr);
 		if (p == c->info->cp_pack) {
 			out_u(o, "nat_journal_entries",
-			      zf_get(zf2fs_vol_nat_journal(c->vol)->n_entries));
+			      zf2fs_get(zf2fs_vol_nat_journal(c->vol)->n_entries));
 			out_u(o, "sit_journal_entries",
-			      zf_get(zf2fs_vol_sit_journal(c->vol)->n_entries));
+			      zf2fs_get(zf2fs_vol_sit_journal(c->vol)->n_entries));
 		}
 		out_obj_end(o);
 	}
@@ -335,7 +335,7 @@ int dump_checkpoint(struct dump_ctx *c)
 int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end)
 {
 	const struct zf2fs_journal *j = zf2fs_vol_nat_journal(c->vol);
-	uint32_t nj = (uint32_t)zf_get(j->n_entries);
+	uint32_t nj = (uint32_t)zf2fs_get(j->n_entries);
 	struct out *o = &c->out;
 	struct zf2fs_nat_block *blk;
 	int64_t loaded = -1;
@@ -356,7 +356,7 @@ int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end)
 		bool journal = false;
 
 		for (uint32_t i = 0; i < nj; i++)
-			if (zf_get(j->nat.entries[i].nid) == nid) {
+			if (zf2fs_get(j->nat.entries[i].nid) == nid) {
 				e = &j->nat.entries[i].ne;
 				journal = true;
 				break;
@@ -373,8 +373,8 @@ int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end)
 			}
 			e = &blk->entries[zf2fs_nat_entry_index((uint32_t)nid)];
 		}
-		ino = (uint32_t)zf_get(e->ino);
-		addr = (uint32_t)zf_get(e->block_addr);
+		ino = (uint32_t)zf2fs_get(e->ino);
+		addr = (uint32_t)zf2fs_get(e->block_addr);
 		version = e->version;
 		if (!ino && !addr)
 			continue;
@@ -395,10 +395,10 @@ int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end)
 static bool sit_in_journal(struct dump_ctx *c, uint64_t segno)
 {
 	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(c->vol);
-	uint32_t n = (uint32_t)zf_get(j->n_entries);
+	uint32_t n = (uint32_t)zf2fs_get(j->n_entries);
 
 	for (uint32_t i = 0; i < n && i < ZF2FS_SIT_JOURNAL_ENTRIES; i++)
-		if (zf_get(j->sit.entries[i].segno) == segno)
+		if (zf2fs_get(j->sit.entries[i].segno) == segno)
 			return true;
 	return false;
 }
@@ -428,7 +428,7 @@ int dump_sit(struct dump_ctx *c, uint64_t start, uint64_t end)
 		out_u(o, "type", type);
 		out_s(o, "type_name", zf2fs_log_name(type));
 		out_u(o, "valid_blocks", valid);
-		out_u(o, "mtime", zf_get(se->mtime));
+		out_u(o, "mtime", zf2fs_get(se->mtime));
 		out_b(o, "journal", sit_in_journal(c, s));
 		out_u(o, "copy", baddr >= (uint64_t)c->info->sit_blkaddr + c->info->sit_blocks);
 		out_hex(o, "valid_map", se->valid_map, ZF2FS_SIT_MAP_SIZE);
@@ -488,14 +488,14 @@ int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
 			const struct zf2fs_summary *e = &sum->entries[i];
 			bool valid = zf2fs_hbit_test(map, i);
 
-			if (!zf_get(e->nid) && !valid)
+			if (!zf2fs_get(e->nid) && !valid)
 				continue;
 			out_row(o);
 			out_u(o, "offset", i);
 			out_u(o, "blkaddr", c->info->main_blkaddr + s * BPS + i);
-			out_u(o, "nid", zf_get(e->nid));
+			out_u(o, "nid", zf2fs_get(e->nid));
 			out_u(o, "version", e->version);
-			out_u(o, "ofs_in_node", zf_get(e->ofs_in_node));
+			out_u(o, "ofs_in_node", zf2fs_get(e->ofs_in_node));
 			out_b(o, "valid", valid);
 			out_row_end(o);
 		}
@@ -549,7 +549,7 @@ int dump_segments(struct dump_ctx *c)
 		out_u(o, "blkaddr", c->info->main_blkaddr + s * BPS);
 		out_s(o, "type", zf2fs_log_name(type));
 		out_u(o, "valid_blocks", valid);
-		out_u(o, "mtime", zf_get(se->mtime));
+		out_u(o, "mtime", zf2fs_get(se->mtime));
 		out_s(o, "state", state);
 		if (log >= 0) {
 			uint32_t cs, off;

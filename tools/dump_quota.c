@@ -27,7 +27,7 @@ int dump_quota(struct dump_ctx *c)
 	out_b(o, "quota_ino", c->info->features & ZF2FS_FEAT_QUOTA_INO);
 	out_list(o, "files");
 	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++) {
-		uint32_t ino = (uint32_t)zf_get(sb->qf_ino[q]);
+		uint32_t ino = (uint32_t)zf2fs_get(sb->qf_ino[q]);
 		char why[200] = "";
 		int e;
 

@@ -33,7 +33,7 @@ static void usage(FILE *f)
 "LABEL is UTF-8, at most 512 UTF-16 code units (512 ASCII characters).\n");
 }
 
-static void log_to_stderr(void *arg, enum zf2fs_log_kind kind, const char *msg)
+static void log_to_stderr(void *arg, enum zf2fs_msg_kind kind, const char *msg)
 {
 	(void)arg;
 	(void)kind;

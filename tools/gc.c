@@ -306,13 +306,13 @@ struct last_error {
 	char msg[512];
 };
 
-static void log_keep(void *arg, enum zf2fs_log_kind kind, const char *msg)
+static void log_keep(void *arg, enum zf2fs_msg_kind kind, const char *msg)
 {
 	struct last_error *le = arg;
 
-	if (kind == ZF2FS_LOG_ERROR)
+	if (kind == ZF2FS_MSG_ERROR)
 		snprintf(le->msg, sizeof(le->msg), "%s", msg);
-	else if (kind == ZF2FS_LOG_WARNING)
+	else if (kind == ZF2FS_MSG_WARNING)
 		fprintf(stderr, PROG ": WARNING: %s\n", msg);
 }
 

@@ -253,7 +253,7 @@ static bool inode_has_csum(const struct zf2fs_node *n, uint32_t features)
 {
 	/* the kernel keeps a checksum only where the extra attributes reach that field */
 	return (features & ZF2FS_FEAT_INODE_CHKSUM) && (n->i.i_inline & ZF2FS_EXTRA_ATTR) &&
-	       zf_get(n->i.i_extra_isize) >= offsetof(struct zf2fs_inode, i_inode_checksum) + 4 -
+	       zf2fs_get(n->i.i_extra_isize) >= offsetof(struct zf2fs_inode, i_inode_checksum) + 4 -
 					      offsetof(struct zf2fs_inode, i_extra_isize);
 }
 
@@ -303,18 +303,18 @@ static int finish(struct opts *o, struct site *s, uint8_t *blk, struct zf2fs_vol
 	if (s->fix == FIX_SB_CRC) {
 		struct zf2fs_super *sb = (void *)(blk + ZF2FS_SUPER_OFFSET);
 
-		zf_set(sb->crc, zf2fs_super_checksum(sb));
+		zf2fs_set(sb->crc, zf2fs_super_checksum(sb));
 	} else if (s->fix == FIX_CP) {
-		uint32_t crc, at = (uint32_t)zf_get(((struct zf2fs_checkpoint *)blk)->checksum_offset);
+		uint32_t crc, at = (uint32_t)zf2fs_get(((struct zf2fs_checkpoint *)blk)->checksum_offset);
 
 		/* a checksum_offset the kernel would refuse leaves the crc as it was */
 		if (!zf2fs_cp_checksum(blk, &crc) && at <= ZF2FS_BLKSIZE - 4)
-			zf_put_le32p(blk + at, crc);
+			zf2fs_put_le32p(blk + at, crc);
 	} else if (s->fix == FIX_INODE) {
 		struct zf2fs_node *n = (void *)blk;
 
 		if (inode_has_csum(n, zf2fs_vol_info(vol)->features))
-			zf_set(n->i.i_inode_checksum,
+			zf2fs_set(n->i.i_inode_checksum,
 			       zf2fs_inode_checksum(zf2fs_checksum_seed(zf2fs_vol_super(vol)->uuid), n));
 	}
 	if (s->m->count > 1)
@@ -364,7 +364,7 @@ static int do_sb(struct opts *o)
 	if (err)
 		die("%s: while reading superblock %d", strerror(-err), copy + 1);
 	struct zf2fs_super *sb = (void *)(blk + ZF2FS_SUPER_OFFSET);
-	uint32_t features = (uint32_t)zf_get(sb->feature);
+	uint32_t features = (uint32_t)zf2fs_get(sb->feature);
 
 	s.blkaddr = (uint64_t)copy;
 	place(&s, ZF2FS_SUPER_OFFSET, m, s.idx);
@@ -398,7 +398,7 @@ static int do_cp(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 	read_block(vol, s.blkaddr, blk);
 	/* the closing copy, where the header says it is before the change (bounded by the
 	 * pack: a fuzzed count must not send the second write elsewhere) */
-	uint64_t total = zf_get(((struct zf2fs_checkpoint *)blk)->cp_pack_total_block_count);
+	uint64_t total = zf2fs_get(((struct zf2fs_checkpoint *)blk)->cp_pack_total_block_count);
 
 	s.cp_tail = total >= 2 && total <= ZF2FS_BLOCKS_PER_SEG ? s.blkaddr + total - 1 : s.blkaddr;
 	place(&s, 0, m, element(o, m, -1));
@@ -432,12 +432,12 @@ static int do_nat(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 	const struct inject_member *m = member(TB_NAT, o->mb);
 	uint32_t nid = resolve_nid(o, vol);
 	const struct zf2fs_journal *j = zf2fs_vol_nat_journal(vol);
-	uint32_t n = (uint32_t)zf_get(j->n_entries), at;
+	uint32_t n = (uint32_t)zf2fs_get(j->n_entries), at;
 	struct site s = { 0 };
 
 	if (o->pack == 0)
 		for (uint32_t i = 0; i < n && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++)
-			if (zf_get(j->nat.entries[i].nid) == nid) {
+			if (zf2fs_get(j->nat.entries[i].nid) == nid) {
 				/* the kernel reads this entry, not the NAT block: change it here */
 				zf2fs_vol_journal_where(vol, false, &s.blkaddr, &at);
 				read_block(vol, s.blkaddr, blk);
@@ -476,7 +476,7 @@ static int do_sit(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 	const struct inject_member *m = member(TB_SIT, o->mb);
 	uint32_t segno = main_segno(o, vol), at;
 	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(vol);
-	uint32_t n = (uint32_t)zf_get(j->n_entries);
+	uint32_t n = (uint32_t)zf2fs_get(j->n_entries);
 	uint32_t slot = segno % (uint32_t)ZF2FS_SIT_PER_BLOCK;
 	struct site s = { 0 };
 
@@ -485,7 +485,7 @@ static int do_sit(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 
 	if (o->pack == 0)
 		for (uint32_t i = 0; i < n && i < ZF2FS_SIT_JOURNAL_ENTRIES; i++)
-			if (zf_get(j->sit.entries[i].segno) == segno) {
+			if (zf2fs_get(j->sit.entries[i].segno) == segno) {
 				zf2fs_vol_journal_where(vol, true, &s.blkaddr, &at);
 				read_block(vol, s.blkaddr, blk);
 				place(&s, at + (uint32_t)offsetof(struct zf2fs_journal, sit.entries) +
@@ -620,13 +620,13 @@ static int do_dent(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 		err = zf2fs_inode_read(vol, nid, node, NULL, why, sizeof(why));
 		if (err)
 			die("inode %u: %s%s%s", nid, strerror(-err), *why ? ": " : "", why);
-		dir = (uint32_t)zf_get(node->i.i_pino);
+		dir = (uint32_t)zf2fs_get(node->i.i_pino);
 		f.ino = nid;
 	}
 	err = zf2fs_inode_read(vol, dir, node, &iaddr, why, sizeof(why));
 	if (err)
 		die("directory %u: %s%s%s", dir, strerror(-err), *why ? ": " : "", why);
-	if ((zf_get(node->i.i_mode) & 0170000) != 0040000)
+	if ((zf2fs_get(node->i.i_mode) & 0170000) != 0040000)
 		die("inode %u is not a directory", dir);
 	if (o->have_slot && !o->have_dblk && !(node->i.i_inline & ZF2FS_INLINE_DENTRY))
 		die("directory %u keeps its entries in blocks: give --dblk", dir);
@@ -660,7 +660,7 @@ static int do_dent(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 		die("invalid slot %u (the area has %u)", slot, v.nr);
 	if (o->have_slot)
 		f.d.name_len = o->have_str ? (uint32_t)strlen(o->v.str) :
-			       (uint32_t)zf_get(v.dentry[slot].name_len);
+			       (uint32_t)zf2fs_get(v.dentry[slot].name_len);
 
 	if (!strcmp(m->name, "d_bitmap")) {
 		place(&s, (uint32_t)(v.bitmap + slot / 8 - blk), m, 0);

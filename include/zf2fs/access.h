@@ -76,18 +76,18 @@ static inline uint32_t zf2fs_vblocks_make(uint32_t type, uint32_t count)
 
 static inline uint32_t zf2fs_sit_valid_blocks(const struct zf2fs_sit_entry *se)
 {
-	return zf2fs_vblocks_count((uint32_t)zf_get(se->vblocks));
+	return zf2fs_vblocks_count((uint32_t)zf2fs_get(se->vblocks));
 }
 
 static inline uint32_t zf2fs_sit_type(const struct zf2fs_sit_entry *se)
 {
-	return zf2fs_vblocks_type((uint32_t)zf_get(se->vblocks));
+	return zf2fs_vblocks_type((uint32_t)zf2fs_get(se->vblocks));
 }
 
 static inline void zf2fs_sit_set_vblocks(struct zf2fs_sit_entry *se, uint32_t type,
 					 uint32_t count)
 {
-	zf_set(se->vblocks, zf2fs_vblocks_make(type, count));
+	zf2fs_set(se->vblocks, zf2fs_vblocks_make(type, count));
 }
 
 static inline void zf2fs_sit_set_valid_blocks(struct zf2fs_sit_entry *se, uint32_t count)
@@ -150,20 +150,20 @@ static inline uint32_t zf2fs_nat_entry_index(uint32_t nid)
 
 static inline uint32_t zf2fs_nat_ino(const struct zf2fs_nat_entry *e)
 {
-	return (uint32_t)zf_get(e->ino);
+	return (uint32_t)zf2fs_get(e->ino);
 }
 
 static inline uint32_t zf2fs_nat_addr(const struct zf2fs_nat_entry *e)
 {
-	return (uint32_t)zf_get(e->block_addr);
+	return (uint32_t)zf2fs_get(e->block_addr);
 }
 
 static inline void zf2fs_nat_set(struct zf2fs_nat_entry *e, uint8_t version, uint32_t ino,
 				 uint32_t blkaddr)
 {
 	e->version = version;
-	zf_set(e->ino, ino);
-	zf_set(e->block_addr, blkaddr);
+	zf2fs_set(e->ino, ino);
+	zf2fs_set(e->block_addr, blkaddr);
 }
 
 /* ---- metadata area sizes -------------------------------------------------------------- */

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline uint16_t zf_le16_to_cpu(uint16_t v)
+static inline uint16_t zf2fs_le16_to_cpu(uint16_t v)
 {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	return __builtin_bswap16(v);
@@ -20,7 +20,7 @@ static inline uint16_t zf_le16_to_cpu(uint16_t v)
 #endif
 }
 
-static inline uint32_t zf_le32_to_cpu(uint32_t v)
+static inline uint32_t zf2fs_le32_to_cpu(uint32_t v)
 {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	return __builtin_bswap32(v);
@@ -29,7 +29,7 @@ static inline uint32_t zf_le32_to_cpu(uint32_t v)
 #endif
 }
 
-static inline uint64_t zf_le64_to_cpu(uint64_t v)
+static inline uint64_t zf2fs_le64_to_cpu(uint64_t v)
 {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	return __builtin_bswap64(v);
@@ -38,41 +38,41 @@ static inline uint64_t zf_le64_to_cpu(uint64_t v)
 #endif
 }
 
-#define zf_cpu_to_le16 zf_le16_to_cpu
-#define zf_cpu_to_le32 zf_le32_to_cpu
-#define zf_cpu_to_le64 zf_le64_to_cpu
+#define zf2fs_cpu_to_le16 zf2fs_le16_to_cpu
+#define zf2fs_cpu_to_le32 zf2fs_le32_to_cpu
+#define zf2fs_cpu_to_le64 zf2fs_le64_to_cpu
 
-/* zf_get(field) / zf_set(field, value): size taken from the field itself. */
-#define zf_get(f)                                                            \
+/* zf2fs_get(field) / zf2fs_set(field, value): size taken from the field itself. */
+#define zf2fs_get(f)                                                            \
 	(sizeof(f) == 1 ? (uint64_t)(f) :                                        \
-	 sizeof(f) == 2 ? (uint64_t)zf_le16_to_cpu((uint16_t)(f)) :              \
-	 sizeof(f) == 4 ? (uint64_t)zf_le32_to_cpu((uint32_t)(f)) :              \
-	                  zf_le64_to_cpu((uint64_t)(f)))
+	 sizeof(f) == 2 ? (uint64_t)zf2fs_le16_to_cpu((uint16_t)(f)) :              \
+	 sizeof(f) == 4 ? (uint64_t)zf2fs_le32_to_cpu((uint32_t)(f)) :              \
+	                  zf2fs_le64_to_cpu((uint64_t)(f)))
 
-#define zf_set(f, v)                                                         \
+#define zf2fs_set(f, v)                                                         \
 	do {                                                                     \
-		uint64_t zf_v_ = (uint64_t)(v);                                      \
+		uint64_t zf2fs_v_ = (uint64_t)(v);                                      \
 		if (sizeof(f) == 1)                                                  \
-			(f) = (uint8_t)zf_v_;                                            \
+			(f) = (uint8_t)zf2fs_v_;                                            \
 		else if (sizeof(f) == 2)                                             \
-			(f) = zf_cpu_to_le16((uint16_t)zf_v_);                           \
+			(f) = zf2fs_cpu_to_le16((uint16_t)zf2fs_v_);                           \
 		else if (sizeof(f) == 4)                                             \
-			(f) = zf_cpu_to_le32((uint32_t)zf_v_);                           \
+			(f) = zf2fs_cpu_to_le32((uint32_t)zf2fs_v_);                           \
 		else                                                                 \
-			(f) = zf_cpu_to_le64(zf_v_);                                     \
+			(f) = zf2fs_cpu_to_le64(zf2fs_v_);                                     \
 	} while (0)
 
-static inline uint32_t zf_get_le32p(const void *p)
+static inline uint32_t zf2fs_get_le32p(const void *p)
 {
 	uint32_t v;
 
 	memcpy(&v, p, sizeof(v));
-	return zf_le32_to_cpu(v);
+	return zf2fs_le32_to_cpu(v);
 }
 
-static inline void zf_put_le32p(void *p, uint32_t v)
+static inline void zf2fs_put_le32p(void *p, uint32_t v)
 {
-	v = zf_cpu_to_le32(v);
+	v = zf2fs_cpu_to_le32(v);
 	memcpy(p, &v, sizeof(v));
 }
 

@@ -2,8 +2,8 @@
 /*
  * format.h - the F2FS on-disk format, as Linux 6.1 reads it.
  *
- * Every multi-byte field is little-endian on disk whatever the host is; the zf_le* types
- * are plain integers that must only be read through zf_get() / written through zf_set()
+ * Every multi-byte field is little-endian on disk whatever the host is; the zf2fs_le* types
+ * are plain integers that must only be read through zf2fs_get() / written through zf2fs_set()
  * (include/zf2fs/endian.h).  Struct sizes and key offsets are checked at compile time at
  * the bottom of this file and again, field by field, in tests/unit/test_format.c.
  */
@@ -13,11 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef uint16_t zf_le16;
-typedef uint32_t zf_le32;
-typedef uint64_t zf_le64;
+typedef uint16_t zf2fs_le16;
+typedef uint32_t zf2fs_le32;
+typedef uint64_t zf2fs_le64;
 
-#define ZF_PACKED __attribute__((packed))
+#define ZF2FS_PACKED __attribute__((packed))
 
 /* ---- sizes and fixed numbers ------------------------------------------------------- */
 #define ZF2FS_MAGIC                0xF2F52010u
@@ -79,57 +79,57 @@ enum zf2fs_log_type {
 /* ---- superblock ----------------------------------------------------------------------- */
 struct zf2fs_device_slot {
 	uint8_t path[ZF2FS_DEVICE_PATH_LEN];
-	zf_le32 total_segments;
-} ZF_PACKED;
+	zf2fs_le32 total_segments;
+} ZF2FS_PACKED;
 
 struct zf2fs_super {
-	zf_le32 magic;
-	zf_le16 major_ver;
-	zf_le16 minor_ver;
-	zf_le32 log_sectorsize;
-	zf_le32 log_sectors_per_block;
-	zf_le32 log_blocksize;
-	zf_le32 log_blocks_per_seg;
-	zf_le32 segs_per_sec;
-	zf_le32 secs_per_zone;
-	zf_le32 checksum_offset;          /* offset of crc below when sb_checksum is on */
-	zf_le64 block_count;              /* blocks on all devices */
-	zf_le32 section_count;            /* sections in the main area */
-	zf_le32 segment_count;            /* segments from segment 0 to the end */
-	zf_le32 segment_count_ckpt;
-	zf_le32 segment_count_sit;
-	zf_le32 segment_count_nat;
-	zf_le32 segment_count_ssa;
-	zf_le32 segment_count_main;
-	zf_le32 segment0_blkaddr;
-	zf_le32 cp_blkaddr;
-	zf_le32 sit_blkaddr;
-	zf_le32 nat_blkaddr;
-	zf_le32 ssa_blkaddr;
-	zf_le32 main_blkaddr;
-	zf_le32 root_ino;
-	zf_le32 node_ino;
-	zf_le32 meta_ino;
+	zf2fs_le32 magic;
+	zf2fs_le16 major_ver;
+	zf2fs_le16 minor_ver;
+	zf2fs_le32 log_sectorsize;
+	zf2fs_le32 log_sectors_per_block;
+	zf2fs_le32 log_blocksize;
+	zf2fs_le32 log_blocks_per_seg;
+	zf2fs_le32 segs_per_sec;
+	zf2fs_le32 secs_per_zone;
+	zf2fs_le32 checksum_offset;          /* offset of crc below when sb_checksum is on */
+	zf2fs_le64 block_count;              /* blocks on all devices */
+	zf2fs_le32 section_count;            /* sections in the main area */
+	zf2fs_le32 segment_count;            /* segments from segment 0 to the end */
+	zf2fs_le32 segment_count_ckpt;
+	zf2fs_le32 segment_count_sit;
+	zf2fs_le32 segment_count_nat;
+	zf2fs_le32 segment_count_ssa;
+	zf2fs_le32 segment_count_main;
+	zf2fs_le32 segment0_blkaddr;
+	zf2fs_le32 cp_blkaddr;
+	zf2fs_le32 sit_blkaddr;
+	zf2fs_le32 nat_blkaddr;
+	zf2fs_le32 ssa_blkaddr;
+	zf2fs_le32 main_blkaddr;
+	zf2fs_le32 root_ino;
+	zf2fs_le32 node_ino;
+	zf2fs_le32 meta_ino;
 	uint8_t uuid[16];
-	zf_le16 volume_name[ZF2FS_MAX_VOLUME_NAME];
-	zf_le32 extension_count;          /* cold extensions, then hot_ext_count hot ones */
+	zf2fs_le16 volume_name[ZF2FS_MAX_VOLUME_NAME];
+	zf2fs_le32 extension_count;          /* cold extensions, then hot_ext_count hot ones */
 	uint8_t extension_list[ZF2FS_MAX_EXTENSIONS][ZF2FS_EXTENSION_LEN];
-	zf_le32 cp_payload;               /* extra SIT-bitmap blocks in each CP pack */
+	zf2fs_le32 cp_payload;               /* extra SIT-bitmap blocks in each CP pack */
 	uint8_t version[ZF2FS_VERSION_LEN];
 	uint8_t init_version[ZF2FS_VERSION_LEN];
-	zf_le32 feature;
+	zf2fs_le32 feature;
 	uint8_t encryption_level;
 	uint8_t encrypt_pw_salt[16];
 	struct zf2fs_device_slot devs[ZF2FS_MAX_DEVICES];
-	zf_le32 qf_ino[ZF2FS_MAX_QUOTAS];
+	zf2fs_le32 qf_ino[ZF2FS_MAX_QUOTAS];
 	uint8_t hot_ext_count;
-	zf_le16 s_encoding;
-	zf_le16 s_encoding_flags;
+	zf2fs_le16 s_encoding;
+	zf2fs_le16 s_encoding_flags;
 	uint8_t s_stop_reason[32];
 	uint8_t s_errors[16];
 	uint8_t reserved[258];
-	zf_le32 crc;
-} ZF_PACKED;
+	zf2fs_le32 crc;
+} ZF2FS_PACKED;
 
 /* ---- checkpoint ---------------------------------------------------------------------- */
 #define ZF2FS_CP_UMOUNT_FLAG           0x00000001u
@@ -151,29 +151,29 @@ struct zf2fs_super {
 #define ZF2FS_CP_CHKSUM_OFFSET 4092u    /* the crc sits in the last 4 bytes of the block */
 
 struct zf2fs_checkpoint {
-	zf_le64 checkpoint_ver;
-	zf_le64 user_block_count;
-	zf_le64 valid_block_count;
-	zf_le32 rsvd_segment_count;
-	zf_le32 overprov_segment_count;
-	zf_le32 free_segment_count;
-	zf_le32 cur_node_segno[ZF2FS_MAX_NODE_LOGS];
-	zf_le16 cur_node_blkoff[ZF2FS_MAX_NODE_LOGS];
-	zf_le32 cur_data_segno[ZF2FS_MAX_DATA_LOGS];
-	zf_le16 cur_data_blkoff[ZF2FS_MAX_DATA_LOGS];
-	zf_le32 ckpt_flags;
-	zf_le32 cp_pack_total_block_count;
-	zf_le32 cp_pack_start_sum;
-	zf_le32 valid_node_count;
-	zf_le32 valid_inode_count;
-	zf_le32 next_free_nid;
-	zf_le32 sit_ver_bitmap_bytesize;
-	zf_le32 nat_ver_bitmap_bytesize;
-	zf_le32 checksum_offset;
-	zf_le64 elapsed_time;
+	zf2fs_le64 checkpoint_ver;
+	zf2fs_le64 user_block_count;
+	zf2fs_le64 valid_block_count;
+	zf2fs_le32 rsvd_segment_count;
+	zf2fs_le32 overprov_segment_count;
+	zf2fs_le32 free_segment_count;
+	zf2fs_le32 cur_node_segno[ZF2FS_MAX_NODE_LOGS];
+	zf2fs_le16 cur_node_blkoff[ZF2FS_MAX_NODE_LOGS];
+	zf2fs_le32 cur_data_segno[ZF2FS_MAX_DATA_LOGS];
+	zf2fs_le16 cur_data_blkoff[ZF2FS_MAX_DATA_LOGS];
+	zf2fs_le32 ckpt_flags;
+	zf2fs_le32 cp_pack_total_block_count;
+	zf2fs_le32 cp_pack_start_sum;
+	zf2fs_le32 valid_node_count;
+	zf2fs_le32 valid_inode_count;
+	zf2fs_le32 next_free_nid;
+	zf2fs_le32 sit_ver_bitmap_bytesize;
+	zf2fs_le32 nat_ver_bitmap_bytesize;
+	zf2fs_le32 checksum_offset;
+	zf2fs_le64 elapsed_time;
 	uint8_t alloc_type[ZF2FS_MAX_ACTIVE_LOGS];
 	uint8_t sit_nat_version_bitmap[];  /* SIT bitmap, then NAT bitmap */
-} ZF_PACKED;
+} ZF2FS_PACKED;
 
 #define ZF2FS_CP_BITMAP_OFFSET        (offsetof(struct zf2fs_checkpoint, sit_nat_version_bitmap))
 /* Room for both version bitmaps inside the CP block, and for SIT when NAT keeps 64 bytes. */
@@ -183,20 +183,20 @@ struct zf2fs_checkpoint {
 #define ZF2FS_ORPHANS_PER_BLOCK 1020
 
 struct zf2fs_orphan_block {
-	zf_le32 ino[ZF2FS_ORPHANS_PER_BLOCK];
-	zf_le32 reserved;
-	zf_le16 blk_addr;     /* index of this block among the orphan blocks */
-	zf_le16 blk_count;
-	zf_le32 entry_count;
-	zf_le32 check_sum;
-} ZF_PACKED;
+	zf2fs_le32 ino[ZF2FS_ORPHANS_PER_BLOCK];
+	zf2fs_le32 reserved;
+	zf2fs_le16 blk_addr;     /* index of this block among the orphan blocks */
+	zf2fs_le16 blk_count;
+	zf2fs_le32 entry_count;
+	zf2fs_le32 check_sum;
+} ZF2FS_PACKED;
 
 /* ---- nodes ------------------------------------------------------------------------------ */
 struct zf2fs_extent {
-	zf_le32 fofs;
-	zf_le32 blk;
-	zf_le32 len;
-} ZF_PACKED;
+	zf2fs_le32 fofs;
+	zf2fs_le32 blk;
+	zf2fs_le32 len;
+} ZF2FS_PACKED;
 
 #define ZF2FS_NAME_LEN              255
 #define ZF2FS_ADDRS_PER_INODE       923   /* before extra attributes and inline xattrs */
@@ -233,57 +233,57 @@ struct zf2fs_extent {
 #define ZF2FS_COMPRESS_RELEASED 0x80
 
 struct zf2fs_inode {
-	zf_le16 i_mode;
+	zf2fs_le16 i_mode;
 	uint8_t i_advise;
 	uint8_t i_inline;
-	zf_le32 i_uid;
-	zf_le32 i_gid;
-	zf_le32 i_links;
-	zf_le64 i_size;
-	zf_le64 i_blocks;             /* in 4 KiB blocks, the inode block included */
-	zf_le64 i_atime;
-	zf_le64 i_ctime;
-	zf_le64 i_mtime;
-	zf_le32 i_atime_nsec;
-	zf_le32 i_ctime_nsec;
-	zf_le32 i_mtime_nsec;
-	zf_le32 i_generation;
-	zf_le32 i_current_depth;      /* directories; regular files keep i_gc_failures here */
-	zf_le32 i_xattr_nid;
-	zf_le32 i_flags;
-	zf_le32 i_pino;
-	zf_le32 i_namelen;
+	zf2fs_le32 i_uid;
+	zf2fs_le32 i_gid;
+	zf2fs_le32 i_links;
+	zf2fs_le64 i_size;
+	zf2fs_le64 i_blocks;             /* in 4 KiB blocks, the inode block included */
+	zf2fs_le64 i_atime;
+	zf2fs_le64 i_ctime;
+	zf2fs_le64 i_mtime;
+	zf2fs_le32 i_atime_nsec;
+	zf2fs_le32 i_ctime_nsec;
+	zf2fs_le32 i_mtime_nsec;
+	zf2fs_le32 i_generation;
+	zf2fs_le32 i_current_depth;      /* directories; regular files keep i_gc_failures here */
+	zf2fs_le32 i_xattr_nid;
+	zf2fs_le32 i_flags;
+	zf2fs_le32 i_pino;
+	zf2fs_le32 i_namelen;
 	uint8_t i_name[ZF2FS_NAME_LEN];
 	uint8_t i_dir_level;
 	struct zf2fs_extent i_ext;
 	union {
 		struct {                  /* present when ZF2FS_EXTRA_ATTR is set */
-			zf_le16 i_extra_isize;
-			zf_le16 i_inline_xattr_size;
-			zf_le32 i_projid;
-			zf_le32 i_inode_checksum;
-			zf_le64 i_crtime;
-			zf_le32 i_crtime_nsec;
-			zf_le64 i_compr_blocks;
+			zf2fs_le16 i_extra_isize;
+			zf2fs_le16 i_inline_xattr_size;
+			zf2fs_le32 i_projid;
+			zf2fs_le32 i_inode_checksum;
+			zf2fs_le64 i_crtime;
+			zf2fs_le32 i_crtime_nsec;
+			zf2fs_le64 i_compr_blocks;
 			uint8_t i_compress_algorithm;
 			uint8_t i_log_cluster_size;
-			zf_le16 i_compress_flag;
-		} ZF_PACKED;
-		zf_le32 i_addr[ZF2FS_ADDRS_PER_INODE];
+			zf2fs_le16 i_compress_flag;
+		} ZF2FS_PACKED;
+		zf2fs_le32 i_addr[ZF2FS_ADDRS_PER_INODE];
 	};
-	zf_le32 i_nid[ZF2FS_NIDS_PER_INODE];
-} ZF_PACKED;
+	zf2fs_le32 i_nid[ZF2FS_NIDS_PER_INODE];
+} ZF2FS_PACKED;
 
 /* Bytes of the extra attributes this tool writes (everything up to i_compress_flag). */
 #define ZF2FS_EXTRA_ISIZE_MAX 36u
 
 struct zf2fs_direct_node {
-	zf_le32 addr[ZF2FS_ADDRS_PER_BLOCK];
-} ZF_PACKED;
+	zf2fs_le32 addr[ZF2FS_ADDRS_PER_BLOCK];
+} ZF2FS_PACKED;
 
 struct zf2fs_indirect_node {
-	zf_le32 nid[ZF2FS_NIDS_PER_BLOCK];
-} ZF_PACKED;
+	zf2fs_le32 nid[ZF2FS_NIDS_PER_BLOCK];
+} ZF2FS_PACKED;
 
 /* Footer flag bits; the node's offset in its file's tree sits above them. */
 #define ZF2FS_FOOTER_COLD_BIT    0x1u
@@ -292,12 +292,12 @@ struct zf2fs_indirect_node {
 #define ZF2FS_FOOTER_OFS_SHIFT   3
 
 struct zf2fs_node_footer {
-	zf_le32 nid;
-	zf_le32 ino;
-	zf_le32 flag;
-	zf_le64 cp_ver;
-	zf_le32 next_blkaddr;
-} ZF_PACKED;
+	zf2fs_le32 nid;
+	zf2fs_le32 ino;
+	zf2fs_le32 flag;
+	zf2fs_le64 cp_ver;
+	zf2fs_le32 next_blkaddr;
+} ZF2FS_PACKED;
 
 struct zf2fs_node {
 	union {
@@ -306,36 +306,36 @@ struct zf2fs_node {
 		struct zf2fs_indirect_node in;
 	};
 	struct zf2fs_node_footer footer;
-} ZF_PACKED;
+} ZF2FS_PACKED;
 
 /* ---- NAT and SIT ------------------------------------------------------------------------ */
 struct zf2fs_nat_entry {
 	uint8_t version;
-	zf_le32 ino;
-	zf_le32 block_addr;
-} ZF_PACKED;
+	zf2fs_le32 ino;
+	zf2fs_le32 block_addr;
+} ZF2FS_PACKED;
 
 #define ZF2FS_NAT_PER_BLOCK (ZF2FS_BLKSIZE / sizeof(struct zf2fs_nat_entry))   /* 455 */
 
 struct zf2fs_nat_block {
 	struct zf2fs_nat_entry entries[ZF2FS_NAT_PER_BLOCK];
-} ZF_PACKED;
+} ZF2FS_PACKED;
 
 #define ZF2FS_SIT_MAP_SIZE      64
 #define ZF2FS_SIT_VBLOCKS_BITS  10
 #define ZF2FS_SIT_VBLOCKS_MASK  ((1u << ZF2FS_SIT_VBLOCKS_BITS) - 1)
 
 struct zf2fs_sit_entry {
-	zf_le16 vblocks;                      /* log type << 10 | valid block count */
+	zf2fs_le16 vblocks;                      /* log type << 10 | valid block count */
 	uint8_t valid_map[ZF2FS_SIT_MAP_SIZE];  /* bit 7 of byte 0 is block 0 */
-	zf_le64 mtime;
-} ZF_PACKED;
+	zf2fs_le64 mtime;
+} ZF2FS_PACKED;
 
 #define ZF2FS_SIT_PER_BLOCK (ZF2FS_BLKSIZE / sizeof(struct zf2fs_sit_entry))   /* 55 */
 
 struct zf2fs_sit_block {
 	struct zf2fs_sit_entry entries[ZF2FS_SIT_PER_BLOCK];
-} ZF_PACKED;
+} ZF2FS_PACKED;
 
 /* ---- summaries and journals ------------------------------------------------------------ */
 #define ZF2FS_ENTRIES_IN_SUM   512
@@ -347,54 +347,54 @@ struct zf2fs_sit_block {
 #define ZF2FS_SUM_TYPE_NODE 1
 
 struct zf2fs_summary {
-	zf_le32 nid;           /* data: owning node; node: the node itself */
+	zf2fs_le32 nid;           /* data: owning node; node: the node itself */
 	uint8_t version;
-	zf_le16 ofs_in_node;   /* data: slot in the owning node */
-} ZF_PACKED;
+	zf2fs_le16 ofs_in_node;   /* data: slot in the owning node */
+} ZF2FS_PACKED;
 
 struct zf2fs_summary_footer {
 	uint8_t entry_type;
-	zf_le32 check_sum;
-} ZF_PACKED;
+	zf2fs_le32 check_sum;
+} ZF2FS_PACKED;
 
 struct zf2fs_nat_journal_entry {
-	zf_le32 nid;
+	zf2fs_le32 nid;
 	struct zf2fs_nat_entry ne;
-} ZF_PACKED;
+} ZF2FS_PACKED;
 
 struct zf2fs_sit_journal_entry {
-	zf_le32 segno;
+	zf2fs_le32 segno;
 	struct zf2fs_sit_entry se;
-} ZF_PACKED;
+} ZF2FS_PACKED;
 
 #define ZF2FS_NAT_JOURNAL_ENTRIES ((ZF2FS_SUM_JOURNAL_SIZE - 2) / sizeof(struct zf2fs_nat_journal_entry))
 #define ZF2FS_SIT_JOURNAL_ENTRIES ((ZF2FS_SUM_JOURNAL_SIZE - 2) / sizeof(struct zf2fs_sit_journal_entry))
 
 struct zf2fs_journal {
-	zf_le16 n_entries;     /* n_nats or n_sits, depending on the log */
+	zf2fs_le16 n_entries;     /* n_nats or n_sits, depending on the log */
 	union {
 		struct {
 			struct zf2fs_nat_journal_entry entries[ZF2FS_NAT_JOURNAL_ENTRIES];
 			uint8_t reserved[(ZF2FS_SUM_JOURNAL_SIZE - 2) %
 					 sizeof(struct zf2fs_nat_journal_entry)];
-		} ZF_PACKED nat;
+		} ZF2FS_PACKED nat;
 		struct {
 			struct zf2fs_sit_journal_entry entries[ZF2FS_SIT_JOURNAL_ENTRIES];
 			uint8_t reserved[(ZF2FS_SUM_JOURNAL_SIZE - 2) %
 					 sizeof(struct zf2fs_sit_journal_entry)];
-		} ZF_PACKED sit;
+		} ZF2FS_PACKED sit;
 		struct {
-			zf_le64 kbytes_written;
+			zf2fs_le64 kbytes_written;
 			uint8_t reserved[ZF2FS_SUM_JOURNAL_SIZE - 2 - 8];
-		} ZF_PACKED info;
+		} ZF2FS_PACKED info;
 	};
-} ZF_PACKED;
+} ZF2FS_PACKED;
 
 struct zf2fs_summary_block {
 	struct zf2fs_summary entries[ZF2FS_ENTRIES_IN_SUM];
 	struct zf2fs_journal journal;
 	struct zf2fs_summary_footer footer;
-} ZF_PACKED;
+} ZF2FS_PACKED;
 
 /* ---- directories ---------------------------------------------------------------------- */
 #define ZF2FS_SLOT_LEN          8
@@ -411,18 +411,18 @@ enum zf2fs_file_type {
 };
 
 struct zf2fs_dir_entry {
-	zf_le32 hash_code;
-	zf_le32 ino;
-	zf_le16 name_len;
+	zf2fs_le32 hash_code;
+	zf2fs_le32 ino;
+	zf2fs_le16 name_len;
 	uint8_t file_type;
-} ZF_PACKED;
+} ZF2FS_PACKED;
 
 struct zf2fs_dentry_block {
 	uint8_t dentry_bitmap[ZF2FS_DENTRY_BITMAP_SIZE];
 	uint8_t reserved[ZF2FS_DENTRY_RESERVED];
 	struct zf2fs_dir_entry dentry[ZF2FS_DENTRY_PER_BLOCK];
 	uint8_t filename[ZF2FS_DENTRY_PER_BLOCK][ZF2FS_SLOT_LEN];
-} ZF_PACKED;
+} ZF2FS_PACKED;
 
 /* ---- compile-time layout checks ------------------------------------------------------- */
 _Static_assert(sizeof(struct zf2fs_device_slot) == 68, "device slot");

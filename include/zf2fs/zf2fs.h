@@ -32,8 +32,8 @@ extern "C" {
 /* ---- logging ----------------------------------------------------------------------- */
 /* Levels: 0 quiet, 1 default one-liners, 2 steps, 3 details, 4 debug.  Errors and
  * warnings are level 0 and always delivered. */
-enum zf2fs_log_kind { ZF2FS_LOG_ERROR, ZF2FS_LOG_WARNING, ZF2FS_LOG_INFO };
-typedef void (*zf2fs_log_fn)(void *arg, enum zf2fs_log_kind kind, const char *msg);
+enum zf2fs_msg_kind { ZF2FS_MSG_ERROR, ZF2FS_MSG_WARNING, ZF2FS_MSG_INFO };
+typedef void (*zf2fs_log_fn)(void *arg, enum zf2fs_msg_kind kind, const char *msg);
 
 struct zf2fs_log {
 	int level;
@@ -42,7 +42,7 @@ struct zf2fs_log {
 };
 
 /* Emit a message if @level <= log->level (errors and warnings always).  @log may be NULL. */
-ZF2FS_EXPORT void zf2fs_logf(const struct zf2fs_log *log, enum zf2fs_log_kind kind, int level,
+ZF2FS_EXPORT void zf2fs_logf(const struct zf2fs_log *log, enum zf2fs_msg_kind kind, int level,
 			     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* ---- checksums and hashes ---------------------------------------------------------- */

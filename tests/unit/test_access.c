@@ -26,7 +26,7 @@ static void test_sit_vblocks(void **state)
 	assert_int_equal(raw[1], 0x12);
 	assert_int_equal(zf2fs_sit_type(&se), ZF2FS_LOG_WARM_NODE);
 	zf2fs_sit_set_type(&se, ZF2FS_LOG_COLD_DATA);
-	assert_int_equal(zf_get(se.vblocks), 0x0a00);
+	assert_int_equal(zf2fs_get(se.vblocks), 0x0a00);
 	assert_int_equal(zf2fs_vblocks_count(0xfc01), 1);
 	assert_int_equal(zf2fs_vblocks_type(0xfc01), 63);
 	assert_int_equal(zf2fs_vblocks_make(5, 3), 0x1403);

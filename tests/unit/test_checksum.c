@@ -23,9 +23,9 @@ static void test_super_crc(void **state)
 
 	(void)state;
 	load_block("ref115_super.bin", blk);
-	assert_int_equal(zf2fs_super_checksum(sb), zf_get(sb->crc));
+	assert_int_equal(zf2fs_super_checksum(sb), zf2fs_get(sb->crc));
 	sb->segment_count_main ^= 1;
-	assert_int_not_equal(zf2fs_super_checksum(sb), zf_get(sb->crc));
+	assert_int_not_equal(zf2fs_super_checksum(sb), zf2fs_get(sb->crc));
 }
 
 static void test_cp_crc(void **state)
@@ -36,12 +36,12 @@ static void test_cp_crc(void **state)
 	(void)state;
 	load_block("ref115_cp.bin", blk);
 	assert_int_equal(zf2fs_cp_checksum(blk, &crc), 0);
-	assert_int_equal(crc, zf_get_le32p(blk + ZF2FS_CP_CHKSUM_OFFSET));
+	assert_int_equal(crc, zf2fs_get_le32p(blk + ZF2FS_CP_CHKSUM_OFFSET));
 	blk[100] ^= 0x40;
 	assert_int_equal(zf2fs_cp_checksum(blk, &crc), 0);
-	assert_int_not_equal(crc, zf_get_le32p(blk + ZF2FS_CP_CHKSUM_OFFSET));
+	assert_int_not_equal(crc, zf2fs_get_le32p(blk + ZF2FS_CP_CHKSUM_OFFSET));
 	/* a checksum offset that is neither position is corruption, not a crash */
-	zf_put_le32p(blk + offsetof(struct zf2fs_checkpoint, checksum_offset), 5000);
+	zf2fs_put_le32p(blk + offsetof(struct zf2fs_checkpoint, checksum_offset), 5000);
 	assert_int_equal(zf2fs_cp_checksum(blk, &crc), -ZF2FS_EFSCORRUPTED);
 }
 
@@ -55,9 +55,9 @@ static void check_inode_crc(const char *fixture)
 	load_block("ref115_super.bin", sbblk);
 	load_block(fixture, &node);
 	seed = zf2fs_checksum_seed(sb->uuid);
-	assert_int_equal(zf2fs_inode_checksum(seed, &node), zf_get(node.i.i_inode_checksum));
+	assert_int_equal(zf2fs_inode_checksum(seed, &node), zf2fs_get(node.i.i_inode_checksum));
 	node.i.i_size ^= 1;
-	assert_int_not_equal(zf2fs_inode_checksum(seed, &node), zf_get(node.i.i_inode_checksum));
+	assert_int_not_equal(zf2fs_inode_checksum(seed, &node), zf2fs_get(node.i.i_inode_checksum));
 }
 
 static void test_inode_crc(void **state)
@@ -74,8 +74,8 @@ static void test_dentry_hash(void **state)
 	(void)state;
 	load_block("ref115_root_dentry.bin", &d);
 	/* slot 2 holds lost+found, hashed by the reference tool */
-	assert_int_equal(zf_get(d.dentry[2].name_len), 10);
-	assert_int_equal(zf2fs_dentry_hash("lost+found", 10), zf_get(d.dentry[2].hash_code));
+	assert_int_equal(zf2fs_get(d.dentry[2].name_len), 10);
+	assert_int_equal(zf2fs_dentry_hash("lost+found", 10), zf2fs_get(d.dentry[2].hash_code));
 	assert_int_equal(zf2fs_dentry_hash(".", 1), 0);
 	assert_int_equal(zf2fs_dentry_hash("..", 2), 0);
 	/* long names go through several rounds; different names differ */

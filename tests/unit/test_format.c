@@ -121,27 +121,27 @@ static void test_reference_super(void **state)
 
 	(void)state;
 	load_block("ref115_super.bin", blk);
-	assert_int_equal(zf_get(sb->magic), ZF2FS_MAGIC);
-	assert_int_equal(zf_get(sb->log_blocks_per_seg), 9);
-	assert_int_equal(zf_get(sb->root_ino), 3);
-	assert_int_equal(zf_get(sb->segment0_blkaddr), 512);
-	assert_int_equal(zf_get(sb->cp_blkaddr), 512);
-	assert_int_equal(zf_get(sb->main_blkaddr), 4096);
-	assert_int_equal(zf_get(sb->feature), ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM |
+	assert_int_equal(zf2fs_get(sb->magic), ZF2FS_MAGIC);
+	assert_int_equal(zf2fs_get(sb->log_blocks_per_seg), 9);
+	assert_int_equal(zf2fs_get(sb->root_ino), 3);
+	assert_int_equal(zf2fs_get(sb->segment0_blkaddr), 512);
+	assert_int_equal(zf2fs_get(sb->cp_blkaddr), 512);
+	assert_int_equal(zf2fs_get(sb->main_blkaddr), 4096);
+	assert_int_equal(zf2fs_get(sb->feature), ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM |
 			 ZF2FS_FEAT_SB_CHKSUM | ZF2FS_FEAT_LOST_FOUND |
 			 ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR | ZF2FS_FEAT_INODE_CRTIME);
-	assert_int_equal(zf_get(sb->checksum_offset), offsetof(struct zf2fs_super, crc));
+	assert_int_equal(zf2fs_get(sb->checksum_offset), offsetof(struct zf2fs_super, crc));
 	/* label "fixture" in UTF-16LE */
-	assert_int_equal(zf_get(sb->volume_name[0]), 'f');
-	assert_int_equal(zf_get(sb->volume_name[6]), 'e');
-	assert_int_equal(zf_get(sb->volume_name[7]), 0);
+	assert_int_equal(zf2fs_get(sb->volume_name[0]), 'f');
+	assert_int_equal(zf2fs_get(sb->volume_name[6]), 'e');
+	assert_int_equal(zf2fs_get(sb->volume_name[7]), 0);
 
 	load_block("ref115_lpf_inode.bin", &node);
-	assert_int_equal(zf_get(node.i.i_mode), 040700);
-	assert_int_equal(zf_get(node.i.i_pino), 3);
-	assert_int_equal(zf_get(node.i.i_namelen), 10);
+	assert_int_equal(zf2fs_get(node.i.i_mode), 040700);
+	assert_int_equal(zf2fs_get(node.i.i_pino), 3);
+	assert_int_equal(zf2fs_get(node.i.i_namelen), 10);
 	assert_memory_equal(node.i.i_name, "lost+found", 10);
-	assert_int_equal(zf_get(node.footer.nid), zf_get(node.footer.ino));
+	assert_int_equal(zf2fs_get(node.footer.nid), zf2fs_get(node.footer.ino));
 }
 
 int main(void)

@@ -23,7 +23,7 @@
 
 static const struct zf2fs_log quiet = { .level = -1, .fn = NULL };
 
-static void silent(void *arg, enum zf2fs_log_kind kind, const char *msg)
+static void silent(void *arg, enum zf2fs_msg_kind kind, const char *msg)
 {
 	(void)arg;
 	(void)kind;

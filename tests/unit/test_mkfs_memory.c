@@ -59,27 +59,27 @@ static void test_super_and_checkpoint(void **state)
 	(void)state;
 	assert_int_equal(format(&f, 256 * MiB, ZF2FS_FEAT_SB_CHKSUM, 0), 0);
 	sb = (const void *)(f.img + ZF2FS_SUPER_OFFSET);
-	assert_int_equal(zf_get(sb->magic), ZF2FS_MAGIC);
-	assert_int_equal(zf2fs_super_checksum(sb), zf_get(sb->crc));
+	assert_int_equal(zf2fs_get(sb->magic), ZF2FS_MAGIC);
+	assert_int_equal(zf2fs_super_checksum(sb), zf2fs_get(sb->crc));
 	assert_memory_equal(blk(&f, 0), blk(&f, 1), ZF2FS_BLKSIZE);   /* both copies */
-	assert_int_equal(zf_get(sb->main_blkaddr), f.lay.main_blkaddr);
+	assert_int_equal(zf2fs_get(sb->main_blkaddr), f.lay.main_blkaddr);
 
 	cp1 = blk(&f, f.lay.cp_blkaddr);
 	cp2 = blk(&f, f.lay.cp_blkaddr + 512);
 	assert_int_equal(zf2fs_cp_checksum(cp1, &crc), 0);
-	assert_int_equal(crc, zf_get_le32p((const uint8_t *)cp1 + ZF2FS_CP_CHKSUM_OFFSET));
+	assert_int_equal(crc, zf2fs_get_le32p((const uint8_t *)cp1 + ZF2FS_CP_CHKSUM_OFFSET));
 	assert_int_equal(zf2fs_cp_checksum(cp2, &crc), 0);
-	assert_int_equal(crc, zf_get_le32p((const uint8_t *)cp2 + ZF2FS_CP_CHKSUM_OFFSET));
-	assert_true(zf_get(cp1->checkpoint_ver) > zf_get(cp2->checkpoint_ver));
+	assert_int_equal(crc, zf2fs_get_le32p((const uint8_t *)cp2 + ZF2FS_CP_CHKSUM_OFFSET));
+	assert_true(zf2fs_get(cp1->checkpoint_ver) > zf2fs_get(cp2->checkpoint_ver));
 	/* each pack ends with a copy of its first block */
 	assert_memory_equal(cp1, blk(&f, f.lay.cp_blkaddr +
-			    zf_get(cp1->cp_pack_total_block_count) - 1), ZF2FS_BLKSIZE);
-	assert_int_equal(zf_get(cp1->ckpt_flags) & (ZF2FS_CP_UMOUNT_FLAG |
+			    zf2fs_get(cp1->cp_pack_total_block_count) - 1), ZF2FS_BLKSIZE);
+	assert_int_equal(zf2fs_get(cp1->ckpt_flags) & (ZF2FS_CP_UMOUNT_FLAG |
 			 ZF2FS_CP_COMPACT_SUM_FLAG), ZF2FS_CP_UMOUNT_FLAG | ZF2FS_CP_COMPACT_SUM_FLAG);
-	assert_int_equal(zf_get(cp1->valid_block_count), 2);
-	assert_int_equal(zf_get(cp1->valid_inode_count), 1);
-	assert_int_equal(zf_get(cp1->free_segment_count), f.lay.usable_segments - 6);
-	assert_int_equal(zf_get(cp1->sit_ver_bitmap_bytesize), f.lay.sit_bitmap_bytes);
+	assert_int_equal(zf2fs_get(cp1->valid_block_count), 2);
+	assert_int_equal(zf2fs_get(cp1->valid_inode_count), 1);
+	assert_int_equal(zf2fs_get(cp1->free_segment_count), f.lay.usable_segments - 6);
+	assert_int_equal(zf2fs_get(cp1->sit_ver_bitmap_bytesize), f.lay.sit_bitmap_bytes);
 	zf2fs_dev_close(f.dev);
 }
 
@@ -98,34 +98,34 @@ static void test_root_and_tables(void **state)
 	assert_int_equal(format(&f, 128 * MiB, ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM |
 				ZF2FS_FEAT_LOST_FOUND | ZF2FS_FEAT_INODE_CRTIME, 0), 0);
 	cp = blk(&f, f.lay.cp_blkaddr);
-	root_addr = f.lay.main_blkaddr + zf_get(cp->cur_node_segno[0]) * 512;
+	root_addr = f.lay.main_blkaddr + zf2fs_get(cp->cur_node_segno[0]) * 512;
 	root = blk(&f, root_addr);
 	lpf = blk(&f, root_addr + 1);
 	seed = zf2fs_checksum_seed(f.mk.uuid);
-	assert_int_equal(zf2fs_inode_checksum(seed, root), zf_get(root->i.i_inode_checksum));
-	assert_int_equal(zf2fs_inode_checksum(seed, lpf), zf_get(lpf->i.i_inode_checksum));
-	assert_int_equal(zf_get(root->i.i_links), 3);
-	assert_int_equal(zf_get(root->footer.ino), 3);
-	assert_int_equal(zf_get(lpf->footer.ino), 4);
-	assert_int_equal(zf_get(cp->next_free_nid), 5);
+	assert_int_equal(zf2fs_inode_checksum(seed, root), zf2fs_get(root->i.i_inode_checksum));
+	assert_int_equal(zf2fs_inode_checksum(seed, lpf), zf2fs_get(lpf->i.i_inode_checksum));
+	assert_int_equal(zf2fs_get(root->i.i_links), 3);
+	assert_int_equal(zf2fs_get(root->footer.ino), 3);
+	assert_int_equal(zf2fs_get(lpf->footer.ino), 4);
+	assert_int_equal(zf2fs_get(cp->next_free_nid), 5);
 
 	/* NAT: root and lost+found point at their node blocks */
 	nat = blk(&f, f.lay.nat_blkaddr);
-	assert_int_equal(zf_get(nat->entries[3].block_addr), root_addr);
-	assert_int_equal(zf_get(nat->entries[4].block_addr), root_addr + 1);
+	assert_int_equal(zf2fs_get(nat->entries[3].block_addr), root_addr);
+	assert_int_equal(zf2fs_get(nat->entries[4].block_addr), root_addr + 1);
 
 	/* root's dentry block: ".", "..", "lost+found" with the right hash */
-	d = blk(&f, f.lay.main_blkaddr + zf_get(cp->cur_data_segno[0]) * 512);
+	d = blk(&f, f.lay.main_blkaddr + zf2fs_get(cp->cur_data_segno[0]) * 512);
 	assert_int_equal(d->dentry_bitmap[0], 0x0F);
-	assert_int_equal(zf_get(d->dentry[2].ino), 4);
-	assert_int_equal(zf_get(d->dentry[2].hash_code), zf2fs_dentry_hash("lost+found", 10));
+	assert_int_equal(zf2fs_get(d->dentry[2].ino), 4);
+	assert_int_equal(zf2fs_get(d->dentry[2].hash_code), zf2fs_dentry_hash("lost+found", 10));
 
 	/* SIT journal in the compacted summary: six logs, hot node and hot data hold 2 */
-	sum = blk(&f, f.lay.cp_blkaddr + zf_get(cp->cp_pack_start_sum));
+	sum = blk(&f, f.lay.cp_blkaddr + zf2fs_get(cp->cp_pack_start_sum));
 	memcpy(&sitj, sum + ZF2FS_SUM_JOURNAL_SIZE, sizeof(sitj));
-	assert_int_equal(zf_get(sitj.n_entries), 6);
+	assert_int_equal(zf2fs_get(sitj.n_entries), 6);
 	for (int t = 0; t < 6; t++) {
-		uint32_t vb = (uint32_t)zf_get(sitj.sit.entries[t].se.vblocks);
+		uint32_t vb = (uint32_t)zf2fs_get(sitj.sit.entries[t].se.vblocks);
 		uint32_t want = (t == ZF2FS_LOG_HOT_NODE || t == ZF2FS_LOG_HOT_DATA) ? 2 : 0;
 
 		assert_int_equal(vb >> ZF2FS_SIT_VBLOCKS_BITS, t);
@@ -146,11 +146,11 @@ static void test_nat_bits(void **state)
 	(void)state;
 	assert_int_equal(format(&f, 256 * MiB, 0, 0), 0);
 	cp = blk(&f, f.lay.cp_blkaddr);
-	assert_true(zf_get(cp->ckpt_flags) & ZF2FS_CP_NAT_BITS_FLAG);
+	assert_true(zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_NAT_BITS_FLAG);
 	nb = blk(&f, f.lay.cp_blkaddr + 512 - f.lay.nat_bits_blocks);
 	memcpy(&check, nb, 8);
 	zf2fs_cp_checksum(cp, &crc);
-	assert_int_equal(zf_le64_to_cpu(check), zf_get(cp->checkpoint_ver) | ((uint64_t)crc << 32));
+	assert_int_equal(zf2fs_le64_to_cpu(check), zf2fs_get(cp->checkpoint_ver) | ((uint64_t)crc << 32));
 	assert_int_equal(nb[8 + f.lay.nat_bitmap_bytes], 0xFE);   /* NAT block 0 is in use */
 	assert_int_equal(nb[8], 0);                               /* and not full */
 	zf2fs_dev_close(f.dev);

@@ -254,21 +254,21 @@ static void test_inode_charge(void **state)
 
 	(void)state;
 	assert_non_null(n);
-	zf_set(n->i.i_uid, 1000);
-	zf_set(n->i.i_gid, 100);
-	zf_set(n->i.i_projid, 42);
+	zf2fs_set(n->i.i_uid, 1000);
+	zf2fs_set(n->i.i_gid, 100);
+	zf2fs_set(n->i.i_projid, 42);
 	/* without extra attributes the project id is the default */
 	zf2fs_quota_inode_ids(&n->i, ZF2FS_FEAT_PRJQUOTA, ids);
 	assert_int_equal(ids[0], 1000);
 	assert_int_equal(ids[1], 100);
 	assert_int_equal(ids[2], 0);
 	n->i.i_inline = ZF2FS_EXTRA_ATTR;
-	zf_set(n->i.i_extra_isize, 8);    /* up to and including i_projid */
+	zf2fs_set(n->i.i_extra_isize, 8);    /* up to and including i_projid */
 	zf2fs_quota_inode_ids(&n->i, ZF2FS_FEAT_PRJQUOTA, ids);
 	assert_int_equal(ids[2], 42);
 	zf2fs_quota_inode_ids(&n->i, 0, ids);
 	assert_int_equal(ids[2], 0);
-	zf_set(n->i.i_extra_isize, 4);    /* too short to hold it */
+	zf2fs_set(n->i.i_extra_isize, 4);    /* too short to hold it */
 	zf2fs_quota_inode_ids(&n->i, ZF2FS_FEAT_PRJQUOTA, ids);
 	assert_int_equal(ids[2], 0);
 	assert_int_equal(zf2fs_quota_inode_bytes(1), 0);

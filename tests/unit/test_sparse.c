@@ -93,15 +93,15 @@ static void test_sit_table_matches_flat(void **state)
 	assert_true(zf2fs_sit_table_bytes(t) <
 		    (uint64_t)vi->main_segs * sizeof(struct zf2fs_sit_entry) / 2);
 	/* out of range: zeros to read, nothing to change */
-	assert_int_equal(zf_get(zf2fs_sit_table_get(t, vi->main_segs)->vblocks), 0);
+	assert_int_equal(zf2fs_get(zf2fs_sit_table_get(t, vi->main_segs)->vblocks), 0);
 	assert_null(zf2fs_sit_table_mut(t, vi->main_segs));
 	/* a change to a block never written allocates it and reads back */
 	assert_false(zf2fs_sit_table_block_used(t, nblocks - 1));
 	se = zf2fs_sit_table_mut(t, vi->main_segs - 1);
 	assert_non_null(se);
-	zf_set(se->vblocks, 7);
+	zf2fs_set(se->vblocks, 7);
 	assert_true(zf2fs_sit_table_block_used(t, nblocks - 1));
-	assert_int_equal(zf_get(zf2fs_sit_table_get(t, vi->main_segs - 1)->vblocks), 7);
+	assert_int_equal(zf2fs_get(zf2fs_sit_table_get(t, vi->main_segs - 1)->vblocks), 7);
 	zf2fs_sit_table_free(t);
 	free(flat);
 	zf2fs_vol_close(vol);
@@ -118,7 +118,7 @@ static void test_nat_bits(void **state)
 	make_volume(512 * MiB, &dev);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
 	cp = zf2fs_vol_checkpoint(vol);
-	assert_true(zf_get(cp->ckpt_flags) & ZF2FS_CP_NAT_BITS_FLAG);
+	assert_true(zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_NAT_BITS_FLAG);
 	/* mkfs: the root's NAT block is in use, every other one is empty */
 	assert_false(zf2fs_vol_nat_block_empty(vol, 0));
 	assert_true(zf2fs_vol_nat_block_empty(vol, 1));
@@ -175,8 +175,8 @@ static void test_clean_flags(void **state)
 		struct zf2fs_super *sb = (void *)(blk + ZF2FS_SUPER_OFFSET);
 
 		sb->s_errors[0] = 1;
-		if (zf_get(sb->feature) & ZF2FS_FEAT_SB_CHKSUM)
-			zf_set(sb->crc, zf2fs_super_checksum(sb));
+		if (zf2fs_get(sb->feature) & ZF2FS_FEAT_SB_CHKSUM)
+			zf2fs_set(sb->crc, zf2fs_super_checksum(sb));
 	}
 	assert_int_equal(zf2fs_dev_write(dev, blk, ZF2FS_BLKSIZE, 0), 0);
 	assert_int_equal(zf2fs_dev_write(dev, blk, ZF2FS_BLKSIZE, ZF2FS_BLKSIZE), 0);

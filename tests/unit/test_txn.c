@@ -18,7 +18,7 @@
 #define VOL_BYTES (64 * MiB)
 
 /* the injected faults' messages are expected: keep them out of the log */
-static void drop(void *arg, enum zf2fs_log_kind kind, const char *msg)
+static void drop(void *arg, enum zf2fs_msg_kind kind, const char *msg)
 {
 	(void)arg;
 	(void)kind;
@@ -124,7 +124,7 @@ static void check_tables(struct zf2fs_vol *vol)
 		blocks += zf2fs_sit_valid_blocks(&sit[s]);
 	}
 	free(sit);
-	assert_int_equal(blocks, zf_get(cp->valid_block_count));
+	assert_int_equal(blocks, zf2fs_get(cp->valid_block_count));
 }
 
 /* 1: every item is there with its contents; 0: none is; anything else fails the test. */
@@ -271,7 +271,7 @@ static int relinked(struct zf2fs_vol *vol)
 		(void)hard;
 		fill(want, "a", sizeof(want));
 		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
-		assert_int_equal(zf_get(node.i.i_links), 1);
+		assert_int_equal(zf2fs_get(node.i.i_links), 1);
 		assert_int_equal(zf2fs_file_read_buf(vol, &node, got, sizeof(got), &len, NULL, 0), 0);
 		assert_int_equal(len, sizeof(want));
 		assert_memory_equal(got, want, sizeof(want));
@@ -292,7 +292,7 @@ static void test_link_and_unlink(void **state)
 	assert_int_equal(apply(vol, small_set, NSMALL), 0);
 	zf2fs_vol_close(vol);
 	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &quiet, &vol), 0);
-	inodes = zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count);
+	inodes = zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_inode_count);
 	zf2fs_vol_close(vol);
 
 	dev = fresh_plain();
@@ -306,7 +306,7 @@ static void test_link_and_unlink(void **state)
 	assert_int_equal(relinked(vol), 1);
 	check_tables(vol);
 	/* "empty" went, "a" lives on as dir/hard */
-	assert_int_equal(zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count), inodes - 1);
+	assert_int_equal(zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_inode_count), inodes - 1);
 	zf2fs_vol_close(vol);
 	zf2fs_dev_close(dev);
 
@@ -355,7 +355,7 @@ static void make_inline(struct zf2fs_vol *vol, const char *path, const char *nam
 	assert_int_equal(zf2fs_path_lookup(vol, path, 0, &dir, NULL, 0), 0);
 	assert_int_equal(zf2fs_inode_read(vol, dir, &n, &addr, NULL, 0), 0);
 	inos[0] = dir;
-	inos[1] = (uint32_t)zf_get(n.i.i_pino);
+	inos[1] = (uint32_t)zf2fs_get(n.i.i_pino);
 	inos[2] = ino;
 	n.i.i_inline |= ZF2FS_INLINE_DENTRY;
 	assert_int_equal(zf2fs_inode_geometry(&n.i, 0, &g), 0);
@@ -367,16 +367,16 @@ static void make_inline(struct zf2fs_vol *vol, const char *path, const char *nam
 	for (int i = 0; i < 3; i++) {
 		size_t len = strlen(names[i]);
 
-		zf_set(de[i].hash_code, zf2fs_dentry_hash(names[i], len));
-		zf_set(de[i].ino, inos[i]);
-		zf_set(de[i].name_len, len);
+		zf2fs_set(de[i].hash_code, zf2fs_dentry_hash(names[i], len));
+		zf2fs_set(de[i].ino, inos[i]);
+		zf2fs_set(de[i].name_len, len);
 		de[i].file_type = i < 2 ? ZF2FS_FT_DIR : ZF2FS_FT_REG_FILE;
 		memcpy(fn[i], names[i], len);
 		zf2fs_dentry_bit_set(bitmap, (uint32_t)i);
 	}
-	zf_set(n.i.i_size, g.inline_bytes);
-	zf_set(n.i.i_current_depth, 0);
-	zf_set(n.i.i_blocks, 1);
+	zf2fs_set(n.i.i_size, g.inline_bytes);
+	zf2fs_set(n.i.i_current_depth, 0);
+	zf2fs_set(n.i.i_blocks, 1);
 	assert_int_equal(zf2fs_vol_write_block(vol, addr, &n), 0);
 }
 
@@ -412,8 +412,8 @@ static void test_inline_dir_converted(void **state)
 	assert_int_equal(zf2fs_path_lookup(vol, "idir", 0, &ino, NULL, 0), 0);
 	assert_int_equal(zf2fs_inode_read(vol, ino, &n, NULL, NULL, 0), 0);
 	assert_false(n.i.i_inline & ZF2FS_INLINE_DENTRY);
-	assert_int_equal(zf_get(n.i.i_current_depth), 1);
-	assert_int_equal(zf_get(n.i.i_size), ZF2FS_BLKSIZE);
+	assert_int_equal(zf2fs_get(n.i.i_current_depth), 1);
+	assert_int_equal(zf2fs_get(n.i.i_size), ZF2FS_BLKSIZE);
 	check_tables(vol);
 	zf2fs_vol_close(vol);
 	zf2fs_dev_close(dev);
@@ -434,13 +434,13 @@ static void test_rmdir(void **state)
 
 	(void)state;
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
-	inodes = zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count);
-	blocks = zf_get(zf2fs_vol_checkpoint(vol)->valid_block_count);
+	inodes = zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_inode_count);
+	blocks = zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count);
 	assert_int_equal(apply(vol, first, 3), 0);
 	zf2fs_vol_close(vol);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
 	assert_int_equal(zf2fs_inode_read(vol, ZF2FS_ROOT_INO, &root, NULL, NULL, 0), 0);
-	assert_int_equal(zf_get(root.i.i_links), 4);
+	assert_int_equal(zf2fs_get(root.i.i_links), 4);
 	assert_int_equal(zf2fs_path_lookup(vol, "f", 0, &f, NULL, 0), 0);
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 	assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, "f"), -ENOTEMPTY);
@@ -456,11 +456,11 @@ static void test_rmdir(void **state)
 	assert_int_equal(zf2fs_path_lookup(vol, "f/x", 0, &ino, NULL, 0), -ENOENT);
 	assert_int_equal(zf2fs_path_lookup(vol, "f/y", 0, &ino, NULL, 0), 0);
 	assert_int_equal(zf2fs_inode_read(vol, ZF2FS_ROOT_INO, &root, NULL, NULL, 0), 0);
-	assert_int_equal(zf_get(root.i.i_links), 3);
+	assert_int_equal(zf2fs_get(root.i.i_links), 3);
 	/* e and x went, y came: one directory (inode and dentry block) more than at first,
 	 * and one empty file */
-	assert_int_equal(zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count), inodes + 2);
-	assert_int_equal(zf_get(zf2fs_vol_checkpoint(vol)->valid_block_count), blocks + 3);
+	assert_int_equal(zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_inode_count), inodes + 2);
+	assert_int_equal(zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count), blocks + 3);
 	check_tables(vol);
 	zf2fs_vol_close(vol);
 	zf2fs_dev_close(dev);
@@ -489,13 +489,13 @@ static void test_direct_nodes(void **state)
 	assert_int_equal(state_of(vol, big, 2), 1);
 	assert_int_equal(zf2fs_path_lookup(vol, "six", 0, &ino, NULL, 0), 0);
 	assert_int_equal(zf2fs_inode_read(vol, ino, &n, NULL, NULL, 0), 0);
-	assert_true(zf_get(n.i.i_nid[0]) != 0);
-	assert_int_equal(zf_get(n.i.i_nid[1]), 0);
+	assert_true(zf2fs_get(n.i.i_nid[0]) != 0);
+	assert_int_equal(zf2fs_get(n.i.i_nid[1]), 0);
 	assert_int_equal(zf2fs_path_lookup(vol, "ten", 0, &ino, NULL, 0), 0);
 	assert_int_equal(zf2fs_inode_read(vol, ino, &n, NULL, NULL, 0), 0);
-	assert_true(zf_get(n.i.i_nid[1]) != 0);
+	assert_true(zf2fs_get(n.i.i_nid[1]) != 0);
 	/* inode + data blocks + direct nodes */
-	assert_int_equal(zf_get(n.i.i_blocks), 1 + 10 * MiB / ZF2FS_BLKSIZE + 2);
+	assert_int_equal(zf2fs_get(n.i.i_blocks), 1 + 10 * MiB / ZF2FS_BLKSIZE + 2);
 	check_tables(vol);
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 	assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, "too-big", 0100644, huge, 12 * MiB,
@@ -531,7 +531,7 @@ static void test_new_hash_level(void **state)
 	zf2fs_vol_close(vol);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
 	assert_int_equal(zf2fs_inode_read(vol, ZF2FS_ROOT_INO, &root, NULL, NULL, 0), 0);
-	assert_true(zf_get(root.i.i_current_depth) >= 2);
+	assert_true(zf2fs_get(root.i.i_current_depth) >= 2);
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t ino;
 
@@ -539,7 +539,7 @@ static void test_new_hash_level(void **state)
 		assert_int_equal(zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0), 0);
 	}
 	check_tables(vol);
-	assert_int_equal(zf_get(zf2fs_vol_checkpoint(vol)->valid_inode_count), 1 + n);
+	assert_int_equal(zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_inode_count), 1 + n);
 	zf2fs_vol_close(vol);
 	zf2fs_dev_close(dev);
 	free(img);

@@ -64,7 +64,7 @@ static void test_open_and_read(void **state)
 	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
 	zf2fs_vol_curseg(vol, ZF2FS_LOG_HOT_NODE, &seg, &off);
 	assert_int_equal(off, 2);
-	assert_int_equal(zf_get(sit[seg].vblocks) & ZF2FS_SIT_VBLOCKS_MASK, 2);
+	assert_int_equal(zf2fs_get(sit[seg].vblocks) & ZF2FS_SIT_VBLOCKS_MASK, 2);
 	free(sit);
 
 	assert_int_equal(zf2fs_vol_read_node(vol, 3, &node, &addr, why, sizeof(why)), 0);
