@@ -631,7 +631,6 @@ static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	return in->i_inline | ZF2FS_INLINE_DATA | ZF2FS_DATA_EXIST;
 }
 
-#define FADVISE_LOST_PINO 0x02   /* i_advise: i_pino and i_name may be stale */
 
 /*
  * What roll-forward recovery uses: after a power cut, the kernel re-creates the name of an
@@ -650,7 +649,7 @@ static void check_recovery_name(struct fsck_ctx *ctx, uint32_t ino, const struct
 	struct zf2fs_node *n;
 
 	if (zf2fs_mode_to_ftype((uint32_t)zf2fs_get(in->i_mode)) != ZF2FS_FT_REG_FILE ||
-	    zf2fs_get(in->i_links) != 1 || (in->i_advise & FADVISE_LOST_PINO) ||
+	    zf2fs_get(in->i_links) != 1 || (in->i_advise & ZF2FS_ADVISE_LOST_PINO) ||
 	    ref->len > ZF2FS_NAME_LEN)
 		return;
 	if (namelen != ref->len || memcmp(in->i_name, ref->name, ref->len)) {
@@ -660,7 +659,7 @@ static void check_recovery_name(struct fsck_ctx *ctx, uint32_t ino, const struct
 		p.str = shown;
 		if (fix_problem(ctx, PR_4_INODE_NAME_BAD, &p) && (n = repair_node(ctx, ino))) {
 			if (ref->name_hashed && ref->len + 4 > ZF2FS_NAME_LEN) {
-				n->i.i_advise |= FADVISE_LOST_PINO;   /* no room for the hash */
+				n->i.i_advise |= ZF2FS_ADVISE_LOST_PINO;   /* no room for the hash */
 			} else {
 				memset(n->i.i_name, 0, sizeof(n->i.i_name));
 				memcpy(n->i.i_name, ref->name, ref->len);

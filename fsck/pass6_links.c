@@ -47,7 +47,6 @@ static uint32_t find_lost_found(struct fsck_ctx *ctx)
 	return 0;
 }
 
-#define FADVISE_LOST_PINO 0x02   /* i_advise: i_pino and i_name may be stale */
 #define F2FS_ENCRYPT_FL 0x00000800u
 
 /* Is the entry @name of a directory free to take: absent, or naming no usable inode (such
@@ -87,7 +86,7 @@ static bool reconnect_home(struct fsck_ctx *ctx, uint32_t ino)
 	/* no links: an unlinked file whose orphan record was lost, not a lost name */
 	if (len == 0 || len > ZF2FS_NAME_LEN || pino == ino || pino >= ctx->nids ||
 	    !zf2fs_get(n->i.i_links) ||
-	    (!(ctx->nid_flags[ino] & NID_DIR) && (n->i.i_advise & FADVISE_LOST_PINO)) ||
+	    (!(ctx->nid_flags[ino] & NID_DIR) && (n->i.i_advise & ZF2FS_ADVISE_LOST_PINO)) ||
 	    (ctx->nid_flags[pino] & (NID_DIR | NID_REACHED | NID_BAD)) != (NID_DIR | NID_REACHED))
 		goto out;
 	memcpy(name, n->i.i_name, len);
@@ -232,8 +231,14 @@ int pass6_connectivity(struct fsck_ctx *ctx)
 		if (fix_problem(ctx, PR_6_LINK_COUNT_BAD, &p)) {
 			struct zf2fs_node *n = repair_node(ctx, ino);
 
-			if (n)
+			if (n) {
 				zf2fs_set(n->i.i_links, want);
+				/* a file that had more names than it keeps no longer knows
+				 * which is its own: mark it as the kernel marks a linked file,
+				 * so neither recovery nor a later check trusts i_name/i_pino */
+				if (!(f & NID_DIR) && p.num > want)
+					n->i.i_advise |= ZF2FS_ADVISE_LOST_PINO;
+			}
 		}
 	}
 	return 0;

@@ -212,6 +212,9 @@ struct zf2fs_extent {
 
 /* i_advise bit: the file's contents (and a directory's names) are encrypted. */
 #define ZF2FS_ADVISE_ENCRYPT 0x04u
+/* i_advise bit: i_pino and i_name may be stale (the file was linked, renamed, or had
+ * several names); the kernel checkpoints at fsync instead of relying on them. */
+#define ZF2FS_ADVISE_LOST_PINO 0x02u
 
 #define ZF2FS_MAX_INLINE_XATTR_WORDS 443u  /* the kernel's bound on i_inline_xattr_size */
 
