@@ -706,6 +706,8 @@ ZF2FS_EXPORT int zf2fs_txn_link(struct zf2fs_txn *t, uint32_t dir, const char *n
 		return err;
 	zf2fs_set(n->i.i_links, zf2fs_get(n->i.i_links) + 1);
 	zf2fs_set(n->i.i_ctime, t->now);
+	/* as the kernel does on link: i_pino and i_name now name one of several places */
+	n->i.i_advise |= ZF2FS_ADVISE_LOST_PINO;
 	return 0;
 }
 
