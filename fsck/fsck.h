@@ -148,7 +148,7 @@ struct fsck_ctx {
 #define PR_NOT_A_FIX  0x08   /* information only: no question asked */
 
 enum prompt { PROMPT_NONE, PROMPT_FIX, PROMPT_CLEAR, PROMPT_RECONNECT, PROMPT_REBUILD,
-	      PROMPT_REMOVE, PROMPT_RECONNECT_HOME };
+	      PROMPT_REMOVE, PROMPT_RECONNECT_HOME, PROMPT_CREATE };
 
 struct problem_def {
 	uint32_t code;
@@ -223,6 +223,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_6_UNREACHABLE_NODE     0x060003
 #define PR_6_NO_LOST_FOUND        0x060004
 #define PR_6_RECONNECT_HOME       0x060005
+#define PR_6_CREATE_LOST_FOUND    0x060006
 /* pass 7: accounting */
 #define PR_7_SIT_VALID_BAD        0x070001
 #define PR_7_SIT_BITMAP_BAD       0x070002
@@ -307,6 +308,8 @@ void links_free(struct fsck_ctx *ctx);
 
 /* main.c: the per-nid maps, sized once pass 3 knows how many nids are in use */
 int fsck_alloc_nid_maps(struct fsck_ctx *ctx);
+/* Make the per-nid maps cover nids below @n (zeroed); -ENOSPC past the last nid. */
+int fsck_grow_nids(struct fsck_ctx *ctx, uint32_t n);
 /* pass 4 helpers pass 5 and 6 use */
 int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
 		const struct dentry_ref *ref, uint8_t hint);
@@ -401,6 +404,8 @@ int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint
 		      uint8_t type);
 int repair_rewrite_primary_super(struct fsck_ctx *ctx);
 /* Point ".." of directory @dir at @parent. */
+/* A new, zeroed node @nid of inode @ino (a free nid): written at commit, NAT set then. */
+struct zf2fs_node *repair_new_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino);
 /* Set the NAT entry of @nid (written with the NAT blocks at commit). */
 int repair_set_nat(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t blkaddr);
 int repair_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent);

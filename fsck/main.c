@@ -142,6 +142,41 @@ int fsck_alloc_nid_maps(struct fsck_ctx *ctx)
 	return 0;
 }
 
+static int grow_bytes(uint8_t **map, uint32_t from, uint32_t to)
+{
+	uint8_t *m = realloc(*map, to);
+
+	if (!m)
+		return -ENOMEM;
+	memset(m + from, 0, to - from);
+	*map = m;
+	return 0;
+}
+
+int fsck_grow_nids(struct fsck_ctx *ctx, uint32_t n)
+{
+	uint32_t old = ctx->nids;
+
+	if (n <= old)
+		return 0;
+	if (n > ctx->vi->max_nid)
+		return -ENOSPC;
+	if (n > ctx->nat_cap) {
+		struct nat_rec *t = realloc(ctx->nat, (size_t)n * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		memset(t + ctx->nat_cap, 0, (size_t)(n - ctx->nat_cap) * sizeof(*t));
+		ctx->nat = t;
+		ctx->nat_cap = n;
+	}
+	if (grow_bytes(&ctx->nid_flags, old, n) || grow_bytes(&ctx->links, old, n) ||
+	    grow_bytes(&ctx->ftypes, old, n))
+		return -ENOMEM;
+	ctx->nids = n;
+	return 0;
+}
+
 static void free_maps(struct fsck_ctx *ctx)
 {
 	free(ctx->nid_flags);

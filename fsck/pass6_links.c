@@ -3,7 +3,7 @@
  * pass6_links.c - pass 6: connectivity and link counts.
  *
  * An inode that no name reaches (and that is not on the orphan list) is reconnected to
- * lost+found as "#<ino>".  A node the NAT holds but no file reaches is released.  Then every
+ * lost+found as "#<ino>" (a root without lost+found gets a new one).  A node the NAT holds but no file reaches is released.  Then every
  * inode's link count is compared with the names found: a directory has 2 plus one per
  * subdirectory, anything else one per name.  Uses the maps of pass 4.
  */
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fsck.h"
 #include "zf2fs/endian.h"
@@ -127,6 +128,101 @@ out:
 	return ok;
 }
 
+/* A nid no node uses: the first gap, else one past the last nid in use; 0 if none. */
+static uint32_t free_nid(struct fsck_ctx *ctx)
+{
+	uint32_t nid;
+
+	for (nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++)
+		if (!ctx->nat[nid].blkaddr && !ctx->nat[nid].ino && !ctx->nid_flags[nid] &&
+		    !repair_node_pending(ctx, nid))
+			return nid;
+	return fsck_grow_nids(ctx, nid + 1) ? 0 : nid;
+}
+
+/* When the root holds no lost+found at all, make one as e2fsck does: an empty directory
+ * (inline dentries, mode 0700, owned as the root is) named "lost+found" in the root.
+ * Not when the root is unusable, casefolded or encrypted, or the name is taken by
+ * something that is not a usable directory: then 0. */
+static uint32_t create_lost_found(struct fsck_ctx *ctx)
+{
+	struct zf2fs_node *root = malloc(ZF2FS_BLKSIZE), *n;
+	struct problem_ctx p = { 0 };
+	struct zf2fs_inode_geom g;
+	uint32_t found, nid = 0;
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	uint64_t now = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+
+	if (!root || (ctx->nid_flags[ZF2FS_ROOT_INO] & (NID_DIR | NID_REACHED | NID_BAD)) !=
+		     (NID_DIR | NID_REACHED) ||
+	    zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, root, NULL, NULL, 0) ||
+	    (zf2fs_get(root->i.i_flags) & (ZF2FS_CASEFOLD_FL | F2FS_ENCRYPT_FL)) ||
+	    zf2fs_dir_lookup(ctx->vol, root, "lost+found", 10, &found, NULL, NULL, 0) != -ENOENT)
+		goto out;
+	nid = free_nid(ctx);
+	if (!nid)
+		goto out;
+	p.ino = nid;
+	if (!fix_problem(ctx, PR_6_CREATE_LOST_FOUND, &p)) {
+		nid = 0;
+		goto out;
+	}
+	n = repair_new_node(ctx, nid, nid);
+	if (!n || zf2fs_inode_init(n, ctx->vi->features, nid, ZF2FS_ROOT_INO, "lost+found", 10,
+				   040700, now))
+		goto fail;
+	zf2fs_set(n->i.i_uid, zf2fs_get(root->i.i_uid));
+	zf2fs_set(n->i.i_gid, zf2fs_get(root->i.i_gid));
+	zf2fs_set(n->i.i_current_depth, 1);
+	n->i.i_inline |= ZF2FS_INLINE_DENTRY;
+	if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g))
+		goto fail;
+	/* an inline directory's size is its inline area, as the kernel sets it */
+	zf2fs_set(n->i.i_size, g.inline_bytes);
+	if (repair_add_dentry(ctx, nid, ".", nid, ZF2FS_FT_DIR) ||
+	    repair_add_dentry(ctx, nid, "..", ZF2FS_ROOT_INO, ZF2FS_FT_DIR) ||
+	    repair_add_dentry(ctx, ZF2FS_ROOT_INO, "lost+found", nid, ZF2FS_FT_DIR))
+		goto fail;
+	ctx->nid_flags[nid] = NID_INODE | NID_DIR | NID_REACHED | NID_CHECKED;
+	ctx->ftypes[nid] = ZF2FS_FT_DIR;
+	links_inc(ctx, nid);
+	disk_links_set(ctx, nid, 2);
+	{
+		/* the root's count was right: it gains one, silently; else the link pass
+		 * reports the count it finds wrong */
+		bool right = disk_links_get(ctx, ZF2FS_ROOT_INO) ==
+			     2 + (uint64_t)dir_subdirs(ctx, ZF2FS_ROOT_INO);
+		struct dir_info *di = dir_info(ctx, ZF2FS_ROOT_INO);
+		struct zf2fs_node *r;
+
+		/* one lookup at a time: a lookup may grow (move) the table */
+		if (di)
+			di->subdirs++;
+		di = dir_info(ctx, nid);
+		if (di)
+			di->parent = ZF2FS_ROOT_INO;
+		r = right ? repair_node(ctx, ZF2FS_ROOT_INO) : NULL;
+		if (r) {
+			zf2fs_set(r->i.i_links, zf2fs_get(r->i.i_links) + 1);
+			disk_links_set(ctx, ZF2FS_ROOT_INO, (uint32_t)zf2fs_get(r->i.i_links));
+		}
+	}
+	ctx->found_inodes++;
+	ctx->found_nodes++;
+	ctx->found_blocks++;
+	ctx->dirs++;
+	if (quota_charge_more(ctx, nid, &n->i, 1, 1))
+		goto fail;
+	goto out;
+fail:
+	/* the transaction holds half a directory: write nothing */
+	ctx->abort = true;
+	nid = 0;
+out:
+	free(root);
+	return nid;
+}
+
 static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 {
 	struct problem_ctx p = { .ino = ino };
@@ -137,6 +233,8 @@ static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 		return;
 	if (!ctx->lpf_ino)
 		ctx->lpf_ino = find_lost_found(ctx);
+	if (!ctx->lpf_ino)
+		ctx->lpf_ino = create_lost_found(ctx);
 	if (!ctx->lpf_ino || ctx->lpf_ino == ino) {
 		fix_problem(ctx, PR_6_NO_LOST_FOUND, &p);
 		return;

@@ -115,6 +115,8 @@ static const struct problem_def problems[] = {
 	  PR_NOT_A_FIX },
 	{ PR_6_RECONNECT_HOME, "inode %i is not in any directory; it was created in directory %p "
 	  "as \"%S\", where that name is free", PROMPT_RECONNECT_HOME, 0 },
+	{ PR_6_CREATE_LOST_FOUND, "no lost+found directory in the root: a new one, inode %i, "
+	  "takes the inodes no directory holds", PROMPT_CREATE, 0 },
 	{ PR_7_SIT_VALID_BAD, "segment %s: SIT records %N valid blocks, found %M", PROMPT_FIX,
 	  PR_PREEN_OK },
 	{ PR_7_SIT_BITMAP_BAD, "segment %s: SIT bitmap differs from the blocks found (%N of them)",
@@ -228,6 +230,7 @@ static const char *question(enum prompt p)
 	case PROMPT_RECONNECT_HOME: return "Put the name back";
 	case PROMPT_REBUILD: return "Rebuild";
 	case PROMPT_REMOVE: return "Remove";
+	case PROMPT_CREATE: return "Create";
 	default: return NULL;
 	}
 }

@@ -121,6 +121,8 @@ bool repair_pending(const struct fsck_ctx *ctx)
 	return ctx->repair && ctx->repair->any;
 }
 
+static void mark_nat(struct fsck_ctx *ctx, uint32_t nid);
+
 struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid)
 {
 	struct fsck_repair *r = ctx->repair;
@@ -145,6 +147,32 @@ struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid)
 	}
 	rn->nid = nid;
 	rn->old_addr = addr;
+	r->nnodes++;
+	r->any = true;
+	return rn->buf;
+}
+
+/* A node that has no block yet (a new lost+found): zeroed, written out of place at commit
+ * like every repaired node, and its NAT entry then points at it. */
+struct zf2fs_node *repair_new_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino)
+{
+	struct fsck_repair *r = ctx->repair;
+	struct rnode *rn;
+
+	if (!r || nid < ZF2FS_RESERVED_NIDS || nid >= ctx->nids || ctx->nat[nid].blkaddr)
+		return NULL;
+	rn = grow(r->nodes, &r->cap_nodes, r->nnodes, sizeof(*rn));
+	if (!rn)
+		return NULL;
+	r->nodes = rn;
+	rn = &r->nodes[r->nnodes];
+	rn->buf = calloc(1, ZF2FS_BLKSIZE);
+	if (!rn->buf)
+		return NULL;
+	rn->nid = nid;
+	rn->old_addr = ZF2FS_NULL_ADDR;
+	ctx->nat[nid].ino = ino;
+	mark_nat(ctx, nid);
 	r->nnodes++;
 	r->any = true;
 	return rn->buf;

@@ -301,38 +301,21 @@ static void fill_inode(struct builder *b, struct zf2fs_node *node, const struct 
 	struct zf2fs_inode *in = &node->i;
 	unsigned addr_index = 0;
 
-	zf2fs_set(in->i_mode, is->mode);
+	/* the fields every new inode has come from the library; then mkfs's own */
+	(void)zf2fs_inode_init(node, b->features, is->ino, is->pino, is->name,
+			       is->name ? strlen(is->name) : 0, is->mode, b->o->timestamp);
 	zf2fs_set(in->i_uid, is->uid);
 	zf2fs_set(in->i_gid, is->gid);
 	zf2fs_set(in->i_links, is->links);
 	zf2fs_set(in->i_size, is->size);
 	zf2fs_set(in->i_blocks, 1 + is->naddrs);   /* the inode block and its data blocks */
-	zf2fs_set(in->i_atime, b->o->timestamp);
-	zf2fs_set(in->i_ctime, b->o->timestamp);
-	zf2fs_set(in->i_mtime, b->o->timestamp);
 	zf2fs_set(in->i_flags, is->flags);
-	zf2fs_set(in->i_pino, is->pino);
-	if (is->name) {
-		size_t len = strlen(is->name);
-
-		zf2fs_set(in->i_namelen, len);
-		memcpy(in->i_name, is->name, len);
-	}
-	if (b->features & ZF2FS_FEAT_EXTRA_ATTR) {
-		uint16_t isize = zf2fs_extra_isize(b->features);
-
-		in->i_inline = ZF2FS_EXTRA_ATTR;
-		zf2fs_set(in->i_extra_isize, isize);
-		/* No inline xattr area: i_inline_xattr_size stays 0 and the flag off. */
-		if (b->features & ZF2FS_FEAT_INODE_CRTIME)
-			zf2fs_set(in->i_crtime, b->o->timestamp);
-		addr_index = isize / 4;
-	}
+	/* No inline xattr area: i_inline_xattr_size stays 0 and the flag off. */
+	if (b->features & ZF2FS_FEAT_EXTRA_ATTR)
+		addr_index = zf2fs_extra_isize(b->features) / 4;
 	for (unsigned i = 0; i < is->naddrs; i++)
 		zf2fs_set(in->i_addr[addr_index + i], is->addrs[i]);
 
-	zf2fs_set(node->footer.nid, is->ino);
-	zf2fs_set(node->footer.ino, is->ino);
 	zf2fs_set(node->footer.flag, 0);   /* offset 0; nothing mkfs writes is cold */
 	zf2fs_set(node->footer.cp_ver, b->cp_ver);
 	zf2fs_set(node->footer.next_blkaddr, log_next_blkaddr(b, ZF2FS_LOG_HOT_NODE));

@@ -16,6 +16,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
+#include "inode_p.h"
 #include "volume_p.h"
 
 ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
@@ -242,4 +243,37 @@ out:
 	for (int i = 0; i < 3; i++)
 		free(w.buf[i]);
 	return r;
+}
+
+/* ---- new inodes --------------------------------------------------------------------- */
+ZF2FS_EXPORT int zf2fs_inode_init(struct zf2fs_node *node, uint32_t features, uint32_t ino,
+				  uint32_t pino, const char *name, size_t len, uint32_t mode,
+				  uint64_t now)
+{
+	struct zf2fs_inode *in = &node->i;
+	bool dir = (mode & 0170000u) == 0040000u;
+
+	if (len > ZF2FS_NAME_LEN)
+		return -EINVAL;
+	zf2fs_set(in->i_mode, mode);
+	zf2fs_set(in->i_links, dir ? 2 : 1);
+	zf2fs_set(in->i_blocks, 1);
+	zf2fs_set(in->i_atime, now);
+	zf2fs_set(in->i_ctime, now);
+	zf2fs_set(in->i_mtime, now);
+	zf2fs_set(in->i_pino, pino);
+	zf2fs_set(in->i_namelen, len);
+	if (len)
+		memcpy(in->i_name, name, len);
+	if (features & ZF2FS_FEAT_EXTRA_ATTR) {
+		in->i_inline = ZF2FS_EXTRA_ATTR;
+		zf2fs_set(in->i_extra_isize, zf2fs_extra_isize(features));
+		if (features & ZF2FS_FEAT_INODE_CRTIME)
+			zf2fs_set(in->i_crtime, now);
+	}
+	zf2fs_set(node->footer.nid, ino);
+	zf2fs_set(node->footer.ino, ino);
+	/* the kernel keeps directories' nodes hot and files' nodes cold */
+	zf2fs_set(node->footer.flag, dir ? 0 : ZF2FS_FOOTER_COLD_BIT);
+	return 0;
 }

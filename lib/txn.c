@@ -294,27 +294,8 @@ static uint32_t addr_base(const struct zf2fs_txn *t, const struct zf2fs_node *n)
 static void init_inode(struct zf2fs_txn *t, struct zf2fs_node *n, uint32_t ino, uint32_t pino,
 		       const char *name, size_t len, uint32_t mode)
 {
-	struct zf2fs_inode *in = &n->i;
-
-	zf2fs_set(in->i_mode, mode);
-	zf2fs_set(in->i_links, (mode & S_IFMT_) == S_IFDIR_ ? 2 : 1);
-	zf2fs_set(in->i_blocks, 1);
-	zf2fs_set(in->i_atime, t->now);
-	zf2fs_set(in->i_ctime, t->now);
-	zf2fs_set(in->i_mtime, t->now);
-	zf2fs_set(in->i_pino, pino);
-	zf2fs_set(in->i_namelen, len);
-	memcpy(in->i_name, name, len);
-	if (t->vi->features & ZF2FS_FEAT_EXTRA_ATTR) {
-		in->i_inline = ZF2FS_EXTRA_ATTR;
-		zf2fs_set(in->i_extra_isize, zf2fs_extra_isize(t->vi->features));
-		if (t->vi->features & ZF2FS_FEAT_INODE_CRTIME)
-			zf2fs_set(in->i_crtime, t->now);
-	}
-	zf2fs_set(n->footer.nid, ino);
-	zf2fs_set(n->footer.ino, ino);
-	/* the kernel keeps directories' nodes hot and files' nodes cold */
-	zf2fs_set(n->footer.flag, (mode & S_IFMT_) == S_IFDIR_ ? 0 : ZF2FS_FOOTER_COLD_BIT);
+	/* the caller checked @len */
+	(void)zf2fs_inode_init(n, t->vi->features, ino, pino, name, len, mode, t->now);
 }
 
 static void put_dentry(uint8_t *bitmap, struct zf2fs_dir_entry *dentry,

@@ -335,6 +335,15 @@ struct zf2fs_inode_geom {
 ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
 				      struct zf2fs_inode_geom *ret);
 
+/* Fill a zeroed inode block @node for inode @ino (its footer too, offset 0) as the kernel
+ * creates one: @mode, 2 links for a directory and 1 otherwise, one block (itself), the
+ * three times @now, parent @pino and @name (@len bytes, at most ZF2FS_NAME_LEN), extra
+ * attributes (and i_crtime) when @features has them.  Directories' nodes are hot, other
+ * nodes cold.  The checksum is left to whoever writes the block.  -EINVAL for a bad @len. */
+ZF2FS_EXPORT int zf2fs_inode_init(struct zf2fs_node *node, uint32_t features, uint32_t ino,
+				  uint32_t pino, const char *name, size_t len, uint32_t mode,
+				  uint64_t now);
+
 /* Read node @nid through the NAT; checks that its address is in the main area and its
  * footer names it.  -ZF2FS_EFSCORRUPTED (with @why) otherwise; -ENOENT if unallocated. */
 ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *buf,

@@ -10,7 +10,8 @@
 for case in f_unreachable_dir f_inode_mode_bad f_node_unreadable f_sit_count_bad f_sb_primary_bad \
 	f_dentry_bucket_bad f_dir_dot_missing f_dir_dot_occupied f_dir_dot_inline \
 	f_quota_id_missing f_powercut_repair f_inode_mode_type_dir f_inline_flag_bogus f_block_stray \
-	f_extent_stale f_inode_footer_bad f_dentry_bitmap_cleared f_sb_primary_devs_bad f_root_nat_lost; do
+	f_extent_stale f_inode_footer_bad f_dentry_bitmap_cleared f_sb_primary_devs_bad f_root_nat_lost \
+	f_lost_found_absent; do
 	orig=$TEST_TMP/$case.orig
 	fsck_case_image "$case" "$orig" > /dev/null 2>&1 || hard_error "$case: setup failed"
 	IMG=$orig
