@@ -9,7 +9,9 @@
 #       trace does not record; there only the victim is compared.  Both lists are kept in
 #       $VM_OUT/CASE.kernel and $VM_OUT/CASE.replay.  When the kernel's last
 #       call found no victim ("info: gcstop CASE nodata"), replay must stop
-#       there too: one more step asked gives "no victim".
+#       there too: one more step asked gives "no victim" (in background runs, or
+#       takes over a section the kernel's background GC chose once and did not
+#       take over: that depends on the flusher's timing, see below).
 
 gc_compare() {
 	case_name=$1
@@ -39,7 +41,22 @@ gc_compare() {
 	fi
 	sed -n 's/.*"segno": \([0-9]*\),.*"cost": \([0-9]*\),.*/\1 \2/p' "$repl.json" >"$repl"
 	if [ -n "$nodata" ] && ! grep -q '"stopped": "no victim"' "$repl.json"; then
-		vm_fail "$case_name: the kernel found no victim after $n, gc.f2fs replay went on"
+		extra=$(sed -n "$((n + 1))p" "$repl" | cut -d' ' -f1)
+		if [ "$gtype" = bg ] && [ -n "$extra" ] &&
+		   [ "$(awk -v s="$extra" '$1 == s { c++ } END { print c + 0 }' "$kern")" -eq 1 ]; then
+			# The kernel turns a background call into a foreground one when free sections
+			# run short, and the foreground pass first takes a section background GC
+			# already chose.  That test counts free sections and dirty node/dentry pages,
+			# both of which change when the flusher writes the pages background GC only
+			# dirtied, at a time the trace does not record (under load, later than usual).
+			# Replay writes them at once, so one more take-over of a background victim
+			# the kernel had not yet taken over is timing, not a wrong choice.
+			vm_log "$case_name: note: after the kernel's last victim replay also took over section $extra, chosen earlier by background GC (depends on when the kernel's flusher wrote its dirtied pages)"
+			head -n "$n" "$repl" >"$repl.tmp" && mv "$repl.tmp" "$repl"
+			nodata=
+		else
+			vm_fail "$case_name: the kernel found no victim after $n, gc.f2fs replay went on"
+		fi
 	fi
 	# mask the clock-dependent costs on both sides
 	paste -d' ' "$kern.clock" "$kern" | awk '{ print $2, ($1 ? "*" : $3) }' >"$kern.cmp"
