@@ -1,5 +1,5 @@
-# bash completion for zf2fs-tools: mkfs.f2fs, fsck.f2fs, dump.f2fs, gc.f2fs, inject.f2fs
-# and f2fslabel
+# bash completion for zf2fs-tools: mkfs.f2fs, fsck.f2fs, dump.f2fs, gc.f2fs, inject.f2fs,
+# sload.f2fs and f2fslabel
 # (options, their fixed values, and gc.f2fs's commands).
 #
 # Installed once per tool name (bash-completion loads completions/<command> on demand);
@@ -164,9 +164,27 @@ _zf2fs_label()
 	esac
 }
 
+_zf2fs_sload()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	COMPREPLY=()
+	case $prev in
+	-f|--from) compopt -o dirnames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+		return ;;
+	-d|--debug) _zf2fs_reply 0 1 2 3 4; return ;;
+	-t|--mount-point|-T|--timestamp) return ;;
+	esac
+	case $cur in
+	-*) _zf2fs_reply -f -t -T -P -d -V -h --from --mount-point --timestamp \
+		--preserve-owner --debug --version --help ;;
+	*) _zf2fs_files ;;
+	esac
+}
+
 complete -F _zf2fs_mkfs mkfs.f2fs
 complete -F _zf2fs_fsck fsck.f2fs
 complete -F _zf2fs_dump dump.f2fs
 complete -F _zf2fs_gc gc.f2fs
 complete -F _zf2fs_inject inject.f2fs
 complete -F _zf2fs_label f2fslabel
+complete -F _zf2fs_sload sload.f2fs
