@@ -36,11 +36,13 @@ _zf2fs_mkfs()
 		inode_crtime lost_found verity sb_checksum casefold compression quota; return ;;
 	-w) _zf2fs_reply 512 1024 2048 4096; return ;;
 	-c) _zf2fs_files; return ;;
+	--root-dir) compopt -o dirnames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+		return ;;
 	-e|-E|-l|-o|-R|-s|-T|-U|-z|-Z) return ;;
 	esac
 	case $cur in
 	-*) _zf2fs_reply -a -c -C -d -e -E -f -g -i -l -m -o -O -q -r -R -s -S -t -T -U -V \
-		-w -z -Z -h --json --help --version ;;
+		-w -z -Z -h --json --root-dir --help --version ;;
 	*) _zf2fs_files ;;
 	esac
 }

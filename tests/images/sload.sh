@@ -4,7 +4,8 @@
 # source's type, permission bits (setuid/setgid/sticky too), owner, size, link count,
 # times, contents (holes as holes) and symlink target; both fscks (ours and Debian's
 # 1.15) find the images clean; two runs give byte-identical images; errors are
-# refused before anything is written (a tree that does not fit, a name that exists).
+# refused before anything is written (a tree that does not fit, a name that exists);
+# mkfs.f2fs --root-dir makes the same image as mkfs.f2fs + sload.f2fs -P.
 # Device nodes and other owners need root (mknod, chown): without it they are left out.
 
 . "$(dirname "$0")/lib.sh"
@@ -206,6 +207,17 @@ else
 	tap_fail "second sload.f2fs run failed"
 fi
 rm -f "$img2"
+# mkfs.f2fs --root-dir: the same library code in one step, the same image
+img5=$(new_image e.img 512M)
+if "$MKFS" -q -r -U "$UUID" -T $T --root-dir "$SRC" "$img5" >/dev/null; then
+	truncate -s 512M "$img5.3" && "$MKFS" -q -r -U "$UUID" -T $T "$img5.3" >/dev/null &&
+		"$SLOAD" -f "$SRC" -P -T $T "$img5.3"
+	cmp "$img5" "$img5.3" && tap_ok "mkfs.f2fs --root-dir gives the image of mkfs.f2fs + sload.f2fs -P" ||
+		tap_fail "mkfs.f2fs --root-dir and mkfs.f2fs + sload.f2fs -P differ"
+else
+	tap_fail "mkfs.f2fs --root-dir failed"
+fi
+rm -f "$img5" "$img5.3"
 if img3=$(SOURCE_DATE_EPOCH=$T mkimg c.img 512M -f "$SRC"); then
 	verify "$img3" root $T && tap_ok "without -P root owns everything; SOURCE_DATE_EPOCH is -T" ||
 		tap_fail "the image differs from the source (no -P)"
