@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "zf2fs/zf2fs.h"
@@ -51,11 +52,99 @@ struct loader {
 	size_t n, cap;
 	uint64_t est_blocks;
 	uint8_t *buf;
+	struct xattrs *xa;
 };
 
 static int cmp_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* ---- extended attributes ---------------------------------------------------------- */
+struct xattrs {
+	struct zf2fs_txn_xattr x[256];
+	size_t n;
+	char names[65536];
+	uint8_t values[ZF2FS_XATTR_MAX_BYTES];
+};
+
+static const struct {
+	const char *prefix;
+	uint8_t index;
+} xattr_prefixes[] = {
+	{ "user.", ZF2FS_XATTR_INDEX_USER },
+	{ "trusted.", ZF2FS_XATTR_INDEX_TRUSTED },
+	{ "security.", ZF2FS_XATTR_INDEX_SECURITY },
+};
+
+static int cmp_xattr(const void *a, const void *b)
+{
+	const struct zf2fs_txn_xattr *x = a, *y = b;
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c;
+
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	c = memcmp(x->name, y->name, n);
+	return c ? c : x->name_len < y->name_len ? -1 : x->name_len > y->name_len;
+}
+
+/* The extended attributes of @path into @xa, sorted (index, then name): the same order
+ * whatever the source file system lists.  Errors are logged naming the path. */
+static int read_xattrs(const struct loader *l, const char *path, struct xattrs *xa)
+{
+	ssize_t len = llistxattr(path, xa->names, sizeof(xa->names));
+	size_t used = 0;
+
+	xa->n = 0;
+	if (len < 0) {
+		if (errno == ENOTSUP || errno == ENODATA)
+			return 0;
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: %s: while listing its xattrs", path,
+			   strerror(errno));
+		return -errno;
+	}
+	for (char *name = xa->names; name < xa->names + len; name += strlen(name) + 1) {
+		struct zf2fs_txn_xattr *x = &xa->x[xa->n];
+		size_t k = 0;
+		ssize_t vlen;
+
+		while (k < sizeof(xattr_prefixes) / sizeof(xattr_prefixes[0]) &&
+		       strncmp(name, xattr_prefixes[k].prefix, strlen(xattr_prefixes[k].prefix)))
+			k++;
+		if (k == sizeof(xattr_prefixes) / sizeof(xattr_prefixes[0])) {
+			zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+				   "%s: xattr %s: only user., trusted. and security. are supported",
+				   path, name);
+			return -EOPNOTSUPP;
+		}
+		if (xa->n == sizeof(xa->x) / sizeof(xa->x[0]))
+			goto too_big;
+		vlen = lgetxattr(path, name, xa->values + used, sizeof(xa->values) - used);
+		if (vlen < 0) {
+			if (errno == ERANGE)
+				goto too_big;
+			zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: %s: while reading xattr %s",
+				   path, strerror(errno), name);
+			return -errno;
+		}
+		x->index = xattr_prefixes[k].index;
+		x->name = name + strlen(xattr_prefixes[k].prefix);
+		x->name_len = strlen(x->name);
+		x->value = xa->values + used;
+		x->value_len = (size_t)vlen;
+		used += (size_t)vlen;
+		xa->n++;
+		if (zf2fs_xattr_bytes(xa->x, xa->n) > ZF2FS_XATTR_MAX_BYTES || x->name_len > 255)
+			goto too_big;
+	}
+	qsort(xa->x, xa->n, sizeof(xa->x[0]), cmp_xattr);
+	return 0;
+too_big:
+	zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+		   "%s: xattrs too big: F2FS holds %u bytes of them per inode (names, values and headers)",
+		   path, (unsigned)ZF2FS_XATTR_MAX_BYTES);
+	return -E2BIG;
 }
 
 static int add_entry(struct loader *l, char *path, size_t name_ofs, size_t parent)
@@ -147,6 +236,13 @@ static int walk(struct loader *l, size_t dir)
 			free(path);
 			break;
 		}
+		/* refused now, before anything is written */
+		err = read_xattrs(l, path, l->xa);
+		if (err)
+			break;
+		if (l->xa->n && zf2fs_xattr_bytes(l->xa->x, l->xa->n) >
+				 ZF2FS_INLINE_XATTR_ADDRS * 4u)
+			l->est_blocks++;   /* an xattr node */
 		if (S_ISDIR(l->e[me].st.st_mode))
 			err = walk(l, me);
 	}
@@ -335,6 +431,10 @@ static int load_entry(struct loader *l, struct zf2fs_txn *t, struct lentry *e)
 		return err ? err : zf2fs_txn_set_attr(t, l->e[e->first].ino, &a);
 	}
 	err = zf2fs_txn_mknod(t, dir, e->name, &a, &e->ino);
+	if (!err)
+		err = read_xattrs(l, e->path, l->xa);
+	if (!err)
+		err = zf2fs_txn_set_xattrs(t, e->ino, l->xa->x, l->xa->n);
 	if (err)
 		return err;
 	if (S_ISREG(e->st.st_mode))
@@ -411,9 +511,11 @@ ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
 	int err;
 
 	l.buf = malloc(READ_CHUNK + ZF2FS_BLKSIZE);
-	if (!root || !l.buf) {
+	l.xa = malloc(sizeof(*l.xa));
+	if (!root || !l.buf || !l.xa) {
 		free(root);
 		free(l.buf);
+		free(l.xa);
 		return -ENOMEM;
 	}
 	err = add_entry(&l, root, 0, NO_ENTRY);
@@ -505,6 +607,7 @@ out:
 		free(l.e[i].path);
 	free(l.e);
 	free(l.buf);
+	free(l.xa);
 	st.commits = s.commits;
 	if (ret_stats)
 		*ret_stats = st;

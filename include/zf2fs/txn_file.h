@@ -78,6 +78,35 @@ ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *txn, uint32_t ino, uint
  */
 ZF2FS_EXPORT int zf2fs_txn_set_size(struct zf2fs_txn *txn, uint32_t ino, uint64_t size);
 
+/* One extended attribute: @index is the on-disk name index (ZF2FS_XATTR_INDEX_*), @name
+ * the name without its prefix ("user." and so on). */
+struct zf2fs_txn_xattr {
+	uint8_t index;
+	const char *name;
+	size_t name_len;
+	const void *value;
+	size_t value_len;
+};
+#define ZF2FS_XATTR_INDEX_USER     1
+#define ZF2FS_XATTR_INDEX_TRUSTED  4
+#define ZF2FS_XATTR_INDEX_SECURITY 6
+
+/* Bytes @n attributes take in the on-disk xattr area (header and terminator included):
+ * zf2fs_txn_set_xattrs() takes at most ZF2FS_XATTR_MAX_BYTES. */
+ZF2FS_EXPORT size_t zf2fs_xattr_bytes(const struct zf2fs_txn_xattr *x, size_t n);
+#define ZF2FS_XATTR_MAX_BYTES (ZF2FS_INLINE_XATTR_ADDRS * 4u + ZF2FS_BLKSIZE - 24u)
+
+/*
+ * Give inode @ino, created by this transaction and still without data, the @n extended
+ * attributes @x, in that order: the inode gets an inline xattr area (the kernel's default
+ * of 50 words), and what does not fit there goes to an xattr node.  Returns 0; -E2BIG
+ * when they need more than ZF2FS_XATTR_MAX_BYTES or a name or value is too long for the
+ * format; -EBUSY when the inode has data or xattrs already; -EINVAL for an inode not
+ * created here; -ENOSPC without a free nid; -ENOMEM.
+ */
+ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *txn, uint32_t ino,
+				      const struct zf2fs_txn_xattr *x, size_t n);
+
 /*
  * Blocks (node and data) this transaction adds to the volume so far, and the inodes it
  * adds, so a caller can bound what it queues before committing.

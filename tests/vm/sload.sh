@@ -3,9 +3,9 @@
 # 5 MiB, sparse files of 20 MiB, 1 GiB and 9 GiB (double indirect nodes; the guest reads
 # their sizes and data blocks, then removes them: hashing their holes would take minutes), hard links,
 # short and long symlinks, a fifo, a socket, devices, setuid/setgid/sticky modes, other
-# owners, a directory of 400 entries) is loaded on the host with -P -T; Linux mounts the
+# owners, xattrs inline and in an xattr node, a directory of 400 entries) is loaded on the host with -P -T; Linux mounts the
 # image and every path matches the source's sha256 manifest (type, mode, links, size,
-# contents, symlink target, device numbers) and its owner and times; then the kernel
+# contents, symlink target, device numbers, xattrs) and its owner and times; then the kernel
 # writes more (new files, appends, an unlink, a removed directory), unmounts, and both
 # fscks find the image clean.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
@@ -44,6 +44,14 @@ chmod 1777 "$SRC/sticky"
 chmod 6711 "$SRC/size9000"
 chown 1234:5678 "$SRC/size3000" "$SRC/dir"
 chown -h 42:43 "$SRC/short-symlink"
+# xattrs (the manifest digests them): inline, one spilling into an xattr node, on a directory
+python3 -c 'import os,sys
+s=sys.argv[1]
+os.setxattr(s + "/size1", "user.small", b"hello")
+os.setxattr(s + "/size3000", "trusted.t", b"\x01\x02")
+os.setxattr(s + "/size5M", "user.big", b"b" * 3000)
+os.setxattr(s + "/dir", "security.label", b"system_u:object_r:thing:s0")' "$SRC" ||
+	vm_error "cannot set xattrs in the source tree"
 
 "$VM_ZWORK" manifest "$SRC" "$VM_OUT/manifest" >/dev/null || vm_error "zwork manifest failed on the host"
 # owner and times of every path, as the guest's busybox stat prints them
