@@ -45,6 +45,14 @@ struct lentry {
 	uint32_t ino;             /* in the volume, once created */
 };
 
+struct session {
+	const char *const *paths;
+	unsigned npaths;
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	uint64_t commits;
+};
+
 struct loader {
 	const struct zf2fs_load_opts *o;
 	const struct zf2fs_log *log;
@@ -53,6 +61,8 @@ struct loader {
 	uint64_t est_blocks;
 	uint8_t *buf;
 	struct xattrs *xa;
+	struct session *s;
+	uint64_t now;
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -329,10 +339,52 @@ static bool all_zero(const uint8_t *p, size_t n)
 	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
 }
 
+static int session_open(struct session *s, const struct zf2fs_log *log, uint64_t now)
+{
+	int err = zf2fs_vol_open(s->paths, s->npaths, ZF2FS_DEV_WRITE, log, &s->vol);
+
+	if (!err)
+		err = zf2fs_txn_begin(s->vol, &s->txn);
+	if (!err)
+		zf2fs_txn_set_time(s->txn, now);
+	return err;
+}
+
+static int session_commit(struct session *s)
+{
+	int err = zf2fs_txn_commit(s->txn);
+
+	zf2fs_txn_free(s->txn);
+	zf2fs_vol_close(s->vol);
+	s->txn = NULL;
+	s->vol = NULL;
+	s->commits++;
+	return err;
+}
+
+/* Commit and start a new transaction once the queued blocks or inodes reach a batch. */
+static int maybe_commit(struct loader *l)
+{
+	uint64_t blocks, inodes;
+	int err;
+
+	zf2fs_txn_usage(l->s->txn, &blocks, &inodes);
+	if (blocks < BATCH_BLOCKS && inodes < BATCH_INODES)
+		return 0;
+	err = session_commit(l->s);
+	if (!err)
+		err = session_open(l->s, l->log, l->now);
+	if (err)
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: while committing to %s",
+			   strerror(-err), l->s->paths[0]);
+	return err;
+}
+
 /* The data of regular file @e: inline when it fits, else block by block from the
  * source's data extents, all-zero blocks left as holes. */
-static int load_file(struct loader *l, struct zf2fs_txn *t, const struct lentry *e)
+static int load_file(struct loader *l, const struct lentry *e)
 {
+	struct zf2fs_txn *t = l->s->txn;
 	uint64_t size = (uint64_t)e->st.st_size;
 	size_t max;
 	off_t pos = 0;
@@ -353,6 +405,9 @@ static int load_file(struct loader *l, struct zf2fs_txn *t, const struct lentry 
 		close(fd);
 		return err;
 	}
+	/* the size first: a commit in the middle of the file leaves holes, not blocks past
+	 * the end */
+	err = zf2fs_txn_set_size(t, e->ino, size);
 	while (!err && (uint64_t)pos < size) {
 		off_t data = lseek(fd, pos, SEEK_DATA), hole;
 
@@ -381,18 +436,21 @@ static int load_file(struct loader *l, struct zf2fs_txn *t, const struct lentry 
 			/* a short last block reads as zeros past the end */
 			memset(l->buf + r, 0, (ZF2FS_BLKSIZE - (size_t)r % ZF2FS_BLKSIZE) %
 			       ZF2FS_BLKSIZE);
-			for (size_t o = 0; !err && o < (size_t)r; o += ZF2FS_BLKSIZE)
-				if (!all_zero(l->buf + o, ZF2FS_BLKSIZE))
-					err = zf2fs_txn_write_block(t, e->ino,
-								    (uint64_t)(pos + (off_t)o) /
-								    ZF2FS_BLKSIZE, l->buf + o);
+			for (size_t o = 0; !err && o < (size_t)r; o += ZF2FS_BLKSIZE) {
+				if (all_zero(l->buf + o, ZF2FS_BLKSIZE))
+					continue;
+				err = zf2fs_txn_write_block(l->s->txn, e->ino,
+							    (uint64_t)(pos + (off_t)o) / ZF2FS_BLKSIZE,
+							    l->buf + o);
+				/* a large file goes over several commits */
+				if (!err)
+					err = maybe_commit(l);
+			}
 			pos += r;
 			pos += (ZF2FS_BLKSIZE - pos % ZF2FS_BLKSIZE) % ZF2FS_BLKSIZE;
 		}
 	}
 	close(fd);
-	if (!err)
-		err = zf2fs_txn_set_size(t, e->ino, size);
 	return err;
 }
 
@@ -418,8 +476,9 @@ static int load_symlink(struct loader *l, struct zf2fs_txn *t, const struct lent
 	return err;
 }
 
-static int load_entry(struct loader *l, struct zf2fs_txn *t, struct lentry *e)
+static int load_entry(struct loader *l, struct lentry *e)
 {
+	struct zf2fs_txn *t = l->s->txn;
 	struct zf2fs_txn_attr a;
 	uint32_t dir = l->e[e->parent].ino;
 	int err;
@@ -438,42 +497,12 @@ static int load_entry(struct loader *l, struct zf2fs_txn *t, struct lentry *e)
 	if (err)
 		return err;
 	if (S_ISREG(e->st.st_mode))
-		return load_file(l, t, e);
+		return load_file(l, e);
 	if (S_ISLNK(e->st.st_mode))
 		return load_symlink(l, t, e);
 	return 0;
 }
 
-struct session {
-	const char *const *paths;
-	unsigned npaths;
-	struct zf2fs_vol *vol;
-	struct zf2fs_txn *txn;
-	uint64_t commits;
-};
-
-static int session_open(struct session *s, const struct zf2fs_log *log, uint64_t now)
-{
-	int err = zf2fs_vol_open(s->paths, s->npaths, ZF2FS_DEV_WRITE, log, &s->vol);
-
-	if (!err)
-		err = zf2fs_txn_begin(s->vol, &s->txn);
-	if (!err)
-		zf2fs_txn_set_time(s->txn, now);
-	return err;
-}
-
-static int session_commit(struct session *s)
-{
-	int err = zf2fs_txn_commit(s->txn);
-
-	zf2fs_txn_free(s->txn);
-	zf2fs_vol_close(s->vol);
-	s->txn = NULL;
-	s->vol = NULL;
-	s->commits++;
-	return err;
-}
 
 /* Room for @need blocks: the user blocks not yet valid, and whole free segments above
  * the overprovision area (a commit takes fresh sections, two more per commit). */
@@ -502,8 +531,8 @@ ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
 				 const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
 				 struct zf2fs_load_stats *ret_stats)
 {
-	struct loader l = { .o = o, .log = log };
 	struct session s = { .paths = paths, .npaths = npaths };
+	struct loader l = { .o = o, .log = log, .s = &s };
 	struct zf2fs_load_stats st = { 0 };
 	uint64_t now = o->fixed_time ? o->time : 0, slots = 0;
 	char *root = strdup(o->source);
@@ -530,6 +559,7 @@ ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
 	}
 	if (!o->fixed_time)
 		now = (uint64_t)l.e[0].st.st_mtim.tv_sec;
+	l.now = now;
 	err = walk(&l, 0);
 	if (!err)
 		err = find_links(&l);
@@ -558,9 +588,8 @@ ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
 		goto out;
 	for (size_t i = 1; !err && i < l.n; i++) {
 		struct lentry *e = &l.e[i];
-		uint64_t blocks, inodes;
 
-		err = load_entry(&l, s.txn, e);
+		err = load_entry(&l, e);
 		if (err) {
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s: while copying it", e->path,
 				   strerror(-err));
@@ -570,15 +599,7 @@ ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
 			st.inodes++;
 		else
 			st.links++;
-		zf2fs_txn_usage(s.txn, &blocks, &inodes);
-		if (blocks >= BATCH_BLOCKS || inodes >= BATCH_INODES) {
-			err = session_commit(&s);
-			if (!err)
-				err = session_open(&s, log, now);
-			if (err)
-				zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while committing to %s",
-					   strerror(-err), paths[0]);
-		}
+		err = maybe_commit(&l);
 	}
 	/* directories last: their entries are in, their times can be set */
 	for (size_t i = 0; !err && i < l.n; i++) {

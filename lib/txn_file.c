@@ -143,17 +143,27 @@ ZF2FS_EXPORT int zf2fs_txn_set_attr(struct zf2fs_txn *t, uint32_t ino,
 	return 0;
 }
 
-/* The new regular file or symlink @ino, queued. */
-static int new_file(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node **ret)
+/* Regular file or symlink @ino, queued: created by this transaction, or (@grow) one on
+ * disk already without inline data, whose holes may get blocks. */
+static int data_file(struct zf2fs_txn *t, uint32_t ino, bool grow, struct zf2fs_node **ret)
 {
 	int err;
 
-	if (!created_here(t, ino))
+	if (!created_here(t, ino) && !grow)
 		return -EINVAL;
 	err = get_node(t, ino, ret);
 	if (err)
 		return err;
-	return has_data((uint32_t)zf2fs_get((*ret)->i.i_mode)) ? 0 : -EINVAL;
+	if (!has_data((uint32_t)zf2fs_get((*ret)->i.i_mode)))
+		return -EINVAL;
+	if (!created_here(t, ino) && ((*ret)->i.i_inline & ZF2FS_INLINE_DATA))
+		return -EINVAL;
+	return 0;
+}
+
+static int new_file(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node **ret)
+{
+	return data_file(t, ino, false, ret);
 }
 
 ZF2FS_EXPORT int zf2fs_txn_inline_max(struct zf2fs_txn *t, uint32_t ino, size_t *ret)
@@ -200,7 +210,7 @@ ZF2FS_EXPORT int zf2fs_txn_write_inline(struct zf2fs_txn *t, uint32_t ino, const
 ZF2FS_EXPORT int zf2fs_txn_set_size(struct zf2fs_txn *t, uint32_t ino, uint64_t size)
 {
 	struct zf2fs_node *n;
-	int err = new_file(t, ino, &n);
+	int err = data_file(t, ino, true, &n);
 
 	if (!err)
 		zf2fs_set(n->i.i_size, size);
@@ -342,7 +352,7 @@ ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *t, uint32_t ino, uint64
 	struct slot slot;
 	uint32_t owner = ino, ofs;
 	uint8_t *copy;
-	int err = new_file(t, ino, &n);
+	int err = data_file(t, ino, true, &n);
 
 	if (err)
 		return err;

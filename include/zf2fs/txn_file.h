@@ -62,19 +62,21 @@ ZF2FS_EXPORT int zf2fs_txn_write_inline(struct zf2fs_txn *txn, uint32_t ino, con
 					size_t len);
 
 /*
- * Queue a copy of the block @buf (ZF2FS_BLKSIZE bytes) as block @fofs of the new regular
- * file or symlink @ino; the nodes that address it are allocated on first use.  Inline
- * data goes (the file becomes a block-mapped one); blocks never written stay holes.
- * Set the size with zf2fs_txn_set_size().  Returns 0; -EEXIST when block @fofs was
- * queued already; -EFBIG past what double indirect nodes address; -EINVAL for other
- * types or an inode not created by this transaction; -ENOSPC without a free nid; -ENOMEM.
+ * Queue a copy of the block @buf (ZF2FS_BLKSIZE bytes) as block @fofs of regular file or
+ * symlink @ino: one created by this transaction (its inline data goes: the file becomes
+ * a block-mapped one), or one on disk without inline data whose block @fofs is a hole
+ * (so a large file can be written over several commits).  The nodes that address the
+ * block are allocated on first use; blocks never written stay holes.  Set the size with
+ * zf2fs_txn_set_size().  Returns 0; -EEXIST when block @fofs is not a hole; -EFBIG past
+ * what double indirect nodes address; -EINVAL for other types or an inline file not
+ * created by this transaction; -ENOSPC without a free nid; -ENOMEM.
  */
 ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *txn, uint32_t ino, uint64_t fofs,
 				       const void *buf);
 
 /*
- * Set the size of the new regular file or symlink @ino (blocks beyond it are not
- * dropped).  Returns 0; -EINVAL as zf2fs_txn_write_block().
+ * Set the size of regular file or symlink @ino (blocks beyond it are not dropped), with
+ * the same rules as zf2fs_txn_write_block().  Returns 0; -EINVAL as that function.
  */
 ZF2FS_EXPORT int zf2fs_txn_set_size(struct zf2fs_txn *txn, uint32_t ino, uint64_t size);
 
