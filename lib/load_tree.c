@@ -569,7 +569,7 @@ ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
 	}
 	/* dentry blocks: hash buckets fill unevenly, count them twice */
 	l.est_blocks += 2 * slots / ZF2FS_DENTRY_PER_BLOCK + 1;
-	if (err)
+	if (err || o->check_only)
 		goto out;
 	err = session_open(&s, log, now);
 	if (err) {

@@ -384,6 +384,13 @@ int main(int argc, char **argv)
 		snprintf(c.version, sizeof(c.version), "zf2fs-tools %s", zf2fs_version());
 	c.mk.version_string = c.version;
 
+	if (c.root_dir) {
+		/* a tree that cannot go in is refused before the device is formatted */
+		struct zf2fs_load_opts chk = { .source = c.root_dir, .check_only = true };
+
+		if (zf2fs_load_tree(c.paths, c.ndevs, &chk, &log, NULL))
+			goto out;
+	}
 	if (!c.quiet)
 		print_summary(&c, &lay, info);
 	err = zf2fs_mkfs_write(devs, &lay, &c.mk, &log);

@@ -21,6 +21,7 @@ struct zf2fs_load_opts {
 	bool keep_owner;         /* the source's uid and gid; otherwise root owns everything */
 	bool fixed_time;         /* every inode's three times are @time (seconds)... */
 	uint64_t time;           /* ...otherwise each takes its source's modification time */
+	bool check_only;         /* walk and check the source only; @paths is not opened */
 };
 
 struct zf2fs_load_stats {
@@ -37,6 +38,8 @@ struct zf2fs_load_stats {
  * gives the same volume.  The target directory takes the source directory's permissions,
  * owner and times.  Changes are committed in several checkpoints of bounded size; each
  * leaves a consistent volume.
+ * With @o->check_only the source is only walked and checked (names, xattrs, readable
+ * directories), so that a formatter can refuse a tree before it writes anything.
  * Errors are logged through @log naming the path; returns 0; -ENAMETOOLONG; -ENOSPC
  * (nothing written); -EEXIST when a name is already in the volume; -EFBIG; read errors
  * of the source (as negative errno) and the errors of the transaction.

@@ -252,6 +252,12 @@ else
 	tap_fail "mkfs.f2fs --root-dir failed"
 fi
 rm -f "$img5" "$img5.3"
+img6=$(new_image f.img 64M)
+out=$("$MKFS" -q --root-dir "$TEST_TMP/no-such-dir" "$img6" 2>&1)
+rc=$?
+[ $rc -eq 1 ] && printf '%s' "$out" | grep -q "no-such-dir" && cmp -s -n $((64 * 1024 * 1024)) "$img6" /dev/zero &&
+	tap_ok "mkfs.f2fs --root-dir with a missing tree: refused, the device not formatted" ||
+	tap_fail "mkfs.f2fs --root-dir missing tree: exit $rc, '$out'"
 if img3=$(SOURCE_DATE_EPOCH=$T mkimg c.img 512M -f "$SRC"); then
 	verify "$img3" root $T && tap_ok "without -P root owns everything; SOURCE_DATE_EPOCH is -T" ||
 		tap_fail "the image differs from the source (no -P)"
