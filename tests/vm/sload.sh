@@ -7,7 +7,9 @@
 # image and every path matches the source's sha256 manifest (type, mode, links, size,
 # contents, symlink target, device numbers, xattrs) and its owner and times; then the kernel
 # writes more (new files, appends, an unlink, a removed directory), unmounts, and both
-# fscks find the image clean.
+# fscks find the image clean.  Twice in the boot: on a volume with the default features
+# and on one with extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,
+# sb_checksum,quota,project_quota.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 SLOAD=$top_builddir/tools/sload.f2fs
@@ -67,10 +69,17 @@ printf 'far' | dd of="$SRC/sparse9G" bs=1 seek=$((9 * 1024 * 1024 * 1024 - 4096)
 B1=131072 B9=$((9 * 262144 - 1))
 SPARSE_WANT="$(dd if="$SRC/sparse1G" bs=4096 skip=$B1 count=1 2>/dev/null | sha256sum | cut -d' ' -f1) $(dd if="$SRC/sparse9G" bs=4096 skip=$B9 count=1 2>/dev/null | sha256sum | cut -d' ' -f1) $(dd if="$SRC/sparse9G" bs=4096 skip=$((B9 - 1)) count=1 2>/dev/null | sha256sum | cut -d' ' -f1)"
 
+# the default features, and the extra attributes with inode checksums, flexible inline
+# xattrs, crtime and quota files (the transaction charges the quota files)
+FEAT=extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,sb_checksum,quota,project_quota
 vm_disk data 1G
 vm_mkfs data || vm_fail "mkfs failed"
-"$SLOAD" -f "$SRC" -P -T $T "$(vm_img data)" || vm_fail "sload.f2fs failed"
-vm_fsck data "after sload.f2fs"
+vm_disk feat 1G
+vm_mkfs feat -O "$FEAT" || vm_fail "mkfs -O $FEAT failed"
+for d in data feat; do
+	"$SLOAD" -f "$SRC" -P -T $T "$(vm_img $d)" || vm_fail "sload.f2fs failed on $d"
+	vm_fsck $d "after sload.f2fs"
+done
 
 {
 	echo 'cat > /tmp/manifest <<"ZEOF"'
@@ -78,15 +87,16 @@ vm_fsck data "after sload.f2fs"
 	echo 'ZEOF'
 	echo "B1=$B1 B9=$B9"
 	cat <<'EOT'
-step "mount the loaded volume; owners and times, the big sparse files, then every path against the manifest"
-zmount data /mnt/a
+for d in data feat; do
+step "$d: mount the loaded volume; owners and times, the big sparse files, then every path against the manifest"
+zmount $d /mnt/a
 (cd /mnt/a && find . | LC_ALL=C sort | while read -r p; do
-	echo "OWN $(stat -c '%u %g %Y %Z' "$p") $p"
+	echo "OWN-$d $(stat -c '%u %g %Y %Z' "$p") $p"
 done)
-echo "SPARSE $(stat -c %s /mnt/a/sparse1G) $(stat -c %s /mnt/a/sparse9G) $(dd if=/mnt/a/sparse1G bs=4096 skip=$B1 count=1 2>/dev/null | sha256sum | cut -d' ' -f1) $(dd if=/mnt/a/sparse9G bs=4096 skip=$B9 count=1 2>/dev/null | sha256sum | cut -d' ' -f1) $(dd if=/mnt/a/sparse9G bs=4096 skip=$((B9 - 1)) count=1 2>/dev/null | sha256sum | cut -d' ' -f1)"
+echo "SPARSE-$d $(stat -c %s /mnt/a/sparse1G) $(stat -c %s /mnt/a/sparse9G) $(dd if=/mnt/a/sparse1G bs=4096 skip=$B1 count=1 2>/dev/null | sha256sum | cut -d' ' -f1) $(dd if=/mnt/a/sparse9G bs=4096 skip=$B9 count=1 2>/dev/null | sha256sum | cut -d' ' -f1) $(dd if=/mnt/a/sparse9G bs=4096 skip=$((B9 - 1)) count=1 2>/dev/null | sha256sum | cut -d' ' -f1)"
 rm /mnt/a/sparse1G /mnt/a/sparse9G
 zwork verify /mnt/a /tmp/manifest
-step "the kernel writes more"
+step "$d: the kernel writes more"
 zwork writefile /mnt/a/new-file 3000 7
 zwork writefile /mnt/a/dir/sub/new-deep 40 8
 printf 'more' >> /mnt/a/size3000
@@ -97,28 +107,30 @@ ln -s new-file /mnt/a/new-symlink
 mkdir /mnt/a/new-dir
 sync
 zumount /mnt/a
-zmount data /mnt/a
+zmount $d /mnt/a
 zwork checkfile /mnt/a/new-file 3000 7
 zwork checkfile /mnt/a/dir/sub/new-deep 40 8
 zumount /mnt/a
+done
 EOT
 } | vm_guest
 vm_boot
-vm_fsck data
-
-got=$(tr -d '\r' < "$VM_CONSOLE" | sed -n 's/^SPARSE //p' | head -1)
 want="1073741824 9663676416 $SPARSE_WANT"
-if [ "$got" = "$want" ]; then
-	vm_log "the kernel reads the 1 GiB and 9 GiB sparse files' sizes and data blocks"
-else
-	vm_fail "sparse files: the kernel reads '$got', want '$want'"
-fi
-tr -d '\r' < "$VM_CONSOLE" | sed -n 's/^OWN //p' |
-	grep -v -e ' ./sparse1G$' -e ' ./sparse9G$' > "$VM_OUT/owners.got"
-if [ -s "$VM_OUT/owners.got" ] && cmp -s "$VM_OUT/owners.want" "$VM_OUT/owners.got"; then
-	vm_log "the kernel sees every path's owner and times as sload.f2fs set them ($(wc -l < "$VM_OUT/owners.got") paths)"
-else
-	vm_fail "owners or times differ from the source:"
-	diff "$VM_OUT/owners.want" "$VM_OUT/owners.got" | head -10
-fi
+for d in data feat; do
+	vm_fsck $d
+	got=$(tr -d '\r' < "$VM_CONSOLE" | sed -n "s/^SPARSE-$d //p" | head -1)
+	if [ "$got" = "$want" ]; then
+		vm_log "$d: the kernel reads the 1 GiB and 9 GiB sparse files' sizes and data blocks"
+	else
+		vm_fail "$d: sparse files: the kernel reads '$got', want '$want'"
+	fi
+	tr -d '\r' < "$VM_CONSOLE" | sed -n "s/^OWN-$d //p" |
+		grep -v -e ' ./sparse1G$' -e ' ./sparse9G$' > "$VM_OUT/owners.$d"
+	if [ -s "$VM_OUT/owners.$d" ] && cmp -s "$VM_OUT/owners.want" "$VM_OUT/owners.$d"; then
+		vm_log "$d: the kernel sees every path's owner and times as sload.f2fs set them ($(wc -l < "$VM_OUT/owners.$d") paths)"
+	else
+		vm_fail "$d: owners or times differ from the source:"
+		diff "$VM_OUT/owners.want" "$VM_OUT/owners.$d" | head -10
+	fi
+done
 vm_finish
