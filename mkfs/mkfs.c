@@ -377,7 +377,8 @@ int main(int argc, char **argv)
 	}
 	if (!c.mk.have_uuid)
 		uuid_generate(c.mk.uuid);
-	if (uname(&un) == 0)
+	/* a reproducible build names no host kernel: the same image on any machine */
+	if (!getenv("SOURCE_DATE_EPOCH") && uname(&un) == 0)
 		snprintf(c.version, sizeof(c.version), "zf2fs-tools %s (Linux %s)",
 			 zf2fs_version(), un.release);
 	else

@@ -92,13 +92,14 @@ else
 fi
 
 # ---- load ------------------------------------------------------------------------------
-# mkimg NAME SIZE SLOAD-OPTION...: mkfs (fixed UUID, time and checkpoint version), then sload; prints the path
+# mkimg NAME SIZE SLOAD-OPTION...: mkfs (fixed UUID, time and checkpoint version, no host
+# kernel release: SOURCE_DATE_EPOCH), then sload; prints the path
 mkimg()
 {
 	local img
 	img=$(new_image "$1" "$2")
 	shift 2
-	"$MKFS" -q -r -U "$UUID" -T 1000 "$img" >/dev/null || return 1
+	SOURCE_DATE_EPOCH=1000 "$MKFS" -q -r -U "$UUID" "$img" >/dev/null || return 1
 	"$SLOAD" "$@" "$img" || return 1
 	echo "$img"
 }
@@ -237,6 +238,9 @@ fi
 if img2=$(mkimg b.img 512M -f "$SRC" -T $T -P); then
 	cmp "$img" "$img2" && tap_ok "two runs give byte-identical images" ||
 		tap_fail "two runs give different images"
+	"$DUMP" --superblock "$img" | grep -E '^ +(init_)?version ' | grep -q Linux &&
+		tap_fail "the image records the host's kernel release" ||
+		tap_ok "with SOURCE_DATE_EPOCH the image records no host kernel release"
 else
 	tap_fail "second sload.f2fs run failed"
 fi
