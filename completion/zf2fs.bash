@@ -1,5 +1,5 @@
-# bash completion for zf2fs-tools: mkfs.f2fs, fsck.f2fs, dump.f2fs, gc.f2fs, inject.f2fs
-# and f2fslabel
+# bash completion for zf2fs-tools: mkfs.f2fs, fsck.f2fs, dump.f2fs, gc.f2fs, inject.f2fs,
+# sload.f2fs and f2fslabel
 # (options, their fixed values, and gc.f2fs's commands).
 #
 # Installed once per tool name (bash-completion loads completions/<command> on demand);
@@ -36,11 +36,13 @@ _zf2fs_mkfs()
 		inode_crtime lost_found verity sb_checksum casefold compression quota; return ;;
 	-w) _zf2fs_reply 512 1024 2048 4096; return ;;
 	-c) _zf2fs_files; return ;;
+	--root-dir) compopt -o dirnames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+		return ;;
 	-e|-E|-l|-o|-R|-s|-T|-U|-z|-Z) return ;;
 	esac
 	case $cur in
 	-*) _zf2fs_reply -a -c -C -d -e -E -f -g -i -l -m -o -O -q -r -R -s -S -t -T -U -V \
-		-w -z -Z -h --json --help --version ;;
+		-w -z -Z -h --json --root-dir --help --version ;;
 	*) _zf2fs_files ;;
 	esac
 }
@@ -164,9 +166,27 @@ _zf2fs_label()
 	esac
 }
 
+_zf2fs_sload()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	COMPREPLY=()
+	case $prev in
+	-f|--from) compopt -o dirnames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+		return ;;
+	-d|--debug) _zf2fs_reply 0 1 2 3 4; return ;;
+	-t|--mount-point|-T|--timestamp) return ;;
+	esac
+	case $cur in
+	-*) _zf2fs_reply -f -t -T -P -d -V -h --from --mount-point --timestamp \
+		--preserve-owner --debug --version --help ;;
+	*) _zf2fs_files ;;
+	esac
+}
+
 complete -F _zf2fs_mkfs mkfs.f2fs
 complete -F _zf2fs_fsck fsck.f2fs
 complete -F _zf2fs_dump dump.f2fs
 complete -F _zf2fs_gc gc.f2fs
 complete -F _zf2fs_inject inject.f2fs
 complete -F _zf2fs_label f2fslabel
+complete -F _zf2fs_sload sload.f2fs

@@ -33,52 +33,13 @@
 #include "cp_write_p.h"
 #include "device_p.h"
 #include "inode_p.h"
+#include "txn_p.h"
 #include "volume_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
 #define S_IFMT_  0170000u
 #define S_IFDIR_ 0040000u
 #define S_IFREG_ 0100000u
-
-struct tnode {
-	uint32_t nid, old_addr;
-	bool is_new_inode;
-	bool removed;                    /* the node goes: NAT entry cleared, block freed */
-	bool was_inode;                  /* an inode on disk before: */
-	uint32_t orig_ids[3];            /* its quota ids and charged bytes then */
-	uint64_t orig_bytes;
-	struct zf2fs_node *buf;
-};
-
-struct tdata {
-	uint32_t owner, ofs, old_addr;   /* ofs: slot from the node's first address */
-	uint64_t fofs;
-	uint8_t *buf;
-};
-
-struct tnat {
-	uint32_t nid, ino, addr;
-};
-
-struct zf2fs_txn {
-	struct zf2fs_vol *vol;
-	const struct zf2fs_vol_info *vi;
-	uint64_t now;
-	struct zf2fs_sit_entry *sit;     /* every main segment, journal applied */
-	uint16_t *orig_count;            /* valid counts of the current checkpoint */
-	uint8_t *sit_dirty, *nat_dirty;  /* per SIT / NAT block */
-	struct tnode *nodes;
-	size_t nnodes, cap_nodes;
-	struct tdata *datas;
-	size_t ndatas, cap_datas;
-	struct tnat *nat;                /* entries changed by this transaction */
-	size_t nnat, cap_nat;
-	uint32_t next_nid;
-	int64_t new_inodes, new_nodes, new_blocks;   /* negative when more went than came */
-	uint32_t *freed;                 /* data blocks of removed inodes */
-	size_t nfreed, cap_freed;
-	bool committed;
-};
 
 static void *grow(void *arr, size_t *cap, size_t n, size_t size)
 {
@@ -164,7 +125,7 @@ static struct tnat *nat_find(struct zf2fs_txn *t, uint32_t nid)
 	return NULL;
 }
 
-static int nat_set(struct zf2fs_txn *t, uint32_t nid, uint32_t ino, uint32_t addr)
+int nat_set(struct zf2fs_txn *t, uint32_t nid, uint32_t ino, uint32_t addr)
 {
 	struct tnat *e = nat_find(t, nid);
 
@@ -184,7 +145,7 @@ static int nat_set(struct zf2fs_txn *t, uint32_t nid, uint32_t ino, uint32_t add
 }
 
 /* The node @nid as this transaction will write it: queued on first use. */
-static int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
+int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 {
 	struct tnode *n;
 	char why[200];
@@ -221,7 +182,7 @@ static int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 	return 0;
 }
 
-static int new_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
+int new_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 {
 	struct tnode *n = grow(t->nodes, &t->cap_nodes, t->nnodes, sizeof(*n));
 
@@ -240,7 +201,7 @@ static int new_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 	return 0;
 }
 
-static struct tdata *find_data(struct zf2fs_txn *t, uint32_t owner, uint64_t fofs)
+struct tdata *find_data(struct zf2fs_txn *t, uint32_t owner, uint64_t fofs)
 {
 	for (size_t i = 0; i < t->ndatas; i++)
 		if (t->datas[i].owner == owner && t->datas[i].fofs == fofs)
@@ -248,7 +209,7 @@ static struct tdata *find_data(struct zf2fs_txn *t, uint32_t owner, uint64_t fof
 	return NULL;
 }
 
-static int queue_data(struct zf2fs_txn *t, uint32_t owner, uint32_t ofs, uint64_t fofs,
+int queue_data(struct zf2fs_txn *t, uint32_t owner, uint32_t ofs, uint64_t fofs,
 		      uint32_t old_addr, uint8_t *buf)
 {
 	struct tdata *d = grow(t->datas, &t->cap_datas, t->ndatas, sizeof(*d));
@@ -261,7 +222,7 @@ static int queue_data(struct zf2fs_txn *t, uint32_t owner, uint32_t ofs, uint64_
 }
 
 /* A nid that is free in the NAT and not taken by this transaction. */
-static int alloc_nid(struct zf2fs_txn *t, uint32_t *ret)
+int alloc_nid(struct zf2fs_txn *t, uint32_t *ret)
 {
 	for (uint32_t nid = t->next_nid; nid < t->vi->max_nid; nid++) {
 		struct zf2fs_nat_info ni;
@@ -298,7 +259,7 @@ static void init_inode(struct zf2fs_txn *t, struct zf2fs_node *n, uint32_t ino, 
 	(void)zf2fs_inode_init(n, t->vi->features, ino, pino, name, len, mode, t->now);
 }
 
-static void put_dentry(uint8_t *bitmap, struct zf2fs_dir_entry *dentry,
+void put_dentry(uint8_t *bitmap, struct zf2fs_dir_entry *dentry,
 		       uint8_t (*filename)[ZF2FS_SLOT_LEN], uint32_t at, const char *name,
 		       size_t len, uint32_t hash, uint32_t ino, uint8_t type)
 {
@@ -407,7 +368,7 @@ static int convert_inline_dir(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_no
 	return err;
 }
 
-static int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node **ret)
+int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node **ret)
 {
 	int err = get_node(t, dir, ret);
 
@@ -470,7 +431,7 @@ static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 
 /* Add @name -> @ino to directory @dir: the first bucket block with room, level by level,
  * a new level when every bucket on the way is full (fs/f2fs/dir.c, f2fs_add_regular_entry). */
-static int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
+int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		      const char *name, size_t len, uint32_t ino, uint8_t type)
 {
 	uint32_t hash = zf2fs_dentry_hash(name, len), slots = zf2fs_dentry_slots((uint32_t)len);

@@ -24,6 +24,7 @@
 #include <uuid/uuid.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/load.h"
 #include "helper.h"
 
 #define PROG "mkfs.f2fs"
@@ -35,6 +36,8 @@ struct mkfs_cli {
 	uint64_t sectors;           /* optional size limit, in sector units */
 	uint32_t wanted_sector;     /* -w */
 	bool force, quiet, json, sparse;
+	bool fixed_time;            /* -T or SOURCE_DATE_EPOCH given */
+	const char *root_dir;       /* --root-dir: copied in after formatting */
 	int debug;
 	struct zf2fs_mkfs_opts mk;
 	char version[ZF2FS_VERSION_LEN];
@@ -75,6 +78,7 @@ static void usage(FILE *f)
 "  -z sections       sections per zone [default: 1]\n"
 "  -Z sections       reserved sections for GC (at least 8; implies -o 3 unless given)\n"
 "      --json        print the computed layout as JSON on stdout\n"
+"      --root-dir DIR  copy the tree DIR into the new volume (as sload.f2fs -P)\n"
 "  -h, --help        this help\n");
 }
 
@@ -114,6 +118,7 @@ static void parse_args(struct mkfs_cli *c, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "root-dir", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
@@ -179,7 +184,10 @@ static void parse_args(struct mkfs_cli *c, int argc, char **argv)
 			break;
 		case 'S': c->sparse = true; break;
 		case 't': c->mk.discard = parse_u64(optarg, "discard setting", 0, 1); break;
-		case 'T': c->mk.timestamp = parse_u64(optarg, "timestamp", 0, UINT64_MAX); break;
+		case 'T':
+			c->mk.timestamp = parse_u64(optarg, "timestamp", 0, UINT64_MAX);
+			c->fixed_time = true;
+			break;
 		case 'U':
 			if (uuid_parse(optarg, c->mk.uuid))
 				die_usage("invalid UUID '%s'", optarg);
@@ -201,6 +209,7 @@ static void parse_args(struct mkfs_cli *c, int argc, char **argv)
 						"reserved sections", 1, ZF2FS_MAX_SEGMENTS);
 			break;
 		case 'J': c->json = true; break;
+		case 'D': c->root_dir = optarg; break;
 		default:
 			if (optopt && strchr("acCdeEgloORsStTUwzZ", optopt))
 				die_usage("option -%c needs an argument", optopt);
@@ -265,6 +274,26 @@ static void print_summary(const struct mkfs_cli *c, const struct zf2fs_layout *l
 	fprintf(f, "Info: Overprovision segments = %u (GC reserved = %u)\n", l->ovp_segments,
 		l->rsvd_segments);
 	(void)c;
+}
+
+/* --root-dir: the tree goes in through the library's loader, as sload.f2fs -P puts it
+ * (owners kept; times from -T or SOURCE_DATE_EPOCH when given, else the source's). */
+static int load_root_dir(const struct mkfs_cli *c, const struct zf2fs_log *log, FILE *info)
+{
+	struct zf2fs_load_opts o = {
+		.source = c->root_dir,
+		.keep_owner = true,
+		.fixed_time = c->fixed_time,
+		.time = c->mk.timestamp,
+	};
+	struct zf2fs_load_stats st;
+
+	if (zf2fs_load_tree(c->paths, c->ndevs, &o, log, &st))
+		return 1;   /* the library named the path and the cause */
+	if (!c->quiet)
+		fprintf(info, "Info: %llu inodes and %llu more hard links copied from %s\n",
+			(unsigned long long)st.inodes, (unsigned long long)st.links, c->root_dir);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -348,13 +377,21 @@ int main(int argc, char **argv)
 	}
 	if (!c.mk.have_uuid)
 		uuid_generate(c.mk.uuid);
-	if (uname(&un) == 0)
+	/* a reproducible build names no host kernel: the same image on any machine */
+	if (!getenv("SOURCE_DATE_EPOCH") && uname(&un) == 0)
 		snprintf(c.version, sizeof(c.version), "zf2fs-tools %s (Linux %s)",
 			 zf2fs_version(), un.release);
 	else
 		snprintf(c.version, sizeof(c.version), "zf2fs-tools %s", zf2fs_version());
 	c.mk.version_string = c.version;
 
+	if (c.root_dir) {
+		/* a tree that cannot go in is refused before the device is formatted */
+		struct zf2fs_load_opts chk = { .source = c.root_dir, .check_only = true };
+
+		if (zf2fs_load_tree(c.paths, c.ndevs, &chk, &log, NULL))
+			goto out;
+	}
 	if (!c.quiet)
 		print_summary(&c, &lay, info);
 	err = zf2fs_mkfs_write(devs, &lay, &c.mk, &log);
@@ -370,5 +407,7 @@ int main(int argc, char **argv)
 out:
 	for (unsigned i = 0; i < c.ndevs; i++)
 		zf2fs_dev_close(devs[i]);
+	if (!ret && c.root_dir)
+		ret = load_root_dir(&c, &log, info);
 	return ret;
 }

@@ -61,6 +61,10 @@ UNIT_TESTS += tests/unit/test_txn
 tests_unit_test_txn_SOURCES = tests/unit/test_txn.c
 tests_unit_test_txn_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_txn_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/test_txn_file
+tests_unit_test_txn_file_SOURCES = tests/unit/test_txn_file.c
+tests_unit_test_txn_file_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_txn_file_LDADD = $(UNIT_LDADD)
 # lib/zoned.c without a zoned device
 UNIT_TESTS += tests/unit/test_zoned
 tests_unit_test_zoned_SOURCES = tests/unit/test_zoned.c

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * load.h - copy a directory tree of the host into a volume (sload.f2fs, mkfs.f2fs
+ * --root-dir), through transactions (txn.h, txn_file.h).
+ */
+#ifndef ZF2FS_LOAD_H
+#define ZF2FS_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "zf2fs/zf2fs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct zf2fs_load_opts {
+	const char *source;      /* host directory whose contents are copied */
+	const char *target;      /* existing directory of the volume ("/" when NULL) */
+	bool keep_owner;         /* the source's uid and gid; otherwise root owns everything */
+	bool fixed_time;         /* every inode's three times are @time (seconds)... */
+	uint64_t time;           /* ...otherwise each takes its source's modification time */
+	bool check_only;         /* walk and check the source only; @paths is not opened */
+};
+
+struct zf2fs_load_stats {
+	uint64_t inodes, links, data_blocks, commits;
+};
+
+/*
+ * Copy the contents of @o->source into directory @o->target of the volume on @paths (@n
+ * devices, as zf2fs_vol_open()): regular files (holes and all-zero blocks stay holes,
+ * small files inline), directories, hard links within the tree, symlinks, fifos,
+ * sockets and devices, with their permission bits (setuid, setgid, sticky too), owners
+ * and times.  The source is walked and checked first, entries sorted by name, so that
+ * nothing is written when a name is too long or the tree does not fit, and the same tree
+ * gives the same volume.  The target directory takes the source directory's permissions,
+ * owner and times.  Changes are committed in several checkpoints of bounded size; each
+ * leaves a consistent volume.
+ * With @o->check_only the source is only walked and checked (names, xattrs, readable
+ * directories), so that a formatter can refuse a tree before it writes anything.
+ * Errors are logged through @log naming the path; returns 0; -ENAMETOOLONG; -ENOSPC
+ * (nothing written); -EEXIST when a name is already in the volume; -EFBIG; read errors
+ * of the source (as negative errno) and the errors of the transaction.
+ */
+ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned n,
+				 const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
+				 struct zf2fs_load_stats *ret_stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ZF2FS_LOAD_H */

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * txn_file.h - more changes a transaction (txn.h) can queue: inodes of every type with
+ * their owners, modes and times, inline data, and file data block by block (holes kept
+ * as holes, direct, indirect and double indirect nodes allocated as the blocks need
+ * them).  Used by sload.f2fs and mkfs.f2fs --root-dir.
+ */
+#ifndef ZF2FS_TXN_FILE_H
+#define ZF2FS_TXN_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/txn.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What an inode carries besides its data. */
+struct zf2fs_txn_attr {
+	uint32_t mode;                    /* file type and permission bits (07777) */
+	uint32_t uid, gid;
+	uint64_t atime, mtime, ctime;     /* seconds */
+	uint32_t atime_nsec, mtime_nsec, ctime_nsec;
+	uint32_t rdev_major, rdev_minor;  /* character and block devices */
+};
+
+/*
+ * Queue a new inode named @name in directory @dir with the type, permissions, owner and
+ * times of @a: a directory (with "." and ".."), an empty regular file or symlink (marked
+ * for inline data, as the kernel creates them), a fifo, socket or device.  @ret_ino (may
+ * be NULL) gets the inode number.  Returns 0; -EINVAL for an unknown type; the errors of
+ * zf2fs_txn_create().
+ */
+ZF2FS_EXPORT int zf2fs_txn_mknod(struct zf2fs_txn *txn, uint32_t dir, const char *name,
+				 const struct zf2fs_txn_attr *a, uint32_t *ret_ino);
+
+/*
+ * Set the permissions, owner and times of inode @ino (created or already queued by this
+ * transaction, or on disk) to those of @a; its type stays.  For directories call it after
+ * the last entry was added: adding an entry sets the directory's times to the
+ * transaction's time.  Returns 0; the read errors of the inode.
+ */
+ZF2FS_EXPORT int zf2fs_txn_set_attr(struct zf2fs_txn *txn, uint32_t ino,
+				    const struct zf2fs_txn_attr *a);
+
+/*
+ * The most bytes regular file or symlink @ino can keep inline in its inode (0 when the
+ * inode cannot hold inline data), in @ret.  Returns 0; -EINVAL for other types.
+ */
+ZF2FS_EXPORT int zf2fs_txn_inline_max(struct zf2fs_txn *txn, uint32_t ino, size_t *ret);
+
+/*
+ * Store @len bytes of @data inline in the new regular file or symlink @ino, which gets
+ * size @len.  Returns 0; -EFBIG when they do not fit (zf2fs_txn_inline_max()); -EBUSY when
+ * the file has data blocks; -EINVAL for other types or an inode not created by this
+ * transaction.
+ */
+ZF2FS_EXPORT int zf2fs_txn_write_inline(struct zf2fs_txn *txn, uint32_t ino, const void *data,
+					size_t len);
+
+/*
+ * Queue a copy of the block @buf (ZF2FS_BLKSIZE bytes) as block @fofs of regular file or
+ * symlink @ino: one created by this transaction (its inline data goes: the file becomes
+ * a block-mapped one), or one on disk without inline data whose block @fofs is a hole
+ * (so a large file can be written over several commits).  The nodes that address the
+ * block are allocated on first use; blocks never written stay holes.  Set the size with
+ * zf2fs_txn_set_size().  Returns 0; -EEXIST when block @fofs is not a hole; -EFBIG past
+ * what double indirect nodes address; -EINVAL for other types or an inline file not
+ * created by this transaction; -ENOSPC without a free nid; -ENOMEM.
+ */
+ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *txn, uint32_t ino, uint64_t fofs,
+				       const void *buf);
+
+/*
+ * Set the size of regular file or symlink @ino (blocks beyond it are not dropped), with
+ * the same rules as zf2fs_txn_write_block().  Returns 0; -EINVAL as that function.
+ */
+ZF2FS_EXPORT int zf2fs_txn_set_size(struct zf2fs_txn *txn, uint32_t ino, uint64_t size);
+
+/* One extended attribute: @index is the on-disk name index (ZF2FS_XATTR_INDEX_*), @name
+ * the name without its prefix ("user." and so on). */
+struct zf2fs_txn_xattr {
+	uint8_t index;
+	const char *name;
+	size_t name_len;
+	const void *value;
+	size_t value_len;
+};
+#define ZF2FS_XATTR_INDEX_USER     1
+#define ZF2FS_XATTR_INDEX_TRUSTED  4
+#define ZF2FS_XATTR_INDEX_SECURITY 6
+
+/* Bytes @n attributes take in the on-disk xattr area (header and terminator included):
+ * zf2fs_txn_set_xattrs() takes at most ZF2FS_XATTR_MAX_BYTES. */
+ZF2FS_EXPORT size_t zf2fs_xattr_bytes(const struct zf2fs_txn_xattr *x, size_t n);
+#define ZF2FS_XATTR_MAX_BYTES (ZF2FS_INLINE_XATTR_ADDRS * 4u + ZF2FS_BLKSIZE - 24u)
+
+/*
+ * Give inode @ino, created by this transaction and still without data, the @n extended
+ * attributes @x, in that order: the inode gets an inline xattr area (the kernel's default
+ * of 50 words), and what does not fit there goes to an xattr node.  Returns 0; -E2BIG
+ * when they need more than ZF2FS_XATTR_MAX_BYTES or a name or value is too long for the
+ * format; -EBUSY when the inode has data or xattrs already; -EINVAL for an inode not
+ * created here; -ENOSPC without a free nid; -ENOMEM.
+ */
+ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *txn, uint32_t ino,
+				      const struct zf2fs_txn_xattr *x, size_t n);
+
+/*
+ * Blocks (node and data) this transaction adds to the volume so far, and the inodes it
+ * adds, so a caller can bound what it queues before committing.
+ */
+ZF2FS_EXPORT void zf2fs_txn_usage(const struct zf2fs_txn *txn, uint64_t *ret_blocks,
+				  uint64_t *ret_inodes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ZF2FS_TXN_FILE_H */

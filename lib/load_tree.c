@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * load_tree.c - copy a host directory tree into a volume (include/zf2fs/load.h).
+ *
+ * Two passes.  The walk lists every path of the source depth first, each directory's
+ * names sorted bytewise (never by locale), checks what the format cannot hold and
+ * estimates the blocks it needs, so that a refusal comes before any write.  The load
+ * then creates the entries in that order through transactions, committing one every
+ * BATCH_BLOCKS queued blocks or BATCH_INODES inodes (each commit a consistent volume),
+ * and last sets every directory's permissions, owner and times (adding an entry stamps
+ * a directory with the transaction's time).  Hard links are found by the source's
+ * device and inode numbers.  Nothing random and nothing from the host's clock goes in:
+ * the same tree and options give the same volume.
+ */
+#include "config.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/endian.h"
+#include "zf2fs/file.h"
+#include "zf2fs/load.h"
+#include "zf2fs/txn.h"
+#include "zf2fs/txn_file.h"
+
+#define BATCH_BLOCKS 16384u   /* 64 MiB: well inside the sections one commit may take */
+#define BATCH_INODES 4096u
+#define READ_CHUNK   (256u * 1024u)
+#define NO_ENTRY     SIZE_MAX
+
+struct lentry {
+	char *path;               /* host path */
+	const char *name;         /* last component, inside @path */
+	size_t parent;            /* index of the parent directory's entry */
+	size_t first;             /* first entry of the same source inode (hard links) */
+	struct stat st;
+	uint32_t ino;             /* in the volume, once created */
+};
+
+struct session {
+	const char *const *paths;
+	unsigned npaths;
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	uint64_t commits;
+};
+
+struct loader {
+	const struct zf2fs_load_opts *o;
+	const struct zf2fs_log *log;
+	struct lentry *e;
+	size_t n, cap;
+	uint64_t est_blocks;
+	uint8_t *buf;
+	struct xattrs *xa;
+	struct session *s;
+	uint64_t now;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* ---- extended attributes ---------------------------------------------------------- */
+struct xattrs {
+	struct zf2fs_txn_xattr x[256];
+	size_t n;
+	char names[65536];
+	uint8_t values[ZF2FS_XATTR_MAX_BYTES];
+};
+
+static const struct {
+	const char *prefix;
+	uint8_t index;
+} xattr_prefixes[] = {
+	{ "user.", ZF2FS_XATTR_INDEX_USER },
+	{ "trusted.", ZF2FS_XATTR_INDEX_TRUSTED },
+	{ "security.", ZF2FS_XATTR_INDEX_SECURITY },
+};
+
+static int cmp_xattr(const void *a, const void *b)
+{
+	const struct zf2fs_txn_xattr *x = a, *y = b;
+	size_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+	int c;
+
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	c = memcmp(x->name, y->name, n);
+	return c ? c : x->name_len < y->name_len ? -1 : x->name_len > y->name_len;
+}
+
+/* The extended attributes of @path into @xa, sorted (index, then name): the same order
+ * whatever the source file system lists.  Errors are logged naming the path. */
+static int read_xattrs(const struct loader *l, const char *path, struct xattrs *xa)
+{
+	ssize_t len = llistxattr(path, xa->names, sizeof(xa->names));
+	size_t used = 0;
+
+	xa->n = 0;
+	if (len < 0) {
+		if (errno == ENOTSUP || errno == ENODATA)
+			return 0;
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: %s: while listing its xattrs", path,
+			   strerror(errno));
+		return -errno;
+	}
+	for (char *name = xa->names; name < xa->names + len; name += strlen(name) + 1) {
+		struct zf2fs_txn_xattr *x = &xa->x[xa->n];
+		size_t k = 0;
+		ssize_t vlen;
+
+		while (k < sizeof(xattr_prefixes) / sizeof(xattr_prefixes[0]) &&
+		       strncmp(name, xattr_prefixes[k].prefix, strlen(xattr_prefixes[k].prefix)))
+			k++;
+		if (k == sizeof(xattr_prefixes) / sizeof(xattr_prefixes[0])) {
+			zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+				   "%s: xattr %s: only user., trusted. and security. are supported",
+				   path, name);
+			return -EOPNOTSUPP;
+		}
+		if (xa->n == sizeof(xa->x) / sizeof(xa->x[0]))
+			goto too_big;
+		vlen = lgetxattr(path, name, xa->values + used, sizeof(xa->values) - used);
+		if (vlen < 0) {
+			if (errno == ERANGE)
+				goto too_big;
+			zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: %s: while reading xattr %s",
+				   path, strerror(errno), name);
+			return -errno;
+		}
+		x->index = xattr_prefixes[k].index;
+		x->name = name + strlen(xattr_prefixes[k].prefix);
+		x->name_len = strlen(x->name);
+		x->value = xa->values + used;
+		x->value_len = (size_t)vlen;
+		used += (size_t)vlen;
+		xa->n++;
+		if (zf2fs_xattr_bytes(xa->x, xa->n) > ZF2FS_XATTR_MAX_BYTES || x->name_len > 255)
+			goto too_big;
+	}
+	qsort(xa->x, xa->n, sizeof(xa->x[0]), cmp_xattr);
+	return 0;
+too_big:
+	zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+		   "%s: xattrs too big: F2FS holds %u bytes of them per inode (names, values and headers)",
+		   path, (unsigned)ZF2FS_XATTR_MAX_BYTES);
+	return -E2BIG;
+}
+
+static int add_entry(struct loader *l, char *path, size_t name_ofs, size_t parent)
+{
+	struct lentry *e;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 1024;
+
+		e = realloc(l->e, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		l->e = e;
+		l->cap = cap;
+	}
+	e = &l->e[l->n];
+	memset(e, 0, sizeof(*e));
+	e->path = path;
+	e->name = path + name_ofs;
+	e->parent = parent;
+	e->first = l->n;
+	if (lstat(path, &e->st)) {
+		int err = -errno;
+
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: %s", path, strerror(errno));
+		return err;
+	}
+	l->n++;
+	return 0;
+}
+
+/* List directory entry @dir's contents (sorted), each followed by its own subtree. */
+static int walk(struct loader *l, size_t dir)
+{
+	DIR *d = opendir(l->e[dir].path);
+	char **names = NULL;
+	size_t nn = 0, cap = 0;
+	struct dirent *de;
+	int err = 0;
+
+	if (!d) {
+		err = -errno;
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: %s", l->e[dir].path, strerror(errno));
+		return err;
+	}
+	while (!err && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (nn == cap) {
+			char **p = realloc(names, (cap = cap ? cap * 2 : 64) * sizeof(*p));
+
+			if (!p) {
+				err = -ENOMEM;
+				break;
+			}
+			names = p;
+		}
+		names[nn] = strdup(de->d_name);
+		if (!names[nn])
+			err = -ENOMEM;
+		else
+			nn++;
+	}
+	closedir(d);
+	if (!err)
+		qsort(names, nn, sizeof(*names), cmp_name);
+	for (size_t i = 0; i < nn && !err; i++) {
+		size_t plen = strlen(l->e[dir].path), len = strlen(names[i]);
+		char *path = malloc(plen + len + 2);
+		size_t me;
+
+		if (!path) {
+			err = -ENOMEM;
+			break;
+		}
+		memcpy(path, l->e[dir].path, plen);
+		path[plen] = '/';
+		memcpy(path + plen + 1, names[i], len + 1);
+		if (len > ZF2FS_NAME_LEN) {
+			zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+				   "%s: name longer than %u bytes", path, ZF2FS_NAME_LEN);
+			free(path);
+			err = -ENAMETOOLONG;
+			break;
+		}
+		me = l->n;
+		err = add_entry(l, path, plen + 1, dir);
+		if (err) {
+			free(path);
+			break;
+		}
+		/* refused now, before anything is written */
+		err = read_xattrs(l, path, l->xa);
+		if (err)
+			break;
+		if (l->xa->n && zf2fs_xattr_bytes(l->xa->x, l->xa->n) >
+				 ZF2FS_INLINE_XATTR_ADDRS * 4u)
+			l->est_blocks++;   /* an xattr node */
+		if (S_ISDIR(l->e[me].st.st_mode))
+			err = walk(l, me);
+	}
+	for (size_t i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+	return err;
+}
+
+/* Hard links: every entry of a non-directory inode seen before points at the first. */
+static int cmp_inode(const void *a, const void *b, void *arg)
+{
+	const struct lentry *e = arg;
+	const struct stat *x = &e[*(const size_t *)a].st, *y = &e[*(const size_t *)b].st;
+
+	if (x->st_dev != y->st_dev)
+		return x->st_dev < y->st_dev ? -1 : 1;
+	if (x->st_ino != y->st_ino)
+		return x->st_ino < y->st_ino ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int find_links(struct loader *l)
+{
+	size_t *idx = malloc((l->n ? l->n : 1) * sizeof(*idx)), m = 0;
+
+	if (!idx)
+		return -ENOMEM;
+	for (size_t i = 1; i < l->n; i++)
+		if (!S_ISDIR(l->e[i].st.st_mode) && l->e[i].st.st_nlink > 1)
+			idx[m++] = i;
+	qsort_r(idx, m, sizeof(*idx), cmp_inode, l->e);
+	for (size_t i = 1; i < m; i++) {
+		const struct stat *a = &l->e[idx[i - 1]].st, *b = &l->e[idx[i]].st;
+
+		if (a->st_dev == b->st_dev && a->st_ino == b->st_ino)
+			l->e[idx[i]].first = l->e[idx[i - 1]].first;
+	}
+	free(idx);
+	return 0;
+}
+
+/* Blocks entry @e will take at most (inode, nodes, data, its share of its directory). */
+static uint64_t estimate(const struct lentry *e, bool first)
+{
+	uint64_t blocks = 1, data;
+
+	if (!first)
+		return 0;
+	if (S_ISREG(e->st.st_mode) || S_ISLNK(e->st.st_mode)) {
+		data = ((uint64_t)e->st.st_size + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+		/* holes stay holes: the source allocated at most st_blocks */
+		if (S_ISREG(e->st.st_mode) && (uint64_t)e->st.st_blocks / 8 + 1 < data)
+			data = (uint64_t)e->st.st_blocks / 8 + 1;
+		blocks += data + data / (ZF2FS_ADDRS_PER_BLOCK - 1) + 2;
+	} else if (S_ISDIR(e->st.st_mode)) {
+		blocks += 2;   /* its first dentry block, a second bucket block */
+	}
+	return blocks;
+}
+
+static void attr_of(const struct loader *l, const struct lentry *e, struct zf2fs_txn_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->mode = (uint32_t)e->st.st_mode;
+	if (l->o->keep_owner) {
+		a->uid = (uint32_t)e->st.st_uid;
+		a->gid = (uint32_t)e->st.st_gid;
+	}
+	if (l->o->fixed_time) {
+		a->atime = a->mtime = a->ctime = l->o->time;
+	} else {
+		a->atime = a->mtime = a->ctime = (uint64_t)e->st.st_mtim.tv_sec;
+		a->atime_nsec = a->mtime_nsec = a->ctime_nsec = (uint32_t)e->st.st_mtim.tv_nsec;
+	}
+	if (S_ISCHR(e->st.st_mode) || S_ISBLK(e->st.st_mode)) {
+		a->rdev_major = major(e->st.st_rdev);
+		a->rdev_minor = minor(e->st.st_rdev);
+	}
+}
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
+}
+
+static int session_open(struct session *s, const struct zf2fs_log *log, uint64_t now)
+{
+	int err = zf2fs_vol_open(s->paths, s->npaths, ZF2FS_DEV_WRITE, log, &s->vol);
+
+	if (!err)
+		err = zf2fs_txn_begin(s->vol, &s->txn);
+	if (!err)
+		zf2fs_txn_set_time(s->txn, now);
+	return err;
+}
+
+static int session_commit(struct session *s)
+{
+	int err = zf2fs_txn_commit(s->txn);
+
+	zf2fs_txn_free(s->txn);
+	zf2fs_vol_close(s->vol);
+	s->txn = NULL;
+	s->vol = NULL;
+	s->commits++;
+	return err;
+}
+
+/* Commit and start a new transaction once the queued blocks or inodes reach a batch. */
+static int maybe_commit(struct loader *l)
+{
+	uint64_t blocks, inodes;
+	int err;
+
+	zf2fs_txn_usage(l->s->txn, &blocks, &inodes);
+	if (blocks < BATCH_BLOCKS && inodes < BATCH_INODES)
+		return 0;
+	err = session_commit(l->s);
+	if (!err)
+		err = session_open(l->s, l->log, l->now);
+	if (err)
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: while committing to %s",
+			   strerror(-err), l->s->paths[0]);
+	return err;
+}
+
+/* The data of regular file @e: inline when it fits, else block by block from the
+ * source's data extents, all-zero blocks left as holes. */
+static int load_file(struct loader *l, const struct lentry *e)
+{
+	struct zf2fs_txn *t = l->s->txn;
+	uint64_t size = (uint64_t)e->st.st_size;
+	size_t max;
+	off_t pos = 0;
+	int fd, err;
+
+	err = zf2fs_txn_inline_max(t, e->ino, &max);
+	if (err)
+		return err;
+	fd = open(e->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (size <= max) {
+		ssize_t r = size ? pread(fd, l->buf, size, 0) : 0;
+
+		err = r < 0 ? -errno : (uint64_t)r != size ? -EIO : 0;
+		if (!err)
+			err = zf2fs_txn_write_inline(t, e->ino, l->buf, size);
+		close(fd);
+		return err;
+	}
+	/* the size first: a commit in the middle of the file leaves holes, not blocks past
+	 * the end */
+	err = zf2fs_txn_set_size(t, e->ino, size);
+	while (!err && (uint64_t)pos < size) {
+		off_t data = lseek(fd, pos, SEEK_DATA), hole;
+
+		if (data < 0) {
+			err = errno == ENXIO ? 0 : -errno;
+			break;
+		}
+		hole = lseek(fd, data, SEEK_HOLE);
+		if (hole < 0) {
+			err = -errno;
+			break;
+		}
+		/* whole blocks: what lies past a hole's start inside its block is still read */
+		hole += (ZF2FS_BLKSIZE - hole % ZF2FS_BLKSIZE) % ZF2FS_BLKSIZE;
+		pos = data - data % ZF2FS_BLKSIZE;
+		while (!err && pos < hole) {
+			size_t want = (uint64_t)(hole - pos) < READ_CHUNK ? (size_t)(hole - pos) :
+				      READ_CHUNK;
+			ssize_t r = pread(fd, l->buf, want, pos);
+
+			if (r <= 0) {
+				err = r < 0 ? -errno : 0;   /* 0: the end of the file */
+				pos = hole;
+				break;
+			}
+			/* a short last block reads as zeros past the end */
+			memset(l->buf + r, 0, (ZF2FS_BLKSIZE - (size_t)r % ZF2FS_BLKSIZE) %
+			       ZF2FS_BLKSIZE);
+			for (size_t o = 0; !err && o < (size_t)r; o += ZF2FS_BLKSIZE) {
+				if (all_zero(l->buf + o, ZF2FS_BLKSIZE))
+					continue;
+				err = zf2fs_txn_write_block(l->s->txn, e->ino,
+							    (uint64_t)(pos + (off_t)o) / ZF2FS_BLKSIZE,
+							    l->buf + o);
+				/* a large file goes over several commits */
+				if (!err)
+					err = maybe_commit(l);
+			}
+			pos += r;
+			pos += (ZF2FS_BLKSIZE - pos % ZF2FS_BLKSIZE) % ZF2FS_BLKSIZE;
+		}
+	}
+	close(fd);
+	return err;
+}
+
+static int load_symlink(struct loader *l, struct zf2fs_txn *t, const struct lentry *e)
+{
+	ssize_t len = readlink(e->path, (char *)l->buf, ZF2FS_BLKSIZE);
+	size_t max;
+	int err;
+
+	if (len < 0)
+		return -errno;
+	if (len >= ZF2FS_BLKSIZE)
+		return -ENAMETOOLONG;
+	err = zf2fs_txn_inline_max(t, e->ino, &max);
+	if (err)
+		return err;
+	if ((size_t)len <= max)
+		return zf2fs_txn_write_inline(t, e->ino, l->buf, (size_t)len);
+	memset(l->buf + len, 0, ZF2FS_BLKSIZE - (size_t)len);
+	err = zf2fs_txn_write_block(t, e->ino, 0, l->buf);
+	if (!err)
+		err = zf2fs_txn_set_size(t, e->ino, (uint64_t)len);
+	return err;
+}
+
+static int load_entry(struct loader *l, struct lentry *e)
+{
+	struct zf2fs_txn *t = l->s->txn;
+	struct zf2fs_txn_attr a;
+	uint32_t dir = l->e[e->parent].ino;
+	int err;
+
+	attr_of(l, e, &a);
+	if (e->first != (size_t)(e - l->e)) {
+		err = zf2fs_txn_link(t, dir, e->name, l->e[e->first].ino);
+		/* a new link stamps the inode's change time: the source's times again */
+		return err ? err : zf2fs_txn_set_attr(t, l->e[e->first].ino, &a);
+	}
+	err = zf2fs_txn_mknod(t, dir, e->name, &a, &e->ino);
+	if (!err)
+		err = read_xattrs(l, e->path, l->xa);
+	if (!err)
+		err = zf2fs_txn_set_xattrs(t, e->ino, l->xa->x, l->xa->n);
+	if (err)
+		return err;
+	if (S_ISREG(e->st.st_mode))
+		return load_file(l, e);
+	if (S_ISLNK(e->st.st_mode))
+		return load_symlink(l, t, e);
+	return 0;
+}
+
+
+/* Room for @need blocks: the user blocks not yet valid, and whole free segments above
+ * the overprovision area (a commit takes fresh sections, two more per commit). */
+static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need)
+{
+	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	uint64_t user = zf2fs_get(cp->user_block_count) - zf2fs_get(cp->valid_block_count);
+	uint64_t fsegs = zf2fs_get(cp->free_segment_count), ovp = zf2fs_get(cp->overprov_segment_count);
+	uint64_t segs = fsegs > ovp ? fsegs - ovp : 0;
+	uint64_t batches = need / BATCH_BLOCKS + l->n / BATCH_INODES + 1;
+	uint64_t seg_need = (need + ZF2FS_BLOCKS_PER_SEG - 1) / ZF2FS_BLOCKS_PER_SEG +
+			    batches * 2 * vi->segs_per_sec;
+
+	if (need > user || seg_need > segs) {
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+			   "%s: needs about %llu blocks (%llu segments) but the volume has %llu free blocks (%llu free segments); nothing written",
+			   l->o->source, (unsigned long long)need, (unsigned long long)seg_need,
+			   (unsigned long long)user, (unsigned long long)segs);
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
+				 const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
+				 struct zf2fs_load_stats *ret_stats)
+{
+	struct session s = { .paths = paths, .npaths = npaths };
+	struct loader l = { .o = o, .log = log, .s = &s };
+	struct zf2fs_load_stats st = { 0 };
+	uint64_t now = o->fixed_time ? o->time : 0, slots = 0;
+	char *root = strdup(o->source);
+	char why[256] = "";
+	int err;
+
+	l.buf = malloc(READ_CHUNK + ZF2FS_BLKSIZE);
+	l.xa = malloc(sizeof(*l.xa));
+	if (!root || !l.buf || !l.xa) {
+		free(root);
+		free(l.buf);
+		free(l.xa);
+		return -ENOMEM;
+	}
+	err = add_entry(&l, root, 0, NO_ENTRY);
+	if (err) {
+		free(root);
+		goto out;
+	}
+	if (!S_ISDIR(l.e[0].st.st_mode)) {
+		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: not a directory", o->source);
+		err = -ENOTDIR;
+		goto out;
+	}
+	if (!o->fixed_time)
+		now = (uint64_t)l.e[0].st.st_mtim.tv_sec;
+	l.now = now;
+	err = walk(&l, 0);
+	if (!err)
+		err = find_links(&l);
+	for (size_t i = 1; !err && i < l.n; i++) {
+		l.est_blocks += estimate(&l.e[i], l.e[i].first == i);
+		slots += (strlen(l.e[i].name) + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN;
+	}
+	/* dentry blocks: hash buckets fill unevenly, count them twice */
+	l.est_blocks += 2 * slots / ZF2FS_DENTRY_PER_BLOCK + 1;
+	if (err || o->check_only)
+		goto out;
+	err = session_open(&s, log, now);
+	if (err) {
+		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while opening %s", strerror(-err), paths[0]);
+		goto out;
+	}
+	err = zf2fs_path_lookup(s.vol, o->target ? o->target : "/", ZF2FS_LOOKUP_FOLLOW,
+				&l.e[0].ino, why, sizeof(why));
+	if (err) {
+		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s in the volume%s%s",
+			   o->target ? o->target : "/", strerror(-err), why[0] ? ": " : "", why);
+		goto out;
+	}
+	err = check_room(&l, s.vol, l.est_blocks);
+	if (err)
+		goto out;
+	for (size_t i = 1; !err && i < l.n; i++) {
+		struct lentry *e = &l.e[i];
+
+		err = load_entry(&l, e);
+		if (err) {
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s: while copying it", e->path,
+				   strerror(-err));
+			break;
+		}
+		if (e->first == i)
+			st.inodes++;
+		else
+			st.links++;
+		err = maybe_commit(&l);
+	}
+	/* directories last: their entries are in, their times can be set */
+	for (size_t i = 0; !err && i < l.n; i++) {
+		struct zf2fs_txn_attr a;
+
+		if (!S_ISDIR(l.e[i].st.st_mode))
+			continue;
+		attr_of(&l, &l.e[i], &a);
+		err = zf2fs_txn_set_attr(s.txn, l.e[i].ino, &a);
+		if (err)
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s: while setting its attributes",
+				   l.e[i].path, strerror(-err));
+	}
+	if (!err) {
+		err = session_commit(&s);
+		if (err)
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while committing to %s",
+				   strerror(-err), paths[0]);
+	}
+out:
+	if (s.txn)
+		zf2fs_txn_free(s.txn);
+	if (s.vol)
+		zf2fs_vol_close(s.vol);
+	for (size_t i = 0; i < l.n; i++)
+		free(l.e[i].path);
+	free(l.e);
+	free(l.buf);
+	free(l.xa);
+	st.commits = s.commits;
+	if (ret_stats)
+		*ret_stats = st;
+	return err;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * txn_p.h - the transaction's state and queueing helpers (lib/txn.c), shared with the
+ * files that add more kinds of changes to it (lib/txn_file.c: special files, owners and
+ * times, inline data, sparse and large files).
+ */
+#ifndef ZF2FS_TXN_P_H
+#define ZF2FS_TXN_P_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/txn.h"
+
+#define TXN_HIDDEN __attribute__((visibility("hidden")))
+
+struct tnode {
+	uint32_t nid, old_addr;
+	bool is_new_inode;
+	bool removed;                    /* the node goes: NAT entry cleared, block freed */
+	bool was_inode;                  /* an inode on disk before: */
+	uint32_t orig_ids[3];            /* its quota ids and charged bytes then */
+	uint64_t orig_bytes;
+	struct zf2fs_node *buf;
+};
+
+struct tdata {
+	uint32_t owner, ofs, old_addr;   /* ofs: slot from the node's first address */
+	uint64_t fofs;
+	uint8_t *buf;
+};
+
+struct tnat {
+	uint32_t nid, ino, addr;
+};
+
+struct zf2fs_txn {
+	struct zf2fs_vol *vol;
+	const struct zf2fs_vol_info *vi;
+	uint64_t now;
+	struct zf2fs_sit_entry *sit;     /* every main segment, journal applied */
+	uint16_t *orig_count;            /* valid counts of the current checkpoint */
+	uint8_t *sit_dirty, *nat_dirty;  /* per SIT / NAT block */
+	struct tnode *nodes;
+	size_t nnodes, cap_nodes;
+	struct tdata *datas;
+	size_t ndatas, cap_datas;
+	struct tnat *nat;                /* entries changed by this transaction */
+	size_t nnat, cap_nat;
+	uint32_t next_nid;
+	int64_t new_inodes, new_nodes, new_blocks;   /* negative when more went than came */
+	uint32_t *freed;                 /* data blocks of removed inodes */
+	size_t nfreed, cap_freed;
+	bool committed;
+};
+
+/* The node @nid as this transaction will write it, read and queued on first use. */
+TXN_HIDDEN int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret);
+/* Queue a new zeroed node block for @nid (marked as a new inode: clear is_new_inode of
+ * the last entry of t->nodes for other nodes). */
+TXN_HIDDEN int new_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret);
+/* The queued data block @fofs of the file whose block map node is @owner, or NULL. */
+TXN_HIDDEN struct tdata *find_data(struct zf2fs_txn *t, uint32_t owner, uint64_t fofs);
+/* Queue data block @buf (taken over on success) for slot @ofs of node @owner. */
+TXN_HIDDEN int queue_data(struct zf2fs_txn *t, uint32_t owner, uint32_t ofs, uint64_t fofs,
+			  uint32_t old_addr, uint8_t *buf);
+/* A nid free in the NAT and not yet taken by this transaction; -ENOSPC. */
+TXN_HIDDEN int alloc_nid(struct zf2fs_txn *t, uint32_t *ret);
+TXN_HIDDEN int nat_set(struct zf2fs_txn *t, uint32_t nid, uint32_t ino, uint32_t addr);
+/* Queue directory @dir for a change of its entries (an inline one converted first). */
+TXN_HIDDEN int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node **ret);
+/* Add @name -> @ino to directory @dir (node @dn, queued by dir_for_change()). */
+TXN_HIDDEN int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
+			  const char *name, size_t len, uint32_t ino, uint8_t type);
+TXN_HIDDEN void put_dentry(uint8_t *bitmap, struct zf2fs_dir_entry *dentry,
+			   uint8_t (*filename)[ZF2FS_SLOT_LEN], uint32_t at, const char *name,
+			   size_t len, uint32_t hash, uint32_t ino, uint8_t type);
+
+#endif

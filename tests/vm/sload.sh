@@ -1,0 +1,136 @@
+#!/bin/sh
+# sload.sh - sload.f2fs checked by the kernel in one boot: a varied tree (files of 0 B to
+# 5 MiB, sparse files of 20 MiB, 1 GiB and 9 GiB (double indirect nodes; the guest reads
+# their sizes and data blocks, then removes them: hashing their holes would take minutes), hard links,
+# short and long symlinks, a fifo, a socket, devices, setuid/setgid/sticky modes, other
+# owners, xattrs inline and in an xattr node, a directory of 400 entries) is loaded on the host with -P -T; Linux mounts the
+# image and every path matches the source's sha256 manifest (type, mode, links, size,
+# contents, symlink target, device numbers, xattrs) and its owner and times; then the kernel
+# writes more (new files, appends, an unlink, a removed directory), unmounts, and both
+# fscks find the image clean.  Twice in the boot: on a volume with the default features
+# and on one with extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,
+# sb_checksum,quota,project_quota.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
+
+SLOAD=$top_builddir/tools/sload.f2fs
+[ -x "$SLOAD" ] || vm_error "sload.f2fs is not built: $SLOAD"
+[ "$(id -u)" = 0 ] || vm_skip "needs root on the host for mknod and chown in the source tree"
+
+vm_setup sload "sload.f2fs tree -> mount -> manifest, owners, times -> kernel writes -> fsck"
+T=1700000017
+SRC=$VM_OUT/src
+mkdir -p "$SRC/dir/sub" "$SRC/many" "$SRC/sticky"
+: > "$SRC/size0"
+printf 'A' > "$SRC/size1"
+for n in 3000 4096 9000; do head -c $n /dev/urandom > "$SRC/size$n"; done
+head -c $((5 * 1024 * 1024)) /dev/urandom > "$SRC/size5M"
+truncate -s 20M "$SRC/sparse20M"
+for off in 0 600 2500 4000; do
+	head -c 40960 /dev/urandom | dd of="$SRC/sparse20M" bs=4096 seek=$off conv=notrunc status=none
+done
+ln "$SRC/size3000" "$SRC/dir/hardlink"
+ln "$SRC/size5M" "$SRC/dir/sub/big-link"
+ln -s size3000 "$SRC/short-symlink"
+ln -s "$(printf 'long/%.0s' $(seq 60))" "$SRC/long-symlink"
+ln -s "$(printf 'v%.0s' $(seq 3900))" "$SRC/block-symlink"
+mkfifo "$SRC/fifo"
+python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$SRC/socket" ||
+	vm_error "cannot make a socket"
+mknod "$SRC/chardev" c 1 3
+mknod "$SRC/blockdev" b 8 1
+mknod "$SRC/blockdev-big" b 259 300000
+for i in $(seq 1 400); do printf '%d' "$i" > "$SRC/many/file-with-a-longer-name-$i"; done
+chmod 4755 "$SRC/size4096"
+chmod 2750 "$SRC/dir"
+chmod 1777 "$SRC/sticky"
+chmod 6711 "$SRC/size9000"
+chown 1234:5678 "$SRC/size3000" "$SRC/dir"
+chown -h 42:43 "$SRC/short-symlink"
+# xattrs (the manifest digests them): inline, one spilling into an xattr node, on a directory
+python3 -c 'import os,sys
+s=sys.argv[1]
+os.setxattr(s + "/size1", "user.small", b"hello")
+os.setxattr(s + "/size3000", "trusted.t", b"\x01\x02")
+os.setxattr(s + "/size5M", "user.big", b"b" * 3000)
+os.setxattr(s + "/dir", "security.label", b"system_u:object_r:thing:s0")' "$SRC" ||
+	vm_error "cannot set xattrs in the source tree"
+
+"$VM_ZWORK" manifest "$SRC" "$VM_OUT/manifest" >/dev/null || vm_error "zwork manifest failed on the host"
+# owner and times of every path, as the guest's busybox stat prints them
+(cd "$SRC" && find . | LC_ALL=C sort | while read -r p; do
+	echo "$(stat -c '%u %g' "$p") $T $T $p"
+done) > "$VM_OUT/owners.want"
+# two big sparse files, out of the manifest (hashing gigabytes of holes under TCG takes
+# minutes): the guest reads their size and data blocks, then removes them
+truncate -s 1G "$SRC/sparse1G"
+printf 'middle' | dd of="$SRC/sparse1G" bs=1 seek=$((512 * 1024 * 1024 + 5)) conv=notrunc status=none
+truncate -s 9G "$SRC/sparse9G"
+printf 'far' | dd of="$SRC/sparse9G" bs=1 seek=$((9 * 1024 * 1024 * 1024 - 4096)) conv=notrunc status=none
+B1=131072 B9=$((9 * 262144 - 1))
+SPARSE_WANT="$(dd if="$SRC/sparse1G" bs=4096 skip=$B1 count=1 2>/dev/null | sha256sum | cut -d' ' -f1) $(dd if="$SRC/sparse9G" bs=4096 skip=$B9 count=1 2>/dev/null | sha256sum | cut -d' ' -f1) $(dd if="$SRC/sparse9G" bs=4096 skip=$((B9 - 1)) count=1 2>/dev/null | sha256sum | cut -d' ' -f1)"
+
+# the default features, and the extra attributes with inode checksums, flexible inline
+# xattrs, crtime and quota files (the transaction charges the quota files)
+FEAT=extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,sb_checksum,quota,project_quota
+vm_disk data 1G
+vm_mkfs data || vm_fail "mkfs failed"
+vm_disk feat 1G
+vm_mkfs feat -O "$FEAT" || vm_fail "mkfs -O $FEAT failed"
+for d in data feat; do
+	"$SLOAD" -f "$SRC" -P -T $T "$(vm_img $d)" || vm_fail "sload.f2fs failed on $d"
+	vm_fsck $d "after sload.f2fs"
+done
+
+{
+	echo 'cat > /tmp/manifest <<"ZEOF"'
+	cat "$VM_OUT/manifest"
+	echo 'ZEOF'
+	echo "B1=$B1 B9=$B9"
+	cat <<'EOT'
+for d in data feat; do
+step "$d: mount the loaded volume; owners and times, the big sparse files, then every path against the manifest"
+zmount $d /mnt/a
+(cd /mnt/a && find . | LC_ALL=C sort | while read -r p; do
+	echo "OWN-$d $(stat -c '%u %g %Y %Z' "$p") $p"
+done)
+echo "SPARSE-$d $(stat -c %s /mnt/a/sparse1G) $(stat -c %s /mnt/a/sparse9G) $(dd if=/mnt/a/sparse1G bs=4096 skip=$B1 count=1 2>/dev/null | sha256sum | cut -d' ' -f1) $(dd if=/mnt/a/sparse9G bs=4096 skip=$B9 count=1 2>/dev/null | sha256sum | cut -d' ' -f1) $(dd if=/mnt/a/sparse9G bs=4096 skip=$((B9 - 1)) count=1 2>/dev/null | sha256sum | cut -d' ' -f1)"
+rm /mnt/a/sparse1G /mnt/a/sparse9G
+zwork verify /mnt/a /tmp/manifest
+step "$d: the kernel writes more"
+zwork writefile /mnt/a/new-file 3000 7
+zwork writefile /mnt/a/dir/sub/new-deep 40 8
+printf 'more' >> /mnt/a/size3000
+dd if=/dev/zero of=/mnt/a/sparse20M bs=4096 seek=3000 count=4 conv=notrunc 2>/dev/null
+rm /mnt/a/dir/sub/big-link
+rm -r /mnt/a/many
+ln -s new-file /mnt/a/new-symlink
+mkdir /mnt/a/new-dir
+sync
+zumount /mnt/a
+zmount $d /mnt/a
+zwork checkfile /mnt/a/new-file 3000 7
+zwork checkfile /mnt/a/dir/sub/new-deep 40 8
+zumount /mnt/a
+done
+EOT
+} | vm_guest
+vm_boot
+want="1073741824 9663676416 $SPARSE_WANT"
+for d in data feat; do
+	vm_fsck $d
+	got=$(tr -d '\r' < "$VM_CONSOLE" | sed -n "s/^SPARSE-$d //p" | head -1)
+	if [ "$got" = "$want" ]; then
+		vm_log "$d: the kernel reads the 1 GiB and 9 GiB sparse files' sizes and data blocks"
+	else
+		vm_fail "$d: sparse files: the kernel reads '$got', want '$want'"
+	fi
+	tr -d '\r' < "$VM_CONSOLE" | sed -n "s/^OWN-$d //p" |
+		grep -v -e ' ./sparse1G$' -e ' ./sparse9G$' > "$VM_OUT/owners.$d"
+	if [ -s "$VM_OUT/owners.$d" ] && cmp -s "$VM_OUT/owners.want" "$VM_OUT/owners.$d"; then
+		vm_log "$d: the kernel sees every path's owner and times as sload.f2fs set them ($(wc -l < "$VM_OUT/owners.$d") paths)"
+	else
+		vm_fail "$d: owners or times differ from the source:"
+		diff "$VM_OUT/owners.want" "$VM_OUT/owners.$d" | head -10
+	fi
+done
+vm_finish
