@@ -108,6 +108,9 @@ struct fsck_ctx {
 
 	bool needs_recovery;             /* pass 2: fsync'd data awaits the kernel */
 	uint32_t *rf_chain, rf_len;      /* pass 2: its node chain (rollforward.c) */
+#define ZF2FS_RF_DENT_MAX 64
+	uint32_t rf_dent[ZF2FS_RF_DENT_MAX];   /* pass 2: inodes recovered with their name */
+	uint32_t rf_ndent;
 	bool sit_dirty, sit_type_fix;
 	uint8_t *ftypes;                 /* pass 4: file type (ZF2FS_FT_*) of each inode */
 	uint32_t lpf_ino;                /* lost+found, when found */

@@ -635,10 +635,22 @@ static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 /*
  * What roll-forward recovery uses: after a power cut, the kernel re-creates the name of an
  * fsync'd regular file with one link from its inode alone, in directory i_pino under
- * i_name (fs/f2fs/recovery.c), unless i_advise says they were lost (a rename sets that;
- * the next fsync then checkpoints instead).  So for such a file, reached by its only
- * name, both must be that name's.
+ * i_name (fs/f2fs/recovery.c, recover_dentry), unless i_advise says they were lost.  It
+ * does so only for an inode block with the dentry mark, which fsync sets only on an inode
+ * not checkpointed since it was made (f2fs_need_dentry_mark: a NAT entry loaded from a
+ * checkpoint is IS_CHECKPOINTED).  Of every other inode the kernel never reads i_name, and
+ * i_pino only as a hint it checks: a file made with hard links by a tool that does not set
+ * LOST_PINO and later unlinked by the kernel keeps its first name there, harmlessly.  So
+ * the check applies to the inodes the pending roll-forward recovers with their name.
  */
+static bool name_recovered(const struct fsck_ctx *ctx, uint32_t ino)
+{
+	for (uint32_t i = 0; i < ctx->rf_ndent; i++)
+		if (ctx->rf_dent[i] == ino)
+			return true;
+	return false;
+}
+
 static void check_recovery_name(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
 				const struct dentry_ref *ref)
 {
@@ -744,7 +756,7 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			node = copy;
 		}
 	}
-	if (ref)
+	if (ref && name_recovered(ctx, ino))
 		check_recovery_name(ctx, ino, node, ref);
 	if (copy && csum_ok)
 		zf2fs_set(copy->i.i_inode_checksum, zf2fs_inode_checksum(seed, copy));
