@@ -51,6 +51,7 @@ struct lost_slot {
 
 struct nat_rec {
 	uint32_t ino, blkaddr;
+	uint8_t version;         /* copied by the kernel into its data blocks' summaries */
 };
 
 /* Context for one problem report: the fields a message may name. */
@@ -97,6 +98,8 @@ struct fsck_ctx {
 	uint32_t nids;                   /* pass 3: one past the last nid the NAT uses */
 	uint32_t nat_cap;
 	struct ssa_cache *ssa;           /* pass 4: recently read summary blocks */
+	uint32_t ver_nid;                /* pass 4: last node reported for summary versions */
+	bool ver_fix;                    /* and the answer, which its other blocks follow */
 	uint32_t *orphans;
 	uint32_t norphans;
 
@@ -208,6 +211,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_INLINE_DENTRY_FLAG_BAD 0x04001A
 #define PR_4_SB_FEATURE_MISSING   0x04001B
 #define PR_4_ROOT_NAT_LOST        0x04001C
+#define PR_4_SSA_VERSION_BAD      0x04001D
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -397,7 +401,8 @@ int repair_data_block(struct fsck_ctx *ctx, uint32_t owner_nid, uint32_t ofs_in_
 int repair_new_data_block(struct fsck_ctx *ctx, uint32_t owner_nid, uint32_t ofs_in_node,
 			  void **ret_buf);
 /* Correct the summary entry of a main-area block. */
-int repair_set_summary(struct fsck_ctx *ctx, uint64_t blkaddr, uint32_t nid, uint16_t ofs);
+int repair_set_summary(struct fsck_ctx *ctx, uint64_t blkaddr, uint32_t nid, uint16_t ofs,
+		       uint8_t version);
 /* Replace a segment's SIT entry by the blocks really owned (from blk_found). */
 int repair_sit_from_found(struct fsck_ctx *ctx, uint32_t segno);
 /* Write a new checkpoint even if nothing else changed (counters are recomputed). */

@@ -88,12 +88,30 @@ static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint3
 
 	if (err)
 		return err;
-	if (zf2fs_get(e->nid) == nid && (node || zf2fs_get(e->ofs_in_node) == ofs))
+	/* a data block's summary also records its node's NAT version, which the kernel's
+	 * garbage collection compares (is_alive: a mismatch asks for fsck); node blocks'
+	 * summaries record version 0 */
+	uint8_t version = node || nid >= ctx->nids ? e->version : ctx->nat[nid].version;
+
+	if (zf2fs_get(e->nid) == nid && (node || zf2fs_get(e->ofs_in_node) == ofs)) {
+		if (e->version == version)
+			return 0;
+		/* one report per node: the rest of its blocks follow the answer */
+		if (ctx->ver_nid != nid) {
+			p.num = e->version;
+			p.num2 = version;
+			ctx->ver_nid = nid;
+			ctx->ver_fix = fix_problem(ctx, PR_4_SSA_VERSION_BAD, &p);
+		}
+		if (ctx->ver_fix)
+			return repair_set_summary(ctx, blk, nid, (uint16_t)ofs, version);
 		return 0;
+	}
 	p.num = zf2fs_get(e->nid);
 	p.num2 = zf2fs_get(e->ofs_in_node);
 	if (fix_problem(ctx, PR_4_SSA_MISMATCH, &p))
-		return repair_set_summary(ctx, blk, nid, node ? 0 : (uint16_t)ofs);
+		return repair_set_summary(ctx, blk, nid, node ? 0 : (uint16_t)ofs,
+					  node ? 0 : version);
 	return 0;
 }
 

@@ -41,6 +41,7 @@ struct rdata {
 struct rsum {
 	uint32_t blkaddr, nid;
 	uint16_t ofs;
+	uint8_t version;
 };
 
 struct fsck_repair {
@@ -386,7 +387,8 @@ int repair_new_data_block(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, vo
 	return queue_data(ctx, owner, ofs, ZF2FS_NULL_ADDR, ret_buf);
 }
 
-int repair_set_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint16_t ofs)
+int repair_set_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint16_t ofs,
+		       uint8_t version)
 {
 	struct fsck_repair *r = ctx->repair;
 	struct rsum *rs;
@@ -397,7 +399,7 @@ int repair_set_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint16_
 	if (!rs)
 		return -ENOMEM;
 	r->sums = rs;
-	r->sums[r->nsums++] = (struct rsum){ (uint32_t)blk, nid, ofs };
+	r->sums[r->nsums++] = (struct rsum){ (uint32_t)blk, nid, ofs, version };
 	r->any = true;
 	return 0;
 }
@@ -783,6 +785,7 @@ static int write_summary_fixes(struct commit *c)
 		if (e) {
 			zf2fs_set(e->nid, r->sums[i].nid);
 			zf2fs_set(e->ofs_in_node, r->sums[i].ofs);
+			e->version = r->sums[i].version;
 			continue;
 		}
 		err = zf2fs_vol_read_block(ctx->vol, (uint64_t)ctx->vi->ssa_blkaddr + seg, sb);
@@ -790,6 +793,7 @@ static int write_summary_fixes(struct commit *c)
 			break;
 		zf2fs_set(sb->entries[off].nid, r->sums[i].nid);
 		zf2fs_set(sb->entries[off].ofs_in_node, r->sums[i].ofs);
+		sb->entries[off].version = r->sums[i].version;
 		err = zf2fs_vol_write_block(ctx->vol, (uint64_t)ctx->vi->ssa_blkaddr + seg, sb);
 	}
 	free(sb);
