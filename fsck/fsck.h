@@ -98,6 +98,7 @@ struct fsck_ctx {
 	uint32_t nids;                   /* pass 3: one past the last nid the NAT uses */
 	uint32_t nat_cap;
 	struct ssa_cache *ssa;           /* pass 4: recently read summary blocks */
+	uint32_t inode_scans;            /* pass 4: searches of the summaries for inode blocks */
 	uint32_t ver_nid;                /* pass 4: last node reported for summary versions */
 	bool ver_fix;                    /* and the answer, which its other blocks follow */
 	uint32_t *orphans;
@@ -212,6 +213,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_SB_FEATURE_MISSING   0x04001B
 #define PR_4_ROOT_NAT_LOST        0x04001C
 #define PR_4_SSA_VERSION_BAD      0x04001D
+#define PR_4_NAT_ADDR_WRONG       0x04001E
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002

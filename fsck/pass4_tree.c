@@ -20,6 +20,7 @@
 
 #include "fsck.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/access.h"
 
 #define XATTR_NODE_OFS 0x1FFFFFFFu   /* footer offset of an xattr node */
 #define S_FMT 0170000u
@@ -953,6 +954,73 @@ static bool mend_inode_footer(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_n
 	return fix != NULL;
 }
 
+/* The inode block of @root when its NAT entry is null or points elsewhere: a block of a
+ * node segment, valid in the SIT, whose summary entry and footer both name @root as an
+ * inode, and which holds a known file type (a directory when @dir).  Out-of-place updates
+ * leave older copies, but only the current one is valid in the SIT; should several be,
+ * the newest checkpoint version in the footers wins.  Reads the summary of every segment
+ * in use: at most FIND_INODE_SCANS times a run.  Returns the block or 0. */
+#define FIND_INODE_SCANS 16
+static uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
+{
+	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	uint64_t best = 0, best_ver = 0;
+
+	if (ctx->inode_scans >= FIND_INODE_SCANS) {
+		free(sum);
+		free(n);
+		return 0;
+	}
+	ctx->inode_scans++;
+	for (uint32_t s = 0; sum && n && s < ctx->vi->main_segs; s++) {
+		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
+
+		if (!(zf2fs_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) ||
+		    zf2fs_vol_segment_summary(ctx->vol, s, sum) ||
+		    sum->footer.entry_type != ZF2FS_SUM_TYPE_NODE)
+			continue;
+		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
+			uint64_t blk = ctx->vi->main_blkaddr + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG + off;
+
+			if (!sit_bit(se, off) || zf2fs_get(sum->entries[off].nid) != root ||
+			    zf2fs_vol_read_block(ctx->vol, blk, n))
+				continue;
+			if (zf2fs_get(n->footer.nid) != root || zf2fs_get(n->footer.ino) != root ||
+			    zf2fs_node_ofs(n) || found_test(ctx, blk - ctx->vi->main_blkaddr) ||
+			    (dir ? (zf2fs_get(n->i.i_mode) & S_FMT) != 0040000 :
+			     !mode_known((uint32_t)zf2fs_get(n->i.i_mode))))
+				continue;
+			if (!best || zf2fs_get(n->footer.cp_ver) > best_ver) {
+				best = blk;
+				best_ver = zf2fs_get(n->footer.cp_ver);
+			}
+		}
+	}
+	free(sum);
+	free(n);
+	return best;
+}
+
+/*
+ * An inode whose NAT entry points at a block that is not its own (another node's, or one
+ * past its end) often still has its own block, valid in the SIT, whose summary and footer
+ * name it: point the NAT entry back at it rather than lose the file.  Fills @n.
+ */
+static bool restore_inode_nat(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *n)
+{
+	struct problem_ctx p = { .ino = ino, .nid = ino, .num = ctx->nat[ino].blkaddr };
+
+	if (!(p.blkaddr = find_inode_block(ctx, ino, ino == ZF2FS_ROOT_INO)) ||
+	    p.blkaddr == ctx->nat[ino].blkaddr || !fix_problem(ctx, PR_4_NAT_ADDR_WRONG, &p))
+		return false;
+	if (repair_set_nat(ctx, ino, ino, (uint32_t)p.blkaddr) ||
+	    zf2fs_vol_nat_override(ctx->vol, ino, ino, (uint32_t)p.blkaddr) ||
+	    zf2fs_vol_read_block(ctx->vol, p.blkaddr, n))
+		return false;
+	return true;
+}
+
 /* Read and check an inode reached for the first time; -1 if unusable. */
 static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_ref *ref,
 		       uint8_t hint)
@@ -969,6 +1037,9 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 	if (!r && (zf2fs_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT))
 		r = -ZF2FS_EFSCORRUPTED;
 	if (r == -ZF2FS_EFSCORRUPTED && mend_inode_footer(ctx, ino, n)) {
+		r = 0;
+		addr = ctx->nat[ino].blkaddr;
+	} else if (r && restore_inode_nat(ctx, ino, n)) {
 		r = 0;
 		addr = ctx->nat[ino].blkaddr;
 	}
@@ -993,6 +1064,17 @@ uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_r
 {
 	uint32_t dir = ref->dir;
 
+	/* a name leads to an inode whose NAT address pass 3 found outside the main area, or
+	 * null: its block may still be there */
+	if (child >= ZF2FS_RESERVED_NIDS && child < ctx->nids && ctx->nat[child].ino == child &&
+	    ((ctx->nid_flags[child] & (NID_BAD | NID_CHECKED)) == NID_BAD ||
+	     (ctx->nat[child].blkaddr == ZF2FS_NULL_ADDR && !ctx->nid_flags[child]))) {
+		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+
+		if (n && restore_inode_nat(ctx, child, n))
+			ctx->nid_flags[child] &= (uint8_t)~(NID_BAD | NID_CLEAR);
+		free(n);
+	}
 	if (!is_inode_nid(ctx, child))
 		return 1;
 	if (!(ctx->nid_flags[child] & NID_CHECKED)) {
@@ -1101,44 +1183,6 @@ static int restore_slots(struct fsck_ctx *ctx)
 	return 0;
 }
 
-/* The root's inode block when its NAT entry is null: a block of a node segment, valid in
- * the SIT, whose summary entry and footer both name the root as an inode, and which holds
- * a directory.  Out-of-place updates leave older copies, but only the current one is
- * valid in the SIT; should several be, the newest checkpoint version in the footers wins.
- * Returns the block or 0. */
-static uint64_t find_root_block(struct fsck_ctx *ctx, uint32_t root)
-{
-	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
-	uint64_t best = 0, best_ver = 0;
-
-	for (uint32_t s = 0; sum && n && s < ctx->vi->main_segs; s++) {
-		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
-
-		if (!(zf2fs_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) ||
-		    zf2fs_vol_segment_summary(ctx->vol, s, sum) ||
-		    sum->footer.entry_type != ZF2FS_SUM_TYPE_NODE)
-			continue;
-		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
-			uint64_t blk = ctx->vi->main_blkaddr + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG + off;
-
-			if (!sit_bit(se, off) || zf2fs_get(sum->entries[off].nid) != root ||
-			    zf2fs_vol_read_block(ctx->vol, blk, n))
-				continue;
-			if (zf2fs_get(n->footer.nid) != root || zf2fs_get(n->footer.ino) != root ||
-			    (zf2fs_get(n->i.i_mode) & 0170000) != 0040000)
-				continue;
-			if (!best || zf2fs_get(n->footer.cp_ver) > best_ver) {
-				best = blk;
-				best_ver = zf2fs_get(n->footer.cp_ver);
-			}
-		}
-	}
-	free(sum);
-	free(n);
-	return best;
-}
-
 int pass4_tree(struct fsck_ctx *ctx)
 {
 	uint32_t root = ZF2FS_ROOT_INO;
@@ -1146,13 +1190,21 @@ int pass4_tree(struct fsck_ctx *ctx)
 	int err;
 
 	if (root < ctx->nids && ctx->nat[root].blkaddr == ZF2FS_NULL_ADDR &&
-	    !(ctx->nid_flags[root] & NID_BAD) && (p.blkaddr = find_root_block(ctx, root)) &&
+	    !(ctx->nid_flags[root] & NID_BAD) && (p.blkaddr = find_inode_block(ctx, root, true)) &&
 	    fix_problem(ctx, PR_4_ROOT_NAT_LOST, &p)) {
 		err = repair_set_nat(ctx, root, root, (uint32_t)p.blkaddr);
 		if (!err)
 			err = zf2fs_vol_nat_override(ctx->vol, root, root, (uint32_t)p.blkaddr);
 		if (err)
 			return err;
+	}
+	if (root < ctx->nids && ctx->nat[root].ino == root &&
+	    (ctx->nid_flags[root] & (NID_BAD | NID_CHECKED)) == NID_BAD) {
+		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+
+		if (n && restore_inode_nat(ctx, root, n))
+			ctx->nid_flags[root] &= (uint8_t)~(NID_BAD | NID_CLEAR);
+		free(n);
 	}
 	if (!is_inode_nid(ctx, root)) {
 		p.str = "no NAT entry";

@@ -86,6 +86,9 @@ static const struct problem_def problems[] = {
 	  "(found by its summary entry and footer)", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_SSA_VERSION_BAD, "node %n: the summaries of its data blocks (the first at %b) "
 	  "record version %N, its NAT entry has version %M", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_NAT_ADDR_WRONG, "inode %i: its NAT entry points at block %N, which is not its own; "
+	  "its inode block is at %b (found by its summary entry and footer)", PROMPT_FIX,
+	  PR_PREEN_OK },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
