@@ -214,6 +214,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_ROOT_NAT_LOST        0x04001C
 #define PR_4_SSA_VERSION_BAD      0x04001D
 #define PR_4_NAT_ADDR_WRONG       0x04001E
+#define PR_4_NODE_FOOTER_BAD      0x04001F
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -243,6 +244,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_7_CURSEG_NEXT_USED     0x070007
 #define PR_7_NEXT_FREE_NID_BAD    0x070008
 #define PR_7_SIT_TYPE_WRONG       0x070009
+#define PR_7_SUM_TYPE_WRONG       0x07000A
 /* pass 8: zones (need the zoned devices themselves) */
 #define PR_8_CURSEG_WP_MISMATCH   0x080001
 #define PR_8_VALID_BEYOND_WP      0x080002
@@ -419,6 +421,8 @@ struct zf2fs_node *repair_new_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t 
 /* Set the NAT entry of @nid (written with the NAT blocks at commit). */
 int repair_set_nat(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t blkaddr);
 int repair_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent);
+/* Set the type (ZF2FS_SUM_TYPE_*) in the footer of a segment's summary block. */
+int repair_set_sum_type(struct fsck_ctx *ctx, uint32_t segno, uint8_t type);
 /* Set the log type recorded in a segment's SIT entry. */
 int repair_set_seg_type(struct fsck_ctx *ctx, uint32_t segno, uint32_t type);
 bool repair_pending(const struct fsck_ctx *ctx);

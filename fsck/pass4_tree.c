@@ -211,6 +211,42 @@ static int walk_bad(void *arg, uint32_t nid, uint32_t parent, uint32_t slot, uin
 }
 
 /*
+ * A node whose footer names another nid, inode or offset, while three witnesses agree it
+ * is this inode's node at this place: its NAT entry (nid, inode), the summary entry of its
+ * block (a node segment's, naming the nid) and its parent's pointer.  The kernel refuses
+ * a node whose footer disagrees (f2fs_get_node_page: nid; and the offset tells inodes,
+ * direct and indirect nodes apart), so the footer is rewritten from the parent's place
+ * rather than the node, and every block below it, being lost.
+ */
+static int walk_mend(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
+		     uint32_t ofs, const char *why)
+{
+	struct inode_walk *w = arg;
+	struct fsck_ctx *ctx = w->ctx;
+	struct problem_ctx p = { .ino = w->ino, .nid = nid, .blkaddr = blkaddr, .str = why };
+	const struct zf2fs_summary *e;
+	struct zf2fs_node *fix;
+	uint32_t flag = (uint32_t)zf2fs_get(node->footer.flag);
+
+	if (nid >= ctx->nids || ctx->nat[nid].ino != w->ino || ctx->nat[nid].blkaddr != blkaddr ||
+	    (ctx->nid_flags[nid] & NID_REACHED) || !blk_in_main(ctx, blkaddr) ||
+	    zf2fs_sit_type(sit_get(ctx, blk_segno(ctx, blkaddr))) < ZF2FS_LOG_HOT_NODE ||
+	    zf2fs_sit_type(sit_get(ctx, blk_segno(ctx, blkaddr))) > ZF2FS_LOG_COLD_NODE ||
+	    ssa_entry(ctx, blkaddr, &e) || zf2fs_get(e->nid) != nid)
+		return 0;
+	if (!fix_problem(ctx, PR_4_NODE_FOOTER_BAD, &p))
+		return 0;
+	fix = repair_node_from(ctx, nid, node);
+	if (!fix)
+		return 0;
+	zf2fs_set(fix->footer.nid, nid);
+	zf2fs_set(fix->footer.ino, w->ino);
+	zf2fs_set(fix->footer.flag, (flag & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1)) |
+		  (ofs << ZF2FS_FOOTER_OFS_SHIFT));
+	return 1;
+}
+
+/*
  * An i_nid[] slot whose node was unusable often had a node of its own before the damage:
  * one the NAT holds for this inode, that nothing reached, whose footer names it, this
  * inode and the offset of that slot.  Point the slot at it again and walk it, so its
@@ -788,7 +824,8 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
 {
 	const struct zf2fs_inode *in = &node->i;
-	const struct zf2fs_walk_ops ops = { .node = walk_node, .data = walk_data, .bad = walk_bad };
+	const struct zf2fs_walk_ops ops = { .node = walk_node, .data = walk_data, .bad = walk_bad,
+					    .mend = walk_mend };
 	struct inode_walk w = { .ctx = ctx, .ino = ino, .counted = 1, .inode = node };
 	struct zf2fs_inode_geom g;
 	struct problem_ctx p = { .ino = ino };

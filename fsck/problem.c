@@ -89,6 +89,8 @@ static const struct problem_def problems[] = {
 	{ PR_4_NAT_ADDR_WRONG, "inode %i: its NAT entry points at block %N, which is not its own; "
 	  "its inode block is at %b (found by its summary entry and footer)", PROMPT_FIX,
 	  PR_PREEN_OK },
+	{ PR_4_NODE_FOOTER_BAD, "inode %i: node %n at %b has a wrong footer (%S); its NAT entry, "
+	  "its summary entry and its parent's pointer agree on it", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
@@ -139,6 +141,8 @@ static const struct problem_def problems[] = {
 	{ PR_7_NEXT_FREE_NID_BAD, "checkpoint next_free_nid %N is beyond the NAT (%M)", PROMPT_FIX,
 	  PR_PREEN_OK },
 	{ PR_7_SIT_TYPE_WRONG, "segment %s: SIT type %N, expected %M", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_7_SUM_TYPE_WRONG, "segment %s: its summary block's footer says type %N, its blocks "
+	  "make it %M (0 data, 1 node)", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_8_CURSEG_WP_MISMATCH, "log %N (segment %s) writes next at block %M of its zone, the "
 	  "zone's write pointer is at %S", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_8_VALID_BEYOND_WP, "zone at block %b (segment %s): block %N in use is at or beyond "
