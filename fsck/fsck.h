@@ -138,6 +138,8 @@ struct fsck_ctx {
 					  * everything is repaired */
 	bool saw_extra_attr;             /* pass 4: some inode has extra attributes */
 	uint32_t sb_add_features;        /* pass 4: feature bits the superblocks lost */
+	bool sb_uuid_fix;                /* pass 1: both copies get ctx->sb's uuid */
+	struct zf2fs_super *sb_own;      /* pass 1: ctx->sb when its uuid was replaced */
 
 	/* results */
 	unsigned long problems, fixed, unfixed;
@@ -175,6 +177,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_1_SB_PRIMARY_BAD       0x010001
 #define PR_1_SB_BACKUP_BAD        0x010002
 #define PR_1_SB_ERRORS_RECORDED   0x010003
+#define PR_1_SB_UUID_BAD          0x010004
 /* pass 2: checkpoint */
 #define PR_2_CP_PACK_BAD          0x020001
 #define PR_2_CP_ORPHAN_BLOCK_BAD  0x020002

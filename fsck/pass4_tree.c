@@ -375,6 +375,42 @@ static int clear_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, u
 	return set_data_slot(ctx, ino, owner, ofs, ZF2FS_NULL_ADDR);
 }
 
+/*
+ * A stray pointer (to another slot's block) was usually moved from the slot's own block by
+ * a few blocks: look in the segment it points into for a block valid in the SIT, not owned
+ * yet, whose summary names this very slot, and point the slot back at it now, before a
+ * directory's blocks are scanned (restore_slots, at the end of pass 4, is too late for a
+ * dentry block: its names would be missed and their inodes reconnected twice).  Otherwise
+ * the slot is cleared and left to restore_slots.
+ */
+static int clear_or_restore(struct inode_walk *w, uint32_t owner, uint32_t ofs, uint64_t near)
+{
+	struct fsck_ctx *ctx = w->ctx;
+
+	if (blk_in_main(ctx, near)) {
+		uint32_t s = blk_segno(ctx, near);
+		uint64_t first = ctx->vi->main_blkaddr + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG;
+		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
+
+		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
+			const struct zf2fs_summary *e;
+			struct problem_ctx p = { .ino = w->ino, .nid = owner, .num = ofs,
+						 .blkaddr = first + off };
+
+			if (!sit_bit(se, off) || found_test(ctx, first + off - ctx->vi->main_blkaddr) ||
+			    ssa_entry(ctx, first + off, &e) || zf2fs_get(e->nid) != owner ||
+			    zf2fs_get(e->ofs_in_node) != ofs)
+				continue;
+			if (!fix_problem(ctx, PR_4_BLOCK_RESTORED, &p))
+				break;
+			claim_block(ctx, first + off, false);
+			w->counted++;
+			return set_data_slot(ctx, w->ino, owner, ofs, (uint32_t)(first + off));
+		}
+	}
+	return clear_data_slot(ctx, w->ino, owner, ofs);
+}
+
 static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 		     uint32_t ofs_in_node)
 {
@@ -411,14 +447,14 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 					(uint32_t)zf2fs_get(e->ofs_in_node))) {
 			p.num2 = zf2fs_get(e->nid);
 			if (fix_problem(ctx, PR_4_BLOCK_DUP, &p))
-				return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
+				return clear_or_restore(w, owner, ofs_in_node, blkaddr);
 			return 0;
 		}
 	}
 	if (!claim_block(ctx, blkaddr, false)) {
 		p.num2 = summary_owner(ctx, blkaddr);
 		if (fix_problem(ctx, PR_4_BLOCK_DUP, &p))
-			return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
+			return clear_or_restore(w, owner, ofs_in_node, blkaddr);
 		return 0;
 	}
 	w->counted++;
