@@ -889,11 +889,7 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 		return -ENOMEM;
 	if ((mode & S_FMT) == 0040000) {
 		ctx->nid_flags[ino] |= NID_DIR;
-		ctx->dirs++;
-		if (zf2fs_get(in->i_current_depth) > ZF2FS_MAX_DIR_HASH_DEPTH) {
-			p.num = zf2fs_get(in->i_current_depth);
-			fix_problem(ctx, PR_5_DIR_DEPTH_BAD, &p);
-		}
+		ctx->dirs++;   /* its depth and hash levels are pass 5's */
 	} else {
 		ctx->files++;
 	}

@@ -107,8 +107,8 @@ static const struct problem_def problems[] = {
 	  PR_PREEN_OK },
 	{ PR_5_DIR_MULTI_PARENT, "directory %i is also named in directory %p as \"%S\"",
 	  PROMPT_REMOVE, 0 },
-	{ PR_5_DIR_DEPTH_BAD, "directory %i: i_current_depth %N is beyond the maximum",
-	  PROMPT_NONE, PR_NOT_A_FIX },
+	{ PR_5_DIR_DEPTH_BAD, "directory %i: i_current_depth %N, its dentry blocks need %M hash "
+	  "levels (the kernel takes at most 63)", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_INODE_PINO_BAD, "directory %i: parent inode number %N, its parent is %p",
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DIR_DOT_WRONG, "directory %i: entry \"%S\" names inode %N, expected %M",
@@ -116,6 +116,8 @@ static const struct problem_def problems[] = {
 	{ PR_5_DENTRY_BUCKET_FULL, "directory %i: entry \"%S\" left where it is: no dentry block "
 	  "of its hash bucket at levels 0 to %N has %M free slots in a row (the kernel would add "
 	  "a hash level or a block; fsck adds neither)", PROMPT_NONE, PR_NOT_A_FIX },
+	{ PR_5_DIR_LEVEL_BAD, "directory %i: i_dir_level %N puts its names in wrong hash buckets; "
+	  "i_dir_level %M puts every one in its bucket", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_6_LINK_COUNT_BAD, "inode %i: link count is %N, counted %M", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_6_UNREACHABLE_INODE, "inode %i is not in any directory", PROMPT_RECONNECT, 0 },
 	{ PR_6_UNREACHABLE_NODE, "node %n (inode %i) at %b is not reachable", PROMPT_CLEAR,
