@@ -473,7 +473,8 @@ static bool checksum_applies(const struct fsck_ctx *ctx, const struct zf2fs_inod
 	       offsetof(struct zf2fs_inode, i_extra_isize);
 }
 
-static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
+/* Returns whether the inode keeps a usable xattr node. */
+static bool check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 			     const struct zf2fs_node *inode)
 {
 	uint32_t xnid = (uint32_t)zf2fs_get(inode->i.i_xattr_nid);
@@ -484,10 +485,10 @@ static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 	int err;
 
 	if (!xnid)
-		return;
+		return false;
 	x = malloc(ZF2FS_BLKSIZE);
 	if (!x)
-		return;
+		return false;
 	err = zf2fs_vol_read_node(ctx->vol, xnid, x, &addr, why, sizeof(why));
 	if (!err && zf2fs_get(x->footer.ino) != w->ino) {
 		snprintf(why, sizeof(why), "it belongs to inode %llu",
@@ -521,6 +522,50 @@ static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 		check_summary(ctx, addr, xnid, 0, true);
 	}
 	free(x);
+	return !err;
+}
+
+/*
+ * The kernel reads an inode's xattrs as one list: the inline area (a header, then entries)
+ * continued by the xattr node when there is one, and refuses the whole list when an entry
+ * or the word that ends the list lies past its end (__find_xattr: "corrupted xattr").
+ * Without an xattr node (none, or dropped above) the list must end inside the inline
+ * area: it is cut before the first entry that does not fit with the end word after it
+ * (what followed was in the node, which is gone).  Only a list with the xattr magic is
+ * checked: sload.f2fs 1.15 leaves block addresses in the inline xattr area of large files
+ * it writes, which the kernel would parse too; repairing those is left for later.
+ */
+static void check_inline_xattrs(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+				const struct zf2fs_inode_geom *g)
+{
+	uint32_t start = 4 * (ZF2FS_ADDRS_PER_INODE - g->xattr_words);
+	uint32_t end = 4 * g->xattr_words, pos = ZF2FS_XATTR_HDR_SIZE;
+	const uint8_t *area = (const uint8_t *)node->i.i_addr + start;
+	struct problem_ctx p = { .ino = ino, .num2 = end };
+
+	if (!(node->i.i_inline & ZF2FS_INLINE_XATTR) || end < ZF2FS_XATTR_HDR_SIZE + 4 ||
+	    zf2fs_get_le32p(area) != ZF2FS_XATTR_MAGIC)
+		return;
+	while (pos + 4 <= end && zf2fs_get_le32p(area + pos)) {
+		struct zf2fs_xattr_entry e;
+		uint32_t size;
+
+		memcpy(&e, area + pos, sizeof(e));
+		size = zf2fs_xattr_entry_size(&e);
+
+		if (pos + size + 4 > end)
+			break;
+		pos += size;
+	}
+	if (pos + 4 <= end && !zf2fs_get_le32p(area + pos))
+		return;
+	p.num = pos;
+	if (fix_problem(ctx, PR_4_XATTR_LIST_BAD, &p)) {
+		struct zf2fs_node *n = repair_node(ctx, ino);
+
+		if (n)
+			zf2fs_put_le32p((uint8_t *)n->i.i_addr + start + pos, 0);
+	}
 }
 
 static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node);
@@ -927,7 +972,8 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 				zf2fs_put_le32p((uint8_t *)n->i.i_addr + 4 * g.extra_words, 0);
 		}
 	}
-	check_xattr_node(ctx, &w, node);
+	if (!check_xattr_node(ctx, &w, node))
+		check_inline_xattrs(ctx, ino, node, &g);
 	w.ext_fofs = (uint32_t)zf2fs_get(in->i_ext.fofs);
 	w.ext_blk = (uint32_t)zf2fs_get(in->i_ext.blk);
 	w.ext_len = (uint32_t)zf2fs_get(in->i_ext.len);

@@ -93,6 +93,9 @@ static const struct problem_def problems[] = {
 	  PR_PREEN_OK },
 	{ PR_4_NODE_FOOTER_BAD, "inode %i: node %n at %b has a wrong footer (%S); its NAT entry, "
 	  "its summary entry and its parent's pointer agree on it", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_XATTR_LIST_BAD, "inode %i: its inline xattr list runs past its inline area (entry "
+	  "at byte %N of %M) and no xattr node continues it: the kernel refuses all its xattrs",
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",

@@ -266,6 +266,13 @@ static inline bool zf2fs_dir_block_bucket(uint64_t bidx, uint32_t dir_level,
 
 /* ---- logs ----------------------------------------------------------------------------- */
 /* "hot_data" .. "cold_node" for ZF2FS_LOG_HOT_DATA .. ZF2FS_LOG_COLD_NODE, else "unknown". */
+/* ---- xattrs ----------------------------------------------------------------------------- */
+/* Bytes an xattr entry takes, its name and value included (4-byte aligned). */
+static inline uint32_t zf2fs_xattr_entry_size(const struct zf2fs_xattr_entry *e)
+{
+	return (4u + e->e_name_len + (uint32_t)zf2fs_get(e->e_value_size) + 3u) & ~3u;
+}
+
 /* ---- node footers ---------------------------------------------------------------------- */
 /* The dentry mark: an fsync'd inode whose name roll-forward recovery re-creates. */
 static inline bool zf2fs_node_dent_marked(const struct zf2fs_node *n)
