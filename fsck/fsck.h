@@ -219,6 +219,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_NAT_ADDR_WRONG       0x04001E
 #define PR_4_NODE_FOOTER_BAD      0x04001F
 #define PR_4_XATTR_LIST_BAD       0x040020
+#define PR_4_INODE_NAMELEN_BAD    0x040021
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002

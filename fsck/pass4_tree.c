@@ -894,6 +894,21 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 	}
 	if (ref && name_recovered(ctx, ino))
 		check_recovery_name(ctx, ino, node, ref);
+	/* whatever the name, its length fits i_name: f2fs-tools' fsck takes a longer one for
+	 * damage and sets it to what i_name holds, and so do we, so both agree */
+	if (zf2fs_get(node->i.i_namelen) > ZF2FS_NAME_LEN) {
+		struct problem_ctx p = { .ino = ino, .num = zf2fs_get(node->i.i_namelen),
+					 .num2 = strnlen((const char *)node->i.i_name, ZF2FS_NAME_LEN) };
+
+		if (fix_problem(ctx, PR_4_INODE_NAMELEN_BAD, &p)) {
+			n = repair_node(ctx, ino);
+			if (!n) {
+				free(copy);
+				return -ENOMEM;
+			}
+			zf2fs_set(n->i.i_namelen, p.num2);
+		}
+	}
 	if (copy && csum_ok)
 		zf2fs_set(copy->i.i_inode_checksum, zf2fs_inode_checksum(seed, copy));
 	r = check_inode_as(ctx, ino, node);

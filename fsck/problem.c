@@ -96,6 +96,8 @@ static const struct problem_def problems[] = {
 	{ PR_4_XATTR_LIST_BAD, "inode %i: its inline xattr list runs past its inline area (entry "
 	  "at byte %N of %M) and no xattr node continues it: the kernel refuses all its xattrs",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INODE_NAMELEN_BAD, "inode %i: i_namelen %N is longer than a name can be; i_name "
+	  "holds %M bytes", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
