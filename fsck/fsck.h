@@ -98,6 +98,7 @@ struct fsck_ctx {
 	uint32_t nids;                   /* pass 3: one past the last nid the NAT uses */
 	uint32_t nat_cap;
 	struct ssa_cache *ssa;           /* pass 4: recently read summary blocks */
+	uint16_t ref_extra_isize;        /* pass 4: the root's extra attribute size */
 	uint32_t inode_scans;            /* pass 4: searches of the summaries for inode blocks */
 	uint32_t ver_nid;                /* pass 4: last node reported for summary versions */
 	bool ver_fix;                    /* and the answer, which its other blocks follow */
@@ -220,6 +221,8 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_NODE_FOOTER_BAD      0x04001F
 #define PR_4_XATTR_LIST_BAD       0x040020
 #define PR_4_INODE_NAMELEN_BAD    0x040021
+#define PR_4_INODE_EXTRA_RESET    0x040022
+#define PR_4_NAT_INO_WRONG        0x040023
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002

@@ -909,6 +909,45 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			zf2fs_set(n->i.i_namelen, p.num2);
 		}
 	}
+	/* extra attribute or inline xattr sizes the kernel refuses: the root's extra size
+	 * (made by the same tool as the other inodes, and checked first) and, with inline
+	 * xattrs, the kernel's default inline xattr size (mount option inline_xattr_size),
+	 * rather than losing the inode */
+	{
+		struct zf2fs_inode_geom g;
+		struct problem_ctx p = { .ino = ino, .num = zf2fs_get(node->i.i_extra_isize),
+					 .num2 = zf2fs_get(node->i.i_inline_xattr_size) };
+
+		/* before the root is known (the root itself): its own extra size */
+		uint16_t eref = ctx->ref_extra_isize ? ctx->ref_extra_isize :
+			       (uint16_t)zf2fs_get(node->i.i_extra_isize);
+
+		if ((node->i.i_inline & ZF2FS_EXTRA_ATTR) &&
+		    zf2fs_inode_geometry(&node->i, ctx->vi->features, &g)) {
+			struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+
+			if (!t) {
+				free(copy);
+				return -ENOMEM;
+			}
+			memcpy(t, node, ZF2FS_BLKSIZE);
+			zf2fs_set(t->i.i_extra_isize, eref);
+			if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g))
+				zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
+					  ZF2FS_INLINE_XATTR_ADDRS : 0);
+			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) &&
+			    fix_problem(ctx, PR_4_INODE_EXTRA_RESET, &p) &&
+			    (n = repair_node(ctx, ino))) {
+				n->i.i_extra_isize = t->i.i_extra_isize;
+				n->i.i_inline_xattr_size = t->i.i_inline_xattr_size;
+				free(copy);
+				copy = t;
+				node = copy;
+				t = NULL;
+			}
+			free(t);
+		}
+	}
 	if (copy && csum_ok)
 		zf2fs_set(copy->i.i_inode_checksum, zf2fs_inode_checksum(seed, copy));
 	r = check_inode_as(ctx, ino, node);
@@ -943,6 +982,9 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 			repair_free_node(ctx, ino);
 		ctx->nid_flags[ino] |= NID_BAD;
 		return 1;
+	}
+	if (ino == ZF2FS_ROOT_INO && (in->i_inline & ZF2FS_EXTRA_ATTR)) {
+		ctx->ref_extra_isize = (uint16_t)zf2fs_get(in->i_extra_isize);
 	}
 	ctx->ftypes[ino] = zf2fs_mode_to_ftype(mode);
 	if (disk_links_set(ctx, ino, (uint32_t)zf2fs_get(in->i_links)))
@@ -1194,6 +1236,26 @@ uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_r
 {
 	uint32_t dir = ref->dir;
 
+	/* a name leads to a nid whose NAT entry names another inode, while the block it
+	 * points to is this inode by its footer and its summary entry: the entry's inode
+	 * number is what was damaged */
+	if (child >= ZF2FS_RESERVED_NIDS && child < ctx->nids && ctx->nat[child].ino != child &&
+	    blk_in_main(ctx, ctx->nat[child].blkaddr) && !(ctx->nid_flags[child] & NID_CHECKED)) {
+		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+		const struct zf2fs_summary *e;
+		struct problem_ctx p = { .ino = child, .num = ctx->nat[child].ino,
+					 .blkaddr = ctx->nat[child].blkaddr };
+
+		if (n && !zf2fs_vol_read_block(ctx->vol, p.blkaddr, n) &&
+		    zf2fs_get(n->footer.nid) == child && zf2fs_get(n->footer.ino) == child &&
+		    !zf2fs_node_ofs(n) && mode_known((uint32_t)zf2fs_get(n->i.i_mode)) &&
+		    !ssa_entry(ctx, p.blkaddr, &e) && zf2fs_get(e->nid) == child &&
+		    fix_problem(ctx, PR_4_NAT_INO_WRONG, &p) &&
+		    !repair_set_nat(ctx, child, child, (uint32_t)p.blkaddr) &&
+		    !zf2fs_vol_nat_override(ctx->vol, child, child, (uint32_t)p.blkaddr))
+			ctx->nid_flags[child] &= (uint8_t)~(NID_BAD | NID_CLEAR);
+		free(n);
+	}
 	/* a name leads to an inode whose NAT address pass 3 found outside the main area, or
 	 * null: its block may still be there */
 	if (child >= ZF2FS_RESERVED_NIDS && child < ctx->nids && ctx->nat[child].ino == child &&

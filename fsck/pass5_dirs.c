@@ -556,7 +556,7 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 		.inode = inode,
 	};
 	struct problem_ctx p = { .ino = ino };
-	uint32_t need = 1;
+	uint32_t need = 0;   /* no dentry block (an inline directory): any depth will do */
 	int err;
 
 	if (!(inode->i.i_inline & ZF2FS_INLINE_DENTRY)) {
@@ -597,6 +597,7 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 	}
 	/* inline dentries: the kernel sets the depth to 1 when it converts them */
 	if (d.depth > ZF2FS_MAX_DIR_HASH_DEPTH || d.depth < need) {
+		need = need ? need : 1;
 		p.num = d.depth;
 		p.num2 = need;
 		if (fix_problem(ctx, PR_5_DIR_DEPTH_BAD, &p)) {

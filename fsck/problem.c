@@ -98,6 +98,10 @@ static const struct problem_def problems[] = {
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_INODE_NAMELEN_BAD, "inode %i: i_namelen %N is longer than a name can be; i_name "
 	  "holds %M bytes", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INODE_EXTRA_RESET, "inode %i: extra attribute size %N or inline xattr size %M is "
+	  "invalid; the root inode's extra size and the default inline xattr size fit it", PROMPT_FIX, 0 },
+	{ PR_4_NAT_INO_WRONG, "inode %i: its NAT entry names inode %N, but its block at %b is "
+	  "inode %i by its footer and its summary entry", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
