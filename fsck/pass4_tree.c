@@ -824,6 +824,17 @@ static void check_recovery_name(struct fsck_ctx *ctx, uint32_t ino, const struct
 	}
 }
 
+/* With flexible inline xattrs, an inode flagged as having inline xattrs needs a size the
+ * kernel accepts (sanity_check_inode: from a header and an entry up to 443 words). */
+static bool xattr_size_ok(const struct fsck_ctx *ctx, const struct zf2fs_inode *in)
+{
+	uint32_t words = (uint32_t)zf2fs_get(in->i_inline_xattr_size);
+
+	return !(ctx->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR) ||
+	       !(in->i_inline & ZF2FS_EXTRA_ATTR) || !(in->i_inline & ZF2FS_INLINE_XATTR) ||
+	       (words >= ZF2FS_MIN_INLINE_XATTR_WORDS && words <= ZF2FS_MAX_INLINE_XATTR_WORDS);
+}
+
 /*
  * Check one inode and its blocks; @hint is the file type its directory entry gives
  * (ZF2FS_FT_UNKNOWN when no entry led here).  Returns 0, or 1 when the inode is unusable
@@ -923,7 +934,8 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			       (uint16_t)zf2fs_get(node->i.i_extra_isize);
 
 		if ((node->i.i_inline & ZF2FS_EXTRA_ATTR) &&
-		    zf2fs_inode_geometry(&node->i, ctx->vi->features, &g)) {
+		    (zf2fs_inode_geometry(&node->i, ctx->vi->features, &g) ||
+		     !xattr_size_ok(ctx, &node->i))) {
 			struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
 
 			if (!t) {
@@ -932,10 +944,10 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			}
 			memcpy(t, node, ZF2FS_BLKSIZE);
 			zf2fs_set(t->i.i_extra_isize, eref);
-			if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g))
+			if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) || !xattr_size_ok(ctx, &t->i))
 				zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
 					  ZF2FS_INLINE_XATTR_ADDRS : 0);
-			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) &&
+			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) && xattr_size_ok(ctx, &t->i) &&
 			    fix_problem(ctx, PR_4_INODE_EXTRA_RESET, &p) &&
 			    (n = repair_node(ctx, ino))) {
 				n->i.i_extra_isize = t->i.i_extra_isize;
@@ -1231,31 +1243,40 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 	return r;
 }
 
+/*
+ * A name (or the superblock, for the root) leads to a nid whose NAT entry names another
+ * inode, while the block it points to is this inode by its footer and its summary entry:
+ * the entry's inode number is what was damaged.
+ */
+static void restore_nat_ino(struct fsck_ctx *ctx, uint32_t child)
+{
+	struct zf2fs_node *n;
+	const struct zf2fs_summary *e;
+	struct problem_ctx p = { .ino = child };
+
+	if (child < ZF2FS_RESERVED_NIDS || child >= ctx->nids || ctx->nat[child].ino == child ||
+	    !blk_in_main(ctx, ctx->nat[child].blkaddr) || (ctx->nid_flags[child] & NID_CHECKED))
+		return;
+	p.num = ctx->nat[child].ino;
+	p.blkaddr = ctx->nat[child].blkaddr;
+	n = malloc(ZF2FS_BLKSIZE);
+	if (n && !zf2fs_vol_read_block(ctx->vol, p.blkaddr, n) &&
+	    zf2fs_get(n->footer.nid) == child && zf2fs_get(n->footer.ino) == child &&
+	    !zf2fs_node_ofs(n) && mode_known((uint32_t)zf2fs_get(n->i.i_mode)) &&
+	    !ssa_entry(ctx, p.blkaddr, &e) && zf2fs_get(e->nid) == child &&
+	    fix_problem(ctx, PR_4_NAT_INO_WRONG, &p) &&
+	    !repair_set_nat(ctx, child, child, (uint32_t)p.blkaddr) &&
+	    !zf2fs_vol_nat_override(ctx->vol, child, child, (uint32_t)p.blkaddr))
+		ctx->nid_flags[child] &= (uint8_t)~(NID_BAD | NID_CLEAR);
+	free(n);
+}
+
 /* A name in directory @dir points at @child: verdict for pass 5. */
 uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_ref *ref)
 {
 	uint32_t dir = ref->dir;
 
-	/* a name leads to a nid whose NAT entry names another inode, while the block it
-	 * points to is this inode by its footer and its summary entry: the entry's inode
-	 * number is what was damaged */
-	if (child >= ZF2FS_RESERVED_NIDS && child < ctx->nids && ctx->nat[child].ino != child &&
-	    blk_in_main(ctx, ctx->nat[child].blkaddr) && !(ctx->nid_flags[child] & NID_CHECKED)) {
-		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
-		const struct zf2fs_summary *e;
-		struct problem_ctx p = { .ino = child, .num = ctx->nat[child].ino,
-					 .blkaddr = ctx->nat[child].blkaddr };
-
-		if (n && !zf2fs_vol_read_block(ctx->vol, p.blkaddr, n) &&
-		    zf2fs_get(n->footer.nid) == child && zf2fs_get(n->footer.ino) == child &&
-		    !zf2fs_node_ofs(n) && mode_known((uint32_t)zf2fs_get(n->i.i_mode)) &&
-		    !ssa_entry(ctx, p.blkaddr, &e) && zf2fs_get(e->nid) == child &&
-		    fix_problem(ctx, PR_4_NAT_INO_WRONG, &p) &&
-		    !repair_set_nat(ctx, child, child, (uint32_t)p.blkaddr) &&
-		    !zf2fs_vol_nat_override(ctx->vol, child, child, (uint32_t)p.blkaddr))
-			ctx->nid_flags[child] &= (uint8_t)~(NID_BAD | NID_CLEAR);
-		free(n);
-	}
+	restore_nat_ino(ctx, child);
 	/* a name leads to an inode whose NAT address pass 3 found outside the main area, or
 	 * null: its block may still be there */
 	if (child >= ZF2FS_RESERVED_NIDS && child < ctx->nids && ctx->nat[child].ino == child &&
@@ -1390,6 +1411,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 		if (err)
 			return err;
 	}
+	restore_nat_ino(ctx, root);
 	if (root < ctx->nids && ctx->nat[root].ino == root &&
 	    (ctx->nid_flags[root] & (NID_BAD | NID_CHECKED)) == NID_BAD) {
 		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);

@@ -217,6 +217,8 @@ struct zf2fs_extent {
 #define ZF2FS_ADVISE_LOST_PINO 0x02u
 
 #define ZF2FS_MAX_INLINE_XATTR_WORDS 443u  /* the kernel's bound on i_inline_xattr_size */
+#define ZF2FS_MIN_INLINE_XATTR_WORDS 7u    /* and its floor, with inline xattrs: a header
+					    * and an entry */
 
 /* Node offsets in a file's tree, as footers record them. */
 #define ZF2FS_OFS_DIR1  1u
