@@ -51,6 +51,7 @@ struct lost_slot {
 
 struct nat_rec {
 	uint32_t ino, blkaddr;
+	uint8_t version;         /* copied by the kernel into its data blocks' summaries */
 };
 
 /* Context for one problem report: the fields a message may name. */
@@ -97,6 +98,10 @@ struct fsck_ctx {
 	uint32_t nids;                   /* pass 3: one past the last nid the NAT uses */
 	uint32_t nat_cap;
 	struct ssa_cache *ssa;           /* pass 4: recently read summary blocks */
+	uint16_t ref_extra_isize;        /* pass 4: the root's extra attribute size */
+	uint32_t inode_scans;            /* pass 4: searches of the summaries for inode blocks */
+	uint32_t ver_nid;                /* pass 4: last node reported for summary versions */
+	bool ver_fix;                    /* and the answer, which its other blocks follow */
 	uint32_t *orphans;
 	uint32_t norphans;
 
@@ -108,6 +113,9 @@ struct fsck_ctx {
 
 	bool needs_recovery;             /* pass 2: fsync'd data awaits the kernel */
 	uint32_t *rf_chain, rf_len;      /* pass 2: its node chain (rollforward.c) */
+#define ZF2FS_RF_DENT_MAX 64
+	uint32_t rf_dent[ZF2FS_RF_DENT_MAX];   /* pass 2: inodes recovered with their name */
+	uint32_t rf_ndent;
 	bool sit_dirty, sit_type_fix;
 	uint8_t *ftypes;                 /* pass 4: file type (ZF2FS_FT_*) of each inode */
 	uint32_t lpf_ino;                /* lost+found, when found */
@@ -131,6 +139,8 @@ struct fsck_ctx {
 					  * everything is repaired */
 	bool saw_extra_attr;             /* pass 4: some inode has extra attributes */
 	uint32_t sb_add_features;        /* pass 4: feature bits the superblocks lost */
+	bool sb_uuid_fix;                /* pass 1: both copies get ctx->sb's uuid */
+	struct zf2fs_super *sb_own;      /* pass 1: ctx->sb when its uuid was replaced */
 
 	/* results */
 	unsigned long problems, fixed, unfixed;
@@ -168,6 +178,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_1_SB_PRIMARY_BAD       0x010001
 #define PR_1_SB_BACKUP_BAD        0x010002
 #define PR_1_SB_ERRORS_RECORDED   0x010003
+#define PR_1_SB_UUID_BAD          0x010004
 /* pass 2: checkpoint */
 #define PR_2_CP_PACK_BAD          0x020001
 #define PR_2_CP_ORPHAN_BLOCK_BAD  0x020002
@@ -205,6 +216,13 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_INLINE_DENTRY_FLAG_BAD 0x04001A
 #define PR_4_SB_FEATURE_MISSING   0x04001B
 #define PR_4_ROOT_NAT_LOST        0x04001C
+#define PR_4_SSA_VERSION_BAD      0x04001D
+#define PR_4_NAT_ADDR_WRONG       0x04001E
+#define PR_4_NODE_FOOTER_BAD      0x04001F
+#define PR_4_XATTR_LIST_BAD       0x040020
+#define PR_4_INODE_NAMELEN_BAD    0x040021
+#define PR_4_INODE_EXTRA_RESET    0x040022
+#define PR_4_NAT_INO_WRONG        0x040023
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -217,6 +235,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_5_INODE_PINO_BAD       0x05000A
 #define PR_5_DIR_DOT_WRONG        0x05000B
 #define PR_5_DENTRY_BUCKET_FULL   0x05000C
+#define PR_5_DIR_LEVEL_BAD        0x05000D
 /* pass 6: connectivity and links */
 #define PR_6_LINK_COUNT_BAD       0x060001
 #define PR_6_UNREACHABLE_INODE    0x060002
@@ -234,6 +253,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_7_CURSEG_NEXT_USED     0x070007
 #define PR_7_NEXT_FREE_NID_BAD    0x070008
 #define PR_7_SIT_TYPE_WRONG       0x070009
+#define PR_7_SUM_TYPE_WRONG       0x07000A
 /* pass 8: zones (need the zoned devices themselves) */
 #define PR_8_CURSEG_WP_MISMATCH   0x080001
 #define PR_8_VALID_BEYOND_WP      0x080002
@@ -394,7 +414,8 @@ int repair_data_block(struct fsck_ctx *ctx, uint32_t owner_nid, uint32_t ofs_in_
 int repair_new_data_block(struct fsck_ctx *ctx, uint32_t owner_nid, uint32_t ofs_in_node,
 			  void **ret_buf);
 /* Correct the summary entry of a main-area block. */
-int repair_set_summary(struct fsck_ctx *ctx, uint64_t blkaddr, uint32_t nid, uint16_t ofs);
+int repair_set_summary(struct fsck_ctx *ctx, uint64_t blkaddr, uint32_t nid, uint16_t ofs,
+		       uint8_t version);
 /* Replace a segment's SIT entry by the blocks really owned (from blk_found). */
 int repair_sit_from_found(struct fsck_ctx *ctx, uint32_t segno);
 /* Write a new checkpoint even if nothing else changed (counters are recomputed). */
@@ -409,6 +430,8 @@ struct zf2fs_node *repair_new_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t 
 /* Set the NAT entry of @nid (written with the NAT blocks at commit). */
 int repair_set_nat(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t blkaddr);
 int repair_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent);
+/* Set the type (ZF2FS_SUM_TYPE_*) in the footer of a segment's summary block. */
+int repair_set_sum_type(struct fsck_ctx *ctx, uint32_t segno, uint8_t type);
 /* Set the log type recorded in a segment's SIT entry. */
 int repair_set_seg_type(struct fsck_ctx *ctx, uint32_t segno, uint32_t type);
 bool repair_pending(const struct fsck_ctx *ctx);

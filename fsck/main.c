@@ -190,6 +190,7 @@ static void free_maps(struct fsck_ctx *ctx)
 	free(ctx->seg_kind);
 	free(ctx->orphans);
 	free(ctx->rf_chain);
+	free(ctx->sb_own);
 	zf2fs_sit_table_free(ctx->sit);
 	free(ctx->nat);
 	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
@@ -329,7 +330,7 @@ int main(int argc, char **argv)
 			ctx.unfixed++;
 			ctx.sb_errors_clear = false;
 		}
-		if (!err && (ctx.sb_errors_clear || ctx.sb_add_features))
+		if (!err && (ctx.sb_errors_clear || ctx.sb_add_features || ctx.sb_uuid_fix))
 			err = super_update(&ctx, ctx.sb_errors_clear);
 		if (err) {
 			fprintf(stderr, PROG ": %s: while writing repairs: the volume is as it was "

@@ -86,6 +86,8 @@ int super_update(struct fsck_ctx *ctx, bool clear_errors)
 			memset(sb->s_errors, 0, sizeof(sb->s_errors));
 		}
 		zf2fs_set(sb->feature, zf2fs_get(sb->feature) | ctx->sb_add_features);
+		if (ctx->sb_uuid_fix)
+			memcpy(sb->uuid, ctx->sb->uuid, sizeof(sb->uuid));
 		if (crc_used)
 			zf2fs_set(sb->crc, zf2fs_super_checksum(sb));
 		err = zf2fs_vol_write_block(ctx->vol, (uint64_t)copy, blk);
@@ -96,17 +98,74 @@ int super_update(struct fsck_ctx *ctx, bool clear_errors)
 	return err;
 }
 
+/*
+ * The uuid seeds every inode's checksum (and the kernel checks them at each read): two valid
+ * copies that differ in it are told apart by the root inode's checksum.  The copy whose
+ * uuid does not verify it takes the other's (the kernel reads the primary, so a wrong
+ * primary uuid makes every inode unreadable; rewriting every checksum instead would hide
+ * which copy was damaged).  Nothing to decide without inode checksums.
+ */
+static int check_uuid(struct fsck_ctx *ctx)
+{
+	uint8_t *blk = malloc(2 * ZF2FS_BLKSIZE);
+	struct zf2fs_node *root = blk ? (struct zf2fs_node *)(blk + ZF2FS_BLKSIZE) : NULL;
+	const struct zf2fs_super *other;
+	int copy = ctx->vi->sb_copy, err = 0;
+
+	if (!blk)
+		return -ENOMEM;
+	other = (const struct zf2fs_super *)(blk + ZF2FS_SUPER_OFFSET);
+	if (!(ctx->vi->features & ZF2FS_FEAT_INODE_CHKSUM) ||
+	    zf2fs_vol_super_problem(ctx->vol, !copy)[0] ||
+	    zf2fs_vol_read_block(ctx->vol, (uint64_t)!copy, blk) ||
+	    !memcmp(other->uuid, ctx->sb->uuid, sizeof(other->uuid)) ||
+	    zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, root, NULL, NULL, 0) ||
+	    !(root->i.i_inline & ZF2FS_EXTRA_ATTR))
+		goto out;
+	if (zf2fs_inode_checksum(zf2fs_checksum_seed(ctx->sb->uuid), root) ==
+	    zf2fs_get(root->i.i_inode_checksum)) {
+		/* the copy in use is right: the other one takes its uuid */
+		if (fix_problem(ctx, PR_1_SB_UUID_BAD, &(struct problem_ctx){
+				.str = copy ? "the primary" : "the backup" })) {
+			ctx->sb_uuid_fix = true;
+			repair_mark_checkpoint(ctx);
+		}
+	} else if (zf2fs_inode_checksum(zf2fs_checksum_seed(other->uuid), root) ==
+		   zf2fs_get(root->i.i_inode_checksum)) {
+		if (fix_problem(ctx, PR_1_SB_UUID_BAD, &(struct problem_ctx){
+				.str = copy ? "the backup" : "the primary" })) {
+			ctx->sb_own = malloc(sizeof(*ctx->sb_own));
+			if (!ctx->sb_own) {
+				err = -ENOMEM;
+				goto out;
+			}
+			memcpy(ctx->sb_own, ctx->sb, sizeof(*ctx->sb_own));
+			memcpy(ctx->sb_own->uuid, other->uuid, sizeof(other->uuid));
+			ctx->sb = ctx->sb_own;
+			ctx->sb_uuid_fix = true;
+			repair_mark_checkpoint(ctx);
+		}
+	}
+out:
+	free(blk);
+	return err;
+}
+
 int pass1_super(struct fsck_ctx *ctx)
 {
+	int err;
+
 	check_error_records(ctx);
+	err = check_uuid(ctx);
+	if (err)
+		return err;
 	for (int i = 0; i < 2; i++) {
 		struct problem_ctx p = { .str = zf2fs_vol_super_problem(ctx->vol, i) };
 
 		if (!p.str[0])
 			continue;
 		if (fix_problem(ctx, i == 0 ? PR_1_SB_PRIMARY_BAD : PR_1_SB_BACKUP_BAD, &p)) {
-			int err = repair_rewrite_primary_super(ctx);
-
+			err = repair_rewrite_primary_super(ctx);
 			if (err)
 				return err;
 		}

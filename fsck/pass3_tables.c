@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fsck.h"
+#include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 
 static uint32_t popcount_map(const uint8_t *map)
@@ -93,13 +94,14 @@ static int nat_grow(struct fsck_ctx *ctx, uint32_t n)
 	return 0;
 }
 
-static int nat_set(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t addr)
+static int nat_set(struct fsck_ctx *ctx, uint32_t nid, const struct zf2fs_nat_entry *ne)
 {
 	int err = nat_grow(ctx, nid + 1);
 
 	if (!err) {
-		ctx->nat[nid].ino = ino;
-		ctx->nat[nid].blkaddr = addr;
+		ctx->nat[nid].ino = zf2fs_nat_ino(ne);
+		ctx->nat[nid].blkaddr = zf2fs_nat_addr(ne);
+		ctx->nat[nid].version = ne->version;
 	}
 	return err;
 }
@@ -132,11 +134,8 @@ static int check_nat(struct fsck_ctx *ctx)
 
 			for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK && !err; e++) {
 				uint32_t nid = (i + b) * (uint32_t)ZF2FS_NAT_PER_BLOCK + e;
-				uint32_t ino = (uint32_t)zf2fs_get(nb->entries[e].ino);
-				uint32_t baddr = (uint32_t)zf2fs_get(nb->entries[e].block_addr);
-
-				if (ino || baddr)
-					err = nat_set(ctx, nid, ino, baddr);
+				if (zf2fs_nat_ino(&nb->entries[e]) || zf2fs_nat_addr(&nb->entries[e]))
+					err = nat_set(ctx, nid, &nb->entries[e]);
 			}
 		}
 		i += run;
@@ -149,8 +148,7 @@ static int check_nat(struct fsck_ctx *ctx)
 
 		if (nid >= ctx->vi->max_nid)
 			continue;
-		err = nat_set(ctx, nid, (uint32_t)zf2fs_get(j->nat.entries[i].ne.ino),
-			      (uint32_t)zf2fs_get(j->nat.entries[i].ne.block_addr));
+		err = nat_set(ctx, nid, &j->nat.entries[i].ne);
 		if (err)
 			return err;
 	}

@@ -20,6 +20,7 @@
 
 #include "fsck.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/access.h"
 
 #define XATTR_NODE_OFS 0x1FFFFFFFu   /* footer offset of an xattr node */
 #define S_FMT 0170000u
@@ -88,12 +89,30 @@ static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint3
 
 	if (err)
 		return err;
-	if (zf2fs_get(e->nid) == nid && (node || zf2fs_get(e->ofs_in_node) == ofs))
+	/* a data block's summary also records its node's NAT version, which the kernel's
+	 * garbage collection compares (is_alive: a mismatch asks for fsck); node blocks'
+	 * summaries record version 0 */
+	uint8_t version = node || nid >= ctx->nids ? e->version : ctx->nat[nid].version;
+
+	if (zf2fs_get(e->nid) == nid && (node || zf2fs_get(e->ofs_in_node) == ofs)) {
+		if (e->version == version)
+			return 0;
+		/* one report per node: the rest of its blocks follow the answer */
+		if (ctx->ver_nid != nid) {
+			p.num = e->version;
+			p.num2 = version;
+			ctx->ver_nid = nid;
+			ctx->ver_fix = fix_problem(ctx, PR_4_SSA_VERSION_BAD, &p);
+		}
+		if (ctx->ver_fix)
+			return repair_set_summary(ctx, blk, nid, (uint16_t)ofs, version);
 		return 0;
+	}
 	p.num = zf2fs_get(e->nid);
 	p.num2 = zf2fs_get(e->ofs_in_node);
 	if (fix_problem(ctx, PR_4_SSA_MISMATCH, &p))
-		return repair_set_summary(ctx, blk, nid, node ? 0 : (uint16_t)ofs);
+		return repair_set_summary(ctx, blk, nid, node ? 0 : (uint16_t)ofs,
+					  node ? 0 : version);
 	return 0;
 }
 
@@ -189,6 +208,42 @@ static int walk_bad(void *arg, uint32_t nid, uint32_t parent, uint32_t slot, uin
 		return clear_child_pointer(w->ctx, parent, w->ino, slot);
 	}
 	return 0;
+}
+
+/*
+ * A node whose footer names another nid, inode or offset, while three witnesses agree it
+ * is this inode's node at this place: its NAT entry (nid, inode), the summary entry of its
+ * block (a node segment's, naming the nid) and its parent's pointer.  The kernel refuses
+ * a node whose footer disagrees (f2fs_get_node_page: nid; and the offset tells inodes,
+ * direct and indirect nodes apart), so the footer is rewritten from the parent's place
+ * rather than the node, and every block below it, being lost.
+ */
+static int walk_mend(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
+		     uint32_t ofs, const char *why)
+{
+	struct inode_walk *w = arg;
+	struct fsck_ctx *ctx = w->ctx;
+	struct problem_ctx p = { .ino = w->ino, .nid = nid, .blkaddr = blkaddr, .str = why };
+	const struct zf2fs_summary *e;
+	struct zf2fs_node *fix;
+	uint32_t flag = (uint32_t)zf2fs_get(node->footer.flag);
+
+	if (nid >= ctx->nids || ctx->nat[nid].ino != w->ino || ctx->nat[nid].blkaddr != blkaddr ||
+	    (ctx->nid_flags[nid] & NID_REACHED) || !blk_in_main(ctx, blkaddr) ||
+	    zf2fs_sit_type(sit_get(ctx, blk_segno(ctx, blkaddr))) < ZF2FS_LOG_HOT_NODE ||
+	    zf2fs_sit_type(sit_get(ctx, blk_segno(ctx, blkaddr))) > ZF2FS_LOG_COLD_NODE ||
+	    ssa_entry(ctx, blkaddr, &e) || zf2fs_get(e->nid) != nid)
+		return 0;
+	if (!fix_problem(ctx, PR_4_NODE_FOOTER_BAD, &p))
+		return 0;
+	fix = repair_node_from(ctx, nid, node);
+	if (!fix)
+		return 0;
+	zf2fs_set(fix->footer.nid, nid);
+	zf2fs_set(fix->footer.ino, w->ino);
+	zf2fs_set(fix->footer.flag, (flag & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1)) |
+		  (ofs << ZF2FS_FOOTER_OFS_SHIFT));
+	return 1;
 }
 
 /*
@@ -320,6 +375,42 @@ static int clear_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, u
 	return set_data_slot(ctx, ino, owner, ofs, ZF2FS_NULL_ADDR);
 }
 
+/*
+ * A stray pointer (to another slot's block) was usually moved from the slot's own block by
+ * a few blocks: look in the segment it points into for a block valid in the SIT, not owned
+ * yet, whose summary names this very slot, and point the slot back at it now, before a
+ * directory's blocks are scanned (restore_slots, at the end of pass 4, is too late for a
+ * dentry block: its names would be missed and their inodes reconnected twice).  Otherwise
+ * the slot is cleared and left to restore_slots.
+ */
+static int clear_or_restore(struct inode_walk *w, uint32_t owner, uint32_t ofs, uint64_t near)
+{
+	struct fsck_ctx *ctx = w->ctx;
+
+	if (blk_in_main(ctx, near)) {
+		uint32_t s = blk_segno(ctx, near);
+		uint64_t first = ctx->vi->main_blkaddr + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG;
+		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
+
+		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
+			const struct zf2fs_summary *e;
+			struct problem_ctx p = { .ino = w->ino, .nid = owner, .num = ofs,
+						 .blkaddr = first + off };
+
+			if (!sit_bit(se, off) || found_test(ctx, first + off - ctx->vi->main_blkaddr) ||
+			    ssa_entry(ctx, first + off, &e) || zf2fs_get(e->nid) != owner ||
+			    zf2fs_get(e->ofs_in_node) != ofs)
+				continue;
+			if (!fix_problem(ctx, PR_4_BLOCK_RESTORED, &p))
+				break;
+			claim_block(ctx, first + off, false);
+			w->counted++;
+			return set_data_slot(ctx, w->ino, owner, ofs, (uint32_t)(first + off));
+		}
+	}
+	return clear_data_slot(ctx, w->ino, owner, ofs);
+}
+
 static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 		     uint32_t ofs_in_node)
 {
@@ -356,14 +447,14 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 					(uint32_t)zf2fs_get(e->ofs_in_node))) {
 			p.num2 = zf2fs_get(e->nid);
 			if (fix_problem(ctx, PR_4_BLOCK_DUP, &p))
-				return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
+				return clear_or_restore(w, owner, ofs_in_node, blkaddr);
 			return 0;
 		}
 	}
 	if (!claim_block(ctx, blkaddr, false)) {
 		p.num2 = summary_owner(ctx, blkaddr);
 		if (fix_problem(ctx, PR_4_BLOCK_DUP, &p))
-			return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
+			return clear_or_restore(w, owner, ofs_in_node, blkaddr);
 		return 0;
 	}
 	w->counted++;
@@ -382,7 +473,8 @@ static bool checksum_applies(const struct fsck_ctx *ctx, const struct zf2fs_inod
 	       offsetof(struct zf2fs_inode, i_extra_isize);
 }
 
-static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
+/* Returns whether the inode keeps a usable xattr node. */
+static bool check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 			     const struct zf2fs_node *inode)
 {
 	uint32_t xnid = (uint32_t)zf2fs_get(inode->i.i_xattr_nid);
@@ -393,10 +485,10 @@ static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 	int err;
 
 	if (!xnid)
-		return;
+		return false;
 	x = malloc(ZF2FS_BLKSIZE);
 	if (!x)
-		return;
+		return false;
 	err = zf2fs_vol_read_node(ctx->vol, xnid, x, &addr, why, sizeof(why));
 	if (!err && zf2fs_get(x->footer.ino) != w->ino) {
 		snprintf(why, sizeof(why), "it belongs to inode %llu",
@@ -430,6 +522,50 @@ static void check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 		check_summary(ctx, addr, xnid, 0, true);
 	}
 	free(x);
+	return !err;
+}
+
+/*
+ * The kernel reads an inode's xattrs as one list: the inline area (a header, then entries)
+ * continued by the xattr node when there is one, and refuses the whole list when an entry
+ * or the word that ends the list lies past its end (__find_xattr: "corrupted xattr").
+ * Without an xattr node (none, or dropped above) the list must end inside the inline
+ * area: it is cut before the first entry that does not fit with the end word after it
+ * (what followed was in the node, which is gone).  Only a list with the xattr magic is
+ * checked: sload.f2fs 1.15 leaves block addresses in the inline xattr area of large files
+ * it writes, which the kernel would parse too; repairing those is left for later.
+ */
+static void check_inline_xattrs(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+				const struct zf2fs_inode_geom *g)
+{
+	uint32_t start = 4 * (ZF2FS_ADDRS_PER_INODE - g->xattr_words);
+	uint32_t end = 4 * g->xattr_words, pos = ZF2FS_XATTR_HDR_SIZE;
+	const uint8_t *area = (const uint8_t *)node->i.i_addr + start;
+	struct problem_ctx p = { .ino = ino, .num2 = end };
+
+	if (!(node->i.i_inline & ZF2FS_INLINE_XATTR) || end < ZF2FS_XATTR_HDR_SIZE + 4 ||
+	    zf2fs_get_le32p(area) != ZF2FS_XATTR_MAGIC)
+		return;
+	while (pos + 4 <= end && zf2fs_get_le32p(area + pos)) {
+		struct zf2fs_xattr_entry e;
+		uint32_t size;
+
+		memcpy(&e, area + pos, sizeof(e));
+		size = zf2fs_xattr_entry_size(&e);
+
+		if (pos + size + 4 > end)
+			break;
+		pos += size;
+	}
+	if (pos + 4 <= end && !zf2fs_get_le32p(area + pos))
+		return;
+	p.num = pos;
+	if (fix_problem(ctx, PR_4_XATTR_LIST_BAD, &p)) {
+		struct zf2fs_node *n = repair_node(ctx, ino);
+
+		if (n)
+			zf2fs_put_le32p((uint8_t *)n->i.i_addr + start + pos, 0);
+	}
 }
 
 static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node);
@@ -635,10 +771,22 @@ static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 /*
  * What roll-forward recovery uses: after a power cut, the kernel re-creates the name of an
  * fsync'd regular file with one link from its inode alone, in directory i_pino under
- * i_name (fs/f2fs/recovery.c), unless i_advise says they were lost (a rename sets that;
- * the next fsync then checkpoints instead).  So for such a file, reached by its only
- * name, both must be that name's.
+ * i_name (fs/f2fs/recovery.c, recover_dentry), unless i_advise says they were lost.  It
+ * does so only for an inode block with the dentry mark, which fsync sets only on an inode
+ * not checkpointed since it was made (f2fs_need_dentry_mark: a NAT entry loaded from a
+ * checkpoint is IS_CHECKPOINTED).  Of every other inode the kernel never reads i_name, and
+ * i_pino only as a hint it checks: a file made with hard links by a tool that does not set
+ * LOST_PINO and later unlinked by the kernel keeps its first name there, harmlessly.  So
+ * the check applies to the inodes the pending roll-forward recovers with their name.
  */
+static bool name_recovered(const struct fsck_ctx *ctx, uint32_t ino)
+{
+	for (uint32_t i = 0; i < ctx->rf_ndent; i++)
+		if (ctx->rf_dent[i] == ino)
+			return true;
+	return false;
+}
+
 static void check_recovery_name(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
 				const struct dentry_ref *ref)
 {
@@ -674,6 +822,17 @@ static void check_recovery_name(struct fsck_ctx *ctx, uint32_t ino, const struct
 		if (fix_problem(ctx, PR_4_FILE_PINO_BAD, &p) && (n = repair_node(ctx, ino)))
 			zf2fs_set(n->i.i_pino, ref->dir);
 	}
+}
+
+/* With flexible inline xattrs, an inode flagged as having inline xattrs needs a size the
+ * kernel accepts (sanity_check_inode: from a header and an entry up to 443 words). */
+static bool xattr_size_ok(const struct fsck_ctx *ctx, const struct zf2fs_inode *in)
+{
+	uint32_t words = (uint32_t)zf2fs_get(in->i_inline_xattr_size);
+
+	return !(ctx->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR) ||
+	       !(in->i_inline & ZF2FS_EXTRA_ATTR) || !(in->i_inline & ZF2FS_INLINE_XATTR) ||
+	       (words >= ZF2FS_MIN_INLINE_XATTR_WORDS && words <= ZF2FS_MAX_INLINE_XATTR_WORDS);
 }
 
 /*
@@ -744,8 +903,63 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			node = copy;
 		}
 	}
-	if (ref)
+	if (ref && name_recovered(ctx, ino))
 		check_recovery_name(ctx, ino, node, ref);
+	/* whatever the name, its length fits i_name: f2fs-tools' fsck takes a longer one for
+	 * damage and sets it to what i_name holds, and so do we, so both agree */
+	if (zf2fs_get(node->i.i_namelen) > ZF2FS_NAME_LEN) {
+		struct problem_ctx p = { .ino = ino, .num = zf2fs_get(node->i.i_namelen),
+					 .num2 = strnlen((const char *)node->i.i_name, ZF2FS_NAME_LEN) };
+
+		if (fix_problem(ctx, PR_4_INODE_NAMELEN_BAD, &p)) {
+			n = repair_node(ctx, ino);
+			if (!n) {
+				free(copy);
+				return -ENOMEM;
+			}
+			zf2fs_set(n->i.i_namelen, p.num2);
+		}
+	}
+	/* extra attribute or inline xattr sizes the kernel refuses: the root's extra size
+	 * (made by the same tool as the other inodes, and checked first) and, with inline
+	 * xattrs, the kernel's default inline xattr size (mount option inline_xattr_size),
+	 * rather than losing the inode */
+	{
+		struct zf2fs_inode_geom g;
+		struct problem_ctx p = { .ino = ino, .num = zf2fs_get(node->i.i_extra_isize),
+					 .num2 = zf2fs_get(node->i.i_inline_xattr_size) };
+
+		/* before the root is known (the root itself): its own extra size */
+		uint16_t eref = ctx->ref_extra_isize ? ctx->ref_extra_isize :
+			       (uint16_t)zf2fs_get(node->i.i_extra_isize);
+
+		if ((node->i.i_inline & ZF2FS_EXTRA_ATTR) &&
+		    (zf2fs_inode_geometry(&node->i, ctx->vi->features, &g) ||
+		     !xattr_size_ok(ctx, &node->i))) {
+			struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+
+			if (!t) {
+				free(copy);
+				return -ENOMEM;
+			}
+			memcpy(t, node, ZF2FS_BLKSIZE);
+			zf2fs_set(t->i.i_extra_isize, eref);
+			if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) || !xattr_size_ok(ctx, &t->i))
+				zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
+					  ZF2FS_INLINE_XATTR_ADDRS : 0);
+			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) && xattr_size_ok(ctx, &t->i) &&
+			    fix_problem(ctx, PR_4_INODE_EXTRA_RESET, &p) &&
+			    (n = repair_node(ctx, ino))) {
+				n->i.i_extra_isize = t->i.i_extra_isize;
+				n->i.i_inline_xattr_size = t->i.i_inline_xattr_size;
+				free(copy);
+				copy = t;
+				node = copy;
+				t = NULL;
+			}
+			free(t);
+		}
+	}
 	if (copy && csum_ok)
 		zf2fs_set(copy->i.i_inode_checksum, zf2fs_inode_checksum(seed, copy));
 	r = check_inode_as(ctx, ino, node);
@@ -757,7 +971,8 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
 {
 	const struct zf2fs_inode *in = &node->i;
-	const struct zf2fs_walk_ops ops = { .node = walk_node, .data = walk_data, .bad = walk_bad };
+	const struct zf2fs_walk_ops ops = { .node = walk_node, .data = walk_data, .bad = walk_bad,
+					    .mend = walk_mend };
 	struct inode_walk w = { .ctx = ctx, .ino = ino, .counted = 1, .inode = node };
 	struct zf2fs_inode_geom g;
 	struct problem_ctx p = { .ino = ino };
@@ -780,16 +995,15 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 		ctx->nid_flags[ino] |= NID_BAD;
 		return 1;
 	}
+	if (ino == ZF2FS_ROOT_INO && (in->i_inline & ZF2FS_EXTRA_ATTR)) {
+		ctx->ref_extra_isize = (uint16_t)zf2fs_get(in->i_extra_isize);
+	}
 	ctx->ftypes[ino] = zf2fs_mode_to_ftype(mode);
 	if (disk_links_set(ctx, ino, (uint32_t)zf2fs_get(in->i_links)))
 		return -ENOMEM;
 	if ((mode & S_FMT) == 0040000) {
 		ctx->nid_flags[ino] |= NID_DIR;
-		ctx->dirs++;
-		if (zf2fs_get(in->i_current_depth) > ZF2FS_MAX_DIR_HASH_DEPTH) {
-			p.num = zf2fs_get(in->i_current_depth);
-			fix_problem(ctx, PR_5_DIR_DEPTH_BAD, &p);
-		}
+		ctx->dirs++;   /* its depth and hash levels are pass 5's */
 	} else {
 		ctx->files++;
 	}
@@ -827,7 +1041,8 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 				zf2fs_put_le32p((uint8_t *)n->i.i_addr + 4 * g.extra_words, 0);
 		}
 	}
-	check_xattr_node(ctx, &w, node);
+	if (!check_xattr_node(ctx, &w, node))
+		check_inline_xattrs(ctx, ino, node, &g);
 	w.ext_fofs = (uint32_t)zf2fs_get(in->i_ext.fofs);
 	w.ext_blk = (uint32_t)zf2fs_get(in->i_ext.blk);
 	w.ext_len = (uint32_t)zf2fs_get(in->i_ext.len);
@@ -923,6 +1138,73 @@ static bool mend_inode_footer(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_n
 	return fix != NULL;
 }
 
+/* The inode block of @root when its NAT entry is null or points elsewhere: a block of a
+ * node segment, valid in the SIT, whose summary entry and footer both name @root as an
+ * inode, and which holds a known file type (a directory when @dir).  Out-of-place updates
+ * leave older copies, but only the current one is valid in the SIT; should several be,
+ * the newest checkpoint version in the footers wins.  Reads the summary of every segment
+ * in use: at most FIND_INODE_SCANS times a run.  Returns the block or 0. */
+#define FIND_INODE_SCANS 16
+static uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
+{
+	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	uint64_t best = 0, best_ver = 0;
+
+	if (ctx->inode_scans >= FIND_INODE_SCANS) {
+		free(sum);
+		free(n);
+		return 0;
+	}
+	ctx->inode_scans++;
+	for (uint32_t s = 0; sum && n && s < ctx->vi->main_segs; s++) {
+		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
+
+		if (!(zf2fs_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) ||
+		    zf2fs_vol_segment_summary(ctx->vol, s, sum) ||
+		    sum->footer.entry_type != ZF2FS_SUM_TYPE_NODE)
+			continue;
+		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
+			uint64_t blk = ctx->vi->main_blkaddr + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG + off;
+
+			if (!sit_bit(se, off) || zf2fs_get(sum->entries[off].nid) != root ||
+			    zf2fs_vol_read_block(ctx->vol, blk, n))
+				continue;
+			if (zf2fs_get(n->footer.nid) != root || zf2fs_get(n->footer.ino) != root ||
+			    zf2fs_node_ofs(n) || found_test(ctx, blk - ctx->vi->main_blkaddr) ||
+			    (dir ? (zf2fs_get(n->i.i_mode) & S_FMT) != 0040000 :
+			     !mode_known((uint32_t)zf2fs_get(n->i.i_mode))))
+				continue;
+			if (!best || zf2fs_get(n->footer.cp_ver) > best_ver) {
+				best = blk;
+				best_ver = zf2fs_get(n->footer.cp_ver);
+			}
+		}
+	}
+	free(sum);
+	free(n);
+	return best;
+}
+
+/*
+ * An inode whose NAT entry points at a block that is not its own (another node's, or one
+ * past its end) often still has its own block, valid in the SIT, whose summary and footer
+ * name it: point the NAT entry back at it rather than lose the file.  Fills @n.
+ */
+static bool restore_inode_nat(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *n)
+{
+	struct problem_ctx p = { .ino = ino, .nid = ino, .num = ctx->nat[ino].blkaddr };
+
+	if (!(p.blkaddr = find_inode_block(ctx, ino, ino == ZF2FS_ROOT_INO)) ||
+	    p.blkaddr == ctx->nat[ino].blkaddr || !fix_problem(ctx, PR_4_NAT_ADDR_WRONG, &p))
+		return false;
+	if (repair_set_nat(ctx, ino, ino, (uint32_t)p.blkaddr) ||
+	    zf2fs_vol_nat_override(ctx->vol, ino, ino, (uint32_t)p.blkaddr) ||
+	    zf2fs_vol_read_block(ctx->vol, p.blkaddr, n))
+		return false;
+	return true;
+}
+
 /* Read and check an inode reached for the first time; -1 if unusable. */
 static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_ref *ref,
 		       uint8_t hint)
@@ -939,6 +1221,9 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 	if (!r && (zf2fs_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT))
 		r = -ZF2FS_EFSCORRUPTED;
 	if (r == -ZF2FS_EFSCORRUPTED && mend_inode_footer(ctx, ino, n)) {
+		r = 0;
+		addr = ctx->nat[ino].blkaddr;
+	} else if (r && restore_inode_nat(ctx, ino, n)) {
 		r = 0;
 		addr = ctx->nat[ino].blkaddr;
 	}
@@ -958,11 +1243,51 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 	return r;
 }
 
+/*
+ * A name (or the superblock, for the root) leads to a nid whose NAT entry names another
+ * inode, while the block it points to is this inode by its footer and its summary entry:
+ * the entry's inode number is what was damaged.
+ */
+static void restore_nat_ino(struct fsck_ctx *ctx, uint32_t child)
+{
+	struct zf2fs_node *n;
+	const struct zf2fs_summary *e;
+	struct problem_ctx p = { .ino = child };
+
+	if (child < ZF2FS_RESERVED_NIDS || child >= ctx->nids || ctx->nat[child].ino == child ||
+	    !blk_in_main(ctx, ctx->nat[child].blkaddr) || (ctx->nid_flags[child] & NID_CHECKED))
+		return;
+	p.num = ctx->nat[child].ino;
+	p.blkaddr = ctx->nat[child].blkaddr;
+	n = malloc(ZF2FS_BLKSIZE);
+	if (n && !zf2fs_vol_read_block(ctx->vol, p.blkaddr, n) &&
+	    zf2fs_get(n->footer.nid) == child && zf2fs_get(n->footer.ino) == child &&
+	    !zf2fs_node_ofs(n) && mode_known((uint32_t)zf2fs_get(n->i.i_mode)) &&
+	    !ssa_entry(ctx, p.blkaddr, &e) && zf2fs_get(e->nid) == child &&
+	    fix_problem(ctx, PR_4_NAT_INO_WRONG, &p) &&
+	    !repair_set_nat(ctx, child, child, (uint32_t)p.blkaddr) &&
+	    !zf2fs_vol_nat_override(ctx->vol, child, child, (uint32_t)p.blkaddr))
+		ctx->nid_flags[child] &= (uint8_t)~(NID_BAD | NID_CLEAR);
+	free(n);
+}
+
 /* A name in directory @dir points at @child: verdict for pass 5. */
 uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_ref *ref)
 {
 	uint32_t dir = ref->dir;
 
+	restore_nat_ino(ctx, child);
+	/* a name leads to an inode whose NAT address pass 3 found outside the main area, or
+	 * null: its block may still be there */
+	if (child >= ZF2FS_RESERVED_NIDS && child < ctx->nids && ctx->nat[child].ino == child &&
+	    ((ctx->nid_flags[child] & (NID_BAD | NID_CHECKED)) == NID_BAD ||
+	     (ctx->nat[child].blkaddr == ZF2FS_NULL_ADDR && !ctx->nid_flags[child]))) {
+		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+
+		if (n && restore_inode_nat(ctx, child, n))
+			ctx->nid_flags[child] &= (uint8_t)~(NID_BAD | NID_CLEAR);
+		free(n);
+	}
 	if (!is_inode_nid(ctx, child))
 		return 1;
 	if (!(ctx->nid_flags[child] & NID_CHECKED)) {
@@ -1071,44 +1396,6 @@ static int restore_slots(struct fsck_ctx *ctx)
 	return 0;
 }
 
-/* The root's inode block when its NAT entry is null: a block of a node segment, valid in
- * the SIT, whose summary entry and footer both name the root as an inode, and which holds
- * a directory.  Out-of-place updates leave older copies, but only the current one is
- * valid in the SIT; should several be, the newest checkpoint version in the footers wins.
- * Returns the block or 0. */
-static uint64_t find_root_block(struct fsck_ctx *ctx, uint32_t root)
-{
-	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
-	uint64_t best = 0, best_ver = 0;
-
-	for (uint32_t s = 0; sum && n && s < ctx->vi->main_segs; s++) {
-		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
-
-		if (!(zf2fs_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) ||
-		    zf2fs_vol_segment_summary(ctx->vol, s, sum) ||
-		    sum->footer.entry_type != ZF2FS_SUM_TYPE_NODE)
-			continue;
-		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
-			uint64_t blk = ctx->vi->main_blkaddr + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG + off;
-
-			if (!sit_bit(se, off) || zf2fs_get(sum->entries[off].nid) != root ||
-			    zf2fs_vol_read_block(ctx->vol, blk, n))
-				continue;
-			if (zf2fs_get(n->footer.nid) != root || zf2fs_get(n->footer.ino) != root ||
-			    (zf2fs_get(n->i.i_mode) & 0170000) != 0040000)
-				continue;
-			if (!best || zf2fs_get(n->footer.cp_ver) > best_ver) {
-				best = blk;
-				best_ver = zf2fs_get(n->footer.cp_ver);
-			}
-		}
-	}
-	free(sum);
-	free(n);
-	return best;
-}
-
 int pass4_tree(struct fsck_ctx *ctx)
 {
 	uint32_t root = ZF2FS_ROOT_INO;
@@ -1116,13 +1403,22 @@ int pass4_tree(struct fsck_ctx *ctx)
 	int err;
 
 	if (root < ctx->nids && ctx->nat[root].blkaddr == ZF2FS_NULL_ADDR &&
-	    !(ctx->nid_flags[root] & NID_BAD) && (p.blkaddr = find_root_block(ctx, root)) &&
+	    !(ctx->nid_flags[root] & NID_BAD) && (p.blkaddr = find_inode_block(ctx, root, true)) &&
 	    fix_problem(ctx, PR_4_ROOT_NAT_LOST, &p)) {
 		err = repair_set_nat(ctx, root, root, (uint32_t)p.blkaddr);
 		if (!err)
 			err = zf2fs_vol_nat_override(ctx->vol, root, root, (uint32_t)p.blkaddr);
 		if (err)
 			return err;
+	}
+	restore_nat_ino(ctx, root);
+	if (root < ctx->nids && ctx->nat[root].ino == root &&
+	    (ctx->nid_flags[root] & (NID_BAD | NID_CHECKED)) == NID_BAD) {
+		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+
+		if (n && restore_inode_nat(ctx, root, n))
+			ctx->nid_flags[root] &= (uint8_t)~(NID_BAD | NID_CLEAR);
+		free(n);
 	}
 	if (!is_inode_nid(ctx, root)) {
 		p.str = "no NAT entry";

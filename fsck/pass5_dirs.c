@@ -489,6 +489,60 @@ static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
 	set_slots(&v, slot, 1);
 }
 
+/*
+ * i_dir_level decides how many buckets each hash level has, so where every name must sit:
+ * a changed value puts every name of the directory in a wrong bucket, and moving them all
+ * would rewrite the directory for one wrong byte.  Before the scan, the names' blocks and
+ * hashes are weighed against every level setting (from 32 on, all give the same buckets):
+ * when the recorded one misplaces names and another misplaces none, the setting is what
+ * was damaged.  The same look gives the hash levels the blocks occupy, which
+ * i_current_depth must cover (the kernel searches only the levels below it, and refuses
+ * more than 63).
+ */
+#define DIR_LEVELS 33
+struct level_ev {
+	struct fsck_ctx *ctx;
+	uint8_t *blk;
+	uint64_t bad[DIR_LEVELS];   /* names misplaced under dir_level i */
+	uint64_t last;              /* highest dentry block index with names, + 1 */
+};
+
+static int ev_dir_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
+			uint32_t ofs_in_node)
+{
+	struct level_ev *e = arg;
+	struct zf2fs_dentry_view v;
+	bool any = false;
+
+	(void)owner;
+	(void)ofs_in_node;
+	if (!blk_in_main(e->ctx, blkaddr) || zf2fs_vol_read_block(e->ctx->vol, blkaddr, e->blk))
+		return 0;
+	zf2fs_dentry_view_block(e->blk, &v);
+	for (uint32_t i = 0; i < v.nr; i++) {
+		uint32_t len = (uint32_t)zf2fs_get(v.dentry[i].name_len);
+		uint32_t hash = (uint32_t)zf2fs_get(v.dentry[i].hash_code);
+
+		if (!zf2fs_dentry_slot_used(&v, i) || len == 0 || len > ZF2FS_NAME_LEN)
+			continue;
+		any = true;
+		if ((len == 1 && v.filename[i][0] == '.') ||
+		    (len == 2 && !memcmp(v.filename[i], "..", 2)))
+			continue;   /* the dots sit in block 0 whatever the setting */
+		for (uint32_t dl = 0; dl < DIR_LEVELS; dl++) {
+			uint32_t level;
+			uint64_t bucket;
+
+			if (!locate_bucket(fofs, dl, &level, &bucket) ||
+			    hash % buckets_at(level, dl) != bucket)
+				e->bad[dl]++;
+		}
+	}
+	if (any && fofs + 1 > e->last)
+		e->last = fofs + 1;
+	return 0;
+}
+
 int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
 		    uint32_t (*visit)(struct fsck_ctx *, uint32_t, const struct dentry_ref *))
 {
@@ -502,8 +556,59 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 		.inode = inode,
 	};
 	struct problem_ctx p = { .ino = ino };
+	uint32_t need = 0;   /* no dentry block (an inline directory): any depth will do */
 	int err;
 
+	if (!(inode->i.i_inline & ZF2FS_INLINE_DENTRY)) {
+		const struct zf2fs_walk_ops ops = { .data = ev_dir_block };
+		struct level_ev e = { .ctx = ctx, .blk = malloc(ZF2FS_BLKSIZE) };
+		uint32_t rec = d.dir_level < DIR_LEVELS ? d.dir_level : DIR_LEVELS - 1, best = rec;
+
+		if (!e.blk)
+			return -ENOMEM;
+		err = zf2fs_file_walk(ctx->vol, inode, &ops, &e);
+		free(e.blk);
+		if (err < 0)
+			return err;
+		for (uint32_t dl = 0; dl < DIR_LEVELS && e.bad[rec]; dl++)
+			if (!e.bad[dl]) {
+				best = dl;
+				break;
+			}
+		if (best != rec) {
+			p.num = d.dir_level;
+			p.num2 = best;
+			if (fix_problem(ctx, PR_5_DIR_LEVEL_BAD, &p)) {
+				struct zf2fs_node *n = repair_node(ctx, ino);
+
+				if (!n)
+					return -ENOMEM;
+				n->i.i_dir_level = (uint8_t)best;
+				d.dir_level = best;
+			}
+		}
+		if (e.last) {
+			uint32_t level;
+			uint64_t bucket;
+
+			if (locate_bucket(e.last - 1, d.dir_level, &level, &bucket))
+				need = level + 1;
+		}
+	}
+	/* inline dentries: the kernel sets the depth to 1 when it converts them */
+	if (d.depth > ZF2FS_MAX_DIR_HASH_DEPTH || d.depth < need) {
+		need = need ? need : 1;
+		p.num = d.depth;
+		p.num2 = need;
+		if (fix_problem(ctx, PR_5_DIR_DEPTH_BAD, &p)) {
+			struct zf2fs_node *n = repair_node(ctx, ino);
+
+			if (!n)
+				return -ENOMEM;
+			zf2fs_set(n->i.i_current_depth, need);
+			d.depth = need;
+		}
+	}
 	if (inode->i.i_inline & ZF2FS_INLINE_DENTRY) {
 		struct zf2fs_dentry_view v;
 		struct area a = { .bidx = -1 };

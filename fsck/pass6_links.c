@@ -288,8 +288,20 @@ int pass6_connectivity(struct fsck_ctx *ctx)
 			repair_free_node(ctx, nid);
 			continue;
 		}
-		if (!r->blkaddr || (f & NID_BAD))
+		if (!r->blkaddr)
 			continue;
+		/* an unusable node nothing reaches any more (its names or pointers went in pass
+		 * 4 and 5) still holds its NAT entry: the kernel would count it in use and
+		 * never give the nid out again.  Free the entry; its block goes with it only
+		 * if no other node owns it (pass 7 frees what nobody claimed). */
+		if (f & NID_BAD) {
+			struct problem_ctx p = { .nid = nid, .ino = r->ino, .blkaddr = r->blkaddr };
+
+			if (!(f & NID_REACHED) && r->blkaddr != ZF2FS_NEW_ADDR &&
+			    fix_problem(ctx, PR_6_UNREACHABLE_NODE, &p))
+				repair_free_node(ctx, nid);
+			continue;
+		}
 		if ((f & NID_INODE) && (f & NID_CHECKED)) {
 			if (!(f & NID_REACHED) && !(f & NID_ORPHAN))
 				reconnect(ctx, nid);

@@ -30,6 +30,24 @@ static bool map_empty(const uint8_t *map)
 }
 
 /*
+ * The footer of a segment's summary block says the same: the kernel's garbage collector
+ * compares it with the SIT type and, when they differ, skips the segment and stops
+ * checkpointing (do_garbage_collect).  A segment whose owned blocks are all of one kind
+ * gets the summary type of that kind.  (The current segments' summaries are in the
+ * checkpoint, written with their log's type.)
+ */
+static void check_sum_type(struct fsck_ctx *ctx, uint32_t s, struct zf2fs_summary_block *sum)
+{
+	uint8_t want = ctx->seg_kind[s] == SEG_HAS_NODE ? ZF2FS_SUM_TYPE_NODE : ZF2FS_SUM_TYPE_DATA;
+
+	if (zf2fs_vol_segment_summary(ctx->vol, s, sum) || sum->footer.entry_type == want)
+		return;
+	if (fix_problem(ctx, PR_7_SUM_TYPE_WRONG, &(struct problem_ctx){
+			.segno = s, .num = sum->footer.entry_type, .num2 = want }))
+		repair_set_sum_type(ctx, s, want);
+}
+
+/*
  * A segment holds nodes or data, and its SIT type says which: the kernel's garbage
  * collector moves a segment's blocks by that type, and stops checkpointing when the
  * blocks are not of it.  A segment whose owned blocks are all data (or all nodes) while
@@ -39,8 +57,12 @@ static bool map_empty(const uint8_t *map)
 static void check_seg_kinds(struct fsck_ctx *ctx)
 {
 	uint32_t cur[ZF2FS_NR_CURSEG], off;
+	struct zf2fs_summary_block *sum;
 
 	if (!ctx->seg_kind)
+		return;
+	sum = malloc(sizeof(*sum));
+	if (!sum)
 		return;
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 		zf2fs_vol_curseg(ctx->vol, t, &cur[t], &off);
@@ -51,6 +73,8 @@ static void check_seg_kinds(struct fsck_ctx *ctx)
 
 		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 			is_cur |= cur[t] == s;
+		if (!is_cur && (ctx->seg_kind[s] == SEG_HAS_DATA || ctx->seg_kind[s] == SEG_HAS_NODE))
+			check_sum_type(ctx, s, sum);
 		if (is_cur || type > ZF2FS_LOG_COLD_NODE)
 			continue;
 		if (ctx->seg_kind[s] == SEG_HAS_DATA && type > ZF2FS_LOG_COLD_DATA)
@@ -62,6 +86,7 @@ static void check_seg_kinds(struct fsck_ctx *ctx)
 				.segno = s, .num = type, .num2 = want }))
 			repair_set_seg_type(ctx, s, want);
 	}
+	free(sum);
 	free(ctx->seg_kind);
 	ctx->seg_kind = NULL;
 }

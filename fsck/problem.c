@@ -22,6 +22,8 @@ static const struct problem_def problems[] = {
 	{ PR_1_SB_BACKUP_BAD, "backup superblock is invalid (%S)", PROMPT_REBUILD, PR_PREEN_OK },
 	{ PR_1_SB_ERRORS_RECORDED, "the superblock records what the kernel met: %S", PROMPT_CLEAR,
 	  PR_PREEN_OK | PR_NO_OK },
+	{ PR_1_SB_UUID_BAD, "%S superblock's uuid differs from the other copy's, which the inode "
+	  "checksums are seeded with", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_2_CP_PACK_BAD, "checkpoint pack %N is invalid (%S)", PROMPT_NONE,
 	  PR_NOT_A_FIX | PR_NO_OK },
 	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint is invalid (%S)",
@@ -84,6 +86,22 @@ static const struct problem_def problems[] = {
 	  "have: the kernel refuses them", PROMPT_FIX, 0 },
 	{ PR_4_ROOT_NAT_LOST, "root inode %i has no NAT entry, but its inode block is at %b "
 	  "(found by its summary entry and footer)", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_SSA_VERSION_BAD, "node %n: the summaries of its data blocks (the first at %b) "
+	  "record version %N, its NAT entry has version %M", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_NAT_ADDR_WRONG, "inode %i: its NAT entry points at block %N, which is not its own; "
+	  "its inode block is at %b (found by its summary entry and footer)", PROMPT_FIX,
+	  PR_PREEN_OK },
+	{ PR_4_NODE_FOOTER_BAD, "inode %i: node %n at %b has a wrong footer (%S); its NAT entry, "
+	  "its summary entry and its parent's pointer agree on it", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_XATTR_LIST_BAD, "inode %i: its inline xattr list runs past its inline area (entry "
+	  "at byte %N of %M) and no xattr node continues it: the kernel refuses all its xattrs",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INODE_NAMELEN_BAD, "inode %i: i_namelen %N is longer than a name can be; i_name "
+	  "holds %M bytes", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INODE_EXTRA_RESET, "inode %i: extra attribute size %N or inline xattr size %M is "
+	  "invalid; the root inode's extra size and the default inline xattr size fit it", PROMPT_FIX, 0 },
+	{ PR_4_NAT_INO_WRONG, "inode %i: its NAT entry names inode %N, but its block at %b is "
+	  "inode %i by its footer and its summary entry", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
@@ -98,8 +116,8 @@ static const struct problem_def problems[] = {
 	  PR_PREEN_OK },
 	{ PR_5_DIR_MULTI_PARENT, "directory %i is also named in directory %p as \"%S\"",
 	  PROMPT_REMOVE, 0 },
-	{ PR_5_DIR_DEPTH_BAD, "directory %i: i_current_depth %N is beyond the maximum",
-	  PROMPT_NONE, PR_NOT_A_FIX },
+	{ PR_5_DIR_DEPTH_BAD, "directory %i: i_current_depth %N, its dentry blocks need %M hash "
+	  "levels (the kernel takes at most 63)", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_INODE_PINO_BAD, "directory %i: parent inode number %N, its parent is %p",
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DIR_DOT_WRONG, "directory %i: entry \"%S\" names inode %N, expected %M",
@@ -107,6 +125,8 @@ static const struct problem_def problems[] = {
 	{ PR_5_DENTRY_BUCKET_FULL, "directory %i: entry \"%S\" left where it is: no dentry block "
 	  "of its hash bucket at levels 0 to %N has %M free slots in a row (the kernel would add "
 	  "a hash level or a block; fsck adds neither)", PROMPT_NONE, PR_NOT_A_FIX },
+	{ PR_5_DIR_LEVEL_BAD, "directory %i: i_dir_level %N puts its names in wrong hash buckets; "
+	  "i_dir_level %M puts every one in its bucket", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_6_LINK_COUNT_BAD, "inode %i: link count is %N, counted %M", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_6_UNREACHABLE_INODE, "inode %i is not in any directory", PROMPT_RECONNECT, 0 },
 	{ PR_6_UNREACHABLE_NODE, "node %n (inode %i) at %b is not reachable", PROMPT_CLEAR,
@@ -134,6 +154,8 @@ static const struct problem_def problems[] = {
 	{ PR_7_NEXT_FREE_NID_BAD, "checkpoint next_free_nid %N is beyond the NAT (%M)", PROMPT_FIX,
 	  PR_PREEN_OK },
 	{ PR_7_SIT_TYPE_WRONG, "segment %s: SIT type %N, expected %M", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_7_SUM_TYPE_WRONG, "segment %s: its summary block's footer says type %N, its blocks "
+	  "make it %M (0 data, 1 node)", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_8_CURSEG_WP_MISMATCH, "log %N (segment %s) writes next at block %M of its zone, the "
 	  "zone's write pointer is at %S", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_8_VALID_BEYOND_WP, "zone at block %b (segment %s): block %N in use is at or beyond "

@@ -41,6 +41,7 @@ struct rdata {
 struct rsum {
 	uint32_t blkaddr, nid;
 	uint16_t ofs;
+	uint8_t version;
 };
 
 struct fsck_repair {
@@ -50,6 +51,8 @@ struct fsck_repair {
 	size_t ndatas, cap_datas;
 	struct rsum *sums;
 	size_t nsums, cap_sums;
+	struct rsum *sum_types;      /* blkaddr: segment, ofs: its summary footer type */
+	size_t nsum_types, cap_sum_types;
 	uint16_t *orig_count;        /* SIT valid counts before any change */
 	uint8_t *sit_dirty;          /* per SIT block */
 	uint8_t *nat_dirty;          /* per NAT block */
@@ -108,6 +111,7 @@ void repair_free(struct fsck_ctx *ctx)
 	free(r->nodes);
 	free(r->datas);
 	free(r->sums);
+	free(r->sum_types);
 	free(r->orig_count);
 	free(r->sit_dirty);
 	free(r->nat_dirty);
@@ -386,7 +390,8 @@ int repair_new_data_block(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, vo
 	return queue_data(ctx, owner, ofs, ZF2FS_NULL_ADDR, ret_buf);
 }
 
-int repair_set_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint16_t ofs)
+int repair_set_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint16_t ofs,
+		       uint8_t version)
 {
 	struct fsck_repair *r = ctx->repair;
 	struct rsum *rs;
@@ -397,7 +402,23 @@ int repair_set_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint16_
 	if (!rs)
 		return -ENOMEM;
 	r->sums = rs;
-	r->sums[r->nsums++] = (struct rsum){ (uint32_t)blk, nid, ofs };
+	r->sums[r->nsums++] = (struct rsum){ (uint32_t)blk, nid, ofs, version };
+	r->any = true;
+	return 0;
+}
+
+int repair_set_sum_type(struct fsck_ctx *ctx, uint32_t segno, uint8_t type)
+{
+	struct fsck_repair *r = ctx->repair;
+	struct rsum *rs;
+
+	if (!r)
+		return -EINVAL;
+	rs = grow(r->sum_types, &r->cap_sum_types, r->nsum_types, sizeof(*rs));
+	if (!rs)
+		return -ENOMEM;
+	r->sum_types = rs;
+	r->sum_types[r->nsum_types++] = (struct rsum){ segno, 0, type, 0 };
 	r->any = true;
 	return 0;
 }
@@ -783,6 +804,7 @@ static int write_summary_fixes(struct commit *c)
 		if (e) {
 			zf2fs_set(e->nid, r->sums[i].nid);
 			zf2fs_set(e->ofs_in_node, r->sums[i].ofs);
+			e->version = r->sums[i].version;
 			continue;
 		}
 		err = zf2fs_vol_read_block(ctx->vol, (uint64_t)ctx->vi->ssa_blkaddr + seg, sb);
@@ -790,7 +812,18 @@ static int write_summary_fixes(struct commit *c)
 			break;
 		zf2fs_set(sb->entries[off].nid, r->sums[i].nid);
 		zf2fs_set(sb->entries[off].ofs_in_node, r->sums[i].ofs);
+		sb->entries[off].version = r->sums[i].version;
 		err = zf2fs_vol_write_block(ctx->vol, (uint64_t)ctx->vi->ssa_blkaddr + seg, sb);
+	}
+	/* footer types (pass 7 checked only segments that are not current) */
+	for (size_t i = 0; i < r->nsum_types && !err; i++) {
+		uint64_t at = (uint64_t)ctx->vi->ssa_blkaddr + r->sum_types[i].blkaddr;
+
+		err = zf2fs_vol_read_block(ctx->vol, at, sb);
+		if (!err) {
+			sb->footer.entry_type = (uint8_t)r->sum_types[i].ofs;
+			err = zf2fs_vol_write_block(ctx->vol, at, sb);
+		}
 	}
 	free(sb);
 	return err;
@@ -1081,7 +1114,7 @@ int repair_commit(struct fsck_ctx *ctx)
 		if (err)
 			return err;
 	}
-	tables = r->nnodes || r->ndatas || r->nsums || r->cp_dirty;
+	tables = r->nnodes || r->ndatas || r->nsums || r->nsum_types || r->cp_dirty;
 	for (size_t i = 0; !tables && i <= ctx->vi->sit_blocks; i++)
 		tables = r->sit_dirty[i];
 	for (size_t i = 0; !tables && i <= ctx->vi->nat_blocks; i++)

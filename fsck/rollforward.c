@@ -10,12 +10,16 @@
  * and replays the files that have fsync-marked blocks, up to each file's last marked one.
  * Pass 2 records that chain here (ctx->rf_chain, up to the last fsync-marked block: what
  * follows it is never replayed) so that repair_commit() can keep it for the kernel.
+ * It also records the inodes whose chain block carries the dentry mark (ctx->rf_dent): the
+ * kernel marks only an inode not checkpointed since it was made, and re-creates its name
+ * from i_name and i_pino at recovery; of every other inode it never reads those two.
  */
 #include "config.h"
 #include <errno.h>
 #include <stdlib.h>
 
 #include "fsck.h"
+#include "zf2fs/access.h"
 
 int rollforward_scan(struct fsck_ctx *ctx)
 {
@@ -56,6 +60,10 @@ int rollforward_scan(struct fsck_ctx *ctx)
 		chain[len++] = (uint32_t)blk;
 		if (zf2fs_node_fsync_marked(n))
 			ctx->rf_len = len;
+		if (zf2fs_node_fsync_marked(n) && zf2fs_node_dent_marked(n) &&
+		    zf2fs_get(n->footer.nid) == zf2fs_get(n->footer.ino) &&
+		    ctx->rf_ndent < ZF2FS_RF_DENT_MAX)
+			ctx->rf_dent[ctx->rf_ndent++] = (uint32_t)zf2fs_get(n->footer.ino);
 		blk = zf2fs_node_next_blkaddr(n);
 	}
 	free(n);

@@ -183,6 +183,17 @@ static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t slot, u
 			 footer_ofs(n), ofs);
 		err = -ZF2FS_EFSCORRUPTED;
 	}
+	/* the block was read (@addr set) but its footer disagrees: the caller may know better */
+	if (err == -ZF2FS_EFSCORRUPTED && addr && w->ops->mend &&
+	    w->ops->mend(w->arg, nid, addr, n, ofs, why) == 1) {
+		uint32_t flag = (uint32_t)zf2fs_get(n->footer.flag);
+
+		zf2fs_set(n->footer.nid, nid);
+		zf2fs_set(n->footer.ino, w->ino);
+		zf2fs_set(n->footer.flag, (flag & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1)) |
+			  (ofs << ZF2FS_FOOTER_OFS_SHIFT));
+		err = 0;
+	}
 	if (err == -ZF2FS_EFSCORRUPTED || err == -ENOENT)
 		return w->ops->bad ? w->ops->bad(w->arg, nid, parent, slot, ofs, why) : 0;
 	if (err)

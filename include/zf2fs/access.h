@@ -266,6 +266,26 @@ static inline bool zf2fs_dir_block_bucket(uint64_t bidx, uint32_t dir_level,
 
 /* ---- logs ----------------------------------------------------------------------------- */
 /* "hot_data" .. "cold_node" for ZF2FS_LOG_HOT_DATA .. ZF2FS_LOG_COLD_NODE, else "unknown". */
+/* ---- xattrs ----------------------------------------------------------------------------- */
+/* Bytes an xattr entry takes, its name and value included (4-byte aligned). */
+static inline uint32_t zf2fs_xattr_entry_size(const struct zf2fs_xattr_entry *e)
+{
+	return (4u + e->e_name_len + (uint32_t)zf2fs_get(e->e_value_size) + 3u) & ~3u;
+}
+
+/* ---- node footers ---------------------------------------------------------------------- */
+/* The dentry mark: an fsync'd inode whose name roll-forward recovery re-creates. */
+static inline bool zf2fs_node_dent_marked(const struct zf2fs_node *n)
+{
+	return zf2fs_get(n->footer.flag) & ZF2FS_FOOTER_DENT_BIT;
+}
+
+/* The footer's offset: 0 for an inode, the node's place in its file's tree otherwise. */
+static inline uint32_t zf2fs_node_ofs(const struct zf2fs_node *n)
+{
+	return (uint32_t)zf2fs_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT;
+}
+
 static inline const char *zf2fs_log_name(uint32_t type)
 {
 	static const char *const names[ZF2FS_NR_CURSEG] = {

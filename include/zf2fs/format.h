@@ -217,6 +217,8 @@ struct zf2fs_extent {
 #define ZF2FS_ADVISE_LOST_PINO 0x02u
 
 #define ZF2FS_MAX_INLINE_XATTR_WORDS 443u  /* the kernel's bound on i_inline_xattr_size */
+#define ZF2FS_MIN_INLINE_XATTR_WORDS 7u    /* and its floor, with inline xattrs: a header
+					    * and an entry */
 
 /* Node offsets in a file's tree, as footers record them. */
 #define ZF2FS_OFS_DIR1  1u
@@ -420,6 +422,17 @@ struct zf2fs_dir_entry {
 	uint8_t file_type;
 } ZF2FS_PACKED;
 
+/* Xattrs (fs/f2fs/xattr.h): the inline area, continued by the xattr node, holds a 24-byte
+ * header, then entries (this, the name, the value, padded to 4 bytes), ended by a zero
+ * word. */
+#define ZF2FS_XATTR_HDR_SIZE 24
+#define ZF2FS_XATTR_MAGIC    0xF2F52011u   /* first word of the header */
+struct zf2fs_xattr_entry {
+	uint8_t e_name_index;
+	uint8_t e_name_len;
+	zf2fs_le16 e_value_size;
+} ZF2FS_PACKED;
+
 struct zf2fs_dentry_block {
 	uint8_t dentry_bitmap[ZF2FS_DENTRY_BITMAP_SIZE];
 	uint8_t reserved[ZF2FS_DENTRY_RESERVED];
@@ -442,6 +455,7 @@ _Static_assert(offsetof(struct zf2fs_inode, i_addr) == 0x168, "inode addresses")
 _Static_assert(offsetof(struct zf2fs_inode, i_inode_checksum) == 0x170, "inode checksum");
 _Static_assert(sizeof(struct zf2fs_node_footer) == 24, "node footer");
 _Static_assert(sizeof(struct zf2fs_node) == ZF2FS_BLKSIZE, "node block");
+_Static_assert(sizeof(struct zf2fs_xattr_entry) == 4, "xattr entry");
 _Static_assert(sizeof(struct zf2fs_nat_entry) == 9, "nat entry");
 _Static_assert(ZF2FS_NAT_PER_BLOCK == 455, "nat entries per block");
 _Static_assert(sizeof(struct zf2fs_sit_entry) == 74, "sit entry");

@@ -362,6 +362,12 @@ struct zf2fs_walk_ops {
 	 * where the parent holds it: i_nid[slot] of the inode, or nid[slot] of a node. */
 	int (*bad)(void *arg, uint32_t nid, uint32_t parent_nid, uint32_t slot, uint32_t ofs,
 		   const char *why);
+	/* Optional, asked before bad about a node whose block was read through its NAT entry
+	 * but whose footer names another nid, inode or offset (@why says which): return 1 to
+	 * walk it as the node the tree expects here (the walk then gives @node's footer @nid,
+	 * the inode and @ofs; mending the block on disk is the caller's), 0 to go on to bad. */
+	int (*mend)(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
+		    uint32_t ofs, const char *why);
 };
 #define ZF2FS_WALK_SKIP 0x7fff0001
 
