@@ -68,6 +68,11 @@ ZF2FS_EXPORT void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_
 ZF2FS_EXPORT uint32_t zf2fs_checksum_seed(const uint8_t uuid[16]);
 /* Inode checksum of a 4 KiB node block that holds an inode. */
 ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block);
+/* Before writing node block @n of node @nid: when it is an inode that carries a checksum
+ * (@features has inode_checksum and its extra attributes hold the field), set the
+ * checksum from @seed (zf2fs_checksum_seed).  Returns whether it did. */
+ZF2FS_EXPORT bool zf2fs_inode_reseal(struct zf2fs_node *n, uint32_t nid, uint32_t features,
+				     uint32_t seed);
 /* Directory-entry hash of a name ("." and ".." give 0). */
 ZF2FS_EXPORT uint32_t zf2fs_dentry_hash(const void *name, size_t len);
 
