@@ -91,7 +91,7 @@ ZF2FS_EXPORT int zf2fs_vol_write_ssa(struct zf2fs_vol *vol, uint32_t segno, int 
 		return -ENOMEM;
 	memcpy(sb->entries, entries, sizeof(sb->entries));
 	sb->footer.entry_type = sum_type(type);
-	err = zf2fs_vol_write_block(vol, (uint64_t)vol->info.ssa_blkaddr + segno, sb);
+	err = zf2fs_vol_write_block(vol, zf2fs_vol_ssa_block_addr(vol, segno), sb);
 	free(sb);
 	return err;
 }
@@ -107,8 +107,8 @@ ZF2FS_EXPORT int zf2fs_vol_set_ssa_entry(struct zf2fs_vol *vol, uint64_t blkaddr
 
 	if (blkaddr < vi->main_blkaddr || blkaddr >= vi->main_end)
 		return -EINVAL;
-	at = vi->ssa_blkaddr + (blkaddr - vi->main_blkaddr) / BPS;
-	off = (uint32_t)((blkaddr - vi->main_blkaddr) % BPS);
+	at = zf2fs_vol_ssa_block_addr(vol, zf2fs_main_segno(vi->main_blkaddr, blkaddr));
+	off = zf2fs_main_seg_off(vi->main_blkaddr, blkaddr);
 	sb = malloc(sizeof(*sb));
 	if (!sb)
 		return -ENOMEM;
@@ -175,7 +175,9 @@ ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
 	/* Kept roll-forward chain: the volume stays unclean until the kernel replays it.
 	 * Without the umount flag the kernel reads no node summaries from the pack (it
 	 * rebuilds them from the node footers), so cp_pack_write leaves them out. */
-	if (!(flags & ZF2FS_CPN_RECOVERY))
+	if (flags & ZF2FS_CPN_RECOVERY)
+		cpf &= ~ZF2FS_CP_UMOUNT_FLAG;
+	else
 		cpf |= ZF2FS_CP_UMOUNT_FLAG;
 	zf2fs_set(cp->ckpt_flags, cpf);
 	for (int i = 0; i < 3; i++) {

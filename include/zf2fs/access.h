@@ -211,6 +211,23 @@ static inline void zf2fs_nat_set(struct zf2fs_nat_entry *e, uint8_t version, uin
 	zf2fs_set(e->block_addr, blkaddr);
 }
 
+/* ---- node footers -------------------------------------------------------------------- */
+/* A node's offset in its inode's tree: the footer flag above the cold, fsync and dentry
+ * marks (0 for an inode). */
+static inline uint32_t zf2fs_footer_ofs(const struct zf2fs_node *n)
+{
+	return (uint32_t)(zf2fs_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
+}
+
+/* Set the offset, keeping the marks. */
+static inline void zf2fs_footer_set_ofs(struct zf2fs_node *n, uint32_t ofs)
+{
+	uint32_t marks = (uint32_t)zf2fs_get(n->footer.flag) &
+			 ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1);
+
+	zf2fs_set(n->footer.flag, (ofs << ZF2FS_FOOTER_OFS_SHIFT) | marks);
+}
+
 /* ---- metadata area sizes -------------------------------------------------------------- */
 /* SIT blocks that describe @segments segments (one copy). */
 static inline uint32_t zf2fs_sit_blocks(uint32_t segments)

@@ -303,6 +303,20 @@ ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_copy(const struct zf2fs_vol *vol, uint
 					       unsigned copy);
 ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
 					       unsigned copy);
+/* The summary block (SSA) of main segment @segno: one per segment. */
+ZF2FS_EXPORT uint64_t zf2fs_vol_ssa_block_addr(const struct zf2fs_vol *vol, uint32_t segno);
+/* What metadata block @blkaddr is: a block of the checkpoint area (its pack and the
+ * offset in it), of the SIT or NAT area (the table block and the copy; the SIT area's
+ * slack beyond both copies gives copy 2 and up), or the SSA block of a segment.  False
+ * when @blkaddr lies outside that area. */
+ZF2FS_EXPORT bool zf2fs_vol_cp_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					unsigned *ret_pack, uint32_t *ret_off);
+ZF2FS_EXPORT bool zf2fs_vol_sit_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					 uint32_t *ret_idx, unsigned *ret_copy);
+ZF2FS_EXPORT bool zf2fs_vol_nat_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					 uint32_t *ret_idx, unsigned *ret_copy);
+ZF2FS_EXPORT bool zf2fs_vol_ssa_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					 uint32_t *ret_segno);
 /* First block of checkpoint pack @pack (0 or 1). */
 ZF2FS_EXPORT uint64_t zf2fs_vol_cp_pack_addr(const struct zf2fs_vol *vol, unsigned pack);
 /* Where the NAT journal (@sit false) or SIT journal of the pack in use sits on disk: its
