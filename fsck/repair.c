@@ -731,11 +731,8 @@ static int write_nodes(struct commit *c)
 		n->new_addr = (uint32_t)log_addr(c, t, c->blkoff[t]);
 		zf2fs_set(c->sum[t][c->blkoff[t]].nid, n->nid);
 		c->blkoff[t]++;
-		zf2fs_set(n->buf->footer.cp_ver, c->ver);
-		zf2fs_set(n->buf->footer.next_blkaddr, log_addr(c, t, c->blkoff[t]));
-		zf2fs_set(n->buf->footer.flag, zf2fs_get(n->buf->footer.flag) &
-		       ~(uint64_t)(ZF2FS_FOOTER_FSYNC_BIT | ZF2FS_FOOTER_DENT_BIT));
-		zf2fs_inode_reseal(n->buf, n->nid, ctx->vi->features, seed);
+		zf2fs_node_seal(n->buf, n->nid, c->ver, (uint32_t)log_addr(c, t, c->blkoff[t]),
+				ctx->vi->features, seed);
 		err = zf2fs_vol_write_block(ctx->vol, n->new_addr, n->buf);
 		if (err)
 			break;
@@ -777,74 +774,38 @@ static int write_summary_fixes(struct commit *c)
 	return err;
 }
 
+static const struct zf2fs_sit_entry *repair_sit(void *arg, uint32_t segno)
+{
+	return sit_get(arg, segno);
+}
+
+/* NAT block @b from fsck's table (pass 3 read it, journal included; repairs changed it). */
+static void repair_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
+{
+	struct fsck_ctx *ctx = arg;
+
+	for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK; e++) {
+		uint32_t nid = zf2fs_nat_block_nid(b, e);
+		struct zf2fs_nat_entry *ne = &nb->entries[e];
+
+		if (nid < ZF2FS_RESERVED_NIDS)
+			continue;
+		/* past the last nid in use the NAT holds nothing */
+		zf2fs_nat_set(ne, ne->version, nid < ctx->nids ? ctx->nat[nid].ino : 0,
+			      nid < ctx->nids ? ctx->nat[nid].blkaddr : 0);
+	}
+}
+
 /* Dirty SIT and NAT blocks to their inactive copies (the library flips their bits in
  * the new checkpoint's bitmaps). */
 static int write_tables(struct commit *c)
 {
 	struct fsck_ctx *ctx = c->ctx;
-	struct fsck_repair *r = ctx->repair;
-	const struct zf2fs_vol_info *vi = ctx->vi;
-	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
-	int err = 0;
+	int err = zf2fs_vol_write_sit_dirty(ctx->vol, ctx->repair->sit_dirty, repair_sit, ctx,
+					    c->cpbuf);
 
-	if (!blk)
-		return -ENOMEM;
-	for (uint32_t b = 0; b < zf2fs_sit_blocks(vi->main_segs) && !err; b++) {
-		struct zf2fs_sit_block *sb = (struct zf2fs_sit_block *)blk;
-
-		if (!r->sit_dirty[b])
-			continue;
-		err = zf2fs_vol_read_block(ctx->vol, zf2fs_vol_sit_block_addr(ctx->vol, b), blk);
-		if (err)
-			break;
-		for (uint32_t e = 0; e < ZF2FS_SIT_PER_BLOCK &&
-		     zf2fs_sit_block_segno(b, e) < vi->main_segs; e++)
-			sb->entries[e] = *sit_get(ctx, zf2fs_sit_block_segno(b, e));
-		err = zf2fs_vol_write_sit_next(ctx->vol, b, blk, c->cpbuf);
-	}
-	for (uint32_t b = 0; b < vi->nat_blocks && !err; b++) {
-		struct zf2fs_nat_block *nb = (struct zf2fs_nat_block *)blk;
-
-		if (!r->nat_dirty[b])
-			continue;
-		err = zf2fs_vol_read_block(ctx->vol, zf2fs_vol_nat_block_addr(ctx->vol, b), blk);
-		if (err)
-			break;
-		for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK; e++) {
-			uint32_t nid = zf2fs_nat_block_nid(b, e);
-			struct zf2fs_nat_entry *ne = &nb->entries[e];
-
-			if (nid < ZF2FS_RESERVED_NIDS)
-				continue;
-			/* past the last nid in use the NAT holds nothing */
-			zf2fs_nat_set(ne, ne->version, nid < ctx->nids ? ctx->nat[nid].ino : 0,
-				      nid < ctx->nids ? ctx->nat[nid].blkaddr : 0);
-		}
-		err = zf2fs_vol_write_nat_next(ctx->vol, b, blk, c->cpbuf);
-	}
-	free(blk);
-	return err;
-}
-
-/* The journals live only in the checkpoint: the new one carries none, so their entries
- * go into the blocks. */
-static void flush_journals(struct fsck_ctx *ctx)
-{
-	const struct zf2fs_journal *nj = zf2fs_vol_nat_journal(ctx->vol);
-	const struct zf2fs_journal *sj = zf2fs_vol_sit_journal(ctx->vol);
-
-	for (uint32_t i = 0; i < zf2fs_get(nj->n_entries); i++) {
-		uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
-
-		if (nid < ctx->vi->max_nid)
-			mark_nat(ctx, nid);
-	}
-	for (uint32_t i = 0; i < zf2fs_get(sj->n_entries); i++) {
-		uint32_t seg = (uint32_t)zf2fs_get(sj->sit.entries[i].segno);
-
-		if (seg < ctx->vi->main_segs)
-			mark_sit(ctx, seg);
-	}
+	return err ? err : zf2fs_vol_write_nat_dirty(ctx->vol, ctx->repair->nat_dirty, repair_nat,
+						     ctx, c->cpbuf);
 }
 
 static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
@@ -1004,7 +965,7 @@ int repair_commit(struct fsck_ctx *ctx)
 	}
 	/* the current logs' SIT entries and NAT entries of the journals go into blocks */
 	if (!err) {
-		flush_journals(ctx);
+		zf2fs_vol_journal_blocks(ctx->vol, r->sit_dirty, r->nat_dirty);
 		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 			mark_sit(ctx, c.cur[t]);
 	}

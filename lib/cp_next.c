@@ -49,28 +49,100 @@ static uint8_t *next_bitmap(const struct zf2fs_vol *vol, uint8_t *cpbuf, bool si
 	return cpbuf + ((sit ? vol->sit_bitmap : vol->nat_bitmap) - vol->cp);
 }
 
+/* Block @idx of the SIT (@sit) or NAT to the copy not in use, its bit flipped in @cpbuf. */
+static int write_next(struct zf2fs_vol *vol, bool sit, uint32_t idx, const void *blk,
+		      uint8_t *cpbuf)
+{
+	const uint8_t *live_map = sit ? vol->sit_bitmap : vol->nat_bitmap;
+	unsigned live;
+
+	if (idx >= (sit ? vol->info.sit_blocks : vol->info.nat_blocks))
+		return -EINVAL;
+	live = zf2fs_hbit_test(live_map, idx);
+	zf2fs_hbit_flip(next_bitmap(vol, cpbuf, sit), idx);
+	return zf2fs_vol_write_block(vol, sit ? zf2fs_vol_sit_block_copy(vol, idx, !live) :
+					   zf2fs_vol_nat_block_copy(vol, idx, !live), blk);
+}
+
 ZF2FS_EXPORT int zf2fs_vol_write_sit_next(struct zf2fs_vol *vol, uint32_t idx, const void *blk,
 					  uint8_t *cpbuf)
 {
-	unsigned live;
-
-	if (idx >= vol->info.sit_blocks)
-		return -EINVAL;
-	live = zf2fs_hbit_test(vol->sit_bitmap, idx);
-	zf2fs_hbit_flip(next_bitmap(vol, cpbuf, true), idx);
-	return zf2fs_vol_write_block(vol, zf2fs_vol_sit_block_copy(vol, idx, !live), blk);
+	return write_next(vol, true, idx, blk, cpbuf);
 }
 
 ZF2FS_EXPORT int zf2fs_vol_write_nat_next(struct zf2fs_vol *vol, uint32_t idx, const void *blk,
 					  uint8_t *cpbuf)
 {
-	unsigned live;
+	return write_next(vol, false, idx, blk, cpbuf);
+}
 
-	if (idx >= vol->info.nat_blocks)
-		return -EINVAL;
-	live = zf2fs_hbit_test(vol->nat_bitmap, idx);
-	zf2fs_hbit_flip(next_bitmap(vol, cpbuf, false), idx);
-	return zf2fs_vol_write_block(vol, zf2fs_vol_nat_block_copy(vol, idx, !live), blk);
+ZF2FS_EXPORT int zf2fs_vol_write_sit_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
+					   const struct zf2fs_sit_entry *(*entry)(void *arg,
+										 uint32_t segno),
+					   void *arg, uint8_t *cpbuf)
+{
+	uint32_t segs = vol->info.main_segs;
+	struct zf2fs_sit_block *blk = malloc(ZF2FS_BLKSIZE);   /* entries, then padding */
+	int err = 0;
+
+	if (!blk)
+		return -ENOMEM;
+	for (uint32_t b = 0; b < zf2fs_sit_blocks(segs) && !err; b++) {
+		if (!dirty[b])
+			continue;
+		/* read whole: the bytes past the entries stay as they were */
+		err = zf2fs_vol_read_block(vol, zf2fs_vol_sit_block_addr(vol, b), blk);
+		for (uint32_t e = 0; !err && e < ZF2FS_SIT_PER_BLOCK &&
+		     zf2fs_sit_block_segno(b, e) < segs; e++)
+			blk->entries[e] = *entry(arg, zf2fs_sit_block_segno(b, e));
+		if (!err)
+			err = write_next(vol, true, b, blk, cpbuf);
+	}
+	free(blk);
+	return err;
+}
+
+ZF2FS_EXPORT int zf2fs_vol_write_nat_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
+					   void (*fill)(void *arg, uint32_t idx,
+							struct zf2fs_nat_block *blk),
+					   void *arg, uint8_t *cpbuf)
+{
+	struct zf2fs_nat_block *blk = malloc(ZF2FS_BLKSIZE);
+	int err = 0;
+
+	if (!blk)
+		return -ENOMEM;
+	for (uint32_t b = 0; b < vol->info.nat_blocks && !err; b++) {
+		if (!dirty[b])
+			continue;
+		err = zf2fs_vol_read_block(vol, zf2fs_vol_nat_block_addr(vol, b), blk);
+		if (!err) {
+			fill(arg, b, blk);
+			err = write_next(vol, false, b, blk, cpbuf);
+		}
+	}
+	free(blk);
+	return err;
+}
+
+ZF2FS_EXPORT void zf2fs_vol_journal_blocks(const struct zf2fs_vol *vol, uint8_t *sit_dirty,
+					   uint8_t *nat_dirty)
+{
+	const struct zf2fs_journal *nj = &vol->nat_journal, *sj = &vol->sit_journal;
+	uint32_t nn = (uint32_t)zf2fs_get(nj->n_entries), ns = (uint32_t)zf2fs_get(sj->n_entries);
+
+	for (uint32_t i = 0; i < nn && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++) {
+		uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
+
+		if (nid < vol->info.max_nid)
+			nat_dirty[zf2fs_nat_block_index(nid)] = 1;
+	}
+	for (uint32_t i = 0; i < ns && i < ZF2FS_SIT_JOURNAL_ENTRIES; i++) {
+		uint32_t seg = (uint32_t)zf2fs_get(sj->sit.entries[i].segno);
+
+		if (seg < vol->info.main_segs)
+			sit_dirty[zf2fs_sit_block_index(seg)] = 1;
+	}
 }
 
 static uint8_t sum_type(int type)

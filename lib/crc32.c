@@ -83,6 +83,17 @@ ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block
 			   ZF2FS_BLKSIZE - cs_off - 4);
 }
 
+ZF2FS_EXPORT void zf2fs_node_seal(struct zf2fs_node *n, uint32_t nid, uint64_t cp_ver,
+				  uint32_t next_blkaddr, uint32_t features, uint32_t seed)
+{
+	zf2fs_set(n->footer.cp_ver, cp_ver);
+	zf2fs_set(n->footer.next_blkaddr, next_blkaddr);
+	/* written at a checkpoint, not by fsync: nothing for roll-forward to replay */
+	zf2fs_set(n->footer.flag, zf2fs_get(n->footer.flag) &
+		  ~(uint64_t)(ZF2FS_FOOTER_FSYNC_BIT | ZF2FS_FOOTER_DENT_BIT));
+	zf2fs_inode_reseal(n, nid, features, seed);
+}
+
 ZF2FS_EXPORT bool zf2fs_inode_reseal(struct zf2fs_node *n, uint32_t nid, uint32_t features,
 				     uint32_t seed)
 {

@@ -1141,11 +1141,7 @@ static int write_nodes(struct commit *c)
 		zf2fs_set(c->sum[type][c->blkoff[type]].nid, n->nid);
 		c->blkoff[type]++;
 		next = c->blkoff[type] < BPS ? (uint32_t)log_addr(c, type, c->blkoff[type]) : 0;
-		zf2fs_set(nb->footer.cp_ver, c->ver);
-		zf2fs_set(nb->footer.next_blkaddr, next);
-		zf2fs_set(nb->footer.flag, zf2fs_get(nb->footer.flag) &
-		       ~(uint64_t)(ZF2FS_FOOTER_FSYNC_BIT | ZF2FS_FOOTER_DENT_BIT));
-		zf2fs_inode_reseal(nb, n->nid, t->vi->features, seed);
+		zf2fs_node_seal(nb, n->nid, c->ver, next, t->vi->features, seed);
 		err = zf2fs_vol_write_block(t->vol, addr, nb);
 		if (err)
 			break;
@@ -1157,72 +1153,37 @@ static int write_nodes(struct commit *c)
 	return err;
 }
 
-/* The journals stay behind in the old checkpoint: their entries go into the blocks. */
-static void flush_journals(struct zf2fs_txn *t)
+static const struct zf2fs_sit_entry *txn_sit(void *arg, uint32_t segno)
 {
-	const struct zf2fs_journal *nj = &t->vol->nat_journal, *sj = &t->vol->sit_journal;
-	uint32_t nn = (uint32_t)zf2fs_get(nj->n_entries), ns = (uint32_t)zf2fs_get(sj->n_entries);
+	return &((struct zf2fs_txn *)arg)->sit[segno];
+}
+
+/* NAT block @b as the new checkpoint has it: the journal's entries, then this
+ * transaction's changes. */
+static void txn_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
+{
+	struct zf2fs_txn *t = arg;
+	const struct zf2fs_journal *nj = &t->vol->nat_journal;
+	uint32_t nn = (uint32_t)zf2fs_get(nj->n_entries);
 
 	for (uint32_t i = 0; i < nn && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++) {
 		uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
 
-		if (nid < t->vi->max_nid)
-			t->nat_dirty[zf2fs_nat_block_index(nid)] = 1;
+		if (nid < t->vi->max_nid && zf2fs_nat_block_index(nid) == b)
+			nb->entries[zf2fs_nat_entry_index(nid)] = nj->nat.entries[i].ne;
 	}
-	for (uint32_t i = 0; i < ns && i < ZF2FS_SIT_JOURNAL_ENTRIES; i++) {
-		uint32_t seg = (uint32_t)zf2fs_get(sj->sit.entries[i].segno);
-
-		if (seg < t->vi->main_segs)
-			mark_sit(t, seg);
-	}
+	for (size_t i = 0; i < t->nnat; i++)
+		if (zf2fs_nat_block_index(t->nat[i].nid) == b)
+			zf2fs_nat_set(&nb->entries[zf2fs_nat_entry_index(t->nat[i].nid)], 0,
+				      t->nat[i].ino, t->nat[i].addr);
 }
 
 static int write_tables(struct commit *c, uint8_t *cpbuf)
 {
-	struct zf2fs_txn *t = c->t;
-	const struct zf2fs_vol_info *vi = t->vi;
-	const struct zf2fs_journal *nj = &t->vol->nat_journal;
-	uint32_t nn = (uint32_t)zf2fs_get(nj->n_entries);
-	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
-	int err = 0;
+	int err = zf2fs_vol_write_sit_dirty(c->t->vol, c->t->sit_dirty, txn_sit, c->t, cpbuf);
 
-	if (!blk)
-		return -ENOMEM;
-	for (uint32_t b = 0; b < zf2fs_sit_blocks(vi->main_segs) && !err; b++) {
-		struct zf2fs_sit_block *sb = (struct zf2fs_sit_block *)blk;
-
-		if (!t->sit_dirty[b])
-			continue;
-		err = zf2fs_vol_read_block(t->vol, zf2fs_vol_sit_block_addr(t->vol, b), blk);
-		if (err)
-			break;
-		for (uint32_t e = 0; e < ZF2FS_SIT_PER_BLOCK &&
-		     zf2fs_sit_block_segno(b, e) < vi->main_segs; e++)
-			sb->entries[e] = t->sit[zf2fs_sit_block_segno(b, e)];
-		err = zf2fs_vol_write_sit_next(t->vol, b, blk, cpbuf);
-	}
-	for (uint32_t b = 0; b < vi->nat_blocks && !err; b++) {
-		struct zf2fs_nat_block *nb = (struct zf2fs_nat_block *)blk;
-
-		if (!t->nat_dirty[b])
-			continue;
-		err = zf2fs_vol_read_block(t->vol, zf2fs_vol_nat_block_addr(t->vol, b), blk);
-		if (err)
-			break;
-		for (uint32_t i = 0; i < nn && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++) {
-			uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
-
-			if (nid < vi->max_nid && zf2fs_nat_block_index(nid) == b)
-				nb->entries[zf2fs_nat_entry_index(nid)] = nj->nat.entries[i].ne;
-		}
-		for (size_t i = 0; i < t->nnat; i++)
-			if (zf2fs_nat_block_index(t->nat[i].nid) == b)
-				zf2fs_nat_set(&nb->entries[zf2fs_nat_entry_index(t->nat[i].nid)], 0,
-					      t->nat[i].ino, t->nat[i].addr);
-		err = zf2fs_vol_write_nat_next(t->vol, b, blk, cpbuf);
-	}
-	free(blk);
-	return err;
+	return err ? err : zf2fs_vol_write_nat_dirty(c->t->vol, c->t->nat_dirty, txn_nat, c->t,
+						     cpbuf);
 }
 
 static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
@@ -1299,7 +1260,7 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 		c->orig_cur[type] = c->cur[type];
 	}
 	/* the current logs' SIT entries lived in the journal: into the blocks with them */
-	flush_journals(t);
+	zf2fs_vol_journal_blocks(t->vol, t->sit_dirty, t->nat_dirty);
 	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
 		if (c->cur[type] < t->vi->main_segs)
 			mark_sit(t, c->cur[type]);

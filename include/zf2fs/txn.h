@@ -39,6 +39,25 @@ ZF2FS_EXPORT int zf2fs_vol_write_sit_next(struct zf2fs_vol *vol, uint32_t idx, c
 ZF2FS_EXPORT int zf2fs_vol_write_nat_next(struct zf2fs_vol *vol, uint32_t idx, const void *blk,
 					  uint8_t *cpbuf);
 
+/* Every SIT block i with @dirty[i] set: read from the live copy, the entry of each main
+ * segment in it replaced by *@entry(@arg, segno), written by zf2fs_vol_write_sit_next().
+ * Every NAT block i with @dirty[i] set: read from the live copy, changed by @fill, written
+ * by zf2fs_vol_write_nat_next().  0, -ENOMEM, read and write errors. */
+ZF2FS_EXPORT int zf2fs_vol_write_sit_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
+					   const struct zf2fs_sit_entry *(*entry)(void *arg,
+										 uint32_t segno),
+					   void *arg, uint8_t *cpbuf);
+ZF2FS_EXPORT int zf2fs_vol_write_nat_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
+					   void (*fill)(void *arg, uint32_t idx,
+							struct zf2fs_nat_block *blk),
+					   void *arg, uint8_t *cpbuf);
+
+/* The new checkpoint carries empty journals: set @sit_dirty[i] (@nat_dirty[i]) for every
+ * SIT (NAT) block i that an entry of the current journals belongs to, so that the caller
+ * writes those blocks with the entries in them. */
+ZF2FS_EXPORT void zf2fs_vol_journal_blocks(const struct zf2fs_vol *vol, uint8_t *sit_dirty,
+					   uint8_t *nat_dirty);
+
 /* Write the summary block of main segment @segno: @entries (ZF2FS_ENTRIES_IN_SUM of them)
  * as written by log @type (ZF2FS_LOG_*).  For a log that leaves its segment.  0,
  * -EINVAL, -ENOMEM, write errors. */

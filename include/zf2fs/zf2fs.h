@@ -73,6 +73,11 @@ ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block
  * checksum from @seed (zf2fs_checksum_seed).  Returns whether it did. */
 ZF2FS_EXPORT bool zf2fs_inode_reseal(struct zf2fs_node *n, uint32_t nid, uint32_t features,
 				     uint32_t seed);
+/* Before writing node block @n of node @nid to a log at checkpoint @cp_ver: the footer's
+ * version and next block (@next_blkaddr), the fsync and dentry marks cleared (a
+ * checkpoint, not fsync, makes it durable), and an inode's checksum refreshed. */
+ZF2FS_EXPORT void zf2fs_node_seal(struct zf2fs_node *n, uint32_t nid, uint64_t cp_ver,
+				  uint32_t next_blkaddr, uint32_t features, uint32_t seed);
 /* Directory-entry hash of a name ("." and ".." give 0). */
 ZF2FS_EXPORT uint32_t zf2fs_dentry_hash(const void *name, size_t len);
 
