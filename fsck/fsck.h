@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
 #include "zf2fs/quota.h"
 #include "zf2fs/sparse.h"
 
@@ -342,7 +343,7 @@ static inline bool blk_in_main(const struct fsck_ctx *ctx, uint64_t blk)
 
 static inline uint32_t blk_segno(const struct fsck_ctx *ctx, uint64_t blk)
 {
-	return (uint32_t)((blk - ctx->vi->main_blkaddr) / ZF2FS_BLOCKS_PER_SEG);
+	return zf2fs_main_segno(ctx->vi->main_blkaddr, blk);
 }
 
 /* The maps by segment and by block are sparse (lib/sparse.h): memory follows what the
@@ -373,18 +374,18 @@ static inline void found_set(struct fsck_ctx *ctx, uint64_t off)
 		fprintf(stderr, "fsck.f2fs: %s: while marking the blocks in use\n", strerror(ENOMEM));
 		exit(FSCK_ERROR);
 	}
-	ctx->seg_found[off / ZF2FS_BLOCKS_PER_SEG]++;
+	ctx->seg_found[zf2fs_main_segno(0, off)]++;
 }
 
 static inline void found_clear(struct fsck_ctx *ctx, uint64_t off)
 {
 	zf2fs_bmap_clear(ctx->blk_found, off);
-	ctx->seg_found[off / ZF2FS_BLOCKS_PER_SEG]--;
+	ctx->seg_found[zf2fs_main_segno(0, off)]--;
 }
 
 static inline bool sit_bit(const struct zf2fs_sit_entry *se, uint32_t off)
 {
-	return se->valid_map[off / 8] & (0x80u >> (off % 8));
+	return zf2fs_sit_block_valid(se, off);
 }
 
 /* ---- repair (repair.c) ------------------------------------------------------------------ */

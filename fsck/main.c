@@ -120,7 +120,7 @@ static const char *parse_args(struct fsck_ctx *ctx, int argc, char **argv)
  * and a count per segment. */
 static int alloc_maps(struct fsck_ctx *ctx)
 {
-	uint64_t blocks = (uint64_t)ctx->vi->main_segs * ZF2FS_BLOCKS_PER_SEG;
+	uint64_t blocks = ctx->vi->main_end - ctx->vi->main_blkaddr;
 	int err = zf2fs_bmap_new(blocks, &ctx->blk_found);
 
 	ctx->seg_found = calloc(ctx->vi->main_segs + 1, sizeof(uint16_t));
@@ -215,9 +215,9 @@ static int print_entry(void *arg, const struct zf2fs_dentry_info *d)
 	fprintf(tp->ctx->out, "%*s%.*s%s\n", 2 * tp->depth, "", (int)d->name_len, d->name,
 		d->type == ZF2FS_FT_DIR ? "/" : "");
 	if (d->type != ZF2FS_FT_DIR || tp->depth > 64 || d->ino >= tp->ctx->vi->max_nid ||
-	    (tp->seen[d->ino / 8] & (1u << (d->ino % 8))))
+	    zf2fs_lbit_test(tp->seen, d->ino))
 		return 0;
-	tp->seen[d->ino / 8] |= (uint8_t)(1u << (d->ino % 8));
+	zf2fs_lbit_set(tp->seen, d->ino);
 	n = malloc(ZF2FS_BLKSIZE);
 	if (n && !zf2fs_vol_read_node(tp->ctx->vol, d->ino, n, NULL, why, sizeof(why))) {
 		struct tree_print sub = { tp->ctx, tp->depth + 1, tp->seen };
@@ -236,7 +236,7 @@ static void print_tree(struct fsck_ctx *ctx)
 
 	fprintf(ctx->out, "/\n");
 	if (tp.seen && ZF2FS_ROOT_INO < ctx->vi->max_nid)
-		tp.seen[ZF2FS_ROOT_INO / 8] |= 1u << (ZF2FS_ROOT_INO % 8);
+		zf2fs_lbit_set(tp.seen, ZF2FS_ROOT_INO);
 	if (n && tp.seen && !zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, n, NULL, why, sizeof(why)))
 		zf2fs_dir_iterate(ctx->vol, n, print_entry, NULL, &tp);
 	free(tp.seen);

@@ -50,7 +50,7 @@ static void check_error_records(struct fsck_ctx *ctx)
 					      sizeof(stop_reasons[0]) ? stop_reasons[i] : "an unknown reason",
 					      sb->s_stop_reason[i]);
 	for (size_t i = 0; i < sizeof(sb->s_errors) * 8; i++)
-		if ((sb->s_errors[i / 8] & (1u << (i % 8))) && o < sizeof(what))
+		if (zf2fs_lbit_test(sb->s_errors, i) && o < sizeof(what))
 			o += (size_t)snprintf(what + o, sizeof(what) - o, "%s%s", o ? ", " : "",
 					      i < sizeof(error_names) / sizeof(error_names[0]) ?
 					      error_names[i] : "an unknown error");
@@ -176,8 +176,8 @@ int pass1_super(struct fsck_ctx *ctx)
 static int load_orphans(struct fsck_ctx *ctx)
 {
 	const struct zf2fs_checkpoint *cp = ctx->cp;
-	uint64_t start = zf2fs_get(ctx->sb->cp_blkaddr) + (uint64_t)ctx->vi->cp_pack *
-			 ZF2FS_BLOCKS_PER_SEG + 1 + zf2fs_get(ctx->sb->cp_payload);
+	uint64_t start = zf2fs_vol_cp_pack_addr(ctx->vol, ctx->vi->cp_pack) + 1 +
+			 zf2fs_get(ctx->sb->cp_payload);
 	uint64_t nblocks;
 	struct zf2fs_orphan_block *ob;
 	int err = 0;

@@ -17,15 +17,6 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 
-static uint32_t popcount_map(const uint8_t *map)
-{
-	uint32_t n = 0;
-
-	for (int i = 0; i < ZF2FS_SIT_MAP_SIZE; i++)
-		n += (uint32_t)__builtin_popcount(map[i]);
-	return n;
-}
-
 static int check_sit(struct fsck_ctx *ctx)
 {
 	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(ctx->vol);
@@ -43,19 +34,18 @@ static int check_sit(struct fsck_ctx *ctx)
 	}
 	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {
 		const struct zf2fs_sit_entry *se;
-		uint32_t vb, count, type, bits;
+		uint32_t count, type, bits;
 		struct problem_ctx p = { .segno = s };
 
 		/* a block of entries that is all zeros on disk holds nothing to check */
-		if (!zf2fs_sit_table_block_used(ctx->sit, s / (uint32_t)ZF2FS_SIT_PER_BLOCK)) {
-			s += (uint32_t)ZF2FS_SIT_PER_BLOCK - 1 - s % (uint32_t)ZF2FS_SIT_PER_BLOCK;
+		if (!zf2fs_sit_table_block_used(ctx->sit, zf2fs_sit_block_index(s))) {
+			s = zf2fs_sit_block_segno(zf2fs_sit_block_index(s) + 1, 0) - 1;
 			continue;
 		}
 		se = sit_get(ctx, s);
-		vb = (uint32_t)zf2fs_get(se->vblocks);
-		count = vb & ZF2FS_SIT_VBLOCKS_MASK;
-		type = vb >> ZF2FS_SIT_VBLOCKS_BITS;
-		bits = popcount_map(se->valid_map);
+		count = zf2fs_sit_valid_blocks(se);
+		type = zf2fs_sit_type(se);
+		bits = zf2fs_sit_map_weight(se);
 
 		/* the fix itself comes from pass 7, which knows the blocks really in use */
 		if (count != bits) {
@@ -133,7 +123,8 @@ static int check_nat(struct fsck_ctx *ctx)
 								 (size_t)b * ZF2FS_BLKSIZE);
 
 			for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK && !err; e++) {
-				uint32_t nid = (i + b) * (uint32_t)ZF2FS_NAT_PER_BLOCK + e;
+				uint32_t nid = zf2fs_nat_block_nid(i + b, e);
+
 				if (zf2fs_nat_ino(&nb->entries[e]) || zf2fs_nat_addr(&nb->entries[e]))
 					err = nat_set(ctx, nid, &nb->entries[e]);
 			}

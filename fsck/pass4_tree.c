@@ -50,7 +50,7 @@ struct ssa_cache {
 static int ssa_entry(struct fsck_ctx *ctx, uint64_t blk, const struct zf2fs_summary **ret)
 {
 	uint32_t seg = blk_segno(ctx, blk);
-	uint32_t off = (uint32_t)((blk - ctx->vi->main_blkaddr) % ZF2FS_BLOCKS_PER_SEG);
+	uint32_t off = zf2fs_main_seg_off(ctx->vi->main_blkaddr, blk);
 	unsigned slot = seg % SSA_CACHE;
 
 	if (!ctx->ssa) {
@@ -159,8 +159,8 @@ static uint32_t summary_owner(struct fsck_ctx *ctx, uint64_t blk)
 	uint32_t nid = 0;
 
 	if (sb && zf2fs_vol_segment_summary(ctx->vol, blk_segno(ctx, blk), sb) == 0)
-		nid = (uint32_t)zf2fs_get(sb->entries[(blk - ctx->vi->main_blkaddr) %
-						   ZF2FS_BLOCKS_PER_SEG].nid);
+		nid = (uint32_t)zf2fs_get(sb->entries[zf2fs_main_seg_off(ctx->vi->main_blkaddr,
+									 blk)].nid);
 	free(sb);
 	return nid;
 }
@@ -175,7 +175,7 @@ static bool claim_block(struct fsck_ctx *ctx, uint64_t blk, bool node)
 	if (!ctx->seg_kind)
 		ctx->seg_kind = calloc(ctx->vi->main_segs + 1, 1);
 	if (ctx->seg_kind)
-		ctx->seg_kind[off / ZF2FS_BLOCKS_PER_SEG] |= node ? SEG_HAS_NODE : SEG_HAS_DATA;
+		ctx->seg_kind[zf2fs_main_segno(0, off)] |= node ? SEG_HAS_NODE : SEG_HAS_DATA;
 	found_set(ctx, off);
 	ctx->found_blocks++;
 	return true;
@@ -271,7 +271,7 @@ static int restore_top_nodes(struct inode_walk *w, const struct zf2fs_walk_ops *
 			    (ctx->nid_flags[nid] & (NID_REACHED | NID_BAD)) ||
 			    !blk_in_main(ctx, ctx->nat[nid].blkaddr) ||
 			    zf2fs_vol_read_node(ctx->vol, nid, nb, NULL, NULL, 0) ||
-			    (zf2fs_get(nb->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT) != w->lost_top[slot] - 1)
+			    zf2fs_footer_ofs(nb) != w->lost_top[slot] - 1)
 				continue;
 			if (!fix_problem(ctx, PR_4_NODE_RESTORED, &p))
 				break;
@@ -495,7 +495,7 @@ static bool check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 			 (unsigned long long)zf2fs_get(x->footer.ino));
 		err = -ZF2FS_EFSCORRUPTED;
 	}
-	if (!err && (zf2fs_get(x->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT) != XATTR_NODE_OFS) {
+	if (!err && zf2fs_footer_ofs(x) != XATTR_NODE_OFS) {
 		snprintf(why, sizeof(why), "wrong footer offset");
 		err = -ZF2FS_EFSCORRUPTED;
 	}
@@ -1113,25 +1113,23 @@ static bool mend_inode_footer(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_n
 	struct problem_ctx p = { .ino = ino };
 	char ofs[16];
 	struct zf2fs_node *fix;
-	uint32_t flag;
 
 	if (!blk_in_main(ctx, addr) || zf2fs_vol_read_block(ctx->vol, addr, n) ||
 	    ssa_entry(ctx, addr, &e) || zf2fs_get(e->nid) != ino ||
 	    !zf2fs_mode_to_ftype((uint32_t)zf2fs_get(n->i.i_mode)))
 		return false;
-	flag = (uint32_t)zf2fs_get(n->footer.flag);
 	if (zf2fs_get(n->footer.nid) == ino && zf2fs_get(n->footer.ino) == ino &&
-	    !(flag >> ZF2FS_FOOTER_OFS_SHIFT))
+	    !zf2fs_footer_ofs(n))
 		return false;
 	p.num = zf2fs_get(n->footer.nid);
 	p.num2 = zf2fs_get(n->footer.ino);
-	snprintf(ofs, sizeof(ofs), "%u", flag >> ZF2FS_FOOTER_OFS_SHIFT);
+	snprintf(ofs, sizeof(ofs), "%u", zf2fs_footer_ofs(n));
 	p.str = ofs;
 	if (!fix_problem(ctx, PR_4_INODE_FOOTER_BAD, &p))
 		return false;
 	zf2fs_set(n->footer.nid, ino);
 	zf2fs_set(n->footer.ino, ino);
-	zf2fs_set(n->footer.flag, flag & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1));
+	zf2fs_footer_set_ofs(n, 0);
 	fix = repair_node_from(ctx, ino, n);
 	if (fix)
 		memcpy(fix, n, ZF2FS_BLKSIZE);
@@ -1218,7 +1216,7 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 		return -ENOMEM;
 	r = zf2fs_vol_read_node(ctx->vol, ino, n, &addr, why, sizeof(why));
 	/* an inode's footer offset is 0: the kernel tells inodes from other nodes by it */
-	if (!r && (zf2fs_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT))
+	if (!r && zf2fs_footer_ofs(n))
 		r = -ZF2FS_EFSCORRUPTED;
 	if (r == -ZF2FS_EFSCORRUPTED && mend_inode_footer(ctx, ino, n)) {
 		r = 0;
@@ -1358,10 +1356,10 @@ static int restore_slots(struct fsck_ctx *ctx)
 	for (uint32_t s = 0; s < ctx->vi->main_segs && ctx->nlost; s++) {
 		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
 
-		if (!(zf2fs_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK))
+		if (!zf2fs_sit_valid_blocks(se))
 			continue;
 		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
-			uint64_t blk = main0 + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG + off;
+			uint64_t blk = zf2fs_main_blk(main0, s, off);
 			uint64_t bit = blk - main0;
 			const struct zf2fs_summary *e;
 

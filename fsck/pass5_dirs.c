@@ -50,36 +50,6 @@ struct dscan {
 	size_t nmoves, cap_moves;
 };
 
-static uint64_t buckets_at(uint32_t level, uint32_t dir_level)
-{
-	return level + dir_level < ZF2FS_MAX_DIR_HASH_DEPTH / 2 ? 1ull << (level + dir_level) :
-	       1ull << (ZF2FS_MAX_DIR_HASH_DEPTH / 2 - 1);
-}
-
-static uint32_t blocks_per_bucket(uint32_t level)
-{
-	return level < ZF2FS_MAX_DIR_HASH_DEPTH / 2 ? 2 : 4;
-}
-
-/* Level and bucket of dentry block @bidx; false beyond the deepest level. */
-static bool locate_bucket(uint64_t bidx, uint32_t dir_level, uint32_t *ret_level,
-			  uint64_t *ret_bucket)
-{
-	uint64_t start = 0;
-
-	for (uint32_t l = 0; l < ZF2FS_MAX_DIR_HASH_DEPTH; l++) {
-		uint64_t n = buckets_at(l, dir_level) * blocks_per_bucket(l);
-
-		if (bidx < start + n) {
-			*ret_level = l;
-			*ret_bucket = (bidx - start) / blocks_per_bucket(l);
-			return true;
-		}
-		start += n;
-	}
-	return false;
-}
-
 static bool name_ok(const uint8_t *name, uint32_t len)
 {
 	for (uint32_t i = 0; i < len; i++)
@@ -113,7 +83,7 @@ static void clear_slots(struct zf2fs_dentry_view *v, uint32_t slot, uint32_t n)
 	uint8_t *bm = (uint8_t *)v->bitmap;
 
 	for (uint32_t i = slot; i < slot + n && i < v->nr; i++)
-		bm[i / 8] &= (uint8_t)~(1u << (i % 8));
+		zf2fs_dentry_bit_clear(bm, i);
 }
 
 static void set_slots(struct zf2fs_dentry_view *v, uint32_t slot, uint32_t n)
@@ -121,7 +91,7 @@ static void set_slots(struct zf2fs_dentry_view *v, uint32_t slot, uint32_t n)
 	uint8_t *bm = (uint8_t *)v->bitmap;
 
 	for (uint32_t i = slot; i < slot + n && i < v->nr; i++)
-		bm[i / 8] |= (uint8_t)(1u << (i % 8));
+		zf2fs_dentry_bit_set(bm, i);
 }
 
 /* The first run of @n free slots at or after @from (first fit, as the kernel adds names);
@@ -144,7 +114,7 @@ static uint32_t entry_slots(const struct zf2fs_dentry_view *v, uint32_t slot)
 {
 	uint32_t len = (uint32_t)zf2fs_get(v->dentry[slot].name_len);
 
-	return len ? (len + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN : 1;
+	return len ? zf2fs_dentry_slots(len) : 1;
 }
 
 /* Copy the entry at @slot of @from (its @n slots) to slot @at of @to, with hash @hash. */
@@ -213,15 +183,6 @@ static int block_view(struct dscan *d, uint64_t fofs, struct zf2fs_dentry_view *
 	return writable_area(d, &f.a, v);
 }
 
-static uint64_t level_start(uint32_t level, uint32_t dir_level)
-{
-	uint64_t start = 0;
-
-	for (uint32_t l = 0; l < level; l++)
-		start += buckets_at(l, dir_level) * blocks_per_bucket(l);
-	return start;
-}
-
 static int queue_move(struct dscan *d, const struct area *a, uint32_t slot, uint32_t hash,
 		      const char *name)
 {
@@ -264,10 +225,10 @@ static void run_move(struct dscan *d, const struct move *m)
 		return;
 	n = entry_slots(&src, m->slot);
 	for (uint32_t level = 0; level < depth; level++) {
-		uint64_t first = level_start(level, d->dir_level) +
-				 (m->hash % buckets_at(level, d->dir_level)) * blocks_per_bucket(level);
+		uint64_t first = zf2fs_dir_bucket_start(level, d->dir_level,
+						       m->hash % zf2fs_dir_buckets(level, d->dir_level));
 
-		for (uint64_t b = first; b < first + blocks_per_bucket(level); b++) {
+		for (uint64_t b = first; b < first + zf2fs_dir_bucket_blocks(level); b++) {
 			uint32_t at;
 
 			if ((int64_t)b == m->from.bidx || block_view(d, b, &to))
@@ -295,12 +256,12 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 	uint32_t level = 0;
 	uint64_t bucket = 0;
 	bool have_bucket = a->bidx >= 0 &&
-			   locate_bucket((uint64_t)a->bidx, d->dir_level, &level, &bucket);
+			   zf2fs_dir_block_bucket((uint64_t)a->bidx, d->dir_level, &level, &bucket);
 
 	for (uint32_t i = 0; i < v->nr && !ctx->abort;) {
 		const struct zf2fs_dir_entry *de = &v->dentry[i];
 		uint32_t len = (uint32_t)zf2fs_get(de->name_len);
-		uint32_t slots = (len + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN;
+		uint32_t slots = zf2fs_dentry_slots(len);
 		uint32_t child = (uint32_t)zf2fs_get(de->ino), hash = (uint32_t)zf2fs_get(de->hash_code);
 		const uint8_t *name = v->filename[i];
 		char shown[ZF2FS_NAME_LEN + 1];
@@ -362,9 +323,9 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 					zf2fs_set(((struct zf2fs_dir_entry *)w.dentry)[i].hash_code, want);
 				hash = want;
 			}
-			if (have_bucket && hash % buckets_at(level, d->dir_level) != bucket) {
+			if (have_bucket && hash % zf2fs_dir_buckets(level, d->dir_level) != bucket) {
 				p.num = bucket;
-				p.num2 = hash % buckets_at(level, d->dir_level);
+				p.num2 = hash % zf2fs_dir_buckets(level, d->dir_level);
 				move = fix_problem(ctx, PR_5_DENTRY_BUCKET_BAD, &p);
 			}
 		}
@@ -533,8 +494,8 @@ static int ev_dir_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t own
 			uint32_t level;
 			uint64_t bucket;
 
-			if (!locate_bucket(fofs, dl, &level, &bucket) ||
-			    hash % buckets_at(level, dl) != bucket)
+			if (!zf2fs_dir_block_bucket(fofs, dl, &level, &bucket) ||
+			    hash % zf2fs_dir_buckets(level, dl) != bucket)
 				e->bad[dl]++;
 		}
 	}
@@ -591,7 +552,7 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 			uint32_t level;
 			uint64_t bucket;
 
-			if (locate_bucket(e.last - 1, d.dir_level, &level, &bucket))
+			if (zf2fs_dir_block_bucket(e.last - 1, d.dir_level, &level, &bucket))
 				need = level + 1;
 		}
 	}

@@ -18,15 +18,7 @@
 
 static bool found_bit(const struct fsck_ctx *ctx, uint32_t seg, uint32_t off)
 {
-	return found_test(ctx, (uint64_t)seg * ZF2FS_BLOCKS_PER_SEG + off);
-}
-
-static bool map_empty(const uint8_t *map)
-{
-	for (int i = 0; i < ZF2FS_SIT_MAP_SIZE; i++)
-		if (map[i])
-			return false;
-	return true;
+	return found_test(ctx, zf2fs_main_blk(0, seg, off));
 }
 
 /*
@@ -67,7 +59,7 @@ static void check_seg_kinds(struct fsck_ctx *ctx)
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 		zf2fs_vol_curseg(ctx->vol, t, &cur[t], &off);
 	for (uint32_t s = 0; s < ctx->vi->main_segs && !ctx->abort; s++) {
-		uint32_t type = (uint32_t)(zf2fs_get(sit_get(ctx, s)->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS);
+		uint32_t type = zf2fs_sit_type(sit_get(ctx, s));
 		uint32_t want = type;
 		bool is_cur = false;
 
@@ -95,12 +87,12 @@ static void check_sit(struct fsck_ctx *ctx)
 {
 	for (uint32_t s = 0; s < ctx->vi->main_segs && !ctx->abort; s++) {
 		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
-		uint32_t count = (uint32_t)(zf2fs_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
+		uint32_t count = zf2fs_sit_valid_blocks(se);
 		uint32_t diff = 0;
 		struct problem_ctx p = { .segno = s };
 
 		/* nothing recorded, nothing found (most of a big volume): nothing to compare */
-		if (!ctx->seg_found[s] && !count && !ctx->sit_type_fix && map_empty(se->valid_map))
+		if (!ctx->seg_found[s] && !count && !ctx->sit_type_fix && !zf2fs_sit_map_weight(se))
 			continue;
 		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++)
 			if (sit_bit(se, off) != found_bit(ctx, s, off))
@@ -115,7 +107,7 @@ static void check_sit(struct fsck_ctx *ctx)
 			if (fix_problem(ctx, PR_7_SIT_BITMAP_BAD, &p))
 				repair_sit_from_found(ctx, s);
 		} else if (ctx->sit_type_fix &&
-			   (zf2fs_get(se->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS) > ZF2FS_LOG_COLD_NODE) {
+			   zf2fs_sit_type(se) > ZF2FS_LOG_COLD_NODE) {
 			repair_sit_from_found(ctx, s);
 		}
 	}
@@ -129,8 +121,7 @@ static void check_cursegs(struct fsck_ctx *ctx, uint32_t cur[ZF2FS_NR_CURSEG])
 		zf2fs_vol_curseg(ctx->vol, t, &seg, &off);
 		cur[t] = seg;
 		{
-			uint32_t type = (uint32_t)(zf2fs_get(sit_get(ctx, seg)->vblocks) >>
-						   ZF2FS_SIT_VBLOCKS_BITS);
+			uint32_t type = zf2fs_sit_type(sit_get(ctx, seg));
 
 			/* a current segment carries its log's type */
 			if (type != (uint32_t)t &&

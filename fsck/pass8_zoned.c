@@ -36,7 +36,7 @@
 
 static bool found_bit(const struct fsck_ctx *ctx, uint64_t seg, uint32_t off)
 {
-	uint64_t b = seg * BPS + off;
+	uint64_t b = zf2fs_main_blk(0, (uint32_t)seg, off);
 
 	return found_test(ctx, b);
 }
@@ -51,7 +51,7 @@ static bool section_unused(const struct fsck_ctx *ctx, uint32_t sec)
 
 		if (s >= ctx->vi->main_segs)
 			break;
-		if ((zf2fs_get(sit_get(ctx, s)->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) || ctx->seg_found[s])
+		if (zf2fs_sit_valid_blocks(sit_get(ctx, s)) || ctx->seg_found[s])
 			return false;
 	}
 	return true;

@@ -24,7 +24,9 @@
 #include <string.h>
 
 #include "fsck.h"
+#include "zf2fs/access.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/txn.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
 
@@ -87,12 +89,11 @@ int repair_begin(struct fsck_ctx *ctx)
 	}
 	/* only SIT blocks that hold anything: untouched pages of orig_count cost nothing */
 	for (uint32_t s = 0; s < vi->main_segs; s++) {
-		if (!zf2fs_sit_table_block_used(ctx->sit, s / (uint32_t)ZF2FS_SIT_PER_BLOCK)) {
-			s += (uint32_t)ZF2FS_SIT_PER_BLOCK - 1 - s % (uint32_t)ZF2FS_SIT_PER_BLOCK;
+		if (!zf2fs_sit_table_block_used(ctx->sit, zf2fs_sit_block_index(s))) {
+			s = zf2fs_sit_block_segno(zf2fs_sit_block_index(s) + 1, 0) - 1;
 			continue;
 		}
-		r->orig_count[s] = (uint16_t)(zf2fs_get(sit_get(ctx, s)->vblocks) &
-					      ZF2FS_SIT_VBLOCKS_MASK);
+		r->orig_count[s] = (uint16_t)zf2fs_sit_valid_blocks(sit_get(ctx, s));
 	}
 	ctx->repair = r;
 	return 0;
@@ -127,15 +128,14 @@ bool repair_pending(const struct fsck_ctx *ctx)
 
 static void mark_nat(struct fsck_ctx *ctx, uint32_t nid);
 
-struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid)
+/* The queued block of node @nid, or NULL with *@ret_slot a new entry (its buffer
+ * allocated, not yet counted: the caller fills it, then bumps nnodes); NULL without a
+ * slot when out of memory. */
+static struct zf2fs_node *node_slot(struct fsck_repair *r, uint32_t nid, struct rnode **ret_slot)
 {
-	struct fsck_repair *r = ctx->repair;
 	struct rnode *rn;
-	char why[160];
-	uint32_t addr;
 
-	if (!r)
-		return NULL;
+	*ret_slot = NULL;
 	for (size_t i = 0; i < r->nnodes; i++)
 		if (r->nodes[i].nid == nid)
 			return r->nodes[i].buf;
@@ -145,7 +145,25 @@ struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid)
 	r->nodes = rn;
 	rn = &r->nodes[r->nnodes];
 	rn->buf = malloc(ZF2FS_BLKSIZE);
-	if (!rn->buf || zf2fs_vol_read_node(ctx->vol, nid, rn->buf, &addr, why, sizeof(why))) {
+	if (rn->buf)
+		*ret_slot = rn;
+	return NULL;
+}
+
+struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid)
+{
+	struct fsck_repair *r = ctx->repair;
+	struct zf2fs_node *queued;
+	struct rnode *rn;
+	char why[160];
+	uint32_t addr;
+
+	if (!r)
+		return NULL;
+	queued = node_slot(r, nid, &rn);
+	if (queued || !rn)
+		return queued;
+	if (zf2fs_vol_read_node(ctx->vol, nid, rn->buf, &addr, why, sizeof(why))) {
 		free(rn->buf);
 		return NULL;
 	}
@@ -197,19 +215,13 @@ struct zf2fs_node *repair_node_from(struct fsck_ctx *ctx, uint32_t nid, const vo
 	struct fsck_repair *r = ctx->repair;
 	struct rnode *rn;
 
+	struct zf2fs_node *queued;
+
 	if (!r || nid >= ctx->nids)
 		return NULL;
-	for (size_t i = 0; i < r->nnodes; i++)
-		if (r->nodes[i].nid == nid)
-			return r->nodes[i].buf;
-	rn = grow(r->nodes, &r->cap_nodes, r->nnodes, sizeof(*rn));
-	if (!rn)
-		return NULL;
-	r->nodes = rn;
-	rn = &r->nodes[r->nnodes];
-	rn->buf = malloc(ZF2FS_BLKSIZE);
-	if (!rn->buf)
-		return NULL;
+	queued = node_slot(r, nid, &rn);
+	if (queued || !rn)
+		return queued;
 	memcpy(rn->buf, blk, ZF2FS_BLKSIZE);
 	rn->nid = nid;
 	rn->old_addr = ctx->nat[nid].blkaddr;
@@ -220,65 +232,52 @@ struct zf2fs_node *repair_node_from(struct fsck_ctx *ctx, uint32_t nid, const vo
 
 static void mark_sit(struct fsck_ctx *ctx, uint32_t segno)
 {
-	ctx->repair->sit_dirty[segno / ZF2FS_SIT_PER_BLOCK] = 1;
+	ctx->repair->sit_dirty[zf2fs_sit_block_index(segno)] = 1;
 	ctx->repair->any = true;
 }
 
 static void mark_nat(struct fsck_ctx *ctx, uint32_t nid)
 {
-	ctx->repair->nat_dirty[nid / ZF2FS_NAT_PER_BLOCK] = 1;
+	ctx->repair->nat_dirty[zf2fs_nat_block_index(nid)] = 1;
 	ctx->repair->any = true;
 }
 
 int repair_set_block(struct fsck_ctx *ctx, uint64_t blk, bool valid)
 {
-	uint32_t segno, off, vb;
 	struct zf2fs_sit_entry *se;
-	bool was;
+	uint32_t segno;
 
 	if (!ctx->repair || !blk_in_main(ctx, blk))
 		return -EINVAL;
 	segno = blk_segno(ctx, blk);
-	off = (uint32_t)((blk - ctx->vi->main_blkaddr) % BPS);
 	se = sit_mut(ctx, segno);
 	if (!se)
 		return -ENOMEM;
-	was = sit_bit(se, off);
-	if (was == valid)
-		return 0;
-	vb = (uint32_t)zf2fs_get(se->vblocks);
-	if (valid) {
-		se->valid_map[off / 8] |= (uint8_t)(0x80u >> (off % 8));
-		vb++;
-	} else {
-		se->valid_map[off / 8] &= (uint8_t)~(0x80u >> (off % 8));
-		vb--;
-	}
-	zf2fs_set(se->vblocks, vb);
-	mark_sit(ctx, segno);
+	if (zf2fs_sit_mark(se, zf2fs_main_seg_off(ctx->vi->main_blkaddr, blk), valid))
+		mark_sit(ctx, segno);
 	return 0;
 }
 
 int repair_sit_from_found(struct fsck_ctx *ctx, uint32_t segno)
 {
 	struct zf2fs_sit_entry *se = sit_mut(ctx, segno);
-	uint64_t base = (uint64_t)segno * BPS;
+	uint64_t base = zf2fs_main_blk(0, segno, 0);
 	uint32_t count = 0, type;
 
 	if (!ctx->repair)
 		return -EINVAL;
 	if (!se)
 		return -ENOMEM;
-	type = (uint32_t)(zf2fs_get(se->vblocks) >> ZF2FS_SIT_VBLOCKS_BITS);
+	type = zf2fs_sit_type(se);
 	memset(se->valid_map, 0, sizeof(se->valid_map));
 	for (uint32_t i = 0; i < BPS; i++)
 		if (found_test(ctx, base + i)) {
-			se->valid_map[i / 8] |= (uint8_t)(0x80u >> (i % 8));
+			zf2fs_sit_block_set(se, i);
 			count++;
 		}
 	if (type > ZF2FS_LOG_COLD_NODE)
 		type = ZF2FS_LOG_WARM_DATA;
-	zf2fs_set(se->vblocks, (type << ZF2FS_SIT_VBLOCKS_BITS) | count);
+	zf2fs_sit_set_vblocks(se, type, count);
 	mark_sit(ctx, segno);
 	return 0;
 }
@@ -291,8 +290,7 @@ int repair_set_seg_type(struct fsck_ctx *ctx, uint32_t segno, uint32_t type)
 		return -EINVAL;
 	if (!se)
 		return -ENOMEM;
-	zf2fs_set(se->vblocks, (type << ZF2FS_SIT_VBLOCKS_BITS) |
-	       (zf2fs_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK));
+	zf2fs_sit_set_type(se, type);
 	mark_sit(ctx, segno);
 	return 0;
 }
@@ -307,7 +305,7 @@ int repair_free_node(struct fsck_ctx *ctx, uint32_t nid)
 	/* The block stops being in use: pass 7 then frees it in the SIT, like any block no
 	 * node owns. */
 	if (blk_in_main(ctx, addr) && (ctx->nid_flags[nid] & NID_REACHED)) {
-		uint64_t off = addr - ctx->vi->main_blkaddr;
+		uint64_t off = addr - ctx->vi->main_blkaddr;   /* found_* count from main */
 
 		/* only a block this node claimed itself: a bad NAT entry may point at a block
 		 * another node owns */
@@ -465,7 +463,7 @@ static void put_dentry(struct zf2fs_dentry_view *v, uint32_t at, const char *nam
 		       uint32_t ino, uint8_t type)
 {
 	size_t len = strlen(name);
-	uint32_t n = (uint32_t)((len + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN);
+	uint32_t n = zf2fs_dentry_slots((uint32_t)len);
 	struct zf2fs_dir_entry *de = (struct zf2fs_dir_entry *)&v->dentry[at];
 	uint8_t *bm = (uint8_t *)v->bitmap;
 
@@ -475,7 +473,7 @@ static void put_dentry(struct zf2fs_dentry_view *v, uint32_t at, const char *nam
 	de->file_type = type;
 	memcpy((uint8_t *)v->filename[at], name, len);
 	for (uint32_t i = at; i < at + n; i++)
-		bm[i / 8] |= (uint8_t)(1u << (i % 8));
+		zf2fs_dentry_bit_set(bm, i);
 }
 
 struct first_blocks {
@@ -528,7 +526,7 @@ static int first_dentry_views(struct fsck_ctx *ctx, uint32_t dir, struct zf2fs_d
 int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint32_t ino,
 		      uint8_t type)
 {
-	uint32_t slots = (uint32_t)((strlen(name) + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN);
+	uint32_t slots = zf2fs_dentry_slots((uint32_t)strlen(name));
 	struct zf2fs_dentry_view v[2];
 	int n = first_dentry_views(ctx, dir, v);
 
@@ -580,7 +578,7 @@ static int pick_free_segment(struct fsck_ctx *ctx, const uint32_t cur[ZF2FS_NR_C
 
 			ok = s != avoid && !is_curseg(cur, s) && ctx->repair->orig_count[s] == 0 &&
 			     !(ctx->repair->pinned && ctx->repair->pinned[s]) &&
-			     (zf2fs_get(sit_get(ctx, s)->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) == 0 &&
+			     zf2fs_sit_valid_blocks(sit_get(ctx, s)) == 0 &&
 			     ctx->seg_found[s] == 0;
 		}
 		if (ok) {
@@ -597,30 +595,25 @@ struct commit {
 	uint8_t alloc[ZF2FS_NR_CURSEG];
 	struct zf2fs_summary *sum[ZF2FS_NR_CURSEG];   /* 512 entries each */
 	uint64_t ver;
-	const struct zf2fs_checkpoint *new_cp;        /* being built; its version is set */
+	uint8_t *cpbuf;                               /* the new checkpoint (zf2fs_vol_cp_next) */
+	const struct zf2fs_checkpoint *new_cp;        /* the same; its version is set */
 	bool chain;                                   /* keep the roll-forward chain (rf_len) */
 };
 
 static uint64_t log_addr(const struct commit *c, int t, uint32_t off)
 {
-	return c->ctx->vi->main_blkaddr + (uint64_t)c->cur[t] * BPS + off;
+	return zf2fs_main_blk(c->ctx->vi->main_blkaddr, c->cur[t], off);
 }
 
 /* Retire a log: its summary goes to the SSA, a new free segment takes over. */
 static int new_log(struct commit *c, int t, uint32_t avoid)
 {
 	struct fsck_ctx *ctx = c->ctx;
-	struct zf2fs_summary_block *sb = calloc(1, sizeof(*sb));
 	uint32_t seg;
 	struct zf2fs_sit_entry *se;
 	int err;
 
-	if (!sb)
-		return -ENOMEM;
-	memcpy(sb->entries, c->sum[t], sizeof(sb->entries));
-	sb->footer.entry_type = t >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE : ZF2FS_SUM_TYPE_DATA;
-	err = zf2fs_vol_write_block(ctx->vol, (uint64_t)ctx->vi->ssa_blkaddr + c->cur[t], sb);
-	free(sb);
+	err = zf2fs_vol_write_ssa(ctx->vol, c->cur[t], t, c->sum[t]);
 	if (err)
 		return err;
 	err = pick_free_segment(ctx, c->cur, avoid, &seg);
@@ -635,7 +628,7 @@ static int new_log(struct commit *c, int t, uint32_t avoid)
 	se = sit_mut(ctx, seg);
 	if (!se)
 		return -ENOMEM;
-	zf2fs_set(se->vblocks, (uint32_t)t << ZF2FS_SIT_VBLOCKS_BITS);
+	zf2fs_sit_set_vblocks(se, (uint32_t)t, 0);
 	mark_sit(ctx, seg);
 	return 0;
 }
@@ -712,7 +705,7 @@ static int write_chain(struct commit *c)
 		uint64_t next = 0;
 
 		if (i + 1 < ctx->rf_len) {
-			if ((here - ctx->vi->main_blkaddr) % BPS + 1 < BPS) {
+			if (zf2fs_main_seg_off(ctx->vi->main_blkaddr, here) + 1 < BPS) {
 				next = here + 1;
 			} else {
 				uint32_t seg;
@@ -724,7 +717,7 @@ static int write_chain(struct commit *c)
 					break;
 				}
 				ctx->repair->pinned[seg] = 1;
-				next = ctx->vi->main_blkaddr + (uint64_t)seg * BPS;
+				next = zf2fs_main_blk(ctx->vi->main_blkaddr, seg, 0);
 			}
 		}
 		err = zf2fs_vol_read_block(ctx->vol, ctx->rf_chain[i], n);
@@ -732,10 +725,7 @@ static int write_chain(struct commit *c)
 			break;
 		zf2fs_node_set_chain(n, c->new_cp, (uint32_t)next);
 		/* an inode's checksum covers its footer */
-		if (zf2fs_get(n->footer.ino) == zf2fs_get(n->footer.nid) &&
-		    (ctx->vi->features & ZF2FS_FEAT_INODE_CHKSUM) &&
-		    (n->i.i_inline & ZF2FS_EXTRA_ATTR) && zf2fs_get(n->i.i_extra_isize) >= 12)
-			zf2fs_set(n->i.i_inode_checksum, zf2fs_inode_checksum(seed, n));
+		zf2fs_inode_reseal(n, (uint32_t)zf2fs_get(n->footer.nid), ctx->vi->features, seed);
 		err = zf2fs_vol_write_block(ctx->vol, here, n);
 		here = next;
 	}
@@ -762,13 +752,8 @@ static int write_nodes(struct commit *c)
 		n->new_addr = (uint32_t)log_addr(c, t, c->blkoff[t]);
 		zf2fs_set(c->sum[t][c->blkoff[t]].nid, n->nid);
 		c->blkoff[t]++;
-		zf2fs_set(n->buf->footer.cp_ver, c->ver);
-		zf2fs_set(n->buf->footer.next_blkaddr, log_addr(c, t, c->blkoff[t]));
-		zf2fs_set(n->buf->footer.flag, zf2fs_get(n->buf->footer.flag) &
-		       ~(uint64_t)(ZF2FS_FOOTER_FSYNC_BIT | ZF2FS_FOOTER_DENT_BIT));
-		if (zf2fs_get(n->buf->footer.ino) == n->nid && (ctx->vi->features & ZF2FS_FEAT_INODE_CHKSUM) &&
-		    (n->buf->i.i_inline & ZF2FS_EXTRA_ATTR) && zf2fs_get(n->buf->i.i_extra_isize) >= 12)
-			zf2fs_set(n->buf->i.i_inode_checksum, zf2fs_inode_checksum(seed, n->buf));
+		zf2fs_node_seal(n->buf, n->nid, c->ver, (uint32_t)log_addr(c, t, c->blkoff[t]),
+				ctx->vi->features, seed);
 		err = zf2fs_vol_write_block(ctx->vol, n->new_addr, n->buf);
 		if (err)
 			break;
@@ -788,16 +773,14 @@ static int write_summary_fixes(struct commit *c)
 {
 	struct fsck_ctx *ctx = c->ctx;
 	struct fsck_repair *r = ctx->repair;
-	struct zf2fs_summary_block *sb = malloc(sizeof(*sb));
 	int err = 0;
 
-	if (!sb)
-		return -ENOMEM;
 	for (size_t i = 0; i < r->nsums && !err; i++) {
 		uint32_t seg = blk_segno(ctx, r->sums[i].blkaddr);
-		uint32_t off = (r->sums[i].blkaddr - ctx->vi->main_blkaddr) % BPS;
+		uint32_t off = zf2fs_main_seg_off(ctx->vi->main_blkaddr, r->sums[i].blkaddr);
 		struct zf2fs_summary *e = NULL;
 
+		/* a current log's summary goes with the new checkpoint */
 		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 			if (c->cur[t] == seg)
 				e = &c->sum[t][off];
@@ -807,124 +790,48 @@ static int write_summary_fixes(struct commit *c)
 			e->version = r->sums[i].version;
 			continue;
 		}
-		err = zf2fs_vol_read_block(ctx->vol, (uint64_t)ctx->vi->ssa_blkaddr + seg, sb);
-		if (err)
-			break;
-		zf2fs_set(sb->entries[off].nid, r->sums[i].nid);
-		zf2fs_set(sb->entries[off].ofs_in_node, r->sums[i].ofs);
-		sb->entries[off].version = r->sums[i].version;
-		err = zf2fs_vol_write_block(ctx->vol, (uint64_t)ctx->vi->ssa_blkaddr + seg, sb);
+		err = zf2fs_vol_set_ssa_entry(ctx->vol, r->sums[i].blkaddr, r->sums[i].nid,
+					      r->sums[i].ofs, r->sums[i].version);
 	}
 	/* footer types (pass 7 checked only segments that are not current) */
-	for (size_t i = 0; i < r->nsum_types && !err; i++) {
-		uint64_t at = (uint64_t)ctx->vi->ssa_blkaddr + r->sum_types[i].blkaddr;
-
-		err = zf2fs_vol_read_block(ctx->vol, at, sb);
-		if (!err) {
-			sb->footer.entry_type = (uint8_t)r->sum_types[i].ofs;
-			err = zf2fs_vol_write_block(ctx->vol, at, sb);
-		}
-	}
-	free(sb);
+	for (size_t i = 0; i < r->nsum_types && !err; i++)
+		err = zf2fs_vol_set_ssa_type(ctx->vol, (uint32_t)r->sum_types[i].blkaddr,
+					     r->sum_types[i].ofs == ZF2FS_SUM_TYPE_NODE);
 	return err;
 }
 
-static void flip_bit(uint8_t *map, uint32_t nr)
+static const struct zf2fs_sit_entry *repair_sit(void *arg, uint32_t segno)
 {
-	map[nr / 8] ^= (uint8_t)(0x80u >> (nr % 8));
+	return sit_get(arg, segno);
 }
 
-/* Dirty SIT and NAT blocks to their inactive copies; returns the new bitmaps in @cpbuf. */
-static int write_tables(struct commit *c, uint8_t *cpbuf)
+/* NAT block @b from fsck's table (pass 3 read it, journal included; repairs changed it). */
+static void repair_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
+{
+	struct fsck_ctx *ctx = arg;
+
+	for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK; e++) {
+		uint32_t nid = zf2fs_nat_block_nid(b, e);
+		struct zf2fs_nat_entry *ne = &nb->entries[e];
+
+		if (nid < ZF2FS_RESERVED_NIDS)
+			continue;
+		/* past the last nid in use the NAT holds nothing */
+		zf2fs_nat_set(ne, ne->version, nid < ctx->nids ? ctx->nat[nid].ino : 0,
+			      nid < ctx->nids ? ctx->nat[nid].blkaddr : 0);
+	}
+}
+
+/* Dirty SIT and NAT blocks to their inactive copies (the library flips their bits in
+ * the new checkpoint's bitmaps). */
+static int write_tables(struct commit *c)
 {
 	struct fsck_ctx *ctx = c->ctx;
-	struct fsck_repair *r = ctx->repair;
-	const struct zf2fs_vol_info *vi = ctx->vi;
-	const struct zf2fs_checkpoint *cp = (const void *)cpbuf;
-	uint8_t *sitmap, *natmap;
-	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
-	uint64_t payload = zf2fs_get(ctx->sb->cp_payload);
-	int err = 0;
+	int err = zf2fs_vol_write_sit_dirty(ctx->vol, ctx->repair->sit_dirty, repair_sit, ctx,
+					    c->cpbuf);
 
-	if (!blk)
-		return -ENOMEM;
-	/* the same places the library found them (see lib/volume.c) */
-	if (zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) {
-		natmap = cpbuf + ZF2FS_CP_BITMAP_OFFSET + 4;
-		sitmap = natmap + zf2fs_get(cp->nat_ver_bitmap_bytesize);
-	} else if (payload) {
-		natmap = cpbuf + ZF2FS_CP_BITMAP_OFFSET;
-		sitmap = cpbuf + ZF2FS_BLKSIZE;
-	} else {
-		sitmap = cpbuf + ZF2FS_CP_BITMAP_OFFSET;
-		natmap = sitmap + zf2fs_get(cp->sit_ver_bitmap_bytesize);
-	}
-	for (uint32_t b = 0; b < (vi->main_segs + ZF2FS_SIT_PER_BLOCK - 1) / ZF2FS_SIT_PER_BLOCK &&
-	     !err; b++) {
-		uint64_t live;
-		uint32_t first = b * (uint32_t)ZF2FS_SIT_PER_BLOCK;
-
-		if (!r->sit_dirty[b])
-			continue;
-		live = zf2fs_vol_sit_block_addr(ctx->vol, b);
-		err = zf2fs_vol_read_block(ctx->vol, live, blk);
-		if (err)
-			break;
-		for (uint32_t e = 0; e < ZF2FS_SIT_PER_BLOCK && first + e < vi->main_segs; e++)
-			memcpy(blk + e * sizeof(struct zf2fs_sit_entry), sit_get(ctx, first + e),
-			       sizeof(struct zf2fs_sit_entry));
-		err = zf2fs_vol_write_block(ctx->vol, live == (uint64_t)vi->sit_blkaddr + b ?
-					    live + vi->sit_blocks : live - vi->sit_blocks, blk);
-		flip_bit(sitmap, b);
-	}
-	for (uint32_t b = 0; b < vi->nat_blocks && !err; b++) {
-		uint64_t live, first_copy;
-
-		if (!r->nat_dirty[b])
-			continue;
-		live = zf2fs_vol_nat_block_addr(ctx->vol, b);
-		err = zf2fs_vol_read_block(ctx->vol, live, blk);
-		if (err)
-			break;
-		for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK; e++) {
-			uint32_t nid = b * (uint32_t)ZF2FS_NAT_PER_BLOCK + e;
-			struct zf2fs_nat_entry *ne = (struct zf2fs_nat_entry *)(blk + e * 9);
-
-			if (nid < ZF2FS_RESERVED_NIDS)
-				continue;
-			/* past the last nid in use the NAT holds nothing */
-			zf2fs_set(ne->ino, nid < ctx->nids ? ctx->nat[nid].ino : 0);
-			zf2fs_set(ne->block_addr, nid < ctx->nids ? ctx->nat[nid].blkaddr : 0);
-		}
-		/* copies alternate per segment: the other copy is one segment away */
-		first_copy = (uint64_t)vi->nat_blkaddr + (uint64_t)(b / BPS) * 2 * BPS + b % BPS;
-		err = zf2fs_vol_write_block(ctx->vol, live == first_copy ? live + BPS : first_copy,
-					    blk);
-		flip_bit(natmap, b);
-	}
-	free(blk);
-	return err;
-}
-
-/* The journals live only in the checkpoint: the new one carries none, so their entries
- * go into the blocks. */
-static void flush_journals(struct fsck_ctx *ctx)
-{
-	const struct zf2fs_journal *nj = zf2fs_vol_nat_journal(ctx->vol);
-	const struct zf2fs_journal *sj = zf2fs_vol_sit_journal(ctx->vol);
-
-	for (uint32_t i = 0; i < zf2fs_get(nj->n_entries); i++) {
-		uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
-
-		if (nid < ctx->vi->max_nid)
-			mark_nat(ctx, nid);
-	}
-	for (uint32_t i = 0; i < zf2fs_get(sj->n_entries); i++) {
-		uint32_t seg = (uint32_t)zf2fs_get(sj->sit.entries[i].segno);
-
-		if (seg < ctx->vi->main_segs)
-			mark_sit(ctx, seg);
-	}
+	return err ? err : zf2fs_vol_write_nat_dirty(ctx->vol, ctx->repair->nat_dirty, repair_nat,
+						     ctx, c->cpbuf);
 }
 
 static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
@@ -934,7 +841,7 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 	uint32_t nodes = 0, inodes = 0, free_segs = 0;
 
 	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {
-		uint32_t n = (uint32_t)(zf2fs_get(sit_get(ctx, s)->vblocks) & ZF2FS_SIT_VBLOCKS_MASK);
+		uint32_t n = zf2fs_sit_valid_blocks(sit_get(ctx, s));
 
 		blocks += n;
 		if (!n && !is_curseg(c->cur, s) && seg_usable(ctx, s))
@@ -957,80 +864,24 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 		zf2fs_set(cp->next_free_nid, ZF2FS_ROOT_INO + 1);
 }
 
-static int write_pack(struct commit *c, uint8_t *cpbuf)
+static int write_pack(struct commit *c)
 {
 	struct fsck_ctx *ctx = c->ctx;
-	struct zf2fs_checkpoint *cp = (void *)cpbuf;
-	uint64_t payload = zf2fs_get(ctx->sb->cp_payload);
-	uint32_t old_pack = ctx->vi->cp_pack, new_pack = 1 - old_pack;
-	uint64_t old_start = zf2fs_get(ctx->sb->cp_blkaddr) + (uint64_t)old_pack * BPS;
-	uint64_t start = zf2fs_get(ctx->sb->cp_blkaddr) + (uint64_t)new_pack * BPS;
-	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags);
-	uint64_t orphans = 0, total, at;
-	/* Without the umount flag the pack holds no node summaries: the kernel (and the
-	 * library) rebuild them from the node footers of the current node segments. */
-	int nsums = c->chain ? ZF2FS_LOG_HOT_NODE : ZF2FS_NR_CURSEG;
-	struct zf2fs_summary_block *sb = calloc(1, sizeof(*sb));
-	uint32_t crc;
-	int err = 0;
+	struct zf2fs_cp_logs logs;
+	unsigned flags = 0;
 
-	if (!sb)
-		return -ENOMEM;
-	if (flags & ZF2FS_CP_ORPHAN_PRESENT_FLAG)
-		orphans = zf2fs_get(cp->cp_pack_start_sum) - 1 - payload;
-	total = 1 + payload + orphans + (uint64_t)nsums + 1;
-	zf2fs_set(cp->checkpoint_ver, c->ver);
-	flags &= ~(ZF2FS_CP_COMPACT_SUM_FLAG | ZF2FS_CP_NAT_BITS_FLAG | ZF2FS_CP_FASTBOOT_FLAG |
-		   ZF2FS_CP_FSCK_FLAG | ZF2FS_CP_ERROR_FLAG);
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+		logs.segno[t] = c->cur[t];
+		logs.blkoff[t] = c->blkoff[t];
+		logs.alloc_type[t] = c->alloc[t];
+		logs.sum[t] = c->sum[t];
+	}
 	if (ctx->quota_clear_flag)
-		flags &= ~ZF2FS_CP_QUOTA_NEED_FSCK_FLAG;
-	/* A kept roll-forward chain: the volume stays unclean until the kernel replays it,
-	 * and the chain's footers carry the version only (NOCRC, set before write_chain). */
-	if (!c->chain)
-		flags |= ZF2FS_CP_UMOUNT_FLAG;
-	zf2fs_set(cp->ckpt_flags, flags);
-	zf2fs_set(cp->cp_pack_total_block_count, total);
-	zf2fs_set(cp->cp_pack_start_sum, 1 + payload + orphans);
-	for (int i = 0; i < 3; i++) {
-		zf2fs_set(cp->cur_data_segno[i], c->cur[i]);
-		zf2fs_set(cp->cur_data_blkoff[i], c->blkoff[i]);
-		zf2fs_set(cp->cur_node_segno[i], c->cur[3 + i]);
-		zf2fs_set(cp->cur_node_blkoff[i], c->blkoff[3 + i]);
-	}
-	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
-		cp->alloc_type[t] = c->alloc[t];
-	final_counters(c, cp);
-	zf2fs_cp_checksum(cp, &crc);
-	zf2fs_put_le32p(cpbuf + zf2fs_get(cp->checksum_offset), crc);
-
-	at = start + 1;
-	for (uint64_t i = 0; i < payload && !err; i++)
-		err = zf2fs_vol_write_block(ctx->vol, at++, cpbuf + (i + 1) * ZF2FS_BLKSIZE);
-	for (uint64_t i = 0; i < orphans && !err; i++) {
-		err = zf2fs_vol_read_block(ctx->vol, old_start + 1 + payload + i, sb);
-		if (!err)
-			err = zf2fs_vol_write_block(ctx->vol, at++, sb);
-	}
-	for (int t = 0; t < nsums && !err; t++) {
-		memset(sb, 0, sizeof(*sb));
-		memcpy(sb->entries, c->sum[t], sizeof(sb->entries));
-		sb->footer.entry_type = t >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE :
-				       ZF2FS_SUM_TYPE_DATA;
-		err = zf2fs_vol_write_block(ctx->vol, at++, sb);
-	}
-	free(sb);
-	/* everything else is on disk before either CP block is */
-	for (unsigned d = 0; d < zf2fs_vol_ndevs(ctx->vol) && !err; d++)
-		err = zf2fs_dev_sync(zf2fs_vol_dev(ctx->vol, d));
-	if (!err)
-		err = zf2fs_vol_write_block(ctx->vol, at, cpbuf);
-	if (!err)
-		err = zf2fs_dev_sync(zf2fs_vol_dev(ctx->vol, 0));
-	if (!err)
-		err = zf2fs_vol_write_block(ctx->vol, start, cpbuf);
-	for (unsigned d = 0; d < zf2fs_vol_ndevs(ctx->vol) && !err; d++)
-		err = zf2fs_dev_sync(zf2fs_vol_dev(ctx->vol, d));
-	return err;
+		flags |= ZF2FS_CPN_QUOTA_CHECKED;
+	if (c->chain)
+		flags |= ZF2FS_CPN_RECOVERY;
+	final_counters(c, (struct zf2fs_checkpoint *)c->cpbuf);
+	return zf2fs_vol_write_cp_next(ctx->vol, c->cpbuf, &logs, flags);
 }
 
 static int write_primary_super(struct fsck_ctx *ctx)
@@ -1061,11 +912,10 @@ static int write_primary_super(struct fsck_ctx *ctx)
  * (f2fs-tools keeps the version by rewriting the current pack in place: not crash-safe.)
  * The original chain, and the data blocks its nodes point at, lie in blocks the SIT
  * calls free: their segments are pinned so that the repair writes nothing there. */
-static int keep_chain(struct commit *c, uint8_t *cpbuf)
+static int keep_chain(struct commit *c)
 {
 	struct fsck_ctx *ctx = c->ctx;
 	struct fsck_repair *r = ctx->repair;
-	struct zf2fs_checkpoint *cp = (void *)cpbuf;
 	uint8_t *b;
 	int err = 0;
 
@@ -1093,8 +943,7 @@ static int keep_chain(struct commit *c, uint8_t *cpbuf)
 	free(b);
 	if (err)
 		return err;
-	c->chain = true;
-	zf2fs_set(cp->ckpt_flags, zf2fs_get(cp->ckpt_flags) | ZF2FS_CP_NOCRC_RECOVERY_FLAG);
+	c->chain = true;   /* the new checkpoint asks for NOCRC recovery (repair_commit) */
 	return 0;
 }
 
@@ -1102,8 +951,6 @@ int repair_commit(struct fsck_ctx *ctx)
 {
 	struct fsck_repair *r = ctx->repair;
 	struct commit c = { .ctx = ctx, .ver = ctx->vi->cp_ver + 1 };
-	uint64_t payload = zf2fs_get(ctx->sb->cp_payload);
-	uint8_t *cpbuf = NULL;
 	bool tables;
 	int err = 0;
 
@@ -1121,28 +968,21 @@ int repair_commit(struct fsck_ctx *ctx)
 		tables = r->nat_dirty[i];
 	if (!tables)
 		return 0;
-	cpbuf = malloc((1 + payload) * ZF2FS_BLKSIZE);
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 		c.sum[t] = malloc(BPS * sizeof(struct zf2fs_summary));
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 		if (!c.sum[t])
 			err = -ENOMEM;
-	if (!cpbuf || err) {
+	if (err || zf2fs_vol_cp_next(ctx->vol, ctx->rf_len ? ZF2FS_CPN_RECOVERY : 0, &c.cpbuf)) {
 		err = -ENOMEM;
 		goto out;
 	}
-	memcpy(cpbuf, ctx->cp, ZF2FS_BLKSIZE);
-	c.new_cp = (const void *)cpbuf;
-	zf2fs_set(((struct zf2fs_checkpoint *)cpbuf)->checkpoint_ver, c.ver);
+	c.new_cp = (const void *)c.cpbuf;
 	if (ctx->rf_len) {
-		err = keep_chain(&c, cpbuf);
+		err = keep_chain(&c);
 		if (err)
 			goto out;
 	}
-	if (payload)
-		err = zf2fs_vol_read_blocks(ctx->vol, zf2fs_get(ctx->sb->cp_blkaddr) +
-					    (uint64_t)ctx->vi->cp_pack * BPS + 1, (uint32_t)payload,
-					    cpbuf + ZF2FS_BLKSIZE);
 	for (int t = 0; t < ZF2FS_NR_CURSEG && !err; t++) {
 		zf2fs_vol_curseg(ctx->vol, t, &c.cur[t], &c.blkoff[t]);
 		c.alloc[t] = ctx->cp->alloc_type[t];
@@ -1151,7 +991,7 @@ int repair_commit(struct fsck_ctx *ctx)
 	}
 	/* the current logs' SIT entries and NAT entries of the journals go into blocks */
 	if (!err) {
-		flush_journals(ctx);
+		zf2fs_vol_journal_blocks(ctx->vol, r->sit_dirty, r->nat_dirty);
 		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 			mark_sit(ctx, c.cur[t]);
 	}
@@ -1170,15 +1010,15 @@ int repair_commit(struct fsck_ctx *ctx)
 	if (!err)
 		err = write_summary_fixes(&c);
 	if (!err)
-		err = write_tables(&c, cpbuf);
+		err = write_tables(&c);
 	if (!err)
-		err = write_pack(&c, cpbuf);
+		err = write_pack(&c);
 	if (err == -E2BIG)
 		fprintf(stderr, "fsck.f2fs: too many blocks to rewrite in one run (at most %u); "
 			"nothing was committed\n", BPS - 1);
 out:
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 		free(c.sum[t]);
-	free(cpbuf);
+	free(c.cpbuf);
 	return err;
 }

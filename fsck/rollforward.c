@@ -26,7 +26,7 @@ int rollforward_scan(struct fsck_ctx *ctx)
 	struct zf2fs_node *n;
 	uint32_t segno, off, len = 0, cap = 0, *chain = NULL;
 	uint64_t blk, mark = UINT64_MAX;
-	uint64_t bound = (uint64_t)ctx->vi->main_segs * ZF2FS_BLOCKS_PER_SEG;
+	uint64_t bound = ctx->vi->main_end - ctx->vi->main_blkaddr;
 	int err = 0;
 
 	ctx->rf_len = 0;
@@ -36,7 +36,7 @@ int rollforward_scan(struct fsck_ctx *ctx)
 	if (!n)
 		return -ENOMEM;
 	zf2fs_vol_curseg(ctx->vol, ZF2FS_LOG_WARM_NODE, &segno, &off);
-	blk = ctx->vi->main_blkaddr + (uint64_t)segno * ZF2FS_BLOCKS_PER_SEG + off;
+	blk = zf2fs_main_blk(ctx->vi->main_blkaddr, segno, off);
 	/* A hostile chain may loop: bounded by the main area, and stopped at the first
 	 * repeat found by Brent's method (compare with the block at the last power of two).
 	 * The kernel gives up on such a chain too (it fails the mount). */

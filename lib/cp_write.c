@@ -21,9 +21,13 @@
 int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 {
 	struct zf2fs_checkpoint *cp = (struct zf2fs_checkpoint *)p->cp;
-	uint32_t nsums = p->compact ? 4 : ZF2FS_NR_CURSEG;
-	uint32_t total = 1 + p->payload + p->orphan_blocks + nsums + 1;
 	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags);
+	/* node summaries only in a pack the kernel reads them from: after an umount (or a
+	 * fastboot) checkpoint; otherwise it rebuilds them from the node footers
+	 * (fs/f2fs/checkpoint.c, do_checkpoint and __remain_node_summaries) */
+	bool node_sums = flags & (ZF2FS_CP_UMOUNT_FLAG | ZF2FS_CP_FASTBOOT_FLAG);
+	uint32_t nsums = (p->compact ? 1 : 3) + (node_sums ? 3 : 0);
+	uint32_t total = 1 + p->payload + p->orphan_blocks + nsums + 1;
 	uint64_t at = p->start + 1, ver = zf2fs_get(cp->checkpoint_ver);
 	bool nat_bits = p->nat_bits && total + p->nat_bits_blocks <= ZF2FS_BLOCKS_PER_SEG;
 	uint32_t crc = 0;

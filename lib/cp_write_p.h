@@ -27,7 +27,9 @@ struct zf2fs_cp_pack {
 	uint32_t orphan_blocks;
 	const uint8_t *sums;         /* summary blocks in pack order: 4 when compact (data
 				      * compacted into one block, then hot/warm/cold node),
-				      * else 6 (hot, warm, cold data, hot, warm, cold node) */
+				      * else 6 (hot, warm, cold data, hot, warm, cold node);
+				      * the node ones are left out when the CP block has
+				      * neither the umount nor the fastboot flag */
 	bool compact;
 	uint8_t *nat_bits;           /* @nat_bits_blocks blocks or NULL; the first 8 bytes
 				      * (the check value) are filled in here */

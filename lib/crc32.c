@@ -82,3 +82,27 @@ ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block
 	return zf2fs_crc32(crc, (const uint8_t *)node_block + cs_off + 4,
 			   ZF2FS_BLKSIZE - cs_off - 4);
 }
+
+ZF2FS_EXPORT void zf2fs_node_seal(struct zf2fs_node *n, uint32_t nid, uint64_t cp_ver,
+				  uint32_t next_blkaddr, uint32_t features, uint32_t seed)
+{
+	zf2fs_set(n->footer.cp_ver, cp_ver);
+	zf2fs_set(n->footer.next_blkaddr, next_blkaddr);
+	/* written at a checkpoint, not by fsync: nothing for roll-forward to replay */
+	zf2fs_set(n->footer.flag, zf2fs_get(n->footer.flag) &
+		  ~(uint64_t)(ZF2FS_FOOTER_FSYNC_BIT | ZF2FS_FOOTER_DENT_BIT));
+	zf2fs_inode_reseal(n, nid, features, seed);
+}
+
+ZF2FS_EXPORT bool zf2fs_inode_reseal(struct zf2fs_node *n, uint32_t nid, uint32_t features,
+				     uint32_t seed)
+{
+	/* only inodes with room for the checksum in their extra attributes carry one */
+	if (zf2fs_get(n->footer.ino) != nid || !(features & ZF2FS_FEAT_INODE_CHKSUM) ||
+	    !(n->i.i_inline & ZF2FS_EXTRA_ATTR) ||
+	    zf2fs_get(n->i.i_extra_isize) < offsetof(struct zf2fs_inode, i_crtime) -
+					    offsetof(struct zf2fs_inode, i_extra_isize))
+		return false;
+	zf2fs_set(n->i.i_inode_checksum, zf2fs_inode_checksum(seed, n));
+	return true;
+}

@@ -48,10 +48,9 @@ ZF2FS_EXPORT int zf2fs_inode_read(struct zf2fs_vol *vol, uint32_t ino, struct zf
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node belongs to inode "
 			    "%llu, so it is not an inode", ino,
 			    (unsigned long long)zf2fs_get(buf->footer.ino));
-	if (zf2fs_get(buf->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT)
+	if (zf2fs_footer_ofs(buf))
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node offset %llu, not 0",
-			    ino, (unsigned long long)(zf2fs_get(buf->footer.flag) >>
-						      ZF2FS_FOOTER_OFS_SHIFT));
+			    ino, (unsigned long long)zf2fs_footer_ofs(buf));
 	return 0;
 }
 
@@ -88,10 +87,10 @@ static int tree_node(struct zf2fs_vol *vol, uint32_t ino, uint32_t nid, uint32_t
 	if (zf2fs_get(buf->footer.ino) != ino)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node %u belongs to "
 			    "inode %llu", ino, nid, (unsigned long long)zf2fs_get(buf->footer.ino));
-	if ((zf2fs_get(buf->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT) != ofs)
+	if (zf2fs_footer_ofs(buf) != ofs)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node %u has offset "
 			    "%llu, expected %u", ino, nid,
-			    (unsigned long long)(zf2fs_get(buf->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT),
+			    (unsigned long long)zf2fs_footer_ofs(buf),
 			    ofs);
 	return 0;
 }

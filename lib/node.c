@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "inode_p.h"
 #include "volume_p.h"
@@ -111,11 +112,6 @@ struct walk {
 	uint8_t *buf[3];        /* one node buffer per tree level */
 };
 
-static uint32_t footer_ofs(const struct zf2fs_node *n)
-{
-	return (uint32_t)(zf2fs_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
-}
-
 static int data_run(struct walk *w, const void *addrs, uint32_t n, uint64_t fofs,
 		    uint32_t owner, uint32_t first_slot)
 {
@@ -178,9 +174,9 @@ static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t slot, u
 			 (unsigned long long)zf2fs_get(n->footer.ino), w->ino);
 		err = -ZF2FS_EFSCORRUPTED;
 	}
-	if (!err && footer_ofs(n) != ofs) {
+	if (!err && zf2fs_footer_ofs(n) != ofs) {
 		snprintf(why, sizeof(why), "nid %u: footer offset %u, expected %u", nid,
-			 footer_ofs(n), ofs);
+			 zf2fs_footer_ofs(n), ofs);
 		err = -ZF2FS_EFSCORRUPTED;
 	}
 	/* the block was read (@addr set) but its footer disagrees: the caller may know better */

@@ -144,67 +144,40 @@ ZF2FS_EXPORT int zf2fs_vol_sit_lookup(struct zf2fs_vol *vol, uint32_t segno,
 	return err;
 }
 
+static int table_block(void *arg, uint32_t idx, uint32_t first, uint32_t cnt,
+		       const struct zf2fs_sit_entry *src)
+{
+	struct zf2fs_sit_table *t = arg;
+
+	if (zero_bytes((const uint8_t *)src, cnt * sizeof(*src)))
+		return 0;
+	if (!zf2fs_sit_table_mut(t, first))
+		return -ENOMEM;
+	memcpy(t->blk[idx], src, cnt * sizeof(*src));
+	return 0;
+}
+
+static int table_journal(void *arg, uint32_t segno, const struct zf2fs_sit_entry *je)
+{
+	struct zf2fs_sit_entry *se = zf2fs_sit_table_mut(arg, segno);
+
+	if (!se)
+		return -ENOMEM;
+	*se = *je;
+	return 0;
+}
+
 ZF2FS_EXPORT int zf2fs_vol_load_sit_table(struct zf2fs_vol *vol,
 					  struct zf2fs_sit_table **ret_table)
 {
-	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
-	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(vol);
-	uint32_t segs = vi->main_segs, nblocks = (segs + PER - 1) / PER;
-	const uint32_t chunk = 64;   /* 256 KiB per read: sequential enough, small peak memory */
+	static const struct zf2fs_sit_scan_ops ops = { table_block, table_journal };
 	struct zf2fs_sit_table *t = NULL;
-	uint8_t *buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
-	uint32_t n = (uint32_t)zf2fs_get(j->n_entries);
 	int err;
 
 	*ret_table = NULL;
-	err = buf ? table_new(segs, &t) : -ENOMEM;
-	if (err)
-		goto out;
-	if (nblocks > vi->sit_blocks) {
-		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt superblock: SIT area of %u blocks "
-			   "cannot cover %u segments", vi->sit_blocks, segs);
-		err = -ZF2FS_EFSCORRUPTED;
-		goto out;
-	}
-	/* Runs of blocks that live in the same copy are contiguous on disk. */
-	for (uint32_t i = 0; i < nblocks && !err;) {
-		uint64_t addr = zf2fs_vol_sit_block_addr(vol, i);
-		uint32_t run = 1;
-
-		while (run < chunk && i + run < nblocks &&
-		       zf2fs_vol_sit_block_addr(vol, i + run) == addr + run)
-			run++;
-		err = zf2fs_vol_read_blocks(vol, addr, run, buf);
-		for (uint32_t b = 0; !err && b < run; b++) {
-			const uint8_t *src = buf + (size_t)b * ZF2FS_BLKSIZE;
-			uint32_t first = (i + b) * PER;
-			uint32_t cnt = segs - first < PER ? segs - first : PER;
-
-			if (zero_bytes(src, cnt * sizeof(struct zf2fs_sit_entry)))
-				continue;
-			if (!zf2fs_sit_table_mut(t, first)) {
-				err = -ENOMEM;
-				break;
-			}
-			memcpy(t->blk[i + b], src, cnt * sizeof(struct zf2fs_sit_entry));
-		}
-		i += run;
-	}
-	for (uint32_t k = 0; !err && k < n && k < ZF2FS_SIT_JOURNAL_ENTRIES; k++) {
-		const struct zf2fs_sit_journal_entry *je = &j->sit.entries[k];
-		uint32_t segno = (uint32_t)zf2fs_get(je->segno);
-		struct zf2fs_sit_entry *se;
-
-		if (segno >= segs)
-			continue;
-		se = zf2fs_sit_table_mut(t, segno);
-		if (!se)
-			err = -ENOMEM;
-		else
-			*se = je->se;
-	}
-out:
-	free(buf);
+	err = table_new(zf2fs_vol_info(vol)->main_segs, &t);
+	if (!err)
+		err = zf2fs_sit_scan(vol, &ops, t);
 	if (err) {
 		zf2fs_sit_table_free(t);
 		return err;

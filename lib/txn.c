@@ -30,7 +30,6 @@
 #include "zf2fs/quota.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
-#include "cp_write_p.h"
 #include "device_p.h"
 #include "inode_p.h"
 #include "txn_p.h"
@@ -653,6 +652,18 @@ ZF2FS_EXPORT int zf2fs_txn_link(struct zf2fs_txn *t, uint32_t dir, const char *n
 	return 0;
 }
 
+/* Data block @addr is freed at commit (its SIT bit cleared). */
+static int push_freed(struct zf2fs_txn *t, uint32_t addr)
+{
+	uint32_t *f = grow(t->freed, &t->cap_freed, t->nfreed, sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	t->freed = f;
+	t->freed[t->nfreed++] = addr;
+	return 0;
+}
+
 /* Drop inode @n (its node block, its data blocks); the caller checked it has no other
  * nodes. */
 static int remove_inode(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n)
@@ -668,15 +679,11 @@ static int remove_inode(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n)
 	if (!(n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))) {
 		for (uint32_t i = 0; i < g.addrs; i++) {
 			uint32_t a = (uint32_t)zf2fs_get(n->i.i_addr[g.extra_words + i]);
-			uint32_t *f;
 
 			if (a == ZF2FS_NULL_ADDR || a == ZF2FS_NEW_ADDR)
 				continue;
-			f = grow(t->freed, &t->cap_freed, t->nfreed, sizeof(*f));
-			if (!f)
+			if (push_freed(t, a))
 				return -ENOMEM;
-			t->freed = f;
-			t->freed[t->nfreed++] = a;
 			t->new_blocks--;
 		}
 	}
@@ -838,15 +845,11 @@ static int rewrite_quota_file(struct zf2fs_txn *t, uint32_t qino, const uint8_t 
 	}
 	for (uint64_t b = nblk; b < oblk; b++) {
 		uint32_t old = (uint32_t)zf2fs_get(n->i.i_addr[g.extra_words + b]);
-		uint32_t *f;
 
 		if (old == ZF2FS_NULL_ADDR || old == ZF2FS_NEW_ADDR)
 			continue;
-		f = grow(t->freed, &t->cap_freed, t->nfreed, sizeof(*f));
-		if (!f)
+		if (push_freed(t, old))
 			return -ENOMEM;
-		t->freed = f;
-		t->freed[t->nfreed++] = old;
 		zf2fs_set(n->i.i_addr[g.extra_words + b], ZF2FS_NULL_ADDR);
 		zf2fs_set(n->i.i_blocks, zf2fs_get(n->i.i_blocks) - 1);
 		t->new_blocks--;
@@ -975,17 +978,10 @@ static uint64_t log_addr(const struct commit *c, int type, uint32_t off)
 static int new_log(struct commit *c, int type)
 {
 	struct zf2fs_txn *t = c->t;
-	struct zf2fs_summary_block *sb = calloc(1, sizeof(*sb));
 	uint32_t seg;
 	int err;
 
-	if (!sb)
-		return -ENOMEM;
-	memcpy(sb->entries, c->sum[type], sizeof(sb->entries));
-	sb->footer.entry_type = type >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE :
-				ZF2FS_SUM_TYPE_DATA;
-	err = zf2fs_vol_write_block(t->vol, (uint64_t)t->vi->ssa_blkaddr + c->cur[type], sb);
-	free(sb);
+	err = zf2fs_vol_write_ssa(t->vol, c->cur[type], type, c->sum[type]);
 	if (err)
 		return err;
 	err = pick_free_section(c, &seg);
@@ -1017,22 +1013,13 @@ static int log_alloc(struct commit *c, int type, uint32_t *ret)
 
 static void set_block(struct zf2fs_txn *t, uint32_t blk, bool valid)
 {
-	uint32_t seg, off;
-	struct zf2fs_sit_entry *se;
+	uint32_t seg;
 
 	if (blk < t->vi->main_blkaddr || blk >= t->vi->main_end)
 		return;
-	seg = (blk - t->vi->main_blkaddr) / BPS;
-	off = (blk - t->vi->main_blkaddr) % BPS;
-	se = &t->sit[seg];
-	if (zf2fs_sit_block_valid(se, off) == valid)
-		return;
-	if (valid)
-		zf2fs_sit_block_set(se, off);
-	else
-		zf2fs_sit_block_clear(se, off);
-	zf2fs_sit_set_valid_blocks(se, zf2fs_sit_valid_blocks(se) + (valid ? 1u : (uint32_t)-1));
-	mark_sit(t, seg);
+	seg = zf2fs_main_segno(t->vi->main_blkaddr, blk);
+	if (zf2fs_sit_mark(&t->sit[seg], zf2fs_main_seg_off(t->vi->main_blkaddr, blk), valid))
+		mark_sit(t, seg);
 }
 
 static struct zf2fs_node *queued_node(struct zf2fs_txn *t, uint32_t nid)
@@ -1115,15 +1102,7 @@ static int write_nodes(struct commit *c)
 		zf2fs_set(c->sum[type][c->blkoff[type]].nid, n->nid);
 		c->blkoff[type]++;
 		next = c->blkoff[type] < BPS ? (uint32_t)log_addr(c, type, c->blkoff[type]) : 0;
-		zf2fs_set(nb->footer.cp_ver, c->ver);
-		zf2fs_set(nb->footer.next_blkaddr, next);
-		zf2fs_set(nb->footer.flag, zf2fs_get(nb->footer.flag) &
-		       ~(uint64_t)(ZF2FS_FOOTER_FSYNC_BIT | ZF2FS_FOOTER_DENT_BIT));
-		if (zf2fs_get(nb->footer.ino) == n->nid && (t->vi->features & ZF2FS_FEAT_INODE_CHKSUM) &&
-		    (nb->i.i_inline & ZF2FS_EXTRA_ATTR) &&
-		    zf2fs_get(nb->i.i_extra_isize) >= offsetof(struct zf2fs_inode, i_crtime) -
-						   offsetof(struct zf2fs_inode, i_extra_isize))
-			zf2fs_set(nb->i.i_inode_checksum, zf2fs_inode_checksum(seed, nb));
+		zf2fs_node_seal(nb, n->nid, c->ver, next, t->vi->features, seed);
 		err = zf2fs_vol_write_block(t->vol, addr, nb);
 		if (err)
 			break;
@@ -1135,92 +1114,37 @@ static int write_nodes(struct commit *c)
 	return err;
 }
 
-/* The two version bitmaps inside the CP copy @cpbuf, where lib/volume.c found them. */
-static void cp_bitmaps(const struct zf2fs_txn *t, uint8_t *cpbuf, uint8_t **sitmap,
-		       uint8_t **natmap)
+static const struct zf2fs_sit_entry *txn_sit(void *arg, uint32_t segno)
 {
-	*sitmap = cpbuf + (t->vol->sit_bitmap - t->vol->cp);
-	*natmap = cpbuf + (t->vol->nat_bitmap - t->vol->cp);
+	return &((struct zf2fs_txn *)arg)->sit[segno];
 }
 
-/* The journals stay behind in the old checkpoint: their entries go into the blocks. */
-static void flush_journals(struct zf2fs_txn *t)
+/* NAT block @b as the new checkpoint has it: the journal's entries, then this
+ * transaction's changes. */
+static void txn_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 {
-	const struct zf2fs_journal *nj = &t->vol->nat_journal, *sj = &t->vol->sit_journal;
-	uint32_t nn = (uint32_t)zf2fs_get(nj->n_entries), ns = (uint32_t)zf2fs_get(sj->n_entries);
+	struct zf2fs_txn *t = arg;
+	const struct zf2fs_journal *nj = &t->vol->nat_journal;
+	uint32_t nn = (uint32_t)zf2fs_get(nj->n_entries);
 
 	for (uint32_t i = 0; i < nn && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++) {
 		uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
 
-		if (nid < t->vi->max_nid)
-			t->nat_dirty[zf2fs_nat_block_index(nid)] = 1;
+		if (nid < t->vi->max_nid && zf2fs_nat_block_index(nid) == b)
+			nb->entries[zf2fs_nat_entry_index(nid)] = nj->nat.entries[i].ne;
 	}
-	for (uint32_t i = 0; i < ns && i < ZF2FS_SIT_JOURNAL_ENTRIES; i++) {
-		uint32_t seg = (uint32_t)zf2fs_get(sj->sit.entries[i].segno);
-
-		if (seg < t->vi->main_segs)
-			mark_sit(t, seg);
-	}
+	for (size_t i = 0; i < t->nnat; i++)
+		if (zf2fs_nat_block_index(t->nat[i].nid) == b)
+			zf2fs_nat_set(&nb->entries[zf2fs_nat_entry_index(t->nat[i].nid)], 0,
+				      t->nat[i].ino, t->nat[i].addr);
 }
 
 static int write_tables(struct commit *c, uint8_t *cpbuf)
 {
-	struct zf2fs_txn *t = c->t;
-	const struct zf2fs_vol_info *vi = t->vi;
-	const struct zf2fs_journal *nj = &t->vol->nat_journal;
-	uint32_t nn = (uint32_t)zf2fs_get(nj->n_entries);
-	uint8_t *sitmap, *natmap, *blk = malloc(ZF2FS_BLKSIZE);
-	int err = 0;
+	int err = zf2fs_vol_write_sit_dirty(c->t->vol, c->t->sit_dirty, txn_sit, c->t, cpbuf);
 
-	if (!blk)
-		return -ENOMEM;
-	cp_bitmaps(t, cpbuf, &sitmap, &natmap);
-	for (uint32_t b = 0; b < zf2fs_sit_blocks(vi->main_segs) && !err; b++) {
-		uint32_t first = b * (uint32_t)ZF2FS_SIT_PER_BLOCK;
-		uint64_t live;
-
-		if (!t->sit_dirty[b])
-			continue;
-		live = zf2fs_vol_sit_block_addr(t->vol, b);
-		err = zf2fs_vol_read_block(t->vol, live, blk);
-		if (err)
-			break;
-		for (uint32_t e = 0; e < ZF2FS_SIT_PER_BLOCK && first + e < vi->main_segs; e++)
-			memcpy(blk + e * sizeof(struct zf2fs_sit_entry), &t->sit[first + e],
-			       sizeof(struct zf2fs_sit_entry));
-		/* the copies are the two halves of the SIT area */
-		err = zf2fs_vol_write_block(t->vol, live == (uint64_t)vi->sit_blkaddr + b ?
-					    live + vi->sit_blocks : live - vi->sit_blocks, blk);
-		zf2fs_hbit_flip(sitmap, b);
-	}
-	for (uint32_t b = 0; b < vi->nat_blocks && !err; b++) {
-		struct zf2fs_nat_block *nb = (struct zf2fs_nat_block *)blk;
-		uint64_t live, first_copy;
-
-		if (!t->nat_dirty[b])
-			continue;
-		live = zf2fs_vol_nat_block_addr(t->vol, b);
-		err = zf2fs_vol_read_block(t->vol, live, blk);
-		if (err)
-			break;
-		for (uint32_t i = 0; i < nn && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++) {
-			uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
-
-			if (nid < vi->max_nid && zf2fs_nat_block_index(nid) == b)
-				nb->entries[zf2fs_nat_entry_index(nid)] = nj->nat.entries[i].ne;
-		}
-		for (size_t i = 0; i < t->nnat; i++)
-			if (zf2fs_nat_block_index(t->nat[i].nid) == b)
-				zf2fs_nat_set(&nb->entries[zf2fs_nat_entry_index(t->nat[i].nid)], 0,
-					      t->nat[i].ino, t->nat[i].addr);
-		/* copies alternate by segment: the other copy is one segment away */
-		first_copy = (uint64_t)vi->nat_blkaddr + (uint64_t)(b / BPS) * 2 * BPS + b % BPS;
-		err = zf2fs_vol_write_block(t->vol, live == first_copy ? live + BPS : first_copy,
-					    blk);
-		zf2fs_hbit_flip(natmap, b);
-	}
-	free(blk);
-	return err;
+	return err ? err : zf2fs_vol_write_nat_dirty(c->t->vol, c->t->nat_dirty, txn_nat, c->t,
+						     cpbuf);
 }
 
 static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
@@ -1257,90 +1181,26 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 		       ZF2FS_ROOT_INO + 1);
 }
 
-static int txn_io_write(void *arg, uint64_t blk, const void *buf)
-{
-	return zf2fs_vol_write_block(arg, blk, buf);
-}
-
-static int txn_io_sync(void *arg)
-{
-	struct zf2fs_vol *vol = arg;
-
-	for (unsigned d = 0; d < vol->ndevs; d++) {
-		int err = zf2fs_dev_sync(vol->dev[d]);
-
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 static int write_pack(struct commit *c, uint8_t *cpbuf)
 {
-	struct zf2fs_txn *t = c->t;
 	struct zf2fs_checkpoint *cp = (struct zf2fs_checkpoint *)cpbuf;
-	uint32_t payload = (uint32_t)zf2fs_get(t->vol->sb.cp_payload);
-	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags), orphans = 0;
-	uint64_t old_start = zf2fs_get(t->vol->sb.cp_blkaddr) + (uint64_t)t->vi->cp_pack * BPS;
-	struct zf2fs_cp_io io = { txn_io_write, txn_io_sync, t->vol };
-	struct zf2fs_cp_pack p = { 0 };
-	uint8_t *sums = NULL, *orph = NULL;
-	int err = 0;
+	struct zf2fs_cp_logs logs;
 
-	if (flags & ZF2FS_CP_ORPHAN_PRESENT_FLAG)
-		orphans = (uint32_t)zf2fs_get(cp->cp_pack_start_sum) - 1 - payload;
-	sums = calloc(ZF2FS_NR_CURSEG, ZF2FS_BLKSIZE);
-	orph = calloc(orphans ? orphans : 1, ZF2FS_BLKSIZE);
-	if (!sums || !orph) {
-		err = -ENOMEM;
-		goto out;
-	}
-	if (orphans)
-		err = zf2fs_vol_read_blocks(t->vol, old_start + 1 + payload, orphans, orph);
-	if (err)
-		goto out;
-	zf2fs_set(cp->checkpoint_ver, c->ver);
-	flags &= ~(ZF2FS_CP_FASTBOOT_FLAG | ZF2FS_CP_FSCK_FLAG);
-	zf2fs_set(cp->ckpt_flags, flags | ZF2FS_CP_UMOUNT_FLAG);
-	for (int i = 0; i < 3; i++) {
-		zf2fs_set(cp->cur_data_segno[i], c->cur[ZF2FS_LOG_HOT_DATA + i]);
-		zf2fs_set(cp->cur_data_blkoff[i], c->blkoff[ZF2FS_LOG_HOT_DATA + i]);
-		zf2fs_set(cp->cur_node_segno[i], c->cur[ZF2FS_LOG_HOT_NODE + i]);
-		zf2fs_set(cp->cur_node_blkoff[i], c->blkoff[ZF2FS_LOG_HOT_NODE + i]);
-	}
-	/* a log moved to a fresh section continues in LFS order there */
-	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
-		if (c->cur[type] != c->orig_cur[type])
-			cp->alloc_type[type] = 0;
-	final_counters(c, cp);
-	/* normal summaries, journals empty: they were flushed into the tables */
 	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
-		struct zf2fs_summary_block *sb =
-			(struct zf2fs_summary_block *)(sums + (size_t)type * ZF2FS_BLKSIZE);
-
-		memcpy(sb->entries, c->sum[type], sizeof(sb->entries));
-		sb->footer.entry_type = type >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE :
-					ZF2FS_SUM_TYPE_DATA;
+		logs.segno[type] = c->cur[type];
+		logs.blkoff[type] = c->blkoff[type];
+		/* a log moved to a fresh section continues in LFS order there */
+		logs.alloc_type[type] = c->cur[type] != c->orig_cur[type] ? 0 : cp->alloc_type[type];
+		logs.sum[type] = c->sum[type];
 	}
-	p.start = zf2fs_get(t->vol->sb.cp_blkaddr) + (uint64_t)(1 - t->vi->cp_pack) * BPS;
-	p.cp = cpbuf;
-	p.payload = payload;
-	p.orphans = orph;
-	p.orphan_blocks = orphans;
-	p.sums = sums;
-	p.compact = false;
-	err = zf2fs_cp_pack_write(&p, &io);
-out:
-	free(sums);
-	free(orph);
-	return err;
+	final_counters(c, cp);
+	return zf2fs_vol_write_cp_next(c->t->vol, cpbuf, &logs, 0);
 }
 
 ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 {
 	struct commit *c;
-	uint32_t payload = (uint32_t)zf2fs_get(t->vol->sb.cp_payload);
-	uint8_t *cpbuf;
+	uint8_t *cpbuf = NULL;
 	int err = 0;
 
 	if (t->committed)
@@ -1349,21 +1209,19 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 		return 0;
 	t->committed = true;
 	c = calloc(1, sizeof(*c));
-	cpbuf = malloc((1 + (size_t)payload) * ZF2FS_BLKSIZE);
-	if (!c || !cpbuf) {
+	if (!c || zf2fs_vol_cp_next(t->vol, 0, &cpbuf)) {
 		err = -ENOMEM;
 		goto out;
 	}
 	c->t = t;
 	c->ver = t->vi->cp_ver + 1;
-	memcpy(cpbuf, t->vol->cp, (1 + (size_t)payload) * ZF2FS_BLKSIZE);
 	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
 		zf2fs_vol_curseg(t->vol, type, &c->cur[type], &c->blkoff[type]);
 		memcpy(c->sum[type], zf2fs_vol_curseg_summary(t->vol, type), sizeof(c->sum[type]));
 		c->orig_cur[type] = c->cur[type];
 	}
 	/* the current logs' SIT entries lived in the journal: into the blocks with them */
-	flush_journals(t);
+	zf2fs_vol_journal_blocks(t->vol, t->sit_dirty, t->nat_dirty);
 	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
 		if (c->cur[type] < t->vi->main_segs)
 			mark_sit(t, c->cur[type]);

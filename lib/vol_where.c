@@ -28,6 +28,11 @@ ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint
 	return vol->info.sit_blkaddr + idx + (copy ? vol->info.sit_blocks : 0);
 }
 
+ZF2FS_EXPORT uint64_t zf2fs_vol_ssa_block_addr(const struct zf2fs_vol *vol, uint32_t segno)
+{
+	return (uint64_t)vol->info.ssa_blkaddr + segno;
+}
+
 ZF2FS_EXPORT uint64_t zf2fs_vol_cp_pack_addr(const struct zf2fs_vol *vol, unsigned pack)
 {
 	return zf2fs_get(vol->sb.cp_blkaddr) + (pack ? BPS : 0);
@@ -49,4 +54,53 @@ ZF2FS_EXPORT int zf2fs_vol_journal_where(const struct zf2fs_vol *vol, bool sit,
 		*ret_off = (uint32_t)offsetof(struct zf2fs_summary_block, journal);
 	}
 	return 0;
+}
+
+/* ---- the other way round: what a metadata block is (dump.f2fs --blk) ------------------ */
+ZF2FS_EXPORT bool zf2fs_vol_cp_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					unsigned *ret_pack, uint32_t *ret_off)
+{
+	uint64_t cp = zf2fs_get(vol->sb.cp_blkaddr);
+
+	if (blkaddr < cp || blkaddr >= vol->info.sit_blkaddr)
+		return false;
+	*ret_pack = (unsigned)((blkaddr - cp) / BPS);
+	*ret_off = (uint32_t)((blkaddr - cp) % BPS);
+	return true;
+}
+
+ZF2FS_EXPORT bool zf2fs_vol_sit_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					 uint32_t *ret_idx, unsigned *ret_copy)
+{
+	uint64_t i = blkaddr - vol->info.sit_blkaddr;
+
+	if (blkaddr < vol->info.sit_blkaddr || blkaddr >= vol->info.nat_blkaddr ||
+	    !vol->info.sit_blocks)
+		return false;
+	/* the two copies are the halves of the area; a third part is slack */
+	*ret_idx = (uint32_t)(i % vol->info.sit_blocks);
+	*ret_copy = (unsigned)(i / vol->info.sit_blocks);
+	return true;
+}
+
+ZF2FS_EXPORT bool zf2fs_vol_nat_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					 uint32_t *ret_idx, unsigned *ret_copy)
+{
+	uint64_t i = blkaddr - vol->info.nat_blkaddr;
+
+	if (blkaddr < vol->info.nat_blkaddr || blkaddr >= vol->info.ssa_blkaddr)
+		return false;
+	/* pair k of NAT segments holds copy 0 then copy 1 of its 512 blocks */
+	*ret_idx = (uint32_t)(i / (2 * BPS) * BPS + i % BPS);
+	*ret_copy = (unsigned)(i / BPS % 2);
+	return true;
+}
+
+ZF2FS_EXPORT bool zf2fs_vol_ssa_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					 uint32_t *ret_segno)
+{
+	if (blkaddr < vol->info.ssa_blkaddr || blkaddr >= vol->info.main_blkaddr)
+		return false;
+	*ret_segno = (uint32_t)(blkaddr - vol->info.ssa_blkaddr);
+	return true;
 }

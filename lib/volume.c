@@ -695,27 +695,23 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 }
 
 /* ---- SIT --------------------------------------------------------------------------------- */
-ZF2FS_EXPORT int zf2fs_vol_load_sit(struct zf2fs_vol *vol, struct zf2fs_sit_entry **ret)
+int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, void *arg)
 {
 	uint32_t segs = vol->info.main_segs;
 	uint32_t nblocks = zf2fs_sit_blocks(segs);
 	const uint32_t chunk = 64;   /* 256 KiB per read: sequential enough, small peak memory */
-	struct zf2fs_sit_entry *out = calloc(segs ? segs : 1, sizeof(*out));
-	struct zf2fs_sit_block *buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
+	uint8_t *buf;
 	uint32_t n = (uint32_t)zf2fs_get(vol->sit_journal.n_entries);
 	int err = 0;
 
-	*ret = NULL;
-	if (!out || !buf) {
-		err = -ENOMEM;
-		goto out;
-	}
 	if (nblocks > vol->info.sit_blocks) {
 		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt superblock: SIT area of %u blocks "
 			   "cannot cover %u segments", vol->info.sit_blocks, segs);
-		err = -ZF2FS_EFSCORRUPTED;
-		goto out;
+		return -ZF2FS_EFSCORRUPTED;
 	}
+	buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
+	if (!buf)
+		return -ENOMEM;
 	/* Runs of blocks that live in the same copy are contiguous on disk. */
 	for (uint32_t i = 0; i < nblocks && !err;) {
 		uint64_t addr = zf2fs_vol_sit_block_addr(vol, i);
@@ -726,25 +722,56 @@ ZF2FS_EXPORT int zf2fs_vol_load_sit(struct zf2fs_vol *vol, struct zf2fs_sit_entr
 			run++;
 		err = zf2fs_vol_read_blocks(vol, addr, run, buf);
 		for (uint32_t b = 0; !err && b < run; b++) {
-			uint32_t first = (i + b) * (uint32_t)ZF2FS_SIT_PER_BLOCK;
+			uint32_t first = zf2fs_sit_block_segno(i + b, 0);
 			uint32_t cnt = segs - first < ZF2FS_SIT_PER_BLOCK ? segs - first :
 				       (uint32_t)ZF2FS_SIT_PER_BLOCK;
 
 			/* a SIT block holds 4070 bytes of entries: step by whole blocks */
-			memcpy(&out[first], (const uint8_t *)buf + (size_t)b * ZF2FS_BLKSIZE,
-			       cnt * sizeof(*out));
+			err = ops->block(arg, i + b, first, cnt, (const struct zf2fs_sit_entry *)
+					 (buf + (size_t)b * ZF2FS_BLKSIZE));
 		}
 		i += run;
 	}
-	for (uint32_t j = 0; !err && j < n; j++) {
+	for (uint32_t j = 0; !err && j < n && j < ZF2FS_SIT_JOURNAL_ENTRIES; j++) {
 		const struct zf2fs_sit_journal_entry *je = &vol->sit_journal.sit.entries[j];
 		uint32_t segno = (uint32_t)zf2fs_get(je->segno);
 
 		if (segno < segs)
-			out[segno] = je->se;
+			err = ops->journal(arg, segno, &je->se);
 	}
-out:
 	free(buf);
+	return err;
+}
+
+static int flat_block(void *arg, uint32_t idx, uint32_t first, uint32_t cnt,
+		      const struct zf2fs_sit_entry *src)
+{
+	struct zf2fs_sit_entry *out = arg;
+
+	(void)idx;
+	memcpy(&out[first], src, cnt * sizeof(*out));
+	return 0;
+}
+
+static int flat_journal(void *arg, uint32_t segno, const struct zf2fs_sit_entry *se)
+{
+	struct zf2fs_sit_entry *out = arg;
+
+	out[segno] = *se;
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_vol_load_sit(struct zf2fs_vol *vol, struct zf2fs_sit_entry **ret)
+{
+	static const struct zf2fs_sit_scan_ops ops = { flat_block, flat_journal };
+	uint32_t segs = vol->info.main_segs;
+	struct zf2fs_sit_entry *out = calloc(segs ? segs : 1, sizeof(*out));
+	int err;
+
+	*ret = NULL;
+	if (!out)
+		return -ENOMEM;
+	err = zf2fs_sit_scan(vol, &ops, out);
 	if (err) {
 		free(out);
 		return err;

@@ -42,4 +42,16 @@ int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
 int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp,
 		    char *why, size_t whylen);
 
+/* Every SIT block of the live copy, read in runs of contiguous blocks, to @block (block
+ * @idx, its first segment and its @cnt entries in use), then every SIT journal entry of a
+ * main segment to @journal, which overrides the block's.  Stops at the first nonzero
+ * return; -ZF2FS_EFSCORRUPTED when the SIT area cannot cover the main area. */
+struct zf2fs_sit_scan_ops {
+	int (*block)(void *arg, uint32_t idx, uint32_t first, uint32_t cnt,
+		     const struct zf2fs_sit_entry *src);
+	int (*journal)(void *arg, uint32_t segno, const struct zf2fs_sit_entry *se);
+};
+int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, void *arg)
+	__attribute__((visibility("hidden")));
+
 #endif

@@ -190,7 +190,7 @@ static void inode_fields(struct dump_ctx *c, const struct zf2fs_node *n)
 	out_obj(o, "footer");
 	out_u(o, "nid", zf2fs_get(n->footer.nid));
 	out_u(o, "ino", zf2fs_get(n->footer.ino));
-	out_u(o, "ofs", zf2fs_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
+	out_u(o, "ofs", zf2fs_footer_ofs(n));
 	out_x(o, "flag", zf2fs_get(n->footer.flag));
 	out_x(o, "cp_ver", zf2fs_get(n->footer.cp_ver));
 	out_u(o, "next_blkaddr", zf2fs_get(n->footer.next_blkaddr));
@@ -449,7 +449,7 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 		err = zf2fs_vol_read_block(c->vol, blkaddr, node);
 		if (err)
 			goto out;
-		ofs = (uint32_t)(zf2fs_get(node->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
+		ofs = zf2fs_footer_ofs(node);
 		out_s(o, "kind", "node");
 		out_u(o, "nid", zf2fs_get(node->footer.nid));
 		out_u(o, "ino", zf2fs_get(node->footer.ino));
@@ -481,7 +481,7 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 			goto out;
 		}
 		ino = (uint32_t)zf2fs_get(node->footer.ino);
-		ofs = (uint32_t)(zf2fs_get(node->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
+		ofs = zf2fs_footer_ofs(node);
 		out_u(o, "nid", nid);
 		out_u(o, "ino", ino);
 		out_u(o, "node_ofs", ofs);
@@ -514,39 +514,34 @@ int dump_block(struct dump_ctx *c, uint64_t blkaddr)
 	const struct zf2fs_super *sb = zf2fs_vol_super(c->vol);
 	const struct zf2fs_vol_info *in = c->info;
 	struct out *o = &c->out;
-	uint64_t cp = zf2fs_get(sb->cp_blkaddr);
+	uint32_t idx, off;
+	unsigned copy;
 	int err = 0;
 
 	out_obj(o, NULL);
 	out_u(o, "blkaddr", blkaddr);
 	if (blkaddr < zf2fs_get(sb->segment0_blkaddr)) {
 		out_s(o, "area", blkaddr == 0 ? "superblock" : "reserved");
-	} else if (blkaddr < in->sit_blkaddr) {
+	} else if (zf2fs_vol_cp_block_of(c->vol, blkaddr, &copy, &off)) {
 		out_s(o, "area", "checkpoint");
-		out_u(o, "pack", (blkaddr - cp) / BPS);
-		out_u(o, "pack_offset", (blkaddr - cp) % BPS);
-	} else if (blkaddr < in->nat_blkaddr) {
-		uint64_t i = blkaddr - in->sit_blkaddr;
-
+		out_u(o, "pack", copy);
+		out_u(o, "pack_offset", off);
+	} else if (zf2fs_vol_sit_block_of(c->vol, blkaddr, &idx, &copy)) {
 		out_s(o, "area", "sit");
-		out_u(o, "copy", i / in->sit_blocks);
-		out_u(o, "sit_block", i % in->sit_blocks);
-		out_u(o, "first_segno", i % in->sit_blocks * ZF2FS_SIT_PER_BLOCK);
-		out_b(o, "live", in->sit_blocks && zf2fs_vol_sit_block_addr(c->vol,
-		      (uint32_t)(i % in->sit_blocks)) == blkaddr);
-	} else if (blkaddr < in->ssa_blkaddr) {
-		uint64_t i = blkaddr - in->nat_blkaddr;
-		uint64_t idx = i / (2 * BPS) * BPS + i % BPS;
-
+		out_u(o, "copy", copy);
+		out_u(o, "sit_block", idx);
+		out_u(o, "first_segno", zf2fs_sit_block_segno(idx, 0));
+		out_b(o, "live", zf2fs_vol_sit_block_addr(c->vol, idx) == blkaddr);
+	} else if (zf2fs_vol_nat_block_of(c->vol, blkaddr, &idx, &copy)) {
 		out_s(o, "area", "nat");
-		out_u(o, "copy", i / BPS % 2);
+		out_u(o, "copy", copy);
 		out_u(o, "nat_block", idx);
-		out_u(o, "first_nid", idx * ZF2FS_NAT_PER_BLOCK);
+		out_u(o, "first_nid", zf2fs_nat_block_nid(idx, 0));
 		out_b(o, "live", idx < in->nat_blocks &&
-		      zf2fs_vol_nat_block_addr(c->vol, (uint32_t)idx) == blkaddr);
-	} else if (blkaddr < in->main_blkaddr) {
+		      zf2fs_vol_nat_block_addr(c->vol, idx) == blkaddr);
+	} else if (zf2fs_vol_ssa_block_of(c->vol, blkaddr, &idx)) {
 		out_s(o, "area", "ssa");
-		out_u(o, "segno", blkaddr - in->ssa_blkaddr);
+		out_u(o, "segno", idx);
 	} else if (blkaddr < in->main_end) {
 		out_s(o, "area", "main");
 		err = block_main(c, blkaddr);

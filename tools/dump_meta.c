@@ -281,7 +281,6 @@ static void cp_fields(struct dump_ctx *c, const struct zf2fs_checkpoint *cp)
 
 int dump_checkpoint(struct dump_ctx *c)
 {
-	const struct zf2fs_super *sb = zf2fs_vol_super(c->vol);
 	struct out *o = &c->out;
 	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
 
@@ -291,7 +290,7 @@ int dump_checkpoint(struct dump_ctx *c)
 	out_u(o, "current_pack", c->info->cp_pack);
 	out_list(o, "packs");
 	for (unsigned p = 0; p < 2; p++) {
-		uint64_t addr = zf2fs_get(sb->cp_blkaddr) + (uint64_t)p * BPS;
+		uint64_t addr = zf2fs_vol_cp_pack_addr(c->vol, p);
 		const struct zf2fs_checkpoint *cp = (const void *)blk;
 		const char *why = zf2fs_vol_cp_problem(c->vol, (int)p);
 		uint32_t crc, off;
@@ -384,7 +383,7 @@ int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end)
 		out_u(o, "blkaddr", addr);
 		out_u(o, "version", version);
 		out_b(o, "journal", journal);
-		out_u(o, "copy", (baddr - c->info->nat_blkaddr) / BPS % 2);
+		out_u(o, "copy", baddr == zf2fs_vol_nat_block_copy(c->vol, idx, 1));
 		out_row_end(o);
 	}
 	free(blk);
@@ -430,7 +429,8 @@ int dump_sit(struct dump_ctx *c, uint64_t start, uint64_t end)
 		out_u(o, "valid_blocks", valid);
 		out_u(o, "mtime", zf2fs_get(se->mtime));
 		out_b(o, "journal", sit_in_journal(c, s));
-		out_u(o, "copy", baddr >= (uint64_t)c->info->sit_blkaddr + c->info->sit_blocks);
+		out_u(o, "copy", baddr == zf2fs_vol_sit_block_copy(c->vol,
+							zf2fs_sit_block_index((uint32_t)s), 1));
 		out_hex(o, "valid_map", se->valid_map, ZF2FS_SIT_MAP_SIZE);
 		out_row_end(o);
 	}

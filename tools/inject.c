@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
 #include "helper.h"
@@ -447,14 +448,13 @@ static int do_nat(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 				snprintf(s.what, sizeof(s.what), "nid %u in the NAT journal", nid);
 				return finish(o, &s, blk, vol, NULL);
 			}
-	uint32_t idx = nid / (uint32_t)ZF2FS_NAT_PER_BLOCK;
+	uint32_t idx = zf2fs_nat_block_index(nid);
 	uint64_t live = zf2fs_vol_nat_block_addr(vol, idx);
 	unsigned copy = o->pack ? (unsigned)o->pack - 1 : (live == zf2fs_vol_nat_block_copy(vol, idx, 1));
 
 	s.blkaddr = zf2fs_vol_nat_block_copy(vol, idx, copy);
 	read_block(vol, s.blkaddr, blk);
-	place(&s, (nid % (uint32_t)ZF2FS_NAT_PER_BLOCK) * (uint32_t)sizeof(struct zf2fs_nat_entry),
-	      m, 0);
+	place(&s, zf2fs_nat_entry_index(nid) * (uint32_t)sizeof(struct zf2fs_nat_entry), m, 0);
 	snprintf(s.what, sizeof(s.what), "nid %u in pack %u", nid, copy + 1);
 	return finish(o, &s, blk, vol, NULL);
 }
@@ -468,7 +468,7 @@ static uint32_t main_segno(struct opts *o, struct zf2fs_vol *vol)
 	if (o->blk < in->main_blkaddr || o->blk >= in->main_end)
 		die("invalid blkaddr %u (the main area is %u..%" PRIu64 ")", o->blk,
 		    in->main_blkaddr, in->main_end - 1);
-	return (o->blk - in->main_blkaddr) / in->blocks_per_seg;
+	return zf2fs_main_segno(in->main_blkaddr, o->blk);
 }
 
 static int do_sit(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
@@ -477,7 +477,7 @@ static int do_sit(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 	uint32_t segno = main_segno(o, vol), at;
 	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(vol);
 	uint32_t n = (uint32_t)zf2fs_get(j->n_entries);
-	uint32_t slot = segno % (uint32_t)ZF2FS_SIT_PER_BLOCK;
+	uint32_t slot = zf2fs_sit_entry_index(segno);
 	struct site s = { 0 };
 
 	/* f2fs-tools' default index of valid_map[] is the entry's slot in its SIT block */
@@ -494,7 +494,7 @@ static int do_sit(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 				snprintf(s.what, sizeof(s.what), "segment %u in the SIT journal", segno);
 				return finish(o, &s, blk, vol, NULL);
 			}
-	uint32_t bidx = segno / (uint32_t)ZF2FS_SIT_PER_BLOCK;
+	uint32_t bidx = zf2fs_sit_block_index(segno);
 	uint64_t live = zf2fs_vol_sit_block_addr(vol, bidx);
 	unsigned copy = o->pack ? (unsigned)o->pack - 1 : (live == zf2fs_vol_sit_block_copy(vol, bidx, 1));
 
@@ -518,12 +518,12 @@ static int do_ssa(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 	err = zf2fs_vol_segment_summary(vol, segno, (struct zf2fs_summary_block *)blk);
 	if (err)
 		die("%s: while reading the summary of segment %u", strerror(-err), segno);
-	s.blkaddr = in->ssa_blkaddr + (uint64_t)segno;
+	s.blkaddr = zf2fs_vol_ssa_block_addr(vol, segno);
 	if (m) {
 		place(&s, 0, m, 0);
 	} else {
 		m = member(TB_SSA_ENTRY, o->mb);
-		uint32_t e = o->have_idx ? o->idx : (o->blk - in->main_blkaddr) % in->blocks_per_seg;
+		uint32_t e = o->have_idx ? o->idx : zf2fs_main_seg_off(in->main_blkaddr, o->blk);
 
 		if (e >= ZF2FS_ENTRIES_IN_SUM)
 			die("invalid index %u of entries[] (it has %u)", e, ZF2FS_ENTRIES_IN_SUM);

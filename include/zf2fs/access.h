@@ -116,6 +116,20 @@ static inline void zf2fs_sit_block_clear(struct zf2fs_sit_entry *se, uint32_t of
 	zf2fs_hbit_clear(se->valid_map, off);
 }
 
+/* Mark block @off valid (or not) in its segment's entry, the count following; false when
+ * it already was. */
+static inline bool zf2fs_sit_mark(struct zf2fs_sit_entry *se, uint32_t off, bool valid)
+{
+	if (zf2fs_sit_block_valid(se, off) == valid)
+		return false;
+	if (valid)
+		zf2fs_sit_block_set(se, off);
+	else
+		zf2fs_sit_block_clear(se, off);
+	zf2fs_sit_set_valid_blocks(se, zf2fs_sit_valid_blocks(se) + (valid ? 1u : (uint32_t)-1));
+	return true;
+}
+
 /* Bits set in a validity map. */
 static inline uint32_t zf2fs_sit_map_weight(const struct zf2fs_sit_entry *se)
 {
@@ -137,6 +151,31 @@ static inline uint32_t zf2fs_sit_entry_index(uint32_t segno)
 	return segno % (uint32_t)ZF2FS_SIT_PER_BLOCK;
 }
 
+/* Segment @entry of SIT block @block. */
+static inline uint32_t zf2fs_sit_block_segno(uint32_t block, uint32_t entry)
+{
+	return block * (uint32_t)ZF2FS_SIT_PER_BLOCK + entry;
+}
+
+/* ---- main-area addresses -------------------------------------------------------------- */
+/* The segment (counted from the main area) of block @blk, and the block's offset in it;
+ * @main_blkaddr is the first block of the main area. */
+static inline uint32_t zf2fs_main_segno(uint64_t main_blkaddr, uint64_t blk)
+{
+	return (uint32_t)((blk - main_blkaddr) / ZF2FS_BLOCKS_PER_SEG);
+}
+
+static inline uint32_t zf2fs_main_seg_off(uint64_t main_blkaddr, uint64_t blk)
+{
+	return (uint32_t)((blk - main_blkaddr) % ZF2FS_BLOCKS_PER_SEG);
+}
+
+/* Block @off of main segment @segno. */
+static inline uint64_t zf2fs_main_blk(uint64_t main_blkaddr, uint32_t segno, uint32_t off)
+{
+	return main_blkaddr + (uint64_t)segno * ZF2FS_BLOCKS_PER_SEG + off;
+}
+
 /* ---- NAT entries ---------------------------------------------------------------------- */
 static inline uint32_t zf2fs_nat_block_index(uint32_t nid)
 {
@@ -146,6 +185,12 @@ static inline uint32_t zf2fs_nat_block_index(uint32_t nid)
 static inline uint32_t zf2fs_nat_entry_index(uint32_t nid)
 {
 	return nid % (uint32_t)ZF2FS_NAT_PER_BLOCK;
+}
+
+/* Nid of entry @entry of NAT block @block. */
+static inline uint32_t zf2fs_nat_block_nid(uint32_t block, uint32_t entry)
+{
+	return block * (uint32_t)ZF2FS_NAT_PER_BLOCK + entry;
 }
 
 static inline uint32_t zf2fs_nat_ino(const struct zf2fs_nat_entry *e)
@@ -164,6 +209,23 @@ static inline void zf2fs_nat_set(struct zf2fs_nat_entry *e, uint8_t version, uin
 	e->version = version;
 	zf2fs_set(e->ino, ino);
 	zf2fs_set(e->block_addr, blkaddr);
+}
+
+/* ---- node footers -------------------------------------------------------------------- */
+/* A node's offset in its inode's tree: the footer flag above the cold, fsync and dentry
+ * marks (0 for an inode). */
+static inline uint32_t zf2fs_footer_ofs(const struct zf2fs_node *n)
+{
+	return (uint32_t)(zf2fs_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT);
+}
+
+/* Set the offset, keeping the marks. */
+static inline void zf2fs_footer_set_ofs(struct zf2fs_node *n, uint32_t ofs)
+{
+	uint32_t marks = (uint32_t)zf2fs_get(n->footer.flag) &
+			 ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1);
+
+	zf2fs_set(n->footer.flag, (ofs << ZF2FS_FOOTER_OFS_SHIFT) | marks);
 }
 
 /* ---- metadata area sizes -------------------------------------------------------------- */

@@ -20,6 +20,89 @@
 #include <stdint.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/format.h"
+
+/* ---- the building blocks of a commit (lib/cp_next.c) ---------------------------------
+ * For a writer that decides itself which blocks change (fsck's repair): it writes its
+ * node and data blocks out of place, then hands its SIT and NAT blocks, retired logs'
+ * summaries and the new checkpoint to these, which know where each goes.  The same
+ * rules as zf2fs_txn_commit(): nothing the current checkpoint uses is overwritten, and
+ * the new checkpoint's CP blocks are written last. */
+
+
+/* Write @blk as SIT (NAT) block @idx of the copy the current checkpoint does not use, and
+ * flip the block's bit in the version bitmap of @cpbuf (from zf2fs_vol_cp_next), so
+ * that the new checkpoint reads that copy.  Call once per block.  0, -EINVAL for an
+ * index beyond the table, write errors. */
+ZF2FS_EXPORT int zf2fs_vol_write_sit_next(struct zf2fs_vol *vol, uint32_t idx, const void *blk,
+					  uint8_t *cpbuf);
+ZF2FS_EXPORT int zf2fs_vol_write_nat_next(struct zf2fs_vol *vol, uint32_t idx, const void *blk,
+					  uint8_t *cpbuf);
+
+/* Every SIT block i with @dirty[i] set: read from the live copy, the entry of each main
+ * segment in it replaced by *@entry(@arg, segno), written by zf2fs_vol_write_sit_next().
+ * Every NAT block i with @dirty[i] set: read from the live copy, changed by @fill, written
+ * by zf2fs_vol_write_nat_next().  0, -ENOMEM, read and write errors. */
+ZF2FS_EXPORT int zf2fs_vol_write_sit_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
+					   const struct zf2fs_sit_entry *(*entry)(void *arg,
+										 uint32_t segno),
+					   void *arg, uint8_t *cpbuf);
+ZF2FS_EXPORT int zf2fs_vol_write_nat_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
+					   void (*fill)(void *arg, uint32_t idx,
+							struct zf2fs_nat_block *blk),
+					   void *arg, uint8_t *cpbuf);
+
+/* The new checkpoint carries empty journals: set @sit_dirty[i] (@nat_dirty[i]) for every
+ * SIT (NAT) block i that an entry of the current journals belongs to, so that the caller
+ * writes those blocks with the entries in them. */
+ZF2FS_EXPORT void zf2fs_vol_journal_blocks(const struct zf2fs_vol *vol, uint8_t *sit_dirty,
+					   uint8_t *nat_dirty);
+
+/* Write the summary block of main segment @segno: @entries (ZF2FS_ENTRIES_IN_SUM of them)
+ * as written by log @type (ZF2FS_LOG_*).  For a log that leaves its segment.  0,
+ * -EINVAL, -ENOMEM, write errors. */
+ZF2FS_EXPORT int zf2fs_vol_write_ssa(struct zf2fs_vol *vol, uint32_t segno, int type,
+				     const struct zf2fs_summary *entries);
+
+/* Correct the summary entry of main-area block @blkaddr in place in the SSA (a segment
+ * that is no current log's, whose summary the checkpoint does not carry): its owner @nid,
+ * @ofs_in_node and the owner's NAT @version.  0, -EINVAL outside the main area, read and
+ * write errors. */
+ZF2FS_EXPORT int zf2fs_vol_set_ssa_entry(struct zf2fs_vol *vol, uint64_t blkaddr, uint32_t nid,
+					 uint16_t ofs_in_node, uint8_t version);
+
+/* Set the footer type of main segment @segno's summary block in the SSA: node or data
+ * (same conditions as above; -EINVAL past the main area). */
+ZF2FS_EXPORT int zf2fs_vol_set_ssa_type(struct zf2fs_vol *vol, uint32_t segno, bool node);
+
+/* The logs of the new checkpoint. */
+struct zf2fs_cp_logs {
+	uint32_t segno[ZF2FS_NR_CURSEG], blkoff[ZF2FS_NR_CURSEG];
+	uint8_t alloc_type[ZF2FS_NR_CURSEG];                  /* 0 LFS, 1 SSR */
+	const struct zf2fs_summary *sum[ZF2FS_NR_CURSEG];     /* 512 entries each */
+};
+
+#define ZF2FS_CPN_RECOVERY      0x1   /* a roll-forward chain waits behind the warm node
+				       * log: no umount flag, no node summaries */
+#define ZF2FS_CPN_QUOTA_CHECKED 0x2   /* the quota files are right: drop quota_need_fsck */
+
+/* A copy of the current checkpoint (CP block and cp_payload blocks) with the next
+ * version, to become the new one (caller frees).  With ZF2FS_CPN_RECOVERY it asks for
+ * NOCRC recovery at once, so that the chain's copies (zf2fs_node_set_chain) can be
+ * written before the pack.  0 or -ENOMEM. */
+ZF2FS_EXPORT int zf2fs_vol_cp_next(const struct zf2fs_vol *vol, unsigned flags,
+				   uint8_t **ret_cpbuf);
+
+/*
+ * Write @cpbuf (from zf2fs_vol_cp_next, its counters set by the caller) as the new
+ * checkpoint, in the inactive pack: its logs from @logs, the current pack's orphan blocks,
+ * the umount flag (unless ZF2FS_CPN_RECOVERY), without the fastboot, fsck and error flags,
+ * and its CP blocks written last (lib/cp_write.c).  Everything else must be on disk.  0,
+ * -ENOMEM, -ZF2FS_EFSCORRUPTED for a current pack with too many orphan blocks, read and
+ * write errors (the old checkpoint stays in use).
+ */
+ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
+					 const struct zf2fs_cp_logs *logs, unsigned flags);
 
 #ifdef __cplusplus
 extern "C" {

@@ -68,6 +68,16 @@ ZF2FS_EXPORT void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_
 ZF2FS_EXPORT uint32_t zf2fs_checksum_seed(const uint8_t uuid[16]);
 /* Inode checksum of a 4 KiB node block that holds an inode. */
 ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block);
+/* Before writing node block @n of node @nid: when it is an inode that carries a checksum
+ * (@features has inode_checksum and its extra attributes hold the field), set the
+ * checksum from @seed (zf2fs_checksum_seed).  Returns whether it did. */
+ZF2FS_EXPORT bool zf2fs_inode_reseal(struct zf2fs_node *n, uint32_t nid, uint32_t features,
+				     uint32_t seed);
+/* Before writing node block @n of node @nid to a log at checkpoint @cp_ver: the footer's
+ * version and next block (@next_blkaddr), the fsync and dentry marks cleared (a
+ * checkpoint, not fsync, makes it durable), and an inode's checksum refreshed. */
+ZF2FS_EXPORT void zf2fs_node_seal(struct zf2fs_node *n, uint32_t nid, uint64_t cp_ver,
+				  uint32_t next_blkaddr, uint32_t features, uint32_t seed);
 /* Directory-entry hash of a name ("." and ".." give 0). */
 ZF2FS_EXPORT uint32_t zf2fs_dentry_hash(const void *name, size_t len);
 
@@ -298,6 +308,20 @@ ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_copy(const struct zf2fs_vol *vol, uint
 					       unsigned copy);
 ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
 					       unsigned copy);
+/* The summary block (SSA) of main segment @segno: one per segment. */
+ZF2FS_EXPORT uint64_t zf2fs_vol_ssa_block_addr(const struct zf2fs_vol *vol, uint32_t segno);
+/* What metadata block @blkaddr is: a block of the checkpoint area (its pack and the
+ * offset in it), of the SIT or NAT area (the table block and the copy; the SIT area's
+ * slack beyond both copies gives copy 2 and up), or the SSA block of a segment.  False
+ * when @blkaddr lies outside that area. */
+ZF2FS_EXPORT bool zf2fs_vol_cp_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					unsigned *ret_pack, uint32_t *ret_off);
+ZF2FS_EXPORT bool zf2fs_vol_sit_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					 uint32_t *ret_idx, unsigned *ret_copy);
+ZF2FS_EXPORT bool zf2fs_vol_nat_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					 uint32_t *ret_idx, unsigned *ret_copy);
+ZF2FS_EXPORT bool zf2fs_vol_ssa_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					 uint32_t *ret_segno);
 /* First block of checkpoint pack @pack (0 or 1). */
 ZF2FS_EXPORT uint64_t zf2fs_vol_cp_pack_addr(const struct zf2fs_vol *vol, unsigned pack);
 /* Where the NAT journal (@sit false) or SIT journal of the pack in use sits on disk: its

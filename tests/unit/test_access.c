@@ -153,6 +153,49 @@ static void test_table_indexes_and_sizes(void **state)
 	assert_int_equal(zf2fs_nat_addr(&e), 0x0a0b0c0d);
 }
 
+static void test_mark_and_addresses(void **state)
+{
+	struct zf2fs_sit_entry se;
+
+	(void)state;
+	memset(&se, 0, sizeof(se));
+	zf2fs_sit_set_vblocks(&se, ZF2FS_LOG_HOT_NODE, 0);
+	assert_true(zf2fs_sit_mark(&se, 3, true));
+	assert_false(zf2fs_sit_mark(&se, 3, true));     /* already valid: count unchanged */
+	assert_true(zf2fs_sit_mark(&se, 500, true));
+	assert_int_equal(se.valid_map[0], 0x10);
+	assert_int_equal(zf2fs_get(se.vblocks), (3u << 10) | 2);
+	assert_true(zf2fs_sit_mark(&se, 3, false));
+	assert_false(zf2fs_sit_mark(&se, 4, false));
+	assert_int_equal(zf2fs_sit_valid_blocks(&se), 1);
+	assert_int_equal(zf2fs_sit_type(&se), ZF2FS_LOG_HOT_NODE);
+	/* main area at block 0x1000: segment 2 starts at 0x1400 */
+	assert_int_equal(zf2fs_main_segno(0x1000, 0x1400), 2);
+	assert_int_equal(zf2fs_main_segno(0x1000, 0x13ff), 1);
+	assert_int_equal(zf2fs_main_seg_off(0x1000, 0x13ff), 511);
+	assert_int_equal(zf2fs_main_blk(0x1000, 2, 5), 0x1405);
+	assert_int_equal(zf2fs_main_blk(0x1000, 0x800000, 0), 0x1000 + 0x100000000ull);
+	assert_int_equal(zf2fs_sit_block_segno(2, 0), 110);
+	assert_int_equal(zf2fs_sit_block_index(zf2fs_sit_block_segno(7, 54)), 7);
+	assert_int_equal(zf2fs_nat_block_nid(2, 90), 1000);
+}
+
+static void test_footer_ofs(void **state)
+{
+	static struct zf2fs_node n;
+	const uint8_t *raw = (const uint8_t *)&n.footer.flag;
+
+	(void)state;
+	/* offset 3 above the fsync (bit 1) and dentry (bit 2) marks: 3 << 3 | 6 = 0x1e */
+	zf2fs_set(n.footer.flag, 0x6);
+	zf2fs_footer_set_ofs(&n, 3);
+	assert_int_equal(raw[0], 0x1e);
+	assert_int_equal(zf2fs_footer_ofs(&n), 3);
+	zf2fs_footer_set_ofs(&n, 0);
+	assert_int_equal(zf2fs_get(n.footer.flag), 0x6);
+	assert_int_equal(zf2fs_footer_ofs(&n), 0);
+}
+
 static void test_log_names(void **state)
 {
 	(void)state;
@@ -174,6 +217,8 @@ int main(void)
 		cmocka_unit_test(test_dentry_slots),
 		cmocka_unit_test(test_hash_buckets),
 		cmocka_unit_test(test_table_indexes_and_sizes),
+		cmocka_unit_test(test_mark_and_addresses),
+		cmocka_unit_test(test_footer_ofs),
 		cmocka_unit_test(test_log_names),
 	};
 

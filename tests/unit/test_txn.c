@@ -221,6 +221,106 @@ static void test_create_and_read_back(void **state)
 	}
 }
 
+/* The building blocks of a commit (lib/cp_next.c), as fsck's repair uses them: SIT and
+ * NAT blocks go to the other copy and the new checkpoint reads them there, an SSA entry
+ * is corrected in place, and a checkpoint that keeps a roll-forward chain has no umount
+ * flag and no node summaries. */
+static void test_commit_blocks(void **state)
+{
+	uint8_t *img = format_image(0);
+	struct zf2fs_dev *dev = device_with(img);
+	struct zf2fs_summary_block sb;
+	struct zf2fs_vol *vol;
+	uint8_t *blk = malloc(ZF2FS_BLKSIZE), *cpbuf;
+	uint64_t ver, sit0, nat0, free_blk;
+	uint32_t payload;
+
+	(void)state;
+	assert_non_null(blk);
+	for (int round = 0; round < 2; round++) {
+		const struct zf2fs_vol_info *vi;
+		struct zf2fs_cp_logs logs;
+		const struct zf2fs_checkpoint *cp;
+		uint32_t last;
+
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		vi = zf2fs_vol_info(vol);
+		ver = vi->cp_ver;
+		sit0 = zf2fs_vol_sit_block_addr(vol, 0);
+		nat0 = zf2fs_vol_nat_block_addr(vol, 0);
+		payload = (uint32_t)zf2fs_get(zf2fs_vol_super(vol)->cp_payload);
+		assert_int_equal(zf2fs_vol_cp_next(vol, round ? ZF2FS_CPN_RECOVERY : 0, &cpbuf), 0);
+		assert_int_equal(zf2fs_get(((struct zf2fs_checkpoint *)cpbuf)->checkpoint_ver),
+				 ver + 1);
+		/* the new pack carries no journals: their entries go into the blocks */
+		{
+			struct zf2fs_sit_block *sblk = (struct zf2fs_sit_block *)blk;
+			struct zf2fs_nat_block *nblk = (struct zf2fs_nat_block *)blk;
+			struct zf2fs_sit_entry *sit;
+
+			assert_int_equal(zf2fs_vol_read_block(vol, sit0, blk), 0);
+			assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+			for (uint32_t e = 0; e < ZF2FS_SIT_PER_BLOCK && e < vi->main_segs; e++)
+				sblk->entries[e] = sit[e];
+			free(sit);
+			assert_int_equal(zf2fs_vol_write_sit_next(vol, 0, blk, cpbuf), 0);
+			assert_int_equal(zf2fs_vol_read_block(vol, nat0, blk), 0);
+			for (uint32_t nid = 0; nid < ZF2FS_NAT_PER_BLOCK && nid < vi->max_nid; nid++) {
+				struct zf2fs_nat_info ni;
+
+				assert_int_equal(zf2fs_vol_nat_lookup(vol, nid, &ni), 0);
+				zf2fs_nat_set(&nblk->entries[nid], ni.version, ni.ino, ni.blkaddr);
+			}
+			assert_int_equal(zf2fs_vol_write_nat_next(vol, 0, blk, cpbuf), 0);
+		}
+		assert_int_equal(zf2fs_vol_write_sit_next(vol, vi->sit_blocks, blk, cpbuf), -EINVAL);
+		assert_int_equal(zf2fs_vol_write_nat_next(vol, vi->nat_blocks, blk, cpbuf), -EINVAL);
+		/* the last segment holds no log: its summary is the SSA block */
+		free_blk = zf2fs_main_blk(vi->main_blkaddr, vi->main_segs - 1, 7);
+		assert_int_equal(zf2fs_vol_set_ssa_entry(vol, free_blk, 1234, 56, 7), 0);
+		assert_int_equal(zf2fs_vol_set_ssa_entry(vol, vi->main_end, 1, 1, 0), -EINVAL);
+		assert_int_equal(zf2fs_vol_set_ssa_type(vol, vi->main_segs - 1, true), 0);
+		assert_int_equal(zf2fs_vol_set_ssa_type(vol, vi->main_segs, true), -EINVAL);
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+			zf2fs_vol_curseg(vol, t, &logs.segno[t], &logs.blkoff[t]);
+			logs.alloc_type[t] = zf2fs_vol_checkpoint(vol)->alloc_type[t];
+			logs.sum[t] = zf2fs_vol_curseg_summary(vol, t);
+		}
+		assert_int_equal(zf2fs_vol_write_cp_next(vol, cpbuf, &logs,
+							 round ? ZF2FS_CPN_RECOVERY : 0), 0);
+		free(cpbuf);
+		zf2fs_vol_close(vol);
+
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		vi = zf2fs_vol_info(vol);
+		cp = zf2fs_vol_checkpoint(vol);
+		assert_int_equal(vi->cp_ver, ver + 1);
+		assert_true(zf2fs_vol_sit_block_addr(vol, 0) != sit0);
+		assert_true(zf2fs_vol_nat_block_addr(vol, 0) != nat0);
+		assert_int_equal(zf2fs_vol_segment_summary(vol, vi->main_segs - 1, &sb), 0);
+		assert_int_equal(zf2fs_get(sb.entries[7].nid), 1234);
+		assert_int_equal(zf2fs_get(sb.entries[7].ofs_in_node), 56);
+		assert_int_equal(sb.entries[7].version, 7);
+		assert_int_equal(sb.footer.entry_type, ZF2FS_SUM_TYPE_NODE);
+		last = round ? 3 : 6;
+		assert_int_equal(zf2fs_get(cp->cp_pack_total_block_count), 1 + payload + last + 1);
+		assert_int_equal(!!(vi->ckpt_flags & ZF2FS_CP_UMOUNT_FLAG), !round);
+		assert_int_equal(!!(vi->ckpt_flags & ZF2FS_CP_NOCRC_RECOVERY_FLAG), round);
+		{
+			struct zf2fs_node root;
+
+			assert_int_equal(zf2fs_inode_read(vol, ZF2FS_ROOT_INO, &root, NULL, NULL, 0),
+					 0);
+		}
+		if (!round)
+			check_tables(vol);
+		zf2fs_vol_close(vol);
+	}
+	zf2fs_dev_close(dev);
+	free(blk);
+	free(img);
+}
+
 static struct zf2fs_dev *fresh_plain(void);
 
 /* Link "a" as "dir/hard", unlink "a" and "empty": on a copy of @img after small_set. */
@@ -675,6 +775,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_and_read_back),
+		cmocka_unit_test(test_commit_blocks),
 		cmocka_unit_test(test_new_hash_level),
 		cmocka_unit_test(test_link_and_unlink),
 		cmocka_unit_test(test_inline_dir_converted),
