@@ -219,7 +219,7 @@ static int walk(struct loader *l, size_t dir)
 			nn++;
 	}
 	closedir(d);
-	if (!err)
+	if (!err && nn)	/* qsort wants a non-null array, even of nothing */
 		qsort(names, nn, sizeof(*names), cmp_name);
 	for (size_t i = 0; i < nn && !err; i++) {
 		size_t plen = strlen(l->e[dir].path), len = strlen(names[i]);
