@@ -162,12 +162,14 @@ int fsck_grow_nids(struct fsck_ctx *ctx, uint32_t n)
 	if (n > ctx->vi->max_nid)
 		return -ENOSPC;
 	if (n > ctx->nat_cap) {
-		struct nat_rec *t = realloc(ctx->nat, (size_t)n * sizeof(*t));
+		uint32_t *t = realloc(ctx->nat_addr, (size_t)n * sizeof(*t));
 
 		if (!t)
 			return -ENOMEM;
 		memset(t + ctx->nat_cap, 0, (size_t)(n - ctx->nat_cap) * sizeof(*t));
-		ctx->nat = t;
+		ctx->nat_addr = t;
+		if (grow_bytes(&ctx->nat_ver, ctx->nat_cap, n))
+			return -ENOMEM;
 		ctx->nat_cap = n;
 	}
 	if (grow_bytes(&ctx->nid_flags, old, n) || grow_bytes(&ctx->links, old, n) ||
@@ -192,7 +194,9 @@ static void free_maps(struct fsck_ctx *ctx)
 	free(ctx->rf_chain);
 	free(ctx->sb_own);
 	zf2fs_sit_table_free(ctx->sit);
-	free(ctx->nat);
+	free(ctx->nat_addr);
+	free(ctx->natx);
+	free(ctx->nat_ver);
 	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
 		zf2fs_quota_usage_free(&ctx->quota_use[q]);
 }

@@ -163,7 +163,7 @@ struct zf2fs_node *repair_new_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t 
 	struct fsck_repair *r = ctx->repair;
 	struct rnode *rn;
 
-	if (!r || nid < ZF2FS_RESERVED_NIDS || nid >= ctx->nids || ctx->nat[nid].blkaddr)
+	if (!r || nid < ZF2FS_RESERVED_NIDS || nid >= ctx->nids || ctx->nat_addr[nid])
 		return NULL;
 	rn = grow(r->nodes, &r->cap_nodes, r->nnodes, sizeof(*rn));
 	if (!rn)
@@ -175,7 +175,10 @@ struct zf2fs_node *repair_new_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t 
 		return NULL;
 	rn->nid = nid;
 	rn->old_addr = ZF2FS_NULL_ADDR;
-	ctx->nat[nid].ino = ino;
+	if (nat_put(ctx, nid, ino, ZF2FS_NULL_ADDR)) {
+		free(rn->buf);
+		return NULL;
+	}
 	mark_nat(ctx, nid);
 	r->nnodes++;
 	r->any = true;
@@ -212,7 +215,7 @@ struct zf2fs_node *repair_node_from(struct fsck_ctx *ctx, uint32_t nid, const vo
 		return NULL;
 	memcpy(rn->buf, blk, ZF2FS_BLKSIZE);
 	rn->nid = nid;
-	rn->old_addr = ctx->nat[nid].blkaddr;
+	rn->old_addr = ctx->nat_addr[nid];
 	r->nnodes++;
 	r->any = true;
 	return rn->buf;
@@ -303,7 +306,7 @@ int repair_free_node(struct fsck_ctx *ctx, uint32_t nid)
 
 	if (!ctx->repair || nid >= ctx->nids)
 		return -EINVAL;
-	addr = ctx->nat[nid].blkaddr;
+	addr = ctx->nat_addr[nid];
 	/* The block stops being in use: pass 7 then frees it in the SIT, like any block no
 	 * node owns. */
 	if (blk_in_main(ctx, addr) && (ctx->nid_flags[nid] & NID_REACHED)) {
@@ -316,8 +319,7 @@ int repair_free_node(struct fsck_ctx *ctx, uint32_t nid)
 			ctx->found_blocks--;
 		}
 	}
-	ctx->nat[nid].ino = 0;
-	ctx->nat[nid].blkaddr = 0;
+	(void)nat_put(ctx, nid, 0, 0);   /* the implied values: nothing to allocate */
 	mark_nat(ctx, nid);
 	return 0;
 }
@@ -444,8 +446,8 @@ int repair_set_nat(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t bl
 {
 	if (!ctx->repair || nid >= ctx->nids)
 		return -EINVAL;
-	ctx->nat[nid].ino = ino;
-	ctx->nat[nid].blkaddr = blkaddr;
+	if (nat_put(ctx, nid, ino, blkaddr))
+		return -ENOMEM;
 	mark_nat(ctx, nid);
 	return 0;
 }
@@ -772,8 +774,10 @@ static int write_nodes(struct commit *c)
 		err = zf2fs_vol_write_block(ctx->vol, n->new_addr, n->buf);
 		if (err)
 			break;
-		if (ctx->nat[n->nid].blkaddr == n->old_addr) {
-			ctx->nat[n->nid].blkaddr = n->new_addr;
+		if (ctx->nat_addr[n->nid] == n->old_addr) {
+			err = nat_put(ctx, n->nid, nat_ino(ctx, n->nid), n->new_addr);
+			if (err)
+				break;
 			mark_nat(ctx, n->nid);
 		}
 		repair_set_block(ctx, n->old_addr, false);
@@ -893,8 +897,8 @@ static int write_tables(struct commit *c, uint8_t *cpbuf)
 			if (nid < ZF2FS_RESERVED_NIDS)
 				continue;
 			/* past the last nid in use the NAT holds nothing */
-			zf2fs_set(ne->ino, nid < ctx->nids ? ctx->nat[nid].ino : 0);
-			zf2fs_set(ne->block_addr, nid < ctx->nids ? ctx->nat[nid].blkaddr : 0);
+			zf2fs_set(ne->ino, nid < ctx->nids ? nat_ino(ctx, nid) : 0);
+			zf2fs_set(ne->block_addr, nid < ctx->nids ? ctx->nat_addr[nid] : 0);
 		}
 		/* copies alternate per segment: the other copy is one segment away */
 		first_copy = (uint64_t)vi->nat_blkaddr + (uint64_t)(b / BPS) * 2 * BPS + b % BPS;
@@ -941,10 +945,10 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 			free_segs++;
 	}
 	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++) {
-		if (ctx->nat[nid].blkaddr == ZF2FS_NULL_ADDR)
+		if (ctx->nat_addr[nid] == ZF2FS_NULL_ADDR)
 			continue;
 		nodes++;
-		if (ctx->nat[nid].ino == nid)
+		if (nat_ino(ctx, nid) == nid)
 			inodes++;
 	}
 	/* reserved (NEW_ADDR) blocks count as used without a place in the SIT */
