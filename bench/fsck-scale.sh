@@ -9,12 +9,12 @@
 #     the others empty, written by bench/populate through lib/txn.c into a volume of about
 #     6.4 KiB per inode (64 GiB for 10 million: 39 GiB of it in use).  Both fscks must find
 #     it clean, else the script stops.  populate wrote 1 million inodes in 34 s and 10
-#     million in 16 minutes under load 9 (Debian's sload.f2fs, used before, took 57 s for
+#     million in 4.4 minutes (16 under load 9) (Debian's sload.f2fs, used before, took 57 s for
 #     100,000 files and was slower than linear beyond); $FILES_IMG names a ready image
 #     instead (it is not removed).
 #
 # Measured here (load average 9-12 from other work on 2 cores): see README.md, Benchmarks.
-# The 10 million case: FILES=10000000 (about 16 minutes to make, 39 GiB in use, then
+# The 10 million case: FILES=10000000 (5-16 minutes to make, 39 GiB in use, then
 # about 25 minutes of fsck runs, most of them the reference's).
 # For each volume and tool: the boot-time check of a clean volume (ours -a; the
 # reference's -a, which also skips a clean volume) and a full read-only check (ours -f -n;
