@@ -4,14 +4,18 @@
 #
 # Volumes (sparse files in DIR, default $TMPDIR or /tmp, removed at the end):
 #   - empty volumes of $SIZES (default "1G 100G 15T"), made by our mkfs.f2fs;
-#   - a volume of $FILES empty files (default 100000; 0 skips it) in directories of 1000,
-#     loaded into a 64 GiB volume by Debian's sload.f2fs from a tree made in DIR.  Both
-#     fscks must find it clean, else the script stops.  sload.f2fs is the slow part: 57 s
-#     for 100,000 files on a quiet machine, 418 s under load 10, and slower than linear
-#     beyond (1 M files had placed about 50 segments of nodes after 3 minutes); $FILES_IMG
-#     names a ready image instead (it is not removed).
+#   - a volume of $FILES inodes (default 100000; 0 skips it; the 10 million case is
+#     FILES=10000000), in directories of 1000 files, every hundredth with a data block and
+#     the others empty, written by bench/populate through lib/txn.c into a volume of about
+#     6.4 KiB per inode (64 GiB for 10 million: 39 GiB of it in use).  Both fscks must find
+#     it clean, else the script stops.  populate wrote 1 million inodes in 34 s and 10
+#     million in 4.4 minutes (16 under load 9) (Debian's sload.f2fs, used before, took 57 s for
+#     100,000 files and was slower than linear beyond); $FILES_IMG names a ready image
+#     instead (it is not removed).
 #
 # Measured here (load average 9-12 from other work on 2 cores): see README.md, Benchmarks.
+# The 10 million case: FILES=10000000 (5-16 minutes to make, 39 GiB in use, then
+# about 25 minutes of fsck runs, most of them the reference's).
 # For each volume and tool: the boot-time check of a clean volume (ours -a; the
 # reference's -a, which also skips a clean volume) and a full read-only check (ours -f -n;
 # the reference's -f --dry-run), with a cold page cache (sync, then
@@ -33,7 +37,8 @@ mkfs=$build/mkfs/mkfs.f2fs
 export LD_LIBRARY_PATH=$build/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ZF2FS_NO_PROGRESS=1
 ref=${REF_FSCK:-/usr/sbin/fsck.f2fs}
-sload=${REF_SLOAD:-/usr/sbin/sload.f2fs}
+populate=$build/bench/populate
+[ -x "$build/bench/.libs/populate" ] && populate=$build/bench/.libs/populate
 for t in /usr/bin/time "$ref"; do
 	[ -x "$t" ] || { echo "bench/fsck-scale.sh: $t is needed (Debian: time, f2fs-tools)"; exit 1; }
 done
@@ -96,23 +101,16 @@ if [ -n "$FILES_IMG" ] || [ "$FILES" -gt 0 ]; then
 	if [ -n "$FILES_IMG" ]; then
 		img=$FILES_IMG
 	else
-		[ -x "$sload" ] || { echo "bench/fsck-scale.sh: $sload is needed for FILES"; exit 1; }
+		[ -x "$populate" ] || { echo "bench/fsck-scale.sh: $populate is not built"; exit 1; }
 		img=$work/files.img
-		python3 - "$work/tree" "$FILES" <<'PY'
-import os, sys
-root, n = sys.argv[1], int(sys.argv[2])
-for i in range(n):
-    d = '%s/d%05d' % (root, i // 1000)
-    if i % 1000 == 0:
-        os.makedirs(d)
-    open('%s/f%05d' % (d, i % 1000), 'w').close()
-PY
-		truncate -s 64G "$img"
+		# 4 KiB of node per inode, and room for the overprovision and the logs
+		mib=$(( FILES * 64 / 10 / 1024 ))
+		[ "$mib" -ge 1024 ] || mib=1024
+		truncate -s "${mib}M" "$img"
 		"$mkfs" -f -q "$img" > /dev/null
 		start=$(date +%s)
-		"$sload" -f "$work/tree" -t / "$img" > /dev/null 2>&1
-		echo "# sload.f2fs of $FILES files: $(( $(date +%s) - start )) s"
-		rm -rf "$work/tree"
+		"$populate" "$img" "$FILES" > /dev/null
+		echo "# populate of $FILES inodes into ${mib} MiB: $(( $(date +%s) - start )) s"
 	fi
 	"$fsck" -f -n "$img" > "$work/ours.txt" 2>&1 ||
 		{ echo "our fsck finds the files volume unclean:"; cat "$work/ours.txt"; exit 1; }

@@ -50,9 +50,9 @@ struct lost_slot {
 #define SEG_HAS_DATA 0x01
 #define SEG_HAS_NODE 0x02
 
-struct nat_rec {
-	uint32_t ino, blkaddr;
-	uint8_t version;         /* copied by the kernel into its data blocks' summaries */
+/* A NAT entry whose inode number is not the implied one (natmap.c). */
+struct nat_x {
+	uint32_t nid, ino;
 };
 
 /* Context for one problem report: the fields a message may name. */
@@ -88,7 +88,11 @@ struct fsck_ctx {
 
 	/* maps built by the passes */
 	struct zf2fs_sit_table *sit;     /* pass 3: SIT as recorded (sit_get, sit_mut) */
-	struct nat_rec *nat;             /* pass 3: NAT as recorded, indexed by nid */
+	uint32_t *nat_addr;              /* pass 3: NAT block addresses as recorded, by nid */
+	uint8_t *nat_ver;                /* pass 3: their versions (copied by the kernel into
+					  * its data blocks' summaries) */
+	struct nat_x *natx;              /* pass 3: their inode numbers, where not implied */
+	size_t nnatx, cap_natx;          /* (natmap.c: nat_ino, nat_put) */
 	uint8_t *nid_flags;              /* NID_* per nid */
 	uint8_t *links;                  /* pass 4: names of each inode (see links_get) */
 	struct dir_map *links_x, *disk_links_x;   /* link counts that do not fit a byte / are not 1 */
@@ -335,6 +339,10 @@ int fsck_grow_nids(struct fsck_ctx *ctx, uint32_t n);
 int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
 		const struct dentry_ref *ref, uint8_t hint);
 uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_ref *ref);
+
+/* The NAT entry of @nid (below ctx->nids): its inode number; set ino and address. */
+uint32_t nat_ino(const struct fsck_ctx *ctx, uint32_t nid);
+int nat_put(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t addr);
 
 static inline bool blk_in_main(const struct fsck_ctx *ctx, uint64_t blk)
 {

@@ -2,7 +2,8 @@
 sbin_PROGRAMS += fsck/fsck.f2fs
 fsck_fsck_f2fs_SOURCES = fsck/main.c fsck/fsck.h fsck/problem.c fsck/pass1_super.c \
 	fsck/pass3_tables.c fsck/pass4_tree.c fsck/pass5_dirs.c fsck/pass6_links.c \
-	fsck/pass7_accounting.c fsck/pass8_zoned.c fsck/pass9_quota.c fsck/repair.c fsck/rollforward.c fsck/dirmap.c
+	fsck/pass7_accounting.c fsck/pass8_zoned.c fsck/pass9_quota.c fsck/repair.c fsck/rollforward.c fsck/dirmap.c \
+	fsck/natmap.c
 fsck_fsck_f2fs_LDADD = $(HELPER_LIBS)
 man_MANS += man/fsck.f2fs.8
 EXTRA_DIST += man/fsck.f2fs.8.in

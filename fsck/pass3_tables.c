@@ -5,7 +5,7 @@
  * Loads every main segment's SIT entry (journal applied; all-zero SIT blocks take no
  * memory) and every NAT entry (journal applied, live copies) into memory, and checks each on its own: a SIT valid count must
  * match its bitmap and name a log type; a NAT entry must point into the main area and name
- * a plausible inode.  Builds: ctx->sit, ctx->nat.  Cross-checks against the blocks that
+ * a plausible inode.  Builds: ctx->sit, the NAT map (natmap.c).  Cross-checks against the blocks that
  * are really owned come in pass 7.
  */
 #include "config.h"
@@ -68,15 +68,21 @@ static int nat_grow(struct fsck_ctx *ctx, uint32_t n)
 {
 	if (n > ctx->nat_cap) {
 		uint32_t cap = (n + 65535) / 65536 * 65536;
-		struct nat_rec *t;
+		uint32_t *t;
+		uint8_t *v;
 
 		if (cap > ctx->vi->max_nid)
 			cap = ctx->vi->max_nid;
-		t = realloc(ctx->nat, (size_t)cap * sizeof(*t));
+		t = realloc(ctx->nat_addr, (size_t)cap * sizeof(*t));
 		if (!t)
 			return -ENOMEM;
 		memset(t + ctx->nat_cap, 0, (size_t)(cap - ctx->nat_cap) * sizeof(*t));
-		ctx->nat = t;
+		ctx->nat_addr = t;
+		v = realloc(ctx->nat_ver, cap);
+		if (!v)
+			return -ENOMEM;
+		memset(v + ctx->nat_cap, 0, cap - ctx->nat_cap);
+		ctx->nat_ver = v;
 		ctx->nat_cap = cap;
 	}
 	if (n > ctx->nids)
@@ -88,11 +94,10 @@ static int nat_set(struct fsck_ctx *ctx, uint32_t nid, const struct zf2fs_nat_en
 {
 	int err = nat_grow(ctx, nid + 1);
 
-	if (!err) {
-		ctx->nat[nid].ino = zf2fs_nat_ino(ne);
-		ctx->nat[nid].blkaddr = zf2fs_nat_addr(ne);
-		ctx->nat[nid].version = ne->version;
-	}
+	if (!err)
+		err = nat_put(ctx, nid, zf2fs_nat_ino(ne), zf2fs_nat_addr(ne));
+	if (!err)
+		ctx->nat_ver[nid] = ne->version;
 	return err;
 }
 
@@ -146,10 +151,14 @@ static int check_nat(struct fsck_ctx *ctx)
 	/* the root's slot always exists, even when the NAT is empty */
 	err = nat_grow(ctx, ZF2FS_ROOT_INO + 1);
 	if (!err && ctx->nat_cap > ctx->nids) {
-		struct nat_rec *t = realloc(ctx->nat, (size_t)ctx->nids * sizeof(*t));
+		uint32_t *t = realloc(ctx->nat_addr, (size_t)ctx->nids * sizeof(*t));
+		uint8_t *v;
 
-		if (t) {
-			ctx->nat = t;
+		if (t)
+			ctx->nat_addr = t;
+		v = t ? realloc(ctx->nat_ver, ctx->nids) : NULL;
+		if (v) {
+			ctx->nat_ver = v;
 			ctx->nat_cap = ctx->nids;
 		}
 	}
@@ -158,19 +167,21 @@ static int check_nat(struct fsck_ctx *ctx)
 	if (err)
 		return err;
 	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++) {
-		struct nat_rec *r = &ctx->nat[nid];
-		struct problem_ctx p = { .nid = nid, .blkaddr = r->blkaddr, .num = r->ino };
+		uint32_t addr = ctx->nat_addr[nid], ino;
+		struct problem_ctx p = { .nid = nid, .blkaddr = addr };
 
-		if (r->blkaddr == ZF2FS_NULL_ADDR)
+		if (addr == ZF2FS_NULL_ADDR)
 			continue;
-		if (r->blkaddr != ZF2FS_NEW_ADDR && !blk_in_main(ctx, r->blkaddr)) {
+		ino = nat_ino(ctx, nid);
+		p.num = ino;
+		if (addr != ZF2FS_NEW_ADDR && !blk_in_main(ctx, addr)) {
 			if (fix_problem(ctx, PR_3_NAT_ADDR_BAD, &p))
 				ctx->nid_flags[nid] |= NID_BAD | NID_CLEAR;
 			else
 				ctx->nid_flags[nid] |= NID_BAD;
 			continue;
 		}
-		if (r->ino < ZF2FS_RESERVED_NIDS || r->ino >= ctx->vi->max_nid) {
+		if (ino < ZF2FS_RESERVED_NIDS || ino >= ctx->vi->max_nid) {
 			if (fix_problem(ctx, PR_3_NAT_INO_BAD, &p))
 				ctx->nid_flags[nid] |= NID_BAD | NID_CLEAR;
 			else

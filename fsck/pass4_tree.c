@@ -92,7 +92,7 @@ static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint3
 	/* a data block's summary also records its node's NAT version, which the kernel's
 	 * garbage collection compares (is_alive: a mismatch asks for fsck); node blocks'
 	 * summaries record version 0 */
-	uint8_t version = node || nid >= ctx->nids ? e->version : ctx->nat[nid].version;
+	uint8_t version = node || nid >= ctx->nids ? e->version : ctx->nat_ver[nid];
 
 	if (zf2fs_get(e->nid) == nid && (node || zf2fs_get(e->ofs_in_node) == ofs)) {
 		if (e->version == version)
@@ -127,8 +127,8 @@ static bool summary_owner_holds(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid
 	struct zf2fs_inode_geom g;
 	bool r = false;
 
-	if (nid < ZF2FS_RESERVED_NIDS || nid >= ctx->nids || !ctx->nat[nid].ino ||
-	    ctx->nat[nid].ino >= ctx->nids || ctx->nat[ctx->nat[nid].ino].ino != ctx->nat[nid].ino)
+	if (nid < ZF2FS_RESERVED_NIDS || nid >= ctx->nids || !nat_ino(ctx, nid) ||
+	    nat_ino(ctx, nid) >= ctx->nids || nat_ino(ctx, nat_ino(ctx, nid)) != nat_ino(ctx, nid))
 		return false;
 	n = malloc(ZF2FS_BLKSIZE);
 	if (!n)
@@ -228,7 +228,7 @@ static int walk_mend(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 	struct zf2fs_node *fix;
 	uint32_t flag = (uint32_t)zf2fs_get(node->footer.flag);
 
-	if (nid >= ctx->nids || ctx->nat[nid].ino != w->ino || ctx->nat[nid].blkaddr != blkaddr ||
+	if (nid >= ctx->nids || nat_ino(ctx, nid) != w->ino || ctx->nat_addr[nid] != blkaddr ||
 	    (ctx->nid_flags[nid] & NID_REACHED) || !blk_in_main(ctx, blkaddr) ||
 	    zf2fs_sit_type(sit_get(ctx, blk_segno(ctx, blkaddr))) < ZF2FS_LOG_HOT_NODE ||
 	    zf2fs_sit_type(sit_get(ctx, blk_segno(ctx, blkaddr))) > ZF2FS_LOG_COLD_NODE ||
@@ -267,9 +267,9 @@ static int restore_top_nodes(struct inode_walk *w, const struct zf2fs_walk_ops *
 			struct problem_ctx p = { .ino = w->ino, .nid = nid, .num = slot };
 			struct zf2fs_node *n;
 
-			if (ctx->nat[nid].ino != w->ino || nid == w->ino ||
+			if (nat_ino(ctx, nid) != w->ino || nid == w->ino ||
 			    (ctx->nid_flags[nid] & (NID_REACHED | NID_BAD)) ||
-			    !blk_in_main(ctx, ctx->nat[nid].blkaddr) ||
+			    !blk_in_main(ctx, ctx->nat_addr[nid]) ||
 			    zf2fs_vol_read_node(ctx->vol, nid, nb, NULL, NULL, 0) ||
 			    zf2fs_footer_ofs(nb) != w->lost_top[slot] - 1)
 				continue;
@@ -1097,7 +1097,7 @@ static int push(struct dir_queue *q, uint32_t v)
 static bool is_inode_nid(const struct fsck_ctx *ctx, uint32_t nid)
 {
 	return nid >= ZF2FS_RESERVED_NIDS && nid < ctx->nids &&
-	       ctx->nat[nid].ino == nid && ctx->nat[nid].blkaddr != ZF2FS_NULL_ADDR &&
+	       nat_ino(ctx, nid) == nid && ctx->nat_addr[nid] != ZF2FS_NULL_ADDR &&
 	       !(ctx->nid_flags[nid] & NID_BAD);
 }
 
@@ -1108,7 +1108,7 @@ static bool is_inode_nid(const struct fsck_ctx *ctx, uint32_t nid)
  */
 static bool mend_inode_footer(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *n)
 {
-	uint32_t addr = ctx->nat[ino].blkaddr;
+	uint32_t addr = ctx->nat_addr[ino];
 	const struct zf2fs_summary *e;
 	struct problem_ctx p = { .ino = ino };
 	char ofs[16];
@@ -1191,10 +1191,10 @@ static uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
  */
 static bool restore_inode_nat(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *n)
 {
-	struct problem_ctx p = { .ino = ino, .nid = ino, .num = ctx->nat[ino].blkaddr };
+	struct problem_ctx p = { .ino = ino, .nid = ino, .num = ctx->nat_addr[ino] };
 
 	if (!(p.blkaddr = find_inode_block(ctx, ino, ino == ZF2FS_ROOT_INO)) ||
-	    p.blkaddr == ctx->nat[ino].blkaddr || !fix_problem(ctx, PR_4_NAT_ADDR_WRONG, &p))
+	    p.blkaddr == ctx->nat_addr[ino] || !fix_problem(ctx, PR_4_NAT_ADDR_WRONG, &p))
 		return false;
 	if (repair_set_nat(ctx, ino, ino, (uint32_t)p.blkaddr) ||
 	    zf2fs_vol_nat_override(ctx->vol, ino, ino, (uint32_t)p.blkaddr) ||
@@ -1220,10 +1220,10 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 		r = -ZF2FS_EFSCORRUPTED;
 	if (r == -ZF2FS_EFSCORRUPTED && mend_inode_footer(ctx, ino, n)) {
 		r = 0;
-		addr = ctx->nat[ino].blkaddr;
+		addr = ctx->nat_addr[ino];
 	} else if (r && restore_inode_nat(ctx, ino, n)) {
 		r = 0;
-		addr = ctx->nat[ino].blkaddr;
+		addr = ctx->nat_addr[ino];
 	}
 	if (r || !claim_block(ctx, addr, true)) {
 		ctx->nid_flags[ino] |= NID_BAD | NID_CHECKED;
@@ -1252,11 +1252,11 @@ static void restore_nat_ino(struct fsck_ctx *ctx, uint32_t child)
 	const struct zf2fs_summary *e;
 	struct problem_ctx p = { .ino = child };
 
-	if (child < ZF2FS_RESERVED_NIDS || child >= ctx->nids || ctx->nat[child].ino == child ||
-	    !blk_in_main(ctx, ctx->nat[child].blkaddr) || (ctx->nid_flags[child] & NID_CHECKED))
+	if (child < ZF2FS_RESERVED_NIDS || child >= ctx->nids || nat_ino(ctx, child) == child ||
+	    !blk_in_main(ctx, ctx->nat_addr[child]) || (ctx->nid_flags[child] & NID_CHECKED))
 		return;
-	p.num = ctx->nat[child].ino;
-	p.blkaddr = ctx->nat[child].blkaddr;
+	p.num = nat_ino(ctx, child);
+	p.blkaddr = ctx->nat_addr[child];
 	n = malloc(ZF2FS_BLKSIZE);
 	if (n && !zf2fs_vol_read_block(ctx->vol, p.blkaddr, n) &&
 	    zf2fs_get(n->footer.nid) == child && zf2fs_get(n->footer.ino) == child &&
@@ -1277,9 +1277,9 @@ uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_r
 	restore_nat_ino(ctx, child);
 	/* a name leads to an inode whose NAT address pass 3 found outside the main area, or
 	 * null: its block may still be there */
-	if (child >= ZF2FS_RESERVED_NIDS && child < ctx->nids && ctx->nat[child].ino == child &&
+	if (child >= ZF2FS_RESERVED_NIDS && child < ctx->nids && nat_ino(ctx, child) == child &&
 	    ((ctx->nid_flags[child] & (NID_BAD | NID_CHECKED)) == NID_BAD ||
-	     (ctx->nat[child].blkaddr == ZF2FS_NULL_ADDR && !ctx->nid_flags[child]))) {
+	     (ctx->nat_addr[child] == ZF2FS_NULL_ADDR && !ctx->nid_flags[child]))) {
 		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
 
 		if (n && restore_inode_nat(ctx, child, n))
@@ -1400,7 +1400,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 	struct problem_ctx p = { .ino = root };
 	int err;
 
-	if (root < ctx->nids && ctx->nat[root].blkaddr == ZF2FS_NULL_ADDR &&
+	if (root < ctx->nids && ctx->nat_addr[root] == ZF2FS_NULL_ADDR &&
 	    !(ctx->nid_flags[root] & NID_BAD) && (p.blkaddr = find_inode_block(ctx, root, true)) &&
 	    fix_problem(ctx, PR_4_ROOT_NAT_LOST, &p)) {
 		err = repair_set_nat(ctx, root, root, (uint32_t)p.blkaddr);
@@ -1410,7 +1410,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 			return err;
 	}
 	restore_nat_ino(ctx, root);
-	if (root < ctx->nids && ctx->nat[root].ino == root &&
+	if (root < ctx->nids && nat_ino(ctx, root) == root &&
 	    (ctx->nid_flags[root] & (NID_BAD | NID_CHECKED)) == NID_BAD) {
 		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
 

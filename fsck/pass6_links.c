@@ -60,8 +60,8 @@ static bool name_free(struct fsck_ctx *ctx, const struct zf2fs_node *dir, const 
 
 	if (err == -ENOENT)
 		return true;
-	return !err && (found >= ctx->nids || ctx->nat[found].ino != found ||
-			!ctx->nat[found].blkaddr || (ctx->nid_flags[found] & NID_BAD));
+	return !err && (found >= ctx->nids || nat_ino(ctx, found) != found ||
+			!ctx->nat_addr[found] || (ctx->nid_flags[found] & NID_BAD));
 }
 
 /*
@@ -134,7 +134,7 @@ static uint32_t free_nid(struct fsck_ctx *ctx)
 	uint32_t nid;
 
 	for (nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++)
-		if (!ctx->nat[nid].blkaddr && !ctx->nat[nid].ino && !ctx->nid_flags[nid] &&
+		if (!ctx->nat_addr[nid] && !nat_ino(ctx, nid) && !ctx->nid_flags[nid] &&
 		    !repair_node_pending(ctx, nid))
 			return nid;
 	return fsck_grow_nids(ctx, nid + 1) ? 0 : nid;
@@ -282,22 +282,22 @@ int pass6_connectivity(struct fsck_ctx *ctx)
 {
 	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids && !ctx->abort; nid++) {
 		uint8_t f = ctx->nid_flags[nid];
-		struct nat_rec *r = &ctx->nat[nid];
+		uint32_t r_addr = ctx->nat_addr[nid];
 
 		if (f & NID_CLEAR) {
 			repair_free_node(ctx, nid);
 			continue;
 		}
-		if (!r->blkaddr)
+		if (!r_addr)
 			continue;
 		/* an unusable node nothing reaches any more (its names or pointers went in pass
 		 * 4 and 5) still holds its NAT entry: the kernel would count it in use and
 		 * never give the nid out again.  Free the entry; its block goes with it only
 		 * if no other node owns it (pass 7 frees what nobody claimed). */
 		if (f & NID_BAD) {
-			struct problem_ctx p = { .nid = nid, .ino = r->ino, .blkaddr = r->blkaddr };
+			struct problem_ctx p = { .nid = nid, .ino = nat_ino(ctx, nid), .blkaddr = r_addr };
 
-			if (!(f & NID_REACHED) && r->blkaddr != ZF2FS_NEW_ADDR &&
+			if (!(f & NID_REACHED) && r_addr != ZF2FS_NEW_ADDR &&
 			    fix_problem(ctx, PR_6_UNREACHABLE_NODE, &p))
 				repair_free_node(ctx, nid);
 			continue;
@@ -307,14 +307,14 @@ int pass6_connectivity(struct fsck_ctx *ctx)
 				reconnect(ctx, nid);
 			continue;
 		}
-		if (!(f & NID_REACHED) && r->ino != nid) {
-			struct problem_ctx p = { .nid = nid, .ino = r->ino, .blkaddr = r->blkaddr };
+		if (!(f & NID_REACHED) && nat_ino(ctx, nid) != nid) {
+			struct problem_ctx p = { .nid = nid, .ino = nat_ino(ctx, nid), .blkaddr = r_addr };
 
 			if (fix_problem(ctx, PR_6_UNREACHABLE_NODE, &p)) {
 				repair_free_node(ctx, nid);
-			} else if (blk_in_main(ctx, r->blkaddr)) {
+			} else if (blk_in_main(ctx, r_addr)) {
 				/* left in place: count it, so the accounting agrees */
-				uint64_t off = r->blkaddr - ctx->vi->main_blkaddr;
+				uint64_t off = r_addr - ctx->vi->main_blkaddr;
 
 				if (!found_test(ctx, off)) {
 					found_set(ctx, off);

@@ -181,7 +181,7 @@ struct zf2fs_node *repair_new_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t 
 	struct fsck_repair *r = ctx->repair;
 	struct rnode *rn;
 
-	if (!r || nid < ZF2FS_RESERVED_NIDS || nid >= ctx->nids || ctx->nat[nid].blkaddr)
+	if (!r || nid < ZF2FS_RESERVED_NIDS || nid >= ctx->nids || ctx->nat_addr[nid])
 		return NULL;
 	rn = grow(r->nodes, &r->cap_nodes, r->nnodes, sizeof(*rn));
 	if (!rn)
@@ -193,7 +193,10 @@ struct zf2fs_node *repair_new_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t 
 		return NULL;
 	rn->nid = nid;
 	rn->old_addr = ZF2FS_NULL_ADDR;
-	ctx->nat[nid].ino = ino;
+	if (nat_put(ctx, nid, ino, ZF2FS_NULL_ADDR)) {
+		free(rn->buf);
+		return NULL;
+	}
 	mark_nat(ctx, nid);
 	r->nnodes++;
 	r->any = true;
@@ -224,7 +227,7 @@ struct zf2fs_node *repair_node_from(struct fsck_ctx *ctx, uint32_t nid, const vo
 		return queued;
 	memcpy(rn->buf, blk, ZF2FS_BLKSIZE);
 	rn->nid = nid;
-	rn->old_addr = ctx->nat[nid].blkaddr;
+	rn->old_addr = ctx->nat_addr[nid];
 	r->nnodes++;
 	r->any = true;
 	return rn->buf;
@@ -301,7 +304,7 @@ int repair_free_node(struct fsck_ctx *ctx, uint32_t nid)
 
 	if (!ctx->repair || nid >= ctx->nids)
 		return -EINVAL;
-	addr = ctx->nat[nid].blkaddr;
+	addr = ctx->nat_addr[nid];
 	/* The block stops being in use: pass 7 then frees it in the SIT, like any block no
 	 * node owns. */
 	if (blk_in_main(ctx, addr) && (ctx->nid_flags[nid] & NID_REACHED)) {
@@ -314,8 +317,7 @@ int repair_free_node(struct fsck_ctx *ctx, uint32_t nid)
 			ctx->found_blocks--;
 		}
 	}
-	ctx->nat[nid].ino = 0;
-	ctx->nat[nid].blkaddr = 0;
+	(void)nat_put(ctx, nid, 0, 0);   /* the implied values: nothing to allocate */
 	mark_nat(ctx, nid);
 	return 0;
 }
@@ -442,8 +444,8 @@ int repair_set_nat(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t bl
 {
 	if (!ctx->repair || nid >= ctx->nids)
 		return -EINVAL;
-	ctx->nat[nid].ino = ino;
-	ctx->nat[nid].blkaddr = blkaddr;
+	if (nat_put(ctx, nid, ino, blkaddr))
+		return -ENOMEM;
 	mark_nat(ctx, nid);
 	return 0;
 }
@@ -757,8 +759,10 @@ static int write_nodes(struct commit *c)
 		err = zf2fs_vol_write_block(ctx->vol, n->new_addr, n->buf);
 		if (err)
 			break;
-		if (ctx->nat[n->nid].blkaddr == n->old_addr) {
-			ctx->nat[n->nid].blkaddr = n->new_addr;
+		if (ctx->nat_addr[n->nid] == n->old_addr) {
+			err = nat_put(ctx, n->nid, nat_ino(ctx, n->nid), n->new_addr);
+			if (err)
+				break;
 			mark_nat(ctx, n->nid);
 		}
 		repair_set_block(ctx, n->old_addr, false);
@@ -817,8 +821,8 @@ static void repair_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 		if (nid < ZF2FS_RESERVED_NIDS)
 			continue;
 		/* past the last nid in use the NAT holds nothing */
-		zf2fs_nat_set(ne, ne->version, nid < ctx->nids ? ctx->nat[nid].ino : 0,
-			      nid < ctx->nids ? ctx->nat[nid].blkaddr : 0);
+		zf2fs_nat_set(ne, ne->version, nid < ctx->nids ? nat_ino(ctx, nid) : 0,
+			      nid < ctx->nids ? ctx->nat_addr[nid] : 0);
 	}
 }
 
@@ -848,10 +852,10 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 			free_segs++;
 	}
 	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++) {
-		if (ctx->nat[nid].blkaddr == ZF2FS_NULL_ADDR)
+		if (ctx->nat_addr[nid] == ZF2FS_NULL_ADDR)
 			continue;
 		nodes++;
-		if (ctx->nat[nid].ino == nid)
+		if (nat_ino(ctx, nid) == nid)
 			inodes++;
 	}
 	/* reserved (NEW_ADDR) blocks count as used without a place in the SIT */

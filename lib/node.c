@@ -60,6 +60,62 @@ ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t fea
 	return 0;
 }
 
+ZF2FS_EXPORT int zf2fs_vol_node_readaround(struct zf2fs_vol *vol, uint32_t blocks,
+					   uint32_t chunks)
+{
+	free(vol->ra_base);
+	free(vol->ra_buf);
+	vol->ra_base = NULL;
+	vol->ra_buf = NULL;
+	vol->ra_chunks = vol->ra_blocks = vol->ra_next = 0;
+	if (!chunks)
+		return 0;
+	if (!blocks || (blocks & (blocks - 1)) || blocks > ZF2FS_BLOCKS_PER_SEG || chunks > 4096)
+		return -EINVAL;
+	vol->ra_base = malloc(chunks * sizeof(*vol->ra_base));
+	vol->ra_buf = malloc((size_t)chunks * blocks * ZF2FS_BLKSIZE);
+	if (!vol->ra_base || !vol->ra_buf) {
+		free(vol->ra_base);
+		free(vol->ra_buf);
+		vol->ra_base = NULL;
+		vol->ra_buf = NULL;
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < chunks; i++)
+		vol->ra_base[i] = UINT64_MAX;
+	vol->ra_blocks = blocks;
+	vol->ra_chunks = chunks;
+	return 0;
+}
+
+/* Main-area block @blk through the read-around chunks; 1 when they cannot serve it. */
+static int read_around(struct zf2fs_vol *vol, uint64_t blk, void *buf)
+{
+	uint64_t main = vol->info.main_blkaddr, base, end;
+	uint32_t i;
+
+	if (!vol->ra_chunks || blk < main || blk >= vol->info.main_end)
+		return 1;
+	base = main + (blk - main) / vol->ra_blocks * vol->ra_blocks;
+	for (i = 0; i < vol->ra_chunks; i++)
+		if (vol->ra_base[i] == base)
+			break;
+	if (i == vol->ra_chunks) {
+		end = base + vol->ra_blocks < vol->info.main_end ? base + vol->ra_blocks :
+		      vol->info.main_end;
+		i = vol->ra_next;
+		vol->ra_next = (vol->ra_next + 1) % vol->ra_chunks;
+		vol->ra_base[i] = UINT64_MAX;
+		if (zf2fs_vol_read_blocks(vol, base, (uint32_t)(end - base),
+					  vol->ra_buf + (size_t)i * vol->ra_blocks * ZF2FS_BLKSIZE))
+			return 1;
+		vol->ra_base[i] = base;
+	}
+	memcpy(buf, vol->ra_buf + ((size_t)i * vol->ra_blocks + (blk - base)) * ZF2FS_BLKSIZE,
+	       ZF2FS_BLKSIZE);
+	return 0;
+}
+
 ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *buf,
 				     uint32_t *ret_blkaddr, char *why, size_t whylen)
 {
@@ -87,7 +143,7 @@ ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *
 	}
 	if (ret_blkaddr)
 		*ret_blkaddr = ni.blkaddr;
-	err = zf2fs_vol_read_block(vol, ni.blkaddr, buf);
+	err = read_around(vol, ni.blkaddr, buf) ? zf2fs_vol_read_block(vol, ni.blkaddr, buf) : 0;
 	if (err)
 		return err;
 	if (zf2fs_get(node->footer.nid) != nid) {

@@ -40,6 +40,73 @@
 #define S_IFDIR_ 0040000u
 #define S_IFREG_ 0100000u
 
+static size_t ix_hash(uint64_t key, size_t cap)
+{
+	key *= 0x9e3779b97f4a7c15ull;
+	return (size_t)(key >> 32) & (cap - 1);
+}
+
+/* a file has fewer than 2^32 blocks */
+static uint64_t data_key(uint32_t owner, uint64_t fofs)
+{
+	return ((uint64_t)owner << 32) | (fofs & UINT32_MAX);
+}
+
+static uint64_t ix_key(const struct zf2fs_txn *t, const struct tindex *ix, uint32_t i)
+{
+	if (ix == &t->node_ix)
+		return t->nodes[i].nid;
+	if (ix == &t->nat_ix)
+		return t->nat[i].nid;
+	return data_key(t->datas[i].owner, t->datas[i].fofs);
+}
+
+/* Record that element @i of @ix's array has key @key; 0 or -ENOMEM. */
+static int ix_add(const struct zf2fs_txn *t, struct tindex *ix, size_t n, uint64_t key,
+		  uint32_t i)
+{
+	size_t h;
+
+	if (2 * (ix->used + 1) > ix->cap) {
+		size_t cap = ix->cap ? ix->cap * 2 : 1024;
+		uint32_t *slot = calloc(cap, sizeof(*slot));
+
+		if (!slot)
+			return -ENOMEM;
+		free(ix->slot);
+		ix->slot = slot;
+		ix->cap = cap;
+		ix->used = 0;
+		/* every element before @i again; stale slots are left behind */
+		for (uint32_t j = 0; j < i && j < n; j++) {
+			for (h = ix_hash(ix_key(t, ix, j), cap); slot[h]; h = (h + 1) & (cap - 1))
+				;
+			slot[h] = j + 1;
+			ix->used++;
+		}
+	}
+	for (h = ix_hash(key, ix->cap); ix->slot[h]; h = (h + 1) & (ix->cap - 1))
+		;
+	ix->slot[h] = i + 1;
+	ix->used++;
+	return 0;
+}
+
+/* The element of @ix's array (@n elements) with key @key, or -1. */
+static int64_t ix_find(const struct zf2fs_txn *t, const struct tindex *ix, size_t n,
+		       uint64_t key)
+{
+	if (!ix->cap)
+		return -1;
+	for (size_t h = ix_hash(key, ix->cap); ix->slot[h]; h = (h + 1) & (ix->cap - 1)) {
+		uint32_t i = ix->slot[h] - 1;
+
+		if (i < n && ix_key(t, ix, i) == key)
+			return i;
+	}
+	return -1;
+}
+
 static void *grow(void *arr, size_t *cap, size_t n, size_t size)
 {
 	void *p;
@@ -107,6 +174,9 @@ ZF2FS_EXPORT void zf2fs_txn_free(struct zf2fs_txn *t)
 	free(t->nodes);
 	free(t->datas);
 	free(t->nat);
+	free(t->node_ix.slot);
+	free(t->nat_ix.slot);
+	free(t->data_ix.slot);
 	free(t->freed);
 	free(t->sit);
 	free(t->orig_count);
@@ -118,10 +188,16 @@ ZF2FS_EXPORT void zf2fs_txn_free(struct zf2fs_txn *t)
 /* ---- the in-memory overlay -------------------------------------------------------- */
 static struct tnat *nat_find(struct zf2fs_txn *t, uint32_t nid)
 {
-	for (size_t i = 0; i < t->nnat; i++)
-		if (t->nat[i].nid == nid)
-			return &t->nat[i];
-	return NULL;
+	int64_t i = ix_find(t, &t->nat_ix, t->nnat, nid);
+
+	return i < 0 ? NULL : &t->nat[i];
+}
+
+static struct tnode *node_find(struct zf2fs_txn *t, uint32_t nid)
+{
+	int64_t i = ix_find(t, &t->node_ix, t->nnodes, nid);
+
+	return i < 0 ? NULL : &t->nodes[i];
 }
 
 int nat_set(struct zf2fs_txn *t, uint32_t nid, uint32_t ino, uint32_t addr)
@@ -134,8 +210,10 @@ int nat_set(struct zf2fs_txn *t, uint32_t nid, uint32_t ino, uint32_t addr)
 		if (!n)
 			return -ENOMEM;
 		t->nat = n;
+		t->nat[t->nnat].nid = nid;
+		if (ix_add(t, &t->nat_ix, t->nnat, nid, (uint32_t)t->nnat))
+			return -ENOMEM;
 		e = &t->nat[t->nnat++];
-		e->nid = nid;
 	}
 	e->ino = ino;
 	e->addr = addr;
@@ -150,11 +228,11 @@ int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 	char why[200];
 	int err;
 
-	for (size_t i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].nid == nid) {
-			*ret = t->nodes[i].buf;
-			return 0;
-		}
+	n = node_find(t, nid);
+	if (n) {
+		*ret = n->buf;
+		return 0;
+	}
 	n = grow(t->nodes, &t->cap_nodes, t->nnodes, sizeof(*n));
 	if (!n)
 		return -ENOMEM;
@@ -176,6 +254,10 @@ int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 		zf2fs_quota_inode_ids(&n->buf->i, t->vi->features, n->orig_ids);
 		n->orig_bytes = zf2fs_quota_inode_bytes(zf2fs_get(n->buf->i.i_blocks));
 	}
+	if (ix_add(t, &t->node_ix, t->nnodes, nid, (uint32_t)t->nnodes)) {
+		free(n->buf);
+		return -ENOMEM;
+	}
 	t->nnodes++;
 	*ret = n->buf;
 	return 0;
@@ -195,6 +277,10 @@ int new_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 	n->buf = calloc(1, ZF2FS_BLKSIZE);
 	if (!n->buf)
 		return -ENOMEM;
+	if (ix_add(t, &t->node_ix, t->nnodes, nid, (uint32_t)t->nnodes)) {
+		free(n->buf);
+		return -ENOMEM;
+	}
 	t->nnodes++;
 	*ret = n->buf;
 	return 0;
@@ -202,10 +288,9 @@ int new_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 
 struct tdata *find_data(struct zf2fs_txn *t, uint32_t owner, uint64_t fofs)
 {
-	for (size_t i = 0; i < t->ndatas; i++)
-		if (t->datas[i].owner == owner && t->datas[i].fofs == fofs)
-			return &t->datas[i];
-	return NULL;
+	int64_t i = ix_find(t, &t->data_ix, t->ndatas, data_key(owner, fofs));
+
+	return i < 0 ? NULL : &t->datas[i];
 }
 
 int queue_data(struct zf2fs_txn *t, uint32_t owner, uint32_t ofs, uint64_t fofs,
@@ -216,7 +301,10 @@ int queue_data(struct zf2fs_txn *t, uint32_t owner, uint32_t ofs, uint64_t fofs,
 	if (!d)
 		return -ENOMEM;
 	t->datas = d;
-	t->datas[t->ndatas++] = (struct tdata){ owner, ofs, old_addr, fofs, buf };
+	t->datas[t->ndatas] = (struct tdata){ owner, ofs, old_addr, fofs, buf };
+	if (ix_add(t, &t->data_ix, t->ndatas, data_key(owner, fofs), (uint32_t)t->ndatas))
+		return -ENOMEM;
+	t->ndatas++;
 	return 0;
 }
 
@@ -669,11 +757,8 @@ static int push_freed(struct zf2fs_txn *t, uint32_t addr)
 static int remove_inode(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n)
 {
 	struct zf2fs_inode_geom g;
-	struct tnode *tn = NULL;
+	struct tnode *tn = node_find(t, ino);
 
-	for (size_t i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].nid == ino)
-			tn = &t->nodes[i];
 	if (!tn || zf2fs_inode_geometry(&n->i, t->vi->features, &g))
 		return -ZF2FS_EFSCORRUPTED;
 	if (!(n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))) {
@@ -709,12 +794,11 @@ static int dir_empty(struct zf2fs_txn *t, const struct zf2fs_node *n)
 	return zf2fs_dir_iterate(t->vol, n, not_dot, NULL, NULL);
 }
 
-static bool created_here(const struct zf2fs_txn *t, uint32_t ino)
+static bool created_here(struct zf2fs_txn *t, uint32_t ino)
 {
-	for (size_t i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].nid == ino)
-			return t->nodes[i].is_new_inode;
-	return false;
+	struct tnode *n = node_find(t, ino);
+
+	return n && n->is_new_inode;
 }
 
 ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char *name)
@@ -913,8 +997,8 @@ struct commit {
 	uint32_t cur[ZF2FS_NR_CURSEG], blkoff[ZF2FS_NR_CURSEG];
 	uint32_t orig_cur[ZF2FS_NR_CURSEG];   /* the current checkpoint's logs */
 	struct zf2fs_summary sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
-	uint32_t taken[64];              /* sections taken by this commit */
-	unsigned ntaken;
+	uint8_t *taken;                  /* per section: taken by this commit */
+	uint32_t ntaken, scan_from;      /* below scan_from no section can be taken */
 	uint64_t ver;
 };
 
@@ -946,13 +1030,11 @@ static int pick_free_section(struct commit *c, uint32_t *ret)
 	const struct zf2fs_vol_info *vi = c->t->vi;
 	uint32_t sps = vi->segs_per_sec;
 
-	if (c->ntaken == sizeof(c->taken) / sizeof(c->taken[0]))
-		return -ENOSPC;
-	for (uint32_t sec = 0; sec < vi->main_secs; sec++) {
-		bool ok = true;
+	/* a section passed over stays unusable: its counts in the current checkpoint do not
+	 * change, and a log of this commit only ever sits in a section it took */
+	for (uint32_t sec = c->scan_from; sec < vi->main_secs; sec++) {
+		bool ok = !c->taken[sec];
 
-		for (unsigned i = 0; i < c->ntaken && ok; i++)
-			ok = c->taken[i] != sec;
 		for (uint32_t k = 0; k < sps && ok; k++) {
 			uint32_t s = sec * sps + k;
 
@@ -961,7 +1043,9 @@ static int pick_free_section(struct commit *c, uint32_t *ret)
 			     zf2fs_sit_valid_blocks(&c->t->sit[s]) == 0;
 		}
 		if (ok) {
-			c->taken[c->ntaken++] = sec;
+			c->taken[sec] = 1;
+			c->ntaken++;
+			c->scan_from = sec + 1;
 			*ret = sec * sps;
 			return 0;
 		}
@@ -1024,10 +1108,9 @@ static void set_block(struct zf2fs_txn *t, uint32_t blk, bool valid)
 
 static struct zf2fs_node *queued_node(struct zf2fs_txn *t, uint32_t nid)
 {
-	for (size_t i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].nid == nid)
-			return t->nodes[i].buf;
-	return NULL;
+	struct tnode *n = node_find(t, nid);
+
+	return n ? n->buf : NULL;
 }
 
 static int write_datas(struct commit *c)
@@ -1133,10 +1216,14 @@ static void txn_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 		if (nid < t->vi->max_nid && zf2fs_nat_block_index(nid) == b)
 			nb->entries[zf2fs_nat_entry_index(nid)] = nj->nat.entries[i].ne;
 	}
-	for (size_t i = 0; i < t->nnat; i++)
-		if (zf2fs_nat_block_index(t->nat[i].nid) == b)
-			zf2fs_nat_set(&nb->entries[zf2fs_nat_entry_index(t->nat[i].nid)], 0,
-				      t->nat[i].ino, t->nat[i].addr);
+	/* the block's own nids through the index: a scan of every queued entry per dirty
+	 * block made a big transaction quadratic */
+	for (uint32_t e = 0; t->nnat && e < ZF2FS_NAT_PER_BLOCK; e++) {
+		const struct tnat *q = nat_find(t, zf2fs_nat_block_nid(b, e));
+
+		if (q)
+			zf2fs_nat_set(&nb->entries[e], 0, q->ino, q->addr);
+	}
 }
 
 static int write_tables(struct commit *c, uint8_t *cpbuf)
@@ -1209,7 +1296,9 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 		return 0;
 	t->committed = true;
 	c = calloc(1, sizeof(*c));
-	if (!c || zf2fs_vol_cp_next(t->vol, 0, &cpbuf)) {
+	if (c)
+		c->taken = calloc(t->vi->main_secs + 1, 1);
+	if (!c || !c->taken || zf2fs_vol_cp_next(t->vol, 0, &cpbuf)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -1238,6 +1327,8 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 		err = write_pack(c, cpbuf);
 out:
 	free(cpbuf);
+	if (c)
+		free(c->taken);
 	free(c);
 	return err;
 }

@@ -36,6 +36,14 @@ struct tnat {
 	uint32_t nid, ino, addr;
 };
 
+/* Where a nid or a (owner, file offset) pair sits in one of the arrays below: open
+ * addressing over indexes plus one (0 is an empty slot).  Lookups compare the array
+ * element itself, so a slot left by an element dropped from the array's end is skipped. */
+struct tindex {
+	uint32_t *slot;
+	size_t cap, used;                /* cap: a power of two */
+};
+
 struct zf2fs_txn {
 	struct zf2fs_vol *vol;
 	const struct zf2fs_vol_info *vi;
@@ -49,6 +57,7 @@ struct zf2fs_txn {
 	size_t ndatas, cap_datas;
 	struct tnat *nat;                /* entries changed by this transaction */
 	size_t nnat, cap_nat;
+	struct tindex node_ix, nat_ix, data_ix;
 	uint32_t next_nid;
 	int64_t new_inodes, new_nodes, new_blocks;   /* negative when more went than came */
 	uint32_t *freed;                 /* data blocks of removed inodes */

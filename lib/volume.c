@@ -68,6 +68,9 @@ ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blk, cons
 	}
 	if (blk == vol->nat_cache_addr)
 		vol->nat_cache_addr = UINT64_MAX;
+	for (uint32_t i = 0; i < vol->ra_chunks; i++)
+		if (blk >= vol->ra_base[i] && blk - vol->ra_base[i] < vol->ra_blocks)
+			vol->ra_base[i] = UINT64_MAX;
 	return zf2fs_dev_write(vol->dev[d], buf, ZF2FS_BLKSIZE, off);
 }
 
@@ -551,6 +554,8 @@ ZF2FS_EXPORT void zf2fs_vol_close(struct zf2fs_vol *vol)
 			zf2fs_dev_close(vol->dev[i]);
 	free(vol->cp);
 	free(vol->nat_cache);
+	free(vol->ra_base);
+	free(vol->ra_buf);
 	free(vol->nat_bits);
 	free(vol);
 }

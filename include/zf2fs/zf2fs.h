@@ -373,6 +373,18 @@ ZF2FS_EXPORT int zf2fs_inode_init(struct zf2fs_node *node, uint32_t features, ui
 ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *buf,
 				     uint32_t *ret_blkaddr, char *why, size_t whylen);
 
+/*
+ * From now on zf2fs_vol_read_node() reads the aligned run of @blocks blocks (a power of
+ * two dividing a segment) around each node it misses, in one read, and keeps the last
+ * @chunks runs: for readers that visit many nodes near each other in another order than
+ * the disk's (a directory's inodes in name-hash order).  Writes through
+ * zf2fs_vol_write_block() drop the runs they touch.  A run that cannot be read whole
+ * falls back to reading the one block.  @chunks 0 turns it off.  Returns 0; -EINVAL;
+ * -ENOMEM (and it stays off).
+ */
+ZF2FS_EXPORT int zf2fs_vol_node_readaround(struct zf2fs_vol *vol, uint32_t blocks,
+					   uint32_t chunks);
+
 struct zf2fs_walk_ops {
 	/* Each node of the tree below the inode, after it was read and its footer checked:
 	 * @ofs is the offset its footer must carry.  Return nonzero to stop the walk (that
