@@ -241,8 +241,8 @@ static int walk_mend(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 		return 0;
 	zf2fs_set(fix->footer.nid, nid);
 	zf2fs_set(fix->footer.ino, w->ino);
-	zf2fs_set(fix->footer.flag, (flag & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1)) |
-		  (ofs << ZF2FS_FOOTER_OFS_SHIFT));
+	zf2fs_set(fix->footer.flag, flag);
+	zf2fs_footer_set_ofs(fix, ofs);
 	return 1;
 }
 

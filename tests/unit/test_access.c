@@ -196,6 +196,59 @@ static void test_footer_ofs(void **state)
 	assert_int_equal(zf2fs_footer_ofs(&n), 0);
 }
 
+/* The rules moved out of fsck, mkfs and inject.f2fs (issue #14). */
+static void test_front_end_rules(void **state)
+{
+	static struct zf2fs_sit_entry se;
+	static uint8_t blk[ZF2FS_BLKSIZE];
+	uint8_t bitmap[4] = { 0 };
+
+	(void)state;
+	/* clearing the map leaves vblocks alone */
+	memset(se.valid_map, 0xff, sizeof(se.valid_map));
+	zf2fs_sit_set_vblocks(&se, ZF2FS_LOG_COLD_NODE, 512);
+	zf2fs_sit_map_clear(&se);
+	assert_int_equal(zf2fs_sit_map_weight(&se), 0);
+	assert_int_equal(se.valid_map[ZF2FS_SIT_MAP_SIZE - 1], 0);
+	assert_int_equal(zf2fs_sit_valid_blocks(&se), 512);
+	assert_int_equal(zf2fs_sit_type(&se), ZF2FS_LOG_COLD_NODE);
+
+	/* superblocks in blocks 0 and 1 */
+	assert_int_equal(zf2fs_super_blkaddr(0), 0);
+	assert_int_equal(zf2fs_super_blkaddr(1), 1);
+	assert_int_equal(zf2fs_super_other_blkaddr(0), 1);
+	assert_int_equal(zf2fs_super_other_blkaddr(1), 0);
+
+	/* a pack of 5 blocks at 512 closes at 516; impossible counts stay at the start */
+	assert_int_equal(zf2fs_cp_pack_last(512, 5), 516);
+	assert_int_equal(zf2fs_cp_pack_last(512, 2), 513);
+	assert_int_equal(zf2fs_cp_pack_last(512, ZF2FS_BLOCKS_PER_SEG), 1023);
+	assert_int_equal(zf2fs_cp_pack_last(512, ZF2FS_BLOCKS_PER_SEG + 1), 512);
+	assert_int_equal(zf2fs_cp_pack_last(512, 1), 512);
+	assert_int_equal(zf2fs_cp_pack_last(512, 0), 512);
+
+	/* 512-byte sectors: 8 per block; 256 blocks per MiB */
+	assert_int_equal(zf2fs_sector_size(9), 512);
+	assert_int_equal(zf2fs_sector_size(12), 4096);
+	assert_int_equal(zf2fs_blocks_to_sectors(1000, 3), 8000);
+	assert_int_equal(zf2fs_blocks_to_sectors(1000, 0), 1000);
+	assert_int_equal(zf2fs_blocks_to_mib(255), 0);
+	assert_int_equal(zf2fs_blocks_to_mib(256 * 100 + 7), 100);
+
+	/* dentry bit of slot 10: byte 1, bit 2, the same bit zf2fs_dentry_bit_set sets */
+	assert_int_equal(zf2fs_dentry_bit_byte(10), 1);
+	assert_int_equal(zf2fs_dentry_bit_mask(10), 0x04);
+	assert_int_equal(zf2fs_dentry_bit_mask(7), 0x80);
+	zf2fs_dentry_bit_set(bitmap, 10);
+	assert_int_equal(bitmap[zf2fs_dentry_bit_byte(10)], zf2fs_dentry_bit_mask(10));
+
+	/* node words: everything before the footer, little-endian */
+	assert_int_equal(zf2fs_node_nr_words(), (ZF2FS_BLKSIZE - sizeof(struct zf2fs_node_footer)) / 4);
+	blk[8] = 0x78; blk[9] = 0x56; blk[10] = 0x34; blk[11] = 0x12;
+	assert_int_equal(zf2fs_node_word(blk, 2), 0x12345678);
+	assert_int_equal(zf2fs_node_word(blk, 1), 0);
+}
+
 static void test_log_names(void **state)
 {
 	(void)state;
@@ -219,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_table_indexes_and_sizes),
 		cmocka_unit_test(test_mark_and_addresses),
 		cmocka_unit_test(test_footer_ofs),
+		cmocka_unit_test(test_front_end_rules),
 		cmocka_unit_test(test_log_names),
 	};
 
