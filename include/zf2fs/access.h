@@ -386,6 +386,38 @@ static inline bool zf2fs_dir_block_bucket(uint64_t bidx, uint32_t dir_level,
 	return false;
 }
 
+/* Bucket of level @level a name of hash @hash belongs in. */
+static inline uint64_t zf2fs_dir_hash_bucket(uint32_t hash, uint32_t level, uint32_t dir_level)
+{
+	return hash % zf2fs_dir_buckets(level, dir_level);
+}
+
+/* Whether a name of hash @hash may sit in dentry block @bidx: the block lies in the bucket
+ * the hash picks at the block's level. */
+static inline bool zf2fs_dir_hash_in_block(uint32_t hash, uint64_t bidx, uint32_t dir_level)
+{
+	uint32_t level;
+	uint64_t bucket;
+
+	return zf2fs_dir_block_bucket(bidx, dir_level, &level, &bucket) &&
+	       zf2fs_dir_hash_bucket(hash, level, dir_level) == bucket;
+}
+
+/* i_current_depth that covers dentry block @bidx (the kernel looks only at the levels
+ * below it); 0 beyond the deepest level. */
+static inline uint32_t zf2fs_dir_depth_covering(uint64_t bidx, uint32_t dir_level)
+{
+	uint32_t level;
+	uint64_t bucket;
+
+	return zf2fs_dir_block_bucket(bidx, dir_level, &level, &bucket) ? level + 1 : 0;
+}
+
+/* i_dir_level values that place names differently (0 .. this - 1): from
+ * ZF2FS_MAX_DIR_HASH_DEPTH / 2 - 1 on, even level 0 has the most buckets (2^30), so every
+ * larger value places names as that one does. */
+#define ZF2FS_DIR_LEVEL_SETTINGS (ZF2FS_MAX_DIR_HASH_DEPTH / 2)
+
 /* ---- logs ----------------------------------------------------------------------------- */
 /* "hot_data" .. "cold_node" for ZF2FS_LOG_HOT_DATA .. ZF2FS_LOG_COLD_NODE, else "unknown". */
 /* ---- xattrs ----------------------------------------------------------------------------- */

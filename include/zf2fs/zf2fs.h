@@ -359,6 +359,19 @@ struct zf2fs_inode_geom {
 ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
 				      struct zf2fs_inode_geom *ret);
 
+/*
+ * The inline xattr list of inode @in (geometry @g) as the kernel reads it without an xattr
+ * node: a header then entries, ended by a zero word that must lie inside the area.  Sets
+ * *@ret_start to the area's byte offset in i_addr.  Returns 1 with *@ret_cut set to the
+ * byte offset in the area where the end word belongs (before the first entry that does
+ * not fit with the end word after it) when the list runs past the area; 0 when it ends
+ * inside, or when there is no list to check (no inline xattr flag, an area too small for
+ * the header and an end word, or no xattr magic).
+ */
+ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
+					const struct zf2fs_inode_geom *g, uint32_t *ret_start,
+					uint32_t *ret_cut);
+
 /* Fill a zeroed inode block @node for inode @ino (its footer too, offset 0) as the kernel
  * creates one: @mode, 2 links for a directory and 1 otherwise, one block (itself), the
  * three times @now, parent @pino and @name (@len bytes, at most ZF2FS_NAME_LEN), extra

@@ -6,6 +6,7 @@
  */
 #include "unit.h"
 #include "zf2fs/access.h"
+#include "zf2fs/zf2fs.h"
 
 static void test_sit_vblocks(void **state)
 {
@@ -249,6 +250,67 @@ static void test_front_end_rules(void **state)
 	assert_int_equal(zf2fs_node_word(blk, 1), 0);
 }
 
+/* lib/node.c's inline xattr list walk (fsck's 0x040020): an 8-byte value fits, a 500-byte
+ * one runs past the 200-byte default area and the list is cut before it. */
+static void test_inline_xattr_cut(void **state)
+{
+	static struct zf2fs_node n;
+	struct zf2fs_inode_geom g;
+	uint32_t start = 0, cut = 0;
+	uint8_t *area;
+
+	(void)state;
+	n.i.i_inline = ZF2FS_INLINE_XATTR;
+	assert_int_equal(zf2fs_inode_geometry(&n.i, 0, &g), 0);
+	assert_int_equal(g.xattr_words, ZF2FS_INLINE_XATTR_ADDRS);
+	area = (uint8_t *)n.i.i_addr + 4 * (ZF2FS_ADDRS_PER_INODE - ZF2FS_INLINE_XATTR_ADDRS);
+	/* no magic: nothing to check */
+	assert_int_equal(zf2fs_inline_xattr_cut(&n.i, &g, &start, &cut), 0);
+	assert_int_equal(start, 4 * (ZF2FS_ADDRS_PER_INODE - ZF2FS_INLINE_XATTR_ADDRS));
+	zf2fs_put_le32p(area, ZF2FS_XATTR_MAGIC);
+	/* entry at 24: name 4 bytes, value 8: (4 + 4 + 8) = 16 bytes, end word at 40 */
+	area[24] = 1;
+	area[25] = 4;
+	area[26] = 8;
+	assert_int_equal(zf2fs_inline_xattr_cut(&n.i, &g, &start, &cut), 0);
+	/* a second entry of 500 bytes of value does not fit: cut at 40 */
+	area[40] = 1;
+	area[41] = 4;
+	area[42] = 500 & 0xff;
+	area[43] = 500 >> 8;
+	assert_int_equal(zf2fs_inline_xattr_cut(&n.i, &g, &start, &cut), 1);
+	assert_int_equal(cut, 40);
+	/* without the inline xattr flag the area is not a list */
+	n.i.i_inline = 0;
+	assert_int_equal(zf2fs_inline_xattr_cut(&n.i, &g, &start, &cut), 0);
+}
+
+/* Hash placement as pass 5 weighs it: level 0 of dir_level 0 has one bucket of 2 blocks,
+ * level 1 two (blocks 2-3 and 4-5); dir_level 1 doubles them. */
+static void test_dir_hash_placement(void **state)
+{
+	(void)state;
+	assert_true(zf2fs_dir_hash_in_block(7, 0, 0));
+	assert_true(zf2fs_dir_hash_in_block(7, 1, 0));
+	assert_false(zf2fs_dir_hash_in_block(7, 2, 0));   /* level 1: 7 % 2 = bucket 1 */
+	assert_true(zf2fs_dir_hash_in_block(7, 4, 0));
+	assert_true(zf2fs_dir_hash_in_block(6, 2, 0));
+	assert_int_equal(zf2fs_dir_hash_bucket(7, 1, 0), 1);
+	assert_int_equal(zf2fs_dir_hash_bucket(7, 0, 1), 1);
+	assert_false(zf2fs_dir_hash_in_block(6, 2, 1));   /* dir_level 1: blocks 2-3 = bucket 1 */
+	assert_true(zf2fs_dir_hash_in_block(7, 2, 1));
+	assert_int_equal(zf2fs_dir_depth_covering(0, 0), 1);
+	assert_int_equal(zf2fs_dir_depth_covering(5, 0), 2);
+	assert_int_equal(zf2fs_dir_depth_covering(6, 0), 3);
+	assert_int_equal(zf2fs_dir_depth_covering(5, 1), 2);
+	/* the last distinct setting: the next one gives the same buckets at every level */
+	for (uint32_t l = 0; l < ZF2FS_MAX_DIR_HASH_DEPTH; l++)
+		assert_true(zf2fs_dir_buckets(l, ZF2FS_DIR_LEVEL_SETTINGS - 1) ==
+			    zf2fs_dir_buckets(l, ZF2FS_DIR_LEVEL_SETTINGS));
+	assert_true(zf2fs_dir_buckets(0, ZF2FS_DIR_LEVEL_SETTINGS - 2) !=
+		    zf2fs_dir_buckets(0, ZF2FS_DIR_LEVEL_SETTINGS - 1));
+}
+
 static void test_log_names(void **state)
 {
 	(void)state;
@@ -273,6 +335,8 @@ int main(void)
 		cmocka_unit_test(test_mark_and_addresses),
 		cmocka_unit_test(test_footer_ofs),
 		cmocka_unit_test(test_front_end_rules),
+		cmocka_unit_test(test_inline_xattr_cut),
+		cmocka_unit_test(test_dir_hash_placement),
 		cmocka_unit_test(test_log_names),
 	};
 
