@@ -389,7 +389,7 @@ static int clear_or_restore(struct inode_walk *w, uint32_t owner, uint32_t ofs, 
 
 	if (blk_in_main(ctx, near)) {
 		uint32_t s = blk_segno(ctx, near);
-		uint64_t first = ctx->vi->main_blkaddr + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG;
+		uint64_t first = zf2fs_main_blk(ctx->vi->main_blkaddr, s, 0);
 		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
 
 		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {

@@ -218,6 +218,8 @@ ZF2FS_EXPORT int zf2fs_mkfs_write(struct zf2fs_dev **devs, const struct zf2fs_la
  * bits.  Returns 0 or -EINVAL with the unknown name copied to @bad. */
 ZF2FS_EXPORT int zf2fs_features_parse(const char *list, uint32_t *ret_features, char *bad,
 				      size_t badlen);
+/* Name of one checkpoint flag bit (ZF2FS_CP_*_FLAG: "umount", "nat_bits", ...), or NULL. */
+ZF2FS_EXPORT const char *zf2fs_cp_flag_name(uint32_t flag);
 /* Name of one feature bit, or NULL. */
 ZF2FS_EXPORT const char *zf2fs_feature_name(uint32_t bit);
 /* Check feature dependencies and support: 0, or -EINVAL/-ENOTSUP with a reason. */

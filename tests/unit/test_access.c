@@ -311,6 +311,28 @@ static void test_dir_hash_placement(void **state)
 		    zf2fs_dir_buckets(0, ZF2FS_DIR_LEVEL_SETTINGS - 1));
 }
 
+/* dump.f2fs's checkpoint flag names, and inject.f2fs's fields of any width. */
+static void test_cp_flags_and_le_bytes(void **state)
+{
+	uint8_t b[8] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
+
+	(void)state;
+	assert_string_equal(zf2fs_cp_flag_name(ZF2FS_CP_UMOUNT_FLAG), "umount");
+	assert_string_equal(zf2fs_cp_flag_name(0x80), "nat_bits");
+	assert_string_equal(zf2fs_cp_flag_name(ZF2FS_CP_RESIZEFS_FLAG), "resizefs");
+	assert_null(zf2fs_cp_flag_name(0x8000));
+	assert_null(zf2fs_cp_flag_name(ZF2FS_CP_UMOUNT_FLAG | ZF2FS_CP_FSCK_FLAG));
+
+	assert_int_equal(zf2fs_get_le_bytes(b, 1), 0x11);
+	assert_int_equal(zf2fs_get_le_bytes(b, 3), 0x332211);
+	assert_true(zf2fs_get_le_bytes(b, 8) == 0x8877665544332211ull);
+	assert_int_equal(zf2fs_get_le_bytes(b, 4), zf2fs_get_le32p(b));
+	zf2fs_put_le_bytes(b, 2, 0xabcdef);
+	assert_int_equal(b[0], 0xef);
+	assert_int_equal(b[1], 0xcd);
+	assert_int_equal(b[2], 0x33);   /* the third byte is not the field's */
+}
+
 static void test_log_names(void **state)
 {
 	(void)state;
@@ -337,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_front_end_rules),
 		cmocka_unit_test(test_inline_xattr_cut),
 		cmocka_unit_test(test_dir_hash_placement),
+		cmocka_unit_test(test_cp_flags_and_le_bytes),
 		cmocka_unit_test(test_log_names),
 	};
 
