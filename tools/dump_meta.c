@@ -450,7 +450,6 @@ int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
 	struct out *o = &c->out;
 	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
 	struct zf2fs_sit_entry ent;
-	const uint8_t *map = ent.valid_map;
 	int err = 0;
 
 	if (!sum)
@@ -481,7 +480,7 @@ int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
 		out_list(o, "entries");
 		for (unsigned i = 0; i < ZF2FS_ENTRIES_IN_SUM; i++) {
 			const struct zf2fs_summary *e = &sum->entries[i];
-			bool valid = zf2fs_hbit_test(map, i);
+			bool valid = zf2fs_sit_block_valid(&ent, i);
 
 			if (!zf2fs_get(e->nid) && !valid)
 				continue;
