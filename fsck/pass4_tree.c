@@ -241,8 +241,8 @@ static int walk_mend(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 		return 0;
 	zf2fs_set(fix->footer.nid, nid);
 	zf2fs_set(fix->footer.ino, w->ino);
-	zf2fs_set(fix->footer.flag, (flag & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1)) |
-		  (ofs << ZF2FS_FOOTER_OFS_SHIFT));
+	zf2fs_set(fix->footer.flag, flag);
+	zf2fs_footer_set_ofs(fix, ofs);
 	return 1;
 }
 
@@ -389,7 +389,7 @@ static int clear_or_restore(struct inode_walk *w, uint32_t owner, uint32_t ofs, 
 
 	if (blk_in_main(ctx, near)) {
 		uint32_t s = blk_segno(ctx, near);
-		uint64_t first = ctx->vi->main_blkaddr + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG;
+		uint64_t first = zf2fs_main_blk(ctx->vi->main_blkaddr, s, 0);
 		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
 
 		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
@@ -538,26 +538,10 @@ static bool check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 static void check_inline_xattrs(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
 				const struct zf2fs_inode_geom *g)
 {
-	uint32_t start = 4 * (ZF2FS_ADDRS_PER_INODE - g->xattr_words);
-	uint32_t end = 4 * g->xattr_words, pos = ZF2FS_XATTR_HDR_SIZE;
-	const uint8_t *area = (const uint8_t *)node->i.i_addr + start;
-	struct problem_ctx p = { .ino = ino, .num2 = end };
+	struct problem_ctx p = { .ino = ino, .num2 = 4 * g->xattr_words };
+	uint32_t start, pos;
 
-	if (!(node->i.i_inline & ZF2FS_INLINE_XATTR) || end < ZF2FS_XATTR_HDR_SIZE + 4 ||
-	    zf2fs_get_le32p(area) != ZF2FS_XATTR_MAGIC)
-		return;
-	while (pos + 4 <= end && zf2fs_get_le32p(area + pos)) {
-		struct zf2fs_xattr_entry e;
-		uint32_t size;
-
-		memcpy(&e, area + pos, sizeof(e));
-		size = zf2fs_xattr_entry_size(&e);
-
-		if (pos + size + 4 > end)
-			break;
-		pos += size;
-	}
-	if (pos + 4 <= end && !zf2fs_get_le32p(area + pos))
+	if (zf2fs_inline_xattr_cut(&node->i, g, &start, &pos) != 1)
 		return;
 	p.num = pos;
 	if (fix_problem(ctx, PR_4_XATTR_LIST_BAD, &p)) {
@@ -1158,12 +1142,12 @@ static uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
 	for (uint32_t s = 0; sum && n && s < ctx->vi->main_segs; s++) {
 		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
 
-		if (!(zf2fs_get(se->vblocks) & ZF2FS_SIT_VBLOCKS_MASK) ||
+		if (!zf2fs_sit_valid_blocks(se) ||
 		    zf2fs_vol_segment_summary(ctx->vol, s, sum) ||
 		    sum->footer.entry_type != ZF2FS_SUM_TYPE_NODE)
 			continue;
 		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
-			uint64_t blk = ctx->vi->main_blkaddr + (uint64_t)s * ZF2FS_BLOCKS_PER_SEG + off;
+			uint64_t blk = zf2fs_main_blk(ctx->vi->main_blkaddr, s, off);
 
 			if (!sit_bit(se, off) || zf2fs_get(sum->entries[off].nid) != root ||
 			    zf2fs_vol_read_block(ctx->vol, blk, n))

@@ -225,8 +225,8 @@ static void run_move(struct dscan *d, const struct move *m)
 		return;
 	n = entry_slots(&src, m->slot);
 	for (uint32_t level = 0; level < depth; level++) {
-		uint64_t first = zf2fs_dir_bucket_start(level, d->dir_level,
-						       m->hash % zf2fs_dir_buckets(level, d->dir_level));
+		uint64_t bucket = zf2fs_dir_hash_bucket(m->hash, level, d->dir_level);
+		uint64_t first = zf2fs_dir_bucket_start(level, d->dir_level, bucket);
 
 		for (uint64_t b = first; b < first + zf2fs_dir_bucket_blocks(level); b++) {
 			uint32_t at;
@@ -323,9 +323,10 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 					zf2fs_set(((struct zf2fs_dir_entry *)w.dentry)[i].hash_code, want);
 				hash = want;
 			}
-			if (have_bucket && hash % zf2fs_dir_buckets(level, d->dir_level) != bucket) {
+			if (have_bucket &&
+			    zf2fs_dir_hash_bucket(hash, level, d->dir_level) != bucket) {
 				p.num = bucket;
-				p.num2 = hash % zf2fs_dir_buckets(level, d->dir_level);
+				p.num2 = zf2fs_dir_hash_bucket(hash, level, d->dir_level);
 				move = fix_problem(ctx, PR_5_DENTRY_BUCKET_BAD, &p);
 			}
 		}
@@ -454,13 +455,14 @@ static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
  * i_dir_level decides how many buckets each hash level has, so where every name must sit:
  * a changed value puts every name of the directory in a wrong bucket, and moving them all
  * would rewrite the directory for one wrong byte.  Before the scan, the names' blocks and
- * hashes are weighed against every level setting (from 32 on, all give the same buckets):
+ * hashes are weighed against every level setting (the larger values all give
+ * the buckets of ZF2FS_DIR_LEVEL_SETTINGS - 1):
  * when the recorded one misplaces names and another misplaces none, the setting is what
  * was damaged.  The same look gives the hash levels the blocks occupy, which
  * i_current_depth must cover (the kernel searches only the levels below it, and refuses
  * more than 63).
  */
-#define DIR_LEVELS 33
+#define DIR_LEVELS ZF2FS_DIR_LEVEL_SETTINGS
 struct level_ev {
 	struct fsck_ctx *ctx;
 	uint8_t *blk;
@@ -490,14 +492,9 @@ static int ev_dir_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t own
 		if ((len == 1 && v.filename[i][0] == '.') ||
 		    (len == 2 && !memcmp(v.filename[i], "..", 2)))
 			continue;   /* the dots sit in block 0 whatever the setting */
-		for (uint32_t dl = 0; dl < DIR_LEVELS; dl++) {
-			uint32_t level;
-			uint64_t bucket;
-
-			if (!zf2fs_dir_block_bucket(fofs, dl, &level, &bucket) ||
-			    hash % zf2fs_dir_buckets(level, dl) != bucket)
+		for (uint32_t dl = 0; dl < DIR_LEVELS; dl++)
+			if (!zf2fs_dir_hash_in_block(hash, fofs, dl))
 				e->bad[dl]++;
-		}
 	}
 	if (any && fofs + 1 > e->last)
 		e->last = fofs + 1;
@@ -548,13 +545,8 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 				d.dir_level = best;
 			}
 		}
-		if (e.last) {
-			uint32_t level;
-			uint64_t bucket;
-
-			if (zf2fs_dir_block_bucket(e.last - 1, d.dir_level, &level, &bucket))
-				need = level + 1;
-		}
+		if (e.last)
+			need = zf2fs_dir_depth_covering(e.last - 1, d.dir_level);
 	}
 	/* inline dentries: the kernel sets the depth to 1 when it converts them */
 	if (d.depth > ZF2FS_MAX_DIR_HASH_DEPTH || d.depth < need) {

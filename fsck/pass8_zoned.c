@@ -69,8 +69,9 @@ static int64_t last_in_use(const struct fsck_ctx *ctx, const struct zf2fs_sec_zo
 		if (s >= ctx->vi->main_segs)
 			break;
 		for (uint32_t b = 0; b < BPS; b++)
-			if (found_bit(ctx, s, b) && (int64_t)k * BPS + b > last)
-				last = (int64_t)k * BPS + b;
+			if (found_bit(ctx, s, b) &&
+			    (int64_t)zf2fs_sec_blk_pos(sps, (uint32_t)s, b) > last)
+				last = (int64_t)zf2fs_sec_blk_pos(sps, (uint32_t)s, b);
 	}
 	return last;
 }
@@ -126,8 +127,7 @@ static void check_beyond_wp(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z)
 static void check_curseg(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z, int t, uint32_t seg,
 			 uint32_t blkoff)
 {
-	uint32_t sps = ctx->vi->segs_per_sec;
-	uint64_t pos = (uint64_t)(seg - z->secno * sps) * BPS + blkoff;
+	uint64_t pos = zf2fs_sec_blk_pos(ctx->vi->segs_per_sec, seg, blkoff);
 	bool unused = section_unused(ctx, z->secno) && !ctx->needs_recovery;
 	char wp[64];
 	int err;

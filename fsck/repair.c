@@ -272,7 +272,7 @@ int repair_sit_from_found(struct fsck_ctx *ctx, uint32_t segno)
 	if (!se)
 		return -ENOMEM;
 	type = zf2fs_sit_type(se);
-	memset(se->valid_map, 0, sizeof(se->valid_map));
+	zf2fs_sit_map_clear(se);
 	for (uint32_t i = 0; i < BPS; i++)
 		if (found_test(ctx, base + i)) {
 			zf2fs_sit_block_set(se, i);
@@ -896,9 +896,10 @@ static int write_primary_super(struct fsck_ctx *ctx)
 	if (!blk)
 		return -ENOMEM;
 	/* the good copy, byte for byte, into the bad copy's place */
-	err = zf2fs_vol_read_block(ctx->vol, (uint64_t)ctx->vi->sb_copy, blk);
+	err = zf2fs_vol_read_block(ctx->vol, zf2fs_super_blkaddr(ctx->vi->sb_copy), blk);
 	if (!err)
-		err = zf2fs_vol_write_block(ctx->vol, ctx->vi->sb_copy ? 0 : 1, blk);
+		err = zf2fs_vol_write_block(ctx->vol, zf2fs_super_other_blkaddr(ctx->vi->sb_copy),
+					    blk);
 	if (!err)
 		err = zf2fs_dev_sync(zf2fs_vol_dev(ctx->vol, 0));
 	free(blk);
@@ -937,8 +938,8 @@ static int keep_chain(struct commit *c)
 		/* Every word of the block that could be a main-area address pins its segment:
 		 * the data blocks the kernel will take over are among them.  Pinning a few
 		 * segments too many only narrows the choice of free segments. */
-		for (uint32_t w = 0; w + 4 <= offsetof(struct zf2fs_node, footer); w += 4) {
-			uint32_t a = zf2fs_get_le32p(b + w);
+		for (uint32_t w = 0; w < zf2fs_node_nr_words(); w++) {
+			uint32_t a = zf2fs_node_word(b, w);
 
 			if (blk_in_main(ctx, a))
 				r->pinned[blk_segno(ctx, a)] = 1;

@@ -45,6 +45,32 @@ ZF2FS_EXPORT const char *zf2fs_feature_name(uint32_t bit)
 	return NULL;
 }
 
+ZF2FS_EXPORT const char *zf2fs_cp_flag_name(uint32_t flag)
+{
+	static const struct { uint32_t flag; const char *name; } flags[] = {
+		{ ZF2FS_CP_UMOUNT_FLAG, "umount" },
+		{ ZF2FS_CP_ORPHAN_PRESENT_FLAG, "orphan_present" },
+		{ ZF2FS_CP_COMPACT_SUM_FLAG, "compact_sum" },
+		{ ZF2FS_CP_ERROR_FLAG, "error" },
+		{ ZF2FS_CP_FSCK_FLAG, "fsck" },
+		{ ZF2FS_CP_FASTBOOT_FLAG, "fastboot" },
+		{ ZF2FS_CP_CRC_RECOVERY_FLAG, "crc_recovery" },
+		{ ZF2FS_CP_NAT_BITS_FLAG, "nat_bits" },
+		{ ZF2FS_CP_TRIMMED_FLAG, "trimmed" },
+		{ ZF2FS_CP_NOCRC_RECOVERY_FLAG, "nocrc_recovery" },
+		{ ZF2FS_CP_LARGE_NAT_BITMAP_FLAG, "large_nat_bitmap" },
+		{ ZF2FS_CP_QUOTA_NEED_FSCK_FLAG, "quota_need_fsck" },
+		{ ZF2FS_CP_DISABLED_FLAG, "disabled" },
+		{ ZF2FS_CP_DISABLED_QUICK_FLAG, "disabled_quick" },
+		{ ZF2FS_CP_RESIZEFS_FLAG, "resizefs" },
+	};
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (flags[i].flag == flag)
+			return flags[i].name;
+	return NULL;
+}
+
 ZF2FS_EXPORT int zf2fs_features_parse(const char *list, uint32_t *ret_features, char *bad,
 				      size_t badlen)
 {

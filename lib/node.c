@@ -20,6 +20,34 @@
 #include "inode_p.h"
 #include "volume_p.h"
 
+ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
+					const struct zf2fs_inode_geom *g, uint32_t *ret_start,
+					uint32_t *ret_cut)
+{
+	uint32_t start = 4 * (ZF2FS_ADDRS_PER_INODE - g->xattr_words);
+	uint32_t end = 4 * g->xattr_words, pos = ZF2FS_XATTR_HDR_SIZE;
+	const uint8_t *area = (const uint8_t *)in->i_addr + start;
+
+	*ret_start = start;
+	if (!(in->i_inline & ZF2FS_INLINE_XATTR) || end < ZF2FS_XATTR_HDR_SIZE + 4 ||
+	    zf2fs_get_le32p(area) != ZF2FS_XATTR_MAGIC)
+		return 0;
+	while (pos + 4 <= end && zf2fs_get_le32p(area + pos)) {
+		struct zf2fs_xattr_entry e;
+		uint32_t size;
+
+		memcpy(&e, area + pos, sizeof(e));
+		size = zf2fs_xattr_entry_size(&e);
+		if (pos + size + 4 > end)
+			break;
+		pos += size;
+	}
+	if (pos + 4 <= end && !zf2fs_get_le32p(area + pos))
+		return 0;
+	*ret_cut = pos;
+	return 1;
+}
+
 ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
 				      struct zf2fs_inode_geom *g)
 {

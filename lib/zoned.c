@@ -53,6 +53,13 @@ ZF2FS_EXPORT const char *zf2fs_zone_cond_name(enum zf2fs_zone_cond cond)
 	}
 }
 
+ZF2FS_EXPORT uint64_t zf2fs_sec_blk_pos(uint32_t segs_per_sec, uint32_t segno, uint32_t blkoff)
+{
+	uint32_t sps = segs_per_sec ? segs_per_sec : 1;
+
+	return (uint64_t)(segno % sps) * ZF2FS_BLOCKS_PER_SEG + blkoff;
+}
+
 ZF2FS_EXPORT const char *zf2fs_sec_zone_state(const struct zf2fs_sec_zone *z)
 {
 	if (z->type == ZF2FS_ZONE_NONE)

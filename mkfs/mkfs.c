@@ -24,6 +24,7 @@
 #include <uuid/uuid.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
 #include "zf2fs/load.h"
 #include "helper.h"
 
@@ -256,9 +257,10 @@ static int prepare_sparse(struct mkfs_cli *c)
 
 static void print_summary(const struct mkfs_cli *c, const struct zf2fs_layout *l, FILE *f)
 {
-	fprintf(f, "Info: sector size = %u\n", 1u << l->log_sectorsize);
+	fprintf(f, "Info: sector size = %u\n", zf2fs_sector_size(l->log_sectorsize));
 	fprintf(f, "Info: total sectors = %" PRIu64 " (%" PRIu64 " MB)\n",
-		l->block_count << l->log_sectors_per_block, l->block_count >> 8);
+		zf2fs_blocks_to_sectors(l->block_count, l->log_sectors_per_block),
+		zf2fs_blocks_to_mib(l->block_count));
 	fprintf(f, "Info: segments per section = %u, sections per zone = %u\n",
 		l->segs_per_sec, l->secs_per_zone);
 	if (l->zoned)

@@ -175,19 +175,14 @@ int dump_superblock(struct dump_ctx *c)
 /* ---- checkpoint ------------------------------------------------------------------------- */
 static void cp_flag_list(struct out *o, uint32_t flags)
 {
-	static const char *const names[] = {
-		"umount", "orphan_present", "compact_sum", "error", "fsck", "fastboot",
-		"crc_recovery", "nat_bits", "trimmed", "nocrc_recovery", "large_nat_bitmap",
-		"quota_need_fsck", "disabled", "disabled_quick", "resizefs",
-	};
-
 	out_list(o, "flags");
 	for (unsigned b = 0; b < 32; b++) {
 		if (!(flags & (1u << b)))
 			continue;
 		out_row(o);
 		out_x(o, "bit", 1u << b);
-		out_s(o, "name", b < sizeof(names) / sizeof(names[0]) ? names[b] : "unknown");
+		out_s(o, "name", zf2fs_cp_flag_name(1u << b) ? zf2fs_cp_flag_name(1u << b) :
+				 "unknown");
 		out_row_end(o);
 	}
 	out_list_end(o);
@@ -455,7 +450,6 @@ int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
 	struct out *o = &c->out;
 	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
 	struct zf2fs_sit_entry ent;
-	const uint8_t *map = ent.valid_map;
 	int err = 0;
 
 	if (!sum)
@@ -476,7 +470,7 @@ int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
 		node = sum->footer.entry_type == ZF2FS_SUM_TYPE_NODE;
 		out_obj(o, NULL);
 		out_u(o, "segno", s);
-		out_x(o, "blkaddr", c->info->main_blkaddr + s * BPS);
+		out_x(o, "blkaddr", zf2fs_main_blk(c->info->main_blkaddr, (uint32_t)s, 0));
 		out_s(o, "type", node ? "node" : "data");
 		out_s(o, "source", log >= 0 ? "checkpoint" : "ssa");
 		if (log >= 0)
@@ -486,13 +480,13 @@ int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
 		out_list(o, "entries");
 		for (unsigned i = 0; i < ZF2FS_ENTRIES_IN_SUM; i++) {
 			const struct zf2fs_summary *e = &sum->entries[i];
-			bool valid = zf2fs_hbit_test(map, i);
+			bool valid = zf2fs_sit_block_valid(&ent, i);
 
 			if (!zf2fs_get(e->nid) && !valid)
 				continue;
 			out_row(o);
 			out_u(o, "offset", i);
-			out_u(o, "blkaddr", c->info->main_blkaddr + s * BPS + i);
+			out_u(o, "blkaddr", zf2fs_main_blk(c->info->main_blkaddr, (uint32_t)s, i));
 			out_u(o, "nid", zf2fs_get(e->nid));
 			out_u(o, "version", e->version);
 			out_u(o, "ofs_in_node", zf2fs_get(e->ofs_in_node));
@@ -546,7 +540,7 @@ int dump_segments(struct dump_ctx *c)
 		out_row(o);
 		out_u(o, "segno", s);
 		out_u(o, "secno", s / (c->info->segs_per_sec ? c->info->segs_per_sec : 1));
-		out_u(o, "blkaddr", c->info->main_blkaddr + s * BPS);
+		out_u(o, "blkaddr", zf2fs_main_blk(c->info->main_blkaddr, (uint32_t)s, 0));
 		out_s(o, "type", zf2fs_log_name(type));
 		out_u(o, "valid_blocks", valid);
 		out_u(o, "mtime", zf2fs_get(se->mtime));

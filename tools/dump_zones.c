@@ -121,8 +121,7 @@ int dump_zones(struct dump_ctx *c)
 		}
 		out_u(o, "valid_blocks", z->valid_blocks);
 		if (log >= 0) {
-			uint64_t pos = (uint64_t)(cur[log] - z->secno * sps) * ZF2FS_BLOCKS_PER_SEG +
-				       off[log];
+			uint64_t pos = zf2fs_sec_blk_pos(sps, cur[log], off[log]);
 
 			out_s(o, "current", zf2fs_log_name((unsigned)log));
 			out_u(o, "next_write", pos);

@@ -401,7 +401,7 @@ static int do_cp(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 	 * pack: a fuzzed count must not send the second write elsewhere) */
 	uint64_t total = zf2fs_get(((struct zf2fs_checkpoint *)blk)->cp_pack_total_block_count);
 
-	s.cp_tail = total >= 2 && total <= ZF2FS_BLOCKS_PER_SEG ? s.blkaddr + total - 1 : s.blkaddr;
+	s.cp_tail = zf2fs_cp_pack_last(s.blkaddr, total);
 	place(&s, 0, m, element(o, m, -1));
 	snprintf(s.what, sizeof(s.what), "cp %u", pack + 1);
 	s.fix = strcmp(m->name, "checksum_offset") ? FIX_CP : FIX_NONE;
@@ -663,10 +663,10 @@ static int do_dent(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 			       (uint32_t)zf2fs_get(v.dentry[slot].name_len);
 
 	if (!strcmp(m->name, "d_bitmap")) {
-		place(&s, (uint32_t)(v.bitmap + slot / 8 - blk), m, 0);
-		s.off = (uint32_t)(v.bitmap + slot / 8 - blk);
+		place(&s, (uint32_t)(v.bitmap + zf2fs_dentry_bit_byte(slot) - blk), m, 0);
+		s.off = (uint32_t)(v.bitmap + zf2fs_dentry_bit_byte(slot) - blk);
 		s.bit = true;
-		s.bitmask = (uint8_t)(1u << (slot % 8));
+		s.bitmask = zf2fs_dentry_bit_mask(slot);
 	} else if (!strcmp(m->name, "d_name")) {
 		s.m = m;
 		s.off = (uint32_t)((const uint8_t *)v.filename[slot] - blk);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "inject.h"
+#include "zf2fs/endian.h"
 
 static const char *const verbs[] = {
 	[V_SET] = "set", [V_ZEROES] = "zeroes", [V_ONES] = "ones", [V_FIRSTBIT] = "firstbit",
@@ -47,17 +48,7 @@ static uint64_t next_random(struct inject_value *v)
 
 uint64_t inject_get_int(const uint8_t *p, uint32_t len)
 {
-	uint64_t x = 0;
-
-	for (uint32_t i = 0; i < len && i < 8; i++)
-		x |= (uint64_t)p[i] << (8 * i);
-	return x;
-}
-
-static void put_int(uint8_t *p, uint32_t len, uint64_t x)
-{
-	for (uint32_t i = 0; i < len && i < 8; i++)
-		p[i] = (uint8_t)(x >> (8 * i));
+	return zf2fs_get_le_bytes(p, len);
 }
 
 static void apply_int(uint8_t *p, uint32_t len, struct inject_value *v, char *desc,
@@ -79,7 +70,7 @@ static void apply_int(uint8_t *p, uint32_t len, struct inject_value *v, char *de
 	case V_RANDOM: x = next_random(v); break;
 	}
 	x &= mask;
-	put_int(p, len, x);
+	zf2fs_put_le_bytes(p, len, x);
 	snprintf(desc, desclen, "%" PRIu64 " (0x%" PRIx64 ") -> %" PRIu64 " (0x%" PRIx64 ")",
 		 old, old, x, x);
 }

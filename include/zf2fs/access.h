@@ -12,6 +12,7 @@
 #define ZF2FS_ACCESS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "zf2fs/endian.h"
@@ -130,6 +131,13 @@ static inline bool zf2fs_sit_mark(struct zf2fs_sit_entry *se, uint32_t off, bool
 	return true;
 }
 
+/* Every block of the segment invalid in the map (the count is left to the caller). */
+static inline void zf2fs_sit_map_clear(struct zf2fs_sit_entry *se)
+{
+	for (unsigned i = 0; i < ZF2FS_SIT_MAP_SIZE; i++)
+		se->valid_map[i] = 0;
+}
+
 /* Bits set in a validity map. */
 static inline uint32_t zf2fs_sit_map_weight(const struct zf2fs_sit_entry *se)
 {
@@ -174,6 +182,47 @@ static inline uint32_t zf2fs_main_seg_off(uint64_t main_blkaddr, uint64_t blk)
 static inline uint64_t zf2fs_main_blk(uint64_t main_blkaddr, uint32_t segno, uint32_t off)
 {
 	return main_blkaddr + (uint64_t)segno * ZF2FS_BLOCKS_PER_SEG + off;
+}
+
+/* ---- superblocks and checkpoint packs ------------------------------------------------- */
+/* The two superblock copies sit in blocks 0 and 1 of the volume. */
+static inline uint64_t zf2fs_super_blkaddr(int copy)
+{
+	return copy ? 1 : 0;
+}
+
+/* The block of the other copy than @copy. */
+static inline uint64_t zf2fs_super_other_blkaddr(int copy)
+{
+	return zf2fs_super_blkaddr(!copy);
+}
+
+/* The closing checkpoint block of the pack starting at @pack_addr whose header gives
+ * @total blocks; @pack_addr itself when @total cannot be a pack's size (a pack has its
+ * two checkpoint blocks and fits in its segment), so that a damaged count never points
+ * elsewhere. */
+static inline uint64_t zf2fs_cp_pack_last(uint64_t pack_addr, uint64_t total)
+{
+	return total >= 2 && total <= ZF2FS_BLOCKS_PER_SEG ? pack_addr + total - 1 : pack_addr;
+}
+
+/* ---- sizes ---------------------------------------------------------------------------- */
+/* Bytes of a sector from the superblock's log2 field. */
+static inline uint32_t zf2fs_sector_size(uint32_t log_sectorsize)
+{
+	return 1u << log_sectorsize;
+}
+
+/* Sectors in @blocks blocks from the superblock's log_sectors_per_block. */
+static inline uint64_t zf2fs_blocks_to_sectors(uint64_t blocks, uint32_t log_sectors_per_block)
+{
+	return blocks << log_sectors_per_block;
+}
+
+/* Whole MiB in @blocks blocks. */
+static inline uint64_t zf2fs_blocks_to_mib(uint64_t blocks)
+{
+	return blocks / (1024u * 1024u / ZF2FS_BLKSIZE);
 }
 
 /* ---- NAT entries ---------------------------------------------------------------------- */
@@ -260,6 +309,17 @@ static inline uint32_t zf2fs_dentry_slots(uint32_t len)
 	return (len + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN;
 }
 
+/* Byte of a dentry bitmap holding slot @slot's bit, and the bit's mask in that byte. */
+static inline uint32_t zf2fs_dentry_bit_byte(uint32_t slot)
+{
+	return slot / 8;
+}
+
+static inline uint8_t zf2fs_dentry_bit_mask(uint32_t slot)
+{
+	return (uint8_t)(1u << (slot % 8));
+}
+
 static inline bool zf2fs_dentry_bit_test(const uint8_t *bitmap, uint32_t slot)
 {
 	return zf2fs_lbit_test(bitmap, slot);
@@ -326,6 +386,38 @@ static inline bool zf2fs_dir_block_bucket(uint64_t bidx, uint32_t dir_level,
 	return false;
 }
 
+/* Bucket of level @level a name of hash @hash belongs in. */
+static inline uint64_t zf2fs_dir_hash_bucket(uint32_t hash, uint32_t level, uint32_t dir_level)
+{
+	return hash % zf2fs_dir_buckets(level, dir_level);
+}
+
+/* Whether a name of hash @hash may sit in dentry block @bidx: the block lies in the bucket
+ * the hash picks at the block's level. */
+static inline bool zf2fs_dir_hash_in_block(uint32_t hash, uint64_t bidx, uint32_t dir_level)
+{
+	uint32_t level;
+	uint64_t bucket;
+
+	return zf2fs_dir_block_bucket(bidx, dir_level, &level, &bucket) &&
+	       zf2fs_dir_hash_bucket(hash, level, dir_level) == bucket;
+}
+
+/* i_current_depth that covers dentry block @bidx (the kernel looks only at the levels
+ * below it); 0 beyond the deepest level. */
+static inline uint32_t zf2fs_dir_depth_covering(uint64_t bidx, uint32_t dir_level)
+{
+	uint32_t level;
+	uint64_t bucket;
+
+	return zf2fs_dir_block_bucket(bidx, dir_level, &level, &bucket) ? level + 1 : 0;
+}
+
+/* i_dir_level values that place names differently (0 .. this - 1): from
+ * ZF2FS_MAX_DIR_HASH_DEPTH / 2 - 1 on, even level 0 has the most buckets (2^30), so every
+ * larger value places names as that one does. */
+#define ZF2FS_DIR_LEVEL_SETTINGS (ZF2FS_MAX_DIR_HASH_DEPTH / 2)
+
 /* ---- logs ----------------------------------------------------------------------------- */
 /* "hot_data" .. "cold_node" for ZF2FS_LOG_HOT_DATA .. ZF2FS_LOG_COLD_NODE, else "unknown". */
 /* ---- xattrs ----------------------------------------------------------------------------- */
@@ -336,6 +428,18 @@ static inline uint32_t zf2fs_xattr_entry_size(const struct zf2fs_xattr_entry *e)
 }
 
 /* ---- node footers ---------------------------------------------------------------------- */
+/* Little-endian 32-bit words of a node block before its footer (i_addr, i_nid, direct and
+ * indirect node arrays: every place a block address or nid may lie), and word @i. */
+static inline uint32_t zf2fs_node_nr_words(void)
+{
+	return (uint32_t)(offsetof(struct zf2fs_node, footer) / 4);
+}
+
+static inline uint32_t zf2fs_node_word(const void *blk, uint32_t i)
+{
+	return zf2fs_get_le32p((const uint8_t *)blk + (uint64_t)i * 4);
+}
+
 /* The dentry mark: an fsync'd inode whose name roll-forward recovery re-creates. */
 static inline bool zf2fs_node_dent_marked(const struct zf2fs_node *n)
 {

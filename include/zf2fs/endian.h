@@ -76,4 +76,24 @@ static inline void zf2fs_put_le32p(void *p, uint32_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
+/* A little-endian integer of @len bytes (at most 8 are read), for fields whose width comes
+ * from a table rather than a type. */
+static inline uint64_t zf2fs_get_le_bytes(const void *p, uint32_t len)
+{
+	const uint8_t *b = p;
+	uint64_t x = 0;
+
+	for (uint32_t i = 0; i < len && i < 8; i++)
+		x |= (uint64_t)b[i] << (8 * i);
+	return x;
+}
+
+static inline void zf2fs_put_le_bytes(void *p, uint32_t len, uint64_t x)
+{
+	uint8_t *b = p;
+
+	for (uint32_t i = 0; i < len && i < 8; i++)
+		b[i] = (uint8_t)(x >> (8 * i));
+}
+
 #endif /* ZF2FS_ENDIAN_H */

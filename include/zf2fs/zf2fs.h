@@ -218,6 +218,8 @@ ZF2FS_EXPORT int zf2fs_mkfs_write(struct zf2fs_dev **devs, const struct zf2fs_la
  * bits.  Returns 0 or -EINVAL with the unknown name copied to @bad. */
 ZF2FS_EXPORT int zf2fs_features_parse(const char *list, uint32_t *ret_features, char *bad,
 				      size_t badlen);
+/* Name of one checkpoint flag bit (ZF2FS_CP_*_FLAG: "umount", "nat_bits", ...), or NULL. */
+ZF2FS_EXPORT const char *zf2fs_cp_flag_name(uint32_t flag);
 /* Name of one feature bit, or NULL. */
 ZF2FS_EXPORT const char *zf2fs_feature_name(uint32_t bit);
 /* Check feature dependencies and support: 0, or -EINVAL/-ENOTSUP with a reason. */
@@ -358,6 +360,19 @@ struct zf2fs_inode_geom {
 /* -ZF2FS_EFSCORRUPTED when i_extra_isize or i_inline_xattr_size cannot be right. */
 ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
 				      struct zf2fs_inode_geom *ret);
+
+/*
+ * The inline xattr list of inode @in (geometry @g) as the kernel reads it without an xattr
+ * node: a header then entries, ended by a zero word that must lie inside the area.  Sets
+ * *@ret_start to the area's byte offset in i_addr.  Returns 1 with *@ret_cut set to the
+ * byte offset in the area where the end word belongs (before the first entry that does
+ * not fit with the end word after it) when the list runs past the area; 0 when it ends
+ * inside, or when there is no list to check (no inline xattr flag, an area too small for
+ * the header and an end word, or no xattr magic).
+ */
+ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
+					const struct zf2fs_inode_geom *g, uint32_t *ret_start,
+					uint32_t *ret_cut);
 
 /* Fill a zeroed inode block @node for inode @ino (its footer too, offset 0) as the kernel
  * creates one: @mode, 2 links for a directory and 1 otherwise, one block (itself), the

@@ -156,6 +156,11 @@ ZF2FS_EXPORT int zf2fs_vol_zone_unusable(struct zf2fs_vol *vol, uint32_t *ret_bl
 ZF2FS_EXPORT uint32_t zf2fs_seg_usable_blocks(const struct zf2fs_vol_info *vi,
 					      uint32_t unusable_per_sec, uint32_t segno);
 
+/* Block @blkoff of main-area segment @segno counted from the start of its section (of
+ * @segs_per_sec segments, 0 taken as 1): the number a zone's write pointer is compared
+ * with. */
+ZF2FS_EXPORT uint64_t zf2fs_sec_blk_pos(uint32_t segs_per_sec, uint32_t segno, uint32_t blkoff);
+
 /* A short state word for a section record: "conventional", "empty", "open", "closed",
  * "full", "read-only", "offline" or "regular" (no zones); never NULL. */
 ZF2FS_EXPORT const char *zf2fs_sec_zone_state(const struct zf2fs_sec_zone *z);

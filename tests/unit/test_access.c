@@ -6,6 +6,7 @@
  */
 #include "unit.h"
 #include "zf2fs/access.h"
+#include "zf2fs/zf2fs.h"
 
 static void test_sit_vblocks(void **state)
 {
@@ -196,6 +197,142 @@ static void test_footer_ofs(void **state)
 	assert_int_equal(zf2fs_footer_ofs(&n), 0);
 }
 
+/* The rules moved out of fsck, mkfs and inject.f2fs (issue #14). */
+static void test_front_end_rules(void **state)
+{
+	static struct zf2fs_sit_entry se;
+	static uint8_t blk[ZF2FS_BLKSIZE];
+	uint8_t bitmap[4] = { 0 };
+
+	(void)state;
+	/* clearing the map leaves vblocks alone */
+	memset(se.valid_map, 0xff, sizeof(se.valid_map));
+	zf2fs_sit_set_vblocks(&se, ZF2FS_LOG_COLD_NODE, 512);
+	zf2fs_sit_map_clear(&se);
+	assert_int_equal(zf2fs_sit_map_weight(&se), 0);
+	assert_int_equal(se.valid_map[ZF2FS_SIT_MAP_SIZE - 1], 0);
+	assert_int_equal(zf2fs_sit_valid_blocks(&se), 512);
+	assert_int_equal(zf2fs_sit_type(&se), ZF2FS_LOG_COLD_NODE);
+
+	/* superblocks in blocks 0 and 1 */
+	assert_int_equal(zf2fs_super_blkaddr(0), 0);
+	assert_int_equal(zf2fs_super_blkaddr(1), 1);
+	assert_int_equal(zf2fs_super_other_blkaddr(0), 1);
+	assert_int_equal(zf2fs_super_other_blkaddr(1), 0);
+
+	/* a pack of 5 blocks at 512 closes at 516; impossible counts stay at the start */
+	assert_int_equal(zf2fs_cp_pack_last(512, 5), 516);
+	assert_int_equal(zf2fs_cp_pack_last(512, 2), 513);
+	assert_int_equal(zf2fs_cp_pack_last(512, ZF2FS_BLOCKS_PER_SEG), 1023);
+	assert_int_equal(zf2fs_cp_pack_last(512, ZF2FS_BLOCKS_PER_SEG + 1), 512);
+	assert_int_equal(zf2fs_cp_pack_last(512, 1), 512);
+	assert_int_equal(zf2fs_cp_pack_last(512, 0), 512);
+
+	/* 512-byte sectors: 8 per block; 256 blocks per MiB */
+	assert_int_equal(zf2fs_sector_size(9), 512);
+	assert_int_equal(zf2fs_sector_size(12), 4096);
+	assert_int_equal(zf2fs_blocks_to_sectors(1000, 3), 8000);
+	assert_int_equal(zf2fs_blocks_to_sectors(1000, 0), 1000);
+	assert_int_equal(zf2fs_blocks_to_mib(255), 0);
+	assert_int_equal(zf2fs_blocks_to_mib(256 * 100 + 7), 100);
+
+	/* dentry bit of slot 10: byte 1, bit 2, the same bit zf2fs_dentry_bit_set sets */
+	assert_int_equal(zf2fs_dentry_bit_byte(10), 1);
+	assert_int_equal(zf2fs_dentry_bit_mask(10), 0x04);
+	assert_int_equal(zf2fs_dentry_bit_mask(7), 0x80);
+	zf2fs_dentry_bit_set(bitmap, 10);
+	assert_int_equal(bitmap[zf2fs_dentry_bit_byte(10)], zf2fs_dentry_bit_mask(10));
+
+	/* node words: everything before the footer, little-endian */
+	assert_int_equal(zf2fs_node_nr_words(), (ZF2FS_BLKSIZE - sizeof(struct zf2fs_node_footer)) / 4);
+	blk[8] = 0x78; blk[9] = 0x56; blk[10] = 0x34; blk[11] = 0x12;
+	assert_int_equal(zf2fs_node_word(blk, 2), 0x12345678);
+	assert_int_equal(zf2fs_node_word(blk, 1), 0);
+}
+
+/* lib/node.c's inline xattr list walk (fsck's 0x040020): an 8-byte value fits, a 500-byte
+ * one runs past the 200-byte default area and the list is cut before it. */
+static void test_inline_xattr_cut(void **state)
+{
+	static struct zf2fs_node n;
+	struct zf2fs_inode_geom g;
+	uint32_t start = 0, cut = 0;
+	uint8_t *area;
+
+	(void)state;
+	n.i.i_inline = ZF2FS_INLINE_XATTR;
+	assert_int_equal(zf2fs_inode_geometry(&n.i, 0, &g), 0);
+	assert_int_equal(g.xattr_words, ZF2FS_INLINE_XATTR_ADDRS);
+	area = (uint8_t *)n.i.i_addr + 4 * (ZF2FS_ADDRS_PER_INODE - ZF2FS_INLINE_XATTR_ADDRS);
+	/* no magic: nothing to check */
+	assert_int_equal(zf2fs_inline_xattr_cut(&n.i, &g, &start, &cut), 0);
+	assert_int_equal(start, 4 * (ZF2FS_ADDRS_PER_INODE - ZF2FS_INLINE_XATTR_ADDRS));
+	zf2fs_put_le32p(area, ZF2FS_XATTR_MAGIC);
+	/* entry at 24: name 4 bytes, value 8: (4 + 4 + 8) = 16 bytes, end word at 40 */
+	area[24] = 1;
+	area[25] = 4;
+	area[26] = 8;
+	assert_int_equal(zf2fs_inline_xattr_cut(&n.i, &g, &start, &cut), 0);
+	/* a second entry of 500 bytes of value does not fit: cut at 40 */
+	area[40] = 1;
+	area[41] = 4;
+	area[42] = 500 & 0xff;
+	area[43] = 500 >> 8;
+	assert_int_equal(zf2fs_inline_xattr_cut(&n.i, &g, &start, &cut), 1);
+	assert_int_equal(cut, 40);
+	/* without the inline xattr flag the area is not a list */
+	n.i.i_inline = 0;
+	assert_int_equal(zf2fs_inline_xattr_cut(&n.i, &g, &start, &cut), 0);
+}
+
+/* Hash placement as pass 5 weighs it: level 0 of dir_level 0 has one bucket of 2 blocks,
+ * level 1 two (blocks 2-3 and 4-5); dir_level 1 doubles them. */
+static void test_dir_hash_placement(void **state)
+{
+	(void)state;
+	assert_true(zf2fs_dir_hash_in_block(7, 0, 0));
+	assert_true(zf2fs_dir_hash_in_block(7, 1, 0));
+	assert_false(zf2fs_dir_hash_in_block(7, 2, 0));   /* level 1: 7 % 2 = bucket 1 */
+	assert_true(zf2fs_dir_hash_in_block(7, 4, 0));
+	assert_true(zf2fs_dir_hash_in_block(6, 2, 0));
+	assert_int_equal(zf2fs_dir_hash_bucket(7, 1, 0), 1);
+	assert_int_equal(zf2fs_dir_hash_bucket(7, 0, 1), 1);
+	assert_false(zf2fs_dir_hash_in_block(6, 2, 1));   /* dir_level 1: blocks 2-3 = bucket 1 */
+	assert_true(zf2fs_dir_hash_in_block(7, 2, 1));
+	assert_int_equal(zf2fs_dir_depth_covering(0, 0), 1);
+	assert_int_equal(zf2fs_dir_depth_covering(5, 0), 2);
+	assert_int_equal(zf2fs_dir_depth_covering(6, 0), 3);
+	assert_int_equal(zf2fs_dir_depth_covering(5, 1), 2);
+	/* the last distinct setting: the next one gives the same buckets at every level */
+	for (uint32_t l = 0; l < ZF2FS_MAX_DIR_HASH_DEPTH; l++)
+		assert_true(zf2fs_dir_buckets(l, ZF2FS_DIR_LEVEL_SETTINGS - 1) ==
+			    zf2fs_dir_buckets(l, ZF2FS_DIR_LEVEL_SETTINGS));
+	assert_true(zf2fs_dir_buckets(0, ZF2FS_DIR_LEVEL_SETTINGS - 2) !=
+		    zf2fs_dir_buckets(0, ZF2FS_DIR_LEVEL_SETTINGS - 1));
+}
+
+/* dump.f2fs's checkpoint flag names, and inject.f2fs's fields of any width. */
+static void test_cp_flags_and_le_bytes(void **state)
+{
+	uint8_t b[8] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 };
+
+	(void)state;
+	assert_string_equal(zf2fs_cp_flag_name(ZF2FS_CP_UMOUNT_FLAG), "umount");
+	assert_string_equal(zf2fs_cp_flag_name(0x80), "nat_bits");
+	assert_string_equal(zf2fs_cp_flag_name(ZF2FS_CP_RESIZEFS_FLAG), "resizefs");
+	assert_null(zf2fs_cp_flag_name(0x8000));
+	assert_null(zf2fs_cp_flag_name(ZF2FS_CP_UMOUNT_FLAG | ZF2FS_CP_FSCK_FLAG));
+
+	assert_int_equal(zf2fs_get_le_bytes(b, 1), 0x11);
+	assert_int_equal(zf2fs_get_le_bytes(b, 3), 0x332211);
+	assert_true(zf2fs_get_le_bytes(b, 8) == 0x8877665544332211ull);
+	assert_int_equal(zf2fs_get_le_bytes(b, 4), zf2fs_get_le32p(b));
+	zf2fs_put_le_bytes(b, 2, 0xabcdef);
+	assert_int_equal(b[0], 0xef);
+	assert_int_equal(b[1], 0xcd);
+	assert_int_equal(b[2], 0x33);   /* the third byte is not the field's */
+}
+
 static void test_log_names(void **state)
 {
 	(void)state;
@@ -219,6 +356,10 @@ int main(void)
 		cmocka_unit_test(test_table_indexes_and_sizes),
 		cmocka_unit_test(test_mark_and_addresses),
 		cmocka_unit_test(test_footer_ofs),
+		cmocka_unit_test(test_front_end_rules),
+		cmocka_unit_test(test_inline_xattr_cut),
+		cmocka_unit_test(test_dir_hash_placement),
+		cmocka_unit_test(test_cp_flags_and_le_bytes),
 		cmocka_unit_test(test_log_names),
 	};
 

@@ -38,6 +38,17 @@ static void test_names(void **state)
 	assert_string_equal(zf2fs_sec_zone_state(&z), "regular");
 }
 
+/* The write-pointer position of a block: counted from its section's first block. */
+static void test_sec_blk_pos(void **state)
+{
+	(void)state;
+	assert_int_equal(zf2fs_sec_blk_pos(1, 7, 3), 3);
+	assert_int_equal(zf2fs_sec_blk_pos(0, 7, 3), 3);
+	assert_int_equal(zf2fs_sec_blk_pos(4, 8, 0), 0);
+	assert_int_equal(zf2fs_sec_blk_pos(4, 11, 5), 3 * ZF2FS_BLOCKS_PER_SEG + 5);
+	assert_int_equal(zf2fs_sec_blk_pos(1024, 2047, 511), 1024ull * ZF2FS_BLOCKS_PER_SEG - 1);
+}
+
 static void test_no_zones(void **state)
 {
 	struct zf2fs_dev *dev;
@@ -195,6 +206,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_sec_blk_pos),
 		cmocka_unit_test(test_no_zones),
 		cmocka_unit_test(test_usable_blocks),
 		cmocka_unit_test(test_model_capacity),
