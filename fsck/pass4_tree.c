@@ -1153,7 +1153,7 @@ static uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
 			    zf2fs_vol_read_block(ctx->vol, blk, n))
 				continue;
 			if (zf2fs_get(n->footer.nid) != root || zf2fs_get(n->footer.ino) != root ||
-			    zf2fs_node_ofs(n) || found_test(ctx, blk - ctx->vi->main_blkaddr) ||
+			    zf2fs_footer_ofs(n) || found_test(ctx, blk - ctx->vi->main_blkaddr) ||
 			    (dir ? (zf2fs_get(n->i.i_mode) & S_FMT) != 0040000 :
 			     !mode_known((uint32_t)zf2fs_get(n->i.i_mode))))
 				continue;
@@ -1244,7 +1244,7 @@ static void restore_nat_ino(struct fsck_ctx *ctx, uint32_t child)
 	n = malloc(ZF2FS_BLKSIZE);
 	if (n && !zf2fs_vol_read_block(ctx->vol, p.blkaddr, n) &&
 	    zf2fs_get(n->footer.nid) == child && zf2fs_get(n->footer.ino) == child &&
-	    !zf2fs_node_ofs(n) && mode_known((uint32_t)zf2fs_get(n->i.i_mode)) &&
+	    !zf2fs_footer_ofs(n) && mode_known((uint32_t)zf2fs_get(n->i.i_mode)) &&
 	    !ssa_entry(ctx, p.blkaddr, &e) && zf2fs_get(e->nid) == child &&
 	    fix_problem(ctx, PR_4_NAT_INO_WRONG, &p) &&
 	    !repair_set_nat(ctx, child, child, (uint32_t)p.blkaddr) &&

@@ -446,12 +446,6 @@ static inline bool zf2fs_node_dent_marked(const struct zf2fs_node *n)
 	return zf2fs_get(n->footer.flag) & ZF2FS_FOOTER_DENT_BIT;
 }
 
-/* The footer's offset: 0 for an inode, the node's place in its file's tree otherwise. */
-static inline uint32_t zf2fs_node_ofs(const struct zf2fs_node *n)
-{
-	return (uint32_t)zf2fs_get(n->footer.flag) >> ZF2FS_FOOTER_OFS_SHIFT;
-}
-
 static inline const char *zf2fs_log_name(uint32_t type)
 {
 	static const char *const names[ZF2FS_NR_CURSEG] = {
