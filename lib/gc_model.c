@@ -57,13 +57,42 @@ static bool seg_in_use(const struct zf2fs_gc_model *m, uint32_t segno)
 	return m->valid[segno] || m->prefree[segno] || seg_is_current(m, segno);
 }
 
-/* Segment @segno's valid count or prefree state changed: the next checkpoint looks at it. */
-static inline void cp_note(struct zf2fs_gc_model *m, uint32_t segno)
+/* Segment @segno's valid count or prefree state changed: the next checkpoint looks at it.
+ * The list grows with the segments in use; when it cannot, the checkpoint visits every
+ * segment instead (cp_all), which gives the same result. */
+static void cp_note(struct zf2fs_gc_model *m, uint32_t segno)
 {
-	if (!m->cp_mark[segno]) {
-		m->cp_mark[segno] = 1;
-		m->cp_list[m->cp_n++] = segno;
+	if (m->cp_mark[segno])
+		return;
+	m->cp_mark[segno] = 1;
+	if (m->cp_all)
+		return;
+	if (m->cp_n == m->cp_cap) {
+		uint32_t cap = m->cp_cap ? m->cp_cap * 2 : 1024;
+		uint32_t *l;
+
+		if (cap > m->total_segs)
+			cap = m->total_segs;
+		l = realloc(m->cp_list, (size_t)cap * sizeof(*l));
+		if (!l) {
+			m->cp_all = true;
+			return;
+		}
+		m->cp_list = l;
+		m->cp_cap = cap;
 	}
+	m->cp_list[m->cp_n++] = segno;
+}
+
+/* The @k-th segment the next checkpoint visits (k < cp_count). */
+static inline uint32_t cp_seg(const struct zf2fs_gc_model *m, uint32_t k)
+{
+	return m->cp_all ? k : m->cp_list[k];
+}
+
+static inline uint32_t cp_count(const struct zf2fs_gc_model *m)
+{
+	return m->cp_all ? m->total_segs : m->cp_n;
 }
 
 static bool sec_is_free(const struct zf2fs_gc_model *m, uint32_t secno)
@@ -169,14 +198,11 @@ ZF2FS_EXPORT int zf2fs_gc_model_new(const struct zf2fs_gc_geom *g, struct zf2fs_
 	m->prefree = calloc(segs, 1);
 	m->mtime = calloc(segs, sizeof(*m->mtime));
 	m->cp_mark = calloc(segs, 1);
-	m->cp_list = malloc(segs * sizeof(*m->cp_list));
 	m->sec_valid = calloc(m->main_secs, sizeof(*m->sec_valid));
 	m->sec_dirty = calloc(m->main_secs, 1);
 	m->victim_map = calloc(m->main_secs, 1);
-	m->bg_data = calloc(m->main_secs, sizeof(*m->bg_data));
-	m->bg_node = calloc(m->main_secs, sizeof(*m->bg_node));
-	if (!m->bg_data || !m->bg_node || !m->valid || !m->ckpt_valid || !m->type || !m->prefree || !m->mtime ||
-	    !m->sec_valid || !m->sec_dirty || !m->victim_map || !m->cp_mark || !m->cp_list) {
+	if (!m->valid || !m->ckpt_valid || !m->type || !m->prefree || !m->mtime ||
+	    !m->sec_valid || !m->sec_dirty || !m->victim_map || !m->cp_mark) {
 		zf2fs_gc_model_free(m);
 		return -ENOMEM;
 	}
@@ -248,8 +274,11 @@ ZF2FS_EXPORT int zf2fs_gc_model_ready(struct zf2fs_gc_model *m)
 			v += m->valid[s * m->sps + i];
 			m->prefree_segs += m->prefree[s * m->sps + i];
 		}
-		m->sec_valid[s] = v;
-		m->sec_dirty[s] = 0;
+		/* written only when they change: the pages of free sections stay untouched */
+		if (m->sec_valid[s] != v)
+			m->sec_valid[s] = v;
+		if (m->sec_dirty[s])
+			m->sec_dirty[s] = 0;
 		gc_refresh_sec(m, s);
 		if (sec_is_free(m, s))
 			m->free_secs++;
@@ -630,9 +659,13 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 	int moved = 0, err;
 
 	/* pages background GC dirtied are written now */
-	m->dirty_data -= m->bg_data[secno] < m->dirty_data ? m->bg_data[secno] : m->dirty_data;
-	m->dirty_node -= m->bg_node[secno] < m->dirty_node ? m->bg_node[secno] : m->dirty_node;
-	m->bg_data[secno] = m->bg_node[secno] = 0;
+	if (m->bg_data) {
+		m->dirty_data -= m->bg_data[secno] < m->dirty_data ? m->bg_data[secno] :
+			m->dirty_data;
+		m->dirty_node -= m->bg_node[secno] < m->dirty_node ? m->bg_node[secno] :
+			m->dirty_node;
+		m->bg_data[secno] = m->bg_node[secno] = 0;
+	}
 
 	for (uint32_t i = 0; i < m->usegs; i++) {
 		uint32_t src = secno * m->sps + i;
@@ -732,11 +765,11 @@ ZF2FS_EXPORT uint32_t zf2fs_gc_checkpoint(struct zf2fs_gc_model *m)
 
 	/* only segments whose counts changed since the last checkpoint can be prefree or
 	 * have a checkpointed count to bring up to date */
-	for (uint32_t k = 0; k < m->cp_n; k++) {
-		uint32_t sec = m->cp_list[k] / m->sps;
+	for (uint32_t k = 0; k < cp_count(m); k++) {
+		uint32_t sec = cp_seg(m, k) / m->sps;
 		bool was_free;
 
-		if (!m->prefree[m->cp_list[k]])
+		if (!m->prefree[cp_seg(m, k)])
 			continue;
 		/* the first prefree segment of a section met frees all of the section's */
 		was_free = sec_is_free(m, sec);
@@ -750,16 +783,18 @@ ZF2FS_EXPORT uint32_t zf2fs_gc_checkpoint(struct zf2fs_gc_model *m)
 		}
 		set_sec_free_state(m, sec, was_free);
 	}
-	for (uint32_t k = 0; k < m->cp_n; k++) {
-		uint32_t seg = m->cp_list[k];
+	for (uint32_t k = 0; k < cp_count(m); k++) {
+		uint32_t seg = cp_seg(m, k);
 
 		m->ckpt_valid[seg] = m->valid[seg];
 		m->cp_mark[seg] = 0;
 	}
 	m->cp_n = 0;
+	m->cp_all = false;
 	m->prefree_segs = 0;
 	m->dirty_node = 0;
-	memset(m->bg_node, 0, (size_t)m->main_secs * sizeof(*m->bg_node));
+	if (m->bg_node)
+		memset(m->bg_node, 0, (size_t)m->main_secs * sizeof(*m->bg_node));
 	return n;
 }
 

@@ -44,13 +44,16 @@ struct zf2fs_gc_model {
 	/* segments whose valid count changed since the last checkpoint (the checkpoint
 	 * visits these only, not the whole main area) */
 	uint8_t *cp_mark;
-	uint32_t *cp_list, cp_n;
+	uint32_t *cp_list, cp_n, cp_cap; /* cp_list grows with the segments in use */
+	bool cp_all;                /* cp_list could not grow: the checkpoint visits every
+				     * segment (same result, more time) */
 	/* per section */
 	uint32_t *sec_valid;
 	uint8_t *sec_dirty;         /* in the kernel's dirty unit map (dirty_secmap/DIRTY) */
 	uint8_t *victim_map;        /* victim_secmap */
 	uint32_t nr_marked;         /* sections set in victim_map */
-	uint32_t *bg_data, *bg_node; /* pages background GC dirtied, per section */
+	uint32_t *bg_data, *bg_node; /* pages background GC dirtied, per section; NULL until
+				      * the first background collection */
 	uint64_t dirty_data, dirty_node;  /* dirty pages the free-section rule counts */
 	uint32_t nr_dirty_units;
 	uint32_t free_secs, prefree_segs;

@@ -541,6 +541,16 @@ static int collect(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *q,
 		v->moved_blocks = (uint32_t)moved;
 		return 0;
 	}
+	if (!m->bg_data) {
+		m->bg_data = calloc(m->main_secs, sizeof(*m->bg_data));
+		m->bg_node = calloc(m->main_secs, sizeof(*m->bg_node));
+		if (!m->bg_data || !m->bg_node) {
+			free(m->bg_data);
+			free(m->bg_node);
+			m->bg_data = m->bg_node = NULL;
+			return -ENOMEM;
+		}
+	}
 	for (uint32_t i = 0; i < m->usegs; i++) {
 		uint32_t seg = v->secno * m->sps + i, n = m->valid[seg];
 
