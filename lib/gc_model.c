@@ -23,6 +23,27 @@
 #include "zf2fs/zoned.h"
 #include "gc_p.h"
 
+const struct gc_seg gc_seg_zero;
+
+int gc_seg_alloc(struct zf2fs_gc_model *m, uint32_t segno)
+{
+	struct gc_seg **c = &m->seg_chunk[segno >> GC_SEG_CHUNK_SHIFT];
+
+	if (!*c)
+		*c = calloc(GC_SEG_CHUNK, sizeof(**c));
+	return *c ? 0 : -ENOMEM;
+}
+
+struct gc_seg *gc_seg_slow(struct zf2fs_gc_model *m, uint32_t segno)
+{
+	if (gc_seg_alloc(m, segno)) {
+		m->oom = true;
+		memset(&m->scratch, 0, sizeof(m->scratch));
+		return &m->scratch;
+	}
+	return gc_segw(m, segno);
+}
+
 uint32_t gc_seg_usable(const struct zf2fs_gc_model *m, uint32_t segno)
 {
 	uint32_t off, start;
@@ -54,7 +75,7 @@ static bool seg_is_current(const struct zf2fs_gc_model *m, uint32_t segno)
 
 static bool seg_in_use(const struct zf2fs_gc_model *m, uint32_t segno)
 {
-	return m->valid[segno] || m->prefree[segno] || seg_is_current(m, segno);
+	return gc_seg(m, segno)->valid || gc_seg(m, segno)->prefree || seg_is_current(m, segno);
 }
 
 /* Segment @segno's valid count or prefree state changed: the next checkpoint looks at it.
@@ -62,9 +83,9 @@ static bool seg_in_use(const struct zf2fs_gc_model *m, uint32_t segno)
  * segment instead (cp_all), which gives the same result. */
 static void cp_note(struct zf2fs_gc_model *m, uint32_t segno)
 {
-	if (m->cp_mark[segno])
+	if (gc_seg(m, segno)->cp_mark)
 		return;
-	m->cp_mark[segno] = 1;
+	gc_segw(m, segno)->cp_mark = 1;
 	if (m->cp_all)
 		return;
 	if (m->cp_n == m->cp_cap) {
@@ -135,7 +156,7 @@ uint64_t gc_sec_mtime_cb(const struct zf2fs_gc_model *m, uint32_t secno)
 	uint64_t sum = 0;
 
 	for (uint32_t i = 0; i < m->usegs; i++)
-		sum += m->mtime[secno * m->sps + i];
+		sum += gc_seg(m, secno * m->sps + i)->mtime;
 	return sum / m->usegs;
 }
 
@@ -144,7 +165,7 @@ uint64_t gc_sec_mtime_all(const struct zf2fs_gc_model *m, uint32_t secno)
 	uint64_t sum = 0;
 
 	for (uint32_t i = 0; i < m->sps; i++)
-		sum += m->mtime[secno * m->sps + i];
+		sum += gc_seg(m, secno * m->sps + i)->mtime;
 	return sum / m->sps;
 }
 
@@ -192,17 +213,12 @@ ZF2FS_EXPORT int zf2fs_gc_model_new(const struct zf2fs_gc_geom *g, struct zf2fs_
 	m->ovp_segments = g->ovp_segments;
 	m->reserved_secs = g->rsvd_segments / m->sps;
 	m->elapsed_time = g->elapsed_time;
-	m->valid = calloc(segs, sizeof(*m->valid));
-	m->ckpt_valid = calloc(segs, sizeof(*m->ckpt_valid));
-	m->type = calloc(segs, 1);
-	m->prefree = calloc(segs, 1);
-	m->mtime = calloc(segs, sizeof(*m->mtime));
-	m->cp_mark = calloc(segs, 1);
+	m->seg_nchunks = (uint32_t)((segs + GC_SEG_CHUNK - 1) >> GC_SEG_CHUNK_SHIFT);
+	m->seg_chunk = calloc(m->seg_nchunks, sizeof(*m->seg_chunk));
 	m->sec_valid = calloc(m->main_secs, sizeof(*m->sec_valid));
 	m->sec_dirty = calloc(m->main_secs, 1);
 	m->victim_map = calloc(m->main_secs, 1);
-	if (!m->valid || !m->ckpt_valid || !m->type || !m->prefree || !m->mtime ||
-	    !m->sec_valid || !m->sec_dirty || !m->victim_map || !m->cp_mark) {
+	if (!m->seg_chunk || !m->sec_valid || !m->sec_dirty || !m->victim_map) {
 		zf2fs_gc_model_free(m);
 		return -ENOMEM;
 	}
@@ -217,12 +233,9 @@ ZF2FS_EXPORT void zf2fs_gc_model_free(struct zf2fs_gc_model *m)
 	if (!m)
 		return;
 	gc_index_free(&m->idx);
-	free(m->valid);
-	free(m->ckpt_valid);
-	free(m->type);
-	free(m->prefree);
-	free(m->mtime);
-	free(m->cp_mark);
+	for (uint32_t i = 0; m->seg_chunk && i < m->seg_nchunks; i++)
+		free(m->seg_chunk[i]);
+	free(m->seg_chunk);
 	free(m->cp_list);
 	free(m->sec_valid);
 	free(m->sec_dirty);
@@ -235,15 +248,20 @@ ZF2FS_EXPORT void zf2fs_gc_model_free(struct zf2fs_gc_model *m)
 ZF2FS_EXPORT int zf2fs_gc_model_set_segment(struct zf2fs_gc_model *m, uint32_t segno,
 					    uint32_t valid, uint32_t type, uint64_t mtime)
 {
+	struct gc_seg *g;
+
 	if (segno >= m->total_segs)
 		return -ERANGE;
 	if (valid > gc_seg_usable(m, segno) || type > 7)
 		return -EINVAL;
-	m->valid[segno] = (uint16_t)valid;
-	m->ckpt_valid[segno] = (uint16_t)valid;
+	if (gc_seg_alloc(m, segno))
+		return -ENOMEM;
+	g = gc_segw(m, segno);
+	g->valid = (uint16_t)valid;
+	g->ckpt_valid = (uint16_t)valid;
 	cp_note(m, segno);
-	m->type[segno] = (uint8_t)type;
-	m->mtime[segno] = mtime;
+	g->type = (uint8_t)type;
+	g->mtime = mtime;
 	return 0;
 }
 
@@ -254,6 +272,9 @@ ZF2FS_EXPORT int zf2fs_gc_model_set_curseg(struct zf2fs_gc_model *m, int log, ui
 		return -EINVAL;
 	if (segno >= m->total_segs)
 		return -ERANGE;
+	/* a current segment is written to: its record must exist */
+	if (gc_seg_alloc(m, segno))
+		return -ENOMEM;
 	m->cur_seg[log] = segno;
 	m->cur_off[log] = blkoff;
 	return 0;
@@ -271,8 +292,8 @@ ZF2FS_EXPORT int zf2fs_gc_model_ready(struct zf2fs_gc_model *m)
 		uint64_t mt;
 
 		for (uint32_t i = 0; i < m->sps; i++) {
-			v += m->valid[s * m->sps + i];
-			m->prefree_segs += m->prefree[s * m->sps + i];
+			v += gc_seg(m, s * m->sps + i)->valid;
+			m->prefree_segs += gc_seg(m, s * m->sps + i)->prefree;
 		}
 		/* written only when they change: the pages of free sections stay untouched */
 		if (m->sec_valid[s] != v)
@@ -300,6 +321,7 @@ static int set_from_sit(struct zf2fs_gc_model *m, const struct zf2fs_log *log, u
 {
 	uint32_t vb = (uint32_t)zf2fs_get(se->vblocks);
 	uint32_t valid = vb & ZF2FS_SIT_VBLOCKS_MASK, type = vb >> ZF2FS_SIT_VBLOCKS_BITS;
+	int err;
 
 	if (m->unusable && valid <= m->bps && valid > gc_seg_usable(m, segno)) {
 		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "segment %u holds %u valid blocks, more than "
@@ -307,7 +329,10 @@ static int set_from_sit(struct zf2fs_gc_model *m, const struct zf2fs_log *log, u
 			   segno, valid, gc_seg_usable(m, segno), m->cap);
 		return -EINVAL;
 	}
-	if (zf2fs_gc_model_set_segment(m, segno, valid, type, zf2fs_get(se->mtime))) {
+	err = zf2fs_gc_model_set_segment(m, segno, valid, type, zf2fs_get(se->mtime));
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
 		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt SIT entry: segment %u, %u valid blocks "
 			   "of type %u", segno, valid, type);
 		return -ZF2FS_EFSCORRUPTED;
@@ -471,6 +496,8 @@ ZF2FS_EXPORT int zf2fs_gc_model_load_cap(struct zf2fs_vol *vol, const struct zf2
 
 		zf2fs_vol_curseg(vol, i, &segno, &blkoff);
 		err = zf2fs_gc_model_set_curseg(m, i, segno, blkoff);
+		if (err == -ENOMEM)
+			goto out;
 		if (err) {
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: current segment "
 				   "of log %d, segment %u offset %u", i, segno, blkoff);
@@ -493,17 +520,17 @@ ZF2FS_EXPORT int zf2fs_gc_model_segment(const struct zf2fs_gc_model *m, uint32_t
 {
 	if (segno >= m->total_segs)
 		return -ERANGE;
-	ret->valid_blocks = m->valid[segno];
-	ret->ckpt_valid_blocks = m->ckpt_valid[segno];
-	ret->type = m->type[segno];
-	ret->mtime = m->mtime[segno];
+	ret->valid_blocks = gc_seg(m, segno)->valid;
+	ret->ckpt_valid_blocks = gc_seg(m, segno)->ckpt_valid;
+	ret->type = gc_seg(m, segno)->type;
+	ret->mtime = gc_seg(m, segno)->mtime;
 	if (seg_is_current(m, segno))
 		ret->state = ZF2FS_GC_SEG_CURRENT;
-	else if (m->prefree[segno])
+	else if (gc_seg(m, segno)->prefree)
 		ret->state = ZF2FS_GC_SEG_PREFREE;
-	else if (!m->valid[segno])
+	else if (!gc_seg(m, segno)->valid)
 		ret->state = ZF2FS_GC_SEG_FREE;
-	else if (m->valid[segno] < gc_seg_usable(m, segno))
+	else if (gc_seg(m, segno)->valid < gc_seg_usable(m, segno))
 		ret->state = ZF2FS_GC_SEG_DIRTY;
 	else
 		ret->state = ZF2FS_GC_SEG_FULL;
@@ -532,12 +559,12 @@ ZF2FS_EXPORT uint32_t zf2fs_gc_model_last_victim(const struct zf2fs_gc_model *m,
 /* The kernel's segment mtime update, made before a valid count changes. */
 static void touch_mtime(struct zf2fs_gc_model *m, uint32_t segno, uint64_t t)
 {
-	uint64_t old = m->mtime[segno];
-	uint32_t v = m->valid[segno];
+	uint64_t old = gc_seg(m, segno)->mtime;
+	uint32_t v = gc_seg(m, segno)->valid;
 
 	/* an average with t stays t: no division */
 	if (old != t)
-		m->mtime[segno] = old ? (old * v + t) / (v + 1) : t;
+		gc_segw(m, segno)->mtime = old ? (old * v + t) / (v + 1) : t;
 	if (t > m->max_mtime)
 		m->max_mtime = t;
 }
@@ -592,6 +619,8 @@ static int new_segment(struct zf2fs_gc_model *m, int l)
 			return -ENOSPC;
 		segno = secno * m->sps;
 	}
+	if (gc_seg_alloc(m, segno))
+		return -ENOMEM;
 	{
 		uint32_t nsec = segno / m->sps;
 		bool was_free = sec_is_free(m, nsec);
@@ -619,10 +648,10 @@ static inline void next_off(struct zf2fs_gc_model *m, int l)
 static void dec_valid(struct zf2fs_gc_model *m, uint32_t segno)
 {
 	cp_note(m, segno);
-	m->valid[segno]--;
+	gc_segw(m, segno)->valid--;
 	m->sec_valid[segno / m->sps]--;
-	if (!m->valid[segno] && !seg_is_current(m, segno)) {
-		m->prefree[segno] = 1;
+	if (!gc_seg(m, segno)->valid && !seg_is_current(m, segno)) {
+		gc_segw(m, segno)->prefree = 1;
 		m->prefree_segs++;
 	}
 }
@@ -640,11 +669,11 @@ static int log_ready(struct zf2fs_gc_model *m, int l)
 static void log_count_write(struct zf2fs_gc_model *m, int l, uint32_t dst)
 {
 	cp_note(m, dst);
-	m->valid[dst]++;
-	if (m->ckpt_valid[dst] < m->bps)
-		m->ckpt_valid[dst]++;
+	gc_segw(m, dst)->valid++;
+	if (gc_seg(m, dst)->ckpt_valid < m->bps)
+		gc_segw(m, dst)->ckpt_valid++;
 	m->sec_valid[dst / m->sps]++;
-	m->type[dst] = (uint8_t)l;
+	gc_segw(m, dst)->type = (uint8_t)l;
 	next_off(m, l);
 }
 
@@ -669,13 +698,13 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 
 	for (uint32_t i = 0; i < m->usegs; i++) {
 		uint32_t src = secno * m->sps + i;
-		int l = m->type[src] >= ZF2FS_LOG_HOT_NODE && m->type[src] <= ZF2FS_LOG_COLD_NODE ?
-			m->type[src] : ZF2FS_LOG_COLD_DATA;
+		int l = gc_seg(m, src)->type >= ZF2FS_LOG_HOT_NODE && gc_seg(m, src)->type <= ZF2FS_LOG_COLD_NODE ?
+			gc_seg(m, src)->type : ZF2FS_LOG_COLD_DATA;
 
 		/* moved data blocks dirty their node pages: at least one */
-		if (m->valid[src] && l == ZF2FS_LOG_COLD_DATA)
+		if (gc_seg(m, src)->valid && l == ZF2FS_LOG_COLD_DATA)
 			m->dirty_node++;
-		while (m->valid[src]) {
+		while (gc_seg(m, src)->valid) {
 			uint32_t dst;
 
 			err = log_ready(m, l);
@@ -686,21 +715,21 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 				/* as many blocks as the destination segment takes, in one go:
 				 * the counts below are what the per-block path adds up to */
 				uint32_t room = gc_seg_usable(m, dst) - m->cur_off[l];
-				uint32_t n = m->valid[src] < room ? m->valid[src] : room;
+				uint32_t n = gc_seg(m, src)->valid < room ? gc_seg(m, src)->valid : room;
 
 				m->move_run_hook(m->hook_arg, src, dst * m->bps + m->cur_off[l], n);
 				cp_note(m, dst);
 				cp_note(m, src);
-				m->valid[dst] = (uint16_t)(m->valid[dst] + n);
-				m->ckpt_valid[dst] = (uint16_t)(m->ckpt_valid[dst] + n < m->bps ?
-							    m->ckpt_valid[dst] + n : m->bps);
+				gc_segw(m, dst)->valid = (uint16_t)(gc_seg(m, dst)->valid + n);
+				gc_segw(m, dst)->ckpt_valid = (uint16_t)(gc_seg(m, dst)->ckpt_valid + n < m->bps ?
+							    gc_seg(m, dst)->ckpt_valid + n : m->bps);
 				m->sec_valid[dst / m->sps] += n;
-				m->type[dst] = (uint8_t)l;
+				gc_segw(m, dst)->type = (uint8_t)l;
 				m->cur_off[l] += n;
-				m->valid[src] = (uint16_t)(m->valid[src] - n);
+				gc_segw(m, src)->valid = (uint16_t)(gc_seg(m, src)->valid - n);
 				m->sec_valid[secno] -= n;
-				if (!m->valid[src] && !seg_is_current(m, src)) {
-					m->prefree[src] = 1;
+				if (!gc_seg(m, src)->valid && !seg_is_current(m, src)) {
+					gc_segw(m, src)->prefree = 1;
 					m->prefree_segs++;
 				}
 				moved += (int)n;
@@ -769,15 +798,15 @@ ZF2FS_EXPORT uint32_t zf2fs_gc_checkpoint(struct zf2fs_gc_model *m)
 		uint32_t sec = cp_seg(m, k) / m->sps;
 		bool was_free;
 
-		if (!m->prefree[cp_seg(m, k)])
+		if (!gc_seg(m, cp_seg(m, k))->prefree)
 			continue;
 		/* the first prefree segment of a section met frees all of the section's */
 		was_free = sec_is_free(m, sec);
 		for (uint32_t i = 0; i < m->sps; i++) {
 			uint32_t seg = sec * m->sps + i;
 
-			if (m->prefree[seg]) {
-				m->prefree[seg] = 0;
+			if (gc_seg(m, seg)->prefree) {
+				gc_segw(m, seg)->prefree = 0;
 				n++;
 			}
 		}
@@ -785,9 +814,13 @@ ZF2FS_EXPORT uint32_t zf2fs_gc_checkpoint(struct zf2fs_gc_model *m)
 	}
 	for (uint32_t k = 0; k < cp_count(m); k++) {
 		uint32_t seg = cp_seg(m, k);
+		struct gc_seg *g;
 
-		m->ckpt_valid[seg] = m->valid[seg];
-		m->cp_mark[seg] = 0;
+		if (!gc_seg(m, seg)->cp_mark)
+			continue;  /* cp_all: unchanged (and never-used) segments stay as they are */
+		g = gc_segw(m, seg);
+		g->ckpt_valid = g->valid;
+		g->cp_mark = 0;
 	}
 	m->cp_n = 0;
 	m->cp_all = false;
@@ -825,12 +858,12 @@ ZF2FS_EXPORT void zf2fs_gc_summarize(const struct zf2fs_gc_model *m, struct zf2f
 		case ZF2FS_GC_SEG_PREFREE: r->prefree_segs++; break;
 		case ZF2FS_GC_SEG_CURRENT: break;
 		}
-		r->valid_blocks += m->valid[s];
-		if (m->mtime[s] && m->valid[s]) {
-			if (m->mtime[s] < r->min_mtime)
-				r->min_mtime = m->mtime[s];
-			if (m->mtime[s] > r->max_mtime)
-				r->max_mtime = m->mtime[s];
+		r->valid_blocks += gc_seg(m, s)->valid;
+		if (gc_seg(m, s)->mtime && gc_seg(m, s)->valid) {
+			if (gc_seg(m, s)->mtime < r->min_mtime)
+				r->min_mtime = gc_seg(m, s)->mtime;
+			if (gc_seg(m, s)->mtime > r->max_mtime)
+				r->max_mtime = gc_seg(m, s)->mtime;
 		}
 	}
 	if (r->min_mtime == UINT64_MAX)
@@ -840,7 +873,7 @@ ZF2FS_EXPORT void zf2fs_gc_summarize(const struct zf2fs_gc_model *m, struct zf2f
 		bool pre = false;
 
 		for (uint32_t i = 0; i < m->sps; i++)
-			pre |= m->prefree[s * m->sps + i];
+			pre |= gc_seg(m, s * m->sps + i)->prefree;
 		if (gc_sec_is_current(m, s))
 			r->current_secs++;
 		else if (sec_is_free(m, s))

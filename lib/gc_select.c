@@ -64,9 +64,9 @@ static uint32_t max_cost(const struct zf2fs_gc_model *m, enum zf2fs_gc_alloc all
 
 static bool ssr_dirty(const struct zf2fs_gc_model *m, uint32_t segno, int type)
 {
-	uint32_t v = m->valid[segno];
+	uint32_t v = gc_seg(m, segno)->valid;
 
-	if (!v || v >= gc_seg_usable(m, segno) || m->type[segno] != type)
+	if (!v || v >= gc_seg_usable(m, segno) || gc_seg(m, segno)->type != type)
 		return false;
 	for (int i = 0; i < GC_NR_LOGS; i++)
 		if (m->cur_seg[i] == segno)
@@ -229,9 +229,9 @@ static uint32_t unit_cost(struct zf2fs_gc_model *m, const struct sel *s, uint32_
 	uint32_t secno = segno / m->sps;
 
 	if (s->alloc == ZF2FS_GC_SSR)
-		return m->ckpt_valid[segno];
+		return gc_seg(m, segno)->ckpt_valid;
 	if (s->pol == ZF2FS_GC_GREEDY)
-		return m->sps > 1 ? m->sec_valid[secno] : m->valid[segno];
+		return m->sps > 1 ? m->sec_valid[secno] : gc_seg(m, segno)->valid;
 	/* cost-benefit: the kernel widens its bounds before computing the age */
 	{
 		uint64_t mt = gc_sec_mtime_cb(m, secno);
@@ -386,7 +386,7 @@ static void fill_victim(struct zf2fs_gc_model *m, const struct sel *s, uint32_t 
 	r->segno = segno;
 	r->secno = secno;
 	r->cost = s->best_cost;
-	r->valid_blocks = s->alloc == ZF2FS_GC_SSR ? m->valid[segno] : m->sec_valid[secno];
+	r->valid_blocks = s->alloc == ZF2FS_GC_SSR ? gc_seg(m, segno)->valid : m->sec_valid[secno];
 	gc_cb_cost(m, secno, m->min_mtime, m->max_mtime, &age);
 	r->age = age;
 	r->mtime = gc_sec_mtime_cb(m, secno);
@@ -506,7 +506,7 @@ static void secs_required(const struct zf2fs_gc_model *m, bool lfs, uint32_t *lo
 			continue;
 		sec = m->cur_seg[l] / m->sps;
 		for (uint32_t i = 0; i < m->sps; i++)
-			ck += m->ckpt_valid[sec * m->sps + i];
+			ck += gc_seg(m, sec * m->sps + i)->ckpt_valid;
 		if (need > (ck < m->cap ? m->cap - ck : 0))
 			*curseg_ok = false;
 	}
@@ -552,9 +552,9 @@ static int collect(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *q,
 		}
 	}
 	for (uint32_t i = 0; i < m->usegs; i++) {
-		uint32_t seg = v->secno * m->sps + i, n = m->valid[seg];
+		uint32_t seg = v->secno * m->sps + i, n = gc_seg(m, seg)->valid;
 
-		if (m->type[seg] >= ZF2FS_LOG_HOT_NODE && m->type[seg] <= ZF2FS_LOG_COLD_NODE) {
+		if (gc_seg(m, seg)->type >= ZF2FS_LOG_HOT_NODE && gc_seg(m, seg)->type <= ZF2FS_LOG_COLD_NODE) {
 			m->bg_node[v->secno] += n;
 			m->dirty_node += n;
 		} else {
