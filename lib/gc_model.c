@@ -44,6 +44,27 @@ struct gc_seg *gc_seg_slow(struct zf2fs_gc_model *m, uint32_t segno)
 	return gc_segw(m, segno);
 }
 
+const struct gc_sec gc_sec_zero;
+
+int gc_sec_alloc(struct zf2fs_gc_model *m, uint32_t secno)
+{
+	struct gc_sec **c = &m->sec_chunk[secno >> GC_SEG_CHUNK_SHIFT];
+
+	if (!*c)
+		*c = calloc(GC_SEG_CHUNK, sizeof(**c));
+	return *c ? 0 : -ENOMEM;
+}
+
+struct gc_sec *gc_sec_slow(struct zf2fs_gc_model *m, uint32_t secno)
+{
+	if (gc_sec_alloc(m, secno)) {
+		m->oom = true;
+		memset(&m->sec_scratch, 0, sizeof(m->sec_scratch));
+		return &m->sec_scratch;
+	}
+	return gc_secw(m, secno);
+}
+
 uint32_t gc_seg_usable(const struct zf2fs_gc_model *m, uint32_t segno)
 {
 	uint32_t off, start;
@@ -132,19 +153,19 @@ static uint32_t unit_cap(const struct zf2fs_gc_model *m, uint32_t secno)
 
 void gc_refresh_sec(struct zf2fs_gc_model *m, uint32_t secno)
 {
-	uint32_t v = m->sec_valid[secno];
+	uint32_t v = gc_sec(m, secno)->valid;
 	bool dirty = v > 0 && v < unit_cap(m, secno) && !gc_sec_is_current(m, secno);
 
-	if (dirty != (bool)m->sec_dirty[secno]) {
-		m->sec_dirty[secno] = dirty;
+	if (dirty != (bool)gc_sec(m, secno)->dirty) {
+		gc_secw(m, secno)->dirty = dirty;
 		if (dirty)
 			m->nr_dirty_units++;
 		else
 			m->nr_dirty_units--;
 	}
 	/* the kernel clears a victim mark when the section has no valid block left */
-	if (!v && m->victim_map[secno]) {
-		m->victim_map[secno] = 0;
+	if (!v && gc_sec(m, secno)->victim) {
+		gc_secw(m, secno)->victim = 0;
 		m->nr_marked--;
 	}
 	if (m->ready)
@@ -215,10 +236,9 @@ ZF2FS_EXPORT int zf2fs_gc_model_new(const struct zf2fs_gc_geom *g, struct zf2fs_
 	m->elapsed_time = g->elapsed_time;
 	m->seg_nchunks = (uint32_t)((segs + GC_SEG_CHUNK - 1) >> GC_SEG_CHUNK_SHIFT);
 	m->seg_chunk = calloc(m->seg_nchunks, sizeof(*m->seg_chunk));
-	m->sec_valid = calloc(m->main_secs, sizeof(*m->sec_valid));
-	m->sec_dirty = calloc(m->main_secs, 1);
-	m->victim_map = calloc(m->main_secs, 1);
-	if (!m->seg_chunk || !m->sec_valid || !m->sec_dirty || !m->victim_map) {
+	m->sec_nchunks = (m->main_secs + GC_SEG_CHUNK - 1) >> GC_SEG_CHUNK_SHIFT;
+	m->sec_chunk = calloc(m->sec_nchunks, sizeof(*m->sec_chunk));
+	if (!m->seg_chunk || !m->sec_chunk) {
 		zf2fs_gc_model_free(m);
 		return -ENOMEM;
 	}
@@ -237,9 +257,9 @@ ZF2FS_EXPORT void zf2fs_gc_model_free(struct zf2fs_gc_model *m)
 		free(m->seg_chunk[i]);
 	free(m->seg_chunk);
 	free(m->cp_list);
-	free(m->sec_valid);
-	free(m->sec_dirty);
-	free(m->victim_map);
+	for (uint32_t i = 0; m->sec_chunk && i < m->sec_nchunks; i++)
+		free(m->sec_chunk[i]);
+	free(m->sec_chunk);
 	free(m->bg_data);
 	free(m->bg_node);
 	free(m);
@@ -272,8 +292,8 @@ ZF2FS_EXPORT int zf2fs_gc_model_set_curseg(struct zf2fs_gc_model *m, int log, ui
 		return -EINVAL;
 	if (segno >= m->total_segs)
 		return -ERANGE;
-	/* a current segment is written to: its record must exist */
-	if (gc_seg_alloc(m, segno))
+	/* a current segment is written to: its records must exist */
+	if (gc_seg_alloc(m, segno) || gc_sec_alloc(m, segno / m->sps))
 		return -ENOMEM;
 	m->cur_seg[log] = segno;
 	m->cur_off[log] = blkoff;
@@ -296,10 +316,10 @@ ZF2FS_EXPORT int zf2fs_gc_model_ready(struct zf2fs_gc_model *m)
 			m->prefree_segs += gc_seg(m, s * m->sps + i)->prefree;
 		}
 		/* written only when they change: the pages of free sections stay untouched */
-		if (m->sec_valid[s] != v)
-			m->sec_valid[s] = v;
-		if (m->sec_dirty[s])
-			m->sec_dirty[s] = 0;
+		if (gc_sec(m, s)->valid != v)
+			gc_secw(m, s)->valid = v;
+		if (gc_sec(m, s)->dirty)
+			gc_secw(m, s)->dirty = 0;
 		gc_refresh_sec(m, s);
 		if (sec_is_free(m, s))
 			m->free_secs++;
@@ -313,7 +333,7 @@ ZF2FS_EXPORT int zf2fs_gc_model_ready(struct zf2fs_gc_model *m)
 	for (int i = 0; i < 5; i++)
 		m->last_victim[i] = 0;
 	m->ready = true;
-	return 0;
+	return m->oom ? -ENOMEM : 0;
 }
 
 static int set_from_sit(struct zf2fs_gc_model *m, const struct zf2fs_log *log, uint32_t segno,
@@ -619,7 +639,7 @@ static int new_segment(struct zf2fs_gc_model *m, int l)
 			return -ENOSPC;
 		segno = secno * m->sps;
 	}
-	if (gc_seg_alloc(m, segno))
+	if (gc_seg_alloc(m, segno) || gc_sec_alloc(m, segno / m->sps))
 		return -ENOMEM;
 	{
 		uint32_t nsec = segno / m->sps;
@@ -649,7 +669,7 @@ static void dec_valid(struct zf2fs_gc_model *m, uint32_t segno)
 {
 	cp_note(m, segno);
 	gc_segw(m, segno)->valid--;
-	m->sec_valid[segno / m->sps]--;
+	gc_secw(m, segno / m->sps)->valid--;
 	if (!gc_seg(m, segno)->valid && !seg_is_current(m, segno)) {
 		gc_segw(m, segno)->prefree = 1;
 		m->prefree_segs++;
@@ -672,7 +692,7 @@ static void log_count_write(struct zf2fs_gc_model *m, int l, uint32_t dst)
 	gc_segw(m, dst)->valid++;
 	if (gc_seg(m, dst)->ckpt_valid < m->bps)
 		gc_segw(m, dst)->ckpt_valid++;
-	m->sec_valid[dst / m->sps]++;
+	gc_secw(m, dst / m->sps)->valid++;
 	gc_segw(m, dst)->type = (uint8_t)l;
 	next_off(m, l);
 }
@@ -723,11 +743,11 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 				gc_segw(m, dst)->valid = (uint16_t)(gc_seg(m, dst)->valid + n);
 				gc_segw(m, dst)->ckpt_valid = (uint16_t)(gc_seg(m, dst)->ckpt_valid + n < m->bps ?
 							    gc_seg(m, dst)->ckpt_valid + n : m->bps);
-				m->sec_valid[dst / m->sps] += n;
+				gc_secw(m, dst / m->sps)->valid += n;
 				gc_segw(m, dst)->type = (uint8_t)l;
 				m->cur_off[l] += n;
 				gc_segw(m, src)->valid = (uint16_t)(gc_seg(m, src)->valid - n);
-				m->sec_valid[secno] -= n;
+				gc_secw(m, secno)->valid -= n;
 				if (!gc_seg(m, src)->valid && !seg_is_current(m, src)) {
 					gc_segw(m, src)->prefree = 1;
 					m->prefree_segs++;
@@ -869,7 +889,7 @@ ZF2FS_EXPORT void zf2fs_gc_summarize(const struct zf2fs_gc_model *m, struct zf2f
 	if (r->min_mtime == UINT64_MAX)
 		r->min_mtime = 0;
 	for (uint32_t s = 0; s < m->main_secs; s++) {
-		uint32_t v = m->sec_valid[s];
+		uint32_t v = gc_sec(m, s)->valid;
 		bool pre = false;
 
 		for (uint32_t i = 0; i < m->sps; i++)
@@ -878,7 +898,7 @@ ZF2FS_EXPORT void zf2fs_gc_summarize(const struct zf2fs_gc_model *m, struct zf2f
 			r->current_secs++;
 		else if (sec_is_free(m, s))
 			r->free_secs++;
-		else if (m->sec_dirty[s]) {
+		else if (gc_sec(m, s)->dirty) {
 			uint32_t b = (uint32_t)((uint64_t)v * ZF2FS_GC_HIST_BUCKETS / unit_cap(m, s));
 
 			r->dirty_secs++;
@@ -915,8 +935,8 @@ ZF2FS_EXPORT int zf2fs_gc_blocks_to_reclaim(const struct zf2fs_gc_model *m, uint
 	if (!v)
 		return -ENOMEM;
 	for (uint32_t s = 0; s < m->main_secs; s++)
-		if (m->sec_dirty[s])
-			v[n++] = m->sec_valid[s];
+		if (gc_sec(m, s)->dirty)
+			v[n++] = gc_sec(m, s)->valid;
 	qsort(v, n, sizeof(*v), cmp_u32);
 	for (uint32_t i = 0; i < n && i < k; i++)
 		sum += v[i];

@@ -41,6 +41,13 @@ struct gc_seg {
 	uint8_t cp_mark;            /* in cp_list */
 };
 
+/* What the model keeps of one section. */
+struct gc_sec {
+	uint32_t valid;
+	uint8_t dirty;              /* in the kernel's dirty unit map (dirty_secmap/DIRTY) */
+	uint8_t victim;             /* victim_secmap */
+};
+
 #define GC_SEG_CHUNK_SHIFT 9u
 #define GC_SEG_CHUNK (1u << GC_SEG_CHUNK_SHIFT)
 
@@ -60,10 +67,11 @@ struct zf2fs_gc_model {
 	uint32_t *cp_list, cp_n, cp_cap; /* cp_list grows with the segments in use */
 	bool cp_all;                /* cp_list could not grow: the checkpoint visits every
 				     * segment (same result, more time) */
-	/* per section */
-	uint32_t *sec_valid;
-	uint8_t *sec_dirty;         /* in the kernel's dirty unit map (dirty_secmap/DIRTY) */
-	uint8_t *victim_map;        /* victim_secmap */
+	/* per section: records in chunks as for segments; never-used sections read as
+	 * gc_sec_zero */
+	struct gc_sec **sec_chunk;
+	uint32_t sec_nchunks;
+	struct gc_sec sec_scratch;
 	uint32_t nr_marked;         /* sections set in victim_map */
 	uint32_t *bg_data, *bg_node; /* pages background GC dirtied, per section; NULL until
 				      * the first background collection */
@@ -120,6 +128,22 @@ static inline struct gc_seg *gc_segw(struct zf2fs_gc_model *m, uint32_t segno)
 }
 /* 0, or -ENOMEM when segment @segno's chunk cannot be allocated. */
 int gc_seg_alloc(struct zf2fs_gc_model *m, uint32_t segno);
+/* The same for sections. */
+extern const struct gc_sec gc_sec_zero;
+static inline const struct gc_sec *gc_sec(const struct zf2fs_gc_model *m, uint32_t secno)
+{
+	const struct gc_sec *c = m->sec_chunk[secno >> GC_SEG_CHUNK_SHIFT];
+
+	return c ? &c[secno & (GC_SEG_CHUNK - 1)] : &gc_sec_zero;
+}
+struct gc_sec *gc_sec_slow(struct zf2fs_gc_model *m, uint32_t secno);
+static inline struct gc_sec *gc_secw(struct zf2fs_gc_model *m, uint32_t secno)
+{
+	struct gc_sec *c = m->sec_chunk[secno >> GC_SEG_CHUNK_SHIFT];
+
+	return c ? &c[secno & (GC_SEG_CHUNK - 1)] : gc_sec_slow(m, secno);
+}
+int gc_sec_alloc(struct zf2fs_gc_model *m, uint32_t secno);
 uint32_t gc_seg_usable(const struct zf2fs_gc_model *m, uint32_t segno);
 bool gc_sec_is_current(const struct zf2fs_gc_model *m, uint32_t secno);
 /* Recompute the dirty state of section @secno (its unit) and refresh the index. */

@@ -31,7 +31,7 @@ uint32_t gc_cb_cost(const struct zf2fs_gc_model *m, uint32_t secno, uint64_t min
 		    uint64_t max, uint32_t *ret_age)
 {
 	uint64_t mt = gc_sec_mtime_cb(m, secno);
-	uint32_t vb = m->sec_valid[secno] / m->usegs;
+	uint32_t vb = gc_sec(m, secno)->valid / m->usegs;
 	uint8_t u = (uint8_t)((vb * 100) >> m->log_bps);
 	uint8_t age = 0;
 
@@ -187,7 +187,7 @@ static void atgc_lookup(struct zf2fs_gc_model *m, struct atgc_list *l, uint32_t 
 			continue;
 		counted++;
 		a = accu * (mx - c->mtime) / t * ATGC_AGE_WEIGHT;
-		vb = m->sec_valid[c->segno / m->sps];
+		vb = gc_sec(m, c->segno / m->sps)->valid;
 		u = accu * (m->cap - vb) / m->cap * (100 - ATGC_AGE_WEIGHT);
 		cost = (uint32_t)(GC_UINT_MAX - (a + u));
 		if (cost < *best_cost || (cost == *best_cost && a > best_a)) {
@@ -212,7 +212,7 @@ static bool unit_set(const struct zf2fs_gc_model *m, const struct sel *s, uint32
 {
 	if (s->alloc == ZF2FS_GC_SSR)
 		return ssr_dirty(m, u, s->type);
-	return m->sec_dirty[u];
+	return gc_sec(m, u)->dirty;
 }
 
 static uint32_t next_bit(const struct zf2fs_gc_model *m, const struct sel *s, uint32_t size,
@@ -231,7 +231,7 @@ static uint32_t unit_cost(struct zf2fs_gc_model *m, const struct sel *s, uint32_
 	if (s->alloc == ZF2FS_GC_SSR)
 		return gc_seg(m, segno)->ckpt_valid;
 	if (s->pol == ZF2FS_GC_GREEDY)
-		return m->sps > 1 ? m->sec_valid[secno] : gc_seg(m, segno)->valid;
+		return m->sps > 1 ? gc_sec(m, secno)->valid : gc_seg(m, segno)->valid;
 	/* cost-benefit: the kernel widens its bounds before computing the age */
 	{
 		uint64_t mt = gc_sec_mtime_cb(m, secno);
@@ -275,7 +275,7 @@ static int scan_select(struct zf2fs_gc_model *m, struct sel *s, uint32_t thresho
 		secno = segno / m->sps;
 		if (gc_sec_is_current(m, secno))
 			goto next;
-		if (s->gc_type == ZF2FS_GC_BG && m->victim_map[secno])
+		if (s->gc_type == ZF2FS_GC_BG && gc_sec(m, secno)->victim)
 			goto next;
 		if (s->atgc) {
 			err = atgc_add(m, &cands, segno, threshold);
@@ -386,7 +386,7 @@ static void fill_victim(struct zf2fs_gc_model *m, const struct sel *s, uint32_t 
 	r->segno = segno;
 	r->secno = secno;
 	r->cost = s->best_cost;
-	r->valid_blocks = s->alloc == ZF2FS_GC_SSR ? gc_seg(m, segno)->valid : m->sec_valid[secno];
+	r->valid_blocks = s->alloc == ZF2FS_GC_SSR ? gc_seg(m, segno)->valid : gc_sec(m, secno)->valid;
 	gc_cb_cost(m, secno, m->min_mtime, m->max_mtime, &age);
 	r->age = age;
 	r->mtime = gc_sec_mtime_cb(m, secno);
@@ -400,8 +400,8 @@ static void fill_victim(struct zf2fs_gc_model *m, const struct sel *s, uint32_t 
 
 static void mark_victim(struct zf2fs_gc_model *m, uint32_t secno)
 {
-	if (!m->victim_map[secno]) {
-		m->victim_map[secno] = 1;
+	if (!gc_sec(m, secno)->victim) {
+		gc_secw(m, secno)->victim = 1;
 		m->nr_marked++;
 		gc_index_update(m, secno);
 	}
@@ -433,9 +433,9 @@ static int run_select(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *p,
 	if (s->alloc == ZF2FS_GC_LFS && s->gc_type == ZF2FS_GC_FG && p->fg_shortcut &&
 	    m->nr_marked) {
 		for (uint32_t sec = 0; sec < m->main_secs; sec++) {
-			if (!m->victim_map[sec] || gc_sec_is_current(m, sec))
+			if (!gc_sec(m, sec)->victim || gc_sec_is_current(m, sec))
 				continue;
-			m->victim_map[sec] = 0;
+			gc_secw(m, sec)->victim = 0;
 			m->nr_marked--;
 			gc_index_update(m, sec);
 			fill_victim(m, s, sec * m->sps, ret);

@@ -184,7 +184,7 @@ static int ssr_pick(struct zf2fs_gc_sim *s, int t, uint32_t *ret_seg)
 	struct zf2fs_gc_params p;
 	struct zf2fs_gc_victim v;
 	uint32_t vsec = s->mv_seg != GC_NULL ? s->mv_seg / m->sps : GC_NULL;
-	bool mark = vsec != GC_NULL && !m->victim_map[vsec];
+	bool mark = vsec != GC_NULL && !gc_sec(m, vsec)->victim;
 	int err;
 
 	if (s->ssr_in && m->sps == 1 && !m->nr_marked) {
@@ -198,12 +198,12 @@ static int ssr_pick(struct zf2fs_gc_sim *s, int t, uint32_t *ret_seg)
 	p.max_search = s->cfg.fg.max_search;
 	p.engine = ZF2FS_GC_ENGINE_SCAN;
 	if (mark) {
-		m->victim_map[vsec] = 1;
+		gc_secw(m, vsec)->victim = 1;
 		m->nr_marked++;
 	}
 	err = zf2fs_gc_select(m, &p, &v);
 	if (mark) {
-		m->victim_map[vsec] = 0;
+		gc_secw(m, vsec)->victim = 0;
 		m->nr_marked--;
 	}
 	*ret_seg = err ? GC_NULL : v.segno;

@@ -1,14 +1,14 @@
 #!/bin/bash
 # gc.f2fs state on an empty 15 TiB volume (7.8 million segments, a sparse file of a few
 # hundred KiB): the GC model keeps records only for segments in use, so the run fits in
-# 128 MiB of address space and 16 MiB of resident memory.  A model with dense per-segment
+# 64 MiB of address space and 16 MiB of resident memory.  A model with dense per-segment
 # arrays (about 250 MiB of address space here) fails under the limit.  The counts printed
 # must still cover every section.  Nothing here is timed.
 . "$(dirname "$0")/lib.sh"
 
 GC=${ZF2FS_GC:-$top_builddir/tools/gc.f2fs}
 PEAK=$top_builddir/tests/images/peak_rss
-VLIMIT=131072   # KiB
+VLIMIT=65536    # KiB
 RSS_MAX=16384   # KiB
 [ -x "$GC" ] || hard_error "gc.f2fs is not built: $GC"
 [ -x "$PEAK" ] || hard_error "peak_rss is not built: $PEAK"
