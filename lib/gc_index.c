@@ -41,14 +41,14 @@ static uint64_t leaf_key(const struct zf2fs_gc_model *m, enum gc_view v, uint32_
 {
 	uint32_t cost;
 
-	if (!m->sec_dirty[u] || gc_sec_is_current(m, u))
+	if (!gc_sec(m, u)->dirty || gc_sec_is_current(m, u))
 		return GC_KEY_NONE;
-	if (view_is_bg(v) && m->victim_map[u])
+	if (view_is_bg(v) && gc_sec(m, u)->victim)
 		return GC_KEY_NONE;
 	if (view_is_cb(v))
 		cost = gc_cb_cost(m, u, m->idx.cb_min, m->idx.cb_max, NULL);
 	else
-		cost = m->sec_valid[u];
+		cost = gc_sec(m, u)->valid;
 	return (uint64_t)cost << 32 | u;
 }
 
@@ -72,7 +72,7 @@ static int ensure_count(struct zf2fs_gc_model *m)
 	ix->size = size;
 	ix->nunits = m->main_secs;
 	for (uint32_t u = 0; u < m->main_secs; u++)
-		ix->count[size + u] = m->sec_dirty[u];
+		ix->count[size + u] = gc_sec(m, u)->dirty;
 	for (uint32_t i = size - 1; i >= 1; i--)
 		ix->count[i] = ix->count[2 * i] + ix->count[2 * i + 1];
 	return 0;
@@ -142,7 +142,7 @@ void gc_index_update(struct zf2fs_gc_model *m, uint32_t u)
 
 	if (!ix->count || u >= ix->nunits)
 		return;
-	gc_tree_set(ix->count, NULL, ix->size, u, m->sec_dirty[u], 0);
+	gc_tree_set(ix->count, NULL, ix->size, u, gc_sec(m, u)->dirty, 0);
 	if ((ix->key[GC_VIEW_CB_FG] || ix->key[GC_VIEW_CB_BG]) && !sec_cb_in_bounds(m, u))
 		ix->cb_exact = false;
 	for (int v = 0; v < GC_NR_VIEWS; v++)

@@ -12,6 +12,11 @@
  * New segments: the next free segment of the current section, else the first free
  * section at or after the hint (wrapping to 0); the hint is the log's own section, or
  * section 0 for hot data and node logs on small sections (the default no_heap option).
+ *
+ * Memory follows what is in use: segment and section records live in chunks of 512,
+ * allocated when one of their segments is first set or becomes current; a never-used
+ * segment has no record and reads as all zero (free, no valid block, mtime 0).  An empty
+ * 15 TiB volume (7.8 million segments) costs two chunk directories of 123 KiB each.
  */
 #include "config.h"
 
@@ -22,6 +27,48 @@
 #include "zf2fs/endian.h"
 #include "zf2fs/zoned.h"
 #include "gc_p.h"
+
+const struct gc_seg gc_seg_zero;
+
+int gc_seg_alloc(struct zf2fs_gc_model *m, uint32_t segno)
+{
+	struct gc_seg **c = &m->seg_chunk[segno >> GC_SEG_CHUNK_SHIFT];
+
+	if (!*c)
+		*c = calloc(GC_SEG_CHUNK, sizeof(**c));
+	return *c ? 0 : -ENOMEM;
+}
+
+struct gc_seg *gc_seg_slow(struct zf2fs_gc_model *m, uint32_t segno)
+{
+	if (gc_seg_alloc(m, segno)) {
+		m->oom = true;
+		memset(&m->scratch, 0, sizeof(m->scratch));
+		return &m->scratch;
+	}
+	return gc_segw(m, segno);
+}
+
+const struct gc_sec gc_sec_zero;
+
+int gc_sec_alloc(struct zf2fs_gc_model *m, uint32_t secno)
+{
+	struct gc_sec **c = &m->sec_chunk[secno >> GC_SEG_CHUNK_SHIFT];
+
+	if (!*c)
+		*c = calloc(GC_SEG_CHUNK, sizeof(**c));
+	return *c ? 0 : -ENOMEM;
+}
+
+struct gc_sec *gc_sec_slow(struct zf2fs_gc_model *m, uint32_t secno)
+{
+	if (gc_sec_alloc(m, secno)) {
+		m->oom = true;
+		memset(&m->sec_scratch, 0, sizeof(m->sec_scratch));
+		return &m->sec_scratch;
+	}
+	return gc_secw(m, secno);
+}
 
 uint32_t gc_seg_usable(const struct zf2fs_gc_model *m, uint32_t segno)
 {
@@ -54,16 +101,45 @@ static bool seg_is_current(const struct zf2fs_gc_model *m, uint32_t segno)
 
 static bool seg_in_use(const struct zf2fs_gc_model *m, uint32_t segno)
 {
-	return m->valid[segno] || m->prefree[segno] || seg_is_current(m, segno);
+	return gc_seg(m, segno)->valid || gc_seg(m, segno)->prefree || seg_is_current(m, segno);
 }
 
-/* Segment @segno's valid count or prefree state changed: the next checkpoint looks at it. */
-static inline void cp_note(struct zf2fs_gc_model *m, uint32_t segno)
+/* Segment @segno's valid count or prefree state changed: the next checkpoint looks at it.
+ * The list grows with the segments in use; when it cannot, the checkpoint visits every
+ * segment instead (cp_all), which gives the same result. */
+static void cp_note(struct zf2fs_gc_model *m, uint32_t segno)
 {
-	if (!m->cp_mark[segno]) {
-		m->cp_mark[segno] = 1;
-		m->cp_list[m->cp_n++] = segno;
+	if (gc_seg(m, segno)->cp_mark)
+		return;
+	gc_segw(m, segno)->cp_mark = 1;
+	if (m->cp_all)
+		return;
+	if (m->cp_n == m->cp_cap) {
+		uint32_t cap = m->cp_cap ? m->cp_cap * 2 : 1024;
+		uint32_t *l;
+
+		if (cap > m->total_segs)
+			cap = m->total_segs;
+		l = realloc(m->cp_list, (size_t)cap * sizeof(*l));
+		if (!l) {
+			m->cp_all = true;
+			return;
+		}
+		m->cp_list = l;
+		m->cp_cap = cap;
 	}
+	m->cp_list[m->cp_n++] = segno;
+}
+
+/* The @k-th segment the next checkpoint visits (k < cp_count). */
+static inline uint32_t cp_seg(const struct zf2fs_gc_model *m, uint32_t k)
+{
+	return m->cp_all ? k : m->cp_list[k];
+}
+
+static inline uint32_t cp_count(const struct zf2fs_gc_model *m)
+{
+	return m->cp_all ? m->total_segs : m->cp_n;
 }
 
 static bool sec_is_free(const struct zf2fs_gc_model *m, uint32_t secno)
@@ -82,19 +158,19 @@ static uint32_t unit_cap(const struct zf2fs_gc_model *m, uint32_t secno)
 
 void gc_refresh_sec(struct zf2fs_gc_model *m, uint32_t secno)
 {
-	uint32_t v = m->sec_valid[secno];
+	uint32_t v = gc_sec(m, secno)->valid;
 	bool dirty = v > 0 && v < unit_cap(m, secno) && !gc_sec_is_current(m, secno);
 
-	if (dirty != (bool)m->sec_dirty[secno]) {
-		m->sec_dirty[secno] = dirty;
+	if (dirty != (bool)gc_sec(m, secno)->dirty) {
+		gc_secw(m, secno)->dirty = dirty;
 		if (dirty)
 			m->nr_dirty_units++;
 		else
 			m->nr_dirty_units--;
 	}
 	/* the kernel clears a victim mark when the section has no valid block left */
-	if (!v && m->victim_map[secno]) {
-		m->victim_map[secno] = 0;
+	if (!v && gc_sec(m, secno)->victim) {
+		gc_secw(m, secno)->victim = 0;
 		m->nr_marked--;
 	}
 	if (m->ready)
@@ -106,7 +182,7 @@ uint64_t gc_sec_mtime_cb(const struct zf2fs_gc_model *m, uint32_t secno)
 	uint64_t sum = 0;
 
 	for (uint32_t i = 0; i < m->usegs; i++)
-		sum += m->mtime[secno * m->sps + i];
+		sum += gc_seg(m, secno * m->sps + i)->mtime;
 	return sum / m->usegs;
 }
 
@@ -115,7 +191,7 @@ uint64_t gc_sec_mtime_all(const struct zf2fs_gc_model *m, uint32_t secno)
 	uint64_t sum = 0;
 
 	for (uint32_t i = 0; i < m->sps; i++)
-		sum += m->mtime[secno * m->sps + i];
+		sum += gc_seg(m, secno * m->sps + i)->mtime;
 	return sum / m->sps;
 }
 
@@ -163,20 +239,11 @@ ZF2FS_EXPORT int zf2fs_gc_model_new(const struct zf2fs_gc_geom *g, struct zf2fs_
 	m->ovp_segments = g->ovp_segments;
 	m->reserved_secs = g->rsvd_segments / m->sps;
 	m->elapsed_time = g->elapsed_time;
-	m->valid = calloc(segs, sizeof(*m->valid));
-	m->ckpt_valid = calloc(segs, sizeof(*m->ckpt_valid));
-	m->type = calloc(segs, 1);
-	m->prefree = calloc(segs, 1);
-	m->mtime = calloc(segs, sizeof(*m->mtime));
-	m->cp_mark = calloc(segs, 1);
-	m->cp_list = malloc(segs * sizeof(*m->cp_list));
-	m->sec_valid = calloc(m->main_secs, sizeof(*m->sec_valid));
-	m->sec_dirty = calloc(m->main_secs, 1);
-	m->victim_map = calloc(m->main_secs, 1);
-	m->bg_data = calloc(m->main_secs, sizeof(*m->bg_data));
-	m->bg_node = calloc(m->main_secs, sizeof(*m->bg_node));
-	if (!m->bg_data || !m->bg_node || !m->valid || !m->ckpt_valid || !m->type || !m->prefree || !m->mtime ||
-	    !m->sec_valid || !m->sec_dirty || !m->victim_map || !m->cp_mark || !m->cp_list) {
+	m->seg_nchunks = (uint32_t)((segs + GC_SEG_CHUNK - 1) >> GC_SEG_CHUNK_SHIFT);
+	m->seg_chunk = calloc(m->seg_nchunks, sizeof(*m->seg_chunk));
+	m->sec_nchunks = (m->main_secs + GC_SEG_CHUNK - 1) >> GC_SEG_CHUNK_SHIFT;
+	m->sec_chunk = calloc(m->sec_nchunks, sizeof(*m->sec_chunk));
+	if (!m->seg_chunk || !m->sec_chunk) {
 		zf2fs_gc_model_free(m);
 		return -ENOMEM;
 	}
@@ -191,16 +258,13 @@ ZF2FS_EXPORT void zf2fs_gc_model_free(struct zf2fs_gc_model *m)
 	if (!m)
 		return;
 	gc_index_free(&m->idx);
-	free(m->valid);
-	free(m->ckpt_valid);
-	free(m->type);
-	free(m->prefree);
-	free(m->mtime);
-	free(m->cp_mark);
+	for (uint32_t i = 0; m->seg_chunk && i < m->seg_nchunks; i++)
+		free(m->seg_chunk[i]);
+	free(m->seg_chunk);
 	free(m->cp_list);
-	free(m->sec_valid);
-	free(m->sec_dirty);
-	free(m->victim_map);
+	for (uint32_t i = 0; m->sec_chunk && i < m->sec_nchunks; i++)
+		free(m->sec_chunk[i]);
+	free(m->sec_chunk);
 	free(m->bg_data);
 	free(m->bg_node);
 	free(m);
@@ -209,15 +273,20 @@ ZF2FS_EXPORT void zf2fs_gc_model_free(struct zf2fs_gc_model *m)
 ZF2FS_EXPORT int zf2fs_gc_model_set_segment(struct zf2fs_gc_model *m, uint32_t segno,
 					    uint32_t valid, uint32_t type, uint64_t mtime)
 {
+	struct gc_seg *g;
+
 	if (segno >= m->total_segs)
 		return -ERANGE;
 	if (valid > gc_seg_usable(m, segno) || type > 7)
 		return -EINVAL;
-	m->valid[segno] = (uint16_t)valid;
-	m->ckpt_valid[segno] = (uint16_t)valid;
+	if (gc_seg_alloc(m, segno))
+		return -ENOMEM;
+	g = gc_segw(m, segno);
+	g->valid = (uint16_t)valid;
+	g->ckpt_valid = (uint16_t)valid;
 	cp_note(m, segno);
-	m->type[segno] = (uint8_t)type;
-	m->mtime[segno] = mtime;
+	g->type = (uint8_t)type;
+	g->mtime = mtime;
 	return 0;
 }
 
@@ -228,6 +297,9 @@ ZF2FS_EXPORT int zf2fs_gc_model_set_curseg(struct zf2fs_gc_model *m, int log, ui
 		return -EINVAL;
 	if (segno >= m->total_segs)
 		return -ERANGE;
+	/* a current segment is written to: its records must exist */
+	if (gc_seg_alloc(m, segno) || gc_sec_alloc(m, segno / m->sps))
+		return -ENOMEM;
 	m->cur_seg[log] = segno;
 	m->cur_off[log] = blkoff;
 	return 0;
@@ -245,11 +317,14 @@ ZF2FS_EXPORT int zf2fs_gc_model_ready(struct zf2fs_gc_model *m)
 		uint64_t mt;
 
 		for (uint32_t i = 0; i < m->sps; i++) {
-			v += m->valid[s * m->sps + i];
-			m->prefree_segs += m->prefree[s * m->sps + i];
+			v += gc_seg(m, s * m->sps + i)->valid;
+			m->prefree_segs += gc_seg(m, s * m->sps + i)->prefree;
 		}
-		m->sec_valid[s] = v;
-		m->sec_dirty[s] = 0;
+		/* written only when they change: the pages of free sections stay untouched */
+		if (gc_sec(m, s)->valid != v)
+			gc_secw(m, s)->valid = v;
+		if (gc_sec(m, s)->dirty)
+			gc_secw(m, s)->dirty = 0;
 		gc_refresh_sec(m, s);
 		if (sec_is_free(m, s))
 			m->free_secs++;
@@ -263,7 +338,7 @@ ZF2FS_EXPORT int zf2fs_gc_model_ready(struct zf2fs_gc_model *m)
 	for (int i = 0; i < 5; i++)
 		m->last_victim[i] = 0;
 	m->ready = true;
-	return 0;
+	return m->oom ? -ENOMEM : 0;
 }
 
 static int set_from_sit(struct zf2fs_gc_model *m, const struct zf2fs_log *log, uint32_t segno,
@@ -271,6 +346,7 @@ static int set_from_sit(struct zf2fs_gc_model *m, const struct zf2fs_log *log, u
 {
 	uint32_t vb = (uint32_t)zf2fs_get(se->vblocks);
 	uint32_t valid = vb & ZF2FS_SIT_VBLOCKS_MASK, type = vb >> ZF2FS_SIT_VBLOCKS_BITS;
+	int err;
 
 	if (m->unusable && valid <= m->bps && valid > gc_seg_usable(m, segno)) {
 		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "segment %u holds %u valid blocks, more than "
@@ -278,7 +354,10 @@ static int set_from_sit(struct zf2fs_gc_model *m, const struct zf2fs_log *log, u
 			   segno, valid, gc_seg_usable(m, segno), m->cap);
 		return -EINVAL;
 	}
-	if (zf2fs_gc_model_set_segment(m, segno, valid, type, zf2fs_get(se->mtime))) {
+	err = zf2fs_gc_model_set_segment(m, segno, valid, type, zf2fs_get(se->mtime));
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
 		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt SIT entry: segment %u, %u valid blocks "
 			   "of type %u", segno, valid, type);
 		return -ZF2FS_EFSCORRUPTED;
@@ -337,7 +416,7 @@ static int load_sit(struct zf2fs_vol *vol, const struct zf2fs_log *log, struct z
 
 			for (uint32_t k = 0; k < ZF2FS_SIT_PER_BLOCK && first + k < segs && !err; k++)
 				/* a never-used segment is what the model starts with: leaving
-				 * it alone keeps the model's untouched pages out of memory */
+				 * it alone keeps it without a record (see gc_seg) */
 				if (!sit_entry_zero(&e[k]))
 					err = set_from_sit(m, log, first + k, &e[k]);
 		}
@@ -442,6 +521,8 @@ ZF2FS_EXPORT int zf2fs_gc_model_load_cap(struct zf2fs_vol *vol, const struct zf2
 
 		zf2fs_vol_curseg(vol, i, &segno, &blkoff);
 		err = zf2fs_gc_model_set_curseg(m, i, segno, blkoff);
+		if (err == -ENOMEM)
+			goto out;
 		if (err) {
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: current segment "
 				   "of log %d, segment %u offset %u", i, segno, blkoff);
@@ -464,17 +545,17 @@ ZF2FS_EXPORT int zf2fs_gc_model_segment(const struct zf2fs_gc_model *m, uint32_t
 {
 	if (segno >= m->total_segs)
 		return -ERANGE;
-	ret->valid_blocks = m->valid[segno];
-	ret->ckpt_valid_blocks = m->ckpt_valid[segno];
-	ret->type = m->type[segno];
-	ret->mtime = m->mtime[segno];
+	ret->valid_blocks = gc_seg(m, segno)->valid;
+	ret->ckpt_valid_blocks = gc_seg(m, segno)->ckpt_valid;
+	ret->type = gc_seg(m, segno)->type;
+	ret->mtime = gc_seg(m, segno)->mtime;
 	if (seg_is_current(m, segno))
 		ret->state = ZF2FS_GC_SEG_CURRENT;
-	else if (m->prefree[segno])
+	else if (gc_seg(m, segno)->prefree)
 		ret->state = ZF2FS_GC_SEG_PREFREE;
-	else if (!m->valid[segno])
+	else if (!gc_seg(m, segno)->valid)
 		ret->state = ZF2FS_GC_SEG_FREE;
-	else if (m->valid[segno] < gc_seg_usable(m, segno))
+	else if (gc_seg(m, segno)->valid < gc_seg_usable(m, segno))
 		ret->state = ZF2FS_GC_SEG_DIRTY;
 	else
 		ret->state = ZF2FS_GC_SEG_FULL;
@@ -503,12 +584,12 @@ ZF2FS_EXPORT uint32_t zf2fs_gc_model_last_victim(const struct zf2fs_gc_model *m,
 /* The kernel's segment mtime update, made before a valid count changes. */
 static void touch_mtime(struct zf2fs_gc_model *m, uint32_t segno, uint64_t t)
 {
-	uint64_t old = m->mtime[segno];
-	uint32_t v = m->valid[segno];
+	uint64_t old = gc_seg(m, segno)->mtime;
+	uint32_t v = gc_seg(m, segno)->valid;
 
 	/* an average with t stays t: no division */
 	if (old != t)
-		m->mtime[segno] = old ? (old * v + t) / (v + 1) : t;
+		gc_segw(m, segno)->mtime = old ? (old * v + t) / (v + 1) : t;
 	if (t > m->max_mtime)
 		m->max_mtime = t;
 }
@@ -563,6 +644,8 @@ static int new_segment(struct zf2fs_gc_model *m, int l)
 			return -ENOSPC;
 		segno = secno * m->sps;
 	}
+	if (gc_seg_alloc(m, segno) || gc_sec_alloc(m, segno / m->sps))
+		return -ENOMEM;
 	{
 		uint32_t nsec = segno / m->sps;
 		bool was_free = sec_is_free(m, nsec);
@@ -590,10 +673,10 @@ static inline void next_off(struct zf2fs_gc_model *m, int l)
 static void dec_valid(struct zf2fs_gc_model *m, uint32_t segno)
 {
 	cp_note(m, segno);
-	m->valid[segno]--;
-	m->sec_valid[segno / m->sps]--;
-	if (!m->valid[segno] && !seg_is_current(m, segno)) {
-		m->prefree[segno] = 1;
+	gc_segw(m, segno)->valid--;
+	gc_secw(m, segno / m->sps)->valid--;
+	if (!gc_seg(m, segno)->valid && !seg_is_current(m, segno)) {
+		gc_segw(m, segno)->prefree = 1;
 		m->prefree_segs++;
 	}
 }
@@ -611,11 +694,11 @@ static int log_ready(struct zf2fs_gc_model *m, int l)
 static void log_count_write(struct zf2fs_gc_model *m, int l, uint32_t dst)
 {
 	cp_note(m, dst);
-	m->valid[dst]++;
-	if (m->ckpt_valid[dst] < m->bps)
-		m->ckpt_valid[dst]++;
-	m->sec_valid[dst / m->sps]++;
-	m->type[dst] = (uint8_t)l;
+	gc_segw(m, dst)->valid++;
+	if (gc_seg(m, dst)->ckpt_valid < m->bps)
+		gc_segw(m, dst)->ckpt_valid++;
+	gc_secw(m, dst / m->sps)->valid++;
+	gc_segw(m, dst)->type = (uint8_t)l;
 	next_off(m, l);
 }
 
@@ -630,19 +713,23 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 	int moved = 0, err;
 
 	/* pages background GC dirtied are written now */
-	m->dirty_data -= m->bg_data[secno] < m->dirty_data ? m->bg_data[secno] : m->dirty_data;
-	m->dirty_node -= m->bg_node[secno] < m->dirty_node ? m->bg_node[secno] : m->dirty_node;
-	m->bg_data[secno] = m->bg_node[secno] = 0;
+	if (m->bg_data) {
+		m->dirty_data -= m->bg_data[secno] < m->dirty_data ? m->bg_data[secno] :
+			m->dirty_data;
+		m->dirty_node -= m->bg_node[secno] < m->dirty_node ? m->bg_node[secno] :
+			m->dirty_node;
+		m->bg_data[secno] = m->bg_node[secno] = 0;
+	}
 
 	for (uint32_t i = 0; i < m->usegs; i++) {
 		uint32_t src = secno * m->sps + i;
-		int l = m->type[src] >= ZF2FS_LOG_HOT_NODE && m->type[src] <= ZF2FS_LOG_COLD_NODE ?
-			m->type[src] : ZF2FS_LOG_COLD_DATA;
+		int l = gc_seg(m, src)->type >= ZF2FS_LOG_HOT_NODE && gc_seg(m, src)->type <= ZF2FS_LOG_COLD_NODE ?
+			gc_seg(m, src)->type : ZF2FS_LOG_COLD_DATA;
 
 		/* moved data blocks dirty their node pages: at least one */
-		if (m->valid[src] && l == ZF2FS_LOG_COLD_DATA)
+		if (gc_seg(m, src)->valid && l == ZF2FS_LOG_COLD_DATA)
 			m->dirty_node++;
-		while (m->valid[src]) {
+		while (gc_seg(m, src)->valid) {
 			uint32_t dst;
 
 			err = log_ready(m, l);
@@ -653,21 +740,21 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 				/* as many blocks as the destination segment takes, in one go:
 				 * the counts below are what the per-block path adds up to */
 				uint32_t room = gc_seg_usable(m, dst) - m->cur_off[l];
-				uint32_t n = m->valid[src] < room ? m->valid[src] : room;
+				uint32_t n = gc_seg(m, src)->valid < room ? gc_seg(m, src)->valid : room;
 
 				m->move_run_hook(m->hook_arg, src, dst * m->bps + m->cur_off[l], n);
 				cp_note(m, dst);
 				cp_note(m, src);
-				m->valid[dst] = (uint16_t)(m->valid[dst] + n);
-				m->ckpt_valid[dst] = (uint16_t)(m->ckpt_valid[dst] + n < m->bps ?
-							    m->ckpt_valid[dst] + n : m->bps);
-				m->sec_valid[dst / m->sps] += n;
-				m->type[dst] = (uint8_t)l;
+				gc_segw(m, dst)->valid = (uint16_t)(gc_seg(m, dst)->valid + n);
+				gc_segw(m, dst)->ckpt_valid = (uint16_t)(gc_seg(m, dst)->ckpt_valid + n < m->bps ?
+							    gc_seg(m, dst)->ckpt_valid + n : m->bps);
+				gc_secw(m, dst / m->sps)->valid += n;
+				gc_segw(m, dst)->type = (uint8_t)l;
 				m->cur_off[l] += n;
-				m->valid[src] = (uint16_t)(m->valid[src] - n);
-				m->sec_valid[secno] -= n;
-				if (!m->valid[src] && !seg_is_current(m, src)) {
-					m->prefree[src] = 1;
+				gc_segw(m, src)->valid = (uint16_t)(gc_seg(m, src)->valid - n);
+				gc_secw(m, secno)->valid -= n;
+				if (!gc_seg(m, src)->valid && !seg_is_current(m, src)) {
+					gc_segw(m, src)->prefree = 1;
 					m->prefree_segs++;
 				}
 				moved += (int)n;
@@ -732,34 +819,40 @@ ZF2FS_EXPORT uint32_t zf2fs_gc_checkpoint(struct zf2fs_gc_model *m)
 
 	/* only segments whose counts changed since the last checkpoint can be prefree or
 	 * have a checkpointed count to bring up to date */
-	for (uint32_t k = 0; k < m->cp_n; k++) {
-		uint32_t sec = m->cp_list[k] / m->sps;
+	for (uint32_t k = 0; k < cp_count(m); k++) {
+		uint32_t sec = cp_seg(m, k) / m->sps;
 		bool was_free;
 
-		if (!m->prefree[m->cp_list[k]])
+		if (!gc_seg(m, cp_seg(m, k))->prefree)
 			continue;
 		/* the first prefree segment of a section met frees all of the section's */
 		was_free = sec_is_free(m, sec);
 		for (uint32_t i = 0; i < m->sps; i++) {
 			uint32_t seg = sec * m->sps + i;
 
-			if (m->prefree[seg]) {
-				m->prefree[seg] = 0;
+			if (gc_seg(m, seg)->prefree) {
+				gc_segw(m, seg)->prefree = 0;
 				n++;
 			}
 		}
 		set_sec_free_state(m, sec, was_free);
 	}
-	for (uint32_t k = 0; k < m->cp_n; k++) {
-		uint32_t seg = m->cp_list[k];
+	for (uint32_t k = 0; k < cp_count(m); k++) {
+		uint32_t seg = cp_seg(m, k);
+		struct gc_seg *g;
 
-		m->ckpt_valid[seg] = m->valid[seg];
-		m->cp_mark[seg] = 0;
+		if (!gc_seg(m, seg)->cp_mark)
+			continue;  /* cp_all: unchanged (and never-used) segments stay as they are */
+		g = gc_segw(m, seg);
+		g->ckpt_valid = g->valid;
+		g->cp_mark = 0;
 	}
 	m->cp_n = 0;
+	m->cp_all = false;
 	m->prefree_segs = 0;
 	m->dirty_node = 0;
-	memset(m->bg_node, 0, (size_t)m->main_secs * sizeof(*m->bg_node));
+	if (m->bg_node)
+		memset(m->bg_node, 0, (size_t)m->main_secs * sizeof(*m->bg_node));
 	return n;
 }
 
@@ -790,27 +883,27 @@ ZF2FS_EXPORT void zf2fs_gc_summarize(const struct zf2fs_gc_model *m, struct zf2f
 		case ZF2FS_GC_SEG_PREFREE: r->prefree_segs++; break;
 		case ZF2FS_GC_SEG_CURRENT: break;
 		}
-		r->valid_blocks += m->valid[s];
-		if (m->mtime[s] && m->valid[s]) {
-			if (m->mtime[s] < r->min_mtime)
-				r->min_mtime = m->mtime[s];
-			if (m->mtime[s] > r->max_mtime)
-				r->max_mtime = m->mtime[s];
+		r->valid_blocks += gc_seg(m, s)->valid;
+		if (gc_seg(m, s)->mtime && gc_seg(m, s)->valid) {
+			if (gc_seg(m, s)->mtime < r->min_mtime)
+				r->min_mtime = gc_seg(m, s)->mtime;
+			if (gc_seg(m, s)->mtime > r->max_mtime)
+				r->max_mtime = gc_seg(m, s)->mtime;
 		}
 	}
 	if (r->min_mtime == UINT64_MAX)
 		r->min_mtime = 0;
 	for (uint32_t s = 0; s < m->main_secs; s++) {
-		uint32_t v = m->sec_valid[s];
+		uint32_t v = gc_sec(m, s)->valid;
 		bool pre = false;
 
 		for (uint32_t i = 0; i < m->sps; i++)
-			pre |= m->prefree[s * m->sps + i];
+			pre |= gc_seg(m, s * m->sps + i)->prefree;
 		if (gc_sec_is_current(m, s))
 			r->current_secs++;
 		else if (sec_is_free(m, s))
 			r->free_secs++;
-		else if (m->sec_dirty[s]) {
+		else if (gc_sec(m, s)->dirty) {
 			uint32_t b = (uint32_t)((uint64_t)v * ZF2FS_GC_HIST_BUCKETS / unit_cap(m, s));
 
 			r->dirty_secs++;
@@ -847,8 +940,8 @@ ZF2FS_EXPORT int zf2fs_gc_blocks_to_reclaim(const struct zf2fs_gc_model *m, uint
 	if (!v)
 		return -ENOMEM;
 	for (uint32_t s = 0; s < m->main_secs; s++)
-		if (m->sec_dirty[s])
-			v[n++] = m->sec_valid[s];
+		if (gc_sec(m, s)->dirty)
+			v[n++] = gc_sec(m, s)->valid;
 	qsort(v, n, sizeof(*v), cmp_u32);
 	for (uint32_t i = 0; i < n && i < k; i++)
 		sum += v[i];

@@ -32,25 +32,49 @@ struct gc_index {
 	bool cb_exact;              /* every section's mtime lies within those bounds */
 };
 
+/* What the model keeps of one segment. */
+struct gc_seg {
+	uint64_t mtime;
+	uint16_t valid, ckpt_valid;
+	uint8_t type;
+	uint8_t prefree;            /* 1: prefree until the next checkpoint */
+	uint8_t cp_mark;            /* in cp_list */
+};
+
+/* What the model keeps of one section. */
+struct gc_sec {
+	uint32_t valid;
+	uint8_t dirty;              /* in the kernel's dirty unit map (dirty_secmap/DIRTY) */
+	uint8_t victim;             /* victim_secmap */
+};
+
+#define GC_SEG_CHUNK_SHIFT 9u
+#define GC_SEG_CHUNK (1u << GC_SEG_CHUNK_SHIFT)
+
 struct zf2fs_gc_model {
 	/* geometry */
 	uint32_t main_secs, sps, total_segs, log_bps, bps, cap, usegs, unusable;
 	uint32_t rsvd_segments, ovp_segments, reserved_secs;
-	/* per segment */
-	uint16_t *valid, *ckpt_valid;
-	uint8_t *type;
-	uint8_t *prefree;           /* 1: prefree until the next checkpoint */
-	uint64_t *mtime;
-	/* segments whose valid count changed since the last checkpoint (the checkpoint
-	 * visits these only, not the whole main area) */
-	uint8_t *cp_mark;
-	uint32_t *cp_list, cp_n;
-	/* per section */
-	uint32_t *sec_valid;
-	uint8_t *sec_dirty;         /* in the kernel's dirty unit map (dirty_secmap/DIRTY) */
-	uint8_t *victim_map;        /* victim_secmap */
+	/* per segment: records in chunks of GC_SEG_CHUNK, allocated when one of their
+	 * segments is first written (a never-used segment reads as gc_seg_zero); @oom is set
+	 * when a chunk could not be allocated (the write went to @scratch) */
+	struct gc_seg **seg_chunk;
+	uint32_t seg_nchunks;
+	struct gc_seg scratch;
+	bool oom;
+	/* segments whose valid count changed since the last checkpoint (cp_mark set; the
+	 * checkpoint visits these only, not the whole main area) */
+	uint32_t *cp_list, cp_n, cp_cap; /* cp_list grows with the segments in use */
+	bool cp_all;                /* cp_list could not grow: the checkpoint visits every
+				     * segment (same result, more time) */
+	/* per section: records in chunks as for segments; never-used sections read as
+	 * gc_sec_zero */
+	struct gc_sec **sec_chunk;
+	uint32_t sec_nchunks;
+	struct gc_sec sec_scratch;
 	uint32_t nr_marked;         /* sections set in victim_map */
-	uint32_t *bg_data, *bg_node; /* pages background GC dirtied, per section */
+	uint32_t *bg_data, *bg_node; /* pages background GC dirtied, per section; NULL until
+				      * the first background collection */
 	uint64_t dirty_data, dirty_node;  /* dirty pages the free-section rule counts */
 	uint32_t nr_dirty_units;
 	uint32_t free_secs, prefree_segs;
@@ -84,6 +108,42 @@ struct zf2fs_gc_model {
 };
 
 /* gc_model.c */
+extern const struct gc_seg gc_seg_zero;
+/* Segment @segno's record, for reading (segno < total_segs). */
+static inline const struct gc_seg *gc_seg(const struct zf2fs_gc_model *m, uint32_t segno)
+{
+	const struct gc_seg *c = m->seg_chunk[segno >> GC_SEG_CHUNK_SHIFT];
+
+	return c ? &c[segno & (GC_SEG_CHUNK - 1)] : &gc_seg_zero;
+}
+/* Segment @segno's record, for writing: its chunk is allocated first.  Callers that may
+ * write a never-used segment call gc_seg_alloc beforehand (for -ENOMEM); elsewhere an
+ * allocation failure writes to a scratch record and sets m->oom. */
+struct gc_seg *gc_seg_slow(struct zf2fs_gc_model *m, uint32_t segno);
+static inline struct gc_seg *gc_segw(struct zf2fs_gc_model *m, uint32_t segno)
+{
+	struct gc_seg *c = m->seg_chunk[segno >> GC_SEG_CHUNK_SHIFT];
+
+	return c ? &c[segno & (GC_SEG_CHUNK - 1)] : gc_seg_slow(m, segno);
+}
+/* 0, or -ENOMEM when segment @segno's chunk cannot be allocated. */
+int gc_seg_alloc(struct zf2fs_gc_model *m, uint32_t segno);
+/* The same for sections. */
+extern const struct gc_sec gc_sec_zero;
+static inline const struct gc_sec *gc_sec(const struct zf2fs_gc_model *m, uint32_t secno)
+{
+	const struct gc_sec *c = m->sec_chunk[secno >> GC_SEG_CHUNK_SHIFT];
+
+	return c ? &c[secno & (GC_SEG_CHUNK - 1)] : &gc_sec_zero;
+}
+struct gc_sec *gc_sec_slow(struct zf2fs_gc_model *m, uint32_t secno);
+static inline struct gc_sec *gc_secw(struct zf2fs_gc_model *m, uint32_t secno)
+{
+	struct gc_sec *c = m->sec_chunk[secno >> GC_SEG_CHUNK_SHIFT];
+
+	return c ? &c[secno & (GC_SEG_CHUNK - 1)] : gc_sec_slow(m, secno);
+}
+int gc_sec_alloc(struct zf2fs_gc_model *m, uint32_t secno);
 uint32_t gc_seg_usable(const struct zf2fs_gc_model *m, uint32_t segno);
 bool gc_sec_is_current(const struct zf2fs_gc_model *m, uint32_t secno);
 /* Recompute the dirty state of section @secno (its unit) and refresh the index. */

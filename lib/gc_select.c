@@ -31,7 +31,7 @@ uint32_t gc_cb_cost(const struct zf2fs_gc_model *m, uint32_t secno, uint64_t min
 		    uint64_t max, uint32_t *ret_age)
 {
 	uint64_t mt = gc_sec_mtime_cb(m, secno);
-	uint32_t vb = m->sec_valid[secno] / m->usegs;
+	uint32_t vb = gc_sec(m, secno)->valid / m->usegs;
 	uint8_t u = (uint8_t)((vb * 100) >> m->log_bps);
 	uint8_t age = 0;
 
@@ -64,9 +64,9 @@ static uint32_t max_cost(const struct zf2fs_gc_model *m, enum zf2fs_gc_alloc all
 
 static bool ssr_dirty(const struct zf2fs_gc_model *m, uint32_t segno, int type)
 {
-	uint32_t v = m->valid[segno];
+	uint32_t v = gc_seg(m, segno)->valid;
 
-	if (!v || v >= gc_seg_usable(m, segno) || m->type[segno] != type)
+	if (!v || v >= gc_seg_usable(m, segno) || gc_seg(m, segno)->type != type)
 		return false;
 	for (int i = 0; i < GC_NR_LOGS; i++)
 		if (m->cur_seg[i] == segno)
@@ -187,7 +187,7 @@ static void atgc_lookup(struct zf2fs_gc_model *m, struct atgc_list *l, uint32_t 
 			continue;
 		counted++;
 		a = accu * (mx - c->mtime) / t * ATGC_AGE_WEIGHT;
-		vb = m->sec_valid[c->segno / m->sps];
+		vb = gc_sec(m, c->segno / m->sps)->valid;
 		u = accu * (m->cap - vb) / m->cap * (100 - ATGC_AGE_WEIGHT);
 		cost = (uint32_t)(GC_UINT_MAX - (a + u));
 		if (cost < *best_cost || (cost == *best_cost && a > best_a)) {
@@ -212,7 +212,7 @@ static bool unit_set(const struct zf2fs_gc_model *m, const struct sel *s, uint32
 {
 	if (s->alloc == ZF2FS_GC_SSR)
 		return ssr_dirty(m, u, s->type);
-	return m->sec_dirty[u];
+	return gc_sec(m, u)->dirty;
 }
 
 static uint32_t next_bit(const struct zf2fs_gc_model *m, const struct sel *s, uint32_t size,
@@ -229,9 +229,9 @@ static uint32_t unit_cost(struct zf2fs_gc_model *m, const struct sel *s, uint32_
 	uint32_t secno = segno / m->sps;
 
 	if (s->alloc == ZF2FS_GC_SSR)
-		return m->ckpt_valid[segno];
+		return gc_seg(m, segno)->ckpt_valid;
 	if (s->pol == ZF2FS_GC_GREEDY)
-		return m->sps > 1 ? m->sec_valid[secno] : m->valid[segno];
+		return m->sps > 1 ? gc_sec(m, secno)->valid : gc_seg(m, segno)->valid;
 	/* cost-benefit: the kernel widens its bounds before computing the age */
 	{
 		uint64_t mt = gc_sec_mtime_cb(m, secno);
@@ -275,7 +275,7 @@ static int scan_select(struct zf2fs_gc_model *m, struct sel *s, uint32_t thresho
 		secno = segno / m->sps;
 		if (gc_sec_is_current(m, secno))
 			goto next;
-		if (s->gc_type == ZF2FS_GC_BG && m->victim_map[secno])
+		if (s->gc_type == ZF2FS_GC_BG && gc_sec(m, secno)->victim)
 			goto next;
 		if (s->atgc) {
 			err = atgc_add(m, &cands, segno, threshold);
@@ -386,7 +386,7 @@ static void fill_victim(struct zf2fs_gc_model *m, const struct sel *s, uint32_t 
 	r->segno = segno;
 	r->secno = secno;
 	r->cost = s->best_cost;
-	r->valid_blocks = s->alloc == ZF2FS_GC_SSR ? m->valid[segno] : m->sec_valid[secno];
+	r->valid_blocks = s->alloc == ZF2FS_GC_SSR ? gc_seg(m, segno)->valid : gc_sec(m, secno)->valid;
 	gc_cb_cost(m, secno, m->min_mtime, m->max_mtime, &age);
 	r->age = age;
 	r->mtime = gc_sec_mtime_cb(m, secno);
@@ -400,8 +400,8 @@ static void fill_victim(struct zf2fs_gc_model *m, const struct sel *s, uint32_t 
 
 static void mark_victim(struct zf2fs_gc_model *m, uint32_t secno)
 {
-	if (!m->victim_map[secno]) {
-		m->victim_map[secno] = 1;
+	if (!gc_sec(m, secno)->victim) {
+		gc_secw(m, secno)->victim = 1;
 		m->nr_marked++;
 		gc_index_update(m, secno);
 	}
@@ -433,9 +433,9 @@ static int run_select(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *p,
 	if (s->alloc == ZF2FS_GC_LFS && s->gc_type == ZF2FS_GC_FG && p->fg_shortcut &&
 	    m->nr_marked) {
 		for (uint32_t sec = 0; sec < m->main_secs; sec++) {
-			if (!m->victim_map[sec] || gc_sec_is_current(m, sec))
+			if (!gc_sec(m, sec)->victim || gc_sec_is_current(m, sec))
 				continue;
-			m->victim_map[sec] = 0;
+			gc_secw(m, sec)->victim = 0;
 			m->nr_marked--;
 			gc_index_update(m, sec);
 			fill_victim(m, s, sec * m->sps, ret);
@@ -506,7 +506,7 @@ static void secs_required(const struct zf2fs_gc_model *m, bool lfs, uint32_t *lo
 			continue;
 		sec = m->cur_seg[l] / m->sps;
 		for (uint32_t i = 0; i < m->sps; i++)
-			ck += m->ckpt_valid[sec * m->sps + i];
+			ck += gc_seg(m, sec * m->sps + i)->ckpt_valid;
 		if (need > (ck < m->cap ? m->cap - ck : 0))
 			*curseg_ok = false;
 	}
@@ -541,10 +541,20 @@ static int collect(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *q,
 		v->moved_blocks = (uint32_t)moved;
 		return 0;
 	}
+	if (!m->bg_data) {
+		m->bg_data = calloc(m->main_secs, sizeof(*m->bg_data));
+		m->bg_node = calloc(m->main_secs, sizeof(*m->bg_node));
+		if (!m->bg_data || !m->bg_node) {
+			free(m->bg_data);
+			free(m->bg_node);
+			m->bg_data = m->bg_node = NULL;
+			return -ENOMEM;
+		}
+	}
 	for (uint32_t i = 0; i < m->usegs; i++) {
-		uint32_t seg = v->secno * m->sps + i, n = m->valid[seg];
+		uint32_t seg = v->secno * m->sps + i, n = gc_seg(m, seg)->valid;
 
-		if (m->type[seg] >= ZF2FS_LOG_HOT_NODE && m->type[seg] <= ZF2FS_LOG_COLD_NODE) {
+		if (gc_seg(m, seg)->type >= ZF2FS_LOG_HOT_NODE && gc_seg(m, seg)->type <= ZF2FS_LOG_COLD_NODE) {
 			m->bg_node[v->secno] += n;
 			m->dirty_node += n;
 		} else {

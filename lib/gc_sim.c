@@ -405,7 +405,7 @@ static void move_hook(void *arg, uint32_t src, uint32_t dst)
 		node_dirty(s, d / s->fblocks * s->npf + dnode_of((uint32_t)(d % s->fblocks)));
 		st->gc_data_blocks++;
 	} else {
-		int t = s->m->type[src];
+		int t = gc_seg(s->m, src)->type;
 
 		if (t >= ZF2FS_LOG_HOT_NODE && t <= ZF2FS_LOG_COLD_NODE)
 			st->gc_node_blocks++;
@@ -470,7 +470,7 @@ static void move_run_hook(void *arg, uint32_t src, uint32_t dst, uint32_t n)
 			node_dirty(s, d / s->fblocks * s->npf + dnode_of((uint32_t)(d % s->fblocks)));
 			gc_data++;
 		} else {
-			int t = s->m->type[src];
+			int t = gc_seg(s->m, src)->type;
 
 			if (t >= ZF2FS_LOG_HOT_NODE && t <= ZF2FS_LOG_COLD_NODE)
 				gc_node++;
@@ -1097,7 +1097,7 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new2(struct zf2fs_gc_model *m, const struct zf2fs_
 	s->nblocks = (uint64_t)m->total_segs << m->log_bps;
 	for (uint32_t seg = 0; seg < m->total_segs; seg++) {
 		usable += gc_seg_usable(m, seg) ? 1 : 0;
-		valid += m->valid[seg];
+		valid += gc_seg(m, seg)->valid;
 	}
 	user = usable > m->ovp_segments ? (usable - m->ovp_segments) << m->log_bps : 0;
 	room = user > valid ? user - valid : 0;
@@ -1162,7 +1162,7 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new2(struct zf2fs_gc_model *m, const struct zf2fs_
 		uint64_t lid = 0;
 
 		for (uint32_t seg = 0; seg < m->total_segs; seg++)
-			for (uint32_t i = 0; i < m->valid[seg]; i++, lid++) {
+			for (uint32_t i = 0; i < gc_seg(m, seg)->valid; i++, lid++) {
 				uint32_t blk = (seg << m->log_bps) + i;
 
 				s->p2l[blk] = (uint32_t)lid;
@@ -1287,7 +1287,7 @@ ZF2FS_EXPORT int zf2fs_gc_sim_verify(const struct zf2fs_gc_sim *s)
 						 ((uint64_t)seg << m->log_bps) + b))
 				return -EINVAL;
 		}
-		if (valid != m->valid[seg] || (s->adaptive && used != m->ckpt_valid[seg]))
+		if (valid != gc_seg(m, seg)->valid || (s->adaptive && used != gc_seg(m, seg)->ckpt_valid))
 			return -EINVAL;
 	}
 	return 0;

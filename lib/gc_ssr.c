@@ -57,8 +57,8 @@ static uint32_t tree_kth(const struct ssr_tree *t, uint32_t lo, uint32_t k)
 static void ssr_map_seg(struct zf2fs_gc_sim *s, uint32_t seg)
 {
 	struct zf2fs_gc_model *m = s->m;
-	uint32_t v = m->valid[seg];
-	int t = m->type[seg], in = 0;
+	uint32_t v = gc_seg(m, seg)->valid;
+	int t = gc_seg(m, seg)->type, in = 0;
 	uint64_t key = UINT64_MAX;
 
 	if (v && v < gc_seg_usable(m, seg) && t < GC_NR_LOGS) {
@@ -68,7 +68,7 @@ static void ssr_map_seg(struct zf2fs_gc_sim *s, uint32_t seg)
 				in = 0;
 	}
 	if (in)
-		key = (uint64_t)m->ckpt_valid[seg] << 32 | seg;
+		key = (uint64_t)gc_seg(m, seg)->ckpt_valid << 32 | seg;
 	if (s->ssr_in[seg] && s->ssr_in[seg] != in)
 		tree_set(&s->ssr_tree[s->ssr_in[seg] - 1], seg, 0, UINT64_MAX);
 	if (in) {
@@ -105,7 +105,7 @@ static void ssr_flush(struct zf2fs_gc_sim *s)
 
 static bool seg_free(const struct zf2fs_gc_model *m, uint32_t seg)
 {
-	if (m->valid[seg] || m->prefree[seg])
+	if (gc_seg(m, seg)->valid || gc_seg(m, seg)->prefree)
 		return false;
 	for (int i = 0; i < GC_NR_LOGS; i++)
 		if (m->cur_seg[i] == seg)
@@ -184,7 +184,7 @@ static int ssr_pick(struct zf2fs_gc_sim *s, int t, uint32_t *ret_seg)
 	struct zf2fs_gc_params p;
 	struct zf2fs_gc_victim v;
 	uint32_t vsec = s->mv_seg != GC_NULL ? s->mv_seg / m->sps : GC_NULL;
-	bool mark = vsec != GC_NULL && !m->victim_map[vsec];
+	bool mark = vsec != GC_NULL && !gc_sec(m, vsec)->victim;
 	int err;
 
 	if (s->ssr_in && m->sps == 1 && !m->nr_marked) {
@@ -198,12 +198,12 @@ static int ssr_pick(struct zf2fs_gc_sim *s, int t, uint32_t *ret_seg)
 	p.max_search = s->cfg.fg.max_search;
 	p.engine = ZF2FS_GC_ENGINE_SCAN;
 	if (mark) {
-		m->victim_map[vsec] = 1;
+		gc_secw(m, vsec)->victim = 1;
 		m->nr_marked++;
 	}
 	err = zf2fs_gc_select(m, &p, &v);
 	if (mark) {
-		m->victim_map[vsec] = 0;
+		gc_secw(m, vsec)->victim = 0;
 		m->nr_marked--;
 	}
 	*ret_seg = err ? GC_NULL : v.segno;
@@ -250,7 +250,7 @@ int gc_ssr_alloc(void *arg, int l)
 	if (seg == GC_NULL || gc_ssr_next_free(s, seg, 0) >= gc_seg_usable(m, seg))
 		return 0;
 	m->cur_seg[l] = seg;
-	m->type[seg] = (uint8_t)l;
+	gc_segw(m, seg)->type = (uint8_t)l;
 	m->ssr[l] = 1;
 	m->cur_off[l] = gc_ssr_next_free(s, seg, 0);
 	ssr_touch(s, seg);

@@ -171,12 +171,12 @@ ZF2FS_EXPORT void zf2fs_gc_model_free(struct zf2fs_gc_model *m);
 
 /* Set one segment (before zf2fs_gc_model_ready).  The checkpointed valid count is set to
  * @valid too.  -ERANGE: segno outside the main area; -EINVAL: valid > blocks per
- * segment or type > 7. */
+ * segment or type > 7; -ENOMEM (the model keeps records only of segments set or used). */
 ZF2FS_EXPORT int zf2fs_gc_model_set_segment(struct zf2fs_gc_model *m, uint32_t segno,
 					    uint32_t valid, uint32_t type, uint64_t mtime);
 
 /* Set the current segment of log @log (0..5) and its next block offset.  -EINVAL for a
- * log or offset out of range, -ERANGE for a segment outside the main area. */
+ * log or offset out of range, -ERANGE for a segment outside the main area, -ENOMEM. */
 ZF2FS_EXPORT int zf2fs_gc_model_set_curseg(struct zf2fs_gc_model *m, int log, uint32_t segno,
 					   uint32_t blkoff);
 

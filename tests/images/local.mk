@@ -34,3 +34,6 @@ EXTRA_DIST += tests/images/fuzz_fields.sh tests/images/inject.sh tests/images/fu
 # bash completion (completion/zf2fs.bash) against each tool's --help
 TESTS += tests/images/completion.sh
 EXTRA_DIST += tests/images/completion.sh
+# gc.f2fs state on an empty 15 TiB sparse image under a memory limit (issue 15)
+TESTS += tests/images/g_state_sparse.sh
+EXTRA_DIST += tests/images/g_state_sparse.sh
