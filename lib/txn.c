@@ -471,6 +471,15 @@ int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node **ret)
 	return 0;
 }
 
+/* Whether slot @i of @v holds @name (hash, length, bytes; the name fits the block). */
+static bool slot_names(const struct zf2fs_dentry_view *v, uint32_t i, const char *name,
+		       size_t len, uint32_t hash)
+{
+	return zf2fs_dentry_slot_used(v, i) && zf2fs_get(v->dentry[i].hash_code) == hash &&
+	       zf2fs_get(v->dentry[i].name_len) == len &&
+	       i + zf2fs_dentry_slots((uint32_t)len) <= v->nr && !memcmp(v->filename[i], name, len);
+}
+
 /* Whether @name is already in @dir, looking at the queued blocks first. */
 static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		       const char *name, size_t len, uint32_t hash)
@@ -505,11 +514,7 @@ static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 			}
 			zf2fs_dentry_view_block(blk, &v);
 			for (uint32_t i = 0; i < v.nr; i++)
-				if (zf2fs_dentry_slot_used(&v, i) &&
-				    zf2fs_get(v.dentry[i].hash_code) == hash &&
-				    zf2fs_get(v.dentry[i].name_len) == len &&
-				    i + zf2fs_dentry_slots((uint32_t)len) <= v.nr &&
-				    !memcmp(v.filename[i], name, len))
+				if (slot_names(&v, i, name, len, hash))
 					return -EEXIST;
 		}
 	}
@@ -554,6 +559,25 @@ int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 	return -ENOSPC;
 }
 
+int enter_new_inode(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn, const char *name,
+		    size_t len, uint32_t ino, uint8_t type)
+{
+	int err = add_dentry(t, dir, dn, name, len, ino, type);
+
+	if (err) {
+		/* nothing refers to the new node: drop it */
+		free(t->nodes[--t->nnodes].buf);
+		return err;
+	}
+	err = nat_set(t, ino, ino, ZF2FS_NULL_ADDR);
+	if (err)
+		return err;
+	t->new_inodes++;
+	t->new_nodes++;
+	t->new_blocks++;
+	return 0;
+}
+
 ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char *name,
 				  uint32_t mode, const void *data, size_t len, uint32_t *ret_ino)
 {
@@ -589,18 +613,10 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 	/* the inode's own addresses, then up to two direct nodes */
 	if (nblk > g.addrs + 2ull * ZF2FS_ADDRS_PER_BLOCK)
 		return -EFBIG;
-	err = add_dentry(t, dir, dn, name, nlen, ino, is_dir ? ZF2FS_FT_DIR : ZF2FS_FT_REG_FILE);
-	if (err) {
-		/* nothing refers to the new node: drop it */
-		free(t->nodes[--t->nnodes].buf);
-		return err;
-	}
-	err = nat_set(t, ino, ino, ZF2FS_NULL_ADDR);
+	err = enter_new_inode(t, dir, dn, name, nlen, ino,
+			      is_dir ? ZF2FS_FT_DIR : ZF2FS_FT_REG_FILE);
 	if (err)
 		return err;
-	t->new_inodes++;
-	t->new_nodes++;
-	t->new_blocks++;
 	if (is_dir) {
 		struct zf2fs_dentry_block *db = calloc(1, ZF2FS_BLKSIZE);
 
@@ -697,11 +713,7 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 				return err;
 			zf2fs_dentry_view_block(db, &v);
 			for (uint32_t i = 0; i < v.nr; i++)
-				if (zf2fs_dentry_slot_used(&v, i) &&
-				    zf2fs_get(v.dentry[i].hash_code) == hash &&
-				    zf2fs_get(v.dentry[i].name_len) == len &&
-				    i + zf2fs_dentry_slots((uint32_t)len) <= v.nr &&
-				    !memcmp(v.filename[i], name, len)) {
+				if (slot_names(&v, i, name, len, hash)) {
 					*ret_fofs = b + k;
 					*ret_slot = i;
 					*ret_ino = (uint32_t)zf2fs_get(v.dentry[i].ino);

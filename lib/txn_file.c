@@ -103,17 +103,9 @@ ZF2FS_EXPORT int zf2fs_txn_mknod(struct zf2fs_txn *t, uint32_t dir, const char *
 		if (err)
 			return err;
 		(void)zf2fs_inode_init(n, t->vi->features, ino, dir, name, nlen, a->mode, t->now);
-		err = add_dentry(t, dir, dn, name, nlen, ino, zf2fs_mode_to_ftype(a->mode));
-		if (err) {
-			free(t->nodes[--t->nnodes].buf);   /* nothing refers to it */
-			return err;
-		}
-		err = nat_set(t, ino, ino, ZF2FS_NULL_ADDR);
+		err = enter_new_inode(t, dir, dn, name, nlen, ino, zf2fs_mode_to_ftype(a->mode));
 		if (err)
 			return err;
-		t->new_inodes++;
-		t->new_nodes++;
-		t->new_blocks++;
 	}
 	if (err)
 		return err;

@@ -83,6 +83,10 @@ TXN_HIDDEN int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_no
 /* Add @name -> @ino to directory @dir (node @dn, queued by dir_for_change()). */
 TXN_HIDDEN int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 			  const char *name, size_t len, uint32_t ino, uint8_t type);
+/* Enter the inode node just queued last as @ino: its name in @dir and its NAT entry, the
+ * counts of the new checkpoint.  On a failed entry the node is dropped again. */
+TXN_HIDDEN int enter_new_inode(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
+			       const char *name, size_t len, uint32_t ino, uint8_t type);
 TXN_HIDDEN void put_dentry(uint8_t *bitmap, struct zf2fs_dir_entry *dentry,
 			   uint8_t (*filename)[ZF2FS_SLOT_LEN], uint32_t at, const char *name,
 			   size_t len, uint32_t hash, uint32_t ino, uint8_t type);
