@@ -17,7 +17,7 @@ fuzz_fuzz_gc_SOURCES = fuzz/fuzz_gc.c $(FUZZ_COMMON)
 fuzz_fuzz_gc_LDADD = $(HELPER_LIBS)
 fuzz_fuzz_gc_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_fsck_SOURCES = fuzz/fuzz_fsck.c $(FUZZ_COMMON) $(fsck_fsck_f2fs_SOURCES)
-fuzz_fuzz_fsck_CPPFLAGS = $(fsck_fsck_f2fs_CPPFLAGS) -Dmain=zf2fs_fsck_main
+fuzz_fuzz_fsck_CPPFLAGS = $(AM_CPPFLAGS) -Dmain=zf2fs_fsck_main
 fuzz_fuzz_fsck_LDADD = $(fsck_fsck_f2fs_LDADD)
 fuzz_fuzz_fsck_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 fuzz_fuzz_repair_SOURCES = $(fuzz_fuzz_fsck_SOURCES)
