@@ -428,35 +428,68 @@ static uint32_t resolve_nid(struct opts *o, struct zf2fs_vol *vol)
 	return o->nid;
 }
 
+/* Where a journal holds the NAT entry of @key (@sit false) or the SIT entry of segment
+ * @key: its index in the journal of the checkpoint in use, or -1. */
+static int journal_slot(struct zf2fs_vol *vol, bool sit, uint32_t key)
+{
+	const struct zf2fs_journal *j = sit ? zf2fs_vol_sit_journal(vol) : zf2fs_vol_nat_journal(vol);
+	uint32_t n = (uint32_t)zf2fs_get(j->n_entries);
+	uint32_t cap = sit ? ZF2FS_SIT_JOURNAL_ENTRIES : ZF2FS_NAT_JOURNAL_ENTRIES;
+
+	for (uint32_t i = 0; i < n && i < cap; i++)
+		if (zf2fs_get(sit ? j->sit.entries[i].segno : j->nat.entries[i].nid) == key)
+			return (int)i;
+	return -1;
+}
+
+/* The NAT entry of nid @key or the SIT entry of segment @key, @entry_off bytes into table
+ * block @bidx: with no --pack, the journal's copy when the journal holds one (the kernel
+ * reads that one, not the table block), else the live copy; --pack 1/2 names the copy. */
+static int table_entry(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk,
+		       const struct inject_member *m, bool sit, uint32_t key, uint32_t bidx,
+		       uint32_t entry_off, uint32_t idx)
+{
+	const char *what = sit ? "segment" : "nid";
+	struct site s = { 0 };
+	int i = o->pack == 0 ? journal_slot(vol, sit, key) : -1;
+
+	if (i >= 0) {
+		uint32_t at, off = sit ?
+			(uint32_t)(offsetof(struct zf2fs_journal, sit.entries) +
+				   (size_t)i * sizeof(struct zf2fs_sit_journal_entry) +
+				   offsetof(struct zf2fs_sit_journal_entry, se)) :
+			(uint32_t)(offsetof(struct zf2fs_journal, nat.entries) +
+				   (size_t)i * sizeof(struct zf2fs_nat_journal_entry) +
+				   offsetof(struct zf2fs_nat_journal_entry, ne));
+
+		zf2fs_vol_journal_where(vol, sit, &s.blkaddr, &at);
+		read_block(vol, s.blkaddr, blk);
+		place(&s, at + off, m, idx);
+		snprintf(s.what, sizeof(s.what), "%s %u in the %s journal", what, key,
+			 sit ? "SIT" : "NAT");
+		return finish(o, &s, blk, vol, NULL);
+	}
+	uint64_t live = sit ? zf2fs_vol_sit_block_addr(vol, bidx) : zf2fs_vol_nat_block_addr(vol, bidx);
+	uint64_t second = sit ? zf2fs_vol_sit_block_copy(vol, bidx, 1) :
+				zf2fs_vol_nat_block_copy(vol, bidx, 1);
+	unsigned copy = o->pack ? (unsigned)o->pack - 1 : (live == second);
+
+	s.blkaddr = sit ? zf2fs_vol_sit_block_copy(vol, bidx, copy) :
+			  zf2fs_vol_nat_block_copy(vol, bidx, copy);
+	read_block(vol, s.blkaddr, blk);
+	place(&s, entry_off, m, idx);
+	snprintf(s.what, sizeof(s.what), "%s %u in pack %u", what, key, copy + 1);
+	return finish(o, &s, blk, vol, NULL);
+}
+
 static int do_nat(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 {
 	const struct inject_member *m = member(TB_NAT, o->mb);
 	uint32_t nid = resolve_nid(o, vol);
-	const struct zf2fs_journal *j = zf2fs_vol_nat_journal(vol);
-	uint32_t n = (uint32_t)zf2fs_get(j->n_entries), at;
-	struct site s = { 0 };
 
-	if (o->pack == 0)
-		for (uint32_t i = 0; i < n && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++)
-			if (zf2fs_get(j->nat.entries[i].nid) == nid) {
-				/* the kernel reads this entry, not the NAT block: change it here */
-				zf2fs_vol_journal_where(vol, false, &s.blkaddr, &at);
-				read_block(vol, s.blkaddr, blk);
-				place(&s, at + (uint32_t)offsetof(struct zf2fs_journal, nat.entries) +
-					  i * (uint32_t)sizeof(struct zf2fs_nat_journal_entry) +
-					  (uint32_t)offsetof(struct zf2fs_nat_journal_entry, ne), m, 0);
-				snprintf(s.what, sizeof(s.what), "nid %u in the NAT journal", nid);
-				return finish(o, &s, blk, vol, NULL);
-			}
-	uint32_t idx = zf2fs_nat_block_index(nid);
-	uint64_t live = zf2fs_vol_nat_block_addr(vol, idx);
-	unsigned copy = o->pack ? (unsigned)o->pack - 1 : (live == zf2fs_vol_nat_block_copy(vol, idx, 1));
-
-	s.blkaddr = zf2fs_vol_nat_block_copy(vol, idx, copy);
-	read_block(vol, s.blkaddr, blk);
-	place(&s, zf2fs_nat_entry_index(nid) * (uint32_t)sizeof(struct zf2fs_nat_entry), m, 0);
-	snprintf(s.what, sizeof(s.what), "nid %u in pack %u", nid, copy + 1);
-	return finish(o, &s, blk, vol, NULL);
+	return table_entry(o, vol, blk, m, false, nid,
+			   zf2fs_nat_block_index(nid),
+			   zf2fs_nat_entry_index(nid) * (uint32_t)sizeof(struct zf2fs_nat_entry), 0);
 }
 
 static uint32_t main_segno(struct opts *o, struct zf2fs_vol *vol)
@@ -474,35 +507,12 @@ static uint32_t main_segno(struct opts *o, struct zf2fs_vol *vol)
 static int do_sit(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 {
 	const struct inject_member *m = member(TB_SIT, o->mb);
-	uint32_t segno = main_segno(o, vol), at;
-	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(vol);
-	uint32_t n = (uint32_t)zf2fs_get(j->n_entries);
+	uint32_t segno = main_segno(o, vol);
 	uint32_t slot = zf2fs_sit_entry_index(segno);
-	struct site s = { 0 };
 
 	/* f2fs-tools' default index of valid_map[] is the entry's slot in its SIT block */
-	uint32_t idx = element(o, m, slot);
-
-	if (o->pack == 0)
-		for (uint32_t i = 0; i < n && i < ZF2FS_SIT_JOURNAL_ENTRIES; i++)
-			if (zf2fs_get(j->sit.entries[i].segno) == segno) {
-				zf2fs_vol_journal_where(vol, true, &s.blkaddr, &at);
-				read_block(vol, s.blkaddr, blk);
-				place(&s, at + (uint32_t)offsetof(struct zf2fs_journal, sit.entries) +
-					  i * (uint32_t)sizeof(struct zf2fs_sit_journal_entry) +
-					  (uint32_t)offsetof(struct zf2fs_sit_journal_entry, se), m, idx);
-				snprintf(s.what, sizeof(s.what), "segment %u in the SIT journal", segno);
-				return finish(o, &s, blk, vol, NULL);
-			}
-	uint32_t bidx = zf2fs_sit_block_index(segno);
-	uint64_t live = zf2fs_vol_sit_block_addr(vol, bidx);
-	unsigned copy = o->pack ? (unsigned)o->pack - 1 : (live == zf2fs_vol_sit_block_copy(vol, bidx, 1));
-
-	s.blkaddr = zf2fs_vol_sit_block_copy(vol, bidx, copy);
-	read_block(vol, s.blkaddr, blk);
-	place(&s, slot * (uint32_t)sizeof(struct zf2fs_sit_entry), m, idx);
-	snprintf(s.what, sizeof(s.what), "segment %u in pack %u", segno, copy + 1);
-	return finish(o, &s, blk, vol, NULL);
+	return table_entry(o, vol, blk, m, true, segno, zf2fs_sit_block_index(segno),
+			   slot * (uint32_t)sizeof(struct zf2fs_sit_entry), element(o, m, slot));
 }
 
 static int do_ssa(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
