@@ -7,7 +7,8 @@
  * know about where its window ends.  Per view (greedy or cost-benefit cost, foreground
  * or background eligibility) a second tree keeps the smallest key cost << 32 | unit, so
  * the minimum over a range is the first unit in scan order with the minimum cost, as the
- * kernel's strict "<" comparison picks it.  Updates and queries are O(log n).
+ * kernel's strict "<" comparison picks it.  Updates and queries are O(log n).  The trees
+ * are chunked (gc_ctree.c): memory follows the dirty units, not the volume's size.
  */
 #include "config.h"
 
@@ -18,13 +19,13 @@
 
 void gc_index_free(struct gc_index *ix)
 {
-	free(ix->count);
-	ix->count = NULL;
-	for (int v = 0; v < GC_NR_VIEWS; v++) {
-		free(ix->key[v]);
-		ix->key[v] = NULL;
-	}
-	ix->size = ix->nunits = 0;
+	gc_ctree_free(&ix->count);
+	for (int v = 0; v < GC_NR_VIEWS; v++)
+		gc_ctree_free(&ix->key[v]);
+	ix->nunits = 0;
+	ix->have_count = ix->broken = false;
+	for (int v = 0; v < GC_NR_VIEWS; v++)
+		ix->have_key[v] = false;
 }
 
 static bool view_is_cb(enum gc_view v)
@@ -52,30 +53,22 @@ static uint64_t leaf_key(const struct zf2fs_gc_model *m, enum gc_view v, uint32_
 	return (uint64_t)cost << 32 | u;
 }
 
-static uint64_t min64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
 static int ensure_count(struct zf2fs_gc_model *m)
 {
 	struct gc_index *ix = &m->idx;
-	uint32_t size = 1;
+	int err;
 
-	if (ix->count)
+	if (ix->have_count)
 		return 0;
-	while (size < m->main_secs)
-		size <<= 1;
-	ix->count = calloc(2 * (size_t)size, sizeof(*ix->count));
-	if (!ix->count)
-		return -ENOMEM;
-	ix->size = size;
+	err = gc_ctree_init(&ix->count, m->main_secs, true, false);
+	if (err)
+		return err;
+	ix->have_count = true;
 	ix->nunits = m->main_secs;
-	for (uint32_t u = 0; u < m->main_secs; u++)
-		ix->count[size + u] = gc_sec(m, u)->dirty;
-	for (uint32_t i = size - 1; i >= 1; i--)
-		ix->count[i] = ix->count[2 * i] + ix->count[2 * i + 1];
-	return 0;
+	for (uint32_t u = 0; u < m->main_secs && !err; u++)
+		if (gc_sec(m, u)->dirty)
+			err = gc_ctree_set(&ix->count, u, 1, 0);
+	return err;
 }
 
 static bool sec_cb_in_bounds(const struct zf2fs_gc_model *m, uint32_t u)
@@ -85,23 +78,39 @@ static bool sec_cb_in_bounds(const struct zf2fs_gc_model *m, uint32_t u)
 	return mt >= m->idx.cb_min && mt <= m->idx.cb_max;
 }
 
-static void build_view(struct zf2fs_gc_model *m, enum gc_view v)
+/* A view from scratch: only dirty units have a key, and the count tree says which. */
+static int build_view(struct zf2fs_gc_model *m, enum gc_view v)
 {
 	struct gc_index *ix = &m->idx;
-	uint64_t *k = ix->key[v];
+	struct gc_ctree *t = &ix->key[v];
+	int err;
 
-	for (uint32_t u = 0; u < ix->size; u++)
-		k[ix->size + u] = u < m->main_secs ? leaf_key(m, v, u) : GC_KEY_NONE;
-	for (uint32_t i = ix->size - 1; i >= 1; i--)
-		k[i] = min64(k[2 * i], k[2 * i + 1]);
+	gc_ctree_free(t);
+	ix->have_key[v] = false;
+	err = gc_ctree_init(t, ix->nunits, false, true);
+	if (err)
+		return err;
+	ix->have_key[v] = true;
+	for (uint32_t c = 0; c < ix->count.nchunks && !err; c++) {
+		const uint32_t *cnt = ix->count.cnt[c];
+
+		if (!cnt)
+			continue;
+		for (uint32_t l = 0; l < GC_CTREE_CHUNK && !err; l++)
+			if (cnt[GC_CTREE_CHUNK + l])
+				err = gc_ctree_set(t, c * GC_CTREE_CHUNK + l, 0,
+						   leaf_key(m, v, c * GC_CTREE_CHUNK + l));
+	}
+	return err;
 }
 
 int gc_index_cb_bounds(struct zf2fs_gc_model *m)
 {
 	struct gc_index *ix = &m->idx;
+	int err = 0;
 
 	if (ix->cb_min == m->min_mtime && ix->cb_max == m->max_mtime &&
-	    (ix->key[GC_VIEW_CB_FG] || ix->key[GC_VIEW_CB_BG]))
+	    (ix->have_key[GC_VIEW_CB_FG] || ix->have_key[GC_VIEW_CB_BG]))
 		return 0;
 	ix->cb_min = m->min_mtime;
 	ix->cb_max = m->max_mtime;
@@ -110,45 +119,55 @@ int gc_index_cb_bounds(struct zf2fs_gc_model *m)
 	ix->cb_exact = true;
 	for (uint32_t u = 0; u < m->main_secs && ix->cb_exact; u++)
 		ix->cb_exact = sec_cb_in_bounds(m, u);
-	if (ix->key[GC_VIEW_CB_FG])
-		build_view(m, GC_VIEW_CB_FG);
-	if (ix->key[GC_VIEW_CB_BG])
-		build_view(m, GC_VIEW_CB_BG);
-	return 0;
+	if (ix->have_key[GC_VIEW_CB_FG])
+		err = build_view(m, GC_VIEW_CB_FG);
+	if (!err && ix->have_key[GC_VIEW_CB_BG])
+		err = build_view(m, GC_VIEW_CB_BG);
+	if (err)
+		ix->broken = true;
+	return err;
 }
 
 int gc_index_view(struct zf2fs_gc_model *m, enum gc_view v)
 {
 	struct gc_index *ix = &m->idx;
-	int err = ensure_count(m);
+	int err;
 
-	if (err)
-		return err;
-	if (view_is_cb(v))
-		gc_index_cb_bounds(m);
-	if (ix->key[v])
-		return 0;
-	ix->key[v] = malloc(2 * (size_t)ix->size * sizeof(uint64_t));
-	if (!ix->key[v])
-		return -ENOMEM;
-	ix->key[v][0] = GC_KEY_NONE;
-	build_view(m, v);
+	if (ix->broken)
+		return -EAGAIN;
+	err = ensure_count(m);
+	if (!err && view_is_cb(v))
+		err = gc_index_cb_bounds(m);
+	if (!err && !ix->have_key[v])
+		err = build_view(m, v);
+	if (err) {
+		/* out of memory part way: the literal scan answers from now on */
+		ix->broken = true;
+		return -EAGAIN;
+	}
 	return 0;
 }
 
 void gc_index_update(struct zf2fs_gc_model *m, uint32_t u)
 {
 	struct gc_index *ix = &m->idx;
+	int err;
 
-	if (!ix->count || u >= ix->nunits)
+	if (!ix->have_count || ix->broken || u >= ix->nunits)
 		return;
-	gc_tree_set(ix->count, NULL, ix->size, u, gc_sec(m, u)->dirty, 0);
-	if ((ix->key[GC_VIEW_CB_FG] || ix->key[GC_VIEW_CB_BG]) && !sec_cb_in_bounds(m, u))
+	err = gc_ctree_set(&ix->count, u, gc_sec(m, u)->dirty, 0);
+	if ((ix->have_key[GC_VIEW_CB_FG] || ix->have_key[GC_VIEW_CB_BG]) && !sec_cb_in_bounds(m, u))
 		ix->cb_exact = false;
-	for (int v = 0; v < GC_NR_VIEWS; v++)
-		if (ix->key[v])
-			gc_tree_set(NULL, ix->key[v], ix->size, u, 0,
-				    leaf_key(m, (enum gc_view)v, u));
+	for (int v = 0; v < GC_NR_VIEWS && !err; v++)
+		if (ix->have_key[v])
+			err = gc_ctree_set(&ix->key[v], u, 0, leaf_key(m, (enum gc_view)v, u));
+	if (err)
+		ix->broken = true;
+}
+
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
 }
 
 /* ---- the segment tree primitives (also the simulator's SSR candidate trees) ---------- */
@@ -217,28 +236,15 @@ uint64_t gc_tree_min(const uint64_t *key, uint32_t size, uint32_t lo, uint32_t h
 /* ---- the victim index's queries ---------------------------------------------------------- */
 uint32_t gc_index_count(const struct gc_index *ix, uint32_t lo, uint32_t hi)
 {
-	if (lo > hi || lo >= ix->nunits)
-		return 0;
-	if (hi >= ix->nunits)
-		hi = ix->nunits - 1;
-	return gc_tree_count(ix->count, ix->size, lo, hi);
+	return gc_ctree_count(&ix->count, lo, hi);
 }
 
 uint32_t gc_index_kth(const struct gc_index *ix, uint32_t lo, uint32_t k)
 {
-	uint32_t u;
-
-	if (!k)
-		return ix->nunits;
-	u = gc_tree_kth(ix->count, ix->size, lo, k);
-	return u < ix->nunits ? u : ix->nunits;
+	return gc_ctree_kth(&ix->count, lo, k);
 }
 
 uint64_t gc_index_min(const struct gc_index *ix, enum gc_view v, uint32_t lo, uint32_t hi)
 {
-	if (lo > hi || lo >= ix->nunits)
-		return GC_KEY_NONE;
-	if (hi >= ix->nunits)
-		hi = ix->nunits - 1;
-	return gc_tree_min(ix->key[v], ix->size, lo, hi);
+	return gc_ctree_min(&ix->key[v], lo, hi);
 }

@@ -265,8 +265,6 @@ ZF2FS_EXPORT void zf2fs_gc_model_free(struct zf2fs_gc_model *m)
 	for (uint32_t i = 0; m->sec_chunk && i < m->sec_nchunks; i++)
 		free(m->sec_chunk[i]);
 	free(m->sec_chunk);
-	free(m->bg_data);
-	free(m->bg_node);
 	free(m);
 }
 
@@ -713,12 +711,12 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 	int moved = 0, err;
 
 	/* pages background GC dirtied are written now */
-	if (m->bg_data) {
-		m->dirty_data -= m->bg_data[secno] < m->dirty_data ? m->bg_data[secno] :
-			m->dirty_data;
-		m->dirty_node -= m->bg_node[secno] < m->dirty_node ? m->bg_node[secno] :
-			m->dirty_node;
-		m->bg_data[secno] = m->bg_node[secno] = 0;
+	if (gc_sec(m, secno)->bg_data || gc_sec(m, secno)->bg_node) {
+		struct gc_sec *g = gc_secw(m, secno);
+
+		m->dirty_data -= g->bg_data < m->dirty_data ? g->bg_data : m->dirty_data;
+		m->dirty_node -= g->bg_node < m->dirty_node ? g->bg_node : m->dirty_node;
+		g->bg_data = g->bg_node = 0;
 	}
 
 	for (uint32_t i = 0; i < m->usegs; i++) {
@@ -851,8 +849,10 @@ ZF2FS_EXPORT uint32_t zf2fs_gc_checkpoint(struct zf2fs_gc_model *m)
 	m->cp_all = false;
 	m->prefree_segs = 0;
 	m->dirty_node = 0;
-	if (m->bg_node)
-		memset(m->bg_node, 0, (size_t)m->main_secs * sizeof(*m->bg_node));
+	/* node pages are written by the checkpoint; only sections in use have records */
+	for (uint32_t i = 0; i < m->sec_nchunks; i++)
+		for (uint32_t j = 0; m->sec_chunk[i] && j < GC_SEG_CHUNK; j++)
+			m->sec_chunk[i][j].bg_node = 0;
 	return n;
 }
 

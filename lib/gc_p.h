@@ -24,10 +24,23 @@
 enum gc_view { GC_VIEW_GREEDY_FG, GC_VIEW_GREEDY_BG, GC_VIEW_CB_FG, GC_VIEW_CB_BG,
 	       GC_NR_VIEWS };
 
+/* A segment tree cut in chunks of GC_CTREE_CHUNK units (gc_ctree.c): a chunk's tree
+ * exists only while one of its units is marked; the top tree holds the chunks' roots. */
+#define GC_CTREE_CHUNK 4096u
+struct gc_ctree {
+	uint32_t nunits, nchunks, top_size;
+	uint32_t *top_cnt;          /* 2 * top_size, NULL: no counts */
+	uint64_t *top_key;          /* 2 * top_size, NULL: no keys */
+	uint32_t **cnt;             /* per chunk: 2 * GC_CTREE_CHUNK, or NULL (all zero) */
+	uint64_t **key;             /* per chunk: 2 * GC_CTREE_CHUNK, or NULL (all NONE) */
+};
+
 struct gc_index {
-	uint32_t nunits, size;      /* size: power of two >= nunits */
-	uint32_t *count;            /* 2 * size */
-	uint64_t *key[GC_NR_VIEWS]; /* 2 * size, NULL until a view is first used */
+	uint32_t nunits;
+	struct gc_ctree count;
+	struct gc_ctree key[GC_NR_VIEWS]; /* built when a view is first used */
+	bool have_count, have_key[GC_NR_VIEWS];
+	bool broken;                /* out of memory once: the literal scan answers */
 	uint64_t cb_min, cb_max;    /* bounds the CB view was built with */
 	bool cb_exact;              /* every section's mtime lies within those bounds */
 };
@@ -46,6 +59,7 @@ struct gc_sec {
 	uint32_t valid;
 	uint8_t dirty;              /* in the kernel's dirty unit map (dirty_secmap/DIRTY) */
 	uint8_t victim;             /* victim_secmap */
+	uint32_t bg_data, bg_node;  /* pages background GC dirtied and did not write yet */
 };
 
 #define GC_SEG_CHUNK_SHIFT 9u
@@ -73,8 +87,6 @@ struct zf2fs_gc_model {
 	uint32_t sec_nchunks;
 	struct gc_sec sec_scratch;
 	uint32_t nr_marked;         /* sections set in victim_map */
-	uint32_t *bg_data, *bg_node; /* pages background GC dirtied, per section; NULL until
-				      * the first background collection */
 	uint64_t dirty_data, dirty_node;  /* dirty pages the free-section rule counts */
 	uint32_t nr_dirty_units;
 	uint32_t free_secs, prefree_segs;
@@ -178,6 +190,17 @@ uint32_t gc_index_count(const struct gc_index *ix, uint32_t lo, uint32_t hi);
 uint32_t gc_index_kth(const struct gc_index *ix, uint32_t lo, uint32_t k);
 /* Smallest key of view @v over units [lo, hi] (inclusive); GC_KEY_NONE when empty. */
 uint64_t gc_index_min(const struct gc_index *ix, enum gc_view v, uint32_t lo, uint32_t hi);
+
+/* gc_ctree.c: the chunked tree; 0 or -ENOMEM.  Ranges are inclusive and clamped to the
+ * units; kth returns nunits when there is no such unit. */
+int gc_ctree_init(struct gc_ctree *t, uint32_t nunits, bool with_count, bool with_key);
+void gc_ctree_free(struct gc_ctree *t);
+int gc_ctree_set(struct gc_ctree *t, uint32_t u, uint32_t count, uint64_t key);
+uint32_t gc_ctree_count(const struct gc_ctree *t, uint32_t lo, uint32_t hi);
+uint32_t gc_ctree_kth(const struct gc_ctree *t, uint32_t lo, uint32_t k);
+uint64_t gc_ctree_min(const struct gc_ctree *t, uint32_t lo, uint32_t hi);
+/* chunk trees allocated now (counts and keys): what the memory follows */
+size_t gc_ctree_chunks_held(const struct gc_ctree *t);
 
 /* Segment tree primitives (gc_index.c) over arrays of 2 x @size entries (@size a power of
  * two, leaves at @size + i): per node the count of marked leaves below it and the

@@ -338,7 +338,7 @@ static int index_select(struct zf2fs_gc_model *m, struct sel *s)
 		return err;
 	if (s->pol == ZF2FS_GC_CB) {
 		gc_index_cb_bounds(m);
-		if (!ix->cb_exact)
+		if (!ix->cb_exact || ix->broken)
 			return -EAGAIN;
 	}
 	c1 = gc_index_count(ix, o, units - 1);
@@ -541,28 +541,19 @@ static int collect(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *q,
 		v->moved_blocks = (uint32_t)moved;
 		return 0;
 	}
-	if (!m->bg_data) {
-		m->bg_data = calloc(m->main_secs, sizeof(*m->bg_data));
-		m->bg_node = calloc(m->main_secs, sizeof(*m->bg_node));
-		if (!m->bg_data || !m->bg_node) {
-			free(m->bg_data);
-			free(m->bg_node);
-			m->bg_data = m->bg_node = NULL;
-			return -ENOMEM;
-		}
-	}
 	for (uint32_t i = 0; i < m->usegs; i++) {
 		uint32_t seg = v->secno * m->sps + i, n = gc_seg(m, seg)->valid;
+		struct gc_sec *g = gc_secw(m, v->secno);
 
 		if (gc_seg(m, seg)->type >= ZF2FS_LOG_HOT_NODE && gc_seg(m, seg)->type <= ZF2FS_LOG_COLD_NODE) {
-			m->bg_node[v->secno] += n;
+			g->bg_node += n;
 			m->dirty_node += n;
 		} else {
-			m->bg_data[v->secno] += n;
+			g->bg_data += n;
 			m->dirty_data += n;
 		}
 	}
-	return 0;
+	return m->oom ? -ENOMEM : 0;
 }
 
 ZF2FS_EXPORT int zf2fs_gc_collect(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *p,

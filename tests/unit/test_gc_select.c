@@ -162,9 +162,15 @@ static uint32_t rnd(uint32_t n)
 	return n ? (uint32_t)(rng_state % n) : 0;
 }
 
+/* @mode: RANDOM_EQUAL_COSTS for costs that tie often; RANDOM_SPARSE for long runs of
+ * free sections (whole chunks of the index without a dirty unit) */
+#define RANDOM_EQUAL_COSTS 1
+#define RANDOM_SPARSE 2
+
 static void build_random(struct zf2fs_gc_model **a, struct zf2fs_gc_model **b, uint32_t secs,
-			 uint32_t sps, int equal_costs)
+			 uint32_t sps, int mode)
 {
+	int equal_costs = mode & RANDOM_EQUAL_COSTS;
 	uint64_t elapsed = 1000 + rnd(100000);
 
 	*a = mk(secs, sps, elapsed);
@@ -179,7 +185,7 @@ static void build_random(struct zf2fs_gc_model **a, struct zf2fs_gc_model **b, u
 		uint32_t kind = rnd(10), valid;
 		uint64_t mt = equal_costs ? (uint64_t)rnd(3) * (elapsed / 2) : rnd((uint32_t)elapsed);
 
-		if (kind < 2)
+		if (kind < 2 || ((mode & RANDOM_SPARSE) && (s / sps / 2500) % 3 != 1))
 			valid = 0;
 		else if (kind < 3)
 			valid = 512;
@@ -291,6 +297,17 @@ static void test_index_equals_scan_equal_costs(void **state)
 	property_run(7, 2, 1, 60, 20);
 }
 
+/* Thousands of sections: the index's trees are cut in chunks of 4096 units, and chunks
+ * without a dirty unit hold nothing; the answers must not change at their edges. */
+static void test_index_equals_scan_chunks(void **state)
+{
+	(void)state;
+	rng_state = 0x5151ull;
+	property_run(9000, 1, RANDOM_SPARSE, 3, 40);
+	property_run(12289, 1, 0, 2, 30);
+	property_run(2600, 4, RANDOM_SPARSE | RANDOM_EQUAL_COSTS, 2, 30);
+}
+
 static void test_bad_input(void **state)
 {
 	struct zf2fs_gc_geom g = { .main_secs = 0, .segs_per_sec = 1, .log_blocks_per_seg = 9 };
@@ -318,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_index_equals_scan_sps1),
 		cmocka_unit_test(test_index_equals_scan_sps4),
 		cmocka_unit_test(test_index_equals_scan_equal_costs),
+		cmocka_unit_test(test_index_equals_scan_chunks),
 		cmocka_unit_test(test_bad_input),
 	};
 
