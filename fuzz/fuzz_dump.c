@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"dump.f2fs", "-d", "0", "--superblock", "--checkpoint", "--segments", "--tree",
 		"-n", "0~64", "-s", "0~16", "-a", "0~8", "-i", "3", "-i", "4", "-b", "0",
 		"-b", "1024", "-b", "4096", "-b", "5632", "--ls", "/", "--ls", "/lost+found",
-		"--quota",
+		"--quota", "--frag", "/",
 	};
 	enum { NARGS = sizeof(args) / sizeof(args[0]) };
 	char *argv[NARGS + 3];

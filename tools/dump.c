@@ -18,7 +18,7 @@
 
 enum view {
 	V_SUPER, V_CP, V_NAT, V_SIT, V_SSA, V_SEGMENTS, V_INODE, V_BLOCK, V_LS, V_CAT, V_TREE,
-	V_ZONES, V_QUOTA,
+	V_ZONES, V_QUOTA, V_FRAG,
 };
 
 struct action {
@@ -31,7 +31,7 @@ struct action {
 
 enum {
 	OPT_SUPER = 256, OPT_CP, OPT_SEGMENTS, OPT_LS, OPT_CAT, OPT_TREE, OPT_JSON, OPT_HELP,
-	OPT_ZONES, OPT_QUOTA,
+	OPT_ZONES, OPT_QUOTA, OPT_FRAG,
 };
 
 static void usage(FILE *f)
@@ -52,6 +52,8 @@ static void usage(FILE *f)
 "      --ls PATH            a directory's entries (or one file) by path\n"
 "      --cat PATH           a file's contents, to standard output or -o\n"
 "      --tree               every path below the root\n"
+"      --frag PATH          how the regular files below PATH (or the file PATH) lie\n"
+"                           on the disk: extents per file, the most fragmented\n"
 "      --zones              zoned devices: per section its zone's write pointer,\n"
 "                           capacity, valid blocks and state\n"
 "      --quota              the quota files: per id its inodes, bytes and limits\n"
@@ -168,6 +170,7 @@ static const char *group_name(enum view v)
 	case V_INODE: return "inode";
 	case V_BLOCK: return "block";
 	case V_LS: return "ls";
+	case V_FRAG: return "fragmentation";
 	default: return NULL;
 	}
 }
@@ -212,6 +215,7 @@ static int run(struct dump_ctx *c, const struct action *a)
 	case V_TREE: return dump_tree(c, "/");
 	case V_ZONES: return dump_zones(c);
 	case V_QUOTA: return dump_quota(c);
+	case V_FRAG: return dump_frag(c, a->path);
 	}
 	return -EINVAL;
 }
@@ -238,6 +242,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "zones", no_argument, NULL, OPT_ZONES },
 		{ "quota", no_argument, NULL, OPT_QUOTA },
+		{ "frag", required_argument, NULL, OPT_FRAG },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct action acts[MAX_ACTIONS];
@@ -286,6 +291,7 @@ int main(int argc, char **argv)
 		case OPT_TREE: a->view = V_TREE; nacts++; break;
 		case OPT_ZONES: a->view = V_ZONES; nacts++; break;
 		case OPT_QUOTA: a->view = V_QUOTA; nacts++; break;
+		case OPT_FRAG: a->view = V_FRAG; a->path = optarg; nacts++; break;
 		case OPT_JSON: json = true; break;
 		case ':':
 			usage_error("%s needs a value", argv[optind - 1]);

@@ -44,6 +44,7 @@ void out_list_end(struct out *o);
 void out_row(struct out *o);
 void out_row_end(struct out *o);
 void out_u(struct out *o, const char *key, uint64_t v);
+void out_f2(struct out *o, const char *key, double v);     /* two decimals */
 void out_x(struct out *o, const char *key, uint64_t v);   /* text adds (0x...) */
 void out_i(struct out *o, const char *key, int64_t v);
 void out_s(struct out *o, const char *key, const char *s);
@@ -82,6 +83,13 @@ int dump_block(struct dump_ctx *c, uint64_t blkaddr);
 int dump_ls(struct dump_ctx *c, const char *path);
 int dump_cat(struct dump_ctx *c, const char *path);
 int dump_tree(struct dump_ctx *c, const char *path);
+/* Call @fn for every entry below directory @ino ("." and ".." left out), depth first,
+ * each directory entered once; @path is the entry's path from there.  A nonzero return
+ * stops the walk and is returned. */
+typedef int (*dump_visit_fn)(void *arg, const char *path, const struct zf2fs_dentry_info *d);
+int dump_walk_paths(struct dump_ctx *c, uint32_t ino, dump_visit_fn fn, void *arg);
+/* --frag: how the regular files below PATH (or PATH itself) lie on the disk. */
+int dump_frag(struct dump_ctx *c, const char *path);
 int dump_zones(struct dump_ctx *c);
 int dump_quota(struct dump_ctx *c);
 

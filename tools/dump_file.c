@@ -577,6 +577,8 @@ static void entry_fields(struct dump_ctx *c, uint32_t ino)
 
 struct ls {
 	struct dump_ctx *c;
+	dump_visit_fn visit;    /* a walk's own use of each entry; NULL: --tree's rows */
+	void *visit_arg;
 	uint8_t *seen;          /* --tree: directories visited, one bit per nid */
 	char *path;
 	size_t len;
@@ -678,13 +680,17 @@ static int tree_entry(void *arg, const struct zf2fs_dentry_info *d)
 	memcpy(l->path + l->len, d->name, d->name_len);
 	l->len += d->name_len;
 	l->path[l->len] = 0;
-	out_row(o);
-	out_sn(o, "path", l->path, l->len);
-	out_u(o, "ino", d->ino);
-	out_s(o, "type", dump_ftype_name(d->type));
-	entry_fields(l->c, d->ino);
-	out_row_end(o);
-	if (d->type == ZF2FS_FT_DIR)
+	if (l->visit) {
+		err = l->visit(l->visit_arg, l->path, d);
+	} else {
+		out_row(o);
+		out_sn(o, "path", l->path, l->len);
+		out_u(o, "ino", d->ino);
+		out_s(o, "type", dump_ftype_name(d->type));
+		entry_fields(l->c, d->ino);
+		out_row_end(o);
+	}
+	if (!err && d->type == ZF2FS_FT_DIR)
 		err = tree_dir(l, d->ino);
 	l->len = old;
 	l->path[l->len] = 0;
@@ -732,9 +738,27 @@ static int tree_dir(struct ls *l, uint32_t ino)
 	return err;
 }
 
+int dump_walk_paths(struct dump_ctx *c, uint32_t ino, dump_visit_fn fn, void *arg)
+{
+	struct ls l = { .c = c, .visit = fn, .visit_arg = arg };
+	int err;
+
+	l.seen = calloc(c->info->max_nid / 8 + 1, 1);
+	l.path = malloc(1);
+	if (!l.seen || !l.path) {
+		free(l.seen);
+		free(l.path);
+		return -ENOMEM;
+	}
+	l.path[0] = 0;
+	err = tree_dir(&l, ino);
+	free(l.seen);
+	free(l.path);
+	return err;
+}
+
 int dump_tree(struct dump_ctx *c, const char *path)
 {
-	struct ls l = { .c = c };
 	struct out *o = &c->out;
 	char why[256];
 	uint32_t ino;
@@ -745,24 +769,14 @@ int dump_tree(struct dump_ctx *c, const char *path)
 		dump_error("%s: %s", path, why);
 		return err;
 	}
-	l.seen = calloc(c->info->max_nid / 8 + 1, 1);
-	l.path = malloc(1);
-	if (!l.seen || !l.path) {
-		free(l.seen);
-		free(l.path);
-		return -ENOMEM;
-	}
-	l.path[0] = 0;
 	out_obj(o, "tree");
 	out_s(o, "root", path[0] ? path : "/");
 	out_u(o, "ino", ino);
 	out_list(o, "entries");
-	err = tree_dir(&l, ino);
+	err = dump_walk_paths(c, ino, NULL, NULL);
 	out_list_end(o);
 	out_obj_end(o);
 	if (err)
 		dump_error("%s: while walking the tree", strerror(-err));
-	free(l.seen);
-	free(l.path);
 	return err;
 }

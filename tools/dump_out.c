@@ -225,6 +225,13 @@ void out_u(struct out *o, const char *key, uint64_t v)
 	scalar_end(o);
 }
 
+void out_f2(struct out *o, const char *key, double v)
+{
+	prefix(o, key, true);
+	fprintf(o->f, "%.2f", v);
+	scalar_end(o);
+}
+
 void out_x(struct out *o, const char *key, uint64_t v)
 {
 	prefix(o, key, true);

@@ -9,6 +9,7 @@
 #ifndef ZF2FS_FILE_H
 #define ZF2FS_FILE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "zf2fs/zf2fs.h"
@@ -89,6 +90,26 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
  */
 ZF2FS_EXPORT int zf2fs_path_lookup(struct zf2fs_vol *vol, const char *path, int flags,
 				   uint32_t *ret_ino, char *why, size_t whylen);
+
+/* Where a file's blocks lie: see zf2fs_file_extents(). */
+struct zf2fs_file_extents {
+	uint64_t blocks;        /* written blocks in the main area */
+	uint64_t extents;       /* runs of consecutive file blocks at consecutive addresses */
+	uint64_t longest;       /* blocks in the longest run */
+	uint64_t reserved;      /* blocks reserved but never written (NEW_ADDR) */
+	uint64_t outside;       /* addresses outside the main area (damage; not counted) */
+	bool damaged;           /* a node of the block tree could not be walked */
+};
+
+/*
+ * Count the extents of @inode (a node block read with zf2fs_inode_read): an extent is a
+ * run of consecutive file blocks stored at consecutive block addresses; holes, reserved
+ * blocks and compressed-cluster markers end a run.  Inline files have none.  A damaged
+ * node is skipped and reported in @ret->damaged.
+ * Returns 0; -ZF2FS_EFSCORRUPTED when the inode's geometry is impossible; device errors.
+ */
+ZF2FS_EXPORT int zf2fs_file_extents(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
+				    struct zf2fs_file_extents *ret);
 
 /*
  * The file block offset of slot @ofs_in_node of a node with footer offset @node_ofs (0 for

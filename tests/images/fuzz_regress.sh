@@ -44,7 +44,7 @@ for x in "$top_srcdir"/tests/images/fuzz/*.img.xz; do
 	why=
 	export ZF2FS_NO_PROGRESS=1
 	run "fsck -n" "$FSCK" -f -n -t "$img" &&
-	run "dump" "$DUMP" --superblock --checkpoint --segments --tree -n 0~200 -s 0~64 -a 0~16 \
+	run "dump" "$DUMP" --superblock --checkpoint --segments --tree --frag / -n 0~200 -s 0~64 -a 0~16 \
 		-i 3 -i 4 -b 0 -b 1024 -b 4096 --ls / "$img" &&
 	run "dump --json" "$DUMP" --json --superblock --checkpoint --segments --tree -n 0~200 \
 		-s 0~64 -i 3 --ls / "$img" &&

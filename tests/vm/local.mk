@@ -22,7 +22,8 @@ VM_TESTS = \
 	tests/vm/zoned_gc_replay.sh \
 	tests/vm/zoned_counts.sh \
 	tests/vm/writers.sh \
-	tests/vm/sload.sh
+	tests/vm/sload.sh \
+	tests/vm/frag.sh
 
 TESTS += $(VM_TESTS)
 # GC: victims traced in the VM against gc.f2fs replay

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@
 #include <sys/xattr.h>
 #include <linux/blkzoned.h>
 #include <linux/fs.h>
+#include <linux/fiemap.h>
 
 #include "sha256.h"
 
@@ -1051,6 +1053,94 @@ static int cmd_label(int argc, char **argv)
 	return 0;
 }
 
+/* ---- interleave / fiemap ---------------------------------------------------------- */
+
+/* interleave BLOCKS SEED FILE...: O_DIRECT writes of 4 KiB, block 0 of every file, then
+ * block 1 of every file, ...: the allocation pattern of concurrent direct-I/O writers,
+ * made deterministic.  File k holds gen_block(SEED + k) data (checkfile can read it). */
+static int cmd_interleave(int argc, char **argv)
+{
+	uint64_t blocks, seed;
+	int n = argc - 2, *fd;
+	uint8_t *buf;
+
+	if (argc < 3)
+		die("usage: interleave BLOCKS SEED FILE...");
+	blocks = parse_num(argv[0], "blocks");
+	seed = parse_num(argv[1], "seed");
+	fd = calloc((size_t)n, sizeof(*fd));
+	if (!fd || posix_memalign((void **)&buf, 4096, 4096))
+		die("out of memory");
+	for (int k = 0; k < n; k++) {
+		fd[k] = open(argv[2 + k], O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0644);
+		if (fd[k] < 0)
+			die("%s: %s: while opening with O_DIRECT", argv[2 + k], strerror(errno));
+	}
+	for (uint64_t b = 0; b < blocks; b++)
+		for (int k = 0; k < n; k++) {
+			gen_block(seed + (uint64_t)k, b, buf, 4096);
+			if (pwrite(fd[k], buf, 4096, (off_t)(b * 4096)) != 4096)
+				die("%s: %s: while writing block %" PRIu64, argv[2 + k],
+				    strerror(errno), b);
+		}
+	for (int k = 0; k < n; k++)
+		if (fsync(fd[k]) || close(fd[k]))
+			die("%s: %s: while syncing", argv[2 + k], strerror(errno));
+	printf("interleave: %d files of %" PRIu64 " blocks, seed %" PRIu64 "\n", n, blocks, seed);
+	free(fd);
+	free(buf);
+	return 0;
+}
+
+/* fiemap FILE: the kernel's extents of FILE (FS_IOC_FIEMAP after a sync), and the same
+ * merged where one ends at the block before the next one starts, logically and physically. */
+static int cmd_fiemap(int argc, char **argv)
+{
+	enum { BATCH = 256 };
+	struct fiemap *fm;
+	uint64_t start = 0, raw = 0, merged = 0, blocks = 0, next_l = 0, next_p = 0;
+	bool last = false;
+	int fd;
+
+	if (argc < 1)
+		die("usage: fiemap FILE");
+	fd = open(argv[0], O_RDONLY);
+	if (fd < 0)
+		die("%s: %s: while opening", argv[0], strerror(errno));
+	fm = calloc(1, sizeof(*fm) + BATCH * sizeof(struct fiemap_extent));
+	if (!fm)
+		die("out of memory");
+	while (!last) {
+		memset(fm, 0, sizeof(*fm));
+		fm->fm_start = start;
+		fm->fm_length = FIEMAP_MAX_OFFSET - start;
+		fm->fm_flags = FIEMAP_FLAG_SYNC;
+		fm->fm_extent_count = BATCH;
+		if (ioctl(fd, FS_IOC_FIEMAP, fm))
+			die("%s: %s: FS_IOC_FIEMAP", argv[0], strerror(errno));
+		if (!fm->fm_mapped_extents)
+			break;
+		for (uint32_t i = 0; i < fm->fm_mapped_extents; i++) {
+			const struct fiemap_extent *e = &fm->fm_extents[i];
+
+			raw++;
+			blocks += e->fe_length / 4096;
+			if (!(merged && e->fe_logical == next_l && e->fe_physical == next_p))
+				merged++;
+			next_l = e->fe_logical + e->fe_length;
+			next_p = e->fe_physical + e->fe_length;
+			if (e->fe_flags & FIEMAP_EXTENT_LAST)
+				last = true;
+		}
+		start = next_l;
+	}
+	close(fd);
+	free(fm);
+	printf("fiemap: %s %" PRIu64 " extents %" PRIu64 " merged %" PRIu64 " blocks\n", argv[0],
+	       raw, merged, blocks);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -1069,6 +1159,8 @@ static const struct {
 	{ "zoneop", cmd_zoneop, "DEV reset|finish SECTOR" },
 	{ "zonewrite", cmd_zonewrite, "DEV SECTOR BLOCKS" },
 	{ "label", cmd_label, "PATH" },
+	{ "interleave", cmd_interleave, "BLOCKS SEED FILE..." },
+	{ "fiemap", cmd_fiemap, "FILE" },
 	{ "selftest", cmd_selftest, "" },
 };
 
