@@ -46,8 +46,10 @@ struct lentry {
 };
 
 struct session {
-	const char *const *paths;
+	const char *const *paths;        /* the volume's devices by path... */
+	struct zf2fs_dev *const *devs;   /* ...or opened by the caller */
 	unsigned npaths;
+	const char *name;                /* the first device, for messages */
 	struct zf2fs_vol *vol;
 	struct zf2fs_txn *txn;
 	uint64_t commits;
@@ -341,7 +343,8 @@ static bool all_zero(const uint8_t *p, size_t n)
 
 static int session_open(struct session *s, const struct zf2fs_log *log, uint64_t now)
 {
-	int err = zf2fs_vol_open(s->paths, s->npaths, ZF2FS_DEV_WRITE, log, &s->vol);
+	int err = s->devs ? zf2fs_vol_open_devs(s->devs, s->npaths, log, &s->vol) :
+			    zf2fs_vol_open(s->paths, s->npaths, ZF2FS_DEV_WRITE, log, &s->vol);
 
 	if (!err)
 		err = zf2fs_txn_begin(s->vol, &s->txn);
@@ -376,7 +379,7 @@ static int maybe_commit(struct loader *l)
 		err = session_open(l->s, l->log, l->now);
 	if (err)
 		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: while committing to %s",
-			   strerror(-err), l->s->paths[0]);
+			   strerror(-err), l->s->name);
 	return err;
 }
 
@@ -527,12 +530,11 @@ static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need)
 	return 0;
 }
 
-ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
-				 const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
-				 struct zf2fs_load_stats *ret_stats)
+static int load(struct session *s, const struct zf2fs_load_opts *o,
+		const struct zf2fs_log *log, struct zf2fs_load_stats *ret_stats)
 {
-	struct session s = { .paths = paths, .npaths = npaths };
-	struct loader l = { .o = o, .log = log, .s = &s };
+	const char *name = s->devs ? zf2fs_dev_path(s->devs[0]) : s->name;
+	struct loader l = { .o = o, .log = log, .s = s };
 	struct zf2fs_load_stats st = { 0 };
 	uint64_t now = o->fixed_time ? o->time : 0, slots = 0;
 	char *root = strdup(o->source);
@@ -571,19 +573,19 @@ ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
 	l.est_blocks += 2 * slots / ZF2FS_DENTRY_PER_BLOCK + 1;
 	if (err || o->check_only)
 		goto out;
-	err = session_open(&s, log, now);
+	err = session_open(s, log, now);
 	if (err) {
-		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while opening %s", strerror(-err), paths[0]);
+		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while opening %s", strerror(-err), name);
 		goto out;
 	}
-	err = zf2fs_path_lookup(s.vol, o->target ? o->target : "/", ZF2FS_LOOKUP_FOLLOW,
+	err = zf2fs_path_lookup(s->vol, o->target ? o->target : "/", ZF2FS_LOOKUP_FOLLOW,
 				&l.e[0].ino, why, sizeof(why));
 	if (err) {
 		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s in the volume%s%s",
 			   o->target ? o->target : "/", strerror(-err), why[0] ? ": " : "", why);
 		goto out;
 	}
-	err = check_room(&l, s.vol, l.est_blocks);
+	err = check_room(&l, s->vol, l.est_blocks);
 	if (err)
 		goto out;
 	for (size_t i = 1; !err && i < l.n; i++) {
@@ -608,29 +610,48 @@ ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
 		if (!S_ISDIR(l.e[i].st.st_mode))
 			continue;
 		attr_of(&l, &l.e[i], &a);
-		err = zf2fs_txn_set_attr(s.txn, l.e[i].ino, &a);
+		err = zf2fs_txn_set_attr(s->txn, l.e[i].ino, &a);
 		if (err)
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s: while setting its attributes",
 				   l.e[i].path, strerror(-err));
 	}
 	if (!err) {
-		err = session_commit(&s);
+		err = session_commit(s);
 		if (err)
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while committing to %s",
-				   strerror(-err), paths[0]);
+				   strerror(-err), name);
 	}
 out:
-	if (s.txn)
-		zf2fs_txn_free(s.txn);
-	if (s.vol)
-		zf2fs_vol_close(s.vol);
+	if (s->txn)
+		zf2fs_txn_free(s->txn);
+	if (s->vol)
+		zf2fs_vol_close(s->vol);
 	for (size_t i = 0; i < l.n; i++)
 		free(l.e[i].path);
 	free(l.e);
 	free(l.buf);
 	free(l.xa);
-	st.commits = s.commits;
+	st.commits = s->commits;
 	if (ret_stats)
 		*ret_stats = st;
 	return err;
+}
+
+ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
+				 const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
+				 struct zf2fs_load_stats *ret_stats)
+{
+	struct session s = { .paths = paths, .npaths = npaths };
+
+	return load(&s, o, log, ret_stats);
+}
+
+ZF2FS_EXPORT int zf2fs_load_tree_devs(struct zf2fs_dev *const *devs, unsigned n,
+				      const struct zf2fs_load_opts *o,
+				      const struct zf2fs_log *log,
+				      struct zf2fs_load_stats *ret_stats)
+{
+	struct session s = { .devs = devs, .npaths = n };
+
+	return load(&s, o, log, ret_stats);
 }

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 	struct zf2fs_log log = { .level = 1, .fn = log_to_stderr };
 	struct zf2fs_load_opts o = { 0 };
 	struct zf2fs_load_stats st;
-	const char *sde = getenv("SOURCE_DATE_EPOCH"), *dev;
+	const char *sde = getenv("SOURCE_DATE_EPOCH"), *dev, *fault;
 	int c, err;
 
 	if (sde && *sde) {
@@ -119,7 +119,23 @@ int main(int argc, char **argv)
 				strerror(-err), dev);
 		return 1;
 	}
-	err = zf2fs_load_tree(&dev, 1, &o, &log, &st);
+	fault = getenv("ZF2FS_FAULT_WRITES");
+	if (fault && *fault) {
+		/* tests: the N-th write fails (and every one after), as in fsck.f2fs; the
+		 * device is opened here so that the count runs over every commit */
+		struct zf2fs_dev *d;
+
+		err = zf2fs_dev_open(dev, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &log, &d);
+		if (err) {
+			fprintf(stderr, PROG ": %s: while opening %s\n", strerror(-err), dev);
+			return 1;
+		}
+		zf2fs_dev_fail_writes_after(d, strtoul(fault, NULL, 10));
+		err = zf2fs_load_tree_devs(&d, 1, &o, &log, &st);
+		zf2fs_dev_close(d);
+	} else {
+		err = zf2fs_load_tree(&dev, 1, &o, &log, &st);
+	}
 	if (err)
 		return 1;   /* the library named the path and the cause */
 	zf2fs_logf(&log, ZF2FS_MSG_INFO, 2,

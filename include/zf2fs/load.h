@@ -48,6 +48,13 @@ ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned n,
 				 const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
 				 struct zf2fs_load_stats *ret_stats);
 
+/* The same on devices the caller opened for writing (every device of the volume, as
+ * zf2fs_vol_open_devs(); they stay the caller's). */
+ZF2FS_EXPORT int zf2fs_load_tree_devs(struct zf2fs_dev *const *devs, unsigned n,
+				      const struct zf2fs_load_opts *o,
+				      const struct zf2fs_log *log,
+				      struct zf2fs_load_stats *ret_stats);
+
 #ifdef __cplusplus
 }
 #endif
