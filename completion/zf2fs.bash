@@ -173,12 +173,16 @@ _zf2fs_sload()
 	case $prev in
 	-f|--from) compopt -o dirnames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return ;;
+	-p|--product-out|--target-dir) compopt -o dirnames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+	-C|--fs-config|-s|--file-contexts) _zf2fs_files; return ;;
 	-d|--debug) _zf2fs_reply 0 1 2 3 4; return ;;
 	-t|--mount-point|-T|--timestamp) return ;;
 	esac
 	case $cur in
-	-*) _zf2fs_reply -f -t -T -P -d -V -h --from --mount-point --timestamp \
-		--preserve-owner --debug --version --help ;;
+	-*) _zf2fs_reply -f -t -T -P -C -s -p -d -V -h --from --mount-point --target-dir \
+		--timestamp --preserve-owner --fs-config --file-contexts --product-out --debug \
+		--version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }

@@ -17,6 +17,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "helper.h"
+#include "zf2fs/load.h"
 
 ZF2FS_EXPORT void zf2fs_usage_error(const char *prog, const char *fmt, ...)
 {
@@ -53,6 +54,7 @@ static const struct {
 	bool (*have)(void);
 } version_features[] = {
 	{ "zoned", zf2fs_have_zoned_support },
+	{ "selinux", zf2fs_have_selinux_support },
 };
 
 ZF2FS_EXPORT int zf2fs_print_version(FILE *out, const char *prog)

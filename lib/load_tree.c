@@ -30,6 +30,7 @@
 #include "zf2fs/load.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/txn_file.h"
+#include "load_p.h"
 
 #define BATCH_BLOCKS 16384u   /* 64 MiB: well inside the sections one commit may take */
 #define BATCH_INODES 4096u
@@ -43,6 +44,7 @@ struct lentry {
 	size_t first;             /* first entry of the same source inode (hard links) */
 	struct stat st;
 	uint32_t ino;             /* in the volume, once created */
+	struct load_meta_res meta;   /* fs_config, file_contexts */
 };
 
 struct session {
@@ -65,6 +67,7 @@ struct loader {
 	struct xattrs *xa;
 	struct session *s;
 	uint64_t now;
+	struct load_meta *meta;   /* NULL without fs_config and file_contexts */
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -78,6 +81,7 @@ struct xattrs {
 	size_t n;
 	char names[65536];
 	uint8_t values[ZF2FS_XATTR_MAX_BYTES];
+	uint8_t caps[LOAD_CAPS_BYTES];
 };
 
 static const struct {
@@ -150,13 +154,102 @@ static int read_xattrs(const struct loader *l, const char *path, struct xattrs *
 		if (zf2fs_xattr_bytes(xa->x, xa->n) > ZF2FS_XATTR_MAX_BYTES || x->name_len > 255)
 			goto too_big;
 	}
-	qsort(xa->x, xa->n, sizeof(xa->x[0]), cmp_xattr);
 	return 0;
 too_big:
 	zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
 		   "%s: xattrs too big: F2FS holds %u bytes of them per inode (names, values and headers)",
 		   path, (unsigned)ZF2FS_XATTR_MAX_BYTES);
 	return -E2BIG;
+}
+
+/* Drop security.@name from @xa. */
+static void drop_security(struct xattrs *xa, const char *name)
+{
+	for (size_t i = 0; i < xa->n; i++)
+		if (xa->x[i].index == ZF2FS_XATTR_INDEX_SECURITY &&
+		    xa->x[i].name_len == strlen(name) && !memcmp(xa->x[i].name, name, strlen(name)))
+			xa->x[i--] = xa->x[--xa->n];
+}
+
+/* The xattrs entry @e gets: the source's, with security.capability as fs_config says
+ * (when given) and security.selinux as file_contexts says (when given), sorted. */
+static int entry_xattrs(const struct loader *l, const struct lentry *e, struct xattrs *xa)
+{
+	/* the directory loaded into keeps its own, the build's labels aside */
+	int err = 0;
+
+	xa->n = 0;
+	if (e != l->e)
+		err = read_xattrs(l, e->path, xa);
+	if (err)
+		return err;
+	if (l->o->fs_config && !S_ISLNK(e->st.st_mode)) {
+		drop_security(xa, "capability");
+		if (e->meta.caps && xa->n < sizeof(xa->x) / sizeof(xa->x[0])) {
+			load_meta_caps_value(e->meta.caps, xa->caps);
+			xa->x[xa->n++] = (struct zf2fs_txn_xattr){ ZF2FS_XATTR_INDEX_SECURITY,
+				"capability", 10, xa->caps, LOAD_CAPS_BYTES };
+		}
+	}
+	if (e->meta.label) {
+		drop_security(xa, "selinux");
+		if (xa->n < sizeof(xa->x) / sizeof(xa->x[0]))
+			/* the kernel's labels end in a NUL, as setfiles writes them */
+			xa->x[xa->n++] = (struct zf2fs_txn_xattr){ ZF2FS_XATTR_INDEX_SECURITY,
+				"selinux", 7, e->meta.label, strlen(e->meta.label) + 1 };
+	}
+	if (xa->n == sizeof(xa->x) / sizeof(xa->x[0]) ||
+	    zf2fs_xattr_bytes(xa->x, xa->n) > ZF2FS_XATTR_MAX_BYTES) {
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+			   "%s: xattrs too big: F2FS holds %u bytes of them per inode (names, values and headers)",
+			   e->path, (unsigned)ZF2FS_XATTR_MAX_BYTES);
+		return -E2BIG;
+	}
+	if (xa->n)
+		qsort(xa->x, xa->n, sizeof(xa->x[0]), cmp_xattr);
+	return 0;
+}
+
+/* Entry @e's path in the running system: the mount point, then its path below the
+ * source directory ("/" for the source directory itself). */
+static char *volume_path(const struct loader *l, const struct lentry *e)
+{
+	const char *mp = l->o->mount_point ? l->o->mount_point : "";
+	const char *rel = e->path + strlen(l->o->source);
+	size_t mlen;
+	char *p;
+
+	while (*mp == '/')
+		mp++;
+	mlen = strlen(mp);
+	while (mlen && mp[mlen - 1] == '/')
+		mlen--;
+	p = malloc(mlen + strlen(rel) + 2);
+	if (!p)
+		return NULL;
+	p[0] = '/';
+	memcpy(p + 1, mp, mlen);
+	strcpy(p + 1 + mlen, rel);
+	if (!mlen && rel[0] == '/')   /* "//name" */
+		memmove(p, p + 1, strlen(p + 1) + 1);
+	return p;
+}
+
+/* What fs_config and file_contexts say about entry @e (@optional: fs_config need not
+ * list it). */
+static int entry_meta(struct loader *l, struct lentry *e, bool optional)
+{
+	char *vp;
+	int err;
+
+	if (!l->meta)
+		return 0;
+	vp = volume_path(l, e);
+	if (!vp)
+		return -ENOMEM;
+	err = load_meta_lookup(l->meta, vp, (uint32_t)e->st.st_mode, optional, l->log, &e->meta);
+	free(vp);
+	return err;
 }
 
 static int add_entry(struct loader *l, char *path, size_t name_ofs, size_t parent)
@@ -249,7 +342,9 @@ static int walk(struct loader *l, size_t dir)
 			break;
 		}
 		/* refused now, before anything is written */
-		err = read_xattrs(l, path, l->xa);
+		err = entry_meta(l, &l->e[me], false);
+		if (!err)
+			err = entry_xattrs(l, &l->e[me], l->xa);
 		if (err)
 			break;
 		if (l->xa->n && zf2fs_xattr_bytes(l->xa->x, l->xa->n) >
@@ -320,7 +415,11 @@ static void attr_of(const struct loader *l, const struct lentry *e, struct zf2fs
 {
 	memset(a, 0, sizeof(*a));
 	a->mode = (uint32_t)e->st.st_mode;
-	if (l->o->keep_owner) {
+	if (e->meta.has_perm) {
+		a->mode = (a->mode & ~07777u) | e->meta.mode;
+		a->uid = e->meta.uid;
+		a->gid = e->meta.gid;
+	} else if (l->o->keep_owner) {
 		a->uid = (uint32_t)e->st.st_uid;
 		a->gid = (uint32_t)e->st.st_gid;
 	}
@@ -494,7 +593,7 @@ static int load_entry(struct loader *l, struct lentry *e)
 	}
 	err = zf2fs_txn_mknod(t, dir, e->name, &a, &e->ino);
 	if (!err)
-		err = read_xattrs(l, e->path, l->xa);
+		err = entry_xattrs(l, e, l->xa);
 	if (!err)
 		err = zf2fs_txn_set_xattrs(t, e->ino, l->xa->x, l->xa->n);
 	if (err)
@@ -533,7 +632,7 @@ static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need)
 static int load(struct session *s, const struct zf2fs_load_opts *o,
 		const struct zf2fs_log *log, struct zf2fs_load_stats *ret_stats)
 {
-	const char *name = s->devs ? zf2fs_dev_path(s->devs[0]) : s->name;
+	const char *name = s->name = s->devs ? zf2fs_dev_path(s->devs[0]) : s->paths[0];
 	struct loader l = { .o = o, .log = log, .s = s };
 	struct zf2fs_load_stats st = { 0 };
 	uint64_t now = o->fixed_time ? o->time : 0, slots = 0;
@@ -562,7 +661,12 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 	if (!o->fixed_time)
 		now = (uint64_t)l.e[0].st.st_mtim.tv_sec;
 	l.now = now;
-	err = walk(&l, 0);
+	err = load_meta_open(o, log, &l.meta);
+	/* the directory loaded into: fs_config may leave it out (it exists already) */
+	if (!err)
+		err = entry_meta(&l, &l.e[0], true);
+	if (!err)
+		err = walk(&l, 0);
 	if (!err)
 		err = find_links(&l);
 	for (size_t i = 1; !err && i < l.n; i++) {
@@ -588,6 +692,16 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 	err = check_room(&l, s->vol, l.est_blocks);
 	if (err)
 		goto out;
+	if (l.meta && (l.e[0].meta.caps || l.e[0].meta.label)) {
+		err = entry_xattrs(&l, &l.e[0], l.xa);
+		if (!err)
+			err = zf2fs_txn_set_xattrs(s->txn, l.e[0].ino, l.xa->x, l.xa->n);
+		if (err) {
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s: while setting its xattrs",
+				   o->target ? o->target : "/", strerror(-err));
+			goto out;
+		}
+	}
 	for (size_t i = 1; !err && i < l.n; i++) {
 		struct lentry *e = &l.e[i];
 
@@ -626,8 +740,11 @@ out:
 		zf2fs_txn_free(s->txn);
 	if (s->vol)
 		zf2fs_vol_close(s->vol);
-	for (size_t i = 0; i < l.n; i++)
+	for (size_t i = 0; i < l.n; i++) {
 		free(l.e[i].path);
+		free(l.e[i].meta.label);
+	}
+	load_meta_close(l.meta);
 	free(l.e);
 	free(l.buf);
 	free(l.xa);

@@ -28,15 +28,22 @@ static void usage(FILE *f)
 "Copy the directory tree SOURCE_DIR into an F2FS volume (unmounted).\n"
 "\n"
 "  -f, --from DIR         the source directory (required)\n"
-"  -t, --mount-point DIR  the directory of the volume to copy into [default: /]\n"
+"  -t, --mount-point DIR  where the volume is mounted in the running system: the\n"
+"                         prefix of the paths looked up in -C and -s [default: /]\n"
+"      --target-dir DIR   the directory of the volume to copy into [default: /]\n"
 "  -T, --timestamp SECS   every inode's times (also SOURCE_DATE_EPOCH); otherwise each\n"
 "                         takes its source's modification time\n"
 "  -P, --preserve-owner   keep the source's uid and gid (otherwise root owns all)\n"
+"  -C, --fs-config FILE   owners, modes and capabilities from an Android fs_config\n"
+"                         file (\"path uid gid mode [capabilities=N]\" per line)\n"
+"  -s, --file-contexts FILE  security.selinux labels from a file_contexts file\n"
+"                         (needs a build with libselinux: see --version)\n"
+"  -p, --product-out DIR  the directory relative -C and -s files are in\n"
 "  -d, --debug LEVEL      library messages: 0 quiet .. 4 debug [default: 1]\n"
 "  -V, --version          print the version and exit\n"
 "  -h, --help             this help\n"
 "\n"
-"Not yet: -C fs_config, -s file_contexts, -p product_out, -c compression, -S sparse.\n");
+"Not yet: -c compression, -S sparse output.\n");
 }
 
 static void log_to_stderr(void *arg, enum zf2fs_msg_kind kind, const char *msg)
@@ -52,6 +59,10 @@ int main(int argc, char **argv)
 		{ "mount-point", required_argument, NULL, 't' },
 		{ "timestamp", required_argument, NULL, 'T' },
 		{ "preserve-owner", no_argument, NULL, 'P' },
+		{ "fs-config", required_argument, NULL, 'C' },
+		{ "file-contexts", required_argument, NULL, 's' },
+		{ "product-out", required_argument, NULL, 'p' },
+		{ "target-dir", required_argument, NULL, 1 },
 		{ "debug", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -74,7 +85,23 @@ int main(int argc, char **argv)
 			o.source = optarg;
 			break;
 		case 't':
+			o.mount_point = optarg;
+			break;
+		case 1:
 			o.target = optarg;
+			break;
+		case 'C':
+			o.fs_config = optarg;
+			break;
+		case 's':
+			if (!zf2fs_have_selinux_support()) {
+				fprintf(stderr, PROG ": -s needs libselinux, and this build has none\n");
+				return 1;
+			}
+			o.file_contexts = optarg;
+			break;
+		case 'p':
+			o.product_out = optarg;
 			break;
 		case 'T':
 			o.fixed_time = true;
@@ -91,9 +118,6 @@ int main(int argc, char **argv)
 			return 0;
 		case 'V':
 			return zf2fs_print_version(stdout, PROG) ? 1 : 0;
-		case 'C':
-		case 's':
-		case 'p':
 		case 'c':
 		case 'S':
 			fprintf(stderr, PROG ": -%c is not supported yet\n", c);

@@ -101,10 +101,12 @@ ZF2FS_EXPORT size_t zf2fs_xattr_bytes(const struct zf2fs_txn_xattr *x, size_t n)
 /*
  * Give inode @ino, created by this transaction and still without data, the @n extended
  * attributes @x, in that order: the inode gets an inline xattr area (the kernel's default
- * of 50 words), and what does not fit there goes to an xattr node.  Returns 0; -E2BIG
- * when they need more than ZF2FS_XATTR_MAX_BYTES or a name or value is too long for the
- * format; -EBUSY when the inode has data or xattrs already; -EINVAL for an inode not
- * created here; -ENOSPC without a free nid; -ENOMEM.
+ * of 50 words), and what does not fit there goes to an xattr node.  An inode on disk
+ * without xattrs and without inline data or dentries takes them too: in its inline area
+ * when it has an empty one, else all in an xattr node (at most one node's worth).
+ * Returns 0; -E2BIG when they need more than ZF2FS_XATTR_MAX_BYTES (or a node, see above)
+ * or a name or value is too long for the format; -EBUSY when the inode has data or
+ * xattrs already; -ENOSPC without a free nid; -ENOMEM.
  */
 ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *txn, uint32_t ino,
 				      const struct zf2fs_txn_xattr *x, size_t n);

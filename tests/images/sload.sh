@@ -304,11 +304,11 @@ if [ $rc -eq 1 ] && printf '%s' "$out" | grep -q "one/dir: File exists" &&
 else
 	tap_fail "existing name: exit $rc, '$out'"
 fi
-"$SLOAD" -f "$TEST_TMP/one" -t /dir -T $T "$small" && "$DUMP" --cat /dir/dir/f "$small" | grep -qx x &&
-	tap_ok "-t loads below a directory of the volume" || tap_fail "-t /dir did not load there"
-out=$("$SLOAD" -f "$TEST_TMP/one" -t /nowhere "$small" 2>&1)
-[ $? -eq 1 ] && printf '%s' "$out" | grep -q '/nowhere' && tap_ok "a missing -t directory is named" ||
-	tap_fail "missing -t: '$out'"
+"$SLOAD" -f "$TEST_TMP/one" --target-dir /dir -T $T "$small" && "$DUMP" --cat /dir/dir/f "$small" | grep -qx x &&
+	tap_ok "--target-dir loads below a directory of the volume" || tap_fail "--target-dir /dir did not load there"
+out=$("$SLOAD" -f "$TEST_TMP/one" --target-dir /nowhere "$small" 2>&1)
+[ $? -eq 1 ] && printf '%s' "$out" | grep -q '/nowhere' && tap_ok "a missing --target-dir directory is named" ||
+	tap_fail "missing --target-dir: '$out'"
 clean "$small" && tap_ok "both fscks clean after three loads" || tap_fail "fsck after three loads"
 # 5000 bytes of xattrs on one file: ext4 with 4 KiB blocks cannot hold them, tmpfs can
 BIGX=$TEST_TMP/bigx
@@ -341,7 +341,7 @@ else
 	tap_fail "the 200 MiB file"
 fi
 rm -f "$large" "$TEST_TMP/large/f"
-for o in "-C x" "-s x" "-p x" "-c x" "-S"; do
+for o in "-c x" "-S"; do
 	out=$("$SLOAD" $o -f "$TEST_TMP/one" "$small" 2>&1)
 	rc=$?
 	[ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
