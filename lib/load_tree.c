@@ -19,10 +19,14 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#ifdef HAVE_LINUX_FS_H
+#include <linux/fs.h>
+#endif
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
@@ -68,6 +72,7 @@ struct loader {
 	struct session *s;
 	uint64_t now;
 	struct load_meta *meta;   /* NULL without fs_config and file_contexts */
+	bool projids;             /* -P on a volume with project quotas */
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -411,6 +416,28 @@ static uint64_t estimate(const struct lentry *e, bool first)
 	return blocks;
 }
 
+/* The project id of source file or directory @e (0 when its file system has none). */
+static uint32_t source_projid(const struct lentry *e)
+{
+	uint32_t id = 0;
+#ifdef FS_IOC_FSGETXATTR
+	struct fsxattr fsx;
+	int fd;
+
+	if (!S_ISREG(e->st.st_mode) && !S_ISDIR(e->st.st_mode))
+		return 0;
+	fd = open(e->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (!ioctl(fd, FS_IOC_FSGETXATTR, &fsx))
+		id = fsx.fsx_projid;
+	close(fd);
+#else
+	(void)e;
+#endif
+	return id;
+}
+
 static void attr_of(const struct loader *l, const struct lentry *e, struct zf2fs_txn_attr *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -423,6 +450,8 @@ static void attr_of(const struct loader *l, const struct lentry *e, struct zf2fs
 		a->uid = (uint32_t)e->st.st_uid;
 		a->gid = (uint32_t)e->st.st_gid;
 	}
+	if (l->projids)
+		a->projid = source_projid(&l->e[e->first]);
 	if (l->o->fixed_time) {
 		a->atime = a->mtime = a->ctime = l->o->time;
 	} else {
@@ -692,6 +721,7 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 	err = check_room(&l, s->vol, l.est_blocks);
 	if (err)
 		goto out;
+	l.projids = o->keep_owner && (zf2fs_vol_info(s->vol)->features & ZF2FS_FEAT_PRJQUOTA);
 	if (l.meta && (l.e[0].meta.caps || l.e[0].meta.label)) {
 		err = entry_xattrs(&l, &l.e[0], l.xa);
 		if (!err)

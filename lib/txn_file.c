@@ -12,6 +12,7 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,9 +45,12 @@ static bool has_data(uint32_t mode)
 	return (mode & S_IFMT_) == S_IFREG_ || (mode & S_IFMT_) == S_IFLNK_;
 }
 
-static void put_attr(struct zf2fs_node *n, const struct zf2fs_txn_attr *a)
+static void put_attr(const struct zf2fs_txn *t, struct zf2fs_node *n,
+		     const struct zf2fs_txn_attr *a)
 {
 	uint32_t mode = (uint32_t)zf2fs_get(n->i.i_mode);
+	const size_t prj_end = offsetof(struct zf2fs_inode, i_projid) + 4 -
+			       offsetof(struct zf2fs_inode, i_extra_isize);
 
 	zf2fs_set(n->i.i_mode, (mode & S_IFMT_) | (a->mode & 07777u));
 	zf2fs_set(n->i.i_uid, a->uid);
@@ -57,6 +61,10 @@ static void put_attr(struct zf2fs_node *n, const struct zf2fs_txn_attr *a)
 	zf2fs_set(n->i.i_atime_nsec, a->atime_nsec);
 	zf2fs_set(n->i.i_mtime_nsec, a->mtime_nsec);
 	zf2fs_set(n->i.i_ctime_nsec, a->ctime_nsec);
+	/* where the kernel reads a project id (f2fs_iget: project_quota and room for it) */
+	if ((t->vi->features & ZF2FS_FEAT_PRJQUOTA) && (n->i.i_inline & ZF2FS_EXTRA_ATTR) &&
+	    zf2fs_get(n->i.i_extra_isize) >= prj_end)
+		zf2fs_set(n->i.i_projid, a->projid);
 }
 
 /* Device numbers where the kernel keeps them: the first data slots, in the old 16-bit
@@ -117,7 +125,7 @@ ZF2FS_EXPORT int zf2fs_txn_mknod(struct zf2fs_txn *t, uint32_t dir, const char *
 		n->i.i_inline |= ZF2FS_INLINE_DATA;
 	if (type == S_IFCHR_ || type == S_IFBLK_)
 		put_rdev(t, n, a->rdev_major, a->rdev_minor);
-	put_attr(n, a);
+	put_attr(t, n, a);
 	if (ret_ino)
 		*ret_ino = ino;
 	return 0;
@@ -131,7 +139,7 @@ ZF2FS_EXPORT int zf2fs_txn_set_attr(struct zf2fs_txn *t, uint32_t ino,
 
 	if (err)
 		return err;
-	put_attr(n, a);
+	put_attr(t, n, a);
 	return 0;
 }
 

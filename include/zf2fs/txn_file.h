@@ -25,6 +25,8 @@ struct zf2fs_txn_attr {
 	uint64_t atime, mtime, ctime;     /* seconds */
 	uint32_t atime_nsec, mtime_nsec, ctime_nsec;
 	uint32_t rdev_major, rdev_minor;  /* character and block devices */
+	uint32_t projid;                  /* kept where the volume has project_quota and
+					   * the inode's extra attributes hold it */
 };
 
 /*

@@ -9,7 +9,11 @@
 # writes more (new files, appends, an unlink, a removed directory), unmounts, and both
 # fscks find the image clean.  Twice in the boot: on a volume with the default features
 # and on one with extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,
-# sb_checksum,quota,project_quota.
+# sb_checksum,quota,project_quota.  A third volume (extra_attr, quota) is loaded from a small
+# Android-like tree with -t /system -C fs_config and -s file_contexts (-s when the build has
+# libselinux): the kernel sees fs_config's modes and owners and the security.capability and
+# security.selinux xattrs the build gives (a host copy of the tree that has them is the
+# manifest), writes a file, and both fscks find it clean.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 SLOAD=$top_builddir/tools/sload.f2fs
@@ -81,12 +85,88 @@ for d in data feat; do
 	vm_fsck $d "after sload.f2fs"
 done
 
+# ---- the Android-like tree: fs_config and file_contexts decide owners, modes, xattrs ----
+AND=$VM_OUT/android
+EXP=$VM_OUT/android.expected
+mkdir -p "$AND/bin" "$AND/etc/init"
+printf '#!/bin/sh\necho tool\n' > "$AND/bin/tool"
+head -c 9000 /dev/urandom > "$AND/bin/blob"
+echo conf > "$AND/etc/conf"
+echo rc > "$AND/etc/init/x.rc"
+ln -s tool "$AND/bin/link"
+chmod 0600 "$AND/bin/tool" "$AND/etc/conf"
+cat > "$VM_OUT/fs_config" <<'CFGEOF'
+system 0 0 0755
+system/bin 0 2000 0751
+system/bin/tool 1000 1001 04750 capabilities=0x1000000400
+system/bin/blob 0 2000 0644
+system/bin/link 0 0 0777
+system/etc 0 0 0755
+system/etc/conf 1000 1000 0640
+system/etc/init 0 0 0755
+system/etc/init/x.rc 0 0 0644
+CFGEOF
+cat > "$VM_OUT/file_contexts" <<'CFGEOF'
+/system(/.*)?           u:object_r:system_file:s0
+/system/bin(/.*)?       u:object_r:system_bin_file:s0
+/system/bin/tool        u:object_r:tool_exec:s0
+CFGEOF
+SELINUX=no
+"$SLOAD" -V | grep -q '+selinux' && SELINUX=yes
+# the tree as the kernel must show it: a copy with fs_config's modes and owners and the
+# xattrs set on the host (the manifest digests them)
+cp -a "$AND" "$EXP"
+python3 - "$EXP" "$VM_OUT/fs_config" "$SELINUX" > "$VM_OUT/android.owners.want" <<'PYEOF' ||
+import os, sys
+exp, cfg, selinux = sys.argv[1:]
+labels = {"": "system_file", "bin": "system_bin_file", "bin/tool": "tool_exec"}
+out = []
+for line in open(cfg):
+    path, uid, gid, mode, *rest = line.split()
+    rel = path[len("system/"):] if path.startswith("system/") else ""
+    p = os.path.join(exp, rel) if rel else exp
+    os.chown(p, int(uid), int(gid), follow_symlinks=False)
+    if not os.path.islink(p):
+        os.chmod(p, int(mode, 8))
+    caps = int(rest[0].split("=")[1], 0) if rest else 0
+    if caps:
+        os.setxattr(p, "security.capability", (0x02000001).to_bytes(4, "little") +
+                    (caps & 0xffffffff).to_bytes(4, "little") + bytes(4) +
+                    (caps >> 32).to_bytes(4, "little") + bytes(4), follow_symlinks=False)
+    if selinux == "yes":
+        lab = labels.get(rel, labels["bin"] if rel.startswith("bin/") else labels[""])
+        os.setxattr(p, "security.selinux", f"u:object_r:{lab}:s0".encode() + b"\0",
+                    follow_symlinks=False)
+    out.append(f"{uid} {gid} {int(mode, 8):o} ./{rel}" if rel else f"{uid} {gid} {int(mode, 8):o} .")
+print("\n".join(sorted(out, key=lambda l: l.split()[-1])))
+PYEOF
+	vm_error "cannot build the expected Android tree on the host"
+"$VM_ZWORK" manifest "$EXP" "$VM_OUT/android.manifest" >/dev/null || vm_error "zwork manifest failed on the expected tree"
+vm_disk android 256M
+vm_mkfs android -O extra_attr,quota || vm_fail "mkfs -O extra_attr,quota failed"
+aopts="-t /system -C $VM_OUT/fs_config -T $T"
+[ $SELINUX = yes ] && aopts="$aopts -s $VM_OUT/file_contexts"
+# shellcheck disable=SC2086
+"$SLOAD" -f "$AND" $aopts "$(vm_img android)" || vm_fail "sload.f2fs $aopts failed"
+vm_fsck android "after sload.f2fs with fs_config"
+
 {
 	echo 'cat > /tmp/manifest <<"ZEOF"'
 	cat "$VM_OUT/manifest"
 	echo 'ZEOF'
+	echo 'cat > /tmp/manifest.android <<"ZEOF"'
+	cat "$VM_OUT/android.manifest"
+	echo 'ZEOF'
 	echo "B1=$B1 B9=$B9"
 	cat <<'EOT'
+step "android: fs_config's owners and modes, the capability and SELinux xattrs"
+zmount android /mnt/a
+(cd /mnt/a && find . | LC_ALL=C sort | while read -r p; do
+	echo "OWN-android $(stat -c '%u %g %a' "$p") $p"
+done)
+zwork verify /mnt/a /tmp/manifest.android
+echo new > /mnt/a/etc/new-file
+zumount /mnt/a
 for d in data feat; do
 step "$d: mount the loaded volume; owners and times, the big sparse files, then every path against the manifest"
 zmount $d /mnt/a
@@ -116,6 +196,14 @@ EOT
 } | vm_guest
 vm_boot
 want="1073741824 9663676416 $SPARSE_WANT"
+vm_fsck android
+tr -d '\r' < "$VM_CONSOLE" | sed -n "s/^OWN-android //p" > "$VM_OUT/android.owners"
+if [ -s "$VM_OUT/android.owners" ] && cmp -s "$VM_OUT/android.owners.want" "$VM_OUT/android.owners"; then
+	vm_log "android: the kernel sees fs_config's owners and modes ($(wc -l < "$VM_OUT/android.owners") paths)"
+else
+	vm_fail "android: owners or modes differ from fs_config:"
+	diff "$VM_OUT/android.owners.want" "$VM_OUT/android.owners" | head -10
+fi
 for d in data feat; do
 	vm_fsck $d
 	got=$(tr -d '\r' < "$VM_CONSOLE" | sed -n "s/^SPARSE-$d //p" | head -1)
