@@ -476,8 +476,10 @@ static int session_open(struct session *s, const struct zf2fs_log *log, uint64_t
 
 	if (!err)
 		err = zf2fs_txn_begin(s->vol, &s->txn);
-	if (!err)
+	if (!err) {
 		zf2fs_txn_set_time(s->txn, now);
+		zf2fs_txn_place_as_kernel(s->txn);
+	}
 	return err;
 }
 
@@ -636,7 +638,7 @@ static int load_entry(struct loader *l, struct lentry *e)
 
 
 /* Room for @need blocks: the user blocks not yet valid, and whole free segments above
- * the overprovision area (a commit takes fresh sections, two more per commit). */
+ * the overprovision area (a commit starts each log it uses on a fresh section). */
 static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need)
 {
 	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
@@ -645,8 +647,9 @@ static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need)
 	uint64_t fsegs = zf2fs_get(cp->free_segment_count), ovp = zf2fs_get(cp->overprov_segment_count);
 	uint64_t segs = fsegs > ovp ? fsegs - ovp : 0;
 	uint64_t batches = need / BATCH_BLOCKS + l->n / BATCH_INODES + 1;
+	/* each commit may start every one of the six logs on a fresh section */
 	uint64_t seg_need = (need + ZF2FS_BLOCKS_PER_SEG - 1) / ZF2FS_BLOCKS_PER_SEG +
-			    batches * 2 * vi->segs_per_sec;
+			    batches * ZF2FS_NR_CURSEG * vi->segs_per_sec;
 
 	if (need > user || seg_need > segs) {
 		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,

@@ -1128,19 +1128,25 @@ static struct zf2fs_node *queued_node(struct zf2fs_txn *t, uint32_t nid)
 static int write_datas(struct commit *c)
 {
 	struct zf2fs_txn *t = c->t;
-	const int type = ZF2FS_LOG_WARM_DATA;
+	bool started[ZF2FS_NR_CURSEG] = { false };
 	int err = 0;
 
-	if (!t->ndatas)
-		return 0;
-	err = new_log(c, type);
 	for (size_t i = 0; !err && i < t->ndatas; i++) {
 		struct tdata *d = &t->datas[i];
 		struct zf2fs_node *owner = queued_node(t, d->owner);
 		uint32_t base, addr;
+		int type;
 
 		if (!owner)
 			return -EIO;
+		/* each log used starts on a fresh section (lib/txn_temp.c picks the log) */
+		type = txn_data_log(t, queued_node(t, (uint32_t)zf2fs_get(owner->footer.ino)));
+		if (!started[type]) {
+			started[type] = true;
+			err = new_log(c, type);
+			if (err)
+				break;
+		}
 		/* an inode's addresses follow its extra attributes; a direct node's start at 0 */
 		base = zf2fs_get(owner->footer.ino) == d->owner ? addr_base(t, owner) : 0;
 		if (base == UINT32_MAX)
@@ -1174,22 +1180,27 @@ static void free_removed(struct zf2fs_txn *t)
 static int write_nodes(struct commit *c)
 {
 	struct zf2fs_txn *t = c->t;
-	const int type = ZF2FS_LOG_WARM_NODE;
 	uint32_t seed = zf2fs_checksum_seed(t->vol->sb.uuid);
-	int err;
+	bool started[ZF2FS_NR_CURSEG] = { false };
+	int err = 0;
 
-	if (!t->nnodes)
-		return 0;
-	err = new_log(c, type);
 	for (size_t i = 0; !err && i < t->nnodes; i++) {
 		struct tnode *n = &t->nodes[i];
 		struct zf2fs_node *nb = n->buf;
 		uint32_t addr, next;
+		int type;
 
 		if (n->removed) {
 			err = nat_set(t, n->nid, 0, ZF2FS_NULL_ADDR);
 			set_block(t, n->old_addr, false);
 			continue;
+		}
+		type = txn_node_log(t, nb);
+		if (!started[type]) {
+			started[type] = true;
+			err = new_log(c, type);
+			if (err)
+				break;
 		}
 		err = log_alloc(c, type, &addr);
 		if (err)

@@ -123,6 +123,8 @@ ZF2FS_EXPORT int zf2fs_txn_mknod(struct zf2fs_txn *t, uint32_t dir, const char *
 	/* the kernel starts regular files and symlinks inline (mount option inline_data) */
 	if (has_data(type))
 		n->i.i_inline |= ZF2FS_INLINE_DATA;
+	if (type == S_IFREG_)
+		txn_set_temperature(t, n, name, nlen);
 	if (type == S_IFCHR_ || type == S_IFBLK_)
 		put_rdev(t, n, a->rdev_major, a->rdev_minor);
 	put_attr(t, n, a);

@@ -114,6 +114,15 @@ ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *txn, uint32_t ino,
 				      const struct zf2fs_txn_xattr *x, size_t n);
 
 /*
+ * Place this transaction's blocks in the six logs as the kernel would (lib/txn_temp.c):
+ * regular files created from now on are marked cold or hot by the superblock's
+ * extension list; data goes to the cold, hot or warm data log, direct nodes to the hot
+ * (directories) or warm node log, indirect nodes to the cold node log.  Without it data
+ * goes to the warm data log and nodes to the warm node log.
+ */
+ZF2FS_EXPORT void zf2fs_txn_place_as_kernel(struct zf2fs_txn *txn);
+
+/*
  * Blocks (node and data) this transaction adds to the volume so far, and the inodes it
  * adds, so a caller can bound what it queues before committing.
  */
