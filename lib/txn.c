@@ -463,9 +463,11 @@ int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node **ret)
 		return err;
 	if (((uint32_t)zf2fs_get((*ret)->i.i_mode) & S_IFMT_) != S_IFDIR_)
 		return -ENOTDIR;
-	if ((zf2fs_get((*ret)->i.i_flags) & ZF2FS_CASEFOLD_FL) ||
-	    ((*ret)->i.i_advise & ZF2FS_ADVISE_ENCRYPT))
+	if ((*ret)->i.i_advise & ZF2FS_ADVISE_ENCRYPT)
 		return -EOPNOTSUPP;
+	err = txn_casefold_ok(t, *ret);   /* lib/casefold.c */
+	if (err)
+		return err;
 	if ((*ret)->i.i_inline & ZF2FS_INLINE_DENTRY)
 		return convert_inline_dir(t, dir, *ret);
 	return 0;
@@ -514,7 +516,8 @@ static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 			}
 			zf2fs_dentry_view_block(blk, &v);
 			for (uint32_t i = 0; i < v.nr; i++)
-				if (slot_names(&v, i, name, len, hash))
+				if (slot_names(&v, i, name, len, hash) ||
+				    txn_slot_matches(t, dn, &v, i, name, len, hash))
 					return -EEXIST;
 		}
 	}
@@ -526,9 +529,12 @@ static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		      const char *name, size_t len, uint32_t ino, uint8_t type)
 {
-	uint32_t hash = zf2fs_dentry_hash(name, len), slots = zf2fs_dentry_slots((uint32_t)len);
+	uint32_t hash, slots = zf2fs_dentry_slots((uint32_t)len);
 	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
-	int err = name_exists(t, dir, dn, name, len, hash);
+	int err = txn_name_hash(t, dn, name, len, &hash);
+
+	if (!err)
+		err = name_exists(t, dir, dn, name, len, hash);
 
 	if (err)
 		return err;
@@ -694,10 +700,13 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		      const char *name, size_t len, uint64_t *ret_fofs, uint32_t *ret_slot,
 		      uint32_t *ret_ino)
 {
-	uint32_t hash = zf2fs_dentry_hash(name, len);
+	uint32_t hash;
 	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
 	uint64_t nblocks = (zf2fs_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
-	int err = name_exists(t, dir, dn, name, len, hash);
+	int err = txn_name_hash(t, dn, name, len, &hash);
+
+	if (!err)
+		err = name_exists(t, dir, dn, name, len, hash);
 
 	if (err != -EEXIST)
 		return err ? err : -ENOENT;

@@ -125,6 +125,15 @@ ZF2FS_EXPORT int zf2fs_txn_mknod(struct zf2fs_txn *t, uint32_t dir, const char *
 		n->i.i_inline |= ZF2FS_INLINE_DATA;
 	if (type == S_IFREG_)
 		txn_set_temperature(t, n, name, nlen);
+	/* a new directory inherits its parent's casefolding (the kernel's inherited flags,
+	 * masked to directories for this one) */
+	if (type == S_IFDIR_ && !get_node(t, dir, &dn) &&
+	    (zf2fs_get(dn->i.i_flags) & ZF2FS_CASEFOLD_FL)) {
+		err = get_node(t, ino, &n);
+		if (err)
+			return err;
+		zf2fs_set(n->i.i_flags, zf2fs_get(n->i.i_flags) | ZF2FS_CASEFOLD_FL);
+	}
 	if (type == S_IFCHR_ || type == S_IFBLK_)
 		put_rdev(t, n, a->rdev_major, a->rdev_minor);
 	put_attr(t, n, a);

@@ -98,5 +98,17 @@ TXN_HIDDEN int txn_data_log(const struct zf2fs_txn *t, const struct zf2fs_node *
 TXN_HIDDEN int txn_node_log(const struct zf2fs_txn *t, const struct zf2fs_node *n);
 TXN_HIDDEN void txn_set_temperature(const struct zf2fs_txn *t, struct zf2fs_node *inode,
 				    const char *name, size_t len);
+/* lib/casefold.c: names in casefolded directories.  The key of @name in directory @dn
+ * (its folded form there, else its bytes) and its hash; -EINVAL for a name a strict
+ * encoding refuses.  Whether slot @i of @v holds @name by its folded form.  Whether @dn
+ * can be changed (0; -EOPNOTSUPP for a casefolded one we cannot fold for). */
+TXN_HIDDEN int txn_name_key(const struct zf2fs_txn *t, const struct zf2fs_node *dn,
+			    const char *name, size_t len, uint8_t *key, size_t *ret_len);
+TXN_HIDDEN int txn_name_hash(const struct zf2fs_txn *t, const struct zf2fs_node *dn,
+			     const char *name, size_t len, uint32_t *ret);
+TXN_HIDDEN bool txn_slot_matches(const struct zf2fs_txn *t, const struct zf2fs_node *dn,
+				 const struct zf2fs_dentry_view *v, uint32_t i, const char *name,
+				 size_t len, uint32_t hash);
+TXN_HIDDEN int txn_casefold_ok(const struct zf2fs_txn *t, const struct zf2fs_node *dn);
 
 #endif

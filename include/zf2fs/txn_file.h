@@ -114,6 +114,18 @@ ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *txn, uint32_t ino,
 				      const struct zf2fs_txn_xattr *x, size_t n);
 
 /*
+ * The folded form of the name @name (@len bytes) in a casefolded directory, as Linux's
+ * utf8-12.1 casefolding gives it (full case folding, canonical decomposition, the
+ * default-ignorable code points left out), into @out (@cap bytes), its length in
+ * @ret_len.  Returns 0; -EINVAL when @name is not valid UTF-8; -ENAMETOOLONG when the
+ * folded form needs more than @cap bytes (the kernel then hashes the name as it is);
+ * -EOPNOTSUPP in builds without libunistring (zf2fs_have_casefold_support()); -ENOMEM.
+ */
+ZF2FS_EXPORT int zf2fs_casefold(const void *name, size_t len, uint8_t *out, size_t cap,
+				size_t *ret_len);
+ZF2FS_EXPORT bool zf2fs_have_casefold_support(void);
+
+/*
  * Place this transaction's blocks in the six logs as the kernel would (lib/txn_temp.c):
  * regular files created from now on are marked cold or hot by the superblock's
  * extension list; data goes to the cold, hot or warm data log, direct nodes to the hot

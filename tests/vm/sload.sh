@@ -150,6 +150,28 @@ aopts="-t /system -C $VM_OUT/fs_config -T $T"
 "$SLOAD" -f "$AND" $aopts "$(vm_img android)" || vm_fail "sload.f2fs $aopts failed"
 vm_fsck android "after sload.f2fs with fs_config"
 
+# ---- casefolding: names loaded into a casefolded directory, looked up in other cases ----
+CF=no
+if "$SLOAD" -V | grep -q '+casefold'; then
+	CF=yes
+	mkdir -p "$VM_OUT/cfbase/cf" "$VM_OUT/cfnames/Sub"
+	python3 - "$VM_OUT/cfnames" <<'PYEOF' || vm_error "cannot make the casefold names"
+import os, sys
+d = sys.argv[1]
+for n in ["Hello", "stra\u00dfe", "\ufb01le", "x\u00adsoft"] + [f"File-Number-{i}" for i in range(60)]:
+    with open(os.path.join(d, n), "w") as f: f.write(n + "\n")
+with open(os.path.join(d, "Sub", "Inner"), "w") as f: f.write("inner\n")
+PYEOF
+	vm_disk cf 256M
+	vm_mkfs cf -O casefold -C utf8 || vm_fail "mkfs -O casefold failed"
+	"$SLOAD" -f "$VM_OUT/cfbase" -T $T "$(vm_img cf)" || vm_fail "sload.f2fs of the base failed"
+	"$top_builddir/tools/inject.f2fs" --node --mb i_flags --path /cf --val 0x40000000 "$(vm_img cf)" >/dev/null ||
+		vm_error "inject.f2fs failed"
+	"$SLOAD" -f "$VM_OUT/cfnames" --target-dir /cf -T $T "$(vm_img cf)" ||
+		vm_fail "sload.f2fs into the casefolded directory failed"
+	vm_fsck cf "after sload.f2fs into a casefolded directory"
+fi
+
 {
 	echo 'cat > /tmp/manifest <<"ZEOF"'
 	cat "$VM_OUT/manifest"
@@ -167,6 +189,18 @@ done)
 zwork verify /mnt/a /tmp/manifest.android
 echo new > /mnt/a/etc/new-file
 zumount /mnt/a
+EOT
+	[ $CF = yes ] && cat <<'EOT'
+step "cf: lookups in other cases find the loaded names"
+zmount cf /mnt/a
+for p in HELLO STRASSE FILE xsoft file-number-42 sub/INNER; do
+	echo "CF $p $(cat "/mnt/a/cf/$p" 2>&1)"
+done
+echo "CF count $(ls /mnt/a/cf | wc -l)"
+echo new > /mnt/a/cf/NewOne
+zumount /mnt/a
+EOT
+	cat <<'EOT'
 for d in data feat; do
 step "$d: mount the loaded volume; owners and times, the big sparse files, then every path against the manifest"
 zmount $d /mnt/a
@@ -197,6 +231,18 @@ EOT
 vm_boot
 want="1073741824 9663676416 $SPARSE_WANT"
 vm_fsck android
+if [ $CF = yes ]; then
+	vm_fsck cf
+	tr -d '\r' < "$VM_CONSOLE" | sed -n 's/^CF //p' > "$VM_OUT/cf.got"
+	printf '%s\n' "HELLO Hello" "STRASSE straße" "FILE ﬁle" "xsoft x$(printf '\302\255')soft" \
+		"file-number-42 File-Number-42" "sub/INNER inner" "count 65" > "$VM_OUT/cf.want"
+	if cmp -s "$VM_OUT/cf.want" "$VM_OUT/cf.got"; then
+		vm_log "cf: Linux finds the loaded names by other cases, ß as ss, the ligature, the soft hyphen left out"
+	else
+		vm_fail "cf: casefolded lookups:"
+		diff "$VM_OUT/cf.want" "$VM_OUT/cf.got" | head -10
+	fi
+fi
 tr -d '\r' < "$VM_CONSOLE" | sed -n "s/^OWN-android //p" > "$VM_OUT/android.owners"
 if [ -s "$VM_OUT/android.owners" ] && cmp -s "$VM_OUT/android.owners.want" "$VM_OUT/android.owners"; then
 	vm_log "android: the kernel sees fs_config's owners and modes ($(wc -l < "$VM_OUT/android.owners") paths)"
