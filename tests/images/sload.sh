@@ -8,17 +8,8 @@
 # mkfs.f2fs --root-dir makes the same image as mkfs.f2fs + sload.f2fs -P.
 # Device nodes and other owners need root (mknod, chown): without it they are left out.
 
-. "$(dirname "$0")/lib.sh"
-need_ref_tools
-need_python
-
-SLOAD=$top_builddir/tools/sload.f2fs
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-[ -x "$SLOAD" ] || hard_error "sload.f2fs is not built: $SLOAD"
+. "$(dirname "$0")/sload_lib.sh"
 UUID=5a10ad17-0000-4000-8000-000000000017
-T=1700000017
-unset SOURCE_DATE_EPOCH
 
 # ---- the source tree -------------------------------------------------------------------
 SRC=$TEST_TMP/src
@@ -212,18 +203,6 @@ sys.exit(1 if bad else 0)
 PYEOF
 }
 
-# clean IMG: both fscks
-clean()
-{
-	local out rc
-	out=$("$FSCK" -f -n "$1" 2>&1)
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		echo "our fsck exit $rc on $1:"; printf '%s\n' "$out" | sed 's/^/    | /'
-		return 1
-	fi
-	ref_fsck "$1"
-}
 
 if img=$(mkimg a.img 512M -f "$SRC" -T $T -P); then
 	tap_ok "sload.f2fs -T -P loads the tree"

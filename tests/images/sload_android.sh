@@ -6,18 +6,8 @@
 # the xattrs; both fscks find the image clean; two runs give the same image; a path
 # fs_config does not list, a malformed line, and -s in a build without libselinux are
 # refused in one line before anything is written.
-. "$(dirname "$0")/lib.sh"
-need_ref_tools
-need_python
-
-SLOAD=$top_builddir/tools/sload.f2fs
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-INJECT=$top_builddir/tools/inject.f2fs
-[ -x "$SLOAD" ] || hard_error "sload.f2fs is not built: $SLOAD"
+. "$(dirname "$0")/sload_lib.sh"
 UUID=5a10ad17-0000-4000-8000-0000000000a1
-T=1700000017
-unset SOURCE_DATE_EPOCH
 SELINUX=no
 grep -q '^#define HAVE_LIBSELINUX 1' "$top_builddir/config.h" && SELINUX=yes
 
@@ -104,15 +94,6 @@ sys.exit(1 if bad else 0)
 PYEOF
 }
 
-clean()
-{
-	local out
-	if ! out=$("$FSCK" -f -n "$1" 2>&1); then
-		printf '%s\n' "$out" | sed 's/^/    | /'
-		return 1
-	fi
-	ref_fsck "$1"
-}
 
 opts=(-f "$SRC" -t /system -T $T -p "$PROD" -C config/fs_config)
 [ $SELINUX = yes ] && opts+=(-s config/file_contexts)

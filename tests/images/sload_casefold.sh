@@ -8,19 +8,9 @@
 # form is longer than 255 bytes, and one that is not UTF-8 (hashed as it is).  The same
 # names loaded into a directory that is not casefolded and then flagged make Debian's
 # fsck report mismatches: the check can fail.  Two names that fold alike are refused.
-. "$(dirname "$0")/lib.sh"
-need_ref_tools
-need_python
-
-SLOAD=$top_builddir/tools/sload.f2fs
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-INJECT=$top_builddir/tools/inject.f2fs
-[ -x "$SLOAD" ] || hard_error "sload.f2fs is not built: $SLOAD"
+. "$(dirname "$0")/sload_lib.sh"
 grep -q '^#define HAVE_LIBUNISTRING 1' "$top_builddir/config.h" ||
 	skip "built without libunistring: casefolded directories are refused"
-unset SOURCE_DATE_EPOCH
-T=1700000017
 
 mkdir -p "$TEST_TMP/base/cf" "$TEST_TMP/base/plain" "$TEST_TMP/names/Sub"
 python3 - "$TEST_TMP/names" <<'PYEOF' || hard_error "cannot make the names"

@@ -6,17 +6,8 @@
 # (ours and Debian's 1.15) must find it clean.  The tree fits in one commit: a load that
 # spans several commits (more than 4096 inodes or 64 MiB) stops at the last commit made,
 # which is consistent too but holds only part of the tree.
-. "$(dirname "$0")/lib.sh"
-need_ref_tools
-need_python
-
-SLOAD=$top_builddir/tools/sload.f2fs
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-[ -x "$SLOAD" ] || hard_error "sload.f2fs is not built: $SLOAD"
+. "$(dirname "$0")/sload_lib.sh"
 UUID=5a10ad17-0000-4000-8000-0000000000c7
-T=1700000017
-unset SOURCE_DATE_EPOCH
 
 # the old contents: a directory and two files
 OLD=$TEST_TMP/old

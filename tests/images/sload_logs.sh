@@ -6,16 +6,7 @@
 # large files to the warm one; directory inodes to the hot node log, other inodes to the
 # warm one, indirect nodes to the cold one.  Both fscks find the image clean (they check
 # each block's segment type against its summary).
-. "$(dirname "$0")/lib.sh"
-need_ref_tools
-need_python
-
-SLOAD=$top_builddir/tools/sload.f2fs
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-INJECT=$top_builddir/tools/inject.f2fs
-[ -x "$SLOAD" ] || hard_error "sload.f2fs is not built: $SLOAD"
-unset SOURCE_DATE_EPOCH
+. "$(dirname "$0")/sload_lib.sh"
 
 SRC=$TEST_TMP/src
 mkdir -p "$SRC/dir"

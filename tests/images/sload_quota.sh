@@ -6,18 +6,8 @@
 # bytes counted here from the tree, and both fscks (which recount the charges) must find
 # the image clean.  With -P each inode takes its source's project id
 # (FS_IOC_FSGETXATTR): checked where the host's file system can set project ids.
-. "$(dirname "$0")/lib.sh"
-need_ref_tools
-need_python
-
-SLOAD=$top_builddir/tools/sload.f2fs
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-INJECT=$top_builddir/tools/inject.f2fs
-[ -x "$SLOAD" ] || hard_error "sload.f2fs is not built: $SLOAD"
+. "$(dirname "$0")/sload_lib.sh"
 UUID=5a10ad17-0000-4000-8000-0000000000d1
-T=1700000017
-unset SOURCE_DATE_EPOCH
 
 SRC=$TEST_TMP/src
 mkdir -p "$SRC/a/deep" "$SRC/b"
