@@ -740,8 +740,9 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 
 		err = load_entry(&l, e);
 		if (err) {
-			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s: while copying it", e->path,
-				   strerror(-err));
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s: while copying it%s", e->path,
+				   strerror(-err), err != -EOPNOTSUPP ? "" :
+				   " (into an encrypted directory, or a casefolded one in a build without libunistring)");
 			break;
 		}
 		if (e->first == i)
