@@ -180,9 +180,9 @@ _zf2fs_sload()
 	-t|--mount-point|-T|--timestamp) return ;;
 	esac
 	case $cur in
-	-*) _zf2fs_reply -f -t -T -P -C -s -p -d -V -h --from --mount-point --target-dir \
-		--timestamp --preserve-owner --fs-config --file-contexts --product-out --debug \
-		--version --help ;;
+	-*) _zf2fs_reply -f -t -T -P -C -s -p -S -d -V -h --from --mount-point --target-dir \
+		--timestamp --preserve-owner --fs-config --file-contexts --product-out --sparse \
+		--debug --version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }

@@ -14,9 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/load.h"
+#include "zf2fs/simg.h"
 #include "helper.h"
 
 #define PROG "sload.f2fs"
@@ -39,17 +41,67 @@ static void usage(FILE *f)
 "  -s, --file-contexts FILE  security.selinux labels from a file_contexts file\n"
 "                         (needs a build with libselinux: see --version)\n"
 "  -p, --product-out DIR  the directory relative -C and -s files are in\n"
+"  -S, --sparse           the device is an Android sparse image: unpacked to a raw\n"
+"                         file beside it, loaded, packed back in its place\n"
 "  -d, --debug LEVEL      library messages: 0 quiet .. 4 debug [default: 1]\n"
 "  -V, --version          print the version and exit\n"
 "  -h, --help             this help\n"
 "\n"
-"Not yet: -c compression, -S sparse output.\n");
+"Not yet: -c compression.\n");
 }
 
 static void log_to_stderr(void *arg, enum zf2fs_msg_kind kind, const char *msg)
 {
 	(void)arg;
 	fprintf(stderr, PROG ": %s%s\n", kind == ZF2FS_MSG_WARNING ? "WARNING: " : "", msg);
+}
+
+/* -S: @img is an Android sparse image.  It is unpacked to a raw file beside it, loaded,
+ * packed to a second file and renamed over @img: until then @img is as it was. */
+static int load_sparse(const char *img, const struct zf2fs_load_opts *o,
+		       const struct zf2fs_log *log)
+{
+	size_t len = strlen(img) + 40;
+	char *raw = malloc(len), *packed = malloc(len), why[512] = "";
+	struct zf2fs_load_stats st;
+	uint32_t blk_sz = 0;
+	int err;
+
+	if (!raw || !packed) {
+		free(raw);
+		free(packed);
+		fprintf(stderr, PROG ": out of memory\n");
+		return 1;
+	}
+	snprintf(raw, len, "%s.zf2fs-%ld.raw", img, (long)getpid());
+	snprintf(packed, len, "%s.zf2fs-%ld.new", img, (long)getpid());
+	if (!access(raw, F_OK) || !access(packed, F_OK)) {
+		fprintf(stderr, PROG ": %s or %s exists already: not loading\n", raw, packed);
+		free(raw);
+		free(packed);
+		return 1;
+	}
+	err = zf2fs_sparse_unpack(img, raw, &blk_sz, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, PROG ": %s\n", why);
+	} else {
+		err = zf2fs_load_tree((const char *const *)&raw, 1, o, log, &st);
+		if (!err) {
+			err = zf2fs_sparse_pack(raw, packed, blk_sz, why, sizeof(why));
+			if (err)
+				fprintf(stderr, PROG ": %s\n", why);
+		}
+		if (!err && rename(packed, img)) {
+			err = -errno;
+			fprintf(stderr, PROG ": %s: while replacing %s\n", strerror(errno), img);
+		}
+	}
+	if (err)
+		unlink(packed);
+	unlink(raw);
+	free(raw);
+	free(packed);
+	return err ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -63,6 +115,7 @@ int main(int argc, char **argv)
 		{ "file-contexts", required_argument, NULL, 's' },
 		{ "product-out", required_argument, NULL, 'p' },
 		{ "target-dir", required_argument, NULL, 1 },
+		{ "sparse", no_argument, NULL, 'S' },
 		{ "debug", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -72,6 +125,7 @@ int main(int argc, char **argv)
 	struct zf2fs_load_opts o = { 0 };
 	struct zf2fs_load_stats st;
 	const char *sde = getenv("SOURCE_DATE_EPOCH"), *dev, *fault;
+	bool sparse = false;
 	int c, err;
 
 	if (sde && *sde) {
@@ -118,8 +172,10 @@ int main(int argc, char **argv)
 			return 0;
 		case 'V':
 			return zf2fs_print_version(stdout, PROG) ? 1 : 0;
-		case 'c':
 		case 'S':
+			sparse = true;
+			break;
+		case 'c':
 			fprintf(stderr, PROG ": -%c is not supported yet\n", c);
 			return 1;
 		default:
@@ -134,6 +190,8 @@ int main(int argc, char **argv)
 	if (argc - optind > 1)
 		zf2fs_usage_error(PROG, "too many arguments");
 	dev = argv[optind];
+	if (sparse)
+		return load_sparse(dev, &o, &log);
 	err = zf2fs_path_is_mounted(dev);
 	if (err) {
 		if (err > 0)
