@@ -47,4 +47,24 @@ rc=$?
 [ $rc -eq 1 ] && printf '%s' "$out" | grep -q 'not an Android sparse image' &&
 	[ -z "$(ls "$TEST_TMP" | grep 'zf2fs-')" ] &&
 	tap_ok "-S on a raw image: refused in one line" || tap_fail "-S on a raw image: exit $rc, '$out'"
+# hostile sparse images: a chunk past the image's blocks, a truncated one
+python3 - "$TEST_TMP/s.img" "$TEST_TMP/bad1.img" "$TEST_TMP/bad2.img" <<'PYEOF' || hard_error "cannot make bad images"
+import struct, sys
+src, bad1, bad2 = sys.argv[1:]
+d = bytearray(open(src, "rb").read())
+# the first chunk claims every block of the image and one more
+total = struct.unpack_from("<I", d, 16)[0]
+struct.pack_into("<I", d, 28 + 4, total + 1)
+open(bad1, "wb").write(d)
+open(bad2, "wb").write(open(src, "rb").read()[:100])
+PYEOF
+for b in bad1 bad2; do
+	cp "$TEST_TMP/$b.img" "$TEST_TMP/$b.before"
+	out=$("$SLOAD" -S -f "$TEST_TMP/two" "$TEST_TMP/$b.img" 2>&1)
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&
+		cmp -s "$TEST_TMP/$b.img" "$TEST_TMP/$b.before" && [ -z "$(ls "$TEST_TMP" | grep 'zf2fs-')" ] &&
+		tap_ok "a damaged sparse image ($b): refused in one line, untouched" ||
+		tap_fail "damaged sparse image $b: exit $rc, '$out'"
+done
 tap_summary
