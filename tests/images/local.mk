@@ -15,7 +15,9 @@ tests_images_peak_rss_SOURCES = tests/images/peak_rss.c
 check_PROGRAMS += tests/images/txn_populate
 tests_images_txn_populate_SOURCES = tests/images/txn_populate.c
 tests_images_txn_populate_LDADD = $(HELPER_LIBS)
-EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh tests/images/sload_lib.sh
+EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh tests/images/sload_lib.sh \
+	tests/images/sload_android.d/fs_config tests/images/sload_android.d/file_contexts \
+	tests/images/sload_android.d/mktree
 EXTRA_DIST += tests/images/fsck_cases.sh tests/images/make_case.sh tests/images/base \
 	$(wildcard $(srcdir)/tests/images/f_*)
 

@@ -11,32 +11,13 @@ UUID=5a10ad17-0000-4000-8000-0000000000a1
 SELINUX=no
 grep -q '^#define HAVE_LIBSELINUX 1' "$top_builddir/config.h" && SELINUX=yes
 
+FIX=$top_srcdir/tests/images/sload_android.d
+. "$FIX/mktree"
 SRC=$TEST_TMP/src
-mkdir -p "$SRC/bin" "$SRC/etc/init"
-printf '#!/bin/sh\necho hi\n' > "$SRC/bin/tool"
-printf '#!/bin/sh\n' > "$SRC/bin/plain"
-echo conf > "$SRC/etc/conf"
-echo rc > "$SRC/etc/init/x.rc"
-ln -s tool "$SRC/bin/link"
-chmod 0600 "$SRC/bin/tool" "$SRC/etc/conf"   # fs_config decides, not the source
+mktree "$SRC"
 PROD=$TEST_TMP/out
 mkdir -p "$PROD/config"
-cat > "$PROD/config/fs_config" <<'EOF'
-system 0 0 0755
-system/bin 0 2000 0751
-system/bin/tool 1000 1001 04750 capabilities=0x1000000400
-system/bin/plain 0 2000 0755
-system/bin/link 0 0 0777
-system/etc 0 0 0755
-system/etc/conf 1000 1000 0640
-system/etc/init 0 0 0755
-system/etc/init/x.rc 0 0 0644
-EOF
-cat > "$PROD/config/file_contexts" <<'EOF'
-/system(/.*)?           u:object_r:system_file:s0
-/system/bin(/.*)?       u:object_r:system_bin_file:s0
-/system/bin/tool        u:object_r:tool_exec:s0
-EOF
+cp "$FIX/fs_config" "$FIX/file_contexts" "$PROD/config/"
 
 # mkimg NAME SLOAD-OPTION...: a formatted 64 MiB image loaded with the options
 mkimg()
@@ -60,6 +41,7 @@ want = {  # path: mode, uid, gid, capabilities, label
     "/bin": (0o40751, 0, 2000, 0, "system_bin_file"),
     "/bin/tool": (0o104750, 1000, 1001, 0x1000000400, "tool_exec"),
     "/bin/plain": (0o100755, 0, 2000, 0, "system_bin_file"),
+    "/bin/blob": (0o100644, 0, 2000, 0, "system_bin_file"),
     "/bin/link": (0o120777, 0, 0, 0, "system_bin_file"),
     "/etc": (0o40755, 0, 0, 0, "system_file"),
     "/etc/conf": (0o100640, 1000, 1000, 0, "system_file"),
@@ -123,7 +105,7 @@ rc=$?
 { cat "$PROD/config/fs_config"; echo "system/x 0 0 0999"; } > "$TEST_TMP/malformed"
 out=$("$SLOAD" -f "$SRC" -t /system -C "$TEST_TMP/malformed" "$base" 2>&1)
 rc=$?
-[ $rc -eq 1 ] && printf '%s' "$out" | grep -q "malformed:10: " && cmp -s "$base" "$TEST_TMP/base.before" &&
+[ $rc -eq 1 ] && printf '%s' "$out" | grep -q "malformed:11: " && cmp -s "$base" "$TEST_TMP/base.before" &&
 	tap_ok "a malformed fs_config line is refused with its line number" ||
 	tap_fail "malformed fs_config: exit $rc, '$out'"
 out=$("$SLOAD" -f "$SRC" -p "$PROD" -C no-such-file "$base" 2>&1)

@@ -88,29 +88,10 @@ done
 # ---- the Android-like tree: fs_config and file_contexts decide owners, modes, xattrs ----
 AND=$VM_OUT/android
 EXP=$VM_OUT/android.expected
-mkdir -p "$AND/bin" "$AND/etc/init"
-printf '#!/bin/sh\necho tool\n' > "$AND/bin/tool"
-head -c 9000 /dev/urandom > "$AND/bin/blob"
-echo conf > "$AND/etc/conf"
-echo rc > "$AND/etc/init/x.rc"
-ln -s tool "$AND/bin/link"
-chmod 0600 "$AND/bin/tool" "$AND/etc/conf"
-cat > "$VM_OUT/fs_config" <<'CFGEOF'
-system 0 0 0755
-system/bin 0 2000 0751
-system/bin/tool 1000 1001 04750 capabilities=0x1000000400
-system/bin/blob 0 2000 0644
-system/bin/link 0 0 0777
-system/etc 0 0 0755
-system/etc/conf 1000 1000 0640
-system/etc/init 0 0 0755
-system/etc/init/x.rc 0 0 0644
-CFGEOF
-cat > "$VM_OUT/file_contexts" <<'CFGEOF'
-/system(/.*)?           u:object_r:system_file:s0
-/system/bin(/.*)?       u:object_r:system_bin_file:s0
-/system/bin/tool        u:object_r:tool_exec:s0
-CFGEOF
+FIX=${top_srcdir:-$(dirname "$0")/../..}/tests/images/sload_android.d
+. "$FIX/mktree"
+mktree "$AND"
+cp "$FIX/fs_config" "$FIX/file_contexts" "$VM_OUT/"
 SELINUX=no
 "$SLOAD" -V | grep -q '+selinux' && SELINUX=yes
 # the tree as the kernel must show it: a copy with fs_config's modes and owners and the
