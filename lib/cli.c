@@ -57,6 +57,7 @@ static const struct {
 	{ "zoned", zf2fs_have_zoned_support },
 	{ "selinux", zf2fs_have_selinux_support },
 	{ "casefold", zf2fs_have_casefold_support },
+	{ "lz4", zf2fs_have_lz4_support },
 };
 
 ZF2FS_EXPORT int zf2fs_print_version(FILE *out, const char *prog)

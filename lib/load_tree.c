@@ -27,6 +27,9 @@
 #ifdef HAVE_LINUX_FS_H
 #include <linux/fs.h>
 #endif
+#ifdef HAVE_LIBLZ4
+#include <lz4.h>
+#endif
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
@@ -73,6 +76,7 @@ struct loader {
 	uint64_t now;
 	struct load_meta *meta;   /* NULL without fs_config and file_contexts */
 	bool projids;             /* -P on a volume with project quotas */
+	uint8_t *cin, *cout;      /* -c: a cluster, and its compressed form */
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -513,6 +517,96 @@ static int maybe_commit(struct loader *l)
 	return err;
 }
 
+ZF2FS_EXPORT bool zf2fs_have_lz4_support(void)
+{
+#ifdef HAVE_LIBLZ4
+	return true;
+#else
+	return false;
+#endif
+}
+
+/* Read up to @len bytes of @fd at @pos into @buf, zeros past the end; the bytes read in
+ * @ret. */
+static int read_upto(int fd, uint8_t *buf, size_t len, uint64_t pos, size_t *ret)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t r = pread(fd, buf + done, len - done, (off_t)(pos + done));
+
+		if (r < 0)
+			return -errno;
+		if (!r)
+			break;
+		done += (size_t)r;
+	}
+	memset(buf + done, 0, len - done);
+	*ret = done;
+	return 0;
+}
+
+/* -c: the data of regular file @e (open on @fd) in clusters, as the kernel writes a
+ * compressed file: a whole cluster that LZ4 shrinks by at least one block goes in
+ * compressed (zf2fs_txn_write_cluster), the others and the last partial cluster block
+ * by block; all-zero clusters and blocks stay holes. */
+static int load_compressed(struct loader *l, const struct lentry *e, int fd)
+{
+	const uint32_t cs = 1u << l->o->log_cluster;
+	const size_t cbytes = (size_t)cs * ZF2FS_BLKSIZE;
+	uint64_t size = (uint64_t)e->st.st_size, pos = 0;
+	int err = zf2fs_txn_set_compression(l->s->txn, e->ino, ZF2FS_COMPRESS_LZ4,
+					    l->o->log_cluster);
+
+	if (!err)
+		err = zf2fs_txn_set_size(l->s->txn, e->ino, size);
+	while (!err && pos < size) {
+		off_t data = lseek(fd, (off_t)pos, SEEK_DATA);
+		size_t got = 0;
+		int clen = 0;
+
+		if (data < 0) {
+			err = errno == ENXIO ? 0 : -errno;
+			break;
+		}
+		if ((uint64_t)data >= pos + cbytes) {   /* a hole: on to its data's cluster */
+			pos = (uint64_t)data - (uint64_t)data % cbytes;
+			continue;
+		}
+		err = read_upto(fd, l->cin, cbytes, pos, &got);
+		if (err || all_zero(l->cin, cbytes)) {
+			pos += cbytes;
+			continue;
+		}
+#ifdef HAVE_LIBLZ4
+		if (got == cbytes)
+			clen = LZ4_compress_default((const char *)l->cin,
+						    (char *)l->cout + ZF2FS_COMPRESS_HEADER, (int)cbytes,
+						    (int)(cbytes - ZF2FS_BLKSIZE - ZF2FS_COMPRESS_HEADER));
+#endif
+		if (clen > 0) {
+			uint32_t nb = (uint32_t)((clen + ZF2FS_COMPRESS_HEADER + ZF2FS_BLKSIZE - 1) /
+						 ZF2FS_BLKSIZE);
+
+			memset(l->cout, 0, ZF2FS_COMPRESS_HEADER);
+			zf2fs_put_le32p(l->cout, (uint32_t)clen);
+			memset(l->cout + ZF2FS_COMPRESS_HEADER + clen, 0,
+			       (size_t)nb * ZF2FS_BLKSIZE - ZF2FS_COMPRESS_HEADER - (size_t)clen);
+			err = zf2fs_txn_write_cluster(l->s->txn, e->ino, pos / cbytes, l->cout, nb);
+		} else {
+			for (size_t o = 0; !err && o < got; o += ZF2FS_BLKSIZE)
+				if (!all_zero(l->cin + o, ZF2FS_BLKSIZE))
+					err = zf2fs_txn_write_block(l->s->txn, e->ino,
+								    (pos + o) / ZF2FS_BLKSIZE,
+								    l->cin + o);
+		}
+		if (!err)
+			err = maybe_commit(l);
+		pos += cbytes;
+	}
+	return err;
+}
+
 /* The data of regular file @e: inline when it fits, else block by block from the
  * source's data extents, all-zero blocks left as holes. */
 static int load_file(struct loader *l, const struct lentry *e)
@@ -535,6 +629,11 @@ static int load_file(struct loader *l, const struct lentry *e)
 		err = r < 0 ? -errno : (uint64_t)r != size ? -EIO : 0;
 		if (!err)
 			err = zf2fs_txn_write_inline(t, e->ino, l->buf, size);
+		close(fd);
+		return err;
+	}
+	if (l->o->compress) {
+		err = load_compressed(l, e, fd);
 		close(fd);
 		return err;
 	}
@@ -725,6 +824,23 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 	if (err)
 		goto out;
 	l.projids = o->keep_owner && (zf2fs_vol_info(s->vol)->features & ZF2FS_FEAT_PRJQUOTA);
+	if (o->compress) {
+		if (!(zf2fs_vol_info(s->vol)->features & ZF2FS_FEAT_COMPRESSION) ||
+		    !zf2fs_have_lz4_support() || o->log_cluster < 2 || o->log_cluster > 8) {
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s; nothing written", name,
+				   !zf2fs_have_lz4_support() ? "compression needs liblz4, and this build has none" :
+				   o->log_cluster < 2 || o->log_cluster > 8 ? "the cluster size is 2^2 to 2^8 blocks" :
+				   "the volume has no compression feature (mkfs.f2fs -O extra_attr,compression)");
+			err = -EOPNOTSUPP;
+			goto out;
+		}
+		l.cin = malloc((size_t)ZF2FS_BLKSIZE << o->log_cluster);
+		l.cout = malloc((size_t)ZF2FS_BLKSIZE << o->log_cluster);
+		if (!l.cin || !l.cout) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
 	if (l.meta && (l.e[0].meta.caps || l.e[0].meta.label)) {
 		err = entry_xattrs(&l, &l.e[0], l.xa);
 		if (!err)
@@ -779,6 +895,8 @@ out:
 		free(l.e[i].meta.label);
 	}
 	load_meta_close(l.meta);
+	free(l.cin);
+	free(l.cout);
 	free(l.e);
 	free(l.buf);
 	free(l.xa);

@@ -7,8 +7,8 @@ lib_libzf2fs_la_SOURCES = \
 	lib/quota.c lib/quota_read.c lib/file_read.c lib/zoned.c lib/bitmap.c lib/sit_table.c lib/nat_bits.c lib/vol_where.c \
 	lib/gc_model.c lib/gc_select.c lib/gc_index.c lib/gc_p.h lib/gc_sim.c lib/gc_sim_p.h lib/gc_ssr.c
 lib_libzf2fs_la_CPPFLAGS = $(AM_CPPFLAGS) -DZF2FS_BUILDING_LIB
-lib_libzf2fs_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(UUID_CFLAGS) $(BLKID_CFLAGS) $(LIBZBD_CFLAGS) $(SELINUX_CFLAGS)
-lib_libzf2fs_la_LIBADD = $(UUID_LIBS) $(BLKID_LIBS) $(LIBZBD_LIBS) $(SELINUX_LIBS) $(UNISTRING_LIBS) -lpthread -lm
+lib_libzf2fs_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(UUID_CFLAGS) $(BLKID_CFLAGS) $(LIBZBD_CFLAGS) $(SELINUX_CFLAGS) $(LZ4_CFLAGS)
+lib_libzf2fs_la_LIBADD = $(UUID_LIBS) $(BLKID_LIBS) $(LIBZBD_LIBS) $(SELINUX_LIBS) $(UNISTRING_LIBS) $(LZ4_LIBS) -lpthread -lm
 lib_libzf2fs_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBZF2FS_LT_VERSION) \
 	-Wl,--version-script=$(srcdir)/lib/libzf2fs.sym
 EXTRA_DIST += lib/libzf2fs.sym

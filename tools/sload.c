@@ -47,7 +47,10 @@ static void usage(FILE *f)
 "  -V, --version          print the version and exit\n"
 "  -h, --help             this help\n"
 "\n"
-"Not yet: -c compression.\n");
+"  -c, --compress         regular files (but inline ones) in LZ4-compressed clusters\n"
+"                         (volumes with -O extra_attr,compression; needs liblz4)\n"
+"  -a, --compress-algorithm NAME  with -c: lz4 (the only one) [default: lz4]\n"
+"  -L, --cluster-log N    with -c: clusters of 2^N blocks, 2..8 [default: 2]\n");
 }
 
 static void log_to_stderr(void *arg, enum zf2fs_msg_kind kind, const char *msg)
@@ -116,13 +119,16 @@ int main(int argc, char **argv)
 		{ "product-out", required_argument, NULL, 'p' },
 		{ "target-dir", required_argument, NULL, 1 },
 		{ "sparse", no_argument, NULL, 'S' },
+		{ "compress", no_argument, NULL, 'c' },
+		{ "compress-algorithm", required_argument, NULL, 'a' },
+		{ "cluster-log", required_argument, NULL, 'L' },
 		{ "debug", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct zf2fs_log log = { .level = 1, .fn = log_to_stderr };
-	struct zf2fs_load_opts o = { 0 };
+	struct zf2fs_load_opts o = { .log_cluster = 2 };
 	struct zf2fs_load_stats st;
 	const char *sde = getenv("SOURCE_DATE_EPOCH"), *dev, *fault;
 	bool sparse = false;
@@ -133,7 +139,7 @@ int main(int argc, char **argv)
 		o.time = zf2fs_parse_u64(PROG, sde, "SOURCE_DATE_EPOCH", 0, UINT32_MAX * 4ull);
 	}
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "f:t:T:Pd:hVC:s:p:c:S", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:t:T:Pd:hVC:s:p:cSa:L:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			o.source = optarg;
@@ -176,8 +182,22 @@ int main(int argc, char **argv)
 			sparse = true;
 			break;
 		case 'c':
-			fprintf(stderr, PROG ": -%c is not supported yet\n", c);
-			return 1;
+			if (!zf2fs_have_lz4_support()) {
+				fprintf(stderr, PROG ": -c needs liblz4, and this build has none\n");
+				return 1;
+			}
+			o.compress = true;
+			break;
+		case 'a':
+			if (strcmp(optarg, "lz4")) {
+				fprintf(stderr, PROG ": compression algorithm %s is not supported yet (lz4 is)\n",
+					optarg);
+				return 1;
+			}
+			break;
+		case 'L':
+			o.log_cluster = (uint8_t)zf2fs_parse_u64(PROG, optarg, "cluster log", 2, 8);
+			break;
 		default:
 			zf2fs_usage_error(PROG, "unknown option or missing argument: %s",
 					  argv[optind - 1]);

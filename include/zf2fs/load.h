@@ -30,6 +30,9 @@ struct zf2fs_load_opts {
 	const char *file_contexts;  /* SELinux labels (needs libselinux) */
 	const char *product_out; /* the directory relative @fs_config and @file_contexts
 				  * names are under */
+	bool compress;           /* regular files in LZ4-compressed clusters (the volume's
+				  * compression feature; needs liblz4) */
+	uint8_t log_cluster;     /* ...of 2^@log_cluster blocks (2..8) */
 };
 
 struct zf2fs_load_stats {
@@ -55,6 +58,9 @@ struct zf2fs_load_stats {
 ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned n,
 				 const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
 				 struct zf2fs_load_stats *ret_stats);
+
+/* Whether this build compresses files (liblz4). */
+ZF2FS_EXPORT bool zf2fs_have_lz4_support(void);
 
 /* Whether this build reads file_contexts (libselinux). */
 ZF2FS_EXPORT bool zf2fs_have_selinux_support(void);

@@ -82,6 +82,29 @@ ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *txn, uint32_t ino, uint
  */
 ZF2FS_EXPORT int zf2fs_txn_set_size(struct zf2fs_txn *txn, uint32_t ino, uint64_t size);
 
+/*
+ * Make new regular file @ino, still without data, a compressed one (the volume's
+ * compression feature): clusters of 2^@log_cluster blocks (2..8), @algorithm the
+ * kernel's number (0 LZO, 1 LZ4, 2 ZSTD, 3 LZO-RLE).  Returns 0; -EBUSY when it has
+ * data; -EOPNOTSUPP without the feature or room for the fields; -EINVAL.
+ */
+ZF2FS_EXPORT int zf2fs_txn_set_compression(struct zf2fs_txn *txn, uint32_t ino,
+					   uint8_t algorithm, uint8_t log_cluster);
+#define ZF2FS_COMPRESS_LZ4 1
+#define ZF2FS_COMPRESS_HEADER 24u   /* clen, chksum, 4 reserved words, then the data */
+
+/*
+ * Queue cluster @cluster of compressed file @ino as a compressed one: @nblocks blocks
+ * of @data (the compressed form with its header, at most the cluster's blocks minus
+ * one) after the cluster's marker; the rest of the cluster's slots are reserved, as the
+ * kernel leaves them.  Write the clusters that do not compress with
+ * zf2fs_txn_write_block().  Returns 0; -EEXIST when a block of the cluster is not a
+ * hole; -EINVAL for a file that is not compressed or a bad @nblocks; the errors of
+ * zf2fs_txn_write_block().
+ */
+ZF2FS_EXPORT int zf2fs_txn_write_cluster(struct zf2fs_txn *txn, uint32_t ino, uint64_t cluster,
+					 const void *data, uint32_t nblocks);
+
 /* One extended attribute: @index is the on-disk name index (ZF2FS_XATTR_INDEX_*), @name
  * the name without its prefix ("user." and so on). */
 struct zf2fs_txn_xattr {

@@ -320,7 +320,7 @@ else
 	tap_fail "the 200 MiB file"
 fi
 rm -f "$large" "$TEST_TMP/large/f"
-for o in "-c x"; do
+for o in "-c -a zstd"; do
 	out=$("$SLOAD" $o -f "$TEST_TMP/one" "$small" 2>&1)
 	rc=$?
 	[ $rc -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] &&

@@ -131,6 +131,26 @@ aopts="-t /system -C $VM_OUT/fs_config -T $T"
 "$SLOAD" -f "$AND" $aopts "$(vm_img android)" || vm_fail "sload.f2fs $aopts failed"
 vm_fsck android "after sload.f2fs with fs_config"
 
+# ---- compression: files in LZ4-compressed clusters (-c), read back by the kernel ----
+COMPR=no
+if "$SLOAD" -V | grep -q '+lz4'; then
+	COMPR=yes
+	CT=$VM_OUT/ctree
+	mkdir -p "$CT/d"
+	for i in $(seq 1 3000); do echo "line $i of some very compressible text"; done > "$CT/text"
+	head -c 100000 /dev/urandom > "$CT/random"
+	for i in $(seq 1 500); do echo "tail $i"; done > "$CT/d/partial"
+	truncate -s 10M "$CT/holey"
+	for i in $(seq 1 2000); do echo "x$i"; done | dd of="$CT/holey" bs=4096 seek=1000 conv=notrunc status=none
+	head -c 300000 /dev/zero | tr '\0' 'z' > "$CT/d/zs"
+	echo small > "$CT/small"
+	"$VM_ZWORK" manifest "$CT" "$VM_OUT/ctree.manifest" >/dev/null || vm_error "zwork manifest failed on the compressed tree"
+	vm_disk compr 256M
+	vm_mkfs compr -O extra_attr,inode_checksum,compression || vm_fail "mkfs -O compression failed"
+	"$SLOAD" -c -L 3 -f "$CT" -T $T "$(vm_img compr)" || vm_fail "sload.f2fs -c failed"
+	vm_fsck compr "after sload.f2fs -c"
+fi
+
 # ---- casefolding: names loaded into a casefolded directory, looked up in other cases ----
 CF=no
 if "$SLOAD" -V | grep -q '+casefold'; then
@@ -169,6 +189,19 @@ zmount android /mnt/a
 done)
 zwork verify /mnt/a /tmp/manifest.android
 echo new > /mnt/a/etc/new-file
+zumount /mnt/a
+EOT
+	[ $COMPR = yes ] && echo 'cat > /tmp/manifest.ctree <<"ZEOF"' && cat "$VM_OUT/ctree.manifest" &&
+		echo 'ZEOF' && cat <<'EOT'
+step "compr: the kernel reads the compressed files, then appends to one"
+zmount compr /mnt/a
+zwork verify /mnt/a /tmp/manifest.ctree && echo "COMPR-verified"
+for i in 1 2 3 4 5 6 7 8 9 10; do echo "more $i"; done >> /mnt/a/text
+cp /mnt/a/d/zs /mnt/a/zs-copy
+sync
+zumount /mnt/a
+zmount compr /mnt/a
+echo "COMPR-tail $(tail -n 1 /mnt/a/text) $(cmp /mnt/a/d/zs /mnt/a/zs-copy && echo same)"
 zumount /mnt/a
 EOT
 	[ $CF = yes ] && cat <<'EOT'
@@ -212,6 +245,15 @@ EOT
 vm_boot
 want="1073741824 9663676416 $SPARSE_WANT"
 vm_fsck android
+if [ $COMPR = yes ]; then
+	vm_fsck compr
+	if tr -d '\r' < "$VM_CONSOLE" | grep -q '^COMPR-verified' &&
+	   tr -d '\r' < "$VM_CONSOLE" | grep -q '^COMPR-tail more 10 same'; then
+		vm_log "compr: Linux reads every compressed file as the source has it, and writes more"
+	else
+		vm_fail "compr: the kernel did not read the compressed files back (console: $VM_CONSOLE)"
+	fi
+fi
 if [ $CF = yes ]; then
 	vm_fsck cf
 	tr -d '\r' < "$VM_CONSOLE" | sed -n 's/^CF //p' > "$VM_OUT/cf.got"
