@@ -736,6 +736,95 @@ static int load_entry(struct loader *l, struct lentry *e)
 }
 
 
+/* A source name's key in a casefolded directory: its folded form, or its bytes. */
+struct cf_key {
+	size_t entry, parent, len;
+	uint8_t key[ZF2FS_NAME_LEN];
+};
+
+static int cmp_cf_key(const void *a, const void *b)
+{
+	const struct cf_key *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c;
+
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	c = memcmp(x->key, y->key, n);
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+/* Loading into a casefolded directory (its new subdirectories inherit the flag): two
+ * names of one source directory that fold alike, and names a strict encoding refuses,
+ * are refused here with their paths, before anything is written. */
+static int check_casefold(struct loader *l, struct zf2fs_vol *vol)
+{
+	const int strict = zf2fs_get(zf2fs_vol_super(vol)->s_encoding_flags) & 1;
+	struct zf2fs_node *dn = malloc(ZF2FS_BLKSIZE);
+	struct cf_key *k = NULL;
+	size_t n = 0;
+	int err;
+
+	if (!dn)
+		return -ENOMEM;
+	err = zf2fs_inode_read(vol, l->e[0].ino, dn, NULL, NULL, 0);
+	if (err || !(zf2fs_get(dn->i.i_flags) & ZF2FS_CASEFOLD_FL))
+		goto out;
+	if (!zf2fs_have_casefold_support()) {
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+			   "%s: the directory is casefolded, and this build has no libunistring (configure --with-unistring); nothing written",
+			   l->o->target ? l->o->target : "/");
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	k = malloc((l->n ? l->n : 1) * sizeof(*k));
+	if (!k) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 1; i < l->n; i++) {
+		const char *name = l->e[i].name;
+		size_t len = strlen(name);
+
+		k[n].entry = i;
+		k[n].parent = l->e[i].parent;
+		err = zf2fs_casefold(name, len, k[n].key, sizeof(k[n].key), &k[n].len);
+		if (err == -EINVAL || err == -ENAMETOOLONG) {
+			if (strict) {
+				zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+					   "%s: the name is not valid UTF-8 (or folds to more than 255 bytes), which the volume's strict encoding refuses; nothing written",
+					   l->e[i].path);
+				goto out;
+			}
+			memcpy(k[n].key, name, len);   /* the kernel hashes it as it is */
+			k[n].len = len;
+			err = 0;
+		}
+		if (err)
+			goto out;
+		n++;
+	}
+	if (n)
+		qsort(k, n, sizeof(*k), cmp_cf_key);
+	for (size_t i = 1; i < n; i++)
+		if (k[i].parent == k[i - 1].parent && k[i].len == k[i - 1].len &&
+		    !memcmp(k[i].key, k[i - 1].key, k[i].len)) {
+			zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+				   "%s and %s: the same name in a casefolded directory; nothing written",
+				   l->e[k[i - 1].entry].path, l->e[k[i].entry].path);
+			err = -EEXIST;
+			break;
+		}
+out:
+	free(k);
+	free(dn);
+	return err;
+}
+
 /* Room for @need blocks: the user blocks not yet valid, and whole free segments above
  * the overprovision area (a commit starts each log it uses on a fresh section). */
 static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need)
@@ -821,6 +910,9 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 		goto out;
 	}
 	err = check_room(&l, s->vol, l.est_blocks);
+	if (err)
+		goto out;
+	err = check_casefold(&l, s->vol);
 	if (err)
 		goto out;
 	l.projids = o->keep_owner && (zf2fs_vol_info(s->vol)->features & ZF2FS_FEAT_PRJQUOTA);

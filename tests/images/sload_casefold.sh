@@ -5,9 +5,11 @@
 # fsck.f2fs 1.15, which recomputes every hash with its own Unicode 12.1 tables, finds
 # no mismatch.  The names cover case, ß (folds to ss), ligatures, decomposition,
 # default-ignorable code points (soft hyphen, zero-width joiner), names whose folded
-# form is longer than 255 bytes, and one that is not UTF-8 (hashed as it is).  The same
+# form is longer than 255 bytes, and one that is not UTF-8 (hashed as it is; refused
+# with a strict encoding).  The same
 # names loaded into a directory that is not casefolded and then flagged make Debian's
-# fsck report mismatches: the check can fail.  Two names that fold alike are refused.
+# fsck report mismatches: the check can fail.  Two names that fold alike are refused
+# before any write.
 . "$(dirname "$0")/sload_lib.sh"
 grep -q '^#define HAVE_LIBUNISTRING 1' "$top_builddir/config.h" ||
 	skip "built without libunistring: casefolded directories are refused"
@@ -56,7 +58,20 @@ flags=$("$INJECT" --node --mb i_flags --path /cf/Sub --get "$img" 2>/dev/null)
 mkdir -p "$TEST_TMP/dup"
 echo a > "$TEST_TMP/dup/README"
 echo b > "$TEST_TMP/dup/readme"
+cp "$img" "$TEST_TMP/before"
 out=$("$SLOAD" -f "$TEST_TMP/dup" --target-dir /cf/Sub "$img" 2>&1)
-[ $? -eq 1 ] && printf '%s' "$out" | grep -q 'File exists' &&
-	tap_ok "two names that fold alike are refused" || tap_fail "README and readme: '$out'"
+[ $? -eq 1 ] && printf '%s' "$out" | grep -q 'README and .*readme: the same name in a casefolded directory' &&
+	cmp -s "$img" "$TEST_TMP/before" &&
+	tap_ok "two names that fold alike are refused with their paths, nothing written" ||
+	tap_fail "README and readme: '$out'"
+# a strict encoding refuses a name that is not UTF-8, before any write
+strict=$(new_image strict.img 128M)
+SOURCE_DATE_EPOCH=1000 "$MKFS" -q -r -O casefold -C utf8:strict "$strict" >/dev/null || hard_error "mkfs -C utf8:strict failed"
+"$SLOAD" -f "$TEST_TMP/base" -T $T "$strict" || hard_error "loading the base tree failed"
+"$INJECT" --node --mb i_flags --path /cf --val 0x40000000 "$strict" >/dev/null || hard_error "inject failed"
+cp "$strict" "$TEST_TMP/before"
+out=$("$SLOAD" -f "$TEST_TMP/names" --target-dir /cf "$strict" 2>&1)
+[ $? -eq 1 ] && printf '%s' "$out" | grep -q 'strict encoding refuses' && cmp -s "$strict" "$TEST_TMP/before" &&
+	tap_ok "a strict encoding: a name that is not UTF-8 is refused with its path, nothing written" ||
+	tap_fail "strict encoding: '$out'"
 tap_summary
