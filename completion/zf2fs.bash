@@ -173,12 +173,18 @@ _zf2fs_sload()
 	case $prev in
 	-f|--from) compopt -o dirnames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return ;;
+	-p|--product-out|--target-dir) compopt -o dirnames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+	-C|--fs-config|-s|--file-contexts) _zf2fs_files; return ;;
 	-d|--debug) _zf2fs_reply 0 1 2 3 4; return ;;
+	-a|--compress-algorithm) _zf2fs_reply lz4; return ;;
+	-L|--cluster-log) _zf2fs_reply 2 3 4 5 6 7 8; return ;;
 	-t|--mount-point|-T|--timestamp) return ;;
 	esac
 	case $cur in
-	-*) _zf2fs_reply -f -t -T -P -d -V -h --from --mount-point --timestamp \
-		--preserve-owner --debug --version --help ;;
+	-*) _zf2fs_reply -f -t -T -P -C -s -p -S -c -a -L -d -V -h --from --mount-point \
+		--target-dir --timestamp --preserve-owner --fs-config --file-contexts --product-out \
+		--sparse --compress --compress-algorithm --cluster-log --debug --version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }

@@ -17,6 +17,8 @@
 
 #include "zf2fs/zf2fs.h"
 #include "helper.h"
+#include "zf2fs/load.h"
+#include "zf2fs/txn_file.h"
 
 ZF2FS_EXPORT void zf2fs_usage_error(const char *prog, const char *fmt, ...)
 {
@@ -53,6 +55,9 @@ static const struct {
 	bool (*have)(void);
 } version_features[] = {
 	{ "zoned", zf2fs_have_zoned_support },
+	{ "selinux", zf2fs_have_selinux_support },
+	{ "casefold", zf2fs_have_casefold_support },
+	{ "lz4", zf2fs_have_lz4_support },
 };
 
 ZF2FS_EXPORT int zf2fs_print_version(FILE *out, const char *prog)

@@ -19,10 +19,17 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#ifdef HAVE_LINUX_FS_H
+#include <linux/fs.h>
+#endif
+#ifdef HAVE_LIBLZ4
+#include <lz4.h>
+#endif
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
@@ -30,6 +37,7 @@
 #include "zf2fs/load.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/txn_file.h"
+#include "load_p.h"
 
 #define BATCH_BLOCKS 16384u   /* 64 MiB: well inside the sections one commit may take */
 #define BATCH_INODES 4096u
@@ -43,11 +51,14 @@ struct lentry {
 	size_t first;             /* first entry of the same source inode (hard links) */
 	struct stat st;
 	uint32_t ino;             /* in the volume, once created */
+	struct load_meta_res meta;   /* fs_config, file_contexts */
 };
 
 struct session {
-	const char *const *paths;
+	const char *const *paths;        /* the volume's devices by path... */
+	struct zf2fs_dev *const *devs;   /* ...or opened by the caller */
 	unsigned npaths;
+	const char *name;                /* the first device, for messages */
 	struct zf2fs_vol *vol;
 	struct zf2fs_txn *txn;
 	uint64_t commits;
@@ -63,6 +74,9 @@ struct loader {
 	struct xattrs *xa;
 	struct session *s;
 	uint64_t now;
+	struct load_meta *meta;   /* NULL without fs_config and file_contexts */
+	bool projids;             /* -P on a volume with project quotas */
+	uint8_t *cin, *cout;      /* -c: a cluster, and its compressed form */
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -76,6 +90,7 @@ struct xattrs {
 	size_t n;
 	char names[65536];
 	uint8_t values[ZF2FS_XATTR_MAX_BYTES];
+	uint8_t caps[LOAD_CAPS_BYTES];
 };
 
 static const struct {
@@ -148,13 +163,102 @@ static int read_xattrs(const struct loader *l, const char *path, struct xattrs *
 		if (zf2fs_xattr_bytes(xa->x, xa->n) > ZF2FS_XATTR_MAX_BYTES || x->name_len > 255)
 			goto too_big;
 	}
-	qsort(xa->x, xa->n, sizeof(xa->x[0]), cmp_xattr);
 	return 0;
 too_big:
 	zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
 		   "%s: xattrs too big: F2FS holds %u bytes of them per inode (names, values and headers)",
 		   path, (unsigned)ZF2FS_XATTR_MAX_BYTES);
 	return -E2BIG;
+}
+
+/* Drop security.@name from @xa. */
+static void drop_security(struct xattrs *xa, const char *name)
+{
+	for (size_t i = 0; i < xa->n; i++)
+		if (xa->x[i].index == ZF2FS_XATTR_INDEX_SECURITY &&
+		    xa->x[i].name_len == strlen(name) && !memcmp(xa->x[i].name, name, strlen(name)))
+			xa->x[i--] = xa->x[--xa->n];
+}
+
+/* The xattrs entry @e gets: the source's, with security.capability as fs_config says
+ * (when given) and security.selinux as file_contexts says (when given), sorted. */
+static int entry_xattrs(const struct loader *l, const struct lentry *e, struct xattrs *xa)
+{
+	/* the directory loaded into keeps its own, the build's labels aside */
+	int err = 0;
+
+	xa->n = 0;
+	if (e != l->e)
+		err = read_xattrs(l, e->path, xa);
+	if (err)
+		return err;
+	if (l->o->fs_config && !S_ISLNK(e->st.st_mode)) {
+		drop_security(xa, "capability");
+		if (e->meta.caps && xa->n < sizeof(xa->x) / sizeof(xa->x[0])) {
+			load_meta_caps_value(e->meta.caps, xa->caps);
+			xa->x[xa->n++] = (struct zf2fs_txn_xattr){ ZF2FS_XATTR_INDEX_SECURITY,
+				"capability", 10, xa->caps, LOAD_CAPS_BYTES };
+		}
+	}
+	if (e->meta.label) {
+		drop_security(xa, "selinux");
+		if (xa->n < sizeof(xa->x) / sizeof(xa->x[0]))
+			/* the kernel's labels end in a NUL, as setfiles writes them */
+			xa->x[xa->n++] = (struct zf2fs_txn_xattr){ ZF2FS_XATTR_INDEX_SECURITY,
+				"selinux", 7, e->meta.label, strlen(e->meta.label) + 1 };
+	}
+	if (xa->n == sizeof(xa->x) / sizeof(xa->x[0]) ||
+	    zf2fs_xattr_bytes(xa->x, xa->n) > ZF2FS_XATTR_MAX_BYTES) {
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+			   "%s: xattrs too big: F2FS holds %u bytes of them per inode (names, values and headers)",
+			   e->path, (unsigned)ZF2FS_XATTR_MAX_BYTES);
+		return -E2BIG;
+	}
+	if (xa->n)
+		qsort(xa->x, xa->n, sizeof(xa->x[0]), cmp_xattr);
+	return 0;
+}
+
+/* Entry @e's path in the running system: the mount point, then its path below the
+ * source directory ("/" for the source directory itself). */
+static char *volume_path(const struct loader *l, const struct lentry *e)
+{
+	const char *mp = l->o->mount_point ? l->o->mount_point : "";
+	const char *rel = e->path + strlen(l->o->source);
+	size_t mlen;
+	char *p;
+
+	while (*mp == '/')
+		mp++;
+	mlen = strlen(mp);
+	while (mlen && mp[mlen - 1] == '/')
+		mlen--;
+	p = malloc(mlen + strlen(rel) + 2);
+	if (!p)
+		return NULL;
+	p[0] = '/';
+	memcpy(p + 1, mp, mlen);
+	strcpy(p + 1 + mlen, rel);
+	if (!mlen && rel[0] == '/')   /* "//name" */
+		memmove(p, p + 1, strlen(p + 1) + 1);
+	return p;
+}
+
+/* What fs_config and file_contexts say about entry @e (@optional: fs_config need not
+ * list it). */
+static int entry_meta(struct loader *l, struct lentry *e, bool optional)
+{
+	char *vp;
+	int err;
+
+	if (!l->meta)
+		return 0;
+	vp = volume_path(l, e);
+	if (!vp)
+		return -ENOMEM;
+	err = load_meta_lookup(l->meta, vp, (uint32_t)e->st.st_mode, optional, l->log, &e->meta);
+	free(vp);
+	return err;
 }
 
 static int add_entry(struct loader *l, char *path, size_t name_ofs, size_t parent)
@@ -247,7 +351,9 @@ static int walk(struct loader *l, size_t dir)
 			break;
 		}
 		/* refused now, before anything is written */
-		err = read_xattrs(l, path, l->xa);
+		err = entry_meta(l, &l->e[me], false);
+		if (!err)
+			err = entry_xattrs(l, &l->e[me], l->xa);
 		if (err)
 			break;
 		if (l->xa->n && zf2fs_xattr_bytes(l->xa->x, l->xa->n) >
@@ -314,14 +420,42 @@ static uint64_t estimate(const struct lentry *e, bool first)
 	return blocks;
 }
 
+/* The project id of source file or directory @e (0 when its file system has none). */
+static uint32_t source_projid(const struct lentry *e)
+{
+	uint32_t id = 0;
+#ifdef FS_IOC_FSGETXATTR
+	struct fsxattr fsx;
+	int fd;
+
+	if (!S_ISREG(e->st.st_mode) && !S_ISDIR(e->st.st_mode))
+		return 0;
+	fd = open(e->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (!ioctl(fd, FS_IOC_FSGETXATTR, &fsx))
+		id = fsx.fsx_projid;
+	close(fd);
+#else
+	(void)e;
+#endif
+	return id;
+}
+
 static void attr_of(const struct loader *l, const struct lentry *e, struct zf2fs_txn_attr *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->mode = (uint32_t)e->st.st_mode;
-	if (l->o->keep_owner) {
+	if (e->meta.has_perm) {
+		a->mode = (a->mode & ~07777u) | e->meta.mode;
+		a->uid = e->meta.uid;
+		a->gid = e->meta.gid;
+	} else if (l->o->keep_owner) {
 		a->uid = (uint32_t)e->st.st_uid;
 		a->gid = (uint32_t)e->st.st_gid;
 	}
+	if (l->projids)
+		a->projid = source_projid(&l->e[e->first]);
 	if (l->o->fixed_time) {
 		a->atime = a->mtime = a->ctime = l->o->time;
 	} else {
@@ -341,12 +475,15 @@ static bool all_zero(const uint8_t *p, size_t n)
 
 static int session_open(struct session *s, const struct zf2fs_log *log, uint64_t now)
 {
-	int err = zf2fs_vol_open(s->paths, s->npaths, ZF2FS_DEV_WRITE, log, &s->vol);
+	int err = s->devs ? zf2fs_vol_open_devs(s->devs, s->npaths, log, &s->vol) :
+			    zf2fs_vol_open(s->paths, s->npaths, ZF2FS_DEV_WRITE, log, &s->vol);
 
 	if (!err)
 		err = zf2fs_txn_begin(s->vol, &s->txn);
-	if (!err)
+	if (!err) {
 		zf2fs_txn_set_time(s->txn, now);
+		zf2fs_txn_place_as_kernel(s->txn);
+	}
 	return err;
 }
 
@@ -376,7 +513,97 @@ static int maybe_commit(struct loader *l)
 		err = session_open(l->s, l->log, l->now);
 	if (err)
 		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: while committing to %s",
-			   strerror(-err), l->s->paths[0]);
+			   strerror(-err), l->s->name);
+	return err;
+}
+
+ZF2FS_EXPORT bool zf2fs_have_lz4_support(void)
+{
+#ifdef HAVE_LIBLZ4
+	return true;
+#else
+	return false;
+#endif
+}
+
+/* Read up to @len bytes of @fd at @pos into @buf, zeros past the end; the bytes read in
+ * @ret. */
+static int read_upto(int fd, uint8_t *buf, size_t len, uint64_t pos, size_t *ret)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t r = pread(fd, buf + done, len - done, (off_t)(pos + done));
+
+		if (r < 0)
+			return -errno;
+		if (!r)
+			break;
+		done += (size_t)r;
+	}
+	memset(buf + done, 0, len - done);
+	*ret = done;
+	return 0;
+}
+
+/* -c: the data of regular file @e (open on @fd) in clusters, as the kernel writes a
+ * compressed file: a whole cluster that LZ4 shrinks by at least one block goes in
+ * compressed (zf2fs_txn_write_cluster), the others and the last partial cluster block
+ * by block; all-zero clusters and blocks stay holes. */
+static int load_compressed(struct loader *l, const struct lentry *e, int fd)
+{
+	const uint32_t cs = 1u << l->o->log_cluster;
+	const size_t cbytes = (size_t)cs * ZF2FS_BLKSIZE;
+	uint64_t size = (uint64_t)e->st.st_size, pos = 0;
+	int err = zf2fs_txn_set_compression(l->s->txn, e->ino, ZF2FS_COMPRESS_LZ4,
+					    l->o->log_cluster);
+
+	if (!err)
+		err = zf2fs_txn_set_size(l->s->txn, e->ino, size);
+	while (!err && pos < size) {
+		off_t data = lseek(fd, (off_t)pos, SEEK_DATA);
+		size_t got = 0;
+		int clen = 0;
+
+		if (data < 0) {
+			err = errno == ENXIO ? 0 : -errno;
+			break;
+		}
+		if ((uint64_t)data >= pos + cbytes) {   /* a hole: on to its data's cluster */
+			pos = (uint64_t)data - (uint64_t)data % cbytes;
+			continue;
+		}
+		err = read_upto(fd, l->cin, cbytes, pos, &got);
+		if (err || all_zero(l->cin, cbytes)) {
+			pos += cbytes;
+			continue;
+		}
+#ifdef HAVE_LIBLZ4
+		if (got == cbytes)
+			clen = LZ4_compress_default((const char *)l->cin,
+						    (char *)l->cout + ZF2FS_COMPRESS_HEADER, (int)cbytes,
+						    (int)(cbytes - ZF2FS_BLKSIZE - ZF2FS_COMPRESS_HEADER));
+#endif
+		if (clen > 0) {
+			uint32_t nb = (uint32_t)((clen + ZF2FS_COMPRESS_HEADER + ZF2FS_BLKSIZE - 1) /
+						 ZF2FS_BLKSIZE);
+
+			memset(l->cout, 0, ZF2FS_COMPRESS_HEADER);
+			zf2fs_put_le32p(l->cout, (uint32_t)clen);
+			memset(l->cout + ZF2FS_COMPRESS_HEADER + clen, 0,
+			       (size_t)nb * ZF2FS_BLKSIZE - ZF2FS_COMPRESS_HEADER - (size_t)clen);
+			err = zf2fs_txn_write_cluster(l->s->txn, e->ino, pos / cbytes, l->cout, nb);
+		} else {
+			for (size_t o = 0; !err && o < got; o += ZF2FS_BLKSIZE)
+				if (!all_zero(l->cin + o, ZF2FS_BLKSIZE))
+					err = zf2fs_txn_write_block(l->s->txn, e->ino,
+								    (pos + o) / ZF2FS_BLKSIZE,
+								    l->cin + o);
+		}
+		if (!err)
+			err = maybe_commit(l);
+		pos += cbytes;
+	}
 	return err;
 }
 
@@ -402,6 +629,11 @@ static int load_file(struct loader *l, const struct lentry *e)
 		err = r < 0 ? -errno : (uint64_t)r != size ? -EIO : 0;
 		if (!err)
 			err = zf2fs_txn_write_inline(t, e->ino, l->buf, size);
+		close(fd);
+		return err;
+	}
+	if (l->o->compress) {
+		err = load_compressed(l, e, fd);
 		close(fd);
 		return err;
 	}
@@ -491,7 +723,7 @@ static int load_entry(struct loader *l, struct lentry *e)
 	}
 	err = zf2fs_txn_mknod(t, dir, e->name, &a, &e->ino);
 	if (!err)
-		err = read_xattrs(l, e->path, l->xa);
+		err = entry_xattrs(l, e, l->xa);
 	if (!err)
 		err = zf2fs_txn_set_xattrs(t, e->ino, l->xa->x, l->xa->n);
 	if (err)
@@ -504,8 +736,97 @@ static int load_entry(struct loader *l, struct lentry *e)
 }
 
 
+/* A source name's key in a casefolded directory: its folded form, or its bytes. */
+struct cf_key {
+	size_t entry, parent, len;
+	uint8_t key[ZF2FS_NAME_LEN];
+};
+
+static int cmp_cf_key(const void *a, const void *b)
+{
+	const struct cf_key *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c;
+
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	c = memcmp(x->key, y->key, n);
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->entry < y->entry ? -1 : x->entry > y->entry;
+}
+
+/* Loading into a casefolded directory (its new subdirectories inherit the flag): two
+ * names of one source directory that fold alike, and names a strict encoding refuses,
+ * are refused here with their paths, before anything is written. */
+static int check_casefold(struct loader *l, struct zf2fs_vol *vol)
+{
+	const int strict = zf2fs_get(zf2fs_vol_super(vol)->s_encoding_flags) & 1;
+	struct zf2fs_node *dn = malloc(ZF2FS_BLKSIZE);
+	struct cf_key *k = NULL;
+	size_t n = 0;
+	int err;
+
+	if (!dn)
+		return -ENOMEM;
+	err = zf2fs_inode_read(vol, l->e[0].ino, dn, NULL, NULL, 0);
+	if (err || !(zf2fs_get(dn->i.i_flags) & ZF2FS_CASEFOLD_FL))
+		goto out;
+	if (!zf2fs_have_casefold_support()) {
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+			   "%s: the directory is casefolded, and this build has no libunistring (configure --with-unistring); nothing written",
+			   l->o->target ? l->o->target : "/");
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	k = malloc((l->n ? l->n : 1) * sizeof(*k));
+	if (!k) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 1; i < l->n; i++) {
+		const char *name = l->e[i].name;
+		size_t len = strlen(name);
+
+		k[n].entry = i;
+		k[n].parent = l->e[i].parent;
+		err = zf2fs_casefold(name, len, k[n].key, sizeof(k[n].key), &k[n].len);
+		if (err == -EINVAL || err == -ENAMETOOLONG) {
+			if (strict) {
+				zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+					   "%s: the name is not valid UTF-8 (or folds to more than 255 bytes), which the volume's strict encoding refuses; nothing written",
+					   l->e[i].path);
+				goto out;
+			}
+			memcpy(k[n].key, name, len);   /* the kernel hashes it as it is */
+			k[n].len = len;
+			err = 0;
+		}
+		if (err)
+			goto out;
+		n++;
+	}
+	if (n)
+		qsort(k, n, sizeof(*k), cmp_cf_key);
+	for (size_t i = 1; i < n; i++)
+		if (k[i].parent == k[i - 1].parent && k[i].len == k[i - 1].len &&
+		    !memcmp(k[i].key, k[i - 1].key, k[i].len)) {
+			zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+				   "%s and %s: the same name in a casefolded directory; nothing written",
+				   l->e[k[i - 1].entry].path, l->e[k[i].entry].path);
+			err = -EEXIST;
+			break;
+		}
+out:
+	free(k);
+	free(dn);
+	return err;
+}
+
 /* Room for @need blocks: the user blocks not yet valid, and whole free segments above
- * the overprovision area (a commit takes fresh sections, two more per commit). */
+ * the overprovision area (a commit starts each log it uses on a fresh section). */
 static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need)
 {
 	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
@@ -514,8 +835,9 @@ static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need)
 	uint64_t fsegs = zf2fs_get(cp->free_segment_count), ovp = zf2fs_get(cp->overprov_segment_count);
 	uint64_t segs = fsegs > ovp ? fsegs - ovp : 0;
 	uint64_t batches = need / BATCH_BLOCKS + l->n / BATCH_INODES + 1;
+	/* each commit may start every one of the six logs on a fresh section */
 	uint64_t seg_need = (need + ZF2FS_BLOCKS_PER_SEG - 1) / ZF2FS_BLOCKS_PER_SEG +
-			    batches * 2 * vi->segs_per_sec;
+			    batches * ZF2FS_NR_CURSEG * vi->segs_per_sec;
 
 	if (need > user || seg_need > segs) {
 		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
@@ -527,12 +849,11 @@ static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need)
 	return 0;
 }
 
-ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
-				 const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
-				 struct zf2fs_load_stats *ret_stats)
+static int load(struct session *s, const struct zf2fs_load_opts *o,
+		const struct zf2fs_log *log, struct zf2fs_load_stats *ret_stats)
 {
-	struct session s = { .paths = paths, .npaths = npaths };
-	struct loader l = { .o = o, .log = log, .s = &s };
+	const char *name = s->name = s->devs ? zf2fs_dev_path(s->devs[0]) : s->paths[0];
+	struct loader l = { .o = o, .log = log, .s = s };
 	struct zf2fs_load_stats st = { 0 };
 	uint64_t now = o->fixed_time ? o->time : 0, slots = 0;
 	char *root = strdup(o->source);
@@ -560,7 +881,12 @@ ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
 	if (!o->fixed_time)
 		now = (uint64_t)l.e[0].st.st_mtim.tv_sec;
 	l.now = now;
-	err = walk(&l, 0);
+	err = load_meta_open(o, log, &l.meta);
+	/* the directory loaded into: fs_config may leave it out (it exists already) */
+	if (!err)
+		err = entry_meta(&l, &l.e[0], true);
+	if (!err)
+		err = walk(&l, 0);
 	if (!err)
 		err = find_links(&l);
 	for (size_t i = 1; !err && i < l.n; i++) {
@@ -571,28 +897,60 @@ ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
 	l.est_blocks += 2 * slots / ZF2FS_DENTRY_PER_BLOCK + 1;
 	if (err || o->check_only)
 		goto out;
-	err = session_open(&s, log, now);
+	err = session_open(s, log, now);
 	if (err) {
-		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while opening %s", strerror(-err), paths[0]);
+		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while opening %s", strerror(-err), name);
 		goto out;
 	}
-	err = zf2fs_path_lookup(s.vol, o->target ? o->target : "/", ZF2FS_LOOKUP_FOLLOW,
+	err = zf2fs_path_lookup(s->vol, o->target ? o->target : "/", ZF2FS_LOOKUP_FOLLOW,
 				&l.e[0].ino, why, sizeof(why));
 	if (err) {
 		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s in the volume%s%s",
 			   o->target ? o->target : "/", strerror(-err), why[0] ? ": " : "", why);
 		goto out;
 	}
-	err = check_room(&l, s.vol, l.est_blocks);
+	err = check_room(&l, s->vol, l.est_blocks);
 	if (err)
 		goto out;
+	err = check_casefold(&l, s->vol);
+	if (err)
+		goto out;
+	l.projids = o->keep_owner && (zf2fs_vol_info(s->vol)->features & ZF2FS_FEAT_PRJQUOTA);
+	if (o->compress) {
+		if (!(zf2fs_vol_info(s->vol)->features & ZF2FS_FEAT_COMPRESSION) ||
+		    !zf2fs_have_lz4_support() || o->log_cluster < 2 || o->log_cluster > 8) {
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s; nothing written", name,
+				   !zf2fs_have_lz4_support() ? "compression needs liblz4, and this build has none" :
+				   o->log_cluster < 2 || o->log_cluster > 8 ? "the cluster size is 2^2 to 2^8 blocks" :
+				   "the volume has no compression feature (mkfs.f2fs -O extra_attr,compression)");
+			err = -EOPNOTSUPP;
+			goto out;
+		}
+		l.cin = malloc((size_t)ZF2FS_BLKSIZE << o->log_cluster);
+		l.cout = malloc((size_t)ZF2FS_BLKSIZE << o->log_cluster);
+		if (!l.cin || !l.cout) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	if (l.meta && (l.e[0].meta.caps || l.e[0].meta.label)) {
+		err = entry_xattrs(&l, &l.e[0], l.xa);
+		if (!err)
+			err = zf2fs_txn_set_xattrs(s->txn, l.e[0].ino, l.xa->x, l.xa->n);
+		if (err) {
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s: while setting its xattrs",
+				   o->target ? o->target : "/", strerror(-err));
+			goto out;
+		}
+	}
 	for (size_t i = 1; !err && i < l.n; i++) {
 		struct lentry *e = &l.e[i];
 
 		err = load_entry(&l, e);
 		if (err) {
-			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s: while copying it", e->path,
-				   strerror(-err));
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s: while copying it%s", e->path,
+				   strerror(-err), err != -EOPNOTSUPP ? "" :
+				   " (into an encrypted directory, or a casefolded one in a build without libunistring)");
 			break;
 		}
 		if (e->first == i)
@@ -608,29 +966,53 @@ ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
 		if (!S_ISDIR(l.e[i].st.st_mode))
 			continue;
 		attr_of(&l, &l.e[i], &a);
-		err = zf2fs_txn_set_attr(s.txn, l.e[i].ino, &a);
+		err = zf2fs_txn_set_attr(s->txn, l.e[i].ino, &a);
 		if (err)
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s: while setting its attributes",
 				   l.e[i].path, strerror(-err));
 	}
 	if (!err) {
-		err = session_commit(&s);
+		err = session_commit(s);
 		if (err)
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while committing to %s",
-				   strerror(-err), paths[0]);
+				   strerror(-err), name);
 	}
 out:
-	if (s.txn)
-		zf2fs_txn_free(s.txn);
-	if (s.vol)
-		zf2fs_vol_close(s.vol);
-	for (size_t i = 0; i < l.n; i++)
+	if (s->txn)
+		zf2fs_txn_free(s->txn);
+	if (s->vol)
+		zf2fs_vol_close(s->vol);
+	for (size_t i = 0; i < l.n; i++) {
 		free(l.e[i].path);
+		free(l.e[i].meta.label);
+	}
+	load_meta_close(l.meta);
+	free(l.cin);
+	free(l.cout);
 	free(l.e);
 	free(l.buf);
 	free(l.xa);
-	st.commits = s.commits;
+	st.commits = s->commits;
 	if (ret_stats)
 		*ret_stats = st;
 	return err;
+}
+
+ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
+				 const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
+				 struct zf2fs_load_stats *ret_stats)
+{
+	struct session s = { .paths = paths, .npaths = npaths };
+
+	return load(&s, o, log, ret_stats);
+}
+
+ZF2FS_EXPORT int zf2fs_load_tree_devs(struct zf2fs_dev *const *devs, unsigned n,
+				      const struct zf2fs_load_opts *o,
+				      const struct zf2fs_log *log,
+				      struct zf2fs_load_stats *ret_stats)
+{
+	struct session s = { .devs = devs, .npaths = n };
+
+	return load(&s, o, log, ret_stats);
 }

@@ -463,9 +463,11 @@ int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node **ret)
 		return err;
 	if (((uint32_t)zf2fs_get((*ret)->i.i_mode) & S_IFMT_) != S_IFDIR_)
 		return -ENOTDIR;
-	if ((zf2fs_get((*ret)->i.i_flags) & ZF2FS_CASEFOLD_FL) ||
-	    ((*ret)->i.i_advise & ZF2FS_ADVISE_ENCRYPT))
+	if ((*ret)->i.i_advise & ZF2FS_ADVISE_ENCRYPT)
 		return -EOPNOTSUPP;
+	err = txn_casefold_ok(t, *ret);   /* lib/casefold.c */
+	if (err)
+		return err;
 	if ((*ret)->i.i_inline & ZF2FS_INLINE_DENTRY)
 		return convert_inline_dir(t, dir, *ret);
 	return 0;
@@ -514,7 +516,8 @@ static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 			}
 			zf2fs_dentry_view_block(blk, &v);
 			for (uint32_t i = 0; i < v.nr; i++)
-				if (slot_names(&v, i, name, len, hash))
+				if (slot_names(&v, i, name, len, hash) ||
+				    txn_slot_matches(t, dn, &v, i, name, len, hash))
 					return -EEXIST;
 		}
 	}
@@ -526,9 +529,12 @@ static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		      const char *name, size_t len, uint32_t ino, uint8_t type)
 {
-	uint32_t hash = zf2fs_dentry_hash(name, len), slots = zf2fs_dentry_slots((uint32_t)len);
+	uint32_t hash, slots = zf2fs_dentry_slots((uint32_t)len);
 	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
-	int err = name_exists(t, dir, dn, name, len, hash);
+	int err = txn_name_hash(t, dn, name, len, &hash);
+
+	if (!err)
+		err = name_exists(t, dir, dn, name, len, hash);
 
 	if (err)
 		return err;
@@ -694,10 +700,13 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		      const char *name, size_t len, uint64_t *ret_fofs, uint32_t *ret_slot,
 		      uint32_t *ret_ino)
 {
-	uint32_t hash = zf2fs_dentry_hash(name, len);
+	uint32_t hash;
 	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
 	uint64_t nblocks = (zf2fs_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
-	int err = name_exists(t, dir, dn, name, len, hash);
+	int err = txn_name_hash(t, dn, name, len, &hash);
+
+	if (!err)
+		err = name_exists(t, dir, dn, name, len, hash);
 
 	if (err != -EEXIST)
 		return err ? err : -ENOENT;
@@ -1128,19 +1137,25 @@ static struct zf2fs_node *queued_node(struct zf2fs_txn *t, uint32_t nid)
 static int write_datas(struct commit *c)
 {
 	struct zf2fs_txn *t = c->t;
-	const int type = ZF2FS_LOG_WARM_DATA;
+	bool started[ZF2FS_NR_CURSEG] = { false };
 	int err = 0;
 
-	if (!t->ndatas)
-		return 0;
-	err = new_log(c, type);
 	for (size_t i = 0; !err && i < t->ndatas; i++) {
 		struct tdata *d = &t->datas[i];
 		struct zf2fs_node *owner = queued_node(t, d->owner);
 		uint32_t base, addr;
+		int type;
 
 		if (!owner)
 			return -EIO;
+		/* each log used starts on a fresh section (lib/txn_temp.c picks the log) */
+		type = txn_data_log(t, queued_node(t, (uint32_t)zf2fs_get(owner->footer.ino)));
+		if (!started[type]) {
+			started[type] = true;
+			err = new_log(c, type);
+			if (err)
+				break;
+		}
 		/* an inode's addresses follow its extra attributes; a direct node's start at 0 */
 		base = zf2fs_get(owner->footer.ino) == d->owner ? addr_base(t, owner) : 0;
 		if (base == UINT32_MAX)
@@ -1174,22 +1189,27 @@ static void free_removed(struct zf2fs_txn *t)
 static int write_nodes(struct commit *c)
 {
 	struct zf2fs_txn *t = c->t;
-	const int type = ZF2FS_LOG_WARM_NODE;
 	uint32_t seed = zf2fs_checksum_seed(t->vol->sb.uuid);
-	int err;
+	bool started[ZF2FS_NR_CURSEG] = { false };
+	int err = 0;
 
-	if (!t->nnodes)
-		return 0;
-	err = new_log(c, type);
 	for (size_t i = 0; !err && i < t->nnodes; i++) {
 		struct tnode *n = &t->nodes[i];
 		struct zf2fs_node *nb = n->buf;
 		uint32_t addr, next;
+		int type;
 
 		if (n->removed) {
 			err = nat_set(t, n->nid, 0, ZF2FS_NULL_ADDR);
 			set_block(t, n->old_addr, false);
 			continue;
+		}
+		type = txn_node_log(t, nb);
+		if (!started[type]) {
+			started[type] = true;
+			err = new_log(c, type);
+			if (err)
+				break;
 		}
 		err = log_alloc(c, type, &addr);
 		if (err)

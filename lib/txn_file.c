@@ -12,6 +12,7 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,9 +45,12 @@ static bool has_data(uint32_t mode)
 	return (mode & S_IFMT_) == S_IFREG_ || (mode & S_IFMT_) == S_IFLNK_;
 }
 
-static void put_attr(struct zf2fs_node *n, const struct zf2fs_txn_attr *a)
+static void put_attr(const struct zf2fs_txn *t, struct zf2fs_node *n,
+		     const struct zf2fs_txn_attr *a)
 {
 	uint32_t mode = (uint32_t)zf2fs_get(n->i.i_mode);
+	const size_t prj_end = offsetof(struct zf2fs_inode, i_projid) + 4 -
+			       offsetof(struct zf2fs_inode, i_extra_isize);
 
 	zf2fs_set(n->i.i_mode, (mode & S_IFMT_) | (a->mode & 07777u));
 	zf2fs_set(n->i.i_uid, a->uid);
@@ -57,6 +61,10 @@ static void put_attr(struct zf2fs_node *n, const struct zf2fs_txn_attr *a)
 	zf2fs_set(n->i.i_atime_nsec, a->atime_nsec);
 	zf2fs_set(n->i.i_mtime_nsec, a->mtime_nsec);
 	zf2fs_set(n->i.i_ctime_nsec, a->ctime_nsec);
+	/* where the kernel reads a project id (f2fs_iget: project_quota and room for it) */
+	if ((t->vi->features & ZF2FS_FEAT_PRJQUOTA) && (n->i.i_inline & ZF2FS_EXTRA_ATTR) &&
+	    zf2fs_get(n->i.i_extra_isize) >= prj_end)
+		zf2fs_set(n->i.i_projid, a->projid);
 }
 
 /* Device numbers where the kernel keeps them: the first data slots, in the old 16-bit
@@ -115,9 +123,20 @@ ZF2FS_EXPORT int zf2fs_txn_mknod(struct zf2fs_txn *t, uint32_t dir, const char *
 	/* the kernel starts regular files and symlinks inline (mount option inline_data) */
 	if (has_data(type))
 		n->i.i_inline |= ZF2FS_INLINE_DATA;
+	if (type == S_IFREG_)
+		txn_set_temperature(t, n, name, nlen);
+	/* a new directory inherits its parent's casefolding (the kernel's inherited flags,
+	 * masked to directories for this one) */
+	if (type == S_IFDIR_ && !get_node(t, dir, &dn) &&
+	    (zf2fs_get(dn->i.i_flags) & ZF2FS_CASEFOLD_FL)) {
+		err = get_node(t, ino, &n);
+		if (err)
+			return err;
+		zf2fs_set(n->i.i_flags, zf2fs_get(n->i.i_flags) | ZF2FS_CASEFOLD_FL);
+	}
 	if (type == S_IFCHR_ || type == S_IFBLK_)
 		put_rdev(t, n, a->rdev_major, a->rdev_minor);
-	put_attr(n, a);
+	put_attr(t, n, a);
 	if (ret_ino)
 		*ret_ino = ino;
 	return 0;
@@ -131,7 +150,7 @@ ZF2FS_EXPORT int zf2fs_txn_set_attr(struct zf2fs_txn *t, uint32_t ino,
 
 	if (err)
 		return err;
-	put_attr(n, a);
+	put_attr(t, n, a);
 	return 0;
 }
 
@@ -335,15 +354,15 @@ static int child_node(struct zf2fs_txn *t, struct zf2fs_node *inode, uint32_t in
 	return 0;
 }
 
-ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *t, uint32_t ino, uint64_t fofs,
-				       const void *buf)
+/* The slot that addresses block @fofs of data file @ino (nodes allocated on the way),
+ * its owner node and offset there; the inline data of a new file goes first. */
+static int map_slot(struct zf2fs_txn *t, uint32_t ino, uint64_t fofs, struct zf2fs_node **ret_inode,
+		    struct slot *ret, uint32_t *ret_owner, uint32_t *ret_ofs)
 {
 	struct zf2fs_inode_geom g;
 	struct zf2fs_node *n, *cur;
 	struct node_path p;
-	struct slot slot;
-	uint32_t owner = ino, ofs;
-	uint8_t *copy;
+	uint32_t owner = ino;
 	int err = data_file(t, ino, true, &n);
 
 	if (err)
@@ -359,18 +378,34 @@ ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *t, uint32_t ino, uint64
 	if (err)
 		return err;
 	if (!p.level) {
-		slot = (struct slot){ n, SLOT_IADDR, g.extra_words + p.off[0] };
-		ofs = p.off[0];
+		*ret = (struct slot){ n, SLOT_IADDR, g.extra_words + p.off[0] };
+		*ret_ofs = p.off[0];
 	} else {
-		slot = (struct slot){ n, SLOT_INID, p.off[0] };
+		*ret = (struct slot){ n, SLOT_INID, p.off[0] };
 		for (int l = 1; l <= p.level; l++) {
-			err = child_node(t, n, ino, &slot, p.nofs[l], &owner, &cur);
+			err = child_node(t, n, ino, ret, p.nofs[l], &owner, &cur);
 			if (err)
 				return err;
-			slot = (struct slot){ cur, l < p.level ? SLOT_NID : SLOT_ADDR, p.off[l] };
+			*ret = (struct slot){ cur, l < p.level ? SLOT_NID : SLOT_ADDR, p.off[l] };
 		}
-		ofs = p.off[p.level];
+		*ret_ofs = p.off[p.level];
 	}
+	*ret_inode = n;
+	*ret_owner = owner;
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *t, uint32_t ino, uint64_t fofs,
+				       const void *buf)
+{
+	struct zf2fs_node *n;
+	struct slot slot;
+	uint32_t owner, ofs;
+	uint8_t *copy;
+	int err = map_slot(t, ino, fofs, &n, &slot, &owner, &ofs);
+
+	if (err)
+		return err;
 	if (slot_get(&slot) != ZF2FS_NULL_ADDR)
 		return -EEXIST;
 	copy = malloc(ZF2FS_BLKSIZE);
@@ -386,6 +421,84 @@ ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *t, uint32_t ino, uint64
 	slot_set(&slot, ZF2FS_NEW_ADDR);
 	zf2fs_set(n->i.i_blocks, zf2fs_get(n->i.i_blocks) + 1);
 	t->new_blocks++;
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_txn_set_compression(struct zf2fs_txn *t, uint32_t ino, uint8_t algorithm,
+					   uint8_t log_cluster)
+{
+	struct zf2fs_node *n;
+	int err = new_file(t, ino, &n);
+
+	if (err)
+		return err;
+	if ((zf2fs_get(n->i.i_mode) & S_IFMT_) != S_IFREG_ || zf2fs_get(n->i.i_blocks) > 1 ||
+	    (n->i.i_inline & ZF2FS_DATA_EXIST))
+		return -EBUSY;
+	if (!(t->vi->features & ZF2FS_FEAT_COMPRESSION) || !(n->i.i_inline & ZF2FS_EXTRA_ATTR) ||
+	    zf2fs_get(n->i.i_extra_isize) < ZF2FS_EXTRA_ISIZE_MAX)
+		return -EOPNOTSUPP;
+	if (log_cluster < 2 || log_cluster > 8)
+		return -EINVAL;
+	/* compressed files keep no inline data (f2fs_may_inline_data) */
+	n->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DATA;
+	zf2fs_set(n->i.i_flags, zf2fs_get(n->i.i_flags) | ZF2FS_COMPR_FL);
+	n->i.i_compress_algorithm = algorithm;
+	n->i.i_log_cluster_size = log_cluster;
+	zf2fs_set(n->i.i_compress_flag, 0);
+	zf2fs_set(n->i.i_compr_blocks, 0);
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_txn_write_cluster(struct zf2fs_txn *t, uint32_t ino, uint64_t cluster,
+					 const void *data, uint32_t nblocks)
+{
+	struct zf2fs_node *n;
+	struct slot slot;
+	uint32_t owner, ofs, cs;
+	uint64_t first;
+	int err = get_node(t, ino, &n);
+
+	if (err)
+		return err;
+	if (!(zf2fs_get(n->i.i_flags) & ZF2FS_COMPR_FL))
+		return -EINVAL;
+	cs = 1u << n->i.i_log_cluster_size;
+	if (!nblocks || nblocks > cs - 1)   /* at least one block saved */
+		return -EINVAL;
+	first = cluster * cs;
+	for (uint32_t k = 0; k < cs; k++) {
+		err = map_slot(t, ino, first + k, &n, &slot, &owner, &ofs);
+		if (!err && slot_get(&slot) != ZF2FS_NULL_ADDR)
+			err = -EEXIST;
+		if (err)
+			return err;
+	}
+	/* the cluster: its marker, the compressed blocks, then reserved slots (NEW_ADDR)
+	 * for the blocks it saves; all count as the file's and the volume's blocks, as the
+	 * kernel reserves them, and i_compr_blocks counts the marker and reserved slots */
+	err = map_slot(t, ino, first, &n, &slot, &owner, &ofs);
+	if (err)
+		return err;
+	slot_set(&slot, ZF2FS_COMPRESS_ADDR);
+	for (uint32_t k = 0; k < nblocks; k++) {
+		err = zf2fs_txn_write_block(t, ino, first + 1 + k,
+					    (const uint8_t *)data + (size_t)k * ZF2FS_BLKSIZE);
+		if (err)
+			return err;
+	}
+	for (uint32_t k = 1 + nblocks; k < cs; k++) {
+		err = map_slot(t, ino, first + k, &n, &slot, &owner, &ofs);
+		if (err)
+			return err;
+		slot_set(&slot, ZF2FS_NEW_ADDR);
+	}
+	err = get_node(t, ino, &n);
+	if (err)
+		return err;
+	zf2fs_set(n->i.i_blocks, zf2fs_get(n->i.i_blocks) + cs - nblocks);
+	zf2fs_set(n->i.i_compr_blocks, zf2fs_get(n->i.i_compr_blocks) + cs - nblocks);
+	t->new_blocks += cs - nblocks;
 	return 0;
 }
 

@@ -63,6 +63,7 @@ struct zf2fs_txn {
 	uint32_t *freed;                 /* data blocks of removed inodes */
 	size_t nfreed, cap_freed;
 	bool committed;
+	bool kernel_logs;                /* zf2fs_txn_place_as_kernel() */
 };
 
 /* The node @nid as this transaction will write it, read and queued on first use. */
@@ -90,5 +91,24 @@ TXN_HIDDEN int enter_new_inode(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_n
 TXN_HIDDEN void put_dentry(uint8_t *bitmap, struct zf2fs_dir_entry *dentry,
 			   uint8_t (*filename)[ZF2FS_SLOT_LEN], uint32_t at, const char *name,
 			   size_t len, uint32_t hash, uint32_t ino, uint8_t type);
+
+/* lib/txn_temp.c: the log of a data block of the file whose inode is @inode (NULL: not
+ * queued) and of node @n; the hot/cold mark of new regular file @inode named @name. */
+TXN_HIDDEN int txn_data_log(const struct zf2fs_txn *t, const struct zf2fs_node *inode);
+TXN_HIDDEN int txn_node_log(const struct zf2fs_txn *t, const struct zf2fs_node *n);
+TXN_HIDDEN void txn_set_temperature(const struct zf2fs_txn *t, struct zf2fs_node *inode,
+				    const char *name, size_t len);
+/* lib/casefold.c: names in casefolded directories.  The key of @name in directory @dn
+ * (its folded form there, else its bytes) and its hash; -EINVAL for a name a strict
+ * encoding refuses.  Whether slot @i of @v holds @name by its folded form.  Whether @dn
+ * can be changed (0; -EOPNOTSUPP for a casefolded one we cannot fold for). */
+TXN_HIDDEN int txn_name_key(const struct zf2fs_txn *t, const struct zf2fs_node *dn,
+			    const char *name, size_t len, uint8_t *key, size_t *ret_len);
+TXN_HIDDEN int txn_name_hash(const struct zf2fs_txn *t, const struct zf2fs_node *dn,
+			     const char *name, size_t len, uint32_t *ret);
+TXN_HIDDEN bool txn_slot_matches(const struct zf2fs_txn *t, const struct zf2fs_node *dn,
+				 const struct zf2fs_dentry_view *v, uint32_t i, const char *name,
+				 size_t len, uint32_t hash);
+TXN_HIDDEN int txn_casefold_ok(const struct zf2fs_txn *t, const struct zf2fs_node *dn);
 
 #endif

@@ -59,16 +59,37 @@ ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *t, uint32_t ino,
 	for (size_t i = 0; i < t->nnodes; i++)
 		if (t->nodes[i].nid == ino)
 			created = t->nodes[i].is_new_inode;
-	if (!created)
-		return -EINVAL;
 	err = get_node(t, ino, &in);
 	if (err)
 		return err;
-	if ((in->i.i_inline & (ZF2FS_INLINE_XATTR | ZF2FS_DATA_EXIST)) ||
-	    zf2fs_get(in->i.i_xattr_nid))
+	if ((in->i.i_inline & ZF2FS_DATA_EXIST) || zf2fs_get(in->i.i_xattr_nid))
 		return -EBUSY;
-	if ((zf2fs_get(in->i.i_mode) & 0170000u) == 0100000u && zf2fs_get(in->i.i_blocks) > 1)
-		return -EBUSY;   /* the inline area would cover data slots already used */
+	if (created) {
+		if (in->i.i_inline & ZF2FS_INLINE_XATTR)
+			return -EBUSY;
+		if ((zf2fs_get(in->i.i_mode) & 0170000u) == 0100000u && zf2fs_get(in->i.i_blocks) > 1)
+			return -EBUSY;   /* the inline area would cover data slots already used */
+	} else {
+		/* an inode on disk without xattrs: its empty inline area if it has one, else
+		 * all of them in an xattr node (as the kernel keeps them without inline_xattr) */
+		if (in->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
+			return -EBUSY;
+		if (in->i.i_inline & ZF2FS_INLINE_XATTR) {
+			const uint8_t *ia = (const uint8_t *)&in->i.i_addr[ZF2FS_ADDRS_PER_INODE -
+									 ZF2FS_INLINE_XATTR_ADDRS];
+
+			for (size_t k = 0; k < inline_bytes; k++)
+				if (ia[k])
+					return -EBUSY;
+			if ((in->i.i_inline & ZF2FS_EXTRA_ATTR) &&
+			    zf2fs_get(in->i.i_inline_xattr_size) != ZF2FS_INLINE_XATTR_ADDRS)
+				return -EBUSY;
+		} else {
+			if (total > XATTR_NODE_BYTES)
+				return -E2BIG;
+			inline_bytes = 0;
+		}
+	}
 	area = calloc(1, inline_bytes + XATTR_NODE_BYTES);
 	if (!area)
 		return -ENOMEM;
@@ -87,12 +108,14 @@ ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *t, uint32_t ino,
 		p += entry_bytes(&x[i]);
 	}
 	/* the inline area: the kernel's default size, at the end of the address slots */
-	in->i.i_inline |= ZF2FS_INLINE_XATTR;
-	if ((in->i.i_inline & ZF2FS_EXTRA_ATTR) &&
-	    (t->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR))
-		zf2fs_set(in->i.i_inline_xattr_size, ZF2FS_INLINE_XATTR_ADDRS);
-	memcpy(&in->i.i_addr[ZF2FS_ADDRS_PER_INODE - ZF2FS_INLINE_XATTR_ADDRS], area,
-	       inline_bytes);
+	if (inline_bytes) {
+		in->i.i_inline |= ZF2FS_INLINE_XATTR;
+		if ((in->i.i_inline & ZF2FS_EXTRA_ATTR) &&
+		    (t->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR))
+			zf2fs_set(in->i.i_inline_xattr_size, ZF2FS_INLINE_XATTR_ADDRS);
+		memcpy(&in->i.i_addr[ZF2FS_ADDRS_PER_INODE - ZF2FS_INLINE_XATTR_ADDRS], area,
+		       inline_bytes);
+	}
 	if (total > inline_bytes) {
 		err = alloc_nid(t, &nid);
 		if (!err)

@@ -14,9 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/load.h"
+#include "zf2fs/simg.h"
 #include "helper.h"
 
 #define PROG "sload.f2fs"
@@ -28,21 +30,81 @@ static void usage(FILE *f)
 "Copy the directory tree SOURCE_DIR into an F2FS volume (unmounted).\n"
 "\n"
 "  -f, --from DIR         the source directory (required)\n"
-"  -t, --mount-point DIR  the directory of the volume to copy into [default: /]\n"
+"  -t, --mount-point DIR  where the volume is mounted in the running system: the\n"
+"                         prefix of the paths looked up in -C and -s [default: /]\n"
+"      --target-dir DIR   the directory of the volume to copy into [default: /]\n"
 "  -T, --timestamp SECS   every inode's times (also SOURCE_DATE_EPOCH); otherwise each\n"
 "                         takes its source's modification time\n"
 "  -P, --preserve-owner   keep the source's uid and gid (otherwise root owns all)\n"
+"  -C, --fs-config FILE   owners, modes and capabilities from an Android fs_config\n"
+"                         file (\"path uid gid mode [capabilities=N]\" per line)\n"
+"  -s, --file-contexts FILE  security.selinux labels from a file_contexts file\n"
+"                         (needs a build with libselinux: see --version)\n"
+"  -p, --product-out DIR  the directory relative -C and -s files are in\n"
+"  -S, --sparse           the device is an Android sparse image: unpacked to a raw\n"
+"                         file beside it, loaded, packed back in its place\n"
 "  -d, --debug LEVEL      library messages: 0 quiet .. 4 debug [default: 1]\n"
 "  -V, --version          print the version and exit\n"
 "  -h, --help             this help\n"
 "\n"
-"Not yet: -C fs_config, -s file_contexts, -p product_out, -c compression, -S sparse.\n");
+"  -c, --compress         regular files (but inline ones) in LZ4-compressed clusters\n"
+"                         (volumes with -O extra_attr,compression; needs liblz4)\n"
+"  -a, --compress-algorithm NAME  with -c: lz4 (the only one) [default: lz4]\n"
+"  -L, --cluster-log N    with -c: clusters of 2^N blocks, 2..8 [default: 2]\n");
 }
 
 static void log_to_stderr(void *arg, enum zf2fs_msg_kind kind, const char *msg)
 {
 	(void)arg;
 	fprintf(stderr, PROG ": %s%s\n", kind == ZF2FS_MSG_WARNING ? "WARNING: " : "", msg);
+}
+
+/* -S: @img is an Android sparse image.  It is unpacked to a raw file beside it, loaded,
+ * packed to a second file and renamed over @img: until then @img is as it was. */
+static int load_sparse(const char *img, const struct zf2fs_load_opts *o,
+		       const struct zf2fs_log *log)
+{
+	size_t len = strlen(img) + 40;
+	char *raw = malloc(len), *packed = malloc(len), why[512] = "";
+	struct zf2fs_load_stats st;
+	uint32_t blk_sz = 0;
+	int err;
+
+	if (!raw || !packed) {
+		free(raw);
+		free(packed);
+		fprintf(stderr, PROG ": out of memory\n");
+		return 1;
+	}
+	snprintf(raw, len, "%s.zf2fs-%ld.raw", img, (long)getpid());
+	snprintf(packed, len, "%s.zf2fs-%ld.new", img, (long)getpid());
+	if (!access(raw, F_OK) || !access(packed, F_OK)) {
+		fprintf(stderr, PROG ": %s or %s exists already: not loading\n", raw, packed);
+		free(raw);
+		free(packed);
+		return 1;
+	}
+	err = zf2fs_sparse_unpack(img, raw, &blk_sz, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, PROG ": %s\n", why);
+	} else {
+		err = zf2fs_load_tree((const char *const *)&raw, 1, o, log, &st);
+		if (!err) {
+			err = zf2fs_sparse_pack(raw, packed, blk_sz, why, sizeof(why));
+			if (err)
+				fprintf(stderr, PROG ": %s\n", why);
+		}
+		if (!err && rename(packed, img)) {
+			err = -errno;
+			fprintf(stderr, PROG ": %s: while replacing %s\n", strerror(errno), img);
+		}
+	}
+	if (err)
+		unlink(packed);
+	unlink(raw);
+	free(raw);
+	free(packed);
+	return err ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -52,15 +114,24 @@ int main(int argc, char **argv)
 		{ "mount-point", required_argument, NULL, 't' },
 		{ "timestamp", required_argument, NULL, 'T' },
 		{ "preserve-owner", no_argument, NULL, 'P' },
+		{ "fs-config", required_argument, NULL, 'C' },
+		{ "file-contexts", required_argument, NULL, 's' },
+		{ "product-out", required_argument, NULL, 'p' },
+		{ "target-dir", required_argument, NULL, 1 },
+		{ "sparse", no_argument, NULL, 'S' },
+		{ "compress", no_argument, NULL, 'c' },
+		{ "compress-algorithm", required_argument, NULL, 'a' },
+		{ "cluster-log", required_argument, NULL, 'L' },
 		{ "debug", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct zf2fs_log log = { .level = 1, .fn = log_to_stderr };
-	struct zf2fs_load_opts o = { 0 };
+	struct zf2fs_load_opts o = { .log_cluster = 2 };
 	struct zf2fs_load_stats st;
-	const char *sde = getenv("SOURCE_DATE_EPOCH"), *dev;
+	const char *sde = getenv("SOURCE_DATE_EPOCH"), *dev, *fault;
+	bool sparse = false;
 	int c, err;
 
 	if (sde && *sde) {
@@ -68,13 +139,29 @@ int main(int argc, char **argv)
 		o.time = zf2fs_parse_u64(PROG, sde, "SOURCE_DATE_EPOCH", 0, UINT32_MAX * 4ull);
 	}
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "f:t:T:Pd:hVC:s:p:c:S", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:t:T:Pd:hVC:s:p:cSa:L:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			o.source = optarg;
 			break;
 		case 't':
+			o.mount_point = optarg;
+			break;
+		case 1:
 			o.target = optarg;
+			break;
+		case 'C':
+			o.fs_config = optarg;
+			break;
+		case 's':
+			if (!zf2fs_have_selinux_support()) {
+				fprintf(stderr, PROG ": -s needs libselinux, and this build has none\n");
+				return 1;
+			}
+			o.file_contexts = optarg;
+			break;
+		case 'p':
+			o.product_out = optarg;
 			break;
 		case 'T':
 			o.fixed_time = true;
@@ -91,13 +178,26 @@ int main(int argc, char **argv)
 			return 0;
 		case 'V':
 			return zf2fs_print_version(stdout, PROG) ? 1 : 0;
-		case 'C':
-		case 's':
-		case 'p':
-		case 'c':
 		case 'S':
-			fprintf(stderr, PROG ": -%c is not supported yet\n", c);
-			return 1;
+			sparse = true;
+			break;
+		case 'c':
+			if (!zf2fs_have_lz4_support()) {
+				fprintf(stderr, PROG ": -c needs liblz4, and this build has none\n");
+				return 1;
+			}
+			o.compress = true;
+			break;
+		case 'a':
+			if (strcmp(optarg, "lz4")) {
+				fprintf(stderr, PROG ": compression algorithm %s is not supported yet (lz4 is)\n",
+					optarg);
+				return 1;
+			}
+			break;
+		case 'L':
+			o.log_cluster = (uint8_t)zf2fs_parse_u64(PROG, optarg, "cluster log", 2, 8);
+			break;
 		default:
 			zf2fs_usage_error(PROG, "unknown option or missing argument: %s",
 					  argv[optind - 1]);
@@ -110,6 +210,8 @@ int main(int argc, char **argv)
 	if (argc - optind > 1)
 		zf2fs_usage_error(PROG, "too many arguments");
 	dev = argv[optind];
+	if (sparse)
+		return load_sparse(dev, &o, &log);
 	err = zf2fs_path_is_mounted(dev);
 	if (err) {
 		if (err > 0)
@@ -119,7 +221,23 @@ int main(int argc, char **argv)
 				strerror(-err), dev);
 		return 1;
 	}
-	err = zf2fs_load_tree(&dev, 1, &o, &log, &st);
+	fault = getenv("ZF2FS_FAULT_WRITES");
+	if (fault && *fault) {
+		/* tests: the N-th write fails (and every one after), as in fsck.f2fs; the
+		 * device is opened here so that the count runs over every commit */
+		struct zf2fs_dev *d;
+
+		err = zf2fs_dev_open(dev, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &log, &d);
+		if (err) {
+			fprintf(stderr, PROG ": %s: while opening %s\n", strerror(-err), dev);
+			return 1;
+		}
+		zf2fs_dev_fail_writes_after(d, strtoul(fault, NULL, 10));
+		err = zf2fs_load_tree_devs(&d, 1, &o, &log, &st);
+		zf2fs_dev_close(d);
+	} else {
+		err = zf2fs_load_tree(&dev, 1, &o, &log, &st);
+	}
 	if (err)
 		return 1;   /* the library named the path and the cause */
 	zf2fs_logf(&log, ZF2FS_MSG_INFO, 2,

@@ -22,6 +22,17 @@ struct zf2fs_load_opts {
 	bool fixed_time;         /* every inode's three times are @time (seconds)... */
 	uint64_t time;           /* ...otherwise each takes its source's modification time */
 	bool check_only;         /* walk and check the source only; @paths is not opened */
+	/* Android build inputs (all may be NULL): */
+	const char *mount_point; /* the volume's path in the running system, the prefix of
+				  * the paths looked up in @fs_config and @file_contexts
+				  * ("/" when NULL) */
+	const char *fs_config;   /* "path uid gid mode [capabilities=N]" per path */
+	const char *file_contexts;  /* SELinux labels (needs libselinux) */
+	const char *product_out; /* the directory relative @fs_config and @file_contexts
+				  * names are under */
+	bool compress;           /* regular files in LZ4-compressed clusters (the volume's
+				  * compression feature; needs liblz4) */
+	uint8_t log_cluster;     /* ...of 2^@log_cluster blocks (2..8) */
 };
 
 struct zf2fs_load_stats {
@@ -47,6 +58,19 @@ struct zf2fs_load_stats {
 ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned n,
 				 const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
 				 struct zf2fs_load_stats *ret_stats);
+
+/* Whether this build compresses files (liblz4). */
+ZF2FS_EXPORT bool zf2fs_have_lz4_support(void);
+
+/* Whether this build reads file_contexts (libselinux). */
+ZF2FS_EXPORT bool zf2fs_have_selinux_support(void);
+
+/* The same on devices the caller opened for writing (every device of the volume, as
+ * zf2fs_vol_open_devs(); they stay the caller's). */
+ZF2FS_EXPORT int zf2fs_load_tree_devs(struct zf2fs_dev *const *devs, unsigned n,
+				      const struct zf2fs_load_opts *o,
+				      const struct zf2fs_log *log,
+				      struct zf2fs_load_stats *ret_stats);
 
 #ifdef __cplusplus
 }

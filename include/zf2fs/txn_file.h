@@ -25,6 +25,8 @@ struct zf2fs_txn_attr {
 	uint64_t atime, mtime, ctime;     /* seconds */
 	uint32_t atime_nsec, mtime_nsec, ctime_nsec;
 	uint32_t rdev_major, rdev_minor;  /* character and block devices */
+	uint32_t projid;                  /* kept where the volume has project_quota and
+					   * the inode's extra attributes hold it */
 };
 
 /*
@@ -80,6 +82,29 @@ ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *txn, uint32_t ino, uint
  */
 ZF2FS_EXPORT int zf2fs_txn_set_size(struct zf2fs_txn *txn, uint32_t ino, uint64_t size);
 
+/*
+ * Make new regular file @ino, still without data, a compressed one (the volume's
+ * compression feature): clusters of 2^@log_cluster blocks (2..8), @algorithm the
+ * kernel's number (0 LZO, 1 LZ4, 2 ZSTD, 3 LZO-RLE).  Returns 0; -EBUSY when it has
+ * data; -EOPNOTSUPP without the feature or room for the fields; -EINVAL.
+ */
+ZF2FS_EXPORT int zf2fs_txn_set_compression(struct zf2fs_txn *txn, uint32_t ino,
+					   uint8_t algorithm, uint8_t log_cluster);
+#define ZF2FS_COMPRESS_LZ4 1
+#define ZF2FS_COMPRESS_HEADER 24u   /* clen, chksum, 4 reserved words, then the data */
+
+/*
+ * Queue cluster @cluster of compressed file @ino as a compressed one: @nblocks blocks
+ * of @data (the compressed form with its header, at most the cluster's blocks minus
+ * one) after the cluster's marker; the rest of the cluster's slots are reserved, as the
+ * kernel leaves them.  Write the clusters that do not compress with
+ * zf2fs_txn_write_block().  Returns 0; -EEXIST when a block of the cluster is not a
+ * hole; -EINVAL for a file that is not compressed or a bad @nblocks; the errors of
+ * zf2fs_txn_write_block().
+ */
+ZF2FS_EXPORT int zf2fs_txn_write_cluster(struct zf2fs_txn *txn, uint32_t ino, uint64_t cluster,
+					 const void *data, uint32_t nblocks);
+
 /* One extended attribute: @index is the on-disk name index (ZF2FS_XATTR_INDEX_*), @name
  * the name without its prefix ("user." and so on). */
 struct zf2fs_txn_xattr {
@@ -101,13 +126,36 @@ ZF2FS_EXPORT size_t zf2fs_xattr_bytes(const struct zf2fs_txn_xattr *x, size_t n)
 /*
  * Give inode @ino, created by this transaction and still without data, the @n extended
  * attributes @x, in that order: the inode gets an inline xattr area (the kernel's default
- * of 50 words), and what does not fit there goes to an xattr node.  Returns 0; -E2BIG
- * when they need more than ZF2FS_XATTR_MAX_BYTES or a name or value is too long for the
- * format; -EBUSY when the inode has data or xattrs already; -EINVAL for an inode not
- * created here; -ENOSPC without a free nid; -ENOMEM.
+ * of 50 words), and what does not fit there goes to an xattr node.  An inode on disk
+ * without xattrs and without inline data or dentries takes them too: in its inline area
+ * when it has an empty one, else all in an xattr node (at most one node's worth).
+ * Returns 0; -E2BIG when they need more than ZF2FS_XATTR_MAX_BYTES (or a node, see above)
+ * or a name or value is too long for the format; -EBUSY when the inode has data or
+ * xattrs already; -ENOSPC without a free nid; -ENOMEM.
  */
 ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *txn, uint32_t ino,
 				      const struct zf2fs_txn_xattr *x, size_t n);
+
+/*
+ * The folded form of the name @name (@len bytes) in a casefolded directory, as Linux's
+ * utf8-12.1 casefolding gives it (full case folding, canonical decomposition, the
+ * default-ignorable code points left out), into @out (@cap bytes), its length in
+ * @ret_len.  Returns 0; -EINVAL when @name is not valid UTF-8; -ENAMETOOLONG when the
+ * folded form needs more than @cap bytes (the kernel then hashes the name as it is);
+ * -EOPNOTSUPP in builds without libunistring (zf2fs_have_casefold_support()); -ENOMEM.
+ */
+ZF2FS_EXPORT int zf2fs_casefold(const void *name, size_t len, uint8_t *out, size_t cap,
+				size_t *ret_len);
+ZF2FS_EXPORT bool zf2fs_have_casefold_support(void);
+
+/*
+ * Place this transaction's blocks in the six logs as the kernel would (lib/txn_temp.c):
+ * regular files created from now on are marked cold or hot by the superblock's
+ * extension list; data goes to the cold, hot or warm data log, direct nodes to the hot
+ * (directories) or warm node log, indirect nodes to the cold node log.  Without it data
+ * goes to the warm data log and nodes to the warm node log.
+ */
+ZF2FS_EXPORT void zf2fs_txn_place_as_kernel(struct zf2fs_txn *txn);
 
 /*
  * Blocks (node and data) this transaction adds to the volume so far, and the inodes it

@@ -6,7 +6,7 @@
 IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_errors.sh tests/images/fsck_cases.sh \
 	tests/images/fsck_crash.sh tests/images/fsck_powercut.sh tests/images/fsck_cli.sh tests/images/fsck_ref_images.sh \
 	tests/images/fsck_scale.sh tests/images/txn_image.sh tests/images/label.sh \
-	tests/images/sload.sh tests/images/fsck_many.sh
+	tests/images/sload.sh tests/images/sload_crash.sh tests/images/sload_android.sh tests/images/sload_quota.sh tests/images/sload_logs.sh tests/images/sload_casefold.sh tests/images/sload_sparse.sh tests/images/sload_compress.sh tests/images/fsck_many.sh
 TESTS += $(IMAGE_TESTS)
 # peak resident size of a command, for fsck_scale.sh
 check_PROGRAMS += tests/images/peak_rss
@@ -15,7 +15,9 @@ tests_images_peak_rss_SOURCES = tests/images/peak_rss.c
 check_PROGRAMS += tests/images/txn_populate
 tests_images_txn_populate_SOURCES = tests/images/txn_populate.c
 tests_images_txn_populate_LDADD = $(HELPER_LIBS)
-EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh
+EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh tests/images/sload_lib.sh \
+	tests/images/sload_android.d/fs_config tests/images/sload_android.d/file_contexts \
+	tests/images/sload_android.d/mktree
 EXTRA_DIST += tests/images/fsck_cases.sh tests/images/make_case.sh tests/images/base \
 	$(wildcard $(srcdir)/tests/images/f_*)
 

@@ -2,12 +2,15 @@
 # --version and -V of every tool: one line, "PROG (zf2fs-tools) VERSION" and then +NAME or
 # -NAME for each optional feature of the build, ending in a newline, the same for all
 # tools (one implementation: zf2fs_print_version in lib/cli.c).  The version must be the
-# tree's VERSION and the zoned flag what configure decided (config.h); a write error on
+# tree's VERSION and the zoned, selinux, casefold and lz4 flags what configure decided (config.h); a write error on
 # standard output must not exit 0.
 . "$(dirname "$0")/lib.sh"
 
 version=$(cat "$top_srcdir/VERSION") || hard_error "no VERSION file"
 if grep -q '^#define HAVE_LIBZBD 1' "$top_builddir/config.h"; then zoned=+zoned; else zoned=-zoned; fi
+if grep -q '^#define HAVE_LIBSELINUX 1' "$top_builddir/config.h"; then selinux=+selinux; else selinux=-selinux; fi
+if grep -q '^#define HAVE_LIBUNISTRING 1' "$top_builddir/config.h"; then casefold=+casefold; else casefold=-casefold; fi
+if grep -q '^#define HAVE_LIBLZ4 1' "$top_builddir/config.h"; then lz4=+lz4; else lz4=-lz4; fi
 
 # Every tool the build installs in sbin: the *.f2fs programs of the front-end folders.
 tools=()
@@ -22,7 +25,7 @@ for tool in "${tools[@]}"; do
 		"$top_builddir/$tool" "$opt" > "$TEST_TMP/out" 2> "$TEST_TMP/err"
 		rc=$?
 		line=$(cat "$TEST_TMP/out")
-		want="$prog (zf2fs-tools) $version $zoned"
+		want="$prog (zf2fs-tools) $version $zoned $selinux $casefold $lz4"
 		if [ "$rc" -ne 0 ]; then
 			tap_fail "$prog $opt exits $rc"
 		elif [ "$(wc -l < "$TEST_TMP/out")" -ne 1 ] || [ "$(tail -c 1 "$TEST_TMP/out" | od -An -c | tr -d ' ')" != '\n' ]; then

@@ -233,12 +233,51 @@ static void test_xattrs(void **state)
 	free(xn);
 }
 
+/* lib/casefold.c: the folded forms Linux 6.1 gives (utf8-12.1: full case folding, NFD,
+ * default-ignorable code points left out), and the cases without one. */
+static void test_casefold(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "Hello", "hello" },
+		{ "Stra\xc3\x9f" "e", "strasse" },            /* sharp s: full folding */
+		{ "\xef\xac\x81le", "file" },                  /* fi ligature */
+		{ "\xc3\x85", "a\xcc\x8a" },                   /* A ring: decomposed */
+		{ "x\xc2\xad" "y", "xy" },                     /* soft hyphen: ignorable */
+		{ "\xc4\xb0", "i\xcc\x87" },                   /* dotted capital I */
+	};
+	uint8_t out[ZF2FS_NAME_LEN];
+	char longname[256];
+	size_t len;
+
+	(void)state;
+	if (!zf2fs_have_casefold_support()) {
+		assert_int_equal(zf2fs_casefold("a", 1, out, sizeof(out), &len), -EOPNOTSUPP);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(zf2fs_casefold(cases[i].in, strlen(cases[i].in), out, sizeof(out),
+						&len), 0);
+		assert_int_equal(len, strlen(cases[i].out));
+		assert_memory_equal(out, cases[i].out, len);
+	}
+	assert_int_equal(zf2fs_casefold("a\xff", 2, out, sizeof(out), &len), -EINVAL);
+	/* 127 sharp s fold to 254 bytes: they fit; 128 (256 bytes in) would not */
+	for (int i = 0; i < 127; i++)
+		memcpy(longname + 2 * i, "\xc3\x9f", 2);
+	assert_int_equal(zf2fs_casefold(longname, 254, out, sizeof(out), &len), 0);
+	assert_int_equal(len, 254);
+	assert_int_equal(zf2fs_casefold(longname, 254, out, 200, &len), -ENAMETOOLONG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_node_tree_edges),
 		cmocka_unit_test(test_special_files_and_inline),
 		cmocka_unit_test(test_xattrs),
+		cmocka_unit_test(test_casefold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * casefold.c - names in casefolded directories (the casefold feature, encoding utf8).
+ *
+ * The kernel hashes a name in a casefolded directory by its folded form, and two names
+ * with the same folded form are the same name.  The folded form (Linux 6.1's utf8-12.1
+ * "nfdicf") is the Unicode full case folding in canonical decomposition (NFD), with the
+ * default-ignorable code points left out; at most 255 bytes.  A name that is not valid
+ * UTF-8, or whose folded form is longer, has none: the kernel hashes its bytes as they
+ * are, or refuses it when the volume's encoding is strict.  The tables are libunistring's
+ * (a later Unicode than 12.1: names with characters assigned since may fold otherwise).
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef HAVE_LIBUNISTRING
+#include <unicase.h>
+#include <unictype.h>
+#include <uniconv.h>
+#include <unistr.h>
+#endif
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/endian.h"
+#include "zf2fs/access.h"
+#include "zf2fs/txn_file.h"
+#include "txn_p.h"
+#include "volume_p.h"
+
+#define ENC_STRICT 0x1u   /* s_encoding_flags: refuse names that are not valid UTF-8 */
+
+ZF2FS_EXPORT bool zf2fs_have_casefold_support(void)
+{
+#ifdef HAVE_LIBUNISTRING
+	return true;
+#else
+	return false;
+#endif
+}
+
+ZF2FS_EXPORT int zf2fs_casefold(const void *name, size_t len, uint8_t *out, size_t cap,
+				size_t *ret_len)
+{
+#ifdef HAVE_LIBUNISTRING
+	uint32_t *u = NULL, *f = NULL;
+	uint8_t *o = NULL;
+	size_t n = 0, fn = 0, on = 0, k = 0;
+	int err = 0;
+
+	if (u8_check(name, len))
+		return -EINVAL;
+	u = u8_to_u32(name, len, NULL, &n);
+	if (!u)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (!uc_is_property_default_ignorable_code_point(u[i]))
+			u[k++] = u[i];
+	f = u32_casefold(u, k, NULL, UNINORM_NFD, NULL, &fn);
+	if (f)
+		o = u32_to_u8(f, fn, NULL, &on);
+	if (!f || !o)
+		err = -ENOMEM;
+	else if (on > cap)
+		err = -ENAMETOOLONG;
+	else
+		memcpy(out, o, on);
+	*ret_len = err ? 0 : on;
+	free(u);
+	free(f);
+	free(o);
+	return err;
+#else
+	(void)name, (void)len, (void)out, (void)cap;
+	*ret_len = 0;
+	return -EOPNOTSUPP;
+#endif
+}
+
+/* Whether directory node @dn folds its names. */
+static bool casefolded(const struct zf2fs_node *dn)
+{
+	return zf2fs_get(dn->i.i_flags) & ZF2FS_CASEFOLD_FL;
+}
+
+int txn_name_key(const struct zf2fs_txn *t, const struct zf2fs_node *dn, const char *name,
+		 size_t len, uint8_t *key, size_t *ret_len)
+{
+	int err;
+
+	if (!casefolded(dn) || (len == 1 && name[0] == '.') ||
+	    (len == 2 && name[0] == '.' && name[1] == '.'))
+		goto as_is;
+	err = zf2fs_casefold(name, len, key, ZF2FS_NAME_LEN, ret_len);
+	if (err == -EINVAL || err == -ENAMETOOLONG) {
+		if (zf2fs_get(t->vol->sb.s_encoding_flags) & ENC_STRICT)
+			return -EINVAL;
+		goto as_is;
+	}
+	return err;
+as_is:
+	memcpy(key, name, len);
+	*ret_len = len;
+	return 0;
+}
+
+int txn_name_hash(const struct zf2fs_txn *t, const struct zf2fs_node *dn, const char *name,
+		  size_t len, uint32_t *ret)
+{
+	uint8_t key[ZF2FS_NAME_LEN];
+	size_t klen;
+	int err = txn_name_key(t, dn, name, len, key, &klen);
+
+	if (!err)
+		*ret = zf2fs_dentry_hash(key, klen);
+	return err;
+}
+
+bool txn_slot_matches(const struct zf2fs_txn *t, const struct zf2fs_node *dn,
+		      const struct zf2fs_dentry_view *v, uint32_t i, const char *name,
+		      size_t len, uint32_t hash)
+{
+	uint8_t ka[ZF2FS_NAME_LEN], kb[ZF2FS_NAME_LEN];
+	uint32_t elen;
+	size_t la, lb;
+
+	if (!casefolded(dn) || !zf2fs_dentry_slot_used(v, i) ||
+	    zf2fs_get(v->dentry[i].hash_code) != hash)
+		return false;
+	elen = (uint32_t)zf2fs_get(v->dentry[i].name_len);
+	if (!elen || elen > ZF2FS_NAME_LEN || i + zf2fs_dentry_slots(elen) > v->nr)
+		return false;
+	if (txn_name_key(t, dn, (const char *)v->filename[i], elen, ka, &la) ||
+	    txn_name_key(t, dn, name, len, kb, &lb))
+		return false;
+	return la == lb && !memcmp(ka, kb, la);
+}
+
+int txn_casefold_ok(const struct zf2fs_txn *t, const struct zf2fs_node *dn)
+{
+	if (!casefolded(dn))
+		return 0;
+	/* a casefolded directory on a volume without the feature, or with an encoding we
+	 * do not know, or in a build without the tables: not ours to change */
+	if (!(t->vi->features & ZF2FS_FEAT_CASEFOLD) || zf2fs_get(t->vol->sb.s_encoding) != 1 ||
+	    !zf2fs_have_casefold_support())
+		return -EOPNOTSUPP;
+	return 0;
+}
