@@ -4,18 +4,12 @@
  * checkpoint (include/zf2fs/txn.h).
  *
  * Queued changes live in memory: new and changed node blocks (whole copies), new and
- * changed data blocks (owner node and slot), and an overlay of NAT entries.  The commit,
- * in the order fsck/repair.c established:
- *  1. data blocks, then node blocks, out of place into new warm data / warm node logs,
- *     taken at the start of sections that were free in the current checkpoint and stay
- *     free until this one (the first segment of a free section: on zoned volumes that is
- *     a zone's write pointer, and inside its capacity); a full log is retired by writing
- *     its summary to the SSA and taking another free section;
- *  2. dirty SIT and NAT blocks to their inactive copies, the journals flushed into them,
- *     their bits in the version bitmaps flipped;
- *  3. the new checkpoint, one version up, to the inactive pack (lib/cp_write.c writes its
- *     CP blocks last).
- * Until step 3's last write the current checkpoint names only blocks nothing here touched.
+ * changed data blocks (owner node and slot), and an overlay of NAT entries over the SIT
+ * the transaction loads whole.  The commit charges the quota files, frees what removed
+ * inodes held, and hands the rest to the library's one out-of-place commit
+ * (zf2fs_vol_commit, lib/cp_next.c): data and node blocks into new logs in free sections,
+ * SIT and NAT blocks to their inactive copies, the new checkpoint last.  Until that
+ * checkpoint's last write the current one names only blocks nothing here touched.
  */
 #include "config.h"
 #include <errno.h>
@@ -1003,110 +997,7 @@ static int charge_quotas(struct zf2fs_txn *t)
 	return 0;
 }
 
-/* ---- commit --------------------------------------------------------------------------- */
-struct commit {
-	struct zf2fs_txn *t;
-	uint32_t cur[ZF2FS_NR_CURSEG], blkoff[ZF2FS_NR_CURSEG];
-	uint32_t orig_cur[ZF2FS_NR_CURSEG];   /* the current checkpoint's logs */
-	struct zf2fs_summary sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
-	uint8_t *taken;                  /* per section: taken by this commit */
-	uint32_t ntaken, scan_from;      /* below scan_from no section can be taken */
-	uint64_t ver;
-};
-
-static void mark_sit(struct zf2fs_txn *t, uint32_t segno)
-{
-	t->sit_dirty[zf2fs_sit_block_index(segno)] = 1;
-}
-
-static bool is_curseg(const struct commit *c, uint32_t s)
-{
-	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
-		if (c->cur[i] == s)
-			return true;
-	return false;
-}
-
-static bool was_curseg(const struct commit *c, uint32_t s)
-{
-	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
-		if (c->orig_cur[i] == s)
-			return true;
-	return false;
-}
-
-/* The first segment of a section that is free in the current checkpoint, holds none of
- * the current logs, and was not taken by this commit already. */
-static int pick_free_section(struct commit *c, uint32_t *ret)
-{
-	const struct zf2fs_vol_info *vi = c->t->vi;
-	uint32_t sps = vi->segs_per_sec;
-
-	/* a section passed over stays unusable: its counts in the current checkpoint do not
-	 * change, and a log of this commit only ever sits in a section it took */
-	for (uint32_t sec = c->scan_from; sec < vi->main_secs; sec++) {
-		bool ok = !c->taken[sec];
-
-		for (uint32_t k = 0; k < sps && ok; k++) {
-			uint32_t s = sec * sps + k;
-
-			ok = s < vi->main_segs && !is_curseg(c, s) && !was_curseg(c, s) &&
-			     c->t->orig_count[s] == 0 &&
-			     zf2fs_sit_valid_blocks(&c->t->sit[s]) == 0;
-		}
-		if (ok) {
-			c->taken[sec] = 1;
-			c->ntaken++;
-			c->scan_from = sec + 1;
-			*ret = sec * sps;
-			return 0;
-		}
-	}
-	return -ENOSPC;
-}
-
-static uint64_t log_addr(const struct commit *c, int type, uint32_t off)
-{
-	return c->t->vi->main_blkaddr + (uint64_t)c->cur[type] * BPS + off;
-}
-
-/* Retire log @type (its summary to the SSA) and start it on a fresh free section. */
-static int new_log(struct commit *c, int type)
-{
-	struct zf2fs_txn *t = c->t;
-	uint32_t seg;
-	int err;
-
-	err = zf2fs_vol_write_ssa(t->vol, c->cur[type], type, c->sum[type]);
-	if (err)
-		return err;
-	err = pick_free_section(c, &seg);
-	if (err) {
-		zf2fs_logf(&t->vol->log, ZF2FS_MSG_ERROR, 0, "no free section left for the new blocks");
-		return err;
-	}
-	c->cur[type] = seg;
-	c->blkoff[type] = 0;
-	memset(c->sum[type], 0, sizeof(c->sum[type]));
-	zf2fs_sit_set_vblocks(&t->sit[seg], (uint32_t)type, 0);
-	mark_sit(t, seg);
-	return 0;
-}
-
-/* Next block of log @type, the log moving on when its segment is full. */
-static int log_alloc(struct commit *c, int type, uint32_t *ret)
-{
-	int err;
-
-	if (c->blkoff[type] >= BPS) {
-		err = new_log(c, type);
-		if (err)
-			return err;
-	}
-	*ret = (uint32_t)log_addr(c, type, c->blkoff[type]);
-	return 0;
-}
-
+/* ---- commit: the library's one out-of-place commit (zf2fs_vol_commit) --------------- */
 static void set_block(struct zf2fs_txn *t, uint32_t blk, bool valid)
 {
 	uint32_t seg;
@@ -1115,103 +1006,65 @@ static void set_block(struct zf2fs_txn *t, uint32_t blk, bool valid)
 		return;
 	seg = zf2fs_main_segno(t->vi->main_blkaddr, blk);
 	if (zf2fs_sit_mark(&t->sit[seg], zf2fs_main_seg_off(t->vi->main_blkaddr, blk), valid))
-		mark_sit(t, seg);
+		t->sit_dirty[zf2fs_sit_block_index(seg)] = 1;
 }
 
-static struct zf2fs_node *queued_node(struct zf2fs_txn *t, uint32_t nid)
-{
-	struct tnode *n = node_find(t, nid);
-
-	return n ? n->buf : NULL;
-}
-
-static int write_datas(struct commit *c)
-{
-	struct zf2fs_txn *t = c->t;
-	const int type = ZF2FS_LOG_WARM_DATA;
-	int err = 0;
-
-	if (!t->ndatas)
-		return 0;
-	err = new_log(c, type);
-	for (size_t i = 0; !err && i < t->ndatas; i++) {
-		struct tdata *d = &t->datas[i];
-		struct zf2fs_node *owner = queued_node(t, d->owner);
-		uint32_t base, addr;
-
-		if (!owner)
-			return -EIO;
-		/* an inode's addresses follow its extra attributes; a direct node's start at 0 */
-		base = zf2fs_get(owner->footer.ino) == d->owner ? addr_base(t, owner) : 0;
-		if (base == UINT32_MAX)
-			return -ZF2FS_EFSCORRUPTED;
-		err = log_alloc(c, type, &addr);
-		if (err)
-			break;
-		zf2fs_set(c->sum[type][c->blkoff[type]].nid, d->owner);
-		zf2fs_set(c->sum[type][c->blkoff[type]].ofs_in_node, d->ofs);
-		c->blkoff[type]++;
-		err = zf2fs_vol_write_block(t->vol, addr, d->buf);
-		if (err)
-			break;
-		if (zf2fs_get(owner->footer.ino) == d->owner)
-			zf2fs_set(owner->i.i_addr[base + d->ofs], addr);
-		else
-			zf2fs_set(owner->dn.addr[d->ofs], addr);
-		if (d->old_addr != ZF2FS_NULL_ADDR)
-			set_block(t, d->old_addr, false);
-		set_block(t, addr, true);
-	}
-	return err;
-}
-
-static void free_removed(struct zf2fs_txn *t)
+/* Data blocks of removed inodes and the removed nodes' own blocks are freed, their NAT
+ * entries cleared: nothing of them is written. */
+static int free_removed(struct zf2fs_txn *t)
 {
 	for (size_t i = 0; i < t->nfreed; i++)
 		set_block(t, t->freed[i], false);
-}
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct tnode *n = &t->nodes[i];
 
-static int write_nodes(struct commit *c)
-{
-	struct zf2fs_txn *t = c->t;
-	const int type = ZF2FS_LOG_WARM_NODE;
-	uint32_t seed = zf2fs_checksum_seed(t->vol->sb.uuid);
-	int err;
-
-	if (!t->nnodes)
-		return 0;
-	err = new_log(c, type);
-	for (size_t i = 0; !err && i < t->nnodes; i++) {
-		struct tnode *n = &t->nodes[i];
-		struct zf2fs_node *nb = n->buf;
-		uint32_t addr, next;
-
-		if (n->removed) {
-			err = nat_set(t, n->nid, 0, ZF2FS_NULL_ADDR);
-			set_block(t, n->old_addr, false);
+		if (!n->removed)
 			continue;
-		}
-		err = log_alloc(c, type, &addr);
-		if (err)
-			break;
-		zf2fs_set(c->sum[type][c->blkoff[type]].nid, n->nid);
-		c->blkoff[type]++;
-		next = c->blkoff[type] < BPS ? (uint32_t)log_addr(c, type, c->blkoff[type]) : 0;
-		zf2fs_node_seal(nb, n->nid, c->ver, next, t->vi->features, seed);
-		err = zf2fs_vol_write_block(t->vol, addr, nb);
-		if (err)
-			break;
-		err = nat_set(t, n->nid, (uint32_t)zf2fs_get(nb->footer.ino), addr);
-		if (n->old_addr != ZF2FS_NULL_ADDR)
-			set_block(t, n->old_addr, false);
-		set_block(t, addr, true);
+		if (nat_set(t, n->nid, 0, ZF2FS_NULL_ADDR))
+			return -ENOMEM;
+		set_block(t, n->old_addr, false);
 	}
-	return err;
+	return 0;
 }
 
 static const struct zf2fs_sit_entry *txn_sit(void *arg, uint32_t segno)
 {
 	return &((struct zf2fs_txn *)arg)->sit[segno];
+}
+
+static struct zf2fs_sit_entry *txn_sit_mut(void *arg, uint32_t segno)
+{
+	return &((struct zf2fs_txn *)arg)->sit[segno];
+}
+
+static bool txn_node_at(void *arg, size_t i, struct zf2fs_commit_node *ret)
+{
+	const struct tnode *n = &((struct zf2fs_txn *)arg)->nodes[i];
+
+	*ret = (struct zf2fs_commit_node){ n->nid, n->old_addr, n->buf };
+	return !n->removed;
+}
+
+static bool txn_data_at(void *arg, size_t i, struct zf2fs_commit_data *ret)
+{
+	const struct tdata *d = &((struct zf2fs_txn *)arg)->datas[i];
+
+	*ret = (struct zf2fs_commit_data){ d->owner, d->ofs, d->old_addr, d->buf };
+	return true;
+}
+
+static struct zf2fs_node *txn_owner(void *arg, uint32_t nid)
+{
+	struct tnode *n = node_find(arg, nid);
+
+	return n ? n->buf : NULL;
+}
+
+static int txn_node_moved(void *arg, uint32_t nid, const struct zf2fs_node *n, uint32_t old,
+			  uint32_t addr)
+{
+	(void)old;
+	return nat_set(arg, nid, (uint32_t)zf2fs_get(n->footer.ino), addr);
 }
 
 /* NAT block @b as the new checkpoint has it: the journal's entries, then this
@@ -1238,17 +1091,18 @@ static void txn_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 	}
 }
 
-static int write_tables(struct commit *c, uint8_t *cpbuf)
+static bool in_logs(const struct zf2fs_cp_logs *logs, uint32_t s)
 {
-	int err = zf2fs_vol_write_sit_dirty(c->t->vol, c->t->sit_dirty, txn_sit, c->t, cpbuf);
-
-	return err ? err : zf2fs_vol_write_nat_dirty(c->t->vol, c->t->nat_dirty, txn_nat, c->t,
-						     cpbuf);
+	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
+		if (logs->segno[i] == s)
+			return true;
+	return false;
 }
 
-static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
+static void txn_counters(void *arg, struct zf2fs_checkpoint *cp, const struct zf2fs_cp_logs *logs,
+			 uint32_t secs_taken)
 {
-	struct zf2fs_txn *t = c->t;
+	struct zf2fs_txn *t = arg;
 	uint32_t free_segs = 0;
 
 	/* free sections, counted in segments, as the kernel does at mount */
@@ -1259,7 +1113,7 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 			uint32_t s = sec * t->vi->segs_per_sec + k;
 
 			used = s >= t->vi->main_segs || zf2fs_sit_valid_blocks(&t->sit[s]) ||
-			       is_curseg(c, s);
+			       in_logs(logs, s);
 		}
 		if (!used)
 			free_segs += t->vi->segs_per_sec;
@@ -1273,74 +1127,43 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 	if (!zf2fs_vol_is_zoned(t->vol))
 		zf2fs_set(cp->free_segment_count, free_segs);
 	else
-		zf2fs_set(cp->free_segment_count, zf2fs_get(cp->free_segment_count) - c->ntaken *
+		zf2fs_set(cp->free_segment_count, zf2fs_get(cp->free_segment_count) - secs_taken *
 		       t->vi->segs_per_sec);
 	if (zf2fs_get(cp->next_free_nid) < t->next_nid)
 		zf2fs_set(cp->next_free_nid, t->next_nid < t->vi->max_nid ? t->next_nid :
 		       ZF2FS_ROOT_INO + 1);
 }
 
-static int write_pack(struct commit *c, uint8_t *cpbuf)
-{
-	struct zf2fs_checkpoint *cp = (struct zf2fs_checkpoint *)cpbuf;
-	struct zf2fs_cp_logs logs;
-
-	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
-		logs.segno[type] = c->cur[type];
-		logs.blkoff[type] = c->blkoff[type];
-		/* a log moved to a fresh section continues in LFS order there */
-		logs.alloc_type[type] = c->cur[type] != c->orig_cur[type] ? 0 : cp->alloc_type[type];
-		logs.sum[type] = c->sum[type];
-	}
-	final_counters(c, cp);
-	return zf2fs_vol_write_cp_next(c->t->vol, cpbuf, &logs, 0);
-}
+static const struct zf2fs_commit_ops txn_ops = {
+	.sit = txn_sit,
+	.sit_mut = txn_sit_mut,
+	.node_at = txn_node_at,
+	.data_at = txn_data_at,
+	.owner = txn_owner,
+	.node_moved = txn_node_moved,
+	.nat_block = txn_nat,
+	.counters = txn_counters,
+};
 
 ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 {
-	struct commit *c;
-	uint8_t *cpbuf = NULL;
-	int err = 0;
+	struct zf2fs_commit_req req = { .ops = &txn_ops, .arg = t };
+	int err;
 
 	if (t->committed)
 		return -EINVAL;
 	if (!t->nnodes && !t->ndatas)
 		return 0;
 	t->committed = true;
-	c = calloc(1, sizeof(*c));
-	if (c)
-		c->taken = calloc(t->vi->main_secs + 1, 1);
-	if (!c || !c->taken || zf2fs_vol_cp_next(t->vol, 0, &cpbuf)) {
-		err = -ENOMEM;
-		goto out;
-	}
-	c->t = t;
-	c->ver = t->vi->cp_ver + 1;
-	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
-		zf2fs_vol_curseg(t->vol, type, &c->cur[type], &c->blkoff[type]);
-		memcpy(c->sum[type], zf2fs_vol_curseg_summary(t->vol, type), sizeof(c->sum[type]));
-		c->orig_cur[type] = c->cur[type];
-	}
-	/* the current logs' SIT entries lived in the journal: into the blocks with them */
-	zf2fs_vol_journal_blocks(t->vol, t->sit_dirty, t->nat_dirty);
-	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
-		if (c->cur[type] < t->vi->main_segs)
-			mark_sit(t, c->cur[type]);
 	err = charge_quotas(t);
-	if (!err) {
-		free_removed(t);
-		err = write_datas(c);
-	}
 	if (!err)
-		err = write_nodes(c);
-	if (!err)
-		err = write_tables(c, cpbuf);
-	if (!err)
-		err = write_pack(c, cpbuf);
-out:
-	free(cpbuf);
-	if (c)
-		free(c->taken);
-	free(c);
-	return err;
+		err = free_removed(t);
+	if (err)
+		return err;
+	req.nnodes = t->nnodes;
+	req.ndatas = t->ndatas;
+	req.orig_count = t->orig_count;
+	req.sit_dirty = t->sit_dirty;
+	req.nat_dirty = t->nat_dirty;
+	return zf2fs_vol_commit(t->vol, &req);
 }
