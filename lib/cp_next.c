@@ -5,9 +5,10 @@
  * Every change to a volume ends the same way: changed SIT and NAT blocks to the copies
  * the current checkpoint does not use (their bits flipped in the new checkpoint's version
  * bitmaps), retired logs' summaries to the SSA, then the new checkpoint in the inactive
- * pack.  The transaction (lib/txn.c) and fsck's repair (fsck/repair.c, which decides
- * itself which blocks change) both write through here, so those addresses and the
- * checkpoint's flags and log fields have one owner.
+ * pack.  Those addresses and the checkpoint's flags and log fields have one owner here.
+ * So has the commit itself (zf2fs_vol_commit, at the end): the one allocator of new log
+ * blocks and the one out-of-place writer, used by the transaction (lib/txn.c) and fsck's
+ * repair (fsck/repair.c), each with its own view of the SIT and NAT behind callbacks.
  */
 #include "config.h"
 #include <errno.h>
@@ -324,6 +325,7 @@ struct commit {
 	const struct zf2fs_commit_req *req;
 	uint32_t cur[ZF2FS_NR_CURSEG], blkoff[ZF2FS_NR_CURSEG];
 	uint32_t orig_cur[ZF2FS_NR_CURSEG];   /* the current checkpoint's logs */
+	bool moved[ZF2FS_NR_CURSEG];          /* the log is in a section this commit took */
 	struct zf2fs_summary sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
 	uint8_t *taken;                  /* per section: taken by this commit */
 	uint8_t *pinned;                 /* per segment: the kept chain reads from it */
@@ -404,6 +406,7 @@ static int new_log(struct commit *c, int type)
 	}
 	c->cur[type] = seg;
 	c->blkoff[type] = 0;
+	c->moved[type] = true;
 	memset(c->sum[type], 0, sizeof(c->sum[type]));
 	se = r->ops->sit_mut(r->arg, seg);
 	if (!se)
@@ -413,12 +416,14 @@ static int new_log(struct commit *c, int type)
 	return 0;
 }
 
-/* Next block of log @type, the log moving on when its segment is full. */
+/* Next block of log @type: new blocks never go where the current checkpoint's log
+ * writes, so the log first moves to a section of this commit's, and on again whenever
+ * its segment is full. */
 static int log_alloc(struct commit *c, int type, uint32_t *ret)
 {
 	int err;
 
-	if (c->blkoff[type] >= BPS) {
+	if (!c->moved[type] || c->blkoff[type] >= BPS) {
 		err = new_log(c, type);
 		if (err)
 			return err;
@@ -464,7 +469,6 @@ static int write_datas(struct commit *c)
 {
 	const struct zf2fs_commit_req *r = c->req;
 	const int type = ZF2FS_LOG_WARM_DATA;
-	bool started = false;
 	int err = 0;
 
 	for (size_t i = 0; !err && i < r->ndatas; i++) {
@@ -475,12 +479,6 @@ static int write_datas(struct commit *c)
 
 		if (!r->ops->data_at(r->arg, i, &d))
 			continue;
-		if (!started) {
-			err = new_log(c, type);
-			if (err)
-				break;
-			started = true;
-		}
 		owner = r->ops->owner(r->arg, d.owner);
 		if (!owner)
 			return -EIO;
@@ -560,7 +558,6 @@ static int write_nodes(struct commit *c)
 	const int type = ZF2FS_LOG_WARM_NODE;
 	uint32_t seed = zf2fs_checksum_seed(c->vol->sb.uuid);
 	uint64_t ver = c->vi->cp_ver + 1;
-	bool started = false;
 	int err = 0;
 
 	for (size_t i = 0; !err && i < r->nnodes; i++) {
@@ -569,12 +566,6 @@ static int write_nodes(struct commit *c)
 
 		if (!r->ops->node_at(r->arg, i, &n))
 			continue;
-		if (!started) {
-			err = new_log(c, type);
-			if (err)
-				break;
-			started = true;
-		}
 		err = log_alloc(c, type, &addr);
 		if (err)
 			break;
@@ -592,8 +583,8 @@ static int write_nodes(struct commit *c)
 	}
 	if (err || !r->chain_len)
 		return err;
-	/* the chain follows the repaired nodes in a log of this commit's own */
-	if (!started || c->blkoff[type] >= BPS)
+	/* the chain follows the new nodes in a log of this commit's own */
+	if (!c->moved[type] || c->blkoff[type] >= BPS)
 		err = new_log(c, type);
 	return err ? err : write_chain(c);
 }

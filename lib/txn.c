@@ -367,6 +367,20 @@ static int64_t free_run(const uint8_t *bitmap, uint32_t nr, uint32_t slots)
 	return -1;
 }
 
+ZF2FS_EXPORT int64_t zf2fs_dentry_add(const struct zf2fs_dentry_view *v, const char *name,
+				      size_t len, uint32_t ino, uint8_t type)
+{
+	int64_t at = free_run(v->bitmap, v->nr, zf2fs_dentry_slots((uint32_t)len));
+
+	if (at < 0 || len > ZF2FS_NAME_LEN)
+		return -ENOSPC;
+	/* the view is read-only for readers; the caller owns the block behind it */
+	put_dentry((uint8_t *)v->bitmap, (struct zf2fs_dir_entry *)v->dentry,
+		   (uint8_t (*)[ZF2FS_SLOT_LEN])v->filename, (uint32_t)at, name, len,
+		   zf2fs_dentry_hash(name, len), ino, type);
+	return at;
+}
+
 /* Dentry block @fofs of directory @dir (its queued node @dn) as this transaction sees it;
  * a hole gives a new zeroed block.  The block is queued for writing. */
 static int dir_block(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn, uint64_t fofs,
@@ -520,7 +534,7 @@ static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		      const char *name, size_t len, uint32_t ino, uint8_t type)
 {
-	uint32_t hash = zf2fs_dentry_hash(name, len), slots = zf2fs_dentry_slots((uint32_t)len);
+	uint32_t hash = zf2fs_dentry_hash(name, len);
 	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
 	int err = name_exists(t, dir, dn, name, len, hash);
 
@@ -531,16 +545,14 @@ int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 
 		for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level); k++) {
 			struct zf2fs_dentry_block *db;
-			int64_t at;
+			struct zf2fs_dentry_view v;
 
 			err = dir_block(t, dir, dn, b + k, &db);
 			if (err)
 				return err;
-			at = free_run(db->dentry_bitmap, ZF2FS_DENTRY_PER_BLOCK, slots);
-			if (at < 0)
+			zf2fs_dentry_view_block(db, &v);
+			if (zf2fs_dentry_add(&v, name, len, ino, type) < 0)
 				continue;
-			put_dentry(db->dentry_bitmap, db->dentry, db->filename, (uint32_t)at, name,
-				   len, hash, ino, type);
 			if (level >= depth)
 				zf2fs_set(dn->i.i_current_depth, level + 1);
 			if (zf2fs_get(dn->i.i_size) < (b + k + 1) * ZF2FS_BLKSIZE)

@@ -203,6 +203,14 @@ struct zf2fs_commit_req {
  * footers and addresses. */
 ZF2FS_EXPORT int zf2fs_vol_commit(struct zf2fs_vol *vol, const struct zf2fs_commit_req *req);
 
+/* Enter @name (@len bytes) -> @ino, dentry file type @type, in the first run of free
+ * slots of @v long enough for it: the entry with the hash the kernel looks it up by, the
+ * name bytes, the bitmap bits.  @v views a block or inline area the caller may change
+ * (zf2fs_dentry_view_block, zf2fs_dentry_view_inline); which block the name belongs in
+ * (its hash bucket) is the caller's choice.  Returns the first slot, or -ENOSPC. */
+ZF2FS_EXPORT int64_t zf2fs_dentry_add(const struct zf2fs_dentry_view *v, const char *name,
+				      size_t len, uint32_t ino, uint8_t type);
+
 #ifdef __cplusplus
 extern "C" {
 #endif
