@@ -591,7 +591,7 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 	bool is_dir = (mode & S_IFMT_) == S_IFDIR_;
 	struct zf2fs_node *dn, *n;
 	struct zf2fs_inode_geom g;
-	uint32_t ino, base;
+	uint32_t ino;
 	uint64_t nblk = (len + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
 	int err;
 
@@ -615,9 +615,9 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 	init_inode(t, n, ino, dir, name, nlen, mode);
 	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g))
 		return -ZF2FS_EFSCORRUPTED;
-	base = g.extra_words;
-	/* the inode's own addresses, then up to two direct nodes */
-	if (nblk > g.addrs + 2ull * ZF2FS_ADDRS_PER_BLOCK)
+	/* checked before the name goes in: the inode's own addresses, direct, indirect and
+	 * double indirect nodes */
+	if (!file_blocks_fit(&g, nblk))
 		return -EFBIG;
 	err = enter_new_inode(t, dir, dn, name, nlen, ino,
 			      is_dir ? ZF2FS_FT_DIR : ZF2FS_FT_REG_FILE);
@@ -643,53 +643,26 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 		t->new_blocks++;
 		zf2fs_set(dn->i.i_links, zf2fs_get(dn->i.i_links) + 1);
 	} else {
-		uint32_t direct[2] = { 0, 0 }, ndirect = 0;
+		uint8_t *tail = NULL;
 
-		while (nblk > g.addrs + (uint64_t)ndirect * ZF2FS_ADDRS_PER_BLOCK) {
-			struct zf2fs_node *dnode;
-			uint32_t nid;
+		/* block by block as zf2fs_txn_write_block maps them (lib/txn_file.c) */
+		for (uint64_t b = 0; b < nblk && !err; b++) {
+			const uint8_t *src = (const uint8_t *)data + b * ZF2FS_BLKSIZE;
 
-			err = alloc_nid(t, &nid);
-			if (!err)
-				err = new_node(t, nid, &dnode);
-			if (!err)
-				err = nat_set(t, nid, ino, ZF2FS_NULL_ADDR);
-			if (err)
-				return err;
-			t->nodes[t->nnodes - 1].is_new_inode = false;
-			zf2fs_set(dnode->footer.nid, nid);
-			zf2fs_set(dnode->footer.ino, ino);
-			zf2fs_set(dnode->footer.flag, ((ZF2FS_OFS_DIR1 + ndirect) << ZF2FS_FOOTER_OFS_SHIFT) |
-			       ZF2FS_FOOTER_COLD_BIT);
-			zf2fs_set(n->i.i_nid[ndirect], nid);
-			direct[ndirect++] = nid;
-			t->new_nodes++;
-			t->new_blocks++;
+			if (len - b * ZF2FS_BLKSIZE < ZF2FS_BLKSIZE) {
+				tail = calloc(1, ZF2FS_BLKSIZE);
+				if (!tail)
+					return -ENOMEM;
+				memcpy(tail, src, len - b * ZF2FS_BLKSIZE);
+				src = tail;
+			}
+			err = file_block(t, ino, n, b, src);
 		}
+		free(tail);
+		if (err)
+			return err;
 		zf2fs_set(n->i.i_size, len);
-		zf2fs_set(n->i.i_blocks, 1 + nblk + ndirect);
-		for (uint64_t b = 0; b < nblk; b++) {
-			uint8_t *buf = calloc(1, ZF2FS_BLKSIZE);
-			size_t piece = len - b * ZF2FS_BLKSIZE < ZF2FS_BLKSIZE ?
-				       len - b * ZF2FS_BLKSIZE : ZF2FS_BLKSIZE;
-			uint32_t owner = ino, ofs = (uint32_t)b;
-
-			if (b >= g.addrs) {
-				owner = direct[(b - g.addrs) / ZF2FS_ADDRS_PER_BLOCK];
-				ofs = (uint32_t)((b - g.addrs) % ZF2FS_ADDRS_PER_BLOCK);
-			}
-			if (!buf)
-				return -ENOMEM;
-			memcpy(buf, (const uint8_t *)data + b * ZF2FS_BLKSIZE, piece);
-			err = queue_data(t, owner, ofs, b, ZF2FS_NULL_ADDR, buf);
-			if (err) {
-				free(buf);
-				return err;
-			}
-			t->new_blocks++;
-		}
 	}
-	(void)base;
 	if (ret_ino)
 		*ret_ino = ino;
 	return 0;

@@ -335,19 +335,24 @@ static int child_node(struct zf2fs_txn *t, struct zf2fs_node *inode, uint32_t in
 	return 0;
 }
 
-ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *t, uint32_t ino, uint64_t fofs,
-				       const void *buf)
+bool file_blocks_fit(const struct zf2fs_inode_geom *g, uint64_t nblk)
+{
+	struct node_path p;
+
+	return !nblk || !node_path(g, nblk - 1, &p);
+}
+
+int file_block(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n, uint64_t fofs,
+	       const void *buf)
 {
 	struct zf2fs_inode_geom g;
-	struct zf2fs_node *n, *cur;
+	struct zf2fs_node *cur;
 	struct node_path p;
 	struct slot slot;
 	uint32_t owner = ino, ofs;
 	uint8_t *copy;
-	int err = data_file(t, ino, true, &n);
+	int err;
 
-	if (err)
-		return err;
 	if (n->i.i_inline & ZF2FS_INLINE_DATA) {
 		if (n->i.i_inline & ZF2FS_DATA_EXIST)
 			return -EBUSY;
@@ -387,6 +392,15 @@ ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *t, uint32_t ino, uint64
 	zf2fs_set(n->i.i_blocks, zf2fs_get(n->i.i_blocks) + 1);
 	t->new_blocks++;
 	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *t, uint32_t ino, uint64_t fofs,
+				       const void *buf)
+{
+	struct zf2fs_node *n;
+	int err = data_file(t, ino, true, &n);
+
+	return err ? err : file_block(t, ino, n, fofs, buf);
 }
 
 ZF2FS_EXPORT void zf2fs_txn_usage(const struct zf2fs_txn *t, uint64_t *ret_blocks,

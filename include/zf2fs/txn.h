@@ -235,9 +235,11 @@ ZF2FS_EXPORT void zf2fs_txn_set_time(struct zf2fs_txn *txn, uint64_t seconds);
  * bucket is full; the parent's link count and times follow.  An inline parent directory
  * is first converted to one with a dentry block, as the kernel does when it fills up.
  * @ret_ino (may be NULL) gets the new inode number.
+ * The data's blocks are mapped as zf2fs_txn_write_block() maps them (direct, indirect
+ * and double indirect nodes).
  * Returns 0; -EEXIST when @dir holds @name; -ENOTDIR; -ENAMETOOLONG; -EINVAL for other
- * modes; -EFBIG when the data needs more blocks than the inode and two direct nodes
- * address (about 11 MB);
+ * modes; -EFBIG when the data needs more blocks than double indirect nodes address
+ * (about 3.9 TiB);
  * -EOPNOTSUPP for casefolded or encrypted parent directories and for inline ones with
  * a nonzero i_dir_level; -ENOSPC without a
  * free nid.
