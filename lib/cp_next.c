@@ -682,6 +682,15 @@ static int write_pack(struct commit *c)
 	if (r->chain_len)
 		flags |= ZF2FS_CPN_RECOVERY;
 	r->ops->counters(r->arg, cp, &logs, c->ntaken);
+	/* the check every reader makes of a checkpoint (lib/checkpoint.c): a pack failing it
+	 * would be written only to be passed over */
+	if (zf2fs_get(cp->valid_block_count) > zf2fs_get(cp->user_block_count)) {
+		zf2fs_logf(&c->vol->log, ZF2FS_MSG_ERROR, 0, "the new checkpoint would count %llu "
+			   "blocks, above the %llu the volume's users may have",
+			   (unsigned long long)zf2fs_get(cp->valid_block_count),
+			   (unsigned long long)zf2fs_get(cp->user_block_count));
+		return -ENOSPC;
+	}
 	return zf2fs_vol_write_cp_next(c->vol, c->cpbuf, &logs, flags);
 }
 

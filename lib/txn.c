@@ -1145,6 +1145,14 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 		err = free_removed(t);
 	if (err)
 		return err;
+	/* a checkpoint counting more blocks than the users may have is not a valid one: it
+	 * would be written, then passed over at the next open */
+	if ((int64_t)zf2fs_get(zf2fs_vol_checkpoint(t->vol)->valid_block_count) + t->new_blocks >
+	    (int64_t)zf2fs_get(zf2fs_vol_checkpoint(t->vol)->user_block_count)) {
+		zf2fs_logf(&t->vol->log, ZF2FS_MSG_ERROR, 0, "the new blocks exceed the volume's user "
+			   "blocks");
+		return -ENOSPC;
+	}
 	req.nnodes = t->nnodes;
 	req.ndatas = t->ndatas;
 	req.orig_count = t->orig_count;

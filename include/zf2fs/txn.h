@@ -270,8 +270,9 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *txn, uint32_t dir, const cha
  * Write everything queued and a new checkpoint.  On volumes with quota files, every inode
  * created, removed or resized is charged to its user, group and project in them first
  * (inodes and bytes, as the kernel counts them).  Returns 0; -ENOSPC when the free
- * segments do not hold the new blocks (nothing committed); write errors (the old volume
- * stays as it was).
+ * segments do not hold the new blocks or the checkpoint would count more blocks than
+ * user_block_count allows (nothing committed); write errors (the old volume stays as it
+ * was).
  */
 ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *txn);
 

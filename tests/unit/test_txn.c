@@ -599,10 +599,23 @@ static void test_direct_nodes(void **state)
 	/* inode + data blocks + direct nodes */
 	assert_int_equal(zf2fs_get(n.i.i_blocks), 1 + 10 * MiB / ZF2FS_BLKSIZE + 2);
 	check_tables(vol);
+	/* 12 MiB more than the 64 MiB volume's users may have: refused, nothing changes
+	 * (such a commit used to write a checkpoint that the next open passed over) */
+	{
+		const struct item past[] = { { "", "twelve", false, 12 * MiB + 5 } };
+		uint64_t ver = zf2fs_vol_info(vol)->cp_ver;
+
+		assert_int_equal(apply(vol, past, 1), -ENOSPC);
+		zf2fs_vol_close(vol);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver);
+		assert_int_equal(state_of(vol, past, 1), 0);
+		assert_int_equal(state_of(vol, big, 2), 1);
+	}
 	zf2fs_vol_close(vol);
 	zf2fs_dev_close(dev);
 	free(img);
-	/* a fresh volume: the 64 MiB one holds 16 MiB of files already */
+	/* a fresh volume for it */
 	img = format_image(ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM);
 	dev = device_with(img);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
