@@ -397,9 +397,9 @@ static inline bool sit_bit(const struct zf2fs_sit_entry *se, uint32_t off)
 }
 
 /* ---- repair (repair.c) ------------------------------------------------------------------ */
-/* Everything below queues changes; repair_commit() writes them crash-safely: new node and
- * data blocks out of place, SIT/NAT blocks to their inactive copies, then a new checkpoint
- * in the inactive pack, written last. */
+/* Everything below queues changes; repair_commit() hands them to the library's crash-safe
+ * commit (zf2fs_vol_commit): new node and data blocks out of place, SIT/NAT blocks to
+ * their inactive copies, then a new checkpoint in the inactive pack, written last. */
 int repair_begin(struct fsck_ctx *ctx);
 /* The node block of @nid, as it will be written (read from disk the first time). */
 struct zf2fs_node *repair_node(struct fsck_ctx *ctx, uint32_t nid);
@@ -433,11 +433,11 @@ void repair_mark_checkpoint(struct fsck_ctx *ctx);
 int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint32_t ino,
 		      uint8_t type);
 int repair_rewrite_primary_super(struct fsck_ctx *ctx);
-/* Point ".." of directory @dir at @parent. */
 /* A new, zeroed node @nid of inode @ino (a free nid): written at commit, NAT set then. */
 struct zf2fs_node *repair_new_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino);
 /* Set the NAT entry of @nid (written with the NAT blocks at commit). */
 int repair_set_nat(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t blkaddr);
+/* Point ".." of directory @dir at @parent. */
 int repair_set_dotdot(struct fsck_ctx *ctx, uint32_t dir, uint32_t parent);
 /* Set the type (ZF2FS_SUM_TYPE_*) in the footer of a segment's summary block. */
 int repair_set_sum_type(struct fsck_ctx *ctx, uint32_t segno, uint8_t type);

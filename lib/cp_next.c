@@ -5,9 +5,10 @@
  * Every change to a volume ends the same way: changed SIT and NAT blocks to the copies
  * the current checkpoint does not use (their bits flipped in the new checkpoint's version
  * bitmaps), retired logs' summaries to the SSA, then the new checkpoint in the inactive
- * pack.  The transaction (lib/txn.c) and fsck's repair (fsck/repair.c, which decides
- * itself which blocks change) both write through here, so those addresses and the
- * checkpoint's flags and log fields have one owner.
+ * pack.  Those addresses and the checkpoint's flags and log fields have one owner here.
+ * So has the commit itself (zf2fs_vol_commit, at the end): the one allocator of new log
+ * blocks and the one out-of-place writer, used by the transaction (lib/txn.c) and fsck's
+ * repair (fsck/repair.c), each with its own view of the SIT and NAT behind callbacks.
  */
 #include "config.h"
 #include <errno.h>
@@ -314,5 +315,454 @@ ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
 out:
 	free(sums);
 	free(orph);
+	return err;
+}
+
+/* ---- the commit (zf2fs_vol_commit) ------------------------------------------------------ */
+struct commit {
+	struct zf2fs_vol *vol;
+	const struct zf2fs_vol_info *vi;
+	const struct zf2fs_commit_req *req;
+	uint32_t cur[ZF2FS_NR_CURSEG], blkoff[ZF2FS_NR_CURSEG];
+	uint32_t orig_cur[ZF2FS_NR_CURSEG];   /* the current checkpoint's logs */
+	bool moved[ZF2FS_NR_CURSEG];          /* the log is in a section this commit took */
+	struct zf2fs_summary sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
+	uint8_t *taken;                  /* per section: taken by this commit */
+	uint8_t *pinned;                 /* per segment: the kept chain reads from it */
+	uint32_t ntaken, scan_from;      /* below scan_from no section can be taken */
+	uint8_t *cpbuf;                  /* the new checkpoint (zf2fs_vol_cp_next) */
+};
+
+static bool in_logs(const uint32_t logs[ZF2FS_NR_CURSEG], uint32_t s)
+{
+	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
+		if (logs[i] == s)
+			return true;
+	return false;
+}
+
+static void mark_sit(struct commit *c, uint32_t segno)
+{
+	c->req->sit_dirty[zf2fs_sit_block_index(segno)] = 1;
+}
+
+/* Whether main segment @s may take new blocks: free in the current checkpoint and now,
+ * no log's (the current checkpoint's logs included: their positions stay as the old
+ * checkpoint left them), and nothing the kept chain reads lies in it. */
+static bool seg_free(const struct commit *c, uint32_t s)
+{
+	const struct zf2fs_commit_req *r = c->req;
+
+	return s < c->vi->main_segs && !in_logs(c->cur, s) && !in_logs(c->orig_cur, s) &&
+	       r->orig_count[s] == 0 && !(c->pinned && c->pinned[s]) &&
+	       zf2fs_sit_valid_blocks(r->ops->sit(r->arg, s)) == 0 &&
+	       !(r->ops->seg_busy && r->ops->seg_busy(r->arg, s));
+}
+
+/* The one allocator: the first segment of a section whose segments are all free
+ * (seg_free) and that this commit has not taken yet.  A section once passed over stays
+ * unusable (every reason above lasts until the commit ends), so the scan goes on from
+ * there. */
+static int pick_free_section(struct commit *c, uint32_t *ret)
+{
+	uint32_t sps = c->vi->segs_per_sec;
+
+	for (uint32_t sec = c->scan_from; sec < c->vi->main_secs; sec++) {
+		bool ok = !c->taken[sec];
+
+		for (uint32_t k = 0; k < sps && ok; k++)
+			ok = seg_free(c, sec * sps + k);
+		if (ok) {
+			c->taken[sec] = 1;
+			c->ntaken++;
+			c->scan_from = sec + 1;
+			*ret = sec * sps;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+static uint64_t log_addr(const struct commit *c, int type, uint32_t off)
+{
+	return zf2fs_main_blk(c->vi->main_blkaddr, c->cur[type], off);
+}
+
+/* Retire log @type (its summary to the SSA) and start it on a fresh free section. */
+static int new_log(struct commit *c, int type)
+{
+	const struct zf2fs_commit_req *r = c->req;
+	struct zf2fs_sit_entry *se;
+	uint32_t seg;
+	int err;
+
+	err = zf2fs_vol_write_ssa(c->vol, c->cur[type], type, c->sum[type]);
+	if (err)
+		return err;
+	err = pick_free_section(c, &seg);
+	if (err) {
+		zf2fs_logf(&c->vol->log, ZF2FS_MSG_ERROR, 0, "no free section left for the new blocks");
+		return err;
+	}
+	c->cur[type] = seg;
+	c->blkoff[type] = 0;
+	c->moved[type] = true;
+	memset(c->sum[type], 0, sizeof(c->sum[type]));
+	se = r->ops->sit_mut(r->arg, seg);
+	if (!se)
+		return -ENOMEM;
+	zf2fs_sit_set_vblocks(se, (uint32_t)type, 0);
+	mark_sit(c, seg);
+	return 0;
+}
+
+/* Next block of log @type: new blocks never go where the current checkpoint's log
+ * writes, so the log first moves to a section of this commit's, and on again whenever
+ * its segment is full. */
+static int log_alloc(struct commit *c, int type, uint32_t *ret)
+{
+	int err;
+
+	if (!c->moved[type] || c->blkoff[type] >= BPS) {
+		err = new_log(c, type);
+		if (err)
+			return err;
+	}
+	*ret = (uint32_t)log_addr(c, type, c->blkoff[type]);
+	return 0;
+}
+
+static int set_block(struct commit *c, uint32_t blk, bool valid)
+{
+	const struct zf2fs_commit_req *r = c->req;
+	struct zf2fs_sit_entry *se;
+	uint32_t seg;
+
+	if (blk < c->vi->main_blkaddr || blk >= c->vi->main_end)
+		return 0;
+	seg = zf2fs_main_segno(c->vi->main_blkaddr, blk);
+	se = r->ops->sit_mut(r->arg, seg);
+	if (!se)
+		return -ENOMEM;
+	if (zf2fs_sit_mark(se, zf2fs_main_seg_off(c->vi->main_blkaddr, blk), valid))
+		mark_sit(c, seg);
+	return 0;
+}
+
+/* Where slot @ofs of node @n (nid @nid) keeps its block address: an inode's slots count
+ * after its extra attributes, a direct node's from its first word. */
+static uint8_t *slot_ptr(const struct commit *c, struct zf2fs_node *n, uint32_t nid,
+			 uint32_t ofs)
+{
+	if (zf2fs_get(n->footer.ino) == nid && zf2fs_get(n->footer.nid) == nid) {
+		struct zf2fs_inode_geom g;
+
+		if (zf2fs_inode_geometry(&n->i, c->vi->features, &g) ||
+		    (uint64_t)g.extra_words + ofs >= ZF2FS_ADDRS_PER_INODE)
+			return NULL;
+		return (uint8_t *)&n->i.i_addr[g.extra_words + ofs];
+	}
+	return ofs < ZF2FS_ADDRS_PER_BLOCK ? (uint8_t *)&n->dn.addr[ofs] : NULL;
+}
+
+/* The log of the i-th node or data block: the caller's choice when it makes one of the
+ * right kind, else the warm log. */
+static int log_of(const struct commit *c, bool node, size_t i)
+{
+	const struct zf2fs_commit_req *r = c->req;
+	int lo = node ? ZF2FS_LOG_HOT_NODE : ZF2FS_LOG_HOT_DATA;
+	int hi = node ? ZF2FS_LOG_COLD_NODE : ZF2FS_LOG_COLD_DATA;
+	int t = r->ops->log_of ? r->ops->log_of(r->arg, node, i) : -1;
+
+	if (t < lo || t > hi)
+		return node ? ZF2FS_LOG_WARM_NODE : ZF2FS_LOG_WARM_DATA;
+	return t;
+}
+
+static int write_datas(struct commit *c)
+{
+	const struct zf2fs_commit_req *r = c->req;
+	int err = 0;
+
+	for (size_t i = 0; !err && i < r->ndatas; i++) {
+		struct zf2fs_commit_data d;
+		struct zf2fs_node *owner;
+		uint8_t *slot;
+		uint32_t addr;
+		int type;
+
+		if (!r->ops->data_at(r->arg, i, &d))
+			continue;
+		type = log_of(c, false, i);
+		owner = r->ops->owner(r->arg, d.owner);
+		if (!owner)
+			return -EIO;
+		slot = slot_ptr(c, owner, d.owner, d.ofs);
+		if (!slot || ((r->flags & ZF2FS_COMMIT_CHECK_SLOTS) &&
+			      zf2fs_get_le32p(slot) != d.old_addr))
+			return -ZF2FS_EFSCORRUPTED;
+		err = log_alloc(c, type, &addr);
+		if (err)
+			break;
+		zf2fs_set(c->sum[type][c->blkoff[type]].nid, d.owner);
+		zf2fs_set(c->sum[type][c->blkoff[type]].ofs_in_node, d.ofs);
+		c->blkoff[type]++;
+		err = zf2fs_vol_write_block(c->vol, addr, d.buf);
+		if (err)
+			break;
+		zf2fs_put_le32p(slot, addr);
+		if (d.old_addr != ZF2FS_NULL_ADDR)
+			err = set_block(c, d.old_addr, false);
+		if (!err)
+			err = set_block(c, addr, true);
+	}
+	return err;
+}
+
+/* The kept chain: copies of its blocks, in its order, from the warm node log's write
+ * position on, each naming the next copy and the new checkpoint's version, the last one
+ * ending the chain (next block 0, which the kernel's walk never follows).  Everything
+ * else in the blocks (fsync and dentry marks, node offsets, the data block addresses)
+ * stays as the kernel wrote it, so the kernel replays the copies exactly as it would
+ * have the originals.  A chain longer than the rest of the segment goes on in further
+ * free sections, as the kernel's own chain does when its log moves.  The copies are not
+ * valid in the SIT: like the originals, they live past the log's position until the
+ * kernel's recovery checkpoint. */
+static int write_chain(struct commit *c)
+{
+	const struct zf2fs_commit_req *r = c->req;
+	uint32_t seed = zf2fs_checksum_seed(c->vol->sb.uuid);
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	uint64_t here = log_addr(c, ZF2FS_LOG_WARM_NODE, c->blkoff[ZF2FS_LOG_WARM_NODE]);
+	int err = n ? 0 : -ENOMEM;
+
+	for (uint32_t i = 0; i < r->chain_len && !err; i++) {
+		uint64_t next = 0;
+
+		if (i + 1 < r->chain_len) {
+			if (zf2fs_main_seg_off(c->vi->main_blkaddr, here) + 1 < BPS) {
+				next = here + 1;
+			} else {
+				uint32_t seg;
+
+				err = pick_free_section(c, &seg);
+				if (err) {
+					zf2fs_logf(&c->vol->log, ZF2FS_MSG_ERROR, 0,
+						   "no free section left for the roll-forward chain");
+					break;
+				}
+				next = zf2fs_main_blk(c->vi->main_blkaddr, seg, 0);
+			}
+		}
+		err = zf2fs_vol_read_block(c->vol, r->chain[i], n);
+		if (err)
+			break;
+		zf2fs_node_set_chain(n, (const struct zf2fs_checkpoint *)c->cpbuf, (uint32_t)next);
+		/* an inode's checksum covers its footer */
+		zf2fs_inode_reseal(n, (uint32_t)zf2fs_get(n->footer.nid), c->vi->features, seed);
+		err = zf2fs_vol_write_block(c->vol, here, n);
+		here = next;
+	}
+	free(n);
+	return err;
+}
+
+static int write_nodes(struct commit *c)
+{
+	const struct zf2fs_commit_req *r = c->req;
+	const int chain_log = ZF2FS_LOG_WARM_NODE;
+	uint32_t seed = zf2fs_checksum_seed(c->vol->sb.uuid);
+	uint64_t ver = c->vi->cp_ver + 1;
+	int err = 0;
+
+	for (size_t i = 0; !err && i < r->nnodes; i++) {
+		struct zf2fs_commit_node n;
+		uint32_t addr, next;
+		int type;
+
+		if (!r->ops->node_at(r->arg, i, &n))
+			continue;
+		type = log_of(c, true, i);
+		err = log_alloc(c, type, &addr);
+		if (err)
+			break;
+		zf2fs_set(c->sum[type][c->blkoff[type]].nid, n.nid);
+		c->blkoff[type]++;
+		next = c->blkoff[type] < BPS ? (uint32_t)log_addr(c, type, c->blkoff[type]) : 0;
+		zf2fs_node_seal(n.buf, n.nid, ver, next, c->vi->features, seed);
+		err = zf2fs_vol_write_block(c->vol, addr, n.buf);
+		if (!err)
+			err = r->ops->node_moved(r->arg, n.nid, n.buf, n.old_addr, addr);
+		if (!err && n.old_addr != ZF2FS_NULL_ADDR)
+			err = set_block(c, n.old_addr, false);
+		if (!err)
+			err = set_block(c, addr, true);
+	}
+	if (err || !r->chain_len)
+		return err;
+	/* the chain follows the new nodes in a log of this commit's own */
+	if (!c->moved[chain_log] || c->blkoff[chain_log] >= BPS)
+		err = new_log(c, chain_log);
+	return err ? err : write_chain(c);
+}
+
+static int write_summary_fixes(struct commit *c)
+{
+	const struct zf2fs_commit_req *r = c->req;
+	int err = 0;
+
+	for (size_t i = 0; i < r->nsums && !err; i++) {
+		const struct zf2fs_commit_sum *f = &r->sums[i];
+		struct zf2fs_summary *e = NULL;
+		uint32_t seg, off;
+
+		if (f->blkaddr < c->vi->main_blkaddr || f->blkaddr >= c->vi->main_end)
+			return -EINVAL;
+		seg = zf2fs_main_segno(c->vi->main_blkaddr, f->blkaddr);
+		off = zf2fs_main_seg_off(c->vi->main_blkaddr, f->blkaddr);
+		/* a log's summary goes with the new checkpoint */
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+			if (c->cur[t] == seg)
+				e = &c->sum[t][off];
+		if (e) {
+			zf2fs_set(e->nid, f->nid);
+			zf2fs_set(e->ofs_in_node, f->ofs);
+			e->version = f->version;
+			continue;
+		}
+		err = zf2fs_vol_set_ssa_entry(c->vol, f->blkaddr, f->nid, f->ofs, f->version);
+	}
+	for (size_t i = 0; i < r->nsum_types && !err; i++)
+		err = zf2fs_vol_set_ssa_type(c->vol, r->sum_types[i].segno,
+					     r->sum_types[i].type == ZF2FS_SUM_TYPE_NODE);
+	return err;
+}
+
+/* Every segment the kept chain's blocks lie in, and every segment a word of theirs could
+ * name (the data blocks the kernel will take over are among them): pinned, never
+ * written by this commit.  A few segments too many only narrow the choice. */
+static int pin_chain(struct commit *c)
+{
+	const struct zf2fs_commit_req *r = c->req;
+	uint32_t mb = c->vi->main_blkaddr;
+	uint8_t *b = malloc(ZF2FS_BLKSIZE);
+	int err = 0;
+
+	c->pinned = calloc(c->vi->main_segs + 1, 1);
+	if (!c->pinned || !b) {
+		free(b);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < r->chain_len && !err; i++) {
+		if (r->chain[i] < mb || r->chain[i] >= c->vi->main_end) {
+			err = -ZF2FS_EFSCORRUPTED;
+			break;
+		}
+		err = zf2fs_vol_read_block(c->vol, r->chain[i], b);
+		if (err)
+			break;
+		c->pinned[zf2fs_main_segno(mb, r->chain[i])] = 1;
+		for (uint32_t w = 0; w < zf2fs_node_nr_words(); w++) {
+			uint32_t a = zf2fs_node_word(b, w);
+
+			if (a >= mb && a < c->vi->main_end)
+				c->pinned[zf2fs_main_segno(mb, a)] = 1;
+		}
+	}
+	free(b);
+	return err;
+}
+
+static int write_tables(struct commit *c)
+{
+	const struct zf2fs_commit_req *r = c->req;
+	int err = zf2fs_vol_write_sit_dirty(c->vol, r->sit_dirty, r->ops->sit, r->arg, c->cpbuf);
+
+	return err ? err : zf2fs_vol_write_nat_dirty(c->vol, r->nat_dirty, r->ops->nat_block,
+						     r->arg, c->cpbuf);
+}
+
+static int write_pack(struct commit *c)
+{
+	const struct zf2fs_commit_req *r = c->req;
+	struct zf2fs_checkpoint *cp = (struct zf2fs_checkpoint *)c->cpbuf;
+	unsigned flags = r->flags & ZF2FS_CPN_QUOTA_CHECKED;
+	struct zf2fs_cp_logs logs;
+
+	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
+		logs.segno[type] = c->cur[type];
+		logs.blkoff[type] = c->blkoff[type];
+		/* a log moved to a fresh section continues in LFS order there */
+		logs.alloc_type[type] = c->cur[type] != c->orig_cur[type] ? 0 : cp->alloc_type[type];
+		logs.sum[type] = c->sum[type];
+	}
+	if (r->chain_len)
+		flags |= ZF2FS_CPN_RECOVERY;
+	r->ops->counters(r->arg, cp, &logs, c->ntaken);
+	/* the check every reader makes of a checkpoint (lib/checkpoint.c): a pack failing it
+	 * would be written only to be passed over */
+	if (zf2fs_get(cp->valid_block_count) > zf2fs_get(cp->user_block_count)) {
+		zf2fs_logf(&c->vol->log, ZF2FS_MSG_ERROR, 0, "the new checkpoint would count %llu "
+			   "blocks, above the %llu the volume's users may have",
+			   (unsigned long long)zf2fs_get(cp->valid_block_count),
+			   (unsigned long long)zf2fs_get(cp->user_block_count));
+		return -ENOSPC;
+	}
+	return zf2fs_vol_write_cp_next(c->vol, c->cpbuf, &logs, flags);
+}
+
+ZF2FS_EXPORT int zf2fs_vol_commit(struct zf2fs_vol *vol, const struct zf2fs_commit_req *req)
+{
+	struct commit *c = calloc(1, sizeof(*c));
+	int err = 0;
+
+	if (!c)
+		return -ENOMEM;
+	c->vol = vol;
+	c->vi = &vol->info;
+	c->req = req;
+	c->taken = calloc(c->vi->main_secs + 1, 1);
+	if (!c->taken ||
+	    zf2fs_vol_cp_next(vol, req->chain_len ? ZF2FS_CPN_RECOVERY : 0, &c->cpbuf)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (req->chain_len)
+		err = pin_chain(c);
+	for (int type = 0; type < ZF2FS_NR_CURSEG && !err; type++) {
+		zf2fs_vol_curseg(vol, type, &c->cur[type], &c->blkoff[type]);
+		memcpy(c->sum[type], zf2fs_vol_curseg_summary(vol, type), sizeof(c->sum[type]));
+		c->orig_cur[type] = c->cur[type];
+	}
+	/* the current logs' SIT entries and the journals' NAT entries go into blocks */
+	if (!err) {
+		zf2fs_vol_journal_blocks(vol, req->sit_dirty, req->nat_dirty);
+		for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
+			if (c->cur[type] < c->vi->main_segs)
+				mark_sit(c, c->cur[type]);
+	}
+	for (int type = 0; type < ZF2FS_NR_CURSEG && !err && req->log_fix; type++) {
+		if (req->log_fix[type] < 0)
+			continue;
+		if (req->log_fix[type] < (int32_t)BPS)
+			c->blkoff[type] = (uint32_t)req->log_fix[type];
+		else
+			err = new_log(c, type);
+	}
+	if (!err)
+		err = write_datas(c);
+	if (!err)
+		err = write_nodes(c);
+	if (!err)
+		err = write_summary_fixes(c);
+	if (!err)
+		err = write_tables(c);
+	if (!err)
+		err = write_pack(c);
+out:
+	free(c->cpbuf);
+	free(c->taken);
+	free(c->pinned);
+	free(c);
 	return err;
 }

@@ -4,18 +4,12 @@
  * checkpoint (include/zf2fs/txn.h).
  *
  * Queued changes live in memory: new and changed node blocks (whole copies), new and
- * changed data blocks (owner node and slot), and an overlay of NAT entries.  The commit,
- * in the order fsck/repair.c established:
- *  1. data blocks, then node blocks, out of place into new warm data / warm node logs,
- *     taken at the start of sections that were free in the current checkpoint and stay
- *     free until this one (the first segment of a free section: on zoned volumes that is
- *     a zone's write pointer, and inside its capacity); a full log is retired by writing
- *     its summary to the SSA and taking another free section;
- *  2. dirty SIT and NAT blocks to their inactive copies, the journals flushed into them,
- *     their bits in the version bitmaps flipped;
- *  3. the new checkpoint, one version up, to the inactive pack (lib/cp_write.c writes its
- *     CP blocks last).
- * Until step 3's last write the current checkpoint names only blocks nothing here touched.
+ * changed data blocks (owner node and slot), and an overlay of NAT entries over the SIT
+ * the transaction loads whole.  The commit charges the quota files, frees what removed
+ * inodes held, and hands the rest to the library's one out-of-place commit
+ * (zf2fs_vol_commit, lib/cp_next.c): data and node blocks into new logs in free sections,
+ * SIT and NAT blocks to their inactive copies, the new checkpoint last.  Until that
+ * checkpoint's last write the current one names only blocks nothing here touched.
  */
 #include "config.h"
 #include <errno.h>
@@ -373,6 +367,26 @@ static int64_t free_run(const uint8_t *bitmap, uint32_t nr, uint32_t slots)
 	return -1;
 }
 
+static int64_t dentry_add_hashed(const struct zf2fs_dentry_view *v, const char *name,
+				 size_t len, uint32_t hash, uint32_t ino, uint8_t type)
+{
+	int64_t at = free_run(v->bitmap, v->nr, zf2fs_dentry_slots((uint32_t)len));
+
+	if (at < 0 || len > ZF2FS_NAME_LEN)
+		return -ENOSPC;
+	/* the view is read-only for readers; the caller owns the block behind it */
+	put_dentry((uint8_t *)v->bitmap, (struct zf2fs_dir_entry *)v->dentry,
+		   (uint8_t (*)[ZF2FS_SLOT_LEN])v->filename, (uint32_t)at, name, len, hash, ino,
+		   type);
+	return at;
+}
+
+ZF2FS_EXPORT int64_t zf2fs_dentry_add(const struct zf2fs_dentry_view *v, const char *name,
+				      size_t len, uint32_t ino, uint8_t type)
+{
+	return dentry_add_hashed(v, name, len, zf2fs_dentry_hash(name, len), ino, type);
+}
+
 /* Dentry block @fofs of directory @dir (its queued node @dn) as this transaction sees it;
  * a hole gives a new zeroed block.  The block is queued for writing. */
 static int dir_block(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn, uint64_t fofs,
@@ -529,7 +543,7 @@ static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		      const char *name, size_t len, uint32_t ino, uint8_t type)
 {
-	uint32_t hash, slots = zf2fs_dentry_slots((uint32_t)len);
+	uint32_t hash;
 	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
 	int err = txn_name_hash(t, dn, name, len, &hash);
 
@@ -543,16 +557,15 @@ int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 
 		for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level); k++) {
 			struct zf2fs_dentry_block *db;
-			int64_t at;
+			struct zf2fs_dentry_view v;
 
 			err = dir_block(t, dir, dn, b + k, &db);
 			if (err)
 				return err;
-			at = free_run(db->dentry_bitmap, ZF2FS_DENTRY_PER_BLOCK, slots);
-			if (at < 0)
+			zf2fs_dentry_view_block(db, &v);
+			/* in a casefolded directory the hash is the folded name's (txn_name_hash) */
+			if (dentry_add_hashed(&v, name, len, hash, ino, type) < 0)
 				continue;
-			put_dentry(db->dentry_bitmap, db->dentry, db->filename, (uint32_t)at, name,
-				   len, hash, ino, type);
 			if (level >= depth)
 				zf2fs_set(dn->i.i_current_depth, level + 1);
 			if (zf2fs_get(dn->i.i_size) < (b + k + 1) * ZF2FS_BLKSIZE)
@@ -591,7 +604,7 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 	bool is_dir = (mode & S_IFMT_) == S_IFDIR_;
 	struct zf2fs_node *dn, *n;
 	struct zf2fs_inode_geom g;
-	uint32_t ino, base;
+	uint32_t ino;
 	uint64_t nblk = (len + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
 	int err;
 
@@ -615,9 +628,9 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 	init_inode(t, n, ino, dir, name, nlen, mode);
 	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g))
 		return -ZF2FS_EFSCORRUPTED;
-	base = g.extra_words;
-	/* the inode's own addresses, then up to two direct nodes */
-	if (nblk > g.addrs + 2ull * ZF2FS_ADDRS_PER_BLOCK)
+	/* checked before the name goes in: the inode's own addresses, direct, indirect and
+	 * double indirect nodes */
+	if (!file_blocks_fit(&g, nblk))
 		return -EFBIG;
 	err = enter_new_inode(t, dir, dn, name, nlen, ino,
 			      is_dir ? ZF2FS_FT_DIR : ZF2FS_FT_REG_FILE);
@@ -643,53 +656,26 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 		t->new_blocks++;
 		zf2fs_set(dn->i.i_links, zf2fs_get(dn->i.i_links) + 1);
 	} else {
-		uint32_t direct[2] = { 0, 0 }, ndirect = 0;
+		uint8_t *tail = NULL;
 
-		while (nblk > g.addrs + (uint64_t)ndirect * ZF2FS_ADDRS_PER_BLOCK) {
-			struct zf2fs_node *dnode;
-			uint32_t nid;
+		/* block by block as zf2fs_txn_write_block maps them (lib/txn_file.c) */
+		for (uint64_t b = 0; b < nblk && !err; b++) {
+			const uint8_t *src = (const uint8_t *)data + b * ZF2FS_BLKSIZE;
 
-			err = alloc_nid(t, &nid);
-			if (!err)
-				err = new_node(t, nid, &dnode);
-			if (!err)
-				err = nat_set(t, nid, ino, ZF2FS_NULL_ADDR);
-			if (err)
-				return err;
-			t->nodes[t->nnodes - 1].is_new_inode = false;
-			zf2fs_set(dnode->footer.nid, nid);
-			zf2fs_set(dnode->footer.ino, ino);
-			zf2fs_set(dnode->footer.flag, ((ZF2FS_OFS_DIR1 + ndirect) << ZF2FS_FOOTER_OFS_SHIFT) |
-			       ZF2FS_FOOTER_COLD_BIT);
-			zf2fs_set(n->i.i_nid[ndirect], nid);
-			direct[ndirect++] = nid;
-			t->new_nodes++;
-			t->new_blocks++;
+			if (len - b * ZF2FS_BLKSIZE < ZF2FS_BLKSIZE) {
+				tail = calloc(1, ZF2FS_BLKSIZE);
+				if (!tail)
+					return -ENOMEM;
+				memcpy(tail, src, len - b * ZF2FS_BLKSIZE);
+				src = tail;
+			}
+			err = file_block(t, ino, n, b, src);
 		}
+		free(tail);
+		if (err)
+			return err;
 		zf2fs_set(n->i.i_size, len);
-		zf2fs_set(n->i.i_blocks, 1 + nblk + ndirect);
-		for (uint64_t b = 0; b < nblk; b++) {
-			uint8_t *buf = calloc(1, ZF2FS_BLKSIZE);
-			size_t piece = len - b * ZF2FS_BLKSIZE < ZF2FS_BLKSIZE ?
-				       len - b * ZF2FS_BLKSIZE : ZF2FS_BLKSIZE;
-			uint32_t owner = ino, ofs = (uint32_t)b;
-
-			if (b >= g.addrs) {
-				owner = direct[(b - g.addrs) / ZF2FS_ADDRS_PER_BLOCK];
-				ofs = (uint32_t)((b - g.addrs) % ZF2FS_ADDRS_PER_BLOCK);
-			}
-			if (!buf)
-				return -ENOMEM;
-			memcpy(buf, (const uint8_t *)data + b * ZF2FS_BLKSIZE, piece);
-			err = queue_data(t, owner, ofs, b, ZF2FS_NULL_ADDR, buf);
-			if (err) {
-				free(buf);
-				return err;
-			}
-			t->new_blocks++;
-		}
 	}
-	(void)base;
 	if (ret_ino)
 		*ret_ino = ino;
 	return 0;
@@ -1012,110 +998,7 @@ static int charge_quotas(struct zf2fs_txn *t)
 	return 0;
 }
 
-/* ---- commit --------------------------------------------------------------------------- */
-struct commit {
-	struct zf2fs_txn *t;
-	uint32_t cur[ZF2FS_NR_CURSEG], blkoff[ZF2FS_NR_CURSEG];
-	uint32_t orig_cur[ZF2FS_NR_CURSEG];   /* the current checkpoint's logs */
-	struct zf2fs_summary sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
-	uint8_t *taken;                  /* per section: taken by this commit */
-	uint32_t ntaken, scan_from;      /* below scan_from no section can be taken */
-	uint64_t ver;
-};
-
-static void mark_sit(struct zf2fs_txn *t, uint32_t segno)
-{
-	t->sit_dirty[zf2fs_sit_block_index(segno)] = 1;
-}
-
-static bool is_curseg(const struct commit *c, uint32_t s)
-{
-	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
-		if (c->cur[i] == s)
-			return true;
-	return false;
-}
-
-static bool was_curseg(const struct commit *c, uint32_t s)
-{
-	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
-		if (c->orig_cur[i] == s)
-			return true;
-	return false;
-}
-
-/* The first segment of a section that is free in the current checkpoint, holds none of
- * the current logs, and was not taken by this commit already. */
-static int pick_free_section(struct commit *c, uint32_t *ret)
-{
-	const struct zf2fs_vol_info *vi = c->t->vi;
-	uint32_t sps = vi->segs_per_sec;
-
-	/* a section passed over stays unusable: its counts in the current checkpoint do not
-	 * change, and a log of this commit only ever sits in a section it took */
-	for (uint32_t sec = c->scan_from; sec < vi->main_secs; sec++) {
-		bool ok = !c->taken[sec];
-
-		for (uint32_t k = 0; k < sps && ok; k++) {
-			uint32_t s = sec * sps + k;
-
-			ok = s < vi->main_segs && !is_curseg(c, s) && !was_curseg(c, s) &&
-			     c->t->orig_count[s] == 0 &&
-			     zf2fs_sit_valid_blocks(&c->t->sit[s]) == 0;
-		}
-		if (ok) {
-			c->taken[sec] = 1;
-			c->ntaken++;
-			c->scan_from = sec + 1;
-			*ret = sec * sps;
-			return 0;
-		}
-	}
-	return -ENOSPC;
-}
-
-static uint64_t log_addr(const struct commit *c, int type, uint32_t off)
-{
-	return c->t->vi->main_blkaddr + (uint64_t)c->cur[type] * BPS + off;
-}
-
-/* Retire log @type (its summary to the SSA) and start it on a fresh free section. */
-static int new_log(struct commit *c, int type)
-{
-	struct zf2fs_txn *t = c->t;
-	uint32_t seg;
-	int err;
-
-	err = zf2fs_vol_write_ssa(t->vol, c->cur[type], type, c->sum[type]);
-	if (err)
-		return err;
-	err = pick_free_section(c, &seg);
-	if (err) {
-		zf2fs_logf(&t->vol->log, ZF2FS_MSG_ERROR, 0, "no free section left for the new blocks");
-		return err;
-	}
-	c->cur[type] = seg;
-	c->blkoff[type] = 0;
-	memset(c->sum[type], 0, sizeof(c->sum[type]));
-	zf2fs_sit_set_vblocks(&t->sit[seg], (uint32_t)type, 0);
-	mark_sit(t, seg);
-	return 0;
-}
-
-/* Next block of log @type, the log moving on when its segment is full. */
-static int log_alloc(struct commit *c, int type, uint32_t *ret)
-{
-	int err;
-
-	if (c->blkoff[type] >= BPS) {
-		err = new_log(c, type);
-		if (err)
-			return err;
-	}
-	*ret = (uint32_t)log_addr(c, type, c->blkoff[type]);
-	return 0;
-}
-
+/* ---- commit: the library's one out-of-place commit (zf2fs_vol_commit) --------------- */
 static void set_block(struct zf2fs_txn *t, uint32_t blk, bool valid)
 {
 	uint32_t seg;
@@ -1124,114 +1007,78 @@ static void set_block(struct zf2fs_txn *t, uint32_t blk, bool valid)
 		return;
 	seg = zf2fs_main_segno(t->vi->main_blkaddr, blk);
 	if (zf2fs_sit_mark(&t->sit[seg], zf2fs_main_seg_off(t->vi->main_blkaddr, blk), valid))
-		mark_sit(t, seg);
+		t->sit_dirty[zf2fs_sit_block_index(seg)] = 1;
 }
 
-static struct zf2fs_node *queued_node(struct zf2fs_txn *t, uint32_t nid)
-{
-	struct tnode *n = node_find(t, nid);
-
-	return n ? n->buf : NULL;
-}
-
-static int write_datas(struct commit *c)
-{
-	struct zf2fs_txn *t = c->t;
-	bool started[ZF2FS_NR_CURSEG] = { false };
-	int err = 0;
-
-	for (size_t i = 0; !err && i < t->ndatas; i++) {
-		struct tdata *d = &t->datas[i];
-		struct zf2fs_node *owner = queued_node(t, d->owner);
-		uint32_t base, addr;
-		int type;
-
-		if (!owner)
-			return -EIO;
-		/* each log used starts on a fresh section (lib/txn_temp.c picks the log) */
-		type = txn_data_log(t, queued_node(t, (uint32_t)zf2fs_get(owner->footer.ino)));
-		if (!started[type]) {
-			started[type] = true;
-			err = new_log(c, type);
-			if (err)
-				break;
-		}
-		/* an inode's addresses follow its extra attributes; a direct node's start at 0 */
-		base = zf2fs_get(owner->footer.ino) == d->owner ? addr_base(t, owner) : 0;
-		if (base == UINT32_MAX)
-			return -ZF2FS_EFSCORRUPTED;
-		err = log_alloc(c, type, &addr);
-		if (err)
-			break;
-		zf2fs_set(c->sum[type][c->blkoff[type]].nid, d->owner);
-		zf2fs_set(c->sum[type][c->blkoff[type]].ofs_in_node, d->ofs);
-		c->blkoff[type]++;
-		err = zf2fs_vol_write_block(t->vol, addr, d->buf);
-		if (err)
-			break;
-		if (zf2fs_get(owner->footer.ino) == d->owner)
-			zf2fs_set(owner->i.i_addr[base + d->ofs], addr);
-		else
-			zf2fs_set(owner->dn.addr[d->ofs], addr);
-		if (d->old_addr != ZF2FS_NULL_ADDR)
-			set_block(t, d->old_addr, false);
-		set_block(t, addr, true);
-	}
-	return err;
-}
-
-static void free_removed(struct zf2fs_txn *t)
+/* Data blocks of removed inodes and the removed nodes' own blocks are freed, their NAT
+ * entries cleared: nothing of them is written. */
+static int free_removed(struct zf2fs_txn *t)
 {
 	for (size_t i = 0; i < t->nfreed; i++)
 		set_block(t, t->freed[i], false);
-}
+	for (size_t i = 0; i < t->nnodes; i++) {
+		const struct tnode *n = &t->nodes[i];
 
-static int write_nodes(struct commit *c)
-{
-	struct zf2fs_txn *t = c->t;
-	uint32_t seed = zf2fs_checksum_seed(t->vol->sb.uuid);
-	bool started[ZF2FS_NR_CURSEG] = { false };
-	int err = 0;
-
-	for (size_t i = 0; !err && i < t->nnodes; i++) {
-		struct tnode *n = &t->nodes[i];
-		struct zf2fs_node *nb = n->buf;
-		uint32_t addr, next;
-		int type;
-
-		if (n->removed) {
-			err = nat_set(t, n->nid, 0, ZF2FS_NULL_ADDR);
-			set_block(t, n->old_addr, false);
+		if (!n->removed)
 			continue;
-		}
-		type = txn_node_log(t, nb);
-		if (!started[type]) {
-			started[type] = true;
-			err = new_log(c, type);
-			if (err)
-				break;
-		}
-		err = log_alloc(c, type, &addr);
-		if (err)
-			break;
-		zf2fs_set(c->sum[type][c->blkoff[type]].nid, n->nid);
-		c->blkoff[type]++;
-		next = c->blkoff[type] < BPS ? (uint32_t)log_addr(c, type, c->blkoff[type]) : 0;
-		zf2fs_node_seal(nb, n->nid, c->ver, next, t->vi->features, seed);
-		err = zf2fs_vol_write_block(t->vol, addr, nb);
-		if (err)
-			break;
-		err = nat_set(t, n->nid, (uint32_t)zf2fs_get(nb->footer.ino), addr);
-		if (n->old_addr != ZF2FS_NULL_ADDR)
-			set_block(t, n->old_addr, false);
-		set_block(t, addr, true);
+		if (nat_set(t, n->nid, 0, ZF2FS_NULL_ADDR))
+			return -ENOMEM;
+		set_block(t, n->old_addr, false);
 	}
-	return err;
+	return 0;
 }
 
 static const struct zf2fs_sit_entry *txn_sit(void *arg, uint32_t segno)
 {
 	return &((struct zf2fs_txn *)arg)->sit[segno];
+}
+
+static struct zf2fs_sit_entry *txn_sit_mut(void *arg, uint32_t segno)
+{
+	return &((struct zf2fs_txn *)arg)->sit[segno];
+}
+
+static bool txn_node_at(void *arg, size_t i, struct zf2fs_commit_node *ret)
+{
+	const struct tnode *n = &((struct zf2fs_txn *)arg)->nodes[i];
+
+	*ret = (struct zf2fs_commit_node){ n->nid, n->old_addr, n->buf };
+	return !n->removed;
+}
+
+static bool txn_data_at(void *arg, size_t i, struct zf2fs_commit_data *ret)
+{
+	const struct tdata *d = &((struct zf2fs_txn *)arg)->datas[i];
+
+	*ret = (struct zf2fs_commit_data){ d->owner, d->ofs, d->old_addr, d->buf };
+	return true;
+}
+
+static struct zf2fs_node *txn_owner(void *arg, uint32_t nid)
+{
+	struct tnode *n = node_find(arg, nid);
+
+	return n ? n->buf : NULL;
+}
+
+/* The kernel's temperatures when the loader asked for them (lib/txn_temp.c): a data
+ * block by its file's inode, a node by its kind. */
+static int txn_log_of(void *arg, bool node, size_t i)
+{
+	struct zf2fs_txn *t = arg;
+	const struct zf2fs_node *owner;
+
+	if (node)
+		return txn_node_log(t, t->nodes[i].buf);
+	owner = txn_owner(t, t->datas[i].owner);
+	return txn_data_log(t, owner ? txn_owner(t, (uint32_t)zf2fs_get(owner->footer.ino)) : NULL);
+}
+
+static int txn_node_moved(void *arg, uint32_t nid, const struct zf2fs_node *n, uint32_t old,
+			  uint32_t addr)
+{
+	(void)old;
+	return nat_set(arg, nid, (uint32_t)zf2fs_get(n->footer.ino), addr);
 }
 
 /* NAT block @b as the new checkpoint has it: the journal's entries, then this
@@ -1258,17 +1105,18 @@ static void txn_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 	}
 }
 
-static int write_tables(struct commit *c, uint8_t *cpbuf)
+static bool in_logs(const struct zf2fs_cp_logs *logs, uint32_t s)
 {
-	int err = zf2fs_vol_write_sit_dirty(c->t->vol, c->t->sit_dirty, txn_sit, c->t, cpbuf);
-
-	return err ? err : zf2fs_vol_write_nat_dirty(c->t->vol, c->t->nat_dirty, txn_nat, c->t,
-						     cpbuf);
+	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
+		if (logs->segno[i] == s)
+			return true;
+	return false;
 }
 
-static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
+static void txn_counters(void *arg, struct zf2fs_checkpoint *cp, const struct zf2fs_cp_logs *logs,
+			 uint32_t secs_taken)
 {
-	struct zf2fs_txn *t = c->t;
+	struct zf2fs_txn *t = arg;
 	uint32_t free_segs = 0;
 
 	/* free sections, counted in segments, as the kernel does at mount */
@@ -1279,7 +1127,7 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 			uint32_t s = sec * t->vi->segs_per_sec + k;
 
 			used = s >= t->vi->main_segs || zf2fs_sit_valid_blocks(&t->sit[s]) ||
-			       is_curseg(c, s);
+			       in_logs(logs, s);
 		}
 		if (!used)
 			free_segs += t->vi->segs_per_sec;
@@ -1293,74 +1141,52 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 	if (!zf2fs_vol_is_zoned(t->vol))
 		zf2fs_set(cp->free_segment_count, free_segs);
 	else
-		zf2fs_set(cp->free_segment_count, zf2fs_get(cp->free_segment_count) - c->ntaken *
+		zf2fs_set(cp->free_segment_count, zf2fs_get(cp->free_segment_count) - secs_taken *
 		       t->vi->segs_per_sec);
 	if (zf2fs_get(cp->next_free_nid) < t->next_nid)
 		zf2fs_set(cp->next_free_nid, t->next_nid < t->vi->max_nid ? t->next_nid :
 		       ZF2FS_ROOT_INO + 1);
 }
 
-static int write_pack(struct commit *c, uint8_t *cpbuf)
-{
-	struct zf2fs_checkpoint *cp = (struct zf2fs_checkpoint *)cpbuf;
-	struct zf2fs_cp_logs logs;
-
-	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
-		logs.segno[type] = c->cur[type];
-		logs.blkoff[type] = c->blkoff[type];
-		/* a log moved to a fresh section continues in LFS order there */
-		logs.alloc_type[type] = c->cur[type] != c->orig_cur[type] ? 0 : cp->alloc_type[type];
-		logs.sum[type] = c->sum[type];
-	}
-	final_counters(c, cp);
-	return zf2fs_vol_write_cp_next(c->t->vol, cpbuf, &logs, 0);
-}
+static const struct zf2fs_commit_ops txn_ops = {
+	.sit = txn_sit,
+	.sit_mut = txn_sit_mut,
+	.node_at = txn_node_at,
+	.data_at = txn_data_at,
+	.owner = txn_owner,
+	.node_moved = txn_node_moved,
+	.log_of = txn_log_of,
+	.nat_block = txn_nat,
+	.counters = txn_counters,
+};
 
 ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 {
-	struct commit *c;
-	uint8_t *cpbuf = NULL;
-	int err = 0;
+	struct zf2fs_commit_req req = { .ops = &txn_ops, .arg = t };
+	int err;
 
 	if (t->committed)
 		return -EINVAL;
 	if (!t->nnodes && !t->ndatas)
 		return 0;
 	t->committed = true;
-	c = calloc(1, sizeof(*c));
-	if (c)
-		c->taken = calloc(t->vi->main_secs + 1, 1);
-	if (!c || !c->taken || zf2fs_vol_cp_next(t->vol, 0, &cpbuf)) {
-		err = -ENOMEM;
-		goto out;
-	}
-	c->t = t;
-	c->ver = t->vi->cp_ver + 1;
-	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
-		zf2fs_vol_curseg(t->vol, type, &c->cur[type], &c->blkoff[type]);
-		memcpy(c->sum[type], zf2fs_vol_curseg_summary(t->vol, type), sizeof(c->sum[type]));
-		c->orig_cur[type] = c->cur[type];
-	}
-	/* the current logs' SIT entries lived in the journal: into the blocks with them */
-	zf2fs_vol_journal_blocks(t->vol, t->sit_dirty, t->nat_dirty);
-	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
-		if (c->cur[type] < t->vi->main_segs)
-			mark_sit(t, c->cur[type]);
 	err = charge_quotas(t);
-	if (!err) {
-		free_removed(t);
-		err = write_datas(c);
+	if (!err)
+		err = free_removed(t);
+	if (err)
+		return err;
+	/* a checkpoint counting more blocks than the users may have is not a valid one: it
+	 * would be written, then passed over at the next open */
+	if ((int64_t)zf2fs_get(zf2fs_vol_checkpoint(t->vol)->valid_block_count) + t->new_blocks >
+	    (int64_t)zf2fs_get(zf2fs_vol_checkpoint(t->vol)->user_block_count)) {
+		zf2fs_logf(&t->vol->log, ZF2FS_MSG_ERROR, 0, "the new blocks exceed the volume's user "
+			   "blocks");
+		return -ENOSPC;
 	}
-	if (!err)
-		err = write_nodes(c);
-	if (!err)
-		err = write_tables(c, cpbuf);
-	if (!err)
-		err = write_pack(c, cpbuf);
-out:
-	free(cpbuf);
-	if (c)
-		free(c->taken);
-	free(c);
-	return err;
+	req.nnodes = t->nnodes;
+	req.ndatas = t->ndatas;
+	req.orig_count = t->orig_count;
+	req.sit_dirty = t->sit_dirty;
+	req.nat_dirty = t->nat_dirty;
+	return zf2fs_vol_commit(t->vol, &req);
 }

@@ -354,19 +354,24 @@ static int child_node(struct zf2fs_txn *t, struct zf2fs_node *inode, uint32_t in
 	return 0;
 }
 
-/* The slot that addresses block @fofs of data file @ino (nodes allocated on the way),
- * its owner node and offset there; the inline data of a new file goes first. */
-static int map_slot(struct zf2fs_txn *t, uint32_t ino, uint64_t fofs, struct zf2fs_node **ret_inode,
+bool file_blocks_fit(const struct zf2fs_inode_geom *g, uint64_t nblk)
+{
+	struct node_path p;
+
+	return !nblk || !node_path(g, nblk - 1, &p);
+}
+
+/* The slot that addresses block @fofs of data file @ino, inode @n (nodes allocated on the
+ * way), its owner node and offset there; the inline data of a new file goes first. */
+static int map_slot(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n, uint64_t fofs,
 		    struct slot *ret, uint32_t *ret_owner, uint32_t *ret_ofs)
 {
 	struct zf2fs_inode_geom g;
-	struct zf2fs_node *n, *cur;
+	struct zf2fs_node *cur;
 	struct node_path p;
 	uint32_t owner = ino;
-	int err = data_file(t, ino, true, &n);
+	int err;
 
-	if (err)
-		return err;
 	if (n->i.i_inline & ZF2FS_INLINE_DATA) {
 		if (n->i.i_inline & ZF2FS_DATA_EXIST)
 			return -EBUSY;
@@ -390,19 +395,17 @@ static int map_slot(struct zf2fs_txn *t, uint32_t ino, uint64_t fofs, struct zf2
 		}
 		*ret_ofs = p.off[p.level];
 	}
-	*ret_inode = n;
 	*ret_owner = owner;
 	return 0;
 }
 
-ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *t, uint32_t ino, uint64_t fofs,
-				       const void *buf)
+int file_block(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n, uint64_t fofs,
+	       const void *buf)
 {
-	struct zf2fs_node *n;
 	struct slot slot;
 	uint32_t owner, ofs;
 	uint8_t *copy;
-	int err = map_slot(t, ino, fofs, &n, &slot, &owner, &ofs);
+	int err = map_slot(t, ino, n, fofs, &slot, &owner, &ofs);
 
 	if (err)
 		return err;
@@ -422,6 +425,15 @@ ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *t, uint32_t ino, uint64
 	zf2fs_set(n->i.i_blocks, zf2fs_get(n->i.i_blocks) + 1);
 	t->new_blocks++;
 	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *t, uint32_t ino, uint64_t fofs,
+				       const void *buf)
+{
+	struct zf2fs_node *n;
+	int err = data_file(t, ino, true, &n);
+
+	return err ? err : file_block(t, ino, n, fofs, buf);
 }
 
 ZF2FS_EXPORT int zf2fs_txn_set_compression(struct zf2fs_txn *t, uint32_t ino, uint8_t algorithm,
@@ -457,7 +469,7 @@ ZF2FS_EXPORT int zf2fs_txn_write_cluster(struct zf2fs_txn *t, uint32_t ino, uint
 	struct slot slot;
 	uint32_t owner, ofs, cs;
 	uint64_t first;
-	int err = get_node(t, ino, &n);
+	int err = data_file(t, ino, true, &n);
 
 	if (err)
 		return err;
@@ -468,7 +480,7 @@ ZF2FS_EXPORT int zf2fs_txn_write_cluster(struct zf2fs_txn *t, uint32_t ino, uint
 		return -EINVAL;
 	first = cluster * cs;
 	for (uint32_t k = 0; k < cs; k++) {
-		err = map_slot(t, ino, first + k, &n, &slot, &owner, &ofs);
+		err = map_slot(t, ino, n, first + k, &slot, &owner, &ofs);
 		if (!err && slot_get(&slot) != ZF2FS_NULL_ADDR)
 			err = -EEXIST;
 		if (err)
@@ -477,7 +489,7 @@ ZF2FS_EXPORT int zf2fs_txn_write_cluster(struct zf2fs_txn *t, uint32_t ino, uint
 	/* the cluster: its marker, the compressed blocks, then reserved slots (NEW_ADDR)
 	 * for the blocks it saves; all count as the file's and the volume's blocks, as the
 	 * kernel reserves them, and i_compr_blocks counts the marker and reserved slots */
-	err = map_slot(t, ino, first, &n, &slot, &owner, &ofs);
+	err = map_slot(t, ino, n, first, &slot, &owner, &ofs);
 	if (err)
 		return err;
 	slot_set(&slot, ZF2FS_COMPRESS_ADDR);
@@ -488,7 +500,7 @@ ZF2FS_EXPORT int zf2fs_txn_write_cluster(struct zf2fs_txn *t, uint32_t ino, uint
 			return err;
 	}
 	for (uint32_t k = 1 + nblocks; k < cs; k++) {
-		err = map_slot(t, ino, first + k, &n, &slot, &owner, &ofs);
+		err = map_slot(t, ino, n, first + k, &slot, &owner, &ofs);
 		if (err)
 			return err;
 		slot_set(&slot, ZF2FS_NEW_ADDR);

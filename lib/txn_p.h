@@ -88,6 +88,13 @@ TXN_HIDDEN int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *
  * counts of the new checkpoint.  On a failed entry the node is dropped again. */
 TXN_HIDDEN int enter_new_inode(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 			       const char *name, size_t len, uint32_t ino, uint8_t type);
+/* Queue a copy of @buf as block @fofs of regular file or symlink @ino (its queued inode
+ * @n), a hole until now: the nodes that address it allocated on first use
+ * (lib/txn_file.c; zf2fs_txn_write_block without the checks of the file's origin). */
+TXN_HIDDEN int file_block(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n,
+			  uint64_t fofs, const void *buf);
+/* Whether a file of geometry @g addresses @nblk blocks (double indirect nodes included). */
+TXN_HIDDEN bool file_blocks_fit(const struct zf2fs_inode_geom *g, uint64_t nblk);
 TXN_HIDDEN void put_dentry(uint8_t *bitmap, struct zf2fs_dir_entry *dentry,
 			   uint8_t (*filename)[ZF2FS_SLOT_LEN], uint32_t at, const char *name,
 			   size_t len, uint32_t hash, uint32_t ino, uint8_t type);

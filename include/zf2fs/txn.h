@@ -104,6 +104,117 @@ ZF2FS_EXPORT int zf2fs_vol_cp_next(const struct zf2fs_vol *vol, unsigned flags,
 ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
 					 const struct zf2fs_cp_logs *logs, unsigned flags);
 
+/* ---- one out-of-place commit (lib/cp_next.c) -----------------------------------------
+ * Every writer that changes a volume hands its queued blocks and table changes to
+ * zf2fs_vol_commit(), which owns the allocation and the order of the writes:
+ *  1. data blocks, then node blocks, out of place into new logs (warm data / warm node
+ *     unless @ops->log_of chooses, as the kernel's temperatures do):
+ *     the first segment of sections free in the current checkpoint that stay free until
+ *     the new one (on zoned volumes a zone's write pointer, inside its capacity); a full
+ *     log retires (its summary to the SSA) and moves to another free section; each data
+ *     block's owner node is given its new address before the nodes are written;
+ *  2. a kept roll-forward chain copied behind the new warm node log's position;
+ *  3. summary corrections and summary footer types of segments no log holds, in place;
+ *  4. dirty SIT and NAT blocks (the journals flushed into them) to their inactive copies;
+ *  5. the new checkpoint, one version up, in the inactive pack, its CP blocks last.
+ * The SIT and NAT as the new checkpoint has them come from the caller (@ops), who may
+ * hold them whole (zf2fs_txn) or sparse (fsck); the commit changes SIT entries through
+ * @ops and marks the blocks it changed in @sit_dirty / @nat_dirty. */
+
+/* A node block to write: @nid's @buf, replacing the block at @old_addr (NULL_ADDR: none). */
+struct zf2fs_commit_node {
+	uint32_t nid, old_addr;
+	struct zf2fs_node *buf;
+};
+
+/* A data block to write for slot @ofs of node @owner (slots count from the node's first
+ * block address: an inode's after its extra attributes), replacing @old_addr. */
+struct zf2fs_commit_data {
+	uint32_t owner, ofs, old_addr;
+	const uint8_t *buf;
+};
+
+/* A summary entry of main-area block @blkaddr to correct: owner @nid, @ofs, @version. */
+struct zf2fs_commit_sum {
+	uint32_t blkaddr, nid;
+	uint16_t ofs;
+	uint8_t version;
+};
+
+/* The footer type (ZF2FS_SUM_TYPE_*) of main segment @segno's summary block. */
+struct zf2fs_commit_sum_type {
+	uint32_t segno;
+	uint8_t type;
+};
+
+struct zf2fs_commit_ops {
+	/* SIT entry of main segment @segno as the new checkpoint will have it; sit_mut for a
+	 * change (NULL: out of memory) */
+	const struct zf2fs_sit_entry *(*sit)(void *arg, uint32_t segno);
+	struct zf2fs_sit_entry *(*sit_mut)(void *arg, uint32_t segno);
+	/* optional: segment @segno holds blocks in use that its SIT entry does not count */
+	bool (*seg_busy)(void *arg, uint32_t segno);
+	/* the i-th node (i < nnodes) or data block (i < ndatas) to write into *@ret; false
+	 * skips it */
+	bool (*node_at)(void *arg, size_t i, struct zf2fs_commit_node *ret);
+	bool (*data_at)(void *arg, size_t i, struct zf2fs_commit_data *ret);
+	/* the queued block of node @nid, the owner of a data block to write (NULL: -EIO) */
+	struct zf2fs_node *(*owner)(void *arg, uint32_t nid);
+	/* node @nid (block @n) now lives at @addr instead of @old_addr: its NAT entry */
+	int (*node_moved)(void *arg, uint32_t nid, const struct zf2fs_node *n, uint32_t old_addr,
+			  uint32_t addr);
+	/* NAT block @idx as the new checkpoint has it (read from the live copy first) */
+	void (*nat_block)(void *arg, uint32_t idx, struct zf2fs_nat_block *blk);
+	/* optional: the log (ZF2FS_LOG_*) the i-th node (@node) or data block goes to; NULL,
+	 * or a log of the other kind: the warm node or warm data log */
+	int (*log_of)(void *arg, bool node, size_t i);
+	/* the new checkpoint's counters, its logs final; @secs_taken: sections this commit
+	 * took for its logs and the chain */
+	void (*counters)(void *arg, struct zf2fs_checkpoint *cp, const struct zf2fs_cp_logs *logs,
+			 uint32_t secs_taken);
+};
+
+#define ZF2FS_COMMIT_CHECK_SLOTS 0x100   /* a data block's owner slot must still hold its
+					  * old address (else -ZF2FS_EFSCORRUPTED) */
+
+struct zf2fs_commit_req {
+	const struct zf2fs_commit_ops *ops;
+	void *arg;
+	size_t nnodes, ndatas;
+	const uint16_t *orig_count;      /* per main segment: valid blocks in the current
+					  * checkpoint (only zero matters) */
+	uint8_t *sit_dirty, *nat_dirty;  /* per SIT / NAT block: write it */
+	const struct zf2fs_commit_sum *sums;
+	size_t nsums;
+	const struct zf2fs_commit_sum_type *sum_types;
+	size_t nsum_types;
+	/* A roll-forward chain (node block addresses in the kernel's order) that the new
+	 * checkpoint keeps: copied behind the new warm node log's position, each copy naming
+	 * the next and the new version, the last ending it (zf2fs_node_set_chain); the new
+	 * checkpoint asks for recovery.  Segments that the originals and the blocks they
+	 * name lie in are never written. */
+	const uint32_t *chain;
+	uint32_t chain_len;
+	/* optional, per log: -1 keep; below a segment's blocks: the log's new write position
+	 * in its segment; else: the log moves to a free section */
+	const int32_t *log_fix;
+	unsigned flags;                  /* ZF2FS_CPN_QUOTA_CHECKED, ZF2FS_COMMIT_CHECK_SLOTS */
+};
+
+/* Commit @req on @vol as described above.  0; -ENOSPC without free sections for the logs
+ * or the chain (logged); -ZF2FS_EFSCORRUPTED; -ENOMEM; read and write errors.  On an error
+ * the old checkpoint stays in use.  The callers' node and data buffers get their new
+ * footers and addresses. */
+ZF2FS_EXPORT int zf2fs_vol_commit(struct zf2fs_vol *vol, const struct zf2fs_commit_req *req);
+
+/* Enter @name (@len bytes) -> @ino, dentry file type @type, in the first run of free
+ * slots of @v long enough for it: the entry with the hash the kernel looks it up by, the
+ * name bytes, the bitmap bits.  @v views a block or inline area the caller may change
+ * (zf2fs_dentry_view_block, zf2fs_dentry_view_inline); which block the name belongs in
+ * (its hash bucket) is the caller's choice.  Returns the first slot, or -ENOSPC. */
+ZF2FS_EXPORT int64_t zf2fs_dentry_add(const struct zf2fs_dentry_view *v, const char *name,
+				      size_t len, uint32_t ino, uint8_t type);
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -128,9 +239,11 @@ ZF2FS_EXPORT void zf2fs_txn_set_time(struct zf2fs_txn *txn, uint64_t seconds);
  * bucket is full; the parent's link count and times follow.  An inline parent directory
  * is first converted to one with a dentry block, as the kernel does when it fills up.
  * @ret_ino (may be NULL) gets the new inode number.
+ * The data's blocks are mapped as zf2fs_txn_write_block() maps them (direct, indirect
+ * and double indirect nodes).
  * Returns 0; -EEXIST when @dir holds @name; -ENOTDIR; -ENAMETOOLONG; -EINVAL for other
- * modes; -EFBIG when the data needs more blocks than the inode and two direct nodes
- * address (about 11 MB);
+ * modes; -EFBIG when the data needs more blocks than double indirect nodes address
+ * (about 3.9 TiB);
  * -EOPNOTSUPP for casefolded or encrypted parent directories and for inline ones with
  * a nonzero i_dir_level; -ENOSPC without a
  * free nid.
@@ -161,8 +274,9 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *txn, uint32_t dir, const cha
  * Write everything queued and a new checkpoint.  On volumes with quota files, every inode
  * created, removed or resized is charged to its user, group and project in them first
  * (inodes and bytes, as the kernel counts them).  Returns 0; -ENOSPC when the free
- * segments do not hold the new blocks (nothing committed); write errors (the old volume
- * stays as it was).
+ * segments do not hold the new blocks or the checkpoint would count more blocks than
+ * user_block_count allows (nothing committed); write errors (the old volume stays as it
+ * was).
  */
 ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *txn);
 
