@@ -200,6 +200,11 @@ static struct tnode *node_find(struct zf2fs_txn *t, uint32_t nid)
 	return i < 0 ? NULL : &t->nodes[i];
 }
 
+struct tnode *find_node(struct zf2fs_txn *t, uint32_t nid)
+{
+	return node_find(t, nid);
+}
+
 int nat_set(struct zf2fs_txn *t, uint32_t nid, uint32_t ino, uint32_t addr)
 {
 	struct tnat *e = nat_find(t, nid);
@@ -1125,20 +1130,36 @@ static struct zf2fs_node *queued_node(struct zf2fs_txn *t, uint32_t nid)
 	return n ? n->buf : NULL;
 }
 
-static int write_datas(struct commit *c)
+/* The log a queued block goes to: the one its queuer chose, else warm data / warm node. */
+static int data_log(const struct tdata *d)
+{
+	return d->log ? d->log - 1 : ZF2FS_LOG_WARM_DATA;
+}
+
+static int node_log(const struct tnode *n)
+{
+	return n->log ? n->log - 1 : ZF2FS_LOG_WARM_NODE;
+}
+
+static int write_datas_of(struct commit *c, int type)
 {
 	struct zf2fs_txn *t = c->t;
-	const int type = ZF2FS_LOG_WARM_DATA;
+	bool any = false;
 	int err = 0;
 
-	if (!t->ndatas)
+	for (size_t i = 0; i < t->ndatas && !any; i++)
+		any = data_log(&t->datas[i]) == type;
+	if (!any)
 		return 0;
 	err = new_log(c, type);
 	for (size_t i = 0; !err && i < t->ndatas; i++) {
 		struct tdata *d = &t->datas[i];
 		struct zf2fs_node *owner = queued_node(t, d->owner);
+		struct zf2fs_nat_info ni;
 		uint32_t base, addr;
 
+		if (data_log(d) != type)
+			continue;
 		if (!owner)
 			return -EIO;
 		/* an inode's addresses follow its extra attributes; a direct node's start at 0 */
@@ -1150,6 +1171,9 @@ static int write_datas(struct commit *c)
 			break;
 		zf2fs_set(c->sum[type][c->blkoff[type]].nid, d->owner);
 		zf2fs_set(c->sum[type][c->blkoff[type]].ofs_in_node, d->ofs);
+		/* the owner's NAT version, which its entry keeps (txn_nat) */
+		c->sum[type][c->blkoff[type]].version = zf2fs_vol_nat_lookup(t->vol, d->owner, &ni) ?
+							0 : ni.version;
 		c->blkoff[type]++;
 		err = zf2fs_vol_write_block(t->vol, addr, d->buf);
 		if (err)
@@ -1165,27 +1189,39 @@ static int write_datas(struct commit *c)
 	return err;
 }
 
+static int write_datas(struct commit *c)
+{
+	int err = 0;
+
+	for (int type = ZF2FS_LOG_HOT_DATA; !err && type <= ZF2FS_LOG_COLD_DATA; type++)
+		err = write_datas_of(c, type);
+	return err;
+}
+
 static void free_removed(struct zf2fs_txn *t)
 {
 	for (size_t i = 0; i < t->nfreed; i++)
 		set_block(t, t->freed[i], false);
 }
 
-static int write_nodes(struct commit *c)
+static int write_nodes_of(struct commit *c, int type)
 {
 	struct zf2fs_txn *t = c->t;
-	const int type = ZF2FS_LOG_WARM_NODE;
 	uint32_t seed = zf2fs_checksum_seed(t->vol->sb.uuid);
-	int err;
+	bool any = false;
+	int err = 0;
 
-	if (!t->nnodes)
-		return 0;
-	err = new_log(c, type);
+	for (size_t i = 0; i < t->nnodes && !any; i++)
+		any = !t->nodes[i].removed && node_log(&t->nodes[i]) == type;
+	if (any)
+		err = new_log(c, type);
 	for (size_t i = 0; !err && i < t->nnodes; i++) {
 		struct tnode *n = &t->nodes[i];
 		struct zf2fs_node *nb = n->buf;
 		uint32_t addr, next;
 
+		if (node_log(n) != type)
+			continue;
 		if (n->removed) {
 			err = nat_set(t, n->nid, 0, ZF2FS_NULL_ADDR);
 			set_block(t, n->old_addr, false);
@@ -1206,6 +1242,15 @@ static int write_nodes(struct commit *c)
 			set_block(t, n->old_addr, false);
 		set_block(t, addr, true);
 	}
+	return err;
+}
+
+static int write_nodes(struct commit *c)
+{
+	int err = 0;
+
+	for (int type = ZF2FS_LOG_HOT_NODE; !err && type <= ZF2FS_LOG_COLD_NODE; type++)
+		err = write_nodes_of(c, type);
 	return err;
 }
 
@@ -1233,8 +1278,10 @@ static void txn_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 	for (uint32_t e = 0; t->nnat && e < ZF2FS_NAT_PER_BLOCK; e++) {
 		const struct tnat *q = nat_find(t, zf2fs_nat_block_nid(b, e));
 
+		/* the version stays: the kernel bumps it only when a node goes, and data
+		 * summaries record it */
 		if (q)
-			zf2fs_nat_set(&nb->entries[e], 0, q->ino, q->addr);
+			zf2fs_nat_set(&nb->entries[e], nb->entries[e].version, q->ino, q->addr);
 	}
 }
 

@@ -24,12 +24,15 @@ struct tnode {
 	uint32_t orig_ids[3];            /* its quota ids and charged bytes then */
 	uint64_t orig_bytes;
 	struct zf2fs_node *buf;
+	uint8_t log;                     /* ZF2FS_LOG_* + 1 chosen by a mover (lib/move.c);
+					  * 0: the warm node log */
 };
 
 struct tdata {
 	uint32_t owner, ofs, old_addr;   /* ofs: slot from the node's first address */
 	uint64_t fofs;
 	uint8_t *buf;
+	uint8_t log;                     /* ZF2FS_LOG_* + 1, or 0: the warm data log */
 };
 
 struct tnat {
@@ -67,6 +70,8 @@ struct zf2fs_txn {
 
 /* The node @nid as this transaction will write it, read and queued on first use. */
 TXN_HIDDEN int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret);
+/* The queue entry of node @nid, or NULL. */
+TXN_HIDDEN struct tnode *find_node(struct zf2fs_txn *t, uint32_t nid);
 /* Queue a new zeroed node block for @nid (marked as a new inode: clear is_new_inode of
  * the last entry of t->nodes for other nodes). */
 TXN_HIDDEN int new_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret);
