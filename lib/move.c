@@ -19,6 +19,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
+#include "zf2fs/file.h"
 #include "zf2fs/move.h"
 #include "zf2fs/zoned.h"
 #include "txn_p.h"
@@ -62,24 +63,6 @@ static uint8_t node_temperature(const struct zf2fs_node *n)
 		return ZF2FS_LOG_COLD_NODE;
 	return (zf2fs_get(n->footer.flag) & ZF2FS_FOOTER_COLD_BIT) ? ZF2FS_LOG_WARM_NODE :
 								      ZF2FS_LOG_HOT_NODE;
-}
-
-/* First file block addressed by the direct node at tree offset @ofs (the kernel's
- * start_bidx_of_node), given the inode's geometry. */
-static uint64_t node_first_block(uint32_t ofs, const struct zf2fs_inode_geom *g)
-{
-	const uint64_t n = ZF2FS_NIDS_PER_BLOCK, ind = 2 * n + 4;
-	uint64_t bidx;
-
-	if (ofs == 0)
-		return 0;
-	if (ofs <= 2)
-		bidx = ofs - 1;
-	else if (ofs <= ind)
-		bidx = ofs - 2 - (ofs - 4) / (n + 1);
-	else
-		bidx = ofs - 5 - (ofs - ind - 3) / (n + 1);
-	return bidx * g->addrs_per_block + g->addrs;
 }
 
 /* Queue node @nid (read through the NAT on first use) to be rewritten in the log of its
@@ -254,7 +237,7 @@ static int move_data_block(struct mover *m, uint64_t blk, uint32_t nid, uint32_t
 			return not_alive(m, blk, "its direct node has no such slot", nid);
 		addr = (uint32_t)zf2fs_get(n->dn.addr[ofs]);
 	}
-	fofs = node_first_block(nofs, g) + ofs;
+	fofs = zf2fs_node_fofs(g, nofs, ofs);
 	if (find_data(m->t, nid, fofs))
 		return 0;   /* queued already */
 	if (addr != blk)
