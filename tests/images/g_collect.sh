@@ -1,0 +1,170 @@
+#!/bin/bash
+# gc.f2fs collect on an aged image: our mkfs, a tree loaded by Debian's sload.f2fs (big
+# file with indirect nodes, many names, symlinks), aged by transactions that create files
+# and remove every other one (partly valid sections of data and nodes).  Then:
+#  - collect's victims equal `gc.f2fs replay`'s predicted victims for as many foreground
+#    calls, in the same order;
+#  - every section collect reports is free afterwards (dump.f2fs --segments);
+#  - every file's sha256 is unchanged (dump.f2fs --cat of every regular file);
+#  - both fscks (ours, Debian's 1.15) find the result clean;
+#  - a dry run, an unclean volume and a second collect of an exhausted image change
+#    nothing; the unclean one is refused with a one-line error.
+
+. "$(dirname "$0")/lib.sh"
+need_ref_tools
+need_python
+
+GC=$top_builddir/tools/gc.f2fs
+FSCK=$top_builddir/fsck/fsck.f2fs
+DUMP=$top_builddir/tools/dump.f2fs
+POP=$top_builddir/tests/images/txn_populate
+BASE=$top_srcdir/tests/images/base
+[ -x "$POP" ] || hard_error "txn_populate is not built: $POP"
+export SOURCE_DATE_EPOCH=1700000000
+
+IMG=$(new_image aged.img 256M)
+"$MKFS" -f -q -O extra_attr,inode_checksum,lost_found "$IMG" \
+	>/dev/null 2>&1 || hard_error "mkfs failed"
+
+# a tree loaded by Debian's sload.f2fs: a big file with indirect nodes, a directory of
+# several hash levels, symlinks, deep directories
+TREE=$TEST_TMP/tree
+mkdir -p "$TREE/many" "$TREE/docs/deep/deeper"
+head -c 9000000 /dev/urandom > "$TREE/big.bin"
+head -c 100 /dev/urandom > "$TREE/docs/deep/deeper/leaf"
+for i in $(seq 1 150); do echo "entry $i" > "$TREE/many/name-$i"; done
+ln -s docs/deep/deeper/leaf "$TREE/link"
+/usr/sbin/sload.f2fs -f "$TREE" "$IMG" > "$TEST_TMP/sload.log" 2>&1 || { tail -3 "$TEST_TMP/sload.log"; skip "Debian's sload.f2fs failed"; }
+
+# aging: three rounds of 40 files (1 byte .. 30 KiB, every tenth 512 KiB), then every
+# other file of each round removed
+SRC=$TEST_TMP/src
+mkdir -p "$SRC"
+for i in $(seq 0 119); do
+	if [ $((i % 10)) = 9 ]; then n=$((512 * 1024 + i)); else n=$(( (i * 7919) % 30720 + 1 )); fi
+	head -c $n /dev/urandom > "$SRC/f$i"
+done
+for r in 0 1 2; do
+	items=("age$r/")
+	for k in $(seq 0 39); do i=$((r * 40 + k)); items+=("age$r/f$i=$SRC/f$i"); done
+	"$POP" "$IMG" "${items[@]}" || hard_error "aging round $r failed"
+done
+items=()
+for r in 0 1 2; do
+	for k in $(seq 0 2 39); do i=$((r * 40 + k)); items+=("-age$r/f$i"); done
+done
+"$POP" "$IMG" "${items[@]}" || hard_error "aging removals failed"
+"$FSCK" -f -n "$IMG" >/dev/null 2>&1 || hard_error "the aged image is not clean"
+
+# sha256 of every regular file, by path
+shas()
+{
+	"$DUMP" --json --tree "$1" > "$TEST_TMP/tree.json" || return 1
+	python3 - "$TEST_TMP/tree.json" <<'EOF' > "$TEST_TMP/paths" || return 1
+import json, sys
+for e in json.load(open(sys.argv[1]))['tree']['entries']:
+    if e['type'] == 'regular':
+        print(e['path'])
+EOF
+	while read -r p; do
+		"$DUMP" --cat "$p" "$1" 2>/dev/null | sha256sum | sed "s|-\$|$p|" || return 1
+	done < "$TEST_TMP/paths"
+}
+
+# secno of each victim of a --json document on stdin, one a line
+victims()
+{
+	python3 -c 'import json, sys
+for v in json.load(sys.stdin)["victims"]: print(v["secno"])'
+}
+
+N=8
+shas "$IMG" > "$TEST_TMP/before.sha" || hard_error "cannot read the files of the aged image"
+[ "$(wc -l < "$TEST_TMP/before.sha")" -gt 60 ] || hard_error "too few files on the aged image"
+
+# 1. collect's victims are replay's
+"$GC" replay "$IMG" -n $N --json > "$TEST_TMP/replay.json" || hard_error "replay failed"
+victims < "$TEST_TMP/replay.json" > "$TEST_TMP/replay.v"
+[ "$(wc -l < "$TEST_TMP/replay.v")" = $N ] || hard_error "replay predicts fewer than $N victims"
+cp "$IMG" "$TEST_TMP/dry.img"
+if "$GC" collect "$IMG" -n $N --dry-run --json > "$TEST_TMP/dry.json" &&
+   cmp -s "$IMG" "$TEST_TMP/dry.img"; then
+	tap_ok "collect --dry-run changes nothing"
+else
+	tap_fail "collect --dry-run changed the image or failed"
+fi
+if "$GC" collect "$IMG" -n $N --json > "$TEST_TMP/collect.json" 2> "$TEST_TMP/collect.err"; then
+	tap_ok "collect -n $N"
+else
+	tap_fail "collect -n $N failed:"; sed 's/^/    | /' "$TEST_TMP/collect.err"
+fi
+victims < "$TEST_TMP/collect.json" > "$TEST_TMP/collect.v"
+if cmp -s "$TEST_TMP/replay.v" "$TEST_TMP/collect.v"; then
+	tap_ok "collect's victims are replay's ($(tr '\n' ' ' < "$TEST_TMP/collect.v"))"
+else
+	tap_fail "victims differ: replay $(tr '\n' ' ' < "$TEST_TMP/replay.v"), collect $(tr '\n' ' ' < "$TEST_TMP/collect.v")"
+fi
+python3 - "$TEST_TMP/collect.json" <<'EOF' || tap_fail "collect moved nothing (not an aged image?)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d['data_blocks'] > 0 and d['node_blocks'] > 0 else 1)
+EOF
+
+# 2. the sections reported are free, per dump.f2fs
+"$DUMP" --json --segments "$IMG" > "$TEST_TMP/segs.json"
+if python3 - "$TEST_TMP/segs.json" "$TEST_TMP/collect.v" <<'EOF'
+import json, sys
+segs = json.load(open(sys.argv[1]))['segments']['list']
+want = set(int(l) for l in open(sys.argv[2]))
+bad = [s for s in segs if s['secno'] in want and (s['valid_blocks'] or s['state'] != 'free')]
+for s in bad[:5]:
+    print('    section %d: segment %d %s with %d valid' % (s['secno'], s['segno'], s['state'], s['valid_blocks']))
+sys.exit(1 if bad or not want else 0)
+EOF
+then tap_ok "the collected sections are free"; else tap_fail "a collected section is not free"; fi
+
+# 3. every file is unchanged
+shas "$IMG" > "$TEST_TMP/after.sha"
+if cmp -s "$TEST_TMP/before.sha" "$TEST_TMP/after.sha"; then
+	tap_ok "every file's sha256 is unchanged ($(wc -l < "$TEST_TMP/after.sha") files)"
+else
+	tap_fail "file contents changed:"; diff "$TEST_TMP/before.sha" "$TEST_TMP/after.sha" | head -5
+fi
+
+# 4. both fscks clean
+if out=$("$FSCK" -f -n "$IMG" 2>&1); then
+	tap_ok "our fsck: clean"
+else
+	tap_fail "our fsck:"; printf '%s\n' "$out" | head -20 | sed 's/^/    | /'
+fi
+if ref_fsck "$IMG"; then tap_ok "Debian's fsck: clean"; else tap_fail "Debian's fsck"; fi
+
+# 5. until there is nothing left: --until-free far beyond the volume stops at "no more
+# victims" or a current log, and leaves a clean volume with the same files
+if "$GC" collect "$IMG" --until-free 100000 > "$TEST_TMP/all.txt" 2>&1 &&
+   grep -q "^stopped: " "$TEST_TMP/all.txt" && "$FSCK" -f -n "$IMG" >/dev/null 2>&1 &&
+   ref_fsck "$IMG" >/dev/null && shas "$IMG" | cmp -s - "$TEST_TMP/before.sha"; then
+	tap_ok "collect --until-free (all it can): $(grep "^collected" "$TEST_TMP/all.txt"), $(grep "^stopped" "$TEST_TMP/all.txt")"
+else
+	tap_fail "collect --until-free:"; sed 's/^/    | /' "$TEST_TMP/all.txt" | tail -5
+fi
+
+# 6. an unclean volume is refused, untouched
+UNC=$TEST_TMP/unclean.img
+xz -dc "$BASE/unclean.img.xz" > "$UNC"
+cp "$UNC" "$UNC.orig"
+"$GC" collect "$UNC" -n 1 > /dev/null 2> "$TEST_TMP/unc.err"
+rc=$?
+if [ $rc = 8 ] && [ "$(wc -l < "$TEST_TMP/unc.err")" = 1 ] && grep -q 'fsck' "$TEST_TMP/unc.err" &&
+   cmp -s "$UNC" "$UNC.orig"; then
+	tap_ok "unclean volume refused: $(cat "$TEST_TMP/unc.err")"
+else
+	tap_fail "unclean volume: exit $rc"; sed 's/^/    | /' "$TEST_TMP/unc.err"
+fi
+
+# 7. usage errors
+"$GC" collect "$IMG" -n 1 --until-free 3 >/dev/null 2>&1
+rc=$?
+if [ $rc = 16 ]; then tap_ok "-n with --until-free: usage error"; else tap_fail "-n with --until-free: exit $rc"; fi
+
+tap_summary
