@@ -96,7 +96,7 @@ static int move_node_block(struct mover *m, uint64_t blk, uint32_t nid)
 	struct zf2fs_node *n;
 	int err;
 
-	if (nid < ZF2FS_ROOT_INO - 2 || nid >= m->t->vi->max_nid)
+	if (nid < ZF2FS_ROOT_INO || nid >= m->t->vi->max_nid)
 		return not_alive(m, blk, "its summary names no node", nid);
 	err = zf2fs_vol_nat_lookup(m->t->vol, nid, &ni);
 	if (err)

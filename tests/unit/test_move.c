@@ -3,7 +3,7 @@
  * test_move.c - lib/move.c on memory devices: a volume aged by transactions (files made,
  * half of them removed: sections partly valid), every dirty section moved and committed:
  * the sections are free, every file reads back the same, the tables add up, moved data
- * sits in the cold data log; a fault injected at every write of the move's commit leaves
+ * sits in the cold data log, a largest extent over moved blocks is cut; a fault injected at every write of the move's commit leaves
  * the old volume or the new one (same files either way), on a plain memory device and on
  * an emulated host-managed zoned one; a block without a live owner, a current section and
  * a section out of range are refused before anything is written.
@@ -242,6 +242,46 @@ static bool all_free(struct zf2fs_vol *vol, const uint32_t *secs, uint32_t n)
 	return ok;
 }
 
+/* Give file @name (contiguous blocks) a largest extent over all of them, as the
+ * kernel keeps in i_ext; written in place (a test's shortcut). */
+static void set_extent(struct zf2fs_vol *vol, const char *name, uint32_t len)
+{
+	struct zf2fs_node node;
+	uint32_t ino, at, first, addr;
+
+	assert_int_equal(zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &node, &at, NULL, 0), 0);
+	assert_int_equal(zf2fs_file_bmap(vol, &node, 0, &first, NULL, 0), 0);
+	for (uint32_t k = 1; k < len; k++) {
+		assert_int_equal(zf2fs_file_bmap(vol, &node, k, &addr, NULL, 0), 0);
+		assert_int_equal(addr, first + k);
+	}
+	zf2fs_set(node.i.i_ext.fofs, 0);
+	zf2fs_set(node.i.i_ext.blk, first);
+	zf2fs_set(node.i.i_ext.len, len);
+	zf2fs_inode_reseal(&node, ino, zf2fs_vol_info(vol)->features,
+			   zf2fs_checksum_seed(zf2fs_vol_super(vol)->uuid));
+	assert_int_equal(zf2fs_vol_write_block(vol, at, &node), 0);
+}
+
+/* The largest extent of @name names only blocks the file has there; 1 when it was cut. */
+static int check_extent(struct zf2fs_vol *vol, const char *name, uint32_t was)
+{
+	struct zf2fs_node node;
+	uint32_t ino, addr, f, b, len;
+
+	assert_int_equal(zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+	f = (uint32_t)zf2fs_get(node.i.i_ext.fofs);
+	b = (uint32_t)zf2fs_get(node.i.i_ext.blk);
+	len = (uint32_t)zf2fs_get(node.i.i_ext.len);
+	for (uint32_t k = 0; k < len; k++) {
+		assert_int_equal(zf2fs_file_bmap(vol, &node, f + k, &addr, NULL, 0), 0);
+		assert_int_equal(addr, b + k);
+	}
+	return len < was;
+}
+
 static void move_all(struct zf2fs_dev *(*fresh)(void), bool zoned)
 {
 	const bool big = true;
@@ -255,6 +295,10 @@ static void move_all(struct zf2fs_dev *(*fresh)(void), bool zoned)
 
 	make_aged(&dev, zoned, true);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	if (!zoned)   /* an in-place write: not on a sequential zone */
+		set_extent(vol, "f007", 3);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
 	n = pick(vol, secs, 64, 1500);
 	assert_true(n >= 2);
 	ver = zf2fs_vol_info(vol)->cp_ver;
@@ -266,6 +310,9 @@ static void move_all(struct zf2fs_dev *(*fresh)(void), bool zoned)
 	assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 1);
 	assert_true(all_free(vol, secs, n));
 	check_files(vol, big);
+	/* f007's blocks moved: its extent was cut to what stayed (nothing) */
+	if (!zoned)
+		assert_int_equal(check_extent(vol, "f007", 3), 1);
 	check_tables(vol);
 	/* a moved data block went to the cold data log (as the kernel's GC writes them) */
 	assert_int_equal(zf2fs_path_lookup(vol, "f001", 0, &ino, NULL, 0), 0);
