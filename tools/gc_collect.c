@@ -246,8 +246,10 @@ static void print_json(const struct run *r)
 		printf("null}\n");
 }
 
-/* Which victims are free now (the volume opened again after the commits). */
-static int check_freed(struct run *r, struct zf2fs_vol *vol)
+/* Which of victims [@from, @to) are free now (the volume opened again after their
+ * commit: a later batch may take a freed section for its logs, as the kernel reuses
+ * sections freed at a checkpoint). */
+static int check_freed(struct run *r, struct zf2fs_vol *vol, uint32_t from, uint32_t to)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
 	struct zf2fs_sit_entry *sit;
@@ -255,7 +257,7 @@ static int check_freed(struct run *r, struct zf2fs_vol *vol)
 
 	if (err)
 		return err;
-	for (uint32_t i = 0; i < r->nv; i++) {
+	for (uint32_t i = from; i < to && i < r->nv; i++) {
 		uint32_t sec = r->vs[i].v.secno;
 		bool used = is_current_sec(vol, sec);
 
@@ -328,6 +330,8 @@ int gc_collect_run(const struct gc_collect_opts *o)
 	}
 	r.free_after = r.free_before;
 	while (!o->dry_run && next < r.nv) {
+		uint32_t first = next, reset = 0;
+
 		err = move_batch(&r, vol, &next);
 		zf2fs_vol_close(vol);
 		vol = NULL;
@@ -341,15 +345,19 @@ int gc_collect_run(const struct gc_collect_opts *o)
 		}
 		/* the handle describes the old checkpoint after a commit */
 		err = open_vol(&r, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &vol);
+		if (!err)
+			err = check_freed(&r, vol, first, next);
+		/* the next batch's logs may go to the zones this one freed */
+		if (!err)
+			err = zf2fs_move_reset_free_zones(vol, &reset);
+		r.zones_reset += reset;
 		if (err) {
 			rc = fail(&r.le, err, "opening again", o->devices[0]);
 			goto out;
 		}
 	}
 	if (!o->dry_run) {
-		err = zf2fs_move_reset_free_zones(vol, &r.zones_reset);
-		if (!err)
-			err = check_freed(&r, vol);
+		err = free_sections(vol, &r.free_after);
 		if (err) {
 			rc = fail(&r.le, err, "checking the result on", o->devices[0]);
 			goto out;

@@ -82,6 +82,8 @@ N=8
 shas "$IMG" > "$TEST_TMP/before.sha" || hard_error "cannot read the files of the aged image"
 [ "$(wc -l < "$TEST_TMP/before.sha")" -gt 60 ] || hard_error "too few files on the aged image"
 
+cp "$IMG" "$TEST_TMP/batch.img"
+
 # 1. collect's victims are replay's
 "$GC" replay "$IMG" -n $N --json > "$TEST_TMP/replay.json" || hard_error "replay failed"
 victims < "$TEST_TMP/replay.json" > "$TEST_TMP/replay.v"
@@ -138,6 +140,21 @@ else
 	tap_fail "our fsck:"; printf '%s\n' "$out" | head -20 | sed 's/^/    | /'
 fi
 if ref_fsck "$IMG"; then tap_ok "Debian's fsck: clean"; else tap_fail "Debian's fsck"; fi
+
+# 4b. the same victims in batches of at most 64 blocks, one checkpoint each: the same
+# victims freed, the same files, both fscks clean
+B=$TEST_TMP/batch.img
+if "$GC" collect "$B" -n $N --batch-blocks 64 --json > "$TEST_TMP/batch.json" 2> "$TEST_TMP/batch.err" &&
+   victims < "$TEST_TMP/batch.json" | cmp -s - "$TEST_TMP/collect.v" &&
+   python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["checkpoints"] > 1 and all(v["freed"] for v in d["victims"]) else 1)' "$TEST_TMP/batch.json" &&
+   "$FSCK" -f -n "$B" >/dev/null 2>&1 && ref_fsck "$B" >/dev/null &&
+   shas "$B" | cmp -s - "$TEST_TMP/before.sha"; then
+	tap_ok "collect in batches: $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["checkpoints"])' "$TEST_TMP/batch.json") checkpoints, same victims, same files, both fscks clean"
+else
+	tap_fail "collect in batches:"; sed 's/^/    | /' "$TEST_TMP/batch.err"; tail -3 "$TEST_TMP/batch.json"
+fi
 
 # 5. until there is nothing left: --until-free far beyond the volume stops at "no more
 # victims" or a current log, and leaves a clean volume with the same files
