@@ -336,11 +336,16 @@ int gc_collect_run(const struct gc_collect_opts *o)
 		zf2fs_vol_close(vol);
 		vol = NULL;
 		if (err) {
-			if (err == -ENOSPC && !r.le.msg[0])
+			if (err == -ENOSPC)
 				snprintf(r.le.msg, sizeof(r.le.msg), "%s: not enough free sections "
-					 "for the moved blocks (nothing of this batch committed)",
-					 o->devices[0]);
+					 "for the moved blocks (nothing of this batch committed): "
+					 "collect fewer sections", o->devices[0]);
 			rc = fail(&r.le, err, "moving blocks on", o->devices[0]);
+			/* zones written by the failed batch are free in the checkpoint: empty
+			 * them again for the next writer (best effort; the kernel does it at
+			 * mount too) */
+			if (!open_vol(&r, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &vol))
+				(void)zf2fs_move_reset_free_zones(vol, NULL);
 			goto out;
 		}
 		/* the handle describes the old checkpoint after a commit */

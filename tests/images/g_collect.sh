@@ -7,8 +7,9 @@
 #  - every section collect reports is free afterwards (dump.f2fs --segments);
 #  - every file's sha256 is unchanged (dump.f2fs --cat of every regular file);
 #  - both fscks (ours, Debian's 1.15) find the result clean;
-#  - a dry run, an unclean volume and a second collect of an exhausted image change
-#    nothing; the unclean one is refused with a one-line error.
+#  - the same in batches of a few blocks (several checkpoints);
+#  - a dry run, an unclean volume and a volume too full for the moved blocks change
+#    nothing (the last two refused with a one-line error).
 
 . "$(dirname "$0")/lib.sh"
 need_ref_tools
@@ -177,6 +178,25 @@ if [ $rc = 8 ] && [ "$(wc -l < "$TEST_TMP/unc.err")" = 1 ] && grep -q 'fsck' "$T
 	tap_ok "unclean volume refused: $(cat "$TEST_TMP/unc.err")"
 else
 	tap_fail "unclean volume: exit $rc"; sed 's/^/    | /' "$TEST_TMP/unc.err"
+fi
+
+# 6b. a volume too full for the moved blocks: refused at the commit, the checkpoint in use
+# untouched, the files the same, both fscks clean
+FULL=$TEST_TMP/full.img
+xz -dc "$BASE/populated.img.xz" > "$FULL"
+head -c 3000000 /dev/urandom > "$TEST_TMP/3m"
+for i in $(seq 1 20); do "$POP" "$FULL" "x$i=$TEST_TMP/3m" >/dev/null 2>&1 || break; done
+shas "$FULL" > "$TEST_TMP/full.sha"
+"$DUMP" --json --checkpoint "$FULL" > "$TEST_TMP/full.cp"
+"$GC" collect "$FULL" --until-free 1000 > /dev/null 2> "$TEST_TMP/full.err"
+rc=$?
+if [ $rc = 8 ] && [ "$(wc -l < "$TEST_TMP/full.err")" = 1 ] && grep -q 'free section' "$TEST_TMP/full.err" &&
+   "$DUMP" --json --checkpoint "$FULL" | cmp -s - "$TEST_TMP/full.cp" &&
+   shas "$FULL" | cmp -s - "$TEST_TMP/full.sha" && "$FSCK" -f -n "$FULL" >/dev/null 2>&1 &&
+   ref_fsck "$FULL" >/dev/null; then
+	tap_ok "too full a volume refused, nothing committed: $(cat "$TEST_TMP/full.err")"
+else
+	tap_fail "too full a volume: exit $rc"; sed 's/^/    | /' "$TEST_TMP/full.err"
 fi
 
 # 7. usage errors
