@@ -89,6 +89,14 @@ static int not_alive(struct mover *m, uint64_t blk, const char *what, uint32_t n
 	return -ZF2FS_EFSCORRUPTED;
 }
 
+/* The NAT entry of @nid, which the summary of block @blk names. */
+static int summary_nat(struct mover *m, uint64_t blk, uint32_t nid, struct zf2fs_nat_info *ni)
+{
+	if (nid < ZF2FS_ROOT_INO || nid >= m->t->vi->max_nid)
+		return not_alive(m, blk, "its summary names no node", nid);
+	return zf2fs_vol_nat_lookup(m->t->vol, nid, ni);
+}
+
 /* Node block @blk, whose summary names @nid: live when the NAT points at it. */
 static int move_node_block(struct mover *m, uint64_t blk, uint32_t nid)
 {
@@ -96,9 +104,7 @@ static int move_node_block(struct mover *m, uint64_t blk, uint32_t nid)
 	struct zf2fs_node *n;
 	int err;
 
-	if (nid < ZF2FS_ROOT_INO || nid >= m->t->vi->max_nid)
-		return not_alive(m, blk, "its summary names no node", nid);
-	err = zf2fs_vol_nat_lookup(m->t->vol, nid, &ni);
+	err = summary_nat(m, blk, nid, &ni);
 	if (err)
 		return err;
 	if (ni.blkaddr != blk)
@@ -208,9 +214,7 @@ static int move_data_block(struct mover *m, uint64_t blk, uint32_t nid, uint32_t
 	uint8_t *buf;
 	int err;
 
-	if (nid < ZF2FS_ROOT_INO || nid >= m->t->vi->max_nid)
-		return not_alive(m, blk, "its summary names no node", nid);
-	err = zf2fs_vol_nat_lookup(m->t->vol, nid, &ni);
+	err = summary_nat(m, blk, nid, &ni);
 	if (err)
 		return err;
 	if (ni.blkaddr < m->t->vi->main_blkaddr || ni.blkaddr >= m->t->vi->main_end)

@@ -337,11 +337,7 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 
 /* ---- opening ---------------------------------------------------------------------- */
 /* The library's last error is kept so that a failure prints as one line. */
-struct last_error {
-	char msg[512];
-};
-
-static void log_keep(void *arg, enum zf2fs_msg_kind kind, const char *msg)
+void log_keep(void *arg, enum zf2fs_msg_kind kind, const char *msg)
 {
 	struct last_error *le = arg;
 
@@ -351,7 +347,7 @@ static void log_keep(void *arg, enum zf2fs_msg_kind kind, const char *msg)
 		fprintf(stderr, PROG ": WARNING: %s\n", msg);
 }
 
-static void print_error(const struct last_error *le, int err, const char *doing,
+void print_error(const struct last_error *le, int err, const char *doing,
 			const char *image)
 {
 	if (le->msg[0])

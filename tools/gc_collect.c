@@ -28,26 +28,9 @@
 #define EXIT_NOVICTIM 1
 #define EXIT_OPERATIONAL 8
 
-struct errmsg {
-	char msg[512];
-};
-
-static void log_keep(void *arg, enum zf2fs_msg_kind kind, const char *msg)
+static int fail(const struct last_error *le, int err, const char *doing, const char *image)
 {
-	struct errmsg *le = arg;
-
-	if (kind == ZF2FS_MSG_ERROR)
-		snprintf(le->msg, sizeof(le->msg), "%s", msg);
-}
-
-static int fail(const struct errmsg *le, int err, const char *doing, const char *image)
-{
-	if (le && le->msg[0])
-		fprintf(stderr, PROG ": ERROR: %s\n", le->msg);
-	else
-		fprintf(stderr, PROG ": ERROR: %s: while %s %s\n",
-			err == -ZF2FS_EFSCORRUPTED ? "corrupt file system" : strerror(-err), doing,
-			image);
+	print_error(le, err, doing, image);
 	return EXIT_OPERATIONAL;
 }
 
@@ -59,7 +42,7 @@ struct victim {
 
 struct run {
 	const struct gc_collect_opts *o;
-	struct errmsg le;
+	struct last_error le;
 	struct zf2fs_log log;
 	struct victim *vs;
 	uint32_t nv;

@@ -20,6 +20,15 @@ struct gc_collect_opts {
 	int verbose;
 };
 
+/* tools/gc.c: the library's last error kept (a zf2fs_log callback with a struct
+ * last_error as its argument), so that a failure prints as one line. */
+struct last_error {
+	char msg[512];
+};
+
+void log_keep(void *arg, enum zf2fs_msg_kind kind, const char *msg);
+void print_error(const struct last_error *le, int err, const char *doing, const char *image);
+
 /* Returns the exit status: 0, 1 (no victim), 8 (operational error). */
 int gc_collect_run(const struct gc_collect_opts *o);
 
