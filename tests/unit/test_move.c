@@ -467,6 +467,7 @@ static void test_refused(void **state)
 						 sum.entries[off].version), 0);
 	zf2fs_vol_close(vol);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	vi = zf2fs_vol_info(vol);
 	writes = zf2fs_dev_write_count(dev);
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 	assert_int_equal(zf2fs_move_section(txn, victim / vi->segs_per_sec, &st),
