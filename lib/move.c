@@ -303,9 +303,11 @@ static int move_segment(struct mover *m, uint32_t segno, uint32_t from, uint32_t
 		goto out;
 	node = zf2fs_sit_type(se) >= ZF2FS_LOG_HOT_NODE;
 	if (node != (sum->footer.entry_type == ZF2FS_SUM_TYPE_NODE) ||
-	    zf2fs_sit_type(se) > ZF2FS_LOG_COLD_NODE) {
+	    zf2fs_sit_type(se) > ZF2FS_LOG_COLD_NODE ||
+	    zf2fs_sit_valid_blocks(se) != zf2fs_sit_map_weight(se)) {
+		/* the new SIT entry would carry a wrong count on */
 		zf2fs_logf(&t->vol->log, ZF2FS_MSG_ERROR, 0,
-			   "segment %u: its SIT type and its summary disagree: run fsck first",
+			   "segment %u: its SIT entry and its summary disagree: run fsck first",
 			   segno);
 		err = -ZF2FS_EFSCORRUPTED;
 		goto out;

@@ -167,6 +167,40 @@ else
 	tap_fail "collect --until-free:"; sed 's/^/    | /' "$TEST_TMP/all.txt" | tail -5
 fi
 
+# 5b. hostile images: one field of a victim's summary, SIT entry, an owner's NAT entry
+# or node damaged (inject.f2fs --fuzz): collect exits 0 or 8 (a one-line refusal), never
+# crashes or hangs
+INJ=$top_builddir/tools/inject.f2fs
+MAIN=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["segments"]["main_blkaddr"])' "$TEST_TMP/segs.json")
+crash=0 cases=0 refused=0
+for k in 1 2 3 4; do
+	seg=$(sed -n "${k}p" "$TEST_TMP/replay.v")
+	[ -n "$seg" ] || continue
+	blk=$((MAIN + seg * 512))
+	for what in "--ssa --mb nid" "--ssa --mb ofs_in_node" "--ssa --mb entry_type" \
+		    "--sit 0 --mb vblocks" "--sit 0 --mb valid_map --idx 0"; do
+		H=$TEST_TMP/hostile.img
+		cp "$TEST_TMP/dry.img" "$H"
+		# shellcheck disable=SC2086 # the words of $what are options
+		"$INJ" $what --blk $blk --fuzz random --seed $((k * 7)) "$H" >/dev/null 2>&1 || continue
+		cases=$((cases + 1))
+		timeout 120 "$GC" collect "$H" -n 4 >/dev/null 2>"$TEST_TMP/hostile.err"
+		rc=$?
+		case $rc in
+		0) ;;
+		8) refused=$((refused + 1))
+		   [ "$(wc -l < "$TEST_TMP/hostile.err")" = 1 ] ||
+			{ crash=$((crash + 1)); echo "    $what blk $blk: more than one line:"; head -3 "$TEST_TMP/hostile.err"; } ;;
+		*) crash=$((crash + 1)); echo "    $what blk $blk: exit $rc"; head -3 "$TEST_TMP/hostile.err" ;;
+		esac
+	done
+done
+if [ $crash = 0 ] && [ $cases -gt 10 ]; then
+	tap_ok "hostile images: $cases damaged copies, $refused refused, none crashed or hung"
+else
+	tap_fail "hostile images: $crash of $cases went wrong"
+fi
+
 # 6. an unclean volume is refused, untouched
 UNC=$TEST_TMP/unclean.img
 xz -dc "$BASE/unclean.img.xz" > "$UNC"
