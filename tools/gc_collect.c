@@ -210,7 +210,8 @@ static void print_text(const struct run *r)
 static void print_json(const struct run *r)
 {
 	printf("{\"image\": \"%s\", \"policy\": \"%s\", \"dry_run\": %s, \"victims\": [",
-	       r->o->devices[0], zf2fs_gc_policy_name(r->nv ? r->vs[0].v.policy : ZF2FS_GC_GREEDY),
+	       r->o->devices[0], zf2fs_gc_policy_name(r->o->p.policy == ZF2FS_GC_POLICY_DEFAULT ?
+						      ZF2FS_GC_GREEDY : r->o->p.policy),
 	       r->o->dry_run ? "true" : "false");
 	for (uint32_t i = 0; i < r->nv; i++)
 		printf("%s\n  {\"step\": %u, \"segno\": %u, \"secno\": %u, \"valid_blocks\": %u, "
@@ -294,6 +295,7 @@ int gc_collect_run(const struct gc_collect_opts *o)
 		return EXIT_OPERATIONAL;
 	}
 	err = free_sections(vol, &r.free_before);
+	r.free_after = r.free_before;
 	if (!err)
 		err = pick_victims(&r, vol);
 	if (err) {
@@ -301,6 +303,8 @@ int gc_collect_run(const struct gc_collect_opts *o)
 		goto out;
 	}
 	if (!r.nv) {
+		if (o->json)
+			print_json(&r);
 		fprintf(stderr, PROG ": no victim to collect on %s\n", o->devices[0]);
 		rc = EXIT_NOVICTIM;
 		goto out;
@@ -311,7 +315,6 @@ int gc_collect_run(const struct gc_collect_opts *o)
 		rc = EXIT_OPERATIONAL;
 		goto out;
 	}
-	r.free_after = r.free_before;
 	while (!o->dry_run && next < r.nv) {
 		uint32_t first = next, reset = 0;
 
