@@ -270,16 +270,22 @@ static int move_data_block(struct mover *m, uint64_t blk, uint32_t nid, uint32_t
 	return 0;
 }
 
-static bool is_current_vol(const struct zf2fs_vol *vol, uint32_t segno)
+/* The log whose current segment @segno is, or -1. */
+static int current_log(const struct zf2fs_vol *vol, uint32_t segno)
 {
 	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
 		uint32_t s, off;
 
 		zf2fs_vol_curseg(vol, type, &s, &off);
 		if (s == segno)
-			return true;
+			return type;
 	}
-	return false;
+	return -1;
+}
+
+static bool is_current_vol(const struct zf2fs_vol *vol, uint32_t segno)
+{
+	return current_log(vol, segno) >= 0;
 }
 
 /* The valid blocks of segment @segno at offsets [@from, @to). */
@@ -288,13 +294,15 @@ static int move_segment(struct mover *m, uint32_t segno, uint32_t from, uint32_t
 	struct zf2fs_txn *t = m->t;
 	const struct zf2fs_sit_entry *se = &t->sit[segno];
 	struct zf2fs_summary_block *sum;
+	int err, log = current_log(t->vol, segno);
 	bool node;
-	int err;
 
+	/* a current log leaves the section for a fresh one at the commit (the kernel never
+	 * collects a current section; offline the logs simply move on) */
+	if (log >= 0)
+		t->retire_logs |= (uint8_t)(1u << log);
 	if (!zf2fs_sit_valid_blocks(se))
 		return 0;
-	if (is_current_vol(t->vol, segno))
-		return -EBUSY;
 	sum = malloc(sizeof(*sum));
 	if (!sum)
 		return -ENOMEM;

@@ -1254,6 +1254,18 @@ static int write_nodes(struct commit *c)
 	return err;
 }
 
+/* The logs a mover emptied the section of, not moved on by the writes above: to a fresh
+ * section, so that theirs ends up free. */
+static int retire_logs(struct commit *c)
+{
+	int err = 0;
+
+	for (int type = 0; !err && type < ZF2FS_NR_CURSEG; type++)
+		if ((c->t->retire_logs & (1u << type)) && c->cur[type] == c->orig_cur[type])
+			err = new_log(c, type);
+	return err;
+}
+
 static const struct zf2fs_sit_entry *txn_sit(void *arg, uint32_t segno)
 {
 	return &((struct zf2fs_txn *)arg)->sit[segno];
@@ -1351,7 +1363,7 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 
 	if (t->committed)
 		return -EINVAL;
-	if (!t->nnodes && !t->ndatas)
+	if (!t->nnodes && !t->ndatas && !t->retire_logs)
 		return 0;
 	t->committed = true;
 	c = calloc(1, sizeof(*c));
@@ -1380,6 +1392,8 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 	}
 	if (!err)
 		err = write_nodes(c);
+	if (!err)
+		err = retire_logs(c);
 	if (!err)
 		err = write_tables(c, cpbuf);
 	if (!err)

@@ -5,8 +5,9 @@
  * (zf2fs_gc_call on the model of the image: the same victims in the same order), their
  * valid blocks are moved by the library's block mover (include/zf2fs/move.h) on one
  * transaction, and one checkpoint is written (one per batch when the moved blocks would
- * not fit the memory budget).  A victim that is a current log on disk ends the list:
- * the kernel's model moved that log, the disk has not.
+ * not fit the memory budget).  A victim that holds a current log on disk (the model
+ * had moved that log on, the disk had not) is emptied too: the log moves to a fresh
+ * section at the commit.
  */
 #include "config.h"
 #include <errno.h>
@@ -138,11 +139,9 @@ static int pick_victims(struct run *r, struct zf2fs_vol *vol)
 		for (unsigned i = 0; i < got && !r->stop; i++) {
 			if (!o->until_free && r->nv >= o->sections)
 				break;
-			if (v[i].secno >= vi->main_secs || seen[v[i].secno])
+			if (v[i].secno >= vi->main_secs || seen[v[i].secno]) {
 				r->stop = "the model chose a section it had collected already";
-			else if (is_current_sec(vol, v[i].secno))
-				r->stop = "the next victim holds a current log on disk (not yet)";
-			else {
+			} else {
 				seen[v[i].secno] = 1;
 				r->vs[r->nv++].v = v[i];
 			}

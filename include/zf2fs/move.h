@@ -43,8 +43,9 @@ struct zf2fs_move_stats {
 
 /*
  * Queue the move of every valid block (SIT valid map) of main-area section @secno.
- * Returns 0; -EINVAL for a section outside the main area; -EBUSY when a segment of it is
- * a current log of the checkpoint; -ZF2FS_EFSCORRUPTED (message through the volume's
+ * A current log in the section moves to a fresh section at the commit, so that the
+ * section ends up free.
+ * Returns 0; -EINVAL for a section outside the main area; -ZF2FS_EFSCORRUPTED (message through the volume's
  * log) when a valid block has no live owner (summary -> NAT -> node -> slot does not lead
  * back to it: the volume needs fsck) or the summary contradicts the SIT; -EOPNOTSUPP for
  * a block the transaction cannot rewrite yet; -ENOMEM; read errors.  After an error the
