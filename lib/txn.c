@@ -1049,7 +1049,11 @@ static int pick_free_section(struct commit *c, uint32_t *ret)
 
 	/* a section passed over stays unusable: its counts in the current checkpoint do not
 	 * change, and a log of this commit only ever sits in a section it took */
-	for (uint32_t sec = c->scan_from; sec < vi->main_secs; sec++) {
+	uint32_t end = c->t->alloc_end && c->t->alloc_end < vi->main_secs ? c->t->alloc_end :
+		       vi->main_secs;
+
+	for (uint32_t sec = c->scan_from > c->t->alloc_first ? c->scan_from : c->t->alloc_first;
+	     sec < end; sec++) {
 		bool ok = !c->taken[sec];
 
 		for (uint32_t k = 0; k < sps && ok; k++) {

@@ -63,6 +63,8 @@ struct zf2fs_txn {
 	struct tindex node_ix, nat_ix, data_ix;
 	uint32_t next_nid;
 	int64_t new_inodes, new_nodes, new_blocks;   /* negative when more went than came */
+	uint32_t alloc_first, alloc_end; /* new logs only in sections [first, end); end 0:
+					  * the main area's end (zf2fs_move_set_target) */
 	uint8_t retire_logs;             /* bit ZF2FS_LOG_*: a log whose section a mover
 					  * empties moves to a fresh one (lib/move.c) */
 	uint32_t *freed;                 /* data blocks of removed inodes */

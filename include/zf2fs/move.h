@@ -63,6 +63,16 @@ ZF2FS_EXPORT int zf2fs_move_range(struct zf2fs_txn *txn, uint64_t start, uint64_
 				  struct zf2fs_move_stats *stats);
 
 /*
+ * Where the commit may write: the logs it starts (for moved blocks and anything else the
+ * transaction writes) take free sections in [@first_sec, @end_sec) only, lowest first.
+ * Shrinking keeps them below the cut, defragmenting puts them where asked.  Call before
+ * zf2fs_txn_commit(); the commit fails with -ENOSPC when the range runs out.  Returns 0;
+ * -EINVAL for an empty range or one past the main area.
+ */
+ZF2FS_EXPORT int zf2fs_move_set_target(struct zf2fs_txn *txn, uint32_t first_sec,
+				       uint32_t end_sec);
+
+/*
  * After a commit that freed sections on a zoned volume (open it again first): reset the
  * zone of every section that is free in the checkpoint, is no current log's, and whose
  * write pointer is past the zone start, so that a later writer finds it empty (the

@@ -454,6 +454,59 @@ static void test_current_sections(void **state)
 	zf2fs_dev_close(dev);
 }
 
+/* A target range: every block moved lands in the sections asked for (the last quarter
+ * of the main area, as a resize that keeps the start free would ask). */
+static void test_target(void **state)
+{
+	struct zf2fs_dev *dev = fresh_plain();
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	struct zf2fs_move_stats st = { 0 };
+	struct zf2fs_sit_entry *sit;
+	uint32_t secs[64], n, from, end, sps;
+	uint16_t *before;
+	const struct zf2fs_vol_info *vi;
+	const bool big = false;
+
+	(void)state;
+	make_aged(&dev, false, big);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	vi = zf2fs_vol_info(vol);
+	sps = vi->segs_per_sec;
+	from = vi->main_secs * 3 / 4;
+	end = vi->main_secs;
+	n = pick(vol, secs, 64, 1500);
+	assert_true(n >= 2);
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	before = calloc(vi->main_segs, sizeof(*before));
+	assert_non_null(before);
+	for (uint32_t s = 0; s < vi->main_segs; s++)
+		before[s] = (uint16_t)zf2fs_sit_valid_blocks(&sit[s]);
+	free(sit);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	assert_int_equal(zf2fs_move_set_target(txn, end, end), -EINVAL);
+	assert_int_equal(zf2fs_move_set_target(txn, from, end + 1), -EINVAL);
+	assert_int_equal(zf2fs_move_set_target(txn, from, end), 0);
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(zf2fs_move_section(txn, secs[i], &st), 0);
+	assert_int_equal(zf2fs_txn_commit(txn), 0);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	vi = zf2fs_vol_info(vol);
+	assert_true(all_free(vol, secs, n));
+	check_files(vol, big);
+	check_tables(vol);
+	/* outside the target, no segment gained a block */
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint32_t s = 0; s < from * sps; s++)
+		assert_true(zf2fs_sit_valid_blocks(&sit[s]) <= before[s]);
+	free(sit);
+	free(before);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+}
+
 /* Refusals: nothing is written. */
 static void test_refused(void **state)
 {
@@ -512,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_move_all),
 		cmocka_unit_test(test_zoned_move_all),
 		cmocka_unit_test(test_current_sections),
+		cmocka_unit_test(test_target),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_fault_at_every_write),
 		cmocka_unit_test(test_zoned_fault_at_every_write),
