@@ -363,10 +363,9 @@ ZF2FS_EXPORT int zf2fs_move_range(struct zf2fs_txn *t, uint64_t start, uint64_t 
 	if (err)
 		return err;
 	/* sections the range covers whole */
-	for (uint64_t s = start - vi->main_blkaddr; s + sec_blocks <= end - vi->main_blkaddr;
-	     s += sec_blocks)
-		if (s % sec_blocks == 0)
-			st->sections++;
+	for (uint64_t s = (start - vi->main_blkaddr + sec_blocks - 1) / sec_blocks * sec_blocks;
+	     s + sec_blocks <= end - vi->main_blkaddr; s += sec_blocks)
+		st->sections++;
 	return 0;
 }
 
