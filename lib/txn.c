@@ -306,7 +306,7 @@ int queue_data(struct zf2fs_txn *t, uint32_t owner, uint32_t ofs, uint64_t fofs,
 	if (!d)
 		return -ENOMEM;
 	t->datas = d;
-	t->datas[t->ndatas] = (struct tdata){ owner, ofs, old_addr, fofs, buf };
+	t->datas[t->ndatas] = (struct tdata){ owner, ofs, old_addr, fofs, buf, 0 };
 	if (ix_add(t, &t->data_ix, t->ndatas, data_key(owner, fofs), (uint32_t)t->ndatas))
 		return -ENOMEM;
 	t->ndatas++;
