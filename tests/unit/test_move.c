@@ -410,6 +410,8 @@ static void fault_at_every_write(struct zf2fs_dev *(*fresh)(void), bool zoned)
 	}
 	assert_int_equal(new_seen, 1);
 	assert_int_equal(old_seen, writes);
+	print_message("%s: %u sections moved, a fault at each of the commit's %lu writes\n",
+		      zoned ? "zoned" : "plain", n, writes);
 	zf2fs_dev_close(base);
 }
 
