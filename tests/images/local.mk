@@ -38,5 +38,5 @@ EXTRA_DIST += tests/images/completion.sh
 TESTS += tests/images/g_state_sparse.sh
 EXTRA_DIST += tests/images/g_state_sparse.sh
 # gc.f2fs collect on an aged image (the block mover, lib/move.c)
-TESTS += tests/images/g_collect.sh
-EXTRA_DIST += tests/images/g_collect.sh
+TESTS += tests/images/g_collect.sh tests/images/g_collect_mounted.sh
+EXTRA_DIST += tests/images/g_collect.sh tests/images/g_collect_mounted.sh
