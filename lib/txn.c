@@ -1313,19 +1313,16 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 {
 	struct zf2fs_txn *t = c->t;
 	uint32_t free_segs = 0;
+	int64_t change = 0;
 
-	/* free sections, counted in segments, as the kernel does at mount */
-	for (uint32_t sec = 0; sec < t->vi->main_secs; sec++) {
-		bool used = false;
+	/* free segments as the kernel counts them at mount (init_free_segmap): each segment
+	 * without valid blocks that no log is in, whether or not its section is free */
+	for (uint32_t s = 0; s < t->vi->main_segs; s++) {
+		bool now = !zf2fs_sit_valid_blocks(&t->sit[s]) && !is_curseg(c, s);
+		bool was = !t->orig_count[s] && !was_curseg(c, s);
 
-		for (uint32_t k = 0; k < t->vi->segs_per_sec && !used; k++) {
-			uint32_t s = sec * t->vi->segs_per_sec + k;
-
-			used = s >= t->vi->main_segs || zf2fs_sit_valid_blocks(&t->sit[s]) ||
-			       is_curseg(c, s);
-		}
-		if (!used)
-			free_segs += t->vi->segs_per_sec;
+		free_segs += now;
+		change += (int64_t)now - (int64_t)was;
 	}
 	zf2fs_set(cp->valid_block_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_block_count) +
 						  t->new_blocks));
@@ -1333,11 +1330,13 @@ static void final_counters(struct commit *c, struct zf2fs_checkpoint *cp)
 						 t->new_nodes));
 	zf2fs_set(cp->valid_inode_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_inode_count) +
 						  t->new_inodes));
+	/* zoned: segments past a zone's capacity are never counted, and the capacity is not
+	 * on disk; they never change state, so the segments that did make the difference */
 	if (!zf2fs_vol_is_zoned(t->vol))
 		zf2fs_set(cp->free_segment_count, free_segs);
 	else
-		zf2fs_set(cp->free_segment_count, zf2fs_get(cp->free_segment_count) - c->ntaken *
-		       t->vi->segs_per_sec);
+		zf2fs_set(cp->free_segment_count,
+			  (uint32_t)((int64_t)zf2fs_get(cp->free_segment_count) + change));
 	if (zf2fs_get(cp->next_free_nid) < t->next_nid)
 		zf2fs_set(cp->next_free_nid, t->next_nid < t->vi->max_nid ? t->next_nid :
 		       ZF2FS_ROOT_INO + 1);

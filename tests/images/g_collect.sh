@@ -201,6 +201,27 @@ else
 	tap_fail "hostile images: $crash of $cases went wrong"
 fi
 
+# 5c. sections of 4 segments: the checkpoint's free segment count is the kernel's (each
+# free segment, whole sections or not), victims freed, files kept, both fscks clean
+S4=$(new_image s4.img 512M)
+"$MKFS" -f -q -s 4 "$S4" >/dev/null 2>&1 || hard_error "mkfs -s 4 failed"
+items=(d/)
+for i in $(seq 0 119); do items+=("d/f$i=$SRC/f$i"); done
+"$POP" "$S4" "${items[@]}" || hard_error "populating the -s 4 image failed"
+items=()
+for i in $(seq 0 2 119); do items+=("-d/f$i"); done
+"$POP" "$S4" "${items[@]}" || hard_error "removals on the -s 4 image failed"
+shas "$S4" > "$TEST_TMP/s4.sha"
+if "$GC" collect "$S4" -n 4 --json > "$TEST_TMP/s4.json" 2> "$TEST_TMP/s4.err" &&
+   python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if len(d["victims"]) == 4 and all(v["freed"] for v in d["victims"]) and d["data_blocks"] else 1)' "$TEST_TMP/s4.json" &&
+   out=$("$FSCK" -f -n "$S4" 2>&1) && ref_fsck "$S4" && shas "$S4" | cmp -s - "$TEST_TMP/s4.sha"; then
+	tap_ok "sections of 4 segments: 4 collected, same files, both fscks clean"
+else
+	tap_fail "sections of 4 segments:"; sed 's/^/    | /' "$TEST_TMP/s4.err"; printf '%s\n' "${out:-}" | tail -3
+fi
+
 # 6. an unclean volume is refused, untouched
 UNC=$TEST_TMP/unclean.img
 xz -dc "$BASE/unclean.img.xz" > "$UNC"
