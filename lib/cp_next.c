@@ -366,8 +366,11 @@ static bool seg_free(const struct commit *c, uint32_t s)
 static int pick_free_section(struct commit *c, uint32_t *ret)
 {
 	uint32_t sps = c->vi->segs_per_sec;
+	uint32_t end = c->req->alloc_end && c->req->alloc_end < c->vi->main_secs ?
+		       c->req->alloc_end : c->vi->main_secs;
+	uint32_t from = c->scan_from > c->req->alloc_first ? c->scan_from : c->req->alloc_first;
 
-	for (uint32_t sec = c->scan_from; sec < c->vi->main_secs; sec++) {
+	for (uint32_t sec = from; sec < end; sec++) {
 		bool ok = !c->taken[sec];
 
 		for (uint32_t k = 0; k < sps && ok; k++)
@@ -486,6 +489,7 @@ static int write_datas(struct commit *c)
 
 	for (size_t i = 0; !err && i < r->ndatas; i++) {
 		struct zf2fs_commit_data d;
+		struct zf2fs_nat_info ni;
 		struct zf2fs_node *owner;
 		uint8_t *slot;
 		uint32_t addr;
@@ -506,6 +510,9 @@ static int write_datas(struct commit *c)
 			break;
 		zf2fs_set(c->sum[type][c->blkoff[type]].nid, d.owner);
 		zf2fs_set(c->sum[type][c->blkoff[type]].ofs_in_node, d.ofs);
+		/* the owner's NAT version, which the commit keeps: the kernel's GC compares them */
+		c->sum[type][c->blkoff[type]].version =
+			zf2fs_vol_nat_lookup(c->vol, d.owner, &ni) ? 0 : ni.version;
 		c->blkoff[type]++;
 		err = zf2fs_vol_write_block(c->vol, addr, d.buf);
 		if (err)
@@ -604,6 +611,18 @@ static int write_nodes(struct commit *c)
 	if (!c->moved[chain_log] || c->blkoff[chain_log] >= BPS)
 		err = new_log(c, chain_log);
 	return err ? err : write_chain(c);
+}
+
+/* Logs whose section a mover emptied and the writes above did not move on: to a fresh
+ * section, so that theirs ends up free. */
+static int retire_logs(struct commit *c)
+{
+	int err = 0;
+
+	for (int type = 0; !err && type < ZF2FS_NR_CURSEG; type++)
+		if ((c->req->retire_logs & (1u << type)) && c->cur[type] == c->orig_cur[type])
+			err = new_log(c, type);
+	return err;
 }
 
 static int write_summary_fixes(struct commit *c)
@@ -753,6 +772,8 @@ ZF2FS_EXPORT int zf2fs_vol_commit(struct zf2fs_vol *vol, const struct zf2fs_comm
 		err = write_datas(c);
 	if (!err)
 		err = write_nodes(c);
+	if (!err)
+		err = retire_logs(c);
 	if (!err)
 		err = write_summary_fixes(c);
 	if (!err)

@@ -194,6 +194,11 @@ static struct tnode *node_find(struct zf2fs_txn *t, uint32_t nid)
 	return i < 0 ? NULL : &t->nodes[i];
 }
 
+struct tnode *find_node(struct zf2fs_txn *t, uint32_t nid)
+{
+	return node_find(t, nid);
+}
+
 int nat_set(struct zf2fs_txn *t, uint32_t nid, uint32_t ino, uint32_t addr)
 {
 	struct tnat *e = nat_find(t, nid);
@@ -295,7 +300,7 @@ int queue_data(struct zf2fs_txn *t, uint32_t owner, uint32_t ofs, uint64_t fofs,
 	if (!d)
 		return -ENOMEM;
 	t->datas = d;
-	t->datas[t->ndatas] = (struct tdata){ owner, ofs, old_addr, fofs, buf };
+	t->datas[t->ndatas] = (struct tdata){ owner, ofs, old_addr, fofs, buf, 0 };
 	if (ix_add(t, &t->data_ix, t->ndatas, data_key(owner, fofs), (uint32_t)t->ndatas))
 		return -ENOMEM;
 	t->ndatas++;
@@ -1061,13 +1066,18 @@ static struct zf2fs_node *txn_owner(void *arg, uint32_t nid)
 	return n ? n->buf : NULL;
 }
 
-/* The kernel's temperatures when the loader asked for them (lib/txn_temp.c): a data
- * block by its file's inode, a node by its kind. */
+/* The log a mover chose for the block (lib/move.c), else the kernel's temperatures when
+ * the loader asked for them (lib/txn_temp.c): a data block by its file's inode, a node by
+ * its kind; else the warm logs. */
 static int txn_log_of(void *arg, bool node, size_t i)
 {
 	struct zf2fs_txn *t = arg;
 	const struct zf2fs_node *owner;
 
+	if (node && t->nodes[i].log)
+		return t->nodes[i].log - 1;
+	if (!node && t->datas[i].log)
+		return t->datas[i].log - 1;
 	if (node)
 		return txn_node_log(t, t->nodes[i].buf);
 	owner = txn_owner(t, t->datas[i].owner);
@@ -1100,8 +1110,10 @@ static void txn_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 	for (uint32_t e = 0; t->nnat && e < ZF2FS_NAT_PER_BLOCK; e++) {
 		const struct tnat *q = nat_find(t, zf2fs_nat_block_nid(b, e));
 
+		/* the version stays: the kernel bumps it only when a node goes, and data
+		 * summaries record it */
 		if (q)
-			zf2fs_nat_set(&nb->entries[e], 0, q->ino, q->addr);
+			zf2fs_nat_set(&nb->entries[e], nb->entries[e].version, q->ino, q->addr);
 	}
 }
 
@@ -1117,20 +1129,21 @@ static void txn_counters(void *arg, struct zf2fs_checkpoint *cp, const struct zf
 			 uint32_t secs_taken)
 {
 	struct zf2fs_txn *t = arg;
+	struct zf2fs_cp_logs orig;
 	uint32_t free_segs = 0;
+	int64_t change = 0;
 
-	/* free sections, counted in segments, as the kernel does at mount */
-	for (uint32_t sec = 0; sec < t->vi->main_secs; sec++) {
-		bool used = false;
+	(void)secs_taken;
+	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
+		zf2fs_vol_curseg(t->vol, type, &orig.segno[type], &orig.blkoff[type]);
+	/* free segments as the kernel counts them at mount (init_free_segmap): each segment
+	 * without valid blocks that no log is in, whether or not its section is free */
+	for (uint32_t s = 0; s < t->vi->main_segs; s++) {
+		bool now = !zf2fs_sit_valid_blocks(&t->sit[s]) && !in_logs(logs, s);
+		bool was = !t->orig_count[s] && !in_logs(&orig, s);
 
-		for (uint32_t k = 0; k < t->vi->segs_per_sec && !used; k++) {
-			uint32_t s = sec * t->vi->segs_per_sec + k;
-
-			used = s >= t->vi->main_segs || zf2fs_sit_valid_blocks(&t->sit[s]) ||
-			       in_logs(logs, s);
-		}
-		if (!used)
-			free_segs += t->vi->segs_per_sec;
+		free_segs += now;
+		change += (int64_t)now - (int64_t)was;
 	}
 	zf2fs_set(cp->valid_block_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_block_count) +
 						  t->new_blocks));
@@ -1138,11 +1151,13 @@ static void txn_counters(void *arg, struct zf2fs_checkpoint *cp, const struct zf
 						 t->new_nodes));
 	zf2fs_set(cp->valid_inode_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_inode_count) +
 						  t->new_inodes));
+	/* zoned: segments past a zone's capacity are never counted, and the capacity is not
+	 * on disk; they never change state, so the segments that did make the difference */
 	if (!zf2fs_vol_is_zoned(t->vol))
 		zf2fs_set(cp->free_segment_count, free_segs);
 	else
-		zf2fs_set(cp->free_segment_count, zf2fs_get(cp->free_segment_count) - secs_taken *
-		       t->vi->segs_per_sec);
+		zf2fs_set(cp->free_segment_count,
+			  (uint32_t)((int64_t)zf2fs_get(cp->free_segment_count) + change));
 	if (zf2fs_get(cp->next_free_nid) < t->next_nid)
 		zf2fs_set(cp->next_free_nid, t->next_nid < t->vi->max_nid ? t->next_nid :
 		       ZF2FS_ROOT_INO + 1);
@@ -1167,7 +1182,7 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 
 	if (t->committed)
 		return -EINVAL;
-	if (!t->nnodes && !t->ndatas)
+	if (!t->nnodes && !t->ndatas && !t->retire_logs)
 		return 0;
 	t->committed = true;
 	err = charge_quotas(t);
@@ -1188,5 +1203,8 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 	req.orig_count = t->orig_count;
 	req.sit_dirty = t->sit_dirty;
 	req.nat_dirty = t->nat_dirty;
+	req.alloc_first = t->alloc_first;
+	req.alloc_end = t->alloc_end;
+	req.retire_logs = t->retire_logs;
 	return zf2fs_vol_commit(t->vol, &req);
 }

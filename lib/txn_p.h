@@ -24,12 +24,15 @@ struct tnode {
 	uint32_t orig_ids[3];            /* its quota ids and charged bytes then */
 	uint64_t orig_bytes;
 	struct zf2fs_node *buf;
+	uint8_t log;                     /* ZF2FS_LOG_* + 1 chosen by a mover (lib/move.c);
+					  * 0: the warm node log */
 };
 
 struct tdata {
 	uint32_t owner, ofs, old_addr;   /* ofs: slot from the node's first address */
 	uint64_t fofs;
 	uint8_t *buf;
+	uint8_t log;                     /* ZF2FS_LOG_* + 1, or 0: the warm data log */
 };
 
 struct tnat {
@@ -60,6 +63,10 @@ struct zf2fs_txn {
 	struct tindex node_ix, nat_ix, data_ix;
 	uint32_t next_nid;
 	int64_t new_inodes, new_nodes, new_blocks;   /* negative when more went than came */
+	uint32_t alloc_first, alloc_end; /* new logs only in sections [first, end); end 0:
+					  * the main area's end (zf2fs_move_set_target) */
+	uint8_t retire_logs;             /* bit ZF2FS_LOG_*: a log whose section a mover
+					  * empties moves to a fresh one (lib/move.c) */
 	uint32_t *freed;                 /* data blocks of removed inodes */
 	size_t nfreed, cap_freed;
 	bool committed;
@@ -68,6 +75,8 @@ struct zf2fs_txn {
 
 /* The node @nid as this transaction will write it, read and queued on first use. */
 TXN_HIDDEN int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret);
+/* The queue entry of node @nid, or NULL. */
+TXN_HIDDEN struct tnode *find_node(struct zf2fs_txn *t, uint32_t nid);
 /* Queue a new zeroed node block for @nid (marked as a new inode: clear is_new_inode of
  * the last entry of t->nodes for other nodes). */
 TXN_HIDDEN int new_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret);

@@ -6,6 +6,7 @@
  *   gc.f2fs state IMAGE [--json] [--reclaim K]... [--device PATH]... [--zone-capacity SIZE]
  *   gc.f2fs replay IMAGE [--gc-type fg|bg] [--policy greedy|cb|atgc] [--alloc lfs|ssr]
  *                        [--count N] [--max-search N] [--search SPEC] [--json] ...
+ *   gc.f2fs collect IMAGE [-n SECTIONS | --until-free N] [--policy ...] [--json] ...
  *   gc.f2fs bench [--segments N] [--selections N] ...
  *
  * This front-end parses options, asks libzf2fs (include/zf2fs/gc.h) for the model and
@@ -30,6 +31,7 @@
 #include "zf2fs/gc.h"
 #include "gc_sim_cli.h"
 #include "gc_zones.h"
+#include "gc_collect.h"
 
 #define PROG "gc.f2fs"
 #define EXIT_OK 0
@@ -56,17 +58,24 @@ struct gc_cli {
 	uint32_t segments, selections, sps;
 	uint64_t seed;
 	bool bench_scan_only, bench_index_only;
+	/* collect */
+	uint32_t until_free;
+	uint64_t batch_blocks;
+	bool dry_run, count_given;
 };
 
 static const char usage_text[] =
 "Usage: " PROG " state IMAGE [--json] [--reclaim K]...\n"
 "       " PROG " replay IMAGE [OPTIONS]\n"
+"       " PROG " collect IMAGE [-n SECTIONS | --until-free N] [OPTIONS]\n"
 "       " PROG " bench [--segments N] [--selections N] [OPTIONS]\n"
 "       " PROG " simulate [IMAGE] [OPTIONS]   (" PROG " simulate --help)\n"
 "\n"
 "Commands:\n"
 "  state             free/dirty/full/prefree sections, logs, histogram, thresholds\n"
 "  replay            the kernel's GC victims, step by step, each step applied\n"
+"  collect           move the valid blocks of replay's foreground victims and write\n"
+"                    a checkpoint: the victims become free (unmounted volumes only)\n"
 "  bench             index vs reference scan on a random volume (no image);\n"
 "                    fg steps move the victims' blocks (untimed), bg steps mark them\n"
 "\n"
@@ -83,7 +92,10 @@ static const char usage_text[] =
 "  --policy greedy|cb|atgc replay: victim policy (default: fg greedy, bg cb)\n"
 "  --alloc lfs|ssr         replay: GC victim (lfs) or SSR segment reuse (ssr)\n"
 "  --ssr-type LOG          replay --alloc ssr: log type 0..5 (default 2, cold data)\n"
-"  -n, --count N           replay: number of steps (default 1)\n"
+"  -n, --count N           replay: number of steps; collect: sections (default 1)\n"
+"  --until-free N          collect: victims until N sections are free (replay's count)\n"
+"  --dry-run               collect: print the victims, change nothing\n"
+"  --batch-blocks N        collect: blocks moved per checkpoint (default 32768)\n"
 "  --max-search N          sysfs max_victim_search (default 4096)\n"
 "  --search SPEC           kernel (default), fixed:N, all, proportional\n"
 "  --engine index|scan     selection engine (default index; same answers)\n"
@@ -108,6 +120,7 @@ enum {
 	OPT_JSON = 256, OPT_RECLAIM, OPT_GC_TYPE, OPT_POLICY, OPT_ALLOC, OPT_SSR_TYPE,
 	OPT_MAX_SEARCH, OPT_SEARCH, OPT_ENGINE, OPT_NOW, OPT_LAST_VICTIM, OPT_NO_SHORTCUT,
 	OPT_STRICT, OPT_DEVICE, OPT_ZONE_CAP, OPT_SEGMENTS, OPT_SELECTIONS, OPT_SPS, OPT_SEED, OPT_ONLY,
+	OPT_UNTIL_FREE, OPT_DRY_RUN, OPT_BATCH,
 };
 
 static void parse_search(struct gc_cli *c, const char *s)
@@ -173,6 +186,9 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 		{ "segs-per-sec", required_argument, NULL, OPT_SPS },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "only", required_argument, NULL, OPT_ONLY },
+		{ "until-free", required_argument, NULL, OPT_UNTIL_FREE },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "batch-blocks", required_argument, NULL, OPT_BATCH },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -220,7 +236,17 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 				die_usage("invalid allocation mode '%s' (lfs or ssr)", optarg);
 			break;
 		case OPT_SSR_TYPE: c->p.ssr_type = (int)parse_u64(optarg, "log type", 0, 5); break;
-		case 'n': c->count = (uint32_t)parse_u64(optarg, "count", 1, UINT32_MAX); break;
+		case 'n':
+			c->count = (uint32_t)parse_u64(optarg, "count", 1, UINT32_MAX);
+			c->count_given = true;
+			break;
+		case OPT_UNTIL_FREE:
+			c->until_free = (uint32_t)parse_u64(optarg, "section count", 1, UINT32_MAX);
+			break;
+		case OPT_DRY_RUN: c->dry_run = true; break;
+		case OPT_BATCH:
+			c->batch_blocks = parse_u64(optarg, "block count", 1, UINT32_MAX);
+			break;
 		case OPT_MAX_SEARCH:
 			c->p.max_search = (uint32_t)parse_u64(optarg, "max search", 0, UINT32_MAX);
 			break;
@@ -277,7 +303,8 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 	if (!gc_type)
 		gc_type = "fg";
 	c->p.gc_type = !strcmp(gc_type, "bg") ? ZF2FS_GC_BG : ZF2FS_GC_FG;
-	if (strcmp(c->cmd, "state") && strcmp(c->cmd, "replay") && strcmp(c->cmd, "bench"))
+	if (strcmp(c->cmd, "state") && strcmp(c->cmd, "replay") && strcmp(c->cmd, "bench") &&
+	    strcmp(c->cmd, "collect"))
 		die_usage("unknown command '%s'", c->cmd);
 	if (strcmp(c->cmd, "bench")) {
 		if (optind >= argc)
@@ -295,6 +322,14 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 		c->reclaim[2] = 100;
 		c->nreclaim = 3;
 	}
+	if (!strcmp(c->cmd, "collect")) {
+		if (c->until_free && c->count_given)
+			die_usage("collect: -n and --until-free exclude each other");
+		if (c->p.gc_type != ZF2FS_GC_FG || c->p.alloc != ZF2FS_GC_LFS)
+			die_usage("collect: only foreground LFS garbage collection moves blocks");
+	} else if (c->until_free || c->dry_run || c->batch_blocks) {
+		die_usage("--until-free, --dry-run and --batch-blocks are collect's options");
+	}
 	if (c->p.alloc == ZF2FS_GC_SSR && c->p.policy != ZF2FS_GC_POLICY_DEFAULT &&
 	    c->p.policy != ZF2FS_GC_GREEDY)
 		die_usage("--alloc ssr always uses the greedy policy");
@@ -302,11 +337,7 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 
 /* ---- opening ---------------------------------------------------------------------- */
 /* The library's last error is kept so that a failure prints as one line. */
-struct last_error {
-	char msg[512];
-};
-
-static void log_keep(void *arg, enum zf2fs_msg_kind kind, const char *msg)
+void log_keep(void *arg, enum zf2fs_msg_kind kind, const char *msg)
 {
 	struct last_error *le = arg;
 
@@ -316,7 +347,7 @@ static void log_keep(void *arg, enum zf2fs_msg_kind kind, const char *msg)
 		fprintf(stderr, PROG ": WARNING: %s\n", msg);
 }
 
-static void print_error(const struct last_error *le, int err, const char *doing,
+void print_error(const struct last_error *le, int err, const char *doing,
 			const char *image)
 {
 	if (le->msg[0])
@@ -682,5 +713,18 @@ int main(int argc, char **argv)
 		return cmd_state(&c);
 	if (!strcmp(c.cmd, "replay"))
 		return cmd_replay(&c);
+	if (!strcmp(c.cmd, "collect")) {
+		struct gc_collect_opts o = {
+			.devices = c.devices, .ndevices = c.ndevices, .p = c.p,
+			.sections = c.count, .until_free = c.until_free,
+			.zone_cap_blocks = c.zone_cap_blocks,
+			.batch_blocks = c.batch_blocks ? c.batch_blocks : 32768,
+			.json = c.json, .dry_run = c.dry_run, .verbose = c.verbose,
+		};
+
+		if (c.have_last_victim)
+			die_usage("collect: --last-victim is replay's (a volume starts at 0)");
+		return gc_collect_run(&o);
+	}
 	return cmd_bench(&c);
 }

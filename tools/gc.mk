@@ -1,6 +1,7 @@
 # gc.f2fs: GC state and the kernel's victim selection replayed on an image.
 sbin_PROGRAMS += tools/gc.f2fs
 tools_gc_f2fs_SOURCES = tools/gc.c tools/gc_zones.c tools/gc_zones.h \
+	tools/gc_collect.c tools/gc_collect.h \
 	tools/gc_sim.c tools/gc_sim_cli.h
 tools_gc_f2fs_CFLAGS = $(AM_CFLAGS)
 tools_gc_f2fs_LDADD = $(HELPER_LIBS) -lm

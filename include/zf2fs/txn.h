@@ -198,6 +198,11 @@ struct zf2fs_commit_req {
 	/* optional, per log: -1 keep; below a segment's blocks: the log's new write position
 	 * in its segment; else: the log moves to a free section */
 	const int32_t *log_fix;
+	/* optional: new logs only in sections [alloc_first, alloc_end) (alloc_end 0: the main
+	 * area's end); bit ZF2FS_LOG_* of retire_logs: a log still in its section after the
+	 * writes moves to a fresh one (a mover emptied that section) */
+	uint32_t alloc_first, alloc_end;
+	uint8_t retire_logs;
 	unsigned flags;                  /* ZF2FS_CPN_QUOTA_CHECKED, ZF2FS_COMMIT_CHECK_SLOTS */
 };
 

@@ -42,3 +42,6 @@ EXTRA_DIST += tests/images/completion.sh
 # gc.f2fs state on an empty 15 TiB sparse image under a memory limit (issue 15)
 TESTS += tests/images/g_state_sparse.sh
 EXTRA_DIST += tests/images/g_state_sparse.sh
+# gc.f2fs collect on an aged image (the block mover, lib/move.c)
+TESTS += tests/images/g_collect.sh tests/images/g_collect_mounted.sh
+EXTRA_DIST += tests/images/g_collect.sh tests/images/g_collect_mounted.sh

@@ -28,6 +28,8 @@ VM_TESTS = \
 TESTS += $(VM_TESTS)
 # GC: victims traced in the VM against gc.f2fs replay
 GC_VM_TESTS = tests/vm/gc_replay.sh tests/vm/gc_sim_validate.sh
+# gc.f2fs collect (the block mover) against the kernel's foreground GC
+GC_VM_TESTS += tests/vm/gc_collect.sh
 TESTS += $(GC_VM_TESTS)
 EXTRA_DIST += $(GC_VM_TESTS) tests/vm/gc_lib.sh
 # zoned devices: emulated ZNS and null_blk

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * move.h - the block mover: queue on a transaction (include/zf2fs/txn.h) the move of
+ * every valid block of a set of sections, or of a block range, to the logs, as the
+ * kernel's foreground garbage collection moves them (Linux 6.1 fs/f2fs/gc.c):
+ *  - a data block through its owner: the summary entry names the node and the slot, the
+ *    NAT gives the node, and the node's slot must point back at the block (the kernel's
+ *    is_alive check); the block goes to the cold data log, the owner node is rewritten out
+ *    of place with the new address;
+ *  - a node block (inodes included) through the NAT: rewritten out of place to the log of
+ *    its temperature (directories' direct nodes hot, files' direct nodes warm, indirect
+ *    nodes cold), the NAT pointing at the new copy.
+ * A file's largest extent (i_ext) that covers a moved block is cut to the longest part
+ * the move leaves in place.  Nothing reaches the disk before zf2fs_txn_commit(), which
+ * writes the moved blocks into sections that were free before the transaction; the
+ * sources become free in the new checkpoint.  Zoned volumes: the transaction's
+ * allocator writes only at write pointers and inside zone capacity.
+ *
+ * The moves of one transaction are held in memory (a block each): callers that move much
+ * commit in batches (zf2fs_move_stats.data_blocks + node_blocks tell the queued amount).
+ * A transaction that moves blocks should do nothing else (its other changes would
+ * be written to the same logs, which is safe, but the counts below would not say so).
+ */
+#ifndef ZF2FS_MOVE_H
+#define ZF2FS_MOVE_H
+
+#include <stdint.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/txn.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a move queued (added to by each call). */
+struct zf2fs_move_stats {
+	uint64_t data_blocks;    /* data blocks to move */
+	uint64_t node_blocks;    /* node blocks to move, inodes included */
+	uint64_t owner_nodes;    /* nodes rewritten only because a data block of theirs moves */
+	uint32_t sections;       /* sections every valid block of which is queued */
+};
+
+/*
+ * Queue the move of every valid block (SIT valid map) of main-area section @secno.
+ * A current log in the section moves to a fresh section at the commit, so that the
+ * section ends up free.
+ * Returns 0; -EINVAL for a section outside the main area; -ZF2FS_EFSCORRUPTED (message through the volume's
+ * log) when a valid block has no live owner (summary -> NAT -> node -> slot does not lead
+ * back to it: the volume needs fsck) or the summary contradicts the SIT; -EOPNOTSUPP for
+ * a block the transaction cannot rewrite yet; -ENOMEM; read errors.  After an error the
+ * transaction must be freed without committing.
+ */
+ZF2FS_EXPORT int zf2fs_move_section(struct zf2fs_txn *txn, uint32_t secno,
+				    struct zf2fs_move_stats *stats);
+
+/*
+ * The same for the valid blocks of volume addresses [@start, @start + @count), which
+ * must lie in the main area (-EINVAL otherwise); sections are counted in @stats only when
+ * the range covers them whole.  For resize (the blocks beyond a cut) and defrag.
+ */
+ZF2FS_EXPORT int zf2fs_move_range(struct zf2fs_txn *txn, uint64_t start, uint64_t count,
+				  struct zf2fs_move_stats *stats);
+
+/*
+ * Where the commit may write: the logs it starts (for moved blocks and anything else the
+ * transaction writes) take free sections in [@first_sec, @end_sec) only, lowest first.
+ * Shrinking keeps them below the cut, defragmenting puts them where asked.  Call before
+ * zf2fs_txn_commit(); the commit fails with -ENOSPC when the range runs out.  Returns 0;
+ * -EINVAL for an empty range or one past the main area.
+ */
+ZF2FS_EXPORT int zf2fs_move_set_target(struct zf2fs_txn *txn, uint32_t first_sec,
+				       uint32_t end_sec);
+
+/*
+ * After a commit that freed sections on a zoned volume (open it again first): reset the
+ * zone of every section that is free in the checkpoint, is no current log's, and whose
+ * write pointer is past the zone start, so that a later writer finds it empty (the
+ * kernel does the same at mount).  *@ret_reset (may be NULL) gets the count.  Returns 0
+ * (and resets nothing) on a volume without zoned devices; the errors of
+ * zf2fs_vol_zones() and zf2fs_vol_reset_zone().
+ */
+ZF2FS_EXPORT int zf2fs_move_reset_free_zones(struct zf2fs_vol *vol, uint32_t *ret_reset);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ZF2FS_MOVE_H */

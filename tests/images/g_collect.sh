@@ -1,0 +1,262 @@
+#!/bin/bash
+# gc.f2fs collect on an aged image: our mkfs, a tree loaded by Debian's sload.f2fs (big
+# file with indirect nodes, many names, symlinks), aged by transactions that create files
+# and remove every other one (partly valid sections of data and nodes).  Then:
+#  - collect's victims equal `gc.f2fs replay`'s predicted victims for as many foreground
+#    calls, in the same order;
+#  - every section collect reports is free afterwards (dump.f2fs --segments);
+#  - every file's sha256 is unchanged (dump.f2fs --cat of every regular file);
+#  - both fscks (ours, Debian's 1.15) find the result clean;
+#  - the same in batches of a few blocks (several checkpoints);
+#  - a dry run, an unclean volume and a volume too full for the moved blocks change
+#    nothing (the last two refused with a one-line error).
+
+. "$(dirname "$0")/lib.sh"
+need_ref_tools
+need_python
+
+GC=$top_builddir/tools/gc.f2fs
+FSCK=$top_builddir/fsck/fsck.f2fs
+DUMP=$top_builddir/tools/dump.f2fs
+POP=$top_builddir/tests/images/txn_populate
+BASE=$top_srcdir/tests/images/base
+[ -x "$POP" ] || hard_error "txn_populate is not built: $POP"
+export SOURCE_DATE_EPOCH=1700000000
+
+IMG=$(new_image aged.img 256M)
+"$MKFS" -f -q -O extra_attr,inode_checksum,lost_found "$IMG" \
+	>/dev/null 2>&1 || hard_error "mkfs failed"
+
+# a tree loaded by Debian's sload.f2fs: a big file with indirect nodes, a directory of
+# several hash levels, symlinks, deep directories
+TREE=$TEST_TMP/tree
+mkdir -p "$TREE/many" "$TREE/docs/deep/deeper"
+head -c 9000000 /dev/urandom > "$TREE/big.bin"
+head -c 100 /dev/urandom > "$TREE/docs/deep/deeper/leaf"
+for i in $(seq 1 150); do echo "entry $i" > "$TREE/many/name-$i"; done
+ln -s docs/deep/deeper/leaf "$TREE/link"
+/usr/sbin/sload.f2fs -f "$TREE" "$IMG" > "$TEST_TMP/sload.log" 2>&1 || { tail -3 "$TEST_TMP/sload.log"; skip "Debian's sload.f2fs failed"; }
+
+# aging: three rounds of 40 files (1 byte .. 30 KiB, every tenth 512 KiB), then every
+# other file of each round removed
+SRC=$TEST_TMP/src
+mkdir -p "$SRC"
+for i in $(seq 0 119); do
+	if [ $((i % 10)) = 9 ]; then n=$((512 * 1024 + i)); else n=$(( (i * 7919) % 30720 + 1 )); fi
+	head -c $n /dev/urandom > "$SRC/f$i"
+done
+for r in 0 1 2; do
+	items=("age$r/")
+	for k in $(seq 0 39); do i=$((r * 40 + k)); items+=("age$r/f$i=$SRC/f$i"); done
+	"$POP" "$IMG" "${items[@]}" || hard_error "aging round $r failed"
+done
+items=()
+for r in 0 1 2; do
+	for k in $(seq 0 2 39); do i=$((r * 40 + k)); items+=("-age$r/f$i"); done
+done
+"$POP" "$IMG" "${items[@]}" || hard_error "aging removals failed"
+"$FSCK" -f -n "$IMG" >/dev/null 2>&1 || hard_error "the aged image is not clean"
+
+# sha256 of every regular file, by path
+shas()
+{
+	"$DUMP" --json --tree "$1" > "$TEST_TMP/tree.json" || return 1
+	python3 - "$TEST_TMP/tree.json" <<'EOF' > "$TEST_TMP/paths" || return 1
+import json, sys
+for e in json.load(open(sys.argv[1]))['tree']['entries']:
+    if e['type'] == 'regular':
+        print(e['path'])
+EOF
+	while read -r p; do
+		"$DUMP" --cat "$p" "$1" 2>/dev/null | sha256sum | sed "s|-\$|$p|" || return 1
+	done < "$TEST_TMP/paths"
+}
+
+# secno of each victim of a --json document on stdin, one a line
+victims()
+{
+	python3 -c 'import json, sys
+for v in json.load(sys.stdin)["victims"]: print(v["secno"])'
+}
+
+N=8
+shas "$IMG" > "$TEST_TMP/before.sha" || hard_error "cannot read the files of the aged image"
+[ "$(wc -l < "$TEST_TMP/before.sha")" -gt 60 ] || hard_error "too few files on the aged image"
+
+cp "$IMG" "$TEST_TMP/batch.img"
+
+# 1. collect's victims are replay's
+"$GC" replay "$IMG" -n $N --json > "$TEST_TMP/replay.json" || hard_error "replay failed"
+victims < "$TEST_TMP/replay.json" > "$TEST_TMP/replay.v"
+[ "$(wc -l < "$TEST_TMP/replay.v")" = $N ] || hard_error "replay predicts fewer than $N victims"
+cp "$IMG" "$TEST_TMP/dry.img"
+if "$GC" collect "$IMG" -n $N --dry-run --json > "$TEST_TMP/dry.json" &&
+   cmp -s "$IMG" "$TEST_TMP/dry.img"; then
+	tap_ok "collect --dry-run changes nothing"
+else
+	tap_fail "collect --dry-run changed the image or failed"
+fi
+if "$GC" collect "$IMG" -n $N --json > "$TEST_TMP/collect.json" 2> "$TEST_TMP/collect.err"; then
+	tap_ok "collect -n $N"
+else
+	tap_fail "collect -n $N failed:"; sed 's/^/    | /' "$TEST_TMP/collect.err"
+fi
+victims < "$TEST_TMP/collect.json" > "$TEST_TMP/collect.v"
+if cmp -s "$TEST_TMP/replay.v" "$TEST_TMP/collect.v"; then
+	tap_ok "collect's victims are replay's ($(tr '\n' ' ' < "$TEST_TMP/collect.v"))"
+else
+	tap_fail "victims differ: replay $(tr '\n' ' ' < "$TEST_TMP/replay.v"), collect $(tr '\n' ' ' < "$TEST_TMP/collect.v")"
+fi
+python3 - "$TEST_TMP/collect.json" <<'EOF' || tap_fail "collect moved nothing (not an aged image?)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d['data_blocks'] > 0 and d['node_blocks'] > 0 else 1)
+EOF
+
+# 2. the sections reported are free, per dump.f2fs
+"$DUMP" --json --segments "$IMG" > "$TEST_TMP/segs.json"
+if python3 - "$TEST_TMP/segs.json" "$TEST_TMP/collect.v" <<'EOF'
+import json, sys
+segs = json.load(open(sys.argv[1]))['segments']['list']
+want = set(int(l) for l in open(sys.argv[2]))
+bad = [s for s in segs if s['secno'] in want and (s['valid_blocks'] or s['state'] != 'free')]
+for s in bad[:5]:
+    print('    section %d: segment %d %s with %d valid' % (s['secno'], s['segno'], s['state'], s['valid_blocks']))
+sys.exit(1 if bad or not want else 0)
+EOF
+then tap_ok "the collected sections are free"; else tap_fail "a collected section is not free"; fi
+
+# 3. every file is unchanged
+shas "$IMG" > "$TEST_TMP/after.sha"
+if cmp -s "$TEST_TMP/before.sha" "$TEST_TMP/after.sha"; then
+	tap_ok "every file's sha256 is unchanged ($(wc -l < "$TEST_TMP/after.sha") files)"
+else
+	tap_fail "file contents changed:"; diff "$TEST_TMP/before.sha" "$TEST_TMP/after.sha" | head -5
+fi
+
+# 4. both fscks clean
+if out=$("$FSCK" -f -n "$IMG" 2>&1); then
+	tap_ok "our fsck: clean"
+else
+	tap_fail "our fsck:"; printf '%s\n' "$out" | head -20 | sed 's/^/    | /'
+fi
+if ref_fsck "$IMG"; then tap_ok "Debian's fsck: clean"; else tap_fail "Debian's fsck"; fi
+
+# 4b. the same victims in batches of at most 64 blocks, one checkpoint each: the same
+# victims freed, the same files, both fscks clean
+B=$TEST_TMP/batch.img
+if "$GC" collect "$B" -n $N --batch-blocks 64 --json > "$TEST_TMP/batch.json" 2> "$TEST_TMP/batch.err" &&
+   victims < "$TEST_TMP/batch.json" | cmp -s - "$TEST_TMP/collect.v" &&
+   python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if d["checkpoints"] > 1 and all(v["freed"] for v in d["victims"]) else 1)' "$TEST_TMP/batch.json" &&
+   "$FSCK" -f -n "$B" >/dev/null 2>&1 && ref_fsck "$B" >/dev/null &&
+   shas "$B" | cmp -s - "$TEST_TMP/before.sha"; then
+	tap_ok "collect in batches: $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["checkpoints"])' "$TEST_TMP/batch.json") checkpoints, same victims, same files, both fscks clean"
+else
+	tap_fail "collect in batches:"; sed 's/^/    | /' "$TEST_TMP/batch.err"; tail -3 "$TEST_TMP/batch.json"
+fi
+
+# 5. until there is nothing left: --until-free far beyond the volume stops at "no more
+# victims" or a current log, and leaves a clean volume with the same files
+if "$GC" collect "$IMG" --until-free 100000 > "$TEST_TMP/all.txt" 2>&1 &&
+   grep -q "^stopped: " "$TEST_TMP/all.txt" && "$FSCK" -f -n "$IMG" >/dev/null 2>&1 &&
+   ref_fsck "$IMG" >/dev/null && shas "$IMG" | cmp -s - "$TEST_TMP/before.sha"; then
+	tap_ok "collect --until-free (all it can): $(grep "^collected" "$TEST_TMP/all.txt"), $(grep "^stopped" "$TEST_TMP/all.txt")"
+else
+	tap_fail "collect --until-free:"; sed 's/^/    | /' "$TEST_TMP/all.txt" | tail -5
+fi
+
+# 5b. hostile images: one field of a victim's summary, SIT entry, an owner's NAT entry
+# or node damaged (inject.f2fs --fuzz): collect exits 0 or 8 (a one-line refusal), never
+# crashes or hangs
+INJ=$top_builddir/tools/inject.f2fs
+MAIN=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["segments"]["main_blkaddr"])' "$TEST_TMP/segs.json")
+crash=0 cases=0 refused=0
+for k in 1 2 3 4; do
+	seg=$(sed -n "${k}p" "$TEST_TMP/replay.v")
+	[ -n "$seg" ] || continue
+	blk=$((MAIN + seg * 512))
+	for what in "--ssa --mb nid" "--ssa --mb ofs_in_node" "--ssa --mb entry_type" \
+		    "--sit 0 --mb vblocks" "--sit 0 --mb valid_map --idx 0"; do
+		H=$TEST_TMP/hostile.img
+		cp "$TEST_TMP/dry.img" "$H"
+		# shellcheck disable=SC2086 # the words of $what are options
+		"$INJ" $what --blk $blk --fuzz random --seed $((k * 7)) "$H" >/dev/null 2>&1 || continue
+		cases=$((cases + 1))
+		timeout 120 "$GC" collect "$H" -n 4 >/dev/null 2>"$TEST_TMP/hostile.err"
+		rc=$?
+		case $rc in
+		0) ;;
+		8) refused=$((refused + 1))
+		   [ "$(wc -l < "$TEST_TMP/hostile.err")" = 1 ] ||
+			{ crash=$((crash + 1)); echo "    $what blk $blk: more than one line:"; head -3 "$TEST_TMP/hostile.err"; } ;;
+		*) crash=$((crash + 1)); echo "    $what blk $blk: exit $rc"; head -3 "$TEST_TMP/hostile.err" ;;
+		esac
+	done
+done
+if [ $crash = 0 ] && [ $cases -gt 10 ]; then
+	tap_ok "hostile images: $cases damaged copies, $refused refused, none crashed or hung"
+else
+	tap_fail "hostile images: $crash of $cases went wrong"
+fi
+
+# 5c. sections of 4 segments: the checkpoint's free segment count is the kernel's (each
+# free segment, whole sections or not), victims freed, files kept, both fscks clean
+S4=$(new_image s4.img 512M)
+"$MKFS" -f -q -s 4 "$S4" >/dev/null 2>&1 || hard_error "mkfs -s 4 failed"
+items=(d/)
+for i in $(seq 0 119); do items+=("d/f$i=$SRC/f$i"); done
+"$POP" "$S4" "${items[@]}" || hard_error "populating the -s 4 image failed"
+items=()
+for i in $(seq 0 2 119); do items+=("-d/f$i"); done
+"$POP" "$S4" "${items[@]}" || hard_error "removals on the -s 4 image failed"
+shas "$S4" > "$TEST_TMP/s4.sha"
+if "$GC" collect "$S4" -n 4 --json > "$TEST_TMP/s4.json" 2> "$TEST_TMP/s4.err" &&
+   python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if len(d["victims"]) == 4 and all(v["freed"] for v in d["victims"]) and d["data_blocks"] else 1)' "$TEST_TMP/s4.json" &&
+   out=$("$FSCK" -f -n "$S4" 2>&1) && ref_fsck "$S4" && shas "$S4" | cmp -s - "$TEST_TMP/s4.sha"; then
+	tap_ok "sections of 4 segments: 4 collected, same files, both fscks clean"
+else
+	tap_fail "sections of 4 segments:"; sed 's/^/    | /' "$TEST_TMP/s4.err"; printf '%s\n' "${out:-}" | tail -3
+fi
+
+# 6. an unclean volume is refused, untouched
+UNC=$TEST_TMP/unclean.img
+xz -dc "$BASE/unclean.img.xz" > "$UNC"
+cp "$UNC" "$UNC.orig"
+"$GC" collect "$UNC" -n 1 > /dev/null 2> "$TEST_TMP/unc.err"
+rc=$?
+if [ $rc = 8 ] && [ "$(wc -l < "$TEST_TMP/unc.err")" = 1 ] && grep -q 'fsck' "$TEST_TMP/unc.err" &&
+   cmp -s "$UNC" "$UNC.orig"; then
+	tap_ok "unclean volume refused: $(cat "$TEST_TMP/unc.err")"
+else
+	tap_fail "unclean volume: exit $rc"; sed 's/^/    | /' "$TEST_TMP/unc.err"
+fi
+
+# 6b. a volume too full for the moved blocks: refused at the commit, the checkpoint in use
+# untouched, the files the same, both fscks clean
+FULL=$TEST_TMP/full.img
+xz -dc "$BASE/populated.img.xz" > "$FULL"
+head -c 3000000 /dev/urandom > "$TEST_TMP/3m"
+for i in $(seq 1 20); do "$POP" "$FULL" "x$i=$TEST_TMP/3m" >/dev/null 2>&1 || break; done
+shas "$FULL" > "$TEST_TMP/full.sha"
+"$DUMP" --json --checkpoint "$FULL" > "$TEST_TMP/full.cp"
+"$GC" collect "$FULL" --until-free 1000 > /dev/null 2> "$TEST_TMP/full.err"
+rc=$?
+if [ $rc = 8 ] && [ "$(wc -l < "$TEST_TMP/full.err")" = 1 ] && grep -q 'free section' "$TEST_TMP/full.err" &&
+   "$DUMP" --json --checkpoint "$FULL" | cmp -s - "$TEST_TMP/full.cp" &&
+   shas "$FULL" | cmp -s - "$TEST_TMP/full.sha" && "$FSCK" -f -n "$FULL" >/dev/null 2>&1 &&
+   ref_fsck "$FULL" >/dev/null; then
+	tap_ok "too full a volume refused, nothing committed: $(cat "$TEST_TMP/full.err")"
+else
+	tap_fail "too full a volume: exit $rc"; sed 's/^/    | /' "$TEST_TMP/full.err"
+fi
+
+# 7. usage errors
+"$GC" collect "$IMG" -n 1 --until-free 3 >/dev/null 2>&1
+rc=$?
+if [ $rc = 16 ]; then tap_ok "-n with --until-free: usage error"; else tap_fail "-n with --until-free: exit $rc"; fi
+
+tap_summary

@@ -1,0 +1,47 @@
+#!/bin/bash
+# gc.f2fs collect never touches a mounted device: on a mounted loop device and on the
+# backing file of one it refuses (exit 8, one line saying "is mounted") before opening the
+# device, and the bytes stay as they were; --dry-run is refused the same way (the volume
+# changes under it).  The host kernel may lack F2FS, so the mount is a read-only ext4 one:
+# the refusal comes before any superblock is read.  Needs root, losetup, mkfs.ext4 and a
+# mountable loop device; skipped otherwise.
+. "$(dirname "$0")/lib.sh"
+
+GC=$top_builddir/tools/gc.f2fs
+[ "$(id -u)" = 0 ] || skip "not root"
+command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
+	skip "losetup or mkfs.ext4 missing"
+LOOPDEV=
+MNT=
+loop_cleanup()
+{
+	[ -n "$MNT" ] && mountpoint -q "$MNT" && umount "$MNT"
+	[ -n "$LOOPDEV" ] && losetup -d "$LOOPDEV"
+}
+CLEANUP_HOOKS+=(loop_cleanup)
+img=$(new_image mounted.img 64M)
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img" >/dev/null 2>&1 ||
+	skip "mkfs.ext4 failed"
+LOOPDEV=$(losetup -f --show "$img" 2>/dev/null) || { LOOPDEV=; skip "no loop device"; }
+MNT="$TEST_TMP/mnt"
+mkdir "$MNT"
+mount -o ro -t ext4 "$LOOPDEV" "$MNT" 2>/dev/null || skip "cannot mount a loop device here"
+sum=$(md5sum < "$img")
+
+for target in "$LOOPDEV" "$img"; do
+	what=$([ "$target" = "$img" ] && echo "backing file" || echo "loop device")
+	for opt in "-n 1" "--until-free 5" "-n 1 --dry-run"; do
+		# shellcheck disable=SC2086 # the words of $opt are options
+		"$GC" collect "$target" $opt > "$TEST_TMP/out" 2> "$TEST_TMP/err"
+		rc=$?
+		if [ $rc -eq 8 ] && [ "$(wc -l < "$TEST_TMP/err")" = 1 ] &&
+		   grep -q "is mounted: unmount it first" "$TEST_TMP/err" &&
+		   [ "$(md5sum < "$img")" = "$sum" ]; then
+			tap_ok "$what, collect $opt: refused, untouched"
+		else
+			sed 's/^/# /' "$TEST_TMP/err" | head -3
+			tap_fail "$what, collect $opt: exit $rc"
+		fi
+	done
+done
+tap_summary

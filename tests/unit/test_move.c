@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_move.c - lib/move.c on memory devices: a volume aged by transactions (files made,
+ * half of them removed: sections partly valid), every dirty section moved and committed:
+ * the sections are free, every file reads back the same, the tables add up, moved data
+ * sits in the cold data log, a largest extent over moved blocks is cut; a fault injected at every write of the move's commit leaves
+ * the old volume or the new one (same files either way), on a plain memory device and on
+ * an emulated host-managed zoned one; the sections of current logs are emptied too (the
+ * logs move on); a block without a live owner and a section out of range are refused
+ * before anything is written.
+ */
+#include <errno.h>
+
+#include "unit.h"
+#include "zf2fs/access.h"
+#include "zf2fs/file.h"
+#include "zf2fs/move.h"
+#include "zf2fs/txn.h"
+
+#define MiB (1024ull * 1024)
+#define VOL_BYTES (64 * MiB)
+#define ZONED_BYTES (256 * MiB)
+#define NFILES 48
+
+static void drop(void *arg, enum zf2fs_msg_kind kind, const char *msg)
+{
+	(void)arg;
+	(void)kind;
+	(void)msg;
+}
+
+static const struct zf2fs_log quiet = { .level = 0, .fn = drop };
+
+/* file i: name, size (some with direct nodes), contents */
+static void file_name(char *buf, size_t cap, unsigned i)
+{
+	snprintf(buf, cap, "f%03u", i);
+}
+
+/* with @big, a few files need a direct node */
+static size_t file_len(unsigned i, bool big)
+{
+	return big && i % 16 == 15 ? 4 * MiB + 512 * 1024 + i : (size_t)(i * 1531 % 12000) + 1;
+}
+
+static void fill(uint8_t *buf, unsigned i, size_t len)
+{
+	for (size_t k = 0; k < len; k++)
+		buf[k] = (uint8_t)(i * 31 + k / 4096 + k * 7);
+}
+
+static bool kept(unsigned i)
+{
+	return i % 2 == 1 || i % 8 == 6;
+}
+
+static struct zf2fs_dev *fresh_plain(void)
+{
+	struct zf2fs_dev *dev;
+
+	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &quiet, &dev), 0);
+	return dev;
+}
+
+/* 8 MiB zones (a section of 4 segments) writable for 6 MiB, metadata in conventional
+ * zones: every write must land at a write pointer inside the capacity. */
+static struct zf2fs_dev *fresh_zoned(void)
+{
+	struct zf2fs_dev *dev;
+
+	assert_int_equal(zf2fs_dev_open_memory_zoned(ZONED_BYTES, 8 * MiB, 6 * MiB, 4, &quiet,
+						     &dev), 0);
+	return dev;
+}
+
+/* Format @dev, then age it: NFILES files in three transactions, then the ones !kept()
+ * removed (only small ones: the transaction removes inodes without node blocks). */
+static void make_aged(struct zf2fs_dev **dev, bool zoned, bool big)
+{
+	struct zf2fs_mkfs_opts mk;
+	struct zf2fs_layout lay;
+	struct zf2fs_dev_geom g;
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	uint8_t *buf = malloc(6 * MiB);
+	char name[16];
+
+	assert_non_null(buf);
+	memset(&mk, 0, sizeof(mk));
+	assert_int_equal(zf2fs_dev_geometry(*dev, &g), 0);
+	mk.layout.features = ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM;
+	mk.layout.zoned = zoned;
+	mk.fixed_cp_version = true;
+	mk.timestamp = 1700000000;
+	assert_int_equal(zf2fs_layout_compute(&g, 1, &mk.layout, &lay, NULL, 0), 0);
+	assert_int_equal(zf2fs_mkfs_write(dev, &lay, &mk, &quiet), 0);
+	for (unsigned part = 0; part < 3; part++) {
+		assert_int_equal(zf2fs_vol_open_devs(dev, 1, &quiet, &vol), 0);
+		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+		zf2fs_txn_set_time(txn, 1700000100 + part);
+		for (unsigned i = part; i < NFILES; i += 3) {
+			file_name(name, sizeof(name), i);
+			fill(buf, i, file_len(i, big));
+			assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, name, 0100644, buf,
+							  file_len(i, big), NULL), 0);
+		}
+		assert_int_equal(zf2fs_txn_commit(txn), 0);
+		zf2fs_txn_free(txn);
+		zf2fs_vol_close(vol);
+	}
+	assert_int_equal(zf2fs_vol_open_devs(dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	for (unsigned i = 0; i < NFILES; i++) {
+		if (kept(i))
+			continue;
+		file_name(name, sizeof(name), i);
+		assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, name), 0);
+	}
+	assert_int_equal(zf2fs_txn_commit(txn), 0);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	free(buf);
+}
+
+/* Every kept file is there with its contents, the removed ones are not. */
+static void check_files(struct zf2fs_vol *vol, bool big)
+{
+	uint8_t *want = malloc(6 * MiB), *got = malloc(6 * MiB);
+	char name[16];
+
+	assert_non_null(want);
+	assert_non_null(got);
+	for (unsigned i = 0; i < NFILES; i++) {
+		struct zf2fs_node node;
+		uint32_t ino;
+		size_t len = 0;
+		int err;
+
+		file_name(name, sizeof(name), i);
+		err = zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0);
+		if (!kept(i)) {
+			assert_int_equal(err, -ENOENT);
+			continue;
+		}
+		assert_int_equal(err, 0);
+		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+		assert_int_equal(zf2fs_file_read_buf(vol, &node, got, 6 * MiB, &len, NULL, 0), 0);
+		assert_int_equal(len, file_len(i, big));
+		fill(want, i, len);
+		assert_memory_equal(got, want, len);
+	}
+	free(want);
+	free(got);
+}
+
+/* SIT counts equal their bitmaps and add up to the checkpoint's count. */
+static void check_tables(struct zf2fs_vol *vol)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_sit_entry *sit;
+	uint64_t blocks = 0;
+
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint32_t s = 0; s < vi->main_segs; s++) {
+		assert_int_equal(zf2fs_sit_valid_blocks(&sit[s]), zf2fs_sit_map_weight(&sit[s]));
+		blocks += zf2fs_sit_valid_blocks(&sit[s]);
+	}
+	free(sit);
+	assert_int_equal(blocks, zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count));
+}
+
+static bool is_current_sec(struct zf2fs_vol *vol, uint32_t sec)
+{
+	uint32_t sps = zf2fs_vol_info(vol)->segs_per_sec;
+
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+		uint32_t s, off;
+
+		zf2fs_vol_curseg(vol, t, &s, &off);
+		if (s / sps == sec)
+			return true;
+	}
+	return false;
+}
+
+/* Valid blocks of section @sec. */
+static uint32_t sec_valid(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *sit, uint32_t sec)
+{
+	uint32_t sps = zf2fs_vol_info(vol)->segs_per_sec, n = 0;
+
+	for (uint32_t k = 0; k < sps; k++)
+		n += zf2fs_sit_valid_blocks(&sit[sec * sps + k]);
+	return n;
+}
+
+/* The victims: sections holding valid blocks that no current log is in, as long as
+ * their valid blocks add up to at most @budget. */
+static uint32_t pick(struct zf2fs_vol *vol, uint32_t *secs, uint32_t cap, uint32_t budget)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_sit_entry *sit;
+	uint32_t n = 0;
+
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint32_t sec = 0; sec < vi->main_secs && n < cap; sec++) {
+		uint32_t v = sec_valid(vol, sit, sec);
+
+		if (v && v <= budget && !is_current_sec(vol, sec)) {
+			secs[n++] = sec;
+			budget -= v;
+		}
+	}
+	free(sit);
+	return n;
+}
+
+/* Move @secs on @vol and commit; the stats in @st. */
+static int move(struct zf2fs_vol *vol, const uint32_t *secs, uint32_t n,
+		struct zf2fs_move_stats *st)
+{
+	struct zf2fs_txn *txn;
+	int err = zf2fs_txn_begin(vol, &txn);
+
+	memset(st, 0, sizeof(*st));
+	for (uint32_t i = 0; !err && i < n; i++)
+		err = zf2fs_move_section(txn, secs[i], st);
+	if (!err)
+		err = zf2fs_txn_commit(txn);
+	zf2fs_txn_free(txn);
+	return err;
+}
+
+/* Whether every section of @secs is free in @vol's checkpoint. */
+static bool all_free(struct zf2fs_vol *vol, const uint32_t *secs, uint32_t n)
+{
+	struct zf2fs_sit_entry *sit;
+	bool ok = true;
+
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint32_t i = 0; i < n; i++)
+		ok = ok && !sec_valid(vol, sit, secs[i]) && !is_current_sec(vol, secs[i]);
+	free(sit);
+	return ok;
+}
+
+/* Give file @name (contiguous blocks) a largest extent over all of them, as the
+ * kernel keeps in i_ext; written in place (a test's shortcut). */
+static void set_extent(struct zf2fs_vol *vol, const char *name, uint32_t len)
+{
+	struct zf2fs_node node;
+	uint32_t ino, at, first, addr;
+
+	assert_int_equal(zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &node, &at, NULL, 0), 0);
+	assert_int_equal(zf2fs_file_bmap(vol, &node, 0, &first, NULL, 0), 0);
+	for (uint32_t k = 1; k < len; k++) {
+		assert_int_equal(zf2fs_file_bmap(vol, &node, k, &addr, NULL, 0), 0);
+		assert_int_equal(addr, first + k);
+	}
+	zf2fs_set(node.i.i_ext.fofs, 0);
+	zf2fs_set(node.i.i_ext.blk, first);
+	zf2fs_set(node.i.i_ext.len, len);
+	zf2fs_inode_reseal(&node, ino, zf2fs_vol_info(vol)->features,
+			   zf2fs_checksum_seed(zf2fs_vol_super(vol)->uuid));
+	assert_int_equal(zf2fs_vol_write_block(vol, at, &node), 0);
+}
+
+/* The largest extent of @name names only blocks the file has there; 1 when it was cut. */
+static int check_extent(struct zf2fs_vol *vol, const char *name, uint32_t was)
+{
+	struct zf2fs_node node;
+	uint32_t ino, addr, f, b, len;
+
+	assert_int_equal(zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+	f = (uint32_t)zf2fs_get(node.i.i_ext.fofs);
+	b = (uint32_t)zf2fs_get(node.i.i_ext.blk);
+	len = (uint32_t)zf2fs_get(node.i.i_ext.len);
+	for (uint32_t k = 0; k < len; k++) {
+		assert_int_equal(zf2fs_file_bmap(vol, &node, f + k, &addr, NULL, 0), 0);
+		assert_int_equal(addr, b + k);
+	}
+	return len < was;
+}
+
+static void move_all(struct zf2fs_dev *(*fresh)(void), bool zoned)
+{
+	const bool big = true;
+	struct zf2fs_dev *dev = fresh();
+	struct zf2fs_vol *vol;
+	struct zf2fs_move_stats st;
+	uint32_t secs[64], n, ino, addr, seg;
+	struct zf2fs_sit_entry *sit;
+	struct zf2fs_node node;
+	uint64_t ver;
+
+	make_aged(&dev, zoned, true);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	if (!zoned)   /* an in-place write: not on a sequential zone */
+		set_extent(vol, "f007", 3);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	n = pick(vol, secs, 64, 1500);
+	assert_true(n >= 2);
+	ver = zf2fs_vol_info(vol)->cp_ver;
+	assert_int_equal(move(vol, secs, n, &st), 0);
+	assert_true(st.data_blocks > 0 && st.node_blocks > 0);
+	assert_int_equal(st.sections, n);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 1);
+	assert_true(all_free(vol, secs, n));
+	check_files(vol, big);
+	/* f007's blocks moved: its extent was cut to what stayed (nothing) */
+	if (!zoned)
+		assert_int_equal(check_extent(vol, "f007", 3), 1);
+	check_tables(vol);
+	/* a moved data block went to the cold data log (as the kernel's GC writes them) */
+	assert_int_equal(zf2fs_path_lookup(vol, "f001", 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+	assert_int_equal(zf2fs_file_bmap(vol, &node, 0, &addr, NULL, 0), 0);
+	seg = zf2fs_main_segno(zf2fs_vol_info(vol)->main_blkaddr, addr);
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	assert_int_equal(zf2fs_sit_type(&sit[seg]), ZF2FS_LOG_COLD_DATA);
+	free(sit);
+	/* and again: the volume the mover wrote can be moved once more.  Not on the zoned
+	 * emulation: the sections freed keep their write pointers until a zone reset
+	 * (zf2fs_move_reset_free_zones, which needs a zone report the emulation lacks) */
+	if (zoned) {
+		zf2fs_vol_close(vol);
+		zf2fs_dev_close(dev);
+		return;
+	}
+	n = pick(vol, secs, 64, 1500);
+	assert_true(n >= 1);
+	assert_int_equal(move(vol, secs, n, &st), 0);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_true(all_free(vol, secs, n));
+	check_files(vol, big);
+	check_tables(vol);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+}
+
+static void test_move_all(void **state)
+{
+	(void)state;
+	move_all(fresh_plain, false);
+}
+
+static void test_zoned_move_all(void **state)
+{
+	(void)state;
+	move_all(fresh_zoned, true);
+}
+
+/* A failure at write k, for every k of the move's commit: the old volume (victims still
+ * in use) or the new one (victims free), the same files in both. */
+static void fault_at_every_write(struct zf2fs_dev *(*fresh)(void), bool zoned)
+{
+	const bool big = false;   /* few writes: each attempt copies the whole device */
+	struct zf2fs_dev *base = fresh(), *dev;
+	struct zf2fs_vol *vol;
+	struct zf2fs_move_stats st;
+	uint32_t secs[64], n;
+	unsigned long writes, k;
+	unsigned old_seen = 0, new_seen = 0;
+	uint64_t ver;
+
+	make_aged(&base, zoned, big);
+	dev = fresh();
+	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	n = pick(vol, secs, 64, 80);
+	assert_true(n >= 2);
+	ver = zf2fs_vol_info(vol)->cp_ver;
+	writes = zf2fs_dev_write_count(dev);
+	assert_int_equal(move(vol, secs, n, &st), 0);
+	writes = zf2fs_dev_write_count(dev) - writes;
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	assert_true(writes > 10);
+
+	for (k = 1; k <= writes + 1; k++) {
+		int err;
+
+		dev = fresh();
+		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		zf2fs_dev_fail_writes_after(dev, k);
+		err = move(vol, secs, n, &st);
+		zf2fs_vol_close(vol);
+		assert_true(k > writes ? err == 0 : err == -EIO);
+		zf2fs_dev_fail_writes_after(dev, 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		if (zf2fs_vol_info(vol)->cp_ver == ver + 1) {
+			assert_true(all_free(vol, secs, n));
+			new_seen++;
+		} else {
+			assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver);
+			for (uint32_t i = 0; i < n; i++)
+				assert_false(all_free(vol, &secs[i], 1));
+			old_seen++;
+		}
+		check_files(vol, big);
+		check_tables(vol);
+		zf2fs_vol_close(vol);
+		zf2fs_dev_close(dev);
+	}
+	assert_int_equal(new_seen, 1);
+	assert_int_equal(old_seen, writes);
+	print_message("%s: %u sections moved, a fault at each of the commit's %lu writes\n",
+		      zoned ? "zoned" : "plain", n, writes);
+	zf2fs_dev_close(base);
+}
+
+static void test_fault_at_every_write(void **state)
+{
+	(void)state;
+	fault_at_every_write(fresh_plain, false);
+}
+
+static void test_zoned_fault_at_every_write(void **state)
+{
+	(void)state;
+	fault_at_every_write(fresh_zoned, true);
+}
+
+/* The sections of the current warm data and warm node logs (holding the last
+ * transaction's blocks): moved, the logs go on in fresh sections, the sections are free. */
+static void test_current_sections(void **state)
+{
+	struct zf2fs_dev *dev = fresh_plain();
+	struct zf2fs_vol *vol;
+	struct zf2fs_move_stats st;
+	uint32_t secs[2], off;
+	const bool big = false;
+
+	(void)state;
+	make_aged(&dev, false, big);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	zf2fs_vol_curseg(vol, ZF2FS_LOG_WARM_DATA, &secs[0], &off);
+	zf2fs_vol_curseg(vol, ZF2FS_LOG_WARM_NODE, &secs[1], &off);
+	secs[0] /= zf2fs_vol_info(vol)->segs_per_sec;
+	secs[1] /= zf2fs_vol_info(vol)->segs_per_sec;
+	assert_false(all_free(vol, secs, 2));
+	assert_int_equal(move(vol, secs, 2, &st), 0);
+	assert_true(st.node_blocks > 0 && st.data_blocks > 0);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_true(all_free(vol, secs, 2));
+	check_files(vol, big);
+	check_tables(vol);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+}
+
+/* A target range: every block moved lands in the sections asked for (the last quarter
+ * of the main area, as a resize that keeps the start free would ask). */
+static void test_target(void **state)
+{
+	struct zf2fs_dev *dev = fresh_plain();
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	struct zf2fs_move_stats st = { 0 };
+	struct zf2fs_sit_entry *sit;
+	uint32_t secs[64], n, from, end, sps;
+	uint16_t *before;
+	const struct zf2fs_vol_info *vi;
+	const bool big = false;
+
+	(void)state;
+	make_aged(&dev, false, big);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	vi = zf2fs_vol_info(vol);
+	sps = vi->segs_per_sec;
+	from = vi->main_secs * 3 / 4;
+	end = vi->main_secs;
+	n = pick(vol, secs, 64, 1500);
+	assert_true(n >= 2);
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	before = calloc(vi->main_segs, sizeof(*before));
+	assert_non_null(before);
+	for (uint32_t s = 0; s < vi->main_segs; s++)
+		before[s] = (uint16_t)zf2fs_sit_valid_blocks(&sit[s]);
+	free(sit);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	assert_int_equal(zf2fs_move_set_target(txn, end, end), -EINVAL);
+	assert_int_equal(zf2fs_move_set_target(txn, from, end + 1), -EINVAL);
+	assert_int_equal(zf2fs_move_set_target(txn, from, end), 0);
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(zf2fs_move_section(txn, secs[i], &st), 0);
+	assert_int_equal(zf2fs_txn_commit(txn), 0);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	vi = zf2fs_vol_info(vol);
+	assert_true(all_free(vol, secs, n));
+	check_files(vol, big);
+	check_tables(vol);
+	/* outside the target, no segment gained a block */
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint32_t s = 0; s < from * sps; s++)
+		assert_true(zf2fs_sit_valid_blocks(&sit[s]) <= before[s]);
+	free(sit);
+	free(before);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+}
+
+/* Refusals: nothing is written. */
+static void test_refused(void **state)
+{
+	struct zf2fs_dev *dev = fresh_plain();
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	struct zf2fs_move_stats st = { 0 };
+	struct zf2fs_summary_block sum;
+	const struct zf2fs_vol_info *vi;
+	uint32_t secs[64], n, off, victim = UINT32_MAX;
+	unsigned long writes;
+	struct zf2fs_sit_entry *sit;
+
+	(void)state;
+	make_aged(&dev, false, false);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	vi = zf2fs_vol_info(vol);
+	writes = zf2fs_dev_write_count(dev);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	assert_int_equal(zf2fs_move_section(txn, vi->main_secs, &st), -EINVAL);
+	assert_int_equal(zf2fs_move_range(txn, 0, 1, &st), -EINVAL);
+	assert_int_equal(zf2fs_move_range(txn, vi->main_blkaddr, UINT64_MAX, &st), -EINVAL);
+	zf2fs_txn_free(txn);
+	/* a data segment whose summary names a wrong owner for a valid block */
+	n = pick(vol, secs, 64, 4000);
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint32_t i = 0; i < n && victim == UINT32_MAX; i++)
+		if (zf2fs_sit_type(&sit[secs[i] * vi->segs_per_sec]) <= ZF2FS_LOG_COLD_DATA &&
+		    zf2fs_sit_valid_blocks(&sit[secs[i] * vi->segs_per_sec]))
+			victim = secs[i] * vi->segs_per_sec;
+	assert_true(victim != UINT32_MAX);
+	for (off = 0; !zf2fs_sit_block_valid(&sit[victim], off); off++)
+		;
+	free(sit);
+	assert_int_equal(zf2fs_vol_segment_summary(vol, victim, &sum), 0);
+	assert_int_equal(zf2fs_vol_set_ssa_entry(vol, zf2fs_main_blk(vi->main_blkaddr, victim, off),
+						 zf2fs_get(sum.entries[off].nid),
+						 (uint16_t)(zf2fs_get(sum.entries[off].ofs_in_node) + 1),
+						 sum.entries[off].version), 0);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	vi = zf2fs_vol_info(vol);
+	writes = zf2fs_dev_write_count(dev);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	assert_int_equal(zf2fs_move_section(txn, victim / vi->segs_per_sec, &st),
+			 -ZF2FS_EFSCORRUPTED);
+	zf2fs_txn_free(txn);
+	assert_int_equal(zf2fs_dev_write_count(dev), writes);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_move_all),
+		cmocka_unit_test(test_zoned_move_all),
+		cmocka_unit_test(test_current_sections),
+		cmocka_unit_test(test_target),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_fault_at_every_write),
+		cmocka_unit_test(test_zoned_fault_at_every_write),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

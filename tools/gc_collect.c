@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gc_collect.c - gc.f2fs collect: on an unmounted volume, what `gc.f2fs replay` predicts
+ * for foreground GC calls, done for real.  The victims come from replay's engine
+ * (zf2fs_gc_call on the model of the image: the same victims in the same order), their
+ * valid blocks are moved by the library's block mover (include/zf2fs/move.h) on one
+ * transaction, and one checkpoint is written (one per batch when the moved blocks would
+ * not fit the memory budget).  A victim that holds a current log on disk (the model
+ * had moved that log on, the disk had not) is emptied too: the log moves to a fresh
+ * section at the commit.
+ */
+#include "config.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zf2fs/zf2fs.h"
+#include "helper.h"
+#include "zf2fs/access.h"
+#include "zf2fs/gc.h"
+#include "zf2fs/move.h"
+#include "zf2fs/txn.h"
+#include "gc_collect.h"
+
+#define PROG "gc.f2fs"
+#define EXIT_OK 0
+#define EXIT_NOVICTIM 1
+#define EXIT_OPERATIONAL 8
+
+static int fail(const struct last_error *le, int err, const char *doing, const char *image)
+{
+	print_error(le, err, doing, image);
+	return EXIT_OPERATIONAL;
+}
+
+struct victim {
+	struct zf2fs_gc_victim v;
+	uint64_t data, nodes;           /* blocks the mover queued */
+	bool freed;                     /* free in the new checkpoint */
+};
+
+struct run {
+	const struct gc_collect_opts *o;
+	struct last_error le;
+	struct zf2fs_log log;
+	struct victim *vs;
+	uint32_t nv;
+	const char *stop;               /* why the list ended early, or NULL */
+	uint32_t free_before, free_after, checkpoints, zones_reset;
+	struct zf2fs_move_stats st;
+};
+
+static int open_vol(struct run *r, int flags, struct zf2fs_vol **ret)
+{
+	r->le.msg[0] = 0;
+	return zf2fs_vol_open(r->o->devices, 1 + r->o->ndevices, flags, &r->log, ret);
+}
+
+/* Free sections of the checkpoint in use: no valid block, no current log. */
+static int free_sections(struct zf2fs_vol *vol, uint32_t *ret)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_sit_entry *sit;
+	uint32_t cur[ZF2FS_NR_CURSEG], n = 0;
+	int err = zf2fs_vol_load_sit(vol, &sit);
+
+	if (err)
+		return err;
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+		uint32_t off;
+
+		zf2fs_vol_curseg(vol, t, &cur[t], &off);
+	}
+	for (uint32_t sec = 0; sec < vi->main_secs; sec++) {
+		bool used = false;
+
+		for (uint32_t k = 0; k < vi->segs_per_sec && !used; k++) {
+			uint32_t s = sec * vi->segs_per_sec + k;
+
+			used = s >= vi->main_segs || zf2fs_sit_valid_blocks(&sit[s]);
+			for (int t = 0; t < ZF2FS_NR_CURSEG && !used; t++)
+				used = cur[t] == s;
+		}
+		n += !used;
+	}
+	free(sit);
+	*ret = n;
+	return 0;
+}
+
+static bool is_current_sec(struct zf2fs_vol *vol, uint32_t secno)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+		uint32_t s, off;
+
+		zf2fs_vol_curseg(vol, t, &s, &off);
+		if (s / vi->segs_per_sec == secno)
+			return true;
+	}
+	return false;
+}
+
+/* The victims replay predicts for foreground calls, until -n or --until-free is met. */
+static int pick_victims(struct run *r, struct zf2fs_vol *vol)
+{
+	const struct gc_collect_opts *o = r->o;
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_gc_model *m;
+	uint8_t *seen;
+	int err = zf2fs_gc_model_load_cap(vol, &r->log, o->zone_cap_blocks, &m);
+
+	if (err)
+		return err;
+	r->vs = calloc(vi->main_secs + 1, sizeof(*r->vs));
+	seen = calloc(vi->main_secs + 1, 1);
+	if (!r->vs || !seen) {
+		free(seen);
+		zf2fs_gc_model_free(m);
+		return -ENOMEM;
+	}
+	/* at most one victim per section: bounded by the volume whatever the model does */
+	while (!r->stop && r->nv < vi->main_secs) {
+		struct zf2fs_gc_victim v[64];
+		struct zf2fs_gc_summary sum;
+		unsigned got = 0;
+
+		if (o->until_free) {
+			zf2fs_gc_summarize(m, &sum);
+			if (sum.free_secs + sum.prefree_secs >= o->until_free)
+				break;
+		} else if (r->nv >= o->sections) {
+			break;
+		}
+		err = zf2fs_gc_call(m, &o->p, v, 64, &got);
+		for (unsigned i = 0; i < got && !r->stop; i++) {
+			if (!o->until_free && r->nv >= o->sections)
+				break;
+			if (v[i].secno >= vi->main_secs || seen[v[i].secno]) {
+				r->stop = "the model chose a section it had collected already";
+			} else {
+				seen[v[i].secno] = 1;
+				r->vs[r->nv++].v = v[i];
+			}
+		}
+		if (err == -ENODATA || err == -ENOSPC) {
+			r->stop = err == -ENODATA ? "no more victims" : "the model ran out of free segments";
+			err = 0;
+			break;
+		}
+		if (err)
+			break;
+	}
+	free(seen);
+	zf2fs_gc_model_free(m);
+	return err;
+}
+
+/* Move victims [*next, nv) until the batch is full; commit. */
+static int move_batch(struct run *r, struct zf2fs_vol *vol, uint32_t *next)
+{
+	struct zf2fs_txn *txn;
+	uint64_t queued = 0;
+	int err = zf2fs_txn_begin(vol, &txn);
+
+	if (err)
+		return err;
+	while (*next < r->nv && (queued == 0 || queued < r->o->batch_blocks)) {
+		struct victim *v = &r->vs[*next];
+		struct zf2fs_move_stats before = r->st;
+
+		err = zf2fs_move_section(txn, v->v.secno, &r->st);
+		if (err)
+			break;
+		v->data = r->st.data_blocks - before.data_blocks;
+		v->nodes = r->st.node_blocks - before.node_blocks;
+		queued += v->data + v->nodes;
+		(*next)++;
+	}
+	if (!err)
+		err = zf2fs_txn_commit(txn);
+	zf2fs_txn_free(txn);
+	if (!err)
+		r->checkpoints++;
+	return err;
+}
+
+static void print_text(const struct run *r)
+{
+	printf(" step    segno   secno  valid   data  nodes freed\n");
+	for (uint32_t i = 0; i < r->nv; i++)
+		printf("%5u %8u %7u %6u %6" PRIu64 " %6" PRIu64 " %s\n", i + 1, r->vs[i].v.segno,
+		       r->vs[i].v.secno, r->vs[i].v.valid_blocks, r->vs[i].data, r->vs[i].nodes,
+		       r->o->dry_run ? "-" : r->vs[i].freed ? "yes" : "NO");
+	printf("collected %u sections: moved %" PRIu64 " data and %" PRIu64
+	       " node blocks (%" PRIu64 " owner nodes rewritten), %u checkpoint%s\n", r->nv,
+	       r->st.data_blocks, r->st.node_blocks, r->st.owner_nodes, r->checkpoints,
+	       r->checkpoints == 1 ? "" : "s");
+	printf("free sections: %u before, %u after\n", r->free_before, r->free_after);
+	if (r->zones_reset)
+		printf("zones reset: %u\n", r->zones_reset);
+	if (r->stop)
+		printf("stopped: %s\n", r->stop);
+}
+
+static void print_json(const struct run *r)
+{
+	printf("{\"image\": \"%s\", \"policy\": \"%s\", \"dry_run\": %s, \"victims\": [",
+	       r->o->devices[0], zf2fs_gc_policy_name(r->o->p.policy == ZF2FS_GC_POLICY_DEFAULT ?
+						      ZF2FS_GC_GREEDY : r->o->p.policy),
+	       r->o->dry_run ? "true" : "false");
+	for (uint32_t i = 0; i < r->nv; i++)
+		printf("%s\n  {\"step\": %u, \"segno\": %u, \"secno\": %u, \"valid_blocks\": %u, "
+		       "\"data_moved\": %" PRIu64 ", \"nodes_moved\": %" PRIu64 ", \"freed\": %s}",
+		       i ? "," : "", i + 1, r->vs[i].v.segno, r->vs[i].v.secno,
+		       r->vs[i].v.valid_blocks, r->vs[i].data, r->vs[i].nodes,
+		       r->vs[i].freed ? "true" : "false");
+	printf("%s], \"sections\": %u, \"data_blocks\": %" PRIu64 ", \"node_blocks\": %" PRIu64
+	       ", \"owner_nodes\": %" PRIu64 ", \"checkpoints\": %u, \"free_before\": %u, "
+	       "\"free_after\": %u, \"zones_reset\": %u, \"stopped\": ", r->nv ? "\n" : "", r->nv,
+	       r->st.data_blocks, r->st.node_blocks, r->st.owner_nodes, r->checkpoints,
+	       r->free_before, r->free_after, r->zones_reset);
+	if (r->stop)
+		printf("\"%s\"}\n", r->stop);
+	else
+		printf("null}\n");
+}
+
+/* Which of victims [@from, @to) are free now (the volume opened again after their
+ * commit: a later batch may take a freed section for its logs, as the kernel reuses
+ * sections freed at a checkpoint). */
+static int check_freed(struct run *r, struct zf2fs_vol *vol, uint32_t from, uint32_t to)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_sit_entry *sit;
+	int err = zf2fs_vol_load_sit(vol, &sit);
+
+	if (err)
+		return err;
+	for (uint32_t i = from; i < to && i < r->nv; i++) {
+		uint32_t sec = r->vs[i].v.secno;
+		bool used = is_current_sec(vol, sec);
+
+		for (uint32_t k = 0; k < vi->segs_per_sec && !used; k++)
+			used = zf2fs_sit_valid_blocks(&sit[sec * vi->segs_per_sec + k]) != 0;
+		r->vs[i].freed = !used;
+	}
+	free(sit);
+	return free_sections(vol, &r->free_after);
+}
+
+static int refuse_unclean(const struct run *r, struct zf2fs_vol *vol)
+{
+	uint32_t f = zf2fs_vol_info(vol)->ckpt_flags;
+	const char *why = NULL;
+
+	if (!(f & ZF2FS_CP_UMOUNT_FLAG))
+		why = "was not cleanly unmounted";
+	else if (f & (ZF2FS_CP_ERROR_FLAG | ZF2FS_CP_FSCK_FLAG | ZF2FS_CP_QUOTA_NEED_FSCK_FLAG))
+		why = "is marked as needing fsck";
+	else if (f & (ZF2FS_CP_DISABLED_FLAG | ZF2FS_CP_RESIZEFS_FLAG))
+		why = "has checkpointing disabled or a resize pending";
+	if (!why)
+		return 0;
+	fprintf(stderr, PROG ": ERROR: %s %s: run fsck.f2fs first\n", r->o->devices[0], why);
+	return -EINVAL;
+}
+
+int gc_collect_run(const struct gc_collect_opts *o)
+{
+	struct run r = { .o = o };
+	struct zf2fs_vol *vol = NULL;
+	uint32_t next = 0;
+	int err, rc = EXIT_OK;
+
+	r.log = (struct zf2fs_log){ .level = o->verbose, .fn = log_keep, .arg = &r.le };
+	for (unsigned d = 0; d <= o->ndevices; d++) {
+		int mnt = zf2fs_path_is_mounted(o->devices[d]);
+
+		if (mnt > 0) {
+			fprintf(stderr, PROG ": ERROR: %s is mounted: unmount it first\n",
+				o->devices[d]);
+			return EXIT_OPERATIONAL;
+		}
+	}
+	err = open_vol(&r, o->dry_run ? 0 : ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &vol);
+	if (err)
+		return fail(&r.le, err, "opening", o->devices[0]);
+	if (refuse_unclean(&r, vol)) {
+		zf2fs_vol_close(vol);
+		return EXIT_OPERATIONAL;
+	}
+	err = free_sections(vol, &r.free_before);
+	r.free_after = r.free_before;
+	if (!err)
+		err = pick_victims(&r, vol);
+	if (err) {
+		rc = fail(&r.le, err, "choosing victims on", o->devices[0]);
+		goto out;
+	}
+	if (!r.nv) {
+		if (o->json)
+			print_json(&r);
+		fprintf(stderr, PROG ": no victim to collect on %s\n", o->devices[0]);
+		rc = EXIT_NOVICTIM;
+		goto out;
+	}
+	if (!o->dry_run && !r.free_before) {
+		fprintf(stderr, PROG ": ERROR: %s has no free section to move blocks into\n",
+			o->devices[0]);
+		rc = EXIT_OPERATIONAL;
+		goto out;
+	}
+	while (!o->dry_run && next < r.nv) {
+		uint32_t first = next, reset = 0;
+
+		err = move_batch(&r, vol, &next);
+		zf2fs_vol_close(vol);
+		vol = NULL;
+		if (err) {
+			if (err == -ENOSPC)
+				snprintf(r.le.msg, sizeof(r.le.msg), "%s: not enough free sections "
+					 "for the moved blocks (nothing of this batch committed): "
+					 "collect fewer sections", o->devices[0]);
+			rc = fail(&r.le, err, "moving blocks on", o->devices[0]);
+			/* zones written by the failed batch are free in the checkpoint: empty
+			 * them again for the next writer (best effort; the kernel does it at
+			 * mount too) */
+			if (!open_vol(&r, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &vol))
+				(void)zf2fs_move_reset_free_zones(vol, NULL);
+			goto out;
+		}
+		/* the handle describes the old checkpoint after a commit */
+		err = open_vol(&r, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &vol);
+		if (!err)
+			err = check_freed(&r, vol, first, next);
+		/* the next batch's logs may go to the zones this one freed */
+		if (!err)
+			err = zf2fs_move_reset_free_zones(vol, &reset);
+		r.zones_reset += reset;
+		if (err) {
+			rc = fail(&r.le, err, "opening again", o->devices[0]);
+			goto out;
+		}
+	}
+	if (!o->dry_run) {
+		err = free_sections(vol, &r.free_after);
+		if (err) {
+			rc = fail(&r.le, err, "checking the result on", o->devices[0]);
+			goto out;
+		}
+	}
+	if (o->json)
+		print_json(&r);
+	else
+		print_text(&r);
+	for (uint32_t i = 0; !o->dry_run && i < r.nv; i++)
+		if (!r.vs[i].freed)
+			rc = EXIT_OPERATIONAL;
+out:
+	if (vol)
+		zf2fs_vol_close(vol);
+	free(r.vs);
+	return rc;
+}
