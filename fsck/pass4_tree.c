@@ -887,6 +887,44 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			node = copy;
 		}
 	}
+	/* flags Linux refuses the inode for, or never sets on this volume: cleared before the
+	 * geometry (the compression flag changes it) is worked out */
+	if (zf2fs_inode_flags_bad(&node->i, ctx->vi->features)) {
+		uint32_t flags = (uint32_t)zf2fs_get(node->i.i_flags);
+		uint32_t bad = zf2fs_inode_flags_bad(&node->i, ctx->vi->features);
+		struct problem_ctx p = { .ino = ino, .num = flags, .num2 = bad };
+
+		if (fix_problem(ctx, PR_4_INODE_FLAGS_BAD, &p)) {
+			n = repair_node(ctx, ino);
+			if (!copy)
+				copy = malloc(ZF2FS_BLKSIZE);
+			if (!n || !copy) {
+				free(copy);
+				return -ENOMEM;
+			}
+			zf2fs_set(n->i.i_flags, flags & ~bad);
+			if (node != copy)
+				memcpy(copy, node, ZF2FS_BLKSIZE);
+			zf2fs_set(copy->i.i_flags, flags & ~bad);
+			node = copy;
+		}
+	}
+	/* a regular file keeps its count of failed moves of a pinned file where a directory
+	 * keeps its depth; Linux only counts up and resets it to 0 (at each pin and unpin),
+	 * and uses it only to stop pinning a file GC keeps failing on.  Zero loses nothing,
+	 * and f2fs-tools' fsck resets any other value, so both agree on the result. */
+	if ((zf2fs_get(node->i.i_mode) & S_FMT) == 0100000 && zf2fs_get(node->i.i_current_depth)) {
+		struct problem_ctx p = { .ino = ino, .num = zf2fs_get(node->i.i_current_depth) };
+
+		if (fix_problem(ctx, PR_4_GC_FAILURES_SET, &p)) {
+			n = repair_node(ctx, ino);
+			if (!n) {
+				free(copy);
+				return -ENOMEM;
+			}
+			zf2fs_set(n->i.i_current_depth, 0);
+		}
+	}
 	if (ref && name_recovered(ctx, ino))
 		check_recovery_name(ctx, ino, node, ref);
 	/* whatever the name, its length fits i_name: f2fs-tools' fsck takes a longer one for

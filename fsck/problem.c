@@ -102,6 +102,11 @@ static const struct problem_def problems[] = {
 	  "invalid; the root inode's extra size and the default inline xattr size fit it", PROMPT_FIX, 0 },
 	{ PR_4_NAT_INO_WRONG, "inode %i: its NAT entry names inode %N, but its block at %b is "
 	  "inode %i by its footer and its summary entry", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INODE_FLAGS_BAD, "inode %i: i_flags 0x%N hold bits 0x%M this volume cannot have "
+	  "(casefold without the casefold feature or on a non-directory, compression without the "
+	  "compression feature or with inline data)", PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_4_GC_FAILURES_SET, "regular file %i: i_gc_failures is %N (a count of failed moves of "
+	  "a pinned file)", PROMPT_CLEAR, PR_PREEN_OK | PR_NO_OK },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",

@@ -362,6 +362,15 @@ ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t fea
 				      struct zf2fs_inode_geom *ret);
 
 /*
+ * The bits of @in's i_flags that cannot be there on a volume with @features: the casefold
+ * flag without the casefold feature or on anything but a directory (Linux refuses such an
+ * inode at iget), the compression flag without the compression feature (Linux never sets
+ * it then and ignores it) or together with inline data (Linux refuses that inode).
+ * 0 when the flags are possible.
+ */
+ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32_t features);
+
+/*
  * The inline xattr list of inode @in (geometry @g) as the kernel reads it without an xattr
  * node: a header then entries, ended by a zero word that must lie inside the area.  Sets
  * *@ret_start to the area's byte offset in i_addr.  Returns 1 with *@ret_cut set to the
