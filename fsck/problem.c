@@ -132,6 +132,8 @@ static const struct problem_def problems[] = {
 	  "a hash level or a block; fsck adds neither)", PROMPT_NONE, PR_NOT_A_FIX },
 	{ PR_5_DIR_LEVEL_BAD, "directory %i: i_dir_level %N puts its names in wrong hash buckets; "
 	  "i_dir_level %M puts every one in its bucket", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_DIR_DOTDOT_NAME_BAD, "directory %i: slot 1 of its first dentry area, where \"..\" "
+	  "belongs, holds \"%S\" (a name length cut short)", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_6_LINK_COUNT_BAD, "inode %i: link count is %N, counted %M", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_6_UNREACHABLE_INODE, "inode %i is not in any directory", PROMPT_RECONNECT, 0 },
 	{ PR_6_UNREACHABLE_NODE, "node %n (inode %i) at %b is not reachable", PROMPT_CLEAR,
