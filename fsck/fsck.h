@@ -145,6 +145,7 @@ struct fsck_ctx {
 	bool saw_extra_attr;             /* pass 4: some inode has extra attributes */
 	uint32_t sb_add_features;        /* pass 4: feature bits the superblocks lost */
 	bool sb_uuid_fix;                /* pass 1: both copies get ctx->sb's uuid */
+	bool sb_qf_clear;                /* pass 1: stale qf_ino (no quota_ino) cleared */
 	struct zf2fs_super *sb_own;      /* pass 1: ctx->sb when its uuid was replaced */
 
 	/* results */
@@ -184,6 +185,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_1_SB_BACKUP_BAD        0x010002
 #define PR_1_SB_ERRORS_RECORDED   0x010003
 #define PR_1_SB_UUID_BAD          0x010004
+#define PR_1_SB_QF_INO_STALE      0x010005
 /* pass 2: checkpoint */
 #define PR_2_CP_PACK_BAD          0x020001
 #define PR_2_CP_ORPHAN_BLOCK_BAD  0x020002

@@ -88,6 +88,8 @@ int super_update(struct fsck_ctx *ctx, bool clear_errors)
 		zf2fs_set(sb->feature, zf2fs_get(sb->feature) | ctx->sb_add_features);
 		if (ctx->sb_uuid_fix)
 			memcpy(sb->uuid, ctx->sb->uuid, sizeof(sb->uuid));
+		if (ctx->sb_qf_clear && !(zf2fs_get(sb->feature) & ZF2FS_FEAT_QUOTA_INO))
+			memset(sb->qf_ino, 0, sizeof(sb->qf_ino));
 		if (crc_used)
 			zf2fs_set(sb->crc, zf2fs_super_checksum(sb));
 		err = zf2fs_vol_write_block(ctx->vol, (uint64_t)copy, blk);
@@ -151,6 +153,32 @@ out:
 	return err;
 }
 
+/*
+ * Quota file inode numbers are read by the kernel only with the quota_ino feature (it then
+ * loads each named inode as a quota file at mount); without it mkfs leaves them 0 and
+ * nothing reads them.  Nonzero ones are stale: f2fs-tools' fsck checks the inodes they
+ * name as quota files all the same, and fails on them.  Cleared in both copies, which
+ * loses nothing.
+ */
+static void check_stale_qf_ino(struct fsck_ctx *ctx)
+{
+	char what[80];
+	size_t o = 0;
+
+	if (ctx->vi->features & ZF2FS_FEAT_QUOTA_INO)
+		return;
+	what[0] = 0;
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
+		if (zf2fs_get(ctx->sb->qf_ino[q]))
+			o += (size_t)snprintf(what + o, sizeof(what) - o, "%s%s %u", o ? ", " : "",
+					      zf2fs_quota_type_name(q),
+					      (unsigned)zf2fs_get(ctx->sb->qf_ino[q]));
+	if (o && fix_problem(ctx, PR_1_SB_QF_INO_STALE, &(struct problem_ctx){ .str = what })) {
+		ctx->sb_qf_clear = true;
+		repair_mark_checkpoint(ctx);
+	}
+}
+
 int pass1_super(struct fsck_ctx *ctx)
 {
 	int err;
@@ -159,6 +187,7 @@ int pass1_super(struct fsck_ctx *ctx)
 	err = check_uuid(ctx);
 	if (err)
 		return err;
+	check_stale_qf_ino(ctx);
 	for (int i = 0; i < 2; i++) {
 		struct problem_ctx p = { .str = zf2fs_vol_super_problem(ctx->vol, i) };
 

@@ -1459,8 +1459,9 @@ int pass4_tree(struct fsck_ctx *ctx)
 	err = push(&ctx->dirq, root);
 	if (!err)
 		err = scan_queue(ctx);
-	/* Quota files hang from the superblock, not from a directory. */
-	for (int q = 0; !err && q < ZF2FS_MAX_QUOTAS; q++) {
+	/* Quota files hang from the superblock, not from a directory (with the quota_ino
+	 * feature; without it the kernel never reads the superblock's inode numbers). */
+	for (int q = 0; !err && ctx->quota_on && q < ZF2FS_MAX_QUOTAS; q++) {
 		uint32_t qino = (uint32_t)zf2fs_get(ctx->sb->qf_ino[q]);
 
 		if (!qino || !is_inode_nid(ctx, qino) || (ctx->nid_flags[qino] & NID_CHECKED))
