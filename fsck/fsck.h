@@ -264,6 +264,8 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_7_NEXT_FREE_NID_BAD    0x070008
 #define PR_7_SIT_TYPE_WRONG       0x070009
 #define PR_7_SUM_TYPE_WRONG       0x07000A
+#define PR_7_CURSEG_SSR_USED      0x07000B
+#define PR_7_CURSEG_WRONG_KIND    0x07000C
 /* pass 8: zones (need the zoned devices themselves) */
 #define PR_8_CURSEG_WP_MISMATCH   0x080001
 #define PR_8_VALID_BEYOND_WP      0x080002

@@ -165,6 +165,11 @@ static const struct problem_def problems[] = {
 	{ PR_7_SIT_TYPE_WRONG, "segment %s: SIT type %N, expected %M", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_7_SUM_TYPE_WRONG, "segment %s: its summary block's footer says type %N, its blocks "
 	  "make it %M (0 data, 1 node)", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_7_CURSEG_SSR_USED, "log %N (segment %s, filling holes): block %M at its write "
+	  "position is in use, with which the kernel refuses to mount; %S", PROMPT_FIX,
+	  PR_PREEN_OK },
+	{ PR_7_CURSEG_WRONG_KIND, "log %N is in segment %s, whose blocks in use are all %S: the "
+	  "segment keeps its kind and the log moves to a free segment", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_8_CURSEG_WP_MISMATCH, "log %N (segment %s) writes next at block %M of its zone, the "
 	  "zone's write pointer is at %S", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_8_VALID_BEYOND_WP, "zone at block %b (segment %s): block %N in use is at or beyond "
