@@ -232,6 +232,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_NAT_INO_WRONG        0x040023
 #define PR_4_INODE_FLAGS_BAD      0x040024
 #define PR_4_GC_FAILURES_SET      0x040025
+#define PR_4_ROOT_EXTRA_RESET     0x040026
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002

@@ -820,6 +820,46 @@ static bool xattr_size_ok(const struct fsck_ctx *ctx, const struct zf2fs_inode *
 }
 
 /*
+ * The extra attribute size other inodes have, for a root whose own is damaged: every
+ * inode one kernel (or one mkfs) makes gets the same size, so the inodes after the root,
+ * sampled in nid order, are its witnesses; the size most of them share wins.  0 when no
+ * inode with a usable size is found among the first nids.
+ */
+static uint16_t peer_extra_isize(struct fsck_ctx *ctx)
+{
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	uint16_t seen[16];
+	unsigned counts[16] = { 0 }, nseen = 0, samples = 0, best = 0;
+	uint32_t limit = ctx->vi->max_nid < 4096 ? ctx->vi->max_nid : 4096;
+
+	if (!n)
+		return 0;
+	for (uint32_t nid = ZF2FS_ROOT_INO + 1; nid < limit && samples < 16; nid++) {
+		struct zf2fs_inode_geom g;
+		uint16_t v;
+		unsigned k;
+
+		if (zf2fs_vol_read_node(ctx->vol, nid, n, NULL, NULL, 0) ||
+		    zf2fs_get(n->footer.ino) != nid || !(n->i.i_inline & ZF2FS_EXTRA_ATTR) ||
+		    zf2fs_inode_geometry(&n->i, ctx->vi->features, &g) || !xattr_size_ok(ctx, &n->i))
+			continue;
+		v = (uint16_t)zf2fs_get(n->i.i_extra_isize);
+		for (k = 0; k < nseen && seen[k] != v; k++)
+			;
+		if (k == nseen && nseen < 16)
+			seen[nseen++] = v;
+		if (k < nseen)
+			counts[k]++;
+		samples++;
+	}
+	free(n);
+	for (unsigned k = 1; k < nseen; k++)
+		if (counts[k] > counts[best])
+			best = k;
+	return nseen ? seen[best] : 0;
+}
+
+/*
  * Check one inode and its blocks; @hint is the file type its directory entry gives
  * (ZF2FS_FT_UNKNOWN when no entry led here).  Returns 0, or 1 when the inode is unusable
  * and the names pointing at it should go (the caller reports that).
@@ -951,14 +991,19 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		struct problem_ctx p = { .ino = ino, .num = zf2fs_get(node->i.i_extra_isize),
 					 .num2 = zf2fs_get(node->i.i_inline_xattr_size) };
 
-		/* before the root is known (the root itself): its own extra size */
-		uint16_t eref = ctx->ref_extra_isize ? ctx->ref_extra_isize :
-			       (uint16_t)zf2fs_get(node->i.i_extra_isize);
+		/* before the root is known (the root itself): what the other inodes have, or
+		 * its own extra size */
+		uint16_t eref = ctx->ref_extra_isize;
 
 		if ((node->i.i_inline & ZF2FS_EXTRA_ATTR) &&
 		    (zf2fs_inode_geometry(&node->i, ctx->vi->features, &g) ||
 		     !xattr_size_ok(ctx, &node->i))) {
 			struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+
+			if (!eref)
+				eref = peer_extra_isize(ctx);
+			if (!eref)
+				eref = (uint16_t)zf2fs_get(node->i.i_extra_isize);
 
 			if (!t) {
 				free(copy);
@@ -970,7 +1015,8 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 				zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
 					  ZF2FS_INLINE_XATTR_ADDRS : 0);
 			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) && xattr_size_ok(ctx, &t->i) &&
-			    fix_problem(ctx, PR_4_INODE_EXTRA_RESET, &p) &&
+			    fix_problem(ctx, ctx->ref_extra_isize ? PR_4_INODE_EXTRA_RESET :
+						PR_4_ROOT_EXTRA_RESET, &p) &&
 			    (n = repair_node(ctx, ino))) {
 				n->i.i_extra_isize = t->i.i_extra_isize;
 				n->i.i_inline_xattr_size = t->i.i_inline_xattr_size;

@@ -109,6 +109,9 @@ static const struct problem_def problems[] = {
 	  "compression feature or with inline data)", PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_4_GC_FAILURES_SET, "regular file %i: i_gc_failures is %N (a count of failed moves of "
 	  "a pinned file)", PROMPT_CLEAR, PR_PREEN_OK | PR_NO_OK },
+	{ PR_4_ROOT_EXTRA_RESET, "root inode %i: extra attribute size %N or inline xattr size %M "
+	  "is invalid; the extra size the other inodes share and the default inline xattr size "
+	  "fit it", PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
