@@ -100,6 +100,9 @@ struct fsck_ctx {
 	struct zf2fs_bmap *blk_found;    /* pass 4: bit per main block owned by a node */
 	uint16_t *seg_found;             /* pass 4: owned blocks per segment */
 	uint8_t *seg_kind;               /* pass 4: SEG_HAS_* per segment (NULL: nothing owned) */
+	struct hot_blk *hot_blks;        /* pass 4: hot data blocks by summary slot */
+	size_t nhot;
+	bool hot_built;
 	uint32_t nids;                   /* pass 3: one past the last nid the NAT uses */
 	uint32_t nat_cap;
 	struct ssa_cache *ssa;           /* pass 4: recently read summary blocks */
@@ -347,6 +350,11 @@ int fsck_grow_nids(struct fsck_ctx *ctx, uint32_t n);
 int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
 		const struct dentry_ref *ref, uint8_t hint);
 uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_ref *ref);
+
+/* pass4_dentry_restore.c: 1 with *@ret_blk set when a valid hot data block nobody owns
+ * yet has a summary naming slot @ofs of node @nid; 0 when none; negative errno. */
+int dentry_block_lost(struct fsck_ctx *ctx, uint32_t nid, uint32_t ofs, uint64_t *ret_blk);
+void dentry_restore_free(struct fsck_ctx *ctx);
 
 /* The NAT entry of @nid (below ctx->nids): its inode number; set ino and address. */
 uint32_t nat_ino(const struct fsck_ctx *ctx, uint32_t nid);

@@ -190,6 +190,7 @@ static void free_maps(struct fsck_ctx *ctx)
 	free(ctx->seg_found);
 	free(ctx->ssa);
 	free(ctx->seg_kind);
+	dentry_restore_free(ctx);
 	free(ctx->orphans);
 	free(ctx->rf_chain);
 	free(ctx->sb_own);

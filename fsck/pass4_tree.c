@@ -402,13 +402,63 @@ static int clear_or_restore(struct inode_walk *w, uint32_t owner, uint32_t ofs, 
 			    zf2fs_get(e->ofs_in_node) != ofs)
 				continue;
 			if (!fix_problem(ctx, PR_4_BLOCK_RESTORED, &p))
-				break;
+				return clear_data_slot(ctx, w->ino, owner, ofs);
 			claim_block(ctx, first + off, false);
 			w->counted++;
 			return set_data_slot(ctx, w->ino, owner, ofs, (uint32_t)(first + off));
 		}
 	}
+	/* a directory's dentry block lies in a hot data segment, wherever the bad pointer
+	 * pointed */
+	if ((zf2fs_get(w->inode->i.i_mode) & S_FMT) == 0040000) {
+		uint64_t blk;
+		int r = dentry_block_lost(ctx, owner, ofs, &blk);
+
+		if (r < 0)
+			return r;
+		if (r && fix_problem(ctx, PR_4_BLOCK_RESTORED, &(struct problem_ctx){
+				.ino = w->ino, .nid = owner, .num = ofs, .blkaddr = blk })) {
+			claim_block(ctx, blk, false);
+			w->counted++;
+			return set_data_slot(ctx, w->ino, owner, ofs, (uint32_t)blk);
+		}
+	}
 	return clear_data_slot(ctx, w->ino, owner, ofs);
+}
+
+/*
+ * Null (or reserved) direct slots of a directory inside its size whose dentry block is still there (a
+ * valid hot data block nobody owns, whose summary names the slot): pointed back at it,
+ * in the inode and in @copy, which the walk then reads.  Returns 0 or a negative errno.
+ */
+static int restore_dir_slots(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *copy,
+			     const struct zf2fs_inode_geom *g)
+{
+	uint64_t size = zf2fs_get(copy->i.i_size);
+	uint64_t nblk = size / ZF2FS_BLKSIZE + (size % ZF2FS_BLKSIZE != 0);
+	uint8_t *addrs = (uint8_t *)copy->i.i_addr + 4 * g->extra_words;
+
+	for (uint32_t k = 0; k < g->addrs && k < nblk; k++) {
+		uint64_t blk;
+		int r;
+
+		/* a dentry block is never left reserved (NEW_ADDR) on disk: the kernel writes
+		 * a directory's block when it adds it */
+		if (zf2fs_get_le32p(addrs + 4 * k) &&
+		    zf2fs_get_le32p(addrs + 4 * k) != ZF2FS_NEW_ADDR)
+			continue;
+		r = dentry_block_lost(ctx, ino, k, &blk);
+		if (r < 0)
+			return r;
+		if (r && fix_problem(ctx, PR_4_BLOCK_RESTORED, &(struct problem_ctx){
+				.ino = ino, .nid = ino, .num = k, .blkaddr = blk })) {
+			r = set_data_slot(ctx, ino, ino, k, (uint32_t)blk);
+			if (r)
+				return r;
+			zf2fs_put_le32p(addrs + 4 * k, (uint32_t)blk);
+		}
+	}
+	return 0;
 }
 
 static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
@@ -434,7 +484,7 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	}
 	if (!blk_in_main(ctx, blkaddr)) {
 		if (fix_problem(ctx, PR_4_BLOCK_OUTSIDE_MAIN, &p))
-			return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
+			return clear_or_restore(w, owner, ofs_in_node, blkaddr);
 		return 0;
 	}
 	/* a pointer the summary disagrees with, to a block whose summary owner really holds
@@ -1042,6 +1092,7 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	const struct zf2fs_walk_ops ops = { .node = walk_node, .data = walk_data, .bad = walk_bad,
 					    .mend = walk_mend };
 	struct inode_walk w = { .ctx = ctx, .ino = ino, .counted = 1, .inode = node };
+	struct zf2fs_node *dcopy = NULL;
 	struct zf2fs_inode_geom g;
 	struct problem_ctx p = { .ino = ino };
 	uint32_t mode = (uint32_t)zf2fs_get(in->i_mode);
@@ -1114,10 +1165,24 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	w.ext_fofs = (uint32_t)zf2fs_get(in->i_ext.fofs);
 	w.ext_blk = (uint32_t)zf2fs_get(in->i_ext.blk);
 	w.ext_len = (uint32_t)zf2fs_get(in->i_ext.len);
-	err = zf2fs_file_walk(ctx->vol, node, &ops, &w);
-	if (err < 0)
-		return err;
-	err = restore_top_nodes(&w, &ops);
+	if ((mode & S_FMT) == 0040000 && !(in->i_inline & ZF2FS_INLINE_DENTRY)) {
+		/* the walk reads the inode with its restored dentry block slots */
+		dcopy = malloc(ZF2FS_BLKSIZE);
+		if (!dcopy)
+			return -ENOMEM;
+		memcpy(dcopy, node, ZF2FS_BLKSIZE);
+		err = restore_dir_slots(ctx, ino, dcopy, &g);
+		if (err) {
+			free(dcopy);
+			return err;
+		}
+		w.inode = dcopy;
+	}
+	err = zf2fs_file_walk(ctx->vol, w.inode, &ops, &w);
+	if (err >= 0)
+		err = restore_top_nodes(&w, &ops);
+	w.inode = node;
+	free(dcopy);
 	if (err < 0)
 		return err;
 	/* the kernel refuses an inode whose extent leaves the main area, and reads a
