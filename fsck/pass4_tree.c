@@ -776,8 +776,37 @@ static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	struct zf2fs_inode_geom g;
 	struct evidence e;
 
+	/* only regular files and symlinks hold inline data (the kernel refuses any other
+	 * inode with the flag): without it, the rest is weighed as for that file type */
+	if ((in->i_inline & ZF2FS_INLINE_DATA) && ft != ZF2FS_FT_REG_FILE &&
+	    ft != ZF2FS_FT_SYMLINK) {
+		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+		uint8_t r;
+
+		if (!n)
+			return in->i_inline;
+		memcpy(n, node, ZF2FS_BLKSIZE);
+		n->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DATA;
+		r = settle_inline(ctx, ino, n);
+		free(n);
+		return r;
+	}
 	if (ft == ZF2FS_FT_DIR)
 		return settle_inline_dir(ctx, ino, node);
+	/* only a directory holds inline dentries (the kernel refuses any other inode with
+	 * the flag): without it, the inline data flag is weighed as for any file */
+	if (in->i_inline & ZF2FS_INLINE_DENTRY) {
+		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+		uint8_t r;
+
+		if (!n)
+			return in->i_inline;
+		memcpy(n, node, ZF2FS_BLKSIZE);
+		n->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DENTRY;
+		r = settle_inline(ctx, ino, n);
+		free(n);
+		return r;
+	}
 	if ((ft != ZF2FS_FT_REG_FILE && ft != ZF2FS_FT_SYMLINK) ||
 	    (in->i_inline & ZF2FS_INLINE_DENTRY) ||
 	    zf2fs_inode_geometry(in, ctx->vi->features, &g) || g.compressed)
@@ -945,6 +974,37 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			node = copy;
 		}
 	}
+	/* the extra attribute flag lost: with the feature, the kernel gives every inode it
+	 * makes extra attributes; the words where they begin still hold the extra size the
+	 * other inodes have.  Read without the flag, those words would be taken for block
+	 * 0's address. */
+	if (!(node->i.i_inline & ZF2FS_EXTRA_ATTR) && (ctx->vi->features & ZF2FS_FEAT_EXTRA_ATTR) &&
+	    zf2fs_get(node->i.i_extra_isize) &&
+	    zf2fs_get(node->i.i_extra_isize) == (ctx->ref_extra_isize ? ctx->ref_extra_isize :
+						 ino == ZF2FS_ROOT_INO ? peer_extra_isize(ctx) : 0)) {
+		struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+		struct zf2fs_inode_geom g;
+
+		if (!t) {
+			free(copy);
+			return -ENOMEM;
+		}
+		memcpy(t, node, ZF2FS_BLKSIZE);
+		t->i.i_inline |= ZF2FS_EXTRA_ATTR;
+		/* (a bad inline xattr size is the next check's) */
+		if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) &&
+		    fix_problem(ctx, PR_4_EXTRA_ATTR_FLAG_LOST, &(struct problem_ctx){
+				.ino = ino, .num = zf2fs_get(node->i.i_extra_isize),
+				.num2 = zf2fs_get(node->i.i_inline_xattr_size) }) &&
+		    (n = repair_node(ctx, ino))) {
+			n->i.i_inline |= ZF2FS_EXTRA_ATTR;
+			free(copy);
+			copy = t;
+			node = copy;
+			t = NULL;
+		}
+		free(t);
+	}
 	inl = settle_inline(ctx, ino, node);
 	if (inl != node->i.i_inline) {
 		struct problem_ctx p = { .ino = ino, .num = zf2fs_get(node->i.i_size),
@@ -952,8 +1012,19 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			       "its size and its confirmed block pointers say it is not" };
 		uint32_t code = (inl & ZF2FS_INLINE_DATA) ? PR_4_INLINE_FLAG_MISSING :
 				PR_4_INLINE_FLAG_BOGUS;
+		uint8_t ft = zf2fs_mode_to_ftype((uint32_t)zf2fs_get(node->i.i_mode));
 
-		if ((inl ^ node->i.i_inline) & ZF2FS_INLINE_DENTRY) {
+		if (code == PR_4_INLINE_FLAG_BOGUS && ft != ZF2FS_FT_REG_FILE &&
+		    ft != ZF2FS_FT_SYMLINK)
+			p.str = "only regular files and symlinks hold inline data (the kernel refuses "
+				"any other inode with the flag)";
+
+		if (((inl ^ node->i.i_inline) & ZF2FS_INLINE_DENTRY) &&
+		    zf2fs_mode_to_ftype((uint32_t)zf2fs_get(node->i.i_mode)) != ZF2FS_FT_DIR) {
+			code = PR_4_INLINE_DENTRY_NOT_DIR;
+			p.str = (inl & ZF2FS_INLINE_DATA) ? "its inline area holds its data" :
+				"its i_addr holds block pointers";
+		} else if ((inl ^ node->i.i_inline) & ZF2FS_INLINE_DENTRY) {
 			code = PR_4_INLINE_DENTRY_FLAG_BAD;
 			p.str = (inl & ZF2FS_INLINE_DENTRY) ?
 				"not flagged inline, but its inline area holds its dots and the "
@@ -974,6 +1045,34 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			if (node != copy)
 				memcpy(copy, node, ZF2FS_BLKSIZE);
 			copy->i.i_inline = inl;
+			node = copy;
+		}
+	}
+	/* inline data the flag says is not there: the kernel drops it when it converts the
+	 * file to blocks (a write past the inline area) */
+	if ((node->i.i_inline & ZF2FS_INLINE_DATA) && !(node->i.i_inline & ZF2FS_DATA_EXIST) &&
+	    zf2fs_get(node->i.i_size)) {
+		struct zf2fs_inode_geom g;
+		const uint8_t *a = (const uint8_t *)node->i.i_addr;
+		bool any = false;
+
+		if (!zf2fs_inode_geometry(&node->i, ctx->vi->features, &g))
+			for (uint32_t b = 4 * (g.extra_words + 1); b < 4 * (g.extra_words + 1) +
+			     g.inline_bytes && !any; b++)
+				any = a[b] != 0;
+		if (any && fix_problem(ctx, PR_4_INLINE_DATA_EXIST, &(struct problem_ctx){
+				.ino = ino, .num = zf2fs_get(node->i.i_size) })) {
+			n = repair_node(ctx, ino);
+			if (!copy)
+				copy = malloc(ZF2FS_BLKSIZE);
+			if (!n || !copy) {
+				free(copy);
+				return -ENOMEM;
+			}
+			n->i.i_inline |= ZF2FS_DATA_EXIST;
+			if (node != copy)
+				memcpy(copy, node, ZF2FS_BLKSIZE);
+			copy->i.i_inline |= ZF2FS_DATA_EXIST;
 			node = copy;
 		}
 	}

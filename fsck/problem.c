@@ -112,6 +112,14 @@ static const struct problem_def problems[] = {
 	{ PR_4_ROOT_EXTRA_RESET, "root inode %i: extra attribute size %N or inline xattr size %M "
 	  "is invalid; the extra size the other inodes share and the default inline xattr size "
 	  "fit it", PROMPT_FIX, 0 },
+	{ PR_4_INLINE_DENTRY_NOT_DIR, "inode %i: flagged as holding inline dentries, which the "
+	  "kernel refuses in anything but a directory; %S (size %N)", PROMPT_FIX, 0 },
+	{ PR_4_INLINE_DATA_EXIST, "inode %i: inline data of %N bytes not flagged as present: the "
+	  "kernel would drop it when the file grows out of its inode", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_EXTRA_ATTR_FLAG_LOST, "inode %i: not flagged as having extra attributes, but its "
+	  "first words hold the extra size the other inodes have (%N) and an inline xattr size "
+	  "(%M)",
+	  PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
