@@ -492,6 +492,17 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	if (!ssa_names(ctx, blkaddr, owner, ofs_in_node)) {
 		const struct zf2fs_summary *e;
 
+		/* both witnesses against it: the SIT says the block is free and its summary
+		 * names another slot.  Taking the block would hand the file whatever was
+		 * last written there (and, in a log's segment, the log's next block). */
+		if (!found_test(ctx, blkaddr - ctx->vi->main_blkaddr) &&
+		    !sit_bit(sit_get(ctx, blk_segno(ctx, blkaddr)),
+			     zf2fs_main_seg_off(ctx->vi->main_blkaddr, blkaddr))) {
+			p.num2 = ssa_entry(ctx, blkaddr, &e) ? 0 : zf2fs_get(e->nid);
+			if (fix_problem(ctx, PR_4_BLOCK_FREE_STRAY, &p))
+				return clear_or_restore(w, owner, ofs_in_node, blkaddr);
+		}
+
 		if (ssa_entry(ctx, blkaddr, &e) == 0 &&
 		    summary_owner_holds(ctx, blkaddr, (uint32_t)zf2fs_get(e->nid),
 					(uint32_t)zf2fs_get(e->ofs_in_node))) {
