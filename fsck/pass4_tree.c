@@ -680,7 +680,9 @@ static uint32_t settle_mode(struct fsck_ctx *ctx, const struct zf2fs_node *node,
 	}
 	if (ft == ZF2FS_FT_DIR && hint < ZF2FS_FT_MAX && !looks_like_dir(ctx, node))
 		return zf2fs_ftype_to_mode(hint, mode);
-	if (ft == ZF2FS_FT_REG_FILE && hint == ZF2FS_FT_DIR && looks_like_dir(ctx, node))
+	/* any other type named a directory (the root always is one) whose contents hold
+	 * the dots */
+	if (ft != ZF2FS_FT_DIR && hint == ZF2FS_FT_DIR && looks_like_dir(ctx, node))
 		return zf2fs_ftype_to_mode(ZF2FS_FT_DIR, mode);
 	return mode;
 }
