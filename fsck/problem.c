@@ -26,6 +26,8 @@ static const struct problem_def problems[] = {
 	  "checksums are seeded with", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_1_SB_QF_INO_STALE, "the superblock names quota file inodes (%S) without the quota_ino "
 	  "feature, with which alone the kernel reads them", PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_1_SB_SEGMENT_COUNT, "%S superblock's segment_count %N runs past the main area's end "
+	  "(%M segments; the kernel writes that back at mount)", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_2_CP_PACK_BAD, "checkpoint pack %N is invalid (%S)", PROMPT_NONE,
 	  PR_NOT_A_FIX | PR_NO_OK },
 	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint is invalid (%S)",

@@ -167,6 +167,20 @@ int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint 
 	if (zf2fs_get(cp->cp_pack_total_block_count) < (uint64_t)start_sum + 2)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cp_pack_total_block_count, %llu too "
 			   "small", (unsigned long long)zf2fs_get(cp->cp_pack_total_block_count));
+	/* The kernel writes the summaries right after the payload and the orphan blocks, and
+	 * orphan blocks only with the orphan flag; it reads the data summaries from
+	 * cp_pack_start_sum and the node summaries back from the pack's end, so a start
+	 * that does not follow the payload, or a pack too short for both, gives every log
+	 * another log's summaries and journals. */
+	if (!(flags & ZF2FS_CP_ORPHAN_PRESENT_FLAG) && start_sum != payload + 1)
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cp_pack_start_sum %u, without "
+			   "orphan blocks the summaries start at %u", start_sum, payload + 1);
+	if ((flags & (ZF2FS_CP_UMOUNT_FLAG | ZF2FS_CP_FASTBOOT_FLAG)) &&
+	    zf2fs_get(cp->cp_pack_total_block_count) <
+	    (uint64_t)start_sum + ((flags & ZF2FS_CP_COMPACT_SUM_FLAG) ? 1 : 3) + ZF2FS_NR_CURSEG / 2 + 1)
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cp_pack_total_block_count %llu "
+			   "leaves no room for node summaries",
+			   (unsigned long long)zf2fs_get(cp->cp_pack_total_block_count));
 	return 0;
 }
 

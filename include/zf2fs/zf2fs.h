@@ -228,6 +228,10 @@ ZF2FS_EXPORT int zf2fs_features_check(uint32_t features, char *why, size_t whyle
 /* ---- reading a volume ------------------------------------------------------------------ */
 /* Check a superblock as the kernel does at mount (@dev_blocks: device size in blocks, 0 if
  * unknown).  0 or -ZF2FS_EFSCORRUPTED with "corrupt superblock: <field>, <reason>". */
+/* The segments from segment 0 to the end of the main area, which segment_count should
+ * be: a larger segment_count passes zf2fs_super_verify (Linux accepts it and corrects the
+ * superblock at mount). */
+ZF2FS_EXPORT uint32_t zf2fs_super_areas_segments(const struct zf2fs_super *sb);
 ZF2FS_EXPORT int zf2fs_super_verify(const struct zf2fs_super *sb, uint64_t dev_blocks,
 				    char *why, size_t whylen);
 
