@@ -227,8 +227,9 @@ static int pick_checkpoint(struct zf2fs_vol *vol)
 			ok[p] = false;
 		vol->cp_pack_bad[p] = !ok[p];
 	}
-	/* newest first */
-	order[0] = (ok[1] && (!ok[0] || ver[1] > ver[0])) ? 1 : 0;
+	/* newest first, as the kernel compares versions: by their difference, which wraps
+	 * (a first pack at 2^64-1 is older than a second at 1); on a tie, the first pack */
+	order[0] = (ok[1] && (!ok[0] || (int64_t)(ver[1] - ver[0]) > 0)) ? 1 : 0;
 	order[1] = 1 - order[0];
 	err = -ZF2FS_EFSCORRUPTED;
 	for (int k = 0; k < 2 && err; k++) {
