@@ -781,6 +781,24 @@ static uint8_t settle_inline_dir(struct fsck_ctx *ctx, uint32_t ino, const struc
  * words is a confirmed pointer holds inline data (read as pointers, its bytes would be
  * cleared one by one).  Returns the i_inline byte to keep.
  */
+static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node);
+
+/* settle_inline on a copy of @node without the i_inline bits @drop */
+static uint8_t settle_inline_without(struct fsck_ctx *ctx, uint32_t ino,
+				     const struct zf2fs_node *node, uint8_t drop)
+{
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	uint8_t r;
+
+	if (!n)
+		return node->i.i_inline;
+	memcpy(n, node, ZF2FS_BLKSIZE);
+	n->i.i_inline &= (uint8_t)~drop;
+	r = settle_inline(ctx, ino, n);
+	free(n);
+	return r;
+}
+
 static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
 {
 	const struct zf2fs_inode *in = &node->i;
@@ -789,37 +807,16 @@ static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	struct zf2fs_inode_geom g;
 	struct evidence e;
 
-	/* only regular files and symlinks hold inline data (the kernel refuses any other
-	 * inode with the flag): without it, the rest is weighed as for that file type */
+	/* only regular files and symlinks hold inline data, only directories inline
+	 * dentries (the kernel refuses any other inode with either flag): without the flag
+	 * the kind rules out, the rest is weighed as for that kind */
 	if ((in->i_inline & ZF2FS_INLINE_DATA) && ft != ZF2FS_FT_REG_FILE &&
-	    ft != ZF2FS_FT_SYMLINK) {
-		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
-		uint8_t r;
-
-		if (!n)
-			return in->i_inline;
-		memcpy(n, node, ZF2FS_BLKSIZE);
-		n->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DATA;
-		r = settle_inline(ctx, ino, n);
-		free(n);
-		return r;
-	}
+	    ft != ZF2FS_FT_SYMLINK)
+		return settle_inline_without(ctx, ino, node, ZF2FS_INLINE_DATA);
 	if (ft == ZF2FS_FT_DIR)
 		return settle_inline_dir(ctx, ino, node);
-	/* only a directory holds inline dentries (the kernel refuses any other inode with
-	 * the flag): without it, the inline data flag is weighed as for any file */
-	if (in->i_inline & ZF2FS_INLINE_DENTRY) {
-		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
-		uint8_t r;
-
-		if (!n)
-			return in->i_inline;
-		memcpy(n, node, ZF2FS_BLKSIZE);
-		n->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DENTRY;
-		r = settle_inline(ctx, ino, n);
-		free(n);
-		return r;
-	}
+	if (in->i_inline & ZF2FS_INLINE_DENTRY)
+		return settle_inline_without(ctx, ino, node, ZF2FS_INLINE_DENTRY);
 	if ((ft != ZF2FS_FT_REG_FILE && ft != ZF2FS_FT_SYMLINK) ||
 	    (in->i_inline & ZF2FS_INLINE_DENTRY) ||
 	    zf2fs_inode_geometry(in, ctx->vi->features, &g) || g.compressed)
@@ -952,6 +949,26 @@ static uint16_t peer_extra_isize(struct fsck_ctx *ctx)
 }
 
 /*
+ * For a fix of inode @ino found on *@node: returns the inode queued for rewriting, and
+ * makes *@copy (allocated the first time) a copy of *@node that the rest of the check
+ * reads, *@node pointing at it; the caller changes both.  NULL when out of memory.
+ */
+static struct zf2fs_node *fix_both(struct fsck_ctx *ctx, uint32_t ino,
+				   const struct zf2fs_node **node, struct zf2fs_node **copy)
+{
+	struct zf2fs_node *n = repair_node(ctx, ino);
+
+	if (!*copy)
+		*copy = malloc(ZF2FS_BLKSIZE);
+	if (!n || !*copy)
+		return NULL;
+	if (*node != *copy)
+		memcpy(*copy, *node, ZF2FS_BLKSIZE);
+	*node = *copy;
+	return n;
+}
+
+/*
  * Check one inode and its blocks; @hint is the file type its directory entry gives
  * (ZF2FS_FT_UNKNOWN when no entry led here).  Returns 0, or 1 when the inode is unusable
  * and the names pointing at it should go (the caller reports that).
@@ -1047,18 +1064,13 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		}
 
 		if (fix_problem(ctx, code, &p)) {
-			n = repair_node(ctx, ino);
-			if (!copy)
-				copy = malloc(ZF2FS_BLKSIZE);
-			if (!n || !copy) {
+			n = fix_both(ctx, ino, &node, &copy);
+			if (!n) {
 				free(copy);
 				return -ENOMEM;
 			}
 			n->i.i_inline = inl;
-			if (node != copy)
-				memcpy(copy, node, ZF2FS_BLKSIZE);
 			copy->i.i_inline = inl;
-			node = copy;
 		}
 	}
 	/* inline data the flag says is not there: the kernel drops it when it converts the
@@ -1075,18 +1087,13 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 				any = a[b] != 0;
 		if (any && fix_problem(ctx, PR_4_INLINE_DATA_EXIST, &(struct problem_ctx){
 				.ino = ino, .num = zf2fs_get(node->i.i_size) })) {
-			n = repair_node(ctx, ino);
-			if (!copy)
-				copy = malloc(ZF2FS_BLKSIZE);
-			if (!n || !copy) {
+			n = fix_both(ctx, ino, &node, &copy);
+			if (!n) {
 				free(copy);
 				return -ENOMEM;
 			}
 			n->i.i_inline |= ZF2FS_DATA_EXIST;
-			if (node != copy)
-				memcpy(copy, node, ZF2FS_BLKSIZE);
 			copy->i.i_inline |= ZF2FS_DATA_EXIST;
-			node = copy;
 		}
 	}
 	/* flags Linux refuses the inode for, or never sets on this volume: cleared before the
@@ -1097,18 +1104,13 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		struct problem_ctx p = { .ino = ino, .num = flags, .num2 = bad };
 
 		if (fix_problem(ctx, PR_4_INODE_FLAGS_BAD, &p)) {
-			n = repair_node(ctx, ino);
-			if (!copy)
-				copy = malloc(ZF2FS_BLKSIZE);
-			if (!n || !copy) {
+			n = fix_both(ctx, ino, &node, &copy);
+			if (!n) {
 				free(copy);
 				return -ENOMEM;
 			}
 			zf2fs_set(n->i.i_flags, flags & ~bad);
-			if (node != copy)
-				memcpy(copy, node, ZF2FS_BLKSIZE);
 			zf2fs_set(copy->i.i_flags, flags & ~bad);
-			node = copy;
 		}
 	}
 	/* a regular file keeps its count of failed moves of a pinned file where a directory
