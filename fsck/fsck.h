@@ -357,6 +357,21 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		const struct dentry_ref *ref, uint8_t hint);
 uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_ref *ref);
 
+/* pass4_fields.c: inode fields checked by check_inode; 0 or a negative errno (the caller
+ * frees *@copyp).  inode_xattr_size_ok: the inline xattr size the kernel accepts;
+ * peer_extra_isize: the extra size most inodes after the root share (0: none found). */
+int check_extra_attr_flag(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node **nodep,
+			  struct zf2fs_node **copyp);
+int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node **nodep,
+		       struct zf2fs_node **copyp);
+bool inode_xattr_size_ok(const struct fsck_ctx *ctx, const struct zf2fs_inode *in);
+uint16_t peer_extra_isize(struct fsck_ctx *ctx);
+/* A fix of inode @ino found on *@node: returns the inode queued for rewriting and makes
+ * *@copy (allocated the first time) the copy of *@node the check reads on, *@node
+ * pointing at it; the caller changes both.  NULL when out of memory. */
+struct zf2fs_node *inode_fix_copy(struct fsck_ctx *ctx, uint32_t ino,
+				  const struct zf2fs_node **node, struct zf2fs_node **copy);
+
 /* pass4_dentry_restore.c: 1 with *@ret_blk set when a valid hot data block nobody owns
  * yet has a summary naming slot @ofs of node @nid; 0 when none; negative errno. */
 int dentry_block_lost(struct fsck_ctx *ctx, uint32_t nid, uint32_t ofs, uint64_t *ret_blk);

@@ -6,8 +6,10 @@
  * recursed into, so depth cannot exhaust the stack), then the orphan list.  Each inode is
  * checked once: mode, extra attributes, checksum, inline data, xattr node, and its block
  * tree (node footers, addresses inside the main area, no block owned twice), and its
- * i_blocks against what was counted.  Directory contents are pass 5's (pass5_dirs.c),
- * called from here for each queued directory.
+ * i_blocks against what was counted (flags and fields the kernel reads at iget:
+ * pass4_fields.c; dentry blocks a directory lost its pointer to: pass4_dentry_restore.c).
+ * Directory contents are pass 5's (pass5_dirs.c), called from here for each queued
+ * directory.
  *
  * Builds: nid_flags (REACHED, INODE, DIR, CHECKED), links (names per inode), subdirs,
  * parent, disk_links, modes, blk_found/seg_found (blocks owned), found_blocks/nodes/inodes;
@@ -899,75 +901,6 @@ static void check_recovery_name(struct fsck_ctx *ctx, uint32_t ino, const struct
 
 /* With flexible inline xattrs, an inode flagged as having inline xattrs needs a size the
  * kernel accepts (sanity_check_inode: from a header and an entry up to 443 words). */
-static bool xattr_size_ok(const struct fsck_ctx *ctx, const struct zf2fs_inode *in)
-{
-	uint32_t words = (uint32_t)zf2fs_get(in->i_inline_xattr_size);
-
-	return !(ctx->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR) ||
-	       !(in->i_inline & ZF2FS_EXTRA_ATTR) || !(in->i_inline & ZF2FS_INLINE_XATTR) ||
-	       (words >= ZF2FS_MIN_INLINE_XATTR_WORDS && words <= ZF2FS_MAX_INLINE_XATTR_WORDS);
-}
-
-/*
- * The extra attribute size other inodes have, for a root whose own is damaged: every
- * inode one kernel (or one mkfs) makes gets the same size, so the inodes after the root,
- * sampled in nid order, are its witnesses; the size most of them share wins.  0 when no
- * inode with a usable size is found among the first nids.
- */
-static uint16_t peer_extra_isize(struct fsck_ctx *ctx)
-{
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
-	uint16_t seen[16];
-	unsigned counts[16] = { 0 }, nseen = 0, samples = 0, best = 0;
-	uint32_t limit = ctx->vi->max_nid < 4096 ? ctx->vi->max_nid : 4096;
-
-	if (!n)
-		return 0;
-	for (uint32_t nid = ZF2FS_ROOT_INO + 1; nid < limit && samples < 16; nid++) {
-		struct zf2fs_inode_geom g;
-		uint16_t v;
-		unsigned k;
-
-		if (zf2fs_vol_read_node(ctx->vol, nid, n, NULL, NULL, 0) ||
-		    zf2fs_get(n->footer.ino) != nid || !(n->i.i_inline & ZF2FS_EXTRA_ATTR) ||
-		    zf2fs_inode_geometry(&n->i, ctx->vi->features, &g) || !xattr_size_ok(ctx, &n->i))
-			continue;
-		v = (uint16_t)zf2fs_get(n->i.i_extra_isize);
-		for (k = 0; k < nseen && seen[k] != v; k++)
-			;
-		if (k == nseen && nseen < 16)
-			seen[nseen++] = v;
-		if (k < nseen)
-			counts[k]++;
-		samples++;
-	}
-	free(n);
-	for (unsigned k = 1; k < nseen; k++)
-		if (counts[k] > counts[best])
-			best = k;
-	return nseen ? seen[best] : 0;
-}
-
-/*
- * For a fix of inode @ino found on *@node: returns the inode queued for rewriting, and
- * makes *@copy (allocated the first time) a copy of *@node that the rest of the check
- * reads, *@node pointing at it; the caller changes both.  NULL when out of memory.
- */
-static struct zf2fs_node *fix_both(struct fsck_ctx *ctx, uint32_t ino,
-				   const struct zf2fs_node **node, struct zf2fs_node **copy)
-{
-	struct zf2fs_node *n = repair_node(ctx, ino);
-
-	if (!*copy)
-		*copy = malloc(ZF2FS_BLKSIZE);
-	if (!n || !*copy)
-		return NULL;
-	if (*node != *copy)
-		memcpy(*copy, *node, ZF2FS_BLKSIZE);
-	*node = *copy;
-	return n;
-}
-
 /*
  * Check one inode and its blocks; @hint is the file type its directory entry gives
  * (ZF2FS_FT_UNKNOWN when no entry led here).  Returns 0, or 1 when the inode is unusable
@@ -1004,36 +937,10 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			node = copy;
 		}
 	}
-	/* the extra attribute flag lost: with the feature, the kernel gives every inode it
-	 * makes extra attributes; the words where they begin still hold the extra size the
-	 * other inodes have.  Read without the flag, those words would be taken for block
-	 * 0's address. */
-	if (!(node->i.i_inline & ZF2FS_EXTRA_ATTR) && (ctx->vi->features & ZF2FS_FEAT_EXTRA_ATTR) &&
-	    zf2fs_get(node->i.i_extra_isize) &&
-	    zf2fs_get(node->i.i_extra_isize) == (ctx->ref_extra_isize ? ctx->ref_extra_isize :
-						 ino == ZF2FS_ROOT_INO ? peer_extra_isize(ctx) : 0)) {
-		struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
-		struct zf2fs_inode_geom g;
-
-		if (!t) {
-			free(copy);
-			return -ENOMEM;
-		}
-		memcpy(t, node, ZF2FS_BLKSIZE);
-		t->i.i_inline |= ZF2FS_EXTRA_ATTR;
-		/* (a bad inline xattr size is the next check's) */
-		if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) &&
-		    fix_problem(ctx, PR_4_EXTRA_ATTR_FLAG_LOST, &(struct problem_ctx){
-				.ino = ino, .num = zf2fs_get(node->i.i_extra_isize),
-				.num2 = zf2fs_get(node->i.i_inline_xattr_size) }) &&
-		    (n = repair_node(ctx, ino))) {
-			n->i.i_inline |= ZF2FS_EXTRA_ATTR;
-			free(copy);
-			copy = t;
-			node = copy;
-			t = NULL;
-		}
-		free(t);
+	r = check_extra_attr_flag(ctx, ino, &node, &copy);
+	if (r) {
+		free(copy);
+		return r;
 	}
 	inl = settle_inline(ctx, ino, node);
 	if (inl != node->i.i_inline) {
@@ -1064,7 +971,7 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		}
 
 		if (fix_problem(ctx, code, &p)) {
-			n = fix_both(ctx, ino, &node, &copy);
+			n = inode_fix_copy(ctx, ino, &node, &copy);
 			if (!n) {
 				free(copy);
 				return -ENOMEM;
@@ -1073,61 +980,10 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			copy->i.i_inline = inl;
 		}
 	}
-	/* inline data the flag says is not there: the kernel drops it when it converts the
-	 * file to blocks (a write past the inline area) */
-	if ((node->i.i_inline & ZF2FS_INLINE_DATA) && !(node->i.i_inline & ZF2FS_DATA_EXIST) &&
-	    zf2fs_get(node->i.i_size)) {
-		struct zf2fs_inode_geom g;
-		const uint8_t *a = (const uint8_t *)node->i.i_addr;
-		bool any = false;
-
-		if (!zf2fs_inode_geometry(&node->i, ctx->vi->features, &g))
-			for (uint32_t b = 4 * (g.extra_words + 1); b < 4 * (g.extra_words + 1) +
-			     g.inline_bytes && !any; b++)
-				any = a[b] != 0;
-		if (any && fix_problem(ctx, PR_4_INLINE_DATA_EXIST, &(struct problem_ctx){
-				.ino = ino, .num = zf2fs_get(node->i.i_size) })) {
-			n = fix_both(ctx, ino, &node, &copy);
-			if (!n) {
-				free(copy);
-				return -ENOMEM;
-			}
-			n->i.i_inline |= ZF2FS_DATA_EXIST;
-			copy->i.i_inline |= ZF2FS_DATA_EXIST;
-		}
-	}
-	/* flags Linux refuses the inode for, or never sets on this volume: cleared before the
-	 * geometry (the compression flag changes it) is worked out */
-	if (zf2fs_inode_flags_bad(&node->i, ctx->vi->features)) {
-		uint32_t flags = (uint32_t)zf2fs_get(node->i.i_flags);
-		uint32_t bad = zf2fs_inode_flags_bad(&node->i, ctx->vi->features);
-		struct problem_ctx p = { .ino = ino, .num = flags, .num2 = bad };
-
-		if (fix_problem(ctx, PR_4_INODE_FLAGS_BAD, &p)) {
-			n = fix_both(ctx, ino, &node, &copy);
-			if (!n) {
-				free(copy);
-				return -ENOMEM;
-			}
-			zf2fs_set(n->i.i_flags, flags & ~bad);
-			zf2fs_set(copy->i.i_flags, flags & ~bad);
-		}
-	}
-	/* a regular file keeps its count of failed moves of a pinned file where a directory
-	 * keeps its depth; Linux only counts up and resets it to 0 (at each pin and unpin),
-	 * and uses it only to stop pinning a file GC keeps failing on.  Zero loses nothing,
-	 * and f2fs-tools' fsck resets any other value, so both agree on the result. */
-	if ((zf2fs_get(node->i.i_mode) & S_FMT) == 0100000 && zf2fs_get(node->i.i_current_depth)) {
-		struct problem_ctx p = { .ino = ino, .num = zf2fs_get(node->i.i_current_depth) };
-
-		if (fix_problem(ctx, PR_4_GC_FAILURES_SET, &p)) {
-			n = repair_node(ctx, ino);
-			if (!n) {
-				free(copy);
-				return -ENOMEM;
-			}
-			zf2fs_set(n->i.i_current_depth, 0);
-		}
+	r = check_inode_fields(ctx, ino, &node, &copy);
+	if (r) {
+		free(copy);
+		return r;
 	}
 	if (ref && name_recovered(ctx, ino))
 		check_recovery_name(ctx, ino, node, ref);
@@ -1161,7 +1017,7 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 
 		if ((node->i.i_inline & ZF2FS_EXTRA_ATTR) &&
 		    (zf2fs_inode_geometry(&node->i, ctx->vi->features, &g) ||
-		     !xattr_size_ok(ctx, &node->i))) {
+		     !inode_xattr_size_ok(ctx, &node->i))) {
 			struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
 
 			if (!eref)
@@ -1175,10 +1031,10 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			}
 			memcpy(t, node, ZF2FS_BLKSIZE);
 			zf2fs_set(t->i.i_extra_isize, eref);
-			if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) || !xattr_size_ok(ctx, &t->i))
+			if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) || !inode_xattr_size_ok(ctx, &t->i))
 				zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
 					  ZF2FS_INLINE_XATTR_ADDRS : 0);
-			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) && xattr_size_ok(ctx, &t->i) &&
+			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) && inode_xattr_size_ok(ctx, &t->i) &&
 			    fix_problem(ctx, ctx->ref_extra_isize ? PR_4_INODE_EXTRA_RESET :
 						PR_4_ROOT_EXTRA_RESET, &p) &&
 			    (n = repair_node(ctx, ino))) {
