@@ -100,6 +100,9 @@ struct fsck_ctx {
 	struct zf2fs_bmap *blk_found;    /* pass 4: bit per main block owned by a node */
 	uint16_t *seg_found;             /* pass 4: owned blocks per segment */
 	uint8_t *seg_kind;               /* pass 4: SEG_HAS_* per segment (NULL: nothing owned) */
+	struct hot_blk *hot_blks;        /* pass 4: hot data blocks by summary slot */
+	size_t nhot;
+	bool hot_built;
 	uint32_t nids;                   /* pass 3: one past the last nid the NAT uses */
 	uint32_t nat_cap;
 	struct ssa_cache *ssa;           /* pass 4: recently read summary blocks */
@@ -145,6 +148,8 @@ struct fsck_ctx {
 	bool saw_extra_attr;             /* pass 4: some inode has extra attributes */
 	uint32_t sb_add_features;        /* pass 4: feature bits the superblocks lost */
 	bool sb_uuid_fix;                /* pass 1: both copies get ctx->sb's uuid */
+	bool sb_qf_clear;                /* pass 1: stale qf_ino (no quota_ino) cleared */
+	bool sb_segcount_fix;            /* pass 1: segment_count past the areas */
 	struct zf2fs_super *sb_own;      /* pass 1: ctx->sb when its uuid was replaced */
 
 	/* results */
@@ -184,6 +189,8 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_1_SB_BACKUP_BAD        0x010002
 #define PR_1_SB_ERRORS_RECORDED   0x010003
 #define PR_1_SB_UUID_BAD          0x010004
+#define PR_1_SB_QF_INO_STALE      0x010005
+#define PR_1_SB_SEGMENT_COUNT     0x010006
 /* pass 2: checkpoint */
 #define PR_2_CP_PACK_BAD          0x020001
 #define PR_2_CP_ORPHAN_BLOCK_BAD  0x020002
@@ -228,6 +235,13 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_INODE_NAMELEN_BAD    0x040021
 #define PR_4_INODE_EXTRA_RESET    0x040022
 #define PR_4_NAT_INO_WRONG        0x040023
+#define PR_4_INODE_FLAGS_BAD      0x040024
+#define PR_4_GC_FAILURES_SET      0x040025
+#define PR_4_ROOT_EXTRA_RESET     0x040026
+#define PR_4_INLINE_DENTRY_NOT_DIR 0x040027
+#define PR_4_INLINE_DATA_EXIST    0x040028
+#define PR_4_EXTRA_ATTR_FLAG_LOST 0x040029
+#define PR_4_BLOCK_FREE_STRAY     0x04002A
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -241,6 +255,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_5_DIR_DOT_WRONG        0x05000B
 #define PR_5_DENTRY_BUCKET_FULL   0x05000C
 #define PR_5_DIR_LEVEL_BAD        0x05000D
+#define PR_5_DIR_DOTDOT_NAME_BAD  0x05000E
 /* pass 6: connectivity and links */
 #define PR_6_LINK_COUNT_BAD       0x060001
 #define PR_6_UNREACHABLE_INODE    0x060002
@@ -259,6 +274,8 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_7_NEXT_FREE_NID_BAD    0x070008
 #define PR_7_SIT_TYPE_WRONG       0x070009
 #define PR_7_SUM_TYPE_WRONG       0x07000A
+#define PR_7_CURSEG_SSR_USED      0x07000B
+#define PR_7_CURSEG_WRONG_KIND    0x07000C
 /* pass 8: zones (need the zoned devices themselves) */
 #define PR_8_CURSEG_WP_MISMATCH   0x080001
 #define PR_8_VALID_BEYOND_WP      0x080002
@@ -339,6 +356,26 @@ int fsck_grow_nids(struct fsck_ctx *ctx, uint32_t n);
 int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
 		const struct dentry_ref *ref, uint8_t hint);
 uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_ref *ref);
+
+/* pass4_fields.c: inode fields checked by check_inode; 0 or a negative errno (the caller
+ * frees *@copyp).  inode_xattr_size_ok: the inline xattr size the kernel accepts;
+ * peer_extra_isize: the extra size most inodes after the root share (0: none found). */
+int check_extra_attr_flag(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node **nodep,
+			  struct zf2fs_node **copyp);
+int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node **nodep,
+		       struct zf2fs_node **copyp);
+bool inode_xattr_size_ok(const struct fsck_ctx *ctx, const struct zf2fs_inode *in);
+uint16_t peer_extra_isize(struct fsck_ctx *ctx);
+/* A fix of inode @ino found on *@node: returns the inode queued for rewriting and makes
+ * *@copy (allocated the first time) the copy of *@node the check reads on, *@node
+ * pointing at it; the caller changes both.  NULL when out of memory. */
+struct zf2fs_node *inode_fix_copy(struct fsck_ctx *ctx, uint32_t ino,
+				  const struct zf2fs_node **node, struct zf2fs_node **copy);
+
+/* pass4_dentry_restore.c: 1 with *@ret_blk set when a valid hot data block nobody owns
+ * yet has a summary naming slot @ofs of node @nid; 0 when none; negative errno. */
+int dentry_block_lost(struct fsck_ctx *ctx, uint32_t nid, uint32_t ofs, uint64_t *ret_blk);
+void dentry_restore_free(struct fsck_ctx *ctx);
 
 /* The NAT entry of @nid (below ctx->nids): its inode number; set ino and address. */
 uint32_t nat_ino(const struct fsck_ctx *ctx, uint32_t nid);

@@ -190,6 +190,7 @@ static void free_maps(struct fsck_ctx *ctx)
 	free(ctx->seg_found);
 	free(ctx->ssa);
 	free(ctx->seg_kind);
+	dentry_restore_free(ctx);
 	free(ctx->orphans);
 	free(ctx->rf_chain);
 	free(ctx->sb_own);
@@ -339,7 +340,8 @@ int main(int argc, char **argv)
 			ctx.unfixed++;
 			ctx.sb_errors_clear = false;
 		}
-		if (!err && (ctx.sb_errors_clear || ctx.sb_add_features || ctx.sb_uuid_fix))
+		if (!err && (ctx.sb_errors_clear || ctx.sb_add_features || ctx.sb_uuid_fix ||
+			     ctx.sb_qf_clear || ctx.sb_segcount_fix))
 			err = super_update(&ctx, ctx.sb_errors_clear);
 		if (err) {
 			fprintf(stderr, PROG ": %s: while writing repairs: the volume is as it was "

@@ -88,6 +88,11 @@ int super_update(struct fsck_ctx *ctx, bool clear_errors)
 		zf2fs_set(sb->feature, zf2fs_get(sb->feature) | ctx->sb_add_features);
 		if (ctx->sb_uuid_fix)
 			memcpy(sb->uuid, ctx->sb->uuid, sizeof(sb->uuid));
+		if (ctx->sb_qf_clear && !(zf2fs_get(sb->feature) & ZF2FS_FEAT_QUOTA_INO))
+			memset(sb->qf_ino, 0, sizeof(sb->qf_ino));
+		if (ctx->sb_segcount_fix &&
+		    zf2fs_get(sb->segment_count) > zf2fs_super_areas_segments(sb))
+			zf2fs_set(sb->segment_count, zf2fs_super_areas_segments(sb));
 		if (crc_used)
 			zf2fs_set(sb->crc, zf2fs_super_checksum(sb));
 		err = zf2fs_vol_write_block(ctx->vol, (uint64_t)copy, blk);
@@ -151,12 +156,71 @@ out:
 	return err;
 }
 
+/*
+ * Quota file inode numbers are read by the kernel only with the quota_ino feature (it then
+ * loads each named inode as a quota file at mount); without it mkfs leaves them 0 and
+ * nothing reads them.  Nonzero ones are stale: f2fs-tools' fsck checks the inodes they
+ * name as quota files all the same, and fails on them.  Cleared in both copies, which
+ * loses nothing.
+ */
+static void check_stale_qf_ino(struct fsck_ctx *ctx)
+{
+	char what[80];
+	size_t o = 0;
+
+	if (ctx->vi->features & ZF2FS_FEAT_QUOTA_INO)
+		return;
+	what[0] = 0;
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
+		if (zf2fs_get(ctx->sb->qf_ino[q]))
+			o += (size_t)snprintf(what + o, sizeof(what) - o, "%s%s %u", o ? ", " : "",
+					      zf2fs_quota_type_name(q),
+					      (unsigned)zf2fs_get(ctx->sb->qf_ino[q]));
+	if (o && fix_problem(ctx, PR_1_SB_QF_INO_STALE, &(struct problem_ctx){ .str = what })) {
+		ctx->sb_qf_clear = true;
+		repair_mark_checkpoint(ctx);
+	}
+}
+
+/*
+ * segment_count larger than the areas (segment 0 to the main area's end): the kernel
+ * accepts it and writes the superblock back with the areas' count at mount (and
+ * f2fs-tools' fsck does the same); both copies get it.
+ */
+static int check_segment_count(struct fsck_ctx *ctx)
+{
+	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
+
+	if (!blk)
+		return -ENOMEM;
+	for (int copy = 0; copy < 2; copy++) {
+		const struct zf2fs_super *sb = (const struct zf2fs_super *)(blk + ZF2FS_SUPER_OFFSET);
+		struct problem_ctx p = { .str = copy ? "backup" : "primary" };
+
+		if (zf2fs_vol_super_problem(ctx->vol, copy)[0] ||
+		    zf2fs_vol_read_block(ctx->vol, (uint64_t)copy, blk))
+			continue;
+		p.num = zf2fs_get(sb->segment_count);
+		p.num2 = zf2fs_super_areas_segments(sb);
+		if (p.num > p.num2 && fix_problem(ctx, PR_1_SB_SEGMENT_COUNT, &p)) {
+			ctx->sb_segcount_fix = true;
+			repair_mark_checkpoint(ctx);
+		}
+	}
+	free(blk);
+	return 0;
+}
+
 int pass1_super(struct fsck_ctx *ctx)
 {
 	int err;
 
 	check_error_records(ctx);
 	err = check_uuid(ctx);
+	if (err)
+		return err;
+	check_stale_qf_ino(ctx);
+	err = check_segment_count(ctx);
 	if (err)
 		return err;
 	for (int i = 0; i < 2; i++) {
@@ -227,9 +291,11 @@ int pass2_checkpoint(struct fsck_ctx *ctx)
 
 		if (!p.str[0])
 			continue;
-		/* sealed and newer than the pack in use: the kernel takes it, checks it and
-		 * refuses to mount; a new checkpoint (written over it) is the repair */
-		if (zf2fs_vol_cp_pack_version(ctx->vol, i, &ver) == 0 && ver > ctx->vi->cp_ver) {
+		/* sealed and newer than the pack in use (or as new: the kernel then takes the
+		 * first pack): the kernel takes it, checks it and refuses to mount; a new
+		 * checkpoint (written over it) is the repair */
+		if (zf2fs_vol_cp_pack_version(ctx->vol, i, &ver) == 0 &&
+		    (ver > ctx->vi->cp_ver || (ver == ctx->vi->cp_ver && i == 0))) {
 			p.num2 = ver;
 			if (fix_problem(ctx, PR_2_CP_NEWEST_BAD, &p))
 				repair_mark_checkpoint(ctx);

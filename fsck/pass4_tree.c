@@ -6,8 +6,10 @@
  * recursed into, so depth cannot exhaust the stack), then the orphan list.  Each inode is
  * checked once: mode, extra attributes, checksum, inline data, xattr node, and its block
  * tree (node footers, addresses inside the main area, no block owned twice), and its
- * i_blocks against what was counted.  Directory contents are pass 5's (pass5_dirs.c),
- * called from here for each queued directory.
+ * i_blocks against what was counted (flags and fields the kernel reads at iget:
+ * pass4_fields.c; dentry blocks a directory lost its pointer to: pass4_dentry_restore.c).
+ * Directory contents are pass 5's (pass5_dirs.c), called from here for each queued
+ * directory.
  *
  * Builds: nid_flags (REACHED, INODE, DIR, CHECKED), links (names per inode), subdirs,
  * parent, disk_links, modes, blk_found/seg_found (blocks owned), found_blocks/nodes/inodes;
@@ -402,13 +404,63 @@ static int clear_or_restore(struct inode_walk *w, uint32_t owner, uint32_t ofs, 
 			    zf2fs_get(e->ofs_in_node) != ofs)
 				continue;
 			if (!fix_problem(ctx, PR_4_BLOCK_RESTORED, &p))
-				break;
+				return clear_data_slot(ctx, w->ino, owner, ofs);
 			claim_block(ctx, first + off, false);
 			w->counted++;
 			return set_data_slot(ctx, w->ino, owner, ofs, (uint32_t)(first + off));
 		}
 	}
+	/* a directory's dentry block lies in a hot data segment, wherever the bad pointer
+	 * pointed */
+	if ((zf2fs_get(w->inode->i.i_mode) & S_FMT) == 0040000) {
+		uint64_t blk;
+		int r = dentry_block_lost(ctx, owner, ofs, &blk);
+
+		if (r < 0)
+			return r;
+		if (r && fix_problem(ctx, PR_4_BLOCK_RESTORED, &(struct problem_ctx){
+				.ino = w->ino, .nid = owner, .num = ofs, .blkaddr = blk })) {
+			claim_block(ctx, blk, false);
+			w->counted++;
+			return set_data_slot(ctx, w->ino, owner, ofs, (uint32_t)blk);
+		}
+	}
 	return clear_data_slot(ctx, w->ino, owner, ofs);
+}
+
+/*
+ * Null (or reserved) direct slots of a directory inside its size whose dentry block is still there (a
+ * valid hot data block nobody owns, whose summary names the slot): pointed back at it,
+ * in the inode and in @copy, which the walk then reads.  Returns 0 or a negative errno.
+ */
+static int restore_dir_slots(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *copy,
+			     const struct zf2fs_inode_geom *g)
+{
+	uint64_t size = zf2fs_get(copy->i.i_size);
+	uint64_t nblk = size / ZF2FS_BLKSIZE + (size % ZF2FS_BLKSIZE != 0);
+	uint8_t *addrs = (uint8_t *)copy->i.i_addr + 4 * g->extra_words;
+
+	for (uint32_t k = 0; k < g->addrs && k < nblk; k++) {
+		uint64_t blk;
+		int r;
+
+		/* a dentry block is never left reserved (NEW_ADDR) on disk: the kernel writes
+		 * a directory's block when it adds it */
+		if (zf2fs_get_le32p(addrs + 4 * k) &&
+		    zf2fs_get_le32p(addrs + 4 * k) != ZF2FS_NEW_ADDR)
+			continue;
+		r = dentry_block_lost(ctx, ino, k, &blk);
+		if (r < 0)
+			return r;
+		if (r && fix_problem(ctx, PR_4_BLOCK_RESTORED, &(struct problem_ctx){
+				.ino = ino, .nid = ino, .num = k, .blkaddr = blk })) {
+			r = set_data_slot(ctx, ino, ino, k, (uint32_t)blk);
+			if (r)
+				return r;
+			zf2fs_put_le32p(addrs + 4 * k, (uint32_t)blk);
+		}
+	}
+	return 0;
 }
 
 static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
@@ -434,13 +486,24 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	}
 	if (!blk_in_main(ctx, blkaddr)) {
 		if (fix_problem(ctx, PR_4_BLOCK_OUTSIDE_MAIN, &p))
-			return clear_data_slot(ctx, w->ino, owner, ofs_in_node);
+			return clear_or_restore(w, owner, ofs_in_node, blkaddr);
 		return 0;
 	}
 	/* a pointer the summary disagrees with, to a block whose summary owner really holds
 	 * it, is the stray one, whichever of the two is met first */
 	if (!ssa_names(ctx, blkaddr, owner, ofs_in_node)) {
 		const struct zf2fs_summary *e;
+
+		/* both witnesses against it: the SIT says the block is free and its summary
+		 * names another slot.  Taking the block would hand the file whatever was
+		 * last written there (and, in a log's segment, the log's next block). */
+		if (!found_test(ctx, blkaddr - ctx->vi->main_blkaddr) &&
+		    !sit_bit(sit_get(ctx, blk_segno(ctx, blkaddr)),
+			     zf2fs_main_seg_off(ctx->vi->main_blkaddr, blkaddr))) {
+			p.num2 = ssa_entry(ctx, blkaddr, &e) ? 0 : zf2fs_get(e->nid);
+			if (fix_problem(ctx, PR_4_BLOCK_FREE_STRAY, &p))
+				return clear_or_restore(w, owner, ofs_in_node, blkaddr);
+		}
 
 		if (ssa_entry(ctx, blkaddr, &e) == 0 &&
 		    summary_owner_holds(ctx, blkaddr, (uint32_t)zf2fs_get(e->nid),
@@ -619,7 +682,9 @@ static uint32_t settle_mode(struct fsck_ctx *ctx, const struct zf2fs_node *node,
 	}
 	if (ft == ZF2FS_FT_DIR && hint < ZF2FS_FT_MAX && !looks_like_dir(ctx, node))
 		return zf2fs_ftype_to_mode(hint, mode);
-	if (ft == ZF2FS_FT_REG_FILE && hint == ZF2FS_FT_DIR && looks_like_dir(ctx, node))
+	/* any other type named a directory (the root always is one) whose contents hold
+	 * the dots */
+	if (ft != ZF2FS_FT_DIR && hint == ZF2FS_FT_DIR && looks_like_dir(ctx, node))
 		return zf2fs_ftype_to_mode(ZF2FS_FT_DIR, mode);
 	return mode;
 }
@@ -718,6 +783,24 @@ static uint8_t settle_inline_dir(struct fsck_ctx *ctx, uint32_t ino, const struc
  * words is a confirmed pointer holds inline data (read as pointers, its bytes would be
  * cleared one by one).  Returns the i_inline byte to keep.
  */
+static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node);
+
+/* settle_inline on a copy of @node without the i_inline bits @drop */
+static uint8_t settle_inline_without(struct fsck_ctx *ctx, uint32_t ino,
+				     const struct zf2fs_node *node, uint8_t drop)
+{
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	uint8_t r;
+
+	if (!n)
+		return node->i.i_inline;
+	memcpy(n, node, ZF2FS_BLKSIZE);
+	n->i.i_inline &= (uint8_t)~drop;
+	r = settle_inline(ctx, ino, n);
+	free(n);
+	return r;
+}
+
 static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
 {
 	const struct zf2fs_inode *in = &node->i;
@@ -726,8 +809,16 @@ static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	struct zf2fs_inode_geom g;
 	struct evidence e;
 
+	/* only regular files and symlinks hold inline data, only directories inline
+	 * dentries (the kernel refuses any other inode with either flag): without the flag
+	 * the kind rules out, the rest is weighed as for that kind */
+	if ((in->i_inline & ZF2FS_INLINE_DATA) && ft != ZF2FS_FT_REG_FILE &&
+	    ft != ZF2FS_FT_SYMLINK)
+		return settle_inline_without(ctx, ino, node, ZF2FS_INLINE_DATA);
 	if (ft == ZF2FS_FT_DIR)
 		return settle_inline_dir(ctx, ino, node);
+	if (in->i_inline & ZF2FS_INLINE_DENTRY)
+		return settle_inline_without(ctx, ino, node, ZF2FS_INLINE_DENTRY);
 	if ((ft != ZF2FS_FT_REG_FILE && ft != ZF2FS_FT_SYMLINK) ||
 	    (in->i_inline & ZF2FS_INLINE_DENTRY) ||
 	    zf2fs_inode_geometry(in, ctx->vi->features, &g) || g.compressed)
@@ -810,15 +901,6 @@ static void check_recovery_name(struct fsck_ctx *ctx, uint32_t ino, const struct
 
 /* With flexible inline xattrs, an inode flagged as having inline xattrs needs a size the
  * kernel accepts (sanity_check_inode: from a header and an entry up to 443 words). */
-static bool xattr_size_ok(const struct fsck_ctx *ctx, const struct zf2fs_inode *in)
-{
-	uint32_t words = (uint32_t)zf2fs_get(in->i_inline_xattr_size);
-
-	return !(ctx->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR) ||
-	       !(in->i_inline & ZF2FS_EXTRA_ATTR) || !(in->i_inline & ZF2FS_INLINE_XATTR) ||
-	       (words >= ZF2FS_MIN_INLINE_XATTR_WORDS && words <= ZF2FS_MAX_INLINE_XATTR_WORDS);
-}
-
 /*
  * Check one inode and its blocks; @hint is the file type its directory entry gives
  * (ZF2FS_FT_UNKNOWN when no entry led here).  Returns 0, or 1 when the inode is unusable
@@ -855,6 +937,11 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			node = copy;
 		}
 	}
+	r = check_extra_attr_flag(ctx, ino, &node, &copy);
+	if (r) {
+		free(copy);
+		return r;
+	}
 	inl = settle_inline(ctx, ino, node);
 	if (inl != node->i.i_inline) {
 		struct problem_ctx p = { .ino = ino, .num = zf2fs_get(node->i.i_size),
@@ -862,8 +949,19 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			       "its size and its confirmed block pointers say it is not" };
 		uint32_t code = (inl & ZF2FS_INLINE_DATA) ? PR_4_INLINE_FLAG_MISSING :
 				PR_4_INLINE_FLAG_BOGUS;
+		uint8_t ft = zf2fs_mode_to_ftype((uint32_t)zf2fs_get(node->i.i_mode));
 
-		if ((inl ^ node->i.i_inline) & ZF2FS_INLINE_DENTRY) {
+		if (code == PR_4_INLINE_FLAG_BOGUS && ft != ZF2FS_FT_REG_FILE &&
+		    ft != ZF2FS_FT_SYMLINK)
+			p.str = "only regular files and symlinks hold inline data (the kernel refuses "
+				"any other inode with the flag)";
+
+		if (((inl ^ node->i.i_inline) & ZF2FS_INLINE_DENTRY) &&
+		    zf2fs_mode_to_ftype((uint32_t)zf2fs_get(node->i.i_mode)) != ZF2FS_FT_DIR) {
+			code = PR_4_INLINE_DENTRY_NOT_DIR;
+			p.str = (inl & ZF2FS_INLINE_DATA) ? "its inline area holds its data" :
+				"its i_addr holds block pointers";
+		} else if ((inl ^ node->i.i_inline) & ZF2FS_INLINE_DENTRY) {
 			code = PR_4_INLINE_DENTRY_FLAG_BAD;
 			p.str = (inl & ZF2FS_INLINE_DENTRY) ?
 				"not flagged inline, but its inline area holds its dots and the "
@@ -873,19 +971,19 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		}
 
 		if (fix_problem(ctx, code, &p)) {
-			n = repair_node(ctx, ino);
-			if (!copy)
-				copy = malloc(ZF2FS_BLKSIZE);
-			if (!n || !copy) {
+			n = inode_fix_copy(ctx, ino, &node, &copy);
+			if (!n) {
 				free(copy);
 				return -ENOMEM;
 			}
 			n->i.i_inline = inl;
-			if (node != copy)
-				memcpy(copy, node, ZF2FS_BLKSIZE);
 			copy->i.i_inline = inl;
-			node = copy;
 		}
+	}
+	r = check_inode_fields(ctx, ino, &node, &copy);
+	if (r) {
+		free(copy);
+		return r;
 	}
 	if (ref && name_recovered(ctx, ino))
 		check_recovery_name(ctx, ino, node, ref);
@@ -913,14 +1011,19 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		struct problem_ctx p = { .ino = ino, .num = zf2fs_get(node->i.i_extra_isize),
 					 .num2 = zf2fs_get(node->i.i_inline_xattr_size) };
 
-		/* before the root is known (the root itself): its own extra size */
-		uint16_t eref = ctx->ref_extra_isize ? ctx->ref_extra_isize :
-			       (uint16_t)zf2fs_get(node->i.i_extra_isize);
+		/* before the root is known (the root itself): what the other inodes have, or
+		 * its own extra size */
+		uint16_t eref = ctx->ref_extra_isize;
 
 		if ((node->i.i_inline & ZF2FS_EXTRA_ATTR) &&
 		    (zf2fs_inode_geometry(&node->i, ctx->vi->features, &g) ||
-		     !xattr_size_ok(ctx, &node->i))) {
+		     !inode_xattr_size_ok(ctx, &node->i))) {
 			struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+
+			if (!eref)
+				eref = peer_extra_isize(ctx);
+			if (!eref)
+				eref = (uint16_t)zf2fs_get(node->i.i_extra_isize);
 
 			if (!t) {
 				free(copy);
@@ -928,11 +1031,12 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			}
 			memcpy(t, node, ZF2FS_BLKSIZE);
 			zf2fs_set(t->i.i_extra_isize, eref);
-			if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) || !xattr_size_ok(ctx, &t->i))
+			if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) || !inode_xattr_size_ok(ctx, &t->i))
 				zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
 					  ZF2FS_INLINE_XATTR_ADDRS : 0);
-			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) && xattr_size_ok(ctx, &t->i) &&
-			    fix_problem(ctx, PR_4_INODE_EXTRA_RESET, &p) &&
+			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) && inode_xattr_size_ok(ctx, &t->i) &&
+			    fix_problem(ctx, ctx->ref_extra_isize ? PR_4_INODE_EXTRA_RESET :
+						PR_4_ROOT_EXTRA_RESET, &p) &&
 			    (n = repair_node(ctx, ino))) {
 				n->i.i_extra_isize = t->i.i_extra_isize;
 				n->i.i_inline_xattr_size = t->i.i_inline_xattr_size;
@@ -958,6 +1062,7 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	const struct zf2fs_walk_ops ops = { .node = walk_node, .data = walk_data, .bad = walk_bad,
 					    .mend = walk_mend };
 	struct inode_walk w = { .ctx = ctx, .ino = ino, .counted = 1, .inode = node };
+	struct zf2fs_node *dcopy = NULL;
 	struct zf2fs_inode_geom g;
 	struct problem_ctx p = { .ino = ino };
 	uint32_t mode = (uint32_t)zf2fs_get(in->i_mode);
@@ -1030,10 +1135,24 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	w.ext_fofs = (uint32_t)zf2fs_get(in->i_ext.fofs);
 	w.ext_blk = (uint32_t)zf2fs_get(in->i_ext.blk);
 	w.ext_len = (uint32_t)zf2fs_get(in->i_ext.len);
-	err = zf2fs_file_walk(ctx->vol, node, &ops, &w);
-	if (err < 0)
-		return err;
-	err = restore_top_nodes(&w, &ops);
+	if ((mode & S_FMT) == 0040000 && !(in->i_inline & ZF2FS_INLINE_DENTRY)) {
+		/* the walk reads the inode with its restored dentry block slots */
+		dcopy = malloc(ZF2FS_BLKSIZE);
+		if (!dcopy)
+			return -ENOMEM;
+		memcpy(dcopy, node, ZF2FS_BLKSIZE);
+		err = restore_dir_slots(ctx, ino, dcopy, &g);
+		if (err) {
+			free(dcopy);
+			return err;
+		}
+		w.inode = dcopy;
+	}
+	err = zf2fs_file_walk(ctx->vol, w.inode, &ops, &w);
+	if (err >= 0)
+		err = restore_top_nodes(&w, &ops);
+	w.inode = node;
+	free(dcopy);
 	if (err < 0)
 		return err;
 	/* the kernel refuses an inode whose extent leaves the main area, and reads a
@@ -1421,8 +1540,9 @@ int pass4_tree(struct fsck_ctx *ctx)
 	err = push(&ctx->dirq, root);
 	if (!err)
 		err = scan_queue(ctx);
-	/* Quota files hang from the superblock, not from a directory. */
-	for (int q = 0; !err && q < ZF2FS_MAX_QUOTAS; q++) {
+	/* Quota files hang from the superblock, not from a directory (with the quota_ino
+	 * feature; without it the kernel never reads the superblock's inode numbers). */
+	for (int q = 0; !err && ctx->quota_on && q < ZF2FS_MAX_QUOTAS; q++) {
 		uint32_t qino = (uint32_t)zf2fs_get(ctx->sb->qf_ino[q]);
 
 		if (!qino || !is_inode_nid(ctx, qino) || (ctx->nid_flags[qino] & NID_CHECKED))

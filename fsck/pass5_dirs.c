@@ -284,7 +284,23 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 		memcpy(shown, name, len);
 		shown[len] = 0;
 		if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.')) {
-			uint32_t want = len == 1 ? d->ino : dir_parent(ctx, d->ino);
+			uint32_t want;
+
+			/* slot 1 of the first area is where the kernel makes ".." (and where its
+			 * empty-directory check skips it): a "." there is ".." with its name cut
+			 * short, not a second "." */
+			if (len == 1 && i == 1 && a->bidx <= 0) {
+				struct problem_ctx q = { .ino = d->ino, .str = shown };
+
+				if (fix_problem(ctx, PR_5_DIR_DOTDOT_NAME_BAD, &q) &&
+				    !writable_area(d, a, &w)) {
+					zf2fs_set(((struct zf2fs_dir_entry *)w.dentry)[i].name_len, 2);
+					((uint8_t *)w.filename[i])[1] = '.';
+				}
+				len = 2;
+				memcpy(shown, "..", 3);
+			}
+			want = len == 1 ? d->ino : dir_parent(ctx, d->ino);
 
 			if (len == 1)
 				d->saw_dot = true;
@@ -303,6 +319,13 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 
 				if (fix_problem(ctx, PR_5_DIR_DOT_WRONG, &q) && !writable_area(d, a, &w))
 					zf2fs_set(((struct zf2fs_dir_entry *)w.dentry)[i].ino, want);
+			}
+			/* both name a directory: readdir reports the type the entry holds */
+			if (de->file_type != ZF2FS_FT_DIR) {
+				p.num = de->file_type;
+				p.num2 = ZF2FS_FT_DIR;
+				if (fix_problem(ctx, PR_5_DENTRY_TYPE_BAD, &p) && !writable_area(d, a, &w))
+					((struct zf2fs_dir_entry *)w.dentry)[i].file_type = ZF2FS_FT_DIR;
 			}
 			i += slots;
 			continue;

@@ -79,8 +79,6 @@ static void check_seg_kinds(struct fsck_ctx *ctx)
 			repair_set_seg_type(ctx, s, want);
 	}
 	free(sum);
-	free(ctx->seg_kind);
-	ctx->seg_kind = NULL;
 }
 
 static void check_sit(struct fsck_ctx *ctx)
@@ -120,6 +118,29 @@ static void check_cursegs(struct fsck_ctx *ctx, uint32_t cur[ZF2FS_NR_CURSEG])
 
 		zf2fs_vol_curseg(ctx->vol, t, &seg, &off);
 		cur[t] = seg;
+		/* a data log in a segment of nodes (or a node log among data): the log's next
+		 * blocks would mix both kinds in one segment, which the garbage collector moves
+		 * by one kind only.  The segment keeps its kind (SIT type, summary footer) and
+		 * the log moves to a free segment. */
+		if (ctx->seg_kind && (ctx->seg_kind[seg] == SEG_HAS_DATA ||
+				      ctx->seg_kind[seg] == SEG_HAS_NODE)) {
+			bool node_log = t > ZF2FS_LOG_COLD_DATA;
+			bool node_seg = ctx->seg_kind[seg] == SEG_HAS_NODE;
+
+			if (node_log != node_seg) {
+				if (fix_problem(ctx, PR_7_CURSEG_WRONG_KIND, &(struct problem_ctx){
+						.segno = seg, .num = (uint64_t)t,
+						.str = node_seg ? "nodes" : "data" })) {
+					ctx->curseg_fix[t] = ZF2FS_BLOCKS_PER_SEG;
+					repair_set_seg_type(ctx, seg, node_seg ? ZF2FS_LOG_WARM_NODE :
+							    ZF2FS_LOG_WARM_DATA);
+					repair_set_sum_type(ctx, seg, node_seg ? ZF2FS_SUM_TYPE_NODE :
+							    ZF2FS_SUM_TYPE_DATA);
+					repair_mark_checkpoint(ctx);
+				}
+				continue;
+			}
+		}
 		{
 			uint32_t type = zf2fs_sit_type(sit_get(ctx, seg));
 
@@ -129,8 +150,34 @@ static void check_cursegs(struct fsck_ctx *ctx, uint32_t cur[ZF2FS_NR_CURSEG])
 					.segno = seg, .num = type, .num2 = (uint64_t)t }))
 				repair_set_seg_type(ctx, seg, (uint32_t)t);
 		}
-		if (ctx->cp->alloc_type[t] != 0)
-			continue;   /* SSR logs fill holes anywhere */
+		/* the kernel refuses to mount when the block at a log's write position is in
+		 * use (sanity_check_curseg), whatever the log's kind; an SSR log (alloc_type 1)
+		 * fills holes anywhere: its position moves to the next free block, from the
+		 * start of the segment when none follows */
+		if (ctx->cp->alloc_type[t] != 0) {
+			uint32_t b = off;
+			char where[80];
+
+			if (off >= ZF2FS_BLOCKS_PER_SEG || !found_bit(ctx, seg, off))
+				continue;
+			while (b < ZF2FS_BLOCKS_PER_SEG && found_bit(ctx, seg, b))
+				b++;
+			if (b == ZF2FS_BLOCKS_PER_SEG)
+				for (b = 0; b < off && found_bit(ctx, seg, b); b++)
+					;
+			if (b == off)
+				snprintf(where, sizeof(where), "the segment is full: the log moves to a "
+					 "free segment");
+			else
+				snprintf(where, sizeof(where), "block %u is the next free one", b);
+			if (fix_problem(ctx, PR_7_CURSEG_SSR_USED, &(struct problem_ctx){
+					.segno = seg, .num = (uint64_t)t, .num2 = off, .str = where })) {
+				/* a position past the segment's end: repair_commit opens a new one */
+				ctx->curseg_fix[t] = (int32_t)(b == off ? ZF2FS_BLOCKS_PER_SEG : b);
+				repair_mark_checkpoint(ctx);
+			}
+			continue;
+		}
 		for (uint32_t b = off; b < ZF2FS_BLOCKS_PER_SEG; b++) {
 			uint32_t last = ZF2FS_BLOCKS_PER_SEG - 1;
 
@@ -164,6 +211,8 @@ int pass7_accounting(struct fsck_ctx *ctx)
 	check_sit(ctx);
 	check_seg_kinds(ctx);
 	check_cursegs(ctx, cur);
+	free(ctx->seg_kind);
+	ctx->seg_kind = NULL;
 	zoned_prepare(ctx);
 	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {
 		bool is_cur = false;

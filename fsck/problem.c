@@ -24,6 +24,10 @@ static const struct problem_def problems[] = {
 	  PR_PREEN_OK | PR_NO_OK },
 	{ PR_1_SB_UUID_BAD, "%S superblock's uuid differs from the other copy's, which the inode "
 	  "checksums are seeded with", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_SB_QF_INO_STALE, "the superblock names quota file inodes (%S) without the quota_ino "
+	  "feature, with which alone the kernel reads them", PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_1_SB_SEGMENT_COUNT, "%S superblock's segment_count %N runs past the main area's end "
+	  "(%M segments; the kernel writes that back at mount)", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_2_CP_PACK_BAD, "checkpoint pack %N is invalid (%S)", PROMPT_NONE,
 	  PR_NOT_A_FIX | PR_NO_OK },
 	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint is invalid (%S)",
@@ -102,6 +106,24 @@ static const struct problem_def problems[] = {
 	  "invalid; the root inode's extra size and the default inline xattr size fit it", PROMPT_FIX, 0 },
 	{ PR_4_NAT_INO_WRONG, "inode %i: its NAT entry names inode %N, but its block at %b is "
 	  "inode %i by its footer and its summary entry", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INODE_FLAGS_BAD, "inode %i: i_flags 0x%N hold bits 0x%M this volume cannot have "
+	  "(casefold without the casefold feature or on a non-directory, compression without the "
+	  "compression feature or with inline data)", PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_4_GC_FAILURES_SET, "regular file %i: i_gc_failures is %N (a count of failed moves of "
+	  "a pinned file)", PROMPT_CLEAR, PR_PREEN_OK | PR_NO_OK },
+	{ PR_4_ROOT_EXTRA_RESET, "root inode %i: extra attribute size %N or inline xattr size %M "
+	  "is invalid; the extra size the other inodes share and the default inline xattr size "
+	  "fit it", PROMPT_FIX, 0 },
+	{ PR_4_INLINE_DENTRY_NOT_DIR, "inode %i: flagged as holding inline dentries, which the "
+	  "kernel refuses in anything but a directory; %S (size %N)", PROMPT_FIX, 0 },
+	{ PR_4_INLINE_DATA_EXIST, "inode %i: inline data of %N bytes not flagged as present: the "
+	  "kernel would drop it when the file grows out of its inode", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_EXTRA_ATTR_FLAG_LOST, "inode %i: not flagged as having extra attributes, but its "
+	  "first words hold the extra size the other inodes have (%N) and an inline xattr size "
+	  "(%M)",
+	  PROMPT_FIX, 0 },
+	{ PR_4_BLOCK_FREE_STRAY, "inode %i: node %n slot %N points at block %b, which the SIT "
+	  "marks free and whose summary names nid %M", PROMPT_CLEAR, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
@@ -127,6 +149,8 @@ static const struct problem_def problems[] = {
 	  "a hash level or a block; fsck adds neither)", PROMPT_NONE, PR_NOT_A_FIX },
 	{ PR_5_DIR_LEVEL_BAD, "directory %i: i_dir_level %N puts its names in wrong hash buckets; "
 	  "i_dir_level %M puts every one in its bucket", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_DIR_DOTDOT_NAME_BAD, "directory %i: slot 1 of its first dentry area, where \"..\" "
+	  "belongs, holds \"%S\" (a name length cut short)", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_6_LINK_COUNT_BAD, "inode %i: link count is %N, counted %M", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_6_UNREACHABLE_INODE, "inode %i is not in any directory", PROMPT_RECONNECT, 0 },
 	{ PR_6_UNREACHABLE_NODE, "node %n (inode %i) at %b is not reachable", PROMPT_CLEAR,
@@ -156,6 +180,11 @@ static const struct problem_def problems[] = {
 	{ PR_7_SIT_TYPE_WRONG, "segment %s: SIT type %N, expected %M", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_7_SUM_TYPE_WRONG, "segment %s: its summary block's footer says type %N, its blocks "
 	  "make it %M (0 data, 1 node)", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_7_CURSEG_SSR_USED, "log %N (segment %s, filling holes): block %M at its write "
+	  "position is in use, with which the kernel refuses to mount; %S", PROMPT_FIX,
+	  PR_PREEN_OK },
+	{ PR_7_CURSEG_WRONG_KIND, "log %N is in segment %s, whose blocks in use are all %S: the "
+	  "segment keeps its kind and the log moves to a free segment", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_8_CURSEG_WP_MISMATCH, "log %N (segment %s) writes next at block %M of its zone, the "
 	  "zone's write pointer is at %S", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_8_VALID_BEYOND_WP, "zone at block %b (segment %s): block %N in use is at or beyond "

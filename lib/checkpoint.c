@@ -167,6 +167,32 @@ int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint 
 	if (zf2fs_get(cp->cp_pack_total_block_count) < (uint64_t)start_sum + 2)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cp_pack_total_block_count, %llu too "
 			   "small", (unsigned long long)zf2fs_get(cp->cp_pack_total_block_count));
+	/* The kernel writes the summaries right after the payload and the orphan blocks, and
+	 * orphan blocks only with the orphan flag; it reads the data summaries from
+	 * cp_pack_start_sum and the node summaries back from the pack's end, so a start
+	 * that does not follow the payload, or a pack too short for both, gives every log
+	 * another log's summaries and journals. */
+	if (!(flags & ZF2FS_CP_ORPHAN_PRESENT_FLAG) && start_sum != payload + 1)
+		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cp_pack_start_sum %u, without "
+			   "orphan blocks the summaries start at %u", start_sum, payload + 1);
+	/* The pack ends with the data summaries (three blocks, or one to three compacted),
+	 * the node summaries with the umount or fastboot flag only, and the closing block;
+	 * the kernel finds the summaries counting back from the end, by the flags, so a
+	 * count or flags that disagree give the logs other blocks' summaries. */
+	{
+		uint64_t nodes = (flags & (ZF2FS_CP_UMOUNT_FLAG | ZF2FS_CP_FASTBOOT_FLAG)) ?
+				 ZF2FS_NR_CURSEG / 2 : 0;
+		uint64_t lo = start_sum + ((flags & ZF2FS_CP_COMPACT_SUM_FLAG) ? 1 : 3) + nodes + 1;
+		uint64_t hi = start_sum + 3 + nodes + 1;
+		uint64_t count = zf2fs_get(cp->cp_pack_total_block_count);
+
+		if (count < lo || count > hi)
+			return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: "
+					     "cp_pack_total_block_count %llu, summaries from block %u "
+					     "%s node summaries take %llu to %llu", (unsigned long long)count,
+					     start_sum, nodes ? "with" : "without",
+					     (unsigned long long)lo, (unsigned long long)hi);
+	}
 	return 0;
 }
 

@@ -48,6 +48,19 @@ ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
 	return 1;
 }
 
+ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32_t features)
+{
+	uint32_t flags = (uint32_t)zf2fs_get(in->i_flags), bad = 0;
+	bool dir = (zf2fs_get(in->i_mode) & 0170000) == 0040000;
+
+	if ((flags & ZF2FS_CASEFOLD_FL) && (!(features & ZF2FS_FEAT_CASEFOLD) || !dir))
+		bad |= ZF2FS_CASEFOLD_FL;
+	if ((flags & ZF2FS_COMPR_FL) &&
+	    (!(features & ZF2FS_FEAT_COMPRESSION) || (in->i_inline & ZF2FS_INLINE_DATA)))
+		bad |= ZF2FS_COMPR_FL;
+	return bad;
+}
+
 ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
 				      struct zf2fs_inode_geom *g)
 {

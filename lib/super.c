@@ -32,6 +32,15 @@ static int bad(char *why, size_t len, const char *fmt, ...)
 	return -ZF2FS_EFSCORRUPTED;
 }
 
+ZF2FS_EXPORT uint32_t zf2fs_super_areas_segments(const struct zf2fs_super *sb)
+{
+	uint64_t main_end = zf2fs_get(sb->main_blkaddr) +
+			    (zf2fs_get(sb->segment_count_main) << ZF2FS_LOG_BLOCKS_PER_SEG);
+	uint64_t seg0 = zf2fs_get(sb->segment0_blkaddr);
+
+	return main_end > seg0 ? (uint32_t)((main_end - seg0) >> ZF2FS_LOG_BLOCKS_PER_SEG) : 0;
+}
+
 ZF2FS_EXPORT int zf2fs_super_verify(const struct zf2fs_super *sb, uint64_t dev_blocks,
 				    char *why, size_t whylen)
 {

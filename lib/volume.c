@@ -227,8 +227,9 @@ static int pick_checkpoint(struct zf2fs_vol *vol)
 			ok[p] = false;
 		vol->cp_pack_bad[p] = !ok[p];
 	}
-	/* newest first */
-	order[0] = (ok[1] && (!ok[0] || ver[1] > ver[0])) ? 1 : 0;
+	/* newest first, as the kernel compares versions: by their difference, which wraps
+	 * (a first pack at 2^64-1 is older than a second at 1); on a tie, the first pack */
+	order[0] = (ok[1] && (!ok[0] || (int64_t)(ver[1] - ver[0]) > 0)) ? 1 : 0;
 	order[1] = 1 - order[0];
 	err = -ZF2FS_EFSCORRUPTED;
 	for (int k = 0; k < 2 && err; k++) {
@@ -438,6 +439,61 @@ static void fill_info(struct zf2fs_vol *vol)
 	in->sb_copy = vol->sb_copy;
 }
 
+static void log_quiet(void *arg, enum zf2fs_msg_kind kind, const char *msg)
+{
+	(void)arg; (void)kind; (void)msg;
+}
+
+/* Does the second superblock copy differ from the first (in vol->sb)? */
+static bool backup_differs(struct zf2fs_vol *vol)
+{
+	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
+	bool r = false;
+
+	if (blk && !zf2fs_dev_read(vol->dev[0], blk, ZF2FS_BLKSIZE, ZF2FS_BLKSIZE))
+		r = memcmp(blk + ZF2FS_SUPER_OFFSET, &vol->sb, sizeof(vol->sb)) != 0;
+	free(blk);
+	return r;
+}
+
+/*
+ * The checkpoint packs are found and read through the superblock's fields (cp_blkaddr,
+ * cp_payload, the area sizes).  A first copy with which no pack is valid, while the
+ * second copy (which differs) finds one, is a bad first copy, to be rebuilt from the
+ * second: the kernel reads the first copy and would refuse to mount.
+ */
+static int pick_checkpoint_or_backup(struct zf2fs_vol *vol, unsigned n, int flags)
+{
+	struct zf2fs_log saved = vol->log;
+	bool other = vol->sb_copy == 0 && !vol->sb_copy_bad[1] && backup_differs(vol);
+	char why[sizeof(vol->sb_why[0])];
+	int err;
+
+	if (other)
+		vol->log.fn = log_quiet;   /* reported below, whichever copy fails */
+	err = pick_checkpoint(vol);
+	vol->log = saved;
+	if (!other || err != -ZF2FS_EFSCORRUPTED)
+		return err;
+	snprintf(why, sizeof(why), "no checkpoint pack is valid with it (%.*s)",
+		 (int)sizeof(why) - 48, vol->cp_why[0][0] ? vol->cp_why[0] : vol->cp_why[1]);
+	for (unsigned i = n; i < vol->ndevs; i++) {
+		zf2fs_dev_close(vol->dev[i]);
+		vol->dev[i] = NULL;
+	}
+	vol->ndevs = n;
+	err = pick_super(vol, 1);
+	if (!err)
+		err = map_devices(vol, n, flags);
+	if (!err)
+		err = pick_checkpoint(vol);
+	if (!err) {
+		vol->sb_copy_bad[0] = true;
+		memcpy(vol->sb_why[0], why, sizeof(why));
+	}
+	return err;
+}
+
 static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
 {
 	int err;
@@ -474,7 +530,7 @@ static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
 	if (err && vol->map_why[0])
 		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s", vol->map_why);
 	if (!err)
-		err = pick_checkpoint(vol);
+		err = pick_checkpoint_or_backup(vol, n, flags);
 	if (!err)
 		err = load_summaries(vol);
 	if (!err)

@@ -228,6 +228,10 @@ ZF2FS_EXPORT int zf2fs_features_check(uint32_t features, char *why, size_t whyle
 /* ---- reading a volume ------------------------------------------------------------------ */
 /* Check a superblock as the kernel does at mount (@dev_blocks: device size in blocks, 0 if
  * unknown).  0 or -ZF2FS_EFSCORRUPTED with "corrupt superblock: <field>, <reason>". */
+/* The segments from segment 0 to the end of the main area, which segment_count should
+ * be: a larger segment_count passes zf2fs_super_verify (Linux accepts it and corrects the
+ * superblock at mount). */
+ZF2FS_EXPORT uint32_t zf2fs_super_areas_segments(const struct zf2fs_super *sb);
 ZF2FS_EXPORT int zf2fs_super_verify(const struct zf2fs_super *sb, uint64_t dev_blocks,
 				    char *why, size_t whylen);
 
@@ -360,6 +364,15 @@ struct zf2fs_inode_geom {
 /* -ZF2FS_EFSCORRUPTED when i_extra_isize or i_inline_xattr_size cannot be right. */
 ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
 				      struct zf2fs_inode_geom *ret);
+
+/*
+ * The bits of @in's i_flags that cannot be there on a volume with @features: the casefold
+ * flag without the casefold feature or on anything but a directory (Linux refuses such an
+ * inode at iget), the compression flag without the compression feature (Linux never sets
+ * it then and ignores it) or together with inline data (Linux refuses that inode).
+ * 0 when the flags are possible.
+ */
+ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32_t features);
 
 /*
  * The inline xattr list of inode @in (geometry @g) as the kernel reads it without an xattr

@@ -14,14 +14,16 @@ OUR_FSCK=$top_builddir/fsck/fsck.f2fs
 DUMP=$top_builddir/tools/dump.f2fs
 [ -x "$OUR_FSCK" ] && [ -x "$DUMP" ] || vm_skip "fsck.f2fs or dump.f2fs not built"
 command -v python3 >/dev/null 2>&1 || vm_skip "python3 not found"
-# Two boots of ten disks each: with twenty virtio disks attached the guest never got past
+# Boots of ten disks each: with twenty virtio disks attached the guest never got past
 # the firmware within the boot limit (seen three times), with eleven it boots as usual.
 # The lost+found cases took the places of f_unreachable_inode (f_lost_found_absent
 # reconnects an unreachable inode too), f_extent_stale (the same repair as f_extent_bad)
 # and f_sit_count_bad (a SIT count only: nothing the kernel reads of a file).
 BATCH1="f_lost_found_absent f_unreachable_dir f_inode_mode_bad f_node_unreadable f_dentry_bad_ino f_lost_found_not_dir f_dir_multi_parent f_block_dup f_dentry_bucket_bad f_dir_dot_missing"
 BATCH2="f_dir_dot_occupied f_inode_mode_type_dir f_inline_flag_bogus f_inline_flag_missing f_block_stray f_extent_bad f_root_footer_bad f_inode_footer_bad f_dentry_bitmap_cleared f_lost_found_home"
-CASES="$BATCH1 $BATCH2"
+# issue #13's classes: what the kernel refused or misread before the repair
+BATCH3="f_dir_block_ptr_lost f_inode_flags_bad f_inode_inline_flags_kind f_dir_mode_other f_root_extra_bad f_curseg_ssr_used f_curseg_wrong_kind f_sb_primary_cp_payload f_cp_flags_umount_lost f_block_free_stray"
+CASES="$BATCH1 $BATCH2 $BATCH3"
 # disk_of CASE: the disk a case is attached as: d1, d2, ... (a virtio serial holds 20
 # bytes, fewer than some case names, and the guest finds its disks by serial)
 disk_of() {
@@ -69,7 +71,7 @@ moved=$(tail -n 1 "$VM_OUT/f_dentry_bucket_bad.setup.log")
 case $moved in *[!A-Za-z0-9_]*|'') vm_error "f_dentry_bucket_bad: no moved name in its setup log" ;; esac
 moved_ino=$("$top_builddir/tools/inject.f2fs" --lookup "/many/$moved" "$(vm_img "$(disk_of f_dentry_bucket_bad)")") || vm_error "f_dentry_bucket_bad: /many/$moved not in the repaired image"
 
-for batch in "$BATCH1" "$BATCH2"; do
+for batch in "$BATCH1" "$BATCH2" "$BATCH3"; do
 	vm_detach_all
 	pairs=
 	for c in $batch; do
