@@ -8,25 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 GC=$top_builddir/tools/gc.f2fs
-[ "$(id -u)" = 0 ] || skip "not root"
-command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
-	skip "losetup or mkfs.ext4 missing"
-LOOPDEV=
-MNT=
-loop_cleanup()
-{
-	[ -n "$MNT" ] && mountpoint -q "$MNT" && umount "$MNT"
-	[ -n "$LOOPDEV" ] && losetup -d "$LOOPDEV"
-}
-CLEANUP_HOOKS+=(loop_cleanup)
-img=$(new_image mounted.img 64M)
-mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img" >/dev/null 2>&1 ||
-	skip "mkfs.ext4 failed"
-LOOPDEV=$(losetup -f --show "$img" 2>/dev/null) || { LOOPDEV=; skip "no loop device"; }
-MNT="$TEST_TMP/mnt"
-mkdir "$MNT"
-mount -o ro -t ext4 "$LOOPDEV" "$MNT" 2>/dev/null || skip "cannot mount a loop device here"
-sum=$(md5sum < "$img")
+mounted_loop_image
 
 for target in "$LOOPDEV" "$img"; do
 	what=$([ "$target" = "$img" ] && echo "backing file" || echo "loop device")

@@ -249,3 +249,32 @@ fsck_case_image()
 	base populated
 	( set -e; . "$top_srcdir/tests/images/$1/script" )
 }
+
+# mounted_loop_image: a 64 MiB ext4 image ($img) on a loop device ($LOOPDEV) mounted
+# read-only on $MNT, and $sum, the md5 of its bytes, for tests that a tool refuses a
+# mounted device and its backing file before reading them (the host kernel may lack F2FS:
+# the refusal comes first).  Skips unless root with losetup, mkfs.ext4 and a mountable loop
+# device; undone at exit.
+mounted_loop_image()
+{
+	[ "$(id -u)" = 0 ] || skip "not root"
+	command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
+		skip "losetup or mkfs.ext4 missing"
+	LOOPDEV=
+	MNT=
+	CLEANUP_HOOKS+=(mounted_loop_cleanup)
+	img=$(new_image mounted.img 64M)
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$img" >/dev/null 2>&1 ||
+		skip "mkfs.ext4 failed"
+	LOOPDEV=$(losetup -f --show "$img" 2>/dev/null) || { LOOPDEV=; skip "no loop device"; }
+	MNT="$TEST_TMP/mnt"
+	mkdir "$MNT"
+	mount -o ro -t ext4 "$LOOPDEV" "$MNT" 2>/dev/null || skip "cannot mount a loop device here"
+	sum=$(md5sum < "$img")
+}
+
+mounted_loop_cleanup()
+{
+	[ -n "$MNT" ] && mountpoint -q "$MNT" && umount "$MNT"
+	[ -n "$LOOPDEV" ] && losetup -d "$LOOPDEV"
+}
