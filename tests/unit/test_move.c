@@ -355,63 +355,52 @@ static void test_zoned_move_all(void **state)
 	move_all(fresh_zoned, true);
 }
 
+struct move_sweep {
+	uint32_t secs[64], n;
+	bool big;
+};
+
+static int apply_move(struct zf2fs_vol *vol, void *arg)
+{
+	struct move_sweep *m = arg;
+	struct zf2fs_move_stats st;
+
+	return move(vol, m->secs, m->n, &st);
+}
+
+/* the new volume has every victim free; the old one none; the same files in both */
+static bool move_is_new(struct zf2fs_vol *vol, void *arg)
+{
+	const struct move_sweep *m = arg;
+	bool now = all_free(vol, m->secs, m->n);
+
+	if (!now)
+		for (uint32_t i = 0; i < m->n; i++)
+			assert_false(all_free(vol, &m->secs[i], 1));
+	check_files(vol, m->big);
+	check_tables(vol);
+	return now;
+}
+
 /* A failure at write k, for every k of the move's commit: the old volume (victims still
  * in use) or the new one (victims free), the same files in both. */
 static void fault_at_every_write(struct zf2fs_dev *(*fresh)(void), bool zoned)
 {
-	const bool big = false;   /* few writes: each attempt copies the whole device */
-	struct zf2fs_dev *base = fresh(), *dev;
+	struct move_sweep m = { .big = false };   /* few writes: each attempt copies the device */
+	struct zf2fs_dev *base = fresh();
 	struct zf2fs_vol *vol;
-	struct zf2fs_move_stats st;
-	uint32_t secs[64], n;
-	unsigned long writes, k;
-	unsigned old_seen = 0, new_seen = 0;
-	uint64_t ver;
+	unsigned long writes;
 
-	make_aged(&base, zoned, big);
-	dev = fresh();
-	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
-	n = pick(vol, secs, 64, 80);
-	assert_true(n >= 2);
-	ver = zf2fs_vol_info(vol)->cp_ver;
-	writes = zf2fs_dev_write_count(dev);
-	assert_int_equal(move(vol, secs, n, &st), 0);
-	writes = zf2fs_dev_write_count(dev) - writes;
+	make_aged(&base, zoned, m.big);
+	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &quiet, &vol), 0);
+	m.n = pick(vol, m.secs, 64, 80);
 	zf2fs_vol_close(vol);
-	zf2fs_dev_close(dev);
-	assert_true(writes > 10);
-
-	for (k = 1; k <= writes + 1; k++) {
-		int err;
-
-		dev = fresh();
-		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
-		zf2fs_dev_fail_writes_after(dev, k);
-		err = move(vol, secs, n, &st);
-		zf2fs_vol_close(vol);
-		assert_true(k > writes ? err == 0 : err == -EIO);
-		zf2fs_dev_fail_writes_after(dev, 0);
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
-		if (zf2fs_vol_info(vol)->cp_ver == ver + 1) {
-			assert_true(all_free(vol, secs, n));
-			new_seen++;
-		} else {
-			assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver);
-			for (uint32_t i = 0; i < n; i++)
-				assert_false(all_free(vol, &secs[i], 1));
-			old_seen++;
-		}
-		check_files(vol, big);
-		check_tables(vol);
-		zf2fs_vol_close(vol);
-		zf2fs_dev_close(dev);
-	}
-	assert_int_equal(new_seen, 1);
-	assert_int_equal(old_seen, writes);
+	assert_true(m.n >= 2);
+	writes = fault_sweep(&(struct fault_sweep){ .base = base, .fresh = fresh, .log = &quiet,
+						    .apply = apply_move, .is_new = move_is_new,
+						    .arg = &m });
 	print_message("%s: %u sections moved, a fault at each of the commit's %lu writes\n",
-		      zoned ? "zoned" : "plain", n, writes);
+		      zoned ? "zoned" : "plain", m.n, writes);
 	zf2fs_dev_close(base);
 }
 

@@ -379,12 +379,28 @@ static int relinked(struct zf2fs_vol *vol)
 	return 1;
 }
 
+static int apply_relink(struct zf2fs_vol *vol, void *arg)
+{
+	(void)arg;
+	return relink(vol);
+}
+
+static bool relink_is_new(struct zf2fs_vol *vol, void *arg)
+{
+	bool now = relinked(vol);
+
+	(void)arg;
+	/* the rest of the small set is there either way */
+	assert_int_equal(state_of(vol, small_set + 1, NSMALL - 2), 1);
+	check_tables(vol);
+	return now;
+}
+
 static void test_link_and_unlink(void **state)
 {
 	uint8_t *img = format_image(ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM);
 	struct zf2fs_dev *base = device_with(img), *dev;
 	struct zf2fs_vol *vol;
-	unsigned long writes, k, old_seen = 0, new_seen = 0;
 	uint64_t inodes;
 
 	(void)state;
@@ -398,9 +414,7 @@ static void test_link_and_unlink(void **state)
 	dev = fresh_plain();
 	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
-	writes = zf2fs_dev_write_count(dev);
 	assert_int_equal(relink(vol), 0);
-	writes = zf2fs_dev_write_count(dev) - writes;
 	zf2fs_vol_close(vol);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
 	assert_int_equal(relinked(vol), 1);
@@ -410,29 +424,8 @@ static void test_link_and_unlink(void **state)
 	zf2fs_vol_close(vol);
 	zf2fs_dev_close(dev);
 
-	for (k = 1; k <= writes + 1; k++) {
-		int err;
-
-		dev = fresh_plain();
-		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
-		zf2fs_dev_fail_writes_after(dev, k);
-		err = relink(vol);
-		zf2fs_vol_close(vol);
-		assert_true(k > writes ? err == 0 : err == -EIO);
-		zf2fs_dev_fail_writes_after(dev, 0);
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
-		if (relinked(vol))
-			new_seen++;
-		else
-			old_seen++;
-		assert_int_equal(state_of(vol, small_set + 1, NSMALL - 2), 1);
-		check_tables(vol);
-		zf2fs_vol_close(vol);
-		zf2fs_dev_close(dev);
-	}
-	assert_int_equal(new_seen, 1);
-	assert_int_equal(old_seen, writes);
+	fault_sweep(&(struct fault_sweep){ .base = base, .fresh = fresh_plain, .log = &quiet,
+					   .apply = apply_relink, .is_new = relink_is_new });
 	zf2fs_dev_close(base);
 	free(img);
 }
@@ -733,51 +726,27 @@ static void test_new_hash_level(void **state)
 
 /* A failure at write k, for every k of the commit, on copies of @base: the old volume or
  * the new one.  @fresh makes an empty device of @base's kind. */
+static int apply_small(struct zf2fs_vol *vol, void *arg)
+{
+	(void)arg;
+	return apply(vol, small_set, NSMALL);
+}
+
+static bool small_is_new(struct zf2fs_vol *vol, void *arg)
+{
+	bool now = state_of(vol, small_set, NSMALL);
+
+	(void)arg;
+	check_tables(vol);
+	return now;
+}
+
 static void fault_at_every_write(const struct zf2fs_dev *base, struct zf2fs_dev *(*fresh)(void))
 {
-	unsigned long writes, k;
-	unsigned old_seen = 0, new_seen = 0;
-	struct zf2fs_dev *dev = fresh();
-	struct zf2fs_vol *vol;
-	uint64_t ver;
+	const struct fault_sweep fs = { .base = base, .fresh = fresh, .log = &quiet,
+					.apply = apply_small, .is_new = small_is_new };
 
-	/* how many writes a whole commit takes */
-	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
-	ver = zf2fs_vol_info(vol)->cp_ver;
-	writes = zf2fs_dev_write_count(dev);
-	assert_int_equal(apply(vol, small_set, NSMALL), 0);
-	writes = zf2fs_dev_write_count(dev) - writes;
-	zf2fs_vol_close(vol);
-	zf2fs_dev_close(dev);
-	assert_true(writes > 10);
-
-	for (k = 1; k <= writes + 1; k++) {
-		int err;
-
-		dev = fresh();
-		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
-		zf2fs_dev_fail_writes_after(dev, k);
-		err = apply(vol, small_set, NSMALL);
-		zf2fs_vol_close(vol);
-		assert_true(k > writes ? err == 0 : err == -EIO);
-		zf2fs_dev_fail_writes_after(dev, 0);
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
-		if (state_of(vol, small_set, NSMALL)) {
-			assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 1);
-			new_seen++;
-		} else {
-			assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver);
-			old_seen++;
-		}
-		check_tables(vol);
-		zf2fs_vol_close(vol);
-		zf2fs_dev_close(dev);
-	}
-	/* only the very last write (the pack's first CP block) makes the new volume */
-	assert_int_equal(new_seen, 1);
-	assert_int_equal(old_seen, writes);
+	fault_sweep(&fs);
 }
 
 static struct zf2fs_dev *fresh_plain(void)

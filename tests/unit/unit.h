@@ -30,4 +30,67 @@ static inline void load_block(const char *name, void *buf)
 	fclose(f);
 }
 
+/*
+ * A fault at every write of a change: @apply runs once on a copy of @base to count its
+ * writes W, then on a fresh copy (@fresh makes an empty device of @base's kind) with the
+ * device failing from write k on, for k = 1 .. W + 1; each run must fail with -EIO except
+ * the last, which must succeed.  After each, the volume is opened again and @is_new says
+ * which one it is (checking it is whole: the old volume or the new one, nothing else);
+ * the new volume must carry the next checkpoint version, the old one the old version.
+ * Only the run that wrote everything may give the new volume.  Returns W.
+ */
+struct fault_sweep {
+	const struct zf2fs_dev *base;
+	struct zf2fs_dev *(*fresh)(void);
+	const struct zf2fs_log *log;
+	int (*apply)(struct zf2fs_vol *vol, void *arg);
+	bool (*is_new)(struct zf2fs_vol *vol, void *arg);
+	void *arg;
+};
+
+static inline unsigned long fault_sweep(const struct fault_sweep *fs)
+{
+	struct zf2fs_dev *dev = fs->fresh();
+	struct zf2fs_vol *vol;
+	unsigned long writes, k;
+	unsigned old_seen = 0, new_seen = 0;
+	uint64_t ver;
+
+	assert_int_equal(zf2fs_dev_copy_memory(dev, fs->base), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, fs->log, &vol), 0);
+	ver = zf2fs_vol_info(vol)->cp_ver;
+	writes = zf2fs_dev_write_count(dev);
+	assert_int_equal(fs->apply(vol, fs->arg), 0);
+	writes = zf2fs_dev_write_count(dev) - writes;
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	assert_true(writes > 10);
+	for (k = 1; k <= writes + 1; k++) {
+		int err;
+
+		dev = fs->fresh();
+		assert_int_equal(zf2fs_dev_copy_memory(dev, fs->base), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, fs->log, &vol), 0);
+		zf2fs_dev_fail_writes_after(dev, k);
+		err = fs->apply(vol, fs->arg);
+		zf2fs_vol_close(vol);
+		assert_true(k > writes ? err == 0 : err == -EIO);
+		zf2fs_dev_fail_writes_after(dev, 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, fs->log, &vol), 0);
+		if (fs->is_new(vol, fs->arg)) {
+			assert_true(zf2fs_vol_info(vol)->cp_ver == ver + 1);
+			new_seen++;
+		} else {
+			assert_true(zf2fs_vol_info(vol)->cp_ver == ver);
+			old_seen++;
+		}
+		zf2fs_vol_close(vol);
+		zf2fs_dev_close(dev);
+	}
+	/* only the very last write (the pack's first CP block) makes the new volume */
+	assert_int_equal(new_seen, 1);
+	assert_int_equal(old_seen, writes);
+	return writes;
+}
+
 #endif
