@@ -153,22 +153,6 @@ static void check_files(struct zf2fs_vol *vol, bool big)
 	free(got);
 }
 
-/* SIT counts equal their bitmaps and add up to the checkpoint's count. */
-static void check_tables(struct zf2fs_vol *vol)
-{
-	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
-	struct zf2fs_sit_entry *sit;
-	uint64_t blocks = 0;
-
-	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
-	for (uint32_t s = 0; s < vi->main_segs; s++) {
-		assert_int_equal(zf2fs_sit_valid_blocks(&sit[s]), zf2fs_sit_map_weight(&sit[s]));
-		blocks += zf2fs_sit_valid_blocks(&sit[s]);
-	}
-	free(sit);
-	assert_int_equal(blocks, zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count));
-}
-
 static bool is_current_sec(struct zf2fs_vol *vol, uint32_t sec)
 {
 	uint32_t sps = zf2fs_vol_info(vol)->segs_per_sec;

@@ -110,23 +110,6 @@ static int apply(struct zf2fs_vol *vol, const struct item *it, size_t n)
 	return err;
 }
 
-/* SIT counts equal their bitmaps and add up, with the node counts, to the checkpoint's. */
-static void check_tables(struct zf2fs_vol *vol)
-{
-	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
-	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
-	struct zf2fs_sit_entry *sit;
-	uint64_t blocks = 0;
-
-	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
-	for (uint32_t s = 0; s < vi->main_segs; s++) {
-		assert_int_equal(zf2fs_sit_valid_blocks(&sit[s]), zf2fs_sit_map_weight(&sit[s]));
-		blocks += zf2fs_sit_valid_blocks(&sit[s]);
-	}
-	free(sit);
-	assert_int_equal(blocks, zf2fs_get(cp->valid_block_count));
-}
-
 /* 1: every item is there with its contents; 0: none is; anything else fails the test. */
 static int state_of(struct zf2fs_vol *vol, const struct item *it, size_t n)
 {

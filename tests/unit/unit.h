@@ -15,6 +15,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/access.h"
 #include "helper.h"
 
 /* Read a 4 KiB fixture block from tests/unit/data. */
@@ -28,6 +29,22 @@ static inline void load_block(const char *name, void *buf)
 	assert_non_null(f);
 	assert_int_equal(fread(buf, 1, ZF2FS_BLKSIZE, f), ZF2FS_BLKSIZE);
 	fclose(f);
+}
+
+/* SIT counts equal their bitmaps and add up to the checkpoint's valid block count. */
+static inline void check_tables(struct zf2fs_vol *vol)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_sit_entry *sit;
+	uint64_t blocks = 0;
+
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint32_t s = 0; s < vi->main_segs; s++) {
+		assert_int_equal(zf2fs_sit_valid_blocks(&sit[s]), zf2fs_sit_map_weight(&sit[s]));
+		blocks += zf2fs_sit_valid_blocks(&sit[s]);
+	}
+	free(sit);
+	assert_int_equal(blocks, zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count));
 }
 
 /*
