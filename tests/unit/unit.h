@@ -4,6 +4,7 @@
 #define ZF2FS_UNIT_H
 
 #include "config.h"
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
