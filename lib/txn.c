@@ -1117,47 +1117,19 @@ static void txn_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 	}
 }
 
-static bool in_logs(const struct zf2fs_cp_logs *logs, uint32_t s)
-{
-	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
-		if (logs->segno[i] == s)
-			return true;
-	return false;
-}
-
 static void txn_counters(void *arg, struct zf2fs_checkpoint *cp, const struct zf2fs_cp_logs *logs,
 			 uint32_t secs_taken)
 {
 	struct zf2fs_txn *t = arg;
-	struct zf2fs_cp_logs orig;
-	uint32_t free_segs = 0;
-	int64_t change = 0;
 
+	(void)logs;
 	(void)secs_taken;
-	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
-		zf2fs_vol_curseg(t->vol, type, &orig.segno[type], &orig.blkoff[type]);
-	/* free segments as the kernel counts them at mount (init_free_segmap): each segment
-	 * without valid blocks that no log is in, whether or not its section is free */
-	for (uint32_t s = 0; s < t->vi->main_segs; s++) {
-		bool now = !zf2fs_sit_valid_blocks(&t->sit[s]) && !in_logs(logs, s);
-		bool was = !t->orig_count[s] && !in_logs(&orig, s);
-
-		free_segs += now;
-		change += (int64_t)now - (int64_t)was;
-	}
 	zf2fs_set(cp->valid_block_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_block_count) +
 						  t->new_blocks));
 	zf2fs_set(cp->valid_node_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_node_count) +
 						 t->new_nodes));
 	zf2fs_set(cp->valid_inode_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_inode_count) +
 						  t->new_inodes));
-	/* zoned: segments past a zone's capacity are never counted, and the capacity is not
-	 * on disk; they never change state, so the segments that did make the difference */
-	if (!zf2fs_vol_is_zoned(t->vol))
-		zf2fs_set(cp->free_segment_count, free_segs);
-	else
-		zf2fs_set(cp->free_segment_count,
-			  (uint32_t)((int64_t)zf2fs_get(cp->free_segment_count) + change));
 	if (zf2fs_get(cp->next_free_nid) < t->next_nid)
 		zf2fs_set(cp->next_free_nid, t->next_nid < t->vi->max_nid ? t->next_nid :
 		       ZF2FS_ROOT_INO + 1);
