@@ -637,24 +637,6 @@ static const struct zf2fs_commit_ops repair_ops = {
 	.counters = repair_counters,
 };
 
-static int write_primary_super(struct fsck_ctx *ctx)
-{
-	uint8_t *blk = calloc(1, ZF2FS_BLKSIZE);
-	int err;
-
-	if (!blk)
-		return -ENOMEM;
-	/* the good copy, byte for byte, into the bad copy's place */
-	err = zf2fs_vol_read_block(ctx->vol, zf2fs_super_blkaddr(ctx->vi->sb_copy), blk);
-	if (!err)
-		err = zf2fs_vol_write_block(ctx->vol, zf2fs_super_other_blkaddr(ctx->vi->sb_copy),
-					    blk);
-	if (!err)
-		err = zf2fs_dev_sync(zf2fs_vol_dev(ctx->vol, 0));
-	free(blk);
-	return err;
-}
-
 /* Fsync'd data waits for the kernel's roll-forward (pass 2 found the chain).  A new
  * checkpoint has a new version, so the kernel would no longer accept the chain where it
  * is, and rewriting it in place would break the old checkpoint's recovery if the repair
@@ -675,7 +657,10 @@ int repair_commit(struct fsck_ctx *ctx)
 	if (!repair_pending(ctx))
 		return 0;
 	if (r->super_primary) {
-		err = write_primary_super(ctx);
+		char why[256];
+
+		/* the copy in use (checked at open) over the bad one, then over itself */
+		err = zf2fs_vol_write_super(ctx->vol, zf2fs_vol_super(ctx->vol), why, sizeof(why));
 		if (err)
 			return err;
 	}
