@@ -136,8 +136,8 @@ struct fsck_ctx {
 	int zones_err;                   /* -ENODEV: no zoned device (an image file) */
 	struct zf2fs_sec_zone *zones;    /* per main section, on the devices themselves */
 	uint32_t nzones;
-	uint8_t *seg_unusable;           /* per main segment: beyond its zone's capacity;
-					  * NULL when not zoned or unknown */
+	bool zone_cap_known;             /* not zoned, or the devices gave the capacity */
+	uint32_t zone_unusable;          /* blocks of each section past its zone's capacity */
 
 	/* quota (pass9_quota.c): usage per user, group and project id, charged by pass 4 */
 	bool quota_on;
@@ -306,17 +306,13 @@ int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *i
 /* Charge more to an inode's ids: @inodes inodes and @i_blocks blocks (a restored block). */
 int quota_charge_more(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
 		      uint64_t inodes, uint64_t i_blocks);
-/* Read the zones once (zoned volumes); sets zones_err and seg_unusable. */
+/* Read the zones once (zoned volumes); sets zones_err, zone_cap_known, zone_unusable. */
 void zoned_prepare(struct fsck_ctx *ctx);
 /* Whether the free segment count can be computed: not on a zoned volume whose zone
  * capacities are unknown (an image file copied from the devices). */
 static inline bool free_count_known(const struct fsck_ctx *ctx)
 {
-	return !(ctx->vi->features & ZF2FS_FEAT_BLKZONED) || ctx->seg_unusable;
-}
-static inline bool seg_usable(const struct fsck_ctx *ctx, uint32_t s)
-{
-	return !ctx->seg_unusable || !ctx->seg_unusable[s];
+	return !(ctx->vi->features & ZF2FS_FEAT_BLKZONED) || ctx->zone_cap_known;
 }
 
 /* A directory entry that leads to an inode: what it says about it. */

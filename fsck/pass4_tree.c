@@ -145,7 +145,7 @@ static bool summary_owner_holds(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid
 				free(n);
 				return false;
 			}
-			addrs += offsetof(struct zf2fs_inode, i_addr) + 4 * g.extra_words;
+			addrs += zf2fs_inode_addr_pos(g.extra_words, 0);
 			nr = g.addrs;
 		}
 		r = ofs < nr && zf2fs_get_le32p(addrs + 4 * ofs) == blk;
@@ -193,7 +193,7 @@ static int clear_child_pointer(struct fsck_ctx *ctx, uint32_t parent, uint32_t i
 	if (!p || repair_drop_extent(ctx, ino))
 		return -ENOMEM;
 	if (parent == ino)
-		base += offsetof(struct zf2fs_inode, i_nid);
+		base += zf2fs_inode_nid_pos(0);
 	zf2fs_put_le32p(base + 4 * slot, 0);
 	return 0;
 }
@@ -350,8 +350,7 @@ static int set_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, uin
 
 		if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g) == 0)
 			first = g.extra_words;
-		zf2fs_put_le32p((uint8_t *)n + offsetof(struct zf2fs_inode, i_addr) + 4 * (first + ofs),
-			     blkaddr);
+		zf2fs_put_le32p((uint8_t *)n + zf2fs_inode_addr_pos(first, ofs), blkaddr);
 	} else {
 		zf2fs_put_le32p((uint8_t *)n + 4 * ofs, blkaddr);
 	}
@@ -531,9 +530,7 @@ static bool mode_known(uint32_t mode)
 
 static bool checksum_applies(const struct fsck_ctx *ctx, const struct zf2fs_inode *in)
 {
-	return (ctx->vi->features & ZF2FS_FEAT_INODE_CHKSUM) && (in->i_inline & ZF2FS_EXTRA_ATTR) &&
-	       zf2fs_get(in->i_extra_isize) >= offsetof(struct zf2fs_inode, i_inode_checksum) + 4 -
-	       offsetof(struct zf2fs_inode, i_extra_isize);
+	return zf2fs_inode_has_checksum(in, ctx->vi->features);
 }
 
 /* Returns whether the inode keeps a usable xattr node. */
@@ -641,8 +638,7 @@ static bool looks_like_dir(struct fsck_ctx *ctx, const struct zf2fs_node *node)
 	if ((node->i.i_inline & ZF2FS_INLINE_DATA) ||
 	    zf2fs_inode_geometry(&node->i, ctx->vi->features, &g))
 		return false;
-	addr = zf2fs_get_le32p((const uint8_t *)node + offsetof(struct zf2fs_inode, i_addr) +
-			    4 * g.extra_words);
+	addr = zf2fs_get_le32p((const uint8_t *)node + zf2fs_inode_addr_pos(g.extra_words, 0));
 	if (!blk_in_main(ctx, addr))
 		return false;
 	blk = malloc(ZF2FS_BLKSIZE);

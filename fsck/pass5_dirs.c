@@ -23,6 +23,7 @@
 
 #include "fsck.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/txn.h"
 
 #define F2FS_ENCRYPT_FL 0x00000800u
 
@@ -76,60 +77,6 @@ static int writable_area(struct dscan *d, const struct area *a, struct zf2fs_den
 		zf2fs_dentry_view_block(buf, v);
 		return 0;
 	}
-}
-
-static void clear_slots(struct zf2fs_dentry_view *v, uint32_t slot, uint32_t n)
-{
-	uint8_t *bm = (uint8_t *)v->bitmap;
-
-	for (uint32_t i = slot; i < slot + n && i < v->nr; i++)
-		zf2fs_dentry_bit_clear(bm, i);
-}
-
-static void set_slots(struct zf2fs_dentry_view *v, uint32_t slot, uint32_t n)
-{
-	uint8_t *bm = (uint8_t *)v->bitmap;
-
-	for (uint32_t i = slot; i < slot + n && i < v->nr; i++)
-		zf2fs_dentry_bit_set(bm, i);
-}
-
-/* The first run of @n free slots at or after @from (first fit, as the kernel adds names);
- * UINT32_MAX when there is none. */
-static uint32_t find_room(const struct zf2fs_dentry_view *v, uint32_t from, uint32_t n)
-{
-	for (uint32_t at = from; at + n <= v->nr; at++) {
-		uint32_t k = 0;
-
-		while (k < n && !zf2fs_dentry_slot_used(v, at + k))
-			k++;
-		if (k == n)
-			return at;
-		at += k;
-	}
-	return UINT32_MAX;
-}
-
-static uint32_t entry_slots(const struct zf2fs_dentry_view *v, uint32_t slot)
-{
-	uint32_t len = (uint32_t)zf2fs_get(v->dentry[slot].name_len);
-
-	return len ? zf2fs_dentry_slots(len) : 1;
-}
-
-/* Copy the entry at @slot of @from (its @n slots) to slot @at of @to, with hash @hash. */
-static void copy_entry(struct zf2fs_dentry_view *to, uint32_t at,
-		       const struct zf2fs_dentry_view *from, uint32_t slot, uint32_t n,
-		       uint32_t hash)
-{
-	struct zf2fs_dir_entry *de = (struct zf2fs_dir_entry *)&to->dentry[at];
-	uint32_t len = (uint32_t)zf2fs_get(from->dentry[slot].name_len);
-
-	*de = from->dentry[slot];
-	zf2fs_set(de->hash_code, hash);
-	memset((uint8_t *)to->filename[at], 0, (size_t)n * ZF2FS_SLOT_LEN);
-	memcpy((uint8_t *)to->filename[at], from->filename[slot], len);
-	set_slots(to, at, n);
 }
 
 /* A repair that was accepted turned out impossible: count it as left. */
@@ -223,22 +170,18 @@ static void run_move(struct dscan *d, const struct move *m)
 
 	if (writable_area(d, &m->from, &src) || !zf2fs_dentry_slot_used(&src, m->slot))
 		return;
-	n = entry_slots(&src, m->slot);
+	n = zf2fs_dentry_entry_slots(&src, m->slot);
 	for (uint32_t level = 0; level < depth; level++) {
 		uint64_t bucket = zf2fs_dir_hash_bucket(m->hash, level, d->dir_level);
 		uint64_t first = zf2fs_dir_bucket_start(level, d->dir_level, bucket);
 
 		for (uint64_t b = first; b < first + zf2fs_dir_bucket_blocks(level); b++) {
-			uint32_t at;
-
 			if ((int64_t)b == m->from.bidx || block_view(d, b, &to))
 				continue;
 			/* slots 0 and 1 of the first block belong to "." and ".." */
-			at = find_room(&to, b == 0 ? 2 : 0, n);
-			if (at == UINT32_MAX)
+			if (zf2fs_dentry_copy(&to, b == 0 ? 2 : 0, &src, m->slot, m->hash) < 0)
 				continue;
-			copy_entry(&to, at, &src, m->slot, n, m->hash);
-			clear_slots(&src, m->slot, n);
+			zf2fs_dentry_del(&src, m->slot, n);
 			return;
 		}
 	}
@@ -277,7 +220,7 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 		if (len == 0 || len > ZF2FS_NAME_LEN || i + slots > v->nr) {
 			snprintf(shown, sizeof(shown), "length %u", len);
 			if (fix_problem(ctx, PR_5_DENTRY_NAME_BAD, &p) && !writable_area(d, a, &w))
-				clear_slots(&w, i, 1);
+				zf2fs_dentry_del(&w, i, 1);
 			i++;
 			continue;
 		}
@@ -332,7 +275,7 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 		}
 		if (!name_ok(name, len)) {
 			if (fix_problem(ctx, PR_5_DENTRY_NAME_BAD, &p) && !writable_area(d, a, &w))
-				clear_slots(&w, i, slots);
+				zf2fs_dentry_del(&w, i, slots);
 			i += slots;
 			continue;
 		}
@@ -362,13 +305,13 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 		}
 		if ((verdict & 0xff) == 1) {
 			if (fix_problem(ctx, PR_5_DENTRY_BAD_INO, &p) && !writable_area(d, a, &w)) {
-				clear_slots(&w, i, slots);
+				zf2fs_dentry_del(&w, i, slots);
 				move = false;
 			}
 		} else if ((verdict & 0xff) == 2) {
 			p.ino = child;
 			if (fix_problem(ctx, PR_5_DIR_MULTI_PARENT, &p) && !writable_area(d, a, &w)) {
-				clear_slots(&w, i, slots);
+				zf2fs_dentry_del(&w, i, slots);
 				move = false;
 			}
 		} else if ((verdict >> 8) != de->file_type) {
@@ -417,7 +360,6 @@ static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
 	static const char *const dots[2] = { ".", ".." };
 	struct fsck_ctx *ctx = d->ctx;
 	struct zf2fs_dentry_view v, other;
-	struct zf2fs_dir_entry *de;
 	const char *why = NULL;
 	bool inl = d->inode->i.i_inline & ZF2FS_INLINE_DENTRY;
 	struct area a = { .bidx = -1 };
@@ -425,9 +367,9 @@ static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
 	if (inl ? writable_area(d, &a, &v) : block_view(d, 0, &v))
 		why = "the directory has no first dentry block";
 	for (uint32_t i = 0; !why && i <= slot; ) {
-		uint32_t n = entry_slots(&v, i), at;
+		uint32_t n = zf2fs_dentry_entry_slots(&v, i);
 		uint32_t len = (uint32_t)zf2fs_get(v.dentry[i].name_len);
-		bool moved = false;
+		uint32_t hash = (uint32_t)zf2fs_get(v.dentry[i].hash_code);
 
 		if (!zf2fs_dentry_slot_used(&v, i) || i + n <= slot) {
 			i += zf2fs_dentry_slot_used(&v, i) ? n : 1;
@@ -438,16 +380,9 @@ static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
 			why = "the other dot entry is in its slot";
 			break;
 		}
-		at = find_room(&v, 2, n);
-		if (at != UINT32_MAX) {
-			copy_entry(&v, at, &v, i, n, (uint32_t)zf2fs_get(v.dentry[i].hash_code));
-			moved = true;
-		} else if (!inl && !block_view(d, 1, &other) &&
-			   (at = find_room(&other, 0, n)) != UINT32_MAX) {
-			copy_entry(&other, at, &v, i, n, (uint32_t)zf2fs_get(v.dentry[i].hash_code));
-			moved = true;
-		}
-		if (!moved) {
+		/* the entry keeps its hash: the block it is in holds it already */
+		if (zf2fs_dentry_copy(&v, 2, &v, i, hash) < 0 &&
+		    (inl || block_view(d, 1, &other) || zf2fs_dentry_copy(&other, 0, &v, i, hash) < 0)) {
 			why = "a name holds its slot and there is no free slot to move it to";
 			break;
 		}
@@ -455,7 +390,7 @@ static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
 		print_name(ctx->out, v.filename[i], len);
 		fprintf(ctx->out, "\" moved out of slot %u, which the kernel keeps for \"%s\".\n",
 			slot, dots[slot]);
-		clear_slots(&v, i, n);
+		zf2fs_dentry_del(&v, i, n);
 		i += n;
 	}
 	if (why) {
@@ -464,14 +399,7 @@ static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
 		fix_failed(ctx);
 		return;
 	}
-	de = (struct zf2fs_dir_entry *)&v.dentry[slot];
-	zf2fs_set(de->hash_code, 0);
-	zf2fs_set(de->ino, target);
-	zf2fs_set(de->name_len, slot + 1);
-	de->file_type = ZF2FS_FT_DIR;
-	memset((uint8_t *)v.filename[slot], 0, ZF2FS_SLOT_LEN);
-	memcpy((uint8_t *)v.filename[slot], dots[slot], slot + 1);
-	set_slots(&v, slot, 1);
+	zf2fs_dentry_put(&v, slot, dots[slot], slot + 1, 0, target, ZF2FS_FT_DIR);
 }
 
 /*

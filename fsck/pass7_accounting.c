@@ -15,6 +15,7 @@
 
 #include "fsck.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/zoned.h"
 
 static bool found_bit(const struct fsck_ctx *ctx, uint32_t seg, uint32_t off)
 {
@@ -203,6 +204,12 @@ static void counter(struct fsck_ctx *ctx, uint32_t code, uint64_t recorded, uint
 		repair_mark_checkpoint(ctx);
 }
 
+/* no block fsck found in use lies in main segment @s */
+static bool seg_empty(void *arg, uint32_t s)
+{
+	return !((struct fsck_ctx *)arg)->seg_found[s];
+}
+
 int pass7_accounting(struct fsck_ctx *ctx)
 {
 	const struct zf2fs_checkpoint *cp = ctx->cp;
@@ -214,14 +221,7 @@ int pass7_accounting(struct fsck_ctx *ctx)
 	free(ctx->seg_kind);
 	ctx->seg_kind = NULL;
 	zoned_prepare(ctx);
-	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {
-		bool is_cur = false;
-
-		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
-			is_cur |= cur[t] == s;
-		if (!ctx->seg_found[s] && !is_cur && seg_usable(ctx, s))
-			free_segs++;
-	}
+	free_segs = zf2fs_free_segs(ctx->vi, ctx->zone_unusable, cur, seg_empty, ctx);
 	counter(ctx, PR_7_CP_VALID_BLOCKS_BAD, zf2fs_get(cp->valid_block_count),
 		ctx->found_blocks + ctx->found_reserved);
 	counter(ctx, PR_7_CP_VALID_NODES_BAD, zf2fs_get(cp->valid_node_count), ctx->found_nodes);
@@ -234,7 +234,7 @@ int pass7_accounting(struct fsck_ctx *ctx)
 	if ((ctx->vi->features & ZF2FS_FEAT_BLKZONED) && ctx->debug >= 2)
 		fprintf(ctx->out, "zoned: checkpoint free_segment_count %u, %u usable segments free%s\n",
 			(unsigned)zf2fs_get(cp->free_segment_count), free_segs,
-			ctx->seg_unusable ? "" : " (zone capacities unknown: not checked)");
+			ctx->zone_cap_known ? "" : " (zone capacities unknown: not checked)");
 	if (zf2fs_get(cp->next_free_nid) >= ctx->vi->max_nid &&
 	    fix_problem(ctx, PR_7_NEXT_FREE_NID_BAD, &(struct problem_ctx){
 			.num = zf2fs_get(cp->next_free_nid), .num2 = ctx->vi->max_nid }))

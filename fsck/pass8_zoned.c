@@ -201,26 +201,16 @@ static int zoned_read_zones(struct fsck_ctx *ctx)
 
 void zoned_prepare(struct fsck_ctx *ctx)
 {
-	uint32_t unusable = 0;
-
 	if (ctx->zones_loaded || !zf2fs_vol_is_zoned(ctx->vol) || !ctx->sit)
 		return;
 	ctx->zones_loaded = true;
 	ctx->zones_err = zoned_read_zones(ctx);
 	if (ctx->zones_err)
 		return;
-	/* zones the kernel would not mount (capacities that differ): counts unknown */
-	if (zf2fs_vol_zone_unusable(ctx->vol, &unusable))
-		return;
-	ctx->seg_unusable = calloc(ctx->vi->main_segs + 1, 1);
-	if (!ctx->seg_unusable)
-		return;
-	/* As Linux 6.1 counts: one capacity for every section of the main area, those on
-	 * conventional zones and on a regular first device included, and a segment wholly
-	 * past it is never free (the kernel leaves it out of its free bitmap). */
-	for (uint32_t s = 0; s < ctx->vi->main_segs; s++)
-		if (!zf2fs_seg_usable_blocks(ctx->vi, unusable, s))
-			ctx->seg_unusable[s] = 1;
+	/* zones the kernel would not mount (capacities that differ): counts unknown.  As
+	 * Linux 6.1 counts, one capacity holds for every section of the main area, those on
+	 * conventional zones and on a regular first device included (zf2fs_free_segs). */
+	ctx->zone_cap_known = !zf2fs_vol_zone_unusable(ctx->vol, &ctx->zone_unusable);
 }
 
 int pass8_zoned(struct fsck_ctx *ctx)

@@ -597,30 +597,19 @@ static void repair_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 	}
 }
 
-static bool in_logs(const struct zf2fs_cp_logs *logs, uint32_t s)
-{
-	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
-		if (logs->segno[i] == s)
-			return true;
-	return false;
-}
-
-/* The counters from the final SIT and NAT, as fsck found them. */
+/* The counters from the final SIT and NAT, as fsck found them (the commit counts the
+ * free segments). */
 static void repair_counters(void *arg, struct zf2fs_checkpoint *cp,
 			    const struct zf2fs_cp_logs *logs, uint32_t secs_taken)
 {
 	struct fsck_ctx *ctx = arg;
 	uint64_t blocks = 0;
-	uint32_t nodes = 0, inodes = 0, free_segs = 0;
+	uint32_t nodes = 0, inodes = 0;
 
+	(void)logs;
 	(void)secs_taken;   /* the SIT says which segments hold blocks */
-	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {
-		uint32_t n = zf2fs_sit_valid_blocks(sit_get(ctx, s));
-
-		blocks += n;
-		if (!n && !in_logs(logs, s) && seg_usable(ctx, s))
-			free_segs++;
-	}
+	for (uint32_t s = 0; s < ctx->vi->main_segs; s++)
+		blocks += zf2fs_sit_valid_blocks(sit_get(ctx, s));
 	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++) {
 		if (ctx->nat_addr[nid] == ZF2FS_NULL_ADDR)
 			continue;
@@ -632,8 +621,6 @@ static void repair_counters(void *arg, struct zf2fs_checkpoint *cp,
 	zf2fs_set(cp->valid_block_count, blocks + ctx->found_reserved);
 	zf2fs_set(cp->valid_node_count, nodes);
 	zf2fs_set(cp->valid_inode_count, inodes);
-	if (free_count_known(ctx))   /* else kept: zone capacities unknown */
-		zf2fs_set(cp->free_segment_count, free_segs);
 	if (zf2fs_get(cp->next_free_nid) >= ctx->vi->max_nid)
 		zf2fs_set(cp->next_free_nid, ZF2FS_ROOT_INO + 1);
 }
@@ -649,24 +636,6 @@ static const struct zf2fs_commit_ops repair_ops = {
 	.nat_block = repair_nat,
 	.counters = repair_counters,
 };
-
-static int write_primary_super(struct fsck_ctx *ctx)
-{
-	uint8_t *blk = calloc(1, ZF2FS_BLKSIZE);
-	int err;
-
-	if (!blk)
-		return -ENOMEM;
-	/* the good copy, byte for byte, into the bad copy's place */
-	err = zf2fs_vol_read_block(ctx->vol, zf2fs_super_blkaddr(ctx->vi->sb_copy), blk);
-	if (!err)
-		err = zf2fs_vol_write_block(ctx->vol, zf2fs_super_other_blkaddr(ctx->vi->sb_copy),
-					    blk);
-	if (!err)
-		err = zf2fs_dev_sync(zf2fs_vol_dev(ctx->vol, 0));
-	free(blk);
-	return err;
-}
 
 /* Fsync'd data waits for the kernel's roll-forward (pass 2 found the chain).  A new
  * checkpoint has a new version, so the kernel would no longer accept the chain where it
@@ -688,7 +657,10 @@ int repair_commit(struct fsck_ctx *ctx)
 	if (!repair_pending(ctx))
 		return 0;
 	if (r->super_primary) {
-		err = write_primary_super(ctx);
+		char why[256];
+
+		/* the copy in use (checked at open) over the bad one, then over itself */
+		err = zf2fs_vol_write_super(ctx->vol, zf2fs_vol_super(ctx->vol), why, sizeof(why));
 		if (err)
 			return err;
 	}

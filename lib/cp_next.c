@@ -19,6 +19,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/txn.h"
+#include "zf2fs/zoned.h"
 #include "volume_p.h"
 #include "cp_write_p.h"
 
@@ -701,6 +702,38 @@ static int write_tables(struct commit *c)
 						     r->arg, c->cpbuf);
 }
 
+static bool empty_now(void *arg, uint32_t s)
+{
+	const struct zf2fs_commit_req *r = ((struct commit *)arg)->req;
+
+	return !zf2fs_sit_valid_blocks(r->ops->sit(r->arg, s));
+}
+
+static bool empty_before(void *arg, uint32_t s)
+{
+	return !((struct commit *)arg)->req->orig_count[s];
+}
+
+/* The new checkpoint's free segment count (zf2fs_free_segs).  A zoned volume needs the
+ * zone capacity, which only the devices' zone report gives; without it (an image file)
+ * the current count changes by the segments that changed state: those past a zone's
+ * capacity never do. */
+static void count_free(struct commit *c, struct zf2fs_checkpoint *cp, const uint32_t *logs)
+{
+	uint32_t unusable = 0;
+	int64_t n;
+
+	if (!zf2fs_vol_is_zoned(c->vol) || !zf2fs_vol_zone_unusable(c->vol, &unusable)) {
+		zf2fs_set(cp->free_segment_count,
+			  zf2fs_free_segs(c->vi, unusable, logs, empty_now, c));
+		return;
+	}
+	n = (int64_t)zf2fs_get(cp->free_segment_count) +
+	    zf2fs_free_segs(c->vi, 0, logs, empty_now, c) -
+	    zf2fs_free_segs(c->vi, 0, c->orig_cur, empty_before, c);
+	zf2fs_set(cp->free_segment_count, (uint32_t)(n < 0 ? 0 : n));
+}
+
 static int write_pack(struct commit *c)
 {
 	const struct zf2fs_commit_req *r = c->req;
@@ -717,6 +750,7 @@ static int write_pack(struct commit *c)
 	}
 	if (r->chain_len)
 		flags |= ZF2FS_CPN_RECOVERY;
+	count_free(c, cp, logs.segno);
 	r->ops->counters(r->arg, cp, &logs, c->ntaken);
 	/* the check every reader makes of a checkpoint (lib/checkpoint.c): a pack failing it
 	 * would be written only to be passed over */

@@ -14,6 +14,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/access.h"
 
 static uint32_t crc_table[256];
 static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
@@ -98,10 +99,7 @@ ZF2FS_EXPORT bool zf2fs_inode_reseal(struct zf2fs_node *n, uint32_t nid, uint32_
 				     uint32_t seed)
 {
 	/* only inodes with room for the checksum in their extra attributes carry one */
-	if (zf2fs_get(n->footer.ino) != nid || !(features & ZF2FS_FEAT_INODE_CHKSUM) ||
-	    !(n->i.i_inline & ZF2FS_EXTRA_ATTR) ||
-	    zf2fs_get(n->i.i_extra_isize) < offsetof(struct zf2fs_inode, i_crtime) -
-					    offsetof(struct zf2fs_inode, i_extra_isize))
+	if (zf2fs_get(n->footer.ino) != nid || !zf2fs_inode_has_checksum(&n->i, features))
 		return false;
 	zf2fs_set(n->i.i_inode_checksum, zf2fs_inode_checksum(seed, n));
 	return true;

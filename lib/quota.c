@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "zf2fs/endian.h"
+#include "zf2fs/access.h"
 #include "zf2fs/format.h"
 #include "zf2fs/quota.h"
 #include "why_p.h"
@@ -419,9 +420,8 @@ void zf2fs_quota_inode_ids(const struct zf2fs_inode *in, uint32_t features, uint
 	ret_ids[ZF2FS_QUOTA_USR] = (uint32_t)zf2fs_get(in->i_uid);
 	ret_ids[ZF2FS_QUOTA_GRP] = (uint32_t)zf2fs_get(in->i_gid);
 	ret_ids[ZF2FS_QUOTA_PRJ] = 0;
-	if ((features & ZF2FS_FEAT_PRJQUOTA) && (in->i_inline & ZF2FS_EXTRA_ATTR) &&
-	    zf2fs_get(in->i_extra_isize) >= offsetof(struct zf2fs_inode, i_inode_checksum) -
-					offsetof(struct zf2fs_inode, i_extra_isize))
+	if ((features & ZF2FS_FEAT_PRJQUOTA) &&
+	    zf2fs_inode_extra_holds(in, offsetof(struct zf2fs_inode, i_projid) + 4))
 		ret_ids[ZF2FS_QUOTA_PRJ] = (uint32_t)zf2fs_get(in->i_projid);
 }
 

@@ -358,9 +358,11 @@ void put_dentry(uint8_t *bitmap, struct zf2fs_dir_entry *dentry,
 		zf2fs_dentry_bit_set(bitmap, at + i);
 }
 
-static int64_t free_run(const uint8_t *bitmap, uint32_t nr, uint32_t slots)
+/* The first run of @slots free slots from slot @from on (first fit, as the kernel adds
+ * names); -1 when there is none. */
+static int64_t free_run(const uint8_t *bitmap, uint32_t nr, uint32_t from, uint32_t slots)
 {
-	for (uint32_t i = 0; i + slots <= nr; i++) {
+	for (uint32_t i = from; i + slots <= nr; i++) {
 		uint32_t k = 0;
 
 		while (k < slots && !zf2fs_dentry_bit_test(bitmap, i + k))
@@ -375,7 +377,7 @@ static int64_t free_run(const uint8_t *bitmap, uint32_t nr, uint32_t slots)
 static int64_t dentry_add_hashed(const struct zf2fs_dentry_view *v, const char *name,
 				 size_t len, uint32_t hash, uint32_t ino, uint8_t type)
 {
-	int64_t at = free_run(v->bitmap, v->nr, zf2fs_dentry_slots((uint32_t)len));
+	int64_t at = free_run(v->bitmap, v->nr, 0, zf2fs_dentry_slots((uint32_t)len));
 
 	if (at < 0 || len > ZF2FS_NAME_LEN)
 		return -ENOSPC;
@@ -390,6 +392,54 @@ ZF2FS_EXPORT int64_t zf2fs_dentry_add(const struct zf2fs_dentry_view *v, const c
 				      size_t len, uint32_t ino, uint8_t type)
 {
 	return dentry_add_hashed(v, name, len, zf2fs_dentry_hash(name, len), ino, type);
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_dentry_entry_slots(const struct zf2fs_dentry_view *v, uint32_t slot)
+{
+	uint32_t len = (uint32_t)zf2fs_get(v->dentry[slot].name_len);
+
+	return len ? zf2fs_dentry_slots(len) : 1;
+}
+
+ZF2FS_EXPORT void zf2fs_dentry_put(const struct zf2fs_dentry_view *v, uint32_t slot,
+				   const char *name, size_t len, uint32_t hash, uint32_t ino,
+				   uint8_t type)
+{
+	put_dentry((uint8_t *)v->bitmap, (struct zf2fs_dir_entry *)v->dentry,
+		   (uint8_t (*)[ZF2FS_SLOT_LEN])v->filename, slot, name, len, hash, ino, type);
+}
+
+ZF2FS_EXPORT int64_t zf2fs_dentry_copy(const struct zf2fs_dentry_view *to, uint32_t first,
+				       const struct zf2fs_dentry_view *from, uint32_t slot,
+				       uint32_t hash)
+{
+	uint32_t n = zf2fs_dentry_entry_slots(from, slot);
+	uint32_t len = (uint32_t)zf2fs_get(from->dentry[slot].name_len);
+	struct zf2fs_dir_entry *de;
+	uint8_t *name;
+	int64_t at;
+
+	if (slot + n > from->nr)
+		return -ZF2FS_EFSCORRUPTED;   /* a name running past its area */
+	at = free_run(to->bitmap, to->nr, first, n);
+	if (at < 0)
+		return -ENOSPC;
+	de = (struct zf2fs_dir_entry *)&to->dentry[at];
+	name = (uint8_t *)to->filename[at];
+	*de = from->dentry[slot];
+	zf2fs_set(de->hash_code, hash);
+	/* the slots were free: nothing of what they held stays behind the name */
+	memset(name, 0, (size_t)n * ZF2FS_SLOT_LEN);
+	memcpy(name, from->filename[slot], len < n * ZF2FS_SLOT_LEN ? len : n * ZF2FS_SLOT_LEN);
+	for (uint32_t i = 0; i < n; i++)
+		zf2fs_dentry_bit_set((uint8_t *)to->bitmap, (uint32_t)at + i);
+	return at;
+}
+
+ZF2FS_EXPORT void zf2fs_dentry_del(const struct zf2fs_dentry_view *v, uint32_t slot, uint32_t n)
+{
+	for (uint32_t i = slot; i < slot + n && i < v->nr; i++)
+		zf2fs_dentry_bit_clear((uint8_t *)v->bitmap, i);
 }
 
 /* Dentry block @fofs of directory @dir (its queued node @dn) as this transaction sees it;
@@ -1117,47 +1167,19 @@ static void txn_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 	}
 }
 
-static bool in_logs(const struct zf2fs_cp_logs *logs, uint32_t s)
-{
-	for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
-		if (logs->segno[i] == s)
-			return true;
-	return false;
-}
-
 static void txn_counters(void *arg, struct zf2fs_checkpoint *cp, const struct zf2fs_cp_logs *logs,
 			 uint32_t secs_taken)
 {
 	struct zf2fs_txn *t = arg;
-	struct zf2fs_cp_logs orig;
-	uint32_t free_segs = 0;
-	int64_t change = 0;
 
+	(void)logs;
 	(void)secs_taken;
-	for (int type = 0; type < ZF2FS_NR_CURSEG; type++)
-		zf2fs_vol_curseg(t->vol, type, &orig.segno[type], &orig.blkoff[type]);
-	/* free segments as the kernel counts them at mount (init_free_segmap): each segment
-	 * without valid blocks that no log is in, whether or not its section is free */
-	for (uint32_t s = 0; s < t->vi->main_segs; s++) {
-		bool now = !zf2fs_sit_valid_blocks(&t->sit[s]) && !in_logs(logs, s);
-		bool was = !t->orig_count[s] && !in_logs(&orig, s);
-
-		free_segs += now;
-		change += (int64_t)now - (int64_t)was;
-	}
 	zf2fs_set(cp->valid_block_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_block_count) +
 						  t->new_blocks));
 	zf2fs_set(cp->valid_node_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_node_count) +
 						 t->new_nodes));
 	zf2fs_set(cp->valid_inode_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_inode_count) +
 						  t->new_inodes));
-	/* zoned: segments past a zone's capacity are never counted, and the capacity is not
-	 * on disk; they never change state, so the segments that did make the difference */
-	if (!zf2fs_vol_is_zoned(t->vol))
-		zf2fs_set(cp->free_segment_count, free_segs);
-	else
-		zf2fs_set(cp->free_segment_count,
-			  (uint32_t)((int64_t)zf2fs_get(cp->free_segment_count) + change));
 	if (zf2fs_get(cp->next_free_nid) < t->next_nid)
 		zf2fs_set(cp->next_free_nid, t->next_nid < t->vi->max_nid ? t->next_nid :
 		       ZF2FS_ROOT_INO + 1);

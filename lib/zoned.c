@@ -414,6 +414,24 @@ ZF2FS_EXPORT uint32_t zf2fs_seg_usable_blocks(const struct zf2fs_vol_info *vi,
 	return cap - start < BPS ? (uint32_t)(cap - start) : BPS;
 }
 
+ZF2FS_EXPORT uint32_t zf2fs_free_segs(const struct zf2fs_vol_info *vi, uint32_t unusable_per_sec,
+				       const uint32_t log_segs[ZF2FS_NR_CURSEG],
+				       bool (*empty)(void *arg, uint32_t segno), void *arg)
+{
+	uint32_t n = 0;
+
+	for (uint32_t s = 0; s < vi->main_segs; s++) {
+		bool log = false;
+
+		for (int i = 0; i < ZF2FS_NR_CURSEG; i++)
+			log |= log_segs[i] == s;
+		/* whether or not its section is free: the kernel counts segments */
+		if (!log && empty(arg, s) && zf2fs_seg_usable_blocks(vi, unusable_per_sec, s))
+			n++;
+	}
+	return n;
+}
+
 static int vol_zone_op(struct zf2fs_vol *vol, const struct zf2fs_sec_zone *z, enum zone_op op)
 {
 	uint64_t ofs;

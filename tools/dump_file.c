@@ -20,7 +20,6 @@
 #include "zf2fs/access.h"
 #include "dump.h"
 
-#define BPS ZF2FS_BLOCKS_PER_SEG
 #define N ZF2FS_NIDS_PER_BLOCK
 #define TREE_MAX_DEPTH 4096
 
@@ -408,8 +407,8 @@ static void block_owner_name(struct dump_ctx *c, uint32_t ino)
 static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 {
 	struct out *o = &c->out;
-	uint64_t segno = (blkaddr - c->info->main_blkaddr) / BPS;
-	unsigned off = (unsigned)((blkaddr - c->info->main_blkaddr) % BPS);
+	uint64_t segno = zf2fs_main_segno(c->info->main_blkaddr, blkaddr);
+	unsigned off = zf2fs_main_seg_off(c->info->main_blkaddr, blkaddr);
 	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
 	struct zf2fs_node *node = malloc(sizeof(*node)), *inode = malloc(sizeof(*inode));
 	struct zf2fs_sit_entry ent;

@@ -252,10 +252,7 @@ static void place(struct site *s, uint32_t base, const struct inject_member *m, 
 
 static bool inode_has_csum(const struct zf2fs_node *n, uint32_t features)
 {
-	/* the kernel keeps a checksum only where the extra attributes reach that field */
-	return (features & ZF2FS_FEAT_INODE_CHKSUM) && (n->i.i_inline & ZF2FS_EXTRA_ATTR) &&
-	       zf2fs_get(n->i.i_extra_isize) >= offsetof(struct zf2fs_inode, i_inode_checksum) + 4 -
-					      offsetof(struct zf2fs_inode, i_extra_isize);
+	return zf2fs_inode_has_checksum(&n->i, features);
 }
 
 /* Print (--get, --where) or change the member, fix checksums, write. */

@@ -427,6 +427,35 @@ static inline uint32_t zf2fs_xattr_entry_size(const struct zf2fs_xattr_entry *e)
 	return (4u + e->e_name_len + (uint32_t)zf2fs_get(e->e_value_size) + 3u) & ~3u;
 }
 
+/* ---- inodes ----------------------------------------------------------------------------- */
+/* Whether the extra attributes of inode @in reach byte @end of the inode (a field's offset
+ * plus its size): the kernel reads a field of them only then (F2FS_FITS_IN_INODE). */
+static inline bool zf2fs_inode_extra_holds(const struct zf2fs_inode *in, size_t end)
+{
+	return (in->i_inline & ZF2FS_EXTRA_ATTR) &&
+	       zf2fs_get(in->i_extra_isize) >= end - offsetof(struct zf2fs_inode, i_extra_isize);
+}
+
+/* Whether inode @in carries a checksum on a volume with @features: inode_checksum on and
+ * the extra attributes reaching the field. */
+static inline bool zf2fs_inode_has_checksum(const struct zf2fs_inode *in, uint32_t features)
+{
+	return (features & ZF2FS_FEAT_INODE_CHKSUM) &&
+	       zf2fs_inode_extra_holds(in, offsetof(struct zf2fs_inode, i_inode_checksum) + 4);
+}
+
+/* Byte position in an inode's block of block address slot @i (counted after the
+ * @extra_words words of extra attributes, zf2fs_inode_geometry), and of node id slot @i. */
+static inline size_t zf2fs_inode_addr_pos(uint32_t extra_words, uint32_t i)
+{
+	return offsetof(struct zf2fs_inode, i_addr) + 4 * ((size_t)extra_words + i);
+}
+
+static inline size_t zf2fs_inode_nid_pos(uint32_t i)
+{
+	return offsetof(struct zf2fs_inode, i_nid) + 4 * (size_t)i;
+}
+
 /* ---- node footers ---------------------------------------------------------------------- */
 /* Little-endian 32-bit words of a node block before its footer (i_addr, i_nid, direct and
  * indirect node arrays: every place a block address or nid may lie), and word @i. */

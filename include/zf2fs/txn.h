@@ -168,8 +168,9 @@ struct zf2fs_commit_ops {
 	/* optional: the log (ZF2FS_LOG_*) the i-th node (@node) or data block goes to; NULL,
 	 * or a log of the other kind: the warm node or warm data log */
 	int (*log_of)(void *arg, bool node, size_t i);
-	/* the new checkpoint's counters, its logs final; @secs_taken: sections this commit
-	 * took for its logs and the chain */
+	/* the new checkpoint's block, node and inode counters and next free nid, its logs
+	 * final (the commit sets free_segment_count: zf2fs_free_segs); @secs_taken: sections
+	 * this commit took for its logs and the chain */
 	void (*counters)(void *arg, struct zf2fs_checkpoint *cp, const struct zf2fs_cp_logs *logs,
 			 uint32_t secs_taken);
 };
@@ -219,6 +220,28 @@ ZF2FS_EXPORT int zf2fs_vol_commit(struct zf2fs_vol *vol, const struct zf2fs_comm
  * (its hash bucket) is the caller's choice.  Returns the first slot, or -ENOSPC. */
 ZF2FS_EXPORT int64_t zf2fs_dentry_add(const struct zf2fs_dentry_view *v, const char *name,
 				      size_t len, uint32_t ino, uint8_t type);
+
+/* Slots the entry at @slot of @v holds: its name's, and one for an entry without a name
+ * (damaged: it still holds its own). */
+ZF2FS_EXPORT uint32_t zf2fs_dentry_entry_slots(const struct zf2fs_dentry_view *v, uint32_t slot);
+
+/* Enter @name (@len bytes, at most ZF2FS_NAME_LEN) -> @ino, type @type, hash @hash at slot
+ * @slot of @v, whose slots for it the caller found free (the dot entries: hash 0). */
+ZF2FS_EXPORT void zf2fs_dentry_put(const struct zf2fs_dentry_view *v, uint32_t slot,
+				   const char *name, size_t len, uint32_t hash, uint32_t ino,
+				   uint8_t type);
+
+/* Copy the entry at @slot of @from (inode, file type, name as they are) into the first run
+ * of free slots of @to from slot @first on that holds it, with hash @hash (an entry keeps
+ * its own where the kernel hashes the name differently: encrypted, casefolded).  @from may
+ * view the same area as @to; the source keeps its slots (zf2fs_dentry_del).  Returns the
+ * new slot; -ENOSPC; -ZF2FS_EFSCORRUPTED when the source name runs past its area. */
+ZF2FS_EXPORT int64_t zf2fs_dentry_copy(const struct zf2fs_dentry_view *to, uint32_t first,
+				       const struct zf2fs_dentry_view *from, uint32_t slot,
+				       uint32_t hash);
+
+/* Free slots [@slot, @slot + @n) of @v (those past its end ignored). */
+ZF2FS_EXPORT void zf2fs_dentry_del(const struct zf2fs_dentry_view *v, uint32_t slot, uint32_t n);
 
 #ifdef __cplusplus
 extern "C" {

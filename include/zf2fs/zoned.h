@@ -156,6 +156,14 @@ ZF2FS_EXPORT int zf2fs_vol_zone_unusable(struct zf2fs_vol *vol, uint32_t *ret_bl
 ZF2FS_EXPORT uint32_t zf2fs_seg_usable_blocks(const struct zf2fs_vol_info *vi,
 					      uint32_t unusable_per_sec, uint32_t segno);
 
+/* Free segments of a checkpoint as Linux 6.1 counts them at mount (init_free_segmap):
+ * each main-area segment that holds no valid blocks (@empty(@arg, segno)), that no log
+ * of @log_segs is in (whether or not its section is free) and that has blocks below its
+ * zone's capacity (@unusable_per_sec as for zf2fs_seg_usable_blocks; 0 without zones). */
+ZF2FS_EXPORT uint32_t zf2fs_free_segs(const struct zf2fs_vol_info *vi, uint32_t unusable_per_sec,
+				       const uint32_t log_segs[ZF2FS_NR_CURSEG],
+				       bool (*empty)(void *arg, uint32_t segno), void *arg);
+
 /* Block @blkoff of main-area segment @segno counted from the start of its section (of
  * @segs_per_sec segments, 0 taken as 1): the number a zone's write pointer is compared
  * with. */

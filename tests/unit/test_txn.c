@@ -574,6 +574,58 @@ static void test_dentry_add(void **state)
 	free(db);
 }
 
+/* zf2fs_dentry_copy keeps the entry as it is but for the hash it is given, takes the
+ * first fit from the slot asked for; zf2fs_dentry_put / zf2fs_dentry_del set and free
+ * slots. */
+static void test_dentry_copy(void **state)
+{
+	struct zf2fs_dentry_block *a = calloc(1, ZF2FS_BLKSIZE), *b = calloc(1, ZF2FS_BLKSIZE);
+	const char *name = "abcdefghijk";   /* 11 bytes: 2 slots */
+	struct zf2fs_dentry_view va, vb;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	zf2fs_dentry_view_block(a, &va);
+	zf2fs_dentry_view_block(b, &vb);
+	zf2fs_dentry_put(&va, 0, ".", 1, 0, 3, ZF2FS_FT_DIR);
+	assert_true(zf2fs_dentry_slot_used(&va, 0) && !zf2fs_dentry_slot_used(&va, 1));
+	assert_int_equal(zf2fs_get(a->dentry[0].hash_code), 0);
+	assert_int_equal(zf2fs_dentry_add(&va, name, 11, 20, ZF2FS_FT_SYMLINK), 1);
+	assert_int_equal(zf2fs_dentry_entry_slots(&va, 1), 2);
+	memset(b->filename[2], 'z', 3 * ZF2FS_SLOT_LEN);   /* left by an entry gone */
+	assert_int_equal(zf2fs_dentry_copy(&vb, 2, &va, 1, 0x1234), 2);
+	assert_int_equal(zf2fs_get(b->dentry[2].hash_code), 0x1234);
+	assert_int_equal(zf2fs_get(b->dentry[2].ino), 20);
+	assert_int_equal(zf2fs_get(b->dentry[2].name_len), 11);
+	assert_int_equal(b->dentry[2].file_type, ZF2FS_FT_SYMLINK);
+	assert_memory_equal(b->filename[2], name, 11);
+	assert_int_equal(b->filename[3][3], 0);
+	assert_int_equal(b->filename[4][0], 'z');
+	assert_true(!zf2fs_dentry_slot_used(&vb, 1) && zf2fs_dentry_slot_used(&vb, 3) &&
+		    !zf2fs_dentry_slot_used(&vb, 4));
+	/* within one area: past the source, which keeps its slots until freed */
+	assert_int_equal(zf2fs_dentry_copy(&va, 0, &va, 1, 7), 3);
+	zf2fs_dentry_del(&va, 1, 2);
+	assert_true(!zf2fs_dentry_slot_used(&va, 1) && !zf2fs_dentry_slot_used(&va, 2) &&
+		    zf2fs_dentry_slot_used(&va, 3));
+	/* a damaged entry without a name still holds its slot; one running past the end
+	 * is refused */
+	zf2fs_set(a->dentry[1].name_len, 0);
+	zf2fs_dentry_bit_set(a->dentry_bitmap, 1);
+	assert_int_equal(zf2fs_dentry_entry_slots(&va, 1), 1);
+	zf2fs_set(b->dentry[ZF2FS_DENTRY_PER_BLOCK - 1].name_len, 30);
+	assert_int_equal(zf2fs_dentry_copy(&va, 0, &vb, ZF2FS_DENTRY_PER_BLOCK - 1, 0),
+			 -ZF2FS_EFSCORRUPTED);
+	/* no run long enough */
+	for (uint32_t i = 0; i < ZF2FS_DENTRY_PER_BLOCK; i++)
+		zf2fs_dentry_bit_set(b->dentry_bitmap, i);
+	zf2fs_dentry_del(&vb, ZF2FS_DENTRY_PER_BLOCK - 1, 5);
+	assert_int_equal(zf2fs_dentry_copy(&vb, 0, &va, 3, 0), -ENOSPC);
+	free(a);
+	free(b);
+}
+
 /* Create @it (@n items) in one transaction, open the volume again, find them there. */
 static void create_and_reopen(struct zf2fs_dev **dev, struct zf2fs_vol **vol,
 			      const struct item *it, size_t n)
@@ -819,6 +871,7 @@ int main(void)
 		cmocka_unit_test(test_inline_dir_converted),
 		cmocka_unit_test(test_rmdir),
 		cmocka_unit_test(test_dentry_add),
+		cmocka_unit_test(test_dentry_copy),
 		cmocka_unit_test(test_direct_nodes),
 		cmocka_unit_test(test_fault_at_every_write),
 		cmocka_unit_test(test_zoned_fault_at_every_write),

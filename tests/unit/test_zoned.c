@@ -126,6 +126,29 @@ static void test_usable_blocks(void **state)
 	assert_int_equal(zf2fs_seg_usable_blocks(&vi, 2048, 3), 512);
 }
 
+static bool empty_of(void *arg, uint32_t s)
+{
+	return !((const uint8_t *)arg)[s];
+}
+
+/* The free segment count as the kernel takes it at mount: empty segments no log is in,
+ * counted per segment whatever their section holds, none past a zone's capacity. */
+static void test_free_segs(void **state)
+{
+	struct zf2fs_vol_info vi = { .blocks_per_seg = 512, .segs_per_sec = 4, .main_segs = 16 };
+	uint8_t used[16] = { 0 };
+	uint32_t logs[ZF2FS_NR_CURSEG] = { 0, 1, 2, 4, 5, 6 };
+
+	(void)state;
+	assert_int_equal(zf2fs_free_segs(&vi, 0, logs, empty_of, used), 10);
+	used[9] = 1;    /* section 2 is no longer free: its other segments still count */
+	assert_int_equal(zf2fs_free_segs(&vi, 0, logs, empty_of, used), 9);
+	used[0] = 1;    /* a log's segment never counted */
+	assert_int_equal(zf2fs_free_segs(&vi, 0, logs, empty_of, used), 9);
+	/* zones of 3 segments' capacity: segments 3, 7, 11, 15 never free */
+	assert_int_equal(zf2fs_free_segs(&vi, 512, logs, empty_of, used), 5);
+}
+
 /* The GC model with a zone capacity below the zone size: full at the capacity, nothing
  * valid past it, and no allocation there. */
 static void test_model_capacity(void **state)
@@ -209,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_sec_blk_pos),
 		cmocka_unit_test(test_no_zones),
 		cmocka_unit_test(test_usable_blocks),
+		cmocka_unit_test(test_free_segs),
 		cmocka_unit_test(test_model_capacity),
 		cmocka_unit_test(test_layout_free_count),
 	};
