@@ -27,6 +27,7 @@
 #include "zf2fs/zf2fs.h"
 #include "helper.h"
 #include "zf2fs/access.h"
+#include "zf2fs/file.h"
 #include "zf2fs/move.h"
 #include "zf2fs/txn.h"
 
@@ -60,7 +61,8 @@ static void usage(FILE *f)
 "                     -i right before it)\n"
 "  -i, --left         take free space at or below the target (default: at or above)\n"
 "  -d, --debug LEVEL  print more (0-3)\n"
-"      --file PATH    make a file's blocks contiguous (not supported yet)\n"
+"      --file PATH    make a regular file's blocks contiguous (alone: none of the\n"
+"                     options above)\n"
 "  -V, --version      print the version and exit\n"
 "  -h, --help         this help\n"
 "\n"
@@ -164,15 +166,14 @@ static int check_range(const struct opts *o, const struct zf2fs_vol_info *vi, st
 
 /* Sections the commit may take for what is queued: a fresh section for each segment
  * of every log it writes (moved data go to one log, nodes to up to three), and one for
- * each current log of the range that moves on. */
-static uint32_t sections_needed(struct zf2fs_vol *vol, const struct opts *o,
+ * each current log in source sections [@lo, @hi) that moves on. */
+static uint32_t sections_needed(struct zf2fs_vol *vol, uint32_t lo, uint32_t hi,
 				const struct zf2fs_move_stats *st)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
 	uint64_t bps = vi->blocks_per_seg;
 	uint64_t nodes = st->node_blocks + st->owner_nodes;
 	uint64_t need = (st->data_blocks + bps - 1) / bps + (nodes + bps - 1) / bps;
-	uint32_t lo = sec_of(vi, o->start, false), hi = sec_of(vi, o->start + o->len, true);
 
 	if (nodes)
 		need += 2;   /* the nodes may split over the hot, warm and cold node logs */
@@ -203,7 +204,8 @@ static int plan_move(struct zf2fs_vol *vol, struct zf2fs_txn *txn, const struct 
 		err = zf2fs_move_set_target(txn, p->first_sec, p->end_sec);
 	if (err)
 		return say(err, "queueing the moves on", o->dev);
-	p->need_secs = sections_needed(vol, o, &p->st);
+	p->need_secs = sections_needed(vol, sec_of(zf2fs_vol_info(vol), o->start, false),
+				       sec_of(zf2fs_vol_info(vol), o->start + o->len, true), &p->st);
 	if (p->st.data_blocks + p->st.node_blocks && p->free_secs < p->need_secs) {
 		fprintf(stderr, PROG ": the target window (sections %u-%u) has %u free section%s, "
 			"the %" PRIu64 " blocks of the range may need %u: nothing moved\n",
@@ -242,16 +244,13 @@ static int verify(struct zf2fs_vol *vol, const struct opts *o, const struct plan
 	return 0;
 }
 
-static int run(const struct opts *o, const struct zf2fs_log *log)
+/* The volume opened for writing, refused (1, one line printed) when mounted or unclean. */
+static int open_for_moving(const struct opts *o, const struct zf2fs_log *log,
+			   struct zf2fs_vol **ret)
 {
-	struct zf2fs_vol *vol;
-	struct zf2fs_txn *txn = NULL;
-	struct plan p = { 0 };
-	const char *fault = getenv("ZF2FS_FAULT_WRITES");
 	const char *why;
-	int err, rc;
+	int err = zf2fs_path_is_mounted(o->dev);
 
-	err = zf2fs_path_is_mounted(o->dev);
 	if (err) {
 		if (err > 0)
 			fprintf(stderr, PROG ": %s is mounted: unmount it first\n", o->dev);
@@ -259,15 +258,45 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 			say(err, "checking whether this is mounted:", o->dev);
 		return 1;
 	}
-	err = zf2fs_vol_open(&o->dev, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, log, &vol);
+	err = zf2fs_vol_open(&o->dev, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, log, ret);
 	if (err)
 		return say(err, "opening", o->dev);
-	why = zf2fs_unclean_reason(zf2fs_vol_info(vol)->ckpt_flags);
+	why = zf2fs_unclean_reason(zf2fs_vol_info(*ret)->ckpt_flags);
 	if (why) {
 		fprintf(stderr, PROG ": %s %s: run fsck.f2fs first\n", o->dev, why);
-		zf2fs_vol_close(vol);
+		zf2fs_vol_close(*ret);
 		return 1;
 	}
+	return 0;
+}
+
+/* The commit, with the tests' hooks: the N-th write fails (and every one after) when
+ * ZF2FS_FAULT_WRITES=N, as in fsck.f2fs; -d 3 tells how many writes it made. */
+static int commit(struct zf2fs_vol *vol, struct zf2fs_txn *txn, const struct zf2fs_log *log)
+{
+	const char *fault = getenv("ZF2FS_FAULT_WRITES");
+	struct zf2fs_dev *dev = zf2fs_vol_dev(vol, 0);
+	unsigned long before = zf2fs_dev_write_count(dev);
+	int err;
+
+	if (fault && *fault)
+		zf2fs_dev_fail_writes_after(dev, strtoul(fault, NULL, 10));
+	err = zf2fs_txn_commit(txn);
+	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "the commit made %lu writes",
+		   zf2fs_dev_write_count(dev) - before);
+	return err;
+}
+
+static int run(const struct opts *o, const struct zf2fs_log *log)
+{
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn = NULL;
+	struct plan p = { 0 };
+	int err, rc;
+
+	rc = open_for_moving(o, log, &vol);
+	if (rc)
+		return rc;
 	{
 		struct opts d = *o;
 		const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
@@ -294,11 +323,7 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 			return 0;
 		}
 		if (!rc) {
-			/* tests: the N-th write fails (and every one after), as in fsck.f2fs */
-			if (fault && *fault)
-				zf2fs_dev_fail_writes_after(zf2fs_vol_dev(vol, 0),
-							    strtoul(fault, NULL, 10));
-			err = zf2fs_txn_commit(txn);
+			err = commit(vol, txn, log);
 			if (err)
 				rc = say(err, "moving the blocks on", o->dev);
 		}
@@ -315,6 +340,157 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 		zf2fs_vol_close(vol);
 		return rc;
 	}
+}
+
+/* The lowest run of @need consecutive free sections: its first, or UINT32_MAX. */
+static uint32_t free_run(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *sit, uint32_t need)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	uint32_t len = 0;
+
+	for (uint32_t sec = 0; sec < vi->main_secs && need; sec++) {
+		len = sec_free(vol, sit, sec) ? len + 1 : 0;
+		if (len == need)
+			return sec + 1 - need;
+	}
+	return UINT32_MAX;
+}
+
+/* Queue the move of every written block of @inode in file order: the commit writes moved
+ * data in the order queued, to one log, so in a run of free sections they end up at
+ * consecutive addresses. */
+static int queue_file(struct zf2fs_vol *vol, struct zf2fs_txn *txn, const struct zf2fs_node *inode,
+		      uint64_t blocks, struct zf2fs_move_stats *st, uint32_t *logs, char *why,
+		      size_t whylen)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	uint64_t nfofs = (zf2fs_get(inode->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	uint64_t found = 0;
+
+	for (uint64_t fofs = 0; fofs < nfofs && found < blocks; fofs++) {
+		uint32_t addr;
+		int err = zf2fs_file_bmap(vol, inode, fofs, &addr, why, whylen);
+
+		if (err == -ERANGE)
+			break;
+		if (err)
+			return err;
+		if (addr < vi->main_blkaddr || addr >= vi->main_end)
+			continue;   /* a hole or a reserved block */
+		err = zf2fs_move_range(txn, addr, 1, st);
+		if (err)
+			return err;
+		/* a current log holding one of the blocks moves on to a section of its own */
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+			uint32_t seg, off;
+
+			zf2fs_vol_curseg(vol, t, &seg, &off);
+			if (seg == zf2fs_main_segno(vi->main_blkaddr, addr))
+				*logs |= 1u << t;
+		}
+		found++;
+	}
+	return 0;
+}
+
+/* --file PATH: the file's blocks moved, in file order, into the lowest run of free
+ * sections that holds them and what the move rewrites besides. */
+static int run_file(const struct opts *o, const struct zf2fs_log *log, const char *path)
+{
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn = NULL;
+	struct zf2fs_node *inode = malloc(sizeof(*inode));
+	struct zf2fs_file_extents before, after;
+	struct zf2fs_move_stats st = { 0 };
+	struct zf2fs_sit_entry *sit = NULL;
+	uint32_t ino, need, first = UINT32_MAX, logs = 0;
+	char why[256] = "";
+	int err, rc = inode ? open_for_moving(o, log, &vol) : say(-ENOMEM, "starting on", o->dev);
+
+	if (rc) {
+		free(inode);
+		return rc;
+	}
+	err = zf2fs_path_lookup(vol, path, 0, &ino, why, sizeof(why));
+	if (!err)
+		err = zf2fs_inode_read(vol, ino, inode, NULL, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, PROG ": %s: %s\n", path, why[0] ? why : strerror(-err));
+		goto fail;
+	}
+	if ((zf2fs_get(inode->i.i_mode) & 0170000) != 0100000) {
+		fprintf(stderr, PROG ": %s is not a regular file\n", path);
+		goto fail;
+	}
+	err = zf2fs_file_extents(vol, inode, &before);
+	if (!err && (before.damaged || before.outside))
+		err = -ZF2FS_EFSCORRUPTED;
+	if (err) {
+		say(err, "mapping the blocks of", path);
+		goto fail;
+	}
+	if (before.extents <= 1) {
+		printf("%s: %" PRIu64 " blocks in %" PRIu64 " extent: already contiguous\n", path,
+		       before.blocks, before.extents);
+		goto done;
+	}
+	err = zf2fs_txn_begin(vol, &txn);
+	if (!err)
+		err = queue_file(vol, txn, inode, before.blocks, &st, &logs, why, sizeof(why));
+	if (!err)
+		err = zf2fs_vol_load_sit(vol, &sit);
+	if (err) {
+		say(err, "queueing the blocks of", path);
+		goto fail;
+	}
+	need = sections_needed(vol, 0, 0, &st) + (uint32_t)__builtin_popcount(logs);
+	first = free_run(vol, sit, need);
+	free(sit);
+	if (first == UINT32_MAX) {
+		fprintf(stderr, PROG ": %s: no run of %u free sections for its %" PRIu64 " blocks: "
+			"nothing moved\n", o->dev, need, before.blocks);
+		goto fail;
+	}
+	err = zf2fs_move_set_target(txn, first, first + need);
+	if (!err)
+		err = commit(vol, txn, log);
+	zf2fs_txn_free(txn);
+	txn = NULL;
+	zf2fs_vol_close(vol);
+	if (err) {
+		free(inode);
+		return say(err, "moving the blocks of the file on", o->dev);
+	}
+	err = zf2fs_vol_open(&o->dev, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, log, &vol);
+	if (err) {
+		free(inode);
+		return say(err, "opening again", o->dev);
+	}
+	err = zf2fs_move_reset_free_zones(vol, NULL);
+	if (!err)
+		err = zf2fs_inode_read(vol, ino, inode, NULL, why, sizeof(why));
+	if (!err)
+		err = zf2fs_file_extents(vol, inode, &after);
+	if (err) {
+		say(err, "mapping again the blocks of", path);
+		goto fail;
+	}
+	printf("%s: %" PRIu64 " blocks: %" PRIu64 " extents before, %" PRIu64 " after "
+	       "(sections %u-%u)\n", path, before.blocks, before.extents, after.extents, first,
+	       first + need - 1);
+	if (after.extents > 1) {
+		fprintf(stderr, PROG ": %s is still in %" PRIu64 " extents\n", path, after.extents);
+		goto fail;
+	}
+done:
+	zf2fs_vol_close(vol);
+	free(inode);
+	return 0;
+fail:
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	free(inode);
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -374,11 +550,11 @@ int main(int argc, char **argv)
 	if (argc - optind > 1)
 		zf2fs_usage_error(PROG, "too many arguments");
 	o.dev = argv[optind];
-	if (file) {
-		fprintf(stderr, PROG ": --file %s: making a file contiguous is not supported yet\n",
-			file);
-		return 1;
-	}
 	log.level = o.level;
+	if (file) {
+		if (o.have_start || o.have_len || o.have_target || o.left)
+			zf2fs_usage_error(PROG, "--file takes none of -s, -l, -t, -i");
+		return run_file(&o, &log, file);
+	}
 	return run(&o, &log);
 }

@@ -7,10 +7,12 @@
 #    (ours, Debian's 1.15 when installed) clean;
 #  - the same with -i (at or below a target above the range);
 #  - refusals (range or target outside the main area, target inside the range, a window
-#    without room, an unclean volume, --file) exit 1 with one line and leave the image
+#    without room, an unclean volume, --file of a directory or missing path) exit 1 with one line and leave the image
 #    byte-identical;
 #  - a fault at every write of a small move leaves the old volume or the new one, both
-#    fscks clean.
+#    fscks clean;
+#  - --file: populated.img's fragmented /big.bin ends in one extent (dump.f2fs --frag),
+#    files unchanged, fscks clean, the same fault check; a contiguous file is left alone.
 
 . "$(dirname "$0")/lib.sh"
 need_python
@@ -177,13 +179,81 @@ refused "target inside the range" "$IMG" -s $START -l $LEN -t $((START + 1))
 refused "target outside the main area" "$IMG" -s $START -l $LEN -t $((MAIN + NSEGS * 512 + 7))
 refused "no whole section in the window" "$IMG" -s $START -l $LEN -t $((START + LEN + 1)) -i
 refused "a window of one section" "$IMG" -s $START -l $LEN -t $((MAIN + (NSEGS - 1) * 512))
-refused "--file" "$IMG" --file /age0/f1
+refused "--file of a missing path" "$IMG" --file /age0/no-such-file
+refused "--file of a directory" "$IMG" --file /age0
 UNC=$TEST_TMP/unclean.img
 xz -dc "$BASE/unclean.img.xz" > "$UNC" || hard_error "cannot unpack unclean.img"
 refused "unclean volume" "$UNC" -l 512
 
-# 4. a fault at every write of a small move (one segment of data): each interrupted run
-# leaves the old volume or the new one (segment table and files), both fscks clean
+# fault_run N IMAGE SHAFILE ARGS...: defrag ARGS on a copy of IMAGE with the N-th write
+# failing.  The run must leave the old volume or the new one (dump.f2fs --segments equal
+# to old.segs or new.segs), both fscks clean, the files of SHAFILE unchanged (all of them,
+# or /big.bin's sha alone).  Sets RUN_RC (defrag's exit) and RUN_STATE (old/new), or
+# prints why and returns 1.
+fault_run()
+{
+	local n=$1 img=$2 shafile=$3 out
+	shift 3
+	cp "$img" "$TEST_TMP/t.img"
+	ZF2FS_FAULT_WRITES=$n "$DEFRAG" "$@" "$TEST_TMP/t.img" > "$TEST_TMP/run" 2>&1
+	RUN_RC=$?
+	# a pack begun but not finished is invalid (no CRC): the old checkpoint is taken
+	if ! out=$(both_clean "$TEST_TMP/t.img" $'^\tInvalid CP CRC offset: '); then
+		echo "write $n failed: $out"
+		return 1
+	fi
+	"$DUMP" --segments "$TEST_TMP/t.img" > "$TEST_TMP/t.segs"
+	if cmp -s "$TEST_TMP/t.segs" "$TEST_TMP/old.segs"; then
+		RUN_STATE=old
+	elif cmp -s "$TEST_TMP/t.segs" "$TEST_TMP/new.segs"; then
+		RUN_STATE=new
+	else
+		echo "write $n failed (exit $RUN_RC): neither the old segment table nor the new one"
+		diff "$TEST_TMP/old.segs" "$TEST_TMP/t.segs" | head -5
+		return 1
+	fi
+	if [ "$(wc -l < "$shafile")" = 1 ]; then
+		"$DUMP" --cat /big.bin "$TEST_TMP/t.img" | sha256sum | cmp -s - "$shafile"
+	else
+		shas "$TEST_TMP/t.img" | cmp -s - "$shafile"
+	fi || { echo "write $n failed: file contents changed"; return 1; }
+}
+
+# fault_loop STEP NAME IMAGE SHAFILE ARGS...: the commit's write count W (defrag -d 3),
+# then fault_run for N = 1, 1 + STEP, ... up to W and for each of the last 40 writes
+# (the tables, the SSA and the checkpoint pack come last): every one fails and leaves the
+# old volume or the new one; with N = W + 1 the run completes with the new volume.
+fault_loop()
+{
+	local step=$1 name=$2 img=$3 shafile=$4 n w olds=0 news=0 runs=0 why=
+	shift 4
+	cp "$img" "$TEST_TMP/new.img"
+	"$DEFRAG" -d 3 "$@" "$TEST_TMP/new.img" > "$TEST_TMP/new.out" 2>&1 ||
+		hard_error "$name failed: $(cat "$TEST_TMP/new.out")"
+	w=$(sed -n 's/.*the commit made \([0-9]*\) writes.*/\1/p' "$TEST_TMP/new.out")
+	[ -n "$w" ] && [ "$w" -gt 2 ] || hard_error "$name: no write count in: $(cat "$TEST_TMP/new.out")"
+	"$DUMP" --segments "$img" > "$TEST_TMP/old.segs"
+	"$DUMP" --segments "$TEST_TMP/new.img" > "$TEST_TMP/new.segs"
+	cmp -s "$TEST_TMP/old.segs" "$TEST_TMP/new.segs" && hard_error "$name changed no segment"
+	for n in $( (seq 1 "$step" "$w"; seq $((w > 40 ? w - 39 : 1)) "$w") | sort -nu) $((w + 1)); do
+		fault_run $n "$img" "$shafile" "$@" > "$TEST_TMP/why" || { why=$(cat "$TEST_TMP/why"); break; }
+		runs=$((runs + 1))
+		[ $RUN_STATE = old ] && olds=$((olds + 1)) || news=$((news + 1))
+		if [ $n -le "$w" ] && [ $RUN_RC = 0 ]; then why="write $n failed, yet defrag exited 0"; break; fi
+		if [ $n -gt "$w" ] && { [ $RUN_RC != 0 ] || [ $RUN_STATE != new ]; }; then
+			why="with $w writes allowed the move did not complete (exit $RUN_RC, $RUN_STATE volume)"; break
+		fi
+	done
+	if [ -n "$why" ]; then
+		tap_fail "$name: $why"
+	elif [ $olds -lt 2 ]; then
+		tap_fail "$name: $olds old, $news new: the faults did not reach the commit"
+	else
+		tap_ok "$name, $w writes: a fault at $( [ "$step" = 1 ] && echo "each of them" || echo "every ${step}th and at each of the last 40") ($((runs - 1)) runs): $olds left the old volume, $((news - 1)) the new one, all clean with files unchanged"
+	fi
+}
+
+# 4. a fault at every write of a small move (one segment of data)
 SMALL=$(python3 - "$TEST_TMP/old.json" <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))['segments']
@@ -194,49 +264,34 @@ EOF
 [ -n "$SMALL" ] || hard_error "no small segment to move"
 SS=$((MAIN + SMALL * 512))
 ST=$((MAIN + (NSEGS - 10) * 512))
-NEW=$TEST_TMP/new.img
-cp "$IMG" "$NEW"
-"$DEFRAG" -s $SS -l 512 -t $ST "$NEW" > "$TEST_TMP/new.out" 2>&1 || hard_error "the small move failed: $(cat "$TEST_TMP/new.out")"
-"$DUMP" --segments "$IMG" > "$TEST_TMP/old.segs"
-"$DUMP" --segments "$NEW" > "$TEST_TMP/new.segs"
-cmp -s "$TEST_TMP/old.segs" "$TEST_TMP/new.segs" && hard_error "the small move changed no segment"
-olds=0 news=0 bad= completed=0
-for n in $(seq 1 400); do
-	cp "$IMG" "$TEST_TMP/t.img"
-	ZF2FS_FAULT_WRITES=$n "$DEFRAG" -s $SS -l 512 -t $ST "$TEST_TMP/t.img" > "$TEST_TMP/run" 2>&1
-	rc=$?
-	# a pack begun but not finished is invalid (no CRC): the old checkpoint is taken
-	if ! out=$(both_clean "$TEST_TMP/t.img" $'^\tInvalid CP CRC offset: '); then
-		bad="write $n failed: $out"
-		break
-	fi
-	"$DUMP" --segments "$TEST_TMP/t.img" > "$TEST_TMP/t.segs"
-	if cmp -s "$TEST_TMP/t.segs" "$TEST_TMP/old.segs"; then
-		olds=$((olds + 1))
-	elif cmp -s "$TEST_TMP/t.segs" "$TEST_TMP/new.segs"; then
-		news=$((news + 1))
-	else
-		bad="write $n failed (exit $rc): neither the old segment table nor the new one"
-		diff "$TEST_TMP/old.segs" "$TEST_TMP/t.segs" | head -5
-		break
-	fi
-	if ! shas "$TEST_TMP/t.img" | cmp -s - "$TEST_TMP/before.sha"; then
-		bad="write $n failed: file contents changed"
-		break
-	fi
-	if [ $rc -eq 0 ]; then
-		completed=$n
-		break
-	fi
-done
-if [ -n "$bad" ]; then
-	tap_fail "$bad"
-elif [ $completed = 0 ]; then
-	tap_fail "the move did not complete within 400 writes"
-elif [ $olds -lt 2 ] || [ $news -lt 1 ]; then
-	tap_fail "fault loop: $olds old, $news new: the faults did not reach the commit"
+fault_loop 1 "moving segment $SMALL" "$IMG" "$TEST_TMP/before.sha" -s $SS -l 512 -t $ST
+
+# 5. --file: populated.img's /big.bin (1486 blocks in 3 extents) made contiguous
+P=$TEST_TMP/populated.img
+xz -dc "$BASE/populated.img.xz" > "$P" || hard_error "cannot unpack populated.img"
+frag() { "$DUMP" --json --frag "$1" "$2" | python3 -c 'import json, sys
+r = json.load(sys.stdin)["fragmentation"][0]; print(r["blocks"], r["extents"])'; }
+read -r PB PE < <(frag /big.bin "$P")
+[ "${PE:-0}" -gt 1 ] || hard_error "populated.img's /big.bin is not fragmented (${PE:-?} extents)"
+"$DUMP" --cat /big.bin "$P" | sha256sum > "$TEST_TMP/big.sha"
+shas "$P" > "$TEST_TMP/p.sha"
+PF=$TEST_TMP/pfile.img
+cp "$P" "$PF"
+if "$DEFRAG" --file /big.bin "$PF" > "$TEST_TMP/file.out" 2> "$TEST_TMP/file.err" &&
+   read -r AB AE < <(frag /big.bin "$PF") && [ "$AE" = 1 ] && [ "$AB" = "$PB" ] &&
+   shas "$PF" | cmp -s - "$TEST_TMP/p.sha" && out=$(both_clean "$PF"); then
+	tap_ok "--file /big.bin: $PB blocks, $PE extents -> $AE (dump.f2fs --frag), every file unchanged, fscks clean: $(cat "$TEST_TMP/file.out")"
 else
-	tap_ok "a fault at each of the $((completed - 1)) writes of moving segment $SMALL: $olds runs left the old volume, $((news - 1)) the new one, all clean"
+	tap_fail "--file /big.bin: $(cat "$TEST_TMP/file.out" "$TEST_TMP/file.err") (extents after: ${AE:-?})"; echo "${out:-}"
 fi
+cp "$PF" "$TEST_TMP/again.img"
+if "$DEFRAG" --file /big.bin "$TEST_TMP/again.img" > "$TEST_TMP/again.out" 2>&1 &&
+   grep -q "already contiguous" "$TEST_TMP/again.out" && cmp -s "$PF" "$TEST_TMP/again.img"; then
+	tap_ok "--file of a contiguous file: nothing written ($(cat "$TEST_TMP/again.out"))"
+else
+	tap_fail "--file of a contiguous file: $(cat "$TEST_TMP/again.out")"
+fi
+# the crash check of --file compares /big.bin alone (dumping 400 files per write is slow)
+fault_loop 100 "--file /big.bin" "$P" "$TEST_TMP/big.sha" --file /big.bin
 
 tap_summary
