@@ -1,6 +1,6 @@
 #!/bin/bash
 # defrag.f2fs (f2fs-tools' -s/-l/-t/-i) on an aged image: our mkfs, files created by
-# transactions and every other one removed (partly valid data and node segments).  Then:
+# transactions and every other one removed (age_image, move_lib.sh).  Then:
 #  - a range of used segments moved to the right of a target: the range holds no valid
 #    block afterwards, every segment that gained blocks lies at or after the target
 #    (dump.f2fs --segments), every file's sha256 unchanged (dump.f2fs --cat), both fscks
@@ -15,6 +15,7 @@
 #    files unchanged, fscks clean, the same fault check; a contiguous file is left alone.
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/move_lib.sh"
 need_python
 
 DEFRAG=$top_builddir/tools/defrag.f2fs
@@ -31,40 +32,8 @@ HAVE_REF=0
 IMG=$(new_image aged.img 256M)
 "$MKFS" -f -q -O extra_attr,inode_checksum,lost_found "$IMG" >/dev/null 2>&1 ||
 	hard_error "mkfs failed"
-# aging: three rounds of 40 files (1 byte .. 30 KiB, every tenth 300 KiB), then every
-# other file of each round removed
-SRC=$TEST_TMP/src
-mkdir -p "$SRC"
-for i in $(seq 0 119); do
-	if [ $((i % 10)) = 9 ]; then n=$((300 * 1024 + i)); else n=$(( (i * 7919) % 30720 + 1 )); fi
-	head -c $n /dev/urandom > "$SRC/f$i"
-done
-for r in 0 1 2; do
-	items=("age$r/")
-	for k in $(seq 0 39); do i=$((r * 40 + k)); items+=("age$r/f$i=$SRC/f$i"); done
-	"$POP" "$IMG" "${items[@]}" || hard_error "aging round $r failed"
-done
-items=()
-for r in 0 1 2; do
-	for k in $(seq 0 2 39); do i=$((r * 40 + k)); items+=("-age$r/f$i"); done
-done
-"$POP" "$IMG" "${items[@]}" || hard_error "aging removals failed"
+age_image "$IMG"
 "$FSCK" -f -n "$IMG" >/dev/null 2>&1 || hard_error "the aged image is not clean"
-
-# sha256 of every regular file, by path
-shas()
-{
-	"$DUMP" --json --tree "$1" > "$TEST_TMP/tree.json" || return 1
-	python3 - "$TEST_TMP/tree.json" <<'EOF' > "$TEST_TMP/paths" || return 1
-import json, sys
-for e in json.load(open(sys.argv[1]))['tree']['entries']:
-    if e['type'] == 'regular':
-        print(e['path'])
-EOF
-	while read -r p; do
-		"$DUMP" --cat "$p" "$1" 2>/dev/null | sha256sum | sed "s|-\$|$p|" || return 1
-	done < "$TEST_TMP/paths"
-}
 
 # both_clean IMG: our fsck and (when installed) Debian's find nothing; prints why not
 both_clean()

@@ -47,4 +47,4 @@ TESTS += tests/images/g_collect.sh tests/images/g_collect_mounted.sh
 EXTRA_DIST += tests/images/g_collect.sh tests/images/g_collect_mounted.sh
 # defrag.f2fs: a block range moved to a target (the block mover, lib/move.c)
 TESTS += tests/images/defrag.sh
-EXTRA_DIST += tests/images/defrag.sh
+EXTRA_DIST += tests/images/defrag.sh tests/images/move_lib.sh
