@@ -1,9 +1,9 @@
 # bash completion for zf2fs-tools: mkfs.f2fs, fsck.f2fs, dump.f2fs, gc.f2fs, inject.f2fs,
-# sload.f2fs and f2fslabel
+# sload.f2fs, defrag.f2fs and f2fslabel
 # (options, their fixed values, and gc.f2fs's commands).
 #
 # Installed once per tool name (bash-completion loads completions/<command> on demand);
-# each copy registers all four.  Plain bash only: no helper from the bash-completion
+# each copy registers all of them.  Plain bash only: no helper from the bash-completion
 # package is needed, so the file also works when sourced by hand.  The option lists follow
 # each tool's --help; tests/images/completion.sh fails when they drift apart.
 
@@ -197,6 +197,21 @@ _zf2fs_sload()
 	esac
 }
 
+_zf2fs_defrag()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	COMPREPLY=()
+	case $prev in
+	-d|--debug) _zf2fs_reply 0 1 2 3; return ;;
+	-s|--start|-l|--length|-t|--target|--file) return ;;
+	esac
+	case $cur in
+	-*) _zf2fs_reply -s -l -t -i -d -V -h --start --length --target --left --debug --file \
+		--version --help ;;
+	*) _zf2fs_files ;;
+	esac
+}
+
 complete -F _zf2fs_mkfs mkfs.f2fs
 complete -F _zf2fs_fsck fsck.f2fs
 complete -F _zf2fs_dump dump.f2fs
@@ -204,3 +219,4 @@ complete -F _zf2fs_gc gc.f2fs
 complete -F _zf2fs_inject inject.f2fs
 complete -F _zf2fs_label f2fslabel
 complete -F _zf2fs_sload sload.f2fs
+complete -F _zf2fs_defrag defrag.f2fs

@@ -71,3 +71,14 @@ ZF2FS_EXPORT int zf2fs_print_version(FILE *out, const char *prog)
 	fputc('\n', out);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
+
+const char *zf2fs_unclean_reason(uint32_t f)
+{
+	if (!(f & ZF2FS_CP_UMOUNT_FLAG))
+		return "was not cleanly unmounted";
+	if (f & (ZF2FS_CP_ERROR_FLAG | ZF2FS_CP_FSCK_FLAG | ZF2FS_CP_QUOTA_NEED_FSCK_FLAG))
+		return "is marked as needing fsck";
+	if (f & (ZF2FS_CP_DISABLED_FLAG | ZF2FS_CP_RESIZEFS_FLAG))
+		return "has checkpointing disabled or a resize pending";
+	return NULL;
+}

@@ -25,6 +25,9 @@ uint64_t zf2fs_parse_u64(const char *prog, const char *s, const char *what, uint
  * optional feature of this build (e.g. "+zoned"), ending in a newline.  Returns 0, or
  * -EIO when @out could not be written. */
 int zf2fs_print_version(FILE *out, const char *prog);
+/* Why a tool that moves blocks must not change a volume whose checkpoint has flags
+ * @ckpt_flags ("was not cleanly unmounted", ...), or NULL when it may. */
+const char *zf2fs_unclean_reason(uint32_t ckpt_flags);
 
 /* ---- test hooks ------------------------------------------------------------------------ */
 /* A device in memory: @bytes of zeros. */

@@ -254,15 +254,8 @@ static int check_freed(struct run *r, struct zf2fs_vol *vol, uint32_t from, uint
 
 static int refuse_unclean(const struct run *r, struct zf2fs_vol *vol)
 {
-	uint32_t f = zf2fs_vol_info(vol)->ckpt_flags;
-	const char *why = NULL;
+	const char *why = zf2fs_unclean_reason(zf2fs_vol_info(vol)->ckpt_flags);
 
-	if (!(f & ZF2FS_CP_UMOUNT_FLAG))
-		why = "was not cleanly unmounted";
-	else if (f & (ZF2FS_CP_ERROR_FLAG | ZF2FS_CP_FSCK_FLAG | ZF2FS_CP_QUOTA_NEED_FSCK_FLAG))
-		why = "is marked as needing fsck";
-	else if (f & (ZF2FS_CP_DISABLED_FLAG | ZF2FS_CP_RESIZEFS_FLAG))
-		why = "has checkpointing disabled or a resize pending";
 	if (!why)
 		return 0;
 	fprintf(stderr, PROG ": ERROR: %s %s: run fsck.f2fs first\n", r->o->devices[0], why);

@@ -12,6 +12,7 @@
 #    nothing (the last two refused with a one-line error).
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/move_lib.sh"
 need_ref_tools
 need_python
 
@@ -37,40 +38,8 @@ for i in $(seq 1 150); do echo "entry $i" > "$TREE/many/name-$i"; done
 ln -s docs/deep/deeper/leaf "$TREE/link"
 /usr/sbin/sload.f2fs -f "$TREE" "$IMG" > "$TEST_TMP/sload.log" 2>&1 || { tail -3 "$TEST_TMP/sload.log"; skip "Debian's sload.f2fs failed"; }
 
-# aging: three rounds of 40 files (1 byte .. 30 KiB, every tenth 512 KiB), then every
-# other file of each round removed
-SRC=$TEST_TMP/src
-mkdir -p "$SRC"
-for i in $(seq 0 119); do
-	if [ $((i % 10)) = 9 ]; then n=$((512 * 1024 + i)); else n=$(( (i * 7919) % 30720 + 1 )); fi
-	head -c $n /dev/urandom > "$SRC/f$i"
-done
-for r in 0 1 2; do
-	items=("age$r/")
-	for k in $(seq 0 39); do i=$((r * 40 + k)); items+=("age$r/f$i=$SRC/f$i"); done
-	"$POP" "$IMG" "${items[@]}" || hard_error "aging round $r failed"
-done
-items=()
-for r in 0 1 2; do
-	for k in $(seq 0 2 39); do i=$((r * 40 + k)); items+=("-age$r/f$i"); done
-done
-"$POP" "$IMG" "${items[@]}" || hard_error "aging removals failed"
+age_image "$IMG"
 "$FSCK" -f -n "$IMG" >/dev/null 2>&1 || hard_error "the aged image is not clean"
-
-# sha256 of every regular file, by path
-shas()
-{
-	"$DUMP" --json --tree "$1" > "$TEST_TMP/tree.json" || return 1
-	python3 - "$TEST_TMP/tree.json" <<'EOF' > "$TEST_TMP/paths" || return 1
-import json, sys
-for e in json.load(open(sys.argv[1]))['tree']['entries']:
-    if e['type'] == 'regular':
-        print(e['path'])
-EOF
-	while read -r p; do
-		"$DUMP" --cat "$p" "$1" 2>/dev/null | sha256sum | sed "s|-\$|$p|" || return 1
-	done < "$TEST_TMP/paths"
-}
 
 # secno of each victim of a --json document on stdin, one a line
 victims()

@@ -45,3 +45,6 @@ EXTRA_DIST += tests/images/g_state_sparse.sh
 # gc.f2fs collect on an aged image (the block mover, lib/move.c)
 TESTS += tests/images/g_collect.sh tests/images/g_collect_mounted.sh
 EXTRA_DIST += tests/images/g_collect.sh tests/images/g_collect_mounted.sh
+# defrag.f2fs: a block range moved to a target (the block mover, lib/move.c)
+TESTS += tests/images/defrag.sh
+EXTRA_DIST += tests/images/defrag.sh tests/images/move_lib.sh

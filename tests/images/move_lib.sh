@@ -1,0 +1,43 @@
+#!/bin/bash
+# Shared by the tests of the block mover's front-ends (g_collect.sh, defrag.sh); sourced
+# after lib.sh, with DUMP and POP (tests/images/txn_populate) set.
+
+# age_image IMG: three rounds of 40 files (1 byte .. 30 KiB, every tenth 512 KiB) made by
+# transactions, then every other file of each round removed: partly valid sections of
+# data and nodes.  The sources stay in $TEST_TMP/src.
+age_image()
+{
+	local img=$1 i k r n items
+	SRC=$TEST_TMP/src
+	mkdir -p "$SRC"
+	for i in $(seq 0 119); do
+		if [ $((i % 10)) = 9 ]; then n=$((512 * 1024 + i)); else n=$(( (i * 7919) % 30720 + 1 )); fi
+		head -c $n /dev/urandom > "$SRC/f$i"
+	done
+	for r in 0 1 2; do
+		items=("age$r/")
+		for k in $(seq 0 39); do i=$((r * 40 + k)); items+=("age$r/f$i=$SRC/f$i"); done
+		"$POP" "$img" "${items[@]}" || hard_error "aging round $r failed"
+	done
+	items=()
+	for r in 0 1 2; do
+		for k in $(seq 0 2 39); do i=$((r * 40 + k)); items+=("-age$r/f$i"); done
+	done
+	"$POP" "$img" "${items[@]}" || hard_error "aging removals failed"
+}
+
+# sha256 of every regular file, by path
+shas()
+{
+	"$DUMP" --json --tree "$1" > "$TEST_TMP/tree.json" || return 1
+	python3 - "$TEST_TMP/tree.json" <<'EOF' > "$TEST_TMP/paths" || return 1
+import json, sys
+for e in json.load(open(sys.argv[1]))['tree']['entries']:
+    if e['type'] == 'regular':
+        print(e['path'])
+EOF
+	while read -r p; do
+		"$DUMP" --cat "$p" "$1" 2>/dev/null | sha256sum | sed "s|-\$|$p|" || return 1
+	done < "$TEST_TMP/paths"
+}
+
