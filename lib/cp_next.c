@@ -623,6 +623,11 @@ static int retire_logs(struct commit *c)
 	for (int type = 0; !err && type < ZF2FS_NR_CURSEG; type++)
 		if ((c->req->retire_logs & (1u << type)) && c->cur[type] == c->orig_cur[type])
 			err = new_log(c, type);
+	/* a log whose segment the writes filled to the last block moves on too: the kernel
+	 * refuses a checkpoint whose log position is past its segment's blocks */
+	for (int type = 0; !err && type < ZF2FS_NR_CURSEG; type++)
+		if (c->blkoff[type] >= BPS)
+			err = new_log(c, type);
 	return err;
 }
 

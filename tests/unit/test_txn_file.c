@@ -114,6 +114,63 @@ static void test_node_tree_edges(void **state)
 	free(in);
 }
 
+/* A commit whose data fill their new segment to the last block: the log moves on to a
+ * fresh section before the checkpoint (the kernel refuses a log position at the end of
+ * its segment), so the new checkpoint is the one in use afterwards, the file reads back,
+ * and the next commit still works. */
+static void test_log_filled_exactly(void **state)
+{
+	struct zf2fs_dev *dev = formatted();
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	struct zf2fs_txn_attr fa = attr(0100644);
+	struct zf2fs_node *in = malloc(ZF2FS_BLKSIZE);
+	uint8_t buf[ZF2FS_BLKSIZE], got[ZF2FS_BLKSIZE];
+	uint32_t ino, ino2, addr, segno, blkoff;
+	uint64_t ver;
+
+	(void)state;
+	assert_non_null(in);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	ver = zf2fs_vol_info(vol)->cp_ver;
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	assert_int_equal(zf2fs_txn_mknod(txn, ZF2FS_ROOT_INO, "seg", &fa, &ino), 0);
+	/* with the root's rewritten dentry block, one segment of data exactly */
+	for (uint64_t b = 0; b < ZF2FS_BLOCKS_PER_SEG - 1; b++) {
+		pattern(buf, b);
+		assert_int_equal(zf2fs_txn_write_block(txn, ino, b, buf), 0);
+	}
+	assert_int_equal(zf2fs_txn_set_size(txn, ino, (ZF2FS_BLOCKS_PER_SEG - 1) * ZF2FS_BLKSIZE),
+			 0);
+	assert_int_equal(zf2fs_txn_commit(txn), 0);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_true(zf2fs_vol_info(vol)->cp_ver == ver + 1);
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+		zf2fs_vol_curseg(vol, t, &segno, &blkoff);
+		assert_true(blkoff < ZF2FS_BLOCKS_PER_SEG);
+	}
+	assert_int_equal(zf2fs_inode_read(vol, ino, in, NULL, NULL, 0), 0);
+	for (uint64_t b = 0; b < ZF2FS_BLOCKS_PER_SEG - 1; b += 73) {
+		assert_int_equal(zf2fs_file_bmap(vol, in, b, &addr, NULL, 0), 0);
+		assert_int_equal(zf2fs_vol_read_block(vol, addr, got), 0);
+		pattern(buf, b);
+		assert_memory_equal(got, buf, ZF2FS_BLKSIZE);
+	}
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	assert_int_equal(zf2fs_txn_mknod(txn, ZF2FS_ROOT_INO, "next", &fa, &ino2), 0);
+	assert_int_equal(zf2fs_txn_commit(txn), 0);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_true(zf2fs_vol_info(vol)->cp_ver == ver + 2);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	free(in);
+}
+
 static void test_special_files_and_inline(void **state)
 {
 	struct zf2fs_dev *dev = formatted();
@@ -275,6 +332,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_node_tree_edges),
+		cmocka_unit_test(test_log_filled_exactly),
 		cmocka_unit_test(test_special_files_and_inline),
 		cmocka_unit_test(test_xattrs),
 		cmocka_unit_test(test_casefold),

@@ -7,7 +7,8 @@
 # one run at a node boundary).  On the host, --frag must count the same extents and
 # blocks for every file, the interleaved files must show one extent per block pair run
 # (hundreds) and the sequential one at most a few; the data reads back and both fscks
-# find the volume clean.
+# find the volume clean.  Then defrag.f2fs --file makes two of those files one extent each
+# on the host, and a second boot reads them back and maps each in one piece.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 DUMP=$top_builddir/tools/dump.f2fs
@@ -67,4 +68,39 @@ for line in open(sys.argv[2]):
 sys.exit(bad)
 EOP
 sed -n 's/^ *\(files\|fragmented\|extents\|extents_per_file\) /vm: volume: &/p' "$VM_OUT/frag-all.txt"
+
+# defrag.f2fs --file on the host makes an interleaved file and a concurrent writer's file
+# one extent each; Linux mounts the result, reads them back and maps them in one piece
+DEFRAG=$top_builddir/tools/defrag.f2fs
+c0_sum=$("$DUMP" --cat /c0 "$img" | sha256sum | cut -d' ' -f1)
+for f in i1 c0; do
+	"$DEFRAG" --file /$f "$img" > "$VM_OUT/defrag-$f.out" 2>&1 ||
+		vm_fail "defrag.f2fs --file /$f failed: $(tail -1 "$VM_OUT/defrag-$f.out")"
+done
+vm_fsck data "after defrag.f2fs --file"
+vm_guest <<EOT
+step "mount the defragmented volume, read and map the files defrag.f2fs moved"
+zmount data /mnt/a
+zwork checkfile /mnt/a/i1 2048 11
+echo "C0SUM \$(sha256sum /mnt/a/c0 | cut -d' ' -f1)"
+zwork fiemap /mnt/a/i1
+zwork fiemap /mnt/a/c0
+zwork checkfile /mnt/a/i0 2048 10
+zumount /mnt/a
+EOT
+first=$(wc -l < "$VM_CONSOLE")
+vm_boot
+vm_fsck data "after the kernel mounted the defragmented volume"
+con=$(tail -n +$((first + 1)) "$VM_CONSOLE" | tr -d '\r')
+echo "$con" | grep -q "^checkfile: /mnt/a/i1 matches" || vm_fail "the defragmented i1 does not read back"
+echo "$con" | grep -q "^checkfile: /mnt/a/i0 matches" || vm_fail "i0, left in place, does not read back"
+[ "$(echo "$con" | sed -n 's/^C0SUM //p')" = "$c0_sum" ] || vm_fail "the defragmented c0 reads differently"
+for f in i1 c0; do
+	m=$(echo "$con" | sed -n "s|^fiemap: /mnt/a/$f [0-9]* extents \([0-9]*\) merged.*|\1|p" | tail -1)
+	if [ "$m" = 1 ]; then
+		vm_log "$f: one extent after defrag.f2fs --file, as the kernel maps it"
+	else
+		vm_fail "$f: the kernel maps ${m:-no} extents after defrag.f2fs --file"
+	fi
+done
 vm_finish
