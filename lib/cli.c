@@ -82,3 +82,9 @@ const char *zf2fs_unclean_reason(uint32_t f)
 		return "has checkpointing disabled or a resize pending";
 	return NULL;
 }
+
+void zf2fs_cli_log(void *prog, enum zf2fs_msg_kind kind, const char *msg)
+{
+	fprintf(stderr, "%s: %s%s\n", (const char *)prog, kind == ZF2FS_MSG_ERROR ? "ERROR: " :
+		kind == ZF2FS_MSG_WARNING ? "WARNING: " : "", msg);
+}

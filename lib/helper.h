@@ -25,6 +25,9 @@ uint64_t zf2fs_parse_u64(const char *prog, const char *s, const char *what, uint
  * optional feature of this build (e.g. "+zoned"), ending in a newline.  Returns 0, or
  * -EIO when @out could not be written. */
 int zf2fs_print_version(FILE *out, const char *prog);
+/* A struct zf2fs_log function for the tools: "@prog: [ERROR: |WARNING: ]message" on
+ * stderr; @prog (the log's arg) is the tool's name. */
+void zf2fs_cli_log(void *prog, enum zf2fs_msg_kind kind, const char *msg);
 /* Why a tool that moves blocks must not change a volume whose checkpoint has flags
  * @ckpt_flags ("was not cleanly unmounted", ...), or NULL when it may. */
 const char *zf2fs_unclean_reason(uint32_t ckpt_flags);

@@ -70,13 +70,6 @@ static void usage(FILE *f)
 "free sections on the target's side of the range.\n");
 }
 
-static void log_to_stderr(void *arg, enum zf2fs_msg_kind kind, const char *msg)
-{
-	(void)arg;
-	(void)kind;
-	fprintf(stderr, PROG ": %s\n", msg);
-}
-
 static int say(int err, const char *doing, const char *dev)
 {
 	fprintf(stderr, PROG ": %s while %s %s\n",
@@ -508,7 +501,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { 0 };
-	struct zf2fs_log log = { .level = 0, .fn = log_to_stderr };
+	struct zf2fs_log log = { .level = 0, .fn = zf2fs_cli_log, .arg = (void *)PROG };
 	const char *file = NULL;
 	int c;
 

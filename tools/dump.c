@@ -152,13 +152,6 @@ static void parse_range(const char *s, const char *what, uint64_t *a, uint64_t *
 	}
 }
 
-static void log_fn(void *arg, enum zf2fs_msg_kind kind, const char *msg)
-{
-	(void)arg;
-	fprintf(stderr, DUMP_PROG ": %s%s\n", kind == ZF2FS_MSG_ERROR ? "ERROR: " :
-		kind == ZF2FS_MSG_WARNING ? "WARNING: " : "", msg);
-}
-
 /* Views that may be given several times print under one list of their name; others
  * print one object of their own. */
 static const char *group_name(enum view v)
@@ -247,7 +240,7 @@ int main(int argc, char **argv)
 	};
 	struct action acts[MAX_ACTIONS];
 	struct dump_ctx c = { .level = 1 };
-	struct zf2fs_log log = { .fn = log_fn };
+	struct zf2fs_log log = { .fn = zf2fs_cli_log, .arg = (void *)DUMP_PROG };
 	unsigned nacts = 0, ncat = 0, ninode = 0;
 	bool json = false;
 	int opt, rc = DUMP_EXIT_OK;

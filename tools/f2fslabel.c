@@ -33,13 +33,6 @@ static void usage(FILE *f)
 "LABEL is UTF-8, at most 512 UTF-16 code units (512 ASCII characters).\n");
 }
 
-static void log_to_stderr(void *arg, enum zf2fs_msg_kind kind, const char *msg)
-{
-	(void)arg;
-	(void)kind;
-	fprintf(stderr, PROG ": %s\n", msg);
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -47,7 +40,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct zf2fs_log log = { .level = 0, .fn = log_to_stderr };
+	const struct zf2fs_log log = { .level = 0, .fn = zf2fs_cli_log, .arg = (void *)PROG };
 	const char *path, *label;
 	struct zf2fs_vol *vol;
 	char why[256], name[ZF2FS_MAX_VOLUME_NAME * 3 + 1];

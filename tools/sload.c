@@ -53,12 +53,6 @@ static void usage(FILE *f)
 "  -L, --cluster-log N    with -c: clusters of 2^N blocks, 2..8 [default: 2]\n");
 }
 
-static void log_to_stderr(void *arg, enum zf2fs_msg_kind kind, const char *msg)
-{
-	(void)arg;
-	fprintf(stderr, PROG ": %s%s\n", kind == ZF2FS_MSG_WARNING ? "WARNING: " : "", msg);
-}
-
 /* -S: @img is an Android sparse image.  It is unpacked to a raw file beside it, loaded,
  * packed to a second file and renamed over @img: until then @img is as it was. */
 static int load_sparse(const char *img, const struct zf2fs_load_opts *o,
@@ -127,7 +121,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct zf2fs_log log = { .level = 1, .fn = log_to_stderr };
+	struct zf2fs_log log = { .level = 1, .fn = zf2fs_cli_log, .arg = (void *)PROG };
 	struct zf2fs_load_opts o = { .log_cluster = 2 };
 	struct zf2fs_load_stats st;
 	const char *sde = getenv("SOURCE_DATE_EPOCH"), *dev, *fault;
