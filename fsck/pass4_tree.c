@@ -504,6 +504,16 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 				return clear_or_restore(w, owner, ofs_in_node, blkaddr);
 		}
 
+		/* two witnesses against it: the summary names node N and N's NAT entry points
+		 * at this very block, so the block is N's own node block, never a file's data
+		 * (taking it first would leave N without its block and drop its inode) */
+		if (ssa_entry(ctx, blkaddr, &e) == 0 && zf2fs_get(e->nid) < ctx->nids &&
+		    ctx->nat_addr[zf2fs_get(e->nid)] == blkaddr) {
+			p.num2 = zf2fs_get(e->nid);
+			if (fix_problem(ctx, PR_4_BLOCK_DUP, &p))
+				return clear_or_restore(w, owner, ofs_in_node, blkaddr);
+			return 0;
+		}
 		if (ssa_entry(ctx, blkaddr, &e) == 0 &&
 		    summary_owner_holds(ctx, blkaddr, (uint32_t)zf2fs_get(e->nid),
 					(uint32_t)zf2fs_get(e->ofs_in_node))) {
