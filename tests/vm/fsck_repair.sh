@@ -23,7 +23,10 @@ BATCH1="f_lost_found_absent f_unreachable_dir f_inode_mode_bad f_node_unreadable
 BATCH2="f_dir_dot_occupied f_inode_mode_type_dir f_inline_flag_bogus f_inline_flag_missing f_block_stray f_extent_bad f_root_footer_bad f_inode_footer_bad f_dentry_bitmap_cleared f_lost_found_home"
 # issue #13's classes: what the kernel refused or misread before the repair
 BATCH3="f_dir_block_ptr_lost f_inode_flags_bad f_inode_inline_flags_kind f_dir_mode_other f_root_extra_bad f_curseg_ssr_used f_curseg_wrong_kind f_sb_primary_cp_payload f_cp_flags_umount_lost f_block_free_stray"
-CASES="$BATCH1 $BATCH2 $BATCH3"
+# issue #13's "who is right" pointers: into the metadata area, past the volume's end, and
+# onto another file's inode block (both fscks agree after the repair; the kernel decides)
+BATCH4="f_block_outside_main f_block_past_end f_data_ptr_to_node"
+CASES="$BATCH1 $BATCH2 $BATCH3 $BATCH4"
 # disk_of CASE: the disk a case is attached as: d1, d2, ... (a virtio serial holds 20
 # bytes, fewer than some case names, and the guest finds its disks by serial)
 disk_of() {
@@ -71,7 +74,7 @@ moved=$(tail -n 1 "$VM_OUT/f_dentry_bucket_bad.setup.log")
 case $moved in *[!A-Za-z0-9_]*|'') vm_error "f_dentry_bucket_bad: no moved name in its setup log" ;; esac
 moved_ino=$("$top_builddir/tools/inject.f2fs" --lookup "/many/$moved" "$(vm_img "$(disk_of f_dentry_bucket_bad)")") || vm_error "f_dentry_bucket_bad: /many/$moved not in the repaired image"
 
-for batch in "$BATCH1" "$BATCH2" "$BATCH3"; do
+for batch in "$BATCH1" "$BATCH2" "$BATCH3" "$BATCH4"; do
 	vm_detach_all
 	pairs=
 	for c in $batch; do
