@@ -599,15 +599,12 @@ static void repair_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 
 /* The counters from the final SIT and NAT, as fsck found them (the commit counts the
  * free segments). */
-static void repair_counters(void *arg, struct zf2fs_checkpoint *cp,
-			    const struct zf2fs_cp_logs *logs, uint32_t secs_taken)
+static void repair_counters(void *arg, struct zf2fs_checkpoint *cp)
 {
 	struct fsck_ctx *ctx = arg;
 	uint64_t blocks = 0;
 	uint32_t nodes = 0, inodes = 0;
 
-	(void)logs;
-	(void)secs_taken;   /* the SIT says which segments hold blocks */
 	for (uint32_t s = 0; s < ctx->vi->main_segs; s++)
 		blocks += zf2fs_sit_valid_blocks(sit_get(ctx, s));
 	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++) {

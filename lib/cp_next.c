@@ -330,7 +330,7 @@ struct commit {
 	struct zf2fs_summary sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
 	uint8_t *taken;                  /* per section: taken by this commit */
 	uint8_t *pinned;                 /* per segment: the kept chain reads from it */
-	uint32_t ntaken, scan_from;      /* below scan_from no section can be taken */
+	uint32_t scan_from;              /* below scan_from no section can be taken */
 	uint8_t *cpbuf;                  /* the new checkpoint (zf2fs_vol_cp_next) */
 };
 
@@ -378,7 +378,6 @@ static int pick_free_section(struct commit *c, uint32_t *ret)
 			ok = seg_free(c, sec * sps + k);
 		if (ok) {
 			c->taken[sec] = 1;
-			c->ntaken++;
 			c->scan_from = sec + 1;
 			*ret = sec * sps;
 			return 0;
@@ -756,7 +755,7 @@ static int write_pack(struct commit *c)
 	if (r->chain_len)
 		flags |= ZF2FS_CPN_RECOVERY;
 	count_free(c, cp, logs.segno);
-	r->ops->counters(r->arg, cp, &logs, c->ntaken);
+	r->ops->counters(r->arg, cp);
 	/* the check every reader makes of a checkpoint (lib/checkpoint.c): a pack failing it
 	 * would be written only to be passed over */
 	if (zf2fs_get(cp->valid_block_count) > zf2fs_get(cp->user_block_count)) {

@@ -1167,13 +1167,10 @@ static void txn_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 	}
 }
 
-static void txn_counters(void *arg, struct zf2fs_checkpoint *cp, const struct zf2fs_cp_logs *logs,
-			 uint32_t secs_taken)
+static void txn_counters(void *arg, struct zf2fs_checkpoint *cp)
 {
 	struct zf2fs_txn *t = arg;
 
-	(void)logs;
-	(void)secs_taken;
 	zf2fs_set(cp->valid_block_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_block_count) +
 						  t->new_blocks));
 	zf2fs_set(cp->valid_node_count, (uint64_t)((int64_t)zf2fs_get(cp->valid_node_count) +

@@ -168,11 +168,9 @@ struct zf2fs_commit_ops {
 	/* optional: the log (ZF2FS_LOG_*) the i-th node (@node) or data block goes to; NULL,
 	 * or a log of the other kind: the warm node or warm data log */
 	int (*log_of)(void *arg, bool node, size_t i);
-	/* the new checkpoint's block, node and inode counters and next free nid, its logs
-	 * final (the commit sets free_segment_count: zf2fs_free_segs); @secs_taken: sections
-	 * this commit took for its logs and the chain */
-	void (*counters)(void *arg, struct zf2fs_checkpoint *cp, const struct zf2fs_cp_logs *logs,
-			 uint32_t secs_taken);
+	/* the new checkpoint's block, node and inode counters and next free nid (the commit
+	 * sets the logs and free_segment_count itself: zf2fs_free_segs) */
+	void (*counters)(void *arg, struct zf2fs_checkpoint *cp);
 };
 
 #define ZF2FS_COMMIT_CHECK_SLOTS 0x100   /* a data block's owner slot must still hold its
