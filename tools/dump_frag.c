@@ -15,8 +15,6 @@
 #include "dump.h"
 
 #define WORST_MAX 20
-#define S_FMT 0170000
-#define S_REG 0100000
 
 /* histogram buckets of extents per file (files with blocks) */
 static const uint64_t bucket_lo[] = { 1, 2, 4, 16, 64, 256 };
@@ -80,7 +78,7 @@ static int count_file(struct frag *f, const char *path, uint32_t ino)
 		dump_damage(f->c, "%s: %s", path, why);
 		return 0;
 	}
-	if (((uint32_t)zf2fs_get(f->node->i.i_mode) & S_FMT) != S_REG)
+	if (zf2fs_mode_to_ftype((uint32_t)zf2fs_get(f->node->i.i_mode)) != ZF2FS_FT_REG_FILE)
 		return 0;
 	err = zf2fs_file_extents(f->c->vol, f->node, &x);
 	if (err == -ZF2FS_EFSCORRUPTED || x.damaged || x.outside) {
@@ -183,7 +181,7 @@ int dump_frag(struct dump_ctx *c, const char *path)
 		dump_error("%s: %s", path, why);
 		goto out;
 	}
-	if (((uint32_t)zf2fs_get(f.node->i.i_mode) & S_FMT) == 0040000) {
+	if (zf2fs_mode_to_ftype((uint32_t)zf2fs_get(f.node->i.i_mode)) == ZF2FS_FT_DIR) {
 		/* entries' paths start with '/': a root of "/" or "/a/" adds nothing more */
 		size_t len = strlen(path);
 
