@@ -147,11 +147,6 @@ ZF2FS_EXPORT void zf2fs_vol_journal_blocks(const struct zf2fs_vol *vol, uint8_t 
 	}
 }
 
-static uint8_t sum_type(int type)
-{
-	return type >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE : ZF2FS_SUM_TYPE_DATA;
-}
-
 ZF2FS_EXPORT int zf2fs_vol_write_ssa(struct zf2fs_vol *vol, uint32_t segno, int type,
 				     const struct zf2fs_summary *entries)
 {
@@ -164,7 +159,7 @@ ZF2FS_EXPORT int zf2fs_vol_write_ssa(struct zf2fs_vol *vol, uint32_t segno, int 
 	if (!sb)
 		return -ENOMEM;
 	memcpy(sb->entries, entries, sizeof(sb->entries));
-	sb->footer.entry_type = sum_type(type);
+	sb->footer.entry_type = zf2fs_log_sum_type(type);
 	err = zf2fs_vol_write_block(vol, zf2fs_vol_ssa_block_addr(vol, segno), sb);
 	free(sb);
 	return err;
@@ -303,7 +298,7 @@ ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
 		cp->alloc_type[type] = logs->alloc_type[type];
 		/* normal summaries, journals empty: they were flushed into the tables */
 		memcpy(sb->entries, logs->sum[type], sizeof(sb->entries));
-		sb->footer.entry_type = sum_type(type);
+		sb->footer.entry_type = zf2fs_log_sum_type(type);
 	}
 	p.start = zf2fs_vol_cp_pack_addr(vol, 1 - vol->cp_pack);
 	p.cp = cpbuf;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "layout_p.h"
 #include "zf2fs/access.h"
 #include "why_p.h"
 
@@ -182,7 +183,7 @@ static uint64_t zoned_zone_bytes(const struct zf2fs_dev_geom *devs, unsigned nde
 
 /* Segments given to the area maths: SIT covers every segment, NAT every block outside
  * CP and SIT, SSA every block outside CP, SIT and NAT.  Both copies of SIT and NAT. */
-static void size_meta_areas(struct zf2fs_layout *lay, const struct zf2fs_layout_opts *o)
+void zf2fs_layout_size_meta(struct zf2fs_layout *lay, const struct zf2fs_layout_opts *o)
 {
 	uint32_t sit_blocks, nat_blocks, ssa_blocks, sit_bitmap, max_sit_bitmap;
 	uint32_t nat_bitmap_room, max_nat_segs;
@@ -275,8 +276,8 @@ static void place_logs(struct zf2fs_layout *lay, uint32_t first_seg)
 		lay->cur_seg[order[i]] = first_seg + (uint32_t)i * lay->segs_per_zone;
 }
 
-static int space_policy(struct zf2fs_layout *lay, const struct zf2fs_layout_opts *o,
-			char *why, size_t whylen)
+int zf2fs_layout_space(struct zf2fs_layout *lay, const struct zf2fs_layout_opts *o,
+		       char *why, size_t whylen)
 {
 	bool ro = o->features & ZF2FS_FEAT_RO;
 	uint32_t conf = o->reserved_sections;
@@ -442,7 +443,7 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 			    "device size is not sufficient for an F2FS volume (%u segments, at "
 			    "least %u needed)", lay->segment_count, ZF2FS_MIN_SEGMENTS);
 
-	size_meta_areas(lay, o);
+	zf2fs_layout_size_meta(lay, o);
 	meta_zones = (lay->segment_count_ckpt + lay->segment_count_sit +
 		      lay->segment_count_nat + lay->segment_count_ssa) / lay->segs_per_zone;
 	lay->main_blkaddr = lay->segment0_blkaddr + meta_zones * lay->segs_per_zone * BPS;
@@ -473,7 +474,7 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 	lay->segment_count_main = lay->section_count * lay->segs_per_sec;
 	lay->usable_segments = usable_segments(devs, ndevs, lay);
 
-	err = space_policy(lay, o, why, whylen);
+	err = zf2fs_layout_space(lay, o, why, whylen);
 	if (err)
 		return err;
 

@@ -157,6 +157,23 @@ ZF2FS_EXPORT void zf2fs_txn_set_time(struct zf2fs_txn *t, uint64_t seconds)
 	t->now = seconds;
 }
 
+ZF2FS_EXPORT int zf2fs_txn_set_space(struct zf2fs_txn *t, uint64_t user_block_count,
+				     uint32_t rsvd_segments, uint32_t ovp_segments)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(t->vol);
+
+	/* the kernel's checkpoint checks (f2fs_sanity_check_ckpt) for these three */
+	if (!user_block_count || !rsvd_segments || !ovp_segments ||
+	    user_block_count >= (uint64_t)vi->main_segs * vi->blocks_per_seg ||
+	    rsvd_segments >= vi->main_segs || ovp_segments >= vi->main_segs)
+		return -EINVAL;
+	t->set_space = true;
+	t->user_block_count = user_block_count;
+	t->rsvd_segments = rsvd_segments;
+	t->ovp_segments = ovp_segments;
+	return 0;
+}
+
 ZF2FS_EXPORT void zf2fs_txn_free(struct zf2fs_txn *t)
 {
 	if (!t)
@@ -1180,6 +1197,11 @@ static void txn_counters(void *arg, struct zf2fs_checkpoint *cp)
 	if (zf2fs_get(cp->next_free_nid) < t->next_nid)
 		zf2fs_set(cp->next_free_nid, t->next_nid < t->vi->max_nid ? t->next_nid :
 		       ZF2FS_ROOT_INO + 1);
+	if (t->set_space) {
+		zf2fs_set(cp->user_block_count, t->user_block_count);
+		zf2fs_set(cp->rsvd_segment_count, t->rsvd_segments);
+		zf2fs_set(cp->overprov_segment_count, t->ovp_segments);
+	}
 }
 
 static const struct zf2fs_commit_ops txn_ops = {
@@ -1201,7 +1223,7 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 
 	if (t->committed)
 		return -EINVAL;
-	if (!t->nnodes && !t->ndatas && !t->retire_logs)
+	if (!t->nnodes && !t->ndatas && !t->retire_logs && !t->set_space)
 		return 0;
 	t->committed = true;
 	err = charge_quotas(t);
@@ -1212,7 +1234,8 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 	/* a checkpoint counting more blocks than the users may have is not a valid one: it
 	 * would be written, then passed over at the next open */
 	if ((int64_t)zf2fs_get(zf2fs_vol_checkpoint(t->vol)->valid_block_count) + t->new_blocks >
-	    (int64_t)zf2fs_get(zf2fs_vol_checkpoint(t->vol)->user_block_count)) {
+	    (int64_t)(t->set_space ? t->user_block_count :
+		      zf2fs_get(zf2fs_vol_checkpoint(t->vol)->user_block_count))) {
 		zf2fs_logf(&t->vol->log, ZF2FS_MSG_ERROR, 0, "the new blocks exceed the volume's user "
 			   "blocks");
 		return -ENOSPC;

@@ -71,6 +71,10 @@ struct zf2fs_txn {
 	size_t nfreed, cap_freed;
 	bool committed;
 	bool kernel_logs;                /* zf2fs_txn_place_as_kernel() */
+	bool set_space;                  /* zf2fs_txn_set_space(): the counts below, and a
+					  * commit even with nothing queued */
+	uint64_t user_block_count;
+	uint32_t rsvd_segments, ovp_segments;
 };
 
 /* The node @nid as this transaction will write it, read and queued on first use. */

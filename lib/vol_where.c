@@ -10,6 +10,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/access.h"
 #include "volume_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
@@ -17,15 +18,13 @@
 ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
 					       unsigned copy)
 {
-	/* pair k of NAT segments holds copy 0 then copy 1 of its 512 blocks */
-	return vol->info.nat_blkaddr + (uint64_t)(idx / BPS) * 2 * BPS + idx % BPS +
-	       (copy ? BPS : 0);
+	return zf2fs_nat_copy_addr(vol->info.nat_blkaddr, idx, copy);
 }
 
 ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
 					       unsigned copy)
 {
-	return vol->info.sit_blkaddr + idx + (copy ? vol->info.sit_blocks : 0);
+	return zf2fs_sit_copy_addr(vol->info.sit_blkaddr, vol->info.sit_blocks, idx, copy);
 }
 
 ZF2FS_EXPORT uint64_t zf2fs_vol_ssa_block_addr(const struct zf2fs_vol *vol, uint32_t segno)

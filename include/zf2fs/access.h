@@ -277,6 +277,12 @@ static inline void zf2fs_footer_set_ofs(struct zf2fs_node *n, uint32_t ofs)
 	zf2fs_set(n->footer.flag, (ofs << ZF2FS_FOOTER_OFS_SHIFT) | marks);
 }
 
+/* The summary footer type of log @log's segments (ZF2FS_LOG_*): node logs hold nodes. */
+static inline uint8_t zf2fs_log_sum_type(int log)
+{
+	return log >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE : ZF2FS_SUM_TYPE_DATA;
+}
+
 /* ---- metadata area sizes -------------------------------------------------------------- */
 /* SIT blocks that describe @segments segments (one copy). */
 static inline uint32_t zf2fs_sit_blocks(uint32_t segments)
@@ -294,6 +300,22 @@ static inline uint32_t zf2fs_nat_blocks(uint64_t blocks)
 static inline uint32_t zf2fs_ssa_blocks(uint32_t segments)
 {
 	return segments;
+}
+
+/* Where copy @copy (0 or 1) of NAT block @idx lives in a NAT area starting at @nat_blkaddr:
+ * each pair of NAT segments holds copy 0, then copy 1, of 512 consecutive blocks. */
+static inline uint64_t zf2fs_nat_copy_addr(uint64_t nat_blkaddr, uint32_t idx, unsigned copy)
+{
+	return nat_blkaddr + (uint64_t)(idx / ZF2FS_BLOCKS_PER_SEG) * 2 * ZF2FS_BLOCKS_PER_SEG +
+	       idx % ZF2FS_BLOCKS_PER_SEG + (copy ? ZF2FS_BLOCKS_PER_SEG : 0);
+}
+
+/* Where copy @copy of SIT block @idx lives in a SIT area at @sit_blkaddr whose copies
+ * hold @sit_blocks blocks each (half the area): copy 0 in the first half. */
+static inline uint64_t zf2fs_sit_copy_addr(uint64_t sit_blkaddr, uint32_t sit_blocks, uint32_t idx,
+					   unsigned copy)
+{
+	return sit_blkaddr + idx + (copy ? sit_blocks : 0);
 }
 
 /* Segments that hold @blocks blocks. */

@@ -258,6 +258,12 @@ ZF2FS_EXPORT int zf2fs_txn_begin(struct zf2fs_vol *vol, struct zf2fs_txn **ret_t
 /* Seconds written as the times of the inodes created or changed (default: now). */
 ZF2FS_EXPORT void zf2fs_txn_set_time(struct zf2fs_txn *txn, uint64_t seconds);
 
+/* The new checkpoint's space counts (resize: the policy of a new main area size): user
+ * blocks, reserved and overprovision segments; the commit then happens even with
+ * nothing else queued.  0; -EINVAL for counts the kernel refuses for this main area. */
+ZF2FS_EXPORT int zf2fs_txn_set_space(struct zf2fs_txn *txn, uint64_t user_block_count,
+				     uint32_t rsvd_segments, uint32_t ovp_segments);
+
 /*
  * Queue a new inode named @name in directory @dir: a regular file holding @len bytes of
  * @data (S_IFREG in @mode) or an empty directory (S_IFDIR; @data must be NULL).  The entry

@@ -23,7 +23,8 @@ VM_TESTS = \
 	tests/vm/zoned_counts.sh \
 	tests/vm/writers.sh \
 	tests/vm/sload.sh \
-	tests/vm/frag.sh
+	tests/vm/frag.sh \
+	tests/vm/resize.sh
 
 TESTS += $(VM_TESTS)
 # GC: victims traced in the VM against gc.f2fs replay

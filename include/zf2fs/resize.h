@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * resize.h - grow or shrink an unmounted volume, crash-safely (resize.f2fs).
+ *
+ * Every step leaves a volume Linux mounts, with every file intact:
+ *  - shrink: the valid blocks and current logs past the cut move below it with the block
+ *    mover (include/zf2fs/move.h), in batches of one checkpoint each; a checkpoint gives
+ *    the new reserved, overprovision and user block counts (valid under the old
+ *    superblock too: they only shrink); the new superblock; a last checkpoint recounts
+ *    the free segments for the new main area.  The metadata areas stay as they are (a
+ *    larger SIT, NAT or SSA than the main area needs is valid).
+ *  - grow, when the SIT and SSA already cover the new main area (always with -s): the new
+ *    superblock (the old checkpoint is valid under it: its user blocks are fewer than the
+ *    new main area holds, so the volume mounts as the old size), then a checkpoint with
+ *    the new counts.
+ *  - grow, when the metadata must grow: the first sections of the main area are emptied
+ *    with the mover; a complete new set of metadata areas (checkpoint, SIT, NAT, SSA) for
+ *    the new size is written there, where the old volume has nothing it uses; the new
+ *    superblock then moves segment 0 onto it, in one write.  Main-area blocks keep their
+ *    addresses (node and NAT pointers are unchanged); only segment numbers shift.  The old
+ *    metadata areas stay behind segment 0, unused (the price of never overwriting a
+ *    block the old volume needs).
+ * An interrupted resize is finished by running it again with the same target.
+ */
+#ifndef ZF2FS_RESIZE_H
+#define ZF2FS_RESIZE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/format.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct zf2fs_resize_opts {
+	uint64_t target_blocks;       /* new size of the last device, in 4 KiB blocks */
+	bool safe;                    /* -s: never move the metadata areas */
+	double overprovision;         /* -o; 0: the rule the volume was made with */
+	bool large_nat_bitmap;        /* -i: new metadata areas with the large NAT bitmap */
+	uint64_t batch_blocks;        /* blocks moved per checkpoint (0: 16384) */
+};
+
+enum zf2fs_resize_kind { ZF2FS_RESIZE_NONE, ZF2FS_RESIZE_GROW, ZF2FS_RESIZE_SHRINK };
+
+struct zf2fs_resize_plan {
+	enum zf2fs_resize_kind kind;
+	bool relocate;                /* grow: the metadata areas move (segment 0 moves) */
+	bool large_nat_bitmap;        /* relocate: the new areas use the large NAT bitmap */
+	bool free_stale;              /* the checkpoint's free segment count is off */
+	bool counters_stale;          /* the checkpoint's space counts are not the new size's */
+	struct zf2fs_super sb;        /* the new superblock (its crc is set when written) */
+	uint32_t old_main_segs, new_main_segs;
+	uint32_t cut_sec;             /* shrink: sections from here on must be emptied */
+	uint32_t evac_secs;           /* relocate: sections [0, evac_secs) must be emptied */
+	uint32_t shift_segs;          /* relocate: new segment number = old - shift_segs */
+	uint64_t user_block_count;    /* the new size's space policy */
+	uint32_t rsvd_segments, ovp_segments;
+	double overprovision;
+	char note[160];               /* how the overprovision was chosen */
+};
+
+/* What resizing @vol (opened, clean) to @o->target_blocks takes: 0 and @p filled (kind
+ * NONE when the size does not change and the counts are the new size's); -EINVAL or
+ * -ENOSPC (the data does not fit, -s without room in the metadata areas, not enough
+ * free space to empty the sections the new metadata needs) or -EOPNOTSUPP (zoned and
+ * read-only volumes) with a one-line reason in @why.  Reads only. */
+ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
+				   struct zf2fs_resize_plan *p, char *why, size_t whylen);
+
+/* What a resize did. */
+struct zf2fs_resize_report {
+	struct zf2fs_resize_plan plan;   /* the first plan */
+	uint64_t moved_blocks;           /* data and node blocks the mover moved */
+	uint32_t checkpoints;            /* checkpoints written */
+	uint64_t meta_blocks;            /* blocks of relocated metadata written */
+};
+
+/* Resize the volume on @devs (opened for writing by the caller; the last one already has
+ * the new size when growing) as planned above, step by step.  0; the plan's errors
+ * (nothing written); or an error of a step (the volume is the one the last completed
+ * step left: run again to finish).  Messages go to @log. */
+ZF2FS_EXPORT int zf2fs_resize_devs(struct zf2fs_dev *const *devs, unsigned n,
+				   const struct zf2fs_resize_opts *o, const struct zf2fs_log *log,
+				   struct zf2fs_resize_report *rep, char *why, size_t whylen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ZF2FS_RESIZE_H */

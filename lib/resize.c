@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * resize.c - what a resize takes (zf2fs_resize_plan) and the steps that do it
+ * (zf2fs_resize_devs), each one a crash-safe write: see include/zf2fs/resize.h for the
+ * order and why each intermediate volume mounts.  The relocated metadata areas are
+ * written by lib/resize_meta.c.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
+#include "zf2fs/endian.h"
+#include "zf2fs/move.h"
+#include "zf2fs/resize.h"
+#include "zf2fs/txn.h"
+#include "zf2fs/zoned.h"
+#include "layout_p.h"
+#include "resize_p.h"
+#include "why_p.h"
+
+#define BPS ZF2FS_BLOCKS_PER_SEG
+
+/* ---- the space policy of a main area ----------------------------------------------------- */
+static int space_for(const struct zf2fs_vol_info *vi, uint32_t segment_count, uint32_t main_segs,
+		     double ratio, struct zf2fs_layout *lay, char *why, size_t whylen)
+{
+	struct zf2fs_layout_opts lo = { .overprovision = ratio };
+
+	memset(lay, 0, sizeof(*lay));
+	lay->segs_per_sec = vi->segs_per_sec;
+	lay->secs_per_zone = vi->secs_per_zone;
+	lay->segs_per_zone = vi->segs_per_sec * vi->secs_per_zone;
+	lay->segment_count = segment_count;
+	lay->segment_count_main = main_segs;
+	lay->section_count = main_segs / vi->segs_per_sec;
+	lay->usable_segments = main_segs;
+	return zf2fs_layout_space(lay, &lo, why, whylen);
+}
+
+/* The overprovision ratio the volume was made with, so that the new size follows the same
+ * rule: 0 (mkfs's default, the ratio leaving most space) when the current counts are what
+ * that rule gives; else the ratio the reserved count was made from (the reserved
+ * segments are (100 / ratio + 1 + 6 logs) sections, rounded down). */
+static double kept_ratio(const struct zf2fs_vol_info *vi, const struct zf2fs_checkpoint *cp,
+			 uint32_t segment_count, char *note, size_t notelen)
+{
+	uint32_t rsvd = (uint32_t)zf2fs_get(cp->rsvd_segment_count);
+	uint32_t ovp = (uint32_t)zf2fs_get(cp->overprov_segment_count);
+	struct zf2fs_layout lay;
+	double x, r;
+
+	if (!space_for(vi, segment_count, vi->main_segs, 0, &lay, NULL, 0) &&
+	    lay.rsvd_segments == rsvd && lay.ovp_segments == ovp) {
+		snprintf(note, notelen, "overprovision: mkfs's default rule, as the volume has");
+		return 0;
+	}
+	x = (rsvd + 0.5) / vi->segs_per_sec - 1 - ZF2FS_NR_CURSEG;
+	if (x <= 0) {
+		snprintf(note, notelen, "overprovision: the volume's counts follow no known rule; "
+			 "mkfs's default used");
+		return 0;
+	}
+	r = 100 / x;
+	snprintf(note, notelen, "overprovision: %.2f%%, the ratio the volume's reserved "
+		 "segments were made with", r);
+	return r;
+}
+
+static bool sit_empty(void *arg, uint32_t segno)
+{
+	return !zf2fs_sit_valid_blocks(&((const struct zf2fs_sit_entry *)arg)[segno]);
+}
+
+/* ---- the plan ------------------------------------------------------------------------------- */
+/* Segments of the devices before the last (device 0 counted from segment 0). */
+static uint64_t segs_before_last(const struct zf2fs_super *sb, unsigned nd)
+{
+	uint64_t s = 0;
+
+	for (unsigned i = 0; i + 1 < nd; i++)
+		s += zf2fs_get(sb->devs[i].total_segments);
+	return s;
+}
+
+static bool meta_covers(const struct zf2fs_super *sb, const struct zf2fs_vol_info *vi,
+			uint32_t main_segs)
+{
+	return zf2fs_sit_blocks(main_segs) <= vi->sit_blocks &&
+	       (uint64_t)main_segs <= (uint64_t)zf2fs_get(sb->segment_count_ssa) * BPS;
+}
+
+/* Free sections in [@lo, @hi) (no valid block, no log) and valid blocks in them. */
+static void sections_state(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *sit, uint32_t lo,
+			   uint32_t hi, uint32_t *ret_free, uint64_t *ret_valid)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+
+	*ret_free = 0;
+	*ret_valid = 0;
+	for (uint32_t sec = lo; sec < hi; sec++) {
+		bool empty = !zf2fs_resize_sec_has_log(vol, sec);
+
+		for (uint32_t s = sec * vi->segs_per_sec; s < (sec + 1) * vi->segs_per_sec; s++) {
+			*ret_valid += zf2fs_sit_valid_blocks(&sit[s]);
+			if (zf2fs_sit_valid_blocks(&sit[s]))
+				empty = false;
+		}
+		*ret_free += empty;
+	}
+}
+
+bool zf2fs_resize_sec_has_log(struct zf2fs_vol *vol, uint32_t sec)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+		uint32_t s, off;
+
+		zf2fs_vol_curseg(vol, t, &s, &off);
+		if (s / vi->segs_per_sec == sec)
+			return true;
+	}
+	return false;
+}
+
+/* Can the valid blocks of sections [@lo, @hi) move into the free sections outside it?
+ * The mover writes only into free sections, a section's worth at a time per log. */
+static int room_to_empty(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *sit, uint32_t lo,
+			 uint32_t hi, const char *what, char *why, size_t whylen)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	uint32_t free_in, free_all, need;
+	uint64_t valid_in, valid_all, sec_blocks = (uint64_t)vi->segs_per_sec * BPS;
+
+	sections_state(vol, sit, lo, hi, &free_in, &valid_in);
+	sections_state(vol, sit, 0, vi->main_secs, &free_all, &valid_all);
+	/* the moved blocks, plus a fresh section for each log that may open one */
+	need = (uint32_t)((valid_in + sec_blocks - 1) / sec_blocks) + ZF2FS_NR_CURSEG;
+	if (valid_in && free_all - free_in < need)
+		return zf2fs_set_why(why, whylen, -ENOSPC, "%s: %llu blocks to move but only %u free "
+				     "sections outside (%u needed); free space with gc.f2fs "
+				     "collect first", what, (unsigned long long)valid_in,
+				     free_all - free_in, need);
+	return 0;
+}
+
+static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
+			   struct zf2fs_resize_plan *p, uint64_t target_end_segs,
+			   char *why, size_t whylen)
+{
+	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
+	uint32_t spz = vi->segs_per_sec * vi->secs_per_zone;
+	uint32_t seg0 = (uint32_t)zf2fs_get(sb->segment0_blkaddr);
+	struct zf2fs_layout_opts lo = {
+		.features = vi->features,
+		.large_nat_bitmap = o->large_nat_bitmap ||
+				    (vi->ckpt_flags & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG),
+	};
+	struct zf2fs_layout lay = { 0 };
+	uint32_t meta, gap;
+
+	/* segment 0 moves onto the first block of the main area: the new areas take the
+	 * first sections of the old main area, and the segments counted from there */
+	gap = (vi->main_blkaddr - seg0) / BPS;
+	if (target_end_segs <= gap)
+		return zf2fs_set_why(why, whylen, -EINVAL, "target too small");
+	lay.segs_per_sec = vi->segs_per_sec;
+	lay.secs_per_zone = vi->secs_per_zone;
+	lay.segs_per_zone = spz;
+	lay.segment0_blkaddr = vi->main_blkaddr;
+	lay.segment_count = (uint32_t)((target_end_segs - gap) / spz * spz);
+	zf2fs_layout_size_meta(&lay, &lo);
+	meta = lay.segment_count_ckpt + lay.segment_count_sit + lay.segment_count_nat +
+	       lay.segment_count_ssa;
+	if (meta % vi->segs_per_sec || meta >= lay.segment_count)
+		return zf2fs_set_why(why, whylen, -ENOSPC, "no room for the new metadata areas");
+	lay.main_blkaddr = lay.segment0_blkaddr + meta * BPS;
+	p->new_main_segs = (lay.segment_count - meta) / spz * spz;
+	lay.segment_count = meta + p->new_main_segs;
+	if (zf2fs_sit_blocks(p->new_main_segs) > lay.segment_count_sit / 2 * BPS ||
+	    p->new_main_segs > lay.segment_count_ssa * BPS ||
+	    (uint64_t)lay.segment_count_nat / 2 * BPS < vi->nat_blocks)
+		return zf2fs_set_why(why, whylen, -ENOSPC, "the new metadata areas do not cover "
+				     "the volume");
+	p->relocate = true;
+	p->large_nat_bitmap = lo.large_nat_bitmap;
+	p->shift_segs = meta;
+	p->evac_secs = meta / vi->segs_per_sec;
+	if (p->evac_secs + ZF2FS_NR_CURSEG >= vi->main_secs)
+		return zf2fs_set_why(why, whylen, -ENOSPC, "the new metadata areas (%u sections) "
+				     "do not fit in the current main area", p->evac_secs);
+
+	struct zf2fs_super *n = &p->sb;
+
+	zf2fs_set(n->segment0_blkaddr, lay.segment0_blkaddr);
+	zf2fs_set(n->cp_blkaddr, lay.cp_blkaddr);
+	zf2fs_set(n->sit_blkaddr, lay.sit_blkaddr);
+	zf2fs_set(n->nat_blkaddr, lay.nat_blkaddr);
+	zf2fs_set(n->ssa_blkaddr, lay.ssa_blkaddr);
+	zf2fs_set(n->main_blkaddr, lay.main_blkaddr);
+	zf2fs_set(n->segment_count_ckpt, lay.segment_count_ckpt);
+	zf2fs_set(n->segment_count_sit, lay.segment_count_sit);
+	zf2fs_set(n->segment_count_nat, lay.segment_count_nat);
+	zf2fs_set(n->segment_count_ssa, lay.segment_count_ssa);
+	zf2fs_set(n->segment_count, lay.segment_count);
+	zf2fs_set(n->cp_payload, lay.cp_payload);
+	(void)cp;
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
+				   struct zf2fs_resize_plan *p, char *why, size_t whylen)
+{
+	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
+	unsigned nd = zf2fs_vol_ndevs(vol);
+	uint32_t spz = vi->segs_per_sec * vi->secs_per_zone;
+	uint32_t seg0 = (uint32_t)zf2fs_get(sb->segment0_blkaddr);
+	uint64_t last_start, new_last, target_end_segs;
+	struct zf2fs_sit_entry *sit = NULL;
+	struct zf2fs_layout lay;
+	double ratio;
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	p->sb = *sb;
+	p->old_main_segs = vi->main_segs;
+	if (zf2fs_vol_is_zoned(vol))
+		return zf2fs_set_why(why, whylen, -EOPNOTSUPP, "zoned volumes cannot be resized yet");
+	if (vi->features & ZF2FS_FEAT_RO)
+		return zf2fs_set_why(why, whylen, -EOPNOTSUPP, "read-only volumes (-O ro) cannot be "
+				     "resized");
+
+	/* the last device: where it starts (segments from segment 0) and how many segments
+	 * it holds now and at the target size, in whole zones */
+	if (nd == 1) {
+		last_start = 0;
+		if (o->target_blocks < seg0)
+			return zf2fs_set_why(why, whylen, -EINVAL, "target too small");
+		new_last = (o->target_blocks - seg0) / BPS;
+	} else {
+		last_start = segs_before_last(sb, nd);
+		new_last = o->target_blocks / BPS;
+	}
+	/* the main area ends on a zone boundary counted from its start */
+	{
+		uint64_t meta = (vi->main_blkaddr - seg0) / BPS;
+		uint64_t end = last_start + new_last;
+
+		if (end <= meta)
+			return zf2fs_set_why(why, whylen, -ENOSPC, "target too small: the metadata "
+					     "areas alone take %llu segments",
+					     (unsigned long long)meta);
+		p->new_main_segs = (uint32_t)((end - meta) / spz * spz);
+		target_end_segs = last_start + new_last;
+		new_last = meta + p->new_main_segs - last_start;
+	}
+	if ((uint64_t)p->new_main_segs + (vi->main_blkaddr - seg0) / BPS > ZF2FS_MAX_SEGMENTS)
+		return zf2fs_set_why(why, whylen, -EINVAL, "target too large: F2FS addresses at most "
+				     "16 TiB");
+	if (p->new_main_segs > vi->main_segs)
+		p->kind = ZF2FS_RESIZE_GROW;
+	else if (p->new_main_segs < vi->main_segs)
+		p->kind = ZF2FS_RESIZE_SHRINK;
+
+	err = zf2fs_vol_load_sit(vol, &sit);
+	if (err)
+		return zf2fs_set_why(why, whylen, err, "cannot read the SIT");
+
+	if (p->kind == ZF2FS_RESIZE_GROW && !meta_covers(sb, vi, p->new_main_segs)) {
+		if (nd > 1) {
+			err = zf2fs_set_why(why, whylen, -EOPNOTSUPP, "a multi-device volume grows "
+					    "only as far as its SIT and SSA cover (%u main "
+					    "segments; %u asked)", (unsigned)
+					    (vi->sit_blocks * ZF2FS_SIT_PER_BLOCK), p->new_main_segs);
+			goto out;
+		}
+		if (o->safe) {
+			err = zf2fs_set_why(why, whylen, -ENOSPC, "-s: the SIT and SSA cover %u main "
+					    "segments, the new size needs %u (run without -s to "
+					    "grow them)", (unsigned)(uint64_t)
+					    (zf2fs_get(sb->segment_count_ssa) * BPS <
+					     (uint64_t)vi->sit_blocks * ZF2FS_SIT_PER_BLOCK ?
+					     zf2fs_get(sb->segment_count_ssa) * BPS :
+					     (uint64_t)vi->sit_blocks * ZF2FS_SIT_PER_BLOCK),
+					    p->new_main_segs);
+			goto out;
+		}
+		err = plan_relocation(vol, o, p, target_end_segs, why, whylen);
+		if (!err)
+			err = room_to_empty(vol, sit, 0, p->evac_secs, "moving the metadata areas",
+					    why, whylen);
+		if (err)
+			goto out;
+	} else if (o->large_nat_bitmap && !(vi->ckpt_flags & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG)) {
+		err = zf2fs_set_why(why, whylen, -EINVAL, "-i applies only when the metadata areas "
+				    "are rebuilt (a grow past what they cover)");
+		goto out;
+	}
+
+	/* the space policy of the new main area, with the rule the volume was made with */
+	ratio = o->overprovision ? o->overprovision :
+		kept_ratio(vi, cp, zf2fs_super_areas_segments(sb), p->note, sizeof(p->note));
+	if (o->overprovision)
+		snprintf(p->note, sizeof(p->note), "overprovision: %.2f%% as asked", ratio);
+	err = space_for(vi, p->relocate ? (uint32_t)zf2fs_get(p->sb.segment_count) :
+			(uint32_t)((vi->main_blkaddr - seg0) / BPS + p->new_main_segs),
+			p->new_main_segs, ratio, &lay, why, whylen);
+	if (err)
+		goto out;
+	p->user_block_count = lay.user_block_count;
+	p->rsvd_segments = lay.rsvd_segments;
+	p->ovp_segments = lay.ovp_segments;
+	p->overprovision = lay.overprovision;
+	p->counters_stale = p->user_block_count != zf2fs_get(cp->user_block_count) ||
+			    p->rsvd_segments != zf2fs_get(cp->rsvd_segment_count) ||
+			    p->ovp_segments != zf2fs_get(cp->overprov_segment_count);
+	if (zf2fs_get(cp->valid_block_count) > p->user_block_count) {
+		err = zf2fs_set_why(why, whylen, -ENOSPC, "the data does not fit: %llu blocks in "
+				    "use, the new size holds %llu",
+				    (unsigned long long)zf2fs_get(cp->valid_block_count),
+				    (unsigned long long)p->user_block_count);
+		goto out;
+	}
+	{
+		uint32_t logs[ZF2FS_NR_CURSEG], off;
+
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+			zf2fs_vol_curseg(vol, t, &logs[t], &off);
+		p->free_stale = zf2fs_free_segs(vi, 0, logs, sit_empty, sit) !=
+				zf2fs_get(cp->free_segment_count);
+	}
+	if (p->kind == ZF2FS_RESIZE_SHRINK) {
+		p->cut_sec = p->new_main_segs / vi->segs_per_sec;
+		err = room_to_empty(vol, sit, p->cut_sec, vi->main_secs, "shrinking", why, whylen);
+		if (err)
+			goto out;
+	}
+
+	/* the new superblock: sizes (areas and addresses already set when relocating) */
+	{
+		struct zf2fs_super *n = &p->sb;
+		uint64_t gap = p->relocate ? p->shift_segs : 0;   /* segments segment 0 moves */
+
+		if (!p->relocate)
+			zf2fs_set(n->segment_count, (uint32_t)((vi->main_blkaddr - seg0) / BPS +
+							      p->new_main_segs));
+		zf2fs_set(n->segment_count_main, p->new_main_segs);
+		zf2fs_set(n->section_count, p->new_main_segs / vi->segs_per_sec);
+		if (nd == 1) {
+			zf2fs_set(n->block_count, o->target_blocks);
+		} else {
+			uint64_t start_blk = (uint64_t)seg0 + last_start * BPS;
+
+			zf2fs_set(n->devs[nd - 1].total_segments, (uint32_t)new_last);
+			zf2fs_set(n->devs[0].total_segments,
+				  (uint32_t)(zf2fs_get(n->devs[0].total_segments) - gap));
+			zf2fs_set(n->block_count, start_blk + o->target_blocks);
+		}
+	}
+out:
+	free(sit);
+	return err;
+}

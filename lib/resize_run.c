@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * resize_run.c - zf2fs_resize_devs: the steps of a resize, in the order that keeps a
+ * mountable volume after each write (include/zf2fs/resize.h).  Between steps the volume
+ * is opened again and the plan made again from what is on disk, so that a resize
+ * interrupted anywhere is finished by running it again.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
+#include "zf2fs/endian.h"
+#include "zf2fs/move.h"
+#include "zf2fs/resize.h"
+#include "zf2fs/txn.h"
+#include "resize_p.h"
+#include "why_p.h"
+
+#define DEFAULT_BATCH 16384   /* blocks per checkpoint: 64 MiB held in memory */
+
+struct run {
+	struct zf2fs_dev *const *devs;
+	unsigned n;
+	const struct zf2fs_log *log;
+	const struct zf2fs_resize_opts *o;
+	struct zf2fs_resize_opts pinned;
+	struct zf2fs_resize_report *rep;
+	struct zf2fs_vol *vol;
+	char *why;
+	size_t whylen;
+};
+
+static int reopen(struct run *r)
+{
+	int err;
+
+	zf2fs_vol_close(r->vol);
+	r->vol = NULL;
+	err = zf2fs_vol_open_devs(r->devs, r->n, r->log, &r->vol);
+	return err ? zf2fs_set_why(r->why, r->whylen, err, "cannot open the volume again") : 0;
+}
+
+/* A checkpoint the kernel would replay or check first is not one to build on. */
+static int check_clean(struct run *r)
+{
+	uint32_t f = zf2fs_vol_info(r->vol)->ckpt_flags;
+
+	if (!(f & ZF2FS_CP_UMOUNT_FLAG))
+		return zf2fs_set_why(r->why, r->whylen, -EINVAL, "the volume was not cleanly "
+				     "unmounted: mount and unmount it, or run fsck.f2fs first");
+	if (f & (ZF2FS_CP_ERROR_FLAG | ZF2FS_CP_FSCK_FLAG))
+		return zf2fs_set_why(r->why, r->whylen, -EINVAL, "the checkpoint asks for fsck: "
+				     "run fsck.f2fs first");
+	return 0;
+}
+
+/* One checkpoint: the valid blocks of sections [*@next, @hi) moved into free sections of
+ * [@tlo, @thi), until a batch is queued.  *@next advances past what was queued. */
+static int move_batch(struct run *r, uint32_t *next, uint32_t hi, uint32_t tlo, uint32_t thi)
+{
+	uint64_t batch = r->o->batch_blocks ? r->o->batch_blocks : DEFAULT_BATCH;
+	struct zf2fs_move_stats st = { 0 };
+	struct zf2fs_txn *txn;
+	bool logs = false;
+	int err = zf2fs_txn_begin(r->vol, &txn);
+
+	if (err)
+		return zf2fs_set_why(r->why, r->whylen, err, "cannot start a transaction");
+	for (; *next < hi && !err && st.data_blocks + st.node_blocks < batch; (*next)++) {
+		logs |= zf2fs_resize_sec_has_log(r->vol, *next);
+		err = zf2fs_move_section(txn, *next, &st);
+	}
+	if (err) {
+		zf2fs_set_why(r->why, r->whylen, err, "cannot move the blocks of section %u (see "
+			      "above)", *next - 1);
+		goto out;
+	}
+	err = zf2fs_move_set_target(txn, tlo, thi);
+	if (!err)
+		err = zf2fs_txn_commit(txn);
+	if (err) {
+		zf2fs_set_why(r->why, r->whylen, err, "moving blocks failed (the volume is as the "
+			      "last checkpoint left it)");
+		goto out;
+	}
+	r->rep->moved_blocks += st.data_blocks + st.node_blocks;
+	if (st.data_blocks + st.node_blocks || logs)
+		r->rep->checkpoints++;
+out:
+	zf2fs_txn_free(txn);
+	return err;
+}
+
+/* Empty sections [@lo, @hi): blocks and logs go to [@tlo, @thi). */
+static int empty_sections(struct run *r, uint32_t lo, uint32_t hi, uint32_t tlo, uint32_t thi)
+{
+	uint32_t next = lo;
+	int err = 0;
+
+	while (next < hi && !err) {
+		err = move_batch(r, &next, hi, tlo, thi);
+		if (!err)
+			err = reopen(r);
+	}
+	return err;
+}
+
+/* One checkpoint with the plan's space counts (and the free segments recounted). */
+static int commit_space(struct run *r, const struct zf2fs_resize_plan *p)
+{
+	struct zf2fs_txn *txn = NULL;
+	int err = zf2fs_txn_begin(r->vol, &txn);
+
+	if (!err)
+		err = zf2fs_txn_set_space(txn, p->user_block_count, p->rsvd_segments,
+					  p->ovp_segments);
+	if (!err)
+		err = zf2fs_txn_commit(txn);
+	if (txn)
+		zf2fs_txn_free(txn);
+	if (err)
+		return zf2fs_set_why(r->why, r->whylen, err, "cannot write the checkpoint with the "
+				     "new space counts");
+	r->rep->checkpoints++;
+	return reopen(r);
+}
+
+static int write_super(struct run *r, const struct zf2fs_resize_plan *p)
+{
+	int err = zf2fs_vol_write_super(r->vol, &p->sb, r->why, r->whylen);
+
+	return err ? err : reopen(r);
+}
+
+static int steps(struct run *r)
+{
+	struct zf2fs_resize_plan p;
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(r->vol);
+	int err = zf2fs_resize_plan(r->vol, r->o, &p, r->why, r->whylen);
+
+	if (err)
+		return err;
+	r->rep->plan = p;
+	/* the ratio chosen now holds to the end: the later plans see counts half way */
+	r->pinned = *r->o;
+	r->pinned.overprovision = p.overprovision;
+	r->o = &r->pinned;
+	/* 1. empty what the new size takes away: checkpoints of moved blocks */
+	if (p.kind == ZF2FS_RESIZE_SHRINK)
+		err = empty_sections(r, p.cut_sec, vi->main_secs, 0, p.cut_sec);
+	else if (p.relocate)
+		err = empty_sections(r, 0, p.evac_secs, p.evac_secs, vi->main_secs);
+	if (!err)
+		err = zf2fs_resize_plan(r->vol, r->o, &p, r->why, r->whylen);
+	if (err)
+		return err;
+
+	/* 2. the new size */
+	if (p.relocate) {
+		err = zf2fs_resize_write_meta(r->vol, &p, &r->rep->meta_blocks);
+		if (err == -EBUSY)
+			return zf2fs_set_why(r->why, r->whylen, err, "the sections the new metadata "
+					     "areas take are still in use");
+		if (err)
+			return zf2fs_set_why(r->why, r->whylen, err, "cannot write the new metadata "
+					     "areas (the old volume is unchanged)");
+		r->rep->checkpoints++;
+		err = write_super(r, &p);
+	} else if (p.kind == ZF2FS_RESIZE_SHRINK) {
+		/* counts first: they only shrink, so the old superblock accepts them */
+		if (p.counters_stale)
+			err = commit_space(r, &p);
+		if (!err)
+			err = write_super(r, &p);
+	} else if (p.kind == ZF2FS_RESIZE_GROW) {
+		/* superblock first: the old counts are valid in a larger main area */
+		err = write_super(r, &p);
+	}
+	if (err)
+		return err;
+
+	/* 3. the counts of the size the superblock now has */
+	err = zf2fs_resize_plan(r->vol, r->o, &p, r->why, r->whylen);
+	if (!err && p.kind != ZF2FS_RESIZE_NONE)
+		err = zf2fs_set_why(r->why, r->whylen, -EIO, "the volume did not take the new size");
+	if (!err && (p.counters_stale || p.free_stale))
+		err = commit_space(r, &p);
+	return err;
+}
+
+ZF2FS_EXPORT int zf2fs_resize_devs(struct zf2fs_dev *const *devs, unsigned n,
+				   const struct zf2fs_resize_opts *o, const struct zf2fs_log *log,
+				   struct zf2fs_resize_report *rep, char *why, size_t whylen)
+{
+	struct run r = { .devs = devs, .n = n, .log = log, .o = o, .rep = rep, .why = why,
+			 .whylen = whylen };
+	int err;
+
+	memset(rep, 0, sizeof(*rep));
+	err = zf2fs_vol_open_devs(devs, n, log, &r.vol);
+	if (err)
+		return zf2fs_set_why(why, whylen, err, "cannot open the volume");
+	err = check_clean(&r);
+	if (!err)
+		err = steps(&r);
+	zf2fs_vol_close(r.vol);
+	return err;
+}

@@ -1,0 +1,204 @@
+#!/bin/bash
+# resize.f2fs on an aged image (our mkfs, 256 MiB, files made by transactions and every
+# other one removed: move_lib.sh).  Every result: every file's sha256 unchanged
+# (dump.f2fs --cat), both fscks (ours; Debian's 1.15 when installed) clean, the
+# superblock's sizes as asked.
+#  1. grow with -s within what the SIT and SSA cover (256 -> 768 MiB): segment 0 stays;
+#     -s past that (3 GiB) is refused, the image byte-identical;
+#  2. grow 10x (2560 MiB): the metadata areas are rebuilt for the new size behind the
+#     old main area's first sections (segment 0 moves), then again to 6 GiB;
+#  3. shrink below blocks that defrag.f2fs put near the end: they move, the size drops;
+#     a shrink below the data is refused, byte-identical;
+#  4. a fault at every write (sampled on the long ones) of a relocating grow, a shrink
+#     and a grow within the areas: each interrupted volume is clean for our fsck (but
+#     for the free segment count, which Linux recomputes and never reads, and the pack
+#     not in use, which Linux does not check) with every
+#     file unchanged and the old or the new size; running resize.f2fs again finishes
+#     the job, clean.
+
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/move_lib.sh"
+need_python
+
+RESIZE=$top_builddir/tools/resize.f2fs
+DEFRAG=$top_builddir/tools/defrag.f2fs
+FSCK=$top_builddir/fsck/fsck.f2fs
+DUMP=$top_builddir/tools/dump.f2fs
+POP=$top_builddir/tests/images/txn_populate
+[ -x "$POP" ] || hard_error "txn_populate is not built: $POP"
+[ -x "$RESIZE" ] || hard_error "resize.f2fs is not built: $RESIZE"
+export SOURCE_DATE_EPOCH=1700000000
+HAVE_REF=0
+[ -x "$REF_FSCK" ] && HAVE_REF=1
+REFNOTE=" and Debian's"
+[ $HAVE_REF = 1 ] || REFNOTE=" (Debian's fsck.f2fs not installed: SKIP for it)"
+
+BASE=$(new_image base.img 256M)
+"$MKFS" -f -q -O extra_attr,inode_checksum,lost_found "$BASE" >/dev/null 2>&1 ||
+	hard_error "mkfs failed"
+age_image "$BASE"
+shas "$BASE" > "$TEST_TMP/before.sha" || hard_error "cannot read the files of the aged image"
+[ "$(wc -l < "$TEST_TMP/before.sha")" -gt 50 ] || hard_error "too few files on the aged image"
+
+both_clean()
+{
+	local out
+	out=$("$FSCK" -f -n "$1" 2>&1) || { printf 'our fsck:\n%s\n' "$out" | head -10; return 1; }
+	[ $HAVE_REF = 0 ] && return 0
+	ref_fsck "$1" > "$TEST_TMP/ref.out" 2>&1 || { head -30 "$TEST_TMP/ref.out"; return 1; }
+}
+
+# sbf IMG FIELD: one superblock field
+sbf() { sb_fields "$1" | sed -n "s/^$2=//p"; }
+
+# verify NAME IMG BLOCKS: files unchanged, both fscks clean, block_count = BLOCKS
+verify()
+{
+	local name=$1 img=$2 blocks=$3 why=""
+	shas "$img" > "$TEST_TMP/after.sha" || why="cannot read the files"
+	[ -z "$why" ] && ! cmp -s "$TEST_TMP/before.sha" "$TEST_TMP/after.sha" &&
+		why="files changed: $(diff "$TEST_TMP/before.sha" "$TEST_TMP/after.sha" | head -4)"
+	[ -z "$why" ] && [ "$(sbf "$img" block_count)" != "$blocks" ] &&
+		why="block_count $(sbf "$img" block_count), expected $blocks"
+	[ -z "$why" ] && { why=$(both_clean "$img") || true; }
+	if [ -z "$why" ]; then tap_ok "$name: files unchanged, fscks (ours$REFNOTE) clean"
+	else tap_fail "$name: $why"; fi
+}
+
+# refused NAME IMG ARGS...: exit 1, one line naming the cause, image byte-identical
+refused()
+{
+	local name=$1 img=$2 rc; shift 2
+	cp --sparse=always "$img" "$TEST_TMP/r.img"
+	"$RESIZE" "$@" "$TEST_TMP/r.img" > "$TEST_TMP/out" 2> "$TEST_TMP/err"; rc=$?
+	if [ $rc = 1 ] && [ "$(wc -l < "$TEST_TMP/err")" = 1 ] && cmp -s "$img" "$TEST_TMP/r.img"; then
+		tap_ok "$name refused: $(cat "$TEST_TMP/err")"
+	else
+		tap_fail "$name: exit $rc, stderr: $(head -3 "$TEST_TMP/err"), image $(cmp -s "$img" "$TEST_TMP/r.img" && echo same || echo CHANGED)"
+	fi
+}
+
+# 1. grow within the areas
+G1=$TEST_TMP/g1.img
+cp --sparse=always "$BASE" "$G1"; truncate -s 768M "$G1"
+SEG0=$(sbf "$BASE" segment0_blkaddr)
+if "$RESIZE" -s "$G1" > "$TEST_TMP/out" 2>&1 && [ "$(sbf "$G1" segment0_blkaddr)" = "$SEG0" ] &&
+   [ "$(sbf "$G1" segment_count_main)" -gt "$(sbf "$BASE" segment_count_main)" ]; then
+	tap_ok "grow -s 256 -> 768 MiB: $(head -1 "$TEST_TMP/out")"
+else
+	tap_fail "grow -s: $(cat "$TEST_TMP/out")"
+fi
+verify "grow -s to 768 MiB" "$G1" $((768 * 256))
+"$RESIZE" "$G1" > "$TEST_TMP/out" 2>&1 && grep -q "nothing to do" "$TEST_TMP/out" &&
+	tap_ok "again: $(cat "$TEST_TMP/out")" || tap_fail "again: $(cat "$TEST_TMP/out")"
+G3=$TEST_TMP/g3.img
+cp --sparse=always "$BASE" "$G3"; truncate -s 3G "$G3"
+refused "grow -s to 3 GiB" "$G3" -s
+refused "target past the device's end" "$G3" -t $((4 * 1024 * 1024 * 2))
+
+# 2. grow 10x: the metadata areas rebuilt
+G10=$TEST_TMP/g10.img
+cp --sparse=always "$BASE" "$G10"; truncate -s 2560M "$G10"
+if "$RESIZE" "$G10" > "$TEST_TMP/out" 2>&1 && grep -q "metadata areas rebuilt" "$TEST_TMP/out" &&
+   [ "$(sbf "$G10" segment0_blkaddr)" = "$(sbf "$BASE" main_blkaddr)" ] &&
+   [ "$(sbf "$G10" segment_count_ssa)" -gt "$(sbf "$BASE" segment_count_ssa)" ]; then
+	tap_ok "grow 10x to 2560 MiB: $(tr '\n' ' ' < "$TEST_TMP/out")"
+else
+	tap_fail "grow 10x: $(cat "$TEST_TMP/out"); segment0 $(sbf "$G10" segment0_blkaddr)"
+fi
+verify "grow 10x" "$G10" $((2560 * 256))
+truncate -s 6G "$G10"
+"$RESIZE" "$G10" > "$TEST_TMP/out" 2>&1 && grep -q "metadata areas rebuilt" "$TEST_TMP/out" &&
+	tap_ok "grown again to 6 GiB: $(head -1 "$TEST_TMP/out")" ||
+	tap_fail "grown again: $(cat "$TEST_TMP/out")"
+verify "grow again to 6 GiB" "$G10" $((6 * 1024 * 256))
+
+# 3. shrink: put blocks near the end of the 768 MiB volume, then cut below them
+S=$TEST_TMP/s.img
+cp --sparse=always "$G1" "$S"
+MAIN=$(sbf "$S" main_blkaddr)
+"$DUMP" --json --segments "$S" > "$TEST_TMP/segs.json"
+read -r FIRST LAST < <(python3 - "$TEST_TMP/segs.json" <<'EOF'
+import json, sys
+s = json.load(open(sys.argv[1]))['segments']
+used = [e['segno'] for e in s['list'] if e['valid_blocks'] and e['state'] != 'current']
+print(min(used), max(used))
+EOF
+)
+TARGET=$((MAIN + 300 * 512))
+"$DEFRAG" -s $((MAIN + FIRST * 512)) -l $(( (LAST - FIRST + 1) * 512 )) -t $TARGET "$S" \
+	> /dev/null 2>&1 || hard_error "defrag could not move blocks to the end"
+HIGH=$("$DUMP" --json --segments "$S" | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["segments"]
+print(max(e["segno"] for e in s["list"] if e["valid_blocks"]))')
+[ "$HIGH" -ge 300 ] || hard_error "no block near the end after defrag (highest used segment $HIGH)"
+cp --sparse=always "$S" "$TEST_TMP/s_before.img"
+if "$RESIZE" -t $((200 * 2048)) "$S" > "$TEST_TMP/out" 2>&1 && grep -q "^shrunk" "$TEST_TMP/out" &&
+   [ "$(sbf "$S" segment_count_main)" -lt 200 ]; then
+	tap_ok "shrink 768 -> 200 MiB below segment $HIGH: $(tr '\n' ' ' < "$TEST_TMP/out")"
+else
+	tap_fail "shrink: $(cat "$TEST_TMP/out")"
+fi
+verify "shrink to 200 MiB" "$S" $((200 * 256))
+refused "shrink below the data" "$S" -t $((40 * 2048))
+
+# 4. faults.  fault_run N SRC TARGET_BYTES OLD_BLOCKS NEW_BLOCKS ARGS...: resize a copy of
+# SRC (its file grown to TARGET_BYTES) with the N-th write failing; prints "old", "new"
+# or "done", or why the interrupted volume is wrong (then returns 1).  Then, for a
+# sample, the same command again must finish: printed as "+fin".
+fault_run()
+{
+	local n=$1 src=$2 bytes=$3 old=$4 new=$5 rc bc out; shift 5
+	cp --sparse=always "$src" "$TEST_TMP/f.img"; truncate -s "$bytes" "$TEST_TMP/f.img"
+	ZF2FS_FAULT_WRITES=$n "$RESIZE" "$@" "$TEST_TMP/f.img" > "$TEST_TMP/fout" 2>&1; rc=$?
+	[ $rc = 0 ] && { echo done; return 0; }
+	bc=$(sbf "$TEST_TMP/f.img" block_count)
+	out=$("$FSCK" -f -n "$TEST_TMP/f.img" 2>&1)
+	# allowed half way: the free segment count (Linux recomputes it, never reads it) and
+	# the pack not in use (torn, or sized for the other superblock: Linux checks only
+	# the newest pack)
+	if [ $? != 0 ] && printf '%s\n' "$out" | grep '^\[0x' | grep -qv -e '^\[0x070006\]' -e '^\[0x020001\]'; then
+		echo "write $n: our fsck: $(printf '%s\n' "$out" | head -3)"; return 1
+	fi
+	shas "$TEST_TMP/f.img" > "$TEST_TMP/fsha" && cmp -s "$TEST_TMP/before.sha" "$TEST_TMP/fsha" ||
+		{ echo "write $n: files changed"; return 1; }
+	if [ "$bc" = "$old" ]; then echo old; elif [ "$bc" = "$new" ]; then echo new
+	else echo "write $n: block_count $bc"; return 1; fi
+}
+
+# fault_loop NAME SRC BYTES OLD NEW ARGS...: the resize's write count W (-d 3), then
+# fault_run at 40 points spread over [1, W] and at each of the last 12 writes
+fault_loop()
+{
+	local name=$1 src=$2 bytes=$3 old=$4 new=$5 n r olds=0 news=0 runs=0 fin=0 why="" w step
+	shift 5
+	cp --sparse=always "$src" "$TEST_TMP/f.img"; truncate -s "$bytes" "$TEST_TMP/f.img"
+	w=$("$RESIZE" -d 3 "$@" "$TEST_TMP/f.img" 2>&1 | sed -n 's/.* \([0-9]*\) writes$/\1/p')
+	[ -n "$w" ] && [ "$w" -gt 0 ] || { tap_fail "$name: no write count"; return; }
+	step=$(( w / 40 > 0 ? w / 40 : 1 ))
+	for n in $( (seq 1 "$step" "$w"; seq $((w > 12 ? w - 11 : 1)) $((w + 1))) | sort -nu); do
+		r=$(fault_run $n "$src" "$bytes" "$old" "$new" "$@") || { why=$r; break; }
+		runs=$((runs + 1))
+		[ "$r" = done ] && break
+		[ "$r" = old ] && olds=$((olds + 1))
+		[ "$r" = new ] && news=$((news + 1))
+		if [ $((runs % 5)) = 1 ]; then
+			"$RESIZE" "$@" "$TEST_TMP/f.img" > "$TEST_TMP/fout" 2>&1 &&
+			[ "$(sbf "$TEST_TMP/f.img" block_count)" = "$new" ] &&
+			"$FSCK" -f -n "$TEST_TMP/f.img" > /dev/null 2>&1 ||
+				{ why="write $n: running again did not finish: $(cat "$TEST_TMP/fout")"; break; }
+			fin=$((fin + 1))
+		fi
+	done
+	if [ -n "$why" ]; then tap_fail "$name: $why"
+	elif [ $olds = 0 ] || [ "$r" != done ]; then tap_fail "$name: the faults did not cover the resize ($olds old, last: $r)"
+	else tap_ok "$name, $w writes: $((runs - 1)) faults (every ${step}th and the last 12): $olds left the old size, $news the new, all clean with files unchanged; $fin finished by running again"
+	fi
+}
+
+fault_loop "faults, grow 10x" "$BASE" 2560M $((256 * 256)) $((2560 * 256))
+fault_loop "faults, shrink to 200 MiB" "$TEST_TMP/s_before.img" 768M $((768 * 256)) \
+	$((200 * 256)) -t $((200 * 2048))
+fault_loop "faults, grow -s to 768 MiB" "$BASE" 768M $((256 * 256)) $((768 * 256)) -s
+tap_summary

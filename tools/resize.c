@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * resize.c - resize.f2fs: grow or shrink an unmounted F2FS volume, with f2fs-tools'
+ * interface:
+ *
+ *   resize.f2fs [-d level] [-t sectors] [-s] [-o percent] [-i] device
+ *
+ * The work is the library's (include/zf2fs/resize.h): every step is a crash-safe write
+ * and an interrupted resize is finished by running the same command again.  This file
+ * parses the command line, checks what can be refused before the first write (mounted,
+ * target past the device's end) and reports.
+ */
+#include "config.h"
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zf2fs/zf2fs.h"
+#include "helper.h"
+#include "zf2fs/resize.h"
+
+#define PROG "resize.f2fs"
+
+struct opts {
+	const char *dev;
+	uint64_t target_sectors;
+	bool have_target, safe, large_nat;
+	double ovp;
+	int level;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: " PROG " [options] device\n"
+"Grow or shrink an unmounted F2FS volume to a target size (default: the device's size).\n"
+"\n"
+"  -t, --target SECTORS   new size in the device's logical sectors (512 bytes for\n"
+"                         image files); on a multi-device volume, of the last device\n"
+"  -s, --safe             never move the metadata areas: grow only as far as they\n"
+"                         already cover\n"
+"  -o, --overprovision P  overprovision percent for the new size (default: the rule\n"
+"                         the volume was made with)\n"
+"  -i, --large-nat-bitmap new metadata areas with the large NAT bitmap (a grow that\n"
+"                         rebuilds them)\n"
+"  -d, --debug LEVEL      more messages (0-3)\n"
+"  -h, --help             this help\n"
+"  -V, --version          version and build features\n"
+"\n"
+"Every step leaves a volume that mounts; run the same command again to finish an\n"
+"interrupted resize.  Exit: 0 resized or nothing to do, 1 error, 16 usage.\n");
+}
+
+static int fail(const char *what, int err)
+{
+	fprintf(stderr, PROG ": %s%s%s\n", what, err ? ": " : "", err ? strerror(-err) : "");
+	return 1;
+}
+
+/* The paths of every device of the volume (the superblock's list on a multi-device one),
+ * after refusing a mounted one. */
+static int device_paths(const struct opts *o, const struct zf2fs_log *log, char paths[][256],
+			unsigned *ret_n)
+{
+	struct zf2fs_vol *vol;
+	int err = zf2fs_path_is_mounted(o->dev);
+
+	if (err > 0) {
+		fprintf(stderr, PROG ": %s is mounted: unmount it first\n", o->dev);
+		return -EBUSY;
+	}
+	err = zf2fs_vol_open(&o->dev, 1, 0, log, &vol);
+	if (err) {
+		fprintf(stderr, PROG ": %s: no F2FS volume to resize\n", o->dev);
+		return err;
+	}
+	*ret_n = zf2fs_vol_ndevs(vol);
+	for (unsigned i = 0; i < *ret_n; i++) {
+		snprintf(paths[i], 256, "%s", i ? zf2fs_dev_path(zf2fs_vol_dev(vol, i)) : o->dev);
+		if (i && zf2fs_path_is_mounted(paths[i]) > 0) {
+			fprintf(stderr, PROG ": %s is mounted: unmount it first\n", paths[i]);
+			err = -EBUSY;
+		}
+	}
+	zf2fs_vol_close(vol);
+	return err;
+}
+
+static void report(const struct zf2fs_resize_report *rep, uint64_t blocks)
+{
+	const struct zf2fs_resize_plan *p = &rep->plan;
+	const char *kind = p->kind == ZF2FS_RESIZE_GROW ? "grown" :
+			   p->kind == ZF2FS_RESIZE_SHRINK ? "shrunk" : NULL;
+
+	if (!kind) {
+		printf("%s\n", p->counters_stale || p->free_stale ?
+		       "the volume already had the target size: its space counts are now right" :
+		       "nothing to do: the volume already has the target size");
+		return;
+	}
+	printf("%s: %u -> %u main segments (%" PRIu64 " blocks of the last device)%s\n", kind,
+	       p->old_main_segs, p->new_main_segs, blocks,
+	       p->relocate ? ", metadata areas rebuilt" : "");
+	printf("user blocks %" PRIu64 ", reserved segments %u, overprovision segments %u (%s)\n",
+	       p->user_block_count, p->rsvd_segments, p->ovp_segments, p->note);
+	printf("%" PRIu64 " blocks moved, %" PRIu64 " metadata blocks written, %u checkpoints\n",
+	       rep->moved_blocks, rep->meta_blocks, rep->checkpoints);
+}
+
+static int run(const struct opts *o, const struct zf2fs_log *log)
+{
+	char paths[ZF2FS_MAX_DEVICES][256];
+	struct zf2fs_dev *devs[ZF2FS_MAX_DEVICES] = { 0 };
+	struct zf2fs_resize_opts ro = {
+		.safe = o->safe, .overprovision = o->ovp, .large_nat_bitmap = o->large_nat,
+	};
+	struct zf2fs_resize_report rep;
+	struct zf2fs_dev_geom g;
+	const char *fault = getenv("ZF2FS_FAULT_WRITES");
+	char why[256] = "";
+	unsigned n = 0;
+	int err = device_paths(o, log, paths, &n), ret = 1;
+
+	if (err)
+		return 1;
+	for (unsigned i = 0; i < n && !err; i++) {
+		err = zf2fs_dev_open(paths[i], ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, log, &devs[i]);
+		if (err)
+			fprintf(stderr, PROG ": cannot open %s: %s\n", paths[i], strerror(-err));
+	}
+	if (err)
+		goto out;
+	err = zf2fs_dev_geometry(devs[n - 1], &g);
+	if (err) {
+		ret = fail("cannot read the device's geometry", err);
+		goto out;
+	}
+	if (o->have_target) {
+		uint64_t bytes = o->target_sectors * g.sector_size;
+
+		if (bytes > g.bytes) {
+			fprintf(stderr, PROG ": target %" PRIu64 " sectors is past the end of %s "
+				"(%" PRIu64 " sectors): grow the device or image first\n",
+				o->target_sectors, paths[n - 1], g.bytes / g.sector_size);
+			goto out;
+		}
+		ro.target_blocks = bytes / ZF2FS_BLKSIZE;
+	} else {
+		ro.target_blocks = g.bytes / ZF2FS_BLKSIZE;
+	}
+	if (fault)
+		zf2fs_dev_fail_writes_after(devs[0], strtoul(fault, NULL, 10));
+	err = zf2fs_resize_devs(devs, n, &ro, log, &rep, why, sizeof(why));
+	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "%lu writes", zf2fs_dev_write_count(devs[0]));
+	if (err) {
+		fprintf(stderr, PROG ": %s\n", why[0] ? why : strerror(-err));
+		goto out;
+	}
+	report(&rep, ro.target_blocks);
+	ret = 0;
+out:
+	for (unsigned i = 0; i < n; i++)
+		if (devs[i])
+			zf2fs_dev_close(devs[i]);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "target", required_argument, NULL, 't' },
+		{ "safe", no_argument, NULL, 's' },
+		{ "overprovision", required_argument, NULL, 'o' },
+		{ "large-nat-bitmap", no_argument, NULL, 'i' },
+		{ "debug", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { 0 };
+	struct zf2fs_log log = { .level = 0, .fn = zf2fs_cli_log, .arg = (void *)PROG };
+	char *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "t:so:id:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			o.target_sectors = zf2fs_parse_u64(PROG, optarg, "target sectors", 1,
+							   UINT64_MAX / 4096);
+			o.have_target = true;
+			break;
+		case 's':
+			o.safe = true;
+			break;
+		case 'o':
+			o.ovp = strtod(optarg, &end);
+			if (*end || !(o.ovp > 0 && o.ovp < 100))
+				zf2fs_usage_error(PROG, "overprovision: a percent above 0 and below "
+						  "100 expected, not %s", optarg);
+			break;
+		case 'i':
+			o.large_nat = true;
+			break;
+		case 'd':
+			o.level = (int)zf2fs_parse_u64(PROG, optarg, "debug level", 0, 3);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			return zf2fs_print_version(stdout, PROG) ? 1 : 0;
+		default:
+			zf2fs_usage_error(PROG, "unknown option or missing argument: %s",
+					  argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		zf2fs_usage_error(PROG, "no device given");
+	if (argc - optind > 1)
+		zf2fs_usage_error(PROG, "too many arguments");
+	if (o.safe && o.large_nat)
+		zf2fs_usage_error(PROG, "-i rebuilds the metadata areas, which -s forbids");
+	o.dev = argv[optind];
+	log.level = o.level;
+	return run(&o, &log);
+}
