@@ -45,6 +45,15 @@ ZF2FS_EXPORT int zf2fs_compress_by_name(const char *name)
 	return -EINVAL;
 }
 
+ZF2FS_EXPORT bool zf2fs_have_lz4_support(void)
+{
+#ifdef HAVE_LIBLZ4
+	return true;
+#else
+	return false;
+#endif
+}
+
 ZF2FS_EXPORT bool zf2fs_have_lzo_support(void)
 {
 #ifdef HAVE_LIBLZO2

@@ -517,15 +517,6 @@ static int maybe_commit(struct loader *l)
 	return err;
 }
 
-ZF2FS_EXPORT bool zf2fs_have_lz4_support(void)
-{
-#ifdef HAVE_LIBLZ4
-	return true;
-#else
-	return false;
-#endif
-}
-
 /* Read up to @len bytes of @fd at @pos into @buf, zeros past the end; the bytes read in
  * @ret. */
 static int read_upto(int fd, uint8_t *buf, size_t len, uint64_t pos, size_t *ret)
