@@ -62,6 +62,10 @@ struct zf2fs_load_stats {
  * leaves a consistent volume.
  * With @o->check_only the source is only walked and checked (names, xattrs, readable
  * directories), so that a formatter can refuse a tree before it writes anything.
+ * With @o->compress, regular files that @o->exts selects go in compressed clusters
+ * (zf2fs/compress.h); a volume without the compression feature, an algorithm this
+ * build lacks (-EOPNOTSUPP) and bad compression options (-EINVAL) are refused before
+ * anything is written.
  * Errors are logged through @log naming the path; returns 0; -ENAMETOOLONG; -ENOSPC
  * (nothing written); -EEXIST when a name is already in the volume; -EFBIG; read errors
  * of the source (as negative errno) and the errors of the transaction.
