@@ -185,14 +185,17 @@ _zf2fs_sload()
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
 	-C|--fs-config|-s|--file-contexts) _zf2fs_files; return ;;
 	-d|--debug) _zf2fs_reply 0 1 2 3 4; return ;;
-	-a|--compress-algorithm) _zf2fs_reply lz4; return ;;
+	-a|--compress-algorithm) _zf2fs_reply lzo lz4 zstd; return ;;
 	-L|--cluster-log) _zf2fs_reply 2 3 4 5 6 7 8; return ;;
-	-t|--mount-point|-T|--timestamp) return ;;
+	-m|--min-saved-blocks) _zf2fs_reply 1 2 3; return ;;
+	-t|--mount-point|-T|--timestamp|-x|--compress-except|-i|--compress-only) return ;;
 	esac
 	case $cur in
-	-*) _zf2fs_reply -f -t -T -P -C -s -p -S -c -a -L -d -V -h --from --mount-point \
-		--target-dir --timestamp --preserve-owner --fs-config --file-contexts --product-out \
-		--sparse --compress --compress-algorithm --cluster-log --debug --version --help ;;
+	-*) _zf2fs_reply -f -t -T -P -C -s -p -S -c -a -L -x -i -m -r -d -V -h --from \
+		--mount-point --target-dir --timestamp --preserve-owner --fs-config --file-contexts \
+		--product-out --sparse --compress --compress-algorithm --cluster-log \
+		--compress-except --compress-only --min-saved-blocks --release-blocks --debug \
+		--version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }

@@ -474,8 +474,11 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	    blkaddr == w->ext_blk + (fofs - w->ext_fofs))
 		w->ext_hits++;
 	if (blkaddr == ZF2FS_COMPRESS_ADDR) {
-		/* a compressed cluster's marker: the kernel counts it as a used block */
-		ctx->found_reserved++;
+		/* a compressed cluster's marker: the kernel counts it as a used block, until
+		 * F2FS_IOC_RELEASE_COMPRESS_BLOCKS releases it with the cluster's reserved
+		 * slots (the file's compress-released bit) */
+		if (!(w->inode->i.i_inline & ZF2FS_COMPRESS_RELEASED))
+			ctx->found_reserved++;
 		return 0;
 	}
 	if (blkaddr == ZF2FS_NEW_ADDR) {   /* reserved, not yet written */

@@ -18,6 +18,7 @@
 #include "zf2fs/zf2fs.h"
 #include "helper.h"
 #include "zf2fs/load.h"
+#include "zf2fs/compress.h"
 #include "zf2fs/txn_file.h"
 
 ZF2FS_EXPORT void zf2fs_usage_error(const char *prog, const char *fmt, ...)
@@ -58,6 +59,8 @@ static const struct {
 	{ "selinux", zf2fs_have_selinux_support },
 	{ "casefold", zf2fs_have_casefold_support },
 	{ "lz4", zf2fs_have_lz4_support },
+	{ "lzo", zf2fs_have_lzo_support },
+	{ "zstd", zf2fs_have_zstd_support },
 };
 
 ZF2FS_EXPORT int zf2fs_print_version(FILE *out, const char *prog)

@@ -21,6 +21,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
+#include "compress_p.h"
 #include "volume_p.h"
 #include "why_p.h"
 
@@ -294,12 +295,11 @@ ZF2FS_EXPORT int zf2fs_file_read(struct zf2fs_vol *vol, const struct zf2fs_node 
 	if (zf2fs_inode_geometry(&inode->i, vol->info.features, &g))
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: extra attribute or "
 			    "inline xattr size is impossible", r.ino);
-	if (g.compressed)
-		return zf2fs_set_why(why, whylen, -EOPNOTSUPP, "inode %u is compressed: reading compressed "
-			    "files is not supported", r.ino);
 	if (inode->i.i_advise & ZF2FS_ADVISE_ENCRYPT)
 		return zf2fs_set_why(why, whylen, -EOPNOTSUPP, "inode %u is encrypted: its contents cannot "
 			    "be read without the key", r.ino);
+	if (g.compressed)
+		return compr_file_read(vol, inode, &g, sink, arg, why, whylen);
 	if (inode->i.i_inline & ZF2FS_INLINE_DATA) {
 		const uint8_t *data = (const uint8_t *)&inode->i.i_addr[g.extra_words + 1];
 

@@ -27,11 +27,9 @@
 #ifdef HAVE_LINUX_FS_H
 #include <linux/fs.h>
 #endif
-#ifdef HAVE_LIBLZ4
-#include <lz4.h>
-#endif
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/compress.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
 #include "zf2fs/load.h"
@@ -77,6 +75,8 @@ struct loader {
 	struct load_meta *meta;   /* NULL without fs_config and file_contexts */
 	bool projids;             /* -P on a volume with project quotas */
 	uint8_t *cin, *cout;      /* -c: a cluster, and its compressed form */
+	uint8_t alg;              /* -c: the algorithm's number */
+	uint32_t min_saved;       /* -c: blocks a compressed cluster saves at least */
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -517,15 +517,6 @@ static int maybe_commit(struct loader *l)
 	return err;
 }
 
-ZF2FS_EXPORT bool zf2fs_have_lz4_support(void)
-{
-#ifdef HAVE_LIBLZ4
-	return true;
-#else
-	return false;
-#endif
-}
-
 /* Read up to @len bytes of @fd at @pos into @buf, zeros past the end; the bytes read in
  * @ret. */
 static int read_upto(int fd, uint8_t *buf, size_t len, uint64_t pos, size_t *ret)
@@ -546,24 +537,41 @@ static int read_upto(int fd, uint8_t *buf, size_t len, uint64_t pos, size_t *ret
 	return 0;
 }
 
+/* -c: whether regular file @e goes in compressed: -x lists the extensions left plain,
+ * -i the only ones compressed.  The extension is what follows the last '.' of the
+ * file's name ("" without one), compared byte for byte as f2fs-tools does. */
+static bool wants_compression(const struct loader *l, const struct lentry *e)
+{
+	const char *dot = strrchr(e->name, '.');
+	const char *ext = dot ? dot + 1 : "";
+	bool listed = false;
+
+	for (size_t i = 0; i < l->o->n_exts && !listed; i++)
+		listed = !strcmp(ext, l->o->exts[i]);
+	return listed == l->o->exts_only;
+}
+
 /* -c: the data of regular file @e (open on @fd) in clusters, as the kernel writes a
- * compressed file: a whole cluster that LZ4 shrinks by at least one block goes in
- * compressed (zf2fs_txn_write_cluster), the others and the last partial cluster block
- * by block; all-zero clusters and blocks stay holes. */
+ * compressed file: a whole cluster that the algorithm shrinks by at least
+ * l->min_saved blocks goes in compressed (zf2fs_txn_write_cluster), the others and the
+ * last partial cluster block by block; all-zero clusters and blocks stay holes.  With
+ * -r the file is released first, so its clusters reserve nothing. */
 static int load_compressed(struct loader *l, const struct lentry *e, int fd)
 {
 	const uint32_t cs = 1u << l->o->log_cluster;
 	const size_t cbytes = (size_t)cs * ZF2FS_BLKSIZE;
 	uint64_t size = (uint64_t)e->st.st_size, pos = 0;
-	int err = zf2fs_txn_set_compression(l->s->txn, e->ino, ZF2FS_COMPRESS_LZ4,
-					    l->o->log_cluster);
+	int err = zf2fs_txn_set_compression(l->s->txn, e->ino, l->alg, l->o->log_cluster);
 
+	if (!err && l->o->release)
+		err = zf2fs_txn_release_compressed(l->s->txn, e->ino);
 	if (!err)
 		err = zf2fs_txn_set_size(l->s->txn, e->ino, size);
 	while (!err && pos < size) {
 		off_t data = lseek(fd, (off_t)pos, SEEK_DATA);
 		size_t got = 0;
-		int clen = 0;
+		uint32_t nb = 0;
+		int c = -ENOSPC;
 
 		if (data < 0) {
 			err = errno == ENXIO ? 0 : -errno;
@@ -578,21 +586,13 @@ static int load_compressed(struct loader *l, const struct lentry *e, int fd)
 			pos += cbytes;
 			continue;
 		}
-#ifdef HAVE_LIBLZ4
 		if (got == cbytes)
-			clen = LZ4_compress_default((const char *)l->cin,
-						    (char *)l->cout + ZF2FS_COMPRESS_HEADER, (int)cbytes,
-						    (int)(cbytes - ZF2FS_BLKSIZE - ZF2FS_COMPRESS_HEADER));
-#endif
-		if (clen > 0) {
-			uint32_t nb = (uint32_t)((clen + ZF2FS_COMPRESS_HEADER + ZF2FS_BLKSIZE - 1) /
-						 ZF2FS_BLKSIZE);
-
-			memset(l->cout, 0, ZF2FS_COMPRESS_HEADER);
-			zf2fs_put_le32p(l->cout, (uint32_t)clen);
-			memset(l->cout + ZF2FS_COMPRESS_HEADER + clen, 0,
-			       (size_t)nb * ZF2FS_BLKSIZE - ZF2FS_COMPRESS_HEADER - (size_t)clen);
+			c = zf2fs_compress_cluster(l->alg, l->o->log_cluster, l->min_saved, l->cin,
+						   l->cout, &nb);
+		if (!c) {
 			err = zf2fs_txn_write_cluster(l->s->txn, e->ino, pos / cbytes, l->cout, nb);
+		} else if (c != -ENOSPC) {
+			err = c;
 		} else {
 			for (size_t o = 0; !err && o < got; o += ZF2FS_BLKSIZE)
 				if (!all_zero(l->cin + o, ZF2FS_BLKSIZE))
@@ -632,7 +632,7 @@ static int load_file(struct loader *l, const struct lentry *e)
 		close(fd);
 		return err;
 	}
-	if (l->o->compress) {
+	if (l->o->compress && wants_compression(l, e)) {
 		err = load_compressed(l, e, fd);
 		close(fd);
 		return err;
@@ -849,6 +849,36 @@ static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need)
 	return 0;
 }
 
+/* -c's options, checked before anything is written: the algorithm (known, and built
+ * in), the cluster size, the blocks a cluster must save. */
+static int check_compress_opts(struct loader *l, const char *name)
+{
+	const struct zf2fs_load_opts *o = l->o;
+	int alg = zf2fs_compress_by_name(o->algorithm ? o->algorithm : "lz4");
+	const char *why = NULL;
+
+	l->min_saved = o->min_saved ? o->min_saved : 1;
+	if (alg < 0)
+		why = "unknown compression algorithm (lzo, lz4 or zstd)";
+	else if (alg == ZF2FS_COMPRESS_LZORLE)
+		why = "lzo-rle is not supported (no library writes it): use lzo, lz4 or zstd";
+	else if (!zf2fs_compress_supported((uint8_t)alg))
+		why = alg == ZF2FS_COMPRESS_LZO ? "lzo needs liblzo2, and this build has none" :
+		      alg == ZF2FS_COMPRESS_ZSTD ? "zstd needs libzstd, and this build has none" :
+		      "lz4 needs liblz4, and this build has none";
+	else if (o->log_cluster < 2 || o->log_cluster > 8)
+		why = "the cluster size is 2^2 to 2^8 blocks";
+	else if (l->min_saved >= 1u << o->log_cluster)
+		why = "a cluster can save at most its blocks minus one (-m)";
+	if (why) {
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: %s; nothing written", name, why);
+		return alg < 0 || alg == ZF2FS_COMPRESS_LZORLE || l->min_saved >= 1u << o->log_cluster ?
+		       -EINVAL : -EOPNOTSUPP;
+	}
+	l->alg = (uint8_t)alg;
+	return 0;
+}
+
 static int load(struct session *s, const struct zf2fs_load_opts *o,
 		const struct zf2fs_log *log, struct zf2fs_load_stats *ret_stats)
 {
@@ -917,15 +947,15 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 		goto out;
 	l.projids = o->keep_owner && (zf2fs_vol_info(s->vol)->features & ZF2FS_FEAT_PRJQUOTA);
 	if (o->compress) {
-		if (!(zf2fs_vol_info(s->vol)->features & ZF2FS_FEAT_COMPRESSION) ||
-		    !zf2fs_have_lz4_support() || o->log_cluster < 2 || o->log_cluster > 8) {
-			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s; nothing written", name,
-				   !zf2fs_have_lz4_support() ? "compression needs liblz4, and this build has none" :
-				   o->log_cluster < 2 || o->log_cluster > 8 ? "the cluster size is 2^2 to 2^8 blocks" :
-				   "the volume has no compression feature (mkfs.f2fs -O extra_attr,compression)");
+		err = check_compress_opts(&l, name);
+		if (!err && !(zf2fs_vol_info(s->vol)->features & ZF2FS_FEAT_COMPRESSION)) {
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0,
+				   "%s: the volume has no compression feature (mkfs.f2fs -O extra_attr,compression); nothing written",
+				   name);
 			err = -EOPNOTSUPP;
-			goto out;
 		}
+		if (err)
+			goto out;
 		l.cin = malloc((size_t)ZF2FS_BLKSIZE << o->log_cluster);
 		l.cout = malloc((size_t)ZF2FS_BLKSIZE << o->log_cluster);
 		if (!l.cin || !l.cout) {

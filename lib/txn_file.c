@@ -462,6 +462,21 @@ ZF2FS_EXPORT int zf2fs_txn_set_compression(struct zf2fs_txn *t, uint32_t ino, ui
 	return 0;
 }
 
+ZF2FS_EXPORT int zf2fs_txn_release_compressed(struct zf2fs_txn *t, uint32_t ino)
+{
+	struct zf2fs_node *n;
+	int err = new_file(t, ino, &n);
+
+	if (err)
+		return err;
+	if (!(zf2fs_get(n->i.i_flags) & ZF2FS_COMPR_FL))
+		return -EINVAL;
+	if (zf2fs_get(n->i.i_blocks) > 1 || zf2fs_get(n->i.i_compr_blocks))
+		return -EBUSY;
+	n->i.i_inline |= ZF2FS_COMPRESS_RELEASED;
+	return 0;
+}
+
 ZF2FS_EXPORT int zf2fs_txn_write_cluster(struct zf2fs_txn *t, uint32_t ino, uint64_t cluster,
 					 const void *data, uint32_t nblocks)
 {
@@ -499,6 +514,14 @@ ZF2FS_EXPORT int zf2fs_txn_write_cluster(struct zf2fs_txn *t, uint32_t ino, uint
 		if (err)
 			return err;
 	}
+	err = get_node(t, ino, &n);
+	if (err)
+		return err;
+	/* a released file (F2FS_IOC_RELEASE_COMPRESS_BLOCKS) keeps only the marker and the
+	 * compressed blocks: the other slots stay empty and neither the marker nor they
+	 * count as blocks, i_compr_blocks stays 0 */
+	if (n->i.i_inline & ZF2FS_COMPRESS_RELEASED)
+		return 0;
 	for (uint32_t k = 1 + nblocks; k < cs; k++) {
 		err = map_slot(t, ino, n, first + k, &slot, &owner, &ofs);
 		if (err)

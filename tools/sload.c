@@ -18,6 +18,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/load.h"
+#include "zf2fs/compress.h"
 #include "zf2fs/simg.h"
 #include "helper.h"
 
@@ -47,10 +48,17 @@ static void usage(FILE *f)
 "  -V, --version          print the version and exit\n"
 "  -h, --help             this help\n"
 "\n"
-"  -c, --compress         regular files (but inline ones) in LZ4-compressed clusters\n"
-"                         (volumes with -O extra_attr,compression; needs liblz4)\n"
-"  -a, --compress-algorithm NAME  with -c: lz4 (the only one) [default: lz4]\n"
-"  -L, --cluster-log N    with -c: clusters of 2^N blocks, 2..8 [default: 2]\n");
+"  -c, --compress         regular files (but inline ones) in compressed clusters\n"
+"                         (volumes with -O extra_attr,compression); sub-options:\n"
+"  -a, --compress-algorithm NAME  lzo (liblzo2), lz4 (liblz4) or zstd (libzstd):\n"
+"                         see --version for this build's [default: lz4]\n"
+"  -L, --cluster-log N    clusters of 2^N blocks, 2..8 [default: 2]\n"
+"  -x, --compress-except EXT  compress every file but those named *.EXT (repeatable)\n"
+"  -i, --compress-only EXT    compress only files named *.EXT (repeatable; not with -x)\n"
+"  -m, --min-saved-blocks N   store a cluster compressed only when that saves at\n"
+"                         least N blocks, 1..2^L-1 [default: 1]\n"
+"  -r, --release-blocks   compressed files read only, their unused reserved blocks\n"
+"                         released (as the F2FS_IOC_RELEASE_COMPRESS_BLOCKS ioctl)\n");
 }
 
 /* -S: @img is an Android sparse image.  It is unpacked to a raw file beside it, loaded,
@@ -116,6 +124,10 @@ int main(int argc, char **argv)
 		{ "compress", no_argument, NULL, 'c' },
 		{ "compress-algorithm", required_argument, NULL, 'a' },
 		{ "cluster-log", required_argument, NULL, 'L' },
+		{ "compress-except", required_argument, NULL, 'x' },
+		{ "compress-only", required_argument, NULL, 'i' },
+		{ "min-saved-blocks", required_argument, NULL, 'm' },
+		{ "release-blocks", no_argument, NULL, 'r' },
 		{ "debug", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -125,15 +137,18 @@ int main(int argc, char **argv)
 	struct zf2fs_load_opts o = { .log_cluster = 2 };
 	struct zf2fs_load_stats st;
 	const char *sde = getenv("SOURCE_DATE_EPOCH"), *dev, *fault;
-	bool sparse = false;
-	int c, err;
+	bool sparse = false, sub = false;
+	const char *exts[64];   /* -x or -i */
+	char sub_opt = 0, ext_opt = 0;
+	uint64_t min_saved = 0;
+	int c, err, alg;
 
 	if (sde && *sde) {
 		o.fixed_time = true;
 		o.time = zf2fs_parse_u64(PROG, sde, "SOURCE_DATE_EPOCH", 0, UINT32_MAX * 4ull);
 	}
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "f:t:T:Pd:hVC:s:p:cSa:L:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:t:T:Pd:hVC:s:p:cSa:L:x:i:m:r", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			o.source = optarg;
@@ -176,25 +191,61 @@ int main(int argc, char **argv)
 			sparse = true;
 			break;
 		case 'c':
-			if (!zf2fs_have_lz4_support()) {
-				fprintf(stderr, PROG ": -c needs liblz4, and this build has none\n");
-				return 1;
-			}
 			o.compress = true;
 			break;
 		case 'a':
-			if (strcmp(optarg, "lz4")) {
-				fprintf(stderr, PROG ": compression algorithm %s is not supported yet (lz4 is)\n",
-					optarg);
-				return 1;
-			}
+			o.algorithm = optarg;
+			sub_opt = (char)c;
 			break;
 		case 'L':
 			o.log_cluster = (uint8_t)zf2fs_parse_u64(PROG, optarg, "cluster log", 2, 8);
+			sub_opt = (char)c;
+			break;
+		case 'x':
+		case 'i':
+			if (ext_opt && ext_opt != c)
+				zf2fs_usage_error(PROG, "-i and -x cannot be used together");
+			ext_opt = sub_opt = (char)c;
+			if (o.n_exts == sizeof(exts) / sizeof(exts[0]))
+				zf2fs_usage_error(PROG, "more than %zu extensions (-%c)",
+						  sizeof(exts) / sizeof(exts[0]), c);
+			exts[o.n_exts++] = optarg;
+			break;
+		case 'm':
+			min_saved = zf2fs_parse_u64(PROG, optarg, "minimum of saved blocks", 1, 255);
+			sub_opt = (char)c;
+			break;
+		case 'r':
+			o.release = true;
+			sub_opt = (char)c;
 			break;
 		default:
 			zf2fs_usage_error(PROG, "unknown option or missing argument: %s",
 					  argv[optind - 1]);
+		}
+	}
+	sub = sub_opt != 0;
+	if (sub && !o.compress)
+		zf2fs_usage_error(PROG, "-%c is a compression sub-option: it needs -c", sub_opt);
+	if (min_saved >= 1u << o.log_cluster)
+		zf2fs_usage_error(PROG, "invalid minimum of saved blocks: '%llu' (expected 1..%u with -L %u)",
+				  (unsigned long long)min_saved, (1u << o.log_cluster) - 1,
+				  (unsigned)o.log_cluster);
+	o.min_saved = (uint32_t)min_saved;
+	o.exts = exts;
+	o.exts_only = ext_opt == 'i';
+	if (o.compress) {
+		alg = zf2fs_compress_by_name(o.algorithm ? o.algorithm : "lz4");
+		if (alg < 0)
+			zf2fs_usage_error(PROG, "unknown compression algorithm: '%s' (lzo, lz4 or zstd)",
+					  o.algorithm);
+		if (!zf2fs_compress_supported((uint8_t)alg)) {
+			fprintf(stderr, PROG ": %s\n", alg == ZF2FS_COMPRESS_LZORLE ?
+				"compression algorithm lzo-rle is not supported (no library writes it): use lzo, lz4 or zstd" :
+				alg == ZF2FS_COMPRESS_LZO ? "-a lzo needs liblzo2, and this build has none" :
+				alg == ZF2FS_COMPRESS_ZSTD ? "-a zstd needs libzstd, and this build has none" :
+				"-c (lz4) needs liblz4, and this build has none");
+			return 1;
 		}
 	}
 	if (!o.source)

@@ -50,9 +50,11 @@ typedef int (*zf2fs_file_sink)(void *arg, uint64_t off, const void *data, size_t
  * Read the whole contents of @inode: regular files and symlinks, in blocks, inline or
  * sparse.  Holes, unwritten (reserved) blocks and the part of i_size past the last block
  * reach @sink as NULL pieces; blocks past i_size are ignored.
- * Returns 0; -EOPNOTSUPP for compressed or encrypted files (their bytes cannot be produced
- * without decompression or the key); -ZF2FS_EFSCORRUPTED for a broken block tree or a data
- * address outside the main area; the sink's nonzero value.
+ * Compressed files are decompressed cluster by cluster, as Linux reads them.
+ * Returns 0; -EOPNOTSUPP for encrypted files (their bytes cannot be produced without the
+ * key) and compressed ones of an algorithm this build lacks; -ZF2FS_EFSCORRUPTED for a
+ * broken block tree, a data address outside the main area or a cluster that does not
+ * decompress; the sink's nonzero value.
  */
 ZF2FS_EXPORT int zf2fs_file_read(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
 				 zf2fs_file_sink sink, void *arg, char *why, size_t whylen);

@@ -30,9 +30,20 @@ struct zf2fs_load_opts {
 	const char *file_contexts;  /* SELinux labels (needs libselinux) */
 	const char *product_out; /* the directory relative @fs_config and @file_contexts
 				  * names are under */
-	bool compress;           /* regular files in LZ4-compressed clusters (the volume's
-				  * compression feature; needs liblz4) */
+	bool compress;           /* regular files in compressed clusters (the volume's
+				  * compression feature; needs the algorithm's library) */
 	uint8_t log_cluster;     /* ...of 2^@log_cluster blocks (2..8) */
+	/* with @compress (zero values keep f2fs-tools' defaults): */
+	const char *algorithm;   /* "lzo", "lz4" or "zstd" (zf2fs/compress.h); NULL: "lz4" */
+	uint32_t min_saved;      /* a cluster is stored compressed only when it saves at
+				  * least this many blocks (1..2^@log_cluster - 1; 0: 1) */
+	bool release;            /* every compressed file released as
+				  * F2FS_IOC_RELEASE_COMPRESS_BLOCKS leaves it (read only) */
+	const char *const *exts; /* file name extensions (after the last '.'; "" for none),
+				  * @n_exts of them: */
+	size_t n_exts;
+	bool exts_only;          /* compress only files with one of them (-i); otherwise
+				  * every file but those (-x) */
 };
 
 struct zf2fs_load_stats {
@@ -51,6 +62,10 @@ struct zf2fs_load_stats {
  * leaves a consistent volume.
  * With @o->check_only the source is only walked and checked (names, xattrs, readable
  * directories), so that a formatter can refuse a tree before it writes anything.
+ * With @o->compress, regular files that @o->exts selects go in compressed clusters
+ * (zf2fs/compress.h); a volume without the compression feature, an algorithm this
+ * build lacks (-EOPNOTSUPP) and bad compression options (-EINVAL) are refused before
+ * anything is written.
  * Errors are logged through @log naming the path; returns 0; -ENAMETOOLONG; -ENOSPC
  * (nothing written); -EEXIST when a name is already in the volume; -EFBIG; read errors
  * of the source (as negative errno) and the errors of the transaction.
@@ -59,7 +74,7 @@ ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned n,
 				 const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
 				 struct zf2fs_load_stats *ret_stats);
 
-/* Whether this build compresses files (liblz4). */
+/* Whether this build compresses LZ4 files (liblz4); zf2fs/compress.h for the others. */
 ZF2FS_EXPORT bool zf2fs_have_lz4_support(void);
 
 /* Whether this build reads file_contexts (libselinux). */

@@ -94,6 +94,16 @@ ZF2FS_EXPORT int zf2fs_txn_set_compression(struct zf2fs_txn *txn, uint32_t ino,
 #define ZF2FS_COMPRESS_HEADER 24u   /* clen, chksum, 4 reserved words, then the data */
 
 /*
+ * Mark new compressed file @ino, still without data, as released the way
+ * F2FS_IOC_RELEASE_COMPRESS_BLOCKS leaves a file (the compress-released bit of i_inline):
+ * its compressed clusters then get no reserved slots, and neither those nor the
+ * markers count in i_blocks, i_compr_blocks or the volume's valid blocks.  Linux reads
+ * such a file and refuses writes to it until the blocks are reserved again.
+ * Returns 0; -EINVAL for a file that is not compressed; -EBUSY when it has data.
+ */
+ZF2FS_EXPORT int zf2fs_txn_release_compressed(struct zf2fs_txn *txn, uint32_t ino);
+
+/*
  * Queue cluster @cluster of compressed file @ino as a compressed one: @nblocks blocks
  * of @data (the compressed form with its header, at most the cluster's blocks minus
  * one) after the cluster's marker; the rest of the cluster's slots are reserved, as the

@@ -4,9 +4,10 @@
 # marked compressed (i_flags, algorithm, cluster size), each whole cluster takes one
 # block plus its marker and reserved slots (i_blocks, i_compr_blocks as the kernel and
 # f2fs-tools count them), an incompressible file's clusters stay plain, both fscks find
-# the image clean, and two runs give the same image.  A volume without the feature, an
-# algorithm other than lz4 and a bad cluster size are refused, nothing written.  The
-# kernel bench (tests/vm/sload.sh) reads the files back.
+# the image clean, and two runs give the same image.  A volume without the feature (with
+# lz4 or lzo) and a bad cluster size are refused, nothing written.  The kernel bench
+# (tests/vm/sload.sh, tests/vm/sload_compress.sh) reads the files back; the other
+# algorithms and sub-options are in sload_compress_opts.sh.
 . "$(dirname "$0")/sload_lib.sh"
 grep -q '^#define HAVE_LIBLZ4 1' "$top_builddir/config.h" || skip "built without liblz4: -c is refused"
 UUID=5a10ad17-0000-4000-8000-0000000000f1

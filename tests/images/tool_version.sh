@@ -2,7 +2,7 @@
 # --version and -V of every tool: one line, "PROG (zf2fs-tools) VERSION" and then +NAME or
 # -NAME for each optional feature of the build, ending in a newline, the same for all
 # tools (one implementation: zf2fs_print_version in lib/cli.c).  The version must be the
-# tree's VERSION and the zoned, selinux, casefold and lz4 flags what configure decided (config.h); a write error on
+# tree's VERSION and the zoned, selinux, casefold, lz4, lzo and zstd flags what configure decided (config.h); a write error on
 # standard output must not exit 0.
 . "$(dirname "$0")/lib.sh"
 
@@ -11,6 +11,8 @@ if grep -q '^#define HAVE_LIBZBD 1' "$top_builddir/config.h"; then zoned=+zoned;
 if grep -q '^#define HAVE_LIBSELINUX 1' "$top_builddir/config.h"; then selinux=+selinux; else selinux=-selinux; fi
 if grep -q '^#define HAVE_LIBUNISTRING 1' "$top_builddir/config.h"; then casefold=+casefold; else casefold=-casefold; fi
 if grep -q '^#define HAVE_LIBLZ4 1' "$top_builddir/config.h"; then lz4=+lz4; else lz4=-lz4; fi
+if grep -q '^#define HAVE_LIBLZO2 1' "$top_builddir/config.h"; then lzo=+lzo; else lzo=-lzo; fi
+if grep -q '^#define HAVE_LIBZSTD 1' "$top_builddir/config.h"; then zstd=+zstd; else zstd=-zstd; fi
 
 # Every tool the build installs in sbin: the *.f2fs programs of the front-end folders.
 tools=()
@@ -25,7 +27,7 @@ for tool in "${tools[@]}"; do
 		"$top_builddir/$tool" "$opt" > "$TEST_TMP/out" 2> "$TEST_TMP/err"
 		rc=$?
 		line=$(cat "$TEST_TMP/out")
-		want="$prog (zf2fs-tools) $version $zoned $selinux $casefold $lz4"
+		want="$prog (zf2fs-tools) $version $zoned $selinux $casefold $lz4 $lzo $zstd"
 		if [ "$rc" -ne 0 ]; then
 			tap_fail "$prog $opt exits $rc"
 		elif [ "$(wc -l < "$TEST_TMP/out")" -ne 1 ] || [ "$(tail -c 1 "$TEST_TMP/out" | od -An -c | tr -d ' ')" != '\n' ]; then

@@ -23,6 +23,7 @@ VM_TESTS = \
 	tests/vm/zoned_counts.sh \
 	tests/vm/writers.sh \
 	tests/vm/sload.sh \
+	tests/vm/sload_compress.sh \
 	tests/vm/frag.sh \
 	tests/vm/resize.sh
 

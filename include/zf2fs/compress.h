@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compress.h - the compressed clusters of F2FS files: one cluster of 2^log blocks in,
+ * the kernel's on-disk form out (a 24-byte header, clen first, then the algorithm's
+ * stream, zero-padded to whole blocks), and back.  Each algorithm needs its library at
+ * build time (liblzo2, liblz4, libzstd); zf2fs_compress_supported() says which this build
+ * has.
+ */
+#ifndef ZF2FS_COMPRESS_H
+#define ZF2FS_COMPRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zf2fs/zf2fs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* i_compress_algorithm values (the kernel's numbering) */
+#define ZF2FS_COMPRESS_LZO    0
+#define ZF2FS_COMPRESS_LZ4    1
+#define ZF2FS_COMPRESS_ZSTD   2
+#define ZF2FS_COMPRESS_LZORLE 3
+#define ZF2FS_COMPRESS_HEADER 24u   /* clen, chksum, 4 reserved words, then the data */
+#define ZF2FS_ZSTD_LEVEL      1     /* the level Linux compresses zstd clusters at */
+
+/* The name of algorithm @alg ("lzo", "lz4", "zstd", "lzo-rle"), NULL when unknown. */
+ZF2FS_EXPORT const char *zf2fs_compress_name(uint8_t alg);
+
+/* The number of algorithm @name; -EINVAL when unknown. */
+ZF2FS_EXPORT int zf2fs_compress_by_name(const char *name);
+
+/* Whether this build compresses and decompresses clusters of algorithm @alg.  lzo-rle is
+ * never supported (no Debian library writes it). */
+ZF2FS_EXPORT bool zf2fs_compress_supported(uint8_t alg);
+
+/*
+ * Compress one cluster: @in holds 2^@log_cluster blocks (2..8).  On success @out (as big
+ * as @in) holds the on-disk form, header first, zero-padded to *@ret_nblocks whole
+ * blocks, with *@ret_nblocks <= 2^@log_cluster - @min_saved (@min_saved >= 1: the blocks
+ * the cluster must save, the marker slot not counted as saved).  zstd frames use a
+ * window no larger than the cluster, as Linux decompresses them.  The output is the same
+ * for the same input.
+ * Returns 0; -ENOSPC when the cluster does not shrink enough (store it plain);
+ * -EOPNOTSUPP for an algorithm this build lacks; -EINVAL; -ENOMEM.
+ */
+ZF2FS_EXPORT int zf2fs_compress_cluster(uint8_t alg, uint8_t log_cluster, uint32_t min_saved,
+					const void *in, void *out, uint32_t *ret_nblocks);
+
+/*
+ * Decompress one cluster from its @nblocks on-disk blocks at @in into @out (2^@log_cluster
+ * blocks), as Linux does: clen must fit the blocks, the stream must give exactly the
+ * cluster's bytes, and a zstd frame's window must not exceed the cluster.
+ * Returns 0; -ZF2FS_EFSCORRUPTED for a bad header or stream; -EOPNOTSUPP for an
+ * algorithm this build lacks; -EINVAL; -ENOMEM.
+ */
+ZF2FS_EXPORT int zf2fs_decompress_cluster(uint8_t alg, uint8_t log_cluster, const void *in,
+					  uint32_t nblocks, void *out);
+
+/* Whether this build has liblzo2 and libzstd (--version's +lzo, +zstd). */
+ZF2FS_EXPORT bool zf2fs_have_lzo_support(void);
+ZF2FS_EXPORT bool zf2fs_have_zstd_support(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ZF2FS_COMPRESS_H */

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compress_p.h - lib/file_read_compr.c for lib/file_read.c: the contents of a compressed
+ * file, cluster by cluster.
+ */
+#ifndef ZF2FS_COMPRESS_P_H
+#define ZF2FS_COMPRESS_P_H
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/file.h"
+
+/* zf2fs_file_read() for a compressed regular file (@g its geometry): the same sink
+ * contract, the same errors, and -ZF2FS_EFSCORRUPTED for a cluster that does not
+ * decompress as the kernel would read it; -EOPNOTSUPP for an algorithm this build
+ * lacks. */
+__attribute__((visibility("hidden")))
+int compr_file_read(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
+		    const struct zf2fs_inode_geom *g, zf2fs_file_sink sink, void *arg, char *why,
+		    size_t whylen);
+
+#endif
