@@ -4,7 +4,7 @@ EXTRA_DIST += completion/zf2fs.bash
 if INSTALL_BASH_COMPLETION
 bashcompletion_DATA = completion/mkfs.f2fs completion/fsck.f2fs completion/dump.f2fs \
 	completion/gc.f2fs completion/inject.f2fs completion/sload.f2fs completion/defrag.f2fs \
-	completion/f2fslabel
+	completion/resize.f2fs 	completion/f2fslabel
 CLEANFILES += $(bashcompletion_DATA)
 completion/%.f2fs: $(srcdir)/completion/zf2fs.bash
 	$(AM_V_GEN)$(MKDIR_P) completion && cp $(srcdir)/completion/zf2fs.bash $@

@@ -1,5 +1,5 @@
 # bash completion for zf2fs-tools: mkfs.f2fs, fsck.f2fs, dump.f2fs, gc.f2fs, inject.f2fs,
-# sload.f2fs, defrag.f2fs and f2fslabel
+# sload.f2fs, defrag.f2fs, resize.f2fs and f2fslabel
 # (options, their fixed values, and gc.f2fs's commands).
 #
 # Installed once per tool name (bash-completion loads completions/<command> on demand);
@@ -215,6 +215,21 @@ _zf2fs_defrag()
 	esac
 }
 
+_zf2fs_resize()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	COMPREPLY=()
+	case $prev in
+	-d|--debug) _zf2fs_reply 0 1 2 3; return ;;
+	-t|--target|-o|--overprovision) return ;;
+	esac
+	case $cur in
+	-*) _zf2fs_reply -t -s -o -i -d -V -h --target --safe --overprovision \
+		--large-nat-bitmap --debug --version --help ;;
+	*) _zf2fs_files ;;
+	esac
+}
+
 complete -F _zf2fs_mkfs mkfs.f2fs
 complete -F _zf2fs_fsck fsck.f2fs
 complete -F _zf2fs_dump dump.f2fs
@@ -223,3 +238,4 @@ complete -F _zf2fs_inject inject.f2fs
 complete -F _zf2fs_label f2fslabel
 complete -F _zf2fs_sload sload.f2fs
 complete -F _zf2fs_defrag defrag.f2fs
+complete -F _zf2fs_resize resize.f2fs

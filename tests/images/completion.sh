@@ -39,7 +39,7 @@ same() {
 	fi
 }
 
-for t in mkfs.f2fs fsck.f2fs dump.f2fs gc.f2fs sload.f2fs defrag.f2fs; do
+for t in mkfs.f2fs fsck.f2fs dump.f2fs gc.f2fs sload.f2fs defrag.f2fs resize.f2fs; do
 	bash -c '. "$1" && complete -p "$2"' x "$comp" "$t" > /dev/null 2>&1 &&
 		tap_ok "$t has a completion" || tap_fail "$t: no completion registered"
 done
@@ -87,6 +87,9 @@ same "sload.f2fs: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
 help_options "$top_builddir/tools/defrag.f2fs" > "$TEST_TMP/want"
 complete_line "defrag.f2fs -d 1 -" > "$TEST_TMP/got"
 same "defrag.f2fs: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
+help_options "$top_builddir/tools/resize.f2fs" > "$TEST_TMP/want"
+complete_line "resize.f2fs -d 1 -" > "$TEST_TMP/got"
+same "resize.f2fs: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
 complete_line "mkfs.f2fs -O " | grep -qx project_quota && tap_ok "mkfs.f2fs -O: feature names" ||
 	tap_fail "mkfs.f2fs -O does not offer project_quota"
 # An image argument completes to file names.
