@@ -128,24 +128,38 @@ bool zf2fs_resize_sec_has_log(struct zf2fs_vol *vol, uint32_t sec)
 }
 
 /* Can the valid blocks of sections [@lo, @hi) move into the free sections outside it?
- * The mover writes only into free sections, a section's worth at a time per log. */
+ * The mover writes only into free sections, a section's worth at a time per log.  When
+ * there are too few, but the partly valid sections outside hold enough free blocks,
+ * *@ret_short gets the free sections still missing: the steps first empty the emptiest
+ * of those sections into the free ones (compaction, as offline GC), then move. */
 static int room_to_empty(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *sit, uint32_t lo,
-			 uint32_t hi, const char *what, char *why, size_t whylen)
+			 uint32_t hi, const char *what, uint32_t *ret_short, char *why,
+			 size_t whylen)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
-	uint32_t free_in, free_all, need;
-	uint64_t valid_in, valid_all, sec_blocks = (uint64_t)vi->segs_per_sec * BPS;
+	uint32_t free_in, free_all, need, free_out;
+	uint64_t valid_in, valid_all, sec_blocks = (uint64_t)vi->segs_per_sec * BPS, room;
 
 	sections_state(vol, sit, lo, hi, &free_in, &valid_in);
 	sections_state(vol, sit, 0, vi->main_secs, &free_all, &valid_all);
+	free_out = free_all - free_in;
 	/* the moved blocks, plus a fresh section for each log that may open one */
 	need = (uint32_t)((valid_in + sec_blocks - 1) / sec_blocks) + ZF2FS_NR_CURSEG;
-	if (valid_in && free_all - free_in < need)
-		return zf2fs_set_why(why, whylen, -ENOSPC, "%s: %llu blocks to move but only %u free "
-				     "sections outside (%u needed); free space with gc.f2fs "
-				     "collect first", what, (unsigned long long)valid_in,
-				     free_all - free_in, need);
-	return 0;
+	*ret_short = 0;
+	if (!valid_in || free_out >= need)
+		return 0;
+	/* free blocks outside, in sections no log holds */
+	room = (uint64_t)(vi->main_secs - (hi - lo)) * sec_blocks - (valid_all - valid_in);
+	for (uint32_t sec = 0; sec < vi->main_secs; sec++)
+		if ((sec < lo || sec >= hi) && zf2fs_resize_sec_has_log(vol, sec))
+			room -= room >= sec_blocks ? sec_blocks : room;
+	if (free_out > ZF2FS_NR_CURSEG && room >= valid_in + (ZF2FS_NR_CURSEG + 1) * sec_blocks) {
+		*ret_short = need - free_out;
+		return 0;
+	}
+	return zf2fs_set_why(why, whylen, -ENOSPC, "%s: %llu blocks to move but only %llu free "
+			     "blocks outside in %u free sections (%u needed)", what,
+			     (unsigned long long)valid_in, (unsigned long long)room, free_out, need);
 }
 
 static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
@@ -296,7 +310,7 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 		err = plan_relocation(vol, o, p, target_end_segs, why, whylen);
 		if (!err)
 			err = room_to_empty(vol, sit, 0, p->evac_secs, "moving the metadata areas",
-					    why, whylen);
+					    &p->short_secs, why, whylen);
 		if (err)
 			goto out;
 	} else if (o->large_nat_bitmap && !(vi->ckpt_flags & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG)) {
@@ -339,7 +353,8 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 	}
 	if (p->kind == ZF2FS_RESIZE_SHRINK) {
 		p->cut_sec = p->new_main_segs / vi->segs_per_sec;
-		err = room_to_empty(vol, sit, p->cut_sec, vi->main_secs, "shrinking", why, whylen);
+		err = room_to_empty(vol, sit, p->cut_sec, vi->main_secs, "shrinking",
+				    &p->short_secs, why, whylen);
 		if (err)
 			goto out;
 	}
