@@ -190,6 +190,30 @@ static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts
 	lay.segment0_blkaddr = vi->main_blkaddr;
 	lay.segment_count = (uint32_t)((target_end_segs - gap) / spz * spz);
 	zf2fs_layout_size_meta(&lay, &lo);
+	/* mkfs's NAT for the new size can be smaller than the old one (a larger SIT bitmap
+	 * leaves the NAT bitmap less room in the CP block): every nid in use must stay, so
+	 * the old NAT size is kept, the SIT bitmap moving to cp_payload blocks if both
+	 * bitmaps no longer fit in the CP block, and the SSA moves along */
+	if ((uint64_t)lay.segment_count_nat / 2 * BPS < vi->nat_blocks) {
+		uint32_t old_nat = (uint32_t)zf2fs_get(sb->segment_count_nat);
+		uint32_t sit_bm = lay.segment_count_sit / 2 * BPS / 8;
+		uint32_t nat_bm = old_nat / 2 * BPS / 8;
+		uint32_t more = old_nat - lay.segment_count_nat, pad;
+
+		if (lo.large_nat_bitmap || nat_bm > ZF2FS_CP_BITMAP_ROOM)
+			return zf2fs_set_why(why, whylen, -ENOSPC, "the NAT cannot keep its %u "
+					     "segments in the new layout", old_nat);
+		if (sit_bm + nat_bm > ZF2FS_CP_BITMAP_ROOM && !lay.cp_payload)
+			lay.cp_payload = (sit_bm + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+		lay.segment_count_nat = old_nat;
+		lay.nat_bitmap_bytes = nat_bm;
+		lay.ssa_blkaddr += more * BPS;
+		/* the SSA padding to a zone boundary, again */
+		meta = lay.segment_count_ckpt + lay.segment_count_sit + lay.segment_count_nat +
+		       lay.segment_count_ssa;
+		pad = (spz - meta % spz) % spz;
+		lay.segment_count_ssa += pad;
+	}
 	meta = lay.segment_count_ckpt + lay.segment_count_sit + lay.segment_count_nat +
 	       lay.segment_count_ssa;
 	if (meta % vi->segs_per_sec || meta >= lay.segment_count)
