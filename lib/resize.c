@@ -168,7 +168,6 @@ static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts
 {
 	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
-	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
 	uint32_t spz = vi->segs_per_sec * vi->secs_per_zone;
 	uint32_t seg0 = (uint32_t)zf2fs_get(sb->segment0_blkaddr);
 	struct zf2fs_layout_opts lo = {
@@ -234,21 +233,7 @@ static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts
 		return zf2fs_set_why(why, whylen, -ENOSPC, "the new metadata areas (%u sections) "
 				     "do not fit in the current main area", p->evac_secs);
 
-	struct zf2fs_super *n = &p->sb;
-
-	zf2fs_set(n->segment0_blkaddr, lay.segment0_blkaddr);
-	zf2fs_set(n->cp_blkaddr, lay.cp_blkaddr);
-	zf2fs_set(n->sit_blkaddr, lay.sit_blkaddr);
-	zf2fs_set(n->nat_blkaddr, lay.nat_blkaddr);
-	zf2fs_set(n->ssa_blkaddr, lay.ssa_blkaddr);
-	zf2fs_set(n->main_blkaddr, lay.main_blkaddr);
-	zf2fs_set(n->segment_count_ckpt, lay.segment_count_ckpt);
-	zf2fs_set(n->segment_count_sit, lay.segment_count_sit);
-	zf2fs_set(n->segment_count_nat, lay.segment_count_nat);
-	zf2fs_set(n->segment_count_ssa, lay.segment_count_ssa);
-	zf2fs_set(n->segment_count, lay.segment_count);
-	zf2fs_set(n->cp_payload, lay.cp_payload);
-	(void)cp;
+	zf2fs_layout_set_areas(&lay, &p->sb);
 	return 0;
 }
 
