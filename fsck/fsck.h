@@ -197,6 +197,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_2_CP_NEEDS_RECOVERY    0x020003
 #define PR_2_CP_ERROR_FLAG        0x020004
 #define PR_2_CP_NEWEST_BAD        0x020005
+#define PR_2_CP_NEWEST_SUMS       0x020006
 /* pass 3: SIT and NAT */
 #define PR_3_SIT_COUNT_BAD        0x030001
 #define PR_3_SIT_TYPE_BAD         0x030002

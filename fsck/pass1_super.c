@@ -292,12 +292,14 @@ int pass2_checkpoint(struct fsck_ctx *ctx)
 		if (!p.str[0])
 			continue;
 		/* sealed and newer than the pack in use (or as new: the kernel then takes the
-		 * first pack): the kernel takes it, checks it and refuses to mount; a new
-		 * checkpoint (written over it) is the repair */
+		 * first pack): the kernel takes it and checks it; it refuses to mount, or (a
+		 * summary layout it does not check) mounts with other blocks' summaries.  A
+		 * new checkpoint (written over it) is the repair */
 		if (zf2fs_vol_cp_pack_version(ctx->vol, i, &ver) == 0 &&
 		    (ver > ctx->vi->cp_ver || (ver == ctx->vi->cp_ver && i == 0))) {
 			p.num2 = ver;
-			if (fix_problem(ctx, PR_2_CP_NEWEST_BAD, &p))
+			if (fix_problem(ctx, zf2fs_vol_cp_kernel_refuses(ctx->vol, i) ?
+					PR_2_CP_NEWEST_BAD : PR_2_CP_NEWEST_SUMS, &p))
 				repair_mark_checkpoint(ctx);
 			continue;
 		}

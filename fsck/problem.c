@@ -40,6 +40,10 @@ static const struct problem_def problems[] = {
 	{ PR_2_CP_NEWEST_BAD, "checkpoint pack %N (version %M) is the newest, which the kernel "
 	  "uses, and it is invalid (%S): the kernel refuses to mount; the older pack becomes "
 	  "current: write a new checkpoint from it", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_CP_NEWEST_SUMS, "checkpoint pack %N (version %M) is the newest, which the kernel "
+	  "uses, and its summaries are not where its flags and block count say (%S): the kernel "
+	  "mounts it but reads the logs' summaries and journals from other blocks; the older pack "
+	  "becomes current: write a new checkpoint from it", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_3_SIT_COUNT_BAD, "segment %s: SIT valid count %N differs from its bitmap (%M)",
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_3_SIT_TYPE_BAD, "segment %s: SIT type %N is not a log type", PROMPT_FIX, PR_PREEN_OK },
