@@ -304,9 +304,9 @@ int rollforward_scan(struct fsck_ctx *ctx);
 /* Charge a checked inode to its quota ids (pass 4); -ENOMEM. */
 int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
 		 uint64_t i_blocks);
-/* Charge more to an inode's ids: @inodes inodes and @i_blocks blocks (a restored block). */
+/* Charge more to an inode's ids: @inodes inodes and @bytes bytes (a restored block). */
 int quota_charge_more(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
-		      uint64_t inodes, uint64_t i_blocks);
+		      uint64_t inodes, uint64_t bytes);
 /* Read the zones once (zoned volumes); sets zones_err, zone_cap_known, zone_unusable. */
 void zoned_prepare(struct fsck_ctx *ctx);
 /* Whether the free segment count can be computed: not on a zoned volume whose zone

@@ -1492,7 +1492,7 @@ static int restore_slots(struct fsck_ctx *ctx)
 						return -ENOMEM;
 					claim_block(ctx, blk, false);
 					zf2fs_set(n->i.i_blocks, zf2fs_get(n->i.i_blocks) + 1);
-					if (quota_charge_more(ctx, l->ino, &n->i, 0, 1))
+					if (quota_charge_more(ctx, l->ino, &n->i, 0, ZF2FS_BLKSIZE))
 						return -ENOMEM;
 				}
 				*l = ctx->lost[--ctx->nlost];
