@@ -149,8 +149,9 @@ struct fsck_ctx {
 	uint32_t sb_add_features;        /* pass 4: feature bits the superblocks lost */
 	bool sb_uuid_fix;                /* pass 1: both copies get ctx->sb's uuid */
 	bool sb_qf_clear;                /* pass 1: stale qf_ino (no quota_ino) cleared */
+	bool sb_qf_fix;                  /* pass 1: both copies get ctx->sb's qf_ino */
 	bool sb_segcount_fix;            /* pass 1: segment_count past the areas */
-	struct zf2fs_super *sb_own;      /* pass 1: ctx->sb when its uuid was replaced */
+	struct zf2fs_super *sb_own;      /* pass 1: ctx->sb when its uuid or qf_ino changed */
 
 	/* results */
 	unsigned long problems, fixed, unfixed;
@@ -191,6 +192,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_1_SB_UUID_BAD          0x010004
 #define PR_1_SB_QF_INO_STALE      0x010005
 #define PR_1_SB_SEGMENT_COUNT     0x010006
+#define PR_1_SB_QF_INO_BAD        0x010007
 /* pass 2: checkpoint */
 #define PR_2_CP_PACK_BAD          0x020001
 #define PR_2_CP_ORPHAN_BLOCK_BAD  0x020002

@@ -28,6 +28,9 @@ static const struct problem_def problems[] = {
 	  "feature, with which alone the kernel reads them", PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_1_SB_SEGMENT_COUNT, "%S superblock's segment_count %N runs past the main area's end "
 	  "(%M segments; the kernel writes that back at mount)", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_SB_QF_INO_BAD, "%S is %N, which holds no such quota file; the other copy's %M is "
+	  "right (an inode that holds it, or 0 for a type no feature asks for)", PROMPT_FIX,
+	  PR_PREEN_OK },
 	{ PR_2_CP_PACK_BAD, "checkpoint pack %N is invalid (%S)", PROMPT_NONE,
 	  PR_NOT_A_FIX | PR_NO_OK },
 	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint is invalid (%S)",
