@@ -81,6 +81,102 @@ static bool ssa_names(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t
 	       zf2fs_get(e->nid) == nid && zf2fs_get(e->ofs_in_node) == ofs;
 }
 
+/* Does dentry slot @slot of @v name @ino, @len bytes long, as @name? */
+static bool dentry_is(const struct zf2fs_dentry_view *v, uint32_t slot, const char *name,
+		      uint32_t len, uint32_t ino)
+{
+	return slot < v->nr && zf2fs_dentry_slot_used(v, slot) &&
+	       zf2fs_get(v->dentry[slot].ino) == ino &&
+	       zf2fs_get(v->dentry[slot].name_len) == len && !memcmp(v->filename[slot], name, len);
+}
+
+/* Dentry area @v starts with "." and ".." as mkfs and the kernel write them (the root's
+ * ".." names itself). */
+static bool dots_fit(const struct zf2fs_dentry_view *v, uint32_t ino)
+{
+	return dentry_is(v, 0, ".", 1, ino) &&
+	       (ino != ZF2FS_ROOT_INO || dentry_is(v, 1, "..", 2, ino));
+}
+
+/*
+ * Directory @t read with its current extra and inline xattr sizes: do its contents sit
+ * where they say?  Inline, its first slots are its dots; with blocks, its first block
+ * pointer leads to a block whose summary names the inode's slot 0 or that starts with
+ * its dots.  -ENOMEM, or 1 when they fit.
+ */
+static int dir_contents_fit(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *t)
+{
+	struct zf2fs_inode_geom g;
+	struct zf2fs_dentry_view v;
+	uint32_t blk;
+	uint8_t *buf;
+	int r;
+
+	if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) || !inode_xattr_size_ok(ctx, &t->i))
+		return 0;
+	if (t->i.i_inline & ZF2FS_INLINE_DENTRY)
+		return !zf2fs_dentry_view_inline(t, ctx->vi->features, &v) && dots_fit(&v, ino);
+	if (!g.addrs)
+		return 0;
+	blk = zf2fs_get_le32p((const uint8_t *)t->i.i_addr + 4 * g.extra_words);
+	if (!blk_in_main(ctx, blk))
+		return 0;
+	if (ssa_names(ctx, blk, ino, 0))
+		return 1;
+	buf = malloc(ZF2FS_BLKSIZE);
+	if (!buf)
+		return -ENOMEM;
+	r = 0;
+	if (!zf2fs_vol_read_block(ctx->vol, blk, buf)) {
+		zf2fs_dentry_view_block(buf, &v);
+		r = dots_fit(&v, ino);
+	}
+	free(buf);
+	return r;
+}
+
+/*
+ * The extra attribute size of directory @node when no other inode witnesses it (every
+ * inode lost it, as on a fresh volume with only the root and lost+found): each size the
+ * kernel accepts (a multiple of 4 up to its own) moves the block pointers or inline
+ * dentries to another place, and only the one under which they read right is taken; 0
+ * when no size, or more than one, fits.  The inline xattr size stays, or becomes the
+ * kernel's default when it does not fit either.
+ */
+static uint16_t own_extra_isize(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+				uint16_t *ret_xattr)
+{
+	struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+	uint16_t found = 0, xattr = 0;
+	unsigned hits = 0;
+
+	if (!t)
+		return 0;
+	for (uint16_t e = 4; e <= ZF2FS_EXTRA_ISIZE_MAX; e += 4) {
+		for (int k = 0; k < 2; k++) {
+			memcpy(t, node, ZF2FS_BLKSIZE);
+			zf2fs_set(t->i.i_extra_isize, e);
+			if (k)
+				zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
+					  ZF2FS_INLINE_XATTR_ADDRS : 0);
+			if (k && zf2fs_get(t->i.i_inline_xattr_size) ==
+				 zf2fs_get(node->i.i_inline_xattr_size))
+				continue;
+			if (dir_contents_fit(ctx, ino, t) > 0) {
+				hits++;
+				found = e;
+				xattr = (uint16_t)zf2fs_get(t->i.i_inline_xattr_size);
+				break;
+			}
+		}
+	}
+	free(t);
+	if (hits != 1)
+		return 0;
+	*ret_xattr = xattr;
+	return found;
+}
+
 /* The summary entry of a main-area block must name its owner (and slot, for data). */
 static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t ofs,
 			 bool node)
@@ -1025,6 +1121,7 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		    (zf2fs_inode_geometry(&node->i, ctx->vi->features, &g) ||
 		     !inode_xattr_size_ok(ctx, &node->i))) {
 			struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+			char own[80];
 
 			if (!eref)
 				eref = peer_extra_isize(ctx);
@@ -1040,9 +1137,24 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) || !inode_xattr_size_ok(ctx, &t->i))
 				zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
 					  ZF2FS_INLINE_XATTR_ADDRS : 0);
+			/* no inode gave a size that fits the root: its own contents decide */
+			if (!ctx->ref_extra_isize && ino == ZF2FS_ROOT_INO &&
+			    (zf2fs_get(node->i.i_mode) & S_FMT) == 0040000 &&
+			    (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) ||
+			     !inode_xattr_size_ok(ctx, &t->i))) {
+				uint16_t xs = 0, es = own_extra_isize(ctx, ino, node, &xs);
+
+				if (es) {
+					zf2fs_set(t->i.i_extra_isize, es);
+					zf2fs_set(t->i.i_inline_xattr_size, xs);
+					snprintf(own, sizeof(own), "with extra size %u and inline xattr "
+						 "size %u", es, xs);
+					p.str = own;
+				}
+			}
 			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) && inode_xattr_size_ok(ctx, &t->i) &&
 			    fix_problem(ctx, ctx->ref_extra_isize ? PR_4_INODE_EXTRA_RESET :
-						PR_4_ROOT_EXTRA_RESET, &p) &&
+						p.str ? PR_4_ROOT_EXTRA_OWN : PR_4_ROOT_EXTRA_RESET, &p) &&
 			    (n = repair_node(ctx, ino))) {
 				n->i.i_extra_isize = t->i.i_extra_isize;
 				n->i.i_inline_xattr_size = t->i.i_inline_xattr_size;

@@ -131,6 +131,9 @@ static const struct problem_def problems[] = {
 	  PROMPT_FIX, 0 },
 	{ PR_4_BLOCK_FREE_STRAY, "inode %i: node %n slot %N points at block %b, which the SIT "
 	  "marks free and whose summary names nid %M", PROMPT_CLEAR, 0 },
+	{ PR_4_ROOT_EXTRA_OWN, "root inode %i: extra attribute size %N or inline xattr size %M "
+	  "is invalid and no other inode has a size that fits; %S, its dentries are where they "
+	  "should be", PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
