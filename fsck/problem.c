@@ -126,8 +126,8 @@ static const struct problem_def problems[] = {
 	{ PR_4_INLINE_DATA_EXIST, "inode %i: inline data of %N bytes not flagged as present: the "
 	  "kernel would drop it when the file grows out of its inode", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_EXTRA_ATTR_FLAG_LOST, "inode %i: not flagged as having extra attributes, but its "
-	  "first words hold the extra size the other inodes have (%N) and an inline xattr size "
-	  "(%M)",
+	  "first words hold the extra size the other inodes (or the kernel's) have (%N) and an "
+	  "inline xattr size (%M)",
 	  PROMPT_FIX, 0 },
 	{ PR_4_BLOCK_FREE_STRAY, "inode %i: node %n slot %N points at block %b, which the SIT "
 	  "marks free and whose summary names nid %M", PROMPT_CLEAR, 0 },
