@@ -108,6 +108,7 @@ struct fsck_ctx {
 	struct ssa_cache *ssa;           /* pass 4: recently read summary blocks */
 	uint16_t ref_extra_isize;        /* pass 4: the root's extra attribute size */
 	uint32_t inode_scans;            /* pass 4: searches of the summaries for inode blocks */
+	uint32_t node_scans;             /* pass 3: searches of the summaries for node blocks */
 	uint32_t ver_nid;                /* pass 4: last node reported for summary versions */
 	bool ver_fix;                    /* and the answer, which its other blocks follow */
 	uint32_t *orphans;
@@ -206,6 +207,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_3_NAT_ADDR_BAD         0x030003
 #define PR_3_NAT_INO_BAD          0x030004
 #define PR_3_JOURNAL_SEG_BAD      0x030005
+#define PR_3_NAT_ADDR_FOUND       0x030006
 /* pass 4: inodes and nodes */
 #define PR_4_ROOT_BAD             0x040001
 #define PR_4_NODE_UNREADABLE      0x040002

@@ -55,6 +55,9 @@ static const struct problem_def problems[] = {
 	{ PR_3_NAT_INO_BAD, "nid %n: NAT inode number %N is invalid", PROMPT_CLEAR, 0 },
 	{ PR_3_JOURNAL_SEG_BAD, "SIT journal entry names segment %N beyond the main area",
 	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_3_NAT_ADDR_FOUND, "nid %n (a node of inode %N): NAT block address %M is outside the "
+	  "main area; its node block is at %b (found by its summary entry and footer)",
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_ROOT_BAD, "root inode is unusable (%S)", PROMPT_NONE, PR_FATAL | PR_NOT_A_FIX },
 	{ PR_4_NODE_UNREADABLE, "inode %i: node %n cannot be used (%S)", PROMPT_REMOVE, 0 },
 	{ PR_4_BLOCK_OUTSIDE_MAIN, "inode %i: node %n slot %N points outside the main area (%b)",
