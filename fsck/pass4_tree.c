@@ -1121,6 +1121,7 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		    (zf2fs_inode_geometry(&node->i, ctx->vi->features, &g) ||
 		     !inode_xattr_size_ok(ctx, &node->i))) {
 			struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+			bool xattr_only = false;
 			char own[80];
 
 			if (!eref)
@@ -1132,13 +1133,27 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 				free(copy);
 				return -ENOMEM;
 			}
+			/* an extra size the kernel accepts is the inode's own (the kernel gives the
+			 * inodes it makes a larger one than mkfs gives the root): then only the
+			 * inline xattr size is replaced, and the block pointers stay in place */
 			memcpy(t, node, ZF2FS_BLKSIZE);
-			zf2fs_set(t->i.i_extra_isize, eref);
-			if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) || !inode_xattr_size_ok(ctx, &t->i))
-				zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
-					  ZF2FS_INLINE_XATTR_ADDRS : 0);
+			zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
+				  ZF2FS_INLINE_XATTR_ADDRS : 0);
+			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) &&
+			    inode_xattr_size_ok(ctx, &t->i) &&
+			    zf2fs_get(t->i.i_inline_xattr_size) != zf2fs_get(node->i.i_inline_xattr_size)) {
+				xattr_only = true;
+			} else {
+				memcpy(t, node, ZF2FS_BLKSIZE);
+				zf2fs_set(t->i.i_extra_isize, eref);
+				if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) ||
+				    !inode_xattr_size_ok(ctx, &t->i))
+					zf2fs_set(t->i.i_inline_xattr_size,
+						  (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
+						  ZF2FS_INLINE_XATTR_ADDRS : 0);
+			}
 			/* no inode gave a size that fits the root: its own contents decide */
-			if (!ctx->ref_extra_isize && ino == ZF2FS_ROOT_INO &&
+			if (!xattr_only && !ctx->ref_extra_isize && ino == ZF2FS_ROOT_INO &&
 			    (zf2fs_get(node->i.i_mode) & S_FMT) == 0040000 &&
 			    (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) ||
 			     !inode_xattr_size_ok(ctx, &t->i))) {
@@ -1153,8 +1168,9 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 				}
 			}
 			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) && inode_xattr_size_ok(ctx, &t->i) &&
-			    fix_problem(ctx, ctx->ref_extra_isize ? PR_4_INODE_EXTRA_RESET :
-						p.str ? PR_4_ROOT_EXTRA_OWN : PR_4_ROOT_EXTRA_RESET, &p) &&
+			    fix_problem(ctx, xattr_only ? PR_4_INODE_XATTR_RESET :
+					ctx->ref_extra_isize ? PR_4_INODE_EXTRA_RESET :
+					p.str ? PR_4_ROOT_EXTRA_OWN : PR_4_ROOT_EXTRA_RESET, &p) &&
 			    (n = repair_node(ctx, ino))) {
 				n->i.i_extra_isize = t->i.i_extra_isize;
 				n->i.i_inline_xattr_size = t->i.i_inline_xattr_size;

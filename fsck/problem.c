@@ -137,6 +137,8 @@ static const struct problem_def problems[] = {
 	{ PR_4_ROOT_EXTRA_OWN, "root inode %i: extra attribute size %N or inline xattr size %M "
 	  "is invalid and no other inode has a size that fits; %S, its dentries are where they "
 	  "should be", PROMPT_FIX, 0 },
+	{ PR_4_INODE_XATTR_RESET, "inode %i: inline xattr size %M is invalid (its extra attribute "
+	  "size %N is fine); the default inline xattr size fits it", PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
