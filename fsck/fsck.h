@@ -247,7 +247,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_INLINE_DATA_EXIST    0x040028
 #define PR_4_EXTRA_ATTR_FLAG_LOST 0x040029
 #define PR_4_BLOCK_FREE_STRAY     0x04002A
-#define PR_4_ROOT_EXTRA_OWN       0x04002B
+#define PR_4_EXTRA_OWN            0x04002B
 #define PR_4_INODE_XATTR_RESET    0x04002C
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001

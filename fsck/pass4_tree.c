@@ -99,30 +99,39 @@ static bool dots_fit(const struct zf2fs_dentry_view *v, uint32_t ino)
 }
 
 /*
- * Directory @t read with its current extra and inline xattr sizes: do its contents sit
- * where they say?  Inline, its first slots are its dots; with blocks, its first block
- * pointer leads to a block whose summary names the inode's slot 0 or that starts with
- * its dots.  -ENOMEM, or 1 when they fit.
+ * Inode @t (a directory, regular file or symlink) read with its current extra and inline
+ * xattr sizes: do its contents sit where they say?  Inline dentries: its first slots are
+ * its dots; block pointers: the first one leads to a block whose summary names that very
+ * slot of the inode (or, for a directory's slot 0, a block that starts with its dots).
+ * Inline data witnesses nothing.  -ENOMEM, or 1 when they fit.
  */
-static int dir_contents_fit(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *t)
+static int contents_fit(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *t)
 {
+	const uint8_t *addrs = (const uint8_t *)t->i.i_addr;
+	bool dir = (zf2fs_get(t->i.i_mode) & S_FMT) == 0040000;
 	struct zf2fs_inode_geom g;
 	struct zf2fs_dentry_view v;
-	uint32_t blk;
+	uint32_t blk = 0, k;
 	uint8_t *buf;
 	int r;
 
 	if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) || !inode_xattr_size_ok(ctx, &t->i))
 		return 0;
-	if (t->i.i_inline & ZF2FS_INLINE_DENTRY)
+	if (dir && (t->i.i_inline & ZF2FS_INLINE_DENTRY))
 		return !zf2fs_dentry_view_inline(t, ctx->vi->features, &v) && dots_fit(&v, ino);
-	if (!g.addrs)
+	if (t->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
 		return 0;
-	blk = zf2fs_get_le32p((const uint8_t *)t->i.i_addr + 4 * g.extra_words);
-	if (!blk_in_main(ctx, blk))
+	for (k = 0; k < g.addrs; k++) {
+		blk = zf2fs_get_le32p(addrs + 4 * (g.extra_words + k));
+		if (blk != ZF2FS_NULL_ADDR && blk != ZF2FS_NEW_ADDR)
+			break;
+	}
+	if (k == g.addrs || !blk_in_main(ctx, blk))
 		return 0;
-	if (ssa_names(ctx, blk, ino, 0))
+	if (ssa_names(ctx, blk, ino, k))
 		return 1;
+	if (!dir || k)
+		return 0;
 	buf = malloc(ZF2FS_BLKSIZE);
 	if (!buf)
 		return -ENOMEM;
@@ -136,12 +145,12 @@ static int dir_contents_fit(struct fsck_ctx *ctx, uint32_t ino, const struct zf2
 }
 
 /*
- * The extra attribute size of directory @node when no other inode witnesses it (every
- * inode lost it, as on a fresh volume with only the root and lost+found): each size the
- * kernel accepts (a multiple of 4 up to its own) moves the block pointers or inline
- * dentries to another place, and only the one under which they read right is taken; 0
- * when no size, or more than one, fits.  The inline xattr size stays, or becomes the
- * kernel's default when it does not fit either.
+ * The extra attribute size of inode @node by its own contents: each size the kernel
+ * accepts (a multiple of 4 up to its own) moves the block pointers or inline dentries to
+ * another place, and only the one under which they read right is taken; 0 when no size,
+ * or more than one, fits.  Stronger than the sizes of other inodes (the kernel gives its
+ * inodes 36, mkfs the root less), and the only witness when every inode lost its size.
+ * The inline xattr size stays, or becomes the kernel's default when it does not fit.
  */
 static uint16_t own_extra_isize(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
 				uint16_t *ret_xattr)
@@ -162,7 +171,7 @@ static uint16_t own_extra_isize(struct fsck_ctx *ctx, uint32_t ino, const struct
 			if (k && zf2fs_get(t->i.i_inline_xattr_size) ==
 				 zf2fs_get(node->i.i_inline_xattr_size))
 				continue;
-			if (dir_contents_fit(ctx, ino, t) > 0) {
+			if (contents_fit(ctx, ino, t) > 0) {
 				hits++;
 				found = e;
 				xattr = (uint16_t)zf2fs_get(t->i.i_inline_xattr_size);
@@ -1152,11 +1161,8 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 						  (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
 						  ZF2FS_INLINE_XATTR_ADDRS : 0);
 			}
-			/* no inode gave a size that fits the root: its own contents decide */
-			if (!xattr_only && !ctx->ref_extra_isize && ino == ZF2FS_ROOT_INO &&
-			    (zf2fs_get(node->i.i_mode) & S_FMT) == 0040000 &&
-			    (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) ||
-			     !inode_xattr_size_ok(ctx, &t->i))) {
+			/* its own contents decide first, then the size of the other inodes */
+			if (!xattr_only) {
 				uint16_t xs = 0, es = own_extra_isize(ctx, ino, node, &xs);
 
 				if (es) {
@@ -1169,8 +1175,9 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			}
 			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) && inode_xattr_size_ok(ctx, &t->i) &&
 			    fix_problem(ctx, xattr_only ? PR_4_INODE_XATTR_RESET :
+					p.str ? PR_4_EXTRA_OWN :
 					ctx->ref_extra_isize ? PR_4_INODE_EXTRA_RESET :
-					p.str ? PR_4_ROOT_EXTRA_OWN : PR_4_ROOT_EXTRA_RESET, &p) &&
+					PR_4_ROOT_EXTRA_RESET, &p) &&
 			    (n = repair_node(ctx, ino))) {
 				n->i.i_extra_isize = t->i.i_extra_isize;
 				n->i.i_inline_xattr_size = t->i.i_inline_xattr_size;

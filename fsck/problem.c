@@ -134,9 +134,9 @@ static const struct problem_def problems[] = {
 	  PROMPT_FIX, 0 },
 	{ PR_4_BLOCK_FREE_STRAY, "inode %i: node %n slot %N points at block %b, which the SIT "
 	  "marks free and whose summary names nid %M", PROMPT_CLEAR, 0 },
-	{ PR_4_ROOT_EXTRA_OWN, "root inode %i: extra attribute size %N or inline xattr size %M "
-	  "is invalid and no other inode has a size that fits; %S, its dentries are where they "
-	  "should be", PROMPT_FIX, 0 },
+	{ PR_4_EXTRA_OWN, "inode %i: extra attribute size %N or inline xattr size %M is invalid; "
+	  "%S, its block pointers or dentries are where their summaries and dots say",
+	  PROMPT_FIX, 0 },
 	{ PR_4_INODE_XATTR_RESET, "inode %i: inline xattr size %M is invalid (its extra attribute "
 	  "size %N is fine); the default inline xattr size fits it", PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
