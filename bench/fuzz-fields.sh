@@ -57,7 +57,7 @@ done
 # a fixed shuffle: a run stopped early is still a sample of every structure and verb
 shuf --random-source=<(yes) -o "$out/cases" "$out/cases"
 echo "$(wc -l < "$out/cases") cases, $jobs at a time"
-export -f ff_run ff_crashed ff_inodes ref_fsck
+export -f ff_run ff_crashed ff_inodes ff_allow ref_fsck
 # shellcheck disable=SC2016
 < "$out/cases" xargs -d '\n' -P "$jobs" -n 1 bash -c '
 	IFS="	" read -r img tag line <<< "$1"; ff_run "$img" "$tag" "$line"' _ > "$out/results"

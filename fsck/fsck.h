@@ -108,6 +108,7 @@ struct fsck_ctx {
 	struct ssa_cache *ssa;           /* pass 4: recently read summary blocks */
 	uint16_t ref_extra_isize;        /* pass 4: the root's extra attribute size */
 	uint32_t inode_scans;            /* pass 4: searches of the summaries for inode blocks */
+	uint32_t node_scans;             /* pass 3: searches of the summaries for node blocks */
 	uint32_t ver_nid;                /* pass 4: last node reported for summary versions */
 	bool ver_fix;                    /* and the answer, which its other blocks follow */
 	uint32_t *orphans;
@@ -149,8 +150,9 @@ struct fsck_ctx {
 	uint32_t sb_add_features;        /* pass 4: feature bits the superblocks lost */
 	bool sb_uuid_fix;                /* pass 1: both copies get ctx->sb's uuid */
 	bool sb_qf_clear;                /* pass 1: stale qf_ino (no quota_ino) cleared */
+	bool sb_qf_fix;                  /* pass 1: both copies get ctx->sb's qf_ino */
 	bool sb_segcount_fix;            /* pass 1: segment_count past the areas */
-	struct zf2fs_super *sb_own;      /* pass 1: ctx->sb when its uuid was replaced */
+	struct zf2fs_super *sb_own;      /* pass 1: ctx->sb when its uuid or qf_ino changed */
 
 	/* results */
 	unsigned long problems, fixed, unfixed;
@@ -191,18 +193,21 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_1_SB_UUID_BAD          0x010004
 #define PR_1_SB_QF_INO_STALE      0x010005
 #define PR_1_SB_SEGMENT_COUNT     0x010006
+#define PR_1_SB_QF_INO_BAD        0x010007
 /* pass 2: checkpoint */
 #define PR_2_CP_PACK_BAD          0x020001
 #define PR_2_CP_ORPHAN_BLOCK_BAD  0x020002
 #define PR_2_CP_NEEDS_RECOVERY    0x020003
 #define PR_2_CP_ERROR_FLAG        0x020004
 #define PR_2_CP_NEWEST_BAD        0x020005
+#define PR_2_CP_NEWEST_SUMS       0x020006
 /* pass 3: SIT and NAT */
 #define PR_3_SIT_COUNT_BAD        0x030001
 #define PR_3_SIT_TYPE_BAD         0x030002
 #define PR_3_NAT_ADDR_BAD         0x030003
 #define PR_3_NAT_INO_BAD          0x030004
 #define PR_3_JOURNAL_SEG_BAD      0x030005
+#define PR_3_NAT_ADDR_FOUND       0x030006
 /* pass 4: inodes and nodes */
 #define PR_4_ROOT_BAD             0x040001
 #define PR_4_NODE_UNREADABLE      0x040002
@@ -242,6 +247,8 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_INLINE_DATA_EXIST    0x040028
 #define PR_4_EXTRA_ATTR_FLAG_LOST 0x040029
 #define PR_4_BLOCK_FREE_STRAY     0x04002A
+#define PR_4_EXTRA_OWN            0x04002B
+#define PR_4_INODE_XATTR_RESET    0x04002C
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -303,9 +310,9 @@ int rollforward_scan(struct fsck_ctx *ctx);
 /* Charge a checked inode to its quota ids (pass 4); -ENOMEM. */
 int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
 		 uint64_t i_blocks);
-/* Charge more to an inode's ids: @inodes inodes and @i_blocks blocks (a restored block). */
+/* Charge more to an inode's ids: @inodes inodes and @bytes bytes (a restored block). */
 int quota_charge_more(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
-		      uint64_t inodes, uint64_t i_blocks);
+		      uint64_t inodes, uint64_t bytes);
 /* Read the zones once (zoned volumes); sets zones_err, zone_cap_known, zone_unusable. */
 void zoned_prepare(struct fsck_ctx *ctx);
 /* Whether the free segment count can be computed: not on a zoned volume whose zone

@@ -341,7 +341,7 @@ int main(int argc, char **argv)
 			ctx.sb_errors_clear = false;
 		}
 		if (!err && (ctx.sb_errors_clear || ctx.sb_add_features || ctx.sb_uuid_fix ||
-			     ctx.sb_qf_clear || ctx.sb_segcount_fix))
+			     ctx.sb_qf_clear || ctx.sb_qf_fix || ctx.sb_segcount_fix))
 			err = super_update(&ctx, ctx.sb_errors_clear);
 		if (err) {
 			fprintf(stderr, PROG ": %s: while writing repairs: the volume is as it was "

@@ -90,6 +90,8 @@ int super_update(struct fsck_ctx *ctx, bool clear_errors)
 			memcpy(sb->uuid, ctx->sb->uuid, sizeof(sb->uuid));
 		if (ctx->sb_qf_clear && !(zf2fs_get(sb->feature) & ZF2FS_FEAT_QUOTA_INO))
 			memset(sb->qf_ino, 0, sizeof(sb->qf_ino));
+		if (ctx->sb_qf_fix)
+			memcpy(sb->qf_ino, ctx->sb->qf_ino, sizeof(sb->qf_ino));
 		if (ctx->sb_segcount_fix &&
 		    zf2fs_get(sb->segment_count) > zf2fs_super_areas_segments(sb))
 			zf2fs_set(sb->segment_count, zf2fs_super_areas_segments(sb));
@@ -182,6 +184,86 @@ static void check_stale_qf_ino(struct fsck_ctx *ctx)
 	}
 }
 
+/* Inode @ino holds a quota file of @type that the kernel can load. */
+static bool holds_quota_file(struct fsck_ctx *ctx, uint32_t ino, int type)
+{
+	struct zf2fs_quota_file qf;
+	char why[160];
+	bool ok;
+
+	if (!ino || ino >= ctx->vi->max_nid)
+		return false;
+	ok = zf2fs_quota_load(ctx->vol, ino, type, &qf, why, sizeof(why)) == 0;
+	zf2fs_quota_file_free(&qf);
+	return ok;
+}
+
+/*
+ * With quota_ino the kernel loads, at mount, the quota files the superblock copy in use
+ * names; a number that names no such file leaves that quota off, and the file itself
+ * unreachable.  When the two valid copies name different inodes for one type, the one
+ * holding a quota file of that type is the witness: the copy in use takes the other's
+ * number, or the other copy takes the number in use.  Both copies are rewritten.
+ */
+static int check_qf_ino(struct fsck_ctx *ctx)
+{
+	uint8_t *blk;
+	const struct zf2fs_super *other;
+	int copy = ctx->vi->sb_copy, err = 0;
+
+	if (!(ctx->vi->features & ZF2FS_FEAT_QUOTA_INO) ||
+	    zf2fs_vol_super_problem(ctx->vol, !copy)[0])
+		return 0;
+	blk = malloc(ZF2FS_BLKSIZE);
+	if (!blk)
+		return -ENOMEM;
+	other = (const struct zf2fs_super *)(blk + ZF2FS_SUPER_OFFSET);
+	if (zf2fs_vol_read_block(ctx->vol, (uint64_t)!copy, blk))
+		goto out;
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++) {
+		uint32_t mine = (uint32_t)zf2fs_get(ctx->sb->qf_ino[q]);
+		uint32_t theirs = (uint32_t)zf2fs_get(other->qf_ino[q]);
+		bool mine_ok, theirs_ok;
+		char what[80];
+		struct problem_ctx p = { .str = what };
+
+		if (mine == theirs)
+			continue;
+		mine_ok = holds_quota_file(ctx, mine, q);
+		theirs_ok = holds_quota_file(ctx, theirs, q);
+		/* no number at all is right for a type no feature asks for (mkfs writes 0 for
+		 * project quota without project_quota); the kernel would try to load one */
+		if (!theirs && !mine_ok && q == ZF2FS_QUOTA_PRJ &&
+		    !(ctx->vi->features & ZF2FS_FEAT_PRJQUOTA))
+			theirs_ok = true;
+		if (mine_ok == theirs_ok)
+			continue;
+		snprintf(what, sizeof(what), "the %s superblock's %s quota file inode",
+			 (mine_ok ? !copy : copy) ? "backup" : "primary", zf2fs_quota_type_name(q));
+		p.num = mine_ok ? theirs : mine;
+		p.num2 = mine_ok ? mine : theirs;
+		if (!fix_problem(ctx, PR_1_SB_QF_INO_BAD, &p))
+			continue;
+		if (!mine_ok) {
+			if (!ctx->sb_own) {
+				ctx->sb_own = malloc(sizeof(*ctx->sb_own));
+				if (!ctx->sb_own) {
+					err = -ENOMEM;
+					break;
+				}
+				memcpy(ctx->sb_own, ctx->sb, sizeof(*ctx->sb_own));
+				ctx->sb = ctx->sb_own;
+			}
+			zf2fs_set(ctx->sb_own->qf_ino[q], theirs);
+		}
+		ctx->sb_qf_fix = true;
+		repair_mark_checkpoint(ctx);
+	}
+out:
+	free(blk);
+	return err;
+}
+
 /*
  * segment_count larger than the areas (segment 0 to the main area's end): the kernel
  * accepts it and writes the superblock back with the areas' count at mount (and
@@ -220,7 +302,9 @@ int pass1_super(struct fsck_ctx *ctx)
 	if (err)
 		return err;
 	check_stale_qf_ino(ctx);
-	err = check_segment_count(ctx);
+	err = check_qf_ino(ctx);
+	if (!err)
+		err = check_segment_count(ctx);
 	if (err)
 		return err;
 	for (int i = 0; i < 2; i++) {
@@ -292,12 +376,14 @@ int pass2_checkpoint(struct fsck_ctx *ctx)
 		if (!p.str[0])
 			continue;
 		/* sealed and newer than the pack in use (or as new: the kernel then takes the
-		 * first pack): the kernel takes it, checks it and refuses to mount; a new
-		 * checkpoint (written over it) is the repair */
+		 * first pack): the kernel takes it and checks it; it refuses to mount, or (a
+		 * summary layout it does not check) mounts with other blocks' summaries.  A
+		 * new checkpoint (written over it) is the repair */
 		if (zf2fs_vol_cp_pack_version(ctx->vol, i, &ver) == 0 &&
 		    (ver > ctx->vi->cp_ver || (ver == ctx->vi->cp_ver && i == 0))) {
 			p.num2 = ver;
-			if (fix_problem(ctx, PR_2_CP_NEWEST_BAD, &p))
+			if (fix_problem(ctx, zf2fs_vol_cp_kernel_refuses(ctx->vol, i) ?
+					PR_2_CP_NEWEST_BAD : PR_2_CP_NEWEST_SUMS, &p))
 				repair_mark_checkpoint(ctx);
 			continue;
 		}

@@ -101,6 +101,72 @@ static int nat_set(struct fsck_ctx *ctx, uint32_t nid, const struct zf2fs_nat_en
 	return err;
 }
 
+/* Searches of the summaries for node blocks a run: the library holds four NAT overrides. */
+#define FIND_NODE_SCANS 4
+
+/*
+ * A node block that its NAT entry lost (an address outside the main area) is usually still
+ * where it was: valid in the SIT, in a node segment whose summary names the nid, its footer
+ * naming the nid and the inode the entry names.  The newest such block is taken back, so
+ * that the file keeps every block below that node (clearing the entry loses them all).
+ * Only for nodes other than inodes (pass 4 finds an inode's block when it reaches it).
+ * Returns 1 when the entry points at it now, 0 when not, or a negative errno.
+ */
+static int restore_node_nat(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t old)
+{
+	struct zf2fs_summary_block *sum;
+	struct zf2fs_node *n;
+	uint64_t best = 0, best_ver = 0;
+	int err = 0;
+
+	if (ino == nid || ino < ZF2FS_RESERVED_NIDS || ino >= ctx->vi->max_nid ||
+	    ctx->node_scans >= FIND_NODE_SCANS)
+		return 0;
+	ctx->node_scans++;
+	sum = malloc(sizeof(*sum));
+	n = malloc(ZF2FS_BLKSIZE);
+	if (!sum || !n) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t s = 0; s < ctx->vi->main_segs; s++) {
+		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
+
+		if (!zf2fs_sit_valid_blocks(se) || zf2fs_sit_type(se) < ZF2FS_LOG_HOT_NODE ||
+		    zf2fs_vol_segment_summary(ctx->vol, s, sum) ||
+		    sum->footer.entry_type != ZF2FS_SUM_TYPE_NODE)
+			continue;
+		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
+			uint64_t blk = zf2fs_main_blk(ctx->vi->main_blkaddr, s, off);
+
+			if (!sit_bit(se, off) || zf2fs_get(sum->entries[off].nid) != nid ||
+			    zf2fs_vol_read_block(ctx->vol, blk, n) ||
+			    zf2fs_get(n->footer.nid) != nid || zf2fs_get(n->footer.ino) != ino ||
+			    !zf2fs_footer_ofs(n))
+				continue;
+			if (!best || zf2fs_get(n->footer.cp_ver) > best_ver) {
+				best = blk;
+				best_ver = zf2fs_get(n->footer.cp_ver);
+			}
+		}
+	}
+	if (best && fix_problem(ctx, PR_3_NAT_ADDR_FOUND, &(struct problem_ctx){
+			.nid = nid, .num = ino, .num2 = old, .blkaddr = best })) {
+		/* later passes read the node through the library: it takes the new address too */
+		err = zf2fs_vol_nat_override(ctx->vol, nid, ino, (uint32_t)best);
+		if (!err)
+			err = repair_set_nat(ctx, nid, ino, (uint32_t)best);
+		if (!err) {
+			ctx->nat_addr[nid] = (uint32_t)best;
+			err = 1;
+		}
+	}
+out:
+	free(sum);
+	free(n);
+	return err;
+}
+
 static int check_nat(struct fsck_ctx *ctx)
 {
 	uint32_t nblocks = ctx->vi->nat_blocks;
@@ -175,6 +241,12 @@ static int check_nat(struct fsck_ctx *ctx)
 		ino = nat_ino(ctx, nid);
 		p.num = ino;
 		if (addr != ZF2FS_NEW_ADDR && !blk_in_main(ctx, addr)) {
+			int r = restore_node_nat(ctx, nid, ino, addr);
+
+			if (r < 0)
+				return r;
+			if (r)
+				continue;
 			if (fix_problem(ctx, PR_3_NAT_ADDR_BAD, &p))
 				ctx->nid_flags[nid] |= NID_BAD | NID_CLEAR;
 			else

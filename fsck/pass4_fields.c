@@ -97,12 +97,14 @@ int check_extra_attr_flag(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 
 	/* the extra attribute flag lost: with the feature, the kernel gives every inode it
 	 * makes extra attributes; the words where they begin still hold the extra size the
-	 * other inodes have.  Read without the flag, those words would be taken for block
-	 * 0's address. */
+	 * other inodes have, or the one the kernel gives every inode it makes (the root
+	 * comes from mkfs, whose size may be smaller).  Read without the flag, those words
+	 * would be taken for block 0's address. */
 	if (!(node->i.i_inline & ZF2FS_EXTRA_ATTR) && (ctx->vi->features & ZF2FS_FEAT_EXTRA_ATTR) &&
 	    zf2fs_get(node->i.i_extra_isize) &&
-	    zf2fs_get(node->i.i_extra_isize) == (ctx->ref_extra_isize ? ctx->ref_extra_isize :
-						 ino == ZF2FS_ROOT_INO ? peer_extra_isize(ctx) : 0)) {
+	    (zf2fs_get(node->i.i_extra_isize) == (ctx->ref_extra_isize ? ctx->ref_extra_isize :
+						  ino == ZF2FS_ROOT_INO ? peer_extra_isize(ctx) : 0) ||
+	     (ino != ZF2FS_ROOT_INO && zf2fs_get(node->i.i_extra_isize) == ZF2FS_EXTRA_ISIZE_MAX))) {
 		struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
 		struct zf2fs_inode_geom g;
 

@@ -81,6 +81,111 @@ static bool ssa_names(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t
 	       zf2fs_get(e->nid) == nid && zf2fs_get(e->ofs_in_node) == ofs;
 }
 
+/* Does dentry slot @slot of @v name @ino, @len bytes long, as @name? */
+static bool dentry_is(const struct zf2fs_dentry_view *v, uint32_t slot, const char *name,
+		      uint32_t len, uint32_t ino)
+{
+	return slot < v->nr && zf2fs_dentry_slot_used(v, slot) &&
+	       zf2fs_get(v->dentry[slot].ino) == ino &&
+	       zf2fs_get(v->dentry[slot].name_len) == len && !memcmp(v->filename[slot], name, len);
+}
+
+/* Dentry area @v starts with "." and ".." as mkfs and the kernel write them (the root's
+ * ".." names itself). */
+static bool dots_fit(const struct zf2fs_dentry_view *v, uint32_t ino)
+{
+	return dentry_is(v, 0, ".", 1, ino) &&
+	       (ino != ZF2FS_ROOT_INO || dentry_is(v, 1, "..", 2, ino));
+}
+
+/*
+ * Inode @t (a directory, regular file or symlink) read with its current extra and inline
+ * xattr sizes: do its contents sit where they say?  Inline dentries: its first slots are
+ * its dots; block pointers: the first one leads to a block whose summary names that very
+ * slot of the inode (or, for a directory's slot 0, a block that starts with its dots).
+ * Inline data witnesses nothing.  -ENOMEM, or 1 when they fit.
+ */
+static int contents_fit(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *t)
+{
+	const uint8_t *addrs = (const uint8_t *)t->i.i_addr;
+	bool dir = (zf2fs_get(t->i.i_mode) & S_FMT) == 0040000;
+	struct zf2fs_inode_geom g;
+	struct zf2fs_dentry_view v;
+	uint32_t blk = 0, k;
+	uint8_t *buf;
+	int r;
+
+	if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) || !inode_xattr_size_ok(ctx, &t->i))
+		return 0;
+	if (dir && (t->i.i_inline & ZF2FS_INLINE_DENTRY))
+		return !zf2fs_dentry_view_inline(t, ctx->vi->features, &v) && dots_fit(&v, ino);
+	if (t->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
+		return 0;
+	for (k = 0; k < g.addrs; k++) {
+		blk = zf2fs_get_le32p(addrs + 4 * (g.extra_words + k));
+		if (blk != ZF2FS_NULL_ADDR && blk != ZF2FS_NEW_ADDR)
+			break;
+	}
+	if (k == g.addrs || !blk_in_main(ctx, blk))
+		return 0;
+	if (ssa_names(ctx, blk, ino, k))
+		return 1;
+	if (!dir || k)
+		return 0;
+	buf = malloc(ZF2FS_BLKSIZE);
+	if (!buf)
+		return -ENOMEM;
+	r = 0;
+	if (!zf2fs_vol_read_block(ctx->vol, blk, buf)) {
+		zf2fs_dentry_view_block(buf, &v);
+		r = dots_fit(&v, ino);
+	}
+	free(buf);
+	return r;
+}
+
+/*
+ * The extra attribute size of inode @node by its own contents: each size the kernel
+ * accepts (a multiple of 4 up to its own) moves the block pointers or inline dentries to
+ * another place, and only the one under which they read right is taken; 0 when no size,
+ * or more than one, fits.  Stronger than the sizes of other inodes (the kernel gives its
+ * inodes 36, mkfs the root less), and the only witness when every inode lost its size.
+ * The inline xattr size stays, or becomes the kernel's default when it does not fit.
+ */
+static uint16_t own_extra_isize(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+				uint16_t *ret_xattr)
+{
+	struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+	uint16_t found = 0, xattr = 0;
+	unsigned hits = 0;
+
+	if (!t)
+		return 0;
+	for (uint16_t e = 4; e <= ZF2FS_EXTRA_ISIZE_MAX; e += 4) {
+		for (int k = 0; k < 2; k++) {
+			memcpy(t, node, ZF2FS_BLKSIZE);
+			zf2fs_set(t->i.i_extra_isize, e);
+			if (k)
+				zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
+					  ZF2FS_INLINE_XATTR_ADDRS : 0);
+			if (k && zf2fs_get(t->i.i_inline_xattr_size) ==
+				 zf2fs_get(node->i.i_inline_xattr_size))
+				continue;
+			if (contents_fit(ctx, ino, t) > 0) {
+				hits++;
+				found = e;
+				xattr = (uint16_t)zf2fs_get(t->i.i_inline_xattr_size);
+				break;
+			}
+		}
+	}
+	free(t);
+	if (hits != 1)
+		return 0;
+	*ret_xattr = xattr;
+	return found;
+}
+
 /* The summary entry of a main-area block must name its owner (and slot, for data). */
 static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint32_t ofs,
 			 bool node)
@@ -1028,6 +1133,8 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		    (zf2fs_inode_geometry(&node->i, ctx->vi->features, &g) ||
 		     !inode_xattr_size_ok(ctx, &node->i))) {
 			struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+			bool xattr_only = false;
+			char own[80];
 
 			if (!eref)
 				eref = peer_extra_isize(ctx);
@@ -1038,14 +1145,42 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 				free(copy);
 				return -ENOMEM;
 			}
+			/* an extra size the kernel accepts is the inode's own (the kernel gives the
+			 * inodes it makes a larger one than mkfs gives the root): then only the
+			 * inline xattr size is replaced, and the block pointers stay in place */
 			memcpy(t, node, ZF2FS_BLKSIZE);
-			zf2fs_set(t->i.i_extra_isize, eref);
-			if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) || !inode_xattr_size_ok(ctx, &t->i))
-				zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
-					  ZF2FS_INLINE_XATTR_ADDRS : 0);
+			zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
+				  ZF2FS_INLINE_XATTR_ADDRS : 0);
+			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) &&
+			    inode_xattr_size_ok(ctx, &t->i) &&
+			    zf2fs_get(t->i.i_inline_xattr_size) != zf2fs_get(node->i.i_inline_xattr_size)) {
+				xattr_only = true;
+			} else {
+				memcpy(t, node, ZF2FS_BLKSIZE);
+				zf2fs_set(t->i.i_extra_isize, eref);
+				if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) ||
+				    !inode_xattr_size_ok(ctx, &t->i))
+					zf2fs_set(t->i.i_inline_xattr_size,
+						  (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
+						  ZF2FS_INLINE_XATTR_ADDRS : 0);
+			}
+			/* its own contents decide first, then the size of the other inodes */
+			if (!xattr_only) {
+				uint16_t xs = 0, es = own_extra_isize(ctx, ino, node, &xs);
+
+				if (es) {
+					zf2fs_set(t->i.i_extra_isize, es);
+					zf2fs_set(t->i.i_inline_xattr_size, xs);
+					snprintf(own, sizeof(own), "with extra size %u and inline xattr "
+						 "size %u", es, xs);
+					p.str = own;
+				}
+			}
 			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) && inode_xattr_size_ok(ctx, &t->i) &&
-			    fix_problem(ctx, ctx->ref_extra_isize ? PR_4_INODE_EXTRA_RESET :
-						PR_4_ROOT_EXTRA_RESET, &p) &&
+			    fix_problem(ctx, xattr_only ? PR_4_INODE_XATTR_RESET :
+					p.str ? PR_4_EXTRA_OWN :
+					ctx->ref_extra_isize ? PR_4_INODE_EXTRA_RESET :
+					PR_4_ROOT_EXTRA_RESET, &p) &&
 			    (n = repair_node(ctx, ino))) {
 				n->i.i_extra_isize = t->i.i_extra_isize;
 				n->i.i_inline_xattr_size = t->i.i_inline_xattr_size;
@@ -1495,7 +1630,7 @@ static int restore_slots(struct fsck_ctx *ctx)
 						return -ENOMEM;
 					claim_block(ctx, blk, false);
 					zf2fs_set(n->i.i_blocks, zf2fs_get(n->i.i_blocks) + 1);
-					if (quota_charge_more(ctx, l->ino, &n->i, 0, 1))
+					if (quota_charge_more(ctx, l->ino, &n->i, 0, ZF2FS_BLKSIZE))
 						return -ENOMEM;
 				}
 				*l = ctx->lost[--ctx->nlost];

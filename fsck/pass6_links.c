@@ -211,7 +211,7 @@ static uint32_t create_lost_found(struct fsck_ctx *ctx)
 	ctx->found_nodes++;
 	ctx->found_blocks++;
 	ctx->dirs++;
-	if (quota_charge_more(ctx, nid, &n->i, 1, 1))
+	if (quota_charge_more(ctx, nid, &n->i, 1, 0))   /* its inode block only */
 		goto fail;
 	goto out;
 fail:

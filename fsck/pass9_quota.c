@@ -41,11 +41,11 @@ static bool type_enabled(const struct fsck_ctx *ctx, int q)
 int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
 		 uint64_t i_blocks)
 {
-	return quota_charge_more(ctx, ino, in, 1, i_blocks);
+	return quota_charge_more(ctx, ino, in, 1, zf2fs_quota_inode_bytes(i_blocks));
 }
 
 int quota_charge_more(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
-		      uint64_t inodes, uint64_t i_blocks)
+		      uint64_t inodes, uint64_t bytes)
 {
 	uint32_t ids[3];
 
@@ -57,8 +57,7 @@ int quota_charge_more(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_ino
 
 		if (!type_enabled(ctx, q))
 			continue;
-		err = zf2fs_quota_usage_add(&ctx->quota_use[q], ids[q], inodes,
-					    zf2fs_quota_inode_bytes(i_blocks));
+		err = zf2fs_quota_usage_add(&ctx->quota_use[q], ids[q], inodes, bytes);
 		if (err)
 			return err;
 	}

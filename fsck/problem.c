@@ -28,6 +28,9 @@ static const struct problem_def problems[] = {
 	  "feature, with which alone the kernel reads them", PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_1_SB_SEGMENT_COUNT, "%S superblock's segment_count %N runs past the main area's end "
 	  "(%M segments; the kernel writes that back at mount)", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_1_SB_QF_INO_BAD, "%S is %N, which holds no such quota file; the other copy's %M is "
+	  "right (an inode that holds it, or 0 for a type no feature asks for)", PROMPT_FIX,
+	  PR_PREEN_OK },
 	{ PR_2_CP_PACK_BAD, "checkpoint pack %N is invalid (%S)", PROMPT_NONE,
 	  PR_NOT_A_FIX | PR_NO_OK },
 	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint is invalid (%S)",
@@ -40,6 +43,10 @@ static const struct problem_def problems[] = {
 	{ PR_2_CP_NEWEST_BAD, "checkpoint pack %N (version %M) is the newest, which the kernel "
 	  "uses, and it is invalid (%S): the kernel refuses to mount; the older pack becomes "
 	  "current: write a new checkpoint from it", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_CP_NEWEST_SUMS, "checkpoint pack %N (version %M) is the newest, which the kernel "
+	  "uses, and its summaries are not where its flags and block count say (%S): the kernel "
+	  "mounts it but reads the logs' summaries and journals from other blocks; the older pack "
+	  "becomes current: write a new checkpoint from it", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_3_SIT_COUNT_BAD, "segment %s: SIT valid count %N differs from its bitmap (%M)",
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_3_SIT_TYPE_BAD, "segment %s: SIT type %N is not a log type", PROMPT_FIX, PR_PREEN_OK },
@@ -48,6 +55,9 @@ static const struct problem_def problems[] = {
 	{ PR_3_NAT_INO_BAD, "nid %n: NAT inode number %N is invalid", PROMPT_CLEAR, 0 },
 	{ PR_3_JOURNAL_SEG_BAD, "SIT journal entry names segment %N beyond the main area",
 	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_3_NAT_ADDR_FOUND, "nid %n (a node of inode %N): NAT block address %M is outside the "
+	  "main area; its node block is at %b (found by its summary entry and footer)",
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_ROOT_BAD, "root inode is unusable (%S)", PROMPT_NONE, PR_FATAL | PR_NOT_A_FIX },
 	{ PR_4_NODE_UNREADABLE, "inode %i: node %n cannot be used (%S)", PROMPT_REMOVE, 0 },
 	{ PR_4_BLOCK_OUTSIDE_MAIN, "inode %i: node %n slot %N points outside the main area (%b)",
@@ -119,11 +129,16 @@ static const struct problem_def problems[] = {
 	{ PR_4_INLINE_DATA_EXIST, "inode %i: inline data of %N bytes not flagged as present: the "
 	  "kernel would drop it when the file grows out of its inode", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_EXTRA_ATTR_FLAG_LOST, "inode %i: not flagged as having extra attributes, but its "
-	  "first words hold the extra size the other inodes have (%N) and an inline xattr size "
-	  "(%M)",
+	  "first words hold the extra size the other inodes (or the kernel's) have (%N) and an "
+	  "inline xattr size (%M)",
 	  PROMPT_FIX, 0 },
 	{ PR_4_BLOCK_FREE_STRAY, "inode %i: node %n slot %N points at block %b, which the SIT "
 	  "marks free and whose summary names nid %M", PROMPT_CLEAR, 0 },
+	{ PR_4_EXTRA_OWN, "inode %i: extra attribute size %N or inline xattr size %M is invalid; "
+	  "%S, its block pointers or dentries are where their summaries and dots say",
+	  PROMPT_FIX, 0 },
+	{ PR_4_INODE_XATTR_RESET, "inode %i: inline xattr size %M is invalid (its extra attribute "
+	  "size %N is fine); the default inline xattr size fits it", PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",

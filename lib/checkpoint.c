@@ -81,9 +81,10 @@ out:
 	return err;
 }
 
-/* The kernel's checks of a checkpoint against its superblock. */
-int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp,
-		    char *why, size_t whylen)
+/* The kernel's checks of a checkpoint against its superblock at mount
+ * (f2fs_sanity_check_ckpt): a pack that fails one of them is refused. */
+static int cp_verify_kernel(const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp,
+			    char *why, size_t whylen)
 {
 	uint32_t total = (uint32_t)zf2fs_get(sb->segment_count);
 	uint32_t sit_segs = (uint32_t)zf2fs_get(sb->segment_count_sit);
@@ -164,6 +165,19 @@ int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint 
 	    payload + ZF2FS_CP_PACKS + ZF2FS_NR_CURSEG + nat_bits_blocks >= ZF2FS_BLOCKS_PER_SEG)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cp_payload %u with %llu nat_bits blocks "
 			   "overflows the pack", payload, (unsigned long long)nat_bits_blocks);
+	return 0;
+}
+
+/* Where the summaries sit in the pack.  The kernel does not check this at mount: it takes
+ * the pack and reads the logs' summaries and journals from the blocks the flags and the
+ * count point at, so a pack failing here is mounted with other blocks' summaries. */
+static int cp_verify_sums(const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp,
+			  char *why, size_t whylen)
+{
+	uint32_t payload = (uint32_t)zf2fs_get(sb->cp_payload);
+	uint32_t start_sum = (uint32_t)zf2fs_get(cp->cp_pack_start_sum);
+	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags);
+
 	if (zf2fs_get(cp->cp_pack_total_block_count) < (uint64_t)start_sum + 2)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cp_pack_total_block_count, %llu too "
 			   "small", (unsigned long long)zf2fs_get(cp->cp_pack_total_block_count));
@@ -194,6 +208,15 @@ int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint 
 					     (unsigned long long)lo, (unsigned long long)hi);
 	}
 	return 0;
+}
+
+int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp,
+		    char *why, size_t whylen, bool *ret_kernel_refuses)
+{
+	int err = cp_verify_kernel(sb, cp, why, whylen);
+
+	*ret_kernel_refuses = err != 0;
+	return err ? err : cp_verify_sums(sb, cp, why, whylen);
 }
 
 /* Roll-forward recovery (the kernel's test, done at mount): a node block written after the

@@ -222,8 +222,9 @@ static int pick_checkpoint(struct zf2fs_vol *vol)
 					    sizeof(vol->cp_why[p])) == 0;
 		vol->cp_pack_sealed[p] = ok[p];
 		vol->cp_pack_ver[p] = ver[p];
+		vol->cp_pack_refused[p] = false;
 		if (ok[p] && zf2fs_cp_verify(&vol->sb, (const void *)blk[p], vol->cp_why[p],
-					     sizeof(vol->cp_why[p])))
+					     sizeof(vol->cp_why[p]), &vol->cp_pack_refused[p]))
 			ok[p] = false;
 		vol->cp_pack_bad[p] = !ok[p];
 	}
@@ -639,6 +640,11 @@ ZF2FS_EXPORT const char *zf2fs_vol_super_problem(const struct zf2fs_vol *vol, in
 ZF2FS_EXPORT const char *zf2fs_vol_cp_problem(const struct zf2fs_vol *vol, int i)
 {
 	return (i == 0 || i == 1) && vol->cp_pack_bad[i] ? vol->cp_why[i] : "";
+}
+
+ZF2FS_EXPORT bool zf2fs_vol_cp_kernel_refuses(const struct zf2fs_vol *vol, int i)
+{
+	return (i == 0 || i == 1) && vol->cp_pack_refused[i];
 }
 
 ZF2FS_EXPORT int zf2fs_vol_cp_pack_version(const struct zf2fs_vol *vol, int i,

@@ -22,6 +22,7 @@ struct zf2fs_vol {
 	unsigned cp_pack;             /* 0 or 1 */
 	bool cp_pack_bad[2];
 	bool cp_pack_sealed[2];     /* checksums and header/footer agree: the kernel may pick it */
+	bool cp_pack_refused[2];    /* sealed, and the kernel's mount-time check refuses it */
 	uint64_t cp_pack_ver[2];
 	char cp_why[2][256];
 	uint64_t cp_ver;
@@ -44,8 +45,10 @@ struct zf2fs_vol {
 
 int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
 			uint64_t *ret_ver, char *why, size_t whylen);
+/* The kernel's checks of a checkpoint at mount, then where its summaries sit (which the
+ * kernel does not check); *@ret_kernel_refuses says whether a failure is the kernel's. */
 int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp,
-		    char *why, size_t whylen);
+		    char *why, size_t whylen, bool *ret_kernel_refuses);
 
 /* Every SIT block of the live copy, read in runs of contiguous blocks, to @block (block
  * @idx, its first segment and its @cnt entries in use), then every SIT journal entry of a

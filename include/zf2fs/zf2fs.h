@@ -271,6 +271,11 @@ ZF2FS_EXPORT const struct zf2fs_vol_info *zf2fs_vol_info(const struct zf2fs_vol 
 /* Why superblock copy / checkpoint pack @i was rejected ("" when it was fine). */
 ZF2FS_EXPORT const char *zf2fs_vol_super_problem(const struct zf2fs_vol *vol, int i);
 ZF2FS_EXPORT const char *zf2fs_vol_cp_problem(const struct zf2fs_vol *vol, int i);
+/* Whether Linux refuses checkpoint pack @i at mount (f2fs_sanity_check_ckpt) although its
+ * checksums, header and footer are fine.  False for a pack that zf2fs_vol_cp_problem()
+ * calls bad only for where its summaries sit, which the kernel does not check: it mounts
+ * the pack and reads the logs' summaries and journals from other blocks. */
+ZF2FS_EXPORT bool zf2fs_vol_cp_kernel_refuses(const struct zf2fs_vol *vol, int i);
 /* The version of checkpoint pack @i (0 or 1) when its checksums and its header and footer
  * agree, which is all the kernel asks of a pack before taking the newest one and checking
  * its contents (so a pack zf2fs_vol_cp_problem() calls bad may still be the kernel's

@@ -20,7 +20,7 @@ ff_prepare "$img" populated || hard_error "the base image is not clean"
 ff_cases "$img" "$top_srcdir/tests/images/fuzz_fields.roles" |
 	awk -v e="${FF_EVERY:-20}" '(NR - 1) % e == 0' > "$FF_WORK/cases"
 [ -s "$FF_WORK/cases" ] || hard_error "no cases"
-export -f ff_run ff_crashed ff_inodes ref_fsck
+export -f ff_run ff_crashed ff_inodes ff_allow ref_fsck
 # shellcheck disable=SC2016
 < "$FF_WORK/cases" xargs -d '\n' -P 2 -n 1 bash -c 'ff_run "$1" populated "$2"' _ "$img" \
 	> "$FF_WORK/results"

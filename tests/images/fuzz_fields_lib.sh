@@ -8,6 +8,8 @@
 #   ff_run IMG TAG LINE   run one case on a copy of IMG and print its result line
 #   ff_table RESULTS      the table: cases, crashes, hangs, exits, clean after repair
 #   ff_classes RESULTS    failures grouped by structure/member/verb -> what went wrong
+#   ff_allow              fuzz_fields.disagree as one pattern: reference lines that are no
+#                         problem (each with its reason there)
 #
 # One case: inject.f2fs --fuzz VERB on one member; fsck -f -n (no crash or hang: exit 0
 # or 4); fsck -f -y (exit 0 or 1; 4 only where the damage cannot be repaired); fsck -f -n
@@ -89,6 +91,13 @@ ff_cases()
 	done < "$roles"
 }
 
+# The patterns of fuzz_fields.disagree as one grep pattern (REF_FSCK_ALLOW of ref_fsck).
+ff_allow()
+{
+	awk '!/^#/ && NF { printf "%s%s", (n++ ? "\\|" : ""), $0 }' \
+		"$top_srcdir/tests/images/fuzz_fields.disagree"
+}
+
 ff_inodes() { sed -n 's/.*: \([0-9]*\) inodes (.*/\1/p' "$1" | tail -1; }
 
 ff_crashed() # exit status, log
@@ -127,9 +136,10 @@ ff_run()
 		[ "${r%%:*}" -ne 124 ] && ff_crashed "${r%%:*}" "${r#*:}" && crash=1
 	done
 	if [ -x "$REF_FSCK" ]; then
-		# Debian's fsck can loop on damaged images: bounded like ours
-		timeout "$FF_TIMEOUT" bash -c "$(declare -f ref_fsck); REF_FSCK=$REF_FSCK; ref_fsck \"\$1\"" \
-			_ "$w" > "$w.ref" 2>&1
+		# Debian's fsck can loop on damaged images: bounded like ours; the lines of
+		# fuzz_fields.disagree are no problem
+		timeout "$FF_TIMEOUT" bash -c "$(declare -f ref_fsck); REF_FSCK=$REF_FSCK; REF_FSCK_ALLOW=\$2; ref_fsck \"\$1\"" \
+			_ "$w" "$(ff_allow)" > "$w.ref" 2>&1
 		case $? in 0) ref=clean ;; 124) ref=refhang ;; *) ref=unclean ;; esac
 	fi
 	base_inodes=$(cat "$FF_WORK/$tag.inodes" 2>/dev/null)

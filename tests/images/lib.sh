@@ -238,6 +238,9 @@ base() {
 	quota) rm -f "$IMG"; truncate -s 128M "$IMG"
 	       "$MKFS" -q -r -T 1700000000 -U 11111111-2222-3333-4444-555555555555 \
 		       -O extra_attr,inode_checksum,lost_found,quota,project_quota "$IMG" ;;
+	quota_noprj) rm -f "$IMG"; truncate -s 128M "$IMG"
+	       "$MKFS" -q -r -T 1700000000 -U 11111111-2222-3333-4444-555555555555 \
+		       -O extra_attr,inode_checksum,lost_found,quota "$IMG" ;;
 	*) hard_error "unknown base image $1" ;;
 	esac
 }

@@ -4,7 +4,10 @@
 # repairs it (-y), both fscks must then find it clean; Linux mounts every repaired copy,
 # reads every file against the manifest the kernel wrote (files the repair dropped are
 # counted, any file whose contents or attributes changed fails), unmounts, and both fscks
-# check it again.
+# check it again.  The last five are repairs made from witnesses on kernel-made inodes:
+# an inline xattr size and an extra size (the kernel's 36, not the root's 12), an inline
+# directory's lost extra-attribute and inline-dentry flags, a quota file number from the
+# other superblock copy, a direct node's NAT entry from the node's own block.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 cache=$VM_ROOT/out/fuzz_age.cache
@@ -20,8 +23,17 @@ CASES='--node --path /m/t/sizes/size-65536 --mb i_links --fuzz add
 --node --path /m/t/deep --mb i_links --fuzz ones
 --dent --path /m/t/inline/note-05 --mb d_ftype --fuzz lastbit
 --dent --path /m/t/links/origin --mb d_hash --fuzz zeroes
---node --path /m/t/bigdir --mb i_pino --fuzz add'
+--node --path /m/t/bigdir --mb i_pino --fuzz add
+--node --path /m/t/deep --mb i_inline_xattr_size --fuzz zeroes
+--node --path /m/t/sizes/size-65536 --mb i_extra_isize --fuzz middlebit
+--node --path /m/t/special --mb i_inline --val 201
+--sb 1 --mb qf_ino --idx 1 --fuzz middlebit
+--nat 0 --nid @BIGNODE --mb block_addr --fuzz middlebit'
 xz -dc "$cache/aged.img.xz" > "$VM_OUT/aged.base"
+# @BIGNODE: the first direct node of the 13 MiB file (its NAT entry is fuzzed)
+big=$("$INJECT" --node --path /m/t/sizes/size-13643781 --mb i_nid --idx 0 --get "$VM_OUT/aged.base") ||
+	vm_error "no direct node in the aged image"
+CASES=$(echo "$CASES" | sed "s/@BIGNODE/$big/")
 k=0 disks=
 echo "$CASES" > "$VM_OUT/cases"
 while read -r args; do
