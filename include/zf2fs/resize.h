@@ -76,6 +76,7 @@ struct zf2fs_resize_report {
 	uint64_t moved_blocks;           /* data and node blocks the mover moved */
 	uint32_t checkpoints;            /* checkpoints written */
 	uint64_t meta_blocks;            /* blocks of relocated metadata written */
+	uint32_t zones_reset;            /* zoned: zones of free sections reset */
 };
 
 /* Resize the volume on @devs (opened for writing by the caller; the last one already has
