@@ -392,15 +392,28 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 	}
 
 	/* the space policy of the new main area, with the rule the volume was made with */
-	ratio = o->overprovision ? o->overprovision :
-		kept_ratio(vi, cp, zf2fs_super_areas_segments(sb),
-			   usable_for(vol, zg, old_last, vi->main_segs), p->note, sizeof(p->note));
-	if (o->overprovision)
-		snprintf(p->note, sizeof(p->note), "overprovision: %.2f%% as asked", ratio);
-	err = space_for(vi, p->relocate ? (uint32_t)zf2fs_get(p->sb.segment_count) :
-			(uint32_t)((vi->main_blkaddr - seg0) / BPS + p->new_main_segs),
-			p->new_main_segs, usable_for(vol, zg, new_last, p->new_main_segs), ratio,
-			&lay, why, whylen);
+	{
+		uint32_t new_count = p->relocate ? (uint32_t)zf2fs_get(p->sb.segment_count) :
+				     (uint32_t)((vi->main_blkaddr - seg0) / BPS + p->new_main_segs);
+		uint32_t new_usable = usable_for(vol, zg, new_last, p->new_main_segs);
+
+		ratio = o->overprovision;
+		if (o->overprovision) {
+			snprintf(p->note, sizeof(p->note), "overprovision: %.2f%% as asked", ratio);
+		} else if (!space_for(vi, new_count, p->new_main_segs, new_usable, 0, &lay, NULL, 0) &&
+			   lay.rsvd_segments == zf2fs_get(cp->rsvd_segment_count) &&
+			   lay.ovp_segments == zf2fs_get(cp->overprov_segment_count)) {
+			/* an interrupted resize already wrote mkfs's default for the new size */
+			snprintf(p->note, sizeof(p->note), "overprovision: mkfs's default rule, as "
+				 "the volume has");
+		} else {
+			ratio = kept_ratio(vi, cp, zf2fs_super_areas_segments(sb),
+					   usable_for(vol, zg, old_last, vi->main_segs), p->note,
+					   sizeof(p->note));
+		}
+		err = space_for(vi, new_count, p->new_main_segs, new_usable, ratio, &lay, why,
+				whylen);
+	}
 	if (err)
 		goto out;
 	p->user_block_count = lay.user_block_count;
