@@ -20,6 +20,12 @@
  *    addresses (node and NAT pointers are unchanged); only segment numbers shift.  The old
  *    metadata areas stay behind segment 0, unused (the price of never overwriting a
  *    block the old volume needs).
+ * Zoned volumes (sections are zones) change by whole zones, on their zoned devices: the
+ * mover writes only at write pointers inside the zone capacity, the zones of free
+ * sections holding old writes are reset (free in the checkpoint: crash-safe), the space
+ * policy counts sequential zones to their capacity as mkfs does; their metadata areas
+ * never move (the kernel writes them in place), so they grow only as far as the SIT and
+ * SSA cover.
  * An interrupted resize is finished by running it again with the same target.
  */
 #ifndef ZF2FS_RESIZE_H
@@ -65,8 +71,9 @@ struct zf2fs_resize_plan {
 /* What resizing @vol (opened, clean) to @o->target_blocks takes: 0 and @p filled (kind
  * NONE when the size does not change and the counts are the new size's); -EINVAL or
  * -ENOSPC (the data does not fit, -s without room in the metadata areas, not enough
- * free space to empty the sections the new metadata needs) or -EOPNOTSUPP (zoned and
- * read-only volumes) with a one-line reason in @why.  Reads only. */
+ * free space to empty the sections the new metadata needs) or -EOPNOTSUPP (read-only
+ * volumes; zoned volumes past their SIT and SSA, or on devices without zones) with a
+ * one-line reason in @why.  Reads only. */
 ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
 				   struct zf2fs_resize_plan *p, char *why, size_t whylen);
 
