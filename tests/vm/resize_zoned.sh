@@ -3,10 +3,13 @@
 # (the zoned devices live in the guest): a zoned null_blk device with 16
 # conventional zones holding the metadata (384 MiB, 8 MiB zones of 6 MiB
 # capacity), and a conventional disk + NVMe ZNS namespace (512 MiB, 8 MiB
-# zones of 6 MiB).  Each is made by our mkfs -m, filled by Linux to 50%
-# with two of every three files then removed (live files all over it, past
-# the cut too), and a sha256 manifest taken.  resize.f2fs shrinks the zoned
-# device by a quarter (whole zones; blocks past the cut must move); our fsck
+# zones of 6 MiB).  Each is made by our mkfs -m and aged by Linux: filled
+# with 256 KiB files to 98% (on volumes this small the kernel allocates from
+# the first free section, so only a full volume has blocks in its last
+# zones), five of every six runs of eight files removed (whole zones free,
+# live files all over the volume, past the cut too), and a sha256 manifest
+# taken.  The shrinks cut 3/8 of the zoned device.  resize.f2fs shrinks the zoned
+# device by 3/8 (whole zones; blocks past the cut must move); our fsck
 # (write pointers read) and Debian's clean; Linux mounts it, every file
 # reads back with its sha256, df shows a smaller volume, 32 MiB more are
 # written and read back; both fscks clean.  Then resize.f2fs grows it back to
@@ -47,6 +50,17 @@ check_round() {
 	debfsck "$2" capacity-below-size
 }
 
+# age DIR SIZE SEED: SIZE of 256 KiB files, five of every six runs of eight removed
+age() {
+	zwork fill "$1" "$2" 256 "$3"
+	i=0
+	for f in "$1"/*; do
+		[ $(((i / 8) % 6)) -ne 0 ] && rm -f "$f"
+		i=$((i + 1))
+	done
+	sync
+}
+
 # scenario NAME VOL ZONEDDEV SHRUNK_SECTORS MKFS_ARGS...
 scenario() {
 	name=$1; vol=$2; zdev=$3; shrunk=$4; shift 4
@@ -54,13 +68,7 @@ scenario() {
 	mkfs.f2fs -f -m "$@" >/tmp/mkfs.log 2>&1 || { cat /tmp/mkfs.log; zfail "mkfs"; }
 	zmount "$vol" /mnt/r
 	full=$(dfk /mnt/r)
-	zwork fill /mnt/r/fill 50% 256 9
-	i=0
-	for f in /mnt/r/fill/*; do
-		i=$((i + 1))
-		[ $((i % 3)) -ne 0 ] && rm -f "$f"
-	done
-	sync
+	age /mnt/r/a 98% 9
 	zwork manifest /mnt/r "/tmp/$name.manifest"
 	zumount /mnt/r
 	ourfsck "$vol"
@@ -88,11 +96,11 @@ scenario() {
 }
 
 nb=$(znullb rz 384 8 8 6)
-# 288 MiB in 4096-byte sectors
-scenario nullb "$nb" "$nb" 73728 "$nb"
+# 240 MiB in 4096-byte sectors
+scenario nullb "$nb" "$nb" 61440 "$nb"
 conv=$(zdisk conv); zns=$(zdisk zns)
-# the ZNS namespace cut from 512 MiB to 384 MiB (4096-byte sectors)
-scenario zns "$conv" "$zns" 98304 -c "$zns" "$conv"
+# the ZNS namespace cut from 512 MiB to 320 MiB (4096-byte sectors)
+scenario zns "$conv" "$zns" 81920 -c "$zns" "$conv"
 EOF
 vm_boot
 vm_finish
