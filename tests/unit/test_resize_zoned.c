@@ -7,8 +7,9 @@
  * is shrunk by whole zones (the blocks past the cut move below it), then grown back:
  * every file reads back the same, the SIT adds up, the superblock has the new size, and
  * the reserved, overprovision and user block counts are what mkfs gives a device of the
- * new size (the metadata areas being the same size); running again does nothing; a
- * shrink below the data is refused with nothing written.  A fault at every write of a
+ * new size (the metadata areas being the same size) and the free segment count is the
+ * kernel's (zone capacity applied); running again does nothing; a shrink below the data
+ * is refused with nothing written, and so is a zoned volume on a device without zones.  A fault at every write of a
  * shrink and of a grow leaves the old or the new size with every file, and running
  * again finishes.
  */
@@ -20,6 +21,7 @@
 #include "zf2fs/move.h"
 #include "zf2fs/resize.h"
 #include "zf2fs/txn.h"
+#include "zf2fs/zoned.h"
 
 #define MiB (1024ull * 1024)
 #define ZONE (8 * MiB)
@@ -256,7 +258,13 @@ static int resize(struct rig *r, uint64_t last_bytes, struct zf2fs_resize_report
 	return err;
 }
 
-/* The volume's counts are those of a fresh mkfs for a last device of @last_bytes. */
+static bool sit_empty(void *arg, uint32_t segno)
+{
+	return !zf2fs_sit_valid_blocks(&((const struct zf2fs_sit_entry *)arg)[segno]);
+}
+
+/* The volume's counts are those of a fresh mkfs for a last device of @last_bytes; the
+ * free segment count is the kernel's (segments past the zone capacity never free). */
 static void check_counts(struct rig *r, uint64_t last_bytes)
 {
 	struct zf2fs_vol *vol = rig_vol(r);
@@ -274,6 +282,19 @@ static void check_counts(struct rig *r, uint64_t last_bytes)
 	assert_int_equal(lay.ovp_segments, zf2fs_get(cp->overprov_segment_count));
 	assert_int_equal(lay.user_block_count, zf2fs_get(cp->user_block_count));
 	assert_int_equal(lay.block_count, zf2fs_get(zf2fs_vol_super(vol)->block_count));
+	{
+		uint32_t unusable, logs[ZF2FS_NR_CURSEG], off;
+		struct zf2fs_sit_entry *sit;
+
+		assert_int_equal(zf2fs_vol_zone_unusable(vol, &unusable), 0);
+		assert_int_equal(unusable, (ZONE - CAP) / ZF2FS_BLKSIZE);
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+			zf2fs_vol_curseg(vol, t, &logs[t], &off);
+		assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+		assert_int_equal(zf2fs_free_segs(vi, unusable, logs, sit_empty, sit),
+				 zf2fs_get(cp->free_segment_count));
+		free(sit);
+	}
 	zf2fs_vol_close(vol);
 }
 
@@ -349,6 +370,28 @@ static void shrink_and_grow(unsigned nd)
 	check_files(vol);
 	zf2fs_vol_close(vol);
 	rig_close(&copy);
+	rig_close(&r);
+}
+
+/* A zoned volume copied to a device without zones (an image file): its zone capacity is
+ * not on disk, so the space policy cannot be made: refused, nothing written. */
+static void test_image_refused(void **state)
+{
+	struct zf2fs_resize_report rep;
+	struct zf2fs_dev *plain;
+	struct zf2fs_resize_opts o = { .target_blocks = 128 * MiB / ZF2FS_BLKSIZE };
+	char why[256] = "";
+	struct rig r;
+
+	(void)state;
+	make_aged(&r, 1);
+	assert_int_equal(zf2fs_dev_open_memory(r.full, &quiet, &plain), 0);
+	assert_int_equal(zf2fs_dev_write(plain, zf2fs_dev_memory(r.devs[0]), r.full, 0), 0);
+	assert_int_equal(zf2fs_resize_devs(&plain, 1, &o, &quiet, &rep, why, sizeof(why)),
+			 -EOPNOTSUPP);
+	assert_non_null(strstr(why, "without zones"));
+	assert_memory_equal(zf2fs_dev_memory(plain), zf2fs_dev_memory(r.devs[0]), r.full);
+	zf2fs_dev_close(plain);
 	rig_close(&r);
 }
 
@@ -453,6 +496,7 @@ static void test_multi_faults(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_image_refused),
 		cmocka_unit_test(test_single_shrink_grow),
 		cmocka_unit_test(test_multi_shrink_grow),
 		cmocka_unit_test(test_single_faults),
