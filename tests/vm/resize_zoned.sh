@@ -1,19 +1,20 @@
 #!/bin/sh
 # resize_zoned.sh - resize.f2fs on kernel-aged zoned volumes, in one boot
-# (the zoned devices live in the guest): a zoned null_blk device with 16
+# (the zoned devices live in the guest): a zoned null_blk device with 8
 # conventional zones holding the metadata (384 MiB, 8 MiB zones of 6 MiB
 # capacity), and a conventional disk + NVMe ZNS namespace (512 MiB, 8 MiB
 # zones of 6 MiB).  Each is made by our mkfs -m and aged by Linux: filled
 # with 256 KiB files to 98% (on volumes this small the kernel allocates from
 # the first free section, so only a full volume has blocks in its last
-# zones), five of every six runs of eight files removed (whole zones free,
-# live files all over the volume, past the cut too), and a sha256 manifest
-# taken.  The shrinks cut 3/8 of the zoned device.  resize.f2fs shrinks the zoned
-# device by 3/8 (whole zones; blocks past the cut must move); our fsck
+# zones), seven of every eight runs of eight files removed but for the last
+# 3% written (whole zones free, live files all over the volume, past the
+# cut too), and a sha256 manifest
+# taken.  resize.f2fs shrinks the zoned device by 3/8 (whole zones; blocks past the cut must move); our fsck
 # (write pointers read) and Debian's clean; Linux mounts it, every file
 # reads back with its sha256, df shows a smaller volume, 32 MiB more are
 # written and read back; both fscks clean.  Then resize.f2fs grows it back to
-# the device's size: the same checks, and df shows the size mkfs gave.
+# the device's size: the same checks, df shows the size mkfs gave, and the
+# user blocks, reserved and overprovision segments are those mkfs wrote.
 # Debian's fsck 1.15 miscounts free segments when the zone capacity is
 # below the zone size (zoned_guest.sh's debfsck tolerates that one line).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
@@ -28,6 +29,13 @@ vm_disk conv 128M 4096
 vm_zns zns 512M 8M 6M
 
 { cat "$VM_LIBDIR/zoned_guest.sh"; cat <<'EOF'; } | vm_guest
+# counts VOL: the checkpoint's user blocks, reserved and overprovision segments
+counts() {
+	dump.f2fs --checkpoint "$1" | awk '$1 == "current" { cur = ($2 == "yes") }
+		cur && ($1 == "user_block_count" || $1 == "rsvd_segment_count" ||
+		$1 == "overprov_segment_count") { printf "%s=%s ", $1, $2 }'
+}
+
 # dfk MOUNT: the volume's size in KiB as df shows it
 dfk() { df -k "$1" | tail -n 1 | awk '{ print $2 }'; }
 
@@ -50,12 +58,17 @@ check_round() {
 	debfsck "$2" capacity-below-size
 }
 
-# age DIR SIZE SEED: SIZE of 256 KiB files, five of every six runs of eight removed
+# age DIR SIZE SEED: SIZE of 256 KiB files, seven of every eight runs of eight removed
+# but for the last 3% written (which the kernel put in the last sections it filled).
+# Not more: the mover fills one segment of each free section it takes (a fresh section
+# whenever a log's segment fills), so the blocks past the cut need that many free
+# sections below it.
 age() {
 	zwork fill "$1" "$2" 256 "$3"
+	n=$(ls "$1" | wc -l)
 	i=0
 	for f in "$1"/*; do
-		[ $(((i / 8) % 6)) -ne 0 ] && rm -f "$f"
+		[ $(((i / 8) % 8)) -ne 0 ] && [ $((i * 100)) -lt $((n * 97)) ] && rm -f "$f"
 		i=$((i + 1))
 	done
 	sync
@@ -66,6 +79,8 @@ scenario() {
 	name=$1; vol=$2; zdev=$3; shrunk=$4; shift 4
 	step "$name: mkfs -m $*, aged by Linux"
 	mkfs.f2fs -f -m "$@" >/tmp/mkfs.log 2>&1 || { cat /tmp/mkfs.log; zfail "mkfs"; }
+	made=$(counts "$vol")
+	echo "info: $name: mkfs: $made"
 	zmount "$vol" /mnt/r
 	full=$(dfk /mnt/r)
 	age /mnt/r/a 98% 9
@@ -92,6 +107,9 @@ scenario() {
 	debfsck "$vol" capacity-below-size
 	check_round "$name" "$vol" grown 52
 	[ "$size" = "$full" ] || zfail "$name: df shows $size KiB after growing back, mkfs gave $full"
+	# the Linux writes in between changed none of these
+	[ "$(counts "$vol")" = "$made" ] ||
+		zfail "$name: grown back: $(counts "$vol"), mkfs made $made"
 	zcompare "$vol" "$zdev"
 }
 
