@@ -4,6 +4,7 @@
  * bench/fsck-scale.sh and tests/images/fsck_many.sh.
  *
  *   populate IMAGE FILES [PER_DIR [BATCH]]
+ *   POPULATE_KIB=N populate IMAGE FILES [PER_DIR]
  *
  * Makes FILES inodes under the root: directories d00000, d00001, ... each holding up to
  * PER_DIR (default 1000) regular files f0000, f0001, ...; the directories count among the
@@ -11,6 +12,9 @@
  * inline.  The work goes through lib/txn.c (the crash-safe writer), BATCH inodes (default
  * 200000) per transaction: each ends in a checkpoint, and the volume is opened again for
  * the next.  A batch costs about 4 KiB of memory per inode (its node block).
+ * With POPULATE_KIB set (bench/resize.sh), every file holds N KiB of data blocks (no
+ * two alike, none all zeros) and a transaction ends after 64 MiB of them, a large file
+ * going on in the next.
  *
  * Prints one line per batch to stderr (unless ZF2FS_NO_PROGRESS is set) and a summary
  * line "populate: N inodes in D directories" on stdout.  Exit 0; 1 with a one-line
@@ -24,8 +28,10 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/txn.h"
+#include "zf2fs/txn_file.h"
 
 #define PROG "populate"
+#define BATCH_BLOCKS 16384ull   /* 64 MiB of data blocks per transaction */
 
 static int parse(const char *s, unsigned long long min, unsigned long long *ret)
 {
@@ -43,6 +49,10 @@ int main(int argc, char **argv)
 	unsigned long long made = 0, dirs = 0, in_dir = 0;
 	uint32_t dir_ino = 0;
 	bool progress = !getenv("ZF2FS_NO_PROGRESS");
+	unsigned long long kib = getenv("POPULATE_KIB") ? strtoull(getenv("POPULATE_KIB"), NULL, 10) :
+				 0, next_blk = 0, queued = 0;
+	static uint64_t block[512];
+	uint32_t file_ino = 0;
 	const char *paths[1];
 
 	if (argc < 3 || argc > 5 || parse(argv[2], 1, &files) ||
@@ -65,7 +75,10 @@ int main(int argc, char **argv)
 			err = zf2fs_txn_begin(vol, &txn);
 		if (!err && getenv("SOURCE_DATE_EPOCH"))
 			zf2fs_txn_set_time(txn, strtoull(getenv("SOURCE_DATE_EPOCH"), NULL, 10));
+		queued = 0;
 		while (!err && made < files && made - start < batch) {
+			if (kib && queued >= BATCH_BLOCKS)
+				break;
 			if (in_dir == per_dir) {
 				snprintf(name, sizeof(name), "d%05llu", dirs);
 				doing = "creating a directory in";
@@ -73,6 +86,29 @@ int main(int argc, char **argv)
 						       &dir_ino);
 				dirs++;
 				in_dir = 0;
+			} else if (kib) {
+				if (!file_ino) {
+					snprintf(name, sizeof(name), "f%04llu", in_dir);
+					doing = "creating a file in";
+					err = zf2fs_txn_create(txn, dir_ino, name, 0100644, NULL, 0,
+							       &file_ino);
+					if (!err)
+						err = zf2fs_txn_set_size(txn, file_ino, kib * 1024);
+					next_blk = 0;
+				}
+				doing = "writing a file in";
+				for (; !err && next_blk < kib / 4 && queued < BATCH_BLOCKS;
+				     next_blk++, queued++) {
+					block[0] = made;
+					block[1] = next_blk;
+					err = zf2fs_txn_write_block(txn, file_ino, next_blk, block);
+				}
+				if (next_blk < kib / 4) {
+					if (!err)
+						continue;   /* the file goes on in the next batch */
+				}
+				file_ino = 0;
+				in_dir++;
 			} else {
 				size_t len = made % 100 ? 0 : sizeof(text) - 1;
 

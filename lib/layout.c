@@ -20,6 +20,7 @@
 #include "zf2fs/zf2fs.h"
 #include "layout_p.h"
 #include "zf2fs/access.h"
+#include "zf2fs/endian.h"
 #include "why_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
@@ -346,6 +347,22 @@ int zf2fs_layout_space(struct zf2fs_layout *lay, const struct zf2fs_layout_opts 
 		lay->user_block_count = (uint64_t)(lay->usable_segments - lay->ovp_segments) * BPS;
 	}
 	return 0;
+}
+
+void zf2fs_layout_set_areas(const struct zf2fs_layout *lay, struct zf2fs_super *sb)
+{
+	zf2fs_set(sb->segment_count, lay->segment_count);
+	zf2fs_set(sb->segment_count_ckpt, lay->segment_count_ckpt);
+	zf2fs_set(sb->segment_count_sit, lay->segment_count_sit);
+	zf2fs_set(sb->segment_count_nat, lay->segment_count_nat);
+	zf2fs_set(sb->segment_count_ssa, lay->segment_count_ssa);
+	zf2fs_set(sb->segment0_blkaddr, lay->segment0_blkaddr);
+	zf2fs_set(sb->cp_blkaddr, lay->cp_blkaddr);
+	zf2fs_set(sb->sit_blkaddr, lay->sit_blkaddr);
+	zf2fs_set(sb->nat_blkaddr, lay->nat_blkaddr);
+	zf2fs_set(sb->ssa_blkaddr, lay->ssa_blkaddr);
+	zf2fs_set(sb->main_blkaddr, lay->main_blkaddr);
+	zf2fs_set(sb->cp_payload, lay->cp_payload);
 }
 
 ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigned ndevs,

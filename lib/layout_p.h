@@ -32,4 +32,10 @@ uint32_t zf2fs_layout_usable(const struct zf2fs_dev_geom *devs, unsigned ndevs,
 			    const struct zf2fs_layout *lay)
 	__attribute__((visibility("hidden")));
 
+/* The superblock's area fields from @lay: segment 0, CP, SIT, NAT, SSA and main area
+ * addresses, the four area segment counts, segment_count and cp_payload (mkfs, and a
+ * grow that rebuilds the areas). */
+void zf2fs_layout_set_areas(const struct zf2fs_layout *lay, struct zf2fs_super *sb)
+	__attribute__((visibility("hidden")));
+
 #endif

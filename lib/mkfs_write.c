@@ -24,6 +24,7 @@
 #include "zf2fs/endian.h"
 #include "zf2fs/quota.h"
 #include "cp_write_p.h"
+#include "layout_p.h"
 #include "inode_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
@@ -160,18 +161,8 @@ static int build_super(struct builder *b)
 	zf2fs_set(sb->secs_per_zone, lay->secs_per_zone);
 	zf2fs_set(sb->block_count, lay->block_count);
 	zf2fs_set(sb->section_count, lay->section_count);
-	zf2fs_set(sb->segment_count, lay->segment_count);
-	zf2fs_set(sb->segment_count_ckpt, lay->segment_count_ckpt);
-	zf2fs_set(sb->segment_count_sit, lay->segment_count_sit);
-	zf2fs_set(sb->segment_count_nat, lay->segment_count_nat);
-	zf2fs_set(sb->segment_count_ssa, lay->segment_count_ssa);
 	zf2fs_set(sb->segment_count_main, lay->segment_count_main);
-	zf2fs_set(sb->segment0_blkaddr, lay->segment0_blkaddr);
-	zf2fs_set(sb->cp_blkaddr, lay->cp_blkaddr);
-	zf2fs_set(sb->sit_blkaddr, lay->sit_blkaddr);
-	zf2fs_set(sb->nat_blkaddr, lay->nat_blkaddr);
-	zf2fs_set(sb->ssa_blkaddr, lay->ssa_blkaddr);
-	zf2fs_set(sb->main_blkaddr, lay->main_blkaddr);
+	zf2fs_layout_set_areas(lay, sb);
 	zf2fs_set(sb->root_ino, ZF2FS_ROOT_INO);
 	zf2fs_set(sb->node_ino, ZF2FS_NODE_INO);
 	zf2fs_set(sb->meta_ino, ZF2FS_META_INO);
@@ -208,7 +199,6 @@ static int build_super(struct builder *b)
 			   ZF2FS_MAX_EXTENSIONS);
 		return err;
 	}
-	zf2fs_set(sb->cp_payload, lay->cp_payload);
 	if (b->o->version_string) {
 		strncpy((char *)sb->version, b->o->version_string, ZF2FS_VERSION_LEN - 1);
 		strncpy((char *)sb->init_version, b->o->version_string, ZF2FS_VERSION_LEN - 1);

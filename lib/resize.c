@@ -189,27 +189,41 @@ bool zf2fs_resize_sec_has_log(struct zf2fs_vol *vol, uint32_t sec)
 }
 
 /* Can the valid blocks of sections [@lo, @hi) move into the free sections outside it?
- * The mover writes only into free sections, a section's worth at a time per log. */
+ * The mover writes only into free sections, a section's worth at a time per log.  When
+ * there are too few, but the partly valid sections outside hold enough free blocks,
+ * *@ret_short gets the free sections still missing: the steps first empty the emptiest
+ * of those sections into the free ones (compaction, as offline GC), then move. */
 static int room_to_empty(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *sit, uint32_t lo,
-			 uint32_t hi, const char *what, char *why, size_t whylen)
+			 uint32_t hi, const char *what, uint32_t *ret_short, char *why,
+			 size_t whylen)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
-	uint32_t free_in, free_all, need;
-	uint64_t valid_in, valid_all;
+	uint32_t free_in, free_all, need, free_out;
+	uint64_t valid_in, valid_all, sec_blocks = (uint64_t)vi->segs_per_sec * BPS, room;
 
 	sections_state(vol, sit, lo, hi, &free_in, &valid_in);
 	sections_state(vol, sit, 0, vi->main_secs, &free_all, &valid_all);
+	free_out = free_all - free_in;
 	/* the moved blocks, plus a fresh section for each log that may open one.  The
 	 * commit's allocator opens a fresh section whenever a log's segment fills (which
 	 * keeps every write of a zoned volume at a write pointer, inside the zone's
 	 * capacity), so a section takes one segment of moved blocks */
 	need = (uint32_t)((valid_in + BPS - 1) / BPS) + ZF2FS_NR_CURSEG;
-	if (valid_in && free_all - free_in < need)
-		return zf2fs_set_why(why, whylen, -ENOSPC, "%s: %llu blocks to move but only %u free "
-				     "sections outside (%u needed); free space with gc.f2fs "
-				     "collect first", what, (unsigned long long)valid_in,
-				     free_all - free_in, need);
-	return 0;
+	*ret_short = 0;
+	if (!valid_in || free_out >= need)
+		return 0;
+	/* free blocks outside, in sections no log holds */
+	room = (uint64_t)(vi->main_secs - (hi - lo)) * sec_blocks - (valid_all - valid_in);
+	for (uint32_t sec = 0; sec < vi->main_secs; sec++)
+		if ((sec < lo || sec >= hi) && zf2fs_resize_sec_has_log(vol, sec))
+			room -= room >= sec_blocks ? sec_blocks : room;
+	if (free_out > ZF2FS_NR_CURSEG && room >= valid_in + (ZF2FS_NR_CURSEG + 1) * sec_blocks) {
+		*ret_short = need - free_out;
+		return 0;
+	}
+	return zf2fs_set_why(why, whylen, -ENOSPC, "%s: %llu blocks to move but only %llu free "
+			     "blocks outside in %u free sections (%u needed)", what,
+			     (unsigned long long)valid_in, (unsigned long long)room, free_out, need);
 }
 
 static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
@@ -218,7 +232,6 @@ static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts
 {
 	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
-	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
 	uint32_t spz = vi->segs_per_sec * vi->secs_per_zone;
 	uint32_t seg0 = (uint32_t)zf2fs_get(sb->segment0_blkaddr);
 	struct zf2fs_layout_opts lo = {
@@ -240,6 +253,30 @@ static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts
 	lay.segment0_blkaddr = vi->main_blkaddr;
 	lay.segment_count = (uint32_t)((target_end_segs - gap) / spz * spz);
 	zf2fs_layout_size_meta(&lay, &lo);
+	/* mkfs's NAT for the new size can be smaller than the old one (a larger SIT bitmap
+	 * leaves the NAT bitmap less room in the CP block): every nid in use must stay, so
+	 * the old NAT size is kept, the SIT bitmap moving to cp_payload blocks if both
+	 * bitmaps no longer fit in the CP block, and the SSA moves along */
+	if ((uint64_t)lay.segment_count_nat / 2 * BPS < vi->nat_blocks) {
+		uint32_t old_nat = (uint32_t)zf2fs_get(sb->segment_count_nat);
+		uint32_t sit_bm = lay.segment_count_sit / 2 * BPS / 8;
+		uint32_t nat_bm = old_nat / 2 * BPS / 8;
+		uint32_t more = old_nat - lay.segment_count_nat, pad;
+
+		if (lo.large_nat_bitmap || nat_bm > ZF2FS_CP_BITMAP_ROOM)
+			return zf2fs_set_why(why, whylen, -ENOSPC, "the NAT cannot keep its %u "
+					     "segments in the new layout", old_nat);
+		if (sit_bm + nat_bm > ZF2FS_CP_BITMAP_ROOM && !lay.cp_payload)
+			lay.cp_payload = (sit_bm + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+		lay.segment_count_nat = old_nat;
+		lay.nat_bitmap_bytes = nat_bm;
+		lay.ssa_blkaddr += more * BPS;
+		/* the SSA padding to a zone boundary, again */
+		meta = lay.segment_count_ckpt + lay.segment_count_sit + lay.segment_count_nat +
+		       lay.segment_count_ssa;
+		pad = (spz - meta % spz) % spz;
+		lay.segment_count_ssa += pad;
+	}
 	meta = lay.segment_count_ckpt + lay.segment_count_sit + lay.segment_count_nat +
 	       lay.segment_count_ssa;
 	if (meta % vi->segs_per_sec || meta >= lay.segment_count)
@@ -260,21 +297,7 @@ static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts
 		return zf2fs_set_why(why, whylen, -ENOSPC, "the new metadata areas (%u sections) "
 				     "do not fit in the current main area", p->evac_secs);
 
-	struct zf2fs_super *n = &p->sb;
-
-	zf2fs_set(n->segment0_blkaddr, lay.segment0_blkaddr);
-	zf2fs_set(n->cp_blkaddr, lay.cp_blkaddr);
-	zf2fs_set(n->sit_blkaddr, lay.sit_blkaddr);
-	zf2fs_set(n->nat_blkaddr, lay.nat_blkaddr);
-	zf2fs_set(n->ssa_blkaddr, lay.ssa_blkaddr);
-	zf2fs_set(n->main_blkaddr, lay.main_blkaddr);
-	zf2fs_set(n->segment_count_ckpt, lay.segment_count_ckpt);
-	zf2fs_set(n->segment_count_sit, lay.segment_count_sit);
-	zf2fs_set(n->segment_count_nat, lay.segment_count_nat);
-	zf2fs_set(n->segment_count_ssa, lay.segment_count_ssa);
-	zf2fs_set(n->segment_count, lay.segment_count);
-	zf2fs_set(n->cp_payload, lay.cp_payload);
-	(void)cp;
+	zf2fs_layout_set_areas(&lay, &p->sb);
 	return 0;
 }
 
@@ -382,7 +405,7 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 		err = plan_relocation(vol, o, p, target_end_segs, why, whylen);
 		if (!err)
 			err = room_to_empty(vol, sit, 0, p->evac_secs, "moving the metadata areas",
-					    why, whylen);
+					    &p->short_secs, why, whylen);
 		if (err)
 			goto out;
 	} else if (o->large_nat_bitmap && !(vi->ckpt_flags & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG)) {
@@ -443,7 +466,8 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 	}
 	if (p->kind == ZF2FS_RESIZE_SHRINK) {
 		p->cut_sec = p->new_main_segs / vi->segs_per_sec;
-		err = room_to_empty(vol, sit, p->cut_sec, vi->main_secs, "shrinking", why, whylen);
+		err = room_to_empty(vol, sit, p->cut_sec, vi->main_secs, "shrinking",
+				    &p->short_secs, why, whylen);
 		if (err)
 			goto out;
 	}

@@ -109,6 +109,105 @@ static int empty_sections(struct run *r, uint32_t lo, uint32_t hi, uint32_t tlo,
 	return err;
 }
 
+struct victim {
+	uint32_t sec, valid;
+};
+
+static int by_valid(const void *a, const void *b)
+{
+	const struct victim *x = a, *y = b;
+
+	return x->valid != y->valid ? (x->valid < y->valid ? -1 : 1) :
+	       (x->sec < y->sec ? -1 : x->sec > y->sec);
+}
+
+/* Sections of [@tlo, @thi) that are free (no valid block, no log), and the partly valid
+ * ones without a log, emptiest first, in *@ret_v (caller frees). */
+static int survey(struct run *r, uint32_t tlo, uint32_t thi, uint32_t *ret_free,
+		  struct victim **ret_v, uint32_t *ret_n)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(r->vol);
+	uint64_t sec_blocks = (uint64_t)vi->segs_per_sec * ZF2FS_BLOCKS_PER_SEG;
+	struct zf2fs_sit_entry *sit;
+	struct victim *v = calloc(thi - tlo + 1, sizeof(*v));
+	uint32_t n = 0, nfree = 0;
+	int err = v ? zf2fs_vol_load_sit(r->vol, &sit) : -ENOMEM;
+
+	if (err) {
+		free(v);
+		return err;
+	}
+	for (uint32_t sec = tlo; sec < thi; sec++) {
+		uint32_t valid = 0;
+
+		for (uint32_t s = sec * vi->segs_per_sec; s < (sec + 1) * vi->segs_per_sec; s++)
+			valid += zf2fs_sit_valid_blocks(&sit[s]);
+		if (zf2fs_resize_sec_has_log(r->vol, sec))
+			continue;
+		if (!valid)
+			nfree++;
+		else if (valid < sec_blocks)
+			v[n++] = (struct victim){ sec, valid };
+	}
+	free(sit);
+	qsort(v, n, sizeof(*v), by_valid);
+	*ret_free = nfree;
+	*ret_v = v;
+	*ret_n = n;
+	return 0;
+}
+
+/* Compaction: until [@tlo, @thi) holds @want free sections, its emptiest partly valid
+ * sections are emptied into its free ones, a batch per checkpoint (what fits in the free
+ * sections there, keeping one per log). */
+static int compact(struct run *r, uint32_t tlo, uint32_t thi, uint32_t want)
+{
+	uint64_t batch = r->o->batch_blocks ? r->o->batch_blocks : DEFAULT_BATCH;
+	uint32_t last_free = 0;
+
+	for (;;) {
+		const struct zf2fs_vol_info *vi = zf2fs_vol_info(r->vol);
+		uint64_t sec_blocks = (uint64_t)vi->segs_per_sec * ZF2FS_BLOCKS_PER_SEG, room;
+		struct zf2fs_move_stats st = { 0 };
+		struct zf2fs_txn *txn = NULL;
+		struct victim *v;
+		uint32_t nfree, n, i;
+		int err = survey(r, tlo, thi, &nfree, &v, &n);
+
+		if (err)
+			return zf2fs_set_why(r->why, r->whylen, err, "cannot read the SIT");
+		if (nfree >= want) {
+			free(v);
+			return 0;
+		}
+		if (!n || nfree <= ZF2FS_NR_CURSEG || (last_free && nfree <= last_free)) {
+			free(v);
+			return zf2fs_set_why(r->why, r->whylen, -ENOSPC, "compaction cannot free "
+					     "enough sections (%u free, %u needed)", nfree, want);
+		}
+		last_free = nfree;
+		room = (uint64_t)(nfree - ZF2FS_NR_CURSEG) * sec_blocks;
+		err = zf2fs_txn_begin(r->vol, &txn);
+		for (i = 0; !err && i < n && st.data_blocks + st.node_blocks + v[i].valid <= room &&
+		     st.data_blocks + st.node_blocks < batch; i++)
+			err = zf2fs_move_section(txn, v[i].sec, &st);
+		free(v);
+		if (!err)
+			err = zf2fs_move_set_target(txn, tlo, thi);
+		if (!err)
+			err = zf2fs_txn_commit(txn);
+		zf2fs_txn_free(txn);
+		if (err)
+			return zf2fs_set_why(r->why, r->whylen, err, "compaction failed (the volume is "
+					     "as the last checkpoint left it)");
+		r->rep->moved_blocks += st.data_blocks + st.node_blocks;
+		r->rep->checkpoints++;
+		err = reopen(r);
+		if (err)
+			return err;
+	}
+}
+
 /* One checkpoint with the plan's space counts (and the free segments recounted). */
 static int commit_space(struct run *r, const struct zf2fs_resize_plan *p)
 {
@@ -172,11 +271,37 @@ static int steps(struct run *r)
 	err = reset_free_zones(r);
 	if (err)
 		return err;
-	/* 1. empty what the new size takes away: checkpoints of moved blocks */
-	if (p.kind == ZF2FS_RESIZE_SHRINK)
-		err = empty_sections(r, p.cut_sec, vi->main_secs, 0, p.cut_sec);
-	else if (p.relocate)
-		err = empty_sections(r, 0, p.evac_secs, p.evac_secs, vi->main_secs);
+	/* 1. empty what the new size takes away: checkpoints of moved blocks, after room
+	 * was made for them where the free sections were too few */
+	if (p.kind == ZF2FS_RESIZE_SHRINK) {
+		uint32_t main_secs = vi->main_secs, free_now;
+		struct victim *v;
+		uint32_t n;
+
+		if (p.short_secs) {
+			err = survey(r, 0, p.cut_sec, &free_now, &v, &n);
+			if (!err) {
+				free(v);
+				err = compact(r, 0, p.cut_sec, free_now + p.short_secs);
+			}
+		}
+		if (!err)
+			err = empty_sections(r, p.cut_sec, main_secs, 0, p.cut_sec);
+	} else if (p.relocate) {
+		uint32_t main_secs = vi->main_secs, free_now;
+		struct victim *v;
+		uint32_t n;
+
+		if (p.short_secs) {
+			err = survey(r, p.evac_secs, main_secs, &free_now, &v, &n);
+			if (!err) {
+				free(v);
+				err = compact(r, p.evac_secs, main_secs, free_now + p.short_secs);
+			}
+		}
+		if (!err)
+			err = empty_sections(r, 0, p.evac_secs, p.evac_secs, main_secs);
+	}
 	if (!err)
 		err = zf2fs_resize_plan(r->vol, r->o, &p, r->why, r->whylen);
 	if (err)

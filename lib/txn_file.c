@@ -220,12 +220,25 @@ ZF2FS_EXPORT int zf2fs_txn_write_inline(struct zf2fs_txn *t, uint32_t ino, const
 
 ZF2FS_EXPORT int zf2fs_txn_set_size(struct zf2fs_txn *t, uint32_t ino, uint64_t size)
 {
+	struct zf2fs_inode_geom g;
 	struct zf2fs_node *n;
 	int err = data_file(t, ino, true, &n);
 
-	if (!err)
-		zf2fs_set(n->i.i_size, size);
-	return err;
+	if (err)
+		return err;
+	/* a new inode starts inline: a size past the inline room makes it a block file (all
+	 * holes until blocks come), as the kernel converts one on truncate to that size */
+	if (n->i.i_inline & ZF2FS_INLINE_DATA) {
+		if (zf2fs_inode_geometry(&n->i, t->vi->features, &g))
+			return -ZF2FS_EFSCORRUPTED;
+		if (size > g.inline_bytes) {
+			if (n->i.i_inline & ZF2FS_DATA_EXIST)
+				return -EBUSY;
+			n->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DATA;
+		}
+	}
+	zf2fs_set(n->i.i_size, size);
+	return 0;
 }
 
 /* Where file block @blk is: @level 0 is the inode's own slot @off[0]; otherwise @off[0]

@@ -20,6 +20,9 @@
  *    addresses (node and NAT pointers are unchanged); only segment numbers shift.  The old
  *    metadata areas stay behind segment 0, unused (the price of never overwriting a
  *    block the old volume needs).
+ * When the free sections that the moved blocks need are too few but the partly valid
+ * sections hold enough free blocks, those with the fewest valid blocks are emptied first
+ * (compaction, as offline garbage collection does), in checkpoints of their own.
  * Zoned volumes (sections are zones) change by whole zones, on their zoned devices: the
  * mover writes only at write pointers inside the zone capacity, the zones of free
  * sections holding old writes are reset (free in the checkpoint: crash-safe), the space
@@ -62,6 +65,8 @@ struct zf2fs_resize_plan {
 	uint32_t cut_sec;             /* shrink: sections from here on must be emptied */
 	uint32_t evac_secs;           /* relocate: sections [0, evac_secs) must be emptied */
 	uint32_t shift_segs;          /* relocate: new segment number = old - shift_segs */
+	uint32_t short_secs;          /* free sections the moves lack: made first by
+				       * emptying the emptiest partly valid sections */
 	uint64_t user_block_count;    /* the new size's space policy */
 	uint32_t rsvd_segments, ovp_segments;
 	double overprovision;

@@ -38,6 +38,10 @@ printf 'middle' | dd of="$SRC/sparse1G" bs=1 seek=$((512 * 1024 * 1024 + 5)) con
 printf 'end' | dd of="$SRC/sparse1G" bs=1 seek=$((1024 * 1024 * 1024 - 3)) conv=notrunc status=none
 truncate -s 9G "$SRC/sparse9G"
 printf 'far' | dd of="$SRC/sparse9G" bs=1 seek=$((9 * 1024 * 1024 * 1024 - 4096)) conv=notrunc status=none
+# a file of holes only, and one of zeros only: no block at all, not an inline file with
+# a size past the inline room (which fsck and Linux refuse)
+truncate -s 2M "$SRC/holes-only"
+head -c 65536 /dev/zero > "$SRC/zeros-only"
 # a block of zeros inside data stays a hole too
 { printf 'x'; head -c 8191 /dev/zero; printf 'y'; } > "$SRC/zeroblock"
 ln "$SRC/size3000" "$SRC/dir/hardlink"

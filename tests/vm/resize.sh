@@ -1,10 +1,12 @@
 #!/bin/sh
 # resize.sh - resize.f2fs on kernel-aged volumes, judged by Linux.
 #
-# Boot 1 ages three volumes made by our mkfs: g2 (1 GiB) and g10 (256 MiB) get zwork's
+# Boot 1 ages four volumes made by our mkfs: g2 (1 GiB), g10 (256 MiB) and g64 (64 GiB,
+# sparse) get zwork's
 # tree plus files; sh (1 GiB) is filled to 70% with 1 MiB files, two of every three
 # then removed, so that live files sit all over it.  A sha256 manifest of each goes to a
-# small raw disk.  On the host: g2's image grows to 2 GiB and g10's to 2560 MiB (both
+# small raw disk.  On the host: g2's image grows to 2 GiB, g10's to 2560 MiB and g64's to
+# 128 GiB (all
 # past what their SIT and SSA cover: the metadata areas are rebuilt), sh shrinks to
 # 448 MiB below its last used section and its image is cut to that size.  Boot 2:
 # Linux mounts each, every file reads back with its sha256, df shows the new size,
@@ -19,12 +21,13 @@ vm_setup resize "kernel-aged volumes grown 2x and 10x and shrunk; Linux mounts a
 vm_disk g2 1G
 vm_disk g10 256M
 vm_disk sh 1G
+vm_disk g64 64G
 vm_disk mf 16M
-for d in g2 g10 sh; do vm_mkfs $d || vm_fail "mkfs $d failed"; done
+for d in g2 g10 sh g64; do vm_mkfs $d || vm_fail "mkfs $d failed"; done
 
 vm_guest <<'EOF'
 mkdir -p /tmp/m
-for d in g2 g10; do
+for d in g2 g10 g64; do
 	zmount $d /mnt/$d
 	step "$d: tree and files"
 	zwork tree /mnt/$d/t
@@ -47,7 +50,7 @@ zumount /mnt/sh
 EOF
 vm_boot
 [ "$VM_FAILED" -eq 0 ] || vm_finish
-for d in g2 g10 sh; do vm_fsck $d "after aging"; done
+for d in g2 g10 sh g64; do vm_fsck $d "after aging"; done
 
 # last_used IMG: the highest main-area segment holding a valid block
 last_used() {
@@ -68,6 +71,9 @@ grow() {
 }
 grow g2 2G
 grow g10 2560M
+# 64 -> 128 GiB: mkfs's NAT for the new size would be smaller, so the old NAT size
+# stays and the SIT bitmap moves out of the CP block into cp_payload
+grow g64 128G
 
 img=$(vm_img sh)
 last=$(last_used "$img")
@@ -80,13 +86,13 @@ if "$RESIZE" -t $((448 * 2048)) "$img" >"$VM_OUT/sh.resize" 2>&1 && grep -q "^sh
 else
 	vm_fail "sh: shrink: $(cat "$VM_OUT/sh.resize")"
 fi
-for d in g2 g10 sh; do vm_fsck $d "after resize.f2fs"; done
+for d in g2 g10 sh g64; do vm_fsck $d "after resize.f2fs"; done
 
 vm_detach_all
-for d in g2 g10 sh mf; do vm_attach $d; done
+for d in g2 g10 sh g64 mf; do vm_attach $d; done
 vm_guest <<'EOF'
 (cd /tmp && tar xf "$(zdisk mf)")
-for d in g2 g10 sh; do
+for d in g2 g10 sh g64; do
 	step "$d: mount the resized volume, verify every file"
 	zmount $d /mnt/$d
 	zwork verify /mnt/$d /tmp/m/$d
@@ -102,7 +108,7 @@ EOF
 vm_boot
 log=$VM_OUT/boot2.log
 # df's size in KiB against the superblock's: block_count less what lies before segment 0
-for d in g2 g10 sh; do
+for d in g2 g10 sh g64; do
 	kib=$(sed -n "s/^ZDF $d [^ ]* *\([0-9]*\) .*/\1/p" "$log" | head -1)
 	sb=$(python3 - "$(vm_img $d)" <<'PY'
 import struct, sys
@@ -119,5 +125,5 @@ PY
 		vm_fail "$d: df shows '$kib' KiB, the superblock says $sb"
 	fi
 done
-for d in g2 g10 sh; do vm_fsck $d "after Linux wrote to the resized volume"; done
+for d in g2 g10 sh g64; do vm_fsck $d "after Linux wrote to the resized volume"; done
 vm_finish
