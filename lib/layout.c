@@ -71,6 +71,12 @@ static uint32_t usable_segments(const struct zf2fs_dev_geom *devs, unsigned ndev
 	return (uint32_t)usable;
 }
 
+uint32_t zf2fs_layout_usable(const struct zf2fs_dev_geom *devs, unsigned ndevs,
+			    const struct zf2fs_layout *lay)
+{
+	return usable_segments(devs, ndevs, lay);
+}
+
 /* The main-area segments Linux 6.1 can ever allocate: it applies the capacity of the
  * sequential zones to every section of the main area (conventional zones and a regular
  * first device included) and counts a segment when any of its blocks lies below it.  The

@@ -24,6 +24,14 @@ int zf2fs_layout_space(struct zf2fs_layout *lay, const struct zf2fs_layout_opts 
 		       char *why, size_t whylen)
 	__attribute__((visibility("hidden")));
 
+/* The usable segments of @lay's main area on devices @devs (zoned: the sequential zones
+ * count to their capacity), as zf2fs_layout_compute() finds them: from @lay's zoned,
+ * dev_segments, segment0_blkaddr, main_blkaddr and segment_count_main.  Resize gives a
+ * resized last device's geometry to size the space policy as mkfs would. */
+uint32_t zf2fs_layout_usable(const struct zf2fs_dev_geom *devs, unsigned ndevs,
+			    const struct zf2fs_layout *lay)
+	__attribute__((visibility("hidden")));
+
 /* The superblock's area fields from @lay: segment 0, CP, SIT, NAT, SSA and main area
  * addresses, the four area segment counts, segment_count and cp_payload (mkfs, and a
  * grow that rebuilds the areas). */

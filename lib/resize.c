@@ -25,8 +25,11 @@
 #define BPS ZF2FS_BLOCKS_PER_SEG
 
 /* ---- the space policy of a main area ----------------------------------------------------- */
+/* @usable: the segments of the main area data can use (zf2fs_layout_usable; on a
+ * volume without zones, the main area's). */
 static int space_for(const struct zf2fs_vol_info *vi, uint32_t segment_count, uint32_t main_segs,
-		     double ratio, struct zf2fs_layout *lay, char *why, size_t whylen)
+		     uint32_t usable, double ratio, struct zf2fs_layout *lay, char *why,
+		     size_t whylen)
 {
 	struct zf2fs_layout_opts lo = { .overprovision = ratio };
 
@@ -37,8 +40,66 @@ static int space_for(const struct zf2fs_vol_info *vi, uint32_t segment_count, ui
 	lay->segment_count = segment_count;
 	lay->segment_count_main = main_segs;
 	lay->section_count = main_segs / vi->segs_per_sec;
-	lay->usable_segments = main_segs;
+	lay->usable_segments = usable;
 	return zf2fs_layout_space(lay, &lo, why, whylen);
+}
+
+/* ---- zoned volumes ------------------------------------------------------------------------ */
+/* The geometry of the volume's devices, for the usable-segment rule of mkfs.  -EOPNOTSUPP
+ * when no device reports zones (a zoned volume copied to an image file: the zone
+ * capacities, which the space policy needs, are not on disk). */
+static int zoned_geoms(struct zf2fs_vol *vol, struct zf2fs_dev_geom *g, char *why, size_t whylen)
+{
+	unsigned nd = zf2fs_vol_ndevs(vol);
+	bool any = false;
+
+	for (unsigned i = 0; i < nd; i++) {
+		int err = zf2fs_dev_geometry(zf2fs_vol_dev(vol, i), &g[i]);
+
+		if (err)
+			return zf2fs_set_why(why, whylen, err, "cannot read the geometry of device "
+					     "%u", i);
+		any |= g[i].zone_model != ZF2FS_ZONED_NONE;
+	}
+	if (!any)
+		return zf2fs_set_why(why, whylen, -EOPNOTSUPP, "zoned volume on devices without "
+				     "zones (an image file?): resize it on its zoned devices");
+	return 0;
+}
+
+/* The usable segments of the volume when its last device holds @last_segs segments
+ * (counted from segment 0 on a single device) and the main area @main_segs: what mkfs
+ * gives a device of that size, whose zones past the new end are gone.  Volumes without
+ * zones: the main area. */
+static uint32_t usable_for(struct zf2fs_vol *vol, const struct zf2fs_dev_geom *geoms,
+			   uint64_t last_segs, uint32_t main_segs)
+{
+	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	unsigned nd = zf2fs_vol_ndevs(vol);
+	struct zf2fs_dev_geom g[ZF2FS_MAX_DEVICES];
+	struct zf2fs_layout lay = { 0 };
+	struct zf2fs_dev_geom *last = &g[nd - 1];
+	uint32_t seg0 = (uint32_t)zf2fs_get(sb->segment0_blkaddr);
+
+	if (!geoms)
+		return main_segs;
+	memcpy(g, geoms, nd * sizeof(*g));
+	lay.zoned = true;
+	lay.segment0_blkaddr = seg0;
+	lay.main_blkaddr = vi->main_blkaddr;
+	lay.segment_count_main = main_segs;
+	for (unsigned i = 0; i + 1 < nd; i++)
+		lay.dev_segments[i] = (uint32_t)zf2fs_get(sb->devs[i].total_segments);
+	lay.dev_segments[nd - 1] = (uint32_t)last_segs;
+	/* the last device cut (or grown) to its new size, in whole zones */
+	last->bytes = last_segs * ZF2FS_SEG_BYTES + (nd == 1 ? (uint64_t)seg0 * ZF2FS_BLKSIZE : 0);
+	if (last->zone_model != ZF2FS_ZONED_NONE && last->zone_bytes) {
+		last->nr_zones = (uint32_t)(last->bytes / last->zone_bytes);
+		if (last->nr_conv_zones > last->nr_zones)
+			last->nr_conv_zones = last->nr_zones;
+	}
+	return zf2fs_layout_usable(g, nd, &lay);
 }
 
 /* The overprovision ratio the volume was made with, so that the new size follows the same
@@ -46,14 +107,14 @@ static int space_for(const struct zf2fs_vol_info *vi, uint32_t segment_count, ui
  * that rule gives; else the ratio the reserved count was made from (the reserved
  * segments are (100 / ratio + 1 + 6 logs) sections, rounded down). */
 static double kept_ratio(const struct zf2fs_vol_info *vi, const struct zf2fs_checkpoint *cp,
-			 uint32_t segment_count, char *note, size_t notelen)
+			 uint32_t segment_count, uint32_t usable, char *note, size_t notelen)
 {
 	uint32_t rsvd = (uint32_t)zf2fs_get(cp->rsvd_segment_count);
 	uint32_t ovp = (uint32_t)zf2fs_get(cp->overprov_segment_count);
 	struct zf2fs_layout lay;
 	double x, r;
 
-	if (!space_for(vi, segment_count, vi->main_segs, 0, &lay, NULL, 0) &&
+	if (!space_for(vi, segment_count, vi->main_segs, usable, 0, &lay, NULL, 0) &&
 	    lay.rsvd_segments == rsvd && lay.ovp_segments == ovp) {
 		snprintf(note, notelen, "overprovision: mkfs's default rule, as the volume has");
 		return 0;
@@ -143,8 +204,11 @@ static int room_to_empty(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *si
 	sections_state(vol, sit, lo, hi, &free_in, &valid_in);
 	sections_state(vol, sit, 0, vi->main_secs, &free_all, &valid_all);
 	free_out = free_all - free_in;
-	/* the moved blocks, plus a fresh section for each log that may open one */
-	need = (uint32_t)((valid_in + sec_blocks - 1) / sec_blocks) + ZF2FS_NR_CURSEG;
+	/* the moved blocks, plus a fresh section for each log that may open one.  The
+	 * commit's allocator opens a fresh section whenever a log's segment fills (which
+	 * keeps every write of a zoned volume at a write pointer, inside the zone's
+	 * capacity), so a section takes one segment of moved blocks */
+	need = (uint32_t)((valid_in + BPS - 1) / BPS) + ZF2FS_NR_CURSEG;
 	*ret_short = 0;
 	if (!valid_in || free_out >= need)
 		return 0;
@@ -248,6 +312,10 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 	uint32_t seg0 = (uint32_t)zf2fs_get(sb->segment0_blkaddr);
 	uint64_t last_start, new_last, target_end_segs;
 	struct zf2fs_sit_entry *sit = NULL;
+	struct zf2fs_dev_geom geoms[ZF2FS_MAX_DEVICES], *zg = NULL;
+	bool zoned = zf2fs_vol_is_zoned(vol);
+	uint32_t unusable = 0;
+	uint64_t old_last;
 	struct zf2fs_layout lay;
 	double ratio;
 	int err;
@@ -255,14 +323,19 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 	memset(p, 0, sizeof(*p));
 	p->sb = *sb;
 	p->old_main_segs = vi->main_segs;
-	if (zf2fs_vol_is_zoned(vol))
-		return zf2fs_set_why(why, whylen, -EOPNOTSUPP, "zoned volumes cannot be resized yet");
+	if (zoned) {
+		err = zoned_geoms(vol, geoms, why, whylen);
+		if (err)
+			return err;
+		zg = geoms;
+	}
 	if (vi->features & ZF2FS_FEAT_RO)
 		return zf2fs_set_why(why, whylen, -EOPNOTSUPP, "read-only volumes (-O ro) cannot be "
 				     "resized");
 
 	/* the last device: where it starts (segments from segment 0) and how many segments
 	 * it holds now and at the target size, in whole zones */
+	old_last = nd == 1 ? zf2fs_get(sb->segment_count) : zf2fs_get(sb->devs[nd - 1].total_segments);
 	if (nd == 1) {
 		last_start = 0;
 		if (o->target_blocks < seg0)
@@ -305,6 +378,19 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 					    (vi->sit_blocks * ZF2FS_SIT_PER_BLOCK), p->new_main_segs);
 			goto out;
 		}
+		if (zoned) {
+			/* the kernel writes the checkpoint, SIT and NAT in place: new areas in
+			 * the main area would have to sit on conventional zones */
+			err = zf2fs_set_why(why, whylen, -EOPNOTSUPP, "a zoned volume grows only "
+					    "as far as its SIT and SSA cover (%u main segments; "
+					    "%u asked): its metadata areas are not moved",
+					    (unsigned)(zf2fs_get(sb->segment_count_ssa) * BPS <
+					     (uint64_t)vi->sit_blocks * ZF2FS_SIT_PER_BLOCK ?
+					     zf2fs_get(sb->segment_count_ssa) * BPS :
+					     (uint64_t)vi->sit_blocks * ZF2FS_SIT_PER_BLOCK),
+					    p->new_main_segs);
+			goto out;
+		}
 		if (o->safe) {
 			err = zf2fs_set_why(why, whylen, -ENOSPC, "-s: the SIT and SSA cover %u main "
 					    "segments, the new size needs %u (run without -s to "
@@ -329,13 +415,28 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 	}
 
 	/* the space policy of the new main area, with the rule the volume was made with */
-	ratio = o->overprovision ? o->overprovision :
-		kept_ratio(vi, cp, zf2fs_super_areas_segments(sb), p->note, sizeof(p->note));
-	if (o->overprovision)
-		snprintf(p->note, sizeof(p->note), "overprovision: %.2f%% as asked", ratio);
-	err = space_for(vi, p->relocate ? (uint32_t)zf2fs_get(p->sb.segment_count) :
-			(uint32_t)((vi->main_blkaddr - seg0) / BPS + p->new_main_segs),
-			p->new_main_segs, ratio, &lay, why, whylen);
+	{
+		uint32_t new_count = p->relocate ? (uint32_t)zf2fs_get(p->sb.segment_count) :
+				     (uint32_t)((vi->main_blkaddr - seg0) / BPS + p->new_main_segs);
+		uint32_t new_usable = usable_for(vol, zg, new_last, p->new_main_segs);
+
+		ratio = o->overprovision;
+		if (o->overprovision) {
+			snprintf(p->note, sizeof(p->note), "overprovision: %.2f%% as asked", ratio);
+		} else if (!space_for(vi, new_count, p->new_main_segs, new_usable, 0, &lay, NULL, 0) &&
+			   lay.rsvd_segments == zf2fs_get(cp->rsvd_segment_count) &&
+			   lay.ovp_segments == zf2fs_get(cp->overprov_segment_count)) {
+			/* an interrupted resize already wrote mkfs's default for the new size */
+			snprintf(p->note, sizeof(p->note), "overprovision: mkfs's default rule, as "
+				 "the volume has");
+		} else {
+			ratio = kept_ratio(vi, cp, zf2fs_super_areas_segments(sb),
+					   usable_for(vol, zg, old_last, vi->main_segs), p->note,
+					   sizeof(p->note));
+		}
+		err = space_for(vi, new_count, p->new_main_segs, new_usable, ratio, &lay, why,
+				whylen);
+	}
 	if (err)
 		goto out;
 	p->user_block_count = lay.user_block_count;
@@ -357,8 +458,11 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 
 		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 			zf2fs_vol_curseg(vol, t, &logs[t], &off);
-		p->free_stale = zf2fs_free_segs(vi, 0, logs, sit_empty, sit) !=
-				zf2fs_get(cp->free_segment_count);
+		/* zoned: segments past the zone capacity are never free; without a zone
+		 * report (emulated devices) the commit cannot recount them either */
+		if (!zoned || !zf2fs_vol_zone_unusable(vol, &unusable))
+			p->free_stale = zf2fs_free_segs(vi, unusable, logs, sit_empty, sit) !=
+					zf2fs_get(cp->free_segment_count);
 	}
 	if (p->kind == ZF2FS_RESIZE_SHRINK) {
 		p->cut_sec = p->new_main_segs / vi->segs_per_sec;

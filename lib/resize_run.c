@@ -16,6 +16,7 @@
 #include "zf2fs/move.h"
 #include "zf2fs/resize.h"
 #include "zf2fs/txn.h"
+#include "zf2fs/zoned.h"
 #include "resize_p.h"
 #include "why_p.h"
 
@@ -234,6 +235,26 @@ static int write_super(struct run *r, const struct zf2fs_resize_plan *p)
 	return err ? err : reopen(r);
 }
 
+/* Zoned volumes: the zones of free sections written before (sections an earlier move
+ * emptied, or that a grow brings back) are reset, so that the commit's allocator, which
+ * writes a fresh section from its start, and the kernel find them empty.  Only sections
+ * the checkpoint holds nothing in are reset: crash-safe at any point.  Nothing to do on
+ * devices without a zone report. */
+static int reset_free_zones(struct run *r)
+{
+	uint32_t n = 0;
+	int err;
+
+	if (!zf2fs_vol_is_zoned(r->vol))
+		return 0;
+	err = zf2fs_move_reset_free_zones(r->vol, &n);
+	if (err)
+		return zf2fs_set_why(r->why, r->whylen, err, "cannot reset the zones of free "
+				     "sections");
+	r->rep->zones_reset += n;
+	return 0;
+}
+
 static int steps(struct run *r)
 {
 	struct zf2fs_resize_plan p;
@@ -247,6 +268,9 @@ static int steps(struct run *r)
 	r->pinned = *r->o;
 	r->pinned.overprovision = p.overprovision;
 	r->o = &r->pinned;
+	err = reset_free_zones(r);
+	if (err)
+		return err;
 	/* 1. empty what the new size takes away: checkpoints of moved blocks, after room
 	 * was made for them where the free sections were too few */
 	if (p.kind == ZF2FS_RESIZE_SHRINK) {
@@ -308,7 +332,9 @@ static int steps(struct run *r)
 		return err;
 
 	/* 3. the counts of the size the superblock now has */
-	err = zf2fs_resize_plan(r->vol, r->o, &p, r->why, r->whylen);
+	err = reset_free_zones(r);
+	if (!err)
+		err = zf2fs_resize_plan(r->vol, r->o, &p, r->why, r->whylen);
 	if (!err && p.kind != ZF2FS_RESIZE_NONE)
 		err = zf2fs_set_why(r->why, r->whylen, -EIO, "the volume did not take the new size");
 	if (!err && (p.counters_stale || p.free_stale))

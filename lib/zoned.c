@@ -97,13 +97,70 @@ static int zoned_dev_check(struct zf2fs_dev *dev)
 #endif
 }
 
+/* ---- a zoned device emulated in memory (tests: lib/test_hooks.c) ------------------------- */
+static int emu_report(struct zf2fs_dev *dev, uint64_t ofs, uint64_t len,
+		      struct zf2fs_zone **ret_zones, unsigned int *ret_nr)
+{
+	const struct zf2fs_dev_geom *g = dev->emu;
+	uint64_t end = len ? ofs + len : dev->size;
+	struct zf2fs_zone *out = calloc(g->nr_zones ? g->nr_zones : 1, sizeof(*out));
+	unsigned int n = 0;
+
+	if (!out)
+		return -ENOMEM;
+	for (uint32_t z = 0; z < g->nr_zones; z++) {
+		struct zf2fs_zone *o = &out[n];
+		uint64_t start = z * g->zone_bytes;
+
+		if (start + g->zone_bytes <= ofs || start >= end)
+			continue;
+		n++;
+		o->start = start;
+		o->len = g->zone_bytes;
+		o->capacity = z < g->nr_conv_zones ? g->zone_bytes : g->zone_cap_bytes;
+		if (z < g->nr_conv_zones) {
+			o->type = ZF2FS_ZONE_CONV;
+			o->cond = ZF2FS_ZONE_NOT_WP;
+			o->wp = start;
+			continue;
+		}
+		o->type = ZF2FS_ZONE_SEQ_REQ;
+		o->wp = dev->wp[z];
+		o->cond = o->wp == start ? ZF2FS_ZONE_EMPTY :
+			  o->wp >= start + o->capacity ? ZF2FS_ZONE_FULL : ZF2FS_ZONE_CLOSED;
+	}
+	*ret_zones = out;
+	*ret_nr = n;
+	return 0;
+}
+
+static int emu_reset(struct zf2fs_dev *dev, uint64_t ofs, uint64_t len)
+{
+	const struct zf2fs_dev_geom *g = dev->emu;
+
+	if (!dev->writable)
+		return -EBADF;
+	if (!len || ofs % g->zone_bytes || len % g->zone_bytes || ofs + len > dev->size)
+		return -EINVAL;
+	for (uint64_t z = ofs / g->zone_bytes; z < (ofs + len) / g->zone_bytes; z++) {
+		if (z < g->nr_conv_zones)
+			continue;
+		dev->wp[z] = z * g->zone_bytes;
+		memset(dev->mem + dev->wp[z], 0, (size_t)g->zone_bytes);
+	}
+	return 0;
+}
+
 ZF2FS_EXPORT int zf2fs_dev_report_zones(struct zf2fs_dev *dev, uint64_t ofs, uint64_t len,
 					struct zf2fs_zone **ret_zones, unsigned int *ret_nr)
 {
-	int err = zoned_dev_check(dev);
+	int err;
 
 	*ret_zones = NULL;
 	*ret_nr = 0;
+	if (dev && dev->emu && dev->wp)
+		return emu_report(dev, ofs, len, ret_zones, ret_nr);
+	err = zoned_dev_check(dev);
 	if (err)
 		return err;
 #ifdef HAVE_LIBZBD
@@ -161,6 +218,8 @@ static int zone_op(struct zf2fs_dev *dev, enum zone_op op, uint64_t ofs, uint64_
 
 	if (dev && !dev->writable)
 		return -EBADF;
+	if (dev && dev->emu && dev->wp && op == OP_RESET)
+		return emu_reset(dev, ofs, len);
 	err = zoned_dev_check(dev);
 	if (err)
 		return err;

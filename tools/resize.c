@@ -107,8 +107,11 @@ static void report(const struct zf2fs_resize_report *rep, uint64_t blocks)
 	       p->relocate ? ", metadata areas rebuilt" : "");
 	printf("user blocks %" PRIu64 ", reserved segments %u, overprovision segments %u (%s)\n",
 	       p->user_block_count, p->rsvd_segments, p->ovp_segments, p->note);
-	printf("%" PRIu64 " blocks moved, %" PRIu64 " metadata blocks written, %u checkpoints\n",
+	printf("%" PRIu64 " blocks moved, %" PRIu64 " metadata blocks written, %u checkpoints",
 	       rep->moved_blocks, rep->meta_blocks, rep->checkpoints);
+	if (rep->zones_reset)
+		printf(", %u zones of free sections reset", rep->zones_reset);
+	printf("\n");
 }
 
 static int run(const struct opts *o, const struct zf2fs_log *log)

@@ -23,6 +23,12 @@
  * When the free sections that the moved blocks need are too few but the partly valid
  * sections hold enough free blocks, those with the fewest valid blocks are emptied first
  * (compaction, as offline garbage collection does), in checkpoints of their own.
+ * Zoned volumes (sections are zones) change by whole zones, on their zoned devices: the
+ * mover writes only at write pointers inside the zone capacity, the zones of free
+ * sections holding old writes are reset (free in the checkpoint: crash-safe), the space
+ * policy counts sequential zones to their capacity as mkfs does; their metadata areas
+ * never move (the kernel writes them in place), so they grow only as far as the SIT and
+ * SSA cover.
  * An interrupted resize is finished by running it again with the same target.
  */
 #ifndef ZF2FS_RESIZE_H
@@ -70,8 +76,9 @@ struct zf2fs_resize_plan {
 /* What resizing @vol (opened, clean) to @o->target_blocks takes: 0 and @p filled (kind
  * NONE when the size does not change and the counts are the new size's); -EINVAL or
  * -ENOSPC (the data does not fit, -s without room in the metadata areas, not enough
- * free space to empty the sections the new metadata needs) or -EOPNOTSUPP (zoned and
- * read-only volumes) with a one-line reason in @why.  Reads only. */
+ * free space to empty the sections the new metadata needs) or -EOPNOTSUPP (read-only
+ * volumes; zoned volumes past their SIT and SSA, or on devices without zones) with a
+ * one-line reason in @why.  Reads only. */
 ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
 				   struct zf2fs_resize_plan *p, char *why, size_t whylen);
 
@@ -81,6 +88,7 @@ struct zf2fs_resize_report {
 	uint64_t moved_blocks;           /* data and node blocks the mover moved */
 	uint32_t checkpoints;            /* checkpoints written */
 	uint64_t meta_blocks;            /* blocks of relocated metadata written */
+	uint32_t zones_reset;            /* zoned: zones of free sections reset */
 };
 
 /* Resize the volume on @devs (opened for writing by the caller; the last one already has

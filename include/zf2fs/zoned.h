@@ -59,7 +59,8 @@ ZF2FS_EXPORT const char *zf2fs_zone_cond_name(enum zf2fs_zone_cond cond);
  * Report the zones of @dev that intersect [@ofs, @ofs + @len) (bytes; @len 0 = to the
  * end).  @ret_zones is allocated (caller frees) and holds @ret_nr zones in address order.
  * Returns 0; -ENOTSUP without libzbd; -ENOTBLK when @dev is not a zoned block device
- * (a regular file, a memory device, a block device without zones); -ENOMEM; other
+ * (a regular file, a memory device, a block device without zones; the zoned devices tests
+ * emulate in memory report their zones, and reset them, without libzbd); -ENOMEM; other
  * negative errnos from opening the device or from the report ioctl.
  */
 ZF2FS_EXPORT int zf2fs_dev_report_zones(struct zf2fs_dev *dev, uint64_t ofs, uint64_t len,

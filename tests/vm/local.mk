@@ -36,7 +36,7 @@ TESTS += $(GC_VM_TESTS)
 EXTRA_DIST += $(GC_VM_TESTS) tests/vm/gc_lib.sh
 # zoned devices: emulated ZNS and null_blk
 ZONED_VM_TESTS = tests/vm/zoned_zns64.sh tests/vm/zoned_zns8.sh tests/vm/zoned_nullb.sh \
-	tests/vm/zoned_parity.sh
+	tests/vm/zoned_parity.sh tests/vm/resize_zoned.sh
 TESTS += $(ZONED_VM_TESTS)
 EXTRA_DIST += $(ZONED_VM_TESTS) tests/vm/zoned_guest.sh
 # zoned.sh passes with our mkfs today (it was planned as an expected

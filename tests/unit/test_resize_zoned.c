@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_resize_zoned.c - lib/resize*.c on emulated host-managed zoned devices (every write
+ * must land at a write pointer inside the zone capacity): a single zoned device with the
+ * metadata in conventional zones, and a regular metadata device followed by a zoned one
+ * (the last device changes size).  An aged volume with blocks moved into its last zones
+ * is shrunk by whole zones (the blocks past the cut move below it), then grown back:
+ * every file reads back the same, the SIT adds up, the superblock has the new size, and
+ * the reserved, overprovision and user block counts are what mkfs gives a device of the
+ * new size (the metadata areas being the same size) and the free segment count is the
+ * kernel's (zone capacity applied); running again does nothing; a shrink below the data
+ * is refused with nothing written, and so is a zoned volume on a device without zones.  A fault at every write of a
+ * shrink and of a grow leaves the old or the new size with every file, and running
+ * again finishes.
+ */
+#include <errno.h>
+
+#include "unit.h"
+#include "zf2fs/access.h"
+#include "zf2fs/file.h"
+#include "zf2fs/move.h"
+#include "zf2fs/resize.h"
+#include "zf2fs/txn.h"
+#include "zf2fs/zoned.h"
+
+#define MiB (1024ull * 1024)
+#define ZONE (8 * MiB)
+#define CAP (6 * MiB)
+#define NFILES 40
+
+static void drop(void *arg, enum zf2fs_msg_kind kind, const char *msg)
+{
+	(void)arg;
+	(void)kind;
+	(void)msg;
+}
+
+static const struct zf2fs_log quiet = { .level = 0, .fn = drop };
+
+/* A rig: one zoned device of 256 MiB (4 conventional zones), or a 64 MiB regular
+ * metadata device and a 128 MiB zoned one without conventional zones.  The last device
+ * is @full bytes; the shrink takes four zones away (@cut bytes left). */
+struct rig {
+	unsigned nd;
+	uint64_t full, cut;
+	struct zf2fs_dev *devs[2];
+};
+
+static void rig_open(struct rig *r, unsigned nd)
+{
+	r->nd = nd;
+	r->full = nd == 1 ? 256 * MiB : 128 * MiB;
+	r->cut = r->full - 4 * ZONE;
+	if (nd == 1) {
+		assert_int_equal(zf2fs_dev_open_memory_zoned(r->full, ZONE, CAP, 4, &quiet,
+							     &r->devs[0]), 0);
+		return;
+	}
+	assert_int_equal(zf2fs_dev_open_memory(64 * MiB, &quiet, &r->devs[0]), 0);
+	assert_int_equal(zf2fs_dev_open_memory_zoned(r->full, ZONE, CAP, 0, &quiet,
+						     &r->devs[1]), 0);
+}
+
+static void rig_close(struct rig *r)
+{
+	for (unsigned i = 0; i < r->nd; i++)
+		zf2fs_dev_close(r->devs[i]);
+}
+
+static void rig_copy(struct rig *dst, const struct rig *src)
+{
+	rig_open(dst, src->nd);
+	for (unsigned i = 0; i < src->nd; i++)
+		assert_int_equal(zf2fs_dev_copy_memory(dst->devs[i], src->devs[i]), 0);
+}
+
+static struct zf2fs_vol *rig_vol(struct rig *r)
+{
+	struct zf2fs_vol *vol;
+
+	assert_int_equal(zf2fs_vol_open_devs(r->devs, r->nd, &quiet, &vol), 0);
+	return vol;
+}
+
+static size_t file_len(unsigned i)
+{
+	return i % 10 == 9 ? 300 * 1024 + i : (size_t)(i * 1531 % 12000) + 1;
+}
+
+static void fill(uint8_t *buf, unsigned i, size_t len)
+{
+	for (size_t k = 0; k < len; k++)
+		buf[k] = (uint8_t)(i * 31 + k / 4096 + k * 7);
+}
+
+static bool kept(unsigned i)
+{
+	return i % 2 == 1 || i % 8 == 6;
+}
+
+/* The layout mkfs -m gives these devices, the last one cut to @last_bytes. */
+static void mkfs_layout(const struct rig *r, uint64_t last_bytes, struct zf2fs_mkfs_opts *mk,
+			struct zf2fs_layout *lay)
+{
+	struct zf2fs_dev_geom g[2];
+
+	memset(mk, 0, sizeof(*mk));
+	mk->layout.features = ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM;
+	mk->layout.zoned = true;
+	mk->fixed_cp_version = true;
+	mk->timestamp = 1700000000;
+	for (unsigned i = 0; i < r->nd; i++) {
+		assert_int_equal(zf2fs_dev_geometry(r->devs[i], &g[i]), 0);
+		g[i].sector_size = 4096;   /* the memory device says 512, the zoned one 4096 */
+	}
+	g[r->nd - 1].bytes = last_bytes;
+	g[r->nd - 1].nr_zones = (uint32_t)(last_bytes / ZONE);
+	if (g[r->nd - 1].nr_conv_zones > g[r->nd - 1].nr_zones)
+		g[r->nd - 1].nr_conv_zones = g[r->nd - 1].nr_zones;
+	assert_int_equal(zf2fs_layout_compute(g, r->nd, &mk->layout, lay, NULL, 0), 0);
+}
+
+/* Format, age (files in three transactions, some removed), then move the sections
+ * holding blocks into the last zones, so that a shrink has blocks to move. */
+static void make_aged(struct rig *r, unsigned nd)
+{
+	struct zf2fs_mkfs_opts mk;
+	struct zf2fs_layout lay;
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	struct zf2fs_move_stats st = { 0 };
+	struct zf2fs_sit_entry *sit;
+	uint8_t *buf = malloc(MiB);
+	char name[16];
+
+	assert_non_null(buf);
+	rig_open(r, nd);
+	mkfs_layout(r, r->full, &mk, &lay);
+	assert_int_equal(zf2fs_mkfs_write(r->devs, &lay, &mk, &quiet), 0);
+	for (unsigned part = 0; part < 3; part++) {
+		vol = rig_vol(r);
+		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+		zf2fs_txn_set_time(txn, 1700000100 + part);
+		for (unsigned i = part; i < NFILES; i += 3) {
+			snprintf(name, sizeof(name), "f%03u", i);
+			fill(buf, i, file_len(i));
+			assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, name, 0100644, buf,
+							  file_len(i), NULL), 0);
+		}
+		assert_int_equal(zf2fs_txn_commit(txn), 0);
+		zf2fs_txn_free(txn);
+		zf2fs_vol_close(vol);
+	}
+	vol = rig_vol(r);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	for (unsigned i = 0; i < NFILES; i++) {
+		if (kept(i))
+			continue;
+		snprintf(name, sizeof(name), "f%03u", i);
+		assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, name), 0);
+	}
+	assert_int_equal(zf2fs_txn_commit(txn), 0);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+
+	vol = rig_vol(r);
+	{
+		const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+		uint32_t sps = vi->segs_per_sec;
+
+		assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+		uint32_t n = 0;
+
+		/* two sections no log is in, moved into the last zones */
+		for (uint32_t sec = 0; sec + 4 < vi->main_secs && n < 2; sec++) {
+			uint32_t v = 0;
+			bool log = false;
+
+			for (uint32_t k = 0; k < sps; k++)
+				v += zf2fs_sit_valid_blocks(&sit[sec * sps + k]);
+			for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+				uint32_t s, off;
+
+				zf2fs_vol_curseg(vol, t, &s, &off);
+				log |= s / sps == sec;
+			}
+			if (v && !log) {
+				assert_int_equal(zf2fs_move_section(txn, sec, &st), 0);
+				n++;
+			}
+		}
+		assert_int_equal(zf2fs_move_set_target(txn, vi->main_secs - 4, vi->main_secs), 0);
+		assert_int_equal(zf2fs_txn_commit(txn), 0);
+		zf2fs_txn_free(txn);
+		free(sit);
+	}
+	zf2fs_vol_close(vol);
+	assert_true(st.data_blocks > 10);
+	free(buf);
+}
+
+/* Every kept file is there with its contents, the removed ones are not; the SIT adds up. */
+static void check_files(struct zf2fs_vol *vol)
+{
+	uint8_t *want = malloc(MiB), *got = malloc(MiB);
+	char name[16];
+
+	assert_non_null(want);
+	assert_non_null(got);
+	for (unsigned i = 0; i < NFILES; i++) {
+		struct zf2fs_node node;
+		uint32_t ino;
+		size_t len = 0;
+		int err;
+
+		snprintf(name, sizeof(name), "f%03u", i);
+		err = zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0);
+		if (!kept(i)) {
+			assert_int_equal(err, -ENOENT);
+			continue;
+		}
+		assert_int_equal(err, 0);
+		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+		assert_int_equal(zf2fs_file_read_buf(vol, &node, got, MiB, &len, NULL, 0), 0);
+		assert_int_equal(len, file_len(i));
+		fill(want, i, len);
+		assert_memory_equal(got, want, len);
+	}
+	free(want);
+	free(got);
+	check_tables(vol);
+}
+
+/* The highest main-area segment holding a valid block. */
+static uint32_t last_used(struct zf2fs_vol *vol)
+{
+	struct zf2fs_sit_entry *sit;
+	uint32_t last = 0;
+
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint32_t s = 0; s < zf2fs_vol_info(vol)->main_segs; s++)
+		if (zf2fs_sit_valid_blocks(&sit[s]))
+			last = s;
+	free(sit);
+	return last;
+}
+
+static int resize(struct rig *r, uint64_t last_bytes, struct zf2fs_resize_report *rep)
+{
+	struct zf2fs_resize_opts o = { .target_blocks = last_bytes / ZF2FS_BLKSIZE,
+				       .batch_blocks = 0 };
+	char why[256] = "";
+	int err = zf2fs_resize_devs(r->devs, r->nd, &o, &quiet, rep, why, sizeof(why));
+
+	if (err && getenv("RESIZE_DEBUG"))
+		print_message("resize to %llu MiB: %s\n", (unsigned long long)(last_bytes / MiB), why);
+	return err;
+}
+
+static bool sit_empty(void *arg, uint32_t segno)
+{
+	return !zf2fs_sit_valid_blocks(&((const struct zf2fs_sit_entry *)arg)[segno]);
+}
+
+/* The volume's counts are those of a fresh mkfs for a last device of @last_bytes; the
+ * free segment count is the kernel's (segments past the zone capacity never free). */
+static void check_counts(struct rig *r, uint64_t last_bytes)
+{
+	struct zf2fs_vol *vol = rig_vol(r);
+	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_mkfs_opts mk;
+	struct zf2fs_layout lay;
+
+	mkfs_layout(r, last_bytes, &mk, &lay);
+	/* the metadata areas coincide, so the main areas do too */
+	assert_int_equal(lay.main_blkaddr, vi->main_blkaddr);
+	assert_int_equal(lay.segment_count_main, vi->main_segs);
+	assert_int_equal(lay.segment_count, zf2fs_get(zf2fs_vol_super(vol)->segment_count));
+	assert_int_equal(lay.rsvd_segments, zf2fs_get(cp->rsvd_segment_count));
+	assert_int_equal(lay.ovp_segments, zf2fs_get(cp->overprov_segment_count));
+	assert_int_equal(lay.user_block_count, zf2fs_get(cp->user_block_count));
+	assert_int_equal(lay.block_count, zf2fs_get(zf2fs_vol_super(vol)->block_count));
+	{
+		uint32_t unusable, logs[ZF2FS_NR_CURSEG], off;
+		struct zf2fs_sit_entry *sit;
+
+		assert_int_equal(zf2fs_vol_zone_unusable(vol, &unusable), 0);
+		assert_int_equal(unusable, (ZONE - CAP) / ZF2FS_BLKSIZE);
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+			zf2fs_vol_curseg(vol, t, &logs[t], &off);
+		assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+		assert_int_equal(zf2fs_free_segs(vi, unusable, logs, sit_empty, sit),
+				 zf2fs_get(cp->free_segment_count));
+		free(sit);
+	}
+	zf2fs_vol_close(vol);
+}
+
+static void shrink_and_grow(unsigned nd)
+{
+	struct zf2fs_resize_report rep;
+	struct zf2fs_vol *vol;
+	struct rig r, copy;
+	uint32_t old_main, used;
+	uint8_t *before;
+
+	make_aged(&r, nd);
+	vol = rig_vol(&r);
+	old_main = zf2fs_vol_info(vol)->main_segs;
+	used = last_used(vol);
+	print_message("%u device(s): %u main segments, last used %u\n", nd, old_main, used);
+	assert_true(used >= old_main - 4 * 4);   /* blocks in the last zones */
+	check_files(vol);
+	zf2fs_vol_close(vol);
+
+	/* below the data: refused, nothing written */
+	before = malloc(r.full);
+	assert_non_null(before);
+	memcpy(before, zf2fs_dev_memory(r.devs[nd - 1]), r.full);
+	assert_int_equal(resize(&r, 2 * ZONE, &rep), -ENOSPC);
+	assert_memory_equal(before, zf2fs_dev_memory(r.devs[nd - 1]), r.full);
+	free(before);
+
+	/* 128 -> 96 MiB: four zones go, their blocks move below the cut */
+	assert_int_equal(resize(&r, r.cut, &rep), 0);
+	assert_int_equal(rep.plan.kind, ZF2FS_RESIZE_SHRINK);
+	assert_true(rep.moved_blocks > 10);
+	vol = rig_vol(&r);
+	assert_int_equal(zf2fs_vol_info(vol)->main_segs, old_main - 4 * 4);
+	assert_true(last_used(vol) < old_main - 4 * 4);
+	check_files(vol);
+	zf2fs_vol_close(vol);
+	check_counts(&r, r.cut);
+	print_message("%u device(s): shrunk by 4 zones, %llu blocks moved, %u checkpoints\n",
+		      nd, (unsigned long long)rep.moved_blocks, rep.checkpoints);
+
+	/* again: nothing to do */
+	assert_int_equal(resize(&r, r.cut, &rep), 0);
+	assert_int_equal(rep.plan.kind, ZF2FS_RESIZE_NONE);
+	assert_int_equal(rep.checkpoints, 0);
+
+	/* and back to 128 MiB: within what the SIT and SSA cover */
+	rig_copy(&copy, &r);
+	assert_int_equal(resize(&r, r.full, &rep), 0);
+	assert_int_equal(rep.plan.kind, ZF2FS_RESIZE_GROW);
+	assert_false(rep.plan.relocate);
+	vol = rig_vol(&r);
+	assert_int_equal(zf2fs_vol_info(vol)->main_segs, old_main);
+	check_files(vol);
+	zf2fs_vol_close(vol);
+	check_counts(&r, r.full);
+	/* more data fits in the zones the grow brought back */
+	vol = rig_vol(&r);
+	{
+		struct zf2fs_txn *txn;
+		uint8_t *buf = calloc(1, 4 * MiB);
+
+		assert_non_null(buf);
+		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+		assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, "more", 0100644, buf,
+						  4 * MiB, NULL), 0);
+		assert_int_equal(zf2fs_txn_commit(txn), 0);
+		zf2fs_txn_free(txn);
+		free(buf);
+	}
+	zf2fs_vol_close(vol);
+	vol = rig_vol(&r);
+	check_files(vol);
+	zf2fs_vol_close(vol);
+	rig_close(&copy);
+	rig_close(&r);
+}
+
+/* A zoned volume copied to a device without zones (an image file): its zone capacity is
+ * not on disk, so the space policy cannot be made: refused, nothing written. */
+static void test_image_refused(void **state)
+{
+	struct zf2fs_resize_report rep;
+	struct zf2fs_dev *plain;
+	struct zf2fs_resize_opts o = { .target_blocks = 128 * MiB / ZF2FS_BLKSIZE };
+	char why[256] = "";
+	struct rig r;
+
+	(void)state;
+	make_aged(&r, 1);
+	assert_int_equal(zf2fs_dev_open_memory(r.full, &quiet, &plain), 0);
+	assert_int_equal(zf2fs_dev_write(plain, zf2fs_dev_memory(r.devs[0]), r.full, 0), 0);
+	assert_int_equal(zf2fs_resize_devs(&plain, 1, &o, &quiet, &rep, why, sizeof(why)),
+			 -EOPNOTSUPP);
+	assert_non_null(strstr(why, "without zones"));
+	assert_memory_equal(zf2fs_dev_memory(plain), zf2fs_dev_memory(r.devs[0]), r.full);
+	zf2fs_dev_close(plain);
+	rig_close(&r);
+}
+
+static void test_single_shrink_grow(void **state)
+{
+	(void)state;
+	shrink_and_grow(1);
+}
+
+static void test_multi_shrink_grow(void **state)
+{
+	(void)state;
+	shrink_and_grow(2);
+}
+
+/* A fault at every write of a resize of @base to @last_bytes: the volume left is the old
+ * size or the new, whole, with every file; running again finishes.  The fault is on
+ * device @fdev (its writes are counted). */
+static void fault_sweep_resize(const struct rig *base, uint64_t last_bytes, unsigned fdev)
+{
+	struct zf2fs_resize_report rep;
+	struct zf2fs_vol *vol;
+	struct rig r;
+	uint32_t old_main, new_main;
+	unsigned long writes, k, old_seen = 0, new_seen = 0;
+
+	rig_copy(&r, base);
+	vol = rig_vol(&r);
+	old_main = zf2fs_vol_info(vol)->main_segs;
+	zf2fs_vol_close(vol);
+	writes = zf2fs_dev_write_count(r.devs[fdev]);
+	assert_int_equal(resize(&r, last_bytes, &rep), 0);
+	writes = zf2fs_dev_write_count(r.devs[fdev]) - writes;
+	new_main = rep.plan.new_main_segs;
+	assert_true(new_main != old_main);
+	rig_close(&r);
+	assert_true(writes > 0);
+	for (k = 1; k <= writes; k++) {
+		uint32_t main;
+		int err;
+
+		rig_copy(&r, base);
+		zf2fs_dev_fail_writes_after(r.devs[fdev], k);
+		err = resize(&r, last_bytes, &rep);
+		zf2fs_dev_fail_writes_after(r.devs[fdev], 0);
+		assert_int_not_equal(err, 0);
+		vol = rig_vol(&r);
+		main = zf2fs_vol_info(vol)->main_segs;
+		assert_true(main == old_main || main == new_main);
+		if (main == new_main)
+			new_seen++;
+		else
+			old_seen++;
+		check_files(vol);
+		zf2fs_vol_close(vol);
+		/* running again finishes */
+		assert_int_equal(resize(&r, last_bytes, &rep), 0);
+		vol = rig_vol(&r);
+		assert_int_equal(zf2fs_vol_info(vol)->main_segs, new_main);
+		check_files(vol);
+		zf2fs_vol_close(vol);
+		/* a grow interrupted between its superblock and its counts leaves the old
+		 * size's counts, from which the rule they were made with is guessed (the
+		 * ratio its reserved count gives), not always mkfs's default */
+		if (main == old_main || new_main < old_main)
+			check_counts(&r, last_bytes);
+		rig_close(&r);
+	}
+	assert_true(old_seen > 0);
+	print_message("%u device(s): resize to %llu MiB: a fault at each of %lu writes of "
+		      "device %u (%lu left the old size, %lu the new)\n", base->nd,
+		      (unsigned long long)(last_bytes / MiB), writes, fdev, old_seen, new_seen);
+}
+
+static void faults(unsigned nd)
+{
+	struct zf2fs_resize_report rep;
+	struct rig base, grown;
+
+	make_aged(&base, nd);
+	fault_sweep_resize(&base, base.cut, 0);
+	/* a grow from the shrunk volume */
+	rig_copy(&grown, &base);
+	assert_int_equal(resize(&grown, base.cut, &rep), 0);
+	fault_sweep_resize(&grown, base.full, 0);
+	rig_close(&grown);
+	rig_close(&base);
+}
+
+static void test_single_faults(void **state)
+{
+	(void)state;
+	faults(1);
+}
+
+static void test_multi_faults(void **state)
+{
+	(void)state;
+	faults(2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_image_refused),
+		cmocka_unit_test(test_single_shrink_grow),
+		cmocka_unit_test(test_multi_shrink_grow),
+		cmocka_unit_test(test_single_faults),
+		cmocka_unit_test(test_multi_faults),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
