@@ -103,7 +103,7 @@ build_grow; before=$(state "$img"); truncate -s "${GROW_TO}G" "$img"
 g_ours=$(timed ours "$resize" "$img"); checked ours "$before"
 build_grow; truncate -s "${GROW_TO}G" "$img"
 g_ref=$(timed ref "$ref_resize" "$img"); checked "1.15" "$before" || :
-echo "shrink ${SHRINK_SIZE} GiB -> ${SHRINK_TO} GiB, holding $((SHRINK_FILES * 341 / 512)) GiB"
+echo "shrink ${SHRINK_SIZE} GiB -> ${SHRINK_TO} GiB, holding $(( (SHRINK_FILES * 341 + 256) / 512 )) GiB"
 build_shrink; before=$(state "$img")
 s_ours=$(timed ours "$resize" -s -t $((SHRINK_TO * 2097152)) "$img"); checked ours "$before"
 build_shrink
