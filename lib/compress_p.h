@@ -18,4 +18,11 @@ int compr_file_read(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
 		    const struct zf2fs_inode_geom *g, zf2fs_file_sink sink, void *arg, char *why,
 		    size_t whylen);
 
+/* Hand the hole from *@done up to @off (cut at @size, the file's size) to @sink as a
+ * NULL piece and move *@done there; nothing when *@done is already past it.  The sink's
+ * value.  Shared by the plain and the compressed readers. */
+__attribute__((visibility("hidden")))
+int zf2fs_file_hole_to(zf2fs_file_sink sink, void *arg, uint64_t size, uint64_t *done,
+		       uint64_t off);
+
 #endif

@@ -202,17 +202,22 @@ struct reader {
 	uint32_t ino;
 };
 
+int zf2fs_file_hole_to(zf2fs_file_sink sink, void *arg, uint64_t size, uint64_t *done,
+		       uint64_t off)
+{
+	uint64_t from = *done;
+
+	if (off > size)
+		off = size;
+	if (off <= from)
+		return 0;
+	*done = off;
+	return sink(arg, from, NULL, off - from);
+}
+
 static int emit_hole_to(struct reader *r, uint64_t off)
 {
-	int err;
-
-	if (off > r->size)
-		off = r->size;
-	if (off <= r->done)
-		return 0;
-	err = r->sink(r->arg, r->done, NULL, off - r->done);
-	r->done = off;
-	return err;
+	return zf2fs_file_hole_to(r->sink, r->arg, r->size, &r->done, off);
 }
 
 static int flush_run(struct reader *r)

@@ -39,15 +39,7 @@ struct creader {
 
 static int hole_to(struct creader *r, uint64_t off)
 {
-	int err;
-
-	if (off > r->size)
-		off = r->size;
-	if (off <= r->done)
-		return 0;
-	err = r->sink(r->arg, r->done, NULL, off - r->done);
-	r->done = off;
-	return err;
+	return zf2fs_file_hole_to(r->sink, r->arg, r->size, &r->done, off);
 }
 
 static int emit(struct creader *r, uint64_t off, const uint8_t *data, size_t len)
