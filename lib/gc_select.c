@@ -42,14 +42,13 @@ uint32_t gc_cb_cost(const struct zf2fs_gc_model *m, uint32_t secno, uint64_t min
 	return GC_UINT_MAX - (uint32_t)((100 * (100 - u) * age) / (100 + u));
 }
 
-static enum zf2fs_gc_policy effective_policy(const struct zf2fs_gc_params *p,
-					     enum zf2fs_gc_type gc_type)
+ZF2FS_EXPORT enum zf2fs_gc_policy zf2fs_gc_policy_of(const struct zf2fs_gc_params *p)
 {
 	if (p->alloc == ZF2FS_GC_SSR)
 		return ZF2FS_GC_GREEDY;
 	if (p->policy != ZF2FS_GC_POLICY_DEFAULT)
 		return p->policy;
-	return gc_type == ZF2FS_GC_FG ? ZF2FS_GC_GREEDY : ZF2FS_GC_CB;
+	return p->gc_type == ZF2FS_GC_FG ? ZF2FS_GC_GREEDY : ZF2FS_GC_CB;
 }
 
 static uint32_t max_cost(const struct zf2fs_gc_model *m, enum zf2fs_gc_alloc alloc,
@@ -418,7 +417,7 @@ static int run_select(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *p,
 	s->gc_type = p->gc_type;
 	s->alloc = p->alloc;
 	s->type = p->ssr_type;
-	s->pol = effective_policy(p, p->gc_type);
+	s->pol = zf2fs_gc_policy_of(p);
 	s->ofs = s->alloc == ZF2FS_GC_SSR ? 1 : m->sps;
 	s->atgc = s->pol == ZF2FS_GC_AT;
 	s->best_seg = GC_NULL;

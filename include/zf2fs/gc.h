@@ -243,6 +243,10 @@ ZF2FS_EXPORT void zf2fs_gc_summarize(const struct zf2fs_gc_model *m,
 ZF2FS_EXPORT int zf2fs_gc_blocks_to_reclaim(const struct zf2fs_gc_model *m, uint32_t k,
 					    uint64_t *ret_blocks, uint32_t *ret_secs);
 
+/* The policy the kernel applies to selections with @p: greedy for SSR, else the one
+ * given, else greedy for foreground and cost-benefit for background calls. */
+ZF2FS_EXPORT enum zf2fs_gc_policy zf2fs_gc_policy_of(const struct zf2fs_gc_params *p);
+
 /* Name of a policy ("greedy", "cb", "atgc") or gc type ("fg", "bg"). */
 ZF2FS_EXPORT const char *zf2fs_gc_policy_name(enum zf2fs_gc_policy policy);
 ZF2FS_EXPORT const char *zf2fs_gc_type_name(enum zf2fs_gc_type type);
