@@ -127,7 +127,7 @@ _zf2fs_gc()
 		esac ;;
 	collect)
 		case $cur in
-		-*) _zf2fs_reply --json --device --zone-capacity --policy -n --count --until-free \
+		-*) _zf2fs_reply --json --device --zone-capacity --gc-type --policy -n --count --until-free \
 			--dry-run --batch-blocks --max-search --search --engine --now --no-fg-shortcut \
 			-v --verbose -h --help -V --version ;;
 		*) _zf2fs_files ;;

@@ -6,7 +6,7 @@
  *   gc.f2fs state IMAGE [--json] [--reclaim K]... [--device PATH]... [--zone-capacity SIZE]
  *   gc.f2fs replay IMAGE [--gc-type fg|bg] [--policy greedy|cb|atgc] [--alloc lfs|ssr]
  *                        [--count N] [--max-search N] [--search SPEC] [--json] ...
- *   gc.f2fs collect IMAGE [-n SECTIONS | --until-free N] [--policy ...] [--json] ...
+ *   gc.f2fs collect IMAGE [-n SECTIONS | --until-free N] [--gc-type fg|bg] [--policy ...] ...
  *   gc.f2fs bench [--segments N] [--selections N] ...
  *
  * This front-end parses options, asks libzf2fs (include/zf2fs/gc.h) for the model and
@@ -74,7 +74,7 @@ static const char usage_text[] =
 "Commands:\n"
 "  state             free/dirty/full/prefree sections, logs, histogram, thresholds\n"
 "  replay            the kernel's GC victims, step by step, each step applied\n"
-"  collect           move the valid blocks of replay's foreground victims and write\n"
+"  collect           move the valid blocks of replay's victims and write\n"
 "                    a checkpoint: the victims become free (unmounted volumes only)\n"
 "  bench             index vs reference scan on a random volume (no image);\n"
 "                    fg steps move the victims' blocks (untimed), bg steps mark them\n"
@@ -88,7 +88,8 @@ static const char usage_text[] =
 "                          size (with a warning) on an image file\n"
 "  --reclaim K             state: blocks greedy GC moves to reclaim K sections\n"
 "                          (repeatable; default 1, 10, 100)\n"
-"  --gc-type fg|bg         replay: foreground (ioctl 1) or background (ioctl 0)\n"
+"  --gc-type fg|bg         replay, collect: foreground (ioctl 1) or background\n"
+"                          (ioctl 0) calls (default fg)\n"
 "  --policy greedy|cb|atgc replay: victim policy (default: fg greedy, bg cb)\n"
 "  --alloc lfs|ssr         replay: GC victim (lfs) or SSR segment reuse (ssr)\n"
 "  --ssr-type LOG          replay --alloc ssr: log type 0..5 (default 2, cold data)\n"
@@ -325,8 +326,9 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 	if (!strcmp(c->cmd, "collect")) {
 		if (c->until_free && c->count_given)
 			die_usage("collect: -n and --until-free exclude each other");
-		if (c->p.gc_type != ZF2FS_GC_FG || c->p.alloc != ZF2FS_GC_LFS)
-			die_usage("collect: only foreground LFS garbage collection moves blocks");
+		if (c->p.alloc != ZF2FS_GC_LFS)
+			die_usage("collect: only LFS garbage collection moves blocks (--alloc ssr "
+				  "is replay's)");
 	} else if (c->until_free || c->dry_run || c->batch_blocks) {
 		die_usage("--until-free, --dry-run and --batch-blocks are collect's options");
 	}
@@ -533,13 +535,10 @@ static int cmd_replay(struct gc_cli *c)
 	struct zf2fs_gc_model *m;
 	uint32_t n;
 	int err = 0, rc = EXIT_OK;
-	enum zf2fs_gc_policy pol = c->p.policy;
+	enum zf2fs_gc_policy pol = zf2fs_gc_policy_of(&c->p);
 
 	if (open_model(c, &vol, &m, NULL))
 		return EXIT_OPERATIONAL;
-	if (pol == ZF2FS_GC_POLICY_DEFAULT)
-		pol = c->p.alloc == ZF2FS_GC_SSR || c->p.gc_type == ZF2FS_GC_FG ? ZF2FS_GC_GREEDY :
-		      ZF2FS_GC_CB;
 	if (c->have_last_victim)
 		zf2fs_gc_model_set_last_victim(m, pol, c->last_victim);
 	if (c->json)
@@ -675,8 +674,7 @@ static int cmd_bench(struct gc_cli *c)
 	uint64_t si = 0, ss = 0;
 	uint32_t fi = 0, fs = 0;
 	double ti = 0, ts = 0;
-	enum zf2fs_gc_policy pol = c->p.policy == ZF2FS_GC_POLICY_DEFAULT ?
-		(c->p.gc_type == ZF2FS_GC_FG ? ZF2FS_GC_GREEDY : ZF2FS_GC_CB) : c->p.policy;
+	enum zf2fs_gc_policy pol = zf2fs_gc_policy_of(&c->p);
 
 	if (!c->bench_scan_only)
 		ti = bench_run(c, ZF2FS_GC_ENGINE_INDEX, &si, &fi);

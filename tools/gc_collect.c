@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * gc_collect.c - gc.f2fs collect: on an unmounted volume, what `gc.f2fs replay` predicts
- * for foreground GC calls, done for real.  The victims come from replay's engine
- * (zf2fs_gc_call on the model of the image: the same victims in the same order), their
+ * for foreground or background GC calls, done for real.  The victims come from replay's
+ * engine (zf2fs_gc_call on the model of the image: the same victims in the same order;
+ * background calls only mark theirs, whose blocks the kernel's writeback moves later, and
+ * turn foreground when free sections run short, as the kernel's do), their
  * valid blocks are moved by the library's block mover (include/zf2fs/move.h) on one
  * transaction, and one checkpoint is written (one per batch when the moved blocks would
  * not fit the memory budget).  A victim that holds a current log on disk (the model
@@ -104,13 +106,16 @@ static bool is_current_sec(struct zf2fs_vol *vol, uint32_t secno)
 	return false;
 }
 
-/* The victims replay predicts for foreground calls, until -n or --until-free is met. */
+/* The victims replay predicts for the calls of -n's or --until-free's count.  A section a
+ * background call marked counts as free for --until-free: this collect moves its blocks
+ * as the kernel's writeback would, and the model does not. */
 static int pick_victims(struct run *r, struct zf2fs_vol *vol)
 {
 	const struct gc_collect_opts *o = r->o;
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
 	struct zf2fs_gc_model *m;
 	uint8_t *seen;
+	uint32_t marked = 0;
 	int err = zf2fs_gc_model_load_cap(vol, &r->log, o->zone_cap_blocks, &m);
 
 	if (err)
@@ -130,7 +135,7 @@ static int pick_victims(struct run *r, struct zf2fs_vol *vol)
 
 		if (o->until_free) {
 			zf2fs_gc_summarize(m, &sum);
-			if (sum.free_secs + sum.prefree_secs >= o->until_free)
+			if ((uint64_t)sum.free_secs + sum.prefree_secs + marked >= o->until_free)
 				break;
 		} else if (r->nv >= o->sections) {
 			break;
@@ -144,6 +149,7 @@ static int pick_victims(struct run *r, struct zf2fs_vol *vol)
 			} else {
 				seen[v[i].secno] = 1;
 				r->vs[r->nv++].v = v[i];
+				marked += v[i].gc_type == ZF2FS_GC_BG;
 			}
 		}
 		if (err == -ENODATA || err == -ENOSPC) {
@@ -190,10 +196,11 @@ static int move_batch(struct run *r, struct zf2fs_vol *vol, uint32_t *next)
 
 static void print_text(const struct run *r)
 {
-	printf(" step    segno   secno  valid   data  nodes freed\n");
+	printf(" step    segno   secno  valid type   data  nodes freed\n");
 	for (uint32_t i = 0; i < r->nv; i++)
-		printf("%5u %8u %7u %6u %6" PRIu64 " %6" PRIu64 " %s\n", i + 1, r->vs[i].v.segno,
-		       r->vs[i].v.secno, r->vs[i].v.valid_blocks, r->vs[i].data, r->vs[i].nodes,
+		printf("%5u %8u %7u %6u %-4s %6" PRIu64 " %6" PRIu64 " %s\n", i + 1,
+		       r->vs[i].v.segno, r->vs[i].v.secno, r->vs[i].v.valid_blocks,
+		       zf2fs_gc_type_name(r->vs[i].v.gc_type), r->vs[i].data, r->vs[i].nodes,
 		       r->o->dry_run ? "-" : r->vs[i].freed ? "yes" : "NO");
 	printf("collected %u sections: moved %" PRIu64 " data and %" PRIu64
 	       " node blocks (%" PRIu64 " owner nodes rewritten), %u checkpoint%s\n", r->nv,
@@ -208,16 +215,16 @@ static void print_text(const struct run *r)
 
 static void print_json(const struct run *r)
 {
-	printf("{\"image\": \"%s\", \"policy\": \"%s\", \"dry_run\": %s, \"victims\": [",
-	       r->o->devices[0], zf2fs_gc_policy_name(r->o->p.policy == ZF2FS_GC_POLICY_DEFAULT ?
-						      ZF2FS_GC_GREEDY : r->o->p.policy),
+	printf("{\"image\": \"%s\", \"gc_type\": \"%s\", \"policy\": \"%s\", "
+	       "\"dry_run\": %s, \"victims\": [", r->o->devices[0],
+	       zf2fs_gc_type_name(r->o->p.gc_type), zf2fs_gc_policy_name(zf2fs_gc_policy_of(&r->o->p)),
 	       r->o->dry_run ? "true" : "false");
 	for (uint32_t i = 0; i < r->nv; i++)
 		printf("%s\n  {\"step\": %u, \"segno\": %u, \"secno\": %u, \"valid_blocks\": %u, "
-		       "\"data_moved\": %" PRIu64 ", \"nodes_moved\": %" PRIu64 ", \"freed\": %s}",
-		       i ? "," : "", i + 1, r->vs[i].v.segno, r->vs[i].v.secno,
-		       r->vs[i].v.valid_blocks, r->vs[i].data, r->vs[i].nodes,
-		       r->vs[i].freed ? "true" : "false");
+		       "\"gc_type\": \"%s\", \"data_moved\": %" PRIu64 ", \"nodes_moved\": %" PRIu64
+		       ", \"freed\": %s}", i ? "," : "", i + 1, r->vs[i].v.segno, r->vs[i].v.secno,
+		       r->vs[i].v.valid_blocks, zf2fs_gc_type_name(r->vs[i].v.gc_type),
+		       r->vs[i].data, r->vs[i].nodes, r->vs[i].freed ? "true" : "false");
 	printf("%s], \"sections\": %u, \"data_blocks\": %" PRIu64 ", \"node_blocks\": %" PRIu64
 	       ", \"owner_nodes\": %" PRIu64 ", \"checkpoints\": %u, \"free_before\": %u, "
 	       "\"free_after\": %u, \"zones_reset\": %u, \"stopped\": ", r->nv ? "\n" : "", r->nv,

@@ -126,6 +126,52 @@ else
 	tap_fail "collect in batches:"; sed 's/^/    | /' "$TEST_TMP/batch.err"; tail -3 "$TEST_TMP/batch.json"
 fi
 
+# 4c. background calls (--gc-type bg): replay's background victims (cost-benefit; the
+# kernel only marks them and its writeback moves their blocks), moved for real and freed,
+# the same files, both fscks clean
+# Our writers leave a segment's mtime 0, and the kernel's cost-benefit selection takes
+# no section when every age is equal: the segments get mtimes of their own first (a
+# segment number's worth of seconds apart, shuffled), as a volume Linux wrote has.
+BG=$TEST_TMP/bg.img
+cp "$TEST_TMP/dry.img" "$BG"
+MAIN0=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["segments"]["main_blkaddr"])' "$TEST_TMP/segs.json")
+for seg in $(seq 0 47); do
+	"$top_builddir/tools/inject.f2fs" --sit 0 --mb mtime --blk $((MAIN0 + seg * 512)) \
+		--val $(( (seg * 37) % 48 * 1000 + 1000 )) "$BG" >/dev/null 2>&1 ||
+		hard_error "inject.f2fs could not set segment $seg's mtime"
+done
+cp "$BG" "$TEST_TMP/bg0.img"
+"$GC" replay "$BG" --gc-type bg -n $N --json > "$TEST_TMP/bg-replay.json" ||
+	hard_error "replay --gc-type bg failed"
+victims < "$TEST_TMP/bg-replay.json" > "$TEST_TMP/bg-replay.v"
+if "$GC" collect "$BG" --gc-type bg -n $N --json > "$TEST_TMP/bg.json" 2> "$TEST_TMP/bg.err" &&
+   victims < "$TEST_TMP/bg.json" | cmp -s - "$TEST_TMP/bg-replay.v" &&
+   [ "$(wc -l < "$TEST_TMP/bg-replay.v")" = $N ] &&
+   python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+ok = d["gc_type"] == "bg" and d["policy"] == "cb" and d["data_blocks"] > 0
+ok = ok and all(v["freed"] and v["gc_type"] == "bg" for v in d["victims"])
+sys.exit(0 if ok else 1)' "$TEST_TMP/bg.json" &&
+   "$FSCK" -f -n "$BG" >/dev/null 2>&1 && ref_fsck "$BG" >/dev/null &&
+   shas "$BG" | cmp -s - "$TEST_TMP/before.sha"; then
+	tap_ok "collect --gc-type bg: replay's background victims ($(tr '\n' ' ' < "$TEST_TMP/bg-replay.v")), all freed, same files, both fscks clean"
+else
+	tap_fail "collect --gc-type bg:"; sed 's/^/    | /' "$TEST_TMP/bg.err"
+	echo "    replay: $(tr '\n' ' ' < "$TEST_TMP/bg-replay.v") collect: $(victims < "$TEST_TMP/bg.json" | tr '\n' ' ')"
+fi
+# --until-free counts the sections background calls marked as freed by this collect (the
+# moved blocks take fresh sections of their own, as in foreground collects)
+free0=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["free_before"])' "$TEST_TMP/bg.json")
+cp "$TEST_TMP/bg0.img" "$BG"
+if "$GC" collect "$BG" --gc-type bg --until-free $((free0 + 3)) --json > "$TEST_TMP/bgu.json" 2>&1 &&
+   python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(0 if len(d["victims"]) == 3 and all(v["freed"] for v in d["victims"]) else 1)' "$TEST_TMP/bgu.json"; then
+	tap_ok "collect --gc-type bg --until-free: 3 victims freed for 3 more free sections by replay's count"
+else
+	tap_fail "collect --gc-type bg --until-free $((free0 + 3)):"; tail -5 "$TEST_TMP/bgu.json"
+fi
+
 # 5. until there is nothing left: --until-free far beyond the volume stops at "no more
 # victims" or a current log, and leaves a clean volume with the same files
 if "$GC" collect "$IMG" --until-free 100000 > "$TEST_TMP/all.txt" 2>&1 &&
