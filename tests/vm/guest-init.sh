@@ -66,6 +66,17 @@ if [ -n "$missing" ]; then
 	zvm_poweroff
 fi
 
+# Zoned NVMe namespaces: Linux 6.1 gives them no I/O scheduler ("none"), and only
+# mq-deadline's zone write locking keeps the writes to a sequential zone in order.  Without
+# it F2FS's writers (writeback, the GC thread, checkpoints) reach a zone out of order, the
+# namespace refuses the writes (NVMe status 0xbc, Zone Invalid Write) and the blocks are
+# lost while the SIT counts them valid.  ZNS users set it (udev rules); so does the bench.
+for q in /sys/block/nvme*/queue; do
+	[ "$(cat "$q/zoned" 2>/dev/null)" = host-managed ] || continue
+	echo mq-deadline > "$q/scheduler" ||
+		echo "ZVM-WARNING: cannot set mq-deadline on ${q%/queue}"
+done
+
 echo
 echo "ZVM-READY kernel $kver, $(grep -c ^processor /proc/cpuinfo) cpus, disks: $(for d in $(cat /zvm/disks 2>/dev/null); do printf '%s=%s ' "$d" "$(zdisk "$d")"; done)"
 mkdir -p /mnt
