@@ -94,6 +94,12 @@ UNIT_TESTS += tests/unit/test_compress
 tests_unit_test_compress_SOURCES = tests/unit/test_compress.c
 tests_unit_test_compress_CFLAGS = $(UNIT_CFLAGS) $(ZSTD_CFLAGS)
 tests_unit_test_compress_LDADD = $(UNIT_LDADD) $(ZSTD_LIBS)
+# the LZO1X decoder (lzo and lzo-rle): liblzo2 round trips, hand-built lzo-rle zero
+# runs, truncated and garbled streams; built from its source, its symbol is not exported
+UNIT_TESTS += tests/unit/test_lzo
+tests_unit_test_lzo_SOURCES = tests/unit/test_lzo.c lib/lzo_decompress.c
+tests_unit_test_lzo_CFLAGS = $(UNIT_CFLAGS) $(LZO_CFLAGS)
+tests_unit_test_lzo_LDADD = $(UNIT_LDADD) $(LZO_LIBS)
 endif
 EXTRA_DIST += tests/unit/data
 noinst_HEADERS += tests/unit/unit.h
