@@ -26,11 +26,14 @@ PYEOF
 img=$(new_image cf.img 128M)
 SOURCE_DATE_EPOCH=1000 "$MKFS" -q -r -O casefold -C utf8 "$img" >/dev/null || hard_error "mkfs -O casefold failed"
 "$SLOAD" -f "$TEST_TMP/base" -T $T "$img" || hard_error "loading the base tree failed"
-"$INJECT" --node --mb i_flags --path /cf --val 0x40000000 "$img" >/dev/null || hard_error "inject failed"
-"$SLOAD" -f "$SRC" --target-dir /cf -T $T "$img" || hard_error "sload.f2fs into /cf failed"
-cf=$("$INJECT" --lookup /cf "$img") || hard_error "no /cf"
 
 if ! grep -q '^#define HAVE_LIBUNISTRING 1' "$top_builddir/config.h"; then
+	# this build's sload.f2fs refuses casefolded directories: two directories loaded
+	# plain and then flagged, whose hashes (of the bytes) are wrong, are not reported
+	for d in cf plain; do
+		"$SLOAD" -f "$SRC" --target-dir /$d -T $T "$img" || hard_error "sload.f2fs into /$d failed"
+		"$INJECT" --node --mb i_flags --path /$d --val 0x40000000 "$img" >/dev/null || hard_error "inject failed"
+	done
 	out=$("$FSCK" -f -n "$img" 2>&1)
 	rc=$?
 	[ $rc -eq 0 ] && [ "$(printf '%s\n' "$out" | grep -c 'casefolded directories: this build has no libunistring')" = 1 ] &&
@@ -40,6 +43,10 @@ if ! grep -q '^#define HAVE_LIBUNISTRING 1' "$top_builddir/config.h"; then
 	tap_summary
 	exit
 fi
+
+"$INJECT" --node --mb i_flags --path /cf --val 0x40000000 "$img" >/dev/null || hard_error "inject failed"
+"$SLOAD" -f "$SRC" --target-dir /cf -T $T "$img" || hard_error "sload.f2fs into /cf failed"
+cf=$("$INJECT" --lookup /cf "$img") || hard_error "no /cf"
 
 out=$("$FSCK" -f -n "$img" 2>&1)
 rc=$?
