@@ -89,7 +89,8 @@ tests_unit_test_gc_model_LDADD = $(HELPER_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_gc_sim_SOURCES = tests/unit/test_gc_sim.c
 tests_unit_test_gc_sim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_gc_sim_LDADD = $(HELPER_LIBS) $(CMOCKA_LIBS) -lm
-# compressed clusters: lzo, lz4, zstd round trips, header, saved-blocks minimum, zstd window
+# compressed clusters: lzo, lz4, zstd, lzo-rle round trips, header, saved-blocks minimum,
+# zstd window, a cluster in the kernel's lzo-rle form
 UNIT_TESTS += tests/unit/test_compress
 tests_unit_test_compress_SOURCES = tests/unit/test_compress.c
 tests_unit_test_compress_CFLAGS = $(UNIT_CFLAGS) $(ZSTD_CFLAGS)
