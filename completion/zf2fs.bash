@@ -185,7 +185,7 @@ _zf2fs_sload()
 		mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
 	-C|--fs-config|-s|--file-contexts) _zf2fs_files; return ;;
 	-d|--debug) _zf2fs_reply 0 1 2 3 4; return ;;
-	-a|--compress-algorithm) _zf2fs_reply lzo lz4 zstd; return ;;
+	-a|--compress-algorithm) _zf2fs_reply lzo lz4 zstd lzo-rle; return ;;
 	-L|--cluster-log) _zf2fs_reply 2 3 4 5 6 7 8; return ;;
 	-m|--min-saved-blocks) _zf2fs_reply 1 2 3; return ;;
 	-t|--mount-point|-T|--timestamp|-x|--compress-except|-i|--compress-only) return ;;

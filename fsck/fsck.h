@@ -147,6 +147,8 @@ struct fsck_ctx {
 	bool sb_errors_clear;            /* pass 1: clear the kernel's error records once
 					  * everything is repaired */
 	bool saw_extra_attr;             /* pass 4: some inode has extra attributes */
+	bool casefold_noted;             /* pass 5: said once that this build cannot hash
+					  * names in casefolded directories */
 	uint32_t sb_add_features;        /* pass 4: feature bits the superblocks lost */
 	bool sb_uuid_fix;                /* pass 1: both copies get ctx->sb's uuid */
 	bool sb_qf_clear;                /* pass 1: stale qf_ino (no quota_ino) cleared */

@@ -4,8 +4,10 @@
  *
  * For every used slot of every dentry block (or of the inline dentry area): the name must
  * fit its slots and hold neither '/' nor NUL; its hash must be the kernel's hash of the name
- * (not checked in casefolded or encrypted directories, whose hash needs the folded or
- * plain name); it must sit in the hash bucket its hash selects; it must name an existing
+ * (in a casefolded directory of a volume with the casefold feature, of its folded form, as
+ * lib/casefold.c folds it: a build without libunistring says once that it cannot check
+ * those; not checked in encrypted directories, whose hash needs the plain name); it must
+ * sit in the hash bucket its hash selects; it must name an existing
  * inode, with the file type of that inode; a directory may be named once.  "." and ".."
  * must be present, and a directory's i_pino must name its parent.  Children are handed to
  * pass 4 (visit_child), which checks them and queues subdirectories.
@@ -24,6 +26,7 @@
 #include "fsck.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/txn.h"
+#include "zf2fs/txn_file.h"
 
 #define F2FS_ENCRYPT_FL 0x00000800u
 
@@ -43,6 +46,7 @@ struct dscan {
 	struct fsck_ctx *ctx;
 	uint32_t ino, depth, dir_level;
 	bool check_hash, saw_dot, saw_dotdot;
+	bool fold;               /* with check_hash: the names hash folded (casefold) */
 	uint32_t (*visit)(struct fsck_ctx *, uint32_t, const struct dentry_ref *);
 	bool name_hashed;
 	uint8_t *blk;
@@ -282,6 +286,12 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 		if (d->check_hash) {
 			uint32_t want = zf2fs_dentry_hash(name, len);
 
+			if (d->fold) {
+				int e = zf2fs_casefold_hash(name, len, &want);
+
+				if (e)
+					return e;
+			}
 			if (want != hash) {
 				p.num = hash;
 				p.num2 = want;
@@ -456,17 +466,29 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 		    uint32_t (*visit)(struct fsck_ctx *, uint32_t, const struct dentry_ref *))
 {
 	uint32_t flags = (uint32_t)zf2fs_get(inode->i.i_flags);
+	bool fold = (flags & ZF2FS_CASEFOLD_FL) && !(flags & F2FS_ENCRYPT_FL);
+	/* the kernel folds only with the feature and its one encoding (utf8, 1) */
+	bool can_fold = fold && (ctx->vi->features & ZF2FS_FEAT_CASEFOLD) &&
+			ctx->sb->s_encoding == 1;
 	struct dscan d = {
 		.ctx = ctx, .ino = ino, .visit = visit,
 		.depth = (uint32_t)zf2fs_get(inode->i.i_current_depth),
 		.dir_level = inode->i.i_dir_level,
-		.check_hash = !(flags & (ZF2FS_CASEFOLD_FL | F2FS_ENCRYPT_FL)),
+		.check_hash = !(flags & F2FS_ENCRYPT_FL) &&
+			      (!fold || (can_fold && zf2fs_have_casefold_support())),
+		.fold = fold,
 		.name_hashed = (flags & ZF2FS_CASEFOLD_FL) && (flags & F2FS_ENCRYPT_FL),
 		.inode = inode,
 	};
 	struct problem_ctx p = { .ino = ino };
 	uint32_t need = 0;   /* no dentry block (an inline directory): any depth will do */
 	int err;
+
+	if (can_fold && !d.check_hash && !ctx->casefold_noted) {
+		fprintf(ctx->out, "casefolded directories: this build has no libunistring, so the "
+			"hashes of their entries are not checked\n");
+		ctx->casefold_noted = true;
+	}
 
 	if (!(inode->i.i_inline & ZF2FS_INLINE_DENTRY)) {
 		const struct zf2fs_walk_ops ops = { .data = ev_dir_block };

@@ -77,6 +77,43 @@ ZF2FS_EXPORT int zf2fs_casefold(const void *name, size_t len, uint8_t *out, size
 #endif
 }
 
+/* The bytes Linux hashes and compares for @name in a casefolded directory: its folded
+ * form, or, when it has none (not UTF-8, or folding longer than a name may be), the name
+ * as it is; *@ret_folded says which.  Errors: -EOPNOTSUPP, -ENOMEM. */
+static int fold_key(const void *name, size_t len, uint8_t *key, size_t *ret_len,
+		    bool *ret_folded)
+{
+	int err = zf2fs_casefold(name, len, key, ZF2FS_NAME_LEN, ret_len);
+
+	*ret_folded = !err;
+	if (err == -EINVAL || err == -ENAMETOOLONG) {
+		if (len > ZF2FS_NAME_LEN)
+			return -ENAMETOOLONG;
+		memcpy(key, name, len);
+		*ret_len = len;
+		return 0;
+	}
+	return err;
+}
+
+ZF2FS_EXPORT int zf2fs_casefold_hash(const void *name, size_t len, uint32_t *ret_hash)
+{
+	uint8_t key[ZF2FS_NAME_LEN];
+	size_t klen;
+	bool folded;
+	int err;
+
+	if ((len == 1 && ((const char *)name)[0] == '.') ||
+	    (len == 2 && !memcmp(name, "..", 2))) {
+		*ret_hash = 0;
+		return 0;
+	}
+	err = fold_key(name, len, key, &klen, &folded);
+	if (!err)
+		*ret_hash = zf2fs_dentry_hash(key, klen);
+	return err;
+}
+
 /* Whether directory node @dn folds its names. */
 static bool casefolded(const struct zf2fs_node *dn)
 {
@@ -86,17 +123,15 @@ static bool casefolded(const struct zf2fs_node *dn)
 int txn_name_key(const struct zf2fs_txn *t, const struct zf2fs_node *dn, const char *name,
 		 size_t len, uint8_t *key, size_t *ret_len)
 {
+	bool folded;
 	int err;
 
 	if (!casefolded(dn) || (len == 1 && name[0] == '.') ||
 	    (len == 2 && name[0] == '.' && name[1] == '.'))
 		goto as_is;
-	err = zf2fs_casefold(name, len, key, ZF2FS_NAME_LEN, ret_len);
-	if (err == -EINVAL || err == -ENAMETOOLONG) {
-		if (zf2fs_get(t->vol->sb.s_encoding_flags) & ENC_STRICT)
-			return -EINVAL;
-		goto as_is;
-	}
+	err = fold_key(name, len, key, ret_len, &folded);
+	if (!err && !folded && (zf2fs_get(t->vol->sb.s_encoding_flags) & ENC_STRICT))
+		return -EINVAL;
 	return err;
 as_is:
 	memcpy(key, name, len);

@@ -5,11 +5,14 @@
  * The on-disk form is Linux's: a 24-byte header (clen, a checksum word left 0 since we
  * never set the checksum flag, four reserved words), the stream, zeros to the end of
  * the last block.  Each algorithm writes what the kernel's own backend would let it
- * read back: LZO1X-1 streams (lzo1x_decompress_safe reads them), LZ4 blocks, and zstd
- * frames at the kernel's default level whose window is at most the cluster (the kernel
- * refuses larger ones).  Every library is optional: without it the algorithm is
- * refused with -EOPNOTSUPP.  Nothing random goes in, so the same cluster always gives
- * the same bytes.
+ * read back: LZO1X-1 streams, LZ4 blocks, and zstd frames at the kernel's default level
+ * whose window is at most the cluster (the kernel refuses larger ones).  lzo-rle
+ * clusters are plain LZO1X-1 streams too: Linux decodes lzo and lzo-rle with one
+ * decompressor, which takes a stream without the version header as plain LZO1X.
+ * Every library is optional: without it the algorithm is refused with -EOPNOTSUPP.
+ * Reading lzo and lzo-rle needs no library: lib/lzo_decompress.c decodes both as
+ * Linux does, the zero runs of the kernel's lzo-rle streams included, which liblzo2
+ * cannot.  Nothing random goes in, so the same cluster always gives the same bytes.
  */
 #include "config.h"
 #include <errno.h>
@@ -29,6 +32,7 @@
 #include "zf2fs/compress.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/load.h"
+#include "lzo_p.h"
 
 static const char *const names[] = { "lzo", "lz4", "zstd", "lzo-rle" };
 
@@ -76,13 +80,13 @@ ZF2FS_EXPORT bool zf2fs_compress_supported(uint8_t alg)
 {
 	switch (alg) {
 	case ZF2FS_COMPRESS_LZO:
+	case ZF2FS_COMPRESS_LZORLE:
 		return zf2fs_have_lzo_support();
 	case ZF2FS_COMPRESS_LZ4:
 		return zf2fs_have_lz4_support();
 	case ZF2FS_COMPRESS_ZSTD:
 		return zf2fs_have_zstd_support();
 	default:
-		/* lzo-rle: the kernel's own variant of LZO; no Debian library writes it */
 		return false;
 	}
 }
@@ -101,7 +105,8 @@ static long compress_stream(uint8_t alg, uint8_t log_cluster, const uint8_t *in,
 	}
 #endif
 #ifdef HAVE_LIBLZO2
-	case ZF2FS_COMPRESS_LZO: {
+	case ZF2FS_COMPRESS_LZO:
+	case ZF2FS_COMPRESS_LZORLE: {
 		/* LZO writes past a tight buffer: compress into its worst case, then check */
 		size_t worst = n + n / 16 + 64 + 3;
 		void *wrk = calloc(1, LZO1X_1_MEM_COMPRESS);
@@ -192,7 +197,8 @@ ZF2FS_EXPORT int zf2fs_decompress_cluster(uint8_t alg, uint8_t log_cluster, cons
 
 	if (log_cluster < 2 || log_cluster > 8 || !nblocks || nblocks >= (1u << log_cluster))
 		return -EINVAL;
-	if (!zf2fs_compress_supported(alg))
+	if (alg != ZF2FS_COMPRESS_LZO && alg != ZF2FS_COMPRESS_LZORLE &&
+	    !zf2fs_compress_supported(alg))
 		return -EOPNOTSUPP;
 	clen = zf2fs_get_le32p(in);
 	if (clen > (size_t)nblocks * ZF2FS_BLKSIZE - ZF2FS_COMPRESS_HEADER)
@@ -203,16 +209,13 @@ ZF2FS_EXPORT int zf2fs_decompress_cluster(uint8_t alg, uint8_t log_cluster, cons
 		return LZ4_decompress_safe((const char *)src, out, (int)clen, (int)cbytes) ==
 		       (int)cbytes ? 0 : -ZF2FS_EFSCORRUPTED;
 #endif
-#ifdef HAVE_LIBLZO2
-	case ZF2FS_COMPRESS_LZO: {
-		lzo_uint len = cbytes;
+	case ZF2FS_COMPRESS_LZO:
+	case ZF2FS_COMPRESS_LZORLE: {
+		size_t len = 0;
+		int err = zf2fs_lzo1x_decompress(src, clen, out, cbytes, &len);
 
-		if (lzo_init() != LZO_E_OK)
-			return -EINVAL;
-		return lzo1x_decompress_safe(src, clen, out, &len, NULL) == LZO_E_OK &&
-		       len == cbytes ? 0 : -ZF2FS_EFSCORRUPTED;
+		return err ? err : len == cbytes ? 0 : -ZF2FS_EFSCORRUPTED;
 	}
-#endif
 #ifdef HAVE_LIBZSTD
 	case ZF2FS_COMPRESS_ZSTD: {
 		ZSTD_DCtx *dc = ZSTD_createDCtx();

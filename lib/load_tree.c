@@ -859,11 +859,10 @@ static int check_compress_opts(struct loader *l, const char *name)
 
 	l->min_saved = o->min_saved ? o->min_saved : 1;
 	if (alg < 0)
-		why = "unknown compression algorithm (lzo, lz4 or zstd)";
-	else if (alg == ZF2FS_COMPRESS_LZORLE)
-		why = "lzo-rle is not supported (no library writes it): use lzo, lz4 or zstd";
+		why = "unknown compression algorithm (lzo, lz4, zstd or lzo-rle)";
 	else if (!zf2fs_compress_supported((uint8_t)alg))
-		why = alg == ZF2FS_COMPRESS_LZO ? "lzo needs liblzo2, and this build has none" :
+		why = alg == ZF2FS_COMPRESS_LZO || alg == ZF2FS_COMPRESS_LZORLE ?
+		      "lzo and lzo-rle need liblzo2, and this build has none" :
 		      alg == ZF2FS_COMPRESS_ZSTD ? "zstd needs libzstd, and this build has none" :
 		      "lz4 needs liblz4, and this build has none";
 	else if (o->log_cluster < 2 || o->log_cluster > 8)
@@ -872,7 +871,7 @@ static int check_compress_opts(struct loader *l, const char *name)
 		why = "a cluster can save at most its blocks minus one (-m)";
 	if (why) {
 		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: %s; nothing written", name, why);
-		return alg < 0 || alg == ZF2FS_COMPRESS_LZORLE || l->min_saved >= 1u << o->log_cluster ?
+		return alg < 0 || l->min_saved >= 1u << o->log_cluster ?
 		       -EINVAL : -EOPNOTSUPP;
 	}
 	l->alg = (uint8_t)alg;

@@ -50,7 +50,8 @@ static void usage(FILE *f)
 "\n"
 "  -c, --compress         regular files (but inline ones) in compressed clusters\n"
 "                         (volumes with -O extra_attr,compression); sub-options:\n"
-"  -a, --compress-algorithm NAME  lzo (liblzo2), lz4 (liblz4) or zstd (libzstd):\n"
+"  -a, --compress-algorithm NAME  lzo (liblzo2), lz4 (liblz4), zstd (libzstd) or\n"
+"                         lzo-rle (liblzo2; plain LZO1X, which Linux reads):\n"
 "                         see --version for this build's [default: lz4]\n"
 "  -L, --cluster-log N    clusters of 2^N blocks, 2..8 [default: 2]\n"
 "  -x, --compress-except EXT  compress every file but those named *.EXT (repeatable)\n"
@@ -237,11 +238,11 @@ int main(int argc, char **argv)
 	if (o.compress) {
 		alg = zf2fs_compress_by_name(o.algorithm ? o.algorithm : "lz4");
 		if (alg < 0)
-			zf2fs_usage_error(PROG, "unknown compression algorithm: '%s' (lzo, lz4 or zstd)",
+			zf2fs_usage_error(PROG, "unknown compression algorithm: '%s' (lzo, lz4, zstd or lzo-rle)",
 					  o.algorithm);
 		if (!zf2fs_compress_supported((uint8_t)alg)) {
 			fprintf(stderr, PROG ": %s\n", alg == ZF2FS_COMPRESS_LZORLE ?
-				"compression algorithm lzo-rle is not supported (no library writes it): use lzo, lz4 or zstd" :
+				"-a lzo-rle needs liblzo2, and this build has none" :
 				alg == ZF2FS_COMPRESS_LZO ? "-a lzo needs liblzo2, and this build has none" :
 				alg == ZF2FS_COMPRESS_ZSTD ? "-a zstd needs libzstd, and this build has none" :
 				"-c (lz4) needs liblz4, and this build has none");

@@ -33,8 +33,10 @@ ZF2FS_EXPORT const char *zf2fs_compress_name(uint8_t alg);
 /* The number of algorithm @name; -EINVAL when unknown. */
 ZF2FS_EXPORT int zf2fs_compress_by_name(const char *name);
 
-/* Whether this build compresses and decompresses clusters of algorithm @alg.  lzo-rle is
- * never supported (no Debian library writes it). */
+/* Whether this build compresses and decompresses clusters of algorithm @alg.  lzo-rle
+ * needs liblzo2 as lzo does: its clusters are written as plain LZO1X-1 streams, which
+ * Linux's lzo-rle decompressor reads.  zf2fs_decompress_cluster() reads lzo and lzo-rle
+ * even without liblzo2. */
 ZF2FS_EXPORT bool zf2fs_compress_supported(uint8_t alg);
 
 /*
@@ -53,9 +55,11 @@ ZF2FS_EXPORT int zf2fs_compress_cluster(uint8_t alg, uint8_t log_cluster, uint32
 /*
  * Decompress one cluster from its @nblocks on-disk blocks at @in into @out (2^@log_cluster
  * blocks), as Linux does: clen must fit the blocks, the stream must give exactly the
- * cluster's bytes, and a zstd frame's window must not exceed the cluster.
+ * cluster's bytes, and a zstd frame's window must not exceed the cluster.  lzo and lzo-rle
+ * are decoded by the library's own LZO1X decoder, which reads Linux's lzo-rle zero runs
+ * and needs no liblzo2.
  * Returns 0; -ZF2FS_EFSCORRUPTED for a bad header or stream; -EOPNOTSUPP for an
- * algorithm this build lacks; -EINVAL; -ENOMEM.
+ * algorithm this build lacks (lz4, zstd); -EINVAL; -ENOMEM.
  */
 ZF2FS_EXPORT int zf2fs_decompress_cluster(uint8_t alg, uint8_t log_cluster, const void *in,
 					  uint32_t nblocks, void *out);

@@ -34,7 +34,8 @@ struct zf2fs_load_opts {
 				  * compression feature; needs the algorithm's library) */
 	uint8_t log_cluster;     /* ...of 2^@log_cluster blocks (2..8) */
 	/* with @compress (zero values keep f2fs-tools' defaults): */
-	const char *algorithm;   /* "lzo", "lz4" or "zstd" (zf2fs/compress.h); NULL: "lz4" */
+	const char *algorithm;   /* "lzo", "lz4", "zstd" or "lzo-rle" (zf2fs/compress.h; lzo-rle
+				  * is written as plain LZO1X-1); NULL: "lz4" */
 	uint32_t min_saved;      /* a cluster is stored compressed only when it saves at
 				  * least this many blocks (1..2^@log_cluster - 1; 0: 1) */
 	bool release;            /* every compressed file released as

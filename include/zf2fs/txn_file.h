@@ -159,6 +159,15 @@ ZF2FS_EXPORT int zf2fs_casefold(const void *name, size_t len, uint8_t *out, size
 ZF2FS_EXPORT bool zf2fs_have_casefold_support(void);
 
 /*
+ * The dentry hash of @name (@len bytes) in a casefolded directory, as Linux 6.1 computes
+ * it (f2fs_hash_filename): the hash of the folded form, or of the name's own bytes when
+ * it has none (not valid UTF-8, or a folded form over ZF2FS_NAME_LEN bytes); 0 for "."
+ * and "..".  Into *@ret_hash.  Returns 0; -EOPNOTSUPP in builds without libunistring;
+ * -ENAMETOOLONG for a name over ZF2FS_NAME_LEN bytes; -ENOMEM.
+ */
+ZF2FS_EXPORT int zf2fs_casefold_hash(const void *name, size_t len, uint32_t *ret_hash);
+
+/*
  * Place this transaction's blocks in the six logs as the kernel would (lib/txn_temp.c):
  * regular files created from now on are marked cold or hot by the superblock's
  * extension list; data goes to the cold, hot or warm data log, direct nodes to the hot

@@ -89,11 +89,18 @@ tests_unit_test_gc_model_LDADD = $(HELPER_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_gc_sim_SOURCES = tests/unit/test_gc_sim.c
 tests_unit_test_gc_sim_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_gc_sim_LDADD = $(HELPER_LIBS) $(CMOCKA_LIBS) -lm
-# compressed clusters: lzo, lz4, zstd round trips, header, saved-blocks minimum, zstd window
+# compressed clusters: lzo, lz4, zstd, lzo-rle round trips, header, saved-blocks minimum,
+# zstd window, a cluster in the kernel's lzo-rle form
 UNIT_TESTS += tests/unit/test_compress
 tests_unit_test_compress_SOURCES = tests/unit/test_compress.c
 tests_unit_test_compress_CFLAGS = $(UNIT_CFLAGS) $(ZSTD_CFLAGS)
 tests_unit_test_compress_LDADD = $(UNIT_LDADD) $(ZSTD_LIBS)
+# the LZO1X decoder (lzo and lzo-rle): liblzo2 round trips, hand-built lzo-rle zero
+# runs, truncated and garbled streams; built from its source, its symbol is not exported
+UNIT_TESTS += tests/unit/test_lzo
+tests_unit_test_lzo_SOURCES = tests/unit/test_lzo.c lib/lzo_decompress.c
+tests_unit_test_lzo_CFLAGS = $(UNIT_CFLAGS) $(LZO_CFLAGS)
+tests_unit_test_lzo_LDADD = $(UNIT_LDADD) $(LZO_LIBS)
 endif
 EXTRA_DIST += tests/unit/data
 noinst_HEADERS += tests/unit/unit.h

@@ -4,8 +4,10 @@
  * of every size, the on-disk header is Linux's (clen, zero checksum and reserved words,
  * zero padding), the saved-blocks minimum is honoured, incompressible clusters and
  * broken streams are refused, zstd frames keep a window of one cluster (and a frame
- * with a larger window is refused as the kernel refuses it), lzo-rle and unknown
- * algorithms are refused, and the output is the same on every call.
+ * with a larger window is refused as the kernel refuses it), lzo-rle clusters are written
+ * as lzo ones and a cluster in the kernel's lzo-rle form (version header, zero runs)
+ * reads back under both LZO algorithms, unknown algorithms are refused, and the output
+ * is the same on every call.
  */
 #include "config.h"
 #include <errno.h>
@@ -27,7 +29,8 @@
 
 #define MAXC (ZF2FS_BLKSIZE << 8)
 
-static const uint8_t algs[] = { ZF2FS_COMPRESS_LZO, ZF2FS_COMPRESS_LZ4, ZF2FS_COMPRESS_ZSTD };
+static const uint8_t algs[] = { ZF2FS_COMPRESS_LZO, ZF2FS_COMPRESS_LZ4, ZF2FS_COMPRESS_ZSTD,
+				 ZF2FS_COMPRESS_LZORLE };
 
 /* Text-like bytes that compress well; @seed varies them. */
 static void text(uint8_t *p, size_t n, unsigned seed)
@@ -65,7 +68,8 @@ static void test_names(void **state)
 	assert_int_equal(zf2fs_compress_by_name("gzip"), -EINVAL);
 	assert_string_equal(zf2fs_compress_name(ZF2FS_COMPRESS_ZSTD), "zstd");
 	assert_null(zf2fs_compress_name(9));
-	assert_false(zf2fs_compress_supported(ZF2FS_COMPRESS_LZORLE));
+	assert_int_equal(zf2fs_compress_supported(ZF2FS_COMPRESS_LZORLE), zf2fs_have_lzo_support());
+	assert_string_equal(zf2fs_compress_name(ZF2FS_COMPRESS_LZORLE), "lzo-rle");
 	assert_false(zf2fs_compress_supported(9));
 	assert_int_equal(zf2fs_compress_supported(ZF2FS_COMPRESS_LZO), zf2fs_have_lzo_support());
 	assert_int_equal(zf2fs_compress_supported(ZF2FS_COMPRESS_ZSTD), zf2fs_have_zstd_support());
@@ -153,10 +157,8 @@ static void test_min_saved(void **state)
 		assert_int_equal(zf2fs_compress_cluster(algs[a], 9, 1, in, out, &nb), -EINVAL);
 		assert_int_equal(zf2fs_decompress_cluster(algs[a], 2, out, 4, in), -EINVAL);
 	}
-	assert_int_equal(zf2fs_compress_cluster(ZF2FS_COMPRESS_LZORLE, 2, 1, in, out, &nb),
-			 -EOPNOTSUPP);
-	assert_int_equal(zf2fs_decompress_cluster(ZF2FS_COMPRESS_LZORLE, 2, out, 1, in),
-			 -EOPNOTSUPP);
+	assert_int_equal(zf2fs_compress_cluster(9, 2, 1, in, out, &nb), -EOPNOTSUPP);
+	assert_int_equal(zf2fs_decompress_cluster(9, 2, out, 1, in), -EOPNOTSUPP);
 	free(in);
 	free(out);
 }
@@ -209,6 +211,84 @@ static void test_zstd_window(void **state)
 #endif
 }
 
+/* lzo-rle clusters are lzo's bytes: Linux reads a stream without the version header as
+ * plain LZO1X under either algorithm. */
+static void test_lzorle_is_lzo(void **state)
+{
+	uint8_t *in = malloc(MAXC), *a = malloc(MAXC), *b = malloc(MAXC);
+	uint32_t na = 0, nb = 0;
+
+	(void)state;
+	if (!zf2fs_have_lzo_support())
+		skip();
+	assert_non_null(in);
+	assert_non_null(a);
+	assert_non_null(b);
+	text(in, 16 * ZF2FS_BLKSIZE, 5);
+	assert_int_equal(zf2fs_compress_cluster(ZF2FS_COMPRESS_LZO, 4, 1, in, a, &na), 0);
+	assert_int_equal(zf2fs_compress_cluster(ZF2FS_COMPRESS_LZORLE, 4, 1, in, b, &nb), 0);
+	assert_int_equal(na, nb);
+	assert_memory_equal(a, b, na * ZF2FS_BLKSIZE);
+	assert_true(a[ZF2FS_COMPRESS_HEADER] != 17);
+	free(in);
+	free(a);
+	free(b);
+}
+
+/* A cluster of four blocks as Linux's lzo-rle compressor lays it out: the version header,
+ * a literal run (the first instruction always is one), zero runs of at most 2051, the
+ * end marker.  It reads back under lzo-rle and lzo (one decompressor in Linux), without
+ * liblzo2; one zero run too few, and it is short. */
+static void test_kernel_lzorle_cluster(void **state)
+{
+	const size_t cbytes = 4 * ZF2FS_BLKSIZE;
+	uint8_t *c = calloc(1, 3 * ZF2FS_BLKSIZE), *back = malloc(cbytes), *want = calloc(1, cbytes);
+	uint8_t *s;
+	size_t n = 0, left, short_len = 0;
+
+	(void)state;
+	assert_non_null(c);
+	assert_non_null(back);
+	assert_non_null(want);
+	s = c + ZF2FS_COMPRESS_HEADER;
+	s[n++] = 17;
+	s[n++] = 1;
+	s[n++] = 17 + 4;
+	memcpy(s + n, "f2fs", 4);
+	memcpy(want, "f2fs", 4);
+	n += 4;
+	for (left = cbytes - 4; left; ) {
+		/* 16380 = 7 * 2051 + 2023: no run shorter than 4 at the end */
+		size_t run = left > 2051 ? 2051 : left, r = run - 4;
+
+		s[n++] = (uint8_t)(0x18 | (r & 7));
+		s[n++] = 0xfc;
+		s[n++] = 0xff;
+		s[n++] = (uint8_t)(r >> 3);
+		left -= run;
+		if (left && !short_len)
+			short_len = n;
+	}
+	s[n++] = 0x11;
+	s[n++] = 0;
+	s[n++] = 0;
+	zf2fs_put_le32p(c, (uint32_t)n);
+	memset(back, 0xee, cbytes);
+	assert_int_equal(zf2fs_decompress_cluster(ZF2FS_COMPRESS_LZORLE, 2, c, 1, back), 0);
+	assert_memory_equal(back, want, cbytes);
+	memset(back, 0xee, cbytes);
+	assert_int_equal(zf2fs_decompress_cluster(ZF2FS_COMPRESS_LZO, 2, c, 1, back), 0);
+	assert_memory_equal(back, want, cbytes);
+	/* the first run's bytes dropped: 2051 bytes short of the cluster */
+	memmove(s + short_len - 4, s + short_len, n - short_len);
+	zf2fs_put_le32p(c, (uint32_t)(n - 4));
+	assert_int_equal(zf2fs_decompress_cluster(ZF2FS_COMPRESS_LZORLE, 2, c, 1, back),
+			 -ZF2FS_EFSCORRUPTED);
+	free(c);
+	free(back);
+	free(want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +296,8 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_min_saved),
 		cmocka_unit_test(test_zstd_window),
+		cmocka_unit_test(test_lzorle_is_lzo),
+		cmocka_unit_test(test_kernel_lzorle_cluster),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

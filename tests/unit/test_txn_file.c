@@ -328,6 +328,32 @@ static void test_casefold(void **state)
 	assert_int_equal(zf2fs_casefold(longname, 254, out, 200, &len), -ENAMETOOLONG);
 }
 
+/* The hash fsck checks in casefolded directories: the folded name's, so names that fold
+ * alike hash alike; a name that is not UTF-8 hashes as its bytes; the dots hash to 0. */
+static void test_casefold_hash(void **state)
+{
+	uint32_t a = 1, b = 2;
+
+	(void)state;
+	if (!zf2fs_have_casefold_support()) {
+		assert_int_equal(zf2fs_casefold_hash("a", 1, &a), -EOPNOTSUPP);
+		return;
+	}
+	assert_int_equal(zf2fs_casefold_hash("ReadMe", 6, &a), 0);
+	assert_int_equal(zf2fs_casefold_hash("README", 6, &b), 0);
+	assert_int_equal(a, b);
+	assert_int_equal(a, zf2fs_dentry_hash("readme", 6));
+	assert_int_not_equal(a, zf2fs_dentry_hash("ReadMe", 6));
+	assert_int_equal(zf2fs_casefold_hash("\xc3\x84", 2, &a), 0);      /* U+00C4 */
+	assert_int_equal(a, zf2fs_dentry_hash("a\xcc\x88", 3));           /* a + U+0308 */
+	assert_int_equal(zf2fs_casefold_hash("stra\xc3\x9f" "e", 7, &a), 0);
+	assert_int_equal(a, zf2fs_dentry_hash("strasse", 7));
+	assert_int_equal(zf2fs_casefold_hash("A\xff", 2, &a), 0);
+	assert_int_equal(a, zf2fs_dentry_hash("A\xff", 2));
+	assert_int_equal(zf2fs_casefold_hash("..", 2, &a), 0);
+	assert_int_equal(a, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -336,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_special_files_and_inline),
 		cmocka_unit_test(test_xattrs),
 		cmocka_unit_test(test_casefold),
+		cmocka_unit_test(test_casefold_hash),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,14 +1,17 @@
 #!/bin/sh
 # sload_compress.sh - sload.f2fs -c with every algorithm, checked by the kernel in one
 # boot.  One volume (extra_attr,inode_checksum,compression) gets a subtree per load:
-# /lzo, /lz4 and /zstd (-a each, clusters of 4, 8 and 16 blocks), /rel (zstd, -r: the
+# /lzo, /lz4, /zstd and /lzorle (-a each, clusters of 4, 8, 16 and 8 blocks; lzo-rle as
+# plain LZO1X-1 streams under algorithm 3), /rel (zstd, -r: the
 # files released as F2FS_IOC_RELEASE_COMPRESS_BLOCKS leaves them), /only (lzo, -i txt
 # -i log) and /except (zstd -x bin -m 2).  Linux 6.1 mounts it, every path matches the
 # sources' sha256 manifest, a write to a released file is refused, appends to an lzo and
 # a zstd file read back after a remount; then both fscks find the volume clean.  The
-# other way round: the kernel writes lzo, lz4 and zstd files on a second volume
+# other way round: the kernel writes lzo, lz4, zstd and lzo-rle files on a second volume
 # (compress_algorithm=, compress_extension=*) and our dump.f2fs --cat reads each one
-# equal to its source, so our reader decompresses what Linux compresses.
+# equal to its source, so our reader decompresses what Linux compresses; a file of long
+# zero runs makes the kernel's lzo-rle clusters use its run-length form, and the test
+# checks that they carry its version header (17, 1) before reading them back.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 SLOAD=$top_builddir/tools/sload.f2fs
@@ -19,13 +22,14 @@ for a in lz4 lzo zstd; do
 	"$SLOAD" -V | grep -q "+$a" || vm_skip "this build has no $a (see sload.f2fs --version)"
 done
 
-vm_setup sload_compress "sload.f2fs -c -a lzo|lz4|zstd, -r, -i/-x/-m -> mount -> manifest -> kernel writes -> fsck; kernel-compressed files -> dump --cat"
+vm_setup sload_compress "sload.f2fs -c -a lzo|lz4|zstd|lzo-rle, -r, -i/-x/-m -> mount -> manifest -> kernel writes -> fsck; kernel-compressed files -> dump --cat"
 T=1700000017
 SRC=$VM_OUT/src
 BASE=$VM_OUT/base
 rm -rf "$SRC" "$BASE"
 # one kind of each file: compressible text (whole clusters and a partial one), random
-# bytes (clusters stay plain), a sparse file, runs of one byte, a small inline file
+# bytes (clusters stay plain), a sparse file, runs of one byte, long zero runs between
+# a few bytes (never a whole zero cluster, which would stay a hole), a small inline file
 fill()
 {
 	mkdir -p "$1/d"
@@ -37,9 +41,11 @@ fill()
 	head -c 300000 /dev/zero | tr '\0' 'z' > "$1/d/zs"
 	python3 -c 'import sys
 sys.stdout.write("".join("%d,%d,%d\n" % (i, i * 7919 % 1000, i % 7) for i in range(30000)))' > "$1/d/table.csv"
+	python3 -c 'import sys
+sys.stdout.buffer.write(b"".join(b"run %05d" % i + bytes(2500 + i % 1500) for i in range(120)))' > "$1/d/zr.bin"
 	echo small > "$1/small"
 }
-for s in lzo lz4 zstd rel only except; do
+for s in lzo lz4 zstd lzorle rel only except; do
 	fill "$SRC/$s"
 	mkdir -p "$BASE/$s"
 done
@@ -53,6 +59,7 @@ load() { dir=$1; shift; "$SLOAD" "$@" -f "$SRC/$dir" --target-dir "/$dir" -T $T 
 load lzo -c -a lzo -L 2
 load lz4 -c -a lz4 -L 3
 load zstd -c -a zstd -L 4
+load lzorle -c -a lzo-rle -L 3
 load rel -c -a zstd -r -L 3
 load only -c -a lzo -i txt -i log
 load except -c -a zstd -x bin -m 2
@@ -80,10 +87,10 @@ zdrop_caches
 zmount compr /mnt/a
 echo "COMPR-tail $(tail -n 1 /mnt/a/lzo/text.txt) $(tail -n 1 /mnt/a/zstd/d/table.csv) $(cmp /mnt/a/zstd/d/zs /mnt/a/zstd/zs-copy && echo same) $(cmp /mnt/a/rel/text.txt /mnt/a/lzo/text.txt >/dev/null 2>&1 || echo rel-kept)"
 step "kw: the kernel compresses copies of the files with each algorithm"
-for a in lzo lz4 zstd; do
+for a in lzo lz4 zstd lzo-rle; do
 	zmount kw /mnt/b "compress_algorithm=$a,compress_extension=*"
 	mkdir -p /mnt/b/$a/d
-	for f in text.txt random.bin d/partial.log d/zs d/table.csv; do cp /mnt/a/only/$f /mnt/b/$a/$f; done
+	for f in text.txt random.bin d/partial.log d/zs d/table.csv d/zr.bin; do cp /mnt/a/only/$f /mnt/b/$a/$f; done
 	sync
 	zumount /mnt/b
 done
@@ -95,7 +102,7 @@ vm_fsck compr
 vm_fsck kw
 console=$(tr -d '\r' < "$VM_CONSOLE")
 if printf '%s\n' "$console" | grep -q '^COMPR-verified'; then
-	vm_log "compr: Linux reads every file of the six loads (lzo, lz4, zstd, released, -i, -x -m) as the source has it"
+	vm_log "compr: Linux reads every file of the seven loads (lzo, lz4, zstd, lzo-rle, released, -i, -x -m) as the source has it"
 else
 	vm_fail "compr: the kernel did not read the loaded files back (console: $VM_CONSOLE)"
 fi
@@ -112,8 +119,8 @@ else
 fi
 # our reader on what the kernel compressed
 bad=0 total=0 packed=0
-for a in lzo lz4 zstd; do
-	for f in text.txt random.bin d/partial.log d/zs d/table.csv; do
+for a in lzo lz4 zstd lzo-rle; do
+	for f in text.txt random.bin d/partial.log d/zs d/table.csv d/zr.bin; do
 		total=$((total + 1))
 		if ! "$DUMP" --cat "/$a/$f" "$(vm_img kw)" 2>"$VM_OUT/kw.dump.err" | cmp -s - "$SRC/only/$f"; then
 			bad=$((bad + 1))
@@ -122,12 +129,34 @@ for a in lzo lz4 zstd; do
 	done
 	n=$("$DUMP" --json -i "$("$top_builddir/tools/inject.f2fs" --lookup "/$a/text.txt" "$(vm_img kw)")" "$(vm_img kw)" |
 	    python3 -c 'import json,sys; i = json.load(sys.stdin)["inode"][0]; print(i["i_compr_blocks"] if i["i_flags"] & 4 and i["i_compress_algorithm"] == int(sys.argv[1]) else 0)' \
-		"$(case $a in lzo) echo 0;; lz4) echo 1;; zstd) echo 2;; esac)")
+		"$(case $a in lzo) echo 0;; lz4) echo 1;; zstd) echo 2;; lzo-rle) echo 3;; esac)")
 	[ "${n:-0}" -gt 0 ] && packed=$((packed + 1))
 done
-if [ "$bad" -eq 0 ] && [ "$packed" -eq 3 ]; then
-	vm_log "kw: dump.f2fs --cat reads all $total files Linux compressed (lzo, lz4, zstd) as their sources"
+if [ "$bad" -eq 0 ] && [ "$packed" -eq 4 ]; then
+	vm_log "kw: dump.f2fs --cat reads all $total files Linux compressed (lzo, lz4, zstd, lzo-rle) as their sources"
 else
-	vm_fail "kw: $bad of $total kernel-compressed files read wrong; $packed of 3 text files compressed by the kernel"
+	vm_fail "kw: $bad of $total kernel-compressed files read wrong; $packed of 4 text files compressed by the kernel"
+fi
+# the kernel's lzo-rle clusters of the zero-run file: each stream (after the 24-byte
+# cluster header in the block after the marker) opens with the version header, so our
+# reader decoded run-length streams above, which liblzo2 cannot
+kwimg=$(vm_img kw)
+rle=$("$DUMP" --json -i "$("$top_builddir/tools/inject.f2fs" --lookup /lzo-rle/d/zr.bin "$kwimg")" "$kwimg" |
+	python3 -c 'import json,sys
+i = json.load(sys.stdin)["inode"][0]
+b = i["blocks"]
+n = v = 0
+with open(sys.argv[1], "rb") as f:
+    for k in range(len(b) - 1):
+        if b[k]["blkaddr"] == 0xFFFFFFFE and b[k + 1]["blkaddr"] < 0xFFFFFFF0:
+            n += 1
+            f.seek(b[k + 1]["blkaddr"] * 4096 + 24)
+            v += f.read(2) == b"\x11\x01"
+print(n, v, i["i_compress_algorithm"])' "$kwimg")
+set -- $rle
+if [ "${1:-0}" -gt 0 ] && [ "$1" = "$2" ] && [ "$3" = 3 ]; then
+	vm_log "kw: all $1 lzo-rle clusters Linux wrote for the zero-run file are version-1 (run-length) streams, read back by dump.f2fs --cat"
+else
+	vm_fail "kw: /lzo-rle/d/zr.bin: '$rle' (compressed clusters, those with the lzo-rle header, algorithm)"
 fi
 vm_finish
