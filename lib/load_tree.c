@@ -16,7 +16,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -381,8 +383,74 @@ static int cmp_inode(const void *a, const void *b, void *arg)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
+static void attr_of(const struct loader *l, const struct lentry *e, struct zf2fs_txn_attr *a);
+
+/* Append "@what @mine (inode @kept)" to @buf (used of @size), comma-separated. */
+static void add_diff(char *buf, size_t size, size_t *used, const char *what, const char *mine,
+		     const char *kept)
+{
+	int n;
+
+	if (*used >= size)
+		return;
+	n = snprintf(buf + *used, size - *used, "%s%s %s (inode %s)", *used ? ", " : "", what,
+		     mine, kept);
+	if (n > 0)
+		*used += (size_t)n;
+}
+
+/* Hard link @e shares the inode entry @f (the first path in load order) created: the
+ * inode has @f's owner, mode, capabilities and label.  When fs_config or file_contexts
+ * says otherwise for @e, a warning names both paths and what @e's settings would have
+ * been: f2fs-tools take such builds too, where the last path loaded silently wins. */
+static int warn_link_meta(const struct loader *l, const struct lentry *f, const struct lentry *e)
+{
+	struct zf2fs_txn_attr af, ae;
+	char diff[1024], mine[64], kept[64], *fp, *ep;
+	size_t used = 0;
+
+	if (!l->meta)
+		return 0;
+	attr_of(l, f, &af);
+	attr_of(l, e, &ae);
+	if (af.uid != ae.uid || af.gid != ae.gid) {
+		snprintf(mine, sizeof(mine), "%u:%u", ae.uid, ae.gid);
+		snprintf(kept, sizeof(kept), "%u:%u", af.uid, af.gid);
+		add_diff(diff, sizeof(diff), &used, "owner", mine, kept);
+	}
+	if ((af.mode & 07777u) != (ae.mode & 07777u)) {
+		snprintf(mine, sizeof(mine), "%04o", ae.mode & 07777u);
+		snprintf(kept, sizeof(kept), "%04o", af.mode & 07777u);
+		add_diff(diff, sizeof(diff), &used, "mode", mine, kept);
+	}
+	/* fs_config's capabilities are not given to symbolic links (entry_xattrs) */
+	if (l->o->fs_config && !S_ISLNK(f->st.st_mode) && f->meta.caps != e->meta.caps) {
+		snprintf(mine, sizeof(mine), "0x%" PRIx64, e->meta.caps);
+		snprintf(kept, sizeof(kept), "0x%" PRIx64, f->meta.caps);
+		add_diff(diff, sizeof(diff), &used, "capabilities", mine, kept);
+	}
+	if ((f->meta.label || e->meta.label) &&
+	    (!f->meta.label || !e->meta.label || strcmp(f->meta.label, e->meta.label)))
+		add_diff(diff, sizeof(diff), &used, "label", e->meta.label ? e->meta.label : "none",
+			 f->meta.label ? f->meta.label : "none");
+	if (!used)
+		return 0;
+	fp = volume_path(l, f);
+	ep = volume_path(l, e);
+	if (fp && ep)
+		zf2fs_logf(l->log, ZF2FS_MSG_WARNING, 0,
+			   "%s: hard link of %s, whose settings the inode keeps: %s", ep, fp, diff);
+	free(fp);
+	free(ep);
+	return fp && ep ? 0 : -ENOMEM;
+}
+
+/* Every later path of a hard-linked inode points at its first in load order (the walk's
+ * sorted order), which creates the inode and decides its settings. */
 static int find_links(struct loader *l)
 {
+	int err = 0;
+
 	size_t *idx = malloc((l->n ? l->n : 1) * sizeof(*idx)), m = 0;
 
 	if (!idx)
@@ -394,11 +462,14 @@ static int find_links(struct loader *l)
 	for (size_t i = 1; i < m; i++) {
 		const struct stat *a = &l->e[idx[i - 1]].st, *b = &l->e[idx[i]].st;
 
-		if (a->st_dev == b->st_dev && a->st_ino == b->st_ino)
+		if (a->st_dev == b->st_dev && a->st_ino == b->st_ino) {
 			l->e[idx[i]].first = l->e[idx[i - 1]].first;
+			if (!err)
+				err = warn_link_meta(l, &l->e[l->e[idx[i]].first], &l->e[idx[i]]);
+		}
 	}
 	free(idx);
-	return 0;
+	return err;
 }
 
 /* Blocks entry @e will take at most (inode, nodes, data, its share of its directory). */
@@ -715,7 +786,8 @@ static int load_entry(struct loader *l, struct lentry *e)
 	uint32_t dir = l->e[e->parent].ino;
 	int err;
 
-	attr_of(l, e, &a);
+	/* a hard link keeps what its first path gave the inode (find_links warned) */
+	attr_of(l, &l->e[e->first], &a);
 	if (e->first != (size_t)(e - l->e)) {
 		err = zf2fs_txn_link(t, dir, e->name, l->e[e->first].ino);
 		/* a new link stamps the inode's change time: the source's times again */

@@ -126,4 +126,78 @@ else
 		tap_ok "a path file_contexts gives no label is refused, nothing written" ||
 		tap_fail "unlabelled path: exit $rc, '$out'"
 fi
+# Hard links whose fs_config (and file_contexts) entries differ: the first path in the
+# load's sorted order creates the inode and decides its owner, mode, capabilities and
+# label; the later path gets one warning naming both paths and what differs; exit 0.
+# Links whose entries agree load without a word.
+LSRC=$TEST_TMP/lsrc
+mkdir -p "$LSRC/bin" "$LSRC/etc"
+printf '#!/bin/sh\n' > "$LSRC/bin/a"
+ln "$LSRC/bin/a" "$LSRC/bin/b"
+echo same > "$LSRC/etc/c"
+ln "$LSRC/etc/c" "$LSRC/etc/d"
+cat > "$TEST_TMP/lfs_config" <<'CFG'
+system 0 0 0755
+system/bin 0 2000 0751
+system/bin/a 1000 1001 04750 capabilities=0x400
+system/bin/b 0 2000 0644
+system/etc 0 0 0755
+system/etc/c 1000 1000 0640
+system/etc/d 1000 1000 0640
+CFG
+cat > "$TEST_TMP/lfile_contexts" <<'CFG'
+/system(/.*)?           u:object_r:system_file:s0
+/system/bin/a           u:object_r:tool_exec:s0
+/system/bin/b           u:object_r:system_bin_file:s0
+CFG
+lopts=(-f "$LSRC" -t /system -T $T -C "$TEST_TMP/lfs_config")
+[ $SELINUX = yes ] && lopts+=(-s "$TEST_TMP/lfile_contexts")
+# facts IMG PATH: "ino mode uid gid capabilities label" of PATH's inode
+facts()
+{
+	python3 - "$DUMP" "$INJECT" "$1" "$2" <<'PYEOF'
+import json, subprocess, sys
+dump, inject, img, path = sys.argv[1:]
+ino = int(subprocess.run([inject, "--lookup", path, img], check=True,
+                         capture_output=True, text=True).stdout)
+i = json.loads(subprocess.run([dump, "--json", "-i", str(ino), img], check=True,
+                              capture_output=True).stdout)["inode"][0]
+out = subprocess.run(["/usr/sbin/dump.f2fs", "-i", str(ino), img], capture_output=True,
+                     text=True, input="n\n").stdout.splitlines() + [""]
+caps, label = 0, "none"
+for k, line in enumerate(out[:-1]):
+    if line.startswith("xattr: e_name_index:"):
+        f = dict(kv.split(":", 1) for kv in line[len("xattr: "):].split(" ") if ":" in kv)
+        v = bytes.fromhex(f.get("e_value", "") or out[k + 1].strip())
+        if f["e_name"] == "capability":
+            caps = int.from_bytes(v[4:8], "little") | int.from_bytes(v[12:16], "little") << 32
+        elif f["e_name"] == "selinux":
+            label = v.rstrip(b"\0").decode()
+print(ino, oct(i["i_mode"]), i["i_uid"], i["i_gid"], hex(caps), label)
+PYEOF
+}
+limg=$(new_image links.img 64M)
+SOURCE_DATE_EPOCH=1000 "$MKFS" -q -r -U "$UUID" "$limg" >/dev/null || hard_error "mkfs failed"
+out=$("$SLOAD" "${lopts[@]}" "$limg" 2>&1)
+rc=$?
+want_label=none
+[ $SELINUX = yes ] && want_label=u:object_r:tool_exec:s0
+fa=$(facts "$limg" /bin/a 2>&1)
+fb=$(facts "$limg" /bin/b 2>&1)
+fc=$(facts "$limg" /etc/c 2>&1)
+fd=$(facts "$limg" /etc/d 2>&1)
+warn="sload.f2fs: WARNING: /system/bin/b: hard link of /system/bin/a, whose settings the inode keeps: owner 0:2000 (inode 1000:1001), mode 0644 (inode 4750), capabilities 0x0 (inode 0x400)"
+[ $SELINUX = yes ] && warn="$warn, label u:object_r:system_bin_file:s0 (inode u:object_r:tool_exec:s0)"
+if [ $rc -eq 0 ] && [ "$fa" = "$fb" ] && [ "${fa#* }" = "0o104750 1000 1001 0x400 $want_label" ]; then
+	tap_ok "hard links with differing fs_config entries: the inode has the first path's owner, mode, capabilities$([ $SELINUX = yes ] && echo ' and label'), exit 0"
+else
+	tap_fail "differing hard links: exit $rc, /bin/a: $fa, /bin/b: $fb"
+fi
+[ "$out" = "$warn" ] && tap_ok "one warning names both paths and what differs" ||
+	tap_fail "the warning: got '$out', want '$warn'"
+[ "$fc" = "$fd" ] && [ "${fc#* }" = "0o100640 1000 1000 0x0 $([ $SELINUX = yes ] && echo u:object_r:system_file:s0 || echo none)" ] &&
+	! printf '%s' "$out" | grep -q /system/etc/ &&
+	tap_ok "hard links whose entries agree: no warning, the entries' settings" ||
+	tap_fail "agreeing hard links: /etc/c: $fc, /etc/d: $fd"
+clean "$limg" && tap_ok "hard links: both fscks clean" || tap_fail "hard links: fsck finds problems"
 tap_summary
