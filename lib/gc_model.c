@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/zoned.h"
 #include "gc_p.h"
@@ -585,9 +586,8 @@ static void touch_mtime(struct zf2fs_gc_model *m, uint32_t segno, uint64_t t)
 	uint64_t old = gc_seg(m, segno)->mtime;
 	uint32_t v = gc_seg(m, segno)->valid;
 
-	/* an average with t stays t: no division */
 	if (old != t)
-		gc_segw(m, segno)->mtime = old ? (old * v + t) / (v + 1) : t;
+		gc_segw(m, segno)->mtime = zf2fs_seg_mtime_next(old, v, t);
 	if (t > m->max_mtime)
 		m->max_mtime = t;
 }

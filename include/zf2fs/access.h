@@ -131,6 +131,31 @@ static inline bool zf2fs_sit_mark(struct zf2fs_sit_entry *se, uint32_t off, bool
 	return true;
 }
 
+/* A segment's modification time after one of its blocks is written or invalidated at
+ * volume time @now (seconds of the volume's age: for a tool, the checkpoint's
+ * elapsed_time): as the kernel keeps it, @now averaged into the time @old of the @valid
+ * blocks the segment held before the change, or @now for a segment without a time. */
+static inline uint64_t zf2fs_seg_mtime_next(uint64_t old, uint32_t valid, uint64_t now)
+{
+	if (!old || old == now)
+		return now;
+	return (old * valid + now) / ((uint64_t)valid + 1);
+}
+
+/* zf2fs_sit_mark, the entry's mtime following (zf2fs_seg_mtime_next) when the mark
+ * changes. */
+static inline bool zf2fs_sit_mark_at(struct zf2fs_sit_entry *se, uint32_t off, bool valid,
+				     uint64_t now)
+{
+	uint64_t old = zf2fs_get(se->mtime);
+	uint32_t v = zf2fs_sit_valid_blocks(se);
+
+	if (!zf2fs_sit_mark(se, off, valid))
+		return false;
+	zf2fs_set(se->mtime, zf2fs_seg_mtime_next(old, v, now));
+	return true;
+}
+
 /* Every block of the segment invalid in the map (the count is left to the caller). */
 static inline void zf2fs_sit_map_clear(struct zf2fs_sit_entry *se)
 {
