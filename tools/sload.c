@@ -266,6 +266,7 @@ int main(int argc, char **argv)
 				strerror(-err), dev);
 		return 1;
 	}
+	zf2fs_test_load_flush(&o);
 	fault = getenv("ZF2FS_FAULT_WRITES");
 	if (fault && *fault) {
 		/* tests: the N-th write fails (and every one after), as in fsck.f2fs; the
@@ -286,8 +287,8 @@ int main(int argc, char **argv)
 	if (err)
 		return 1;   /* the library named the path and the cause */
 	zf2fs_logf(&log, ZF2FS_MSG_INFO, 2,
-		   "%llu inodes, %llu more hard links, %llu commits",
+		   "%llu inodes, %llu more hard links, %llu flushes, %llu commit",
 		   (unsigned long long)st.inodes, (unsigned long long)st.links,
-		   (unsigned long long)st.commits);
+		   (unsigned long long)st.flushes, (unsigned long long)st.commits);
 	return 0;
 }
