@@ -312,14 +312,14 @@ os.setxattr(sys.argv[1], "user.b", b"b" * 2500)' "$BIGX/f" 2>/dev/null; then
 else
 	echo "# the source file system takes no 5000 bytes of xattrs: that refusal not tested"
 fi
-# a file larger than one commit may hold (200 MiB: written over several commits)
+# a file larger than one flush of the load holds (200 MiB: written over several flushes)
 mkdir -p "$TEST_TMP/large"
 pattern "$TEST_TMP/large/f" $((200 * 1024 * 1024))
 large=$(new_image large.img 512M)
 "$MKFS" -q -r -U "$UUID" -T 1000 "$large" >/dev/null || hard_error "mkfs failed"
 if "$SLOAD" -f "$TEST_TMP/large" -T $T "$large" &&
    "$DUMP" --cat /f "$large" | cmp -s - "$TEST_TMP/large/f" && clean "$large"; then
-	tap_ok "a 200 MiB file goes in over several commits, reads back, both fscks clean"
+	tap_ok "a 200 MiB file goes in over several flushes, reads back, both fscks clean"
 else
 	tap_fail "the 200 MiB file"
 fi
