@@ -3,10 +3,19 @@
 # files, with the N-th write of the load failing (ZF2FS_FAULT_WRITES=N) for every N until
 # the load completes.  After each interrupted run the volume must be exactly the old one
 # (same paths, inodes, modes, sizes, contents) or the complete new one, and both fscks
-# (ours and Debian's 1.15) must find it clean.  The tree fits in one commit: a load that
-# spans several commits (more than 4096 inodes or 64 MiB) stops at the last commit made,
-# which is consistent too but holds only part of the tree.
+# (ours and Debian's 1.15) must find it clean.  Here the tree fits in one flush of the
+# load's transaction; sload_crash_batches.sh runs this script with the load flushed
+# every few blocks or inodes (ZF2FS_LOAD_FLUSH), as a tree of more than 4096 inodes or
+# 64 MiB is: the flushes write no checkpoint, so the result must still be the old volume
+# or the whole new tree, never part of it.
+#
+# Set by sload_crash_batches.sh: CRASH_SIZE (the image), CRASH_FLUSH (ZF2FS_LOAD_FLUSH
+# for every load of the new tree), CRASH_FLUSHES (the flushes the full load must make
+# at least), CRASH_ALL, CRASH_EVERY, CRASH_LAST (fault every write up to CRASH_ALL, then
+# every CRASH_EVERY-th and every one of the last CRASH_LAST; by default every write).
 . "$(dirname "$0")/sload_lib.sh"
+: "${CRASH_SIZE:=64M}" "${CRASH_FLUSH:=}" "${CRASH_FLUSHES:=0}" "${CRASH_EVERY:=1}"
+: "${CRASH_ALL:=0}" "${CRASH_LAST:=0}"
 UUID=5a10ad17-0000-4000-8000-0000000000c7
 
 # the old contents: a directory and two files
