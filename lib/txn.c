@@ -1280,9 +1280,14 @@ ZF2FS_EXPORT int zf2fs_txn_flush(struct zf2fs_txn *t)
 {
 	int err = 0;
 
+	bool queued = t->ndatas > 0;
+
 	if (t->committed)
 		return -EINVAL;
-	if (!t->ndatas && !t->nnodes)
+	/* nodes a flush wrote keep their entries, without a block unless changed since */
+	for (size_t i = 0; i < t->nnodes && !queued; i++)
+		queued = t->nodes[i].buf && !t->nodes[i].removed;
+	if (!queued)
 		return 0;
 	fill_req(t);
 	if (!t->cm)

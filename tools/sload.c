@@ -255,6 +255,7 @@ int main(int argc, char **argv)
 	if (argc - optind > 1)
 		zf2fs_usage_error(PROG, "too many arguments");
 	dev = argv[optind];
+	zf2fs_test_load_flush(&o);
 	if (sparse)
 		return load_sparse(dev, &o, &log);
 	err = zf2fs_path_is_mounted(dev);
@@ -266,7 +267,6 @@ int main(int argc, char **argv)
 				strerror(-err), dev);
 		return 1;
 	}
-	zf2fs_test_load_flush(&o);
 	fault = getenv("ZF2FS_FAULT_WRITES");
 	if (fault && *fault) {
 		/* tests: the N-th write fails (and every one after), as in fsck.f2fs; the
