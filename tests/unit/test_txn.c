@@ -1004,6 +1004,52 @@ static void test_flush(void **state)
 	assert_int_equal(flushed[1], once[1]);
 }
 
+/* A transaction that outgrows the free sections on the way: the flush that finds none
+ * fails with -ENOSPC, and the volume is the old one, its tables untouched by what the
+ * flushes before wrote. */
+static void test_flush_enospc(void **state)
+{
+	uint8_t *img = format_image(0);
+	struct zf2fs_dev *dev = device_with(img);
+	struct zf2fs_txn_attr a = { .mode = 0100644 };
+	uint8_t *buf = calloc(1, ZF2FS_BLKSIZE);
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	uint64_t ver, valid;
+	uint32_t ino;
+	int err = 0;
+
+	(void)state;
+	assert_non_null(buf);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	ver = zf2fs_vol_info(vol)->cp_ver;
+	valid = zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	assert_int_equal(zf2fs_txn_mknod(txn, ZF2FS_ROOT_INO, "huge", &a, &ino), 0);
+	/* more blocks than the 64 MiB volume holds, 4 MiB per flush */
+	for (unsigned b = 0; b < 20000 && !err; b++) {
+		buf[0] = (uint8_t)(b + 1);
+		err = zf2fs_txn_write_block(txn, ino, b, buf);
+		if (!err && b % 1024 == 1023)
+			err = zf2fs_txn_flush(txn);
+	}
+	assert_int_equal(err, -ENOSPC);
+	assert_true(zf2fs_txn_flushes(txn) >= 5);
+	assert_int_equal(zf2fs_txn_flush(txn), -EINVAL);
+	assert_int_equal(zf2fs_txn_commit(txn), -EINVAL);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver);
+	assert_int_equal(zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count), valid);
+	assert_int_equal(zf2fs_path_lookup(vol, "huge", 0, &ino, NULL, 0), -ENOENT);
+	check_tables(vol);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	free(buf);
+	free(img);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1017,6 +1063,7 @@ int main(void)
 		cmocka_unit_test(test_dentry_copy),
 		cmocka_unit_test(test_direct_nodes),
 		cmocka_unit_test(test_flush),
+		cmocka_unit_test(test_flush_enospc),
 		cmocka_unit_test(test_fault_at_every_write),
 		cmocka_unit_test(test_zoned_fault_at_every_write),
 	};
