@@ -10,6 +10,11 @@
  * (zf2fs_vol_commit, lib/cp_next.c): data and node blocks into new logs in free sections,
  * SIT and NAT blocks to their inactive copies, the new checkpoint last.  Until that
  * checkpoint's last write the current one names only blocks nothing here touched.
+ * A transaction too big for memory is flushed on the way (zf2fs_txn_flush): the same
+ * commit, begun at the first flush (lib/commit_p.h), writes the queued data and node
+ * blocks and keeps its logs and taken sections for the next flush and the end; the
+ * queue keeps one entry per node (NAT overlay, origin for the quota charges) and reads
+ * a flushed node back when it changes again.
  */
 #include "config.h"
 #include <errno.h>
