@@ -820,11 +820,12 @@ out:
  * written lies in a section it counts free.
  *
  * Nor can the kernel's roll-forward recovery, after a crash, take the nodes written
- * here for its own: it starts at the current checkpoint's warm node log position, in a
- * segment seg_free() never lets this commit write, follows only nodes that carry that
- * checkpoint's version and the fsync mark, and the current checkpoint has the umount
- * flag (zf2fs_txn_begin refuses any other).  Ours carry the next version and no fsync
- * mark (zf2fs_node_seal). */
+ * here for its own: its walk starts at the current checkpoint's warm node log position,
+ * in a segment seg_free() never lets this commit write, stops at the first node whose
+ * footer lacks that checkpoint's version (is_recoverable_dnode in fs/f2fs/node.h), and
+ * replays only nodes with the fsync mark.  Ours carry the next version and no fsync mark
+ * (zf2fs_node_seal), so even a stale footer leading into a section written here ends
+ * the walk there. */
 int commit_write(struct commit *c, const struct zf2fs_commit_req *req)
 {
 	int err;
