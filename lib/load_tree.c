@@ -11,9 +11,9 @@
  * transaction is flushed (zf2fs_txn_flush): the blocks go to free sections and leave
  * memory, but no checkpoint is written until the one commit at the end.  So a load
  * interrupted at any write, however large, leaves the old volume or the whole new tree,
- * never part of it; and one that runs out of space on the way fails leaving the old.  Hard links are found by the source's
- * device and inode numbers.  Nothing random and nothing from the host's clock goes in:
- * the same tree and options give the same volume.
+ * never part of it; one that runs out of space on the way fails leaving the old volume.
+ * Hard links are found by the source's device and inode numbers.  Nothing random and
+ * nothing from the host's clock goes in: the same tree and options give the same volume.
  */
 #include "config.h"
 #include <dirent.h>

@@ -1283,9 +1283,8 @@ static void fill_req(struct zf2fs_txn *t)
 
 ZF2FS_EXPORT int zf2fs_txn_flush(struct zf2fs_txn *t)
 {
-	int err = 0;
-
 	bool queued = t->ndatas > 0;
+	int err = 0;
 
 	if (t->committed)
 		return -EINVAL;

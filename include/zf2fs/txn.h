@@ -5,10 +5,11 @@
  * A transaction works on a volume opened for writing (zf2fs_vol_open with ZF2FS_DEV_WRITE,
  * or zf2fs_vol_open_devs on writable devices).  Nothing reaches the disk before
  * zf2fs_txn_flush() or zf2fs_txn_commit(), and neither ever overwrites a block the
- * current checkpoint uses: node and data blocks go out of place into segments that were free before the
- * transaction, SIT and NAT blocks to their inactive copies (the journals flushed into
- * them), and the new checkpoint to the inactive pack, its CP blocks written last.  An
- * interruption at any write leaves the old volume; a completed commit the new one.
+ * current checkpoint uses: node and data blocks go out of place into segments that were
+ * free before the transaction, SIT and NAT blocks to their inactive copies (the journals
+ * flushed into them), and the new checkpoint to the inactive pack, its CP blocks written
+ * last, by the commit alone.  An interruption at any write leaves the old volume; a
+ * completed commit the new one.
  *
  * After a commit (successful or not) the volume handle describes the old checkpoint:
  * close it and open the volume again to see the changes.
