@@ -22,6 +22,7 @@
 #include "zf2fs/zoned.h"
 #include "volume_p.h"
 #include "cp_write_p.h"
+#include "commit_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
 
@@ -763,11 +764,14 @@ static int write_pack(struct commit *c)
 	return zf2fs_vol_write_cp_next(c->vol, c->cpbuf, &logs, flags);
 }
 
-ZF2FS_EXPORT int zf2fs_vol_commit(struct zf2fs_vol *vol, const struct zf2fs_commit_req *req)
+/* ---- the commit in steps (commit_p.h) -------------------------------------------------- */
+int commit_begin(struct zf2fs_vol *vol, const struct zf2fs_commit_req *req,
+		 struct commit **ret)
 {
 	struct commit *c = calloc(1, sizeof(*c));
 	int err = 0;
 
+	*ret = NULL;
 	if (!c)
 		return -ENOMEM;
 	c->vol = vol;
@@ -801,22 +805,70 @@ ZF2FS_EXPORT int zf2fs_vol_commit(struct zf2fs_vol *vol, const struct zf2fs_comm
 		else
 			err = new_log(c, type);
 	}
-	if (!err)
-		err = write_datas(c);
-	if (!err)
-		err = write_nodes(c);
-	if (!err)
-		err = retire_logs(c);
+out:
+	if (err)
+		commit_free(c);
+	else
+		*ret = c;
+	return err;
+}
+
+/* Data, then node blocks.  Called once per flush of a long transaction: the logs go on
+ * where the last call left them, and every section a call took stays taken (never
+ * written twice) until the commit ends.  A flush writes no SSA but a full log's, no
+ * SIT, NAT or checkpoint block, so the current checkpoint stays whole: every block
+ * written lies in a section it counts free.
+ *
+ * Nor can the kernel's roll-forward recovery, after a crash, take the nodes written
+ * here for its own: its walk starts at the current checkpoint's warm node log position,
+ * in a segment seg_free() never lets this commit write, stops at the first node whose
+ * footer lacks that checkpoint's version (is_recoverable_dnode in fs/f2fs/node.h), and
+ * replays only nodes with the fsync mark.  Ours carry the next version and no fsync mark
+ * (zf2fs_node_seal), so even a stale footer leading into a section written here ends
+ * the walk there. */
+int commit_write(struct commit *c, const struct zf2fs_commit_req *req)
+{
+	int err;
+
+	c->req = req;
+	err = write_datas(c);
+	return err ? err : write_nodes(c);
+}
+
+int commit_finish(struct commit *c, const struct zf2fs_commit_req *req)
+{
+	int err;
+
+	c->req = req;
+	err = retire_logs(c);
 	if (!err)
 		err = write_summary_fixes(c);
 	if (!err)
 		err = write_tables(c);
 	if (!err)
 		err = write_pack(c);
-out:
+	return err;
+}
+
+void commit_free(struct commit *c)
+{
+	if (!c)
+		return;
 	free(c->cpbuf);
 	free(c->taken);
 	free(c->pinned);
 	free(c);
+}
+
+ZF2FS_EXPORT int zf2fs_vol_commit(struct zf2fs_vol *vol, const struct zf2fs_commit_req *req)
+{
+	struct commit *c;
+	int err = commit_begin(vol, req, &c);
+
+	if (!err)
+		err = commit_write(c, req);
+	if (!err)
+		err = commit_finish(c, req);
+	commit_free(c);
 	return err;
 }

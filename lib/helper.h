@@ -50,6 +50,11 @@ const uint8_t *zf2fs_dev_memory(const struct zf2fs_dev *dev);
 /* Fault injection: the @n-th write from now on (1 = next) and all after fail with -EIO.
  * 0 turns it off.  Zeroing and discards count as writes. */
 void zf2fs_dev_fail_writes_after(struct zf2fs_dev *dev, unsigned long n);
+/* Tests: ZF2FS_LOAD_FLUSH=N in the environment makes a tree load (sload.f2fs, mkfs.f2fs
+ * --root-dir) flush its transaction every N queued blocks or inodes instead of 16384 and
+ * 4096, so that a small tree spans several flushes.  Sets @o's flush sizes. */
+struct zf2fs_load_opts;
+void zf2fs_test_load_flush(struct zf2fs_load_opts *o);
 /* Count of successful writes so far. */
 unsigned long zf2fs_dev_write_count(const struct zf2fs_dev *dev);
 /* Make every read not wholly inside bytes [@start, @end) fail with -EACCES and be counted

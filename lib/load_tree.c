@@ -5,12 +5,15 @@
  * Two passes.  The walk lists every path of the source depth first, each directory's
  * names sorted bytewise (never by locale), checks what the format cannot hold and
  * estimates the blocks it needs, so that a refusal comes before any write.  The load
- * then creates the entries in that order through transactions, committing one every
- * BATCH_BLOCKS queued blocks or BATCH_INODES inodes (each commit a consistent volume),
- * and last sets every directory's permissions, owner and times (adding an entry stamps
- * a directory with the transaction's time).  Hard links are found by the source's
- * device and inode numbers.  Nothing random and nothing from the host's clock goes in:
- * the same tree and options give the same volume.
+ * then creates the entries in that order through one transaction, and last sets every
+ * directory's permissions, owner and times (adding an entry stamps a directory with the
+ * transaction's time).  Every BATCH_BLOCKS queued blocks or BATCH_INODES inodes the
+ * transaction is flushed (zf2fs_txn_flush): the blocks go to free sections and leave
+ * memory, but no checkpoint is written until the one commit at the end.  So a load
+ * interrupted at any write, however large, leaves the old volume or the whole new tree,
+ * never part of it; one that runs out of space on the way fails leaving the old volume.
+ * Hard links are found by the source's device and inode numbers.  Nothing random and
+ * nothing from the host's clock goes in: the same tree and options give the same volume.
  */
 #include "config.h"
 #include <dirent.h>
@@ -39,8 +42,8 @@
 #include "zf2fs/txn_file.h"
 #include "load_p.h"
 
-#define BATCH_BLOCKS 16384u   /* 64 MiB: well inside the sections one commit may take */
-#define BATCH_INODES 4096u
+#define BATCH_BLOCKS 16384u   /* 64 MiB of queued blocks in memory at most... */
+#define BATCH_INODES 4096u    /* ...and the blocks of this many inodes */
 #define READ_CHUNK   (256u * 1024u)
 #define NO_ENTRY     SIZE_MAX
 
@@ -61,7 +64,9 @@ struct session {
 	const char *name;                /* the first device, for messages */
 	struct zf2fs_vol *vol;
 	struct zf2fs_txn *txn;
-	uint64_t commits;
+	uint64_t commits, flushes;
+	uint64_t flushed_blocks, flushed_inodes;   /* zf2fs_txn_usage at the last flush */
+	uint32_t batch_blocks, batch_inodes;       /* flush at these */
 };
 
 struct loader {
@@ -562,6 +567,7 @@ static int session_commit(struct session *s)
 {
 	int err = zf2fs_txn_commit(s->txn);
 
+	s->flushes = zf2fs_txn_flushes(s->txn);
 	zf2fs_txn_free(s->txn);
 	zf2fs_vol_close(s->vol);
 	s->txn = NULL;
@@ -570,22 +576,28 @@ static int session_commit(struct session *s)
 	return err;
 }
 
-/* Commit and start a new transaction once the queued blocks or inodes reach a batch. */
-static int maybe_commit(struct loader *l)
+/* Flush the transaction once the blocks or inodes queued since the last flush reach a
+ * batch: memory stays bounded, and nothing is checkpointed before the end. */
+static int maybe_flush(struct loader *l)
 {
+	struct session *s = l->s;
 	uint64_t blocks, inodes;
 	int err;
 
-	zf2fs_txn_usage(l->s->txn, &blocks, &inodes);
-	if (blocks < BATCH_BLOCKS && inodes < BATCH_INODES)
+	zf2fs_txn_usage(s->txn, &blocks, &inodes);
+	if (blocks - s->flushed_blocks < s->batch_blocks &&
+	    inodes - s->flushed_inodes < s->batch_inodes)
 		return 0;
-	err = session_commit(l->s);
-	if (!err)
-		err = session_open(l->s, l->log, l->now);
-	if (err)
-		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: while committing to %s",
-			   strerror(-err), l->s->name);
-	return err;
+	err = zf2fs_txn_flush(s->txn);
+	if (err) {
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+			   "%s: while writing to %s (nothing committed: the volume is as it was)",
+			   strerror(-err), s->name);
+		return err;
+	}
+	s->flushed_blocks = blocks;
+	s->flushed_inodes = inodes;
+	return 0;
 }
 
 /* Read up to @len bytes of @fd at @pos into @buf, zeros past the end; the bytes read in
@@ -672,7 +684,7 @@ static int load_compressed(struct loader *l, const struct lentry *e, int fd)
 								    l->cin + o);
 		}
 		if (!err)
-			err = maybe_commit(l);
+			err = maybe_flush(l);
 		pos += cbytes;
 	}
 	return err;
@@ -708,8 +720,7 @@ static int load_file(struct loader *l, const struct lentry *e)
 		close(fd);
 		return err;
 	}
-	/* the size first: a commit in the middle of the file leaves holes, not blocks past
-	 * the end */
+	/* the size first: the file's blocks may be flushed before its last ones are queued */
 	err = zf2fs_txn_set_size(t, e->ino, size);
 	while (!err && (uint64_t)pos < size) {
 		off_t data = lseek(fd, pos, SEEK_DATA), hole;
@@ -745,9 +756,9 @@ static int load_file(struct loader *l, const struct lentry *e)
 				err = zf2fs_txn_write_block(l->s->txn, e->ino,
 							    (uint64_t)(pos + (off_t)o) / ZF2FS_BLKSIZE,
 							    l->buf + o);
-				/* a large file goes over several commits */
+				/* a large file goes over several flushes */
 				if (!err)
-					err = maybe_commit(l);
+					err = maybe_flush(l);
 			}
 			pos += r;
 			pos += (ZF2FS_BLKSIZE - pos % ZF2FS_BLKSIZE) % ZF2FS_BLKSIZE;
@@ -898,19 +909,32 @@ out:
 }
 
 /* Room for @need blocks: the user blocks not yet valid, and whole free segments above
- * the overprovision area (a commit starts each log it uses on a fresh section). */
-static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need)
+ * the overprovision area for everything the one transaction writes.  That is more than
+ * @need: a block written by a flush and changed again is written again, and its first
+ * copy, in a section no log goes back to, is only freed by the checkpoint at the end.
+ * What a load changes again after a flush is its directories (their inodes and the
+ * dentry blocks an entry is added to, at most the @dir_blocks estimated for them), a
+ * large file's inode and index nodes, and at the end every directory's inode once more.
+ * Each of the six logs may end in a section of its own, and takes the first segment of
+ * each section it uses (lib/cp_next.c). */
+static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need,
+		      uint64_t dir_blocks, uint64_t dirs)
 {
 	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	const struct session *s = l->s;
 	uint64_t user = zf2fs_get(cp->user_block_count) - zf2fs_get(cp->valid_block_count);
 	uint64_t fsegs = zf2fs_get(cp->free_segment_count), ovp = zf2fs_get(cp->overprov_segment_count);
 	uint64_t segs = fsegs > ovp ? fsegs - ovp : 0;
-	uint64_t batches = need / BATCH_BLOCKS + l->n / BATCH_INODES + 1;
-	/* each commit may start every one of the six logs on a fresh section */
-	uint64_t seg_need = (need + ZF2FS_BLOCKS_PER_SEG - 1) / ZF2FS_BLOCKS_PER_SEG +
-			    batches * ZF2FS_NR_CURSEG * vi->segs_per_sec;
+	uint64_t flushes = need / s->batch_blocks + l->n / s->batch_inodes + 1;
+	uint64_t again = dir_blocks + dirs;
+	uint64_t written, seg_need;
 
+	if (again > 2ull * s->batch_inodes)
+		again = 2ull * s->batch_inodes;   /* a batch's entries touch no more */
+	written = need + flushes * (again + 4) + dirs;
+	seg_need = ((written + ZF2FS_BLOCKS_PER_SEG - 1) / ZF2FS_BLOCKS_PER_SEG + ZF2FS_NR_CURSEG) *
+		   vi->segs_per_sec;
 	if (need > user || seg_need > segs) {
 		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
 			   "%s: needs about %llu blocks (%llu segments) but the volume has %llu free blocks (%llu free segments); nothing written",
@@ -956,7 +980,7 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 	const char *name = s->name = s->devs ? zf2fs_dev_path(s->devs[0]) : s->paths[0];
 	struct loader l = { .o = o, .log = log, .s = s };
 	struct zf2fs_load_stats st = { 0 };
-	uint64_t now = o->fixed_time ? o->time : 0, slots = 0;
+	uint64_t now = o->fixed_time ? o->time : 0, slots = 0, dirs = 1, dir_blocks;
 	char *root = strdup(o->source);
 	char why[256] = "";
 	int err;
@@ -993,9 +1017,13 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 	for (size_t i = 1; !err && i < l.n; i++) {
 		l.est_blocks += estimate(&l.e[i], l.e[i].first == i);
 		slots += (strlen(l.e[i].name) + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN;
+		dirs += S_ISDIR(l.e[i].st.st_mode);
 	}
 	/* dentry blocks: hash buckets fill unevenly, count them twice */
-	l.est_blocks += 2 * slots / ZF2FS_DENTRY_PER_BLOCK + 1;
+	dir_blocks = 2 * slots / ZF2FS_DENTRY_PER_BLOCK + 1;
+	l.est_blocks += dir_blocks;
+	s->batch_blocks = o->flush_blocks ? o->flush_blocks : BATCH_BLOCKS;
+	s->batch_inodes = o->flush_inodes ? o->flush_inodes : BATCH_INODES;
 	if (err || o->check_only)
 		goto out;
 	err = session_open(s, log, now);
@@ -1010,7 +1038,7 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 			   o->target ? o->target : "/", strerror(-err), why[0] ? ": " : "", why);
 		goto out;
 	}
-	err = check_room(&l, s->vol, l.est_blocks);
+	err = check_room(&l, s->vol, l.est_blocks, dir_blocks, dirs);
 	if (err)
 		goto out;
 	err = check_casefold(&l, s->vol);
@@ -1058,7 +1086,7 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 			st.inodes++;
 		else
 			st.links++;
-		err = maybe_commit(&l);
+		err = maybe_flush(&l);
 	}
 	/* directories last: their entries are in, their times can be set */
 	for (size_t i = 0; !err && i < l.n; i++) {
@@ -1094,6 +1122,7 @@ out:
 	free(l.buf);
 	free(l.xa);
 	st.commits = s->commits;
+	st.flushes = s->flushes;
 	if (ret_stats)
 		*ret_stats = st;
 	return err;

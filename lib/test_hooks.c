@@ -13,6 +13,7 @@
 
 #include "device_p.h"
 #include "helper.h"
+#include "zf2fs/load.h"
 #include <stdbool.h>
 
 static int mem_pread(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off)
@@ -171,6 +172,15 @@ int zf2fs_dev_open_memory(uint64_t bytes, const struct zf2fs_log *log,
 const uint8_t *zf2fs_dev_memory(const struct zf2fs_dev *dev)
 {
 	return dev->is_mem ? dev->mem : NULL;
+}
+
+void zf2fs_test_load_flush(struct zf2fs_load_opts *o)
+{
+	const char *v = getenv("ZF2FS_LOAD_FLUSH");
+	unsigned long n = v ? strtoul(v, NULL, 10) : 0;
+
+	if (n && n <= UINT32_MAX)
+		o->flush_blocks = o->flush_inodes = (uint32_t)n;
 }
 
 void zf2fs_dev_fail_writes_after(struct zf2fs_dev *dev, unsigned long n)

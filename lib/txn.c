@@ -10,6 +10,11 @@
  * (zf2fs_vol_commit, lib/cp_next.c): data and node blocks into new logs in free sections,
  * SIT and NAT blocks to their inactive copies, the new checkpoint last.  Until that
  * checkpoint's last write the current one names only blocks nothing here touched.
+ * A transaction too big for memory is flushed on the way (zf2fs_txn_flush): the same
+ * commit, begun at the first flush (lib/commit_p.h), writes the queued data and node
+ * blocks and keeps its logs and taken sections for the next flush and the end; the
+ * queue keeps one entry per node (NAT overlay, origin for the quota charges) and reads
+ * a flushed node back when it changes again.
  */
 #include "config.h"
 #include <errno.h>
@@ -24,6 +29,7 @@
 #include "zf2fs/quota.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
+#include "commit_p.h"
 #include "device_p.h"
 #include "inode_p.h"
 #include "txn_p.h"
@@ -193,6 +199,7 @@ ZF2FS_EXPORT void zf2fs_txn_free(struct zf2fs_txn *t)
 	free(t->orig_count);
 	free(t->sit_dirty);
 	free(t->nat_dirty);
+	commit_free(t->cm);
 	free(t);
 }
 
@@ -245,6 +252,19 @@ int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 	int err;
 
 	n = node_find(t, nid);
+	if (n && !n->buf) {
+		/* written by a flush: back from where it went, to be written again (out of
+		 * place, that copy then freed) */
+		n->buf = malloc(ZF2FS_BLKSIZE);
+		if (!n->buf)
+			return -ENOMEM;
+		err = zf2fs_vol_read_block(t->vol, n->old_addr, n->buf);
+		if (err) {
+			free(n->buf);
+			n->buf = NULL;
+			return err;
+		}
+	}
 	if (n) {
 		*ret = n->buf;
 		return 0;
@@ -1027,6 +1047,9 @@ static int rewrite_quota_file(struct zf2fs_txn *t, uint32_t qino, const uint8_t 
  * not charged). */
 static int charge_quotas(struct zf2fs_txn *t)
 {
+	struct zf2fs_node *tmp = NULL;
+	int ret = 0;
+
 	if (!(t->vi->features & ZF2FS_FEAT_QUOTA_INO))
 		return 0;
 	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++) {
@@ -1046,16 +1069,24 @@ static int charge_quotas(struct zf2fs_txn *t)
 		}
 		for (size_t i = 0; i < nnodes && !err; i++) {
 			struct tnode *n = &t->nodes[i];
+			const struct zf2fs_node *b = n->buf;
 			uint32_t ids[3];
 
-			if (is_quota_ino(t, n->nid) || zf2fs_get(n->buf->footer.ino) != n->nid)
+			/* a node a flush wrote out: read back for the moment */
+			if (!b) {
+				if (!tmp)
+					tmp = malloc(ZF2FS_BLKSIZE);
+				err = tmp ? zf2fs_vol_read_block(t->vol, n->old_addr, tmp) : -ENOMEM;
+				b = tmp;
+			}
+			if (err || is_quota_ino(t, n->nid) || zf2fs_get(b->footer.ino) != n->nid)
 				continue;
 			if (n->was_inode)
 				err = charge(&qf, n->orig_ids[q], -1, -(int64_t)n->orig_bytes);
 			if (!err && !n->removed) {
-				zf2fs_quota_inode_ids(&n->buf->i, t->vi->features, ids);
+				zf2fs_quota_inode_ids(&b->i, t->vi->features, ids);
 				err = charge(&qf, ids[q], 1, (int64_t)zf2fs_quota_inode_bytes(
-					     zf2fs_get(n->buf->i.i_blocks)));
+					     zf2fs_get(b->i.i_blocks)));
 			}
 		}
 		if (!err)
@@ -1064,10 +1095,13 @@ static int charge_quotas(struct zf2fs_txn *t)
 			err = rewrite_quota_file(t, qino, buf, size);
 		free(buf);
 		zf2fs_quota_file_free(&qf);
-		if (err)
-			return err;
+		if (err) {
+			ret = err;
+			break;
+		}
 	}
-	return 0;
+	free(tmp);
+	return ret;
 }
 
 /* ---- commit: the library's one out-of-place commit (zf2fs_vol_commit) --------------- */
@@ -1115,7 +1149,7 @@ static bool txn_node_at(void *arg, size_t i, struct zf2fs_commit_node *ret)
 	const struct tnode *n = &((struct zf2fs_txn *)arg)->nodes[i];
 
 	*ret = (struct zf2fs_commit_node){ n->nid, n->old_addr, n->buf };
-	return !n->removed;
+	return !n->removed && n->buf;   /* a flushed node not changed since stays */
 }
 
 static bool txn_data_at(void *arg, size_t i, struct zf2fs_commit_data *ret)
@@ -1131,6 +1165,15 @@ static struct zf2fs_node *txn_owner(void *arg, uint32_t nid)
 	struct tnode *n = node_find(arg, nid);
 
 	return n ? n->buf : NULL;
+}
+
+/* The owner of a data block to write: a node a flush wrote out is read back, to be
+ * written again with the block's new address. */
+static struct zf2fs_node *txn_owner_load(void *arg, uint32_t nid)
+{
+	struct zf2fs_node *n;
+
+	return node_find(arg, nid) && !get_node(arg, nid, &n) ? n : NULL;
 }
 
 /* The log a mover chose for the block (lib/move.c), else the kernel's temperatures when
@@ -1154,7 +1197,12 @@ static int txn_log_of(void *arg, bool node, size_t i)
 static int txn_node_moved(void *arg, uint32_t nid, const struct zf2fs_node *n, uint32_t old,
 			  uint32_t addr)
 {
+	struct tnode *q = node_find(arg, nid);
+
 	(void)old;
+	/* the block a later flush or the commit replaces, if the node changes again */
+	if (q)
+		q->old_addr = addr;
 	return nat_set(arg, nid, (uint32_t)zf2fs_get(n->footer.ino), addr);
 }
 
@@ -1209,21 +1257,81 @@ static const struct zf2fs_commit_ops txn_ops = {
 	.sit_mut = txn_sit_mut,
 	.node_at = txn_node_at,
 	.data_at = txn_data_at,
-	.owner = txn_owner,
+	.owner = txn_owner_load,
 	.node_moved = txn_node_moved,
 	.log_of = txn_log_of,
 	.nat_block = txn_nat,
 	.counters = txn_counters,
 };
 
+/* The request of this transaction's commit: the same for every flush and the end. */
+static void fill_req(struct zf2fs_txn *t)
+{
+	struct zf2fs_commit_req *r = &t->req;
+
+	r->ops = &txn_ops;
+	r->arg = t;
+	r->nnodes = t->nnodes;
+	r->ndatas = t->ndatas;
+	r->orig_count = t->orig_count;
+	r->sit_dirty = t->sit_dirty;
+	r->nat_dirty = t->nat_dirty;
+	r->alloc_first = t->alloc_first;
+	r->alloc_end = t->alloc_end;
+	r->retire_logs = t->retire_logs;
+}
+
+ZF2FS_EXPORT int zf2fs_txn_flush(struct zf2fs_txn *t)
+{
+	bool queued = t->ndatas > 0;
+	int err = 0;
+
+	if (t->committed)
+		return -EINVAL;
+	/* nodes a flush wrote keep their entries, without a block unless changed since */
+	for (size_t i = 0; i < t->nnodes && !queued; i++)
+		queued = t->nodes[i].buf && !t->nodes[i].removed;
+	if (!queued)
+		return 0;
+	fill_req(t);
+	if (!t->cm)
+		err = commit_begin(t->vol, &t->req, &t->cm);
+	if (!err)
+		err = commit_write(t->cm, &t->req);
+	if (err) {
+		/* the blocks and logs are half written: only zf2fs_txn_free is left */
+		t->committed = true;
+		return err;
+	}
+	t->flushes++;
+	/* the data blocks are on disk, their owners (written just after them) hold their
+	 * addresses: a block wanted again is read back through its owner */
+	for (size_t i = 0; i < t->ndatas; i++)
+		free(t->datas[i].buf);
+	t->ndatas = 0;
+	if (t->data_ix.slot)
+		memset(t->data_ix.slot, 0, t->data_ix.cap * sizeof(*t->data_ix.slot));
+	t->data_ix.used = 0;
+	/* the nodes keep their queue entries (their NAT entries, quota ids, origins): only
+	 * their blocks go, read back from @old_addr on the next change (get_node) */
+	for (size_t i = 0; i < t->nnodes; i++) {
+		struct tnode *n = &t->nodes[i];
+
+		if (n->removed || !n->buf)
+			continue;
+		free(n->buf);
+		n->buf = NULL;
+	}
+	return 0;
+}
+
 ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 {
-	struct zf2fs_commit_req req = { .ops = &txn_ops, .arg = t };
 	int err;
 
 	if (t->committed)
 		return -EINVAL;
-	if (!t->nnodes && !t->ndatas && !t->retire_logs && !t->set_space)
+	if (!t->nnodes && !t->ndatas && !t->retire_logs && !t->set_space && !t->cm)
 		return 0;
 	t->committed = true;
 	err = charge_quotas(t);
@@ -1240,13 +1348,14 @@ ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *t)
 			   "blocks");
 		return -ENOSPC;
 	}
-	req.nnodes = t->nnodes;
-	req.ndatas = t->ndatas;
-	req.orig_count = t->orig_count;
-	req.sit_dirty = t->sit_dirty;
-	req.nat_dirty = t->nat_dirty;
-	req.alloc_first = t->alloc_first;
-	req.alloc_end = t->alloc_end;
-	req.retire_logs = t->retire_logs;
-	return zf2fs_vol_commit(t->vol, &req);
+	fill_req(t);
+	if (!t->cm)
+		return zf2fs_vol_commit(t->vol, &t->req);
+	err = commit_write(t->cm, &t->req);
+	return err ? err : commit_finish(t->cm, &t->req);
+}
+
+ZF2FS_EXPORT uint64_t zf2fs_txn_flushes(const struct zf2fs_txn *t)
+{
+	return t->flushes;
 }

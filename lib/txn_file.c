@@ -31,13 +31,14 @@
 #define S_IFCHR_  0020000u
 #define S_IFIFO_  0010000u
 
-/* The queued entry of inode @ino when this transaction created it. */
-static bool created_here(const struct zf2fs_txn *t, uint32_t ino)
+/* Whether this transaction created inode @ino.  Through the index: a load's queue
+ * holds every node of the tree (zf2fs_txn_flush keeps the entries), a scan per call
+ * made it quadratic. */
+static bool created_here(struct zf2fs_txn *t, uint32_t ino)
 {
-	for (size_t i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].nid == ino)
-			return t->nodes[i].is_new_inode;
-	return false;
+	const struct tnode *n = find_node(t, ino);
+
+	return n && n->is_new_inode;
 }
 
 static bool has_data(uint32_t mode)

@@ -23,7 +23,8 @@ struct tnode {
 	bool was_inode;                  /* an inode on disk before: */
 	uint32_t orig_ids[3];            /* its quota ids and charged bytes then */
 	uint64_t orig_bytes;
-	struct zf2fs_node *buf;
+	struct zf2fs_node *buf;          /* NULL: written by a flush (zf2fs_txn_flush) at
+					  * @old_addr and not changed since */
 	uint8_t log;                     /* ZF2FS_LOG_* + 1 chosen by a mover (lib/move.c);
 					  * 0: the warm node log */
 };
@@ -70,6 +71,9 @@ struct zf2fs_txn {
 	uint32_t *freed;                 /* data blocks of removed inodes */
 	size_t nfreed, cap_freed;
 	bool committed;
+	struct commit *cm;               /* the commit the flushes began (lib/commit_p.h) */
+	struct zf2fs_commit_req req;     /* ...and what it was begun with */
+	uint64_t flushes;
 	bool kernel_logs;                /* zf2fs_txn_place_as_kernel() */
 	bool set_space;                  /* zf2fs_txn_set_space(): the counts below, and a
 					  * commit even with nothing queued */

@@ -56,9 +56,9 @@ ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *t, uint32_t ino,
 	for (size_t i = 0; i < n; i++)
 		if (!x[i].name_len || x[i].name_len > 255 || x[i].value_len > 0xffff)
 			return -E2BIG;
-	for (size_t i = 0; i < t->nnodes; i++)
-		if (t->nodes[i].nid == ino)
-			created = t->nodes[i].is_new_inode;
+	/* through the index: a load's queue holds every node of the tree */
+	if (find_node(t, ino))
+		created = find_node(t, ino)->is_new_inode;
 	err = get_node(t, ino, &in);
 	if (err)
 		return err;

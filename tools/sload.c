@@ -256,6 +256,7 @@ int main(int argc, char **argv)
 	if (argc - optind > 1)
 		zf2fs_usage_error(PROG, "too many arguments");
 	dev = argv[optind];
+	zf2fs_test_load_flush(&o);
 	if (sparse)
 		return load_sparse(dev, &o, &log);
 	err = zf2fs_path_is_mounted(dev);
@@ -287,8 +288,8 @@ int main(int argc, char **argv)
 	if (err)
 		return 1;   /* the library named the path and the cause */
 	zf2fs_logf(&log, ZF2FS_MSG_INFO, 2,
-		   "%llu inodes, %llu more hard links, %llu commits",
+		   "%llu inodes, %llu more hard links, %llu flushes, %llu commit",
 		   (unsigned long long)st.inodes, (unsigned long long)st.links,
-		   (unsigned long long)st.commits);
+		   (unsigned long long)st.flushes, (unsigned long long)st.commits);
 	return 0;
 }

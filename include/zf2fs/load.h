@@ -45,10 +45,15 @@ struct zf2fs_load_opts {
 	size_t n_exts;
 	bool exts_only;          /* compress only files with one of them (-i); otherwise
 				  * every file but those (-x) */
+	/* The load is one transaction, its blocks flushed to free sections (out of memory)
+	 * whenever this many blocks or inodes are queued (0: 16384 blocks, 4096 inodes);
+	 * its one checkpoint is written at the end (tests make these small): */
+	uint32_t flush_blocks, flush_inodes;
 };
 
 struct zf2fs_load_stats {
 	uint64_t inodes, links, data_blocks, commits;
+	uint64_t flushes;        /* zf2fs_txn_flush calls before the one commit */
 };
 
 /*
@@ -59,8 +64,9 @@ struct zf2fs_load_stats {
  * and times.  The source is walked and checked first, entries sorted by name, so that
  * nothing is written when a name is too long or the tree does not fit, and the same tree
  * gives the same volume.  The target directory takes the source directory's permissions,
- * owner and times.  Changes are committed in several checkpoints of bounded size; each
- * leaves a consistent volume.
+ * owner and times.  The whole load is one transaction with one checkpoint, written
+ * last: its blocks are flushed to free sections on the way (memory stays bounded), so an
+ * interruption at any write leaves the old volume or the complete new tree.
  * With @o->check_only the source is only walked and checked (names, xattrs, readable
  * directories), so that a formatter can refuse a tree before it writes anything.
  * With @o->compress, regular files that @o->exts selects go in compressed clusters

@@ -4,11 +4,12 @@
  *
  * A transaction works on a volume opened for writing (zf2fs_vol_open with ZF2FS_DEV_WRITE,
  * or zf2fs_vol_open_devs on writable devices).  Nothing reaches the disk before
- * zf2fs_txn_commit(), and the commit never overwrites a block the current checkpoint
- * uses: node and data blocks go out of place into segments that were free before the
- * transaction, SIT and NAT blocks to their inactive copies (the journals flushed into
- * them), and the new checkpoint to the inactive pack, its CP blocks written last.  An
- * interruption at any write leaves the old volume; a completed commit the new one.
+ * zf2fs_txn_flush() or zf2fs_txn_commit(), and neither ever overwrites a block the
+ * current checkpoint uses: node and data blocks go out of place into segments that were
+ * free before the transaction, SIT and NAT blocks to their inactive copies (the journals
+ * flushed into them), and the new checkpoint to the inactive pack, its CP blocks written
+ * last, by the commit alone.  An interruption at any write leaves the old volume; a
+ * completed commit the new one.
  *
  * After a commit (successful or not) the volume handle describes the old checkpoint:
  * close it and open the volume again to see the changes.
@@ -311,6 +312,27 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *txn, uint32_t dir, const cha
  * was).
  */
 ZF2FS_EXPORT int zf2fs_txn_commit(struct zf2fs_txn *txn);
+
+/*
+ * Write the data and node blocks queued so far, out of place, into sections free in the
+ * current checkpoint, and free their memory; the transaction goes on, and its one
+ * checkpoint is still written by zf2fs_txn_commit().  For a transaction too big to hold
+ * in memory: a crash before the commit's last write leaves the old volume whatever was
+ * flushed, since no SIT, NAT or checkpoint block is written here and the blocks written
+ * lie where the current checkpoint has nothing.  The new blocks' addresses stay in the
+ * transaction (its NAT entries, the nodes that own them), and the sections the flushes
+ * took are not written again until the commit, which goes on in the same logs.  A block
+ * changed after its flush (a directory's dentry block, an inode) is read back and
+ * written again out of place at the next flush or the commit, its flushed copy then
+ * invalid.  What stays in memory per node: its queue and NAT entries (some 60 bytes).
+ * Returns 0 (also with nothing queued); -ENOSPC without free sections for the logs
+ * (nothing committed: the old volume stays); -EINVAL after a commit or a failed flush;
+ * -ENOMEM, read and write errors.  After an error only zf2fs_txn_free() is left.
+ */
+ZF2FS_EXPORT int zf2fs_txn_flush(struct zf2fs_txn *txn);
+
+/* Flushes made so far (zf2fs_txn_flush calls that wrote something). */
+ZF2FS_EXPORT uint64_t zf2fs_txn_flushes(const struct zf2fs_txn *txn);
 
 /* Forget what was queued and free the transaction (after a commit, too). */
 ZF2FS_EXPORT void zf2fs_txn_free(struct zf2fs_txn *txn);

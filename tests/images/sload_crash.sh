@@ -3,10 +3,19 @@
 # files, with the N-th write of the load failing (ZF2FS_FAULT_WRITES=N) for every N until
 # the load completes.  After each interrupted run the volume must be exactly the old one
 # (same paths, inodes, modes, sizes, contents) or the complete new one, and both fscks
-# (ours and Debian's 1.15) must find it clean.  The tree fits in one commit: a load that
-# spans several commits (more than 4096 inodes or 64 MiB) stops at the last commit made,
-# which is consistent too but holds only part of the tree.
+# (ours and Debian's 1.15) must find it clean.  Here the tree fits in one flush of the
+# load's transaction; sload_crash_batches.sh runs this script with the load flushed
+# every few blocks or inodes (ZF2FS_LOAD_FLUSH), as a tree of more than 4096 inodes or
+# 64 MiB is: the flushes write no checkpoint, so the result must still be the old volume
+# or the whole new tree, never part of it.
+#
+# Set by sload_crash_batches.sh: CRASH_SIZE (the image), CRASH_FLUSH (ZF2FS_LOAD_FLUSH
+# for every load of the new tree), CRASH_FLUSHES (the flushes the full load must make
+# at least), CRASH_ALL, CRASH_EVERY, CRASH_LAST (fault every write up to CRASH_ALL, then
+# every CRASH_EVERY-th and every one of the last CRASH_LAST; by default every write).
 . "$(dirname "$0")/sload_lib.sh"
+: "${CRASH_SIZE:=64M}" "${CRASH_FLUSH:=}" "${CRASH_FLUSHES:=0}" "${CRASH_EVERY:=1}"
+: "${CRASH_ALL:=0}" "${CRASH_LAST:=0}"
 UUID=5a10ad17-0000-4000-8000-0000000000c7
 
 # the old contents: a directory and two files
@@ -53,21 +62,51 @@ for e in sorted(tree, key=lambda e: e["path"]):
 PYEOF
 }
 
-base=$(new_image base.img 64M)
+base=$(new_image base.img "$CRASH_SIZE")
 SOURCE_DATE_EPOCH=1000 "$MKFS" -q -r -U "$UUID" "$base" >/dev/null || hard_error "mkfs failed"
 "$SLOAD" -f "$OLD" -T $T "$base" || hard_error "loading the old tree failed"
 state "$base" > "$TEST_TMP/old.state" || hard_error "dump of the old volume failed"
 cp --sparse=always "$base" "$TEST_TMP/full.img"
-"$SLOAD" -f "$NEW" -T $T "$TEST_TMP/full.img" || hard_error "the uninterrupted load failed"
+ZF2FS_LOAD_FLUSH=$CRASH_FLUSH "$SLOAD" -d 2 -f "$NEW" -T $T "$TEST_TMP/full.img" \
+	> "$TEST_TMP/full.out" 2>&1 || { cat "$TEST_TMP/full.out"; hard_error "the uninterrupted load failed"; }
+flushes=$(sed -n 's/.* \([0-9]*\) flushes, 1 commit$/\1/p' "$TEST_TMP/full.out")
+[ -n "$flushes" ] || { cat "$TEST_TMP/full.out"; hard_error "sload -d 2 did not count its flushes"; }
+[ "$flushes" -ge "$CRASH_FLUSHES" ] ||
+	hard_error "the load made $flushes flushes, fewer than the $CRASH_FLUSHES this test needs"
+# the writes of the whole load (@total): the least N with which a load faulting the N-th
+# write completes, less one
+fault_load()
+{
+	cp --sparse=always "$base" "$TEST_TMP/t.img"
+	ZF2FS_LOAD_FLUSH=$CRASH_FLUSH ZF2FS_FAULT_WRITES=$1 "$SLOAD" -f "$NEW" -T $T \
+		"$TEST_TMP/t.img" > /dev/null 2>&1
+}
+lo=1 hi=128
+while ! fault_load $hi; do
+	lo=$hi hi=$((hi * 2))
+	[ $hi -le 8192 ] || hard_error "the load takes more than 8192 writes"
+done
+while [ $((hi - lo)) -gt 1 ]; do
+	mid=$(((lo + hi) / 2))
+	if fault_load $mid; then hi=$mid; else lo=$mid; fi
+done
+total=$((hi - 1))
 state "$TEST_TMP/full.img" > "$TEST_TMP/new.state" || hard_error "dump of the new volume failed"
 cmp -s "$TEST_TMP/old.state" "$TEST_TMP/new.state" && hard_error "the load changed nothing"
 grep -q '^/data/many/a-rather-long-file-name-number-60 ' "$TEST_TMP/new.state" ||
 	hard_error "the new state lacks the new tree"
 
-olds=0 news=0 bad= completed=0
-for n in $(seq 1 400); do
+olds=0 news=0 bad= completed=0 tried=0
+for n in $(seq 1 $((total + 1))); do
+	# a sample, when asked for: the first writes, every CRASH_EVERY-th, the last ones
+	if [ $n -gt "$CRASH_ALL" ] && [ $((n % CRASH_EVERY)) -ne 0 ] &&
+	   [ $n -le $((total - CRASH_LAST)) ]; then
+		continue
+	fi
+	tried=$((tried + 1))
 	cp --sparse=always "$base" "$TEST_TMP/t.img"
-	ZF2FS_FAULT_WRITES=$n "$SLOAD" -f "$NEW" -T $T "$TEST_TMP/t.img" > "$TEST_TMP/run" 2>&1
+	ZF2FS_LOAD_FLUSH=$CRASH_FLUSH ZF2FS_FAULT_WRITES=$n "$SLOAD" -f "$NEW" -T $T \
+		"$TEST_TMP/t.img" > "$TEST_TMP/run" 2>&1
 	rc=$?
 	if ! out=$("$FSCK" -f -n "$TEST_TMP/t.img" 2>&1); then
 		bad="write $n failed: our fsck finds problems: $(printf '%s' "$out" | head -3)"
@@ -102,6 +141,6 @@ if [ -n "$bad" ]; then
 elif [ $completed -eq 0 ] || [ $olds -lt 10 ]; then
 	tap_fail "$olds interrupted runs left the old volume, completed at write $completed"
 else
-	tap_ok "$((completed - 1)) interrupted loads left the old volume ($olds) or the new one ($((news - 1))); the full load at write $completed"
+	tap_ok "$((tried - 1)) interrupted loads ($flushes flushes) left the old volume ($olds) or the new one ($((news - 1))); the full load at write $completed"
 fi
 tap_summary

@@ -5,7 +5,10 @@
  * (every SIT count equals its bitmap, the counts add up to the checkpoint's), a
  * directory grows a hash level when its bucket is full, and a write failure injected at
  * every write of a commit leaves either the old volume or the new one, never a mix, on a
- * plain memory device and on an emulated host-managed zoned one.
+ * plain memory device and on an emulated host-managed zoned one.  A transaction flushed
+ * on the way (zf2fs_txn_flush) writes one checkpoint, at its commit: before it the
+ * volume reads as the old one, after it every block changed since a flush is there once,
+ * and a fault at any write of the flushes or the commit leaves the old volume.
  */
 #include <errno.h>
 
@@ -13,6 +16,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/file.h"
 #include "zf2fs/txn.h"
+#include "zf2fs/txn_file.h"
 
 #define MiB (1024ull * 1024)
 #define VOL_BYTES (64 * MiB)
@@ -75,7 +79,9 @@ static void fill(uint8_t *buf, const char *name, size_t len)
 		buf[i] = (uint8_t)(name[i % strlen(name)] + i / 7);
 }
 
-static int apply(struct zf2fs_vol *vol, const struct item *it, size_t n)
+/* Create @it in one transaction, flushed after every @flush_every items (0: never). */
+static int apply_flushing(struct zf2fs_vol *vol, const struct item *it, size_t n,
+			  size_t flush_every)
 {
 	struct zf2fs_txn *txn;
 	uint32_t inos[64];
@@ -103,11 +109,18 @@ static int apply(struct zf2fs_vol *vol, const struct item *it, size_t n)
 		err = zf2fs_txn_create(txn, dir, it[i].name, it[i].is_dir ? 0040755 : 0100644,
 				       data, it[i].is_dir ? 0 : it[i].len, &inos[i]);
 		free(data);
+		if (!err && flush_every && (i + 1) % flush_every == 0)
+			err = zf2fs_txn_flush(txn);
 	}
 	if (!err)
 		err = zf2fs_txn_commit(txn);
 	zf2fs_txn_free(txn);
 	return err;
+}
+
+static int apply(struct zf2fs_vol *vol, const struct item *it, size_t n)
+{
+	return apply_flushing(vol, it, n, 0);
 }
 
 /* 1: every item is there with its contents; 0: none is; anything else fails the test. */
@@ -763,8 +776,8 @@ static void test_new_hash_level(void **state)
  * the new one.  @fresh makes an empty device of @base's kind. */
 static int apply_small(struct zf2fs_vol *vol, void *arg)
 {
-	(void)arg;
-	return apply(vol, small_set, NSMALL);
+	/* @arg: flush after every so many items (NULL: never) */
+	return apply_flushing(vol, small_set, NSMALL, arg ? *(const size_t *)arg : 0);
 }
 
 static bool small_is_new(struct zf2fs_vol *vol, void *arg)
@@ -778,10 +791,18 @@ static bool small_is_new(struct zf2fs_vol *vol, void *arg)
 
 static void fault_at_every_write(const struct zf2fs_dev *base, struct zf2fs_dev *(*fresh)(void))
 {
+	static const size_t every_item = 1;
 	const struct fault_sweep fs = { .base = base, .fresh = fresh, .log = &quiet,
 					.apply = apply_small, .is_new = small_is_new };
+	struct fault_sweep flushed = fs;
+	unsigned long one, many;
 
-	fault_sweep(&fs);
+	one = fault_sweep(&fs);
+	/* the same changes flushed after every item: more writes, still one checkpoint, and
+	 * a fault in a flush leaves the old volume (fault_sweep checks the version) */
+	flushed.arg = (void *)&every_item;
+	many = fault_sweep(&flushed);
+	assert_true(many > one);
 }
 
 static struct zf2fs_dev *fresh_plain(void)
@@ -861,6 +882,174 @@ static void test_zoned_fault_at_every_write(void **state)
 	zf2fs_dev_close(base);
 }
 
+/* Block @b of the big file of test_flush: a pattern of its own. */
+static void big_block(uint8_t *buf, uint64_t b)
+{
+	for (size_t i = 0; i < ZF2FS_BLKSIZE; i++)
+		buf[i] = (uint8_t)(b * 31 + i / 13);
+}
+
+/* One transaction flushed several times on the way (@flush; else committed at once): a
+ * directory that grows a hash level over the flushes (its dentry blocks and inode
+ * written again after each), a file of more blocks than the inode addresses written over
+ * several flushes (its inode and direct node too).  Before the commit a second look at
+ * the device finds the old volume; after it, everything reads back, one checkpoint up.
+ * The blocks and nodes the new checkpoint counts go to @ret_counts. */
+static void flush_run(bool flush, uint64_t ret_counts[2])
+{
+	uint8_t *img = format_image(ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM |
+				    ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR);
+	struct zf2fs_dev *dev = device_with(img);
+	const unsigned nfiles = 3 * 214, nblocks = 1200;
+	struct zf2fs_txn_attr a = { .mode = 0100644, .mtime = 1700000200 };
+	struct zf2fs_vol *vol, *look;
+	struct zf2fs_txn *txn;
+	struct zf2fs_node root, big;
+	uint8_t *buf = malloc(ZF2FS_BLKSIZE), *got = malloc((size_t)nblocks * ZF2FS_BLKSIZE);
+	uint64_t ver;
+	uint32_t ino, dir;
+	size_t len;
+	char name[32];
+
+	assert_non_null(buf);
+	assert_non_null(got);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	ver = zf2fs_vol_info(vol)->cp_ver;
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	zf2fs_txn_set_time(txn, 1700000100);
+	assert_int_equal(zf2fs_txn_flush(txn), 0);   /* nothing queued: nothing written */
+	assert_int_equal(zf2fs_txn_flushes(txn), 0);
+	assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, "d", 0040755, NULL, 0, &dir), 0);
+	assert_int_equal(zf2fs_txn_mknod(txn, dir, "big", &a, &ino), 0);
+	for (unsigned i = 0; i < nfiles; i++) {
+		snprintf(name, sizeof(name), "file-%07u", i);
+		assert_int_equal(zf2fs_txn_create(txn, dir, name, 0100644, name, strlen(name),
+						  NULL), 0);
+		if (flush && i % 100 == 99)
+			assert_int_equal(zf2fs_txn_flush(txn), 0);
+	}
+	for (unsigned b = 0; b < nblocks; b++) {
+		big_block(buf, b);
+		assert_int_equal(zf2fs_txn_write_block(txn, ino, b, buf), 0);
+		if (flush && b % 400 == 399) {
+			assert_int_equal(zf2fs_txn_flush(txn), 0);
+			/* a block once flushed is no hole */
+			assert_int_equal(zf2fs_txn_write_block(txn, ino, b, buf), -EEXIST);
+		}
+	}
+	assert_int_equal(zf2fs_txn_set_size(txn, ino, (uint64_t)nblocks * ZF2FS_BLKSIZE), 0);
+	if (flush) {   /* the last was written, nothing changed since: no flush more */
+		assert_int_equal(zf2fs_txn_flush(txn), 0);
+		assert_int_equal(zf2fs_txn_flush(txn), 0);
+	}
+	assert_int_equal(zf2fs_txn_flushes(txn), flush ? nfiles / 100 + nblocks / 400 + 1 : 0);
+	/* flushed, not committed: the volume on the device is the old one */
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &look), 0);
+	assert_int_equal(zf2fs_vol_info(look)->cp_ver, ver);
+	assert_int_equal(zf2fs_path_lookup(look, "d", 0, &dir, NULL, 0), -ENOENT);
+	check_tables(look);
+	zf2fs_vol_close(look);
+	assert_int_equal(zf2fs_txn_commit(txn), 0);
+	assert_int_equal(zf2fs_txn_flush(txn), -EINVAL);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 1);
+	check_tables(vol);
+	assert_int_equal(zf2fs_path_lookup(vol, "d", 0, &dir, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, dir, &root, NULL, NULL, 0), 0);
+	assert_true(zf2fs_get(root.i.i_current_depth) >= 2);
+	for (unsigned i = 0; i < nfiles; i++) {
+		uint32_t f;
+		struct zf2fs_node n;
+		char back[32];
+
+		snprintf(name, sizeof(name), "d/file-%07u", i);
+		assert_int_equal(zf2fs_path_lookup(vol, name, 0, &f, NULL, 0), 0);
+		assert_int_equal(zf2fs_inode_read(vol, f, &n, NULL, NULL, 0), 0);
+		assert_int_equal(zf2fs_file_read_buf(vol, &n, back, sizeof(back), &len, NULL, 0), 0);
+		assert_int_equal(len, strlen(name) - 2);
+		assert_memory_equal(back, name + 2, len);
+	}
+	assert_int_equal(zf2fs_path_lookup(vol, "d/big", 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &big, NULL, NULL, 0), 0);
+	assert_int_equal(zf2fs_file_read_buf(vol, &big, got, (size_t)nblocks * ZF2FS_BLKSIZE,
+					     &len, NULL, 0), 0);
+	assert_int_equal(len, (size_t)nblocks * ZF2FS_BLKSIZE);
+	for (unsigned b = 0; b < nblocks; b++) {
+		big_block(buf, b);
+		assert_memory_equal(got + (size_t)b * ZF2FS_BLKSIZE, buf, ZF2FS_BLKSIZE);
+	}
+	ret_counts[0] = zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count);
+	ret_counts[1] = zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_node_count);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	free(buf);
+	free(got);
+	free(img);
+}
+
+/* Flushed or not, the same volume: every block a flush wrote and a later flush or the
+ * commit wrote again is counted once (check_tables in flush_run: the SIT's bitmaps, its
+ * counts and the checkpoint's agree). */
+static void test_flush(void **state)
+{
+	uint64_t once[2], flushed[2];
+
+	(void)state;
+	flush_run(false, once);
+	flush_run(true, flushed);
+	assert_int_equal(flushed[0], once[0]);
+	assert_int_equal(flushed[1], once[1]);
+}
+
+/* A transaction that outgrows the free sections on the way: the flush that finds none
+ * fails with -ENOSPC, and the volume is the old one, its tables untouched by what the
+ * flushes before wrote. */
+static void test_flush_enospc(void **state)
+{
+	uint8_t *img = format_image(0);
+	struct zf2fs_dev *dev = device_with(img);
+	struct zf2fs_txn_attr a = { .mode = 0100644 };
+	uint8_t *buf = calloc(1, ZF2FS_BLKSIZE);
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	uint64_t ver, valid;
+	uint32_t ino;
+	int err = 0;
+
+	(void)state;
+	assert_non_null(buf);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	ver = zf2fs_vol_info(vol)->cp_ver;
+	valid = zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	assert_int_equal(zf2fs_txn_mknod(txn, ZF2FS_ROOT_INO, "huge", &a, &ino), 0);
+	/* more blocks than the 64 MiB volume holds, 4 MiB per flush */
+	for (unsigned b = 0; b < 20000 && !err; b++) {
+		buf[0] = (uint8_t)(b + 1);
+		err = zf2fs_txn_write_block(txn, ino, b, buf);
+		if (!err && b % 1024 == 1023)
+			err = zf2fs_txn_flush(txn);
+	}
+	assert_int_equal(err, -ENOSPC);
+	assert_true(zf2fs_txn_flushes(txn) >= 5);
+	assert_int_equal(zf2fs_txn_flush(txn), -EINVAL);
+	assert_int_equal(zf2fs_txn_commit(txn), -EINVAL);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver);
+	assert_int_equal(zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count), valid);
+	assert_int_equal(zf2fs_path_lookup(vol, "huge", 0, &ino, NULL, 0), -ENOENT);
+	check_tables(vol);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	free(buf);
+	free(img);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -873,6 +1062,8 @@ int main(void)
 		cmocka_unit_test(test_dentry_add),
 		cmocka_unit_test(test_dentry_copy),
 		cmocka_unit_test(test_direct_nodes),
+		cmocka_unit_test(test_flush),
+		cmocka_unit_test(test_flush_enospc),
 		cmocka_unit_test(test_fault_at_every_write),
 		cmocka_unit_test(test_zoned_fault_at_every_write),
 	};
