@@ -443,7 +443,11 @@ static int set_block(struct commit *c, uint32_t blk, bool valid)
 	se = r->ops->sit_mut(r->arg, seg);
 	if (!se)
 		return -ENOMEM;
-	if (zf2fs_sit_mark(se, zf2fs_main_seg_off(c->vi->main_blkaddr, blk), valid))
+	/* the segment's time moves as the kernel's writes and invalidations move it, so
+	 * that its cost-benefit and ATGC victims see our blocks as new ones, not as the
+	 * oldest of the volume (time 0) */
+	if (zf2fs_sit_mark_at(se, zf2fs_main_seg_off(c->vi->main_blkaddr, blk), valid,
+			      zf2fs_vol_now(c->vol)))
 		mark_sit(c, seg);
 	return 0;
 }

@@ -1112,7 +1112,8 @@ static void set_block(struct zf2fs_txn *t, uint32_t blk, bool valid)
 	if (blk < t->vi->main_blkaddr || blk >= t->vi->main_end)
 		return;
 	seg = zf2fs_main_segno(t->vi->main_blkaddr, blk);
-	if (zf2fs_sit_mark(&t->sit[seg], zf2fs_main_seg_off(t->vi->main_blkaddr, blk), valid))
+	if (zf2fs_sit_mark_at(&t->sit[seg], zf2fs_main_seg_off(t->vi->main_blkaddr, blk), valid,
+			      zf2fs_vol_now(t->vol)))
 		t->sit_dirty[zf2fs_sit_block_index(seg)] = 1;
 }
 

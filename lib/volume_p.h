@@ -4,6 +4,7 @@
 #define ZF2FS_VOLUME_P_H
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/endian.h"
 
 struct zf2fs_vol {
 	struct zf2fs_dev *dev[ZF2FS_MAX_DEVICES];
@@ -42,6 +43,14 @@ struct zf2fs_vol {
 	int nat_bits_state;
 	uint8_t *nat_bits;
 };
+
+/* The volume's clock for what a tool writes: the current checkpoint's elapsed_time (the
+ * seconds the volume has been mounted), where the kernel adds the time since its mount.
+ * A tool runs at the moment the last checkpoint closed. */
+static inline uint64_t zf2fs_vol_now(const struct zf2fs_vol *vol)
+{
+	return zf2fs_get(((const struct zf2fs_checkpoint *)vol->cp)->elapsed_time);
+}
 
 int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
 			uint64_t *ret_ver, char *why, size_t whylen);

@@ -93,4 +93,46 @@ run "our mkfs, quota" "$(new_image d.img 200M)" "$MKFS" -q -f -O quota
 run "our mkfs, extra_attr,project_quota,quota" "$(new_image e.img 200M)" "$MKFS" -q -f \
 	-O extra_attr,project_quota,quota
 run "Debian's mkfs, quota" "$(new_image f.img 200M)" "$REF_MKFS" -q -f -O extra_attr,quota
+
+# Segment times: the kernel stamps a segment with the volume's clock when a block of it is
+# written or invalidated, averaged over the blocks it held (its cost-benefit and ATGC GC
+# pick the oldest segments).  A transaction runs at the checkpoint's elapsed_time: new
+# blocks' segments take it, a segment that loses blocks moves towards it.
+INJ=$top_builddir/tools/inject.f2fs
+MT=$(new_image mtime.img 64M)
+"$MKFS" -q -f "$MT" >/dev/null || hard_error "mkfs failed"
+sit_times() { "$DUMP" --json -s 0~40 "$1" | python3 -c 'import json, sys
+for e in json.load(sys.stdin)["sit"]:
+    print(e["segno"], e["valid_blocks"], e["mtime"])'; }
+"$INJ" --cp 0 --mb elapsed_time --val 5000 "$MT" >/dev/null 2>&1 || hard_error "inject elapsed_time failed"
+"$POP" "$MT" d/ "d/a=$SRC/f200000" "d/b=$SRC/f200000" || hard_error "populating failed"
+sit_times "$MT" > "$TEST_TMP/mt1"
+"$INJ" --cp 0 --mb elapsed_time --val 9000 "$MT" >/dev/null 2>&1 || hard_error "inject elapsed_time failed"
+"$POP" "$MT" -d/a "d/c=$SRC/f5000" || hard_error "the removal failed"
+sit_times "$MT" > "$TEST_TMP/mt2"
+if python3 - "$TEST_TMP/mt1" "$TEST_TMP/mt2" <<'EOF'
+import sys
+def load(p):
+    return {int(a): (int(b), int(c)) for a, b, c in (l.split() for l in open(p))}
+one, two = load(sys.argv[1]), load(sys.argv[2])
+# after the first transaction every segment holding blocks has the clock's 5000
+bad = [s for s, (v, t) in one.items() if v and t != 5000]
+# the second one: new blocks at 9000; a segment that lost blocks but kept some
+# between the two
+new = [s for s, (v, t) in two.items() if v and one[s][0] == 0]
+mixed = [s for s, (v, t) in two.items() if 0 < v < one[s][0]]
+bad += [s for s in new if two[s][1] != 9000]
+bad += [s for s in mixed if not 5000 < two[s][1] < 9000]
+print("    new segments %s, partly invalidated %s, wrong %s" % (new, mixed, bad))
+sys.exit(0 if new and mixed and not bad else 1)
+EOF
+then
+	if check "$MT" "d/b=$SRC/f200000" "d/c=$SRC/f5000"; then
+		tap_ok "segment times follow the volume's clock (written: elapsed_time; partly invalidated: averaged)"
+	else
+		tap_fail "segment times: the volume is not clean"
+	fi
+else
+	tap_fail "segment times:"; paste "$TEST_TMP/mt1" "$TEST_TMP/mt2" | awk '$2 || $5' | head -10 | sed 's/^/    | /'
+fi
 tap_summary
