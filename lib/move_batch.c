@@ -113,6 +113,8 @@ ZF2FS_EXPORT int zf2fs_move_batches(struct zf2fs_vol **vol, uint64_t batch_block
 		}
 		err = zf2fs_txn_commit(txn);
 		zf2fs_txn_free(txn);
+		if (ops->commit_done)
+			ops->commit_done(arg, *vol, err);
 		if (!err) {
 			add_stats(st, &batch);
 			res->batches++;

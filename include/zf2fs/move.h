@@ -103,6 +103,9 @@ struct zf2fs_move_batch_ops {
 	 * room, arm test hooks.  Nonzero stops the loop before this batch is committed. */
 	int (*before_commit)(void *arg, struct zf2fs_vol *vol, struct zf2fs_txn *txn,
 			     const struct zf2fs_move_stats *batch);
+	/* Optional: a batch's commit returned @err; @vol is still the handle it wrote
+	 * through (closed next): count its writes. */
+	void (*commit_done)(void *arg, struct zf2fs_vol *vol, int err);
 	/* Optional: a batch is committed; @vol is the volume opened again, its freed zones
 	 * reset.  Nonzero stops the loop. */
 	int (*committed)(void *arg, struct zf2fs_vol *vol);

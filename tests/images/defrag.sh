@@ -199,7 +199,7 @@ fault_loop()
 	cp "$img" "$TEST_TMP/new.img"
 	"$DEFRAG" -d 3 "$@" "$TEST_TMP/new.img" > "$TEST_TMP/new.out" 2>&1 ||
 		hard_error "$name failed: $(cat "$TEST_TMP/new.out")"
-	w=$(sed -n 's/.*the commit made \([0-9]*\) writes.*/\1/p' "$TEST_TMP/new.out")
+	w=$(sed -n 's/.*the commits\? made \([0-9]*\) writes.*/\1/p' "$TEST_TMP/new.out")
 	[ -n "$w" ] && [ "$w" -gt 2 ] || hard_error "$name: no write count in: $(cat "$TEST_TMP/new.out")"
 	"$DUMP" --segments "$img" > "$TEST_TMP/old.segs"
 	"$DUMP" --segments "$TEST_TMP/new.img" > "$TEST_TMP/new.segs"
