@@ -30,6 +30,7 @@
 #include "zf2fs/file.h"
 #include "zf2fs/move.h"
 #include "zf2fs/txn.h"
+#include "defrag.h"
 
 #define PROG "defrag.f2fs"
 
@@ -503,9 +504,20 @@ static int queue_file(struct zf2fs_vol *vol, struct zf2fs_txn *txn, const struct
 	return 0;
 }
 
+#define EXIT_SKIPPED 2   /* --file DIR: some files skipped for want of free sections */
+#define FILE_NO_ROOM 3   /* run_file: no run of free sections large enough, nothing moved */
+
+static int run_dir(const struct opts *o, const struct zf2fs_log *log, struct zf2fs_vol *vol,
+		   uint32_t ino, const char *path);
+static int run_file(const struct opts *o, const struct zf2fs_log *log, const char *path,
+		    bool listed);
+
 /* --file PATH: the file's blocks moved, in file order, into the lowest run of free
- * sections that holds them and what the move rewrites besides. */
-static int run_file(const struct opts *o, const struct zf2fs_log *log, const char *path)
+ * sections that holds them and what the move rewrites besides; a directory: every
+ * regular file below it (run_dir).  0 (done, or contiguous already), 1 (an error or a
+ * refusal, one line printed) or FILE_NO_ROOM. */
+static int run_file(const struct opts *o, const struct zf2fs_log *log, const char *path,
+		    bool listed)
 {
 	struct zf2fs_vol *vol;
 	struct zf2fs_txn *txn = NULL;
@@ -522,6 +534,7 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 		free(inode);
 		return rc;
 	}
+	rc = 0;
 	err = zf2fs_path_lookup(vol, path, 0, &ino, why, sizeof(why));
 	if (!err)
 		err = zf2fs_inode_read(vol, ino, inode, NULL, why, sizeof(why));
@@ -529,8 +542,14 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 		fprintf(stderr, PROG ": %s: %s\n", path, why[0] ? why : strerror(-err));
 		goto fail;
 	}
+	/* a listed path is a regular file by its entry: an inode saying otherwise is damage,
+	 * not a directory to walk again */
+	if ((zf2fs_get(inode->i.i_mode) & 0170000) == 0040000 && !listed) {
+		free(inode);
+		return run_dir(o, log, vol, ino, path);
+	}
 	if ((zf2fs_get(inode->i.i_mode) & 0170000) != 0100000) {
-		fprintf(stderr, PROG ": %s is not a regular file\n", path);
+		fprintf(stderr, PROG ": %s is not a regular file or a directory\n", path);
 		goto fail;
 	}
 	err = zf2fs_file_extents(vol, inode, &before);
@@ -559,8 +578,9 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 	first = free_run(vol, sit, need);
 	free(sit);
 	if (first == UINT32_MAX) {
-		fprintf(stderr, PROG ": %s: no run of %u free sections for its %" PRIu64 " blocks: "
-			"nothing moved\n", o->dev, need, before.blocks);
+		fprintf(stderr, PROG ": %s: no run of %u free sections on %s for its %" PRIu64
+			" blocks: nothing moved\n", path, need, o->dev, before.blocks);
+		rc = FILE_NO_ROOM;
 		goto fail;
 	}
 	err = zf2fs_move_set_target(txn, first, first + need);
@@ -602,7 +622,38 @@ fail:
 	zf2fs_txn_free(txn);
 	zf2fs_vol_close(vol);
 	free(inode);
-	return 1;
+	return rc ? rc : 1;
+}
+
+/* --file DIR: the regular files below @ino listed first (the volume @vol, closed here),
+ * then each made contiguous in a checkpoint of its own.  A file without a run of free
+ * sections large enough is named and skipped; any other failure stops.  0 every file is
+ * contiguous now, EXIT_SKIPPED some were skipped, 1 an error. */
+static int run_dir(const struct opts *o, const struct zf2fs_log *log, struct zf2fs_vol *vol,
+		   uint32_t ino, const char *path)
+{
+	char **paths = NULL, why[256] = "";
+	size_t n = 0, skipped = 0, i;
+	int err = defrag_list_files(vol, ino, path, &paths, &n, why, sizeof(why)), rc = 0;
+
+	zf2fs_vol_close(vol);
+	if (err) {
+		if (why[0])
+			fprintf(stderr, PROG ": %s while listing %s: %s\n", strerror(-err), path, why);
+		else
+			say(err, "listing the files below", path);
+		return 1;
+	}
+	for (i = 0; i < n && rc != 1; i++) {
+		rc = run_file(o, log, paths[i], true);
+		skipped += rc == FILE_NO_ROOM;
+	}
+	printf("%s: %zu regular file%s, %zu skipped for want of free sections%s\n", path, n,
+	       n == 1 ? "" : "s", skipped, rc == 1 && i < n ? ", stopped by the error above" : "");
+	defrag_free_paths(paths, n);
+	if (rc == 1)
+		return 1;
+	return skipped ? EXIT_SKIPPED : 0;
 }
 
 int main(int argc, char **argv)
@@ -671,7 +722,8 @@ int main(int argc, char **argv)
 	if (file) {
 		if (o.have_start || o.have_len || o.have_target || o.left || o.have_batch)
 			zf2fs_usage_error(PROG, "--file takes none of -s, -l, -t, -i, --batch-blocks");
-		return run_file(&o, &log, file);
+		c = run_file(&o, &log, file, false);
+		return c == FILE_NO_ROOM ? 1 : c;
 	}
 	return run(&o, &log);
 }
