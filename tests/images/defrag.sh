@@ -18,7 +18,8 @@
 #    files unchanged, fscks clean, the same fault check; a contiguous file is left alone;
 #    a symlink refused;
 #  - --file DIR: the fragmented files below /age1 (cut by small range moves) end in one
-#    extent each, files unchanged, fscks clean; a second run writes nothing.
+#    extent each, files unchanged, fscks clean; a second run writes nothing; a file without
+#    a run of free sections large enough is named and skipped, exit 2.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/move_lib.sh"
@@ -369,6 +370,33 @@ if "$DEFRAG" --file /age1 "$TEST_TMP/fdir2.img" > "$TEST_TMP/fdir2.out" 2>&1 && 
 	tap_ok "--file /age1 again: nothing written, every file already contiguous"
 else
 	tap_fail "--file /age1 again: $(tail -3 "$TEST_TMP/fdir2.out")"
+fi
+
+# 5c. --file DIR with a file that cannot be made contiguous: sections of 8 segments, 4
+# small files, one of them cut by a range move that leaves 3 free sections in a row: the
+# cut file (it needs 5) is named and skipped, the others are done (contiguous already),
+# exit 2, nothing written
+N8=$(new_image sec8.img 256M)
+"$MKFS" -f -q -s 8 "$N8" >/dev/null 2>&1 || hard_error "mkfs -s 8 failed"
+for i in 1 2 3 4; do head -c 300000 /dev/urandom > "$TEST_TMP/h$i"; done
+"$POP" "$N8" d/ d/h1="$TEST_TMP/h1" d/h2="$TEST_TMP/h2" d/h3="$TEST_TMP/h3" d/h4="$TEST_TMP/h4" ||
+	hard_error "populating sec8.img failed"
+N8M=$("$DUMP" --json --segments "$N8" | python3 -c 'import json, sys; print(json.load(sys.stdin)["segments"]["main_blkaddr"])')
+H1=$("$DUMP" --json --segments "$N8" | python3 -c 'import json, sys
+s = json.load(sys.stdin)["segments"]
+print(min(e["segno"] for e in s["list"] if e["type"] == "warm_data" and e["valid_blocks"]))')
+"$DEFRAG" -s $((N8M + H1 * 512 + 30)) -l 20 "$N8" > /dev/null 2>&1 || hard_error "cutting /d/h1 failed"
+read -r NF NE NX < <(fragdir /d "$N8")
+[ "${NX:-0}" = 1 ] || hard_error "sec8.img: expected one fragmented file below /d, found ${NX:-?}"
+cp "$N8" "$TEST_TMP/sec8b.img"
+"$DEFRAG" --file /d "$TEST_TMP/sec8b.img" > "$TEST_TMP/skip.out" 2> "$TEST_TMP/skip.err"
+rc=$?
+if [ $rc = 2 ] && grep -q '^defrag.f2fs: /d/h1: no run of ' "$TEST_TMP/skip.err" &&
+   [ "$(wc -l < "$TEST_TMP/skip.err")" = 1 ] && grep -q '4 regular files, 1 skipped' "$TEST_TMP/skip.out" &&
+   cmp -s "$N8" "$TEST_TMP/sec8b.img" && out=$(both_clean "$TEST_TMP/sec8b.img"); then
+	tap_ok "--file /d without room for /d/h1: exit 2, skipped and named, the others done: $(cat "$TEST_TMP/skip.err")"
+else
+	tap_fail "--file /d without room: exit $rc: $(cat "$TEST_TMP/skip.out" "$TEST_TMP/skip.err")"; echo "${out:-}"
 fi
 
 # the crash check of --file compares /big.bin alone (dumping 400 files per write is slow)
