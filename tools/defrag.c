@@ -3,17 +3,21 @@
  * defrag.c - defrag.f2fs: move the valid blocks of a block range of an unmounted volume
  * to free space at a target address, with f2fs-tools' interface:
  *
- *   defrag.f2fs [-d level] [-s start] [-l length] [-t target] [-i] device
+ *   defrag.f2fs [-d level] [-s start] [-l length] [-t target] [-i] [--batch-blocks N] device
+ *   defrag.f2fs [-d level] --file PATH device
  *
  * The blocks of [start, start + length) move with the library's block mover
- * (include/zf2fs/move.h) on one transaction, the way the kernel's GC moves them (data
- * through its owner node, nodes through the NAT), into whole free sections on the
- * target's side: from the section at or after the target up to the range (or the end of
- * the main area), or with -i from the section at or before the target down to the range
- * (or the start of the main area); lowest free section first.  One checkpoint at the
- * end; until then the old volume stays the valid one.  Everything that can be refused
- * (mounted, unclean, range outside the main area, a window without room for what the
- * range holds) is refused before the first write.
+ * (include/zf2fs/move.h), the way the kernel's GC moves them (data through its owner
+ * node, nodes through the NAT), into whole free sections on the target's side: from the
+ * section at or after the target up to the range (or the end of the main area), or with
+ * -i from the section at or before the target down to the range (or the start of the main
+ * area); lowest free section first.  The range moves in batches (zf2fs_move_batches), a
+ * checkpoint each, so that memory is bounded by --batch-blocks; an interruption leaves
+ * the checkpoint of the last completed batch.  Everything that can be refused (mounted,
+ * unclean, range outside the main area, a window without room for what the batches
+ * need, counted by a first pass that commits nothing) is refused before the first write.
+ * --file makes a file contiguous in one commit (its blocks must land in one run), or each
+ * regular file below a directory (defrag_dir.c lists them), a checkpoint per file.
  */
 #include "config.h"
 #include <errno.h>
