@@ -88,6 +88,16 @@ ZF2FS_EXPORT int zf2fs_move_batches(struct zf2fs_vol **vol, uint64_t batch_block
 	res->zones_reset = 0;
 	if (!batch_blocks || !ops || !ops->queue || !ops->reopen || !vol || !*vol || !st)
 		return -EINVAL;
+	/* zones left written past their start by an earlier writer (an interrupted move, a
+	 * kernel that did not reset them) would refuse the first batch's writes */
+	if (!(flags & ZF2FS_MOVE_BATCH_DRY)) {
+		uint32_t reset = 0;
+
+		err = zf2fs_move_reset_free_zones(*vol, &reset);
+		res->zones_reset += reset;
+		if (err)
+			return err;
+	}
 	while (!done && !err) {
 		struct zf2fs_move_stats batch = { 0 };
 		struct zf2fs_txn *txn;

@@ -124,7 +124,8 @@ struct zf2fs_move_batch_result {
  * (the last may hold fewer; a piece that overshoots is kept whole), each committed in a
  * checkpoint of its own.  *@vol is the volume opened for writing; after a commit it is
  * closed and opened again through @ops->reopen (after a failed commit too, when that
- * works, to reset the zones the batch wrote; *@vol is NULL when reopening failed).
+ * works, to reset the zones the batch wrote; *@vol is NULL when reopening failed).  On a
+ * zoned volume the free zones are reset before the first batch too.
  * @st gets the sum of every batch's stats.  Returns 0; -EINVAL for @batch_blocks 0;
  * the errors of @ops, zf2fs_txn_begin(), zf2fs_txn_commit() (the batches before stay
  * committed) and zf2fs_move_reset_free_zones().
