@@ -206,11 +206,11 @@ _zf2fs_defrag()
 	COMPREPLY=()
 	case $prev in
 	-d|--debug) _zf2fs_reply 0 1 2 3; return ;;
-	-s|--start|-l|--length|-t|--target|--file) return ;;
+	-s|--start|-l|--length|-t|--target|--file|--batch-blocks) return ;;
 	esac
 	case $cur in
 	-*) _zf2fs_reply -s -l -t -i -d -V -h --start --length --target --left --debug --file \
-		--version --help ;;
+		--batch-blocks --version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }

@@ -17,7 +17,7 @@ zf2fsinclude_HEADERS += include/zf2fs/zf2fs.h include/zf2fs/format.h include/zf2
 	include/zf2fs/quota.h include/zf2fs/access.h include/zf2fs/txn.h include/zf2fs/txn_file.h include/zf2fs/load.h include/zf2fs/compress.h include/zf2fs/simg.h include/zf2fs/sparse.h \
 	include/zf2fs/file.h include/zf2fs/zoned.h include/zf2fs/gc.h include/zf2fs/gc_sim.h
 # the block mover (gc.f2fs collect, defrag.f2fs, resize.f2fs)
-lib_libzf2fs_la_SOURCES += lib/move.c
+lib_libzf2fs_la_SOURCES += lib/move.c lib/move_batch.c
 zf2fsinclude_HEADERS += include/zf2fs/move.h
 # resize (resize.f2fs): plan, steps, relocated metadata areas
 lib_libzf2fs_la_SOURCES += lib/resize.c lib/resize_run.c lib/resize_meta.c lib/resize_p.h \

@@ -3,17 +3,21 @@
  * defrag.c - defrag.f2fs: move the valid blocks of a block range of an unmounted volume
  * to free space at a target address, with f2fs-tools' interface:
  *
- *   defrag.f2fs [-d level] [-s start] [-l length] [-t target] [-i] device
+ *   defrag.f2fs [-d level] [-s start] [-l length] [-t target] [-i] [--batch-blocks N] device
+ *   defrag.f2fs [-d level] --file PATH device
  *
  * The blocks of [start, start + length) move with the library's block mover
- * (include/zf2fs/move.h) on one transaction, the way the kernel's GC moves them (data
- * through its owner node, nodes through the NAT), into whole free sections on the
- * target's side: from the section at or after the target up to the range (or the end of
- * the main area), or with -i from the section at or before the target down to the range
- * (or the start of the main area); lowest free section first.  One checkpoint at the
- * end; until then the old volume stays the valid one.  Everything that can be refused
- * (mounted, unclean, range outside the main area, a window without room for what the
- * range holds) is refused before the first write.
+ * (include/zf2fs/move.h), the way the kernel's GC moves them (data through its owner
+ * node, nodes through the NAT), into whole free sections on the target's side: from the
+ * section at or after the target up to the range (or the end of the main area), or with
+ * -i from the section at or before the target down to the range (or the start of the main
+ * area); lowest free section first.  The range moves in batches (zf2fs_move_batches), a
+ * checkpoint each, so that memory is bounded by --batch-blocks; an interruption leaves
+ * the checkpoint of the last completed batch.  Everything that can be refused (mounted,
+ * unclean, range outside the main area, a window without room for what the batches
+ * need, counted by a first pass that commits nothing) is refused before the first write.
+ * --file makes a file contiguous in one commit (its blocks must land in one run), or each
+ * regular file below a directory (defrag_dir.c lists them), a checkpoint per file.
  */
 #include "config.h"
 #include <errno.h>
@@ -30,21 +34,26 @@
 #include "zf2fs/file.h"
 #include "zf2fs/move.h"
 #include "zf2fs/txn.h"
+#include "defrag.h"
 
 #define PROG "defrag.f2fs"
 
 struct opts {
 	const char *dev;
 	uint64_t start, len, target;
-	bool have_start, have_len, have_target, left;
+	uint64_t batch_blocks;          /* valid blocks held in memory per checkpoint */
+	bool have_start, have_len, have_target, left, have_batch;
 	int level;
 };
+
+#define DEFAULT_BATCH_BLOCKS 32768   /* 128 MiB of moved blocks, as gc.f2fs collect */
 
 /* The sections the moved blocks may go to, and what they must hold. */
 struct plan {
 	uint32_t first_sec, end_sec;    /* allocation window */
 	uint32_t free_secs;             /* free sections in it */
-	uint32_t need_secs;             /* sections the commit may take at most */
+	uint64_t need_secs;             /* sections the commits may take at most */
+	uint32_t batches;               /* checkpoints written */
 	struct zf2fs_move_stats st;
 };
 
@@ -61,8 +70,10 @@ static void usage(FILE *f)
 "                     -i right before it)\n"
 "  -i, --left         take free space at or below the target (default: at or above)\n"
 "  -d, --debug LEVEL  print more (0-3)\n"
-"      --file PATH    make a regular file's blocks contiguous (alone: none of the\n"
-"                     options above)\n"
+"      --batch-blocks N  blocks moved per checkpoint (default 32768): the range\n"
+"                     moves in batches, each committed on its own\n"
+"      --file PATH    make a regular file's blocks contiguous, or every regular\n"
+"                     file's below a directory (alone: none of the options above)\n"
 "  -V, --version      print the version and exit\n"
 "  -h, --help         this help\n"
 "\n"
@@ -157,60 +168,157 @@ static int check_range(const struct opts *o, const struct zf2fs_vol_info *vi, st
 	return 0;
 }
 
-/* Sections the commit may take for what is queued: a fresh section for each segment
- * of every log it writes (moved data go to one log, nodes to up to three), and one for
- * each current log in source sections [@lo, @hi) that moves on. */
-static uint32_t sections_needed(struct zf2fs_vol *vol, uint32_t lo, uint32_t hi,
-				const struct zf2fs_move_stats *st)
+/* A range move in batches (zf2fs_move_batches): the range is queued a piece at a time,
+ * each piece at most the room the batch has left, so that what is held in memory is
+ * bounded by --batch-blocks, not by the range. */
+struct ranger {
+	const struct opts *o;           /* the range filled in (defaults applied) */
+	const struct zf2fs_log *log;
+	struct plan *p;
+	/* the SIT of the first checkpoint: the part of the range not queued yet keeps its
+	 * blocks until its own batch (the commits write only into the window) */
+	struct zf2fs_sit_entry *sit;
+	uint32_t main_blkaddr;
+	uint64_t pos;                   /* the next block of the range to queue */
+	bool dry;                       /* the first pass: count what each batch needs */
+	/* tests' hook: ZF2FS_FAULT_WRITES=N fails the N-th write of the whole move */
+	unsigned long fault, writes, before;
+};
+
+static int queue_piece(void *arg, struct zf2fs_txn *txn, uint64_t room,
+		       struct zf2fs_move_stats *st, bool *done)
+{
+	struct ranger *r = arg;
+	const uint32_t main = r->main_blkaddr;
+	uint64_t end = r->o->start + r->o->len, b = r->pos, valid = 0;
+	uint32_t segno;
+	int err;
+
+	if (r->pos >= end) {
+		*done = true;
+		return 0;
+	}
+	/* up to the segment's end (the mover reads a summary block per call), or fewer
+	 * blocks when the batch's room is reached */
+	segno = zf2fs_main_segno(main, b);
+	for (; b < end && zf2fs_main_segno(main, b) == segno && valid < room; b++)
+		valid += zf2fs_sit_block_valid(&r->sit[segno], zf2fs_main_seg_off(main, b));
+	err = zf2fs_move_range(txn, r->pos, b - r->pos, st);
+	r->pos = b;
+	return err;
+}
+
+static int reopen_dev(void *arg, struct zf2fs_vol **ret)
+{
+	const struct ranger *r = arg;
+
+	return zf2fs_vol_open(&r->o->dev, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, r->log, ret);
+}
+
+/* Current logs in sections [@lo, @hi): each moves on to a section of its own. */
+static uint32_t logs_in(struct zf2fs_vol *vol, uint32_t lo, uint32_t hi)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	uint32_t n = 0;
+
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+		uint32_t s, off;
+
+		zf2fs_vol_curseg(vol, t, &s, &off);
+		n += s / vi->segs_per_sec >= lo && s / vi->segs_per_sec < hi;
+	}
+	return n;
+}
+
+/* Sections a commit may take for what a batch queued: a fresh section for each segment
+ * of every log it writes (moved data go to one log, nodes to up to three; every commit
+ * starts its logs in sections of its own). */
+static uint64_t batch_sections(const struct zf2fs_vol_info *vi, const struct zf2fs_move_stats *st)
+{
 	uint64_t bps = vi->blocks_per_seg;
 	uint64_t nodes = st->node_blocks + st->owner_nodes;
 	uint64_t need = (st->data_blocks + bps - 1) / bps + (nodes + bps - 1) / bps;
 
 	if (nodes)
 		need += 2;   /* the nodes may split over the hot, warm and cold node logs */
-	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
-		uint32_t s, off;
-
-		zf2fs_vol_curseg(vol, t, &s, &off);
-		if (s / vi->segs_per_sec >= lo && s / vi->segs_per_sec < hi)
-			need++;
-	}
-	return need > UINT32_MAX ? UINT32_MAX : (uint32_t)need;
+	return need;
 }
 
-/* Count the window's free sections; queue the range; refuse when the window is short. */
-static int plan_move(struct zf2fs_vol *vol, struct zf2fs_txn *txn, const struct opts *o,
-		     struct plan *p)
+/* The dry pass counts; the real one aims the commit at the window and arms the hook. */
+static int before_batch(void *arg, struct zf2fs_vol *vol, struct zf2fs_txn *txn,
+			const struct zf2fs_move_stats *batch)
 {
-	struct zf2fs_sit_entry *sit;
-	int err = zf2fs_vol_load_sit(vol, &sit);
+	struct ranger *r = arg;
+	struct zf2fs_dev *dev = zf2fs_vol_dev(vol, 0);
+	int err;
+
+	if (r->dry) {
+		r->p->need_secs += batch_sections(zf2fs_vol_info(vol), batch);
+		return 0;
+	}
+	err = zf2fs_move_set_target(txn, r->p->first_sec, r->p->end_sec);
+	if (err)
+		return err;
+	r->before = zf2fs_dev_write_count(dev);
+	if (r->fault && r->fault > r->writes)
+		zf2fs_dev_fail_writes_after(dev, r->before + (r->fault - r->writes));
+	return 0;
+}
+
+static void batch_done(void *arg, struct zf2fs_vol *vol, int err)
+{
+	struct ranger *r = arg;
+
+	(void)err;
+	r->writes += zf2fs_dev_write_count(zf2fs_vol_dev(vol, 0)) - r->before;
+}
+
+/* Sections one commit of everything @st counts may take, the current logs in source
+ * sections [@lo, @hi) moving on included. */
+static uint64_t sections_needed(struct zf2fs_vol *vol, uint32_t lo, uint32_t hi,
+				const struct zf2fs_move_stats *st)
+{
+	return batch_sections(zf2fs_vol_info(vol), st) + logs_in(vol, lo, hi);
+}
+
+static const struct zf2fs_move_batch_ops range_ops = {
+	.queue = queue_piece, .reopen = reopen_dev, .before_commit = before_batch,
+	.commit_done = batch_done,
+};
+
+/* Count the window's free sections, queue the range batch by batch without committing
+ * (the dry pass: what the batches hold and the sections they need), refuse when the
+ * window is short.  @r->sit is loaded here and stays for the real pass. */
+static int plan_move(struct zf2fs_vol *vol, struct ranger *r)
+{
+	const struct opts *o = r->o;
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct plan *p = r->p;
+	int err = zf2fs_vol_load_sit(vol, &r->sit);
 
 	if (err)
 		return say(err, "reading the SIT of", o->dev);
 	for (uint32_t sec = p->first_sec; sec < p->end_sec; sec++)
-		p->free_secs += sec_free(vol, sit, sec);
-	free(sit);
-	err = zf2fs_move_range(txn, o->start, o->len, &p->st);
-	if (!err)
-		err = zf2fs_move_set_target(txn, p->first_sec, p->end_sec);
+		p->free_secs += sec_free(vol, r->sit, sec);
+	r->dry = true;
+	r->pos = o->start;
+	err = zf2fs_move_batches(&vol, o->batch_blocks, ZF2FS_MOVE_BATCH_DRY, &range_ops, r,
+				 &p->st, NULL);
 	if (err)
 		return say(err, "queueing the moves on", o->dev);
-	p->need_secs = sections_needed(vol, sec_of(zf2fs_vol_info(vol), o->start, false),
-				       sec_of(zf2fs_vol_info(vol), o->start + o->len, true), &p->st);
+	p->need_secs += logs_in(vol, sec_of(vi, o->start, false), sec_of(vi, o->start + o->len, true));
 	if (p->st.data_blocks + p->st.node_blocks && p->free_secs < p->need_secs) {
 		fprintf(stderr, PROG ": the target window (sections %u-%u) has %u free section%s, "
-			"the %" PRIu64 " blocks of the range may need %u: nothing moved\n",
-			p->first_sec, p->end_sec - 1, p->free_secs, p->free_secs == 1 ? "" : "s",
-			p->st.data_blocks + p->st.node_blocks, p->need_secs);
+			"the %" PRIu64 " blocks of the range may need %" PRIu64 " in batches of %"
+			PRIu64 ": nothing moved\n", p->first_sec, p->end_sec - 1, p->free_secs,
+			p->free_secs == 1 ? "" : "s", p->st.data_blocks + p->st.node_blocks,
+			p->need_secs, o->batch_blocks);
 		return 1;
 	}
 	return 0;
 }
 
-/* After the commit (the volume opened again): the range must hold no valid block; the
- * lowest and highest block valid now that was not before the move tell where they went. */
+/* After the last commit (the volume opened again): the range must hold no valid block. */
 static int verify(struct zf2fs_vol *vol, const struct opts *o, const struct plan *p)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
@@ -226,10 +334,11 @@ static int verify(struct zf2fs_vol *vol, const struct opts *o, const struct plan
 	free(sit);
 	printf("moved %" PRIu64 " data and %" PRIu64 " node blocks (%" PRIu64 " owner nodes "
 	       "rewritten) from [0x%" PRIx64 ", 0x%" PRIx64 ") into sections %u-%u "
-	       "[0x%" PRIx64 ", 0x%" PRIx64 ")\n", p->st.data_blocks, p->st.node_blocks,
-	       p->st.owner_nodes, o->start, o->start + o->len, p->first_sec, p->end_sec - 1,
-	       vi->main_blkaddr + (uint64_t)p->first_sec * sec_blocks(vi),
-	       vi->main_blkaddr + (uint64_t)p->end_sec * sec_blocks(vi));
+	       "[0x%" PRIx64 ", 0x%" PRIx64 ") in %u checkpoint%s\n", p->st.data_blocks,
+	       p->st.node_blocks, p->st.owner_nodes, o->start, o->start + o->len, p->first_sec,
+	       p->end_sec - 1, vi->main_blkaddr + (uint64_t)p->first_sec * sec_blocks(vi),
+	       vi->main_blkaddr + (uint64_t)p->end_sec * sec_blocks(vi), p->batches,
+	       p->batches == 1 ? "" : "s");
 	if (left) {
 		fprintf(stderr, PROG ": %" PRIu64 " valid blocks are still in the range\n", left);
 		return 1;
@@ -263,76 +372,89 @@ static int open_for_moving(const struct opts *o, const struct zf2fs_log *log,
 	return 0;
 }
 
+/* The tests' hook: ZF2FS_FAULT_WRITES=N makes the N-th write fail (and every one after),
+ * as in fsck.f2fs. */
+static unsigned long fault_at(void)
+{
+	const char *fault = getenv("ZF2FS_FAULT_WRITES");
+
+	return fault && *fault ? strtoul(fault, NULL, 10) : 0;
+}
+
 /* The commit, with the tests' hooks: the N-th write fails (and every one after) when
  * ZF2FS_FAULT_WRITES=N, as in fsck.f2fs; -d 3 tells how many writes it made. */
 static int commit(struct zf2fs_vol *vol, struct zf2fs_txn *txn, const struct zf2fs_log *log)
 {
-	const char *fault = getenv("ZF2FS_FAULT_WRITES");
 	struct zf2fs_dev *dev = zf2fs_vol_dev(vol, 0);
-	unsigned long before = zf2fs_dev_write_count(dev);
+	unsigned long before = zf2fs_dev_write_count(dev), fault = fault_at();
 	int err;
 
-	if (fault && *fault)
-		zf2fs_dev_fail_writes_after(dev, strtoul(fault, NULL, 10));
+	if (fault)
+		zf2fs_dev_fail_writes_after(dev, fault);
 	err = zf2fs_txn_commit(txn);
 	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "the commit made %lu writes",
 		   zf2fs_dev_write_count(dev) - before);
 	return err;
 }
 
+/* -s/-l/-t/-i: the range moved in batches, a checkpoint each; everything refusable is
+ * refused by the dry pass, before the first write. */
 static int run(const struct opts *o, const struct zf2fs_log *log)
 {
 	struct zf2fs_vol *vol;
-	struct zf2fs_txn *txn = NULL;
 	struct plan p = { 0 };
+	struct opts d = *o;
+	struct ranger r = { .o = &d, .log = log, .p = &p };
+	const struct zf2fs_vol_info *vi;
+	struct zf2fs_move_stats st = { 0 };
+	struct zf2fs_move_batch_result res = { 0 };
 	int err, rc;
 
 	rc = open_for_moving(o, log, &vol);
 	if (rc)
 		return rc;
-	{
-		struct opts d = *o;
-		const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
-
-		/* f2fs-tools' defaults: the main area's start, one segment, next to the range */
-		if (!d.have_start)
-			d.start = vi->main_blkaddr;
-		if (!d.have_len)
-			d.len = vi->blocks_per_seg;
-		if (!d.have_target)
-			d.target = d.left ? d.start - 1 : d.start + d.len;
-		rc = check_range(&d, vi, &p) ? 1 : 0;
-		if (!rc)
-			err = zf2fs_txn_begin(vol, &txn);
-		if (!rc && err)
-			rc = say(err, "starting a transaction on", o->dev);
-		if (!rc)
-			rc = plan_move(vol, txn, &d, &p);
-		if (!rc && !(p.st.data_blocks + p.st.node_blocks)) {
-			printf("no valid block in [0x%" PRIx64 ", 0x%" PRIx64 "): nothing to move\n",
-			       d.start, d.start + d.len);
-			zf2fs_txn_free(txn);
-			zf2fs_vol_close(vol);
-			return 0;
-		}
-		if (!rc) {
-			err = commit(vol, txn, log);
-			if (err)
-				rc = say(err, "moving the blocks on", o->dev);
-		}
-		zf2fs_txn_free(txn);
-		zf2fs_vol_close(vol);
-		if (rc)
-			return rc;
-		/* the handle described the old checkpoint: open the new one */
-		err = zf2fs_vol_open(&o->dev, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, log, &vol);
-		if (err)
-			return say(err, "opening again", o->dev);
-		err = zf2fs_move_reset_free_zones(vol, NULL);
-		rc = err ? say(err, "resetting freed zones of", o->dev) : verify(vol, &d, &p);
-		zf2fs_vol_close(vol);
-		return rc;
+	vi = zf2fs_vol_info(vol);
+	/* f2fs-tools' defaults: the main area's start, one segment, next to the range */
+	if (!d.have_start)
+		d.start = vi->main_blkaddr;
+	if (!d.have_len)
+		d.len = vi->blocks_per_seg;
+	if (!d.have_target)
+		d.target = d.left ? d.start - 1 : d.start + d.len;
+	r.main_blkaddr = vi->main_blkaddr;
+	rc = check_range(&d, vi, &p) ? 1 : 0;
+	if (!rc)
+		rc = plan_move(vol, &r);
+	if (!rc && !(p.st.data_blocks + p.st.node_blocks)) {
+		printf("no valid block in [0x%" PRIx64 ", 0x%" PRIx64 "): nothing to move\n",
+		       d.start, d.start + d.len);
+		goto out;
 	}
+	if (rc)
+		goto out;
+	r.dry = false;
+	r.pos = d.start;
+	r.fault = fault_at();
+	p.need_secs = 0;
+	err = zf2fs_move_batches(&vol, d.batch_blocks, 0, &range_ops, &r, &st, &res);
+	p.batches = res.batches;
+	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "the commits made %lu writes in %u checkpoint%s",
+		   r.writes, res.batches, res.batches == 1 ? "" : "s");
+	if (err) {
+		fprintf(stderr, PROG ": %s while moving the blocks on %s (%u batch%s committed "
+			"before: the volume is valid, that part of the range moved)\n",
+			strerror(err == -ZF2FS_EFSCORRUPTED ? EUCLEAN : -err), o->dev, res.batches,
+			res.batches == 1 ? "" : "es");
+		rc = 1;
+		goto out;
+	}
+	p.st = st;
+	rc = verify(vol, &d, &p);
+out:
+	free(r.sit);
+	if (vol)
+		zf2fs_vol_close(vol);
+	return rc;
 }
 
 /* The lowest run of @need consecutive free sections: its first, or UINT32_MAX. */
@@ -386,9 +508,20 @@ static int queue_file(struct zf2fs_vol *vol, struct zf2fs_txn *txn, const struct
 	return 0;
 }
 
+#define EXIT_SKIPPED 2   /* --file DIR: some files skipped for want of free sections */
+#define FILE_NO_ROOM 3   /* run_file: no run of free sections large enough, nothing moved */
+
+static int run_dir(const struct opts *o, const struct zf2fs_log *log, struct zf2fs_vol *vol,
+		   uint32_t ino, const char *path);
+static int run_file(const struct opts *o, const struct zf2fs_log *log, const char *path,
+		    bool listed);
+
 /* --file PATH: the file's blocks moved, in file order, into the lowest run of free
- * sections that holds them and what the move rewrites besides. */
-static int run_file(const struct opts *o, const struct zf2fs_log *log, const char *path)
+ * sections that holds them and what the move rewrites besides; a directory: every
+ * regular file below it (run_dir).  0 (done, or contiguous already), 1 (an error or a
+ * refusal, one line printed) or FILE_NO_ROOM. */
+static int run_file(const struct opts *o, const struct zf2fs_log *log, const char *path,
+		    bool listed)
 {
 	struct zf2fs_vol *vol;
 	struct zf2fs_txn *txn = NULL;
@@ -397,6 +530,7 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 	struct zf2fs_move_stats st = { 0 };
 	struct zf2fs_sit_entry *sit = NULL;
 	uint32_t ino, need, first = UINT32_MAX, logs = 0;
+	uint64_t need64;
 	char why[256] = "";
 	int err, rc = inode ? open_for_moving(o, log, &vol) : say(-ENOMEM, "starting on", o->dev);
 
@@ -404,6 +538,7 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 		free(inode);
 		return rc;
 	}
+	rc = 0;
 	err = zf2fs_path_lookup(vol, path, 0, &ino, why, sizeof(why));
 	if (!err)
 		err = zf2fs_inode_read(vol, ino, inode, NULL, why, sizeof(why));
@@ -411,8 +546,14 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 		fprintf(stderr, PROG ": %s: %s\n", path, why[0] ? why : strerror(-err));
 		goto fail;
 	}
+	/* a listed path is a regular file by its entry: an inode saying otherwise is damage,
+	 * not a directory to walk again */
+	if ((zf2fs_get(inode->i.i_mode) & 0170000) == 0040000 && !listed) {
+		free(inode);
+		return run_dir(o, log, vol, ino, path);
+	}
 	if ((zf2fs_get(inode->i.i_mode) & 0170000) != 0100000) {
-		fprintf(stderr, PROG ": %s is not a regular file\n", path);
+		fprintf(stderr, PROG ": %s is not a regular file or a directory\n", path);
 		goto fail;
 	}
 	err = zf2fs_file_extents(vol, inode, &before);
@@ -436,12 +577,14 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 		say(err, "queueing the blocks of", path);
 		goto fail;
 	}
-	need = sections_needed(vol, 0, 0, &st) + (uint32_t)__builtin_popcount(logs);
+	need64 = sections_needed(vol, 0, 0, &st) + (uint64_t)__builtin_popcount(logs);
+	need = need64 > UINT32_MAX ? UINT32_MAX : (uint32_t)need64;
 	first = free_run(vol, sit, need);
 	free(sit);
 	if (first == UINT32_MAX) {
-		fprintf(stderr, PROG ": %s: no run of %u free sections for its %" PRIu64 " blocks: "
-			"nothing moved\n", o->dev, need, before.blocks);
+		fprintf(stderr, PROG ": %s: no run of %u free sections on %s for its %" PRIu64
+			" blocks: nothing moved\n", path, need, o->dev, before.blocks);
+		rc = FILE_NO_ROOM;
 		goto fail;
 	}
 	err = zf2fs_move_set_target(txn, first, first + need);
@@ -483,12 +626,43 @@ fail:
 	zf2fs_txn_free(txn);
 	zf2fs_vol_close(vol);
 	free(inode);
-	return 1;
+	return rc ? rc : 1;
+}
+
+/* --file DIR: the regular files below @ino listed first (the volume @vol, closed here),
+ * then each made contiguous in a checkpoint of its own.  A file without a run of free
+ * sections large enough is named and skipped; any other failure stops.  0 every file is
+ * contiguous now, EXIT_SKIPPED some were skipped, 1 an error. */
+static int run_dir(const struct opts *o, const struct zf2fs_log *log, struct zf2fs_vol *vol,
+		   uint32_t ino, const char *path)
+{
+	char **paths = NULL, why[256] = "";
+	size_t n = 0, skipped = 0, i;
+	int err = defrag_list_files(vol, ino, path, &paths, &n, why, sizeof(why)), rc = 0;
+
+	zf2fs_vol_close(vol);
+	if (err) {
+		if (why[0])
+			fprintf(stderr, PROG ": %s while listing %s: %s\n", strerror(-err), path, why);
+		else
+			say(err, "listing the files below", path);
+		return 1;
+	}
+	for (i = 0; i < n && rc != 1; i++) {
+		rc = run_file(o, log, paths[i], true);
+		skipped += rc == FILE_NO_ROOM;
+	}
+	printf("%s: %zu regular file%s, %zu skipped for want of free sections%s\n", path, n,
+	       n == 1 ? "" : "s", skipped, rc == 1 && i < n ? ", stopped by the error above" : "");
+	defrag_free_paths(paths, n);
+	if (rc == 1)
+		return 1;
+	return skipped ? EXIT_SKIPPED : 0;
 }
 
 int main(int argc, char **argv)
 {
-	enum { OPT_FILE = 256 };
+	enum { OPT_FILE = 256, OPT_BATCH };
 	static const struct option opts[] = {
 		{ "start", required_argument, NULL, 's' },
 		{ "length", required_argument, NULL, 'l' },
@@ -496,11 +670,12 @@ int main(int argc, char **argv)
 		{ "left", no_argument, NULL, 'i' },
 		{ "debug", required_argument, NULL, 'd' },
 		{ "file", required_argument, NULL, OPT_FILE },
+		{ "batch-blocks", required_argument, NULL, OPT_BATCH },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { 0 };
+	struct opts o = { .batch_blocks = DEFAULT_BATCH_BLOCKS };
 	struct zf2fs_log log = { .level = 0, .fn = zf2fs_cli_log, .arg = (void *)PROG };
 	const char *file = NULL;
 	int c;
@@ -528,6 +703,10 @@ int main(int argc, char **argv)
 		case OPT_FILE:
 			file = optarg;
 			break;
+		case OPT_BATCH:
+			o.batch_blocks = zf2fs_parse_u64(PROG, optarg, "batch blocks", 1, UINT32_MAX);
+			o.have_batch = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -545,9 +724,10 @@ int main(int argc, char **argv)
 	o.dev = argv[optind];
 	log.level = o.level;
 	if (file) {
-		if (o.have_start || o.have_len || o.have_target || o.left)
-			zf2fs_usage_error(PROG, "--file takes none of -s, -l, -t, -i");
-		return run_file(&o, &log, file);
+		if (o.have_start || o.have_len || o.have_target || o.left || o.have_batch)
+			zf2fs_usage_error(PROG, "--file takes none of -s, -l, -t, -i, --batch-blocks");
+		c = run_file(&o, &log, file, false);
+		return c == FILE_NO_ROOM ? 1 : c;
 	}
 	return run(&o, &log);
 }

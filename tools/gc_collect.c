@@ -51,6 +51,7 @@ struct run {
 	uint32_t nv;
 	const char *stop;               /* why the list ended early, or NULL */
 	uint32_t free_before, free_after, checkpoints, zones_reset;
+	uint32_t next, batch_first;     /* the next victim to queue, the batch's first */
 	struct zf2fs_move_stats st;
 };
 
@@ -165,33 +166,37 @@ static int pick_victims(struct run *r, struct zf2fs_vol *vol)
 	return err;
 }
 
-/* Move victims [*next, nv) until the batch is full; commit. */
-static int move_batch(struct run *r, struct zf2fs_vol *vol, uint32_t *next)
+/* The next victim queued (zf2fs_move_batches asks, a section at a time). */
+static int queue_victim(void *arg, struct zf2fs_txn *txn, uint64_t room,
+			struct zf2fs_move_stats *st, bool *done)
 {
-	struct zf2fs_txn *txn;
-	uint64_t queued = 0;
-	int err = zf2fs_txn_begin(vol, &txn);
+	struct run *r = arg;
+	struct victim *v;
+	struct zf2fs_move_stats before = *st;
+	int err;
 
+	(void)room;   /* a section is the smallest piece */
+	if (r->next >= r->nv) {
+		*done = true;
+		return 0;
+	}
+	v = &r->vs[r->next];
+	err = zf2fs_move_section(txn, v->v.secno, st);
 	if (err)
 		return err;
-	while (*next < r->nv && (queued == 0 || queued < r->o->batch_blocks)) {
-		struct victim *v = &r->vs[*next];
-		struct zf2fs_move_stats before = r->st;
+	v->data = st->data_blocks - before.data_blocks;
+	v->nodes = st->node_blocks - before.node_blocks;
+	r->next++;
+	return 0;
+}
 
-		err = zf2fs_move_section(txn, v->v.secno, &r->st);
-		if (err)
-			break;
-		v->data = r->st.data_blocks - before.data_blocks;
-		v->nodes = r->st.node_blocks - before.node_blocks;
-		queued += v->data + v->nodes;
-		(*next)++;
-	}
-	if (!err)
-		err = zf2fs_txn_commit(txn);
-	zf2fs_txn_free(txn);
-	if (!err)
-		r->checkpoints++;
-	return err;
+/* Opened again after each batch; a failed batch's message is kept for print_error. */
+static int reopen(void *arg, struct zf2fs_vol **ret)
+{
+	struct run *r = arg;
+
+	return zf2fs_vol_open(r->o->devices, 1 + r->o->ndevices, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL,
+			      &r->log, ret);
 }
 
 static void print_text(const struct run *r)
@@ -259,6 +264,16 @@ static int check_freed(struct run *r, struct zf2fs_vol *vol, uint32_t from, uint
 	return free_sections(vol, &r->free_after);
 }
 
+/* After each batch: which of its victims are free now. */
+static int batch_committed(void *arg, struct zf2fs_vol *vol)
+{
+	struct run *r = arg;
+	int err = check_freed(r, vol, r->batch_first, r->next);
+
+	r->batch_first = r->next;
+	return err;
+}
+
 static int refuse_unclean(const struct run *r, struct zf2fs_vol *vol)
 {
 	const char *why = zf2fs_unclean_reason(zf2fs_vol_info(vol)->ckpt_flags);
@@ -273,7 +288,6 @@ int gc_collect_run(const struct gc_collect_opts *o)
 {
 	struct run r = { .o = o };
 	struct zf2fs_vol *vol = NULL;
-	uint32_t next = 0;
 	int err, rc = EXIT_OK;
 
 	r.log = (struct zf2fs_log){ .level = o->verbose, .fn = log_keep, .arg = &r.le };
@@ -314,35 +328,21 @@ int gc_collect_run(const struct gc_collect_opts *o)
 		rc = EXIT_OPERATIONAL;
 		goto out;
 	}
-	while (!o->dry_run && next < r.nv) {
-		uint32_t first = next, reset = 0;
+	if (!o->dry_run) {
+		static const struct zf2fs_move_batch_ops ops = {
+			.queue = queue_victim, .reopen = reopen, .committed = batch_committed,
+		};
+		struct zf2fs_move_batch_result res;
 
-		err = move_batch(&r, vol, &next);
-		zf2fs_vol_close(vol);
-		vol = NULL;
+		err = zf2fs_move_batches(&vol, o->batch_blocks, 0, &ops, &r, &r.st, &res);
+		r.checkpoints = res.batches;
+		r.zones_reset = res.zones_reset;
 		if (err) {
 			if (err == -ENOSPC)
 				snprintf(r.le.msg, sizeof(r.le.msg), "%s: not enough free sections "
 					 "for the moved blocks (nothing of this batch committed): "
 					 "collect fewer sections", o->devices[0]);
 			rc = fail(&r.le, err, "moving blocks on", o->devices[0]);
-			/* zones written by the failed batch are free in the checkpoint: empty
-			 * them again for the next writer (best effort; the kernel does it at
-			 * mount too) */
-			if (!open_vol(&r, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &vol))
-				(void)zf2fs_move_reset_free_zones(vol, NULL);
-			goto out;
-		}
-		/* the handle describes the old checkpoint after a commit */
-		err = open_vol(&r, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &vol);
-		if (!err)
-			err = check_freed(&r, vol, first, next);
-		/* the next batch's logs may go to the zones this one freed */
-		if (!err)
-			err = zf2fs_move_reset_free_zones(vol, &reset);
-		r.zones_reset += reset;
-		if (err) {
-			rc = fail(&r.le, err, "opening again", o->devices[0]);
 			goto out;
 		}
 	}

@@ -17,13 +17,14 @@
  * allocator writes only at write pointers and inside zone capacity.
  *
  * The moves of one transaction are held in memory (a block each): callers that move much
- * commit in batches (zf2fs_move_stats.data_blocks + node_blocks tell the queued amount).
+ * commit in batches (zf2fs_move_batches below).
  * A transaction that moves blocks should do nothing else (its other changes would
  * be written to the same logs, which is safe, but the counts below would not say so).
  */
 #ifndef ZF2FS_MOVE_H
 #define ZF2FS_MOVE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "zf2fs/zf2fs.h"
@@ -81,6 +82,58 @@ ZF2FS_EXPORT int zf2fs_move_set_target(struct zf2fs_txn *txn, uint32_t first_sec
  * zf2fs_vol_zones() and zf2fs_vol_reset_zone().
  */
 ZF2FS_EXPORT int zf2fs_move_reset_free_zones(struct zf2fs_vol *vol, uint32_t *ret_reset);
+
+/* ---- moving in batches (lib/move_batch.c) ---------------------------------------------
+ * A move too large to hold in memory (a block each until the commit) is cut into batches,
+ * each its own transaction and its own checkpoint: an interruption leaves the volume as
+ * the last completed batch left it, a valid volume with every file intact.  The caller
+ * says what to queue next; the loop owns the transaction, the commit, opening the
+ * volume again after it (the handle describes the old checkpoint) and, on zoned volumes,
+ * resetting the zones a batch emptied before the next one writes.  gc.f2fs collect
+ * queues a victim section at a time, defrag.f2fs a piece of its range. */
+struct zf2fs_move_batch_ops {
+	/* Queue the next piece of work on @txn (adding to @st): at most about @room valid
+	 * blocks when the caller can cut its work that finely (a batch closes once it holds
+	 * @batch_blocks).  *@ret_done = true, and nothing queued, when no work is left. */
+	int (*queue)(void *arg, struct zf2fs_txn *txn, uint64_t room,
+		     struct zf2fs_move_stats *st, bool *ret_done);
+	/* Open the volume again (as it was opened first) into *@ret_vol. */
+	int (*reopen)(void *arg, struct zf2fs_vol **ret_vol);
+	/* Optional: a batch is queued (@batch: its stats alone): set the target, check the
+	 * room, arm test hooks.  Nonzero stops the loop before this batch is committed. */
+	int (*before_commit)(void *arg, struct zf2fs_vol *vol, struct zf2fs_txn *txn,
+			     const struct zf2fs_move_stats *batch);
+	/* Optional: a batch's commit returned @err; @vol is still the handle it wrote
+	 * through (closed next): count its writes. */
+	void (*commit_done)(void *arg, struct zf2fs_vol *vol, int err);
+	/* Optional: a batch is committed; @vol is the volume opened again, its freed zones
+	 * reset.  Nonzero stops the loop. */
+	int (*committed)(void *arg, struct zf2fs_vol *vol);
+};
+
+#define ZF2FS_MOVE_BATCH_DRY 0x1   /* queue each batch, call before_commit, commit nothing */
+
+/* What a batched move did. */
+struct zf2fs_move_batch_result {
+	uint32_t batches;       /* batches queued (and, unless dry, committed) */
+	uint32_t zones_reset;   /* zones reset after the commits */
+};
+
+/*
+ * Queue through @ops until it is done, in batches of at least @batch_blocks valid blocks
+ * (the last may hold fewer; a piece that overshoots is kept whole), each committed in a
+ * checkpoint of its own.  *@vol is the volume opened for writing; after a commit it is
+ * closed and opened again through @ops->reopen (after a failed commit too, when that
+ * works, to reset the zones the batch wrote; *@vol is NULL when reopening failed).  On a
+ * zoned volume the free zones are reset before the first batch too.
+ * @st gets the sum of every batch's stats.  Returns 0; -EINVAL for @batch_blocks 0;
+ * the errors of @ops, zf2fs_txn_begin(), zf2fs_txn_commit() (the batches before stay
+ * committed) and zf2fs_move_reset_free_zones().
+ */
+ZF2FS_EXPORT int zf2fs_move_batches(struct zf2fs_vol **vol, uint64_t batch_blocks,
+				    unsigned flags, const struct zf2fs_move_batch_ops *ops,
+				    void *arg, struct zf2fs_move_stats *st,
+				    struct zf2fs_move_batch_result *res);
 
 #ifdef __cplusplus
 }

@@ -7,12 +7,19 @@
 #    (ours, Debian's 1.15 when installed) clean;
 #  - the same with -i (at or below a target above the range);
 #  - refusals (range or target outside the main area, target inside the range, a window
-#    without room, an unclean volume, --file of a directory or missing path) exit 1 with one line and leave the image
+#    without room, an unclean volume, --file of a missing path) exit 1 with one line and leave the image
 #    byte-identical;
 #  - a fault at every write of a small move leaves the old volume or the new one, both
 #    fscks clean;
+#  - --batch-blocks smaller than the range: several checkpoints (the version goes up by
+#    more than one), the same checks; faults at sampled writes of a batched move leave
+#    the old volume, a completed batch's or the new one, clean, files unchanged;
 #  - --file: populated.img's fragmented /big.bin ends in one extent (dump.f2fs --frag),
-#    files unchanged, fscks clean, the same fault check; a contiguous file is left alone.
+#    files unchanged, fscks clean, the same fault check; a contiguous file is left alone;
+#    a symlink refused;
+#  - --file DIR: the fragmented files below /age1 (cut by small range moves) end in one
+#    extent each, files unchanged, fscks clean; a second run writes nothing; a file without
+#    a run of free sections large enough is named and skipped, exit 2.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/move_lib.sh"
@@ -149,7 +156,6 @@ refused "target outside the main area" "$IMG" -s $START -l $LEN -t $((MAIN + NSE
 refused "no whole section in the window" "$IMG" -s $START -l $LEN -t $((START + LEN + 1)) -i
 refused "a window of one section" "$IMG" -s $START -l $LEN -t $((MAIN + (NSEGS - 1) * 512))
 refused "--file of a missing path" "$IMG" --file /age0/no-such-file
-refused "--file of a directory" "$IMG" --file /age0
 UNC=$TEST_TMP/unclean.img
 xz -dc "$BASE/unclean.img.xz" > "$UNC" || hard_error "cannot unpack unclean.img"
 refused "unclean volume" "$UNC" -l 512
@@ -199,7 +205,7 @@ fault_loop()
 	cp "$img" "$TEST_TMP/new.img"
 	"$DEFRAG" -d 3 "$@" "$TEST_TMP/new.img" > "$TEST_TMP/new.out" 2>&1 ||
 		hard_error "$name failed: $(cat "$TEST_TMP/new.out")"
-	w=$(sed -n 's/.*the commit made \([0-9]*\) writes.*/\1/p' "$TEST_TMP/new.out")
+	w=$(sed -n 's/.*the commits\? made \([0-9]*\) writes.*/\1/p' "$TEST_TMP/new.out")
 	[ -n "$w" ] && [ "$w" -gt 2 ] || hard_error "$name: no write count in: $(cat "$TEST_TMP/new.out")"
 	"$DUMP" --segments "$img" > "$TEST_TMP/old.segs"
 	"$DUMP" --segments "$TEST_TMP/new.img" > "$TEST_TMP/new.segs"
@@ -235,6 +241,78 @@ SS=$((MAIN + SMALL * 512))
 ST=$((MAIN + (NSEGS - 10) * 512))
 fault_loop 1 "moving segment $SMALL" "$IMG" "$TEST_TMP/before.sha" -s $SS -l 512 -t $ST
 
+# cpver IMAGE: the checkpoint version in use
+cpver() { "$DUMP" --json --checkpoint "$1" | python3 -c 'import json, sys
+c = json.load(sys.stdin)["checkpoint"]; print(c["packs"][c["current_pack"]]["checkpoint_ver"])'; }
+
+# 4b. a range moved in batches smaller than it: one checkpoint per batch (the version
+# goes up by more than one), the same end state as one big move
+BLEN=$((6 * 512))
+BT=$((MAIN + (LAST + 5) * 512))
+B=$TEST_TMP/batch.img
+cp "$IMG" "$B"
+V0=$(cpver "$IMG")
+if "$DEFRAG" --batch-blocks 256 -s $START -l $BLEN -t $BT "$B" > "$TEST_TMP/batch.out" 2> "$TEST_TMP/batch.err" &&
+   V1=$(cpver "$B") && [ $((V1 - V0)) -gt 1 ] &&
+   grep -q "in $((V1 - V0)) checkpoints" "$TEST_TMP/batch.out" &&
+   segs "$B" "$TEST_TMP/batch.json" &&
+   check_moved "$TEST_TMP/old.json" "$TEST_TMP/batch.json" $START $BLEN $BT right > "$TEST_TMP/chk" &&
+   shas "$B" | cmp -s - "$TEST_TMP/before.sha" && out=$(both_clean "$B"); then
+	tap_ok "--batch-blocks 256 over $BLEN blocks: checkpoint version $V0 -> $V1, range empty, files unchanged, fscks clean: $(cat "$TEST_TMP/batch.out")"
+else
+	tap_fail "--batch-blocks 256: version $V0 -> ${V1:-?}: $(cat "$TEST_TMP/batch.out" "$TEST_TMP/batch.err")"; cat "$TEST_TMP/chk"; echo "${out:-}"
+fi
+# the same range in one batch: one checkpoint
+cp "$IMG" "$TEST_TMP/onebatch.img"
+if "$DEFRAG" -s $START -l $BLEN -t $BT "$TEST_TMP/onebatch.img" > "$TEST_TMP/one.out" 2>&1 &&
+   [ $(( $(cpver "$TEST_TMP/onebatch.img") - V0 )) = 1 ]; then
+	tap_ok "the same range with the default batch: one checkpoint"
+else
+	tap_fail "the same range with the default batch: $(cat "$TEST_TMP/one.out")"
+fi
+
+# 4c. faults at sampled writes of a batched move (counted over all its commits): the
+# volume is the old one, the new one or one a completed batch left (its checkpoint
+# version in between), always clean for both fscks with every file's sha256 unchanged
+batch_fault_loop()
+{
+	local step=$1 img=$2 w n v vnew runs=0 mids=0 olds=0 why= seen=
+	shift 2
+	cp "$img" "$TEST_TMP/bnew.img"
+	"$DEFRAG" -d 3 "$@" "$TEST_TMP/bnew.img" > "$TEST_TMP/bnew.out" 2>&1 ||
+		hard_error "batched move failed: $(cat "$TEST_TMP/bnew.out")"
+	w=$(sed -n 's/.*the commits made \([0-9]*\) writes.*/\1/p' "$TEST_TMP/bnew.out")
+	[ -n "$w" ] && [ "$w" -gt 2 ] || hard_error "no write count in: $(cat "$TEST_TMP/bnew.out")"
+	vnew=$(cpver "$TEST_TMP/bnew.img")
+	for n in $( (seq 1 "$step" "$w"; seq $((w > 10 ? w - 9 : 1)) "$w") | sort -nu) $((w + 1)); do
+		cp "$img" "$TEST_TMP/bt.img"
+		ZF2FS_FAULT_WRITES=$n "$DEFRAG" "$@" "$TEST_TMP/bt.img" > "$TEST_TMP/brun" 2>&1
+		rc=$?
+		runs=$((runs + 1))
+		if [ $n -le "$w" ] && [ $rc = 0 ]; then why="write $n failed, yet defrag exited 0"; break; fi
+		if [ $n -gt "$w" ] && [ $rc != 0 ]; then why="with $w writes allowed: exit $rc: $(cat "$TEST_TMP/brun")"; break; fi
+		if ! out=$(both_clean "$TEST_TMP/bt.img" $'^\tInvalid CP CRC offset: '); then
+			why="write $n: $out"; break
+		fi
+		v=$(cpver "$TEST_TMP/bt.img")
+		seen="$seen $n:$v"
+		if [ "$v" -lt "$V0" ] || [ "$v" -gt "$vnew" ]; then why="write $n: checkpoint version $v outside $V0..$vnew"; break; fi
+		[ "$v" = "$V0" ] && olds=$((olds + 1))
+		[ "$v" -gt "$V0" ] && [ "$v" -lt "$vnew" ] && mids=$((mids + 1))
+		if ! shas "$TEST_TMP/bt.img" | cmp -s - "$TEST_TMP/before.sha"; then
+			why="write $n: file contents changed"; break
+		fi
+	done
+	if [ -n "$why" ]; then
+		tap_fail "faults in a batched move: $why"
+	elif [ $mids -lt 1 ] || [ $olds -lt 1 ]; then
+		tap_fail "faults in a batched move: $olds runs left the old volume, $mids a batch's: the faults did not reach every commit (write:version$seen; $V0..$vnew)"
+	else
+		tap_ok "faults in a batched move ($w writes, versions $V0..$vnew): $runs runs, $olds left the old volume, $mids a completed batch's, all clean for both fscks with files unchanged"
+	fi
+}
+batch_fault_loop 97 "$IMG" --batch-blocks 128 -s $START -l $((3 * 512)) -t $BT
+
 # 5. --file: populated.img's /big.bin (1486 blocks in 3 extents) made contiguous
 P=$TEST_TMP/populated.img
 xz -dc "$BASE/populated.img.xz" > "$P" || hard_error "cannot unpack populated.img"
@@ -260,6 +338,67 @@ if "$DEFRAG" --file /big.bin "$TEST_TMP/again.img" > "$TEST_TMP/again.out" 2>&1 
 else
 	tap_fail "--file of a contiguous file: $(cat "$TEST_TMP/again.out")"
 fi
+refused "--file of a symlink" "$P" --file /link_short
+
+# 5b. --file DIR: the files of /age1 fragmented first (three short pieces of each used
+# segment moved away cut the files that cross them), then every regular file below /age1 made contiguous:
+# dump.f2fs --frag counts one extent per file, nothing fragmented, files unchanged, fscks
+# clean; a second run moves nothing
+fragdir() { "$DUMP" --json --frag "$1" "$2" | python3 -c 'import json, sys
+r = json.load(sys.stdin)["fragmentation"][0]; print(r["files_with_blocks"], r["extents"], r["fragmented"])'; }
+FD=$TEST_TMP/fdir.img
+cp "$IMG" "$FD"
+for seg in $(seq "$FIRST" "$LAST"); do
+	for ofs in 100 250 400; do
+		"$DEFRAG" -s $((MAIN + seg * 512 + ofs)) -l 20 -t $((MAIN + (NSEGS - 40) * 512)) "$FD" > /dev/null 2>&1
+	done
+done
+shas "$FD" > "$TEST_TMP/fd.sha"
+read -r DF DE DX < <(fragdir /age1 "$FD")
+[ "${DX:-0}" -ge 2 ] || hard_error "could not fragment the files of /age1 (${DX:-?} fragmented)"
+cp "$FD" "$TEST_TMP/fdir0.img"
+if "$DEFRAG" --file /age1 "$FD" > "$TEST_TMP/fdir.out" 2> "$TEST_TMP/fdir.err" &&
+   read -r AF AE AX < <(fragdir /age1 "$FD") && [ "$AX" = 0 ] && [ "$AE" = "$AF" ] && [ "$AF" = "$DF" ] &&
+   shas "$FD" | cmp -s - "$TEST_TMP/fd.sha" && out=$(both_clean "$FD"); then
+	tap_ok "--file /age1: $DF files, $DE extents ($DX fragmented) -> $AE extents, none fragmented (dump.f2fs --frag), files unchanged, fscks clean: $(tail -1 "$TEST_TMP/fdir.out")"
+else
+	tap_fail "--file /age1: $DF files $DE extents $DX fragmented -> ${AF:-?} ${AE:-?} ${AX:-?}: $(tail -2 "$TEST_TMP/fdir.out") $(cat "$TEST_TMP/fdir.err")"; echo "${out:-}"
+fi
+cp "$FD" "$TEST_TMP/fdir2.img"
+if "$DEFRAG" --file /age1 "$TEST_TMP/fdir2.img" > "$TEST_TMP/fdir2.out" 2>&1 && cmp -s "$FD" "$TEST_TMP/fdir2.img" &&
+   [ "$(grep -c 'already contiguous' "$TEST_TMP/fdir2.out")" = "$(grep -c 'already contiguous\|extents before' "$TEST_TMP/fdir.out")" ]; then
+	tap_ok "--file /age1 again: nothing written, every file already contiguous"
+else
+	tap_fail "--file /age1 again: $(tail -3 "$TEST_TMP/fdir2.out")"
+fi
+
+# 5c. --file DIR with a file that cannot be made contiguous: sections of 8 segments, 4
+# small files, one of them cut by a range move that leaves 3 free sections in a row: the
+# cut file (it needs 5) is named and skipped, the others are done (contiguous already),
+# exit 2, nothing written
+N8=$(new_image sec8.img 256M)
+"$MKFS" -f -q -s 8 "$N8" >/dev/null 2>&1 || hard_error "mkfs -s 8 failed"
+for i in 1 2 3 4; do head -c 300000 /dev/urandom > "$TEST_TMP/h$i"; done
+"$POP" "$N8" d/ d/h1="$TEST_TMP/h1" d/h2="$TEST_TMP/h2" d/h3="$TEST_TMP/h3" d/h4="$TEST_TMP/h4" ||
+	hard_error "populating sec8.img failed"
+N8M=$("$DUMP" --json --segments "$N8" | python3 -c 'import json, sys; print(json.load(sys.stdin)["segments"]["main_blkaddr"])')
+H1=$("$DUMP" --json --segments "$N8" | python3 -c 'import json, sys
+s = json.load(sys.stdin)["segments"]
+print(min(e["segno"] for e in s["list"] if e["type"] == "warm_data" and e["valid_blocks"]))')
+"$DEFRAG" -s $((N8M + H1 * 512 + 30)) -l 20 "$N8" > /dev/null 2>&1 || hard_error "cutting /d/h1 failed"
+read -r NF NE NX < <(fragdir /d "$N8")
+[ "${NX:-0}" = 1 ] || hard_error "sec8.img: expected one fragmented file below /d, found ${NX:-?}"
+cp "$N8" "$TEST_TMP/sec8b.img"
+"$DEFRAG" --file /d "$TEST_TMP/sec8b.img" > "$TEST_TMP/skip.out" 2> "$TEST_TMP/skip.err"
+rc=$?
+if [ $rc = 2 ] && grep -q '^defrag.f2fs: /d/h1: no run of ' "$TEST_TMP/skip.err" &&
+   [ "$(wc -l < "$TEST_TMP/skip.err")" = 1 ] && grep -q '4 regular files, 1 skipped' "$TEST_TMP/skip.out" &&
+   cmp -s "$N8" "$TEST_TMP/sec8b.img" && out=$(both_clean "$TEST_TMP/sec8b.img"); then
+	tap_ok "--file /d without room for /d/h1: exit 2, skipped and named, the others done: $(cat "$TEST_TMP/skip.err")"
+else
+	tap_fail "--file /d without room: exit $rc: $(cat "$TEST_TMP/skip.out" "$TEST_TMP/skip.err")"; echo "${out:-}"
+fi
+
 # the crash check of --file compares /big.bin alone (dumping 400 files per write is slow)
 fault_loop 100 "--file /big.bin" "$P" "$TEST_TMP/big.sha" --file /big.bin
 

@@ -16,6 +16,8 @@
 #include "zf2fs/file.h"
 #include "zf2fs/move.h"
 #include "zf2fs/txn.h"
+#include "zf2fs/zoned.h"
+#include <inttypes.h>
 
 #define MiB (1024ull * 1024)
 #define VOL_BYTES (64 * MiB)
@@ -534,6 +536,266 @@ static void test_refused(void **state)
 	zf2fs_dev_close(dev);
 }
 
+/* ---- zf2fs_move_batches (lib/move_batch.c) ------------------------------------------ */
+
+/* A range queued a piece at a time, at most @room addresses (so at most @room valid
+ * blocks), never past a segment: what defrag.f2fs does. */
+struct batch_range {
+	struct zf2fs_dev *dev;
+	uint64_t start, end, pos;
+	uint32_t first_sec, end_sec;    /* the window */
+	unsigned committed;
+};
+
+static int br_queue(void *arg, struct zf2fs_txn *txn, uint64_t room,
+		    struct zf2fs_move_stats *st, bool *done)
+{
+	struct batch_range *b = arg;
+	uint64_t seg_end = b->pos + ZF2FS_BLOCKS_PER_SEG -
+			   (b->pos - b->start) % ZF2FS_BLOCKS_PER_SEG;
+	uint64_t to = b->pos + room;
+	int err;
+
+	if (b->pos >= b->end) {
+		*done = true;
+		return 0;
+	}
+	if (to > seg_end)
+		to = seg_end;
+	if (to > b->end)
+		to = b->end;
+	err = zf2fs_move_range(txn, b->pos, to - b->pos, st);
+	b->pos = to;
+	return err;
+}
+
+static int br_reopen(void *arg, struct zf2fs_vol **ret)
+{
+	struct batch_range *b = arg;
+
+	return zf2fs_vol_open_devs(&b->dev, 1, &quiet, ret);
+}
+
+static int br_target(void *arg, struct zf2fs_vol *vol, struct zf2fs_txn *txn,
+		     const struct zf2fs_move_stats *batch)
+{
+	struct batch_range *b = arg;
+
+	(void)vol;
+	assert_true(batch->data_blocks + batch->node_blocks > 0 || batch->owner_nodes == 0);
+	return zf2fs_move_set_target(txn, b->first_sec, b->end_sec);
+}
+
+static int br_committed(void *arg, struct zf2fs_vol *vol)
+{
+	struct batch_range *b = arg;
+
+	(void)vol;
+	b->committed++;
+	return 0;
+}
+
+static const struct zf2fs_move_batch_ops br_ops = {
+	.queue = br_queue, .reopen = br_reopen, .before_commit = br_target,
+	.committed = br_committed,
+};
+
+/* The lower half of the main area is the range, the upper half the window. */
+static void br_setup(struct batch_range *b, struct zf2fs_vol *vol, struct zf2fs_dev *dev)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	uint64_t sec_blocks = (uint64_t)vi->segs_per_sec * ZF2FS_BLOCKS_PER_SEG;
+
+	memset(b, 0, sizeof(*b));
+	b->dev = dev;
+	b->start = vi->main_blkaddr;
+	b->end = vi->main_blkaddr + vi->main_secs / 2 * sec_blocks;
+	b->pos = b->start;
+	b->first_sec = vi->main_secs / 2;
+	b->end_sec = vi->main_secs;
+}
+
+/* Valid blocks in [@b->start, @b->end). */
+static uint64_t br_valid(struct zf2fs_vol *vol, const struct batch_range *b)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_sit_entry *sit;
+	uint64_t n = 0;
+
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint64_t a = b->start; a < b->end; a++)
+		n += zf2fs_sit_block_valid(&sit[zf2fs_main_segno(vi->main_blkaddr, a)],
+					   zf2fs_main_seg_off(vi->main_blkaddr, a));
+	free(sit);
+	return n;
+}
+
+/* No free section of the range keeps its zone's write pointer past the zone start. */
+static void check_range_zones_empty(struct zf2fs_vol *vol, const struct batch_range *b)
+{
+	struct zf2fs_sit_entry *sit;
+	struct zf2fs_sec_zone *z;
+	uint32_t nr, empty = 0;
+
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	assert_int_equal(zf2fs_vol_zones(vol, sit, &z, &nr), 0);
+	for (uint32_t i = 0; i < nr; i++) {
+		if (z[i].secno >= b->first_sec || z[i].type == ZF2FS_ZONE_CONV ||
+		    z[i].valid_blocks || is_current_sec(vol, z[i].secno))
+			continue;
+		assert_int_equal(z[i].wp_blocks, 0);
+		empty++;
+	}
+	assert_true(empty > 0);
+	free(z);
+	free(sit);
+}
+
+/* A range moved in batches of @batch blocks: one checkpoint per batch, the range empty,
+ * every file the same, the tables right; on the zoned emulation the zones the moves
+ * emptied reset, and a second batched move into those sections works (a zone whose
+ * write pointer had stayed past its start would refuse the first write there). */
+static void batches(struct zf2fs_dev *(*fresh)(void), bool zoned)
+{
+	struct zf2fs_dev *dev = fresh();
+	struct zf2fs_vol *vol;
+	struct batch_range b;
+	struct zf2fs_move_stats st = { 0 };
+	struct zf2fs_move_batch_result res;
+	uint64_t ver, valid;
+
+	make_aged(&dev, zoned, false);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	br_setup(&b, vol, dev);
+	valid = br_valid(vol, &b);
+	assert_true(valid > 40);
+	ver = zf2fs_vol_info(vol)->cp_ver;
+	assert_int_equal(zf2fs_move_batches(&vol, 0, 0, &br_ops, &b, &st, &res), -EINVAL);
+	assert_int_equal(zf2fs_move_batches(&vol, 32, 0, &br_ops, &b, &st, &res), 0);
+	assert_non_null(vol);
+	assert_true(res.batches > 2);
+	assert_int_equal(b.committed, res.batches);
+	assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + res.batches);
+	/* a node block of the range rewritten earlier as an owner is not moved again */
+	assert_true(st.data_blocks + st.node_blocks + st.owner_nodes >= valid);
+	assert_int_equal(br_valid(vol, &b), 0);
+	check_files(vol, false);
+	check_tables(vol);
+	if (zoned) {
+		assert_true(res.zones_reset > 0);
+		check_range_zones_empty(vol, &b);
+	}
+	print_message("%s: %" PRIu64 " valid blocks in %u batches of 32, %u zones reset\n",
+		      zoned ? "zoned" : "plain", valid, res.batches, res.zones_reset);
+	/* back into the lower half, the sections the first move emptied */
+	b.start = zf2fs_vol_info(vol)->main_blkaddr + (uint64_t)b.first_sec *
+		  zf2fs_vol_info(vol)->segs_per_sec * ZF2FS_BLOCKS_PER_SEG;
+	b.end = zf2fs_vol_info(vol)->main_end;
+	b.pos = b.start;
+	b.end_sec = b.first_sec;
+	b.first_sec = 0;
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(zf2fs_move_batches(&vol, 64, 0, &br_ops, &b, &st, &res), 0);
+	assert_int_equal(br_valid(vol, &b), 0);
+	check_files(vol, false);
+	check_tables(vol);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+}
+
+static void test_batches(void **state)
+{
+	(void)state;
+	batches(fresh_plain, false);
+}
+
+static void test_zoned_batches(void **state)
+{
+	(void)state;
+	batches(fresh_zoned, true);
+}
+
+/* A fault at every write of a batched move (its commits' writes counted together): the
+ * volume opens with a checkpoint between the old one and the last, every file the same,
+ * the tables right; the move run again on it completes (on the zoned emulation: the
+ * zones the failed batch wrote were reset). */
+static void batch_faults(struct zf2fs_dev *(*fresh)(void), bool zoned)
+{
+	struct zf2fs_dev *base = fresh(), *dev;
+	struct zf2fs_vol *vol;
+	struct batch_range b;
+	struct zf2fs_move_stats st = { 0 };
+	struct zf2fs_move_batch_result res;
+	unsigned long writes, k, mids = 0, olds = 0;
+	uint64_t ver, last;
+
+	make_aged(&base, zoned, false);
+	dev = fresh();
+	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	br_setup(&b, vol, dev);
+	ver = zf2fs_vol_info(vol)->cp_ver;
+	writes = zf2fs_dev_write_count(dev);
+	assert_int_equal(zf2fs_move_batches(&vol, 24, 0, &br_ops, &b, &st, &res), 0);
+	writes = zf2fs_dev_write_count(dev) - writes;
+	last = ver + res.batches;
+	assert_true(res.batches > 1);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	for (k = 1; k <= writes + 1; k++) {
+		uint64_t now;
+		int err;
+
+		dev = fresh();
+		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		br_setup(&b, vol, dev);
+		zf2fs_dev_fail_writes_after(dev, zf2fs_dev_write_count(dev) + k);
+		memset(&st, 0, sizeof(st));
+		err = zf2fs_move_batches(&vol, 24, 0, &br_ops, &b, &st, &res);
+		zf2fs_dev_fail_writes_after(dev, 0);
+		if (k <= writes)
+			assert_int_equal(err, -EIO);
+		else
+			assert_int_equal(err, 0);
+		if (vol)
+			zf2fs_vol_close(vol);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		now = zf2fs_vol_info(vol)->cp_ver;
+		assert_true(now >= ver && now <= last);
+		assert_true(k <= writes || now == last);
+		olds += now == ver;
+		mids += now > ver && now < last;
+		check_files(vol, false);
+		check_tables(vol);
+		/* finish the move: it must go through on what the fault left */
+		br_setup(&b, vol, dev);
+		memset(&st, 0, sizeof(st));
+		assert_int_equal(zf2fs_move_batches(&vol, 24, 0, &br_ops, &b, &st, &res), 0);
+		assert_int_equal(br_valid(vol, &b), 0);
+		check_files(vol, false);
+		zf2fs_vol_close(vol);
+		zf2fs_dev_close(dev);
+	}
+	assert_true(olds > 0 && mids > 0);
+	print_message("%s: a fault at each of the %lu writes of %u batches: %lu left the old "
+		      "volume, %lu a completed batch's\n", zoned ? "zoned" : "plain", writes,
+		      (unsigned)(last - ver), olds, mids);
+	zf2fs_dev_close(base);
+}
+
+static void test_batch_faults(void **state)
+{
+	(void)state;
+	batch_faults(fresh_plain, false);
+}
+
+static void test_zoned_batch_faults(void **state)
+{
+	(void)state;
+	batch_faults(fresh_zoned, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -544,6 +806,10 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_fault_at_every_write),
 		cmocka_unit_test(test_zoned_fault_at_every_write),
+		cmocka_unit_test(test_batches),
+		cmocka_unit_test(test_zoned_batches),
+		cmocka_unit_test(test_batch_faults),
+		cmocka_unit_test(test_zoned_batch_faults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
