@@ -232,6 +232,7 @@ ZF2FS_EXPORT void zf2fs_dev_close(struct zf2fs_dev *dev)
 	if (dev->fd >= 0)
 		close(dev->fd);
 	free(dev->mem);
+	free(dev->dirty);
 	free(dev->emu);
 	free(dev->wp);
 	free(dev->path);

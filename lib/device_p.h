@@ -18,6 +18,8 @@ struct dev_ops {
 	int (*reset_zones)(struct zf2fs_dev *dev);   /* emulated zoned devices only */
 };
 
+#define DEV_MEM_CHUNK (64 * 1024)
+
 struct zf2fs_dev {
 	char *path;
 	int fd;
@@ -34,6 +36,8 @@ struct zf2fs_dev {
 	unsigned long reads_refused;
 	struct zf2fs_dev_geom *emu;  /* tests: the zoned geometry a memory device emulates */
 	uint64_t *wp;                /* tests: its zones' write pointers (bytes) */
+	uint8_t *dirty;              /* tests: per DEV_MEM_CHUNK of mem, 1 once written
+				      * (copies skip the chunks zero on both sides) */
 	struct zf2fs_log log;
 };
 

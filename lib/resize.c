@@ -68,29 +68,30 @@ static int zoned_geoms(struct zf2fs_vol *vol, struct zf2fs_dev_geom *g, char *wh
 }
 
 /* The usable segments of the volume when its last device holds @last_segs segments
- * (counted from segment 0 on a single device) and the main area @main_segs: what mkfs
- * gives a device of that size, whose zones past the new end are gone.  Volumes without
- * zones: the main area. */
+ * (counted from segment 0 on a single device), segment 0 and the main area start at
+ * @seg0 and @main_blkaddr, device 0 loses @dev0_cut segments (segment 0 moved by that
+ * much) and the main area has @main_segs: what mkfs gives a device of that size, whose
+ * zones past the new end are gone.  Volumes without zones: the main area. */
 static uint32_t usable_for(struct zf2fs_vol *vol, const struct zf2fs_dev_geom *geoms,
+			   uint32_t seg0, uint32_t main_blkaddr, uint32_t dev0_cut,
 			   uint64_t last_segs, uint32_t main_segs)
 {
 	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
-	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
 	unsigned nd = zf2fs_vol_ndevs(vol);
 	struct zf2fs_dev_geom g[ZF2FS_MAX_DEVICES];
 	struct zf2fs_layout lay = { 0 };
 	struct zf2fs_dev_geom *last = &g[nd - 1];
-	uint32_t seg0 = (uint32_t)zf2fs_get(sb->segment0_blkaddr);
 
 	if (!geoms)
 		return main_segs;
 	memcpy(g, geoms, nd * sizeof(*g));
 	lay.zoned = true;
 	lay.segment0_blkaddr = seg0;
-	lay.main_blkaddr = vi->main_blkaddr;
+	lay.main_blkaddr = main_blkaddr;
 	lay.segment_count_main = main_segs;
 	for (unsigned i = 0; i + 1 < nd; i++)
-		lay.dev_segments[i] = (uint32_t)zf2fs_get(sb->devs[i].total_segments);
+		lay.dev_segments[i] = (uint32_t)zf2fs_get(sb->devs[i].total_segments) -
+				      (i ? 0 : dev0_cut);
 	lay.dev_segments[nd - 1] = (uint32_t)last_segs;
 	/* the last device cut (or grown) to its new size, in whole zones */
 	last->bytes = last_segs * ZF2FS_SEG_BYTES + (nd == 1 ? (uint64_t)seg0 * ZF2FS_BLKSIZE : 0);
@@ -301,6 +302,48 @@ static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts
 	return 0;
 }
 
+/* Where the new metadata areas of relocating plan @p go must take them: wholly on the
+ * first device (the superblock's device list gives segment 0 to it: a shorter device 0
+ * is what moves segment 0), and, on a zoned volume, on conventional space only
+ * (conventional zones or a device without zones), since Linux writes the checkpoint, SIT
+ * and NAT in place.  The zone of every section involved is read from the zone report. */
+static int relocation_room(struct zf2fs_vol *vol, const struct zf2fs_resize_plan *p, char *why,
+			   size_t whylen)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	uint64_t first, last, end = zf2fs_get(p->sb.main_blkaddr);
+	struct zf2fs_sec_zone *z = NULL;
+	uint32_t nr = 0;
+	int err = zf2fs_vol_dev_range(vol, 0, &first, &last);
+
+	if (err)
+		return zf2fs_set_why(why, whylen, err, "cannot find the first device's blocks");
+	if (end - 1 > last)
+		return zf2fs_set_why(why, whylen, -ENOSPC, "the new metadata areas (blocks %llu-%llu) "
+				     "do not fit on the first device (its last block is %llu): a "
+				     "multi-device volume grows past its SIT and SSA only when the "
+				     "first device holds them", (unsigned long long)vi->main_blkaddr,
+				     (unsigned long long)(end - 1), (unsigned long long)last);
+	if (!zf2fs_vol_is_zoned(vol))
+		return 0;
+	err = zf2fs_vol_zones(vol, NULL, &z, &nr);
+	if (err)
+		return zf2fs_set_why(why, whylen, err, "cannot read the zones of the sections the "
+				     "new metadata areas take");
+	for (uint32_t sec = 0; sec < p->evac_secs && !err; sec++) {
+		if (sec >= nr)
+			err = zf2fs_set_why(why, whylen, -EIO, "no zone record for section %u", sec);
+		else if (z[sec].type != ZF2FS_ZONE_CONV && z[sec].type != ZF2FS_ZONE_NONE)
+			err = zf2fs_set_why(why, whylen, -EOPNOTSUPP, "a zoned volume grows past its "
+					    "SIT and SSA only onto conventional space: the new "
+					    "metadata areas need main-area sections 0-%u conventional, "
+					    "section %u is on a sequential zone of device %u",
+					    p->evac_secs - 1, sec, z[sec].dev);
+	}
+	free(z);
+	return err;
+}
+
 ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
 				   struct zf2fs_resize_plan *p, char *why, size_t whylen)
 {
@@ -371,26 +414,6 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 		return zf2fs_set_why(why, whylen, err, "cannot read the SIT");
 
 	if (p->kind == ZF2FS_RESIZE_GROW && !meta_covers(sb, vi, p->new_main_segs)) {
-		if (nd > 1) {
-			err = zf2fs_set_why(why, whylen, -EOPNOTSUPP, "a multi-device volume grows "
-					    "only as far as its SIT and SSA cover (%u main "
-					    "segments; %u asked)", (unsigned)
-					    (vi->sit_blocks * ZF2FS_SIT_PER_BLOCK), p->new_main_segs);
-			goto out;
-		}
-		if (zoned) {
-			/* the kernel writes the checkpoint, SIT and NAT in place: new areas in
-			 * the main area would have to sit on conventional zones */
-			err = zf2fs_set_why(why, whylen, -EOPNOTSUPP, "a zoned volume grows only "
-					    "as far as its SIT and SSA cover (%u main segments; "
-					    "%u asked): its metadata areas are not moved",
-					    (unsigned)(zf2fs_get(sb->segment_count_ssa) * BPS <
-					     (uint64_t)vi->sit_blocks * ZF2FS_SIT_PER_BLOCK ?
-					     zf2fs_get(sb->segment_count_ssa) * BPS :
-					     (uint64_t)vi->sit_blocks * ZF2FS_SIT_PER_BLOCK),
-					    p->new_main_segs);
-			goto out;
-		}
 		if (o->safe) {
 			err = zf2fs_set_why(why, whylen, -ENOSPC, "-s: the SIT and SSA cover %u main "
 					    "segments, the new size needs %u (run without -s to "
@@ -403,6 +426,13 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 			goto out;
 		}
 		err = plan_relocation(vol, o, p, target_end_segs, why, whylen);
+		if (!err)
+			err = relocation_room(vol, p, why, whylen);
+		if (!err && nd > 1)
+			/* the last device ends where the new segment count does: counted from
+			 * the old segment 0, the first device's old segments come first */
+			new_last = (vi->main_blkaddr - seg0) / BPS + zf2fs_get(p->sb.segment_count) -
+				   last_start;
 		if (!err)
 			err = room_to_empty(vol, sit, 0, p->evac_secs, "moving the metadata areas",
 					    &p->short_secs, why, whylen);
@@ -418,7 +448,11 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 	{
 		uint32_t new_count = p->relocate ? (uint32_t)zf2fs_get(p->sb.segment_count) :
 				     (uint32_t)((vi->main_blkaddr - seg0) / BPS + p->new_main_segs);
-		uint32_t new_usable = usable_for(vol, zg, new_last, p->new_main_segs);
+		uint32_t gap = (uint32_t)((vi->main_blkaddr - seg0) / BPS);
+		uint32_t new_usable = p->relocate ?
+			usable_for(vol, zg, vi->main_blkaddr, (uint32_t)zf2fs_get(p->sb.main_blkaddr),
+				   gap, nd == 1 ? new_count : new_last, p->new_main_segs) :
+			usable_for(vol, zg, seg0, vi->main_blkaddr, 0, new_last, p->new_main_segs);
 
 		ratio = o->overprovision;
 		if (o->overprovision) {
@@ -431,7 +465,8 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 				 "the volume has");
 		} else {
 			ratio = kept_ratio(vi, cp, zf2fs_super_areas_segments(sb),
-					   usable_for(vol, zg, old_last, vi->main_segs), p->note,
+					   usable_for(vol, zg, seg0, vi->main_blkaddr, 0, old_last,
+					      vi->main_segs), p->note,
 					   sizeof(p->note));
 		}
 		err = space_for(vi, new_count, p->new_main_segs, new_usable, ratio, &lay, why,
@@ -475,7 +510,9 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 	/* the new superblock: sizes (areas and addresses already set when relocating) */
 	{
 		struct zf2fs_super *n = &p->sb;
-		uint64_t gap = p->relocate ? p->shift_segs : 0;   /* segments segment 0 moves */
+		/* segments segment 0 moves: the old metadata areas', which device 0 no longer
+		 * counts (its last block stays where it was) */
+		uint64_t gap = p->relocate ? (vi->main_blkaddr - seg0) / BPS : 0;
 
 		if (!p->relocate)
 			zf2fs_set(n->segment_count, (uint32_t)((vi->main_blkaddr - seg0) / BPS +

@@ -22,15 +22,23 @@ static int mem_pread(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
+static void mark(struct zf2fs_dev *dev, uint64_t off, uint64_t len)
+{
+	for (uint64_t c = off / DEV_MEM_CHUNK; len && c <= (off + len - 1) / DEV_MEM_CHUNK; c++)
+		dev->dirty[c] = 1;
+}
+
 static int mem_pwrite(struct zf2fs_dev *dev, const void *buf, size_t len, uint64_t off)
 {
 	memcpy(dev->mem + off, buf, len);
+	mark(dev, off, len);
 	return 0;
 }
 
 static int mem_zero(struct zf2fs_dev *dev, uint64_t off, uint64_t len)
 {
 	memset(dev->mem + off, 0, (size_t)len);
+	mark(dev, off, len);
 	return 0;
 }
 
@@ -80,13 +88,19 @@ static int zmem_zero(struct zf2fs_dev *dev, uint64_t off, uint64_t len)
 	return err ? err : mem_zero(dev, off, len);
 }
 
+/* Every sequential zone emptied.  Only the written part of each is cleared (nothing lies
+ * past a write pointer), so that the untouched pages of a large emulated device (a grow's
+ * gigabyte) are never allocated. */
 static int zmem_reset(struct zf2fs_dev *dev)
 {
 	const struct zf2fs_dev_geom *g = dev->emu;
 
 	for (uint64_t z = g->nr_conv_zones; z < g->nr_zones; z++) {
-		dev->wp[z] = z * g->zone_bytes;
-		memset(dev->mem + dev->wp[z], 0, (size_t)g->zone_bytes);
+		uint64_t start = z * g->zone_bytes;
+
+		if (dev->wp[z] > start)
+			memset(dev->mem + start, 0, (size_t)(dev->wp[z] - start));
+		dev->wp[z] = start;
 	}
 	return 0;
 }
@@ -135,7 +149,19 @@ int zf2fs_dev_copy_memory(struct zf2fs_dev *dst, const struct zf2fs_dev *src)
 {
 	if (!dst->is_mem || !src->is_mem || dst->size != src->size || !dst->emu != !src->emu)
 		return -EINVAL;
-	memcpy(dst->mem, src->mem, (size_t)src->size);
+	/* chunk by chunk, skipping those never written on either side (zero): the untouched
+	 * pages of a large device stay unallocated in the copy too, and a copy of a gigabyte
+	 * device holding a few megabytes takes no longer than they do */
+	for (uint64_t c = 0; c * DEV_MEM_CHUNK < src->size; c++) {
+		uint64_t off = c * DEV_MEM_CHUNK;
+		size_t n = (size_t)(src->size - off < DEV_MEM_CHUNK ? src->size - off : DEV_MEM_CHUNK);
+
+		if (src->dirty[c])
+			memcpy(dst->mem + off, src->mem + off, n);
+		else if (dst->dirty[c])
+			memset(dst->mem + off, 0, n);
+		dst->dirty[c] = src->dirty[c];
+	}
 	if (src->emu)
 		memcpy(dst->wp, src->wp, src->emu->nr_zones * sizeof(*src->wp));
 	return 0;
@@ -152,7 +178,8 @@ int zf2fs_dev_open_memory(uint64_t bytes, const struct zf2fs_log *log,
 	dev->fd = -1;
 	dev->path = strdup("<memory>");
 	dev->mem = calloc(1, (size_t)bytes);
-	if (!dev->path || !dev->mem) {
+	dev->dirty = calloc(bytes / DEV_MEM_CHUNK + 1, 1);
+	if (!dev->path || !dev->mem || !dev->dirty) {
 		zf2fs_dev_close(dev);
 		return -ENOMEM;
 	}

@@ -143,10 +143,15 @@ static int emu_reset(struct zf2fs_dev *dev, uint64_t ofs, uint64_t len)
 	if (!len || ofs % g->zone_bytes || len % g->zone_bytes || ofs + len > dev->size)
 		return -EINVAL;
 	for (uint64_t z = ofs / g->zone_bytes; z < (ofs + len) / g->zone_bytes; z++) {
+		uint64_t start = z * g->zone_bytes;
+
 		if (z < g->nr_conv_zones)
 			continue;
-		dev->wp[z] = z * g->zone_bytes;
-		memset(dev->mem + dev->wp[z], 0, (size_t)g->zone_bytes);
+		/* only the written part: past the write pointer nothing was written, and
+		 * untouched pages of a large emulated device stay unallocated */
+		if (dev->wp[z] > start)
+			memset(dev->mem + start, 0, (size_t)(dev->wp[z] - start));
+		dev->wp[z] = start;
 	}
 	return 0;
 }

@@ -19,16 +19,20 @@
  *    superblock then moves segment 0 onto it, in one write.  Main-area blocks keep their
  *    addresses (node and NAT pointers are unchanged); only segment numbers shift.  The old
  *    metadata areas stay behind segment 0, unused (the price of never overwriting a
- *    block the old volume needs).
+ *    block the old volume needs).  The new areas must lie on the first device: on a
+ *    multi-device volume the superblock's device list gives device 0 as many segments
+ *    fewer as segment 0 moves (Linux counts device 0 from address 0 to segment 0 plus
+ *    its segments, so its last block stays), the last device its new count.
  * When the free sections that the moved blocks need are too few but the partly valid
  * sections hold enough free blocks, those with the fewest valid blocks are emptied first
  * (compaction, as offline garbage collection does), in checkpoints of their own.
  * Zoned volumes (sections are zones) change by whole zones, on their zoned devices: the
  * mover writes only at write pointers inside the zone capacity, the zones of free
  * sections holding old writes are reset (free in the checkpoint: crash-safe), the space
- * policy counts sequential zones to their capacity as mkfs does; their metadata areas
- * never move (the kernel writes them in place), so they grow only as far as the SIT and
- * SSA cover.
+ * policy counts sequential zones to their capacity as mkfs does.  Linux writes their
+ * checkpoint, SIT and NAT in place, so their metadata areas move only onto conventional
+ * space: every section the new areas take must be on a conventional zone or a regular
+ * device, as the zone report says, else the grow is refused.
  * An interrupted resize is finished by running it again with the same target.
  */
 #ifndef ZF2FS_RESIZE_H
@@ -76,9 +80,10 @@ struct zf2fs_resize_plan {
 /* What resizing @vol (opened, clean) to @o->target_blocks takes: 0 and @p filled (kind
  * NONE when the size does not change and the counts are the new size's); -EINVAL or
  * -ENOSPC (the data does not fit, -s without room in the metadata areas, not enough
- * free space to empty the sections the new metadata needs) or -EOPNOTSUPP (read-only
- * volumes; zoned volumes past their SIT and SSA, or on devices without zones) with a
- * one-line reason in @why.  Reads only. */
+ * free space to empty the sections the new metadata needs, new metadata areas past the
+ * first device) or -EOPNOTSUPP (read-only volumes; zoned volumes whose new metadata
+ * areas would lie on sequential zones, or on devices without zones) with a one-line
+ * reason in @why.  Reads only. */
 ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
 				   struct zf2fs_resize_plan *p, char *why, size_t whylen);
 

@@ -48,5 +48,5 @@ EXTRA_DIST += tests/images/g_collect.sh tests/images/g_collect_mounted.sh
 # defrag.f2fs: a block range moved to a target (the block mover, lib/move.c)
 TESTS += tests/images/defrag.sh
 EXTRA_DIST += tests/images/defrag.sh tests/images/move_lib.sh
-TESTS += tests/images/resize.sh
-EXTRA_DIST += tests/images/resize.sh
+TESTS += tests/images/resize.sh tests/images/resize_multi.sh
+EXTRA_DIST += tests/images/resize.sh tests/images/resize_multi.sh

@@ -12,6 +12,14 @@
  * is refused with nothing written, and so is a zoned volume on a device without zones.  A fault at every write of a
  * shrink and of a grow leaves the old or the new size with every file, and running
  * again finishes.
+ * A grow past what the SIT and SSA cover (2 MiB zones, a volume made for 128 MiB of a
+ * 1152 MiB device: more than the 512 segments one SSA segment covers) moves the
+ * metadata areas onto the first sections of the main area when those lie on
+ * conventional zones (one device) or on the regular metadata device (two): segment 0
+ * moves there, the device list adds up, every file reads back, the free count is the
+ * kernel's, a fault at every write leaves the old size (the superblock is the last
+ * write) and running again finishes; with conventional zones for only one of the
+ * sections the new areas take, it is refused and the device is byte-identical.
  */
 #include <errno.h>
 
@@ -39,26 +47,41 @@ static const struct zf2fs_log quiet = { .level = 0, .fn = drop };
 
 /* A rig: one zoned device of 256 MiB (4 conventional zones), or a 64 MiB regular
  * metadata device and a 128 MiB zoned one without conventional zones.  The last device
- * is @full bytes; the shrink takes four zones away (@cut bytes left). */
+ * is @full bytes; the shrink takes four zones away (@cut bytes left).  Volumes are made
+ * for @fmt bytes of the last device (@full unless a test grows past that). */
 struct rig {
 	unsigned nd;
-	uint64_t full, cut;
+	uint64_t full, cut, fmt;
+	uint64_t zone, cap;
+	uint32_t nconv;
 	struct zf2fs_dev *devs[2];
 };
 
-static void rig_open(struct rig *r, unsigned nd)
+static void rig_open_geom(struct rig *r, unsigned nd, uint64_t full, uint64_t fmt,
+			  uint64_t zone, uint64_t cap, uint32_t nconv)
 {
 	r->nd = nd;
-	r->full = nd == 1 ? 256 * MiB : 128 * MiB;
-	r->cut = r->full - 4 * ZONE;
+	r->full = full;
+	r->fmt = fmt;
+	r->zone = zone;
+	r->cap = cap;
+	r->nconv = nconv;
+	r->cut = r->full - 4 * zone;
 	if (nd == 1) {
-		assert_int_equal(zf2fs_dev_open_memory_zoned(r->full, ZONE, CAP, 4, &quiet,
+		assert_int_equal(zf2fs_dev_open_memory_zoned(full, zone, cap, nconv, &quiet,
 							     &r->devs[0]), 0);
 		return;
 	}
 	assert_int_equal(zf2fs_dev_open_memory(64 * MiB, &quiet, &r->devs[0]), 0);
-	assert_int_equal(zf2fs_dev_open_memory_zoned(r->full, ZONE, CAP, 0, &quiet,
+	assert_int_equal(zf2fs_dev_open_memory_zoned(full, zone, cap, nconv, &quiet,
 						     &r->devs[1]), 0);
+}
+
+static void rig_open(struct rig *r, unsigned nd)
+{
+	uint64_t full = nd == 1 ? 256 * MiB : 128 * MiB;
+
+	rig_open_geom(r, nd, full, full, ZONE, CAP, nd == 1 ? 4 : 0);
 }
 
 static void rig_close(struct rig *r)
@@ -69,7 +92,15 @@ static void rig_close(struct rig *r)
 
 static void rig_copy(struct rig *dst, const struct rig *src)
 {
-	rig_open(dst, src->nd);
+	rig_open_geom(dst, src->nd, src->full, src->fmt, src->zone, src->cap, src->nconv);
+	for (unsigned i = 0; i < src->nd; i++)
+		assert_int_equal(zf2fs_dev_copy_memory(dst->devs[i], src->devs[i]), 0);
+}
+
+/* @dst (a copy of @src once) back to @src's contents, its devices kept: a fault sweep
+ * restores thousands of times, and allocating a gigabyte device each time is slow */
+static void rig_restore(struct rig *dst, const struct rig *src)
+{
 	for (unsigned i = 0; i < src->nd; i++)
 		assert_int_equal(zf2fs_dev_copy_memory(dst->devs[i], src->devs[i]), 0);
 }
@@ -114,7 +145,7 @@ static void mkfs_layout(const struct rig *r, uint64_t last_bytes, struct zf2fs_m
 		g[i].sector_size = 4096;   /* the memory device says 512, the zoned one 4096 */
 	}
 	g[r->nd - 1].bytes = last_bytes;
-	g[r->nd - 1].nr_zones = (uint32_t)(last_bytes / ZONE);
+	g[r->nd - 1].nr_zones = (uint32_t)(last_bytes / r->zone);
 	if (g[r->nd - 1].nr_conv_zones > g[r->nd - 1].nr_zones)
 		g[r->nd - 1].nr_conv_zones = g[r->nd - 1].nr_zones;
 	assert_int_equal(zf2fs_layout_compute(g, r->nd, &mk->layout, lay, NULL, 0), 0);
@@ -122,7 +153,16 @@ static void mkfs_layout(const struct rig *r, uint64_t last_bytes, struct zf2fs_m
 
 /* Format, age (files in three transactions, some removed), then move the sections
  * holding blocks into the last zones, so that a shrink has blocks to move. */
+static void make_aged_on(struct rig *r);
+
 static void make_aged(struct rig *r, unsigned nd)
+{
+	rig_open(r, nd);
+	make_aged_on(r);
+}
+
+/* make_aged on the open rig @r, the volume made for @r->fmt bytes of its last device */
+static void make_aged_on(struct rig *r)
 {
 	struct zf2fs_mkfs_opts mk;
 	struct zf2fs_layout lay;
@@ -134,8 +174,7 @@ static void make_aged(struct rig *r, unsigned nd)
 	char name[16];
 
 	assert_non_null(buf);
-	rig_open(r, nd);
-	mkfs_layout(r, r->full, &mk, &lay);
+	mkfs_layout(r, r->fmt, &mk, &lay);
 	assert_int_equal(zf2fs_mkfs_write(r->devs, &lay, &mk, &quiet), 0);
 	for (unsigned part = 0; part < 3; part++) {
 		vol = rig_vol(r);
@@ -263,6 +302,25 @@ static bool sit_empty(void *arg, uint32_t segno)
 	return !zf2fs_sit_valid_blocks(&((const struct zf2fs_sit_entry *)arg)[segno]);
 }
 
+/* The free segment count is the kernel's (segments past the zone capacity never free). */
+static void check_free(struct rig *r)
+{
+	struct zf2fs_vol *vol = rig_vol(r);
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	uint32_t unusable, logs[ZF2FS_NR_CURSEG], off;
+	struct zf2fs_sit_entry *sit;
+
+	assert_int_equal(zf2fs_vol_zone_unusable(vol, &unusable), 0);
+	assert_int_equal(unusable, (r->zone - r->cap) / ZF2FS_BLKSIZE);
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+		zf2fs_vol_curseg(vol, t, &logs[t], &off);
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	assert_int_equal(zf2fs_free_segs(vi, unusable, logs, sit_empty, sit),
+			 zf2fs_get(zf2fs_vol_checkpoint(vol)->free_segment_count));
+	free(sit);
+	zf2fs_vol_close(vol);
+}
+
 /* The volume's counts are those of a fresh mkfs for a last device of @last_bytes; the
  * free segment count is the kernel's (segments past the zone capacity never free). */
 static void check_counts(struct rig *r, uint64_t last_bytes)
@@ -287,7 +345,7 @@ static void check_counts(struct rig *r, uint64_t last_bytes)
 		struct zf2fs_sit_entry *sit;
 
 		assert_int_equal(zf2fs_vol_zone_unusable(vol, &unusable), 0);
-		assert_int_equal(unusable, (ZONE - CAP) / ZF2FS_BLKSIZE);
+		assert_int_equal(unusable, (r->zone - r->cap) / ZF2FS_BLKSIZE);
 		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 			zf2fs_vol_curseg(vol, t, &logs[t], &off);
 		assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
@@ -417,6 +475,7 @@ static void fault_sweep_resize(const struct rig *base, uint64_t last_bytes, unsi
 	struct rig r;
 	uint32_t old_main, new_main;
 	unsigned long writes, k, old_seen = 0, new_seen = 0;
+	bool relocating;
 
 	rig_copy(&r, base);
 	vol = rig_vol(&r);
@@ -426,14 +485,14 @@ static void fault_sweep_resize(const struct rig *base, uint64_t last_bytes, unsi
 	assert_int_equal(resize(&r, last_bytes, &rep), 0);
 	writes = zf2fs_dev_write_count(r.devs[fdev]) - writes;
 	new_main = rep.plan.new_main_segs;
+	relocating = rep.plan.relocate;
 	assert_true(new_main != old_main);
-	rig_close(&r);
 	assert_true(writes > 0);
 	for (k = 1; k <= writes; k++) {
 		uint32_t main;
 		int err;
 
-		rig_copy(&r, base);
+		rig_restore(&r, base);
 		zf2fs_dev_fail_writes_after(r.devs[fdev], k);
 		err = resize(&r, last_bytes, &rep);
 		zf2fs_dev_fail_writes_after(r.devs[fdev], 0);
@@ -456,10 +515,12 @@ static void fault_sweep_resize(const struct rig *base, uint64_t last_bytes, unsi
 		/* a grow interrupted between its superblock and its counts leaves the old
 		 * size's counts, from which the rule they were made with is guessed (the
 		 * ratio its reserved count gives), not always mkfs's default */
-		if (main == old_main || new_main < old_main)
+		if (relocating)
+			check_free(&r);
+		else if (main == old_main || new_main < old_main)
 			check_counts(&r, last_bytes);
-		rig_close(&r);
 	}
+	rig_close(&r);
 	assert_true(old_seen > 0);
 	print_message("%u device(s): resize to %llu MiB: a fault at each of %lu writes of "
 		      "device %u (%lu left the old size, %lu the new)\n", base->nd,
@@ -493,6 +554,131 @@ static void test_multi_faults(void **state)
 	faults(2);
 }
 
+/* ---- a grow past what the SIT and SSA cover ------------------------------------------- */
+/* 2 MiB zones (a section is one segment); the volume is made for 128 MiB of a 1152 MiB
+ * device, so that the main area outgrows what one SSA segment covers (512 segments) */
+#define GZONE (2 * MiB)
+#define GCAP (3 * MiB / 2)
+#define GFMT (128 * MiB)
+#define GFULL (1152 * MiB)
+#define GCONV 48   /* conventional zones: the old and the new metadata areas */
+
+static void make_small(struct rig *r, unsigned nd, uint32_t nconv)
+{
+	rig_open_geom(r, nd, GFULL, GFMT, GZONE, GCAP, nd == 1 ? nconv : 0);
+	make_aged_on(r);
+}
+
+/* @r was relocated from a volume whose main area started at @old_main: segment 0 is
+ * there, the main area passes what the old SSA covered, the device list adds up, the
+ * new areas lie on conventional space, every file reads back, the free count is the
+ * kernel's; running again does nothing. */
+static void check_relocated(struct rig *r, uint32_t old_main, uint32_t old_ssa_segs)
+{
+	struct zf2fs_resize_report rep;
+	struct zf2fs_vol *vol = rig_vol(r);
+	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	uint64_t first, last;
+
+	assert_int_equal(zf2fs_get(sb->segment0_blkaddr), old_main);
+	assert_true(vi->main_segs > old_ssa_segs * ZF2FS_BLOCKS_PER_SEG);
+	assert_true(zf2fs_get(sb->segment_count_ssa) > old_ssa_segs);
+	if (r->nd > 1) {
+		assert_int_equal(zf2fs_get(sb->devs[0].total_segments) +
+				 zf2fs_get(sb->devs[1].total_segments),
+				 zf2fs_get(sb->segment_count));
+		/* the first device still ends where it did (64 MiB) */
+		assert_int_equal(zf2fs_vol_dev_range(vol, 0, &first, &last), 0);
+		assert_int_equal(last + 1, 64 * MiB / ZF2FS_BLKSIZE);
+	} else {
+		assert_true(vi->main_blkaddr <= (uint64_t)r->nconv * (r->zone / ZF2FS_BLKSIZE));
+	}
+	check_files(vol);
+	zf2fs_vol_close(vol);
+	check_free(r);
+	assert_int_equal(resize(r, r->full, &rep), 0);
+	assert_int_equal(rep.plan.kind, ZF2FS_RESIZE_NONE);
+}
+
+static void relocate(unsigned nd)
+{
+	struct zf2fs_resize_report rep;
+	struct zf2fs_vol *vol;
+	struct rig r;
+	uint32_t old_main, old_ssa, old_segs;
+
+	make_small(&r, nd, GCONV);
+	vol = rig_vol(&r);
+	old_main = zf2fs_vol_info(vol)->main_blkaddr;
+	old_segs = zf2fs_vol_info(vol)->main_segs;
+	old_ssa = (uint32_t)zf2fs_get(zf2fs_vol_super(vol)->segment_count_ssa);
+	zf2fs_vol_close(vol);
+	assert_int_equal(resize(&r, r.full, &rep), 0);
+	assert_int_equal(rep.plan.kind, ZF2FS_RESIZE_GROW);
+	assert_true(rep.plan.relocate);
+	print_message("%u device(s): relocating grow %u -> %u main segments, %llu blocks moved, "
+		      "%llu metadata blocks\n", nd, old_segs, rep.plan.new_main_segs,
+		      (unsigned long long)rep.moved_blocks, (unsigned long long)rep.meta_blocks);
+	check_relocated(&r, old_main, old_ssa);
+	rig_close(&r);
+}
+
+static void test_single_relocate(void **state)
+{
+	(void)state;
+	relocate(1);
+}
+
+static void test_multi_relocate(void **state)
+{
+	(void)state;
+	relocate(2);
+}
+
+/* Too few conventional zones for the new areas: refused with the reason, nothing
+ * written (device byte-identical). */
+static void test_relocate_refused(void **state)
+{
+	struct zf2fs_resize_report rep;
+	struct zf2fs_resize_opts o = { .target_blocks = GFULL / ZF2FS_BLKSIZE };
+	struct zf2fs_vol *vol;
+	struct rig probe, r, before;
+	uint32_t main_zone;
+	char why[256] = "";
+
+	(void)state;
+	/* the old metadata's zones, and one more: the new areas need several */
+	make_small(&probe, 1, GCONV);
+	vol = rig_vol(&probe);
+	main_zone = (uint32_t)(zf2fs_vol_info(vol)->main_blkaddr / (GZONE / ZF2FS_BLKSIZE));
+	zf2fs_vol_close(vol);
+	rig_close(&probe);
+	make_small(&r, 1, main_zone + 1);
+	vol = rig_vol(&r);
+	assert_int_equal(zf2fs_vol_info(vol)->main_blkaddr, main_zone * (GZONE / ZF2FS_BLKSIZE));
+	zf2fs_vol_close(vol);
+	rig_copy(&before, &r);
+	assert_int_equal(zf2fs_resize_devs(r.devs, 1, &o, &quiet, &rep, why, sizeof(why)),
+			 -EOPNOTSUPP);
+	print_message("refused: %s\n", why);
+	assert_non_null(strstr(why, "conventional"));
+	assert_non_null(strstr(why, "sequential zone"));
+	assert_memory_equal(zf2fs_dev_memory(before.devs[0]), zf2fs_dev_memory(r.devs[0]), GFULL);
+	rig_close(&before);
+	rig_close(&r);
+}
+
+static void test_relocate_faults(void **state)
+{
+	struct rig base;
+
+	(void)state;
+	make_small(&base, 1, GCONV);
+	fault_sweep_resize(&base, GFULL, 0);
+	rig_close(&base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -501,6 +687,10 @@ int main(void)
 		cmocka_unit_test(test_multi_shrink_grow),
 		cmocka_unit_test(test_single_faults),
 		cmocka_unit_test(test_multi_faults),
+		cmocka_unit_test(test_single_relocate),
+		cmocka_unit_test(test_multi_relocate),
+		cmocka_unit_test(test_relocate_refused),
+		cmocka_unit_test(test_relocate_faults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,11 @@
 # 448 MiB below its last used section and its image is cut to that size.  Boot 2:
 # Linux mounts each, every file reads back with its sha256, df shows the new size,
 # 64 MiB more can be written and read back; both fscks clean after unmount.
+# md is a two-device volume (our mkfs -c, 128 MiB + 128 MiB, aged by Linux like g10):
+# its devices (both) are named in the superblock by short host paths (symlinks to the images;
+# the guest makes the same symlinks to its disks, which the kernel follows), its second
+# image grows 10x, past its SIT and SSA, so segment 0 moves and the device list changes;
+# Linux mounts it in boot 2 like the others.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 RESIZE=$top_builddir/tools/resize.f2fs
@@ -23,9 +28,42 @@ vm_disk g10 256M
 vm_disk sh 1G
 vm_disk g64 64G
 vm_disk mf 16M
+vm_disk md0 128M
+vm_disk md1 128M
 for d in g2 g10 sh g64; do vm_mkfs $d || vm_fail "mkfs $d failed"; done
+# the superblock holds the device paths: short ones, the same on the host and the guest
+MD=/tmp/zrg$$
+rm -rf "$MD"; mkdir -p "$MD"
+trap 'rm -rf "$MD"' EXIT
+ln -s "$(vm_img md0)" "$MD/0"; ln -s "$(vm_img md1)" "$MD/1"
+"$VM_MKFS" -f -c "$MD/1" "$MD/0" >"$VM_OUT/md.mkfs.log" 2>&1 || vm_fail "mkfs -c md failed"
 
-vm_guest <<'EOF'
+# md_fsck WHEN: both fscks on the two-device volume, by the paths it records
+md_fsck() {
+	if "$top_builddir/fsck/fsck.f2fs" -f -n "$MD/0" >"$VM_OUT/md.fsck.log" 2>&1; then
+		vm_log "md: our fsck $1: clean"
+	else
+		vm_fail "md: our fsck $1: $(tail -n 5 "$VM_OUT/md.fsck.log")"
+	fi
+	[ -x "$VM_HOST_FSCK" ] || return 0
+	"$VM_HOST_FSCK" --dry-run "$MD/0" >"$VM_OUT/md.ref.log" 2>&1
+	rc=$?
+	problems=$(vm_fsck_problems "$VM_OUT/md.ref.log")
+	if [ "$rc" -ne 0 ] || [ -n "$problems" ]; then
+		vm_fail "md: $VM_HOST_FSCK $1: exit $rc: $problems $(tail -n 5 "$VM_OUT/md.ref.log")"
+	else
+		vm_log "md: $VM_HOST_FSCK $1: clean"
+	fi
+}
+
+{ echo "MD=$MD"; cat <<'EOF'; } | vm_guest
+mkdir -p "$MD"; ln -s "$(zdisk md0)" "$MD/0"; ln -s "$(zdisk md1)" "$MD/1"
+zmount md0 /mnt/md
+step "md: tree and files on two devices"
+zwork tree /mnt/md/t
+zwork fill /mnt/md/fill 40M 256 7
+zwork manifest /mnt/md /tmp/m.md
+zumount /mnt/md
 mkdir -p /tmp/m
 for d in g2 g10 g64; do
 	zmount $d /mnt/$d
@@ -46,6 +84,7 @@ done
 sync
 zwork manifest /mnt/sh /tmp/m/sh
 zumount /mnt/sh
+mv /tmp/m.md /tmp/m/md
 (cd /tmp && tar cf "$(zdisk mf)" m)
 EOF
 vm_boot
@@ -87,14 +126,23 @@ else
 	vm_fail "sh: shrink: $(cat "$VM_OUT/sh.resize")"
 fi
 for d in g2 g10 sh g64; do vm_fsck $d "after resize.f2fs"; done
+md_fsck "after aging"
+truncate -s 1280M "$(vm_img md1)"
+if "$RESIZE" "$MD/0" >"$VM_OUT/md.resize" 2>&1 && grep -q "metadata areas rebuilt" "$VM_OUT/md.resize"; then
+	vm_log "md: second device grown to 1280 MiB: $(tr '\n' ' ' <"$VM_OUT/md.resize")"
+else
+	vm_fail "md: resize: $(cat "$VM_OUT/md.resize")"
+fi
+md_fsck "after resize.f2fs"
 
 vm_detach_all
-for d in g2 g10 sh g64 mf; do vm_attach $d; done
-vm_guest <<'EOF'
+for d in g2 g10 sh g64 mf md0 md1; do vm_attach $d; done
+{ echo "MD=$MD"; cat <<'EOF'; } | vm_guest
 (cd /tmp && tar xf "$(zdisk mf)")
-for d in g2 g10 sh g64; do
+mkdir -p "$MD"; ln -s "$(zdisk md0)" "$MD/0"; ln -s "$(zdisk md1)" "$MD/1"
+for d in g2 g10 sh g64 md; do
 	step "$d: mount the resized volume, verify every file"
-	zmount $d /mnt/$d
+	if [ $d = md ]; then zmount md0 /mnt/md; else zmount $d /mnt/$d; fi
 	zwork verify /mnt/$d /tmp/m/$d
 	echo "ZDF $d $(df -k /mnt/$d | tail -1)"
 	step "$d: 64 MiB more"
@@ -108,9 +156,11 @@ EOF
 vm_boot
 log=$VM_OUT/boot2.log
 # df's size in KiB against the superblock's: block_count less what lies before segment 0
-for d in g2 g10 sh g64; do
+for d in g2 g10 sh g64 md; do
+	img=$(vm_img $d)
+	[ $d = md ] && img=$(vm_img md0)
 	kib=$(sed -n "s/^ZDF $d [^ ]* *\([0-9]*\) .*/\1/p" "$log" | head -1)
-	sb=$(python3 - "$(vm_img $d)" <<'PY'
+	sb=$(python3 - "$img" <<'PY'
 import struct, sys
 with open(sys.argv[1], 'rb') as f:
     f.seek(1024); sb = f.read(3072)
@@ -126,4 +176,5 @@ PY
 	fi
 done
 for d in g2 g10 sh g64; do vm_fsck $d "after Linux wrote to the resized volume"; done
+md_fsck "after Linux wrote to the resized volume"
 vm_finish
