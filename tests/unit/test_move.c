@@ -24,15 +24,6 @@
 #define ZONED_BYTES (256 * MiB)
 #define NFILES 48
 
-static void drop(void *arg, enum zf2fs_msg_kind kind, const char *msg)
-{
-	(void)arg;
-	(void)kind;
-	(void)msg;
-}
-
-static const struct zf2fs_log quiet = { .level = 0, .fn = drop };
-
 /* file i: name, size (some with direct nodes), contents */
 static void file_name(char *buf, size_t cap, unsigned i)
 {
@@ -60,7 +51,7 @@ static struct zf2fs_dev *fresh_plain(void)
 {
 	struct zf2fs_dev *dev;
 
-	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &quiet, &dev), 0);
+	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
 	return dev;
 }
 
@@ -70,7 +61,7 @@ static struct zf2fs_dev *fresh_zoned(void)
 {
 	struct zf2fs_dev *dev;
 
-	assert_int_equal(zf2fs_dev_open_memory_zoned(ZONED_BYTES, 8 * MiB, 6 * MiB, 4, &quiet,
+	assert_int_equal(zf2fs_dev_open_memory_zoned(ZONED_BYTES, 8 * MiB, 6 * MiB, 4, &unit_quiet,
 						     &dev), 0);
 	return dev;
 }
@@ -95,9 +86,9 @@ static void make_aged(struct zf2fs_dev **dev, bool zoned, bool big)
 	mk.fixed_cp_version = true;
 	mk.timestamp = 1700000000;
 	assert_int_equal(zf2fs_layout_compute(&g, 1, &mk.layout, &lay, NULL, 0), 0);
-	assert_int_equal(zf2fs_mkfs_write(dev, &lay, &mk, &quiet), 0);
+	assert_int_equal(zf2fs_mkfs_write(dev, &lay, &mk, &unit_quiet), 0);
 	for (unsigned part = 0; part < 3; part++) {
-		assert_int_equal(zf2fs_vol_open_devs(dev, 1, &quiet, &vol), 0);
+		assert_int_equal(zf2fs_vol_open_devs(dev, 1, &unit_quiet, &vol), 0);
 		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 		zf2fs_txn_set_time(txn, 1700000100 + part);
 		for (unsigned i = part; i < NFILES; i += 3) {
@@ -110,7 +101,7 @@ static void make_aged(struct zf2fs_dev **dev, bool zoned, bool big)
 		zf2fs_txn_free(txn);
 		zf2fs_vol_close(vol);
 	}
-	assert_int_equal(zf2fs_vol_open_devs(dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 	for (unsigned i = 0; i < NFILES; i++) {
 		if (kept(i))
@@ -281,11 +272,11 @@ static void move_all(struct zf2fs_dev *(*fresh)(void), bool zoned)
 	uint64_t ver;
 
 	make_aged(&dev, zoned, true);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	if (!zoned)   /* an in-place write: not on a sequential zone */
 		set_extent(vol, "f007", 3);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	n = pick(vol, secs, 64, 1500);
 	assert_true(n >= 2);
 	ver = zf2fs_vol_info(vol)->cp_ver;
@@ -293,7 +284,7 @@ static void move_all(struct zf2fs_dev *(*fresh)(void), bool zoned)
 	assert_true(st.data_blocks > 0 && st.node_blocks > 0);
 	assert_int_equal(st.sections, n);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 1);
 	assert_true(all_free(vol, secs, n));
 	check_files(vol, big);
@@ -321,7 +312,7 @@ static void move_all(struct zf2fs_dev *(*fresh)(void), bool zoned)
 	assert_true(n >= 1);
 	assert_int_equal(move(vol, secs, n, &st), 0);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_true(all_free(vol, secs, n));
 	check_files(vol, big);
 	check_tables(vol);
@@ -378,11 +369,11 @@ static void fault_at_every_write(struct zf2fs_dev *(*fresh)(void), bool zoned)
 	unsigned long writes;
 
 	make_aged(&base, zoned, m.big);
-	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &unit_quiet, &vol), 0);
 	m.n = pick(vol, m.secs, 64, 80);
 	zf2fs_vol_close(vol);
 	assert_true(m.n >= 2);
-	writes = fault_sweep(&(struct fault_sweep){ .base = base, .fresh = fresh, .log = &quiet,
+	writes = fault_sweep(&(struct fault_sweep){ .base = base, .fresh = fresh, .log = &unit_quiet,
 						    .apply = apply_move, .is_new = move_is_new,
 						    .arg = &m });
 	print_message("%s: %u sections moved, a fault at each of the commit's %lu writes\n",
@@ -414,7 +405,7 @@ static void test_current_sections(void **state)
 
 	(void)state;
 	make_aged(&dev, false, big);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	zf2fs_vol_curseg(vol, ZF2FS_LOG_WARM_DATA, &secs[0], &off);
 	zf2fs_vol_curseg(vol, ZF2FS_LOG_WARM_NODE, &secs[1], &off);
 	secs[0] /= zf2fs_vol_info(vol)->segs_per_sec;
@@ -423,7 +414,7 @@ static void test_current_sections(void **state)
 	assert_int_equal(move(vol, secs, 2, &st), 0);
 	assert_true(st.node_blocks > 0 && st.data_blocks > 0);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_true(all_free(vol, secs, 2));
 	check_files(vol, big);
 	check_tables(vol);
@@ -447,7 +438,7 @@ static void test_target(void **state)
 
 	(void)state;
 	make_aged(&dev, false, big);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	vi = zf2fs_vol_info(vol);
 	sps = vi->segs_per_sec;
 	from = vi->main_secs * 3 / 4;
@@ -469,7 +460,7 @@ static void test_target(void **state)
 	assert_int_equal(zf2fs_txn_commit(txn), 0);
 	zf2fs_txn_free(txn);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	vi = zf2fs_vol_info(vol);
 	assert_true(all_free(vol, secs, n));
 	check_files(vol, big);
@@ -499,7 +490,7 @@ static void test_refused(void **state)
 
 	(void)state;
 	make_aged(&dev, false, false);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	vi = zf2fs_vol_info(vol);
 	writes = zf2fs_dev_write_count(dev);
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
@@ -524,7 +515,7 @@ static void test_refused(void **state)
 						 (uint16_t)(zf2fs_get(sum.entries[off].ofs_in_node) + 1),
 						 sum.entries[off].version), 0);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	vi = zf2fs_vol_info(vol);
 	writes = zf2fs_dev_write_count(dev);
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
@@ -573,7 +564,7 @@ static int br_reopen(void *arg, struct zf2fs_vol **ret)
 {
 	struct batch_range *b = arg;
 
-	return zf2fs_vol_open_devs(&b->dev, 1, &quiet, ret);
+	return zf2fs_vol_open_devs(&b->dev, 1, &unit_quiet, ret);
 }
 
 static int br_target(void *arg, struct zf2fs_vol *vol, struct zf2fs_txn *txn,
@@ -665,7 +656,7 @@ static void batches(struct zf2fs_dev *(*fresh)(void), bool zoned)
 	uint64_t ver, valid;
 
 	make_aged(&dev, zoned, false);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	br_setup(&b, vol, dev);
 	valid = br_valid(vol, &b);
 	assert_true(valid > 40);
@@ -732,7 +723,7 @@ static void batch_faults(struct zf2fs_dev *(*fresh)(void), bool zoned)
 	make_aged(&base, zoned, false);
 	dev = fresh();
 	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	br_setup(&b, vol, dev);
 	ver = zf2fs_vol_info(vol)->cp_ver;
 	writes = zf2fs_dev_write_count(dev);
@@ -748,7 +739,7 @@ static void batch_faults(struct zf2fs_dev *(*fresh)(void), bool zoned)
 
 		dev = fresh();
 		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 		br_setup(&b, vol, dev);
 		zf2fs_dev_fail_writes_after(dev, zf2fs_dev_write_count(dev) + k);
 		memset(&st, 0, sizeof(st));
@@ -760,7 +751,7 @@ static void batch_faults(struct zf2fs_dev *(*fresh)(void), bool zoned)
 			assert_int_equal(err, 0);
 		if (vol)
 			zf2fs_vol_close(vol);
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 		now = zf2fs_vol_info(vol)->cp_ver;
 		assert_true(now >= ver && now <= last);
 		assert_true(k <= writes || now == last);

@@ -36,15 +36,6 @@
 #define CAP (6 * MiB)
 #define NFILES 40
 
-static void drop(void *arg, enum zf2fs_msg_kind kind, const char *msg)
-{
-	(void)arg;
-	(void)kind;
-	(void)msg;
-}
-
-static const struct zf2fs_log quiet = { .level = 0, .fn = drop };
-
 /* A rig: one zoned device of 256 MiB (4 conventional zones), or a 64 MiB regular
  * metadata device and a 128 MiB zoned one without conventional zones.  The last device
  * is @full bytes; the shrink takes four zones away (@cut bytes left).  Volumes are made
@@ -68,12 +59,12 @@ static void rig_open_geom(struct rig *r, unsigned nd, uint64_t full, uint64_t fm
 	r->nconv = nconv;
 	r->cut = r->full - 4 * zone;
 	if (nd == 1) {
-		assert_int_equal(zf2fs_dev_open_memory_zoned(full, zone, cap, nconv, &quiet,
+		assert_int_equal(zf2fs_dev_open_memory_zoned(full, zone, cap, nconv, &unit_quiet,
 							     &r->devs[0]), 0);
 		return;
 	}
-	assert_int_equal(zf2fs_dev_open_memory(64 * MiB, &quiet, &r->devs[0]), 0);
-	assert_int_equal(zf2fs_dev_open_memory_zoned(full, zone, cap, nconv, &quiet,
+	assert_int_equal(zf2fs_dev_open_memory(64 * MiB, &unit_quiet, &r->devs[0]), 0);
+	assert_int_equal(zf2fs_dev_open_memory_zoned(full, zone, cap, nconv, &unit_quiet,
 						     &r->devs[1]), 0);
 }
 
@@ -109,7 +100,7 @@ static struct zf2fs_vol *rig_vol(struct rig *r)
 {
 	struct zf2fs_vol *vol;
 
-	assert_int_equal(zf2fs_vol_open_devs(r->devs, r->nd, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(r->devs, r->nd, &unit_quiet, &vol), 0);
 	return vol;
 }
 
@@ -175,7 +166,7 @@ static void make_aged_on(struct rig *r)
 
 	assert_non_null(buf);
 	mkfs_layout(r, r->fmt, &mk, &lay);
-	assert_int_equal(zf2fs_mkfs_write(r->devs, &lay, &mk, &quiet), 0);
+	assert_int_equal(zf2fs_mkfs_write(r->devs, &lay, &mk, &unit_quiet), 0);
 	for (unsigned part = 0; part < 3; part++) {
 		vol = rig_vol(r);
 		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
@@ -290,7 +281,7 @@ static int resize(struct rig *r, uint64_t last_bytes, struct zf2fs_resize_report
 	struct zf2fs_resize_opts o = { .target_blocks = last_bytes / ZF2FS_BLKSIZE,
 				       .batch_blocks = 0 };
 	char why[256] = "";
-	int err = zf2fs_resize_devs(r->devs, r->nd, &o, &quiet, rep, why, sizeof(why));
+	int err = zf2fs_resize_devs(r->devs, r->nd, &o, &unit_quiet, rep, why, sizeof(why));
 
 	if (err && getenv("RESIZE_DEBUG"))
 		print_message("resize to %llu MiB: %s\n", (unsigned long long)(last_bytes / MiB), why);
@@ -443,9 +434,9 @@ static void test_image_refused(void **state)
 
 	(void)state;
 	make_aged(&r, 1);
-	assert_int_equal(zf2fs_dev_open_memory(r.full, &quiet, &plain), 0);
+	assert_int_equal(zf2fs_dev_open_memory(r.full, &unit_quiet, &plain), 0);
 	assert_int_equal(zf2fs_dev_write(plain, zf2fs_dev_memory(r.devs[0]), r.full, 0), 0);
-	assert_int_equal(zf2fs_resize_devs(&plain, 1, &o, &quiet, &rep, why, sizeof(why)),
+	assert_int_equal(zf2fs_resize_devs(&plain, 1, &o, &unit_quiet, &rep, why, sizeof(why)),
 			 -EOPNOTSUPP);
 	assert_non_null(strstr(why, "without zones"));
 	assert_memory_equal(zf2fs_dev_memory(plain), zf2fs_dev_memory(r.devs[0]), r.full);
@@ -659,7 +650,7 @@ static void test_relocate_refused(void **state)
 	assert_int_equal(zf2fs_vol_info(vol)->main_blkaddr, main_zone * (GZONE / ZF2FS_BLKSIZE));
 	zf2fs_vol_close(vol);
 	rig_copy(&before, &r);
-	assert_int_equal(zf2fs_resize_devs(r.devs, 1, &o, &quiet, &rep, why, sizeof(why)),
+	assert_int_equal(zf2fs_resize_devs(r.devs, 1, &o, &unit_quiet, &rep, why, sizeof(why)),
 			 -EOPNOTSUPP);
 	print_message("refused: %s\n", why);
 	assert_non_null(strstr(why, "conventional"));

@@ -21,16 +21,6 @@
 #define MiB (1024ull * 1024)
 #define VOL_BYTES (64 * MiB)
 
-/* the injected faults' messages are expected: keep them out of the log */
-static void drop(void *arg, enum zf2fs_msg_kind kind, const char *msg)
-{
-	(void)arg;
-	(void)kind;
-	(void)msg;
-}
-
-static const struct zf2fs_log quiet = { .level = 0, .fn = drop };
-
 /* A freshly formatted image, kept to restore before every attempt. */
 static uint8_t *format_image(uint32_t features)
 {
@@ -42,7 +32,7 @@ static uint8_t *format_image(uint32_t features)
 
 	assert_non_null(img);
 	memset(&mk, 0, sizeof(mk));
-	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &quiet, &dev), 0);
+	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
 	assert_int_equal(zf2fs_dev_geometry(dev, &g), 0);
 	mk.layout.features = features;
 	mk.fixed_cp_version = true;
@@ -50,7 +40,7 @@ static uint8_t *format_image(uint32_t features)
 	for (int i = 0; i < 16; i++)
 		mk.uuid[i] = (uint8_t)(i * 17 + 1);
 	assert_int_equal(zf2fs_layout_compute(&g, 1, &mk.layout, &lay, NULL, 0), 0);
-	assert_int_equal(zf2fs_mkfs_write(&dev, &lay, &mk, &quiet), 0);
+	assert_int_equal(zf2fs_mkfs_write(&dev, &lay, &mk, &unit_quiet), 0);
 	memcpy(img, zf2fs_dev_memory(dev), VOL_BYTES);
 	zf2fs_dev_close(dev);
 	return img;
@@ -60,7 +50,7 @@ static struct zf2fs_dev *device_with(const uint8_t *img)
 {
 	struct zf2fs_dev *dev;
 
-	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &quiet, &dev), 0);
+	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
 	assert_int_equal(zf2fs_dev_write(dev, img, VOL_BYTES, 0), 0);
 	return dev;
 }
@@ -182,11 +172,11 @@ static void test_create_and_read_back(void **state)
 		struct zf2fs_vol *vol;
 		uint64_t ver;
 
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 		ver = zf2fs_vol_info(vol)->cp_ver;
 		assert_int_equal(apply(vol, small_set, NSMALL), 0);
 		zf2fs_vol_close(vol);
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 		assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 1);
 		assert_int_equal(state_of(vol, small_set, NSMALL), 1);
 		check_tables(vol);
@@ -198,7 +188,7 @@ static void test_create_and_read_back(void **state)
 
 			assert_int_equal(apply(vol, more, 1), 0);
 			zf2fs_vol_close(vol);
-			assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+			assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 			assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 2);
 			assert_int_equal(state_of(vol, more, 1), 1);
 			assert_int_equal(state_of(vol, small_set, NSMALL), 1);
@@ -239,7 +229,7 @@ static void test_commit_blocks(void **state)
 		const struct zf2fs_checkpoint *cp;
 		uint32_t last;
 
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 		vi = zf2fs_vol_info(vol);
 		ver = vi->cp_ver;
 		sit0 = zf2fs_vol_sit_block_addr(vol, 0);
@@ -287,7 +277,7 @@ static void test_commit_blocks(void **state)
 		free(cpbuf);
 		zf2fs_vol_close(vol);
 
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 		vi = zf2fs_vol_info(vol);
 		cp = zf2fs_vol_checkpoint(vol);
 		assert_int_equal(vi->cp_ver, ver + 1);
@@ -400,19 +390,19 @@ static void test_link_and_unlink(void **state)
 	uint64_t inodes;
 
 	(void)state;
-	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(apply(vol, small_set, NSMALL), 0);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &unit_quiet, &vol), 0);
 	inodes = zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_inode_count);
 	zf2fs_vol_close(vol);
 
 	dev = fresh_plain();
 	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(relink(vol), 0);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(relinked(vol), 1);
 	check_tables(vol);
 	/* "empty" went, "a" lives on as dir/hard */
@@ -420,7 +410,7 @@ static void test_link_and_unlink(void **state)
 	zf2fs_vol_close(vol);
 	zf2fs_dev_close(dev);
 
-	fault_sweep(&(struct fault_sweep){ .base = base, .fresh = fresh_plain, .log = &quiet,
+	fault_sweep(&(struct fault_sweep){ .base = base, .fresh = fresh_plain, .log = &unit_quiet,
 					   .apply = apply_relink, .is_new = relink_is_new });
 	zf2fs_dev_close(base);
 	free(img);
@@ -480,19 +470,19 @@ static void test_inline_dir_converted(void **state)
 	uint32_t k, ino, parent;
 
 	(void)state;
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(apply(vol, first, 2), 0);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_path_lookup(vol, "k", 0, &k, NULL, 0), 0);
 	make_inline(vol, "idir", "kept", k);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_path_lookup(vol, "idir/kept", 0, &ino, NULL, 0), 0);
 	assert_int_equal(apply(vol, later, 1), 0);
 	zf2fs_vol_close(vol);
 
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(state_of(vol, later, 1), 1);
 	assert_int_equal(zf2fs_path_lookup(vol, "idir/kept", 0, &ino, NULL, 0), 0);
 	assert_int_equal(ino, k);
@@ -522,12 +512,12 @@ static void test_rmdir(void **state)
 	uint64_t inodes, blocks;
 
 	(void)state;
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	inodes = zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_inode_count);
 	blocks = zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count);
 	assert_int_equal(apply(vol, first, 3), 0);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_inode_read(vol, ZF2FS_ROOT_INO, &root, NULL, NULL, 0), 0);
 	assert_int_equal(zf2fs_get(root.i.i_links), 4);
 	assert_int_equal(zf2fs_path_lookup(vol, "f", 0, &f, NULL, 0), 0);
@@ -540,7 +530,7 @@ static void test_rmdir(void **state)
 	assert_int_equal(zf2fs_txn_commit(txn), 0);
 	zf2fs_txn_free(txn);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_path_lookup(vol, "e", 0, &ino, NULL, 0), -ENOENT);
 	assert_int_equal(zf2fs_path_lookup(vol, "f/x", 0, &ino, NULL, 0), -ENOENT);
 	assert_int_equal(zf2fs_path_lookup(vol, "f/y", 0, &ino, NULL, 0), 0);
@@ -645,7 +635,7 @@ static void create_and_reopen(struct zf2fs_dev **dev, struct zf2fs_vol **vol,
 {
 	assert_int_equal(apply(*vol, it, n), 0);
 	zf2fs_vol_close(*vol);
-	assert_int_equal(zf2fs_vol_open_devs(dev, 1, &quiet, vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(dev, 1, &unit_quiet, vol), 0);
 	assert_int_equal(state_of(*vol, it, n), 1);
 }
 
@@ -674,7 +664,7 @@ static void test_direct_nodes(void **state)
 
 	(void)state;
 	assert_non_null(huge);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	create_and_reopen(&dev, &vol, big, 2);
 	root_inode(vol, "six", &n);
 	assert_true(zf2fs_get(n.i.i_nid[0]) != 0);
@@ -692,7 +682,7 @@ static void test_direct_nodes(void **state)
 
 		assert_int_equal(apply(vol, past, 1), -ENOSPC);
 		zf2fs_vol_close(vol);
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 		assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver);
 		assert_int_equal(state_of(vol, past, 1), 0);
 		assert_int_equal(state_of(vol, big, 2), 1);
@@ -703,7 +693,7 @@ static void test_direct_nodes(void **state)
 	/* a fresh volume for it */
 	img = format_image(ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM);
 	dev = device_with(img);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	{
 		const struct item past[] = { { "", "twelve", false, 12 * MiB + 5 } };
 		struct zf2fs_node ind;
@@ -746,7 +736,7 @@ static void test_new_hash_level(void **state)
 	const unsigned n = 3 * 214;   /* names of 12 bytes take 2 slots */
 
 	(void)state;
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 	for (unsigned i = 0; i < n; i++) {
 		snprintf(name, sizeof(name), "file-%07u", i);
@@ -756,7 +746,7 @@ static void test_new_hash_level(void **state)
 	assert_int_equal(zf2fs_txn_commit(txn), 0);
 	zf2fs_txn_free(txn);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_inode_read(vol, ZF2FS_ROOT_INO, &root, NULL, NULL, 0), 0);
 	assert_true(zf2fs_get(root.i.i_current_depth) >= 2);
 	for (unsigned i = 0; i < n; i++) {
@@ -792,7 +782,7 @@ static bool small_is_new(struct zf2fs_vol *vol, void *arg)
 static void fault_at_every_write(const struct zf2fs_dev *base, struct zf2fs_dev *(*fresh)(void))
 {
 	static const size_t every_item = 1;
-	const struct fault_sweep fs = { .base = base, .fresh = fresh, .log = &quiet,
+	const struct fault_sweep fs = { .base = base, .fresh = fresh, .log = &unit_quiet,
 					.apply = apply_small, .is_new = small_is_new };
 	struct fault_sweep flushed = fs;
 	unsigned long one, many;
@@ -809,7 +799,7 @@ static struct zf2fs_dev *fresh_plain(void)
 {
 	struct zf2fs_dev *dev;
 
-	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &quiet, &dev), 0);
+	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
 	return dev;
 }
 
@@ -832,7 +822,7 @@ static struct zf2fs_dev *fresh_zoned(void)
 {
 	struct zf2fs_dev *dev;
 
-	assert_int_equal(zf2fs_dev_open_memory_zoned(ZONED_BYTES, 8 * MiB, 6 * MiB, 4, &quiet,
+	assert_int_equal(zf2fs_dev_open_memory_zoned(ZONED_BYTES, 8 * MiB, 6 * MiB, 4, &unit_quiet,
 						     &dev), 0);
 	return dev;
 }
@@ -874,8 +864,8 @@ static void test_zoned_fault_at_every_write(void **state)
 	mk.timestamp = 1700000000;
 	assert_int_equal(zf2fs_layout_compute(&g, 1, &mk.layout, &lay, NULL, 0), 0);
 	assert_int_equal(lay.segs_per_sec, 4);
-	assert_int_equal(zf2fs_mkfs_write(&base, &lay, &mk, &quiet), 0);
-	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_mkfs_write(&base, &lay, &mk, &unit_quiet), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&base, 1, &unit_quiet, &vol), 0);
 	assert_true(zf2fs_vol_info(vol)->features & ZF2FS_FEAT_BLKZONED);
 	zf2fs_vol_close(vol);
 	fault_at_every_write(base, fresh_zoned);
@@ -913,7 +903,7 @@ static void flush_run(bool flush, uint64_t ret_counts[2])
 
 	assert_non_null(buf);
 	assert_non_null(got);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	ver = zf2fs_vol_info(vol)->cp_ver;
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 	zf2fs_txn_set_time(txn, 1700000100);
@@ -944,7 +934,7 @@ static void flush_run(bool flush, uint64_t ret_counts[2])
 	}
 	assert_int_equal(zf2fs_txn_flushes(txn), flush ? nfiles / 100 + nblocks / 400 + 1 : 0);
 	/* flushed, not committed: the volume on the device is the old one */
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &look), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &look), 0);
 	assert_int_equal(zf2fs_vol_info(look)->cp_ver, ver);
 	assert_int_equal(zf2fs_path_lookup(look, "d", 0, &dir, NULL, 0), -ENOENT);
 	check_tables(look);
@@ -954,7 +944,7 @@ static void flush_run(bool flush, uint64_t ret_counts[2])
 	zf2fs_txn_free(txn);
 	zf2fs_vol_close(vol);
 
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 1);
 	check_tables(vol);
 	assert_int_equal(zf2fs_path_lookup(vol, "d", 0, &dir, NULL, 0), 0);
@@ -1021,7 +1011,7 @@ static void test_flush_enospc(void **state)
 
 	(void)state;
 	assert_non_null(buf);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	ver = zf2fs_vol_info(vol)->cp_ver;
 	valid = zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count);
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
@@ -1039,7 +1029,7 @@ static void test_flush_enospc(void **state)
 	assert_int_equal(zf2fs_txn_commit(txn), -EINVAL);
 	zf2fs_txn_free(txn);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver);
 	assert_int_equal(zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count), valid);
 	assert_int_equal(zf2fs_path_lookup(vol, "huge", 0, &ino, NULL, 0), -ENOENT);

@@ -18,15 +18,6 @@
 #define MiB (1024ull * 1024)
 #define VOL_BYTES (64 * MiB)
 
-static void drop(void *arg, enum zf2fs_msg_kind kind, const char *msg)
-{
-	(void)arg;
-	(void)kind;
-	(void)msg;
-}
-
-static const struct zf2fs_log quiet = { .level = 0, .fn = drop };
-
 static struct zf2fs_dev *formatted(void)
 {
 	struct zf2fs_mkfs_opts mk;
@@ -35,12 +26,12 @@ static struct zf2fs_dev *formatted(void)
 	struct zf2fs_dev *dev;
 
 	memset(&mk, 0, sizeof(mk));
-	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &quiet, &dev), 0);
+	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
 	assert_int_equal(zf2fs_dev_geometry(dev, &g), 0);
 	mk.fixed_cp_version = true;
 	mk.timestamp = 1700000000;
 	assert_int_equal(zf2fs_layout_compute(&g, 1, &mk.layout, &lay, NULL, 0), 0);
-	assert_int_equal(zf2fs_mkfs_write(&dev, &lay, &mk, &quiet), 0);
+	assert_int_equal(zf2fs_mkfs_write(&dev, &lay, &mk, &unit_quiet), 0);
 	return dev;
 }
 
@@ -77,7 +68,7 @@ static void test_node_tree_edges(void **state)
 
 	(void)state;
 	assert_non_null(in);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 	assert_int_equal(zf2fs_txn_mknod(txn, ZF2FS_ROOT_INO, "big", &fa, &ino), 0);
 	for (size_t i = 0; i < n; i++) {
@@ -90,7 +81,7 @@ static void test_node_tree_edges(void **state)
 	zf2fs_txn_free(txn);
 	zf2fs_vol_close(vol);
 
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_inode_read(vol, ino, in, NULL, NULL, 0), 0);
 	/* nodes: 2 direct, 2 indirect each with 2 direct, the double indirect with 2
 	 * indirect and one direct below each */
@@ -131,7 +122,7 @@ static void test_log_filled_exactly(void **state)
 
 	(void)state;
 	assert_non_null(in);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	ver = zf2fs_vol_info(vol)->cp_ver;
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 	assert_int_equal(zf2fs_txn_mknod(txn, ZF2FS_ROOT_INO, "seg", &fa, &ino), 0);
@@ -146,7 +137,7 @@ static void test_log_filled_exactly(void **state)
 	zf2fs_txn_free(txn);
 	zf2fs_vol_close(vol);
 
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_true(zf2fs_vol_info(vol)->cp_ver == ver + 1);
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
 		zf2fs_vol_curseg(vol, t, &segno, &blkoff);
@@ -164,7 +155,7 @@ static void test_log_filled_exactly(void **state)
 	assert_int_equal(zf2fs_txn_commit(txn), 0);
 	zf2fs_txn_free(txn);
 	zf2fs_vol_close(vol);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_true(zf2fs_vol_info(vol)->cp_ver == ver + 2);
 	zf2fs_vol_close(vol);
 	zf2fs_dev_close(dev);
@@ -190,7 +181,7 @@ static void test_special_files_and_inline(void **state)
 	c.rdev_minor = 1;
 	b.rdev_major = 259;
 	b.rdev_minor = 300000;
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 	assert_int_equal(zf2fs_txn_mknod(txn, ZF2FS_ROOT_INO, "c", &c, &cino), 0);
 	assert_int_equal(zf2fs_txn_mknod(txn, ZF2FS_ROOT_INO, "b", &b, &bino), 0);
@@ -205,7 +196,7 @@ static void test_special_files_and_inline(void **state)
 	zf2fs_txn_free(txn);
 	zf2fs_vol_close(vol);
 
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_inode_read(vol, cino, in, NULL, NULL, 0), 0);
 	assert_int_equal(zf2fs_inode_geometry(&in->i, 0, &g), 0);
 	assert_int_equal(zf2fs_get(in->i.i_addr[g.extra_words]), (8u << 8) | 1);
@@ -253,7 +244,7 @@ static void test_xattrs(void **state)
 	assert_non_null(in);
 	assert_non_null(xn);
 	memset(big, 'q', sizeof(big));
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 	assert_int_equal(zf2fs_txn_mknod(txn, ZF2FS_ROOT_INO, "s", &fa, &s), 0);
 	assert_int_equal(zf2fs_txn_mknod(txn, ZF2FS_ROOT_INO, "d", &da, &d), 0);
@@ -267,7 +258,7 @@ static void test_xattrs(void **state)
 	zf2fs_txn_free(txn);
 	zf2fs_vol_close(vol);
 
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(zf2fs_inode_read(vol, s, in, NULL, NULL, 0), 0);
 	assert_true(in->i.i_inline & ZF2FS_INLINE_XATTR);
 	assert_int_equal(zf2fs_get(in->i.i_xattr_nid), 0);
