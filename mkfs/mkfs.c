@@ -366,6 +366,14 @@ int main(int argc, char **argv)
 		err = zf2fs_dev_geometry(devs[i], &geom[i]);
 		if (err)
 			goto out;
+		/* The layout of a zoned device comes from its zone report, which [sectors]
+		 * does not cut: the volume would count the whole device's blocks in a smaller
+		 * main area, and Linux refuses it ("Wrong user_block_count"). */
+		if (i == 0 && c.sectors && geom[0].zone_model != ZF2FS_ZONED_NONE) {
+			fprintf(stderr, PROG ": %s is a zoned device, which is formatted whole: "
+				"[sectors] cannot limit it\n", c.paths[0]);
+			goto out;
+		}
 		if (geom[i].bytes == 0) {
 			fprintf(stderr, PROG ": %s is empty (0 bytes): give it a size first, e.g. "
 				"truncate -s 1G %s, or use -S with [sectors]\n", c.paths[i], c.paths[i]);

@@ -117,6 +117,12 @@ scenario() {
 }
 
 nb=$(znullb rz 384 8 8 6)
+# [sectors] cannot cut a zoned device (its layout comes from the zone report): refused,
+# where it once wrote a volume Linux refuses ("Wrong user_block_count")
+if mkfs.f2fs -f -m "$nb" 131072 >/tmp/mkfs.log 2>&1; then
+	cat /tmp/mkfs.log; zfail "mkfs.f2fs took [sectors] on a zoned device"
+fi
+grep -q "zoned device, which is formatted whole" /tmp/mkfs.log || { cat /tmp/mkfs.log; zfail "mkfs.f2fs: no reason given for refusing [sectors]"; }
 # 240 MiB in 4096-byte sectors
 scenario nullb "$nb" "$nb" 61440 "$nb"
 conv=$(zdisk conv); zns=$(zdisk zns)
