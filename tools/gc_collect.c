@@ -243,7 +243,8 @@ static void print_json(const struct run *r)
 
 /* Which of victims [@from, @to) are free now (the volume opened again after their
  * commit: a later batch may take a freed section for its logs, as the kernel reuses
- * sections freed at a checkpoint). */
+ * sections freed at a checkpoint).  The free sections are counted once, after the last
+ * batch. */
 static int check_freed(struct run *r, struct zf2fs_vol *vol, uint32_t from, uint32_t to)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
@@ -261,7 +262,7 @@ static int check_freed(struct run *r, struct zf2fs_vol *vol, uint32_t from, uint
 		r->vs[i].freed = !used;
 	}
 	free(sit);
-	return free_sections(vol, &r->free_after);
+	return 0;
 }
 
 /* After each batch: which of its victims are free now. */
