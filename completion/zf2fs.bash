@@ -110,7 +110,7 @@ _zf2fs_gc()
 	--preset) _zf2fs_reply 2013; return ;;
 	-Z) _zf2fs_reply auto; return ;;
 	--device|--series|--plot) _zf2fs_files; return ;;
-	--reclaim|-n|--count|--until-free|--batch-blocks|--max-search|--now|--last-victim|--zone-capacity|--segments|\
+	--reclaim|-n|--count|--until-free|--batch-blocks|--max-search|--now|--step-clock|--step-types|--last-victim|--zone-capacity|--segments|\
 	--selections|--segs-per-sec|--seed|--size|--zoned|--conv-zones|--conv-dev|-s|-z|-o|\
 	--fill|--file-size|--files|--ops|--bs|--stream|--gc-max-secs|--bg-gc|--write-cost|\
 	--move-cost|--cp-cost|--rate|--cp-interval|--compare|--samples) return ;;
@@ -136,7 +136,7 @@ _zf2fs_gc()
 		case $cur in
 		-*) _zf2fs_reply --json --device --zone-capacity --reclaim --gc-type --policy \
 			--alloc --ssr-type -n --count --max-search --search --engine --now \
-			--last-victim --no-fg-shortcut --strict --segments --selections \
+			--step-clock --step-types --last-victim --no-fg-shortcut --strict --segments --selections \
 			--segs-per-sec --seed --only --until-free --dry-run --batch-blocks \
 			-v --verbose -h --help -V --version ;;
 		*) [ "$cmd" = bench ] || _zf2fs_files ;;

@@ -95,6 +95,7 @@ struct zf2fs_gc_model {
 	/* runtime state */
 	uint32_t last_victim[5];
 	uint64_t elapsed_time, min_mtime, max_mtime;
+	uint32_t steps;             /* selections made (the index into a step clock) */
 	uint64_t dirty_max_mtime, dirty_min_mtime;   /* ATGC */
 	bool ready;
 	struct gc_index idx;

@@ -570,6 +570,36 @@ static int gc_round(struct zf2fs_gc_model *m, struct zf2fs_gc_params *q,
 	bool cp = false;
 	int err;
 
+	if (q->step_clock && q->step_clock_n) {
+		uint32_t k = m->steps < q->step_clock_n - 1 ? m->steps : q->step_clock_n - 1;
+		uint32_t k1 = k + 1 < q->step_clock_n ? k + 1 : k;
+		uint64_t seen = m->elapsed_time + q->step_clock[k];
+
+		/* a write the model did not make (the kernel's flusher, an inode) still moved
+		 * the newest-write time the cost-benefit ages are scaled by */
+		if (seen > m->max_mtime)
+			m->max_mtime = seen;
+		q->now = m->elapsed_time + q->step_clock[k1];
+	}
+	if (q->step_type && q->step_type_n && q->alloc == ZF2FS_GC_LFS) {
+		uint32_t k = m->steps < q->step_type_n - 1 ? m->steps : q->step_type_n - 1;
+
+		m->steps++;
+		if (q->step_type[k] == ZF2FS_GC_BG) {
+			q->gc_type = ZF2FS_GC_BG;
+		} else if (q->gc_type == ZF2FS_GC_BG) {
+			/* the kernel's switch: a checkpoint first when segments are prefree */
+			if (m->prefree_segs) {
+				zf2fs_gc_checkpoint(m);
+				cp = true;
+			}
+			q->gc_type = ZF2FS_GC_FG;
+		}
+		err = zf2fs_gc_select(m, q, v);
+		v->checkpointed = cp;
+		return err ? err : collect(m, q, v);
+	}
+	m->steps++;
 	if (q->alloc == ZF2FS_GC_LFS && q->gc_type == ZF2FS_GC_BG &&
 	    gc_not_enough_free(m, q->lfs_mode, 0)) {
 		if (m->prefree_segs) {
@@ -616,9 +646,18 @@ ZF2FS_EXPORT int zf2fs_gc_call(struct zf2fs_gc_model *m, const struct zf2fs_gc_p
 		n++;
 		if (q.gc_type == ZF2FS_GC_FG)
 			sec_freed++;
-		if (p->gc_type == ZF2FS_GC_FG || q.alloc != ZF2FS_GC_LFS ||
-		    !gc_not_enough_free(m, q.lfs_mode, q.gc_type == ZF2FS_GC_FG ? sec_freed : 0))
+		if (p->gc_type == ZF2FS_GC_FG || q.alloc != ZF2FS_GC_LFS)
 			break;
+		if (p->step_type && p->step_type_n) {
+			/* the kernel's next step says whether this call went on foreground */
+			uint32_t k = m->steps < p->step_type_n ? m->steps : p->step_type_n - 1;
+
+			if (m->steps >= p->step_type_n || p->step_type[k] != ZF2FS_GC_FG)
+				break;
+		} else if (!gc_not_enough_free(m, q.lfs_mode,
+					       q.gc_type == ZF2FS_GC_FG ? sec_freed : 0)) {
+			break;
+		}
 		if (n == max)
 			break;
 		/* a checkpoint when free sections run low and prefree ones exist */

@@ -62,6 +62,10 @@ struct gc_cli {
 	uint32_t until_free;
 	uint64_t batch_blocks;
 	bool dry_run, count_given;
+	/* replay --step-clock */
+	uint32_t *step_clock;
+	uint32_t step_clock_n;
+	uint8_t *step_type;        /* replay --step-types */
 };
 
 static const char usage_text[] =
@@ -101,6 +105,11 @@ static const char usage_text[] =
 "  --search SPEC           kernel (default), fixed:N, all, proportional\n"
 "  --engine index|scan     selection engine (default index; same answers)\n"
 "  --now SECONDS           fs clock for GC writes (default: checkpoint elapsed time)\n"
+"  --step-clock S1,S2,...  replay: the kernel's clock per step, in seconds after the\n"
+"                          mount: before step K its newest write was at SK, step K\n"
+"                          writes at SK+1 (the last value holds); from a trace\n"
+"  --step-types bf...      replay: background (b) or foreground (f) per step, as a\n"
+"                          trace shows the kernel's switch (the last value holds)\n"
 "  --last-victim SEGNO     start cursor of the policy (default 0, as after mount)\n"
 "  --no-fg-shortcut        fg: do not take sections marked by bg first\n"
 "  --strict                replay: exit 1 when fewer than N victims were found\n"
@@ -121,8 +130,60 @@ enum {
 	OPT_JSON = 256, OPT_RECLAIM, OPT_GC_TYPE, OPT_POLICY, OPT_ALLOC, OPT_SSR_TYPE,
 	OPT_MAX_SEARCH, OPT_SEARCH, OPT_ENGINE, OPT_NOW, OPT_LAST_VICTIM, OPT_NO_SHORTCUT,
 	OPT_STRICT, OPT_DEVICE, OPT_ZONE_CAP, OPT_SEGMENTS, OPT_SELECTIONS, OPT_SPS, OPT_SEED, OPT_ONLY,
-	OPT_UNTIL_FREE, OPT_DRY_RUN, OPT_BATCH,
+	OPT_UNTIL_FREE, OPT_DRY_RUN, OPT_BATCH, OPT_STEP_CLOCK, OPT_STEP_TYPES,
 };
+
+/* --step-types: one letter per step, b or f */
+static void parse_step_types(struct gc_cli *c, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (!n || n > (1u << 20) || strspn(arg, "bf") != n)
+		die_usage("--step-types: '%s' is not a string of b (background) and f "
+			  "(foreground), one per step", arg);
+	free(c->step_type);
+	c->step_type = malloc(n);
+	if (!c->step_type) {
+		fprintf(stderr, PROG ": out of memory\n");
+		exit(EXIT_OPERATIONAL);
+	}
+	for (size_t i = 0; i < n; i++)
+		c->step_type[i] = arg[i] == 'b' ? ZF2FS_GC_BG : ZF2FS_GC_FG;
+	c->p.step_type = c->step_type;
+	c->p.step_type_n = (uint32_t)n;
+}
+
+/* --step-clock: comma-separated seconds, at most one per step a replay can make */
+static void parse_step_clock(struct gc_cli *c, const char *arg)
+{
+	const char *s = arg;
+	uint32_t n = 1;
+
+	for (const char *q = arg; *q; q++)
+		n += *q == ',';
+	if (n > (1u << 20))
+		die_usage("--step-clock: more than %u values", 1u << 20);
+	free(c->step_clock);
+	c->step_clock = calloc(n, sizeof(*c->step_clock));
+	if (!c->step_clock) {
+		fprintf(stderr, PROG ": out of memory\n");
+		exit(EXIT_OPERATIONAL);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = *s >= '0' && *s <= '9' ? strtoul(s, &end, 10) : (end = (char *)s, 0);
+		if (end == s || errno || v > UINT32_MAX || (*end != ',' && *end != '\0'))
+			die_usage("--step-clock: '%s' is not a list of seconds (S1,S2,...)", arg);
+		c->step_clock[i] = (uint32_t)v;
+		s = end + 1;
+	}
+	c->step_clock_n = n;
+	c->p.step_clock = c->step_clock;
+	c->p.step_clock_n = n;
+}
 
 static void parse_search(struct gc_cli *c, const char *s)
 {
@@ -177,6 +238,8 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 		{ "search", required_argument, NULL, OPT_SEARCH },
 		{ "engine", required_argument, NULL, OPT_ENGINE },
 		{ "now", required_argument, NULL, OPT_NOW },
+		{ "step-clock", required_argument, NULL, OPT_STEP_CLOCK },
+		{ "step-types", required_argument, NULL, OPT_STEP_TYPES },
 		{ "last-victim", required_argument, NULL, OPT_LAST_VICTIM },
 		{ "no-fg-shortcut", no_argument, NULL, OPT_NO_SHORTCUT },
 		{ "strict", no_argument, NULL, OPT_STRICT },
@@ -261,6 +324,8 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 				die_usage("invalid engine '%s' (index or scan)", optarg);
 			break;
 		case OPT_NOW: c->p.now = parse_u64(optarg, "time", 1, UINT64_MAX / 256); break;
+		case OPT_STEP_CLOCK: parse_step_clock(c, optarg); break;
+		case OPT_STEP_TYPES: parse_step_types(c, optarg); break;
 		case OPT_LAST_VICTIM:
 			c->last_victim = (uint32_t)parse_u64(optarg, "segment number", 0, UINT32_MAX);
 			c->have_last_victim = true;
@@ -332,6 +397,13 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 	} else if (c->until_free || c->dry_run || c->batch_blocks) {
 		die_usage("--until-free, --dry-run and --batch-blocks are collect's options");
 	}
+	if ((c->step_clock || c->step_type) && strcmp(c->cmd, "replay"))
+		die_usage("--step-clock and --step-types are replay's (they follow a traced "
+			  "kernel run)");
+	if (c->step_type && c->p.gc_type != ZF2FS_GC_BG)
+		die_usage("--step-types needs --gc-type bg (only a background call switches)");
+	if (c->step_clock && c->p.now)
+		die_usage("--now and --step-clock exclude each other");
 	if (c->p.alloc == ZF2FS_GC_SSR && c->p.policy != ZF2FS_GC_POLICY_DEFAULT &&
 	    c->p.policy != ZF2FS_GC_GREEDY)
 		die_usage("--alloc ssr always uses the greedy policy");
@@ -709,8 +781,13 @@ int main(int argc, char **argv)
 	parse_args(&c, argc, argv);
 	if (!strcmp(c.cmd, "state"))
 		return cmd_state(&c);
-	if (!strcmp(c.cmd, "replay"))
-		return cmd_replay(&c);
+	if (!strcmp(c.cmd, "replay")) {
+		int rc = cmd_replay(&c);
+
+		free(c.step_clock);
+		free(c.step_type);
+		return rc;
+	}
 	if (!strcmp(c.cmd, "collect")) {
 		struct gc_collect_opts o = {
 			.devices = c.devices, .ndevices = c.ndevices, .p = c.p,

@@ -83,6 +83,19 @@ struct zf2fs_gc_params {
 	uint32_t scan_below;              /* INDEX scans windows of this many units or fewer
 					   * (default 64; 0: always the index when exact) */
 	uint64_t now;                     /* fs clock for writes made by a GC; 0: elapsed_time */
+	/* The kernel's clock per step, in seconds after the mount (replaying a trace that
+	 * timed the kernel's writes): before step K the newest write was at
+	 * step_clock[K] (it raises the cost-benefit age scale as the kernel's writes do),
+	 * and step K's own writes are made at step_clock[K + 1]; the last value holds for
+	 * later steps.  Steps are counted per model.  NULL: the clock stays at @now. */
+	const uint32_t *step_clock;
+	uint32_t step_clock_n;
+	/* The kernel's GC type per step (ZF2FS_GC_BG or ZF2FS_GC_FG, from a trace): a
+	 * background call turns foreground where the kernel's did, instead of where the
+	 * free-section rule says (the moment moves with the kernel's page writeback).  The
+	 * last value holds.  NULL: the rule decides. */
+	const uint8_t *step_type;
+	uint32_t step_type_n;
 	bool fg_shortcut;                 /* FG takes a BG-marked section first (kernel: true) */
 	bool lfs_mode;                    /* mount -o mode=lfs: dirty data pages count in the
 					   * free-section rule (default true) */

@@ -273,5 +273,40 @@ fi
 "$GC" collect "$IMG" -n 1 --until-free 3 >/dev/null 2>&1
 rc=$?
 if [ $rc = 16 ]; then tap_ok "-n with --until-free: usage error"; else tap_fail "-n with --until-free: exit $rc"; fi
+# replay's trace-following options: refused where they mean nothing, or malformed
+usage_error() {
+	what=$1
+	shift
+	"$GC" "$@" >/dev/null 2>"$TEST_TMP/usage.err"
+	rc=$?
+	if [ $rc = 16 ] && [ "$(wc -l <"$TEST_TMP/usage.err")" -le 2 ]; then
+		tap_ok "$what: usage error: $(head -n 1 "$TEST_TMP/usage.err")"
+	else
+		tap_fail "$what: exit $rc"; sed 's/^/    | /' "$TEST_TMP/usage.err"
+	fi
+}
+usage_error "--step-clock on collect" collect "$IMG" -n 1 --step-clock 0,1
+usage_error "--step-types on a foreground replay" replay "$IMG" --step-types bf
+usage_error "--step-clock not numbers" replay "$IMG" --gc-type bg --step-clock 0,x
+usage_error "--step-clock empty value" replay "$IMG" --gc-type bg --step-clock 0,,1
+usage_error "--step-types other letters" replay "$IMG" --gc-type bg --step-types bgf
+usage_error "--now with --step-clock" replay "$IMG" --gc-type bg --now 5 --step-clock 0
+# and followed: 4c's image with segment mtimes, a clock far past its last write, other costs
+"$GC" replay "$TEST_TMP/bg0.img" --gc-type bg -n 3 --json | sed -n 's/.*"cost": \([0-9]*\),.*/\1/p' >"$TEST_TMP/c0"
+"$GC" replay "$TEST_TMP/bg0.img" --gc-type bg -n 3 --json --step-clock 0,100000 |
+	sed -n 's/.*"cost": \([0-9]*\),.*/\1/p' >"$TEST_TMP/c1"
+if [ "$(head -n 1 "$TEST_TMP/c0")" = "$(head -n 1 "$TEST_TMP/c1")" ] && [ "$(wc -l <"$TEST_TMP/c1")" = 3 ] &&
+   ! cmp -s "$TEST_TMP/c0" "$TEST_TMP/c1"; then
+	tap_ok "replay --step-clock: step 1 as without, later costs scaled by the later clock ($(tr '\n' ' ' <"$TEST_TMP/c1"))"
+else
+	tap_fail "replay --step-clock: $(tr '\n' ' ' <"$TEST_TMP/c0") | $(tr '\n' ' ' <"$TEST_TMP/c1")"
+fi
+"$GC" replay "$TEST_TMP/bg0.img" --gc-type bg -n 2 --json --step-types bf >"$TEST_TMP/t.json"
+if [ "$(sed -n '/"step"/s/.*"gc_type": "\([a-z]*\)".*/\1/p' "$TEST_TMP/t.json" | tr '\n' ' ')" = "bg fg " ] &&
+   grep -q '"from_bg_map": true' "$TEST_TMP/t.json"; then
+	tap_ok "replay --step-types bf: a background step, then the foreground take-over of its victim"
+else
+	tap_fail "replay --step-types bf"; sed 's/^/    | /' "$TEST_TMP/t.json"
+fi
 
 tap_summary

@@ -66,6 +66,65 @@ static void test_cb_cost_worked(void **state)
 	zf2fs_gc_model_free(m);
 }
 
+/* A replay told the kernel's clock per step and its background/foreground switches. */
+static void test_step_clock_and_types(void **state)
+{
+	struct zf2fs_gc_model *m = mk(16, 1, 5000);
+	static const uint32_t clock[] = { 0, 5000 };
+	static const uint8_t types[] = { ZF2FS_GC_BG, ZF2FS_GC_FG };
+	struct zf2fs_gc_params p;
+	struct zf2fs_gc_victim v[4];
+	unsigned n;
+
+	(void)state;
+	park_logs(m, 16, 1);
+	assert_int_equal(zf2fs_gc_model_set_segment(m, 3, 100, 1, 1000), 0);
+	assert_int_equal(zf2fs_gc_model_set_segment(m, 4, 400, 1, 4000), 0);
+	assert_int_equal(zf2fs_gc_model_set_segment(m, 5, 450, 1, 4500), 0);
+	assert_int_equal(zf2fs_gc_model_ready(m), 0);
+	zf2fs_gc_params_init(&p, ZF2FS_GC_BG);
+	p.step_clock = clock;
+	p.step_clock_n = 2;
+	p.step_type = types;
+	p.step_type_n = 2;
+	/* step 1 at the mount's clock: the worked cost (max_mtime = elapsed 5000); the
+	 * kernel's next step is foreground, so this call goes on as one (although free
+	 * sections are plenty) and takes the section background GC marked */
+	assert_int_equal(zf2fs_gc_call(m, &p, v, 4, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0].segno, 3);
+	assert_int_equal(v[0].gc_type, ZF2FS_GC_BG);
+	assert_int_equal(v[0].cost, 4294961850u);
+	assert_int_equal(v[1].gc_type, ZF2FS_GC_FG);
+	assert_int_equal(v[1].segno, 3);
+	assert_true(v[1].from_bg_map);
+	/* the last type holds: a new call is foreground from its start, greedy */
+	assert_int_equal(zf2fs_gc_call(m, &p, v, 4, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].gc_type, ZF2FS_GC_FG);
+	assert_int_equal(v[0].segno, 4);
+	zf2fs_gc_model_free(m);
+
+	/* the clock alone, without types: step 2 is background, at the later clock */
+	m = mk(16, 1, 5000);
+	park_logs(m, 16, 1);
+	assert_int_equal(zf2fs_gc_model_set_segment(m, 3, 100, 1, 1000), 0);
+	assert_int_equal(zf2fs_gc_model_set_segment(m, 4, 400, 1, 4000), 0);
+	assert_int_equal(zf2fs_gc_model_set_segment(m, 5, 450, 1, 4500), 0);
+	assert_int_equal(zf2fs_gc_model_ready(m), 0);
+	zf2fs_gc_params_init(&p, ZF2FS_GC_BG);
+	p.step_clock = clock;
+	p.step_clock_n = 2;
+	assert_int_equal(zf2fs_gc_call(m, &p, v, 4, &n), 0);
+	assert_int_equal(v[0].cost, 4294961850u);
+	assert_int_equal(zf2fs_gc_call(m, &p, v, 4, &n), 0);
+	assert_int_equal(v[0].gc_type, ZF2FS_GC_BG);
+	assert_int_equal(v[0].segno, 4);
+	assert_int_equal(v[0].age, 60);
+	assert_int_equal(v[0].cost, 4294967295u - 100u * 22 * 60 / 178);
+	zf2fs_gc_model_free(m);
+}
+
 static void test_greedy_window_and_cursor(void **state)
 {
 	/* 20 dirty segments 0..19 with valid 100 + i, cursor rules with a window of 5 */
@@ -330,6 +389,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cb_cost_worked),
+		cmocka_unit_test(test_step_clock_and_types),
 		cmocka_unit_test(test_greedy_window_and_cursor),
 		cmocka_unit_test(test_fg_collect),
 		cmocka_unit_test(test_index_equals_scan_sps1),

@@ -61,16 +61,32 @@ vm_boot
 # col_compare CASE SNAPSHOT fg|bg: the kernel's victims of CASE (first segment of each
 # section, as the tracepoint gives it, with the kind of call that took it) against
 # gc.f2fs collect on SNAPSHOT asked for as many sections: the same sections in the same
-# order, each of the same kind, each freed.
+# order, each of the same kind, each freed.  Collect works as an idle machine's kernel
+# does, so the comparison ends where the loaded kernel's clock or switch point moved:
+# at the first step after a write seconds after the mount (the trace's CLOCK field;
+# replay, which takes that clock, checks the rest in gc_replay.sh), or at a step where
+# the kernel switched from background to foreground elsewhere than the free-section
+# rule (a note says so; the sections before it must still match).
 col_compare() {
 	kern=$VM_OUT/$1.kernel
 	coll=$VM_OUT/$1.collect
+	if grep -q "^info: gctrace-lost $1" "$log"; then
+		vm_fail "$1: the guest's trace buffer overran: the kernel's list is not whole"
+		return 1
+	fi
 	sed -n "s/^info: gctrace $1 \\(.*\\)/\\1/p" "$log" |
-		awk '$2 == "LFS" { print $4, ($1 == "Background" ? "bg" : "fg") }' >"$kern"
+		awk '$2 == "LFS" { print $4, ($1 == "Background" ? "bg" : "fg"), ($7 == "" ? 0 : $7) }' >"$kern.steps"
+	cut -d' ' -f1,2 "$kern.steps" >"$kern"
 	n=$(wc -l <"$kern")
 	if [ "$n" -eq 0 ]; then
 		vm_fail "$1: the kernel traced no victim"
 		return 1
+	fi
+	# greedy (foreground) victims do not depend on the clock
+	if [ "$3" = fg ]; then
+		k=$n
+	else
+		k=$(awk '$3 != 0 { exit } { n++ } END { print n + 0 }' "$kern.steps")
 	fi
 	if ! "$GC_TOOL" collect "$(vm_img "$2")" --gc-type "$3" -n "$n" --json \
 		>"$coll.json" 2>"$coll.err"; then
@@ -80,13 +96,29 @@ col_compare() {
 	sed -n 's/.*"segno": \([0-9]*\),.*"gc_type": "\([a-z]*\)".*/\1 \2/p' "$coll.json" >"$coll"
 	sed -n 's/.*"data_blocks": \([0-9]*\), "node_blocks": \([0-9]*\).*"free_before": \([0-9]*\), "free_after": \([0-9]*\).*/  collect: moved \1 data and \2 node blocks; free sections \3 -> \4/p' \
 		"$coll.json"
-	if cmp -s "$kern" "$coll" && ! grep -q '"freed": false' "$coll.json"; then
-		vm_log "$1: gc.f2fs collect --gc-type $3 freed the kernel's $n victims, in its order: $(cut -d' ' -f1 "$coll" | tr '\n' ' ')"
+	if grep -q '"freed": false' "$coll.json"; then
+		vm_fail "$1: gc.f2fs collect --gc-type $3 left victims not free"
+		grep '"freed": false' "$coll.json" | sed 's/^/  not freed: /'
+		return 1
+	fi
+	# the first step where the lists differ, within the first k
+	d=$(head -n "$k" "$kern" | paste -d' ' - "$coll" | head -n "$k" |
+		awk '$1 != $3 || $2 != $4 { print NR; found = 1; exit } END { if (!found) print 0 }')
+	if [ "$d" -eq 0 ] && [ "$(wc -l <"$coll")" -ge "$k" ]; then
+		if [ "$k" -eq "$n" ]; then
+			vm_log "$1: gc.f2fs collect --gc-type $3 freed the kernel's $n victims, in its order: $(cut -d' ' -f1 "$coll" | tr '\n' ' ')"
+		else
+			vm_log "$1: gc.f2fs collect --gc-type $3 freed the kernel's first $k of $n victims, in its order (the kernel wrote seconds after the mount from step $((k + 1)) on): $(head -n "$k" "$coll" | cut -d' ' -f1 | tr '\n' ' ')"
+		fi
+		return 0
+	fi
+	if [ "$d" -gt 1 ] && [ "$3" = bg ] &&
+	   [ "$(sed -n "${d}p" "$kern" | cut -d' ' -f2)" != "$(sed -n "${d}p" "$coll" | cut -d' ' -f2)" ]; then
+		vm_log "$1: note: the kernel's step $d was $(sed -n "${d}p" "$kern" | cut -d' ' -f2), the free-section rule's $(sed -n "${d}p" "$coll" | cut -d' ' -f2) (the kernel's switch point moves with the machine's load); the $((d - 1)) victims before it matched: $(head -n $((d - 1)) "$coll" | cut -d' ' -f1 | tr '\n' ' ')"
 		return 0
 	fi
 	vm_fail "$1: gc.f2fs collect --gc-type $3 differs from the kernel (victim kind: kernel | collect)"
 	paste "$kern" "$coll" | head -n 20 | sed 's/^/  /'
-	grep '"freed": false' "$coll.json" | sed 's/^/  not freed: /'
 	return 1
 }
 

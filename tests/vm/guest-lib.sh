@@ -111,8 +111,13 @@ ztrace_off() {
 # zgc_traced NAME DIR SYNC COUNT: F2FS_IOC_GARBAGE_COLLECT (SYNC 1 foreground, 0
 # background) COUNT times on the mounted volume at DIR under the f2fs_get_victim trace.
 # Prints "info: gcstop NAME nodata|all" (whether the calls ran out of victims) and one
-# "info: gctrace NAME GC ALLOC POLICY VICTIM COST OFS_UNIT" line per selection, for the
-# host to compare with gc.f2fs replay.
+# "info: gctrace NAME GC ALLOC POLICY VICTIM COST OFS_UNIT CLOCK" line per selection, for
+# the host to compare with gc.f2fs replay.  CLOCK is the kernel's clock at the newest
+# data or node write before the selection, in seconds after the mount (0 when none):
+# every such write raises the newest-write time cost-benefit scales segment ages by, so
+# on a slow machine, where the calls run past the mount's second, background costs
+# move with it.  The trace runs on the boot clock, the one the kernel's f2fs clock and
+# mounted_time_sec count in; META writes (checkpoint, SIT, NAT) leave segment times alone.
 # Periodic writeback is off during the calls: the flusher writing the pages a background
 # call moved dirties their node pages, and dirty node pages decide when a background call
 # turns foreground; left on, that moment would follow the machine's load, not the volume.
@@ -121,9 +126,17 @@ zgc_traced() {
 	ex=$(cat /proc/sys/vm/dirty_expire_centisecs)
 	echo 0 >/proc/sys/vm/dirty_writeback_centisecs
 	echo 360000 >/proc/sys/vm/dirty_expire_centisecs
+	t=/sys/kernel/tracing
+	d=$(awk -v m="$2" '$2 == m { print $1 }' /proc/mounts)
+	mounted=$(cat "/sys/fs/f2fs/${d#/dev/}/mounted_time_sec") || zfail "no mounted_time_sec for $d"
+	echo boot >$t/trace_clock
+	# a foreground call writes thousands of blocks: room for all of them
+	echo 32768 >$t/buffer_size_kb
+	echo 1 >$t/events/f2fs/f2fs_submit_page_write/enable
 	ztrace_on f2fs/f2fs_get_victim
 	res=$(zwork gc "$2" "$3" "$4") || true
 	ztrace_off
+	echo 0 >$t/events/f2fs/f2fs_submit_page_write/enable
 	echo "$wb" >/proc/sys/vm/dirty_writeback_centisecs
 	echo "$ex" >/proc/sys/vm/dirty_expire_centisecs
 	echo "$res"
@@ -131,10 +144,23 @@ zgc_traced() {
 	*"No data available"*) echo "info: gcstop $1 nodata" ;;
 	*) echo "info: gcstop $1 all" ;;
 	esac
-	sed -n 's/.*f2fs_get_victim: .*policy = (\([A-Za-z]*\) GC, \([A-Z_]*\)-mode, \([A-Za-z-]*\)), victim = \([0-9]*\), cost = \([0-9]*\), ofs_unit = \([0-9]*\).*/\1 \2 \3 \4 \5 \6/p' \
-		/sys/kernel/tracing/trace | while read -r g a p v c o; do
-		echo "info: gctrace $1 $g $a $p $v $c $o"
-	done
+	# an overrun drops the oldest events: the host must not compare a partial list
+	grep -q "^overrun: [1-9]" $t/per_cpu/cpu*/stats &&
+		echo "info: gctrace-lost $1 $(grep -h overrun $t/per_cpu/cpu*/stats | tr '\n' ' ')"
+	awk -v m="$mounted" -v name="$1" '
+		/f2fs_submit_page_write:/ && / type = [A-Z]*_(DATA|NODE)$/ {
+			for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { s = int($i) - m; break }
+			if (s > clock) clock = s
+			next
+		}
+		/f2fs_get_victim:/ {
+			if (match($0, /policy = \([A-Za-z]* GC, [A-Z_]*-mode, [A-Za-z-]*\), victim = [0-9]*, cost = [0-9]*, ofs_unit = [0-9]*/)) {
+				f = substr($0, RSTART, RLENGTH)
+				gsub(/policy = \(|GC,|-mode,|\),|victim = |, cost = |, ofs_unit = /, " ", f)
+				split(f, a, " ")
+				print "info: gctrace", name, a[1], a[2], a[3], a[4], a[5], a[6], clock + 0
+			}
+		}' $t/trace
 }
 
 # znullb NAME SIZE_MB ZONE_MB NR_CONV [ZONE_CAP_MB]: prints the device path.
