@@ -17,6 +17,11 @@
 # user blocks, reserved and overprovision segments are those mkfs wrote.
 # Debian's fsck 1.15 miscounts free segments when the zone capacity is
 # below the zone size (zoned_guest.sh's debfsck tolerates that one line).
+# Last, a relocating grow: a 128 MiB zoned null_blk volume, aged by Linux, copied
+# to the front of a 1280 MiB one and grown 10x by resize.f2fs, which rebuilds the
+# SIT, NAT and SSA in the first sections of the main area (conventional zones);
+# Linux mounts it, reads every file, df shows the new size, 32 MiB more are
+# written; both fscks clean, write pointers as the zone report has them.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 RESIZE=$top_builddir/tools/resize.f2fs
@@ -128,6 +133,37 @@ scenario nullb "$nb" "$nb" 61440 "$nb"
 conv=$(zdisk conv); zns=$(zdisk zns)
 # the ZNS namespace cut from 512 MiB to 320 MiB (4096-byte sectors)
 scenario zns "$conv" "$zns" 81920 -c "$zns" "$conv"
+
+# A grow 10x, past what the SIT and SSA cover: the metadata areas are rebuilt in the
+# first sections of the main area, which must lie on conventional zones.  mkfs formats a
+# zoned device whole, so the small volume is made on a small zoned null_blk (128 MiB,
+# 2 MiB zones, the last one sequential) and copied to the front of a big one (1280 MiB,
+# its first 128 zones conventional: the copy lands on them, and on a sequential zone only
+# the past-the-pointer zeros would differ); the big device's zones past the copy are
+# sequential and empty, as the grown volume's new sections must be.  Zones of one
+# segment: mkfs aligns each area to a zone, and a 2 MiB SSA covers 1 GiB of segments.
+step "relocating grow: mkfs -m on a 128 MiB zoned null_blk, aged by Linux"
+small=$(znullb rgs 128 2 63)
+big=$(znullb rgb 1280 2 128)
+mkfs.f2fs -f -m "$small" >/tmp/mkfs.log 2>&1 || { cat /tmp/mkfs.log; zfail "mkfs"; }
+zmount "$small" /mnt/r
+full=$(dfk /mnt/r)
+echo "info: reloc made: df shows $full KiB"
+age /mnt/r/a 90% 19
+zwork manifest /mnt/r /tmp/reloc.manifest
+zumount /mnt/r
+ourfsck "$small"
+dd if="$small" of="$big" bs=1M count=128 2>/dev/null || zfail "copying the small volume"
+sync
+step "relocating grow: resize.f2fs to the big device's size"
+resize.f2fs "$big" >/tmp/rs.log 2>&1 || { cat /tmp/rs.log; zfail "resize.f2fs relocating grow"; }
+cat /tmp/rs.log | sed 's/^/info: /'
+grep -q '^grown: .*metadata areas rebuilt' /tmp/rs.log || zfail "reloc: not grown with rebuilt metadata areas"
+ourfsck "$big"
+debfsck "$big"
+check_round reloc "$big" grown 53
+[ "$size" -gt $((full * 8)) ] || zfail "reloc: df shows $size KiB after the 10x grow, $full before"
+zcompare "$big" "$big"
 EOF
 vm_boot
 vm_finish
