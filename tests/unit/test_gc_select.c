@@ -66,25 +66,34 @@ static void test_cb_cost_worked(void **state)
 	zf2fs_gc_model_free(m);
 }
 
-/* A replay told the kernel's clock per step and its background/foreground switches. */
-static void test_step_clock_and_types(void **state)
+/* Three dirty segments of the worked example's volume, ready for background calls told
+ * the kernel's clock per step. */
+static struct zf2fs_gc_model *clocked(struct zf2fs_gc_params *p, const uint32_t *clock)
 {
 	struct zf2fs_gc_model *m = mk(16, 1, 5000);
-	static const uint32_t clock[] = { 0, 5000 };
-	static const uint8_t types[] = { ZF2FS_GC_BG, ZF2FS_GC_FG };
-	struct zf2fs_gc_params p;
-	struct zf2fs_gc_victim v[4];
-	unsigned n;
 
-	(void)state;
 	park_logs(m, 16, 1);
 	assert_int_equal(zf2fs_gc_model_set_segment(m, 3, 100, 1, 1000), 0);
 	assert_int_equal(zf2fs_gc_model_set_segment(m, 4, 400, 1, 4000), 0);
 	assert_int_equal(zf2fs_gc_model_set_segment(m, 5, 450, 1, 4500), 0);
 	assert_int_equal(zf2fs_gc_model_ready(m), 0);
-	zf2fs_gc_params_init(&p, ZF2FS_GC_BG);
-	p.step_clock = clock;
-	p.step_clock_n = 2;
+	zf2fs_gc_params_init(p, ZF2FS_GC_BG);
+	p->step_clock = clock;
+	p->step_clock_n = 2;
+	return m;
+}
+
+/* A replay told the kernel's clock per step and its background/foreground switches. */
+static void test_step_clock_and_types(void **state)
+{
+	static const uint32_t clock[] = { 0, 5000 };
+	static const uint8_t types[] = { ZF2FS_GC_BG, ZF2FS_GC_FG };
+	struct zf2fs_gc_params p;
+	struct zf2fs_gc_model *m = clocked(&p, clock);
+	struct zf2fs_gc_victim v[4];
+	unsigned n;
+
+	(void)state;
 	p.step_type = types;
 	p.step_type_n = 2;
 	/* step 1 at the mount's clock: the worked cost (max_mtime = elapsed 5000); the
@@ -106,15 +115,7 @@ static void test_step_clock_and_types(void **state)
 	zf2fs_gc_model_free(m);
 
 	/* the clock alone, without types: step 2 is background, at the later clock */
-	m = mk(16, 1, 5000);
-	park_logs(m, 16, 1);
-	assert_int_equal(zf2fs_gc_model_set_segment(m, 3, 100, 1, 1000), 0);
-	assert_int_equal(zf2fs_gc_model_set_segment(m, 4, 400, 1, 4000), 0);
-	assert_int_equal(zf2fs_gc_model_set_segment(m, 5, 450, 1, 4500), 0);
-	assert_int_equal(zf2fs_gc_model_ready(m), 0);
-	zf2fs_gc_params_init(&p, ZF2FS_GC_BG);
-	p.step_clock = clock;
-	p.step_clock_n = 2;
+	m = clocked(&p, clock);
 	assert_int_equal(zf2fs_gc_call(m, &p, v, 4, &n), 0);
 	assert_int_equal(v[0].cost, 4294961850u);
 	assert_int_equal(zf2fs_gc_call(m, &p, v, 4, &n), 0);
