@@ -327,6 +327,9 @@ struct commit {
 	uint8_t *taken;                  /* per section: taken by this commit */
 	uint8_t *pinned;                 /* per segment: the kept chain reads from it */
 	uint32_t scan_from;              /* below scan_from no section can be taken */
+	int room_state;                  /* 0: not asked; 1: zone capacities known (or no
+					  * zones); -1: a zoned volume without its zone report */
+	uint32_t unusable;               /* blocks of each section past its zone capacity */
 	uint8_t *cpbuf;                  /* the new checkpoint (zf2fs_vol_cp_next) */
 };
 
@@ -387,7 +390,42 @@ static uint64_t log_addr(const struct commit *c, int type, uint32_t off)
 	return zf2fs_main_blk(c->vi->main_blkaddr, c->cur[type], off);
 }
 
-/* Retire log @type (its summary to the SSA) and start it on a fresh free section. */
+/* Blocks of main segment @seg a log may write: those below its zone's capacity (all of
+ * them without zones, or when the zone report is not there to say: then only the first
+ * segment of a section is ever written, see next_in_section). */
+static uint32_t seg_room(struct commit *c, uint32_t seg)
+{
+	if (!c->room_state) {
+		c->unusable = 0;
+		c->room_state = !zf2fs_vol_is_zoned(c->vol) ||
+				!zf2fs_vol_zone_unusable(c->vol, &c->unusable) ? 1 : -1;
+	}
+	return c->room_state > 0 ? zf2fs_seg_usable_blocks(c->vi, c->unusable, seg) : BPS;
+}
+
+static uint32_t log_room(struct commit *c, int type)
+{
+	return seg_room(c, c->cur[type]);
+}
+
+/* The segment after log @type's in the same section, when the log may go on there: the
+ * section is one this commit took whole (all its segments free), and the segment lies
+ * below the zone's capacity.  So a log fills its section before taking another, in the
+ * order the kernel's own logs fill one, and a zone is written from its start on. */
+static bool next_in_section(struct commit *c, int type, uint32_t *ret)
+{
+	uint32_t seg = c->cur[type] + 1;
+
+	if (!c->moved[type] || seg % c->vi->segs_per_sec == 0 || seg >= c->vi->main_segs)
+		return false;
+	if (seg_room(c, seg) == 0 || c->room_state < 0)
+		return false;
+	*ret = seg;
+	return true;
+}
+
+/* Retire log @type (its summary to the SSA) and start it on the next segment of its
+ * section or on a fresh free section. */
 static int new_log(struct commit *c, int type)
 {
 	const struct zf2fs_commit_req *r = c->req;
@@ -398,10 +436,13 @@ static int new_log(struct commit *c, int type)
 	err = zf2fs_vol_write_ssa(c->vol, c->cur[type], type, c->sum[type]);
 	if (err)
 		return err;
-	err = pick_free_section(c, &seg);
-	if (err) {
-		zf2fs_logf(&c->vol->log, ZF2FS_MSG_ERROR, 0, "no free section left for the new blocks");
-		return err;
+	if (!next_in_section(c, type, &seg)) {
+		err = pick_free_section(c, &seg);
+		if (err) {
+			zf2fs_logf(&c->vol->log, ZF2FS_MSG_ERROR, 0,
+				   "no free section left for the new blocks");
+			return err;
+		}
 	}
 	c->cur[type] = seg;
 	c->blkoff[type] = 0;
@@ -422,7 +463,7 @@ static int log_alloc(struct commit *c, int type, uint32_t *ret)
 {
 	int err;
 
-	if (!c->moved[type] || c->blkoff[type] >= BPS) {
+	if (!c->moved[type] || c->blkoff[type] >= log_room(c, type)) {
 		err = new_log(c, type);
 		if (err)
 			return err;
@@ -547,7 +588,8 @@ static int write_chain(struct commit *c)
 		uint64_t next = 0;
 
 		if (i + 1 < r->chain_len) {
-			if (zf2fs_main_seg_off(c->vi->main_blkaddr, here) + 1 < BPS) {
+			if (zf2fs_main_seg_off(c->vi->main_blkaddr, here) + 1 <
+			    seg_room(c, zf2fs_main_segno(c->vi->main_blkaddr, here))) {
 				next = here + 1;
 			} else {
 				uint32_t seg;
@@ -595,7 +637,8 @@ static int write_nodes(struct commit *c)
 			break;
 		zf2fs_set(c->sum[type][c->blkoff[type]].nid, n.nid);
 		c->blkoff[type]++;
-		next = c->blkoff[type] < BPS ? (uint32_t)log_addr(c, type, c->blkoff[type]) : 0;
+		next = c->blkoff[type] < log_room(c, type) ?
+		       (uint32_t)log_addr(c, type, c->blkoff[type]) : 0;
 		zf2fs_node_seal(n.buf, n.nid, ver, next, c->vi->features, seed);
 		err = zf2fs_vol_write_block(c->vol, addr, n.buf);
 		if (!err)
@@ -608,7 +651,7 @@ static int write_nodes(struct commit *c)
 	if (err || !r->chain_len)
 		return err;
 	/* the chain follows the new nodes in a log of this commit's own */
-	if (!c->moved[chain_log] || c->blkoff[chain_log] >= BPS)
+	if (!c->moved[chain_log] || c->blkoff[chain_log] >= log_room(c, chain_log))
 		err = new_log(c, chain_log);
 	return err ? err : write_chain(c);
 }
@@ -625,7 +668,7 @@ static int retire_logs(struct commit *c)
 	/* a log whose segment the writes filled to the last block moves on too: the kernel
 	 * refuses a checkpoint whose log position is past its segment's blocks */
 	for (int type = 0; !err && type < ZF2FS_NR_CURSEG; type++)
-		if (c->blkoff[type] >= BPS)
+		if (c->blkoff[type] >= log_room(c, type))
 			err = new_log(c, type);
 	return err;
 }

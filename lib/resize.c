@@ -205,10 +205,11 @@ static int room_to_empty(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *si
 	sections_state(vol, sit, lo, hi, &free_in, &valid_in);
 	sections_state(vol, sit, 0, vi->main_secs, &free_all, &valid_all);
 	free_out = free_all - free_in;
-	/* the moved blocks, plus a fresh section for each log that may open one.  The
-	 * commit's allocator opens a fresh section whenever a log's segment fills (which
-	 * keeps every write of a zoned volume at a write pointer, inside the zone's
-	 * capacity), so a section takes one segment of moved blocks */
+	/* the moved blocks, plus a fresh section for each log that may open one.  Counted
+	 * as a section per segment of moved blocks: the commit's allocator fills the
+	 * segments of a section it took before taking another, but only where it knows the
+	 * zone capacity (on a zoned volume without its zone report it writes the first
+	 * segment of each), so this is what holds everywhere */
 	need = (uint32_t)((valid_in + BPS - 1) / BPS) + ZF2FS_NR_CURSEG;
 	*ret_short = 0;
 	if (!valid_in || free_out >= need)

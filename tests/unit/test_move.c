@@ -260,6 +260,29 @@ static int check_extent(struct zf2fs_vol *vol, const char *name, uint32_t was)
 	return len < was;
 }
 
+/* The segments of log @type (only the mover writes it here) fill their sections, @usable
+ * segments each (those below the zone capacity), before the log takes another: as few
+ * sections as the segments need, each written from its first segment on. */
+static void check_log_packed(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *sit, int type,
+			     uint32_t usable)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	uint32_t segs = 0, secs = 0, last = UINT32_MAX;
+
+	for (uint32_t s = 0; s < vi->main_segs; s++) {
+		if (zf2fs_sit_type(&sit[s]) != (unsigned)type || !zf2fs_sit_valid_blocks(&sit[s]))
+			continue;
+		segs++;
+		if (s / vi->segs_per_sec != last) {
+			secs++;
+			last = s / vi->segs_per_sec;
+			assert_int_equal(s % vi->segs_per_sec, 0);
+		}
+	}
+	assert_true(segs >= 2);
+	assert_int_equal(secs, (segs + usable - 1) / usable);
+}
+
 static void move_all(struct zf2fs_dev *(*fresh)(void), bool zoned)
 {
 	const bool big = true;
@@ -299,6 +322,8 @@ static void move_all(struct zf2fs_dev *(*fresh)(void), bool zoned)
 	seg = zf2fs_main_segno(zf2fs_vol_info(vol)->main_blkaddr, addr);
 	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
 	assert_int_equal(zf2fs_sit_type(&sit[seg]), ZF2FS_LOG_COLD_DATA);
+	if (zoned)
+		check_log_packed(vol, sit, ZF2FS_LOG_COLD_DATA, 3);
 	free(sit);
 	/* and again: the volume the mover wrote can be moved once more.  Not on the zoned
 	 * emulation: the sections freed keep their write pointers until a zone reset

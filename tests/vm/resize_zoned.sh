@@ -65,9 +65,8 @@ check_round() {
 
 # age DIR SIZE SEED: SIZE of 256 KiB files, seven of every eight runs of eight removed
 # but for the last 3% written (which the kernel put in the last sections it filled).
-# Not more: the mover fills one segment of each free section it takes (a fresh section
-# whenever a log's segment fills), so the blocks past the cut need that many free
-# sections below it.
+# Not more: the shrink's plan counts a free section for each segment of moved blocks,
+# so the blocks past the cut need that many free sections below it.
 age() {
 	zwork fill "$1" "$2" 256 "$3"
 	n=$(ls "$1" | wc -l)
