@@ -561,6 +561,28 @@ ZF2FS_EXPORT int zf2fs_gc_collect(struct zf2fs_gc_model *m, const struct zf2fs_g
 	return collect(m, p, v);
 }
 
+/* Index into a per-step list of @n entries for step @step: the last entry holds. */
+static uint32_t step_at(uint32_t step, uint32_t n)
+{
+	return step < n ? step : n - 1;
+}
+
+/* Whether a background round turns foreground: where the kernel's trace says (@q's step
+ * types), else when free sections are short after a checkpoint of the prefree ones. */
+static bool turns_fg(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *q, bool *cp)
+{
+	bool forced = q->step_type && q->step_type_n;
+
+	if (forced ? q->step_type[step_at(m->steps, q->step_type_n)] != ZF2FS_GC_FG :
+		     !gc_not_enough_free(m, q->lfs_mode, 0))
+		return false;
+	if (m->prefree_segs) {
+		zf2fs_gc_checkpoint(m);
+		*cp = true;
+	}
+	return forced || gc_not_enough_free(m, q->lfs_mode, 0);
+}
+
 /* One GC round: a background call short of free sections first checkpoints (prefree
  * becomes free) and, if still short, turns foreground (in @q, for the rest of a call);
  * then select and collect. */
@@ -571,44 +593,24 @@ static int gc_round(struct zf2fs_gc_model *m, struct zf2fs_gc_params *q,
 	int err;
 
 	if (q->step_clock && q->step_clock_n) {
-		uint32_t k = m->steps < q->step_clock_n - 1 ? m->steps : q->step_clock_n - 1;
-		uint32_t k1 = k + 1 < q->step_clock_n ? k + 1 : k;
+		uint32_t k = step_at(m->steps, q->step_clock_n);
 		uint64_t seen = m->elapsed_time + q->step_clock[k];
 
 		/* a write the model did not make (the kernel's flusher, an inode) still moved
 		 * the newest-write time the cost-benefit ages are scaled by */
 		if (seen > m->max_mtime)
 			m->max_mtime = seen;
-		q->now = m->elapsed_time + q->step_clock[k1];
+		q->now = m->elapsed_time + q->step_clock[step_at(k + 1, q->step_clock_n)];
 	}
-	if (q->step_type && q->step_type_n && q->alloc == ZF2FS_GC_LFS) {
-		uint32_t k = m->steps < q->step_type_n - 1 ? m->steps : q->step_type_n - 1;
-
-		m->steps++;
-		if (q->step_type[k] == ZF2FS_GC_BG) {
+	if (q->alloc == ZF2FS_GC_LFS) {
+		/* the kernel's step is background: a call it went on with stays so */
+		if (q->step_type && q->step_type_n &&
+		    q->step_type[step_at(m->steps, q->step_type_n)] == ZF2FS_GC_BG)
 			q->gc_type = ZF2FS_GC_BG;
-		} else if (q->gc_type == ZF2FS_GC_BG) {
-			/* the kernel's switch: a checkpoint first when segments are prefree */
-			if (m->prefree_segs) {
-				zf2fs_gc_checkpoint(m);
-				cp = true;
-			}
+		if (q->gc_type == ZF2FS_GC_BG && turns_fg(m, q, &cp))
 			q->gc_type = ZF2FS_GC_FG;
-		}
-		err = zf2fs_gc_select(m, q, v);
-		v->checkpointed = cp;
-		return err ? err : collect(m, q, v);
 	}
 	m->steps++;
-	if (q->alloc == ZF2FS_GC_LFS && q->gc_type == ZF2FS_GC_BG &&
-	    gc_not_enough_free(m, q->lfs_mode, 0)) {
-		if (m->prefree_segs) {
-			zf2fs_gc_checkpoint(m);
-			cp = true;
-		}
-		if (gc_not_enough_free(m, q->lfs_mode, 0))
-			q->gc_type = ZF2FS_GC_FG;
-	}
 	err = zf2fs_gc_select(m, q, v);
 	v->checkpointed = cp;
 	if (err)
@@ -650,9 +652,8 @@ ZF2FS_EXPORT int zf2fs_gc_call(struct zf2fs_gc_model *m, const struct zf2fs_gc_p
 			break;
 		if (p->step_type && p->step_type_n) {
 			/* the kernel's next step says whether this call went on foreground */
-			uint32_t k = m->steps < p->step_type_n ? m->steps : p->step_type_n - 1;
-
-			if (m->steps >= p->step_type_n || p->step_type[k] != ZF2FS_GC_FG)
+			if (m->steps >= p->step_type_n ||
+			    p->step_type[step_at(m->steps, p->step_type_n)] != ZF2FS_GC_FG)
 				break;
 		} else if (!gc_not_enough_free(m, q.lfs_mode,
 					       q.gc_type == ZF2FS_GC_FG ? sec_freed : 0)) {
