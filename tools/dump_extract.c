@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dump_extract.c - dump.f2fs --extract PATH -o DIR: the tree below PATH copied out of the
+ * volume into the host directory DIR (as debugfs's rdump does for ext4): directories,
+ * regular files and symlinks, with their permission bits and modification times.  Hard
+ * links become copies; devices, fifos and sockets are named and left out.
+ *
+ * The volume may be hostile, so nothing on it may steer a write outside DIR: a name that
+ * holds '/' or NUL is refused with everything below it, files and directories are only
+ * ever created (O_EXCL, mkdir; an existing name is an error, never overwritten or
+ * followed), and symlinks are created last, after every file, so that no path this run
+ * writes through can meet one.
+ */
+#include "config.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "zf2fs/endian.h"
+#include "zf2fs/access.h"
+#include "dump.h"
+
+/* Something created now whose mode or times are set at the end. */
+struct later {
+	char *path;
+	char *target;          /* symlinks: what they point to */
+	uint32_t mode;
+	struct timespec times[2];
+};
+
+struct extract {
+	struct dump_ctx *c;
+	const char *dir;       /* -o */
+	char *skip;            /* a refused subtree: entries below it are passed over */
+	struct later *dirs, *links;
+	size_t ndirs, nlinks, capdirs, caplinks;
+	uint64_t files, directories, symlinks, others, refused, bytes;
+	bool failed;           /* a host-side error was reported */
+};
+
+static int later_add(struct later **v, size_t *n, size_t *cap, const char *path,
+		     char *target, const struct zf2fs_node *in)
+{
+	struct later *l;
+
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 64;
+		struct later *nv = realloc(*v, nc * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = nc;
+	}
+	l = &(*v)[*n];
+	l->path = strdup(path);
+	if (!l->path)
+		return -ENOMEM;
+	l->target = target;
+	l->mode = (uint32_t)zf2fs_get(in->i.i_mode) & 07777;
+	l->times[0].tv_sec = (time_t)zf2fs_get(in->i.i_atime);
+	l->times[0].tv_nsec = (long)(zf2fs_get(in->i.i_atime_nsec) % 1000000000u);
+	l->times[1].tv_sec = (time_t)zf2fs_get(in->i.i_mtime);
+	l->times[1].tv_nsec = (long)(zf2fs_get(in->i.i_mtime_nsec) % 1000000000u);
+	(*n)++;
+	return 0;
+}
+
+static bool below(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+
+	return strncmp(path, top, n) == 0 && path[n] == '/';
+}
+
+/* Pass over @path and what is below it. */
+static int refuse(struct extract *x, const char *path)
+{
+	free(x->skip);
+	x->skip = strdup(path);
+	x->refused++;
+	return x->skip ? 0 : -ENOMEM;
+}
+
+static const char *kind_of(uint32_t mode)
+{
+	switch (mode & 0170000) {
+	case 0020000: return "a character device";
+	case 0060000: return "a block device";
+	case 0010000: return "a fifo";
+	case 0140000: return "a socket";
+	default: return "of no known type";
+	}
+}
+
+static int put_file(struct extract *x, const char *host, const char *path,
+		    const struct zf2fs_node *in)
+{
+	struct timespec t[2];
+	int fd, err;
+
+	fd = open(host, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		err = -errno;
+		dump_error("%s: while creating %s", strerror(errno), host);
+		x->failed = true;
+		return err == -EEXIST ? refuse(x, path) : err;
+	}
+	err = dump_write_contents(x->c, in, fd, host);
+	if (!err) {
+		t[0].tv_sec = (time_t)zf2fs_get(in->i.i_atime);
+		t[0].tv_nsec = (long)(zf2fs_get(in->i.i_atime_nsec) % 1000000000u);
+		t[1].tv_sec = (time_t)zf2fs_get(in->i.i_mtime);
+		t[1].tv_nsec = (long)(zf2fs_get(in->i.i_mtime_nsec) % 1000000000u);
+		if (fchmod(fd, (mode_t)(zf2fs_get(in->i.i_mode) & 07777)) || futimens(fd, t)) {
+			err = -errno;
+			dump_error("%s: while setting the mode and times of %s", strerror(errno),
+				   host);
+		}
+	}
+	if (close(fd) && !err) {
+		err = -errno;
+		dump_error("%s: while closing %s", strerror(errno), host);
+	}
+	if (err == -ZF2FS_EFSCORRUPTED) {
+		/* reported as damage; the partial copy stays, named in the report */
+		return 0;
+	}
+	if (err == -EOPNOTSUPP) {
+		/* encrypted, or compressed by an algorithm this build lacks: reported; no
+		 * empty stand-in is left, and the rest of the tree goes on */
+		unlink(host);
+		x->failed = true;
+		return 0;
+	}
+	if (err) {
+		x->failed = true;
+		return err;
+	}
+	x->files++;
+	x->bytes += zf2fs_get(in->i.i_size);
+	return 0;
+}
+
+static int put_dir(struct extract *x, const char *host, const char *path,
+		   const struct zf2fs_node *in)
+{
+	/* owner-writable while it fills; its own mode is set at the end */
+	if (mkdir(host, 0700)) {
+		int err = -errno;
+
+		dump_error("%s: while creating %s", strerror(errno), host);
+		x->failed = true;
+		return err == -EEXIST ? refuse(x, path) : err;
+	}
+	x->directories++;
+	return later_add(&x->dirs, &x->ndirs, &x->capdirs, host, NULL, in);
+}
+
+static int put_symlink(struct extract *x, const char *host, const char *path,
+		       const struct zf2fs_node *in)
+{
+	char why[256], *target = malloc(ZF2FS_BLKSIZE + 1);
+	size_t len = 0;
+	int err;
+
+	if (!target)
+		return -ENOMEM;
+	err = zf2fs_file_read_buf(x->c->vol, in, target, ZF2FS_BLKSIZE, &len, why, sizeof(why));
+	if (!err && (len == 0 || memchr(target, 0, len))) {
+		snprintf(why, sizeof(why), "its target is empty or holds NUL");
+		err = -ZF2FS_EFSCORRUPTED;
+	}
+	if (err == -EFBIG)
+		snprintf(why, sizeof(why), "its target is longer than a block");
+	if (err) {
+		dump_damage(x->c, "%s: symlink not extracted: %s", path, why);
+		free(target);
+		return refuse(x, path);
+	}
+	target[len] = 0;
+	x->symlinks++;
+	err = later_add(&x->links, &x->nlinks, &x->caplinks, host, target, in);
+	if (err)
+		free(target);
+	return err;
+}
+
+static int extract_entry(void *arg, const char *path, const struct zf2fs_dentry_info *d)
+{
+	struct extract *x = arg;
+	struct zf2fs_node *in;
+	char why[256], *host;
+	uint32_t type;
+	int err;
+
+	if (x->skip && below(path, x->skip))
+		return 0;
+	if (memchr(d->name, '/', d->name_len) || memchr(d->name, 0, d->name_len)) {
+		dump_damage(x->c, "%s: a name holding '/' or NUL: not extracted, nor what is "
+			    "below it", path);
+		return refuse(x, path);
+	}
+	in = malloc(sizeof(*in));
+	host = malloc(strlen(x->dir) + strlen(path) + 1);
+	if (!in || !host) {
+		err = -ENOMEM;
+		goto out;
+	}
+	strcat(strcpy(host, x->dir), path);
+	err = zf2fs_inode_read(x->c->vol, d->ino, in, NULL, why, sizeof(why));
+	if (err) {
+		dump_damage(x->c, "%s: not extracted: %s", path, why);
+		err = refuse(x, path);
+		goto out;
+	}
+	type = (uint32_t)zf2fs_get(in->i.i_mode) & 0170000;
+	if ((d->type == ZF2FS_FT_DIR) != (type == 0040000)) {
+		dump_damage(x->c, "%s: the entry's type and inode %u's mode disagree: not "
+			    "extracted", path, d->ino);
+		err = refuse(x, path);
+		goto out;
+	}
+	switch (type) {
+	case 0100000: err = put_file(x, host, path, in); break;
+	case 0040000: err = put_dir(x, host, path, in); break;
+	case 0120000: err = put_symlink(x, host, path, in); break;
+	default:
+		fprintf(stderr, DUMP_PROG ": %s: %s, not extracted\n", path, kind_of(type));
+		x->others++;
+		break;
+	}
+out:
+	free(host);
+	free(in);
+	return err;
+}
+
+/* Symlinks, then the directories' modes and times, deepest first. */
+static int finish(struct extract *x)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < x->nlinks; i++) {
+		struct later *l = &x->links[i];
+
+		if (symlink(l->target, l->path) ||
+		    utimensat(AT_FDCWD, l->path, l->times, AT_SYMLINK_NOFOLLOW)) {
+			dump_error("%s: while creating the symlink %s", strerror(errno), l->path);
+			x->failed = true;
+			err = err ? err : -errno;
+		}
+	}
+	for (size_t i = x->ndirs; i-- > 0;) {
+		struct later *l = &x->dirs[i];
+
+		if (chmod(l->path, (mode_t)l->mode) || utimensat(AT_FDCWD, l->path, l->times, 0)) {
+			dump_error("%s: while setting the mode and times of %s", strerror(errno),
+				   l->path);
+			x->failed = true;
+			err = err ? err : -errno;
+		}
+	}
+	return err;
+}
+
+static void later_free(struct later *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].path);
+		free(v[i].target);
+	}
+	free(v);
+}
+
+int dump_extract_tree(struct dump_ctx *c, const char *path)
+{
+	struct extract x = { .c = c, .dir = c->outpath };
+	struct zf2fs_node *in = malloc(sizeof(*in));
+	struct out *o = &c->out;
+	char why[256];
+	struct stat st;
+	uint32_t ino;
+	int err;
+
+	if (!in)
+		return -ENOMEM;
+	err = zf2fs_path_lookup(c->vol, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
+	if (!err)
+		err = zf2fs_inode_read(c->vol, ino, in, NULL, why, sizeof(why));
+	if (err) {
+		dump_error("%s: %s", path, why);
+		goto out;
+	}
+	if ((zf2fs_get(in->i.i_mode) & 0170000) != 0040000) {
+		dump_error("%s: not a directory (--cat PATH -o FILE extracts one file)", path);
+		err = -ENOTDIR;
+		goto out;
+	}
+	if (mkdir(x.dir, 0755) && errno != EEXIST) {
+		err = -errno;
+		dump_error("%s: while creating %s", strerror(errno), x.dir);
+		goto out;
+	}
+	if (stat(x.dir, &st) || !S_ISDIR(st.st_mode)) {
+		err = -ENOTDIR;
+		dump_error("%s: not a directory", x.dir);
+		goto out;
+	}
+	err = dump_walk_paths(c, ino, extract_entry, &x);
+	if (err)
+		dump_error("%s: while extracting %s", strerror(-err), path);
+	{
+		int ferr = finish(&x);
+
+		err = err ? err : ferr;
+	}
+	out_obj(o, "extract");
+	out_s(o, "path", path);
+	out_s(o, "output", x.dir);
+	out_u(o, "files", x.files);
+	out_u(o, "bytes", x.bytes);
+	out_u(o, "directories", x.directories);
+	out_u(o, "symlinks", x.symlinks);
+	out_u(o, "not_extracted_special", x.others);
+	out_u(o, "refused", x.refused);
+	out_obj_end(o);
+	if (!err && x.failed)
+		err = -EIO;
+out:
+	free(x.skip);
+	later_free(x.dirs, x.ndirs);
+	later_free(x.links, x.nlinks);
+	free(in);
+	return err;
+}
