@@ -67,12 +67,12 @@ _zf2fs_dump()
 	case $prev in
 	-d|--debug) _zf2fs_reply 0 1 2 3 4; return ;;
 	-o|--output) _zf2fs_files; return ;;
-	-i|--inode|-n|--nat|-s|--sit|-a|--ssa|-b|--block|--ls|--cat|--frag) return ;;
+	-i|--inode|-n|--nat|-s|--sit|-a|--ssa|-b|--block|--ls|--cat|--frag|--extract) return ;;
 	esac
 	case $cur in
 	-*) _zf2fs_reply -i -n -s -a -b -o -S -d -V -h --inode --nat --sit --ssa --block \
-		--superblock --checkpoint --segments --ls --cat --tree --zones --quota --frag \
-		--json --output --sparse --debug --version --help ;;
+		--superblock --checkpoint --segments --ls --cat --tree --extract --zones --quota \
+		--frag --json --output --sparse --debug --version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }

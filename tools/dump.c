@@ -18,7 +18,7 @@
 
 enum view {
 	V_SUPER, V_CP, V_NAT, V_SIT, V_SSA, V_SEGMENTS, V_INODE, V_BLOCK, V_LS, V_CAT, V_TREE,
-	V_ZONES, V_QUOTA, V_FRAG,
+	V_ZONES, V_QUOTA, V_FRAG, V_EXTRACT,
 };
 
 struct action {
@@ -31,7 +31,7 @@ struct action {
 
 enum {
 	OPT_SUPER = 256, OPT_CP, OPT_SEGMENTS, OPT_LS, OPT_CAT, OPT_TREE, OPT_JSON, OPT_HELP,
-	OPT_ZONES, OPT_QUOTA, OPT_FRAG,
+	OPT_ZONES, OPT_QUOTA, OPT_FRAG, OPT_EXTRACT,
 };
 
 static void usage(FILE *f)
@@ -52,6 +52,9 @@ static void usage(FILE *f)
 "      --ls PATH            a directory's entries (or one file) by path\n"
 "      --cat PATH           a file's contents, to standard output or -o\n"
 "      --tree               every path below the root\n"
+"      --extract PATH       copy the tree below directory PATH into the host\n"
+"                           directory -o DIR: files, directories, symlinks, with\n"
+"                           modes and times (hard links become copies)\n"
 "      --frag PATH          how the regular files below PATH (or the file PATH) lie\n"
 "                           on the disk: extents per file, the most fragmented\n"
 "      --zones              zoned devices: per section its zone's write pointer,\n"
@@ -60,7 +63,8 @@ static void usage(FILE *f)
 "Output:\n"
 "      --json               one JSON document instead of text\n"
 "  -o, --output PATH        with -i or --cat: write the contents to PATH (a directory:\n"
-"                           under the inode's own name)\n"
+"                           under the inode's own name); with --extract: the\n"
+"                           directory to fill (created if missing)\n"
 "  -S, --sparse             with -o: keep holes as holes\n"
 "  -d, --debug LEVEL        library messages: 0 quiet .. 4 debug (default 1)\n"
 "  -V, --version            print the version and exit\n"
@@ -209,6 +213,7 @@ static int run(struct dump_ctx *c, const struct action *a)
 	case V_ZONES: return dump_zones(c);
 	case V_QUOTA: return dump_quota(c);
 	case V_FRAG: return dump_frag(c, a->path);
+	case V_EXTRACT: return dump_extract_tree(c, a->path);
 	}
 	return -EINVAL;
 }
@@ -236,12 +241,13 @@ int main(int argc, char **argv)
 		{ "zones", no_argument, NULL, OPT_ZONES },
 		{ "quota", no_argument, NULL, OPT_QUOTA },
 		{ "frag", required_argument, NULL, OPT_FRAG },
+		{ "extract", required_argument, NULL, OPT_EXTRACT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct action acts[MAX_ACTIONS];
 	struct dump_ctx c = { .level = 1 };
 	struct zf2fs_log log = { .fn = zf2fs_cli_log, .arg = (void *)DUMP_PROG };
-	unsigned nacts = 0, ncat = 0, ninode = 0;
+	unsigned nacts = 0, ncat = 0, ninode = 0, nextract = 0;
 	bool json = false;
 	int opt, rc = DUMP_EXIT_OK;
 
@@ -285,6 +291,12 @@ int main(int argc, char **argv)
 		case OPT_ZONES: a->view = V_ZONES; nacts++; break;
 		case OPT_QUOTA: a->view = V_QUOTA; nacts++; break;
 		case OPT_FRAG: a->view = V_FRAG; a->path = optarg; nacts++; break;
+		case OPT_EXTRACT:
+			a->view = V_EXTRACT;
+			a->path = optarg;
+			nextract++;
+			nacts++;
+			break;
 		case OPT_JSON: json = true; break;
 		case ':':
 			usage_error("%s needs a value", argv[optind - 1]);
@@ -297,10 +309,12 @@ int main(int argc, char **argv)
 	if (optind != argc - 1)
 		usage_error(optind >= argc ? "no device given" : "one device only, got \"%s\" "
 			    "after \"%s\"", argv[argc - 1], argv[optind]);
-	if (c.outpath && !ninode && !ncat)
-		usage_error("-o needs -i or --cat");
-	if (c.outpath && ninode + ncat > 1)
-		usage_error("-o takes the contents of one file only");
+	if (c.outpath && !ninode && !ncat && !nextract)
+		usage_error("-o needs -i, --cat or --extract");
+	if (nextract && !c.outpath)
+		usage_error("--extract needs -o DIR, the directory to fill");
+	if (c.outpath && ninode + ncat + nextract > 1)
+		usage_error("-o takes one -i, --cat or --extract only");
 	if (c.sparse && !c.outpath)
 		usage_error("-S needs -o");
 	if (ncat && !c.outpath && (nacts > 1 || json))

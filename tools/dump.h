@@ -83,6 +83,10 @@ int dump_block(struct dump_ctx *c, uint64_t blkaddr);
 int dump_ls(struct dump_ctx *c, const char *path);
 int dump_cat(struct dump_ctx *c, const char *path);
 int dump_tree(struct dump_ctx *c, const char *path);
+/* Write the contents of inode @n to @fd (@name in messages); -S keeps holes. */
+int dump_write_contents(struct dump_ctx *c, const struct zf2fs_node *n, int fd, const char *name);
+/* --extract PATH -o DIR: the tree below directory PATH into host directory DIR. */
+int dump_extract_tree(struct dump_ctx *c, const char *path);
 /* Call @fn for every entry below directory @ino ("." and ".." left out), depth first,
  * each directory entered once; @path is the entry's path from there.  A nonzero return
  * stops the walk and is returned. */

@@ -305,26 +305,50 @@ static int sink_fn(void *arg, uint64_t off, const void *data, size_t len)
 	return 0;
 }
 
-int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path)
+int dump_write_contents(struct dump_ctx *c, const struct zf2fs_node *n, int fd, const char *name)
 {
-	struct zf2fs_node *n = malloc(sizeof(*n));
-	struct sink s = { .fd = -1, .sparse = c->sparse };
-	char why[256], *target = NULL;
+	struct sink s = { .fd = fd, .sparse = c->sparse, .size = zf2fs_get(n->i.i_size) };
 	struct stat st;
+	char why[256];
 	int err;
 
 	s.zeros = calloc(1, ZF2FS_BLKSIZE);
-	if (!n || !s.zeros) {
-		err = -ENOMEM;
-		goto out;
+	if (!s.zeros)
+		return -ENOMEM;
+	s.seekable = fd != STDOUT_FILENO && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	err = zf2fs_file_read(c->vol, n, sink_fn, &s, why, sizeof(why));
+	if (err == -ZF2FS_EFSCORRUPTED) {
+		dump_damage(c, "%s", why);
+	} else if (err > 0 || err == -EIO || err == -ENOSPC || err == -EPIPE ||
+		   err == -EFBIG || err == -EDQUOT) {
+		dump_error("%s: while writing %s", strerror(err > 0 ? err : -err), name);
+	} else if (err) {
+		dump_error("%s", why);
 	}
+	if (!err && s.seekable && ftruncate(fd, (off_t)s.size)) {
+		err = -errno;
+		dump_error("%s: while setting the size of %s", strerror(errno), name);
+	}
+	free(s.zeros);
+	return err;
+}
+
+int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path)
+{
+	struct zf2fs_node *n = malloc(sizeof(*n));
+	char *target = NULL;
+	struct stat st;
+	int fd = -1, err;
+
+	if (!n)
+		return -ENOMEM;
 	err = read_inode(c, ino, n, NULL);
 	if (err)
 		goto out;
-	s.size = zf2fs_get(n->i.i_size);
 	if (strcmp(path, "-") == 0) {
-		s.fd = STDOUT_FILENO;
+		fd = STDOUT_FILENO;
 		fflush(stdout);
+		path = "standard output";
 	} else {
 		/* an existing directory receives the file under its own name (f2fs-tools) */
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -344,35 +368,20 @@ int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path)
 			sprintf(target, "%s/%.*s", path, (int)nl, (const char *)n->i.i_name);
 			path = target;
 		}
-		s.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (s.fd < 0) {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0) {
 			err = -errno;
 			dump_error("%s: while creating %s", strerror(errno), path);
 			goto out;
 		}
-		s.seekable = fstat(s.fd, &st) == 0 && S_ISREG(st.st_mode);
 	}
-	err = zf2fs_file_read(c->vol, n, sink_fn, &s, why, sizeof(why));
-	if (err == -ZF2FS_EFSCORRUPTED) {
-		dump_damage(c, "%s", why);
-	} else if (err > 0 || err == -EIO || err == -ENOSPC || err == -EPIPE ||
-		   err == -EFBIG || err == -EDQUOT) {
-		dump_error("%s: while writing %s", strerror(err > 0 ? err : -err),
-			   s.fd == STDOUT_FILENO ? "standard output" : path);
-	} else if (err) {
-		dump_error("%s", why);
-	}
-	if (!err && s.seekable && ftruncate(s.fd, (off_t)s.size)) {
-		err = -errno;
-		dump_error("%s: while setting the size of %s", strerror(errno), path);
-	}
+	err = dump_write_contents(c, n, fd, path);
 out:
-	if (s.fd >= 0 && s.fd != STDOUT_FILENO && close(s.fd) && !err) {
+	if (fd >= 0 && fd != STDOUT_FILENO && close(fd) && !err) {
 		err = -errno;
 		dump_error("%s: while closing %s", strerror(errno), path);
 	}
 	free(target);
-	free(s.zeros);
 	free(n);
 	return err;
 }

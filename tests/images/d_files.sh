@@ -13,7 +13,10 @@
 #   (f) -b on a sample of data and node blocks of the block maps names the same inode,
 #       file offset and node, and says the block is live;
 #   (g) a file marked compressed whose clusters are all plain reads back as the kernel
-#       reads it (block by block), and its inode says compressed.
+#       reads it (block by block), and its inode says compressed;
+#   (h) --extract / -o DIR copies out the source tree (contents, symlink targets, modes,
+#       modification times), refuses to write over what DIR already holds, and a name
+#       holding '/' on a hostile image writes nothing outside DIR.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/d_lib.sh"
@@ -185,6 +188,63 @@ PYEOF
 		{ echo "    --cat of the sparse file differs"; return 1; }
 }
 
+check_rdump()   # IMG
+{
+	local img=$1 out=$TEST_TMP/rd rc
+	rm -rf "$out"
+	"$DUMP" --extract / -o "$out" "$img" > "$TEST_TMP/rd.log" || { cat "$TEST_TMP/rd.log"; return 1; }
+	# our mkfs makes lost+found, Debian's does not
+	[ ! -d "$out/lost+found" ] || rmdir "$out/lost+found" || return 1
+	diff -r --no-dereference "$SRC" "$out" | head -5 | sed 's/^/    /'
+	diff -qr --no-dereference "$SRC" "$out" > /dev/null || return 1
+	# sload.f2fs keeps the source's modes and modification times
+	(cd "$SRC" && find . -printf '%y %m %T@ %p\n' | sort -k4) > "$TEST_TMP/rd.want"
+	(cd "$out" && find . -printf '%y %m %T@ %p\n' | sort -k4) > "$TEST_TMP/rd.got"
+	python3 - "$TEST_TMP/rd.want" "$TEST_TMP/rd.got" <<'PYEOF' || return 1
+import sys
+def rows(f):
+    return {l.split()[3]: l.split()[:3] for l in open(f) if l.split()[3] != '.'}
+w, g = rows(sys.argv[1]), rows(sys.argv[2])
+bad = [p for p in w if p not in g or w[p][:2] != g[p][:2] or
+       int(float(w[p][2])) != int(float(g[p][2]))]
+for p in bad[:5]: print('    %s: want %s, got %s' % (p, w[p], g.get(p)))
+sys.exit(1 if bad else 0)
+PYEOF
+	# a second run meets every name already there: errors, and nothing is overwritten
+	echo keep > "$out/tiny.new" && cp "$out/f4k" "$TEST_TMP/rd.f4k" && echo changed > "$out/f4k"
+	"$DUMP" --extract / -o "$out" "$img" > /dev/null 2> "$TEST_TMP/rd.err"
+	rc=$?
+	[ $rc -ne 0 ] && grep -q "File exists: while creating $out/f4k" "$TEST_TMP/rd.err" &&
+		[ "$(cat "$out/f4k")" = changed ] ||
+		{ echo "    a second run into the same directory: exit $rc, f4k '$(head -c 20 "$out/f4k")'"; return 1; }
+}
+
+check_rdump_hostile()   # IMG (a copy is modified): a name becomes "../../escape"
+{
+	local work=$TEST_TMP/host.img out=$TEST_TMP/h/out rc
+	cp --sparse=always "$1" "$work" || return 1
+	python3 - "$work" <<'PYEOF' || return 1
+import mmap, sys
+with open(sys.argv[1], 'r+b') as f:
+    m = mmap.mmap(f.fileno(), 0)
+    n, at = 0, m.find(b'a_larger_one')
+    while at >= 0:
+        m[at:at + 12] = b'../../escape'
+        n += 1
+        at = m.find(b'a_larger_one', at + 12)
+    sys.exit(0 if n else 1)
+PYEOF
+	rm -rf "$TEST_TMP/h" && mkdir -p "$TEST_TMP/h"
+	"$DUMP" --extract / -o "$out" "$work" > /dev/null 2> "$TEST_TMP/h.err"
+	rc=$?
+	[ ! -e "$TEST_TMP/h/escape" ] && [ ! -e "$TEST_TMP/escape" ] ||
+		{ echo "    a file was written outside the output directory"; return 1; }
+	[ $rc -eq 2 ] && grep -q "big_dir/\.\./\.\./escape: a name holding '/'" "$TEST_TMP/h.err" ||
+		{ echo "    exit $rc: $(cat "$TEST_TMP/h.err")"; return 1; }
+	cmp -s "$out/big_dir/entry_7" "$SRC/big_dir/entry_7" ||
+		{ echo "    the rest of the tree was not extracted"; return 1; }
+}
+
 result()   # NAME CMD...
 {
 	local name=$1 log
@@ -202,7 +262,11 @@ for which in ours ref; do
 	result "$which: symlinks followed by --cat, extracted by -i -o" check_links "$img"
 	result "$which: -b agrees with the block maps (data, direct, indirect nodes)" \
 		check_blocks "$img"
+	result "$which: --extract copies the tree out with modes and times, never overwrites" \
+		check_rdump "$img"
 done
+result "--extract: a name holding '/' on a hostile image writes nothing outside -o" \
+	check_rdump_hostile "$TEST_TMP/ours.img"
 result "sparse file: holes read as zeros, -S keeps them" check_sparse "$TEST_TMP/ours.img"
 
 # A compressed file: Debian's sload.f2fs is built without compressors, so a loaded file is

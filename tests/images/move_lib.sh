@@ -26,18 +26,14 @@ age_image()
 	"$POP" "$img" "${items[@]}" || hard_error "aging removals failed"
 }
 
-# sha256 of every regular file, by path
+# sha256 of every regular file, by path ("HASH  /path", sorted): the whole tree copied out
+# once by dump.f2fs --extract (any damage it reports fails this)
 shas()
 {
-	"$DUMP" --json --tree "$1" > "$TEST_TMP/tree.json" || return 1
-	python3 - "$TEST_TMP/tree.json" <<'EOF' > "$TEST_TMP/paths" || return 1
-import json, sys
-for e in json.load(open(sys.argv[1]))['tree']['entries']:
-    if e['type'] == 'regular':
-        print(e['path'])
-EOF
-	while read -r p; do
-		"$DUMP" --cat "$p" "$1" 2>/dev/null | sha256sum | sed "s|-\$|$p|" || return 1
-	done < "$TEST_TMP/paths"
+	rm -rf "$TEST_TMP/shas.tree"
+	"$DUMP" --extract / -o "$TEST_TMP/shas.tree" "$1" >/dev/null || return 1
+	(cd "$TEST_TMP/shas.tree" && find . -type f -exec sha256sum {} +) |
+		sed 's|  \./|  /|' | LC_ALL=C sort -k2
+	rm -rf "$TEST_TMP/shas.tree"
 }
 
