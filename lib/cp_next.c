@@ -322,7 +322,10 @@ struct commit {
 	const struct zf2fs_commit_req *req;
 	uint32_t cur[ZF2FS_NR_CURSEG], blkoff[ZF2FS_NR_CURSEG];
 	uint32_t orig_cur[ZF2FS_NR_CURSEG];   /* the current checkpoint's logs */
-	bool moved[ZF2FS_NR_CURSEG];          /* the log is in a section this commit took */
+	bool moved[ZF2FS_NR_CURSEG];          /* the log may be written by this commit: in a
+					       * section it took, or going on (cont) */
+	bool cont[ZF2FS_NR_CURSEG];           /* the log goes on in the section the current
+					       * checkpoint's log is in (may_continue) */
 	struct zf2fs_summary sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
 	uint8_t *taken;                  /* per section: taken by this commit */
 	uint8_t *pinned;                 /* per segment: the kept chain reads from it */
@@ -420,8 +423,62 @@ static bool next_in_section(struct commit *c, int type, uint32_t *ret)
 		return false;
 	if (seg_room(c, seg) == 0 || c->room_state < 0)
 		return false;
+	/* a section this commit did not take whole: each further segment must be free */
+	if (c->cont[type] && !seg_free(c, seg))
+		return false;
 	*ret = seg;
 	return true;
+}
+
+/* On a zoned device a log goes on only at its zone's write pointer (a sequential zone
+ * takes no other write; one the kernel wrote past its checkpoint's position, or a
+ * commit cut short, is left to a fresh section). */
+static bool at_write_pointer(struct commit *c, uint32_t seg, uint32_t off)
+{
+	uint64_t blk = zf2fs_main_blk(c->vi->main_blkaddr, seg, off);
+	uint32_t sec = seg / c->vi->segs_per_sec, n = 0;
+	struct zf2fs_sec_zone *z = NULL;
+	bool ok;
+
+	if (!zf2fs_vol_is_zoned(c->vol))
+		return true;
+	if (zf2fs_vol_zones(c->vol, NULL, &z, &n) || sec >= n) {
+		free(z);
+		return false;
+	}
+	ok = z[sec].type == ZF2FS_ZONE_NONE || z[sec].type == ZF2FS_ZONE_CONV ||
+	     (!z[sec].wp_partial && z[sec].zone_blkaddr + z[sec].wp_blocks == blk);
+	free(z);
+	return ok;
+}
+
+/* Whether log @type, not yet written by this commit, may go on where the current
+ * checkpoint's log stands, as the kernel's logs go on after a checkpoint: then the
+ * commits of a long move (one per batch) fill each log's segment and section in turn,
+ * where a fresh section per log and commit would leave every one partly written (on a
+ * zoned volume, a zone each).  Crash-safe because the blocks from the log's position on
+ * were free in the current checkpoint (log_tail_free, an LFS log: the kernel keeps
+ * them so) and this commit's node footers carry the next version without the fsync
+ * mark, so the kernel's roll-forward walk, which starts there, stops at the first one.
+ * Not for a log the caller fixes or retires, one outside the sections new blocks may
+ * go to, one the kept chain reads from, or one without room left in its segment. */
+static bool may_continue(struct commit *c, int type)
+{
+	const struct zf2fs_commit_req *r = c->req;
+	const struct zf2fs_checkpoint *cp = (const struct zf2fs_checkpoint *)c->cpbuf;
+	uint32_t seg = c->cur[type], sec;
+
+	if (c->moved[type] || seg != c->orig_cur[type] || seg >= c->vi->main_segs ||
+	    !(r->log_tail_free & (1u << type)) || cp->alloc_type[type] != 0 ||
+	    (r->retire_logs & (1u << type)) || (r->log_fix && r->log_fix[type] >= 0) ||
+	    (c->pinned && c->pinned[seg]) || (r->ops->seg_busy && r->ops->seg_busy(r->arg, seg)))
+		return false;
+	sec = seg / c->vi->segs_per_sec;
+	if (sec < r->alloc_first || (r->alloc_end && sec >= r->alloc_end))
+		return false;
+	if (c->blkoff[type] >= seg_room(c, seg) || c->room_state < 0)
+		return false;
+	return at_write_pointer(c, seg, c->blkoff[type]);
 }
 
 /* Retire log @type (its summary to the SSA) and start it on the next segment of its
@@ -443,6 +500,7 @@ static int new_log(struct commit *c, int type)
 				   "no free section left for the new blocks");
 			return err;
 		}
+		c->cont[type] = false;
 	}
 	c->cur[type] = seg;
 	c->blkoff[type] = 0;
@@ -463,6 +521,8 @@ static int log_alloc(struct commit *c, int type, uint32_t *ret)
 {
 	int err;
 
+	if (!c->moved[type] && may_continue(c, type))
+		c->moved[type] = c->cont[type] = true;
 	if (!c->moved[type] || c->blkoff[type] >= log_room(c, type)) {
 		err = new_log(c, type);
 		if (err)

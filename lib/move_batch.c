@@ -51,8 +51,11 @@ static int queue_batch(struct zf2fs_txn *txn, uint64_t batch_blocks,
 /* After a commit (@err its result): the volume opened again, the zones the commit left
  * empty reset, the caller told.  A failed commit's zones are reset too (best effort) so
  * that the next writer finds them empty. */
-static int after_commit(struct zf2fs_vol **vol, int err, const struct zf2fs_move_batch_ops *ops,
-			void *arg, struct zf2fs_move_batch_result *res)
+/* The volume again after a commit; a batch is counted (and ops->committed told) only
+ * when its commit wrote a checkpoint: one of pieces without a valid block writes none. */
+static int after_commit(struct zf2fs_vol **vol, int err, uint64_t ver,
+			const struct zf2fs_move_batch_ops *ops, void *arg,
+			struct zf2fs_move_batch_result *res)
 {
 	uint32_t reset = 0;
 	int e;
@@ -70,6 +73,9 @@ static int after_commit(struct zf2fs_vol **vol, int err, const struct zf2fs_move
 		return err;
 	if (e)
 		return e;
+	if (zf2fs_vol_info(*vol)->cp_ver == ver)
+		return 0;
+	res->batches++;
 	return ops->committed ? ops->committed(arg, *vol) : 0;
 }
 
@@ -102,6 +108,7 @@ ZF2FS_EXPORT int zf2fs_move_batches(struct zf2fs_vol **vol, uint64_t batch_block
 		struct zf2fs_move_stats batch = { 0 };
 		struct zf2fs_txn *txn;
 		unsigned pieces;
+		uint64_t ver;
 
 		err = zf2fs_txn_begin(*vol, &txn);
 		if (err)
@@ -121,15 +128,14 @@ ZF2FS_EXPORT int zf2fs_move_batches(struct zf2fs_vol **vol, uint64_t batch_block
 			}
 			continue;
 		}
+		ver = zf2fs_vol_info(*vol)->cp_ver;
 		err = zf2fs_txn_commit(txn);
 		zf2fs_txn_free(txn);
 		if (ops->commit_done)
 			ops->commit_done(arg, *vol, err);
-		if (!err) {
+		if (!err)
 			add_stats(st, &batch);
-			res->batches++;
-		}
-		err = after_commit(vol, err, ops, arg, res);
+		err = after_commit(vol, err, ver, ops, arg, res);
 	}
 	return err;
 }

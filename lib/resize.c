@@ -189,6 +189,33 @@ bool zf2fs_resize_sec_has_log(struct zf2fs_vol *vol, uint32_t sec)
 	return false;
 }
 
+/* Free sections a move of @valid blocks may take.  Where the zone capacity is known (no
+ * zones, or the zone report gives it), the commits' logs fill every usable block of a
+ * section and go on across commits where the last one stopped: the blocks over the
+ * section's usable blocks, plus the owner nodes the move rewrites (a node block per
+ * 32 moved blocks at most, counted generously), plus a partly filled section per log
+ * and a fresh one per log where it cannot go on.  Elsewhere (a zoned volume read from
+ * an image file) a log writes only a section's first segment: a section per segment
+ * (and a fresh one per log), which is never less than the packed count with one
+ * segment per section. */
+static uint32_t sections_for(struct zf2fs_vol *vol, uint64_t valid)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	uint64_t usable = 0, blocks = valid + (valid + 31) / 32;
+	uint32_t unusable = 0, packed;
+	uint32_t per_seg = (uint32_t)((valid + BPS - 1) / BPS) + ZF2FS_NR_CURSEG;
+
+	if (!zf2fs_vol_is_zoned(vol) || !zf2fs_vol_zone_unusable(vol, &unusable))
+		for (uint32_t k = 0; k < vi->segs_per_sec; k++)
+			usable += zf2fs_seg_usable_blocks(vi, unusable, k);
+
+	if (!usable)
+		return per_seg;
+	packed = (uint32_t)((blocks + usable - 1) / usable) + 2 * ZF2FS_NR_CURSEG;
+	/* with one segment per section the count per segment is already the smaller */
+	return packed < per_seg ? packed : per_seg;
+}
+
 /* Can the valid blocks of sections [@lo, @hi) move into the free sections outside it?
  * The mover writes only into free sections, a section's worth at a time per log.  When
  * there are too few, but the partly valid sections outside hold enough free blocks,
@@ -205,12 +232,7 @@ static int room_to_empty(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *si
 	sections_state(vol, sit, lo, hi, &free_in, &valid_in);
 	sections_state(vol, sit, 0, vi->main_secs, &free_all, &valid_all);
 	free_out = free_all - free_in;
-	/* the moved blocks, plus a fresh section for each log that may open one.  Counted
-	 * as a section per segment of moved blocks: the commit's allocator fills the
-	 * segments of a section it took before taking another, but only where it knows the
-	 * zone capacity (on a zoned volume without its zone report it writes the first
-	 * segment of each), so this is what holds everywhere */
-	need = (uint32_t)((valid_in + BPS - 1) / BPS) + ZF2FS_NR_CURSEG;
+	need = sections_for(vol, valid_in);
 	*ret_short = 0;
 	if (!valid_in || free_out >= need)
 		return 0;

@@ -150,12 +150,29 @@ ZF2FS_EXPORT int zf2fs_txn_begin(struct zf2fs_vol *vol, struct zf2fs_txn **ret)
 		err = zf2fs_vol_load_sit(vol, &t->sit);
 	for (uint32_t s = 0; !err && s < vi->main_segs; s++)
 		t->orig_count[s] = (uint16_t)zf2fs_sit_valid_blocks(&t->sit[s]);
+	for (int type = 0; !err && type < ZF2FS_NR_CURSEG; type++) {
+		uint32_t seg, off;
+		bool clear = true;
+
+		zf2fs_vol_curseg(vol, type, &seg, &off);
+		if (seg >= vi->main_segs || off >= ZF2FS_BLOCKS_PER_SEG)
+			continue;
+		for (uint32_t b = off; b < ZF2FS_BLOCKS_PER_SEG && clear; b++)
+			clear = !zf2fs_sit_block_valid(&t->sit[seg], b);
+		if (clear)
+			t->log_tail_free |= (uint8_t)(1u << type);
+	}
 	if (err) {
 		zf2fs_txn_free(t);
 		return err;
 	}
 	*ret = t;
 	return 0;
+}
+
+ZF2FS_EXPORT void zf2fs_txn_fresh_logs(struct zf2fs_txn *t)
+{
+	t->log_tail_free = 0;
 }
 
 ZF2FS_EXPORT void zf2fs_txn_set_time(struct zf2fs_txn *t, uint64_t seconds)
@@ -1280,6 +1297,7 @@ static void fill_req(struct zf2fs_txn *t)
 	r->alloc_first = t->alloc_first;
 	r->alloc_end = t->alloc_end;
 	r->retire_logs = t->retire_logs;
+	r->log_tail_free = t->log_tail_free;
 }
 
 ZF2FS_EXPORT int zf2fs_txn_flush(struct zf2fs_txn *t)

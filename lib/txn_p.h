@@ -68,6 +68,7 @@ struct zf2fs_txn {
 					  * the main area's end (zf2fs_move_set_target) */
 	uint8_t retire_logs;             /* bit ZF2FS_LOG_*: a log whose section a mover
 					  * empties moves to a fresh one (lib/move.c) */
+	uint8_t log_tail_free;           /* zf2fs_commit_req.log_tail_free, from the SIT read */
 	uint32_t *freed;                 /* data blocks of removed inodes */
 	size_t nfreed, cap_freed;
 	bool committed;

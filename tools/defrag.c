@@ -231,10 +231,9 @@ static uint32_t logs_in(struct zf2fs_vol *vol, uint32_t lo, uint32_t hi)
 }
 
 /* Sections a commit may take for what a batch queued, at most: a fresh section for each
- * segment of every log it writes (moved data go to one log, nodes to up to three; every
- * commit starts its logs in sections of its own; a log fills the segments of its section
- * first where the zone capacity is known, so with sections of several segments this
- * counts high). */
+ * segment of every log it writes (moved data go to one log, nodes to up to three).  An
+ * upper bound: a log goes on in the section the last commit left it in, and fills the
+ * segments of a section before taking another where the zone capacity is known. */
 static uint64_t batch_sections(const struct zf2fs_vol_info *vi, const struct zf2fs_move_stats *st)
 {
 	uint64_t bps = vi->blocks_per_seg;

@@ -115,7 +115,8 @@ struct zf2fs_move_batch_ops {
 
 /* What a batched move did. */
 struct zf2fs_move_batch_result {
-	uint32_t batches;       /* batches queued (and, unless dry, committed) */
+	uint32_t batches;       /* batches committed (dry: queued); one that wrote no
+				 * checkpoint, having moved nothing, is not counted */
 	uint32_t zones_reset;   /* zones reset after the commits */
 };
 

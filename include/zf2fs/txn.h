@@ -203,6 +203,10 @@ struct zf2fs_commit_req {
 	 * writes moves to a fresh one (a mover emptied that section) */
 	uint32_t alloc_first, alloc_end;
 	uint8_t retire_logs;
+	/* bit ZF2FS_LOG_*: every block of the current checkpoint's log segment from the log's
+	 * position on was free in that checkpoint, so the log may go on writing there (the
+	 * caller's SIT as it was read, before any change of its own) */
+	uint8_t log_tail_free;
 	unsigned flags;                  /* ZF2FS_CPN_QUOTA_CHECKED, ZF2FS_COMMIT_CHECK_SLOTS */
 };
 
@@ -258,6 +262,11 @@ ZF2FS_EXPORT int zf2fs_txn_begin(struct zf2fs_vol *vol, struct zf2fs_txn **ret_t
 
 /* Seconds written as the times of the inodes created or changed (default: now). */
 ZF2FS_EXPORT void zf2fs_txn_set_time(struct zf2fs_txn *txn, uint64_t seconds);
+
+/* New blocks start in fresh sections: no log goes on in the segment the current
+ * checkpoint's log is in (which commits otherwise do, as the kernel's logs do), so what
+ * this commit writes shares no section with what was there (a generation of its own). */
+ZF2FS_EXPORT void zf2fs_txn_fresh_logs(struct zf2fs_txn *txn);
 
 /* The new checkpoint's space counts (resize: the policy of a new main area size): user
  * blocks, reserved and overprovision segments; the commit then happens even with

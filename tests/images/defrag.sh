@@ -373,19 +373,23 @@ else
 fi
 
 # 5c. --file DIR with a file that cannot be made contiguous: sections of 8 segments, 4
-# small files, one of them cut by a range move that leaves 3 free sections in a row: the
-# cut file (it needs 5) is named and skipped, the others are done (contiguous already),
-# exit 2, nothing written
+# small files, one of them cut by a range move, then two files made in fresh sections
+# (ZF2FS_TXN_FRESH_LOGS), which leaves 4 free sections in a row: the cut file (it needs
+# 5) is named and skipped, the others are done (contiguous already), exit 2, nothing
+# written
 N8=$(new_image sec8.img 256M)
 "$MKFS" -f -q -s 8 "$N8" >/dev/null 2>&1 || hard_error "mkfs -s 8 failed"
 for i in 1 2 3 4; do head -c 300000 /dev/urandom > "$TEST_TMP/h$i"; done
-"$POP" "$N8" d/ d/h1="$TEST_TMP/h1" d/h2="$TEST_TMP/h2" d/h3="$TEST_TMP/h3" d/h4="$TEST_TMP/h4" ||
-	hard_error "populating sec8.img failed"
+ZF2FS_TXN_FRESH_LOGS=1 "$POP" "$N8" d/ d/h1="$TEST_TMP/h1" d/h2="$TEST_TMP/h2" d/h3="$TEST_TMP/h3" \
+	d/h4="$TEST_TMP/h4" || hard_error "populating sec8.img failed"
 N8M=$("$DUMP" --json --segments "$N8" | python3 -c 'import json, sys; print(json.load(sys.stdin)["segments"]["main_blkaddr"])')
 H1=$("$DUMP" --json --segments "$N8" | python3 -c 'import json, sys
 s = json.load(sys.stdin)["segments"]
 print(min(e["segno"] for e in s["list"] if e["type"] == "warm_data" and e["valid_blocks"]))')
 "$DEFRAG" -s $((N8M + H1 * 512 + 30)) -l 20 "$N8" > /dev/null 2>&1 || hard_error "cutting /d/h1 failed"
+for pad in pad1 pad2; do
+	ZF2FS_TXN_FRESH_LOGS=1 "$POP" "$N8" "$pad=$TEST_TMP/h1" || hard_error "sec8.img: making $pad failed"
+done
 read -r NF NE NX < <(fragdir /d "$N8")
 [ "${NX:-0}" = 1 ] || hard_error "sec8.img: expected one fragmented file below /d, found ${NX:-?}"
 cp "$N8" "$TEST_TMP/sec8b.img"

@@ -220,15 +220,16 @@ fi
 # free segment, whole sections or not), victims freed, files kept, both fscks clean
 S4=$(new_image s4.img 512M)
 "$MKFS" -f -q -s 4 "$S4" >/dev/null 2>&1 || hard_error "mkfs -s 4 failed"
-# three directories of the same files, every other one then removed: the writer fills a
-# section before it takes the next, so this many are needed for four dirty sections
+# three directories of the same files, each written in sections of its own
+# (ZF2FS_TXN_FRESH_LOGS), every other one then removed: the writer fills a section before
+# it takes the next, so this many are needed for four dirty sections
 for d in d e g; do
 	items=("$d/")
 	for i in $(seq 0 119); do items+=("$d/f$i=$SRC/f$i"); done
-	"$POP" "$S4" "${items[@]}" || hard_error "populating the -s 4 image failed"
+	ZF2FS_TXN_FRESH_LOGS=1 "$POP" "$S4" "${items[@]}" || hard_error "populating the -s 4 image failed"
 	items=()
 	for i in $(seq 0 2 119); do items+=("-$d/f$i"); done
-	"$POP" "$S4" "${items[@]}" || hard_error "removals on the -s 4 image failed"
+	ZF2FS_TXN_FRESH_LOGS=1 "$POP" "$S4" "${items[@]}" || hard_error "removals on the -s 4 image failed"
 done
 shas "$S4" > "$TEST_TMP/s4.sha"
 if "$GC" collect "$S4" -n 4 --json > "$TEST_TMP/s4.json" 2> "$TEST_TMP/s4.err" &&

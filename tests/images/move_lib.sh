@@ -3,8 +3,9 @@
 # after lib.sh, with DUMP and POP (tests/images/txn_populate) set.
 
 # age_image IMG: three rounds of 40 files (1 byte .. 30 KiB, every tenth 512 KiB) made by
-# transactions, then every other file of each round removed: partly valid sections of
-# data and nodes.  The sources stay in $TEST_TMP/src.
+# transactions, each in sections of its own (ZF2FS_TXN_FRESH_LOGS), then every other file
+# of each round removed: partly valid sections of data and nodes.  The sources stay in
+# $TEST_TMP/src.
 age_image()
 {
 	local img=$1 i k r n items
@@ -17,13 +18,13 @@ age_image()
 	for r in 0 1 2; do
 		items=("age$r/")
 		for k in $(seq 0 39); do i=$((r * 40 + k)); items+=("age$r/f$i=$SRC/f$i"); done
-		"$POP" "$img" "${items[@]}" || hard_error "aging round $r failed"
+		ZF2FS_TXN_FRESH_LOGS=1 "$POP" "$img" "${items[@]}" || hard_error "aging round $r failed"
 	done
 	items=()
 	for r in 0 1 2; do
 		for k in $(seq 0 2 39); do i=$((r * 40 + k)); items+=("-age$r/f$i"); done
 	done
-	"$POP" "$img" "${items[@]}" || hard_error "aging removals failed"
+	ZF2FS_TXN_FRESH_LOGS=1 "$POP" "$img" "${items[@]}" || hard_error "aging removals failed"
 }
 
 # sha256 of every regular file, by path ("HASH  /path", sorted): the whole tree copied out

@@ -8,7 +8,9 @@
  * An ITEM "a/b/" makes directory a/b; "a/b=SRC" makes regular file a/b holding the
  * bytes of the host file SRC; "a/b@c/d" makes a/b a hard link to the file c/d on the
  * image; "-a/b" removes the name a/b.  Parents must exist on the image or come earlier.
- * Exit 0 when the commit succeeded; 1 with a one-line error otherwise.
+ * With ZF2FS_TXN_FRESH_LOGS=1 in the environment the commit's logs start in fresh
+ * sections (zf2fs_txn_fresh_logs): aging in rounds then leaves each round in sections of
+ * its own.  Exit 0 when the commit succeeded; 1 with a one-line error otherwise.
  */
 #include "config.h"
 #include <errno.h>
@@ -90,6 +92,8 @@ int main(int argc, char **argv)
 	}
 	if (getenv("SOURCE_DATE_EPOCH"))
 		zf2fs_txn_set_time(txn, strtoull(getenv("SOURCE_DATE_EPOCH"), NULL, 10));
+	if (getenv("ZF2FS_TXN_FRESH_LOGS") && strcmp(getenv("ZF2FS_TXN_FRESH_LOGS"), "1") == 0)
+		zf2fs_txn_fresh_logs(txn);
 	for (int i = 2; i < argc && !err; i++) {
 		char item[512], *eq, *slash, *name;
 		bool is_dir;

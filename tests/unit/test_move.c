@@ -91,6 +91,9 @@ static void make_aged(struct zf2fs_dev **dev, bool zoned, bool big)
 		assert_int_equal(zf2fs_vol_open_devs(dev, 1, &unit_quiet, &vol), 0);
 		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 		zf2fs_txn_set_time(txn, 1700000100 + part);
+		/* each part in sections of its own, so that the removals below leave sections
+		 * partly valid (data and node) outside the logs */
+		zf2fs_txn_fresh_logs(txn);
 		for (unsigned i = part; i < NFILES; i += 3) {
 			file_name(name, sizeof(name), i);
 			fill(buf, i, file_len(i, big));

@@ -872,6 +872,88 @@ static void test_zoned_fault_at_every_write(void **state)
 	zf2fs_dev_close(base);
 }
 
+/* The first data block of root file @name. */
+static uint32_t first_block(struct zf2fs_vol *vol, const char *name)
+{
+	struct zf2fs_node node;
+	uint32_t addr;
+
+	root_inode(vol, name, &node);
+	assert_int_equal(zf2fs_file_bmap(vol, &node, 0, &addr, NULL, 0), 0);
+	return addr;
+}
+
+/* Logs go on where the checkpoint's logs stand: a commit's file lands at the warm data
+ * log's position of the commit before, in its segment (as the kernel's logs go on), so
+ * commits fill a section instead of opening one per log each; zf2fs_txn_fresh_logs
+ * starts in a fresh section instead.  On the zoned emulation each write must land at
+ * its zone's write pointer, or it fails. */
+static void logs_go_on(struct zf2fs_dev *dev)
+{
+	const struct item one[] = { { "", "one", false, 5 * 4096 } };
+	const struct item two[] = { { "", "two", false, 3 * 4096 } };
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	uint32_t seg, off, seg2, off2, sps;
+	uint64_t want;
+
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+	create_and_reopen(&dev, &vol, one, 1);
+	zf2fs_vol_curseg(vol, ZF2FS_LOG_WARM_DATA, &seg, &off);
+	assert_true(off > 0 && off < ZF2FS_BLOCKS_PER_SEG);
+	want = zf2fs_main_blk(zf2fs_vol_info(vol)->main_blkaddr, seg, off);
+	create_and_reopen(&dev, &vol, two, 1);
+	/* right after: the commit's other data (the root's dentry block) may come first */
+	assert_true(first_block(vol, "two") >= want && first_block(vol, "two") <= want + 1);
+	zf2fs_vol_curseg(vol, ZF2FS_LOG_WARM_DATA, &seg2, &off2);
+	assert_int_equal(seg2, seg);
+	assert_true(off2 >= off + 3 && off2 <= off + 4);
+	/* one of a fresh generation: another section */
+	sps = zf2fs_vol_info(vol)->segs_per_sec;
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	zf2fs_txn_fresh_logs(txn);
+	assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, "three", 0100644,
+					  (const uint8_t *)"x", 1, NULL), 0);
+	assert_int_equal(zf2fs_txn_commit(txn), 0);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+	zf2fs_vol_curseg(vol, ZF2FS_LOG_WARM_DATA, &seg2, &off2);
+	assert_true(seg2 / sps != seg / sps);
+	check_tables(vol);
+	zf2fs_vol_close(vol);
+}
+
+static void test_logs_go_on(void **state)
+{
+	uint8_t *img = format_image(ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM);
+	struct zf2fs_dev *dev = device_with(img);
+
+	(void)state;
+	logs_go_on(dev);
+	zf2fs_dev_close(dev);
+	free(img);
+}
+
+static void test_zoned_logs_go_on(void **state)
+{
+	struct zf2fs_dev *dev = fresh_zoned();
+	struct zf2fs_mkfs_opts mk;
+	struct zf2fs_layout lay;
+	struct zf2fs_dev_geom g;
+
+	(void)state;
+	memset(&mk, 0, sizeof(mk));
+	assert_int_equal(zf2fs_dev_geometry(dev, &g), 0);
+	mk.layout.zoned = true;
+	mk.fixed_cp_version = true;
+	mk.timestamp = 1700000000;
+	assert_int_equal(zf2fs_layout_compute(&g, 1, &mk.layout, &lay, NULL, 0), 0);
+	assert_int_equal(zf2fs_mkfs_write(&dev, &lay, &mk, &unit_quiet), 0);
+	logs_go_on(dev);
+	zf2fs_dev_close(dev);
+}
+
 /* Block @b of the big file of test_flush: a pattern of its own. */
 static void big_block(uint8_t *buf, uint64_t b)
 {
@@ -1045,6 +1127,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_and_read_back),
 		cmocka_unit_test(test_commit_blocks),
+		cmocka_unit_test(test_logs_go_on),
+		cmocka_unit_test(test_zoned_logs_go_on),
 		cmocka_unit_test(test_new_hash_level),
 		cmocka_unit_test(test_link_and_unlink),
 		cmocka_unit_test(test_inline_dir_converted),
