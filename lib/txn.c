@@ -217,6 +217,7 @@ ZF2FS_EXPORT void zf2fs_txn_free(struct zf2fs_txn *t)
 	free(t->orig_count);
 	free(t->orig_ix);
 	free(t->orig_ent);
+	free(t->emptying);
 	free(t->sit_dirty);
 	free(t->nat_dirty);
 	commit_free(t->cm);
@@ -1187,6 +1188,13 @@ static struct zf2fs_sit_entry *txn_sit_mut(void *arg, uint32_t segno)
 	return &((struct zf2fs_txn *)arg)->sit[segno];
 }
 
+static bool txn_seg_busy(void *arg, uint32_t segno)
+{
+	const struct zf2fs_txn *t = arg;
+
+	return t->emptying && t->emptying[segno];
+}
+
 static const struct zf2fs_sit_entry *txn_sit_orig(void *arg, uint32_t segno)
 {
 	struct zf2fs_txn *t = arg;
@@ -1308,6 +1316,7 @@ static const struct zf2fs_commit_ops txn_ops = {
 	.sit = txn_sit,
 	.sit_mut = txn_sit_mut,
 	.sit_orig = txn_sit_orig,
+	.seg_busy = txn_seg_busy,
 	.node_at = txn_node_at,
 	.data_at = txn_data_at,
 	.owner = txn_owner_load,

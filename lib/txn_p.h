@@ -59,6 +59,8 @@ struct zf2fs_txn {
 	struct zf2fs_sit_entry *orig_ent;   /* those entries as the checkpoint had them */
 	uint32_t norig, caporig;
 	bool orig_lost;                  /* out of memory keeping one: orig unknown */
+	uint8_t *emptying;               /* per segment: a mover empties it (lib/move.c);
+					  * no new block goes there, not even into its holes */
 	uint8_t *sit_dirty, *nat_dirty;  /* per SIT / NAT block */
 	struct tnode *nodes;
 	size_t nnodes, cap_nodes;
