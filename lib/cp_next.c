@@ -326,6 +326,10 @@ struct commit {
 					       * section it took, or going on (cont) */
 	bool cont[ZF2FS_NR_CURSEG];           /* the log goes on in the section the current
 					       * checkpoint's log is in (may_continue) */
+	bool ssr[ZF2FS_NR_CURSEG];            /* the log fills the holes of a dirty segment */
+	struct zf2fs_sit_entry ssr_was[ZF2FS_NR_CURSEG];   /* that segment's entry when taken:
+					       * its free blocks, free in the checkpoint too */
+	uint8_t *ssr_done;                    /* per segment: holes filled by this commit */
 	struct zf2fs_summary sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
 	uint8_t *taken;                  /* per section: taken by this commit */
 	uint8_t *pinned;                 /* per segment: the kept chain reads from it */
@@ -419,7 +423,7 @@ static bool next_in_section(struct commit *c, int type, uint32_t *ret)
 {
 	uint32_t seg = c->cur[type] + 1;
 
-	if (!c->moved[type] || seg % c->vi->segs_per_sec == 0 || seg >= c->vi->main_segs)
+	if (!c->moved[type] || c->ssr[type] || seg % c->vi->segs_per_sec == 0 || seg >= c->vi->main_segs)
 		return false;
 	if (seg_room(c, seg) == 0 || c->room_state < 0)
 		return false;
@@ -481,8 +485,130 @@ static bool may_continue(struct commit *c, int type)
 	return at_write_pointer(c, seg, c->blkoff[type]);
 }
 
+/* Whether block @off of log @type's SSR segment is free: free when the segment was taken
+ * (so in the current checkpoint too) and not written since. */
+static bool ssr_slot_free(struct commit *c, int type, uint32_t off)
+{
+	const struct zf2fs_sit_entry *now = c->req->ops->sit(c->req->arg, c->cur[type]);
+
+	return !zf2fs_sit_block_valid(&c->ssr_was[type], off) && !zf2fs_sit_block_valid(now, off);
+}
+
+/* Log @type's next free block in its SSR segment from @off on; the segment's usable
+ * blocks when none is left (the log then moves on). */
+static uint32_t ssr_next(struct commit *c, int type, uint32_t off)
+{
+	uint32_t room = seg_room(c, c->cur[type]);
+
+	while (off < room && !ssr_slot_free(c, type, off))
+		off++;
+	return off;
+}
+
+/* Blocks of segment @s in use for an SSR log: valid in the current checkpoint (@orig)
+ * or now; the usable blocks of the segment when it cannot take any. */
+static uint32_t ssr_used(struct commit *c, uint32_t s, const struct zf2fs_sit_entry *orig,
+			 const struct zf2fs_sit_entry *now)
+{
+	uint32_t room = seg_room(c, s), used = 0;
+
+	for (uint32_t b = 0; b < room; b++)
+		used += zf2fs_sit_block_valid(orig, b) || zf2fs_sit_block_valid(now, b);
+	return used;
+}
+
+/* When no free section is left, the holes of a dirty segment, as the kernel's SSR
+ * (slack space recycling) fills them: the segment with the fewest blocks in use among
+ * those of the log's type, else among the other logs' of its kind (data or node), which
+ * then takes the log's type.  A block is free to take when it is free both now and in
+ * the current checkpoint (one freed since stays as it is until the new checkpoint), as
+ * the kernel's SSR goes by its checkpointed map too.  Only on volumes without zones (a
+ * sequential zone takes no write below its pointer), never for a kept chain, and only
+ * when the caller knows the checkpoint's entries (ops->sit_orig); no log's segment, none
+ * in a section this commit took, none the caller empties or counts busy, only inside
+ * the sections new blocks may go to.  The segment's summary comes along: its entries
+ * for the blocks it holds stay. */
+static int pick_ssr_segment(struct commit *c, int type)
+{
+	const struct zf2fs_commit_req *r = c->req;
+	bool node = type >= ZF2FS_LOG_HOT_NODE;
+	uint32_t best = UINT32_MAX, best_used = 0, sps = c->vi->segs_per_sec;
+	uint32_t end = r->alloc_end && r->alloc_end < c->vi->main_secs ? r->alloc_end :
+		       c->vi->main_secs;
+	const struct zf2fs_sit_entry *orig = NULL;
+	struct zf2fs_summary_block *sum;
+	struct zf2fs_sit_entry *se;
+	int err;
+
+	if (zf2fs_vol_is_zoned(c->vol) || r->chain_len || !r->ops->sit_orig)
+		return -ENOSPC;
+	if (!c->ssr_done) {
+		c->ssr_done = calloc(c->vi->main_segs + 1, 1);
+		if (!c->ssr_done)
+			return -ENOMEM;
+	}
+	for (int pass = 0; pass < 2 && best == UINT32_MAX; pass++) {
+		for (uint32_t s = r->alloc_first * sps; s < end * sps; s++) {
+			const struct zf2fs_sit_entry *e = r->ops->sit(r->arg, s);
+			const struct zf2fs_sit_entry *o = r->ops->sit_orig(r->arg, s);
+			uint32_t t = zf2fs_sit_type(e), used;
+
+			if (!o)
+				return -ENOSPC;
+			if (pass == 0 ? t != (uint32_t)type : (t >= ZF2FS_LOG_HOT_NODE) != node ||
+			    t == (uint32_t)type || t >= ZF2FS_NR_CURSEG)
+				continue;
+			if (c->ssr_done[s] || c->taken[s / sps] || in_logs(c->cur, s) ||
+			    in_logs(c->orig_cur, s) || (c->pinned && c->pinned[s]) ||
+			    (r->ops->seg_busy && r->ops->seg_busy(r->arg, s)) ||
+			    (!zf2fs_sit_valid_blocks(e) && !zf2fs_sit_valid_blocks(o)))
+				continue;
+			used = ssr_used(c, s, o, e);
+			if (used >= seg_room(c, s))
+				continue;
+			if (best == UINT32_MAX || used < best_used) {
+				best = s;
+				best_used = used;
+				orig = o;
+			}
+		}
+	}
+	if (best == UINT32_MAX)
+		return -ENOSPC;
+	sum = malloc(sizeof(*sum));
+	if (!sum)
+		return -ENOMEM;
+	err = zf2fs_vol_segment_summary(c->vol, best, sum);
+	if (!err && sum->footer.entry_type != zf2fs_log_sum_type(type))
+		err = -ZF2FS_EFSCORRUPTED;
+	if (!err) {
+		se = r->ops->sit_mut(r->arg, best);
+		if (!se)
+			err = -ENOMEM;
+	}
+	if (!err) {
+		c->ssr_done[best] = 1;
+		/* asked again: keeping the entry (sit_mut) may have moved the copies */
+		orig = r->ops->sit_orig(r->arg, best);
+		if (!orig) {
+			free(sum);
+			return -ENOSPC;
+		}
+		c->ssr_was[type] = *orig;
+		zf2fs_sit_set_type(se, (uint32_t)type);
+		mark_sit(c, best);
+		c->cur[type] = best;
+		c->ssr[type] = true;
+		memcpy(c->sum[type], sum->entries, sizeof(c->sum[type]));
+		c->blkoff[type] = ssr_next(c, type, 0);
+	}
+	free(sum);
+	return err;
+}
+
 /* Retire log @type (its summary to the SSA) and start it on the next segment of its
- * section or on a fresh free section. */
+ * section or on a fresh free section, or in the holes of a dirty segment when no free
+ * section is left. */
 static int new_log(struct commit *c, int type)
 {
 	const struct zf2fs_commit_req *r = c->req;
@@ -495,13 +621,24 @@ static int new_log(struct commit *c, int type)
 		return err;
 	if (!next_in_section(c, type, &seg)) {
 		err = pick_free_section(c, &seg);
+		if (err == -ENOSPC) {
+			err = pick_ssr_segment(c, type);
+			if (!err) {
+				c->moved[type] = true;
+				c->cont[type] = false;
+				return 0;
+			}
+		}
 		if (err) {
-			zf2fs_logf(&c->vol->log, ZF2FS_MSG_ERROR, 0,
-				   "no free section left for the new blocks");
+			if (err == -ENOSPC)
+				zf2fs_logf(&c->vol->log, ZF2FS_MSG_ERROR, 0,
+					   "no free section left for the new blocks, nor a "
+					   "dirty segment with free blocks");
 			return err;
 		}
 		c->cont[type] = false;
 	}
+	c->ssr[type] = false;
 	c->cur[type] = seg;
 	c->blkoff[type] = 0;
 	c->moved[type] = true;
@@ -530,6 +667,15 @@ static int log_alloc(struct commit *c, int type, uint32_t *ret)
 	}
 	*ret = (uint32_t)log_addr(c, type, c->blkoff[type]);
 	return 0;
+}
+
+/* Past the block just allocated: the next one of the log, in an SSR segment the next
+ * free one. */
+static void advance(struct commit *c, int type)
+{
+	c->blkoff[type]++;
+	if (c->ssr[type])
+		c->blkoff[type] = ssr_next(c, type, c->blkoff[type]);
 }
 
 static int set_block(struct commit *c, uint32_t blk, bool valid)
@@ -614,7 +760,7 @@ static int write_datas(struct commit *c)
 		/* the owner's NAT version, which the commit keeps: the kernel's GC compares them */
 		c->sum[type][c->blkoff[type]].version =
 			zf2fs_vol_nat_lookup(c->vol, d.owner, &ni) ? 0 : ni.version;
-		c->blkoff[type]++;
+		advance(c, type);
 		err = zf2fs_vol_write_block(c->vol, addr, d.buf);
 		if (err)
 			break;
@@ -696,7 +842,7 @@ static int write_nodes(struct commit *c)
 		if (err)
 			break;
 		zf2fs_set(c->sum[type][c->blkoff[type]].nid, n.nid);
-		c->blkoff[type]++;
+		advance(c, type);
 		next = c->blkoff[type] < log_room(c, type) ?
 		       (uint32_t)log_addr(c, type, c->blkoff[type]) : 0;
 		zf2fs_node_seal(n.buf, n.nid, ver, next, c->vi->features, seed);
@@ -851,8 +997,10 @@ static int write_pack(struct commit *c)
 	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
 		logs.segno[type] = c->cur[type];
 		logs.blkoff[type] = c->blkoff[type];
-		/* a log moved to a fresh section continues in LFS order there */
-		logs.alloc_type[type] = c->cur[type] != c->orig_cur[type] ? 0 : cp->alloc_type[type];
+		/* a log moved to a fresh section continues in LFS order there; one in a
+		 * dirty segment's holes in SSR order (its position is a free block) */
+		logs.alloc_type[type] = c->ssr[type] ? 1 :
+					c->cur[type] != c->orig_cur[type] ? 0 : cp->alloc_type[type];
 		logs.sum[type] = c->sum[type];
 	}
 	if (r->chain_len)
@@ -964,6 +1112,7 @@ void commit_free(struct commit *c)
 	free(c->cpbuf);
 	free(c->taken);
 	free(c->pinned);
+	free(c->ssr_done);
 	free(c);
 }
 

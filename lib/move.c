@@ -297,6 +297,13 @@ static int move_segment(struct mover *m, uint32_t segno, uint32_t from, uint32_t
 	int err, log = current_log(t->vol, segno);
 	bool node;
 
+	/* no new block goes where blocks move out, not even into its holes (SSR) */
+	if (!t->emptying) {
+		t->emptying = calloc(t->vi->main_segs + 1, 1);
+		if (!t->emptying)
+			return -ENOMEM;
+	}
+	t->emptying[segno] = 1;
 	/* a current log leaves the section for a fresh one at the commit (the kernel never
 	 * collects a current section; offline the logs simply move on) */
 	if (log >= 0)

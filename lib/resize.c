@@ -217,10 +217,11 @@ static uint32_t sections_for(struct zf2fs_vol *vol, uint64_t valid)
 }
 
 /* Can the valid blocks of sections [@lo, @hi) move into the free sections outside it?
- * The mover writes only into free sections, a section's worth at a time per log.  When
- * there are too few, but the partly valid sections outside hold enough free blocks,
- * *@ret_short gets the free sections still missing: the steps first empty the emptiest
- * of those sections into the free ones (compaction, as offline GC), then move. */
+ * The mover writes into free sections, a section's worth at a time per log, and without
+ * zones into the holes of dirty segments once none is free (SSR).  On a zoned volume,
+ * when there are too few, but the partly valid sections outside hold enough free
+ * blocks, *@ret_short gets the free sections still missing: the steps first empty the
+ * emptiest of those sections into the free ones (compaction, as offline GC), then move. */
 static int room_to_empty(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *sit, uint32_t lo,
 			 uint32_t hi, const char *what, uint32_t *ret_short, char *why,
 			 size_t whylen)
@@ -241,6 +242,12 @@ static int room_to_empty(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *si
 	for (uint32_t sec = 0; sec < vi->main_secs; sec++)
 		if ((sec < lo || sec >= hi) && zf2fs_resize_sec_has_log(vol, sec))
 			room -= room >= sec_blocks ? sec_blocks : room;
+	/* without zones the logs go on into the holes of dirty segments once no free section
+	 * is left (SSR, as the kernel's logs do): the free blocks outside must hold the moved
+	 * ones, the owner nodes they take along and a segment per log */
+	if (!zf2fs_vol_is_zoned(vol) &&
+	    room >= valid_in + (valid_in + 31) / 32 + (uint64_t)ZF2FS_NR_CURSEG * BPS)
+		return 0;
 	if (free_out > ZF2FS_NR_CURSEG && room >= valid_in + (ZF2FS_NR_CURSEG + 1) * sec_blocks) {
 		*ret_short = need - free_out;
 		return 0;

@@ -143,9 +143,10 @@ ZF2FS_EXPORT int zf2fs_txn_begin(struct zf2fs_vol *vol, struct zf2fs_txn **ret)
 	t->now = (uint64_t)time(NULL);
 	t->next_nid = ZF2FS_ROOT_INO + 1;
 	t->orig_count = calloc(vi->main_segs ? vi->main_segs : 1, sizeof(uint16_t));
+	t->orig_ix = calloc(vi->main_segs ? vi->main_segs : 1, sizeof(uint32_t));
 	t->sit_dirty = calloc(vi->sit_blocks + 1, 1);
 	t->nat_dirty = calloc(vi->nat_blocks + 1, 1);
-	err = t->orig_count && t->sit_dirty && t->nat_dirty ? 0 : -ENOMEM;
+	err = t->orig_count && t->orig_ix && t->sit_dirty && t->nat_dirty ? 0 : -ENOMEM;
 	if (!err)
 		err = zf2fs_vol_load_sit(vol, &t->sit);
 	for (uint32_t s = 0; !err && s < vi->main_segs; s++)
@@ -214,6 +215,9 @@ ZF2FS_EXPORT void zf2fs_txn_free(struct zf2fs_txn *t)
 	free(t->freed);
 	free(t->sit);
 	free(t->orig_count);
+	free(t->orig_ix);
+	free(t->orig_ent);
+	free(t->emptying);
 	free(t->sit_dirty);
 	free(t->nat_dirty);
 	commit_free(t->cm);
@@ -1122,6 +1126,26 @@ static int charge_quotas(struct zf2fs_txn *t)
 }
 
 /* ---- commit: the library's one out-of-place commit (zf2fs_vol_commit) --------------- */
+/* Keep segment @seg's SIT entry as the checkpoint has it, before its first change. */
+static void keep_orig(struct zf2fs_txn *t, uint32_t seg)
+{
+	if (t->orig_ix[seg] || t->orig_lost)
+		return;
+	if (t->norig == t->caporig) {
+		uint32_t nc = t->caporig ? t->caporig * 2 : 256;
+		struct zf2fs_sit_entry *n = realloc(t->orig_ent, (size_t)nc * sizeof(*n));
+
+		if (!n) {
+			t->orig_lost = true;
+			return;
+		}
+		t->orig_ent = n;
+		t->caporig = nc;
+	}
+	t->orig_ent[t->norig++] = t->sit[seg];
+	t->orig_ix[seg] = t->norig;
+}
+
 static void set_block(struct zf2fs_txn *t, uint32_t blk, bool valid)
 {
 	uint32_t seg;
@@ -1129,6 +1153,7 @@ static void set_block(struct zf2fs_txn *t, uint32_t blk, bool valid)
 	if (blk < t->vi->main_blkaddr || blk >= t->vi->main_end)
 		return;
 	seg = zf2fs_main_segno(t->vi->main_blkaddr, blk);
+	keep_orig(t, seg);
 	if (zf2fs_sit_mark_at(&t->sit[seg], zf2fs_main_seg_off(t->vi->main_blkaddr, blk), valid,
 			      zf2fs_vol_now(t->vol)))
 		t->sit_dirty[zf2fs_sit_block_index(seg)] = 1;
@@ -1159,7 +1184,24 @@ static const struct zf2fs_sit_entry *txn_sit(void *arg, uint32_t segno)
 
 static struct zf2fs_sit_entry *txn_sit_mut(void *arg, uint32_t segno)
 {
+	keep_orig(arg, segno);
 	return &((struct zf2fs_txn *)arg)->sit[segno];
+}
+
+static bool txn_seg_busy(void *arg, uint32_t segno)
+{
+	const struct zf2fs_txn *t = arg;
+
+	return t->emptying && t->emptying[segno];
+}
+
+static const struct zf2fs_sit_entry *txn_sit_orig(void *arg, uint32_t segno)
+{
+	struct zf2fs_txn *t = arg;
+
+	if (t->orig_lost)
+		return NULL;
+	return t->orig_ix[segno] ? &t->orig_ent[t->orig_ix[segno] - 1] : &t->sit[segno];
 }
 
 static bool txn_node_at(void *arg, size_t i, struct zf2fs_commit_node *ret)
@@ -1273,6 +1315,8 @@ static void txn_counters(void *arg, struct zf2fs_checkpoint *cp)
 static const struct zf2fs_commit_ops txn_ops = {
 	.sit = txn_sit,
 	.sit_mut = txn_sit_mut,
+	.sit_orig = txn_sit_orig,
+	.seg_busy = txn_seg_busy,
 	.node_at = txn_node_at,
 	.data_at = txn_data_at,
 	.owner = txn_owner_load,

@@ -54,6 +54,13 @@ struct zf2fs_txn {
 	uint64_t now;
 	struct zf2fs_sit_entry *sit;     /* every main segment, journal applied */
 	uint16_t *orig_count;            /* valid counts of the current checkpoint */
+	uint32_t *orig_ix;               /* per segment: 1 + its index in orig_ent, once the
+					  * transaction changed its SIT entry (0: unchanged) */
+	struct zf2fs_sit_entry *orig_ent;   /* those entries as the checkpoint had them */
+	uint32_t norig, caporig;
+	bool orig_lost;                  /* out of memory keeping one: orig unknown */
+	uint8_t *emptying;               /* per segment: a mover empties it (lib/move.c);
+					  * no new block goes there, not even into its holes */
 	uint8_t *sit_dirty, *nat_dirty;  /* per SIT / NAT block */
 	struct tnode *nodes;
 	size_t nnodes, cap_nodes;

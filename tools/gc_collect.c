@@ -23,6 +23,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/gc.h"
 #include "zf2fs/move.h"
+#include "zf2fs/zoned.h"
 #include "zf2fs/txn.h"
 #include "gc_collect.h"
 
@@ -323,7 +324,8 @@ int gc_collect_run(const struct gc_collect_opts *o)
 		rc = EXIT_NOVICTIM;
 		goto out;
 	}
-	if (!o->dry_run && !r.free_before) {
+	/* without zones the moved blocks may also fill holes of dirty segments (SSR) */
+	if (!o->dry_run && !r.free_before && zf2fs_vol_is_zoned(vol)) {
 		fprintf(stderr, PROG ": ERROR: %s has no free section to move blocks into\n",
 			o->devices[0]);
 		rc = EXIT_OPERATIONAL;
@@ -341,8 +343,9 @@ int gc_collect_run(const struct gc_collect_opts *o)
 		if (err) {
 			if (err == -ENOSPC)
 				snprintf(r.le.msg, sizeof(r.le.msg), "%s: not enough free sections "
-					 "for the moved blocks (nothing of this batch committed): "
-					 "collect fewer sections", o->devices[0]);
+					 "(nor free blocks in dirty segments) for the moved blocks "
+					 "(nothing of this batch committed): collect fewer sections",
+					 o->devices[0]);
 			rc = fail(&r.le, err, "moving blocks on", o->devices[0]);
 			goto out;
 		}

@@ -155,6 +155,9 @@ struct zf2fs_commit_ops {
 	struct zf2fs_sit_entry *(*sit_mut)(void *arg, uint32_t segno);
 	/* optional: segment @segno holds blocks in use that its SIT entry does not count */
 	bool (*seg_busy)(void *arg, uint32_t segno);
+	/* optional: SIT entry of main segment @segno as the current checkpoint has it (NULL
+	 * when not known); without it, or NULL, no log fills a dirty segment's holes (SSR) */
+	const struct zf2fs_sit_entry *(*sit_orig)(void *arg, uint32_t segno);
 	/* the i-th node (i < nnodes) or data block (i < ndatas) to write into *@ret; false
 	 * skips it */
 	bool (*node_at)(void *arg, size_t i, struct zf2fs_commit_node *ret);

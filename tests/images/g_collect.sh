@@ -242,6 +242,28 @@ else
 	tap_fail "sections of 4 segments:"; sed 's/^/    | /' "$TEST_TMP/s4.err"; printf '%s\n' "${out:-}" | tail -3
 fi
 
+# 5d. no free section at all: files of four 256 KiB each in sections of their own until
+# the volume takes no more, every other one removed; the moved blocks go into the holes
+# of dirty segments (SSR), the victims come out free, files kept, both fscks clean
+NF=$(new_image nofree.img 64M)
+"$MKFS" -f -q "$NF" >/dev/null 2>&1 || hard_error "mkfs failed"
+for k in 0 1 2 3; do head -c 262144 /dev/urandom > "$TEST_TMP/q$k"; done
+r=0
+while [ $r -lt 400 ] && ZF2FS_TXN_FRESH_LOGS=1 "$POP" "$NF" "r$r-0=$TEST_TMP/q0" "r$r-1=$TEST_TMP/q1" \
+	"r$r-2=$TEST_TMP/q2" "r$r-3=$TEST_TMP/q3" 2>/dev/null; do r=$((r + 1)); done
+items=()
+for i in $(seq 0 $((r - 1))); do items+=("-r$i-0" "-r$i-2"); done
+"$POP" "$NF" "${items[@]}" >/dev/null || hard_error "removals on nofree.img failed"
+shas "$NF" > "$TEST_TMP/nf.sha"
+nf_free=$("$GC" state "$NF" | sed -n 's/^sections: free \([0-9]*\),.*/\1/p')
+if [ "$nf_free" = 0 ] && "$GC" collect "$NF" -n 3 > "$TEST_TMP/nf.out" 2> "$TEST_TMP/nf.err" &&
+   grep -q '^free sections: 0 before, [1-9]' "$TEST_TMP/nf.out" && "$FSCK" -f -n "$NF" >/dev/null 2>&1 &&
+   ref_fsck "$NF" >/dev/null && shas "$NF" | cmp -s - "$TEST_TMP/nf.sha"; then
+	tap_ok "no free section: $(grep '^collected' "$TEST_TMP/nf.out"), $(grep '^free sections' "$TEST_TMP/nf.out")"
+else
+	tap_fail "no free section ($nf_free free):"; sed 's/^/    | /' "$TEST_TMP/nf.out" "$TEST_TMP/nf.err" | tail -5
+fi
+
 # 6. an unclean volume is refused, untouched
 UNC=$TEST_TMP/unclean.img
 xz -dc "$BASE/unclean.img.xz" > "$UNC"

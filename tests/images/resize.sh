@@ -168,6 +168,34 @@ else
 fi
 verify "shrink needing compaction" "$FR" $((360 * 256)) "$TEST_TMP/frag.sha"
 
+# 3c. no whole free section below the cut at all: the same fill, every third file removed
+# and nothing more, cut to 340 MiB.  The moved blocks go into the holes of the dirty
+# sections below it (SSR), where a mover of whole sections has nowhere to start.
+FS=$TEST_TMP/ssr.img
+truncate -s 512M "$FS"
+"$MKFS" -f -q "$FS" >/dev/null 2>&1 || hard_error "mkfs failed"
+ZF2FS_NO_PROGRESS=1 POPULATE_KIB=2048 "$POPULATE" "$FS" 201 200 >/dev/null ||
+	hard_error "populate failed"
+RM=()
+for i in $(seq 0 3 199); do RM+=("-$(printf 'd00000/f%04d' "$i")"); done
+"$POP" "$FS" "${RM[@]}" >/dev/null || hard_error "removing every third file failed"
+shas "$FS" > "$TEST_TMP/ssr.sha" || hard_error "cannot read the files of the filled image"
+cp --sparse=always "$FS" "$TEST_TMP/ssr_before.img"
+# free sections below the new end (no valid block, no log): none to start from
+cut_free=$("$DUMP" --json --segments "$FS" | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["segments"]
+cut = (int(sys.argv[1]) - s["main_blkaddr"]) // 512 // s["segs_per_sec"]
+busy = set(e["secno"] for e in s["list"] if e["valid_blocks"] or e.get("current"))
+print(sum(1 for sec in range(cut) if sec not in busy))' $((340 * 256)))
+if [ "$cut_free" -lt 7 ] && "$RESIZE" -t $((340 * 2048)) "$FS" > "$TEST_TMP/out" 2>&1 &&
+   grep -q "^shrunk" "$TEST_TMP/out"; then
+	tap_ok "shrink with $cut_free free sections below the cut 512 -> 340 MiB (holes filled): $(tr '\n' ' ' < "$TEST_TMP/out")"
+else
+	tap_fail "shrink into holes ($cut_free free sections): $(cat "$TEST_TMP/out")"
+fi
+verify "shrink into holes" "$FS" $((340 * 256)) "$TEST_TMP/ssr.sha"
+
 # 4. faults.  fault_run N SRC TARGET_BYTES OLD_BLOCKS NEW_BLOCKS ARGS...: resize a copy of
 # SRC (its file grown to TARGET_BYTES) with the N-th write failing; prints "old", "new"
 # or "done", or why the interrupted volume is wrong (then returns 1).  Then, for a
@@ -232,4 +260,8 @@ fault_loop "faults, grow 10x" "$BASE" 2560M $((256 * 256)) $((2560 * 256))
 fault_loop "faults, shrink to 200 MiB" "$TEST_TMP/s_before.img" 768M $((768 * 256)) \
 	$((200 * 256)) -t $((200 * 2048))
 fault_loop "faults, grow -s to 768 MiB" "$BASE" 768M $((256 * 256)) $((768 * 256)) -s
+# the shrink into holes (3c), its files those of the filled image
+cp "$TEST_TMP/ssr.sha" "$TEST_TMP/before.sha"
+fault_loop "faults, shrink into holes to 340 MiB" "$TEST_TMP/ssr_before.img" 512M $((512 * 256)) \
+	$((340 * 256)) -t $((340 * 2048))
 tap_summary

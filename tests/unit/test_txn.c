@@ -954,6 +954,140 @@ static void test_zoned_logs_go_on(void **state)
 	zf2fs_dev_close(dev);
 }
 
+/* SSR: a volume without a free section, whose dirty segments have free blocks (every
+ * other file of a full volume removed), takes a file into those holes, as the kernel's
+ * SSR fills them; the file reads back, the tables add up, the blocks lie in segments
+ * that held blocks before; a fault at every write of that commit leaves the old volume
+ * or the new one. */
+static const struct item ssr_set[] = { { "", "in-holes", false, 300 * 4096 + 17 } };
+
+static int apply_ssr(struct zf2fs_vol *vol, void *arg)
+{
+	(void)arg;
+	return apply(vol, ssr_set, 1);
+}
+
+static bool ssr_is_new(struct zf2fs_vol *vol, void *arg)
+{
+	bool now = state_of(vol, ssr_set, 1);
+
+	(void)arg;
+	check_tables(vol);
+	return now;
+}
+
+/* Free sections of @vol: no valid block in any segment and no log in it. */
+static uint32_t free_sections(struct zf2fs_vol *vol)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_sit_entry *sit;
+	uint32_t n = 0;
+
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint32_t sec = 0; sec < vi->main_secs; sec++) {
+		bool busy = false;
+
+		for (uint32_t k = 0; k < vi->segs_per_sec; k++) {
+			uint32_t s = sec * vi->segs_per_sec + k, cs, off;
+
+			busy |= zf2fs_sit_valid_blocks(&sit[s]) != 0;
+			for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+				zf2fs_vol_curseg(vol, t, &cs, &off);
+				busy |= cs == s;
+			}
+		}
+		n += !busy;
+	}
+	free(sit);
+	return n;
+}
+
+static void test_ssr(void **state)
+{
+	uint8_t *img = format_image(ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_INODE_CHKSUM);
+	struct zf2fs_dev *dev = device_with(img);
+	const struct fault_sweep fs = { .fresh = fresh_plain, .log = &unit_quiet,
+					.apply = apply_ssr, .is_new = ssr_is_new };
+	struct fault_sweep sweep = fs;
+	struct zf2fs_sit_entry *before;
+	struct zf2fs_dev *holes_dev;
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	struct zf2fs_node node;
+	uint8_t *buf = malloc(64 * 4096);
+	unsigned files = 0, holes = 0;
+	char name[32];
+	int err = 0;
+
+	(void)state;
+	assert_non_null(buf);
+	/* full: 256 KiB files, a commit of four each in sections of its own, until a commit
+	 * finds no room */
+	while (!err) {
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+		zf2fs_txn_fresh_logs(txn);
+		for (unsigned k = 0; k < 4 && !err; k++) {
+			snprintf(name, sizeof(name), "f%u", files + k);
+			fill(buf, name, 64 * 4096);
+			err = zf2fs_txn_create(txn, ZF2FS_ROOT_INO, name, 0100644, buf, 64 * 4096,
+					       NULL);
+		}
+		if (!err)
+			err = zf2fs_txn_commit(txn);
+		if (!err)
+			files += 4;
+		zf2fs_txn_free(txn);
+		zf2fs_vol_close(vol);
+	}
+	assert_int_equal(err, -ENOSPC);
+	assert_true(files >= 40);
+	/* every other file removed (a commit that itself finds no free section: its nodes
+	 * go into holes too): holes, and still no free section */
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+	assert_int_equal(free_sections(vol), 0);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	for (unsigned i = 0; i < files; i += 2) {
+		snprintf(name, sizeof(name), "f%u", i);
+		assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, name), 0);
+	}
+	assert_int_equal(zf2fs_txn_commit(txn), 0);
+	zf2fs_txn_free(txn);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+	assert_true(free_sections(vol) < 2);
+	assert_int_equal(zf2fs_vol_load_sit(vol, &before), 0);
+	holes_dev = fresh_plain();
+	assert_int_equal(zf2fs_dev_copy_memory(holes_dev, dev), 0);
+	/* the file goes into the holes */
+	assert_int_equal(apply(vol, ssr_set, 1), 0);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+	assert_int_equal(state_of(vol, ssr_set, 1), 1);
+	check_tables(vol);
+	root_inode(vol, "in-holes", &node);
+	for (uint32_t f = 0; f < 300; f += 7) {
+		uint32_t addr, seg;
+
+		assert_int_equal(zf2fs_file_bmap(vol, &node, f, &addr, NULL, 0), 0);
+		seg = zf2fs_main_segno(zf2fs_vol_info(vol)->main_blkaddr, addr);
+		holes += zf2fs_sit_valid_blocks(&before[seg]) != 0 &&
+			 !zf2fs_sit_block_valid(&before[seg],
+						zf2fs_main_seg_off(zf2fs_vol_info(vol)->main_blkaddr,
+								   addr));
+	}
+	assert_true(holes > 30);
+	free(before);
+	zf2fs_vol_close(vol);
+	/* a fault at every write of that commit, from the volume with the holes */
+	sweep.base = holes_dev;
+	fault_sweep(&sweep);
+	zf2fs_dev_close(holes_dev);
+	zf2fs_dev_close(dev);
+	free(buf);
+	free(img);
+}
+
 /* Block @b of the big file of test_flush: a pattern of its own. */
 static void big_block(uint8_t *buf, uint64_t b)
 {
@@ -1128,6 +1262,7 @@ int main(void)
 		cmocka_unit_test(test_create_and_read_back),
 		cmocka_unit_test(test_commit_blocks),
 		cmocka_unit_test(test_logs_go_on),
+		cmocka_unit_test(test_ssr),
 		cmocka_unit_test(test_zoned_logs_go_on),
 		cmocka_unit_test(test_new_hash_level),
 		cmocka_unit_test(test_link_and_unlink),
