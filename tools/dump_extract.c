@@ -41,6 +41,15 @@ struct extract {
 	bool failed;           /* a host-side error was reported */
 };
 
+/* The inode's access and modification times, as utimensat takes them. */
+static void inode_times(const struct zf2fs_node *in, struct timespec t[2])
+{
+	t[0].tv_sec = (time_t)zf2fs_get(in->i.i_atime);
+	t[0].tv_nsec = (long)(zf2fs_get(in->i.i_atime_nsec) % 1000000000u);
+	t[1].tv_sec = (time_t)zf2fs_get(in->i.i_mtime);
+	t[1].tv_nsec = (long)(zf2fs_get(in->i.i_mtime_nsec) % 1000000000u);
+}
+
 static int later_add(struct later **v, size_t *n, size_t *cap, const char *path,
 		     char *target, const struct zf2fs_node *in)
 {
@@ -61,10 +70,7 @@ static int later_add(struct later **v, size_t *n, size_t *cap, const char *path,
 		return -ENOMEM;
 	l->target = target;
 	l->mode = (uint32_t)zf2fs_get(in->i.i_mode) & 07777;
-	l->times[0].tv_sec = (time_t)zf2fs_get(in->i.i_atime);
-	l->times[0].tv_nsec = (long)(zf2fs_get(in->i.i_atime_nsec) % 1000000000u);
-	l->times[1].tv_sec = (time_t)zf2fs_get(in->i.i_mtime);
-	l->times[1].tv_nsec = (long)(zf2fs_get(in->i.i_mtime_nsec) % 1000000000u);
+	inode_times(in, l->times);
 	(*n)++;
 	return 0;
 }
@@ -111,10 +117,7 @@ static int put_file(struct extract *x, const char *host, const char *path,
 	}
 	err = dump_write_contents(x->c, in, fd, host);
 	if (!err) {
-		t[0].tv_sec = (time_t)zf2fs_get(in->i.i_atime);
-		t[0].tv_nsec = (long)(zf2fs_get(in->i.i_atime_nsec) % 1000000000u);
-		t[1].tv_sec = (time_t)zf2fs_get(in->i.i_mtime);
-		t[1].tv_nsec = (long)(zf2fs_get(in->i.i_mtime_nsec) % 1000000000u);
+		inode_times(in, t);
 		if (fchmod(fd, (mode_t)(zf2fs_get(in->i.i_mode) & 07777)) || futimens(fd, t)) {
 			err = -errno;
 			dump_error("%s: while setting the mode and times of %s", strerror(errno),

@@ -150,16 +150,25 @@ refused "shrink below the data" "$S" -t $((40 * 2048))
 # sections are compacted first.
 POPULATE=$top_builddir/bench/populate
 [ -x "$POPULATE" ] || hard_error "bench/populate is not built"
+# filled IMG [FIRST LAST]: 512 MiB, 200 files of 2 MiB, every third one removed, and
+# the others from FIRST to LAST too
+filled()
+{
+	local img=$1 i rm=()
+	truncate -s 512M "$img"
+	"$MKFS" -f -q "$img" >/dev/null 2>&1 || hard_error "mkfs failed"
+	ZF2FS_NO_PROGRESS=1 POPULATE_KIB=2048 "$POPULATE" "$img" 201 200 >/dev/null ||
+		hard_error "populate failed"
+	for i in $(seq 0 199); do
+		if [ $((i % 3)) = 0 ] || { [ $# = 3 ] && [ "$i" -ge "$2" ] && [ "$i" -le "$3" ]; }; then
+			rm+=("-$(printf 'd00000/f%04d' "$i")")
+		fi
+	done
+	"$POP" "$img" "${rm[@]}" >/dev/null || hard_error "removing every third file failed"
+}
 FR=$TEST_TMP/frag.img
-truncate -s 512M "$FR"
-"$MKFS" -f -q "$FR" >/dev/null 2>&1 || hard_error "mkfs failed"
-ZF2FS_NO_PROGRESS=1 POPULATE_KIB=2048 "$POPULATE" "$FR" 201 200 >/dev/null ||
-	hard_error "populate failed"
-RM=()
-for i in $(seq 0 3 199); do RM+=("-$(printf 'd00000/f%04d' "$i")"); done
 # and a run of ten, for the few whole free sections compaction starts from
-for i in $(seq 40 49); do [ $((i % 3)) = 0 ] || RM+=("-$(printf 'd00000/f%04d' "$i")"); done
-"$POP" "$FR" "${RM[@]}" >/dev/null || hard_error "removing every third file failed"
+filled "$FR" 40 49
 shas "$FR" > "$TEST_TMP/frag.sha" || hard_error "cannot read the files of the filled image"
 if "$RESIZE" -t $((360 * 2048)) "$FR" > "$TEST_TMP/out" 2>&1 && grep -q "^shrunk" "$TEST_TMP/out"; then
 	tap_ok "shrink a volume without enough free sections 512 -> 360 MiB: $(tr '\n' ' ' < "$TEST_TMP/out")"
@@ -172,13 +181,7 @@ verify "shrink needing compaction" "$FR" $((360 * 256)) "$TEST_TMP/frag.sha"
 # and nothing more, cut to 340 MiB.  The moved blocks go into the holes of the dirty
 # sections below it (SSR), where a mover of whole sections has nowhere to start.
 FS=$TEST_TMP/ssr.img
-truncate -s 512M "$FS"
-"$MKFS" -f -q "$FS" >/dev/null 2>&1 || hard_error "mkfs failed"
-ZF2FS_NO_PROGRESS=1 POPULATE_KIB=2048 "$POPULATE" "$FS" 201 200 >/dev/null ||
-	hard_error "populate failed"
-RM=()
-for i in $(seq 0 3 199); do RM+=("-$(printf 'd00000/f%04d' "$i")"); done
-"$POP" "$FS" "${RM[@]}" >/dev/null || hard_error "removing every third file failed"
+filled "$FS"
 shas "$FS" > "$TEST_TMP/ssr.sha" || hard_error "cannot read the files of the filled image"
 cp --sparse=always "$FS" "$TEST_TMP/ssr_before.img"
 # free sections below the new end (no valid block, no log): none to start from
