@@ -505,13 +505,23 @@ static uint32_t ssr_next(struct commit *c, int type, uint32_t off)
 	return off;
 }
 
-/* Blocks of segment @s in use for an SSR log: valid in the current checkpoint (@orig)
- * or now; the usable blocks of the segment when it cannot take any. */
+/* Blocks of segment @s an SSR log may not take: valid in the current checkpoint (@orig)
+ * or now.  Counted a word at a time: every dirty segment of the volume is asked. */
 static uint32_t ssr_used(struct commit *c, uint32_t s, const struct zf2fs_sit_entry *orig,
 			 const struct zf2fs_sit_entry *now)
 {
 	uint32_t room = seg_room(c, s), used = 0;
 
+	if (room == BPS) {
+		for (size_t w = 0; w < sizeof(orig->valid_map); w += 8) {
+			uint64_t a, b;
+
+			memcpy(&a, orig->valid_map + w, 8);
+			memcpy(&b, now->valid_map + w, 8);
+			used += (uint32_t)__builtin_popcountll(a | b);
+		}
+		return used;
+	}
 	for (uint32_t b = 0; b < room; b++)
 		used += zf2fs_sit_block_valid(orig, b) || zf2fs_sit_block_valid(now, b);
 	return used;
