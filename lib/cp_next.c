@@ -529,8 +529,10 @@ static uint32_t ssr_used(struct commit *c, uint32_t s, const struct zf2fs_sit_en
 
 /* When no free section is left, the holes of a dirty segment, as the kernel's SSR
  * (slack space recycling) fills them: the segment with the fewest blocks in use among
- * those of the log's type, else among the other logs' of its kind (data or node), which
- * then takes the log's type.  A block is free to take when it is free both now and in
+ * those of the log's type; for the cold data log (where movers put data), else among
+ * the other data segments, which then become cold data.  The kernel also mixes the
+ * other temperatures, but fsck.f2fs (1.15) accepts a segment of mixed temperatures only
+ * under the cold data type, so this stays within what both fscks find clean.  A block is free to take when it is free both now and in
  * the current checkpoint (one freed since stays as it is until the new checkpoint), as
  * the kernel's SSR goes by its checkpointed map too.  Only on volumes without zones (a
  * sequential zone takes no write below its pointer), never for a kept chain, and only
@@ -557,7 +559,8 @@ static int pick_ssr_segment(struct commit *c, int type)
 		if (!c->ssr_done)
 			return -ENOMEM;
 	}
-	for (int pass = 0; pass < 2 && best == UINT32_MAX; pass++) {
+	for (int pass = 0; pass < (type == ZF2FS_LOG_COLD_DATA ? 2 : 1) && best == UINT32_MAX;
+	     pass++) {
 		for (uint32_t s = r->alloc_first * sps; s < end * sps; s++) {
 			const struct zf2fs_sit_entry *e = r->ops->sit(r->arg, s);
 			const struct zf2fs_sit_entry *o = r->ops->sit_orig(r->arg, s);
