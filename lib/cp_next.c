@@ -330,6 +330,9 @@ struct commit {
 	struct zf2fs_sit_entry ssr_was[ZF2FS_NR_CURSEG];   /* that segment's entry when taken:
 					       * its free blocks, free in the checkpoint too */
 	uint8_t *ssr_done;                    /* per segment: holes filled by this commit */
+	struct zf2fs_sec_zone *zones;         /* the zone report, read once (at_write_pointer) */
+	uint32_t nzones;
+	int zones_state;                      /* 0: not read; 1: read; -1: not to be had */
 	struct zf2fs_summary sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
 	uint8_t *taken;                  /* per section: taken by this commit */
 	uint8_t *pinned;                 /* per segment: the kept chain reads from it */
@@ -440,20 +443,20 @@ static bool next_in_section(struct commit *c, int type, uint32_t *ret)
 static bool at_write_pointer(struct commit *c, uint32_t seg, uint32_t off)
 {
 	uint64_t blk = zf2fs_main_blk(c->vi->main_blkaddr, seg, off);
-	uint32_t sec = seg / c->vi->segs_per_sec, n = 0;
-	struct zf2fs_sec_zone *z = NULL;
-	bool ok;
+	uint32_t sec = seg / c->vi->segs_per_sec;
+	const struct zf2fs_sec_zone *z;
 
 	if (!zf2fs_vol_is_zoned(c->vol))
 		return true;
-	if (zf2fs_vol_zones(c->vol, NULL, &z, &n) || sec >= n) {
-		free(z);
+	/* the write pointers do not move during the commit's first allocations, when every
+	 * log asks: one report serves them all */
+	if (!c->zones_state)
+		c->zones_state = zf2fs_vol_zones(c->vol, NULL, &c->zones, &c->nzones) ? -1 : 1;
+	if (c->zones_state < 0 || sec >= c->nzones)
 		return false;
-	}
-	ok = z[sec].type == ZF2FS_ZONE_NONE || z[sec].type == ZF2FS_ZONE_CONV ||
-	     (!z[sec].wp_partial && z[sec].zone_blkaddr + z[sec].wp_blocks == blk);
-	free(z);
-	return ok;
+	z = &c->zones[sec];
+	return z->type == ZF2FS_ZONE_NONE || z->type == ZF2FS_ZONE_CONV ||
+	       (!z->wp_partial && z->zone_blkaddr + z->wp_blocks == blk);
 }
 
 /* Whether log @type, not yet written by this commit, may go on where the current
@@ -505,25 +508,20 @@ static uint32_t ssr_next(struct commit *c, int type, uint32_t off)
 	return off;
 }
 
-/* Blocks of segment @s an SSR log may not take: valid in the current checkpoint (@orig)
- * or now.  Counted a word at a time: every dirty segment of the volume is asked. */
-static uint32_t ssr_used(struct commit *c, uint32_t s, const struct zf2fs_sit_entry *orig,
-			 const struct zf2fs_sit_entry *now)
+/* Blocks of a segment an SSR log may not take: valid in the current checkpoint (@orig)
+ * or now.  Counted a word at a time (every dirty segment of the volume is asked); SSR
+ * runs only without zones, where every block of a segment is usable. */
+static uint32_t ssr_used(const struct zf2fs_sit_entry *orig, const struct zf2fs_sit_entry *now)
 {
-	uint32_t room = seg_room(c, s), used = 0;
+	uint32_t used = 0;
 
-	if (room == BPS) {
-		for (size_t w = 0; w < sizeof(orig->valid_map); w += 8) {
-			uint64_t a, b;
+	for (size_t w = 0; w < sizeof(orig->valid_map); w += 8) {
+		uint64_t a, b;
 
-			memcpy(&a, orig->valid_map + w, 8);
-			memcpy(&b, now->valid_map + w, 8);
-			used += (uint32_t)__builtin_popcountll(a | b);
-		}
-		return used;
+		memcpy(&a, orig->valid_map + w, 8);
+		memcpy(&b, now->valid_map + w, 8);
+		used += (uint32_t)__builtin_popcountll(a | b);
 	}
-	for (uint32_t b = 0; b < room; b++)
-		used += zf2fs_sit_block_valid(orig, b) || zf2fs_sit_block_valid(now, b);
 	return used;
 }
 
@@ -532,9 +530,10 @@ static uint32_t ssr_used(struct commit *c, uint32_t s, const struct zf2fs_sit_en
  * those of the log's type; for the cold data log (where movers put data), else among
  * the other data segments, which then become cold data.  The kernel also mixes the
  * other temperatures, but fsck.f2fs (1.15) accepts a segment of mixed temperatures only
- * under the cold data type, so this stays within what both fscks find clean.  A block is free to take when it is free both now and in
- * the current checkpoint (one freed since stays as it is until the new checkpoint), as
- * the kernel's SSR goes by its checkpointed map too.  Only on volumes without zones (a
+ * under the cold data type, so this stays within what both fscks find clean.  A block
+ * is free to take when it is free both now and in the current checkpoint (one freed
+ * since stays as it is until the new checkpoint), as the kernel's SSR goes by its
+ * checkpointed map too.  Only on volumes without zones (a
  * sequential zone takes no write below its pointer), never for a kept chain, and only
  * when the caller knows the checkpoint's entries (ops->sit_orig); no log's segment, none
  * in a section this commit took, none the caller empties or counts busy, only inside
@@ -543,7 +542,6 @@ static uint32_t ssr_used(struct commit *c, uint32_t s, const struct zf2fs_sit_en
 static int pick_ssr_segment(struct commit *c, int type)
 {
 	const struct zf2fs_commit_req *r = c->req;
-	bool node = type >= ZF2FS_LOG_HOT_NODE;
 	uint32_t best = UINT32_MAX, best_used = 0, sps = c->vi->segs_per_sec;
 	uint32_t end = r->alloc_end && r->alloc_end < c->vi->main_secs ? r->alloc_end :
 		       c->vi->main_secs;
@@ -568,15 +566,16 @@ static int pick_ssr_segment(struct commit *c, int type)
 
 			if (!o)
 				return -ENOSPC;
-			if (pass == 0 ? t != (uint32_t)type : (t >= ZF2FS_LOG_HOT_NODE) != node ||
-			    t == (uint32_t)type || t >= ZF2FS_NR_CURSEG)
+			/* pass 1 (cold data only): the other data types */
+			if (pass == 0 ? t != (uint32_t)type :
+			    t == (uint32_t)type || t > ZF2FS_LOG_COLD_DATA)
 				continue;
 			if (c->ssr_done[s] || c->taken[s / sps] || in_logs(c->cur, s) ||
 			    in_logs(c->orig_cur, s) || (c->pinned && c->pinned[s]) ||
 			    (r->ops->seg_busy && r->ops->seg_busy(r->arg, s)) ||
 			    (!zf2fs_sit_valid_blocks(e) && !zf2fs_sit_valid_blocks(o)))
 				continue;
-			used = ssr_used(c, s, o, e);
+			used = ssr_used(o, e);
 			if (used >= seg_room(c, s))
 				continue;
 			if (best == UINT32_MAX || used < best_used) {
@@ -1126,6 +1125,7 @@ void commit_free(struct commit *c)
 	free(c->taken);
 	free(c->pinned);
 	free(c->ssr_done);
+	free(c->zones);
 	free(c);
 }
 

@@ -48,11 +48,11 @@ static int queue_batch(struct zf2fs_txn *txn, uint64_t batch_blocks,
 	return err;
 }
 
-/* After a commit (@err its result): the volume opened again, the zones the commit left
- * empty reset, the caller told.  A failed commit's zones are reset too (best effort) so
- * that the next writer finds them empty. */
-/* The volume again after a commit; a batch is counted (and ops->committed told) only
- * when its commit wrote a checkpoint: one of pieces without a valid block writes none. */
+/* After a commit (@err its result; @ver the checkpoint version before it): the volume
+ * opened again, the zones the commit left empty reset, the caller told.  A failed
+ * commit's zones are reset too (best effort) so that the next writer finds them empty.
+ * A batch is counted (and ops->committed told) only when its commit wrote a checkpoint:
+ * one of pieces without a valid block writes none. */
 static int after_commit(struct zf2fs_vol **vol, int err, uint64_t ver,
 			const struct zf2fs_move_batch_ops *ops, void *arg,
 			struct zf2fs_move_batch_result *res)

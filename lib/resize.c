@@ -189,26 +189,31 @@ bool zf2fs_resize_sec_has_log(struct zf2fs_vol *vol, uint32_t sec)
 	return false;
 }
 
+/* @valid moved blocks and the owner nodes the move rewrites along with them: a node
+ * block per 32 moved blocks at most, counted generously. */
+static uint64_t with_owner_nodes(uint64_t valid)
+{
+	return valid + (valid + 31) / 32;
+}
+
 /* Free sections a move of @valid blocks may take.  Where the zone capacity is known (no
  * zones, or the zone report gives it), the commits' logs fill every usable block of a
- * section and go on across commits where the last one stopped: the blocks over the
- * section's usable blocks, plus the owner nodes the move rewrites (a node block per
- * 32 moved blocks at most, counted generously), plus a partly filled section per log
- * and a fresh one per log where it cannot go on.  Elsewhere (a zoned volume read from
- * an image file) a log writes only a section's first segment: a section per segment
- * (and a fresh one per log), which is never less than the packed count with one
- * segment per section. */
+ * section and go on across commits where the last one stopped: the blocks and their
+ * owner nodes (with_owner_nodes) over the section's usable blocks, plus a partly filled
+ * section per log and a fresh one per log where it cannot go on.  Elsewhere (a zoned
+ * volume read from an image file) a log writes only a section's first segment: a
+ * section per segment (and a fresh one per log), which is never less than the packed
+ * count with one segment per section. */
 static uint32_t sections_for(struct zf2fs_vol *vol, uint64_t valid)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
-	uint64_t usable = 0, blocks = valid + (valid + 31) / 32;
+	uint64_t usable = 0, blocks = with_owner_nodes(valid);
 	uint32_t unusable = 0, packed;
 	uint32_t per_seg = (uint32_t)((valid + BPS - 1) / BPS) + ZF2FS_NR_CURSEG;
 
 	if (!zf2fs_vol_is_zoned(vol) || !zf2fs_vol_zone_unusable(vol, &unusable))
 		for (uint32_t k = 0; k < vi->segs_per_sec; k++)
 			usable += zf2fs_seg_usable_blocks(vi, unusable, k);
-
 	if (!usable)
 		return per_seg;
 	packed = (uint32_t)((blocks + usable - 1) / usable) + 2 * ZF2FS_NR_CURSEG;
@@ -246,7 +251,7 @@ static int room_to_empty(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *si
 	 * is left (SSR, as the kernel's logs do): the free blocks outside must hold the moved
 	 * ones, the owner nodes they take along and a segment per log */
 	if (!zf2fs_vol_is_zoned(vol) &&
-	    room >= valid_in + (valid_in + 31) / 32 + (uint64_t)ZF2FS_NR_CURSEG * BPS)
+	    room >= with_owner_nodes(valid_in) + (uint64_t)ZF2FS_NR_CURSEG * BPS)
 		return 0;
 	if (free_out > ZF2FS_NR_CURSEG && room >= valid_in + (ZF2FS_NR_CURSEG + 1) * sec_blocks) {
 		*ret_short = need - free_out;
