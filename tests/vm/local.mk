@@ -16,7 +16,6 @@ VM_TESTS = \
 	tests/vm/aging.sh \
 	tests/vm/unclean.sh \
 	tests/vm/powercut.sh \
-	tests/vm/zoned.sh \
 	tests/vm/fsck_repair.sh \
 	tests/vm/quota.sh \
 	tests/vm/zoned_gc_replay.sh \
@@ -44,8 +43,9 @@ EXTRA_DIST += $(ZONED_VM_TESTS) tests/vm/zoned_guest.sh
 # writes on the ZNS namespace (no mq-deadline: see guest-init.sh).
 TESTS += tests/vm/resize_zoned.sh
 EXTRA_DIST += tests/vm/resize_zoned.sh
-# zoned.sh passes with our mkfs today (it was planned as an expected
-# failure); if zoned support regresses on purpose, add it to XFAIL_TESTS.
+# Every scenario that boots the kernel: quickstart check runs these in the normal build
+# and the rest of the suite (HOST_TESTS, Makefile.am) in the sanitizer build.
+KERNEL_TESTS = $(VM_TESTS) $(GC_VM_TESTS) $(ZONED_VM_TESTS) tests/vm/resize_zoned.sh
 
 EXTRA_DIST += \
 	$(VM_TESTS) \
