@@ -336,7 +336,8 @@ struct commit {
 	struct zf2fs_summary sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
 	uint8_t *taken;                  /* per section: taken by this commit */
 	uint8_t *pinned;                 /* per segment: the kept chain reads from it */
-	uint32_t scan_from;              /* below scan_from no section can be taken */
+	uint32_t scan_from[2];           /* the run's log, the others (log_range): below
+					  * it no section can be taken */
 	int room_state;                  /* 0: not asked; 1: zone capacities known (or no
 					  * zones); -1: a zoned volume without its zone report */
 	uint32_t unusable;               /* blocks of each section past its zone capacity */
@@ -369,25 +370,61 @@ static bool seg_free(const struct commit *c, uint32_t s)
 	       !(r->ops->seg_busy && r->ops->seg_busy(r->arg, s));
 }
 
-/* The one allocator: the first segment of a section whose segments are all free
- * (seg_free) and that this commit has not taken yet.  A section once passed over stays
- * unusable (every reason above lasts until the commit ends), so the scan goes on from
- * there. */
-static int pick_free_section(struct commit *c, uint32_t *ret)
+/* Whether log @type is the one a run kept for data serves: the cold data log, where the
+ * movers put data (lib/move.c). */
+static bool is_run_log(int type)
 {
-	uint32_t sps = c->vi->segs_per_sec;
-	uint32_t end = c->req->alloc_end && c->req->alloc_end < c->vi->main_secs ?
-		       c->req->alloc_end : c->vi->main_secs;
-	uint32_t from = c->scan_from > c->req->alloc_first ? c->scan_from : c->req->alloc_first;
+	return type == ZF2FS_LOG_COLD_DATA;
+}
 
-	for (uint32_t sec = from; sec < end; sec++) {
-		bool ok = !c->taken[sec];
+/* The sections log @type may take: the run kept for data for the cold data log when the
+ * caller set one, else the caller's range (the whole main area by default). */
+static void log_range(const struct commit *c, int type, uint32_t *first, uint32_t *end)
+{
+	const struct zf2fs_commit_req *r = c->req;
+
+	if (r->data_end && is_run_log(type)) {
+		*first = r->data_first;
+		*end = r->data_end;
+	} else {
+		*first = r->alloc_first;
+		*end = r->alloc_end ? r->alloc_end : c->vi->main_secs;
+	}
+	if (*end > c->vi->main_secs)
+		*end = c->vi->main_secs;
+}
+
+/* Whether log @type may write in section @sec: inside its range, and for any other log
+ * than the run's not in the run kept for data. */
+static bool log_may_use(const struct commit *c, int type, uint32_t sec)
+{
+	const struct zf2fs_commit_req *r = c->req;
+	uint32_t first, end;
+
+	log_range(c, type, &first, &end);
+	if (sec < first || sec >= end)
+		return false;
+	return !(r->data_end && !is_run_log(type) && sec >= r->data_first && sec < r->data_end);
+}
+
+/* The one allocator: the first segment of a section log @type may use (log_may_use)
+ * whose segments are all free (seg_free) and that this commit has not taken yet.  A
+ * section once passed over stays unusable for that kind of log (every reason above lasts
+ * until the commit ends), so its scan goes on from there. */
+static int pick_free_section(struct commit *c, int type, uint32_t *ret)
+{
+	uint32_t sps = c->vi->segs_per_sec, first, end;
+	uint32_t *scan = &c->scan_from[is_run_log(type) ? 0 : 1];
+
+	log_range(c, type, &first, &end);
+	for (uint32_t sec = *scan > first ? *scan : first; sec < end; sec++) {
+		bool ok = !c->taken[sec] && log_may_use(c, type, sec);
 
 		for (uint32_t k = 0; k < sps && ok; k++)
 			ok = seg_free(c, sec * sps + k);
 		if (ok) {
 			c->taken[sec] = 1;
-			c->scan_from = sec + 1;
+			*scan = sec + 1;
 			*ret = sec * sps;
 			return 0;
 		}
@@ -481,7 +518,7 @@ static bool may_continue(struct commit *c, int type)
 	    (c->pinned && c->pinned[seg]) || (r->ops->seg_busy && r->ops->seg_busy(r->arg, seg)))
 		return false;
 	sec = seg / c->vi->segs_per_sec;
-	if (sec < r->alloc_first || (r->alloc_end && sec >= r->alloc_end))
+	if (!log_may_use(c, type, sec))
 		return false;
 	if (c->blkoff[type] >= seg_room(c, seg) || c->room_state < 0)
 		return false;
@@ -535,7 +572,8 @@ static uint32_t ssr_used(const struct zf2fs_sit_entry *orig, const struct zf2fs_
  * since stays as it is until the new checkpoint), as the kernel's SSR goes by its
  * checkpointed map too.  Only on volumes without zones (a
  * sequential zone takes no write below its pointer), never for a kept chain, and only
- * when the caller knows the checkpoint's entries (ops->sit_orig); no log's segment, none
+ * when the caller knows the checkpoint's entries (ops->sit_orig) and keeps no run for
+ * data (its data must stay in one run); no log's segment, none
  * in a section this commit took, none the caller empties or counts busy, only inside
  * the sections new blocks may go to.  The segment's summary comes along: its entries
  * for the blocks it holds stay. */
@@ -550,7 +588,7 @@ static int pick_ssr_segment(struct commit *c, int type)
 	struct zf2fs_sit_entry *se;
 	int err;
 
-	if (zf2fs_vol_is_zoned(c->vol) || r->chain_len || !r->ops->sit_orig)
+	if (zf2fs_vol_is_zoned(c->vol) || r->chain_len || !r->ops->sit_orig || r->data_end)
 		return -ENOSPC;
 	if (!c->ssr_done) {
 		c->ssr_done = calloc(c->vi->main_segs + 1, 1);
@@ -632,7 +670,7 @@ static int new_log(struct commit *c, int type)
 	if (err)
 		return err;
 	if (!next_in_section(c, type, &seg)) {
-		err = pick_free_section(c, &seg);
+		err = pick_free_section(c, type, &seg);
 		if (err == -ENOSPC) {
 			err = pick_ssr_segment(c, type);
 			if (!err) {
@@ -812,7 +850,7 @@ static int write_chain(struct commit *c)
 			} else {
 				uint32_t seg;
 
-				err = pick_free_section(c, &seg);
+				err = pick_free_section(c, ZF2FS_LOG_WARM_NODE, &seg);
 				if (err) {
 					zf2fs_logf(&c->vol->log, ZF2FS_MSG_ERROR, 0,
 						   "no free section left for the roll-forward chain");

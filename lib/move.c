@@ -397,6 +397,16 @@ ZF2FS_EXPORT int zf2fs_move_set_target(struct zf2fs_txn *t, uint32_t first_sec,
 	return 0;
 }
 
+ZF2FS_EXPORT int zf2fs_move_set_data_target(struct zf2fs_txn *t, uint32_t first_sec,
+					    uint32_t end_sec)
+{
+	if (first_sec >= end_sec || end_sec > t->vi->main_secs)
+		return -EINVAL;
+	t->data_first = first_sec;
+	t->data_end = end_sec;
+	return 0;
+}
+
 ZF2FS_EXPORT int zf2fs_move_reset_free_zones(struct zf2fs_vol *vol, uint32_t *ret_reset)
 {
 	struct zf2fs_sit_entry *sit = NULL;

@@ -1340,6 +1340,8 @@ static void fill_req(struct zf2fs_txn *t)
 	r->nat_dirty = t->nat_dirty;
 	r->alloc_first = t->alloc_first;
 	r->alloc_end = t->alloc_end;
+	r->data_first = t->data_first;
+	r->data_end = t->data_end;
 	r->retire_logs = t->retire_logs;
 	r->log_tail_free = t->log_tail_free;
 }

@@ -73,6 +73,7 @@ struct zf2fs_txn {
 	int64_t new_inodes, new_nodes, new_blocks;   /* negative when more went than came */
 	uint32_t alloc_first, alloc_end; /* new logs only in sections [first, end); end 0:
 					  * the main area's end (zf2fs_move_set_target) */
+	uint32_t data_first, data_end;   /* zf2fs_move_set_data_target; end 0: none */
 	uint8_t retire_logs;             /* bit ZF2FS_LOG_*: a log whose section a mover
 					  * empties moves to a fresh one (lib/move.c) */
 	uint8_t log_tail_free;           /* zf2fs_commit_req.log_tail_free, from the SIT read */

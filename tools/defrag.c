@@ -4,7 +4,7 @@
  * to free space at a target address, with f2fs-tools' interface:
  *
  *   defrag.f2fs [-d level] [-s start] [-l length] [-t target] [-i] [--batch-blocks N] device
- *   defrag.f2fs [-d level] --file PATH device
+ *   defrag.f2fs [-d level] [--batch-blocks N] --file PATH device
  *
  * The blocks of [start, start + length) move with the library's block mover
  * (include/zf2fs/move.h), the way the kernel's GC moves them (data through its owner
@@ -16,8 +16,9 @@
  * the checkpoint of the last completed batch.  Everything that can be refused (mounted,
  * unclean, range outside the main area, a window without room for what the batches
  * need, counted by a first pass that commits nothing) is refused before the first write.
- * --file makes a file contiguous in one commit (its blocks must land in one run), or each
- * regular file below a directory (defrag_dir.c lists them), a checkpoint per file.
+ * --file makes a file contiguous, in batches too: its data fill a run of free sections
+ * kept for them, the nodes go elsewhere; or each regular file below a directory
+ * (defrag_dir.c lists them), file after file.
  */
 #include "config.h"
 #include <errno.h>
@@ -34,6 +35,7 @@
 #include "zf2fs/file.h"
 #include "zf2fs/move.h"
 #include "zf2fs/txn.h"
+#include "zf2fs/zoned.h"
 #include "defrag.h"
 
 #define PROG "defrag.f2fs"
@@ -71,9 +73,9 @@ static void usage(FILE *f)
 "  -i, --left         take free space at or below the target (default: at or above)\n"
 "  -d, --debug LEVEL  print more (0-3)\n"
 "      --batch-blocks N  blocks moved per checkpoint (default 32768): the range\n"
-"                     moves in batches, each committed on its own\n"
+"                     or the file moves in batches, each committed on its own\n"
 "      --file PATH    make a regular file's blocks contiguous, or every regular\n"
-"                     file's below a directory (alone: none of the options above)\n"
+"                     file's below a directory (none of -s, -l, -t, -i)\n"
 "  -V, --version      print the version and exit\n"
 "  -h, --help         this help\n"
 "\n"
@@ -168,6 +170,26 @@ static int check_range(const struct opts *o, const struct zf2fs_vol_info *vi, st
 	return 0;
 }
 
+/* The tests' hook over a move in batches: ZF2FS_FAULT_WRITES=N fails the N-th write of
+ * the whole move (and every one after); -d 3 tells how many writes the commits made. */
+struct hook {
+	unsigned long fault, writes, before;
+};
+
+static void hook_arm(struct hook *h, struct zf2fs_vol *vol)
+{
+	struct zf2fs_dev *dev = zf2fs_vol_dev(vol, 0);
+
+	h->before = zf2fs_dev_write_count(dev);
+	if (h->fault && h->fault > h->writes)
+		zf2fs_dev_fail_writes_after(dev, h->before + (h->fault - h->writes));
+}
+
+static void hook_count(struct hook *h, struct zf2fs_vol *vol)
+{
+	h->writes += zf2fs_dev_write_count(zf2fs_vol_dev(vol, 0)) - h->before;
+}
+
 /* A range move in batches (zf2fs_move_batches): the range is queued a piece at a time,
  * each piece at most the room the batch has left, so that what is held in memory is
  * bounded by --batch-blocks, not by the range. */
@@ -181,8 +203,7 @@ struct ranger {
 	uint32_t main_blkaddr;
 	uint64_t pos;                   /* the next block of the range to queue */
 	bool dry;                       /* the first pass: count what each batch needs */
-	/* tests' hook: ZF2FS_FAULT_WRITES=N fails the N-th write of the whole move */
-	unsigned long fault, writes, before;
+	struct hook hook;
 };
 
 static int queue_piece(void *arg, struct zf2fs_txn *txn, uint64_t room,
@@ -250,7 +271,6 @@ static int before_batch(void *arg, struct zf2fs_vol *vol, struct zf2fs_txn *txn,
 			const struct zf2fs_move_stats *batch)
 {
 	struct ranger *r = arg;
-	struct zf2fs_dev *dev = zf2fs_vol_dev(vol, 0);
 	int err;
 
 	if (r->dry) {
@@ -258,28 +278,15 @@ static int before_batch(void *arg, struct zf2fs_vol *vol, struct zf2fs_txn *txn,
 		return 0;
 	}
 	err = zf2fs_move_set_target(txn, r->p->first_sec, r->p->end_sec);
-	if (err)
-		return err;
-	r->before = zf2fs_dev_write_count(dev);
-	if (r->fault && r->fault > r->writes)
-		zf2fs_dev_fail_writes_after(dev, r->before + (r->fault - r->writes));
-	return 0;
+	if (!err)
+		hook_arm(&r->hook, vol);
+	return err;
 }
 
 static void batch_done(void *arg, struct zf2fs_vol *vol, int err)
 {
-	struct ranger *r = arg;
-
 	(void)err;
-	r->writes += zf2fs_dev_write_count(zf2fs_vol_dev(vol, 0)) - r->before;
-}
-
-/* Sections one commit of everything @st counts may take, the current logs in source
- * sections [@lo, @hi) moving on included. */
-static uint64_t sections_needed(struct zf2fs_vol *vol, uint32_t lo, uint32_t hi,
-				const struct zf2fs_move_stats *st)
-{
-	return batch_sections(zf2fs_vol_info(vol), st) + logs_in(vol, lo, hi);
+	hook_count(&((struct ranger *)arg)->hook, vol);
 }
 
 static const struct zf2fs_move_batch_ops range_ops = {
@@ -382,22 +389,6 @@ static unsigned long fault_at(void)
 	return fault && *fault ? strtoul(fault, NULL, 10) : 0;
 }
 
-/* The commit, with the tests' hooks: the N-th write fails (and every one after) when
- * ZF2FS_FAULT_WRITES=N, as in fsck.f2fs; -d 3 tells how many writes it made. */
-static int commit(struct zf2fs_vol *vol, struct zf2fs_txn *txn, const struct zf2fs_log *log)
-{
-	struct zf2fs_dev *dev = zf2fs_vol_dev(vol, 0);
-	unsigned long before = zf2fs_dev_write_count(dev), fault = fault_at();
-	int err;
-
-	if (fault)
-		zf2fs_dev_fail_writes_after(dev, fault);
-	err = zf2fs_txn_commit(txn);
-	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "the commit made %lu writes",
-		   zf2fs_dev_write_count(dev) - before);
-	return err;
-}
-
 /* -s/-l/-t/-i: the range moved in batches, a checkpoint each; everything refusable is
  * refused by the dry pass, before the first write. */
 static int run(const struct opts *o, const struct zf2fs_log *log)
@@ -435,12 +426,12 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 		goto out;
 	r.dry = false;
 	r.pos = d.start;
-	r.fault = fault_at();
+	r.hook.fault = fault_at();
 	p.need_secs = 0;
 	err = zf2fs_move_batches(&vol, d.batch_blocks, 0, &range_ops, &r, &st, &res);
 	p.batches = res.batches;
 	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "the commits made %lu writes in %u checkpoint%s",
-		   r.writes, res.batches, res.batches == 1 ? "" : "s");
+		   r.hook.writes, res.batches, res.batches == 1 ? "" : "s");
 	if (err) {
 		fprintf(stderr, PROG ": %s while moving the blocks on %s (%u batch%s committed "
 			"before: the volume is valid, that part of the range moved)\n",
@@ -472,23 +463,44 @@ static uint32_t free_run(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *si
 	return UINT32_MAX;
 }
 
-/* Queue the move of every written block of @inode in file order: the commit writes moved
- * data in the order queued, to one log, so in a run of free sections they end up at
- * consecutive addresses. */
-static int queue_file(struct zf2fs_vol *vol, struct zf2fs_txn *txn, const struct zf2fs_node *inode,
-		      uint64_t blocks, struct zf2fs_move_stats *st, uint32_t *logs, char *why,
-		      size_t whylen)
+/* --file in batches (zf2fs_move_batches): the file's blocks are queued in file order, a
+ * batch at a time.  The moved data fill a run of free sections kept for them
+ * (zf2fs_move_set_data_target): the cold data log, where moved data go, starts at the
+ * run's first block and goes on where each batch left it, so the blocks end up at
+ * consecutive addresses; the nodes the moves rewrite go to free sections outside the
+ * run.  An interruption leaves the last completed batch's checkpoint: a valid volume,
+ * the file intact, its first part moved. */
+struct filer {
+	const struct opts *o;
+	const struct zf2fs_log *log;
+	struct zf2fs_vol *vol;          /* the handle the next batch is queued through */
+	struct zf2fs_node *inode;       /* read again through each new handle */
+	uint32_t ino;
+	uint64_t fofs, nfofs;           /* the next file block to queue; the file's end */
+	uint32_t logs;                  /* bit per current log holding a block of the file */
+	uint32_t run_first, run_end;    /* the sections kept for the data */
+	bool dry;
+	struct hook hook;
+	char why[256];
+};
+
+/* Queue the moves of the file's next written blocks, at most @room, in file order. */
+static int queue_file_piece(void *arg, struct zf2fs_txn *txn, uint64_t room,
+			    struct zf2fs_move_stats *st, bool *done)
 {
-	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
-	uint64_t nfofs = (zf2fs_get(inode->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	struct filer *f = arg;
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(f->vol);
 	uint64_t found = 0;
 
-	for (uint64_t fofs = 0; fofs < nfofs && found < blocks; fofs++) {
+	for (; f->fofs < f->nfofs && found < room; f->fofs++) {
 		uint32_t addr;
-		int err = zf2fs_file_bmap(vol, inode, fofs, &addr, why, whylen);
+		int err = zf2fs_file_bmap(f->vol, f->inode, f->fofs, &addr, f->why,
+					  sizeof(f->why));
 
-		if (err == -ERANGE)
+		if (err == -ERANGE) {
+			f->fofs = f->nfofs;
 			break;
+		}
 		if (err)
 			return err;
 		if (addr < vi->main_blkaddr || addr >= vi->main_end)
@@ -500,64 +512,156 @@ static int queue_file(struct zf2fs_vol *vol, struct zf2fs_txn *txn, const struct
 		for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
 			uint32_t seg, off;
 
-			zf2fs_vol_curseg(vol, t, &seg, &off);
+			zf2fs_vol_curseg(f->vol, t, &seg, &off);
 			if (seg == zf2fs_main_segno(vi->main_blkaddr, addr))
-				*logs |= 1u << t;
+				f->logs |= 1u << t;
 		}
 		found++;
 	}
+	*done = !found;
 	return 0;
 }
 
+static int reopen_file(void *arg, struct zf2fs_vol **ret)
+{
+	struct filer *f = arg;
+	int err = zf2fs_vol_open(&f->o->dev, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, f->log, ret);
+
+	f->vol = err ? NULL : *ret;
+	if (!err)
+		err = zf2fs_inode_read(f->vol, f->ino, f->inode, NULL, f->why, sizeof(f->why));
+	return err;
+}
+
+static int before_file_batch(void *arg, struct zf2fs_vol *vol, struct zf2fs_txn *txn,
+			     const struct zf2fs_move_stats *batch)
+{
+	struct filer *f = arg;
+	int err;
+
+	(void)batch;
+	if (f->dry)
+		return 0;
+	err = zf2fs_move_set_data_target(txn, f->run_first, f->run_end);
+	if (!err)
+		hook_arm(&f->hook, vol);
+	return err;
+}
+
+static void file_batch_done(void *arg, struct zf2fs_vol *vol, int err)
+{
+	(void)err;
+	hook_count(&((struct filer *)arg)->hook, vol);
+}
+
+static const struct zf2fs_move_batch_ops file_ops = {
+	.queue = queue_file_piece, .reopen = reopen_file, .before_commit = before_file_batch,
+	.commit_done = file_batch_done,
+};
+
 #define EXIT_SKIPPED 2   /* --file DIR: some files skipped for want of free sections */
 #define FILE_NO_ROOM 3   /* run_file: no run of free sections large enough, nothing moved */
+
+/* The dry pass over the file (what the batches hold), then the run for its data: the
+ * lowest run of free sections that holds them, with free sections enough outside it for
+ * the nodes and the logs that move on.  0, FILE_NO_ROOM or 1 (a one-line error printed). */
+static int plan_file(struct filer *f, const char *path, uint64_t blocks)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(f->vol);
+	struct zf2fs_move_stats st = { 0 };
+	struct zf2fs_sit_entry *sit = NULL;
+	uint64_t data_secs, outside_need, per_sec = sec_blocks(vi);
+	uint32_t free_secs = 0, unusable = 0;
+	int err;
+
+	f->dry = true;
+	err = zf2fs_move_batches(&f->vol, f->o->batch_blocks, ZF2FS_MOVE_BATCH_DRY, &file_ops, f,
+				 &st, NULL);
+	if (!err)
+		err = zf2fs_vol_load_sit(f->vol, &sit);
+	if (err) {
+		if (f->why[0])
+			fprintf(stderr, PROG ": %s: %s\n", path, f->why);
+		else
+			say(err, "queueing the blocks of", path);
+		free(sit);
+		return 1;
+	}
+	/* the blocks a section holds below its zone's capacity, where the report says */
+	if (zf2fs_vol_is_zoned(f->vol) && !zf2fs_vol_zone_unusable(f->vol, &unusable) &&
+	    unusable < per_sec)
+		per_sec -= unusable;
+	/* the cold data log starts the run at its first block; when the data end exactly at
+	 * a section's end, one more: a log that a commit fills to its section's end moves on
+	 * to a fresh section of its range before the checkpoint records it */
+	data_secs = st.data_blocks / per_sec + 1;
+	/* the node logs go on from batch to batch in the sections they took: the nodes of
+	 * all batches (a direct node counted in each batch that rewrites it) fill sections
+	 * one after the other, plus a section each of the three node logs may start */
+	outside_need = (uint64_t)__builtin_popcount(f->logs);
+	if (st.node_blocks + st.owner_nodes)
+		outside_need += (st.node_blocks + st.owner_nodes + sec_blocks(vi) - 1) /
+				sec_blocks(vi) + 3;
+	for (uint32_t sec = 0; sec < vi->main_secs; sec++)
+		free_secs += sec_free(f->vol, sit, sec);
+	f->run_first = data_secs && data_secs <= UINT32_MAX ?
+		       free_run(f->vol, sit, (uint32_t)data_secs) : UINT32_MAX;
+	free(sit);
+	if (f->run_first == UINT32_MAX || free_secs < data_secs + outside_need) {
+		fprintf(stderr, PROG ": %s: no run of %" PRIu64 " free sections on %s for its %"
+			PRIu64 " blocks with %" PRIu64 " more for the nodes and logs (%u free): "
+			"nothing moved\n", path, data_secs, f->o->dev, blocks, outside_need,
+			free_secs);
+		return FILE_NO_ROOM;
+	}
+	f->run_end = f->run_first + (uint32_t)data_secs;
+	f->dry = false;
+	f->fofs = 0;
+	return 0;
+}
 
 static int run_dir(const struct opts *o, const struct zf2fs_log *log, struct zf2fs_vol *vol,
 		   uint32_t ino, const char *path);
 static int run_file(const struct opts *o, const struct zf2fs_log *log, const char *path,
 		    bool listed);
 
-/* --file PATH: the file's blocks moved, in file order, into the lowest run of free
- * sections that holds them and what the move rewrites besides; a directory: every
- * regular file below it (run_dir).  0 (done, or contiguous already), 1 (an error or a
- * refusal, one line printed) or FILE_NO_ROOM. */
+/* --file PATH: the file's blocks moved, in file order and in batches, into the lowest
+ * run of free sections that holds them (plan_file); a directory: every regular file
+ * below it (run_dir).  0 (done, or contiguous already), 1 (an error or a refusal, one
+ * line printed) or FILE_NO_ROOM. */
 static int run_file(const struct opts *o, const struct zf2fs_log *log, const char *path,
 		    bool listed)
 {
-	struct zf2fs_vol *vol;
-	struct zf2fs_txn *txn = NULL;
-	struct zf2fs_node *inode = malloc(sizeof(*inode));
+	struct filer f = { .o = o, .log = log };
 	struct zf2fs_file_extents before, after;
 	struct zf2fs_move_stats st = { 0 };
-	struct zf2fs_sit_entry *sit = NULL;
-	uint32_t ino, need, first = UINT32_MAX, logs = 0;
-	uint64_t need64;
-	char why[256] = "";
-	int err, rc = inode ? open_for_moving(o, log, &vol) : say(-ENOMEM, "starting on", o->dev);
+	struct zf2fs_move_batch_result res = { 0 };
+	int err, rc;
 
+	f.inode = malloc(sizeof(*f.inode));
+	rc = f.inode ? open_for_moving(o, log, &f.vol) : say(-ENOMEM, "starting on", o->dev);
 	if (rc) {
-		free(inode);
+		free(f.inode);
 		return rc;
 	}
-	rc = 0;
-	err = zf2fs_path_lookup(vol, path, 0, &ino, why, sizeof(why));
+	err = zf2fs_path_lookup(f.vol, path, 0, &f.ino, f.why, sizeof(f.why));
 	if (!err)
-		err = zf2fs_inode_read(vol, ino, inode, NULL, why, sizeof(why));
+		err = zf2fs_inode_read(f.vol, f.ino, f.inode, NULL, f.why, sizeof(f.why));
 	if (err) {
-		fprintf(stderr, PROG ": %s: %s\n", path, why[0] ? why : strerror(-err));
+		fprintf(stderr, PROG ": %s: %s\n", path, f.why[0] ? f.why : strerror(-err));
 		goto fail;
 	}
 	/* a listed path is a regular file by its entry: an inode saying otherwise is damage,
 	 * not a directory to walk again */
-	if ((zf2fs_get(inode->i.i_mode) & 0170000) == 0040000 && !listed) {
-		free(inode);
-		return run_dir(o, log, vol, ino, path);
+	if ((zf2fs_get(f.inode->i.i_mode) & 0170000) == 0040000 && !listed) {
+		free(f.inode);
+		return run_dir(o, log, f.vol, f.ino, path);
 	}
-	if ((zf2fs_get(inode->i.i_mode) & 0170000) != 0100000) {
+	if ((zf2fs_get(f.inode->i.i_mode) & 0170000) != 0100000) {
 		fprintf(stderr, PROG ": %s is not a regular file or a directory\n", path);
 		goto fail;
 	}
-	err = zf2fs_file_extents(vol, inode, &before);
+	err = zf2fs_file_extents(f.vol, f.inode, &before);
 	if (!err && (before.damaged || before.outside))
 		err = -ZF2FS_EFSCORRUPTED;
 	if (err) {
@@ -569,64 +673,44 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 		       before.blocks, before.extents);
 		goto done;
 	}
-	err = zf2fs_txn_begin(vol, &txn);
-	if (!err)
-		err = queue_file(vol, txn, inode, before.blocks, &st, &logs, why, sizeof(why));
-	if (!err)
-		err = zf2fs_vol_load_sit(vol, &sit);
+	f.nfofs = (zf2fs_get(f.inode->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	rc = plan_file(&f, path, before.blocks);
+	if (rc)
+		goto fail;
+	f.hook.fault = fault_at();
+	err = zf2fs_move_batches(&f.vol, o->batch_blocks, 0, &file_ops, &f, &st, &res);
+	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "the commits made %lu writes in %u checkpoint%s",
+		   f.hook.writes, res.batches, res.batches == 1 ? "" : "s");
 	if (err) {
-		say(err, "queueing the blocks of", path);
+		fprintf(stderr, PROG ": %s while moving the blocks of %s (%u batch%s committed "
+			"before: the volume is valid, that part of the file moved)\n",
+			strerror(err == -ZF2FS_EFSCORRUPTED ? EUCLEAN : -err), path, res.batches,
+			res.batches == 1 ? "" : "es");
+		rc = 1;
 		goto fail;
 	}
-	need64 = sections_needed(vol, 0, 0, &st) + (uint64_t)__builtin_popcount(logs);
-	need = need64 > UINT32_MAX ? UINT32_MAX : (uint32_t)need64;
-	first = free_run(vol, sit, need);
-	free(sit);
-	if (first == UINT32_MAX) {
-		fprintf(stderr, PROG ": %s: no run of %u free sections on %s for its %" PRIu64
-			" blocks: nothing moved\n", path, need, o->dev, before.blocks);
-		rc = FILE_NO_ROOM;
-		goto fail;
-	}
-	err = zf2fs_move_set_target(txn, first, first + need);
-	if (!err)
-		err = commit(vol, txn, log);
-	zf2fs_txn_free(txn);
-	txn = NULL;
-	zf2fs_vol_close(vol);
-	if (err) {
-		free(inode);
-		return say(err, "moving the blocks of the file on", o->dev);
-	}
-	err = zf2fs_vol_open(&o->dev, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, log, &vol);
-	if (err) {
-		free(inode);
-		return say(err, "opening again", o->dev);
-	}
-	err = zf2fs_move_reset_free_zones(vol, NULL);
-	if (!err)
-		err = zf2fs_inode_read(vol, ino, inode, NULL, why, sizeof(why));
-	if (!err)
-		err = zf2fs_file_extents(vol, inode, &after);
+	/* the loop left the volume opened again, the inode read again through it */
+	err = zf2fs_file_extents(f.vol, f.inode, &after);
 	if (err) {
 		say(err, "mapping again the blocks of", path);
 		goto fail;
 	}
 	printf("%s: %" PRIu64 " blocks: %" PRIu64 " extents before, %" PRIu64 " after "
-	       "(sections %u-%u)\n", path, before.blocks, before.extents, after.extents, first,
-	       first + need - 1);
+	       "(sections %u-%u, %u checkpoint%s)\n", path, before.blocks, before.extents,
+	       after.extents, f.run_first, f.run_end - 1, res.batches,
+	       res.batches == 1 ? "" : "s");
 	if (after.extents > 1) {
 		fprintf(stderr, PROG ": %s is still in %" PRIu64 " extents\n", path, after.extents);
 		goto fail;
 	}
 done:
-	zf2fs_vol_close(vol);
-	free(inode);
+	zf2fs_vol_close(f.vol);
+	free(f.inode);
 	return 0;
 fail:
-	zf2fs_txn_free(txn);
-	zf2fs_vol_close(vol);
-	free(inode);
+	if (f.vol)
+		zf2fs_vol_close(f.vol);
+	free(f.inode);
 	return rc ? rc : 1;
 }
 
@@ -725,8 +809,8 @@ int main(int argc, char **argv)
 	o.dev = argv[optind];
 	log.level = o.level;
 	if (file) {
-		if (o.have_start || o.have_len || o.have_target || o.left || o.have_batch)
-			zf2fs_usage_error(PROG, "--file takes none of -s, -l, -t, -i, --batch-blocks");
+		if (o.have_start || o.have_len || o.have_target || o.left)
+			zf2fs_usage_error(PROG, "--file takes none of -s, -l, -t, -i");
 		c = run_file(&o, &log, file, false);
 		return c == FILE_NO_ROOM ? 1 : c;
 	}

@@ -205,6 +205,10 @@ struct zf2fs_commit_req {
 	 * area's end); bit ZF2FS_LOG_* of retire_logs: a log still in its section after the
 	 * writes moves to a fresh one (a mover emptied that section) */
 	uint32_t alloc_first, alloc_end;
+	/* optional: a run kept for moved data (data_end 0: none): the cold data log takes its
+	 * new sections in [data_first, data_end) only, and no other log takes one there, so
+	 * that data moved over several commits lies in one run (zf2fs_move_set_data_target) */
+	uint32_t data_first, data_end;
 	uint8_t retire_logs;
 	/* bit ZF2FS_LOG_*: every block of the current checkpoint's log segment from the log's
 	 * position on was free in that checkpoint, so the log may go on writing there (the

@@ -15,8 +15,9 @@
 #    more than one), the same checks; faults at sampled writes of a batched move leave
 #    the old volume, a completed batch's or the new one, clean, files unchanged;
 #  - --file: populated.img's fragmented /big.bin ends in one extent (dump.f2fs --frag),
-#    files unchanged, fscks clean, the same fault check; a contiguous file is left alone;
-#    a symlink refused;
+#    files unchanged, fscks clean, the same fault check; so does it in batches of 400
+#    blocks (a checkpoint each; faults at sampled writes over all of them); a contiguous
+#    file is left alone; a symlink refused;
 #  - --file DIR: the fragmented files below /age1 (cut by small range moves) end in one
 #    extent each, files unchanged, fscks clean; a second run writes nothing; a file without
 #    a run of free sections large enough is named and skipped, exit 2.
@@ -273,11 +274,14 @@ fi
 
 # 4c. faults at sampled writes of a batched move (counted over all its commits): the
 # volume is the old one, the new one or one a completed batch left (its checkpoint
-# version in between), always clean for both fscks with every file's sha256 unchanged
+# version in between), always clean for both fscks with the sha256 of every file of
+# SHAFILE unchanged (all of them, or /big.bin's alone).
+# batch_fault_loop STEP NAME IMAGE SHAFILE ARGS...
 batch_fault_loop()
 {
-	local step=$1 img=$2 w n v vnew runs=0 mids=0 olds=0 why= seen=
-	shift 2
+	local step=$1 name=$2 img=$3 shafile=$4 w n v v0 vnew runs=0 mids=0 olds=0 why= seen=
+	shift 4
+	v0=$(cpver "$img")
 	cp "$img" "$TEST_TMP/bnew.img"
 	"$DEFRAG" -d 3 "$@" "$TEST_TMP/bnew.img" > "$TEST_TMP/bnew.out" 2>&1 ||
 		hard_error "batched move failed: $(cat "$TEST_TMP/bnew.out")"
@@ -296,22 +300,24 @@ batch_fault_loop()
 		fi
 		v=$(cpver "$TEST_TMP/bt.img")
 		seen="$seen $n:$v"
-		if [ "$v" -lt "$V0" ] || [ "$v" -gt "$vnew" ]; then why="write $n: checkpoint version $v outside $V0..$vnew"; break; fi
-		[ "$v" = "$V0" ] && olds=$((olds + 1))
-		[ "$v" -gt "$V0" ] && [ "$v" -lt "$vnew" ] && mids=$((mids + 1))
-		if ! shas "$TEST_TMP/bt.img" | cmp -s - "$TEST_TMP/before.sha"; then
-			why="write $n: file contents changed"; break
-		fi
+		if [ "$v" -lt "$v0" ] || [ "$v" -gt "$vnew" ]; then why="write $n: checkpoint version $v outside $v0..$vnew"; break; fi
+		[ "$v" = "$v0" ] && olds=$((olds + 1))
+		[ "$v" -gt "$v0" ] && [ "$v" -lt "$vnew" ] && mids=$((mids + 1))
+		if [ "$(wc -l < "$shafile")" = 1 ]; then
+			"$DUMP" --cat /big.bin "$TEST_TMP/bt.img" | sha256sum | cmp -s - "$shafile"
+		else
+			shas "$TEST_TMP/bt.img" | cmp -s - "$shafile"
+		fi || { why="write $n: file contents changed"; break; }
 	done
 	if [ -n "$why" ]; then
-		tap_fail "faults in a batched move: $why"
+		tap_fail "faults in $name: $why"
 	elif [ $mids -lt 1 ] || [ $olds -lt 1 ]; then
-		tap_fail "faults in a batched move: $olds runs left the old volume, $mids a batch's: the faults did not reach every commit (write:version$seen; $V0..$vnew)"
+		tap_fail "faults in $name: $olds runs left the old volume, $mids a batch's: the faults did not reach every commit (write:version$seen; $v0..$vnew)"
 	else
-		tap_ok "faults in a batched move ($w writes, versions $V0..$vnew): $runs runs, $olds left the old volume, $mids a completed batch's, all clean for both fscks with files unchanged"
+		tap_ok "faults in $name ($w writes, versions $v0..$vnew): $runs runs, $olds left the old volume, $mids a completed batch's, all clean for both fscks with files unchanged"
 	fi
 }
-batch_fault_loop 97 "$IMG" --batch-blocks 128 -s $START -l $((3 * 512)) -t $BT
+batch_fault_loop 97 "a batched move" "$IMG" "$TEST_TMP/before.sha" --batch-blocks 128 -s $START -l $((3 * 512)) -t $BT
 
 # 5. --file: populated.img's /big.bin (1486 blocks in 3 extents) made contiguous
 P=$TEST_TMP/populated.img
@@ -339,6 +345,22 @@ else
 	tap_fail "--file of a contiguous file: $(cat "$TEST_TMP/again.out")"
 fi
 refused "--file of a symlink" "$P" --file /link_short
+
+# 5a. --file in batches: /big.bin moved 400 blocks a checkpoint still ends in one extent
+# (its data fill a run kept for them, the cold data log going on where each batch left
+# it; the nodes go outside the run), files unchanged, fscks clean; then faults at sampled
+# writes over all its commits
+PB4=$TEST_TMP/pfile4.img
+cp "$P" "$PB4"
+if "$DEFRAG" --batch-blocks 400 --file /big.bin "$PB4" > "$TEST_TMP/file4.out" 2> "$TEST_TMP/file4.err" &&
+   read -r AB AE < <(frag /big.bin "$PB4") && [ "$AE" = 1 ] && [ "$AB" = "$PB" ] &&
+   [ $(( $(cpver "$PB4") - $(cpver "$P") )) -ge 4 ] &&
+   shas "$PB4" | cmp -s - "$TEST_TMP/p.sha" && out=$(both_clean "$PB4"); then
+	tap_ok "--batch-blocks 400 --file /big.bin: $PE extents -> $AE in $(( $(cpver "$PB4") - $(cpver "$P") )) checkpoints, every file unchanged, fscks clean: $(cat "$TEST_TMP/file4.out")"
+else
+	tap_fail "--batch-blocks 400 --file /big.bin: $(cat "$TEST_TMP/file4.out" "$TEST_TMP/file4.err") (extents after: ${AE:-?}, versions $(cpver "$P") -> $(cpver "$PB4"))"; echo "${out:-}"
+fi
+batch_fault_loop 53 "--file /big.bin in batches of 400" "$P" "$TEST_TMP/big.sha" --batch-blocks 400 --file /big.bin
 
 # 5b. --file DIR: the files of /age1 fragmented first (three short pieces of each used
 # segment moved away cut the files that cross them), then every regular file below /age1 made contiguous:
@@ -374,9 +396,9 @@ fi
 
 # 5c. --file DIR with a file that cannot be made contiguous: sections of 8 segments, 4
 # small files, one of them cut by a range move, then two files made in fresh sections
-# (ZF2FS_TXN_FRESH_LOGS), which leaves 4 free sections in a row: the cut file (it needs
-# 5) is named and skipped, the others are done (contiguous already), exit 2, nothing
-# written
+# (ZF2FS_TXN_FRESH_LOGS), which leaves 4 free sections: the cut file (a section for its
+# data, up to 5 more for the nodes and logs) is named and skipped, the others are done
+# (contiguous already), exit 2, nothing written
 N8=$(new_image sec8.img 256M)
 "$MKFS" -f -q -s 8 "$N8" >/dev/null 2>&1 || hard_error "mkfs -s 8 failed"
 for i in 1 2 3 4; do head -c 300000 /dev/urandom > "$TEST_TMP/h$i"; done

@@ -8,7 +8,8 @@
 # blocks for every file, the interleaved files must show one extent per block pair run
 # (hundreds) and the sequential one at most a few; the data reads back and both fscks
 # find the volume clean.  Then defrag.f2fs --file makes two of those files one extent each
-# on the host, and a second boot reads them back and maps each in one piece.
+# on the host, in batches of 512 blocks (the 2048-block file in four checkpoints), and a
+# second boot reads them back and maps each in one piece.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 DUMP=$top_builddir/tools/dump.f2fs
@@ -74,7 +75,7 @@ sed -n 's/^ *\(files\|fragmented\|extents\|extents_per_file\) /vm: volume: &/p' 
 DEFRAG=$top_builddir/tools/defrag.f2fs
 c0_sum=$("$DUMP" --cat /c0 "$img" | sha256sum | cut -d' ' -f1)
 for f in i1 c0; do
-	"$DEFRAG" --file /$f "$img" > "$VM_OUT/defrag-$f.out" 2>&1 ||
+	"$DEFRAG" --batch-blocks 512 --file /$f "$img" > "$VM_OUT/defrag-$f.out" 2>&1 ||
 		vm_fail "defrag.f2fs --file /$f failed: $(tail -1 "$VM_OUT/defrag-$f.out")"
 done
 vm_fsck data "after defrag.f2fs --file"
