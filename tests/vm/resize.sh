@@ -9,7 +9,7 @@
 # past what their SIT and SSA cover: the metadata areas are rebuilt), sh shrinks to
 # 448 MiB below its last used section and its image is cut to that size.  Boot 2:
 # Linux mounts each, every file reads back with its sha256, df shows the new size,
-# 64 MiB more can be written and read back; both fscks clean after unmount.
+# 16 MiB more can be written and read back; both fscks clean after unmount.
 # md is a two-device volume (our mkfs -c, 128 MiB + 128 MiB, aged by Linux like g10):
 # its devices (both) are named in the superblock by short host paths (symlinks to the images;
 # the guest makes the same symlinks to its disks, which the kernel follows), its second
@@ -145,11 +145,11 @@ for d in g2 g10 sh g64 md; do
 	if [ $d = md ]; then zmount md0 /mnt/md; else zmount $d /mnt/$d; fi
 	zwork verify /mnt/$d /tmp/m/$d
 	echo "ZDF $d $(df -k /mnt/$d | tail -1)"
-	step "$d: 64 MiB more"
-	zwork writefile /mnt/$d/more 65536 31
+	step "$d: 16 MiB more"
+	zwork writefile /mnt/$d/more 16384 31
 	sync
 	zdrop_caches
-	zwork checkfile /mnt/$d/more 65536 31
+	zwork checkfile /mnt/$d/more 16384 31
 	zumount /mnt/$d
 done
 EOF

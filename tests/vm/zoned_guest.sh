@@ -77,7 +77,7 @@ zround() {
 	zmount "$1" "$2" "${5-background_gc=off}"
 	zwork fill "$2/d" "$3M" 4096 41
 	sync
-	zwork overwrite "$2/d" 3000 65536 42
+	zwork overwrite "$2/d" 1500 65536 42
 	sync
 	zwork overwrite "$2/d" 200 4096 43 sync
 	zwork gc "$2" 1 6

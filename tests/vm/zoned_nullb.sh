@@ -3,7 +3,7 @@
 # zones (768 MiB, 8 MiB zones, the first 16 conventional: metadata goes
 # there), made in the guest through configfs: mkfs -m; our fsck clean with
 # pass 8 reading the write pointers; mount with the kernel's default options
-# (background GC on), 400 MiB of files plus random and O_SYNC overwrites, foreground
+# (background GC on), 256 MiB of files plus random and O_SYNC overwrites, foreground
 # GC through the ioctl; remount and verify;
 # Debian's fsck and ours clean; dump.f2fs --zones equal to the kernel's zone
 # report, conventional zones included.
@@ -18,7 +18,7 @@ nb=$(znullb zoned0 768 8 16)
 mkfs.f2fs -f -m "$nb" >/tmp/mkfs.log 2>&1 || { cat /tmp/mkfs.log; zfail "mkfs"; }
 ourfsck "$nb"
 zcompare "$nb" "$nb"
-zround "$nb" /mnt/n 400 nullb ""
+zround "$nb" /mnt/n 256 nullb ""
 debfsck "$nb"
 ourfsck "$nb"
 zcompare "$nb" "$nb"

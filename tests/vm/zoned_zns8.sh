@@ -1,7 +1,7 @@
 #!/bin/sh
 # zoned_zns8.sh - a conventional disk + NVMe ZNS namespace with 8 MiB zones
 # of 6 MiB capacity, in one boot: mkfs -m; our fsck clean (pass 8 on the
-# devices); mount, 600 MiB written with overwrites and foreground GC, remount,
+# devices); mount, 350 MiB written with overwrites and foreground GC, remount,
 # verify; Debian's fsck and ours clean; dump.f2fs --zones equal to the
 # kernel's zone report.  Then pass 8's problems made for real: a free zone
 # written to (0x080003), a current zone's write pointer moved past the log's
@@ -14,7 +14,7 @@
 # lists.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
-vm_setup zoned_zns8 "fsck pass 8 problems and fixes on ZNS 8/6 MiB zones; 600 MiB round"
+vm_setup zoned_zns8 "fsck pass 8 problems and fixes on ZNS 8/6 MiB zones; 350 MiB round"
 vm_all_tools
 vm_disk conv 256M 4096
 vm_zns zns 1G 8M 6M
@@ -24,7 +24,7 @@ conv=$(zdisk conv); zns=$(zdisk zns)
 step "ZNS 8 MiB zones / 6 MiB capacity: mkfs -m on $conv + $zns"
 mkfs.f2fs -f -m -c "$zns" "$conv" >/tmp/mkfs.log 2>&1 || { cat /tmp/mkfs.log; zfail "mkfs"; }
 ourfsck "$conv"
-zround "$conv" /mnt/b 420 zns8
+zround "$conv" /mnt/b 256 zns8
 debfsck "$conv" capacity-below-size
 ourfsck "$conv"
 zcompare "$conv" "$zns"
