@@ -387,24 +387,28 @@ ZF2FS_EXPORT int zf2fs_move_section(struct zf2fs_txn *t, uint32_t secno,
 	return zf2fs_move_range(t, vi->main_blkaddr + (uint64_t)secno * sec_blocks, sec_blocks, st);
 }
 
-ZF2FS_EXPORT int zf2fs_move_set_target(struct zf2fs_txn *t, uint32_t first_sec,
-				       uint32_t end_sec)
+/* Sections [@first_sec, @end_sec) into *@first, *@end when not empty and inside the main
+ * area; -EINVAL otherwise. */
+static int set_sections(const struct zf2fs_txn *t, uint32_t first_sec, uint32_t end_sec,
+			uint32_t *first, uint32_t *end)
 {
 	if (first_sec >= end_sec || end_sec > t->vi->main_secs)
 		return -EINVAL;
-	t->alloc_first = first_sec;
-	t->alloc_end = end_sec;
+	*first = first_sec;
+	*end = end_sec;
 	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_move_set_target(struct zf2fs_txn *t, uint32_t first_sec,
+				       uint32_t end_sec)
+{
+	return set_sections(t, first_sec, end_sec, &t->alloc_first, &t->alloc_end);
 }
 
 ZF2FS_EXPORT int zf2fs_move_set_data_target(struct zf2fs_txn *t, uint32_t first_sec,
 					    uint32_t end_sec)
 {
-	if (first_sec >= end_sec || end_sec > t->vi->main_secs)
-		return -EINVAL;
-	t->data_first = first_sec;
-	t->data_end = end_sec;
-	return 0;
+	return set_sections(t, first_sec, end_sec, &t->data_first, &t->data_end);
 }
 
 ZF2FS_EXPORT int zf2fs_move_reset_free_zones(struct zf2fs_vol *vol, uint32_t *ret_reset)

@@ -185,8 +185,12 @@ static void hook_arm(struct hook *h, struct zf2fs_vol *vol)
 		zf2fs_dev_fail_writes_after(dev, h->before + (h->fault - h->writes));
 }
 
-static void hook_count(struct hook *h, struct zf2fs_vol *vol)
+/* zf2fs_move_batch_ops.commit_done for a mover whose state begins with its hook */
+static void hook_count(void *arg, struct zf2fs_vol *vol, int err)
 {
+	struct hook *h = arg;
+
+	(void)err;
 	h->writes += zf2fs_dev_write_count(zf2fs_vol_dev(vol, 0)) - h->before;
 }
 
@@ -194,6 +198,7 @@ static void hook_count(struct hook *h, struct zf2fs_vol *vol)
  * each piece at most the room the batch has left, so that what is held in memory is
  * bounded by --batch-blocks, not by the range. */
 struct ranger {
+	struct hook hook;               /* first: hook_count takes the state as its hook */
 	const struct opts *o;           /* the range filled in (defaults applied) */
 	const struct zf2fs_log *log;
 	struct plan *p;
@@ -203,7 +208,6 @@ struct ranger {
 	uint32_t main_blkaddr;
 	uint64_t pos;                   /* the next block of the range to queue */
 	bool dry;                       /* the first pass: count what each batch needs */
-	struct hook hook;
 };
 
 static int queue_piece(void *arg, struct zf2fs_txn *txn, uint64_t room,
@@ -283,15 +287,9 @@ static int before_batch(void *arg, struct zf2fs_vol *vol, struct zf2fs_txn *txn,
 	return err;
 }
 
-static void batch_done(void *arg, struct zf2fs_vol *vol, int err)
-{
-	(void)err;
-	hook_count(&((struct ranger *)arg)->hook, vol);
-}
-
 static const struct zf2fs_move_batch_ops range_ops = {
 	.queue = queue_piece, .reopen = reopen_dev, .before_commit = before_batch,
-	.commit_done = batch_done,
+	.commit_done = hook_count,
 };
 
 /* Count the window's free sections, queue the range batch by batch without committing
@@ -471,6 +469,7 @@ static uint32_t free_run(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *si
  * run.  An interruption leaves the last completed batch's checkpoint: a valid volume,
  * the file intact, its first part moved. */
 struct filer {
+	struct hook hook;               /* first: hook_count takes the state as its hook */
 	const struct opts *o;
 	const struct zf2fs_log *log;
 	struct zf2fs_vol *vol;          /* the handle the next batch is queued through */
@@ -480,7 +479,6 @@ struct filer {
 	uint32_t logs;                  /* bit per current log holding a block of the file */
 	uint32_t run_first, run_end;    /* the sections kept for the data */
 	bool dry;
-	struct hook hook;
 	char why[256];
 };
 
@@ -548,15 +546,9 @@ static int before_file_batch(void *arg, struct zf2fs_vol *vol, struct zf2fs_txn 
 	return err;
 }
 
-static void file_batch_done(void *arg, struct zf2fs_vol *vol, int err)
-{
-	(void)err;
-	hook_count(&((struct filer *)arg)->hook, vol);
-}
-
 static const struct zf2fs_move_batch_ops file_ops = {
 	.queue = queue_file_piece, .reopen = reopen_file, .before_commit = before_file_batch,
-	.commit_done = file_batch_done,
+	.commit_done = hook_count,
 };
 
 #define EXIT_SKIPPED 2   /* --file DIR: some files skipped for want of free sections */

@@ -7,7 +7,8 @@
  * the old volume or the new one (same files either way), on a plain memory device and on
  * an emulated host-managed zoned one; the sections of current logs are emptied too (the
  * logs move on); a block without a live owner and a section out of range are refused
- * before anything is written.
+ * before anything is written; a file moved over several commits into a run kept for its
+ * data ends in one extent there.
  */
 #include <errno.h>
 
@@ -815,6 +816,106 @@ static void test_zoned_batch_faults(void **state)
 	batch_faults(fresh_zoned, true);
 }
 
+/* Sections [first, first + n) all free in @vol's checkpoint, the lowest such run. */
+static uint32_t free_run(struct zf2fs_vol *vol, uint32_t n)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_sit_entry *sit;
+	uint32_t len = 0, first = UINT32_MAX;
+
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint32_t sec = 0; sec < vi->main_secs && first == UINT32_MAX; sec++) {
+		len = !sec_valid(vol, sit, sec) && !is_current_sec(vol, sec) ? len + 1 : 0;
+		if (len == n)
+			first = sec + 1 - n;
+	}
+	free(sit);
+	assert_true(first != UINT32_MAX);
+	return first;
+}
+
+/* A file moved in file order over several commits, each keeping a run of free sections
+ * for the moved data (zf2fs_move_set_data_target): the file ends in one extent starting
+ * at the run's first block, no segment of the run holds anything but cold data, every
+ * file reads back the same and the tables add up; on the zoned emulation every write
+ * lands at a write pointer (the cold data log goes on from commit to commit where the
+ * last one left it). */
+static void data_run(struct zf2fs_dev *(*fresh)(void), bool zoned)
+{
+	struct zf2fs_dev *dev = fresh();
+	struct zf2fs_vol *vol;
+	struct zf2fs_node node;
+	struct zf2fs_file_extents ext;
+	struct zf2fs_sit_entry *sit;
+	const struct zf2fs_vol_info *vi;
+	uint32_t ino, first, end, addr, usable, commits = 0;
+	uint64_t blocks;
+
+	make_aged(&dev, zoned, true);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+	vi = zf2fs_vol_info(vol);
+	assert_int_equal(zf2fs_path_lookup(vol, "f015", 0, &ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+	assert_int_equal(zf2fs_file_extents(vol, &node, &ext), 0);
+	blocks = ext.blocks;
+	assert_true(blocks > 1000);
+	usable = vi->segs_per_sec * ZF2FS_BLOCKS_PER_SEG;
+	if (zoned)
+		usable = 3 * ZF2FS_BLOCKS_PER_SEG;   /* 6 MiB of each 8 MiB zone */
+	first = free_run(vol, (uint32_t)(blocks / usable) + 1);
+	end = first + (uint32_t)(blocks / usable) + 1;
+	for (uint64_t fofs = 0; fofs < blocks; fofs += 150, commits++) {
+		struct zf2fs_move_stats st = { 0 };
+		struct zf2fs_txn *txn;
+
+		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+		assert_int_equal(zf2fs_move_set_data_target(txn, end, first), -EINVAL);
+		assert_int_equal(zf2fs_move_set_data_target(txn, first, end), 0);
+		for (uint64_t k = fofs; k < fofs + 150 && k < blocks; k++) {
+			assert_int_equal(zf2fs_file_bmap(vol, &node, k, &addr, NULL, 0), 0);
+			assert_int_equal(zf2fs_move_range(txn, addr, 1, &st), 0);
+		}
+		assert_int_equal(zf2fs_txn_commit(txn), 0);
+		zf2fs_txn_free(txn);
+		zf2fs_vol_close(vol);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+		assert_int_equal(zf2fs_move_reset_free_zones(vol, NULL), 0);
+		vi = zf2fs_vol_info(vol);
+	}
+	assert_true(commits >= 7);
+	assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+	assert_int_equal(zf2fs_file_extents(vol, &node, &ext), 0);
+	assert_int_equal(ext.blocks, blocks);
+	assert_int_equal(ext.extents, 1);
+	assert_int_equal(zf2fs_file_bmap(vol, &node, 0, &addr, NULL, 0), 0);
+	assert_int_equal(addr, vi->main_blkaddr + (uint64_t)first * vi->segs_per_sec *
+			       ZF2FS_BLOCKS_PER_SEG);
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint32_t s = first * vi->segs_per_sec; s < end * vi->segs_per_sec; s++)
+		if (zf2fs_sit_valid_blocks(&sit[s]))
+			assert_int_equal(zf2fs_sit_type(&sit[s]), ZF2FS_LOG_COLD_DATA);
+	free(sit);
+	check_files(vol, true);
+	check_tables(vol);
+	print_message("%s: %" PRIu64 " blocks in %u commits into sections %u-%u, one extent\n",
+		      zoned ? "zoned" : "plain", blocks, commits, first, end - 1);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+}
+
+static void test_data_run(void **state)
+{
+	(void)state;
+	data_run(fresh_plain, false);
+}
+
+static void test_zoned_data_run(void **state)
+{
+	(void)state;
+	data_run(fresh_zoned, true);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -829,6 +930,8 @@ int main(void)
 		cmocka_unit_test(test_zoned_batches),
 		cmocka_unit_test(test_batch_faults),
 		cmocka_unit_test(test_zoned_batch_faults),
+		cmocka_unit_test(test_data_run),
+		cmocka_unit_test(test_zoned_data_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
