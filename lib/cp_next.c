@@ -394,17 +394,22 @@ static void log_range(const struct commit *c, int type, uint32_t *first, uint32_
 		*end = c->vi->main_secs;
 }
 
-/* Whether log @type may write in section @sec: inside its range, and for any other log
- * than the run's not in the run kept for data. */
-static bool log_may_use(const struct commit *c, int type, uint32_t sec)
+/* Whether section @sec lies in the run kept for data and log @type is not the run's. */
+static bool kept_from(const struct commit *c, int type, uint32_t sec)
 {
 	const struct zf2fs_commit_req *r = c->req;
+
+	return r->data_end && !is_run_log(type) && sec >= r->data_first && sec < r->data_end;
+}
+
+/* Whether log @type may write in section @sec: inside its range (log_range), and not in
+ * a run kept from it. */
+static bool log_may_use(const struct commit *c, int type, uint32_t sec)
+{
 	uint32_t first, end;
 
 	log_range(c, type, &first, &end);
-	if (sec < first || sec >= end)
-		return false;
-	return !(r->data_end && !is_run_log(type) && sec >= r->data_first && sec < r->data_end);
+	return sec >= first && sec < end && !kept_from(c, type, sec);
 }
 
 /* The one allocator: the first segment of a section log @type may use (log_may_use)
@@ -418,7 +423,7 @@ static int pick_free_section(struct commit *c, int type, uint32_t *ret)
 
 	log_range(c, type, &first, &end);
 	for (uint32_t sec = *scan > first ? *scan : first; sec < end; sec++) {
-		bool ok = !c->taken[sec] && log_may_use(c, type, sec);
+		bool ok = !c->taken[sec] && !kept_from(c, type, sec);
 
 		for (uint32_t k = 0; k < sps && ok; k++)
 			ok = seg_free(c, sec * sps + k);
@@ -580,9 +585,7 @@ static uint32_t ssr_used(const struct zf2fs_sit_entry *orig, const struct zf2fs_
 static int pick_ssr_segment(struct commit *c, int type)
 {
 	const struct zf2fs_commit_req *r = c->req;
-	uint32_t best = UINT32_MAX, best_used = 0, sps = c->vi->segs_per_sec;
-	uint32_t end = r->alloc_end && r->alloc_end < c->vi->main_secs ? r->alloc_end :
-		       c->vi->main_secs;
+	uint32_t best = UINT32_MAX, best_used = 0, sps = c->vi->segs_per_sec, first, end;
 	const struct zf2fs_sit_entry *orig = NULL;
 	struct zf2fs_summary_block *sum;
 	struct zf2fs_sit_entry *se;
@@ -590,6 +593,7 @@ static int pick_ssr_segment(struct commit *c, int type)
 
 	if (zf2fs_vol_is_zoned(c->vol) || r->chain_len || !r->ops->sit_orig || r->data_end)
 		return -ENOSPC;
+	log_range(c, type, &first, &end);
 	if (!c->ssr_done) {
 		c->ssr_done = calloc(c->vi->main_segs + 1, 1);
 		if (!c->ssr_done)
@@ -597,7 +601,7 @@ static int pick_ssr_segment(struct commit *c, int type)
 	}
 	for (int pass = 0; pass < (type == ZF2FS_LOG_COLD_DATA ? 2 : 1) && best == UINT32_MAX;
 	     pass++) {
-		for (uint32_t s = r->alloc_first * sps; s < end * sps; s++) {
+		for (uint32_t s = first * sps; s < end * sps; s++) {
 			const struct zf2fs_sit_entry *e = r->ops->sit(r->arg, s);
 			const struct zf2fs_sit_entry *o = r->ops->sit_orig(r->arg, s);
 			uint32_t t = zf2fs_sit_type(e), used;

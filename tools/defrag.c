@@ -194,6 +194,24 @@ static void hook_count(void *arg, struct zf2fs_vol *vol, int err)
 	h->writes += zf2fs_dev_write_count(zf2fs_vol_dev(vol, 0)) - h->before;
 }
 
+/* After zf2fs_move_batches returned @err for @what @name (the range on a device, or a
+ * file): the commits' writes at -d 3, and a failure in one line saying what was done
+ * before it.  0, or 1 on a failure. */
+static int batches_done(const struct zf2fs_log *log, const struct hook *h,
+			const struct zf2fs_move_batch_result *res, int err, const char *what,
+			const char *name)
+{
+	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "the commits made %lu writes in %u checkpoint%s",
+		   h->writes, res->batches, res->batches == 1 ? "" : "s");
+	if (!err)
+		return 0;
+	fprintf(stderr, PROG ": %s while moving the blocks of %s%s (%u batch%s committed "
+		"before: the volume is valid, that part of it moved)\n",
+		strerror(err == -ZF2FS_EFSCORRUPTED ? EUCLEAN : -err), what, name, res->batches,
+		res->batches == 1 ? "" : "es");
+	return 1;
+}
+
 /* A range move in batches (zf2fs_move_batches): the range is queued a piece at a time,
  * each piece at most the room the batch has left, so that what is held in memory is
  * bounded by --batch-blocks, not by the range. */
@@ -428,16 +446,9 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 	p.need_secs = 0;
 	err = zf2fs_move_batches(&vol, d.batch_blocks, 0, &range_ops, &r, &st, &res);
 	p.batches = res.batches;
-	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "the commits made %lu writes in %u checkpoint%s",
-		   r.hook.writes, res.batches, res.batches == 1 ? "" : "s");
-	if (err) {
-		fprintf(stderr, PROG ": %s while moving the blocks on %s (%u batch%s committed "
-			"before: the volume is valid, that part of the range moved)\n",
-			strerror(err == -ZF2FS_EFSCORRUPTED ? EUCLEAN : -err), o->dev, res.batches,
-			res.batches == 1 ? "" : "es");
-		rc = 1;
+	rc = batches_done(log, &r.hook, &res, err, "the range on ", o->dev);
+	if (rc)
 		goto out;
-	}
 	p.st = st;
 	rc = verify(vol, &d, &p);
 out:
@@ -506,8 +517,9 @@ static int queue_file_piece(void *arg, struct zf2fs_txn *txn, uint64_t room,
 		err = zf2fs_move_range(txn, addr, 1, st);
 		if (err)
 			return err;
-		/* a current log holding one of the blocks moves on to a section of its own */
-		for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+		/* a current log holding one of the blocks moves on to a section of its own:
+		 * counted by the dry pass, for plan_file */
+		for (int t = 0; f->dry && t < ZF2FS_NR_CURSEG; t++) {
 			uint32_t seg, off;
 
 			zf2fs_vol_curseg(f->vol, t, &seg, &off);
@@ -671,16 +683,9 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 		goto fail;
 	f.hook.fault = fault_at();
 	err = zf2fs_move_batches(&f.vol, o->batch_blocks, 0, &file_ops, &f, &st, &res);
-	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "the commits made %lu writes in %u checkpoint%s",
-		   f.hook.writes, res.batches, res.batches == 1 ? "" : "s");
-	if (err) {
-		fprintf(stderr, PROG ": %s while moving the blocks of %s (%u batch%s committed "
-			"before: the volume is valid, that part of the file moved)\n",
-			strerror(err == -ZF2FS_EFSCORRUPTED ? EUCLEAN : -err), path, res.batches,
-			res.batches == 1 ? "" : "es");
-		rc = 1;
+	rc = batches_done(log, &f.hook, &res, err, "", path);
+	if (rc)
 		goto fail;
-	}
 	/* the loop left the volume opened again, the inode read again through it */
 	err = zf2fs_file_extents(f.vol, f.inode, &after);
 	if (err) {

@@ -79,8 +79,8 @@ ZF2FS_EXPORT int zf2fs_move_set_target(struct zf2fs_txn *txn, uint32_t first_sec
  * zf2fs_move_set_target's range), and no other log takes one there.  A cold data log
  * that a previous commit left in the run goes on where it stands, so data moved in file
  * order over several commits ends up at consecutive addresses (defrag.f2fs --file in
- * batches).  No log fills holes of dirty segments (SSR) while a run is set.  Returns 0; -EINVAL for an empty range or one past
- * the main area.
+ * batches).  No log fills holes of dirty segments (SSR) while a run is set.  Returns 0;
+ * -EINVAL for an empty range or one past the main area.
  */
 ZF2FS_EXPORT int zf2fs_move_set_data_target(struct zf2fs_txn *txn, uint32_t first_sec,
 					    uint32_t end_sec);

@@ -161,6 +161,17 @@ UNC=$TEST_TMP/unclean.img
 xz -dc "$BASE/unclean.img.xz" > "$UNC" || hard_error "cannot unpack unclean.img"
 refused "unclean volume" "$UNC" -l 512
 
+# same_files IMAGE SHAFILE: the files of IMAGE have the sha256 of SHAFILE (every file's,
+# or /big.bin's alone when it holds one line)
+same_files()
+{
+	if [ "$(wc -l < "$2")" = 1 ]; then
+		"$DUMP" --cat /big.bin "$1" | sha256sum | cmp -s - "$2"
+	else
+		shas "$1" | cmp -s - "$2"
+	fi
+}
+
 # fault_run N IMAGE SHAFILE ARGS...: defrag ARGS on a copy of IMAGE with the N-th write
 # failing.  The run must leave the old volume or the new one (dump.f2fs --segments equal
 # to old.segs or new.segs), both fscks clean, the files of SHAFILE unchanged (all of them,
@@ -188,11 +199,7 @@ fault_run()
 		diff "$TEST_TMP/old.segs" "$TEST_TMP/t.segs" | head -5
 		return 1
 	fi
-	if [ "$(wc -l < "$shafile")" = 1 ]; then
-		"$DUMP" --cat /big.bin "$TEST_TMP/t.img" | sha256sum | cmp -s - "$shafile"
-	else
-		shas "$TEST_TMP/t.img" | cmp -s - "$shafile"
-	fi || { echo "write $n failed: file contents changed"; return 1; }
+	same_files "$TEST_TMP/t.img" "$shafile" || { echo "write $n failed: file contents changed"; return 1; }
 }
 
 # fault_loop STEP NAME IMAGE SHAFILE ARGS...: the commit's write count W (defrag -d 3),
@@ -303,11 +310,7 @@ batch_fault_loop()
 		if [ "$v" -lt "$v0" ] || [ "$v" -gt "$vnew" ]; then why="write $n: checkpoint version $v outside $v0..$vnew"; break; fi
 		[ "$v" = "$v0" ] && olds=$((olds + 1))
 		[ "$v" -gt "$v0" ] && [ "$v" -lt "$vnew" ] && mids=$((mids + 1))
-		if [ "$(wc -l < "$shafile")" = 1 ]; then
-			"$DUMP" --cat /big.bin "$TEST_TMP/bt.img" | sha256sum | cmp -s - "$shafile"
-		else
-			shas "$TEST_TMP/bt.img" | cmp -s - "$shafile"
-		fi || { why="write $n: file contents changed"; break; }
+		same_files "$TEST_TMP/bt.img" "$shafile" || { why="write $n: file contents changed"; break; }
 	done
 	if [ -n "$why" ]; then
 		tap_fail "faults in $name: $why"
