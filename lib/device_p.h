@@ -19,6 +19,8 @@ struct dev_ops {
 };
 
 #define DEV_MEM_CHUNK (64 * 1024)
+#define DIRTY_WRITTEN 1     /* a memory device's chunk written */
+#define DIRTY_AS_SOURCE 2   /* copied, and not written since */
 
 struct zf2fs_dev {
 	char *path;
@@ -36,9 +38,21 @@ struct zf2fs_dev {
 	unsigned long reads_refused;
 	struct zf2fs_dev_geom *emu;  /* tests: the zoned geometry a memory device emulates */
 	uint64_t *wp;                /* tests: its zones' write pointers (bytes) */
-	uint8_t *dirty;              /* tests: per DEV_MEM_CHUNK of mem, 1 once written
-				      * (copies skip the chunks zero on both sides) */
+	uint8_t *dirty;              /* tests: per DEV_MEM_CHUNK of mem, DIRTY_* once
+				      * written (copies skip the chunks zero on both sides) */
+	unsigned long mem_id;        /* tests: this memory device's number */
+	unsigned long mem_gen;       /* tests: bumped by every write */
+	unsigned long copy_src, copy_gen;   /* tests: the device and generation last
+					     * copied onto this one */
 	struct zf2fs_log log;
 };
+
+/* Tests: a memory device's bytes [@off, @off + @len) changed (copies compare the marks). */
+static inline void zf2fs_dev_mem_mark(struct zf2fs_dev *dev, uint64_t off, uint64_t len)
+{
+	for (uint64_t c = off / DEV_MEM_CHUNK; len && c <= (off + len - 1) / DEV_MEM_CHUNK; c++)
+		dev->dirty[c] = DIRTY_WRITTEN;
+	dev->mem_gen++;
+}
 
 #endif

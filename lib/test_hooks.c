@@ -22,23 +22,21 @@ static int mem_pread(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-static void mark(struct zf2fs_dev *dev, uint64_t off, uint64_t len)
-{
-	for (uint64_t c = off / DEV_MEM_CHUNK; len && c <= (off + len - 1) / DEV_MEM_CHUNK; c++)
-		dev->dirty[c] = 1;
-}
+/* Memory devices by number, for copies to know their source (test code only). */
+static unsigned long mem_devices;
+
 
 static int mem_pwrite(struct zf2fs_dev *dev, const void *buf, size_t len, uint64_t off)
 {
 	memcpy(dev->mem + off, buf, len);
-	mark(dev, off, len);
+	zf2fs_dev_mem_mark(dev, off, len);
 	return 0;
 }
 
 static int mem_zero(struct zf2fs_dev *dev, uint64_t off, uint64_t len)
 {
 	memset(dev->mem + off, 0, (size_t)len);
-	mark(dev, off, len);
+	zf2fs_dev_mem_mark(dev, off, len);
 	return 0;
 }
 
@@ -98,8 +96,10 @@ static int zmem_reset(struct zf2fs_dev *dev)
 	for (uint64_t z = g->nr_conv_zones; z < g->nr_zones; z++) {
 		uint64_t start = z * g->zone_bytes;
 
-		if (dev->wp[z] > start)
+		if (dev->wp[z] > start) {
 			memset(dev->mem + start, 0, (size_t)(dev->wp[z] - start));
+			zf2fs_dev_mem_mark(dev, start, dev->wp[z] - start);
+		}
 		dev->wp[z] = start;
 	}
 	return 0;
@@ -152,16 +152,22 @@ int zf2fs_dev_copy_memory(struct zf2fs_dev *dst, const struct zf2fs_dev *src)
 	/* chunk by chunk, skipping those never written on either side (zero): the untouched
 	 * pages of a large device stay unallocated in the copy too, and a copy of a gigabyte
 	 * device holding a few megabytes takes no longer than they do */
+	/* and, when @dst was last copied from @src as it is now, skipping the chunks not
+	 * written since (a fault sweep puts a device back thousands of times) */
+	bool same = dst->copy_src == src->mem_id && dst->copy_gen == src->mem_gen;
+
 	for (uint64_t c = 0; c * DEV_MEM_CHUNK < src->size; c++) {
 		uint64_t off = c * DEV_MEM_CHUNK;
 		size_t n = (size_t)(src->size - off < DEV_MEM_CHUNK ? src->size - off : DEV_MEM_CHUNK);
 
-		if (src->dirty[c])
+		if (src->dirty[c] && !(same && dst->dirty[c] == DIRTY_AS_SOURCE))
 			memcpy(dst->mem + off, src->mem + off, n);
-		else if (dst->dirty[c])
+		else if (!src->dirty[c] && dst->dirty[c])
 			memset(dst->mem + off, 0, n);
-		dst->dirty[c] = src->dirty[c];
+		dst->dirty[c] = src->dirty[c] ? DIRTY_AS_SOURCE : 0;
 	}
+	dst->copy_src = src->mem_id;
+	dst->copy_gen = src->mem_gen;
 	if (src->emu)
 		memcpy(dst->wp, src->wp, src->emu->nr_zones * sizeof(*src->wp));
 	return 0;
@@ -179,6 +185,7 @@ int zf2fs_dev_open_memory(uint64_t bytes, const struct zf2fs_log *log,
 	dev->path = strdup("<memory>");
 	dev->mem = calloc(1, (size_t)bytes);
 	dev->dirty = calloc(bytes / DEV_MEM_CHUNK + 1, 1);
+	dev->mem_id = ++mem_devices;
 	if (!dev->path || !dev->mem || !dev->dirty) {
 		zf2fs_dev_close(dev);
 		return -ENOMEM;

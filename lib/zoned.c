@@ -149,8 +149,10 @@ static int emu_reset(struct zf2fs_dev *dev, uint64_t ofs, uint64_t len)
 			continue;
 		/* only the written part: past the write pointer nothing was written, and
 		 * untouched pages of a large emulated device stay unallocated */
-		if (dev->wp[z] > start)
+		if (dev->wp[z] > start) {
 			memset(dev->mem + start, 0, (size_t)(dev->wp[z] - start));
+			zf2fs_dev_mem_mark(dev, start, dev->wp[z] - start);
+		}
 		dev->wp[z] = start;
 	}
 	return 0;
