@@ -119,13 +119,35 @@ static void make_aged(struct zf2fs_dev **dev, bool zoned, bool big)
 	free(buf);
 }
 
+/* The contents of file @i, made once (the fault sweeps compare every file thousands of
+ * times); freed by free_contents. */
+static uint8_t *contents[NFILES][2];
+
+static const uint8_t *contents_of(unsigned i, bool big)
+{
+	if (!contents[i][big]) {
+		contents[i][big] = malloc(file_len(i, big));
+		assert_non_null(contents[i][big]);
+		fill(contents[i][big], i, file_len(i, big));
+	}
+	return contents[i][big];
+}
+
+static int free_contents(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < NFILES; i++)
+		for (int b = 0; b < 2; b++)
+			free(contents[i][b]);
+	return 0;
+}
+
 /* Every kept file is there with its contents, the removed ones are not. */
 static void check_files(struct zf2fs_vol *vol, bool big)
 {
-	uint8_t *want = malloc(6 * MiB), *got = malloc(6 * MiB);
+	uint8_t *got = malloc(6 * MiB);
 	char name[16];
 
-	assert_non_null(want);
 	assert_non_null(got);
 	for (unsigned i = 0; i < NFILES; i++) {
 		struct zf2fs_node node;
@@ -143,10 +165,9 @@ static void check_files(struct zf2fs_vol *vol, bool big)
 		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
 		assert_int_equal(zf2fs_file_read_buf(vol, &node, got, 6 * MiB, &len, NULL, 0), 0);
 		assert_int_equal(len, file_len(i, big));
-		fill(want, i, len);
-		assert_memory_equal(got, want, len);
+		/* memcmp: cmocka's compare goes byte by byte */
+		assert_true(memcmp(got, contents_of(i, big), len) == 0);
 	}
-	free(want);
 	free(got);
 }
 
@@ -834,56 +855,79 @@ static uint32_t free_run(struct zf2fs_vol *vol, uint32_t n)
 	return first;
 }
 
-/* A file moved in file order over several commits, each keeping a run of free sections
- * for the moved data (zf2fs_move_set_data_target): the file ends in one extent starting
- * at the run's first block, no segment of the run holds anything but cold data, every
- * file reads back the same and the tables add up; on the zoned emulation every write
- * lands at a write pointer (the cold data log goes on from commit to commit where the
- * last one left it). */
-static void data_run(struct zf2fs_dev *(*fresh)(void), bool zoned)
+/* Move file @ino (@blocks blocks) in file order, 150 blocks a commit, each commit keeping
+ * sections [@first, @end) for the moved data (zf2fs_move_set_data_target); *@vol is
+ * opened again after each commit (free zones reset).  0, or the first error (*@vol then
+ * NULL or open).  *@commits counts the commits made. */
+static int move_in_run(struct zf2fs_dev *dev, struct zf2fs_vol **vol, uint32_t ino,
+		       uint64_t blocks, uint32_t first, uint32_t end, uint32_t *commits)
 {
-	struct zf2fs_dev *dev = fresh();
-	struct zf2fs_vol *vol;
 	struct zf2fs_node node;
-	struct zf2fs_file_extents ext;
-	struct zf2fs_sit_entry *sit;
-	const struct zf2fs_vol_info *vi;
-	uint32_t ino, first, end, addr, usable, commits = 0;
-	uint64_t blocks;
+	uint32_t addr;
+	int err = 0;
 
-	make_aged(&dev, zoned, true);
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
-	vi = zf2fs_vol_info(vol);
-	assert_int_equal(zf2fs_path_lookup(vol, "f015", 0, &ino, NULL, 0), 0);
-	assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
-	assert_int_equal(zf2fs_file_extents(vol, &node, &ext), 0);
-	blocks = ext.blocks;
-	assert_true(blocks > 1000);
-	usable = vi->segs_per_sec * ZF2FS_BLOCKS_PER_SEG;
-	if (zoned)
-		usable = 3 * ZF2FS_BLOCKS_PER_SEG;   /* 6 MiB of each 8 MiB zone */
-	first = free_run(vol, (uint32_t)(blocks / usable) + 1);
-	end = first + (uint32_t)(blocks / usable) + 1;
-	for (uint64_t fofs = 0; fofs < blocks; fofs += 150, commits++) {
+	for (uint64_t fofs = 0; fofs < blocks && !err; fofs += 150) {
 		struct zf2fs_move_stats st = { 0 };
 		struct zf2fs_txn *txn;
 
-		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
-		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+		err = zf2fs_inode_read(*vol, ino, &node, NULL, NULL, 0);
+		if (!err)
+			err = zf2fs_txn_begin(*vol, &txn);
+		if (err)
+			break;
 		assert_int_equal(zf2fs_move_set_data_target(txn, end, first), -EINVAL);
-		assert_int_equal(zf2fs_move_set_data_target(txn, first, end), 0);
-		for (uint64_t k = fofs; k < fofs + 150 && k < blocks; k++) {
-			assert_int_equal(zf2fs_file_bmap(vol, &node, k, &addr, NULL, 0), 0);
-			assert_int_equal(zf2fs_move_range(txn, addr, 1, &st), 0);
+		err = zf2fs_move_set_data_target(txn, first, end);
+		for (uint64_t k = fofs; k < fofs + 150 && k < blocks && !err; k++) {
+			err = zf2fs_file_bmap(*vol, &node, k, &addr, NULL, 0);
+			if (!err)
+				err = zf2fs_move_range(txn, addr, 1, &st);
 		}
-		assert_int_equal(zf2fs_txn_commit(txn), 0);
+		if (!err)
+			err = zf2fs_txn_commit(txn);
 		zf2fs_txn_free(txn);
-		zf2fs_vol_close(vol);
-		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
-		assert_int_equal(zf2fs_move_reset_free_zones(vol, NULL), 0);
-		vi = zf2fs_vol_info(vol);
+		if (err)
+			break;
+		(*commits)++;
+		zf2fs_vol_close(*vol);
+		*vol = NULL;
+		err = zf2fs_vol_open_devs(&dev, 1, &unit_quiet, vol);
+		if (!err)
+			err = zf2fs_move_reset_free_zones(*vol, NULL);
 	}
-	assert_true(commits >= 7);
+	return err;
+}
+
+/* File f015 of an aged volume (made with big files): its inode and block count, and the
+ * lowest run of free sections that holds its data (*@first, *@end). */
+static void run_for(struct zf2fs_vol *vol, bool zoned, uint32_t *ino, uint64_t *blocks,
+		    uint32_t *first, uint32_t *end)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_node node;
+	struct zf2fs_file_extents ext;
+	uint32_t usable = vi->segs_per_sec * ZF2FS_BLOCKS_PER_SEG;
+
+	assert_int_equal(zf2fs_path_lookup(vol, "f015", 0, ino, NULL, 0), 0);
+	assert_int_equal(zf2fs_inode_read(vol, *ino, &node, NULL, NULL, 0), 0);
+	assert_int_equal(zf2fs_file_extents(vol, &node, &ext), 0);
+	*blocks = ext.blocks;
+	assert_true(*blocks > 1000);
+	if (zoned)
+		usable = 3 * ZF2FS_BLOCKS_PER_SEG;   /* 6 MiB of each 8 MiB zone */
+	*first = free_run(vol, (uint32_t)(*blocks / usable) + 1);
+	*end = *first + (uint32_t)(*blocks / usable) + 1;
+}
+
+/* The file in one extent at the run's first block, the run holding cold data only. */
+static void check_in_run(struct zf2fs_vol *vol, uint32_t ino, uint64_t blocks, uint32_t first,
+			 uint32_t end)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_node node;
+	struct zf2fs_file_extents ext;
+	struct zf2fs_sit_entry *sit;
+	uint32_t addr;
+
 	assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
 	assert_int_equal(zf2fs_file_extents(vol, &node, &ext), 0);
 	assert_int_equal(ext.blocks, blocks);
@@ -896,12 +940,95 @@ static void data_run(struct zf2fs_dev *(*fresh)(void), bool zoned)
 		if (zf2fs_sit_valid_blocks(&sit[s]))
 			assert_int_equal(zf2fs_sit_type(&sit[s]), ZF2FS_LOG_COLD_DATA);
 	free(sit);
+}
+
+/* A file moved in file order over several commits, each keeping a run of free sections
+ * for the moved data (zf2fs_move_set_data_target): the file ends in one extent starting
+ * at the run's first block, no segment of the run holds anything but cold data, every
+ * file reads back the same and the tables add up; on the zoned emulation every write
+ * lands at a write pointer (the cold data log goes on from commit to commit where the
+ * last one left it). */
+static void data_run(struct zf2fs_dev *(*fresh)(void), bool zoned)
+{
+	struct zf2fs_dev *dev = fresh();
+	struct zf2fs_vol *vol;
+	uint32_t ino, first, end, commits = 0;
+	uint64_t blocks;
+
+	make_aged(&dev, zoned, true);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+	run_for(vol, zoned, &ino, &blocks, &first, &end);
+	assert_int_equal(move_in_run(dev, &vol, ino, blocks, first, end, &commits), 0);
+	assert_true(commits >= 7);
+	check_in_run(vol, ino, blocks, first, end);
 	check_files(vol, true);
 	check_tables(vol);
 	print_message("%s: %" PRIu64 " blocks in %u commits into sections %u-%u, one extent\n",
 		      zoned ? "zoned" : "plain", blocks, commits, first, end - 1);
 	zf2fs_vol_close(vol);
 	zf2fs_dev_close(dev);
+}
+
+/* A fault at every write (every 5th under the sanitizers) of that move (its commits'
+ * writes counted together): the volume opens with a checkpoint between the old one and
+ * the last, every file the same, the tables right.  On every 32nd, the file moved again
+ * whole into a new run of the faulted volume ends in one extent there (on the zoned
+ * emulation: the zones the failed commit wrote were reset). */
+static void data_run_faults(struct zf2fs_dev *(*fresh)(void), bool zoned)
+{
+	struct zf2fs_dev *base = fresh(), *dev;
+	struct zf2fs_vol *vol;
+	uint32_t ino, first, end, commits = 0;
+	unsigned long writes, k, olds = 0, mids = 0, again = 0;
+	uint64_t blocks, ver, last;
+
+	make_aged(&base, zoned, true);
+	dev = fresh();
+	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+	run_for(vol, zoned, &ino, &blocks, &first, &end);
+	ver = zf2fs_vol_info(vol)->cp_ver;
+	writes = zf2fs_dev_write_count(dev);
+	assert_int_equal(move_in_run(dev, &vol, ino, blocks, first, end, &commits), 0);
+	writes = zf2fs_dev_write_count(dev) - writes;
+	last = ver + commits;
+	zf2fs_vol_close(vol);
+	/* one device, its bytes put back each time: allocating one per fault is slow */
+	for (k = 1; k <= writes; k += sweep_step(5)) {
+		uint32_t c = 0, f2, e2;
+		uint64_t now;
+
+		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+		zf2fs_dev_fail_writes_after(dev, k);
+		assert_int_equal(move_in_run(dev, &vol, ino, blocks, first, end, &c), -EIO);
+		zf2fs_dev_fail_writes_after(dev, 0);
+		if (vol)
+			zf2fs_vol_close(vol);
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+		now = zf2fs_vol_info(vol)->cp_ver;
+		assert_true(now >= ver && now < last + (k == writes));
+		olds += now == ver;
+		mids += now > ver;
+		check_files(vol, true);
+		check_tables(vol);
+		if (k % 32 == 1) {
+			assert_int_equal(zf2fs_move_reset_free_zones(vol, NULL), 0);
+			run_for(vol, zoned, &ino, &blocks, &f2, &e2);
+			assert_int_equal(move_in_run(dev, &vol, ino, blocks, f2, e2, &c), 0);
+			check_in_run(vol, ino, blocks, f2, e2);
+			check_files(vol, true);
+			again++;
+		}
+		zf2fs_vol_close(vol);
+	}
+	zf2fs_dev_close(dev);
+	assert_true(olds > 0 && mids > 0 && again > 0);
+	print_message("%s: a fault at every %luth of the %lu writes of %u commits into a kept "
+		      "run: %lu left the old volume, %lu a completed commit's; %lu moved again "
+		      "whole\n", zoned ? "zoned" : "plain", sweep_step(5), writes, commits, olds,
+		      mids, again);
+	zf2fs_dev_close(base);
 }
 
 static void test_data_run(void **state)
@@ -914,6 +1041,18 @@ static void test_zoned_data_run(void **state)
 {
 	(void)state;
 	data_run(fresh_zoned, true);
+}
+
+static void test_data_run_faults(void **state)
+{
+	(void)state;
+	data_run_faults(fresh_plain, false);
+}
+
+static void test_zoned_data_run_faults(void **state)
+{
+	(void)state;
+	data_run_faults(fresh_zoned, true);
 }
 
 int main(void)
@@ -932,7 +1071,9 @@ int main(void)
 		cmocka_unit_test(test_zoned_batch_faults),
 		cmocka_unit_test(test_data_run),
 		cmocka_unit_test(test_zoned_data_run),
+		cmocka_unit_test(test_data_run_faults),
+		cmocka_unit_test(test_zoned_data_run_faults),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, free_contents);
 }

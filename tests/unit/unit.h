@@ -43,6 +43,14 @@ static inline void load_block(const char *name, void *buf)
 	fclose(f);
 }
 
+/* The step of a long fault sweep: every write in the plain build, every @n-th under the
+ * sanitizers (quickstart check runs the unit tests in both builds, the sanitizers' with
+ * ASAN_OPTIONS set; the plain build's sweep is the whole one). */
+static inline unsigned long sweep_step(unsigned long n)
+{
+	return getenv("ASAN_OPTIONS") ? n : 1;
+}
+
 /* SIT counts equal their bitmaps and add up to the checkpoint's valid block count. */
 static inline void check_tables(struct zf2fs_vol *vol)
 {
