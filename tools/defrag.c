@@ -601,11 +601,11 @@ static int plan_file(struct filer *f, const char *path, uint64_t blocks)
 	data_secs = st.data_blocks / per_sec + 1;
 	/* the node logs go on from batch to batch in the sections they took: the nodes of
 	 * all batches (a direct node counted in each batch that rewrites it) fill sections
-	 * one after the other, plus a section each of the three node logs may start */
+	 * one after the other, as many blocks each as the data's, plus a section each of
+	 * the three node logs may start */
 	outside_need = (uint64_t)__builtin_popcount(f->logs);
 	if (st.node_blocks + st.owner_nodes)
-		outside_need += (st.node_blocks + st.owner_nodes + sec_blocks(vi) - 1) /
-				sec_blocks(vi) + 3;
+		outside_need += (st.node_blocks + st.owner_nodes + per_sec - 1) / per_sec + 3;
 	for (uint32_t sec = 0; sec < vi->main_secs; sec++)
 		free_secs += sec_free(f->vol, sit, sec);
 	f->run_first = data_secs && data_secs <= UINT32_MAX ?
