@@ -262,6 +262,32 @@ static int room_to_empty(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *si
 			     (unsigned long long)valid_in, (unsigned long long)room, free_out, need);
 }
 
+/* Give @lay (sized by zf2fs_layout_size_meta) a NAT of @nat_segs segments (both copies)
+ * in place of mkfs's smaller one, so that every nid in use stays: the SIT bitmap moves
+ * to cp_payload blocks if both bitmaps no longer fit in the CP block, and the SSA moves
+ * along, padded again to a zone boundary. */
+static int widen_nat(struct zf2fs_layout *lay, const struct zf2fs_layout_opts *lo,
+		     uint32_t nat_segs, char *why, size_t whylen)
+{
+	uint32_t sit_bm = lay->segment_count_sit / 2 * BPS / 8;
+	uint32_t nat_bm = nat_segs / 2 * BPS / 8;
+	uint32_t meta;
+
+	if (lo->large_nat_bitmap || nat_bm > ZF2FS_CP_BITMAP_ROOM)
+		return zf2fs_set_why(why, whylen, -ENOSPC, "the NAT cannot keep its %u segments in "
+				     "the new layout", nat_segs);
+	if (sit_bm + nat_bm > ZF2FS_CP_BITMAP_ROOM && !lay->cp_payload)
+		lay->cp_payload = (sit_bm + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	lay->ssa_blkaddr += (nat_segs - lay->segment_count_nat) * BPS;
+	lay->segment_count_nat = nat_segs;
+	lay->nat_bitmap_bytes = nat_bm;
+	meta = lay->segment_count_ckpt + lay->segment_count_sit + lay->segment_count_nat +
+	       lay->segment_count_ssa;
+	lay->segment_count_ssa += (lay->segs_per_zone - meta % lay->segs_per_zone) %
+				  lay->segs_per_zone;
+	return 0;
+}
+
 static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
 			   struct zf2fs_resize_plan *p, uint64_t target_end_segs,
 			   char *why, size_t whylen)
@@ -291,27 +317,13 @@ static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts
 	zf2fs_layout_size_meta(&lay, &lo);
 	/* mkfs's NAT for the new size can be smaller than the old one (a larger SIT bitmap
 	 * leaves the NAT bitmap less room in the CP block): every nid in use must stay, so
-	 * the old NAT size is kept, the SIT bitmap moving to cp_payload blocks if both
-	 * bitmaps no longer fit in the CP block, and the SSA moves along */
+	 * the old NAT size is kept */
 	if ((uint64_t)lay.segment_count_nat / 2 * BPS < vi->nat_blocks) {
-		uint32_t old_nat = (uint32_t)zf2fs_get(sb->segment_count_nat);
-		uint32_t sit_bm = lay.segment_count_sit / 2 * BPS / 8;
-		uint32_t nat_bm = old_nat / 2 * BPS / 8;
-		uint32_t more = old_nat - lay.segment_count_nat, pad;
+		int err = widen_nat(&lay, &lo, (uint32_t)zf2fs_get(sb->segment_count_nat), why,
+				    whylen);
 
-		if (lo.large_nat_bitmap || nat_bm > ZF2FS_CP_BITMAP_ROOM)
-			return zf2fs_set_why(why, whylen, -ENOSPC, "the NAT cannot keep its %u "
-					     "segments in the new layout", old_nat);
-		if (sit_bm + nat_bm > ZF2FS_CP_BITMAP_ROOM && !lay.cp_payload)
-			lay.cp_payload = (sit_bm + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
-		lay.segment_count_nat = old_nat;
-		lay.nat_bitmap_bytes = nat_bm;
-		lay.ssa_blkaddr += more * BPS;
-		/* the SSA padding to a zone boundary, again */
-		meta = lay.segment_count_ckpt + lay.segment_count_sit + lay.segment_count_nat +
-		       lay.segment_count_ssa;
-		pad = (spz - meta % spz) % spz;
-		lay.segment_count_ssa += pad;
+		if (err)
+			return err;
 	}
 	meta = lay.segment_count_ckpt + lay.segment_count_sit + lay.segment_count_nat +
 	       lay.segment_count_ssa;
@@ -379,8 +391,146 @@ static int relocation_room(struct zf2fs_vol *vol, const struct zf2fs_resize_plan
 	return err;
 }
 
-ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
-				   struct zf2fs_resize_plan *p, char *why, size_t whylen)
+/* ---- fitting the metadata areas to the size ------------------------------------------------ */
+/* NAT blocks (of a copy) the nids in use need: one past the last block holding an entry
+ * in use (an owner or an address), counted from @from on, the checkpoint's NAT journal
+ * included; @from when none past it is.  Reads the NAT from its end down to the first
+ * block in use. */
+static int nat_blocks_in_use(struct zf2fs_vol *vol, uint32_t from, uint32_t *ret_blocks)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	const struct zf2fs_journal *j = zf2fs_vol_nat_journal(vol);
+	uint32_t nj = (uint32_t)zf2fs_get(j->n_entries), used = from;
+	struct zf2fs_nat_block *blk;
+	int err = 0;
+
+	if (nj > ZF2FS_NAT_JOURNAL_ENTRIES)
+		nj = ZF2FS_NAT_JOURNAL_ENTRIES;
+	for (uint32_t i = 0; i < nj; i++) {
+		uint32_t nid = (uint32_t)zf2fs_get(j->nat.entries[i].nid);
+		const struct zf2fs_nat_entry *e = &j->nat.entries[i].ne;
+
+		if (nid < vi->max_nid && (zf2fs_get(e->ino) || zf2fs_get(e->block_addr)) &&
+		    zf2fs_nat_block_index(nid) + 1 > used)
+			used = zf2fs_nat_block_index(nid) + 1;
+	}
+	blk = malloc(ZF2FS_BLKSIZE);
+	if (!blk)
+		return -ENOMEM;
+	for (uint32_t b = vi->nat_blocks; b-- > used && !err;) {
+		err = zf2fs_vol_read_block(vol, zf2fs_vol_nat_block_addr(vol, b), blk);
+		for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK && !err; e++)
+			if (zf2fs_get(blk->entries[e].ino) || zf2fs_get(blk->entries[e].block_addr)) {
+				used = b + 1;
+				break;
+			}
+	}
+	free(blk);
+	*ret_blocks = used;
+	return err;
+}
+
+/* The next move of fitting the metadata areas to the size (include/zf2fs/resize.h), in
+ * @p: the areas mkfs gives a volume from "home" (where mkfs puts segment 0: segment 0's
+ * place modulo a zone, past the superblocks) to the main area's end, with a NAT that
+ * keeps every nid in use.  They go home when the space below segment 0 holds them (the
+ * second move); else, when the areas are larger than
+ * that by a zone or more (their SIT or SSA larger, if a grow moved them), into the main
+ * area's first sections (the first move).  Nothing
+ * set when neither applies; a note when the volume is one this does not take. */
+static int plan_fit(struct zf2fs_vol *vol, struct zf2fs_resize_plan *p, char *why, size_t whylen)
+{
+	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_layout_opts lo = {
+		.features = vi->features,
+		.large_nat_bitmap = vi->ckpt_flags & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG,
+	};
+	struct zf2fs_layout lay = { 0 };
+	uint32_t spz = vi->segs_per_sec * vi->secs_per_zone, zone_blks = spz * BPS;
+	uint32_t seg0 = (uint32_t)zf2fs_get(sb->segment0_blkaddr), home = seg0 % zone_blks;
+	uint32_t cur = (vi->main_blkaddr - seg0) / BPS, meta, used, main_home;
+	uint64_t end = seg0 + (uint64_t)zf2fs_get(sb->segment_count) * BPS;
+	int err;
+
+	if (home < 2)
+		home += zone_blks;
+	if (seg0 < home || end <= home)
+		return 0;
+	lay.segs_per_sec = vi->segs_per_sec;
+	lay.secs_per_zone = vi->secs_per_zone;
+	lay.segs_per_zone = spz;
+	lay.segment0_blkaddr = home;
+	lay.segment_count = (uint32_t)((end - home) / BPS);
+	zf2fs_layout_size_meta(&lay, &lo);
+	err = nat_blocks_in_use(vol, lay.segment_count_nat / 2 * BPS, &used);
+	if (err)
+		return zf2fs_set_why(why, whylen, err, "cannot read the NAT");
+	if (used > lay.segment_count_nat / 2 * BPS) {
+		err = widen_nat(&lay, &lo, (used + BPS - 1) / BPS * 2, why, whylen);
+		if (err)
+			return err;
+	}
+	meta = lay.segment_count_ckpt + lay.segment_count_sit + lay.segment_count_nat +
+	       lay.segment_count_ssa;
+	main_home = home + meta * BPS;
+	/* the first move for areas at home larger than the size needs (a shrink's); areas
+	 * a grow moved, only for a SIT or SSA larger than that: their NAT can be larger
+	 * than mkfs gives, kept for the nids (plan_relocation), and not worth moving every
+	 * area twice for */
+	if (main_home >= vi->main_blkaddr ||
+	    (seg0 < main_home && (cur < meta + spz ||
+				  (seg0 != home &&
+				   (uint32_t)zf2fs_get(sb->segment_count_sit) <= lay.segment_count_sit &&
+				   (uint32_t)zf2fs_get(sb->segment_count_ssa) <= lay.segment_count_ssa))))
+		return 0;
+	if (zf2fs_vol_is_zoned(vol)) {
+		snprintf(p->meta_note, sizeof(p->meta_note), "the metadata areas stay larger than "
+			 "the size needs (the main area starts at block %u, could at %u): they are "
+			 "fitted on volumes without zones", vi->main_blkaddr, main_home);
+		return 0;
+	}
+	p->fit = true;
+	if (seg0 >= main_home) {
+		/* home, below segment 0: the segments between join the main area, free */
+		uint32_t rise = (vi->main_blkaddr - main_home) / BPS;
+
+		if (rise % vi->segs_per_sec || (vi->main_blkaddr - main_home) % BPS)
+			return zf2fs_set_why(why, whylen, -EINVAL, "the main area does not start on "
+					     "a section boundary counted from block %u", home);
+		lay.main_blkaddr = main_home;
+		p->new_main_segs = vi->main_segs + rise;
+		lay.segment_count = meta + p->new_main_segs;
+		if (home + (uint64_t)lay.segment_count * BPS != end)
+			return zf2fs_set_why(why, whylen, -EINVAL, "the main area's end is not a "
+					     "whole number of segments from block %u", home);
+		p->rise_segs = rise;
+	} else {
+		/* first into the main area's first sections, as a grow moves them */
+		uint32_t off = vi->main_blkaddr - home;
+
+		lay.segment0_blkaddr += off;
+		lay.cp_blkaddr += off;
+		lay.sit_blkaddr += off;
+		lay.nat_blkaddr += off;
+		lay.ssa_blkaddr += off;
+		lay.main_blkaddr = main_home + off;
+		p->new_main_segs = vi->main_segs - meta;
+		lay.segment_count = vi->main_segs;
+		p->shift_segs = meta;
+		p->evac_secs = meta / vi->segs_per_sec;
+		if (p->evac_secs + ZF2FS_NR_CURSEG >= vi->main_secs)
+			return zf2fs_set_why(why, whylen, -ENOSPC, "the main area is too small to "
+					     "hold the areas for a while");
+	}
+	p->relocate = true;
+	p->large_nat_bitmap = lo.large_nat_bitmap;
+	zf2fs_layout_set_areas(&lay, &p->sb);
+	return 0;
+}
+
+static int plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
+		struct zf2fs_resize_plan *p, bool fit, char *why, size_t whylen)
 {
 	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
@@ -477,6 +627,15 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 		err = zf2fs_set_why(why, whylen, -EINVAL, "-i applies only when the metadata areas "
 				    "are rebuilt (a grow past what they cover)");
 		goto out;
+	} else if (p->kind == ZF2FS_RESIZE_NONE && fit) {
+		err = plan_fit(vol, p, why, whylen);
+		if (!err && p->evac_secs)
+			err = relocation_room(vol, p, why, whylen);
+		if (!err && p->evac_secs)
+			err = room_to_empty(vol, sit, 0, p->evac_secs, "moving the metadata areas",
+					    &p->short_secs, why, whylen);
+		if (err)
+			goto out;
 	}
 
 	/* the space policy of the new main area, with the rule the volume was made with */
@@ -545,9 +704,10 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 	/* the new superblock: sizes (areas and addresses already set when relocating) */
 	{
 		struct zf2fs_super *n = &p->sb;
-		/* segments segment 0 moves: the old metadata areas', which device 0 no longer
-		 * counts (its last block stays where it was) */
-		uint64_t gap = p->relocate ? (vi->main_blkaddr - seg0) / BPS : 0;
+		/* segments segment 0 moves (up for a grow and the areas' first move, down for
+		 * their second), which device 0 counts fewer or more: its last block stays
+		 * where it was */
+		int64_t gap = ((int64_t)zf2fs_get(n->segment0_blkaddr) - seg0) / BPS;
 
 		if (!p->relocate)
 			zf2fs_set(n->segment_count, (uint32_t)((vi->main_blkaddr - seg0) / BPS +
@@ -561,11 +721,29 @@ ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_res
 
 			zf2fs_set(n->devs[nd - 1].total_segments, (uint32_t)new_last);
 			zf2fs_set(n->devs[0].total_segments,
-				  (uint32_t)(zf2fs_get(n->devs[0].total_segments) - gap));
+				  (uint32_t)((int64_t)zf2fs_get(n->devs[0].total_segments) - gap));
 			zf2fs_set(n->block_count, start_blk + o->target_blocks);
 		}
 	}
 out:
 	free(sit);
+	return err;
+}
+
+ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
+				   struct zf2fs_resize_plan *p, char *why, size_t whylen)
+{
+	char reason[100];
+	int err = plan(vol, o, p, !o->safe, why, whylen);
+
+	/* fitting the areas is worth no refusal: the volume keeps them as they are */
+	if (err && p->fit) {
+		snprintf(reason, sizeof(reason), "%s", why);
+		err = plan(vol, o, p, false, why, whylen);
+		if (!err)
+			snprintf(p->meta_note, sizeof(p->meta_note), "the metadata areas stay larger "
+				 "than the size needs, since fitting them cannot go on: %s",
+				 reason);
+	}
 	return err;
 }

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * resize_meta.c - a grow's new metadata areas, written into the first sections of the
- * old main area once the block mover has emptied them (include/zf2fs/resize.h).
+ * resize_meta.c - new metadata areas (include/zf2fs/resize.h): a grow's, and the first
+ * move of fitted ones, written into the first sections of the old main area once the
+ * block mover has emptied them; the second move of fitted ones, written below segment 0
+ * into the space of areas nothing uses any more.
  *
  * Nothing the old volume uses is touched: the old superblock still points at the old
  * areas, so until the new superblock is written the old volume is the one that mounts.
  * Main-area blocks keep their addresses, so NAT entries and node pointers are copied as
- * they are; what changes is the segment numbering (new = old - shift), which the SIT,
- * the SSA and the checkpoint's logs are indexed by.  Everything comes out as a freshly
+ * they are; what changes is the segment numbering (new = old - shift + rise), which the
+ * SIT, the SSA and the checkpoint's logs are indexed by.  A smaller NAT keeps every nid
+ * in use (the plan sized it so).  Everything comes out as a freshly
  * made volume has it: first copies of SIT and NAT selected (all-zero version bitmaps),
  * the journals flushed into those tables, the pack in the first slot, normal summaries.
  */
@@ -41,15 +44,31 @@ static uint32_t sb32(const zf2fs_le32 v)
 	return (uint32_t)zf2fs_get(v);
 }
 
+/* The old segment number of new main-area segment @s; false for a segment new to the
+ * main area (free). */
+static bool old_seg(const struct meta *m, uint32_t s, uint32_t *ret_old)
+{
+	int64_t old = (int64_t)s + m->p->shift_segs - m->p->rise_segs;
+
+	if (old < 0 || old >= m->vi->main_segs)
+		return false;
+	*ret_old = (uint32_t)old;
+	return true;
+}
+
 static int put(struct meta *m, uint64_t blk, const void *buf)
 {
 	m->written++;
 	return zf2fs_vol_write_block(m->vol, blk, buf);
 }
 
-/* The sections the new areas take must hold nothing: no valid block, no log. */
+/* The sections the new areas take must hold nothing: no valid block, no log.  Areas
+ * going below segment 0 must end there. */
 static int check_empty(const struct meta *m)
 {
+	if (m->p->rise_segs &&
+	    sb32(m->p->sb.main_blkaddr) > zf2fs_get(zf2fs_vol_super(m->vol)->segment0_blkaddr))
+		return -EBUSY;
 	for (uint32_t s = 0; s < m->p->shift_segs; s++)
 		if (zf2fs_sit_valid_blocks(&m->sit[s]))
 			return -EBUSY;
@@ -74,6 +93,13 @@ static int zero_areas(struct meta *m)
 			      (end - first) * ZF2FS_BLKSIZE);
 }
 
+static bool all_zero(const void *buf, size_t len)
+{
+	const uint8_t *b = buf;
+
+	return !b[0] && !memcmp(b, b + 1, len - 1);
+}
+
 static int write_sit(struct meta *m)
 {
 	const struct zf2fs_super *n = &m->p->sb;
@@ -87,9 +113,10 @@ static int write_sit(struct meta *m)
 	for (uint32_t b = 0; b < zf2fs_sit_blocks(segs) && !err; b++) {
 		memset(blk, 0, ZF2FS_BLKSIZE);
 		for (uint32_t e = 0; e < ZF2FS_SIT_PER_BLOCK; e++) {
-			uint64_t old = (uint64_t)zf2fs_sit_block_segno(b, e) + m->p->shift_segs;
+			uint32_t old;
 
-			if (zf2fs_sit_block_segno(b, e) < segs && old < m->vi->main_segs)
+			if (zf2fs_sit_block_segno(b, e) < segs &&
+			    old_seg(m, zf2fs_sit_block_segno(b, e), &old))
 				blk->entries[e] = m->sit[old];
 		}
 		err = put(m, zf2fs_sit_copy_addr(sb32(n->sit_blkaddr), copy_blocks, b, 0), blk);
@@ -98,11 +125,13 @@ static int write_sit(struct meta *m)
 	return err;
 }
 
-/* Every NAT block as the current checkpoint has it (the journal's entries in it). */
+/* Every NAT block as the current checkpoint has it (the journal's entries in it), as
+ * many as the new NAT holds; those without an entry in use are left to the zeroing. */
 static int write_nat(struct meta *m)
 {
 	const struct zf2fs_journal *j = zf2fs_vol_nat_journal(m->vol);
 	uint32_t nj = (uint32_t)zf2fs_get(j->n_entries);
+	uint32_t blocks = sb32(m->p->sb.segment_count_nat) / 2 * BPS;
 	struct zf2fs_nat_block *blk = malloc(ZF2FS_BLKSIZE);
 	int err = 0;
 
@@ -110,7 +139,9 @@ static int write_nat(struct meta *m)
 		return -ENOMEM;
 	if (nj > ZF2FS_NAT_JOURNAL_ENTRIES)
 		nj = ZF2FS_NAT_JOURNAL_ENTRIES;
-	for (uint32_t b = 0; b < m->vi->nat_blocks && !err; b++) {
+	if (blocks > m->vi->nat_blocks)
+		blocks = m->vi->nat_blocks;
+	for (uint32_t b = 0; b < blocks && !err; b++) {
 		err = zf2fs_vol_read_block(m->vol, zf2fs_vol_nat_block_addr(m->vol, b), blk);
 		for (uint32_t i = 0; i < nj && !err; i++) {
 			uint32_t nid = (uint32_t)zf2fs_get(j->nat.entries[i].nid);
@@ -118,35 +149,39 @@ static int write_nat(struct meta *m)
 			if (nid < m->vi->max_nid && zf2fs_nat_block_index(nid) == b)
 				blk->entries[zf2fs_nat_entry_index(nid)] = j->nat.entries[i].ne;
 		}
-		if (!err)
+		if (!err && !all_zero(blk, ZF2FS_BLKSIZE))
 			err = put(m, zf2fs_nat_copy_addr(sb32(m->p->sb.nat_blkaddr), b, 0), blk);
 	}
 	free(blk);
 	return err;
 }
 
-/* Summary block of new segment s = that of old segment s + shift; the new segments past
- * the old main area keep the zeros. */
+/* Summary block of each new segment: that of its old segment, in runs of consecutive
+ * segments; the segments new to the main area keep the zeros. */
 static int write_ssa(struct meta *m)
 {
-	uint32_t segs = m->p->new_main_segs, shift = m->p->shift_segs;
+	uint32_t segs = m->p->new_main_segs;
 	uint8_t *buf = malloc((size_t)RUN * ZF2FS_BLKSIZE);
 	int err = 0;
 
 	if (!buf)
 		return -ENOMEM;
-	for (uint32_t s = 0; s < segs && s + shift < m->vi->main_segs && !err; s += RUN) {
+	for (uint32_t s = 0, old; s < segs && !err;) {
 		uint32_t n = RUN;
 
+		if (!old_seg(m, s, &old)) {
+			s++;
+			continue;
+		}
 		if (n > segs - s)
 			n = segs - s;
-		if (n > m->vi->main_segs - (s + shift))
-			n = m->vi->main_segs - (s + shift);
-		err = zf2fs_vol_read_blocks(m->vol, zf2fs_vol_ssa_block_addr(m->vol, s + shift), n,
-					    buf);
+		if (n > m->vi->main_segs - old)
+			n = m->vi->main_segs - old;
+		err = zf2fs_vol_read_blocks(m->vol, zf2fs_vol_ssa_block_addr(m->vol, old), n, buf);
 		for (uint32_t i = 0; i < n && !err; i++)
 			err = put(m, (uint64_t)sb32(m->p->sb.ssa_blkaddr) + s + i,
 				  buf + (size_t)i * ZF2FS_BLKSIZE);
+		s += n;
 	}
 	free(buf);
 	return err;
@@ -173,9 +208,9 @@ static int io_sync(void *arg)
 static bool seg_empty(void *arg, uint32_t s)
 {
 	const struct meta *m = arg;
-	uint64_t old = (uint64_t)s + m->p->shift_segs;
+	uint32_t old;
 
-	return old >= m->vi->main_segs || !zf2fs_sit_valid_blocks(&m->sit[old]);
+	return !old_seg(m, s, &old) || !zf2fs_sit_valid_blocks(&m->sit[old]);
 }
 
 /* The new checkpoint: the current one's counts and logs (renumbered), the plan's space
@@ -194,12 +229,17 @@ static void fill_cp(struct meta *m, struct zf2fs_checkpoint *cp, uint32_t logs[Z
 	zf2fs_set(cp->overprov_segment_count, m->p->ovp_segments);
 	for (int i = 0; i < 3; i++) {
 		logs[ZF2FS_LOG_HOT_DATA + i] = (uint32_t)zf2fs_get(old->cur_data_segno[i]) -
-					       m->p->shift_segs;
+					       m->p->shift_segs + m->p->rise_segs;
 		logs[ZF2FS_LOG_HOT_NODE + i] = (uint32_t)zf2fs_get(old->cur_node_segno[i]) -
-					       m->p->shift_segs;
+					       m->p->shift_segs + m->p->rise_segs;
 		zf2fs_set(cp->cur_data_segno[i], logs[ZF2FS_LOG_HOT_DATA + i]);
 		zf2fs_set(cp->cur_node_segno[i], logs[ZF2FS_LOG_HOT_NODE + i]);
 	}
+	/* a smaller NAT: the nid where the next search starts must lie in it; past its end
+	 * the search starts over above the root, as the transaction's commit does */
+	nvi.max_nid = sb32(n->segment_count_nat) / 2 * BPS * (uint32_t)ZF2FS_NAT_PER_BLOCK;
+	if (zf2fs_get(cp->next_free_nid) >= nvi.max_nid)
+		zf2fs_set(cp->next_free_nid, ZF2FS_ROOT_INO + 1);
 	nvi.main_segs = m->p->new_main_segs;
 	nvi.main_secs = m->p->new_main_segs / nvi.segs_per_sec;
 	zf2fs_set(cp->free_segment_count, zf2fs_free_segs(&nvi, 0, logs, seg_empty, m));

@@ -255,10 +255,68 @@ static int reset_free_zones(struct run *r)
 	return 0;
 }
 
+/* One step of plan @p, whose kind is a size change or a move of the metadata areas. */
+static int step(struct run *r, struct zf2fs_resize_plan *p)
+{
+	uint32_t main_secs = zf2fs_vol_info(r->vol)->main_secs, free_now, n;
+	struct victim *v;
+	int err = 0;
+
+	/* 1. empty what the new size or the new areas take away: checkpoints of moved
+	 * blocks, after room was made for them where the free sections were too few */
+	if (p->kind == ZF2FS_RESIZE_SHRINK) {
+		if (p->short_secs) {
+			err = survey(r, 0, p->cut_sec, &free_now, &v, &n);
+			if (!err) {
+				free(v);
+				err = compact(r, 0, p->cut_sec, free_now + p->short_secs);
+			}
+		}
+		if (!err)
+			err = empty_sections(r, p->cut_sec, main_secs, 0, p->cut_sec);
+	} else if (p->relocate && p->evac_secs) {
+		if (p->short_secs) {
+			err = survey(r, p->evac_secs, main_secs, &free_now, &v, &n);
+			if (!err) {
+				free(v);
+				err = compact(r, p->evac_secs, main_secs, free_now + p->short_secs);
+			}
+		}
+		if (!err)
+			err = empty_sections(r, 0, p->evac_secs, p->evac_secs, main_secs);
+	}
+	if (!err)
+		err = zf2fs_resize_plan(r->vol, r->o, p, r->why, r->whylen);
+	if (err)
+		return err;
+
+	/* 2. the new size, or the new areas */
+	if (p->relocate) {
+		err = zf2fs_resize_write_meta(r->vol, p, &r->rep->meta_blocks);
+		if (err == -EBUSY)
+			return zf2fs_set_why(r->why, r->whylen, err, "the sections the new metadata "
+					     "areas take are still in use");
+		if (err)
+			return zf2fs_set_why(r->why, r->whylen, err, "cannot write the new metadata "
+					     "areas (the old volume is unchanged)");
+		r->rep->checkpoints++;
+		return write_super(r, p);
+	}
+	if (p->kind == ZF2FS_RESIZE_SHRINK) {
+		/* counts first: they only shrink, so the old superblock accepts them */
+		if (p->counters_stale)
+			err = commit_space(r, p);
+		return err ? err : write_super(r, p);
+	}
+	/* a grow: superblock first, the old counts are valid in a larger main area */
+	return write_super(r, p);
+}
+
+/* The size first (one step), then the metadata areas fitted to it (up to two moves),
+ * then the counts of the main area the superblock has. */
 static int steps(struct run *r)
 {
 	struct zf2fs_resize_plan p;
-	const struct zf2fs_vol_info *vi = zf2fs_vol_info(r->vol);
 	int err = zf2fs_resize_plan(r->vol, r->o, &p, r->why, r->whylen);
 
 	if (err)
@@ -268,77 +326,22 @@ static int steps(struct run *r)
 	r->pinned = *r->o;
 	r->pinned.overprovision = p.overprovision;
 	r->o = &r->pinned;
-	err = reset_free_zones(r);
-	if (err)
-		return err;
-	/* 1. empty what the new size takes away: checkpoints of moved blocks, after room
-	 * was made for them where the free sections were too few */
-	if (p.kind == ZF2FS_RESIZE_SHRINK) {
-		uint32_t main_secs = vi->main_secs, free_now;
-		struct victim *v;
-		uint32_t n;
-
-		if (p.short_secs) {
-			err = survey(r, 0, p.cut_sec, &free_now, &v, &n);
-			if (!err) {
-				free(v);
-				err = compact(r, 0, p.cut_sec, free_now + p.short_secs);
-			}
-		}
+	for (int round = 0; !err && (p.kind != ZF2FS_RESIZE_NONE || p.relocate); round++) {
+		if (round == 3 || (round && p.kind != ZF2FS_RESIZE_NONE))
+			return zf2fs_set_why(r->why, r->whylen, -EIO, "the volume did not take the "
+					     "new size");
+		err = reset_free_zones(r);
 		if (!err)
-			err = empty_sections(r, p.cut_sec, main_secs, 0, p.cut_sec);
-	} else if (p.relocate) {
-		uint32_t main_secs = vi->main_secs, free_now;
-		struct victim *v;
-		uint32_t n;
-
-		if (p.short_secs) {
-			err = survey(r, p.evac_secs, main_secs, &free_now, &v, &n);
-			if (!err) {
-				free(v);
-				err = compact(r, p.evac_secs, main_secs, free_now + p.short_secs);
-			}
-		}
+			err = step(r, &p);
 		if (!err)
-			err = empty_sections(r, 0, p.evac_secs, p.evac_secs, main_secs);
+			err = reset_free_zones(r);
+		if (!err)
+			err = zf2fs_resize_plan(r->vol, r->o, &p, r->why, r->whylen);
 	}
-	if (!err)
-		err = zf2fs_resize_plan(r->vol, r->o, &p, r->why, r->whylen);
-	if (err)
-		return err;
-
-	/* 2. the new size */
-	if (p.relocate) {
-		err = zf2fs_resize_write_meta(r->vol, &p, &r->rep->meta_blocks);
-		if (err == -EBUSY)
-			return zf2fs_set_why(r->why, r->whylen, err, "the sections the new metadata "
-					     "areas take are still in use");
-		if (err)
-			return zf2fs_set_why(r->why, r->whylen, err, "cannot write the new metadata "
-					     "areas (the old volume is unchanged)");
-		r->rep->checkpoints++;
-		err = write_super(r, &p);
-	} else if (p.kind == ZF2FS_RESIZE_SHRINK) {
-		/* counts first: they only shrink, so the old superblock accepts them */
-		if (p.counters_stale)
-			err = commit_space(r, &p);
-		if (!err)
-			err = write_super(r, &p);
-	} else if (p.kind == ZF2FS_RESIZE_GROW) {
-		/* superblock first: the old counts are valid in a larger main area */
-		err = write_super(r, &p);
-	}
-	if (err)
-		return err;
-
-	/* 3. the counts of the size the superblock now has */
-	err = reset_free_zones(r);
-	if (!err)
-		err = zf2fs_resize_plan(r->vol, r->o, &p, r->why, r->whylen);
-	if (!err && p.kind != ZF2FS_RESIZE_NONE)
-		err = zf2fs_set_why(r->why, r->whylen, -EIO, "the volume did not take the new size");
 	if (!err && (p.counters_stale || p.free_stale))
 		err = commit_space(r, &p);
+	if (!err)
+		snprintf(r->rep->meta_note, sizeof(r->rep->meta_note), "%s", p.meta_note);
 	return err;
 }
 
@@ -354,9 +357,12 @@ ZF2FS_EXPORT int zf2fs_resize_devs(struct zf2fs_dev *const *devs, unsigned n,
 	err = zf2fs_vol_open_devs(devs, n, log, &r.vol);
 	if (err)
 		return zf2fs_set_why(why, whylen, err, "cannot open the volume");
+	rep->main_blkaddr_before = zf2fs_vol_info(r.vol)->main_blkaddr;
 	err = check_clean(&r);
 	if (!err)
 		err = steps(&r);
+	if (r.vol)
+		rep->main_blkaddr_after = zf2fs_vol_info(r.vol)->main_blkaddr;
 	zf2fs_vol_close(r.vol);
 	return err;
 }

@@ -42,7 +42,7 @@ static void usage(FILE *f)
 "  -t, --target SECTORS   new size in the device's logical sectors (512 bytes for\n"
 "                         image files); on a multi-device volume, of the last device\n"
 "  -s, --safe             never move the metadata areas: grow only as far as they\n"
-"                         already cover\n"
+"                         already cover, and keep them as large after a shrink\n"
 "  -o, --overprovision P  overprovision percent for the new size (default: the rule\n"
 "                         the volume was made with)\n"
 "  -i, --large-nat-bitmap new metadata areas with the large NAT bitmap (a grow that\n"
@@ -95,23 +95,33 @@ static void report(const struct zf2fs_resize_report *rep, uint64_t blocks)
 	const struct zf2fs_resize_plan *p = &rep->plan;
 	const char *kind = p->kind == ZF2FS_RESIZE_GROW ? "grown" :
 			   p->kind == ZF2FS_RESIZE_SHRINK ? "shrunk" : NULL;
+	bool fitted = rep->main_blkaddr_after < rep->main_blkaddr_before;
 
-	if (!kind) {
+	if (kind) {
+		printf("%s: %u -> %u main segments (%" PRIu64 " blocks of the last device)%s\n",
+		       kind, p->old_main_segs, p->new_main_segs, blocks,
+		       p->relocate ? ", metadata areas rebuilt" : "");
+		printf("user blocks %" PRIu64 ", reserved segments %u, overprovision segments %u "
+		       "(%s)\n", p->user_block_count, p->rsvd_segments, p->ovp_segments, p->note);
+	} else if (!fitted) {
 		printf("%s\n", p->counters_stale || p->free_stale ?
 		       "the volume already had the target size: its space counts are now right" :
 		       "nothing to do: the volume already has the target size");
-		return;
 	}
-	printf("%s: %u -> %u main segments (%" PRIu64 " blocks of the last device)%s\n", kind,
-	       p->old_main_segs, p->new_main_segs, blocks,
-	       p->relocate ? ", metadata areas rebuilt" : "");
-	printf("user blocks %" PRIu64 ", reserved segments %u, overprovision segments %u (%s)\n",
-	       p->user_block_count, p->rsvd_segments, p->ovp_segments, p->note);
-	printf("%" PRIu64 " blocks moved, %" PRIu64 " metadata blocks written, %u checkpoints",
-	       rep->moved_blocks, rep->meta_blocks, rep->checkpoints);
-	if (rep->zones_reset)
-		printf(", %u zones of free sections reset", rep->zones_reset);
-	printf("\n");
+	if (fitted)
+		printf("metadata areas fitted to the size: the main area starts at block %u, "
+		       "not %u (%u segments more for files)\n", rep->main_blkaddr_after,
+		       rep->main_blkaddr_before,
+		       (rep->main_blkaddr_before - rep->main_blkaddr_after) / ZF2FS_BLOCKS_PER_SEG);
+	if (rep->meta_note[0])
+		printf("note: %s\n", rep->meta_note);
+	if (kind || fitted) {
+		printf("%" PRIu64 " blocks moved, %" PRIu64 " metadata blocks written, %u "
+		       "checkpoints", rep->moved_blocks, rep->meta_blocks, rep->checkpoints);
+		if (rep->zones_reset)
+			printf(", %u zones of free sections reset", rep->zones_reset);
+		printf("\n");
+	}
 }
 
 static int run(const struct opts *o, const struct zf2fs_log *log)

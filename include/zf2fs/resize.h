@@ -7,8 +7,8 @@
  *    mover (include/zf2fs/move.h), in batches of one checkpoint each; a checkpoint gives
  *    the new reserved, overprovision and user block counts (valid under the old
  *    superblock too: they only shrink); the new superblock; a last checkpoint recounts
- *    the free segments for the new main area.  The metadata areas stay as they are (a
- *    larger SIT, NAT or SSA than the main area needs is valid).
+ *    the free segments for the new main area.  The metadata areas keep their size (a
+ *    larger SIT, NAT or SSA than the main area needs is valid) until they are fitted.
  *  - grow, when the SIT and SSA already cover the new main area (always with -s): the new
  *    superblock (the old checkpoint is valid under it: its user blocks are fewer than the
  *    new main area holds, so the volume mounts as the old size), then a checkpoint with
@@ -23,6 +23,18 @@
  *    multi-device volume the superblock's device list gives device 0 as many segments
  *    fewer as segment 0 moves (Linux counts device 0 from address 0 to segment 0 plus
  *    its segments, so its last block stays), the last device its new count.
+ *  - fitting the metadata areas to the size (a shrink leaves them as large as the old
+ *    size needed; never with -s): smaller areas cannot be written over the old ones, which
+ *    the old volume reads until the superblock switches, so they move twice.  First, as
+ *    a grow moves them, into the main area's first sections (emptied), segment 0 moving
+ *    there; then back to where mkfs puts segment 0 ("home"), into the old areas' space,
+ *    which nothing uses any more, with the main area starting right after them: the
+ *    segments between join the main area at its front, free (new segment number = old
+ *    + rise_segs).  Each move is written where the volume it replaces has nothing and
+ *    switched by one superblock write; between the two the volume mounts with its new
+ *    size and a main area smaller by the areas' size.  The NAT keeps every nid in use.
+ *    Volumes without zones (one device or several); zoned volumes keep their areas,
+ *    with a note (the first move needs conventional space).
  * When the free sections that the moved blocks need are too few but the partly valid
  * sections hold enough free blocks, those with the fewest valid blocks are emptied first
  * (compaction, as offline garbage collection does), in checkpoints of their own.
@@ -71,14 +83,20 @@ struct zf2fs_resize_plan {
 	uint32_t shift_segs;          /* relocate: new segment number = old - shift_segs */
 	uint32_t short_secs;          /* free sections the moves lack: made first by
 				       * emptying the emptiest partly valid sections */
+	bool fit;                     /* relocate: the areas are fitted to the size */
+	uint32_t rise_segs;           /* fitting, second move: new segment number = old +
+				       * rise_segs (the areas go home, below segment 0) */
 	uint64_t user_block_count;    /* the new size's space policy */
 	uint32_t rsvd_segments, ovp_segments;
 	double overprovision;
 	char note[160];               /* how the overprovision was chosen */
+	char meta_note[200];          /* why oversized metadata areas stay, when they do */
 };
 
-/* What resizing @vol (opened, clean) to @o->target_blocks takes: 0 and @p filled (kind
- * NONE when the size does not change and the counts are the new size's); -EINVAL or
+/* What resizing @vol (opened, clean) to @o->target_blocks takes, one step at a time: 0
+ * and @p filled (kind NONE when the size does not change and the counts are the new
+ * size's; then, unless -s, relocate and fit set when the metadata areas are to be fitted
+ * to the size, the next of the two moves above); -EINVAL or
  * -ENOSPC (the data does not fit, -s without room in the metadata areas, not enough
  * free space to empty the sections the new metadata needs, new metadata areas past the
  * first device) or -EOPNOTSUPP (read-only volumes; zoned volumes whose new metadata
@@ -94,6 +112,9 @@ struct zf2fs_resize_report {
 	uint32_t checkpoints;            /* checkpoints written */
 	uint64_t meta_blocks;            /* blocks of relocated metadata written */
 	uint32_t zones_reset;            /* zoned: zones of free sections reset */
+	uint32_t main_blkaddr_before;    /* where the main area started, and starts now */
+	uint32_t main_blkaddr_after;
+	char meta_note[200];             /* the last plan's meta_note */
 };
 
 /* Resize the volume on @devs (opened for writing by the caller; the last one already has

@@ -10,8 +10,12 @@
 #  3. shrink below blocks that defrag.f2fs put near the end: they move, the size drops;
 #     a shrink below the data is refused, byte-identical; a shrink where the free
 #     sections are too few compacts the emptiest sections below the cut first;
-#  4. a fault at every write (sampled on the long ones) of a relocating grow, a shrink
-#     and a grow within the areas: each interrupted volume is clean for our fsck (but
+#  3d. a shrink whose new size needs smaller metadata areas (1100 -> 600 MiB: SSA 2 -> 1
+#     segment, NAT 2 -> 1 per copy): the areas are fitted (moved twice, see resize.h),
+#     segment 0, the areas and the main area end where mkfs puts them for 600 MiB; with
+#     -s they stay as large;
+#  4. a fault at every write (sampled on the long ones) of a relocating grow, a shrink,
+#     a grow within the areas and the fitted shrink: each interrupted volume is clean for our fsck (but
 #     for the free segment count, which Linux recomputes and never reads, and the pack
 #     not in use, which Linux does not check) with every
 #     file unchanged and the old or the new size; running resize.f2fs again finishes
@@ -199,6 +203,38 @@ else
 fi
 verify "shrink into holes" "$FS" $((340 * 256)) "$TEST_TMP/ssr.sha"
 
+# 3d. the metadata areas fitted to a shrink's new size
+FT=$TEST_TMP/fit.img
+truncate -s 1100M "$FT"
+"$MKFS" -f -q -O extra_attr,inode_checksum,lost_found "$FT" >/dev/null 2>&1 || hard_error "mkfs failed"
+age_image "$FT"
+shas "$FT" > "$TEST_TMP/fit.sha" || hard_error "cannot read the files of the 1100 MiB image"
+cp --sparse=always "$FT" "$TEST_TMP/fit_before.img"
+FRESH=$TEST_TMP/fresh600.img
+truncate -s 600M "$FRESH"
+"$MKFS" -f -q -O extra_attr,inode_checksum,lost_found "$FRESH" >/dev/null 2>&1 || hard_error "mkfs failed"
+areas() { for f in segment0_blkaddr nat_blkaddr ssa_blkaddr main_blkaddr segment_count_nat segment_count_ssa segment_count_main; do printf '%s=%s ' $f "$(sbf "$1" $f)"; done; }
+[ "$(sbf "$FT" main_blkaddr)" -gt "$(sbf "$FRESH" main_blkaddr)" ] ||
+	hard_error "the 1100 MiB volume's areas are not larger than 600 MiB's"
+if "$RESIZE" -t $((600 * 2048)) "$FT" > "$TEST_TMP/out" 2>&1 && grep -q "^metadata areas fitted" "$TEST_TMP/out" &&
+   [ "$(areas "$FT")" = "$(areas "$FRESH")" ]; then
+	tap_ok "shrink 1100 -> 600 MiB, areas as mkfs makes them for 600 MiB ($(areas "$FT")): $(tr '\n' ' ' < "$TEST_TMP/out")"
+else
+	tap_fail "fitted shrink: $(cat "$TEST_TMP/out"); areas $(areas "$FT"), mkfs's $(areas "$FRESH")"
+fi
+verify "shrink with the areas fitted" "$FT" $((600 * 256)) "$TEST_TMP/fit.sha"
+cp --sparse=always "$TEST_TMP/fit_before.img" "$TEST_TMP/fits.img"
+if "$RESIZE" -s -t $((600 * 2048)) "$TEST_TMP/fits.img" > "$TEST_TMP/out" 2>&1 &&
+   [ "$(sbf "$TEST_TMP/fits.img" main_blkaddr)" = "$(sbf "$FT" main_blkaddr)" ]; then
+	tap_fail "-s: the areas moved: $(areas "$TEST_TMP/fits.img")"
+elif [ "$(sbf "$TEST_TMP/fits.img" main_blkaddr)" = "$(sbf "$TEST_TMP/fit_before.img" main_blkaddr)" ] &&
+     [ "$(sbf "$TEST_TMP/fits.img" block_count)" = $((600 * 256)) ]; then
+	tap_ok "-s: shrunk with the areas kept (main area at block $(sbf "$TEST_TMP/fits.img" main_blkaddr))"
+else
+	tap_fail "-s shrink: $(cat "$TEST_TMP/out")"
+fi
+verify "-s shrink" "$TEST_TMP/fits.img" $((600 * 256)) "$TEST_TMP/fit.sha"
+
 # 4. faults.  fault_run N SRC TARGET_BYTES OLD_BLOCKS NEW_BLOCKS ARGS...: resize a copy of
 # SRC (its file grown to TARGET_BYTES) with the N-th write failing; prints "old", "new"
 # or "done", or why the interrupted volume is wrong (then returns 1).  Then, for a
@@ -267,4 +303,13 @@ fault_loop "faults, grow -s to 768 MiB" "$BASE" 768M $((256 * 256)) $((768 * 256
 cp "$TEST_TMP/ssr.sha" "$TEST_TMP/before.sha"
 fault_loop "faults, shrink into holes to 340 MiB" "$TEST_TMP/ssr_before.img" 512M $((512 * 256)) \
 	$((340 * 256)) -t $((340 * 2048))
+# the fitted shrink (3d); running again must also end with mkfs's areas
+cp "$TEST_TMP/fit.sha" "$TEST_TMP/before.sha"
+fault_loop "faults, shrink to 600 MiB with the areas fitted" "$TEST_TMP/fit_before.img" 1100M \
+	$((1100 * 256)) $((600 * 256)) -t $((600 * 2048))
+if [ "$(areas "$TEST_TMP/f.img")" = "$(areas "$FRESH")" ]; then
+	tap_ok "the last run after a fault ended with mkfs's areas for 600 MiB"
+else
+	tap_fail "after the faults: areas $(areas "$TEST_TMP/f.img"), mkfs's $(areas "$FRESH")"
+fi
 tap_summary

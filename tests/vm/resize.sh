@@ -7,7 +7,8 @@
 # sha256 manifest of each goes to a small raw disk.  On the host: g2's image grows to 2 GiB, g10's to 2560 MiB and g64's to
 # 128 GiB (all
 # past what their SIT and SSA cover: the metadata areas are rebuilt), sh shrinks to
-# 448 MiB below its last used section and its image is cut to that size.  Boot 2:
+# 448 MiB below its last used section, its metadata areas fitted to the new size (the
+# main area starts where mkfs puts it for 448 MiB), and its image is cut to that size.  Boot 2:
 # Linux mounts each, every file reads back with its sha256, df shows the new size,
 # 16 MiB more can be written and read back; both fscks clean after unmount.
 # md is a two-device volume (our mkfs -c, 128 MiB + 128 MiB, aged by Linux like g10):
@@ -119,11 +120,18 @@ last=$(last_used "$img")
 if [ "$last" -lt 224 ]; then
 	vm_fail "sh: the aged volume's last used segment is $last, not past the 448 MiB cut"
 fi
-if "$RESIZE" -t $((448 * 2048)) "$img" >"$VM_OUT/sh.resize" 2>&1 && grep -q "^shrunk" "$VM_OUT/sh.resize"; then
-	vm_log "sh shrunk to 448 MiB (last used segment was $last): $(tr '\n' ' ' <"$VM_OUT/sh.resize")"
+# main_at IMG: the superblock's main_blkaddr
+main_at() { "$DUMP" "$1" 2>/dev/null | awk '$1 == "main_blkaddr" { print $2; exit }'; }
+truncate -s 448M "$VM_OUT/fresh448.img"
+"$VM_MKFS" -f -q "$VM_OUT/fresh448.img" >/dev/null 2>&1 || vm_fail "mkfs of a 448 MiB image failed"
+want_main=$(main_at "$VM_OUT/fresh448.img")
+rm -f "$VM_OUT/fresh448.img"
+if "$RESIZE" -t $((448 * 2048)) "$img" >"$VM_OUT/sh.resize" 2>&1 && grep -q "^shrunk" "$VM_OUT/sh.resize" &&
+   grep -q "^metadata areas fitted" "$VM_OUT/sh.resize" && [ "$(main_at "$img")" = "$want_main" ]; then
+	vm_log "sh shrunk to 448 MiB (last used segment was $last), its metadata areas fitted (main area at block $want_main, as mkfs puts it): $(tr '\n' ' ' <"$VM_OUT/sh.resize")"
 	truncate -s 448M "$img"
 else
-	vm_fail "sh: shrink: $(cat "$VM_OUT/sh.resize")"
+	vm_fail "sh: shrink: $(cat "$VM_OUT/sh.resize"); main area at block $(main_at "$img"), mkfs's at $want_main"
 fi
 for d in g2 g10 sh g64; do vm_fsck $d "after resize.f2fs"; done
 md_fsck "after aging"
