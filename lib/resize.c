@@ -288,6 +288,27 @@ static int widen_nat(struct zf2fs_layout *lay, const struct zf2fs_layout_opts *l
 	return 0;
 }
 
+/* Fitting the areas is no reason to fill the holes of dirty segments or to compact: the
+ * first move empties sections [0, @evac) only into whole free sections outside them,
+ * as many as sections_for counts (with a section to spare for each log). */
+static int room_to_fit(struct zf2fs_vol *vol, const struct zf2fs_sit_entry *sit, uint32_t evac,
+		       char *why, size_t whylen)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	uint32_t free_in, free_all, need;
+	uint64_t valid_in, valid_all;
+
+	sections_state(vol, sit, 0, evac, &free_in, &valid_in);
+	sections_state(vol, sit, 0, vi->main_secs, &free_all, &valid_all);
+	need = valid_in ? sections_for(vol, valid_in) : 0;
+	if (free_all - free_in >= need)
+		return 0;
+	return zf2fs_set_why(why, whylen, -ENOSPC, "the main area's first %u sections hold %llu "
+			     "blocks, and %u free sections are outside them (%u needed): free "
+			     "space first (gc.f2fs collect) and run again", evac,
+			     (unsigned long long)valid_in, free_all - free_in, need);
+}
+
 static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
 			   struct zf2fs_resize_plan *p, uint64_t target_end_segs,
 			   char *why, size_t whylen)
@@ -632,8 +653,7 @@ static int plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
 		if (!err && p->evac_secs)
 			err = relocation_room(vol, p, why, whylen);
 		if (!err && p->evac_secs)
-			err = room_to_empty(vol, sit, 0, p->evac_secs, "moving the metadata areas",
-					    &p->short_secs, why, whylen);
+			err = room_to_fit(vol, sit, p->evac_secs, why, whylen);
 		if (err)
 			goto out;
 	}
@@ -733,7 +753,7 @@ out:
 ZF2FS_EXPORT int zf2fs_resize_plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
 				   struct zf2fs_resize_plan *p, char *why, size_t whylen)
 {
-	char reason[100];
+	char reason[160];
 	int err = plan(vol, o, p, !o->safe, why, whylen);
 
 	/* fitting the areas is worth no refusal: the volume keeps them as they are */

@@ -333,6 +333,16 @@ static int steps(struct run *r)
 		err = reset_free_zones(r);
 		if (!err)
 			err = step(r, &p);
+		if (err == -ENOSPC && p.fit) {
+			/* fitting the areas is worth no failure: the volume is the one the last
+			 * checkpoint left, of the new size; the areas stay */
+			snprintf(r->rep->meta_note, sizeof(r->rep->meta_note), "the metadata areas "
+				 "stay larger than the size needs, since fitting them stopped: %s",
+				 r->why);
+			r->why[0] = '\0';
+			r->pinned.safe = true;
+			err = reopen(r);
+		}
 		if (!err)
 			err = reset_free_zones(r);
 		if (!err)
@@ -340,7 +350,7 @@ static int steps(struct run *r)
 	}
 	if (!err && (p.counters_stale || p.free_stale))
 		err = commit_space(r, &p);
-	if (!err)
+	if (!err && p.meta_note[0])
 		snprintf(r->rep->meta_note, sizeof(r->rep->meta_note), "%s", p.meta_note);
 	return err;
 }

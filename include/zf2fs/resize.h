@@ -90,7 +90,7 @@ struct zf2fs_resize_plan {
 	uint32_t rsvd_segments, ovp_segments;
 	double overprovision;
 	char note[160];               /* how the overprovision was chosen */
-	char meta_note[200];          /* why oversized metadata areas stay, when they do */
+	char meta_note[256];          /* why oversized metadata areas stay, when they do */
 };
 
 /* What resizing @vol (opened, clean) to @o->target_blocks takes, one step at a time: 0
@@ -114,7 +114,7 @@ struct zf2fs_resize_report {
 	uint32_t zones_reset;            /* zoned: zones of free sections reset */
 	uint32_t main_blkaddr_before;    /* where the main area started, and starts now */
 	uint32_t main_blkaddr_after;
-	char meta_note[200];             /* the last plan's meta_note */
+	char meta_note[256];             /* why oversized metadata areas stay, when they do */
 };
 
 /* Resize the volume on @devs (opened for writing by the caller; the last one already has
