@@ -180,26 +180,34 @@ else
 	else tap_ok "faults, $W writes of the first device: $((runs - 1)) faults (every ${step}th and the last 12): $olds left the old size, $news the new, all clean with files unchanged; $fin finished by running again, both fscks clean"
 	fi
 fi
+# as_mkfs NAME: the last resize's output ($TEST_TMP/out) says the areas were fitted, and
+# segment 0, the main area, the device list and the block count are mkfs's for 128 +
+# 128 MiB; every file unchanged, both fscks clean
+as_mkfs()
+{
+	local why="" n0 n1
+	read -r n0 n1 < <(devsegs)
+	grep -q "^metadata areas fitted" "$TEST_TMP/out" || why="areas not fitted: $(tr '\n' ' ' < "$TEST_TMP/out")"
+	[ -z "$why" ] && [ "$(sbf segment0_blkaddr) $(sbf main_blkaddr) $n0 $n1" != "$OLD_SEG0 $OLD_MAIN $D0 $D1" ] &&
+		why="segment 0 $(sbf segment0_blkaddr), main $(sbf main_blkaddr), devices $n0+$n1; mkfs makes $OLD_SEG0, $OLD_MAIN, $D0+$D1"
+	[ -z "$why" ] && [ "$(sbf block_count)" != "$OLD_BC" ] && why="block_count $(sbf block_count), expected $OLD_BC"
+	[ -z "$why" ] && { shas "$A" > "$TEST_TMP/after.sha" || why="cannot read the files"; }
+	[ -z "$why" ] && ! cmp -s "$TEST_TMP/before.sha" "$TEST_TMP/after.sha" &&
+		why="files changed: $(diff "$TEST_TMP/before.sha" "$TEST_TMP/after.sha" | head -4)"
+	[ -z "$why" ] && { why=$(both_clean) || true; }
+	if [ -z "$why" ]; then
+		tap_ok "$1: segment 0 $OLD_SEG0, main area $OLD_MAIN, devices $n0+$n1 segments, as mkfs makes them for 128 + 128 MiB; files unchanged, fscks (ours$REFNOTE) clean: $(tr '\n' ' ' < "$TEST_TMP/out")"
+	else
+		tap_fail "$1: $why"
+	fi
+}
+
 # 4. back down: the grown volume's second device shrunk to 128 MiB again.  The areas the
 # grow rebuilt are larger than 256 MiB needs, and the old ones' space in front of
 # segment 0 holds areas of the size mkfs gives: they go back there in one move, and the
 # layout is the one mkfs made (segment 0, main area, device list).
 "$RESIZE" -t $((128 * 2048)) "$A" > "$TEST_TMP/out" 2>&1 || tap_fail "shrink back: $(cat "$TEST_TMP/out")"
-read -r N0 N1 < <(devsegs)
-why=""
-grep -q "^metadata areas fitted" "$TEST_TMP/out" || why="areas not fitted: $(tr '\n' ' ' < "$TEST_TMP/out")"
-[ -z "$why" ] && [ "$(sbf segment0_blkaddr) $(sbf main_blkaddr) $N0 $N1" != "$OLD_SEG0 $OLD_MAIN $D0 $D1" ] &&
-	why="segment 0 $(sbf segment0_blkaddr), main $(sbf main_blkaddr), devices $N0+$N1; mkfs made $OLD_SEG0, $OLD_MAIN, $D0+$D1"
-[ -z "$why" ] && [ "$(sbf block_count)" != "$OLD_BC" ] && why="block_count $(sbf block_count), expected $OLD_BC"
-[ -z "$why" ] && { shas "$A" > "$TEST_TMP/after.sha" || why="cannot read the files"; }
-[ -z "$why" ] && ! cmp -s "$TEST_TMP/before.sha" "$TEST_TMP/after.sha" &&
-	why="files changed: $(diff "$TEST_TMP/before.sha" "$TEST_TMP/after.sha" | head -4)"
-[ -z "$why" ] && { why=$(both_clean) || true; }
-if [ -z "$why" ]; then
-	tap_ok "shrunk back to 128 + 128 MiB: segment 0 $OLD_SEG0, main area $OLD_MAIN, devices $N0+$N1 segments, as mkfs made them; files unchanged, fscks (ours$REFNOTE) clean: $(tr '\n' ' ' < "$TEST_TMP/out")"
-else
-	tap_fail "shrunk back: $why"
-fi
+as_mkfs "shrunk back to 128 + 128 MiB"
 
 # 5. a volume made with a 1100 MiB second device, its second device shrunk to 128 MiB:
 # the areas move twice (first onto the main area's first sections, on the first device),
@@ -211,21 +219,7 @@ truncate -s 128M "$A"; truncate -s 1100M "$B"
 age_image "$A"
 shas "$A" > "$TEST_TMP/before.sha" || hard_error "cannot read the files of the 128 + 1100 MiB volume"
 [ "$(sbf main_blkaddr)" -gt "$OLD_MAIN" ] || hard_error "the 128 + 1100 MiB volume's areas are not larger"
-"$RESIZE" -t $((128 * 2048)) "$A" > "$TEST_TMP/out" 2>&1 || tap_fail "shrink 1100 -> 128 MiB: $(cat "$TEST_TMP/out")"
-read -r N0 N1 < <(devsegs)
-why=""
-grep -q "^shrunk" "$TEST_TMP/out" && grep -q "^metadata areas fitted" "$TEST_TMP/out" ||
-	why="not shrunk with the areas fitted: $(tr '\n' ' ' < "$TEST_TMP/out")"
-[ -z "$why" ] && [ "$(sbf segment0_blkaddr) $(sbf main_blkaddr) $N0 $N1" != "$OLD_SEG0 $OLD_MAIN $D0 $D1" ] &&
-	why="segment 0 $(sbf segment0_blkaddr), main $(sbf main_blkaddr), devices $N0+$N1; mkfs makes $OLD_SEG0, $OLD_MAIN, $D0+$D1"
-[ -z "$why" ] && [ "$(sbf block_count)" != "$OLD_BC" ] && why="block_count $(sbf block_count), expected $OLD_BC"
-[ -z "$why" ] && { shas "$A" > "$TEST_TMP/after.sha" || why="cannot read the files"; }
-[ -z "$why" ] && ! cmp -s "$TEST_TMP/before.sha" "$TEST_TMP/after.sha" &&
-	why="files changed: $(diff "$TEST_TMP/before.sha" "$TEST_TMP/after.sha" | head -4)"
-[ -z "$why" ] && { why=$(both_clean) || true; }
-if [ -z "$why" ]; then
-	tap_ok "second device 1100 -> 128 MiB, the areas fitted: segment 0, main area and device list as mkfs makes them for 128 + 128 MiB, files unchanged, fscks (ours$REFNOTE) clean: $(tr '\n' ' ' < "$TEST_TMP/out")"
-else
-	tap_fail "second device 1100 -> 128 MiB: $why"
-fi
+"$RESIZE" -t $((128 * 2048)) "$A" > "$TEST_TMP/out" 2>&1 && grep -q "^shrunk" "$TEST_TMP/out" ||
+	tap_fail "shrink 1100 -> 128 MiB: $(cat "$TEST_TMP/out")"
+as_mkfs "second device 1100 -> 128 MiB, the areas fitted"
 tap_summary

@@ -107,4 +107,4 @@ tests_unit_test_lzo_CFLAGS = $(UNIT_CFLAGS) $(LZO_CFLAGS)
 tests_unit_test_lzo_LDADD = $(UNIT_LDADD) $(LZO_LIBS)
 endif
 EXTRA_DIST += tests/unit/data
-noinst_HEADERS += tests/unit/unit.h
+noinst_HEADERS += tests/unit/unit.h tests/unit/unit_aged.h

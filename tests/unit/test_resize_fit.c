@@ -15,6 +15,7 @@
 #include <errno.h>
 
 #include "unit.h"
+#include "unit_aged.h"
 #include "zf2fs/access.h"
 #include "zf2fs/file.h"
 #include "zf2fs/move.h"
@@ -70,76 +71,16 @@ static void mkfs_layout(struct zf2fs_dev *dev, uint64_t bytes, struct zf2fs_mkfs
  * the areas' first move has files in the sections it empties. */
 static struct zf2fs_dev *make_aged(void)
 {
+	const struct unit_files files = { NFILES, file_len, fill, kept };
 	struct zf2fs_mkfs_opts mk;
 	struct zf2fs_layout lay;
 	struct zf2fs_dev *dev;
-	struct zf2fs_vol *vol;
-	struct zf2fs_txn *txn;
-	struct zf2fs_move_stats st = { 0 };
-	uint8_t *buf = malloc(MiB);
-	char name[16];
-	uint32_t moved = 0;
 
-	assert_non_null(buf);
 	assert_int_equal(zf2fs_dev_open_memory(FULL, &unit_quiet, &dev), 0);
 	mkfs_layout(dev, FULL, &mk, &lay);
 	assert_int_equal(zf2fs_mkfs_write(&dev, &lay, &mk, &unit_quiet), 0);
-	for (unsigned part = 0; part < 3; part++) {
-		vol = open_vol(dev);
-		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
-		zf2fs_txn_set_time(txn, 1700000100 + part);
-		zf2fs_txn_fresh_logs(txn);
-		for (unsigned i = part; i < NFILES; i += 3) {
-			snprintf(name, sizeof(name), "f%03u", i);
-			fill(buf, i, file_len(i));
-			assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, name, 0100644, buf,
-							  file_len(i), NULL), 0);
-		}
-		assert_int_equal(zf2fs_txn_commit(txn), 0);
-		zf2fs_txn_free(txn);
-		zf2fs_vol_close(vol);
-	}
-	vol = open_vol(dev);
-	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
-	for (unsigned i = 0; i < NFILES; i++) {
-		if (kept(i))
-			continue;
-		snprintf(name, sizeof(name), "f%03u", i);
-		assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, name), 0);
-	}
-	assert_int_equal(zf2fs_txn_commit(txn), 0);
-	zf2fs_txn_free(txn);
-	zf2fs_vol_close(vol);
-
-	vol = open_vol(dev);
-	{
-		const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
-		struct zf2fs_sit_entry *sit;
-
-		assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
-		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
-		for (uint32_t sec = 0; sec + 8 < vi->main_secs && moved < 2; sec++) {
-			bool log = false;
-
-			for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
-				uint32_t s, off;
-
-				zf2fs_vol_curseg(vol, t, &s, &off);
-				log |= s == sec;
-			}
-			if (zf2fs_sit_valid_blocks(&sit[sec]) && !log) {
-				assert_int_equal(zf2fs_move_section(txn, sec, &st), 0);
-				moved++;
-			}
-		}
-		assert_int_equal(zf2fs_move_set_target(txn, vi->main_secs - 8, vi->main_secs), 0);
-		assert_int_equal(zf2fs_txn_commit(txn), 0);
-		zf2fs_txn_free(txn);
-		free(sit);
-	}
-	zf2fs_vol_close(vol);
-	assert_true(st.data_blocks > 10);
-	free(buf);
+	unit_write_files(&dev, 1, &files);
+	assert_true(unit_move_to_tail(&dev, 1, 8) > 10);
 	return dev;
 }
 

@@ -24,6 +24,7 @@
 #include <errno.h>
 
 #include "unit.h"
+#include "unit_aged.h"
 #include "zf2fs/access.h"
 #include "zf2fs/file.h"
 #include "zf2fs/move.h"
@@ -155,82 +156,14 @@ static void make_aged(struct rig *r, unsigned nd)
 /* make_aged on the open rig @r, the volume made for @r->fmt bytes of its last device */
 static void make_aged_on(struct rig *r)
 {
+	const struct unit_files files = { NFILES, file_len, fill, kept };
 	struct zf2fs_mkfs_opts mk;
 	struct zf2fs_layout lay;
-	struct zf2fs_vol *vol;
-	struct zf2fs_txn *txn;
-	struct zf2fs_move_stats st = { 0 };
-	struct zf2fs_sit_entry *sit;
-	uint8_t *buf = malloc(MiB);
-	char name[16];
 
-	assert_non_null(buf);
 	mkfs_layout(r, r->fmt, &mk, &lay);
 	assert_int_equal(zf2fs_mkfs_write(r->devs, &lay, &mk, &unit_quiet), 0);
-	for (unsigned part = 0; part < 3; part++) {
-		vol = rig_vol(r);
-		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
-		zf2fs_txn_set_time(txn, 1700000100 + part);
-		/* each part in sections of its own: the removals below leave partly valid
-		 * sections outside the logs */
-		zf2fs_txn_fresh_logs(txn);
-		for (unsigned i = part; i < NFILES; i += 3) {
-			snprintf(name, sizeof(name), "f%03u", i);
-			fill(buf, i, file_len(i));
-			assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, name, 0100644, buf,
-							  file_len(i), NULL), 0);
-		}
-		assert_int_equal(zf2fs_txn_commit(txn), 0);
-		zf2fs_txn_free(txn);
-		zf2fs_vol_close(vol);
-	}
-	vol = rig_vol(r);
-	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
-	for (unsigned i = 0; i < NFILES; i++) {
-		if (kept(i))
-			continue;
-		snprintf(name, sizeof(name), "f%03u", i);
-		assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, name), 0);
-	}
-	assert_int_equal(zf2fs_txn_commit(txn), 0);
-	zf2fs_txn_free(txn);
-	zf2fs_vol_close(vol);
-
-	vol = rig_vol(r);
-	{
-		const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
-		uint32_t sps = vi->segs_per_sec;
-
-		assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
-		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
-		uint32_t n = 0;
-
-		/* two sections no log is in, moved into the last zones */
-		for (uint32_t sec = 0; sec + 4 < vi->main_secs && n < 2; sec++) {
-			uint32_t v = 0;
-			bool log = false;
-
-			for (uint32_t k = 0; k < sps; k++)
-				v += zf2fs_sit_valid_blocks(&sit[sec * sps + k]);
-			for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
-				uint32_t s, off;
-
-				zf2fs_vol_curseg(vol, t, &s, &off);
-				log |= s / sps == sec;
-			}
-			if (v && !log) {
-				assert_int_equal(zf2fs_move_section(txn, sec, &st), 0);
-				n++;
-			}
-		}
-		assert_int_equal(zf2fs_move_set_target(txn, vi->main_secs - 4, vi->main_secs), 0);
-		assert_int_equal(zf2fs_txn_commit(txn), 0);
-		zf2fs_txn_free(txn);
-		free(sit);
-	}
-	zf2fs_vol_close(vol);
-	assert_true(st.data_blocks > 10);
-	free(buf);
+	unit_write_files(r->devs, r->nd, &files);
+	assert_true(unit_move_to_tail(r->devs, r->nd, 4) > 10);
 }
 
 /* Every kept file is there with its contents, the removed ones are not; the SIT adds up. */
