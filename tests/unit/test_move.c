@@ -1024,10 +1024,9 @@ static void data_run_faults(struct zf2fs_dev *(*fresh)(void), bool zoned)
 	}
 	zf2fs_dev_close(dev);
 	assert_true(olds > 0 && mids > 0 && again > 0);
-	print_message("%s: a fault at every %luth of the %lu writes of %u commits into a kept "
-		      "run: %lu left the old volume, %lu a completed commit's; %lu moved again "
-		      "whole\n", zoned ? "zoned" : "plain", sweep_step(5), writes, commits, olds,
-		      mids, again);
+	print_message("%s: a fault at %lu of the %lu writes of %u commits into a kept run: %lu "
+		      "left the old volume, %lu a completed commit's; %lu moved again whole\n",
+		      zoned ? "zoned" : "plain", olds + mids, writes, commits, olds, mids, again);
 	zf2fs_dev_close(base);
 }
 

@@ -169,32 +169,9 @@ static void make_aged_on(struct rig *r)
 /* Every kept file is there with its contents, the removed ones are not; the SIT adds up. */
 static void check_files(struct zf2fs_vol *vol)
 {
-	uint8_t *want = malloc(MiB), *got = malloc(MiB);
-	char name[16];
+	const struct unit_files files = { NFILES, file_len, fill, kept };
 
-	assert_non_null(want);
-	assert_non_null(got);
-	for (unsigned i = 0; i < NFILES; i++) {
-		struct zf2fs_node node;
-		uint32_t ino;
-		size_t len = 0;
-		int err;
-
-		snprintf(name, sizeof(name), "f%03u", i);
-		err = zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0);
-		if (!kept(i)) {
-			assert_int_equal(err, -ENOENT);
-			continue;
-		}
-		assert_int_equal(err, 0);
-		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
-		assert_int_equal(zf2fs_file_read_buf(vol, &node, got, MiB, &len, NULL, 0), 0);
-		assert_int_equal(len, file_len(i));
-		fill(want, i, len);
-		assert_memory_equal(got, want, len);
-	}
-	free(want);
-	free(got);
+	unit_check_files(vol, &files, NULL);
 	check_tables(vol);
 }
 

@@ -5,6 +5,7 @@
 #define ZF2FS_UNIT_AGED_H
 
 #include "unit.h"
+#include "zf2fs/file.h"
 #include "zf2fs/move.h"
 #include "zf2fs/txn.h"
 
@@ -102,6 +103,42 @@ static inline uint64_t unit_move_to_tail(struct zf2fs_dev **devs, unsigned nd, u
 	free(sit);
 	zf2fs_vol_close(vol);
 	return st.data_blocks;
+}
+
+/* Every kept file of @f is there with its contents (read by path), the removed ones are
+ * not; @each, when given, is called with each kept file's inode. */
+static inline void unit_check_files(struct zf2fs_vol *vol, const struct unit_files *f,
+				    void (*each)(struct zf2fs_vol *vol, uint32_t ino,
+						 const struct zf2fs_node *node, size_t len))
+{
+	uint8_t *want = malloc(1024 * 1024), *got = malloc(1024 * 1024);
+	char name[16];
+
+	assert_non_null(want);
+	assert_non_null(got);
+	for (unsigned i = 0; i < f->n; i++) {
+		struct zf2fs_node node;
+		uint32_t ino;
+		size_t len = 0;
+		int err;
+
+		snprintf(name, sizeof(name), "f%03u", i);
+		err = zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0);
+		if (!f->kept(i)) {
+			assert_int_equal(err, -ENOENT);
+			continue;
+		}
+		assert_int_equal(err, 0);
+		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+		assert_int_equal(zf2fs_file_read_buf(vol, &node, got, 1024 * 1024, &len, NULL, 0), 0);
+		assert_int_equal(len, f->len(i));
+		f->fill(want, i, len);
+		assert_true(memcmp(got, want, len) == 0);
+		if (each)
+			each(vol, ino, &node, len);
+	}
+	free(want);
+	free(got);
 }
 
 #endif

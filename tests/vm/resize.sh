@@ -16,6 +16,9 @@
 # the guest makes the same symlinks to its disks, which the kernel follows), its second
 # image grows 10x, past its SIT and SSA, so segment 0 moves and the device list changes;
 # Linux mounts it in boot 2 like the others.
+# ms is a two-device volume made 64 MiB + 1100 MiB, files written by Linux; its second
+# device shrinks to 64 MiB, the metadata areas fitted to the new size (the main area and
+# the device list end as mkfs makes them for 64 + 64 MiB); Linux mounts it in boot 2.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 RESIZE=$top_builddir/tools/resize.f2fs
@@ -30,6 +33,8 @@ vm_disk g64 64G
 vm_disk mf 16M
 vm_disk md0 128M
 vm_disk md1 128M
+vm_disk ms0 64M
+vm_disk ms1 1100M
 for d in g2 g10 sh g64; do vm_mkfs $d || vm_fail "mkfs $d failed"; done
 # the superblock holds the device paths: short ones, the same on the host and the guest
 MD=/tmp/zrg$$
@@ -37,33 +42,43 @@ rm -rf "$MD"; mkdir -p "$MD"
 trap 'rm -rf "$MD"' EXIT
 ln -s "$(vm_img md0)" "$MD/0"; ln -s "$(vm_img md1)" "$MD/1"
 "$VM_MKFS" -f -c "$MD/1" "$MD/0" >"$VM_OUT/md.mkfs.log" 2>&1 || vm_fail "mkfs -c md failed"
+ln -s "$(vm_img ms0)" "$MD/s0"; ln -s "$(vm_img ms1)" "$MD/s1"
+"$VM_MKFS" -f -c "$MD/s1" "$MD/s0" >"$VM_OUT/ms.mkfs.log" 2>&1 || vm_fail "mkfs -c ms failed"
 
-# md_fsck WHEN: both fscks on the two-device volume, by the paths it records
+# md_fsck WHEN [NAME PATH]: both fscks on a two-device volume (md unless named), by the
+# paths it records
 md_fsck() {
-	if "$top_builddir/fsck/fsck.f2fs" -f -n "$MD/0" >"$VM_OUT/md.fsck.log" 2>&1; then
-		vm_log "md: our fsck $1: clean"
+	n=${2:-md} p=${3:-$MD/0}
+	if "$top_builddir/fsck/fsck.f2fs" -f -n "$p" >"$VM_OUT/$n.fsck.log" 2>&1; then
+		vm_log "$n: our fsck $1: clean"
 	else
-		vm_fail "md: our fsck $1: $(tail -n 5 "$VM_OUT/md.fsck.log")"
+		vm_fail "$n: our fsck $1: $(tail -n 5 "$VM_OUT/$n.fsck.log")"
 	fi
 	[ -x "$VM_HOST_FSCK" ] || return 0
-	"$VM_HOST_FSCK" --dry-run "$MD/0" >"$VM_OUT/md.ref.log" 2>&1
+	"$VM_HOST_FSCK" --dry-run "$p" >"$VM_OUT/$n.ref.log" 2>&1
 	rc=$?
-	problems=$(vm_fsck_problems "$VM_OUT/md.ref.log")
+	problems=$(vm_fsck_problems "$VM_OUT/$n.ref.log")
 	if [ "$rc" -ne 0 ] || [ -n "$problems" ]; then
-		vm_fail "md: $VM_HOST_FSCK $1: exit $rc: $problems $(tail -n 5 "$VM_OUT/md.ref.log")"
+		vm_fail "$n: $VM_HOST_FSCK $1: exit $rc: $problems $(tail -n 5 "$VM_OUT/$n.ref.log")"
 	else
-		vm_log "md: $VM_HOST_FSCK $1: clean"
+		vm_log "$n: $VM_HOST_FSCK $1: clean"
 	fi
 }
 
 { echo "MD=$MD"; cat <<'EOF'; } | vm_guest
 mkdir -p "$MD"; ln -s "$(zdisk md0)" "$MD/0"; ln -s "$(zdisk md1)" "$MD/1"
+ln -s "$(zdisk ms0)" "$MD/s0"; ln -s "$(zdisk ms1)" "$MD/s1"
 zmount md0 /mnt/md
 step "md: tree and files on two devices"
 zwork tree /mnt/md/t
 zwork fill /mnt/md/fill 40M 256 7
 zwork manifest /mnt/md /tmp/m.md
 zumount /mnt/md
+zmount ms0 /mnt/ms
+step "ms: files on two devices"
+zwork fill /mnt/ms/fill 32M 256 5
+zwork manifest /mnt/ms /tmp/m.ms
+zumount /mnt/ms
 mkdir -p /tmp/m
 for d in g2 g10 g64; do
 	zmount $d /mnt/$d
@@ -86,6 +101,7 @@ sync
 zwork manifest /mnt/sh /tmp/m/sh
 zumount /mnt/sh
 mv /tmp/m.md /tmp/m/md
+mv /tmp/m.ms /tmp/m/ms
 (cd /tmp && tar cf "$(zdisk mf)" m)
 EOF
 vm_boot
@@ -142,15 +158,30 @@ else
 	vm_fail "md: resize: $(cat "$VM_OUT/md.resize")"
 fi
 md_fsck "after resize.f2fs"
+md_fsck "after aging" ms "$MD/s0"
+truncate -s 64M "$VM_OUT/fresh_s0.img" "$VM_OUT/fresh_s1.img"
+"$VM_MKFS" -f -q -c "$VM_OUT/fresh_s1.img" "$VM_OUT/fresh_s0.img" >/dev/null 2>&1 ||
+	vm_fail "mkfs -c of 64 + 64 MiB images failed"
+want_main=$(main_at "$VM_OUT/fresh_s0.img")
+rm -f "$VM_OUT/fresh_s0.img" "$VM_OUT/fresh_s1.img"
+if "$RESIZE" -t $((64 * 2048)) "$MD/s0" >"$VM_OUT/ms.resize" 2>&1 && grep -q "^shrunk" "$VM_OUT/ms.resize" &&
+   grep -q "^metadata areas fitted" "$VM_OUT/ms.resize" && [ "$(main_at "$MD/s0")" = "$want_main" ]; then
+	vm_log "ms: second device shrunk to 64 MiB, metadata areas fitted (main area at block $want_main, as mkfs puts it for 64 + 64 MiB): $(tr '\n' ' ' <"$VM_OUT/ms.resize")"
+	truncate -s 64M "$(vm_img ms1)"
+else
+	vm_fail "ms: shrink: $(cat "$VM_OUT/ms.resize"); main area at block $(main_at "$MD/s0"), mkfs's at $want_main"
+fi
+md_fsck "after resize.f2fs" ms "$MD/s0"
 
 vm_detach_all
-for d in g2 g10 sh g64 mf md0 md1; do vm_attach $d; done
+for d in g2 g10 sh g64 mf md0 md1 ms0 ms1; do vm_attach $d; done
 { echo "MD=$MD"; cat <<'EOF'; } | vm_guest
 (cd /tmp && tar xf "$(zdisk mf)")
 mkdir -p "$MD"; ln -s "$(zdisk md0)" "$MD/0"; ln -s "$(zdisk md1)" "$MD/1"
-for d in g2 g10 sh g64 md; do
+ln -s "$(zdisk ms0)" "$MD/s0"; ln -s "$(zdisk ms1)" "$MD/s1"
+for d in g2 g10 sh g64 md ms; do
 	step "$d: mount the resized volume, verify every file"
-	if [ $d = md ]; then zmount md0 /mnt/md; else zmount $d /mnt/$d; fi
+	case $d in md|ms) zmount ${d}0 /mnt/$d ;; *) zmount $d /mnt/$d ;; esac
 	zwork verify /mnt/$d /tmp/m/$d
 	echo "ZDF $d $(df -k /mnt/$d | tail -1)"
 	step "$d: 16 MiB more"
@@ -164,9 +195,9 @@ EOF
 vm_boot
 log=$VM_OUT/boot2.log
 # df's size in KiB against the superblock's: block_count less what lies before segment 0
-for d in g2 g10 sh g64 md; do
+for d in g2 g10 sh g64 md ms; do
 	img=$(vm_img $d)
-	[ $d = md ] && img=$(vm_img md0)
+	case $d in md|ms) img=$(vm_img ${d}0) ;; esac
 	kib=$(sed -n "s/^ZDF $d [^ ]* *\([0-9]*\) .*/\1/p" "$log" | head -1)
 	sb=$(python3 - "$img" <<'PY'
 import struct, sys
@@ -185,4 +216,5 @@ PY
 done
 for d in g2 g10 sh g64; do vm_fsck $d "after Linux wrote to the resized volume"; done
 md_fsck "after Linux wrote to the resized volume"
+md_fsck "after Linux wrote to the resized volume" ms "$MD/s0"
 vm_finish
