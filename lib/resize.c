@@ -73,7 +73,7 @@ static int zoned_geoms(struct zf2fs_vol *vol, struct zf2fs_dev_geom *g, char *wh
  * much) and the main area has @main_segs: what mkfs gives a device of that size, whose
  * zones past the new end are gone.  Volumes without zones: the main area. */
 static uint32_t usable_for(struct zf2fs_vol *vol, const struct zf2fs_dev_geom *geoms,
-			   uint32_t seg0, uint32_t main_blkaddr, uint32_t dev0_cut,
+			   uint32_t seg0, uint32_t main_blkaddr, int64_t dev0_cut,
 			   uint64_t last_segs, uint32_t main_segs)
 {
 	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
@@ -90,8 +90,8 @@ static uint32_t usable_for(struct zf2fs_vol *vol, const struct zf2fs_dev_geom *g
 	lay.main_blkaddr = main_blkaddr;
 	lay.segment_count_main = main_segs;
 	for (unsigned i = 0; i + 1 < nd; i++)
-		lay.dev_segments[i] = (uint32_t)zf2fs_get(sb->devs[i].total_segments) -
-				      (i ? 0 : dev0_cut);
+		lay.dev_segments[i] = (uint32_t)((int64_t)zf2fs_get(sb->devs[i].total_segments) -
+						 (i ? 0 : dev0_cut));
 	lay.dev_segments[nd - 1] = (uint32_t)last_segs;
 	/* the last device cut (or grown) to its new size, in whole zones */
 	last->bytes = last_segs * ZF2FS_SEG_BYTES + (nd == 1 ? (uint64_t)seg0 * ZF2FS_BLKSIZE : 0);
@@ -402,10 +402,10 @@ static int relocation_room(struct zf2fs_vol *vol, const struct zf2fs_resize_plan
 		if (sec >= nr)
 			err = zf2fs_set_why(why, whylen, -EIO, "no zone record for section %u", sec);
 		else if (z[sec].type != ZF2FS_ZONE_CONV && z[sec].type != ZF2FS_ZONE_NONE)
-			err = zf2fs_set_why(why, whylen, -EOPNOTSUPP, "a zoned volume grows past its "
-					    "SIT and SSA only onto conventional space: the new "
-					    "metadata areas need main-area sections 0-%u conventional, "
-					    "section %u is on a sequential zone of device %u",
+			err = zf2fs_set_why(why, whylen, -EOPNOTSUPP, "a zoned volume's metadata areas "
+					    "move only onto conventional space: the new areas need "
+					    "main-area sections 0-%u conventional, section %u is on a "
+					    "sequential zone of device %u",
 					    p->evac_secs - 1, sec, z[sec].dev);
 	}
 	free(z);
@@ -505,12 +505,6 @@ static int plan_fit(struct zf2fs_vol *vol, struct zf2fs_resize_plan *p, char *wh
 				   (uint32_t)zf2fs_get(sb->segment_count_sit) <= lay.segment_count_sit &&
 				   (uint32_t)zf2fs_get(sb->segment_count_ssa) <= lay.segment_count_ssa))))
 		return 0;
-	if (zf2fs_vol_is_zoned(vol)) {
-		snprintf(p->meta_note, sizeof(p->meta_note), "the metadata areas stay larger than "
-			 "the size needs (the main area starts at block %u, could at %u): they are "
-			 "fitted on volumes without zones", vi->main_blkaddr, main_home);
-		return 0;
-	}
 	p->fit = true;
 	if (seg0 >= main_home) {
 		/* home, below segment 0: the segments between join the main area, free */
@@ -662,15 +656,20 @@ static int plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
 	{
 		uint32_t new_count = p->relocate ? (uint32_t)zf2fs_get(p->sb.segment_count) :
 				     (uint32_t)((vi->main_blkaddr - seg0) / BPS + p->new_main_segs);
-		uint32_t gap = (uint32_t)((vi->main_blkaddr - seg0) / BPS);
+		/* relocating: segment 0 moves, by this many segments */
+		uint32_t new_seg0 = (uint32_t)zf2fs_get(p->sb.segment0_blkaddr);
+		int64_t gap = ((int64_t)new_seg0 - seg0) / BPS;
 		uint32_t new_usable = p->relocate ?
-			usable_for(vol, zg, vi->main_blkaddr, (uint32_t)zf2fs_get(p->sb.main_blkaddr),
+			usable_for(vol, zg, new_seg0, (uint32_t)zf2fs_get(p->sb.main_blkaddr),
 				   gap, nd == 1 ? new_count : new_last, p->new_main_segs) :
 			usable_for(vol, zg, seg0, vi->main_blkaddr, 0, new_last, p->new_main_segs);
 
 		ratio = o->overprovision;
 		if (o->overprovision) {
 			snprintf(p->note, sizeof(p->note), "overprovision: %.2f%% as asked", ratio);
+		} else if (o->default_rule) {
+			snprintf(p->note, sizeof(p->note), "overprovision: mkfs's default rule, as "
+				 "the volume has");
 		} else if (!space_for(vi, new_count, p->new_main_segs, new_usable, 0, &lay, NULL, 0) &&
 			   lay.rsvd_segments == zf2fs_get(cp->rsvd_segment_count) &&
 			   lay.ovp_segments == zf2fs_get(cp->overprov_segment_count)) {
@@ -688,6 +687,7 @@ static int plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
 	}
 	if (err)
 		goto out;
+	p->default_rule = !ratio;
 	p->user_block_count = lay.user_block_count;
 	p->rsvd_segments = lay.rsvd_segments;
 	p->ovp_segments = lay.ovp_segments;

@@ -322,9 +322,12 @@ static int steps(struct run *r)
 	if (err)
 		return err;
 	r->rep->plan = p;
-	/* the ratio chosen now holds to the end: the later plans see counts half way */
+	/* the rule chosen now holds to the end (the later plans see counts half way): a
+	 * ratio as it is, mkfs's default rule as a rule, since each step's main area (the
+	 * areas fitted) has a ratio of its own under it */
 	r->pinned = *r->o;
-	r->pinned.overprovision = p.overprovision;
+	r->pinned.overprovision = p.default_rule ? 0 : p.overprovision;
+	r->pinned.default_rule = p.default_rule;
 	r->o = &r->pinned;
 	for (int round = 0; !err && (p.kind != ZF2FS_RESIZE_NONE || p.relocate); round++) {
 		if (round == 3 || (round && p.kind != ZF2FS_RESIZE_NONE))

@@ -33,8 +33,8 @@
  *    + rise_segs).  Each move is written where the volume it replaces has nothing and
  *    switched by one superblock write; between the two the volume mounts with its new
  *    size and a main area smaller by the areas' size.  The NAT keeps every nid in use.
- *    Volumes without zones (one device or several); zoned volumes keep their areas,
- *    with a note (the first move needs conventional space).
+ *    On zoned volumes the first move, as a grow's, goes only onto conventional space
+ *    (else the areas stay, with a note); the second lands where areas were before.
  * When the free sections that the moved blocks need are too few but the partly valid
  * sections hold enough free blocks, those with the fewest valid blocks are emptied first
  * (compaction, as offline garbage collection does), in checkpoints of their own.
@@ -64,6 +64,9 @@ struct zf2fs_resize_opts {
 	uint64_t target_blocks;       /* new size of the last device, in 4 KiB blocks */
 	bool safe;                    /* -s: never move the metadata areas */
 	double overprovision;         /* -o; 0: the rule the volume was made with */
+	bool default_rule;            /* with overprovision 0: mkfs's default rule for the
+				       * new size, whatever the volume's counts say (how a
+				       * resize keeps the rule its first plan found) */
 	bool large_nat_bitmap;        /* -i: new metadata areas with the large NAT bitmap */
 	uint64_t batch_blocks;        /* blocks moved per checkpoint (0: 16384) */
 };
@@ -89,6 +92,7 @@ struct zf2fs_resize_plan {
 	uint64_t user_block_count;    /* the new size's space policy */
 	uint32_t rsvd_segments, ovp_segments;
 	double overprovision;
+	bool default_rule;            /* the counts follow mkfs's default rule */
 	char note[160];               /* how the overprovision was chosen */
 	char meta_note[256];          /* why oversized metadata areas stay, when they do */
 };

@@ -168,7 +168,8 @@ static int resize(struct zf2fs_dev *dev, uint64_t bytes, bool safe,
 	return err;
 }
 
-/* The superblock's areas are mkfs's for a device of @bytes. */
+/* The superblock's areas and the checkpoint's space counts are mkfs's for a device of
+ * @bytes. */
 static void check_areas(struct zf2fs_dev *dev, uint64_t bytes)
 {
 	struct zf2fs_mkfs_opts mk;
@@ -186,6 +187,12 @@ static void check_areas(struct zf2fs_dev *dev, uint64_t bytes)
 	assert_int_equal(zf2fs_get(sb->segment_count_main), lay.segment_count_main);
 	assert_int_equal(zf2fs_get(sb->segment_count_nat), lay.segment_count_nat);
 	assert_int_equal(zf2fs_get(sb->segment_count_ssa), lay.segment_count_ssa);
+	/* and the counts of mkfs's default rule, which the volume was made with */
+	assert_int_equal(zf2fs_get(zf2fs_vol_checkpoint(vol)->rsvd_segment_count), lay.rsvd_segments);
+	assert_int_equal(zf2fs_get(zf2fs_vol_checkpoint(vol)->overprov_segment_count),
+			 lay.ovp_segments);
+	assert_int_equal(zf2fs_get(zf2fs_vol_checkpoint(vol)->user_block_count),
+			 lay.user_block_count);
 	zf2fs_vol_close(vol);
 }
 

@@ -19,7 +19,10 @@
  * moves there, the device list adds up, every file reads back, the free count is the
  * kernel's, a fault at every write leaves the old size (the superblock is the last
  * write) and running again finishes; with conventional zones for only one of the
- * sections the new areas take, it is refused and the device is byte-identical.
+ * sections the new areas take, it is refused and the device is byte-identical.  Shrunk
+ * back to its first size, such a volume gets its metadata areas fitted: they return in
+ * one move to where mkfs put them, with mkfs's counts (a fault at every write of that
+ * shrink leaves the old size or the new, and running again finishes).
  */
 #include <errno.h>
 
@@ -377,19 +380,27 @@ static void fault_sweep_resize(const struct rig *base, uint64_t last_bytes, unsi
 	struct zf2fs_resize_report rep;
 	struct zf2fs_vol *vol;
 	struct rig r;
-	uint32_t old_main, new_main;
+	uint32_t old_main, new_main, fit_main;
 	unsigned long writes, k, old_seen = 0, new_seen = 0;
-	bool relocating;
+	bool relocating, fitting;
+	uint64_t old_blocks;
 
 	rig_copy(&r, base);
 	vol = rig_vol(&r);
 	old_main = zf2fs_vol_info(vol)->main_segs;
+	old_blocks = zf2fs_get(zf2fs_vol_super(vol)->block_count);
 	zf2fs_vol_close(vol);
 	writes = zf2fs_dev_write_count(r.devs[fdev]);
 	assert_int_equal(resize(&r, last_bytes, &rep), 0);
 	writes = zf2fs_dev_write_count(r.devs[fdev]) - writes;
 	new_main = rep.plan.new_main_segs;
 	relocating = rep.plan.relocate;
+	/* a shrink that fits the metadata areas ends with more main segments than its cut,
+	 * after a step with fewer: those are the new size too */
+	vol = rig_vol(&r);
+	fit_main = zf2fs_vol_info(vol)->main_segs;
+	zf2fs_vol_close(vol);
+	fitting = fit_main != new_main;
 	assert_true(new_main != old_main);
 	assert_true(writes > 0);
 	for (k = 1; k <= writes; k++) {
@@ -403,17 +414,21 @@ static void fault_sweep_resize(const struct rig *base, uint64_t last_bytes, unsi
 		assert_int_not_equal(err, 0);
 		vol = rig_vol(&r);
 		main = zf2fs_vol_info(vol)->main_segs;
-		assert_true(main == old_main || main == new_main);
-		if (main == new_main)
+		if (fitting && zf2fs_get(zf2fs_vol_super(vol)->block_count) != old_blocks)
+			new_seen++;   /* the cut done; the areas where one step put them */
+		else if (main == new_main)
 			new_seen++;
-		else
+		else if (main == old_main)
 			old_seen++;
+		else
+			fail_msg("a fault left %u main segments (%u before, %u after)", main,
+				 old_main, new_main);
 		check_files(vol);
 		zf2fs_vol_close(vol);
 		/* running again finishes */
 		assert_int_equal(resize(&r, last_bytes, &rep), 0);
 		vol = rig_vol(&r);
-		assert_int_equal(zf2fs_vol_info(vol)->main_segs, new_main);
+		assert_int_equal(zf2fs_vol_info(vol)->main_segs, fit_main);
 		check_files(vol);
 		zf2fs_vol_close(vol);
 		/* a grow interrupted between its superblock and its counts leaves the old
@@ -525,6 +540,23 @@ static void relocate(unsigned nd)
 		      "%llu metadata blocks\n", nd, old_segs, rep.plan.new_main_segs,
 		      (unsigned long long)rep.moved_blocks, (unsigned long long)rep.meta_blocks);
 	check_relocated(&r, old_main, old_ssa);
+	/* shrunk back: the areas the grow rebuilt are larger than the old size needs, and
+	 * the old areas' space in front of segment 0 holds mkfs's: they go back there, the
+	 * layout and counts mkfs's for that size */
+	assert_int_equal(resize(&r, r.fmt, &rep), 0);
+	print_message("%u device(s): shrunk back: %s\n", nd, rep.plan.note);
+	assert_int_equal(rep.plan.kind, ZF2FS_RESIZE_SHRINK);
+	assert_int_equal(rep.main_blkaddr_after, old_main);
+	check_counts(&r, r.fmt);
+	vol = rig_vol(&r);
+	check_files(vol);
+	zf2fs_vol_close(vol);
+	check_free(&r);
+	assert_int_equal(resize(&r, r.fmt, &rep), 0);
+	assert_int_equal(rep.plan.kind, ZF2FS_RESIZE_NONE);
+	assert_false(rep.plan.relocate);
+	print_message("%u device(s): shrunk back, the areas fitted (main area at block %u)\n",
+		      nd, old_main);
 	rig_close(&r);
 }
 
@@ -575,11 +607,17 @@ static void test_relocate_refused(void **state)
 
 static void test_relocate_faults(void **state)
 {
-	struct rig base;
+	struct zf2fs_resize_report rep;
+	struct rig base, grown;
 
 	(void)state;
 	make_small(&base, 1, GCONV);
 	fault_sweep_resize(&base, GFULL, 0);
+	/* the shrink back, fitting the areas */
+	rig_copy(&grown, &base);
+	assert_int_equal(resize(&grown, GFULL, &rep), 0);
+	fault_sweep_resize(&grown, GFMT, 0);
+	rig_close(&grown);
 	rig_close(&base);
 }
 

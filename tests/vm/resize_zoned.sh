@@ -21,7 +21,9 @@
 # to the front of a 1280 MiB one and grown 10x by resize.f2fs, which rebuilds the
 # SIT, NAT and SSA in the first sections of the main area (conventional zones);
 # Linux mounts it, reads every file, df shows the new size, 32 MiB more are
-# written; both fscks clean, write pointers as the zone report has them.
+# written; both fscks clean, write pointers as the zone report has them.  Then it is
+# shrunk back to 384 MiB, its metadata areas fitted (back in the conventional zones
+# in front of segment 0, the main area where mkfs put it): the same checks.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 RESIZE=$top_builddir/tools/resize.f2fs
@@ -162,6 +164,29 @@ ourfsck "$big"
 debfsck "$big"
 check_round reloc "$big" grown 53
 [ "$size" -gt $((full * 8)) ] || zfail "reloc: df shows $size KiB after the 10x grow, $full before"
+zcompare "$big" "$big"
+
+# Shrunk back to 384 MiB (past the 256 MiB of conventional zones, so that sequential
+# zones stay in it): the areas the grow rebuilt are larger than that needs, and the old
+# areas' conventional zones in front of segment 0 hold mkfs's (the same as for 128
+# MiB): the areas go back there in one move, the main area starting where mkfs put it
+# on the small device.
+grown_size=$size
+step "relocating grow: shrink back to 384 MiB, the metadata areas fitted"
+mainat() { dump.f2fs "$1" | awk '$1 == "main_blkaddr" { print $2; exit }'; }
+main_was=$(mainat "$small")
+ss=$(cat "/sys/block/$(basename "$big")/queue/logical_block_size")
+resize.f2fs -t $((384 * 1048576 / ss)) "$big" >/tmp/rs.log 2>&1 ||
+	{ cat /tmp/rs.log; zfail "resize.f2fs shrink back"; }
+cat /tmp/rs.log | sed 's/^/info: /'
+grep -q '^metadata areas fitted' /tmp/rs.log || zfail "reloc: shrunk back without fitting the areas"
+[ "$(mainat "$big")" = "$main_was" ] ||
+	zfail "reloc: main area at block $(mainat "$big") after the shrink back, mkfs put it at $main_was"
+ourfsck "$big"
+debfsck "$big" capacity-below-size
+check_round reloc "$big" fitted 54
+[ "$size" -lt $((grown_size / 2)) ] ||
+	zfail "reloc: df shows $size KiB after the shrink back to 384 MiB, $grown_size before"
 zcompare "$big" "$big"
 EOF
 vm_boot
