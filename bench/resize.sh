@@ -66,6 +66,10 @@ build_shrink()
 	done
 }
 
+# main_at: where the main area of $img starts
+# (awk reads to the end: with pipefail, a reader leaving early fails the pipe)
+main_at() { "$build/tools/dump.f2fs" "$img" 2>/dev/null | awk '$1 == "main_blkaddr" && !n { print $2; n = 1 }'; }
+
 # state IMG: files and blocks in use, as our fsck counts them
 state() { "$fsck" -f -n "$1" 2>&1 | tail -1 | sed 's/^[^:]*: //; s/;.*//'; }
 
@@ -108,10 +112,11 @@ g_ref=$(timed ref "$ref_resize" "$img"); checked "1.15" "$before" || :
 echo "shrink ${SHRINK_SIZE} GiB -> ${SHRINK_TO} GiB, holding $(( (SHRINK_FILES * 341 + 256) / 512 )) GiB"
 build_shrink; before=$(state "$img")
 s_ours=$(timed ours "$resize" -s -t $((SHRINK_TO * 2097152)) "$img"); checked ours "$before"
+main_s=$(main_at)
 build_shrink
 s_fit=$(timed ours-fit "$resize" -t $((SHRINK_TO * 2097152)) "$img"); checked "ours without -s" "$before"
-echo "  ours without -s: main area at block $("$build/tools/dump.f2fs" "$img" 2>/dev/null |
-	awk '$1 == "main_blkaddr" { print $2; exit }'), areas fitted"
+echo "  ours without -s: main area at block $(main_at) (with -s: $main_s; the same when too" \
+	"few sections are free to fit the areas)"
 build_shrink
 s_ref=$(timed ref "$ref_resize" -s -t $((SHRINK_TO * 2097152)) "$img"); checked "1.15" "$before" || :
 echo
@@ -121,4 +126,4 @@ row "grow ${GROW_FROM} -> ${GROW_TO} GiB" "$g_ours" "$g_ref"
 row "shrink ${SHRINK_SIZE} -> ${SHRINK_TO} GiB" "$s_ours" "$s_ref"
 set -- $s_fit
 echo
-echo "ours without -s (the metadata areas fitted): $1 s wall, $2 s CPU, $(($3 >> 20)) MiB written"
+echo "ours without -s (the metadata areas fitted where free sections allow): $1 s wall, $2 s CPU, $(($3 >> 20)) MiB written"
