@@ -451,14 +451,34 @@ static int nat_blocks_in_use(struct zf2fs_vol *vol, uint32_t from, uint32_t *ret
 	return err;
 }
 
+/* Whether areas laid out as @lay (from "home" @home) are worth fitting a volume whose
+ * segment 0 is at @seg0 to: they go home when the space below segment 0 holds them;
+ * else the first move, for areas at home larger than the size needs by a zone or more
+ * (a shrink's), or areas a grow moved only with a SIT or SSA larger than that: their
+ * NAT can be larger than mkfs gives, kept for the nids (plan_relocation), and is not
+ * worth moving every area twice for.  Larger areas in @lay never make it true. */
+static bool fit_applies(const struct zf2fs_super *sb, const struct zf2fs_vol_info *vi,
+			const struct zf2fs_layout *lay, uint32_t home, uint32_t seg0)
+{
+	uint32_t meta = lay->segment_count_ckpt + lay->segment_count_sit +
+			lay->segment_count_nat + lay->segment_count_ssa;
+	uint32_t main_home = home + meta * BPS, cur = (vi->main_blkaddr - seg0) / BPS;
+
+	if (main_home >= vi->main_blkaddr)
+		return false;
+	return seg0 >= main_home ||
+	       (cur >= meta + lay->segs_per_zone &&
+		(seg0 == home ||
+		 (uint32_t)zf2fs_get(sb->segment_count_sit) > lay->segment_count_sit ||
+		 (uint32_t)zf2fs_get(sb->segment_count_ssa) > lay->segment_count_ssa));
+}
+
 /* The next move of fitting the metadata areas to the size (include/zf2fs/resize.h), in
  * @p: the areas mkfs gives a volume from "home" (where mkfs puts segment 0: segment 0's
  * place modulo a zone, past the superblocks) to the main area's end, with a NAT that
- * keeps every nid in use.  They go home when the space below segment 0 holds them (the
- * second move); else, when the areas are larger than
- * that by a zone or more (their SIT or SSA larger, if a grow moved them), into the main
- * area's first sections (the first move).  Nothing
- * set when neither applies; a note when the volume is one this does not take. */
+ * keeps every nid in use; when fit_applies, they go home if the space below segment 0
+ * holds them (the second move), else into the main area's first sections (the first
+ * move).  Nothing set when fitting does not apply. */
 static int plan_fit(struct zf2fs_vol *vol, struct zf2fs_resize_plan *p, char *why, size_t whylen)
 {
 	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
@@ -470,7 +490,7 @@ static int plan_fit(struct zf2fs_vol *vol, struct zf2fs_resize_plan *p, char *wh
 	struct zf2fs_layout lay = { 0 };
 	uint32_t spz = vi->segs_per_sec * vi->secs_per_zone, zone_blks = spz * BPS;
 	uint32_t seg0 = (uint32_t)zf2fs_get(sb->segment0_blkaddr), home = seg0 % zone_blks;
-	uint32_t cur = (vi->main_blkaddr - seg0) / BPS, meta, used, main_home;
+	uint32_t meta, used, main_home;
 	uint64_t end = seg0 + (uint64_t)zf2fs_get(sb->segment_count) * BPS;
 	int err;
 
@@ -484,6 +504,10 @@ static int plan_fit(struct zf2fs_vol *vol, struct zf2fs_resize_plan *p, char *wh
 	lay.segment0_blkaddr = home;
 	lay.segment_count = (uint32_t)((end - home) / BPS);
 	zf2fs_layout_size_meta(&lay, &lo);
+	/* a NAT widened for the nids in use only makes the areas larger: the NAT is read
+	 * only when mkfs's areas would be worth it */
+	if (!fit_applies(sb, vi, &lay, home, seg0))
+		return 0;
 	err = nat_blocks_in_use(vol, lay.segment_count_nat / 2 * BPS, &used);
 	if (err)
 		return zf2fs_set_why(why, whylen, err, "cannot read the NAT");
@@ -491,20 +515,12 @@ static int plan_fit(struct zf2fs_vol *vol, struct zf2fs_resize_plan *p, char *wh
 		err = widen_nat(&lay, &lo, (used + BPS - 1) / BPS * 2, why, whylen);
 		if (err)
 			return err;
+		if (!fit_applies(sb, vi, &lay, home, seg0))
+			return 0;
 	}
 	meta = lay.segment_count_ckpt + lay.segment_count_sit + lay.segment_count_nat +
 	       lay.segment_count_ssa;
 	main_home = home + meta * BPS;
-	/* the first move for areas at home larger than the size needs (a shrink's); areas
-	 * a grow moved, only for a SIT or SSA larger than that: their NAT can be larger
-	 * than mkfs gives, kept for the nids (plan_relocation), and not worth moving every
-	 * area twice for */
-	if (main_home >= vi->main_blkaddr ||
-	    (seg0 < main_home && (cur < meta + spz ||
-				  (seg0 != home &&
-				   (uint32_t)zf2fs_get(sb->segment_count_sit) <= lay.segment_count_sit &&
-				   (uint32_t)zf2fs_get(sb->segment_count_ssa) <= lay.segment_count_ssa))))
-		return 0;
 	p->fit = true;
 	if (seg0 >= main_home) {
 		/* home, below segment 0: the segments between join the main area, free */

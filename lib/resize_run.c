@@ -255,36 +255,37 @@ static int reset_free_zones(struct run *r)
 	return 0;
 }
 
+/* Empty sections [@lo, @hi) into [@tlo, @thi), after making @short more sections free
+ * there by compaction when the plan found them lacking. */
+static int clear_sections(struct run *r, uint32_t lo, uint32_t hi, uint32_t tlo, uint32_t thi,
+			  uint32_t short_secs)
+{
+	uint32_t free_now, n;
+	struct victim *v;
+	int err = 0;
+
+	if (short_secs) {
+		err = survey(r, tlo, thi, &free_now, &v, &n);
+		if (!err) {
+			free(v);
+			err = compact(r, tlo, thi, free_now + short_secs);
+		}
+	}
+	return err ? err : empty_sections(r, lo, hi, tlo, thi);
+}
+
 /* One step of plan @p, whose kind is a size change or a move of the metadata areas. */
 static int step(struct run *r, struct zf2fs_resize_plan *p)
 {
-	uint32_t main_secs = zf2fs_vol_info(r->vol)->main_secs, free_now, n;
-	struct victim *v;
+	uint32_t main_secs = zf2fs_vol_info(r->vol)->main_secs;
 	int err = 0;
 
 	/* 1. empty what the new size or the new areas take away: checkpoints of moved
 	 * blocks, after room was made for them where the free sections were too few */
-	if (p->kind == ZF2FS_RESIZE_SHRINK) {
-		if (p->short_secs) {
-			err = survey(r, 0, p->cut_sec, &free_now, &v, &n);
-			if (!err) {
-				free(v);
-				err = compact(r, 0, p->cut_sec, free_now + p->short_secs);
-			}
-		}
-		if (!err)
-			err = empty_sections(r, p->cut_sec, main_secs, 0, p->cut_sec);
-	} else if (p->relocate && p->evac_secs) {
-		if (p->short_secs) {
-			err = survey(r, p->evac_secs, main_secs, &free_now, &v, &n);
-			if (!err) {
-				free(v);
-				err = compact(r, p->evac_secs, main_secs, free_now + p->short_secs);
-			}
-		}
-		if (!err)
-			err = empty_sections(r, 0, p->evac_secs, p->evac_secs, main_secs);
-	}
+	if (p->kind == ZF2FS_RESIZE_SHRINK)
+		err = clear_sections(r, p->cut_sec, main_secs, 0, p->cut_sec, p->short_secs);
+	else if (p->relocate && p->evac_secs)
+		err = clear_sections(r, 0, p->evac_secs, p->evac_secs, main_secs, p->short_secs);
 	if (!err)
 		err = zf2fs_resize_plan(r->vol, r->o, p, r->why, r->whylen);
 	if (err)
@@ -329,13 +330,12 @@ static int steps(struct run *r)
 	r->pinned.overprovision = p.default_rule ? 0 : p.overprovision;
 	r->pinned.default_rule = p.default_rule;
 	r->o = &r->pinned;
+	err = reset_free_zones(r);
 	for (int round = 0; !err && (p.kind != ZF2FS_RESIZE_NONE || p.relocate); round++) {
 		if (round == 3 || (round && p.kind != ZF2FS_RESIZE_NONE))
 			return zf2fs_set_why(r->why, r->whylen, -EIO, "the volume did not take the "
 					     "new size");
-		err = reset_free_zones(r);
-		if (!err)
-			err = step(r, &p);
+		err = step(r, &p);
 		if (err == -ENOSPC && p.fit) {
 			/* fitting the areas is worth no failure: the volume is the one the last
 			 * checkpoint left, of the new size; the areas stay */

@@ -25,7 +25,6 @@ static int mem_pread(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off)
 /* Memory devices by number, for copies to know their source (test code only). */
 static unsigned long mem_devices;
 
-
 static int mem_pwrite(struct zf2fs_dev *dev, const void *buf, size_t len, uint64_t off)
 {
 	memcpy(dev->mem + off, buf, len);
