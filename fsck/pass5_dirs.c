@@ -3,10 +3,13 @@
  * pass5_dirs.c - pass 5: the entries of one directory.
  *
  * For every used slot of every dentry block (or of the inline dentry area): the name must
- * fit its slots and hold neither '/' nor NUL; its hash must be the kernel's hash of the name
- * (in a casefolded directory of a volume with the casefold feature, of its folded form, as
- * lib/casefold.c folds it: a build without libunistring says once that it cannot check
- * those; not checked in encrypted directories, whose hash needs the plain name); it must
+ * fit its slots and hold neither '/' nor NUL (in an encrypted directory, whose names are
+ * ciphertext, any bytes: only the length counts, as for the kernel); its hash must be the
+ * kernel's hash of the name (in a casefolded directory of a volume with the casefold
+ * feature, of its folded form, as lib/casefold.c folds it: a build without libunistring
+ * says once that it cannot check those; in an encrypted directory, of the stored
+ * ciphertext, which is what the kernel hashes there; not checked in encrypted casefolded
+ * directories, whose hash is keyed: it needs the key and the plain name); it must
  * sit in the hash bucket its hash selects; it must name an existing
  * inode, with the file type of that inode; a directory may be named once.  "." and ".."
  * must be present, and a directory's i_pino must name its parent.  Children are handed to
@@ -28,24 +31,27 @@
 #include "zf2fs/txn.h"
 #include "zf2fs/txn_file.h"
 
-#define F2FS_ENCRYPT_FL 0x00000800u
-
 struct area {
 	int64_t bidx;            /* dentry block index; -1: the inline area */
 	uint32_t blkaddr, owner, ofs_in_node;
 };
 
+/* A name as problem lines show it: its bytes, or in an encrypted directory, where they
+ * are ciphertext, "{enc:HEX}" (as dump.f2fs shows such names). */
+#define SHOWN_LEN (2 * ZF2FS_NAME_LEN + 8)
+
 /* An entry to move to its hash bucket once the directory has been scanned. */
 struct move {
 	struct area from;
 	uint32_t slot, hash;
-	char name[ZF2FS_NAME_LEN + 1];
+	char name[SHOWN_LEN];
 };
 
 struct dscan {
 	struct fsck_ctx *ctx;
 	uint32_t ino, depth, dir_level;
 	bool check_hash, saw_dot, saw_dotdot;
+	bool opaque;             /* encrypted: names are ciphertext, any bytes */
 	bool fold;               /* with check_hash: the names hash folded (casefold) */
 	uint32_t (*visit)(struct fsck_ctx *, uint32_t, const struct dentry_ref *);
 	bool name_hashed;
@@ -211,7 +217,7 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 		uint32_t slots = zf2fs_dentry_slots(len);
 		uint32_t child = (uint32_t)zf2fs_get(de->ino), hash = (uint32_t)zf2fs_get(de->hash_code);
 		const uint8_t *name = v->filename[i];
-		char shown[ZF2FS_NAME_LEN + 1];
+		char shown[SHOWN_LEN];
 		struct problem_ctx p = { .parent = d->ino, .ino = child, .num = i, .str = shown };
 		struct zf2fs_dentry_view w;
 		uint32_t verdict;
@@ -230,6 +236,14 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 		}
 		memcpy(shown, name, len);
 		shown[len] = 0;
+		if (d->opaque && !(len == 1 && name[0] == '.') &&
+		    !(len == 2 && name[0] == '.' && name[1] == '.')) {
+			size_t k = (size_t)snprintf(shown, sizeof(shown), "{enc:");
+
+			for (uint32_t b = 0; b < len; b++)
+				k += (size_t)snprintf(shown + k, sizeof(shown) - k, "%02x", name[b]);
+			snprintf(shown + k, sizeof(shown) - k, "}");
+		}
 		if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.')) {
 			uint32_t want;
 
@@ -277,7 +291,7 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 			i += slots;
 			continue;
 		}
-		if (!name_ok(name, len)) {
+		if (!d->opaque && !name_ok(name, len)) {
 			if (fix_problem(ctx, PR_5_DENTRY_NAME_BAD, &p) && !writable_area(d, a, &w))
 				zf2fs_dentry_del(&w, i, slots);
 			i += slots;
@@ -466,7 +480,10 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 		    uint32_t (*visit)(struct fsck_ctx *, uint32_t, const struct dentry_ref *))
 {
 	uint32_t flags = (uint32_t)zf2fs_get(inode->i.i_flags);
-	bool fold = (flags & ZF2FS_CASEFOLD_FL) && !(flags & F2FS_ENCRYPT_FL);
+	/* the kernel keeps "encrypted" in i_advise, not in i_flags */
+	bool enc = inode->i.i_advise & ZF2FS_ADVISE_ENCRYPT;
+	bool casefolded = flags & ZF2FS_CASEFOLD_FL;
+	bool fold = casefolded && !enc;
 	/* the kernel folds only with the feature and its one encoding (utf8, 1) */
 	bool can_fold = fold && (ctx->vi->features & ZF2FS_FEAT_CASEFOLD) &&
 			ctx->sb->s_encoding == 1;
@@ -474,10 +491,13 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 		.ctx = ctx, .ino = ino, .visit = visit,
 		.depth = (uint32_t)zf2fs_get(inode->i.i_current_depth),
 		.dir_level = inode->i.i_dir_level,
-		.check_hash = !(flags & F2FS_ENCRYPT_FL) &&
-			      (!fold || (can_fold && zf2fs_have_casefold_support())),
+		/* encrypted: the plain hash of the ciphertext, unless casefolded too (then
+		 * a keyed hash of the folded plain name) */
+		.check_hash = enc ? !casefolded
+				  : (!fold || (can_fold && zf2fs_have_casefold_support())),
 		.fold = fold,
-		.name_hashed = (flags & ZF2FS_CASEFOLD_FL) && (flags & F2FS_ENCRYPT_FL),
+		.opaque = enc,
+		.name_hashed = casefolded && enc,
 		.inode = inode,
 	};
 	struct problem_ctx p = { .ino = ino };

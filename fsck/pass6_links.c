@@ -48,7 +48,6 @@ static uint32_t find_lost_found(struct fsck_ctx *ctx)
 	return 0;
 }
 
-#define F2FS_ENCRYPT_FL 0x00000800u
 
 /* Is the entry @name of a directory free to take: absent, or naming no usable inode (such
  * an entry was reported by pass 5, and removed if that was accepted)? */
@@ -95,7 +94,7 @@ static bool reconnect_home(struct fsck_ctx *ctx, uint32_t ino)
 	if (strlen(name) != len || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
 		goto out;
 	if (zf2fs_vol_read_node(ctx->vol, pino, d, NULL, NULL, 0) ||
-	    (zf2fs_get(d->i.i_flags) & (ZF2FS_CASEFOLD_FL | F2FS_ENCRYPT_FL)) ||
+	    (zf2fs_get(d->i.i_flags) & ZF2FS_CASEFOLD_FL) || (d->i.i_advise & ZF2FS_ADVISE_ENCRYPT) ||
 	    !name_free(ctx, d, name, len))
 		goto out;
 	p.parent = pino;
@@ -156,7 +155,8 @@ static uint32_t create_lost_found(struct fsck_ctx *ctx)
 	if (!root || (ctx->nid_flags[ZF2FS_ROOT_INO] & (NID_DIR | NID_REACHED | NID_BAD)) !=
 		     (NID_DIR | NID_REACHED) ||
 	    zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, root, NULL, NULL, 0) ||
-	    (zf2fs_get(root->i.i_flags) & (ZF2FS_CASEFOLD_FL | F2FS_ENCRYPT_FL)) ||
+	    (zf2fs_get(root->i.i_flags) & ZF2FS_CASEFOLD_FL) ||
+	    (root->i.i_advise & ZF2FS_ADVISE_ENCRYPT) ||
 	    zf2fs_dir_lookup(ctx->vol, root, "lost+found", 10, &found, NULL, NULL, 0) != -ENOENT)
 		goto out;
 	nid = free_nid(ctx);

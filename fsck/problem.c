@@ -141,7 +141,9 @@ static const struct problem_def problems[] = {
 	  "size %N is fine); the default inline xattr size fits it", PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
-	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has an invalid name (%S)",
+	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has a name the kernel cannot "
+	  "use (%S: empty, longer than its slots, or holding '/' or NUL outside an encrypted "
+	  "directory), so nothing can reach it by name",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_HASH_BAD, "directory %p: entry \"%S\" has hash 0x%N, expected 0x%M",
 	  PROMPT_FIX, PR_PREEN_OK },
@@ -151,7 +153,9 @@ static const struct problem_def problems[] = {
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DIR_DOT_MISSING, "directory %i: entry \"%S\" is missing", PROMPT_FIX,
 	  PR_PREEN_OK },
-	{ PR_5_DIR_MULTI_PARENT, "directory %i is also named in directory %p as \"%S\"",
+	{ PR_5_DIR_MULTI_PARENT, "directory %i is also named in directory %p as \"%S\" (a "
+	  "directory has one parent, its first name; the kernel's rmdir and rename would "
+	  "break the tree through a second)",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DIR_DEPTH_BAD, "directory %i: i_current_depth %N, its dentry blocks need %M hash "
 	  "levels (the kernel takes at most 63)", PROMPT_FIX, PR_PREEN_OK },

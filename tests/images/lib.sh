@@ -231,7 +231,7 @@ raw_write()
 }
 base() {
 	case $1 in
-	populated|unclean) xz -dc "$CASE_BASE/$1.img.xz" > "$IMG" ;;
+	populated|unclean|encrypted) xz -dc "$CASE_BASE/$1.img.xz" > "$IMG" ;;
 	fresh) rm -f "$IMG"; truncate -s 128M "$IMG"
 	       "$MKFS" -q -r -T 1700000000 -U 11111111-2222-3333-4444-555555555555 \
 		       -O extra_attr,inode_checksum,lost_found "$IMG" ;;
