@@ -32,6 +32,7 @@
 struct owner_cache {
 	uint32_t ino;
 	struct zf2fs_inode_geom g;
+	bool pinned;
 };
 
 struct mover {
@@ -135,6 +136,7 @@ static int owner_geometry(struct mover *m, uint32_t ino, const struct zf2fs_inod
 		err = -ZF2FS_EFSCORRUPTED;
 	if (!err)
 		err = zf2fs_inode_geometry(&in->i, m->t->vi->features, &m->oc.g);
+	m->oc.pinned = !err && (in->i.i_inline & ZF2FS_PIN_FILE);
 	free(in);
 	if (err) {
 		m->oc.ino = 0;
@@ -231,6 +233,16 @@ static int move_data_block(struct mover *m, uint64_t blk, uint32_t nid, uint32_t
 	err = owner_geometry(m, ino, &g);
 	if (err)
 		return not_alive(m, blk, "its owner's inode cannot be read", nid);
+	/* a pinned file (F2FS_IOC_SET_PIN_FILE) is read by block address from outside
+	 * the file system (swap, Android's OTA snapshots, bootloaders): the kernel's GC
+	 * leaves its blocks where they are, and so does every mover */
+	if (m->oc.pinned) {
+		zf2fs_logf(&m->t->vol->log, ZF2FS_MSG_ERROR, 0,
+			   "block %llu belongs to pinned file %u, whose blocks never move "
+			   "(the kernel's GC leaves them too); unpin it first",
+			   (unsigned long long)blk, ino);
+		return -EBUSY;
+	}
 	if (ino == nid) {
 		if (n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY) || ofs >= g->addrs)
 			return not_alive(m, blk, "its inode has no such slot", nid);
