@@ -6,7 +6,8 @@
 # (-all-static: libtool's -static would still link libc dynamically;
 # no sanitizers, they do not link statically.)
 check_PROGRAMS += tests/vm/zwork
-tests_vm_zwork_SOURCES = tests/vm/zwork.c tests/vm/sha256.c tests/vm/sha256.h
+tests_vm_zwork_SOURCES = tests/vm/zwork.c tests/vm/zwork.h tests/vm/zwork_content.c \
+	tests/vm/sha256.c tests/vm/sha256.h
 tests_vm_zwork_CFLAGS = -std=gnu11 $(WARN_CFLAGS)
 tests_vm_zwork_LDFLAGS = -all-static
 
@@ -24,7 +25,8 @@ VM_TESTS = \
 	tests/vm/sload.sh \
 	tests/vm/sload_compress.sh \
 	tests/vm/frag.sh \
-	tests/vm/resize.sh
+	tests/vm/resize.sh \
+	tests/vm/content.sh
 
 TESTS += $(VM_TESTS)
 # GC: victims traced in the VM against gc.f2fs replay

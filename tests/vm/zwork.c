@@ -35,6 +35,7 @@
 #include <linux/fiemap.h>
 
 #include "sha256.h"
+#include "zwork.h"
 
 /* F2FS_IOC_GARBAGE_COLLECT: _IOW(0xf5, 6, __u32); the argument selects a
  * foreground (1, synchronous) or background (0) collection. */
@@ -43,9 +44,7 @@
 #define KIB ((uint64_t)1024)
 #define MIB ((uint64_t)1024 * 1024)
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void die(const char *fmt, ...)
+void die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -57,7 +56,7 @@ static void die(const char *fmt, ...)
 	exit(1);
 }
 
-static unsigned long long parse_num(const char *s, const char *what)
+unsigned long long parse_num(const char *s, const char *what)
 {
 	char *end;
 	unsigned long long v;
@@ -99,7 +98,7 @@ static uint64_t rng_next(struct rng *r)
 
 /* The bytes of a generated file at a 4 KiB-aligned block depend only on
  * (seed, block index), so any block can be regenerated for checking. */
-static void gen_block(uint64_t seed, uint64_t blkno, uint8_t *buf, size_t len)
+void gen_block(uint64_t seed, uint64_t blkno, uint8_t *buf, size_t len)
 {
 	struct rng r;
 	size_t i;
@@ -135,7 +134,7 @@ static void write_all(int fd, const void *buf, size_t len, off_t off, const char
 
 /* Writes a generated file of size bytes; returns 0, or -ENOSPC when the
  * file system filled up and allow_full was set. */
-static int gen_file(const char *path, uint64_t size, uint64_t seed, int do_fsync,
+int gen_file(const char *path, uint64_t size, uint64_t seed, int do_fsync,
 		    int allow_full)
 {
 	static uint8_t buf[64 * 1024];
@@ -1162,6 +1161,7 @@ static const struct {
 	{ "interleave", cmd_interleave, "BLOCKS SEED FILE..." },
 	{ "fiemap", cmd_fiemap, "FILE" },
 	{ "selftest", cmd_selftest, "" },
+	ZWORK_CONTENT_COMMANDS
 };
 
 int main(int argc, char **argv)
