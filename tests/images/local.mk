@@ -35,7 +35,7 @@ EXTRA_DIST += $(DUMP_TESTS) tests/images/d_lib.sh tests/images/codes_needing_dev
 # The field-fuzz group: a quick subset here; bench/fuzz-fields.sh runs the whole matrix.
 TESTS += tests/images/fuzz_fields.sh tests/images/inject.sh
 EXTRA_DIST += tests/images/fuzz_fields.sh tests/images/inject.sh tests/images/fuzz_fields_lib.sh \
-	tests/images/fuzz_fields.roles tests/images/fuzz_fields.known tests/images/fuzz_fields.disagree
+	tests/images/fuzz_fields.roles tests/images/fuzz_fields_encrypted.roles tests/images/fuzz_fields.known tests/images/fuzz_fields.disagree
 # bash completion (completion/zf2fs.bash) against each tool's --help
 TESTS += tests/images/completion.sh
 EXTRA_DIST += tests/images/completion.sh
@@ -50,3 +50,6 @@ TESTS += tests/images/defrag.sh
 EXTRA_DIST += tests/images/defrag.sh tests/images/move_lib.sh
 TESTS += tests/images/resize.sh tests/images/resize_multi.sh
 EXTRA_DIST += tests/images/resize.sh tests/images/resize_multi.sh
+# the tools on what Linux writes: fscrypt, casefold, verity, compression, pinned files
+TESTS += tests/images/encrypted.sh
+EXTRA_DIST += tests/images/encrypted.sh
