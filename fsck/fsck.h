@@ -251,6 +251,10 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_BLOCK_FREE_STRAY     0x04002A
 #define PR_4_EXTRA_OWN            0x04002B
 #define PR_4_INODE_XATTR_RESET    0x04002C
+#define PR_4_COMPR_BLOCKS_BAD     0x04002D
+#define PR_4_COMPR_FLAG_LOST      0x04002E
+#define PR_4_COMPR_CLUSTER_BAD    0x04002F
+#define PR_4_COMPR_RELEASED_LOST  0x040030
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002

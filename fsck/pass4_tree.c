@@ -35,6 +35,17 @@ struct inode_walk {
 	uint32_t lost_top[ZF2FS_NIDS_PER_INODE];   /* i_nid[] slots cleared: their offsets + 1 */
 	uint32_t ext_fofs, ext_blk, ext_len;   /* i_ext, the kernel's cached extent */
 	uint64_t ext_hits;       /* file blocks in it that the block map agrees with */
+	/* a compressed file: its cluster size, the cluster the walk is in, whether that
+	 * cluster is compressed (a COMPRESS_ADDR marker in its first slot) and how many
+	 * data blocks it holds; the markers i_blocks counts, and the blocks its compressed
+	 * clusters save (what i_compr_blocks must hold) */
+	uint32_t cluster;
+	bool released;
+	uint64_t cl_index;
+	bool cl_compressed;
+	uint32_t cl_data, cl_new;
+	uint64_t markers, saved;
+	uint64_t cl_reserved, cl_bare;   /* compressed clusters with reserved slots, without */
 };
 
 #define SSA_CACHE 32
@@ -567,6 +578,22 @@ static int restore_dir_slots(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_no
 	return 0;
 }
 
+/* The end of a cluster of a compressed file: its slots past the compressed data are
+ * what compression saved, which i_compr_blocks adds up (the kernel's release gives back
+ * the cluster's size less its data blocks, and sets i_compr_blocks to 0). */
+static void cluster_done(struct inode_walk *w)
+{
+	if (w->cl_compressed && !w->released && w->cl_data < w->cluster)
+		w->saved += w->cluster - w->cl_data;
+	if (w->cl_compressed && w->cl_new)
+		w->cl_reserved++;
+	else if (w->cl_compressed && w->cl_data + 1 < w->cluster)
+		w->cl_bare++;
+	w->cl_compressed = false;
+	w->cl_data = 0;
+	w->cl_new = 0;
+}
+
 static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 		     uint32_t ofs_in_node)
 {
@@ -578,14 +605,26 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	if (fofs >= w->ext_fofs && fofs - w->ext_fofs < w->ext_len &&
 	    blkaddr == w->ext_blk + (fofs - w->ext_fofs))
 		w->ext_hits++;
+	if (w->cluster && fofs / w->cluster != w->cl_index) {
+		cluster_done(w);
+		w->cl_index = fofs / w->cluster;
+	}
 	if (blkaddr == ZF2FS_COMPRESS_ADDR) {
 		/* a compressed cluster's marker: the kernel counts it as a used block, until
 		 * F2FS_IOC_RELEASE_COMPRESS_BLOCKS releases it with the cluster's reserved
 		 * slots (the file's compress-released bit) */
-		if (!(w->inode->i.i_inline & ZF2FS_COMPRESS_RELEASED))
+		if (!w->released) {
 			ctx->found_reserved++;
+			w->markers++;
+		}
+		if (w->cluster && fofs % w->cluster == 0)
+			w->cl_compressed = true;
 		return 0;
 	}
+	if (w->cluster && blkaddr != ZF2FS_NEW_ADDR)
+		w->cl_data++;
+	else if (w->cluster)
+		w->cl_new++;
 	if (blkaddr == ZF2FS_NEW_ADDR) {   /* reserved, not yet written */
 		w->counted++;
 		ctx->found_reserved++;
@@ -1279,6 +1318,9 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	w.ext_fofs = (uint32_t)zf2fs_get(in->i_ext.fofs);
 	w.ext_blk = (uint32_t)zf2fs_get(in->i_ext.blk);
 	w.ext_len = (uint32_t)zf2fs_get(in->i_ext.len);
+	w.released = in->i_inline & ZF2FS_COMPRESS_RELEASED;
+	if (g.compressed)
+		w.cluster = g.cluster_blocks;
 	if ((mode & S_FMT) == 0040000 && !(in->i_inline & ZF2FS_INLINE_DENTRY)) {
 		/* the walk reads the inode with its restored dentry block slots */
 		dcopy = malloc(ZF2FS_BLKSIZE);
@@ -1310,7 +1352,28 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 			repair_drop_extent(ctx, ino);
 		p.blkaddr = 0;
 	}
-	if (!g.compressed && zf2fs_get(in->i_blocks) != w.counted) {
+	/* a compressed file's markers count as blocks until they are released */
+	if (g.compressed)
+		cluster_done(&w);
+	/* released clusters keep no reserved slots (the kernel's release makes them holes)
+	 * and the release sets i_compr_blocks to 0: with both, the released bit is what was
+	 * lost, and the markers do not count */
+	if (g.compressed && !w.released && w.cl_bare && !w.cl_reserved &&
+	    !zf2fs_get(in->i_compr_blocks)) {
+		p.num = w.cl_bare;
+		if (fix_problem(ctx, PR_4_COMPR_RELEASED_LOST, &p)) {
+			struct zf2fs_node *n = repair_node(ctx, ino);
+
+			if (n)
+				n->i.i_inline |= ZF2FS_COMPRESS_RELEASED;
+			ctx->found_reserved -= w.markers;
+			w.markers = 0;
+			w.saved = 0;
+		}
+	}
+	if (g.compressed)
+		w.counted += w.markers;
+	if (zf2fs_get(in->i_blocks) != w.counted) {
 		p.num = zf2fs_get(in->i_blocks);
 		p.num2 = w.counted;
 		if (fix_problem(ctx, PR_4_INODE_BLOCKS_BAD, &p)) {
@@ -1320,8 +1383,18 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 				zf2fs_set(n->i.i_blocks, w.counted);
 		}
 	}
+	if (g.compressed && zf2fs_get(in->i_compr_blocks) != w.saved) {
+		p.num = zf2fs_get(in->i_compr_blocks);
+		p.num2 = w.saved;
+		if (fix_problem(ctx, PR_4_COMPR_BLOCKS_BAD, &p)) {
+			struct zf2fs_node *n = repair_node(ctx, ino);
+
+			if (n)
+				zf2fs_set(n->i.i_compr_blocks, w.saved);
+		}
+	}
 	/* charged as the kernel will see it: with i_blocks corrected when it is */
-	return quota_charge(ctx, ino, in, g.compressed ? zf2fs_get(in->i_blocks) : w.counted);
+	return quota_charge(ctx, ino, in, w.counted);
 }
 
 /* ---- traversal ------------------------------------------------------------------------- */

@@ -139,6 +139,18 @@ static const struct problem_def problems[] = {
 	  PROMPT_FIX, 0 },
 	{ PR_4_INODE_XATTR_RESET, "inode %i: inline xattr size %M is invalid (its extra attribute "
 	  "size %N is fine); the default inline xattr size fits it", PROMPT_FIX, 0 },
+	{ PR_4_COMPR_BLOCKS_BAD, "compressed file %i: i_compr_blocks is %N, its compressed clusters "
+	  "save %M blocks (what the kernel gives back when it releases them)", PROMPT_FIX,
+	  PR_PREEN_OK },
+	{ PR_4_COMPR_FLAG_LOST, "regular file %i: its block map holds %N compressed clusters of "
+	  "%M blocks, but not the compression flag, without which the kernel reads their "
+	  "compressed bytes as the file's data", PROMPT_FIX, 0 },
+	{ PR_4_COMPR_CLUSTER_BAD, "compressed file %i: clusters of 2^%N blocks put its cluster "
+	  "markers inside clusters, where the kernel takes them for block addresses; they "
+	  "begin clusters of 2^%M blocks", PROMPT_FIX, 0 },
+	{ PR_4_COMPR_RELEASED_LOST, "compressed file %i: its %N compressed clusters keep no "
+	  "reserved blocks and i_compr_blocks is 0, as F2FS_IOC_RELEASE_COMPRESS_BLOCKS leaves "
+	  "them, but the released flag is not set", PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has a name the kernel cannot "
