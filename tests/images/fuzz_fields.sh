@@ -14,16 +14,22 @@
 FF_WORK=$TEST_TMP/ff
 mkdir -p "$FF_WORK"
 export FF_WORK FF_TIMEOUT INJECT FSCK REF_FSCK top_srcdir top_builddir
-img=$FF_WORK/populated.img
-xz -dc "$top_srcdir/tests/images/base/populated.img.xz" > "$img" || hard_error "no base image"
-ff_prepare "$img" populated || hard_error "the base image is not clean"
-ff_cases "$img" "$top_srcdir/tests/images/fuzz_fields.roles" |
-	awk -v e="${FF_EVERY:-20}" '(NR - 1) % e == 0' > "$FF_WORK/cases"
-[ -s "$FF_WORK/cases" ] || hard_error "no cases"
-export -f ff_run ff_crashed ff_inodes ff_allow ref_fsck
-# shellcheck disable=SC2016
-< "$FF_WORK/cases" xargs -d '\n' -P 2 -n 1 bash -c 'ff_run "$1" populated "$2"' _ "$img" \
-	> "$FF_WORK/results"
+# the base images and their roles: our mkfs + Debian's sload, and a volume Linux wrote
+# with fscrypt, casefold, verity, compression and a pinned file (base/README)
+: > "$FF_WORK/results"
+for base in populated:fuzz_fields.roles encrypted:fuzz_fields_encrypted.roles; do
+	tag=${base%%:*}
+	img=$FF_WORK/$tag.img
+	xz -dc "$top_srcdir/tests/images/base/$tag.img.xz" > "$img" || hard_error "no base image $tag"
+	ff_prepare "$img" "$tag" || hard_error "the base image $tag is not clean"
+	ff_cases "$img" "$top_srcdir/tests/images/${base#*:}" |
+		awk -v e="${FF_EVERY:-20}" '(NR - 1) % e == 0' > "$FF_WORK/cases"
+	[ -s "$FF_WORK/cases" ] || hard_error "no cases for $tag"
+	export -f ff_run ff_crashed ff_inodes ff_allow ref_fsck
+	# shellcheck disable=SC2016
+	< "$FF_WORK/cases" xargs -d '\n' -P 2 -n 1 bash -c 'ff_run "$1" "$2" "$3"' _ "$img" "$tag" \
+		>> "$FF_WORK/results"
+done
 known=$top_srcdir/tests/images/fuzz_fields.known
 while IFS='|' read -r tag args mb idx verb irc rn ry r2 ref lost crash hang codes; do
 	name="$args --mb $mb --fuzz $verb"
@@ -38,6 +44,7 @@ while IFS='|' read -r tag args mb idx verb irc rn ry r2 ref lost crash hang code
 	[ "$ref" = clean ] || [ "$ref" = - ] || soft="$soft Debian's fsck: $ref;"
 	listed=0
 	grep -qxF -e "$args|$mb|$idx|$verb" "$known" 2>/dev/null && listed=1
+	name="$tag: $name"
 	if [ -n "$hard" ]; then
 		tap_fail "$name:$hard$soft [$codes]"
 	elif [ -n "$soft" ] && [ $listed = 0 ]; then

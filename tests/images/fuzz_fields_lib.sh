@@ -64,6 +64,11 @@ ff_cases()
 		case $role in
 		dir*) ff_members dent "directory entry" | ff_emit "--dent --nid $nid --dots 2" ;;
 		esac
+		# an encrypted directory's names are ciphertext: its first block's first name
+		case $role in
+		dir_enc*) ff_members dent "directory entry" |
+			ff_emit "--dent --nid $nid --slot 2 --dblk 0" ;;
+		esac
 		blk=$("$INJECT" --bmap 0 --nid "$nid" "$img" 2>/dev/null) || blk=0
 		if [ "$blk" -gt 0 ] 2>/dev/null && [ "$blk" -lt 4294967295 ]; then
 			ff_members sit "SIT entry" | ff_emit "--sit 0 --blk $blk"
