@@ -255,6 +255,8 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_COMPR_FLAG_LOST      0x04002E
 #define PR_4_COMPR_CLUSTER_BAD    0x04002F
 #define PR_4_COMPR_RELEASED_LOST  0x040030
+#define PR_4_ENC_CONTEXT_BAD      0x040031
+#define PR_4_VERITY_BAD           0x040032
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002

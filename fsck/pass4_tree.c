@@ -769,6 +769,63 @@ static void check_inline_xattrs(struct fsck_ctx *ctx, uint32_t ino, const struct
 	}
 }
 
+/*
+ * What the kernel parses before it opens an encrypted or a verity file, and refuses the
+ * file for, key or no key: the encryption context (fscrypt: version 1 is 28 bytes,
+ * version 2 is 40; fscrypt_policy_from_context) and the verity descriptor's location
+ * (f2fs_get_verity_descriptor: version 1, the descriptor at or past the 64 KiB boundary
+ * after i_size, at most 16 KiB).  Neither can be rebuilt without the key or the file's
+ * Merkle tree: reported, the file left as it is.
+ */
+static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
+{
+	const struct zf2fs_inode *in = &node->i;
+	struct problem_ctx p = { .ino = ino };
+	uint8_t v[64];
+	char why[96];
+	size_t len = 0;
+	int err;
+
+	if ((in->i_advise & ZF2FS_ADVISE_ENCRYPT) && (ctx->vi->features & ZF2FS_FEAT_ENCRYPT)) {
+		err = zf2fs_vol_get_xattr(ctx->vol, node, ZF2FS_XATTR_INDEX_ENCRYPTION, "c", v,
+					  sizeof(v), &len);
+		why[0] = 0;
+		if (err == -ENODATA)
+			snprintf(why, sizeof(why), "is missing");
+		else if (err)
+			snprintf(why, sizeof(why), "cannot be read (%s)", strerror(-err));
+		else if (!len || !((v[0] == 1 && len == 28) || (v[0] == 2 && len == 40)))
+			snprintf(why, sizeof(why), "has version %u and %zu bytes", len ? v[0] : 0, len);
+		if (why[0]) {
+			p.str = why;
+			fix_problem(ctx, PR_4_ENC_CONTEXT_BAD, &p);
+		}
+	}
+	if ((in->i_advise & ZF2FS_ADVISE_VERITY) && (zf2fs_get(in->i_mode) & S_FMT) == 0100000) {
+		uint64_t size = zf2fs_get(in->i_size), min = (size + 65535) & ~(uint64_t)65535;
+
+		err = zf2fs_vol_get_xattr(ctx->vol, node, ZF2FS_XATTR_INDEX_VERITY, "v", v,
+					  sizeof(v), &len);
+		why[0] = 0;
+		if (err == -ENODATA)
+			snprintf(why, sizeof(why), "is missing");
+		else if (err)
+			snprintf(why, sizeof(why), "cannot be read (%s)", strerror(-err));
+		else if (len != 16 || zf2fs_get_le32p(v) != 1)
+			snprintf(why, sizeof(why), "has %zu bytes, version %u", len,
+				 len >= 4 ? zf2fs_get_le32p(v) : 0);
+		else if (zf2fs_get_le64p(v + 8) < min || zf2fs_get_le32p(v + 4) > 16384 ||
+			 zf2fs_get_le64p(v + 8) + zf2fs_get_le32p(v + 4) < zf2fs_get_le64p(v + 8))
+			snprintf(why, sizeof(why), "puts %u bytes at %llu (before %llu, or too many)",
+				 zf2fs_get_le32p(v + 4), (unsigned long long)zf2fs_get_le64p(v + 8),
+				 (unsigned long long)min);
+		if (why[0]) {
+			p.str = why;
+			fix_problem(ctx, PR_4_VERITY_BAD, &p);
+		}
+	}
+}
+
 static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node);
 
 /* "." or ".." where a directory keeps them: slot 0 or 1 of the area. */
@@ -1315,6 +1372,7 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	}
 	if (!check_xattr_node(ctx, &w, node))
 		check_inline_xattrs(ctx, ino, node, &g);
+	check_enc_verity(ctx, ino, node);
 	w.ext_fofs = (uint32_t)zf2fs_get(in->i_ext.fofs);
 	w.ext_blk = (uint32_t)zf2fs_get(in->i_ext.blk);
 	w.ext_len = (uint32_t)zf2fs_get(in->i_ext.len);

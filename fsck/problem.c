@@ -151,6 +151,12 @@ static const struct problem_def problems[] = {
 	{ PR_4_COMPR_RELEASED_LOST, "compressed file %i: its %N compressed clusters keep no "
 	  "reserved blocks and i_compr_blocks is 0, as F2FS_IOC_RELEASE_COMPRESS_BLOCKS leaves "
 	  "them, but the released flag is not set", PROMPT_FIX, 0 },
+	{ PR_4_ENC_CONTEXT_BAD, "inode %i is encrypted, but its encryption context %S: the "
+	  "kernel cannot open it, with the key or without, and fsck cannot rebuild a context",
+	  PROMPT_NONE, PR_NOT_A_FIX },
+	{ PR_4_VERITY_BAD, "inode %i has fs-verity, but the location of its verity descriptor "
+	  "%S: the kernel refuses to open it, and fsck cannot rebuild it", PROMPT_NONE,
+	  PR_NOT_A_FIX },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has a name the kernel cannot "

@@ -3,7 +3,7 @@ lib_LTLIBRARIES += lib/libzf2fs.la
 lib_libzf2fs_la_SOURCES = \
 	lib/crc32.c lib/hash.c lib/log.c lib/layout.c lib/layout_json.c \
 	lib/features.c lib/device.c lib/device_probe.c lib/device_p.h lib/mkfs_write.c \
-	lib/super.c lib/checkpoint.c lib/cp_write.c lib/cp_write_p.h lib/cp_next.c lib/commit_p.h lib/txn.c lib/txn_p.h lib/txn_file.c lib/txn_xattr.c lib/txn_temp.c lib/casefold.c lib/simg.c lib/load_tree.c lib/compress.c lib/compress_p.h lib/lzo_decompress.c lib/lzo_p.h lib/file_read_compr.c lib/load_meta.c lib/load_p.h lib/inode_p.h lib/label.c lib/super_write.c lib/volume.c lib/volume_p.h lib/node.c lib/dir.c lib/why.c lib/why_p.h \
+	lib/super.c lib/checkpoint.c lib/cp_write.c lib/cp_write_p.h lib/cp_next.c lib/commit_p.h lib/txn.c lib/txn_p.h lib/txn_file.c lib/txn_xattr.c lib/txn_temp.c lib/casefold.c lib/simg.c lib/load_tree.c lib/compress.c lib/compress_p.h lib/lzo_decompress.c lib/lzo_p.h lib/file_read_compr.c lib/load_meta.c lib/load_p.h lib/inode_p.h lib/label.c lib/super_write.c lib/volume.c lib/volume_p.h lib/node.c lib/xattr_read.c lib/dir.c lib/why.c lib/why_p.h \
 	lib/quota.c lib/quota_read.c lib/file_read.c lib/file_extents.c lib/zoned.c lib/bitmap.c lib/sit_table.c lib/nat_bits.c lib/vol_where.c \
 	lib/gc_model.c lib/gc_select.c lib/gc_index.c lib/gc_ctree.c lib/gc_p.h lib/gc_sim.c lib/gc_sim_p.h lib/gc_ssr.c
 lib_libzf2fs_la_CPPFLAGS = $(AM_CPPFLAGS) -DZF2FS_BUILDING_LIB

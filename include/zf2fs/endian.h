@@ -70,6 +70,14 @@ static inline uint32_t zf2fs_get_le32p(const void *p)
 	return zf2fs_le32_to_cpu(v);
 }
 
+static inline uint64_t zf2fs_get_le64p(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return zf2fs_le64_to_cpu(v);
+}
+
 static inline void zf2fs_put_le32p(void *p, uint32_t v)
 {
 	v = zf2fs_cpu_to_le32(v);

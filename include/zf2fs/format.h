@@ -215,6 +215,13 @@ struct zf2fs_extent {
 /* i_advise bit: i_pino and i_name may be stale (the file was linked, renamed, or had
  * several names); the kernel checkpoints at fsync instead of relying on them. */
 #define ZF2FS_ADVISE_LOST_PINO 0x02u
+/* i_advise bit: the file has fs-verity (its Merkle tree and descriptor past EOF, found
+ * through the verity xattr). */
+#define ZF2FS_ADVISE_VERITY 0x40u
+/* xattr name indexes of what fscrypt and fs-verity keep: the encryption context ("c")
+ * and where the verity descriptor is ("v"). */
+#define ZF2FS_XATTR_INDEX_ENCRYPTION 9
+#define ZF2FS_XATTR_INDEX_VERITY     11
 
 #define ZF2FS_MAX_INLINE_XATTR_WORDS 443u  /* the kernel's bound on i_inline_xattr_size */
 #define ZF2FS_MIN_INLINE_XATTR_WORDS 7u    /* and its floor, with inline xattrs: a header

@@ -380,6 +380,17 @@ ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t fea
 ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32_t features);
 
 /*
+ * The value of inode @inode's xattr of name index @index (the kernel's F2FS_XATTR_INDEX_*)
+ * and name @name, read from the inline xattr area and the xattr node as one list: up to
+ * @cap bytes into @buf, its whole length in *@ret_len.  Returns 0; -ENODATA when the inode
+ * has no such xattr (or no xattr list); -ZF2FS_EFSCORRUPTED when an entry before it runs
+ * past the list's end; an error from reading the xattr node; -ENOMEM.
+ */
+ZF2FS_EXPORT int zf2fs_vol_get_xattr(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
+				     uint8_t index, const char *name, void *buf, size_t cap,
+				     size_t *ret_len);
+
+/*
  * The inline xattr list of inode @in (geometry @g) as the kernel reads it without an xattr
  * node: a header then entries, ended by a zero word that must lie inside the area.  Sets
  * *@ret_start to the area's byte offset in i_addr.  Returns 1 with *@ret_cut set to the
