@@ -7,7 +7,8 @@
 #
 # Without images it uses the kernel-aged images of tests/vm/fuzz_age.sh (cached under
 # tests/vm/out/fuzz_age.cache/, made once with `sh tests/vm/fuzz_age.sh` from the build tree) when
-# they exist, else tests/images/base/populated.img.xz (a note says so).  -s EVERY runs
+# they exist, else tests/images/base/populated.img.xz (a note says so), and always the
+# kernel-made tests/images/base/encrypted.img.xz.  -s EVERY runs
 # one case in EVERY; -j N runs N at once (default 2, both cores).  Prints the table and
 # the failure classes; results and classes are kept in DIR (default ./fuzz-fields.out).
 set -u
@@ -45,6 +46,9 @@ if [ $# -eq 0 ]; then
 		xz -dc "$top_srcdir/tests/images/base/populated.img.xz" > "$FF_WORK/populated.base"
 		set -- "$FF_WORK/populated.base" "$top_srcdir/tests/images/fuzz_fields.roles"
 	fi
+	# and the volume Linux wrote with fscrypt, casefold, verity, compression, a pinned file
+	xz -dc "$top_srcdir/tests/images/base/encrypted.img.xz" > "$FF_WORK/encrypted.base"
+	set -- "$@" "$FF_WORK/encrypted.base" "$top_srcdir/tests/images/fuzz_fields_encrypted.roles"
 fi
 
 : > "$out/cases"
