@@ -72,7 +72,7 @@ _zf2fs_dump()
 	case $cur in
 	-*) _zf2fs_reply -i -n -s -a -b -o -S -d -V -h --inode --nat --sit --ssa --block \
 		--superblock --checkpoint --segments --ls --cat --tree --extract --zones --quota \
-		--frag --json --output --sparse --debug --version --help ;;
+		--frag --json --output --sparse --raw-encrypted --debug --version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }

@@ -31,7 +31,7 @@ struct action {
 
 enum {
 	OPT_SUPER = 256, OPT_CP, OPT_SEGMENTS, OPT_LS, OPT_CAT, OPT_TREE, OPT_JSON, OPT_HELP,
-	OPT_ZONES, OPT_QUOTA, OPT_FRAG, OPT_EXTRACT,
+	OPT_ZONES, OPT_QUOTA, OPT_FRAG, OPT_EXTRACT, OPT_RAW_ENCRYPTED,
 };
 
 static void usage(FILE *f)
@@ -54,7 +54,8 @@ static void usage(FILE *f)
 "      --tree               every path below the root\n"
 "      --extract PATH       copy the tree below directory PATH into the host\n"
 "                           directory -o DIR: files, directories, symlinks, with\n"
-"                           modes and times (hard links become copies)\n"
+"                           modes and times (hard links become copies; encrypted\n"
+"                           ones are passed over: see --raw-encrypted)\n"
 "      --frag PATH          how the regular files below PATH (or the file PATH) lie\n"
 "                           on the disk: extents per file, the most fragmented\n"
 "      --zones              zoned devices: per section its zone's write pointer,\n"
@@ -66,11 +67,17 @@ static void usage(FILE *f)
 "                           under the inode's own name); with --extract: the\n"
 "                           directory to fill (created if missing)\n"
 "  -S, --sparse             with -o: keep holes as holes\n"
+"      --raw-encrypted      with --cat, --extract or -i -o: write encrypted files,\n"
+"                           directories and symlinks as stored (ciphertext; a\n"
+"                           symlink as a file holding its stored target) instead\n"
+"                           of refusing them\n"
 "  -d, --debug LEVEL        library messages: 0 quiet .. 4 debug (default 1)\n"
 "  -V, --version            print the version and exit\n"
 "  -h, --help               print this help and exit\n"
 "\n"
-"Numbers may be decimal or 0x-prefixed hexadecimal.\n");
+"Numbers may be decimal or 0x-prefixed hexadecimal.  Names in encrypted directories\n"
+"(fscrypt) are ciphertext: they are shown, and taken in paths, as {enc:HEX}, the hex\n"
+"of the stored bytes.\n");
 }
 
 static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -242,6 +249,7 @@ int main(int argc, char **argv)
 		{ "quota", no_argument, NULL, OPT_QUOTA },
 		{ "frag", required_argument, NULL, OPT_FRAG },
 		{ "extract", required_argument, NULL, OPT_EXTRACT },
+		{ "raw-encrypted", no_argument, NULL, OPT_RAW_ENCRYPTED },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct action acts[MAX_ACTIONS];
@@ -256,7 +264,7 @@ int main(int argc, char **argv)
 		struct action *a = &acts[nacts];
 
 		if (nacts >= MAX_ACTIONS && opt != 'd' && opt != 'o' && opt != 'S' &&
-		    opt != OPT_JSON)
+		    opt != OPT_JSON && opt != OPT_RAW_ENCRYPTED)
 			usage_error("at most %d views per run", MAX_ACTIONS);
 		memset(a, 0, sizeof(*a));
 		switch (opt) {
@@ -298,6 +306,7 @@ int main(int argc, char **argv)
 			nacts++;
 			break;
 		case OPT_JSON: json = true; break;
+		case OPT_RAW_ENCRYPTED: c.raw_encrypted = true; break;
 		case ':':
 			usage_error("%s needs a value", argv[optind - 1]);
 		default:
@@ -317,6 +326,8 @@ int main(int argc, char **argv)
 		usage_error("-o takes one -i, --cat or --extract only");
 	if (c.sparse && !c.outpath)
 		usage_error("-S needs -o");
+	if (c.raw_encrypted && !ncat && !c.outpath)
+		usage_error("--raw-encrypted needs --cat, --extract or -i with -o");
 	if (ncat && !c.outpath && (nacts > 1 || json))
 		usage_error("--cat writes to standard output: use it alone, or give -o");
 	if (!nacts) {

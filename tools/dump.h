@@ -64,6 +64,7 @@ struct dump_ctx {
 	bool sparse;            /* -S */
 	const char *outpath;    /* -o */
 	bool damage;            /* a damaged structure was reported */
+	bool raw_encrypted;     /* --raw-encrypted: copy ciphertext out as it is stored */
 	struct zf2fs_sit_table *sit;   /* loaded on demand, by views of every segment */
 };
 
@@ -83,14 +84,17 @@ int dump_block(struct dump_ctx *c, uint64_t blkaddr);
 int dump_ls(struct dump_ctx *c, const char *path);
 int dump_cat(struct dump_ctx *c, const char *path);
 int dump_tree(struct dump_ctx *c, const char *path);
-/* Write the contents of inode @n to @fd (@name in messages); -S keeps holes. */
+/* Write the contents of inode @n to @fd (@name in messages); -S keeps holes.  An encrypted
+ * inode's stored bytes (ciphertext) are written only with --raw-encrypted. */
 int dump_write_contents(struct dump_ctx *c, const struct zf2fs_node *n, int fd, const char *name);
 /* --extract PATH -o DIR: the tree below directory PATH into host directory DIR. */
 int dump_extract_tree(struct dump_ctx *c, const char *path);
 /* Call @fn for every entry below directory @ino ("." and ".." left out), depth first,
- * each directory entered once; @path is the entry's path from there.  A nonzero return
- * stops the walk and is returned. */
-typedef int (*dump_visit_fn)(void *arg, const char *path, const struct zf2fs_dentry_info *d);
+ * each directory entered once; @path is the entry's path from there, with the names of
+ * encrypted directories' entries in their {enc:HEX} form (@encname says the entry's own
+ * name is one of those).  A nonzero return stops the walk and is returned. */
+typedef int (*dump_visit_fn)(void *arg, const char *path, const struct zf2fs_dentry_info *d,
+			     bool encname);
 int dump_walk_paths(struct dump_ctx *c, uint32_t ino, dump_visit_fn fn, void *arg);
 /* --frag: how the regular files below PATH (or PATH itself) lie on the disk. */
 int dump_frag(struct dump_ctx *c, const char *path);
@@ -102,7 +106,38 @@ int dump_load_sit(struct dump_ctx *c);
 /* One segment's SIT entry, reading only its SIT block (views of a few segments). */
 int dump_sit_entry(struct dump_ctx *c, uint64_t segno, struct zf2fs_sit_entry *ret);
 const char *dump_ftype_name(unsigned type);
-/* Extract inode @ino's contents to @path ("-" = stdout). */
-int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path);
+/* Extract inode @ino's contents to @path ("-" = stdout); @what names the file in the
+ * message refusing an encrypted one (the volume path of --cat; NULL: "inode INO"). */
+int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path, const char *what);
+
+/*
+ * fscrypt (dump_enc.c).  The names in an encrypted directory, all but "." and "..", are
+ * ciphertext: any bytes of their stored length.  dump shows and accepts them as
+ * "{enc:HEX}", the lowercase hex of the stored bytes, so no output carries them raw.
+ */
+#define DUMP_ENC_NAME_MAX (sizeof("{enc:}") + 2 * ZF2FS_NAME_LEN)   /* with the NUL */
+/* @n is an encrypted inode (i_advise), @dir also a directory. */
+bool dump_inode_encrypted(const struct zf2fs_node *n);
+bool dump_dir_encrypted(const struct zf2fs_node *dir);
+bool dump_is_dot(const uint8_t *name, size_t len);
+/* "{enc:HEX}" of @len bytes into @buf (DUMP_ENC_NAME_MAX bytes); returns its length. */
+size_t dump_enc_name(const uint8_t *name, size_t len, char *buf);
+/* The host file name extraction gives a shown name @s (@len bytes, no '/'): @s itself, or
+ * when longer than a host name may be (DUMP_HOST_NAME_MAX), "{enc:" the hex of the first
+ * and last DUMP_HOST_NAME_KEEP bytes joined by "..", "}".  Into @buf, NUL-terminated
+ * (@buf may be @s: the result is never longer); returns its length. */
+#define DUMP_HOST_NAME_MAX 255
+#define DUMP_HOST_NAME_KEEP 60
+size_t dump_host_name(const char *s, size_t len, char *buf);
+/* A name to the emitter: as text, or in its {enc:HEX} form when @enc. */
+void dump_out_name(struct out *o, const char *key, const uint8_t *name, size_t len, bool enc);
+/* Whether inode @n's i_name is ciphertext: its parent (i_pino) is an encrypted directory;
+ * when the parent cannot be read, whether @n is itself encrypted. */
+bool dump_iname_encrypted(struct dump_ctx *c, const struct zf2fs_node *n);
+/* zf2fs_path_lookup() that also walks encrypted directories, where a component must be
+ * written {enc:HEX} and is matched against the stored names one by one (their hashes
+ * are keyed).  Errors as zf2fs_path_lookup(), with @why saying what was wrong. */
+int dump_lookup(struct dump_ctx *c, const char *path, int flags, uint32_t *ret_ino, char *why,
+		size_t whylen);
 
 #endif

@@ -10,6 +10,12 @@
  * ever created (O_EXCL, mkdir; an existing name is an error, never overwritten or
  * followed), and symlinks are created last, after every file, so that no path this run
  * writes through can meet one.
+ *
+ * Encrypted directories, files and symlinks (fscrypt) hold ciphertext, names included:
+ * they are passed over, each named on stderr, unless --raw-encrypted asks for the
+ * ciphertext as stored.  Then names are their {enc:HEX} form (dump_enc.c), which never
+ * holds '/', files their stored blocks, and symlinks become regular files holding the
+ * stored target (a 2-byte length, then the ciphertext), which no path could follow.
  */
 #include "config.h"
 #include <errno.h>
@@ -38,6 +44,8 @@ struct extract {
 	struct later *dirs, *links;
 	size_t ndirs, nlinks, capdirs, caplinks;
 	uint64_t files, directories, symlinks, others, refused, bytes;
+	uint64_t encrypted_skipped;   /* passed over: encrypted, without --raw-encrypted */
+	uint64_t encrypted_raw;       /* written as ciphertext, with --raw-encrypted */
 	bool failed;           /* a host-side error was reported */
 };
 
@@ -75,6 +83,30 @@ static int later_add(struct later **v, size_t *n, size_t *cap, const char *path,
 	return 0;
 }
 
+/* Where @path lands under @dir: components too long for a host name (the {enc:HEX} form of
+ * a long ciphertext name) shortened by dump_host_name().  NULL when out of memory. */
+static char *host_path(const char *dir, const char *path)
+{
+	char *host = malloc(strlen(dir) + strlen(path) + 1), *h;
+
+	if (!host)
+		return NULL;
+	h = stpcpy(host, dir);
+	for (const char *p = path; *p;) {
+		size_t n;
+
+		if (*p == '/') {
+			*h++ = *p++;
+			continue;
+		}
+		n = strcspn(p, "/");
+		h += dump_host_name(p, n, h);
+		p += n;
+	}
+	*h = 0;
+	return host;
+}
+
 static bool below(const char *path, const char *top)
 {
 	size_t n = strlen(top);
@@ -82,13 +114,34 @@ static bool below(const char *path, const char *top)
 	return strncmp(path, top, n) == 0 && path[n] == '/';
 }
 
-/* Pass over @path and what is below it. */
-static int refuse(struct extract *x, const char *path)
+/* Pass over what is below @path. */
+static int skip_below(struct extract *x, const char *path)
 {
 	free(x->skip);
 	x->skip = strdup(path);
-	x->refused++;
 	return x->skip ? 0 : -ENOMEM;
+}
+
+/* Pass over @path and what is below it. */
+static int refuse(struct extract *x, const char *path)
+{
+	x->refused++;
+	return skip_below(x, path);
+}
+
+/* An encrypted inode met without --raw-encrypted: named, counted, and like the other
+ * files that could not be produced (put_file's -EOPNOTSUPP) the run's exit is 1. */
+static int skip_encrypted(struct extract *x, const char *path, uint32_t type)
+{
+	const char *what = type == 0040000 ? "directory" : type == 0120000 ? "symlink" : "file";
+	const char *need = type == 0040000 ? "its names and contents need" :
+			   type == 0120000 ? "its target needs" : "its contents need";
+
+	fprintf(stderr, DUMP_PROG ": %s: encrypted %s, not extracted: %s the key "
+		"(--raw-encrypted copies the ciphertext)\n", path, what, need);
+	x->encrypted_skipped++;
+	x->failed = true;
+	return skip_below(x, path);
 }
 
 static const char *kind_of(uint32_t mode)
@@ -106,8 +159,11 @@ static int put_file(struct extract *x, const char *host, const char *path,
 		    const struct zf2fs_node *in)
 {
 	struct timespec t[2];
+	mode_t mode = (mode_t)(zf2fs_get(in->i.i_mode) & 07777);
 	int fd, err;
 
+	if ((zf2fs_get(in->i.i_mode) & 0170000) == 0120000)
+		mode = 0644;   /* a raw encrypted symlink: data, not a program */
 	fd = open(host, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		err = -errno;
@@ -118,7 +174,7 @@ static int put_file(struct extract *x, const char *host, const char *path,
 	err = dump_write_contents(x->c, in, fd, host);
 	if (!err) {
 		inode_times(in, t);
-		if (fchmod(fd, (mode_t)(zf2fs_get(in->i.i_mode) & 07777)) || futimens(fd, t)) {
+		if (fchmod(fd, mode) || futimens(fd, t)) {
 			err = -errno;
 			dump_error("%s: while setting the mode and times of %s", strerror(errno),
 				   host);
@@ -192,28 +248,31 @@ static int put_symlink(struct extract *x, const char *host, const char *path,
 	return err;
 }
 
-static int extract_entry(void *arg, const char *path, const struct zf2fs_dentry_info *d)
+static int extract_entry(void *arg, const char *path, const struct zf2fs_dentry_info *d,
+			 bool encname)
 {
 	struct extract *x = arg;
 	struct zf2fs_node *in;
 	char why[256], *host;
+	uint64_t made = x->files + x->directories;
 	uint32_t type;
+	bool raw = false;
 	int err;
 
 	if (x->skip && below(path, x->skip))
 		return 0;
-	if (memchr(d->name, '/', d->name_len) || memchr(d->name, 0, d->name_len)) {
+	/* a ciphertext name is in @path as {enc:HEX}: its bytes never reach the host */
+	if (!encname && (memchr(d->name, '/', d->name_len) || memchr(d->name, 0, d->name_len))) {
 		dump_damage(x->c, "%s: a name holding '/' or NUL: not extracted, nor what is "
 			    "below it", path);
 		return refuse(x, path);
 	}
 	in = malloc(sizeof(*in));
-	host = malloc(strlen(x->dir) + strlen(path) + 1);
+	host = host_path(x->dir, path);
 	if (!in || !host) {
 		err = -ENOMEM;
 		goto out;
 	}
-	strcat(strcpy(host, x->dir), path);
 	err = zf2fs_inode_read(x->c->vol, d->ino, in, NULL, why, sizeof(why));
 	if (err) {
 		dump_damage(x->c, "%s: not extracted: %s", path, why);
@@ -227,15 +286,26 @@ static int extract_entry(void *arg, const char *path, const struct zf2fs_dentry_
 		err = refuse(x, path);
 		goto out;
 	}
+	if (dump_inode_encrypted(in) && (type == 0100000 || type == 0040000 || type == 0120000)) {
+		if (!x->c->raw_encrypted) {
+			err = skip_encrypted(x, path, type);
+			goto out;
+		}
+		raw = true;
+	}
 	switch (type) {
 	case 0100000: err = put_file(x, host, path, in); break;
 	case 0040000: err = put_dir(x, host, path, in); break;
-	case 0120000: err = put_symlink(x, host, path, in); break;
+	case 0120000:
+		err = raw ? put_file(x, host, path, in) : put_symlink(x, host, path, in);
+		break;
 	default:
 		fprintf(stderr, DUMP_PROG ": %s: %s, not extracted\n", path, kind_of(type));
 		x->others++;
 		break;
 	}
+	if (raw && x->files + x->directories > made)
+		x->encrypted_raw++;
 out:
 	free(host);
 	free(in);
@@ -291,7 +361,7 @@ int dump_extract_tree(struct dump_ctx *c, const char *path)
 
 	if (!in)
 		return -ENOMEM;
-	err = zf2fs_path_lookup(c->vol, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
+	err = dump_lookup(c, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
 	if (!err)
 		err = zf2fs_inode_read(c->vol, ino, in, NULL, why, sizeof(why));
 	if (err) {
@@ -301,6 +371,12 @@ int dump_extract_tree(struct dump_ctx *c, const char *path)
 	if ((zf2fs_get(in->i.i_mode) & 0170000) != 0040000) {
 		dump_error("%s: not a directory (--cat PATH -o FILE extracts one file)", path);
 		err = -ENOTDIR;
+		goto out;
+	}
+	if (dump_inode_encrypted(in) && !c->raw_encrypted) {
+		dump_error("%s: directory %u is encrypted: its names and contents need the key "
+			   "(--raw-encrypted copies the ciphertext)", path, ino);
+		err = -EOPNOTSUPP;
 		goto out;
 	}
 	if (mkdir(x.dir, 0755) && errno != EEXIST) {
@@ -330,6 +406,8 @@ int dump_extract_tree(struct dump_ctx *c, const char *path)
 	out_u(o, "symlinks", x.symlinks);
 	out_u(o, "not_extracted_special", x.others);
 	out_u(o, "refused", x.refused);
+	out_u(o, "encrypted_skipped", x.encrypted_skipped);
+	out_u(o, "encrypted_raw", x.encrypted_raw);
 	out_obj_end(o);
 	if (!err && x.failed)
 		err = -EIO;

@@ -154,7 +154,7 @@ static void inode_fields(struct dump_ctx *c, const struct zf2fs_node *n)
 			    (unsigned long long)zf2fs_get(n->footer.ino), namelen, ZF2FS_NAME_LEN);
 		namelen = ZF2FS_NAME_LEN;
 	}
-	out_sn(o, "i_name", in->i_name, namelen);
+	dump_out_name(o, "i_name", in->i_name, namelen, dump_iname_encrypted(c, n));
 	out_u(o, "i_dir_level", in->i_dir_level);
 	out_u(o, "i_ext_fofs", zf2fs_get(in->i_ext.fofs));
 	out_u(o, "i_ext_blkaddr", zf2fs_get(in->i_ext.blk));
@@ -251,7 +251,7 @@ int dump_inode(struct dump_ctx *c, uint32_t ino)
 	}
 	out_obj_end(o);
 	if (!err && c->outpath)
-		err = dump_extract(c, ino, c->outpath);
+		err = dump_extract(c, ino, c->outpath, NULL);
 out:
 	free(n);
 	return err;
@@ -305,16 +305,49 @@ static int sink_fn(void *arg, uint64_t off, const void *data, size_t len)
 	return 0;
 }
 
+/* An encrypted inode's data as stored, for --raw-encrypted: a copy of @n without its
+ * encryption flag, which is all that makes the library refuse to read it (the blocks are
+ * read as they are; nothing is decrypted).  NULL with *@err set when that cannot be. */
+static struct zf2fs_node *raw_view(const struct zf2fs_node *n, const char *name, int *err)
+{
+	struct zf2fs_node *raw;
+
+	if (zf2fs_get(n->i.i_flags) & ZF2FS_COMPR_FL) {
+		/* its clusters are compressed, then encrypted: no block is its bytes */
+		dump_error("%s: inode %llu is encrypted and compressed: no raw copy of its "
+			   "clusters is made", name, (unsigned long long)zf2fs_get(n->footer.ino));
+		*err = -EOPNOTSUPP;
+		return NULL;
+	}
+	raw = malloc(sizeof(*raw));
+	if (!raw) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	memcpy(raw, n, sizeof(*raw));
+	raw->i.i_advise &= (uint8_t)~ZF2FS_ADVISE_ENCRYPT;
+	return raw;
+}
+
 int dump_write_contents(struct dump_ctx *c, const struct zf2fs_node *n, int fd, const char *name)
 {
 	struct sink s = { .fd = fd, .sparse = c->sparse, .size = zf2fs_get(n->i.i_size) };
+	struct zf2fs_node *raw = NULL;
 	struct stat st;
 	char why[256];
-	int err;
+	int err = 0;
 
+	if (c->raw_encrypted && dump_inode_encrypted(n)) {
+		raw = raw_view(n, name, &err);
+		if (!raw)
+			return err;
+		n = raw;
+	}
 	s.zeros = calloc(1, ZF2FS_BLKSIZE);
-	if (!s.zeros)
+	if (!s.zeros) {
+		free(raw);
 		return -ENOMEM;
+	}
 	s.seekable = fd != STDOUT_FILENO && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	err = zf2fs_file_read(c->vol, n, sink_fn, &s, why, sizeof(why));
 	if (err == -ZF2FS_EFSCORRUPTED) {
@@ -330,10 +363,11 @@ int dump_write_contents(struct dump_ctx *c, const struct zf2fs_node *n, int fd, 
 		dump_error("%s: while setting the size of %s", strerror(errno), name);
 	}
 	free(s.zeros);
+	free(raw);
 	return err;
 }
 
-int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path)
+int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path, const char *what)
 {
 	struct zf2fs_node *n = malloc(sizeof(*n));
 	char *target = NULL;
@@ -345,6 +379,14 @@ int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path)
 	err = read_inode(c, ino, n, NULL);
 	if (err)
 		goto out;
+	if (dump_inode_encrypted(n) && !c->raw_encrypted &&
+	    (zf2fs_get(n->i.i_mode) & 0170000) != 0040000) {
+		dump_error("%s%sinode %u is encrypted: its contents need the key "
+			   "(--raw-encrypted writes the ciphertext)", what ? what : "",
+			   what ? ": " : "", ino);
+		err = -EOPNOTSUPP;
+		goto out;
+	}
 	if (strcmp(path, "-") == 0) {
 		fd = STDOUT_FILENO;
 		fflush(stdout);
@@ -353,8 +395,16 @@ int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path)
 		/* an existing directory receives the file under its own name (f2fs-tools) */
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 			uint32_t nl = (uint32_t)zf2fs_get(n->i.i_namelen);
+			const void *name = n->i.i_name;
+			char enc[DUMP_ENC_NAME_MAX];
 
-			if (nl == 0 || nl > ZF2FS_NAME_LEN || memchr(n->i.i_name, '/', nl)) {
+			if (nl && nl <= ZF2FS_NAME_LEN && dump_iname_encrypted(c, n)) {
+				/* ciphertext: named as the views show it */
+				nl = (uint32_t)dump_enc_name(n->i.i_name, nl, enc);
+				nl = (uint32_t)dump_host_name(enc, nl, enc);
+				name = enc;
+			}
+			if (nl == 0 || nl > ZF2FS_NAME_LEN || memchr(name, '/', nl)) {
 				dump_error("inode %u has no usable name to extract under %s", ino,
 					   path);
 				err = -EINVAL;
@@ -365,7 +415,7 @@ int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path)
 				err = -ENOMEM;
 				goto out;
 			}
-			sprintf(target, "%s/%.*s", path, (int)nl, (const char *)n->i.i_name);
+			sprintf(target, "%s/%.*s", path, (int)nl, (const char *)name);
 			path = target;
 		}
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -390,13 +440,13 @@ int dump_cat(struct dump_ctx *c, const char *path)
 {
 	char why[256];
 	uint32_t ino;
-	int err = zf2fs_path_lookup(c->vol, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
+	int err = dump_lookup(c, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
 
 	if (err) {
 		dump_error("%s: %s", path, why);
 		return err;
 	}
-	return dump_extract(c, ino, c->outpath ? c->outpath : "-");
+	return dump_extract(c, ino, c->outpath ? c->outpath : "-", path);
 }
 
 /* ---- -b ------------------------------------------------------------------------------- */
@@ -408,7 +458,8 @@ static void block_owner_name(struct dump_ctx *c, uint32_t ino)
 	if (n && !zf2fs_inode_read(c->vol, ino, n, NULL, why, sizeof(why))) {
 		uint32_t nl = (uint32_t)zf2fs_get(n->i.i_namelen);
 
-		out_sn(&c->out, "name", n->i.i_name, nl > ZF2FS_NAME_LEN ? ZF2FS_NAME_LEN : nl);
+		dump_out_name(&c->out, "name", n->i.i_name, nl > ZF2FS_NAME_LEN ? ZF2FS_NAME_LEN : nl,
+			      dump_iname_encrypted(c, n));
 	}
 	free(n);
 }
@@ -588,6 +639,7 @@ struct ls {
 	dump_visit_fn visit;    /* a walk's own use of each entry; NULL: --tree's rows */
 	void *visit_arg;
 	uint8_t *seen;          /* --tree: directories visited, one bit per nid */
+	bool enc;               /* the directory being listed is encrypted */
 	char *path;
 	size_t len;
 	int depth;
@@ -608,7 +660,8 @@ static int ls_entry(void *arg, const struct zf2fs_dentry_info *d)
 	struct out *o = &l->c->out;
 
 	out_row(o);
-	out_sn(o, "name", d->name, d->name_len);
+	dump_out_name(o, "name", d->name, d->name_len,
+		      l->enc && !dump_is_dot(d->name, d->name_len));
 	out_u(o, "ino", d->ino);
 	out_s(o, "type", dump_ftype_name(d->type));
 	out_x(o, "hash", d->hash);
@@ -632,7 +685,7 @@ int dump_ls(struct dump_ctx *c, const char *path)
 
 	if (!n)
 		return -ENOMEM;
-	err = zf2fs_path_lookup(c->vol, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
+	err = dump_lookup(c, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
 	if (err) {
 		dump_error("%s: %s", path, why);
 		goto out;
@@ -640,6 +693,7 @@ int dump_ls(struct dump_ctx *c, const char *path)
 	err = read_inode(c, ino, n, NULL);
 	if (err)
 		goto out;
+	l.enc = dump_dir_encrypted(n);
 	out_obj(o, NULL);
 	out_s(o, "path", path);
 	out_u(o, "ino", ino);
@@ -673,23 +727,29 @@ static int tree_entry(void *arg, const struct zf2fs_dentry_info *d)
 {
 	struct ls *l = arg;
 	struct out *o = &l->c->out;
-	size_t old = l->len;
+	size_t old = l->len, nlen = d->name_len;
+	const void *name = d->name;
+	char enc[DUMP_ENC_NAME_MAX];
+	bool encname = l->enc;
 	char *p;
 	int err = 0;
 
-	if ((d->name_len == 1 && d->name[0] == '.') ||
-	    (d->name_len == 2 && d->name[0] == '.' && d->name[1] == '.'))
+	if (dump_is_dot(d->name, d->name_len))
 		return 0;
-	p = realloc(l->path, l->len + d->name_len + 2);
+	if (encname) {
+		nlen = dump_enc_name(d->name, d->name_len, enc);
+		name = enc;
+	}
+	p = realloc(l->path, l->len + nlen + 2);
 	if (!p)
 		return -ENOMEM;
 	l->path = p;
 	l->path[l->len++] = '/';
-	memcpy(l->path + l->len, d->name, d->name_len);
-	l->len += d->name_len;
+	memcpy(l->path + l->len, name, nlen);
+	l->len += nlen;
 	l->path[l->len] = 0;
 	if (l->visit) {
-		err = l->visit(l->visit_arg, l->path, d);
+		err = l->visit(l->visit_arg, l->path, d, encname);
 	} else {
 		out_row(o);
 		out_sn(o, "path", l->path, l->len);
@@ -709,6 +769,7 @@ static int tree_dir(struct ls *l, uint32_t ino)
 {
 	struct zf2fs_node *n;
 	char why[256];
+	bool outer;             /* the enclosing directory's l->enc, back after this one */
 	int err;
 
 	if (ino >= l->c->info->max_nid) {
@@ -735,9 +796,12 @@ static int tree_dir(struct ls *l, uint32_t ino)
 		free(n);
 		return 0;
 	}
+	outer = l->enc;
+	l->enc = dump_dir_encrypted(n);
 	l->depth++;
 	err = zf2fs_dir_iterate(l->c->vol, n, tree_entry, ls_bad, l);
 	l->depth--;
+	l->enc = outer;
 	free(n);
 	if (err == -ZF2FS_EFSCORRUPTED) {
 		dump_damage(l->c, "%s: the directory's block tree is damaged", l->path);
@@ -772,7 +836,7 @@ int dump_tree(struct dump_ctx *c, const char *path)
 	uint32_t ino;
 	int err;
 
-	err = zf2fs_path_lookup(c->vol, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
+	err = dump_lookup(c, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
 	if (err) {
 		dump_error("%s: %s", path, why);
 		return err;

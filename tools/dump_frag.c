@@ -108,10 +108,12 @@ static int count_file(struct frag *f, const char *path, uint32_t ino)
 	return 0;
 }
 
-static int frag_entry(void *arg, const char *path, const struct zf2fs_dentry_info *d)
+static int frag_entry(void *arg, const char *path, const struct zf2fs_dentry_info *d,
+		      bool encname)
 {
 	struct frag *f = arg;
 
+	(void)encname;
 	return d->type == ZF2FS_FT_REG_FILE ? count_file(f, path, d->ino) : 0;
 }
 
@@ -165,7 +167,7 @@ int dump_frag(struct dump_ctx *c, const char *path)
 	uint32_t ino;
 	int err;
 
-	err = zf2fs_path_lookup(c->vol, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
+	err = dump_lookup(c, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
 	if (err) {
 		dump_error("%s: %s", path, why);
 		return err;

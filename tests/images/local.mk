@@ -29,7 +29,7 @@ TESTS += $(PKG_IMAGE_TESTS)
 EXTRA_DIST += $(PKG_IMAGE_TESTS)
 # dump.f2fs
 DUMP_TESTS = tests/images/d_fields.sh tests/images/d_files.sh tests/images/d_errors.sh \
-	tests/images/d_frag.sh
+	tests/images/d_frag.sh tests/images/d_encrypted.sh
 TESTS += $(DUMP_TESTS)
 EXTRA_DIST += $(DUMP_TESTS) tests/images/d_lib.sh tests/images/codes_needing_devices
 # The field-fuzz group: a quick subset here; bench/fuzz-fields.sh runs the whole matrix.
