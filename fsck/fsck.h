@@ -257,6 +257,10 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_COMPR_RELEASED_LOST  0x040030
 #define PR_4_ENC_CONTEXT_BAD      0x040031
 #define PR_4_VERITY_BAD           0x040032
+#define PR_4_ENC_MARK_STRAY       0x040033
+#define PR_4_VERITY_MARK_STRAY    0x040034
+#define PR_4_ENC_MARK_LOST        0x040035
+#define PR_4_INLINE_XATTR_FLAG_LOST 0x040036
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -337,6 +341,7 @@ struct dentry_ref {
 	const uint8_t *name;
 	uint32_t len;
 	bool name_hashed;           /* encrypted and casefolded: i_name carries the hash too */
+	bool dir_encrypted;         /* the entry's directory is encrypted */
 	uint32_t hash;
 };
 

@@ -257,6 +257,30 @@ int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_no
 			zf2fs_set(copy->i.i_flags, flags & ~bad);
 		}
 	}
+	/* the inline xattr flag lost: the kernel reads the inline xattr area only with it,
+	 * so every xattr there (an encryption context, a verity location, ACLs) would be
+	 * gone.  The area still begins with the xattr list's magic, which only a list the
+	 * kernel wrote puts there. */
+	if (!(node->i.i_inline & ZF2FS_INLINE_XATTR) && (node->i.i_inline & ZF2FS_EXTRA_ATTR) &&
+	    (ctx->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR) &&
+	    !(node->i.i_inline & ZF2FS_INLINE_DATA) && inode_xattr_size_ok(ctx, &node->i)) {
+		struct zf2fs_inode_geom g;
+		uint32_t xs = (uint32_t)zf2fs_get(node->i.i_inline_xattr_size);
+
+		if (xs && !zf2fs_inode_geometry(&node->i, ctx->vi->features, &g) &&
+		    zf2fs_get_le32p((const uint8_t *)node->i.i_addr +
+				    4 * (ZF2FS_ADDRS_PER_INODE - g.xattr_words)) == ZF2FS_XATTR_MAGIC &&
+		    fix_problem(ctx, PR_4_INLINE_XATTR_FLAG_LOST, &(struct problem_ctx){
+				.ino = ino, .num = xs })) {
+			n = inode_fix_copy(ctx, ino, &node, &copy);
+			if (!n) {
+				err = -ENOMEM;
+				goto out;
+			}
+			n->i.i_inline |= ZF2FS_INLINE_XATTR;
+			copy->i.i_inline |= ZF2FS_INLINE_XATTR;
+		}
+	}
 	err = check_compression(ctx, ino, &node, &copy);
 	if (err)
 		goto out;

@@ -777,7 +777,27 @@ static void check_inline_xattrs(struct fsck_ctx *ctx, uint32_t ino, const struct
  * after i_size, at most 16 KiB).  Neither can be rebuilt without the key or the file's
  * Merkle tree: reported, the file left as it is.
  */
-static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
+struct past_eof {
+	uint64_t from;   /* first file block of the Merkle tree's region */
+	bool found;
+};
+
+static int past_eof_cb(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
+		       uint32_t ofs_in_node)
+{
+	struct past_eof *e = arg;
+
+	(void)blkaddr;
+	(void)owner;
+	(void)ofs_in_node;
+	if (fofs < e->from)
+		return 0;
+	e->found = true;
+	return 1;
+}
+
+static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+			     const struct dentry_ref *ref)
 {
 	const struct zf2fs_inode *in = &node->i;
 	struct problem_ctx p = { .ino = ino };
@@ -786,10 +806,34 @@ static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	size_t len = 0;
 	int err;
 
+	/* only an inode the kernel encrypted has a context: with one, a missing mark is what
+	 * was lost (read without it, a directory's ciphertext names would be taken for
+	 * plain ones, and those holding '/' or NUL removed) */
+	if (!(in->i_advise & ZF2FS_ADVISE_ENCRYPT) && (ctx->vi->features & ZF2FS_FEAT_ENCRYPT) &&
+	    !zf2fs_vol_get_xattr(ctx->vol, node, ZF2FS_XATTR_INDEX_ENCRYPTION, "c", v, sizeof(v),
+				 &len) &&
+	    ((v[0] == 1 && len == 28) || (v[0] == 2 && len == 40))) {
+		struct zf2fs_node *n;
+
+		p.num = v[0];
+		if (fix_problem(ctx, PR_4_ENC_MARK_LOST, &p) && (n = repair_node(ctx, ino)))
+			n->i.i_advise |= ZF2FS_ADVISE_ENCRYPT;
+	}
 	if ((in->i_advise & ZF2FS_ADVISE_ENCRYPT) && (ctx->vi->features & ZF2FS_FEAT_ENCRYPT)) {
 		err = zf2fs_vol_get_xattr(ctx->vol, node, ZF2FS_XATTR_INDEX_ENCRYPTION, "c", v,
 					  sizeof(v), &len);
 		why[0] = 0;
+		/* no context at all, outside an encrypted directory: a stray mark */
+		if (err == -ENODATA && ref && !ref->dir_encrypted) {
+			struct zf2fs_node *n;
+
+			p.parent = ref->dir;
+			if (fix_problem(ctx, PR_4_ENC_MARK_STRAY, &p) && (n = repair_node(ctx, ino)))
+				n->i.i_advise &= (uint8_t)~ZF2FS_ADVISE_ENCRYPT;
+			err = 0;
+			len = 28;
+			v[0] = 1;
+		}
 		if (err == -ENODATA)
 			snprintf(why, sizeof(why), "is missing");
 		else if (err)
@@ -807,6 +851,20 @@ static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 		err = zf2fs_vol_get_xattr(ctx->vol, node, ZF2FS_XATTR_INDEX_VERITY, "v", v,
 					  sizeof(v), &len);
 		why[0] = 0;
+		if (err == -ENODATA) {
+			/* a verity file keeps its Merkle tree past EOF: without one, the mark
+			 * is what is wrong */
+			const struct zf2fs_walk_ops ops = { .data = past_eof_cb };
+			struct past_eof e = { .from = min / ZF2FS_BLKSIZE };
+			struct zf2fs_node *n;
+
+			if (zf2fs_file_walk(ctx->vol, node, &ops, &e) >= 0 && !e.found) {
+				if (fix_problem(ctx, PR_4_VERITY_MARK_STRAY, &p) &&
+				    (n = repair_node(ctx, ino)))
+					n->i.i_advise &= (uint8_t)~ZF2FS_ADVISE_VERITY;
+				return;
+			}
+		}
 		if (err == -ENODATA)
 			snprintf(why, sizeof(why), "is missing");
 		else if (err)
@@ -826,7 +884,8 @@ static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	}
 }
 
-static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node);
+static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+			  const struct dentry_ref *ref);
 
 /* "." or ".." where a directory keeps them: slot 0 or 1 of the area. */
 static bool has_dots(const struct zf2fs_dentry_view *v)
@@ -1290,13 +1349,14 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 	}
 	if (copy && csum_ok)
 		zf2fs_set(copy->i.i_inode_checksum, zf2fs_inode_checksum(seed, copy));
-	r = check_inode_as(ctx, ino, node);
+	r = check_inode_as(ctx, ino, node, ref);
 	free(copy);
 	return r;
 }
 
 /* Check one inode, its type settled. */
-static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
+static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+			  const struct dentry_ref *ref)
 {
 	const struct zf2fs_inode *in = &node->i;
 	const struct zf2fs_walk_ops ops = { .node = walk_node, .data = walk_data, .bad = walk_bad,
@@ -1372,7 +1432,7 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	}
 	if (!check_xattr_node(ctx, &w, node))
 		check_inline_xattrs(ctx, ino, node, &g);
-	check_enc_verity(ctx, ino, node);
+	check_enc_verity(ctx, ino, node, ref);
 	w.ext_fofs = (uint32_t)zf2fs_get(in->i_ext.fofs);
 	w.ext_blk = (uint32_t)zf2fs_get(in->i_ext.blk);
 	w.ext_len = (uint32_t)zf2fs_get(in->i_ext.len);

@@ -323,6 +323,7 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 		{
 			struct dentry_ref ref = { .dir = d->ino, .type = de->file_type, .name = name,
 						  .len = len, .name_hashed = d->name_hashed,
+						  .dir_encrypted = d->opaque,
 						  .hash = (uint32_t)zf2fs_get(de->hash_code) };
 
 			verdict = d->visit(ctx, child, &ref);

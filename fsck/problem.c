@@ -157,6 +157,21 @@ static const struct problem_def problems[] = {
 	{ PR_4_VERITY_BAD, "inode %i has fs-verity, but the location of its verity descriptor "
 	  "%S: the kernel refuses to open it, and fsck cannot rebuild it", PROMPT_NONE,
 	  PR_NOT_A_FIX },
+	{ PR_4_ENC_MARK_STRAY, "inode %i is marked encrypted, but has no encryption context and "
+	  "its directory %p is not encrypted (an encrypted file's directory always is): the "
+	  "mark is what is wrong, and the kernel would refuse to open the file for it",
+	  PROMPT_CLEAR, 0 },
+	{ PR_4_VERITY_MARK_STRAY, "inode %i is marked as an fs-verity file, but has neither the "
+	  "verity xattr nor blocks past EOF for a Merkle tree: the mark is what is wrong, and "
+	  "the kernel would refuse to open the file for it", PROMPT_CLEAR, 0 },
+	{ PR_4_ENC_MARK_LOST, "inode %i holds a version %N encryption context, which only the "
+	  "kernel's encryption gives an inode, but is not marked encrypted: read without the "
+	  "mark, its ciphertext (a directory's names, a file's data) passes for plain",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INLINE_XATTR_FLAG_LOST, "inode %i: its inline xattr area (%N words) holds an "
+	  "xattr list, but the flag the kernel reads it by is not set: its xattrs (an "
+	  "encryption context, a verity location, ACLs among them) would be lost",
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has a name the kernel cannot "
