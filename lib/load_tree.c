@@ -855,6 +855,14 @@ static int check_casefold(struct loader *l, struct zf2fs_vol *vol)
 	if (!dn)
 		return -ENOMEM;
 	err = zf2fs_inode_read(vol, l->e[0].ino, dn, NULL, NULL, 0);
+	if (!err && (dn->i.i_advise & ZF2FS_ADVISE_ENCRYPT)) {
+		/* names and contents there are ciphertext made with a key sload does not have */
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+			   "%s: the directory is encrypted (fscrypt): its names and contents need "
+			   "its key; nothing written", l->o->target ? l->o->target : "/");
+		err = -EOPNOTSUPP;
+		goto out;
+	}
 	if (err || !(zf2fs_get(dn->i.i_flags) & ZF2FS_CASEFOLD_FL))
 		goto out;
 	if (!zf2fs_have_casefold_support()) {
@@ -1079,7 +1087,7 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 		if (err) {
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s: while copying it%s", e->path,
 				   strerror(-err), err != -EOPNOTSUPP ? "" :
-				   " (into an encrypted directory, or a casefolded one in a build without libunistring)");
+				   " (into a casefolded directory in a build without libunistring)");
 			break;
 		}
 		if (e->first == i)

@@ -10,7 +10,8 @@
 #    writing nothing;
 #  - gc.f2fs collect, defrag and a resize grow and shrink leave both fscks clean; the
 #    defrag moves the verity file's Merkle tree (stored past EOF), which keeps its bytes,
-#    and the pinned file keeps its addresses and bytes throughout.
+#    and the pinned file keeps its addresses and bytes throughout; every file's stored
+#    bytes (ciphertext for the encrypted ones, read with dump --raw-encrypted) stay.
 # The kernel bench (tests/vm/content.sh) reads the moved encrypted files back with keys.
 . "$(dirname "$0")/lib.sh"
 
@@ -87,6 +88,10 @@ refused "sload below an encrypted directory" "encrypted" "$SLOAD" -f "$TEST_TMP/
 pinned=$("$INJECT" --path /plain/pinned --bmap 0 "$img")
 refused "defrag over a pinned file" "pinned file" "$DEFRAG" -s "$pinned" -l 512 "$img"
 
+# every file's stored bytes, ciphertext as stored (names as {enc:HEX}), before the moves
+DUMP=$top_builddir/tools/dump.f2fs
+"$DUMP" --extract / -o "$TEST_TMP/before" --raw-encrypted "$img" >/dev/null 2>&1 ||
+	hard_error "dump --extract --raw-encrypted failed on the image"
 pin_addrs=$(addrs /plain/pinned 512)
 pin_sum=$(blocks /plain/pinned 0 512 | sha256sum)
 # fs-verity keeps its Merkle tree past EOF, from the 64 KiB boundary after i_size
@@ -131,4 +136,12 @@ else
 fi
 clean "after resize"
 moved "after resize"
+"$DUMP" --extract / -o "$TEST_TMP/after" --raw-encrypted "$img" >/dev/null 2>&1
+if [ "$(find "$TEST_TMP/before" -type f | wc -l)" -gt 100 ] &&
+   diff -r "$TEST_TMP/before" "$TEST_TMP/after" >"$TEST_TMP/diff" 2>&1; then
+	tap_ok "every file's stored bytes (encrypted ones as ciphertext) unchanged by the moves"
+else
+	head -5 "$TEST_TMP/diff" | sed 's/^/# /'
+	tap_fail "the moves changed some file's stored bytes"
+fi
 tap_summary
