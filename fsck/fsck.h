@@ -261,6 +261,8 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_VERITY_MARK_STRAY    0x040034
 #define PR_4_ENC_MARK_LOST        0x040035
 #define PR_4_INLINE_XATTR_FLAG_LOST 0x040036
+#define PR_4_VERITY_SIZE_BAD      0x040037
+#define PR_4_INLINE_XATTR_SIZE_MOVED 0x040038
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002

@@ -281,6 +281,32 @@ int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_no
 			copy->i.i_inline |= ZF2FS_INLINE_XATTR;
 		}
 	}
+	/* an inline xattr size the kernel accepts, but whose area does not begin with the
+	 * xattr list the kernel wrote, while the default size's area does: the size changed
+	 * under the list (read at the wrong place, every xattr would be lost) */
+	if ((node->i.i_inline & ZF2FS_INLINE_XATTR) && (node->i.i_inline & ZF2FS_EXTRA_ATTR) &&
+	    (ctx->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR) &&
+	    zf2fs_get(node->i.i_inline_xattr_size) != ZF2FS_INLINE_XATTR_ADDRS &&
+	    inode_xattr_size_ok(ctx, &node->i)) {
+		const uint8_t *a = (const uint8_t *)node->i.i_addr;
+		uint32_t xs = (uint32_t)zf2fs_get(node->i.i_inline_xattr_size);
+		struct zf2fs_inode_geom g;
+
+		if (!zf2fs_inode_geometry(&node->i, ctx->vi->features, &g) &&
+		    zf2fs_get_le32p(a + 4 * (ZF2FS_ADDRS_PER_INODE - xs)) != ZF2FS_XATTR_MAGIC &&
+		    zf2fs_get_le32p(a + 4 * (ZF2FS_ADDRS_PER_INODE - ZF2FS_INLINE_XATTR_ADDRS)) ==
+		    ZF2FS_XATTR_MAGIC &&
+		    fix_problem(ctx, PR_4_INLINE_XATTR_SIZE_MOVED, &(struct problem_ctx){
+				.ino = ino, .num = xs, .num2 = ZF2FS_INLINE_XATTR_ADDRS })) {
+			n = inode_fix_copy(ctx, ino, &node, &copy);
+			if (!n) {
+				err = -ENOMEM;
+				goto out;
+			}
+			zf2fs_set(n->i.i_inline_xattr_size, ZF2FS_INLINE_XATTR_ADDRS);
+			zf2fs_set(copy->i.i_inline_xattr_size, ZF2FS_INLINE_XATTR_ADDRS);
+		}
+	}
 	err = check_compression(ctx, ino, &node, &copy);
 	if (err)
 		goto out;

@@ -780,6 +780,7 @@ static void check_inline_xattrs(struct fsck_ctx *ctx, uint32_t ino, const struct
 struct past_eof {
 	uint64_t from;   /* first file block of the Merkle tree's region */
 	bool found;
+	uint32_t blkaddr;   /* of block @from, when that is where it stops */
 };
 
 static int past_eof_cb(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
@@ -787,13 +788,52 @@ static int past_eof_cb(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owne
 {
 	struct past_eof *e = arg;
 
-	(void)blkaddr;
 	(void)owner;
 	(void)ofs_in_node;
 	if (fofs < e->from)
 		return 0;
 	e->found = true;
+	e->blkaddr = fofs == e->from ? blkaddr : 0;
 	return 1;
+}
+
+/*
+ * The size of a verity file is also in its descriptor (fsverity_descriptor.data_size, 8
+ * bytes in), which the verity xattr places at @pos, past the Merkle tree: Linux checks
+ * the file against it.  When i_size differs and the descriptor's own size puts the
+ * Merkle tree's region where the descriptor's place says, i_size is what is wrong.
+ * Returns true when it reported the size.
+ */
+static bool verity_size(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
+			uint64_t pos)
+{
+	const struct zf2fs_walk_ops ops = { .data = past_eof_cb };
+	struct past_eof e = { .from = pos / ZF2FS_BLKSIZE };
+	uint64_t size = zf2fs_get(node->i.i_size), want;
+	struct problem_ctx p = { .ino = ino, .num = size };
+	struct zf2fs_node *n;
+	uint8_t *blk;
+	bool r = false;
+
+	if (pos % ZF2FS_BLKSIZE || zf2fs_file_walk(ctx->vol, node, &ops, &e) < 0 ||
+	    !blk_in_main(ctx, e.blkaddr))
+		return false;
+	blk = malloc(ZF2FS_BLKSIZE);
+	if (!blk || zf2fs_vol_read_block(ctx->vol, e.blkaddr, blk)) {
+		free(blk);
+		return false;
+	}
+	want = zf2fs_get_le64p(blk + 8);
+	/* version 1, a known hash (1 SHA-256, 2 SHA-512), 4 KiB Merkle blocks or less */
+	if (blk[0] == 1 && (blk[1] == 1 || blk[1] == 2) && blk[2] >= 10 && blk[2] <= 16 &&
+	    want != size && ((want + 65535) & ~(uint64_t)65535) <= pos) {
+		p.num2 = want;
+		if (fix_problem(ctx, PR_4_VERITY_SIZE_BAD, &p) && (n = repair_node(ctx, ino)))
+			zf2fs_set(n->i.i_size, want);
+		r = true;
+	}
+	free(blk);
+	return r;
 }
 
 static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
@@ -872,6 +912,8 @@ static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 		else if (len != 16 || zf2fs_get_le32p(v) != 1)
 			snprintf(why, sizeof(why), "has %zu bytes, version %u", len,
 				 len >= 4 ? zf2fs_get_le32p(v) : 0);
+		else if (verity_size(ctx, ino, node, zf2fs_get_le64p(v + 8)))
+			return;
 		else if (zf2fs_get_le64p(v + 8) < min || zf2fs_get_le32p(v + 4) > 16384 ||
 			 zf2fs_get_le64p(v + 8) + zf2fs_get_le32p(v + 4) < zf2fs_get_le64p(v + 8))
 			snprintf(why, sizeof(why), "puts %u bytes at %llu (before %llu, or too many)",
@@ -1430,9 +1472,24 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 				zf2fs_put_le32p((uint8_t *)n->i.i_addr + 4 * g.extra_words, 0);
 		}
 	}
-	if (!check_xattr_node(ctx, &w, node))
+	if (!check_xattr_node(ctx, &w, node)) {
 		check_inline_xattrs(ctx, ino, node, &g);
-	check_enc_verity(ctx, ino, node, ref);
+		/* an xattr node found unusable (and dropped) is not read for what follows */
+		if (zf2fs_get(in->i_xattr_nid)) {
+			struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+
+			if (t) {
+				memcpy(t, node, ZF2FS_BLKSIZE);
+				zf2fs_set(t->i.i_xattr_nid, 0);
+				check_enc_verity(ctx, ino, t, ref);
+				free(t);
+			}
+		} else {
+			check_enc_verity(ctx, ino, node, ref);
+		}
+	} else {
+		check_enc_verity(ctx, ino, node, ref);
+	}
 	w.ext_fofs = (uint32_t)zf2fs_get(in->i_ext.fofs);
 	w.ext_blk = (uint32_t)zf2fs_get(in->i_ext.blk);
 	w.ext_len = (uint32_t)zf2fs_get(in->i_ext.len);

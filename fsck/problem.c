@@ -172,6 +172,11 @@ static const struct problem_def problems[] = {
 	  "xattr list, but the flag the kernel reads it by is not set: its xattrs (an "
 	  "encryption context, a verity location, ACLs among them) would be lost",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_VERITY_SIZE_BAD, "fs-verity file %i: i_size is %N, its verity descriptor (which "
+	  "Linux checks the file against) says %M", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_INLINE_XATTR_SIZE_MOVED, "inode %i: inline xattr size %N words puts its xattr area "
+	  "where no xattr list begins, and the list the kernel wrote begins where the default "
+	  "size of %M puts it", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has a name the kernel cannot "
