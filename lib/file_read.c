@@ -354,9 +354,78 @@ static int scan_for(const struct zf2fs_dentry_view *v, const char *name, size_t 
 	return 0;
 }
 
+static int dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node *dir, const char *name,
+		      size_t len, const char *shown, size_t shown_len, uint32_t *ret_ino,
+		      uint8_t *ret_type, char *why, size_t whylen);
+
+static int hexval(char ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+/* The bytes "{enc:HEX}" (@len bytes at @s) names, into @ret: 1; 0 when @s is not of that
+ * form; -EINVAL when HEX is not an even number of hex digits for 1 to 255 bytes. */
+static int parse_enc(const char *s, size_t len, uint8_t *ret, size_t *ret_len)
+{
+	size_t n;
+
+	if (len < 6 || memcmp(s, "{enc:", 5) || s[len - 1] != '}')
+		return 0;
+	s += 5;
+	len -= 6;
+	if (!len || len % 2 || len / 2 > ZF2FS_NAME_LEN)
+		return -EINVAL;
+	for (n = 0; n < len / 2; n++) {
+		int hi = hexval(s[2 * n]), lo = hexval(s[2 * n + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		ret[n] = (uint8_t)(hi << 4 | lo);
+	}
+	*ret_len = n;
+	return 1;
+}
+
 ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node *dir,
 				  const char *name, size_t len, uint32_t *ret_ino,
 				  uint8_t *ret_type, char *why, size_t whylen)
+{
+	uint8_t raw[ZF2FS_NAME_LEN];
+	size_t rawlen = 0;
+	const char *shown = name;
+	size_t shown_len = len;
+	uint32_t dino = (uint32_t)zf2fs_get(dir->footer.ino);
+
+	/* an encrypted directory's names are ciphertext: a name is given as the hex of its
+	 * stored bytes; the kernel hashes those bytes, unless the directory is casefolded
+	 * too (then a keyed hash: every bucket is searched) */
+	if ((dir->i.i_advise & ZF2FS_ADVISE_ENCRYPT) &&
+	    ((uint32_t)zf2fs_get(dir->i.i_mode) & S_FMT) == S_DIR &&
+	    !(len == 1 && name[0] == '.') && !(len == 2 && name[0] == '.' && name[1] == '.')) {
+		int r = parse_enc(name, len, raw, &rawlen);
+
+		if (r == 0)
+			return zf2fs_set_why(why, whylen, -EOPNOTSUPP, "directory %u is encrypted: "
+					     "name its entries as {enc:HEX}, as --ls shows them", dino);
+		if (r < 0)
+			return zf2fs_set_why(why, whylen, -EINVAL, "\"%.*s\" in directory %u: not "
+					     "{enc:HEX} (an even number of hex digits, 1 to %d bytes)",
+					     (int)len, name, dino, ZF2FS_NAME_LEN);
+		name = (const char *)raw;
+		len = rawlen;
+	}
+	return dir_lookup(vol, dir, name, len, shown, shown_len, ret_ino, ret_type, why, whylen);
+}
+
+static int dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node *dir, const char *name,
+		      size_t len, const char *shown, size_t shown_len, uint32_t *ret_ino,
+		      uint8_t *ret_type, char *why, size_t whylen)
 {
 	uint32_t dino = (uint32_t)zf2fs_get(dir->footer.ino);
 	uint32_t hash, depth, dir_level = dir->i.i_dir_level, ino = 0;
@@ -368,9 +437,6 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 
 	if (((uint32_t)zf2fs_get(dir->i.i_mode) & S_FMT) != S_DIR)
 		return zf2fs_set_why(why, whylen, -ENOTDIR, "inode %u is not a directory", dino);
-	if (dir->i.i_advise & ZF2FS_ADVISE_ENCRYPT)
-		return zf2fs_set_why(why, whylen, -EOPNOTSUPP, "directory %u is encrypted: its names cannot "
-			    "be matched without the key", dino);
 	if (!len || len > ZF2FS_NAME_LEN)
 		return zf2fs_set_why(why, whylen, len ? -ENAMETOOLONG : -ENOENT, "bad name length %zu", len);
 	hash = zf2fs_dentry_hash(name, len);
@@ -432,8 +498,8 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 		return err;
 out:
 	if (!found)
-		return zf2fs_set_why(why, whylen, -ENOENT, "no entry \"%.*s\" in directory %u", (int)len,
-			    name, dino);
+		return zf2fs_set_why(why, whylen, -ENOENT, "no entry \"%.*s\" in directory %u",
+				     (int)shown_len, shown, dino);
 	*ret_ino = ino;
 	if (ret_type)
 		*ret_type = type;

@@ -134,10 +134,5 @@ void dump_out_name(struct out *o, const char *key, const uint8_t *name, size_t l
 /* Whether inode @n's i_name is ciphertext: its parent (i_pino) is an encrypted directory;
  * when the parent cannot be read, whether @n is itself encrypted. */
 bool dump_iname_encrypted(struct dump_ctx *c, const struct zf2fs_node *n);
-/* zf2fs_path_lookup() that also walks encrypted directories, where a component must be
- * written {enc:HEX} and is matched against the stored names one by one (their hashes
- * are keyed).  Errors as zf2fs_path_lookup(), with @why saying what was wrong. */
-int dump_lookup(struct dump_ctx *c, const char *path, int flags, uint32_t *ret_ino, char *why,
-		size_t whylen);
 
 #endif

@@ -361,7 +361,7 @@ int dump_extract_tree(struct dump_ctx *c, const char *path)
 
 	if (!in)
 		return -ENOMEM;
-	err = dump_lookup(c, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
+	err = zf2fs_path_lookup(c->vol, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
 	if (!err)
 		err = zf2fs_inode_read(c->vol, ino, in, NULL, why, sizeof(why));
 	if (err) {

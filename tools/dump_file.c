@@ -440,7 +440,7 @@ int dump_cat(struct dump_ctx *c, const char *path)
 {
 	char why[256];
 	uint32_t ino;
-	int err = dump_lookup(c, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
+	int err = zf2fs_path_lookup(c->vol, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
 
 	if (err) {
 		dump_error("%s: %s", path, why);
@@ -685,7 +685,7 @@ int dump_ls(struct dump_ctx *c, const char *path)
 
 	if (!n)
 		return -ENOMEM;
-	err = dump_lookup(c, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
+	err = zf2fs_path_lookup(c->vol, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
 	if (err) {
 		dump_error("%s: %s", path, why);
 		goto out;
@@ -836,7 +836,7 @@ int dump_tree(struct dump_ctx *c, const char *path)
 	uint32_t ino;
 	int err;
 
-	err = dump_lookup(c, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
+	err = zf2fs_path_lookup(c->vol, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
 	if (err) {
 		dump_error("%s: %s", path, why);
 		return err;

@@ -167,7 +167,7 @@ int dump_frag(struct dump_ctx *c, const char *path)
 	uint32_t ino;
 	int err;
 
-	err = dump_lookup(c, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
+	err = zf2fs_path_lookup(c->vol, path, ZF2FS_LOOKUP_FOLLOW, &ino, why, sizeof(why));
 	if (err) {
 		dump_error("%s: %s", path, why);
 		return err;

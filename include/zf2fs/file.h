@@ -71,10 +71,12 @@ ZF2FS_EXPORT int zf2fs_file_read_buf(struct zf2fs_vol *vol, const struct zf2fs_n
 /*
  * Look @name up in directory @dir the way the kernel does: the inline dentry area, or the
  * hash buckets of each level up to i_current_depth (every bucket of a level for casefolded
- * directories, whose names are compared byte for byte here).  @ret_type (may be NULL) gets
- * the entry's ZF2FS_FT_* type.
+ * directories, whose names are compared byte for byte here).  In an encrypted directory,
+ * whose names are ciphertext, a name other than "." and ".." is given as "{enc:HEX}", the
+ * hex of its stored bytes.  @ret_type (may be NULL) gets the entry's ZF2FS_FT_* type.
  * Returns 0; -ENOENT when there is no such entry; -ENOTDIR when @dir is not a directory;
- * -EOPNOTSUPP for encrypted directories.
+ * -EOPNOTSUPP for a name in an encrypted directory not in the {enc:HEX} form, -EINVAL for
+ * a malformed one.
  */
 ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node *dir,
 				  const char *name, size_t len, uint32_t *ret_ino,

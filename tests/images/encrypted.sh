@@ -67,6 +67,19 @@ addrs() {
 
 clean "as Linux left it"
 
+# a path through an encrypted directory names its entries by their stored bytes in hex,
+# as dump.f2fs --ls shows them: every tool's look-up (the library's) takes that form
+row=$("$top_builddir/tools/dump.f2fs" --ls /e2 "$img" | grep -m1 'type=regular')
+hex=$(echo "$row" | sed -n 's/.*name=\({enc:[0-9a-f]*}\).*/\1/p')
+want=$(echo "$row" | sed -n 's/.* ino=\([0-9]*\) .*/\1/p')
+got=$("$INJECT" --lookup "/e2/$hex" "$img" 2>/dev/null)
+if [ -n "$hex" ] && [ "$got" = "$want" ] &&
+   ! "$INJECT" --lookup /e2/file "$img" >/dev/null 2>&1; then
+	tap_ok "inject --lookup /e2/{enc:HEX}: inode $got, as dump --ls shows; a plain name refused"
+else
+	tap_fail "inject --lookup /e2/{enc:HEX}: got '$got', want '$want'"
+fi
+
 # unchanged WHAT COMMAND...: the command fails, saying why, and writes nothing
 refused() {
 	local what=$1 want=$2 sum rc
