@@ -60,6 +60,9 @@ mixed() {
 	ln -s mib "$d/sym.short"
 	ln -s "$(printf '%0300d' 7)/target" "$d/sym.long"
 	echo "inline data" >"$d/small"
+	zwork socket "$d/sock" >/dev/null
+	mknod "$d/blockdev" b 7 0
+	mkfifo "$d/fifo"
 	dd if=/dev/zero of="$d/holes" bs=4096 seek=300 count=2 2>/dev/null
 	echo tail >>"$d/holes"
 	zwork writefile "$d/renamed.tmp" 40 6 >/dev/null

@@ -28,6 +28,7 @@ int cmd_atomic(int argc, char **argv);
 int cmd_xattr(int argc, char **argv);
 int cmd_acl(int argc, char **argv);
 int cmd_enospc(int argc, char **argv);
+int cmd_socket(int argc, char **argv);
 
 #define ZWORK_CONTENT_COMMANDS \
 	{ "key", cmd_key, "MNT add|remove v1|v2 SEED" }, \
@@ -40,6 +41,7 @@ int cmd_enospc(int argc, char **argv);
 	{ "atomic", cmd_atomic, "FILE SIZE_KIB SEED commit|abort|hold" }, \
 	{ "xattr", cmd_xattr, "PATH NAME SIZE SEED" }, \
 	{ "acl", cmd_acl, "PATH access|default UID GID" }, \
-	{ "enospc", cmd_enospc, "DIR FILE_KIB SEED" },
+	{ "enospc", cmd_enospc, "DIR FILE_KIB SEED" }, \
+	{ "socket", cmd_socket, "PATH" },
 
 #endif

@@ -17,7 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/xattr.h>
 #include <linux/f2fs.h>
 #include <linux/fs.h>
@@ -420,5 +422,22 @@ int cmd_enospc(int argc, char **argv)
 	}
 	sync();
 	printf("enospc: %s full after %lu files of %" PRIu64 " KiB\n", argv[0], n, size / 1024);
+	return 0;
+}
+
+/* socket PATH: a unix socket bound at PATH (the one file type no shell tool makes) */
+int cmd_socket(int argc, char **argv)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (argc < 1 || strlen(argv[0]) >= sizeof(a.sun_path))
+		die("usage: socket PATH (shorter than %zu bytes)", sizeof(a.sun_path));
+	strcpy(a.sun_path, argv[0]);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)))
+		die("%s: %s: while binding a socket", argv[0], strerror(errno));
+	close(fd);
+	printf("socket: %s\n", argv[0]);
 	return 0;
 }
