@@ -277,6 +277,8 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_5_DENTRY_BUCKET_FULL   0x05000C
 #define PR_5_DIR_LEVEL_BAD        0x05000D
 #define PR_5_DIR_DOTDOT_NAME_BAD  0x05000E
+#define PR_5_DIR_CASEFOLD_STRAY   0x05000F
+#define PR_5_DIR_CASEFOLD_LOST    0x050010
 /* pass 6: connectivity and links */
 #define PR_6_LINK_COUNT_BAD       0x060001
 #define PR_6_UNREACHABLE_INODE    0x060002

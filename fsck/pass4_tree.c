@@ -863,11 +863,13 @@ static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 		err = zf2fs_vol_get_xattr(ctx->vol, node, ZF2FS_XATTR_INDEX_ENCRYPTION, "c", v,
 					  sizeof(v), &len);
 		why[0] = 0;
-		/* no context at all, outside an encrypted directory: a stray mark */
-		if (err == -ENODATA && ref && !ref->dir_encrypted) {
+		/* no context at all, outside an encrypted directory (the root has none above
+		 * it): a stray mark */
+		if (err == -ENODATA && ((ref && !ref->dir_encrypted) ||
+					(!ref && ino == ZF2FS_ROOT_INO))) {
 			struct zf2fs_node *n;
 
-			p.parent = ref->dir;
+			p.parent = ref ? ref->dir : ino;
 			if (fix_problem(ctx, PR_4_ENC_MARK_STRAY, &p) && (n = repair_node(ctx, ino)))
 				n->i.i_advise &= (uint8_t)~ZF2FS_ADVISE_ENCRYPT;
 			err = 0;

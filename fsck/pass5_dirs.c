@@ -477,9 +477,83 @@ static int ev_dir_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t own
 	return 0;
 }
 
+/* How a directory's stored hashes were made: names whose plain and folded hashes differ,
+ * counted by which of the two they hold.  In an encrypted directory the folded hash is
+ * keyed (unknown here): there "folded" counts the names whose hash is not the plain one. */
+struct fold_ev {
+	bool enc;
+	uint64_t plain, folded;
+};
+
+static int fold_ev_entry(void *arg, const struct zf2fs_dentry_info *de)
+{
+	struct fold_ev *e = arg;
+	uint32_t plain, folded;
+
+	if ((de->name_len == 1 && de->name[0] == '.') ||
+	    (de->name_len == 2 && de->name[0] == '.' && de->name[1] == '.'))
+		return 0;
+	plain = zf2fs_dentry_hash(de->name, de->name_len);
+	if (e->enc) {
+		if (de->hash == plain)
+			e->plain++;
+		else
+			e->folded++;
+		return 0;
+	}
+	if (zf2fs_casefold_hash(de->name, de->name_len, &folded) || plain == folded)
+		return 0;
+	if (de->hash == plain)
+		e->plain++;
+	else if (de->hash == folded)
+		e->folded++;
+	return 0;
+}
+
+/*
+ * The casefold flag decides how every name of a directory is hashed, so where the kernel
+ * looks for it: a flag set or lost by damage leaves every name where the other rule put
+ * it, and "fixing" each hash would rewrite the directory for one wrong bit.  When the
+ * names that hash differently under the two rules all hold the hash of the rule the flag
+ * does not say (at least one such name, none of the other), the flag is what changed.
+ * In an encrypted directory a casefolded name's hash is keyed: there, every name holding
+ * a hash other than its stored bytes' plain one, or every name holding that one, tells
+ * the flag.  Not without the feature, nor, for directories not encrypted, in a build
+ * that cannot fold.  Returns 0 or a negative errno.
+ */
+static int check_casefold_flag(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode)
+{
+	uint32_t flags = (uint32_t)zf2fs_get(inode->i.i_flags);
+	bool cf = flags & ZF2FS_CASEFOLD_FL;
+	struct fold_ev e = { .enc = inode->i.i_advise & ZF2FS_ADVISE_ENCRYPT };
+	struct problem_ctx p = { .ino = ino };
+	struct zf2fs_node *n;
+	int err;
+
+	if (!(ctx->vi->features & ZF2FS_FEAT_CASEFOLD) || ctx->sb->s_encoding != 1 ||
+	    (!e.enc && !zf2fs_have_casefold_support()))
+		return 0;
+	err = zf2fs_dir_iterate(ctx->vol, inode, fold_ev_entry, NULL, &e);
+	if (err < 0)
+		return 0;   /* unreadable blocks are reported by the scan */
+	if (!(cf ? e.plain && !e.folded : e.folded && !e.plain))
+		return 0;
+	p.num = cf ? e.plain : e.folded;
+	if (!fix_problem(ctx, cf ? PR_5_DIR_CASEFOLD_STRAY : PR_5_DIR_CASEFOLD_LOST, &p))
+		return 0;
+	n = repair_node(ctx, ino);
+	if (!n)
+		return -ENOMEM;
+	flags ^= ZF2FS_CASEFOLD_FL;
+	zf2fs_set(n->i.i_flags, flags);
+	zf2fs_set(inode->i.i_flags, flags);
+	return 0;
+}
+
 int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
 		    uint32_t (*visit)(struct fsck_ctx *, uint32_t, const struct dentry_ref *))
 {
+	int cerr = check_casefold_flag(ctx, ino, inode);   /* before the flag is read */
 	uint32_t flags = (uint32_t)zf2fs_get(inode->i.i_flags);
 	/* the kernel keeps "encrypted" in i_advise, not in i_flags */
 	bool enc = inode->i.i_advise & ZF2FS_ADVISE_ENCRYPT;
@@ -505,6 +579,8 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 	uint32_t need = 0;   /* no dentry block (an inline directory): any depth will do */
 	int err;
 
+	if (cerr)
+		return cerr;
 	if (can_fold && !d.check_hash && !ctx->casefold_noted) {
 		fprintf(ctx->out, "casefolded directories: this build has no libunistring, so the "
 			"hashes of their entries are not checked\n");

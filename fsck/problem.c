@@ -208,6 +208,12 @@ static const struct problem_def problems[] = {
 	  "i_dir_level %M puts every one in its bucket", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DIR_DOTDOT_NAME_BAD, "directory %i: slot 1 of its first dentry area, where \"..\" "
 	  "belongs, holds \"%S\" (a name length cut short)", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_5_DIR_CASEFOLD_STRAY, "directory %i is flagged casefolded, but %N of its names hold "
+	  "their plain hash and none a folded one: the flag is what changed (the kernel "
+	  "would look for every name where it is not)", PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_5_DIR_CASEFOLD_LOST, "directory %i is not flagged casefolded, but %N of its names "
+	  "hold a folded hash and none its plain one: the flag is what was lost (the "
+	  "kernel would look for every name where it is not)", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_6_LINK_COUNT_BAD, "inode %i: link count is %N, counted %M", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_6_UNREACHABLE_INODE, "inode %i is not in any directory", PROMPT_RECONNECT, 0 },
 	{ PR_6_UNREACHABLE_NODE, "node %n (inode %i) at %b is not reachable", PROMPT_CLEAR,
