@@ -26,7 +26,8 @@ VM_TESTS = \
 	tests/vm/sload_compress.sh \
 	tests/vm/frag.sh \
 	tests/vm/resize.sh \
-	tests/vm/content.sh
+	tests/vm/content.sh \
+	tests/vm/content_repair.sh
 
 TESTS += $(VM_TESTS)
 # GC: victims traced in the VM against gc.f2fs replay
