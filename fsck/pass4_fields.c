@@ -195,7 +195,8 @@ static int check_compression(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 			return -ENOMEM;
 		zf2fs_set(n->i.i_flags, flags | ZF2FS_COMPR_FL);
 		zf2fs_set((*copyp)->i.i_flags, flags | ZF2FS_COMPR_FL);
-	} else if ((flags & ZF2FS_COMPR_FL) && in->i_log_cluster_size > log) {
+	} else if ((flags & ZF2FS_COMPR_FL) && (in->i_log_cluster_size > log ||
+						 in->i_log_cluster_size < 2)) {
 		p.num = in->i_log_cluster_size;
 		p.num2 = log;
 		if (!fix_problem(ctx, PR_4_COMPR_CLUSTER_BAD, &p))

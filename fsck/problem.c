@@ -118,7 +118,8 @@ static const struct problem_def problems[] = {
 	  "inode %i by its footer and its summary entry", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_INODE_FLAGS_BAD, "inode %i: i_flags 0x%N hold bits 0x%M this volume cannot have "
 	  "(casefold without the casefold feature or on a non-directory, compression without the "
-	  "compression feature or with inline data)", PROMPT_CLEAR, PR_PREEN_OK },
+	  "compression feature, with inline data, or on a file whose extra attributes hold no "
+	  "cluster size or algorithm the kernel knows and whose slots no cluster marker)", PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_4_GC_FAILURES_SET, "regular file %i: i_gc_failures is %N (a count of failed moves of "
 	  "a pinned file)", PROMPT_CLEAR, PR_PREEN_OK | PR_NO_OK },
 	{ PR_4_ROOT_EXTRA_RESET, "root inode %i: extra attribute size %N or inline xattr size %M "
@@ -145,9 +146,9 @@ static const struct problem_def problems[] = {
 	{ PR_4_COMPR_FLAG_LOST, "regular file %i: its block map holds %N compressed clusters of "
 	  "%M blocks, but not the compression flag, without which the kernel reads their "
 	  "compressed bytes as the file's data", PROMPT_FIX, 0 },
-	{ PR_4_COMPR_CLUSTER_BAD, "compressed file %i: clusters of 2^%N blocks put its cluster "
-	  "markers inside clusters, where the kernel takes them for block addresses; they "
-	  "begin clusters of 2^%M blocks", PROMPT_FIX, 0 },
+	{ PR_4_COMPR_CLUSTER_BAD, "compressed file %i: clusters of 2^%N blocks, which the kernel "
+	  "refuses or which put its cluster markers inside clusters, where the kernel takes "
+	  "them for block addresses; the markers begin clusters of 2^%M blocks", PROMPT_FIX, 0 },
 	{ PR_4_COMPR_RELEASED_LOST, "compressed file %i: its %N compressed clusters keep no "
 	  "reserved blocks and i_compr_blocks is 0, as F2FS_IOC_RELEASE_COMPRESS_BLOCKS leaves "
 	  "them, but the released flag is not set", PROMPT_FIX, 0 },

@@ -58,6 +58,22 @@ ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32
 	if ((flags & ZF2FS_COMPR_FL) &&
 	    (!(features & ZF2FS_FEAT_COMPRESSION) || (in->i_inline & ZF2FS_INLINE_DATA)))
 		bad |= ZF2FS_COMPR_FL;
+	/* a regular file flagged compressed whose extra attributes hold no cluster size or
+	 * algorithm the kernel knows (it refuses the inode), and whose slots hold no cluster
+	 * marker: the flag is what is wrong, not the file */
+	if ((flags & ZF2FS_COMPR_FL) && !(bad & ZF2FS_COMPR_FL) &&
+	    (zf2fs_get(in->i_mode) & 0170000) == 0100000) {
+		uint32_t extra = (in->i_inline & ZF2FS_EXTRA_ATTR) ?
+				 (uint32_t)zf2fs_get(in->i_extra_isize) / 4 : 0;
+		bool known = extra * 4 >= ZF2FS_EXTRA_ISIZE_MAX && in->i_log_cluster_size >= 2 &&
+			     in->i_log_cluster_size <= 8 && in->i_compress_algorithm <= 3;
+		bool markers = false;
+
+		for (uint32_t k = extra; !known && !markers && k < ZF2FS_ADDRS_PER_INODE; k++)
+			markers = zf2fs_get(in->i_addr[k]) == ZF2FS_COMPRESS_ADDR;
+		if (!known && !markers)
+			bad |= ZF2FS_COMPR_FL;
+	}
 	return bad;
 }
 
