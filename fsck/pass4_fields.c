@@ -135,29 +135,6 @@ out:
 }
 
 /*
- * The clusters of a compressed file begin with a COMPRESS_ADDR marker in the cluster's
- * first slot: where the inode's own slots hold markers, their places tell the cluster
- * size the file was written with.  @ret_markers gets their count, @ret_log the largest
- * log2 cluster size (up to 8, the kernel's most) that puts each at a cluster's start.
- */
-static void inode_markers(const struct zf2fs_inode *in, uint32_t extra_words, uint32_t *ret_markers,
-			  uint32_t *ret_log)
-{
-	const uint8_t *a = (const uint8_t *)in->i_addr + 4 * extra_words;
-	uint32_t log = 8, n = 0;
-
-	for (uint32_t k = 0; k + extra_words < ZF2FS_ADDRS_PER_INODE; k++) {
-		if (zf2fs_get_le32p(a + 4 * k) != ZF2FS_COMPRESS_ADDR)
-			continue;
-		n++;
-		while (log && k % (1u << log))
-			log--;
-	}
-	*ret_markers = n;
-	*ret_log = log;
-}
-
-/*
  * A compressed file's flag and cluster size, against its markers.  Lost, the flag leaves
  * the kernel reading a cluster's compressed bytes as the file's data, and a changed
  * cluster size puts markers inside clusters, which the kernel takes for block addresses:
@@ -168,7 +145,7 @@ static int check_compression(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 			     struct zf2fs_node **copyp)
 {
 	const struct zf2fs_inode *in = &(*nodep)->i;
-	uint32_t flags = (uint32_t)zf2fs_get(in->i_flags), markers, log, extra;
+	uint32_t flags = (uint32_t)zf2fs_get(in->i_flags), markers, log;
 	struct problem_ctx p = { .ino = ino };
 	struct zf2fs_node *n;
 
@@ -176,12 +153,9 @@ static int check_compression(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	    (zf2fs_get(in->i_mode) & S_FMT) != 0100000 ||
 	    (in->i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY)) ||
 	    !(in->i_inline & ZF2FS_EXTRA_ATTR) ||
-	    zf2fs_get(in->i_extra_isize) < ZF2FS_EXTRA_ISIZE_MAX ||
-	    zf2fs_get(in->i_extra_isize) % 4 || zf2fs_get(in->i_extra_isize) > 4 * 64 ||
-	    in->i_compress_algorithm > 3)
+	    zf2fs_get(in->i_extra_isize) < ZF2FS_EXTRA_ISIZE_MAX || in->i_compress_algorithm > 3)
 		return 0;
-	extra = (uint32_t)zf2fs_get(in->i_extra_isize) / 4;
-	inode_markers(in, extra, &markers, &log);
+	zf2fs_inode_cluster_markers(in, ctx->vi->features, &markers, &log);
 	if (!markers || log < 2)
 		return 0;
 	if (!(flags & ZF2FS_COMPR_FL) && in->i_log_cluster_size >= 2 &&

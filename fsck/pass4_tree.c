@@ -844,15 +844,19 @@ static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	uint8_t v[64];
 	char why[96];
 	size_t len = 0;
-	int err;
+	bool context_ok = false;
+	int err = -ENODATA;
 
+	if (ctx->vi->features & ZF2FS_FEAT_ENCRYPT) {
+		err = zf2fs_vol_get_xattr(ctx->vol, node, ZF2FS_XATTR_INDEX_ENCRYPTION, "c", v,
+					  sizeof(v), &len);
+		/* fscrypt_policy_from_context: version 1 is 28 bytes, version 2 is 40 */
+		context_ok = !err && ((v[0] == 1 && len == 28) || (v[0] == 2 && len == 40));
+	}
 	/* only an inode the kernel encrypted has a context: with one, a missing mark is what
 	 * was lost (read without it, a directory's ciphertext names would be taken for
 	 * plain ones, and those holding '/' or NUL removed) */
-	if (!(in->i_advise & ZF2FS_ADVISE_ENCRYPT) && (ctx->vi->features & ZF2FS_FEAT_ENCRYPT) &&
-	    !zf2fs_vol_get_xattr(ctx->vol, node, ZF2FS_XATTR_INDEX_ENCRYPTION, "c", v, sizeof(v),
-				 &len) &&
-	    ((v[0] == 1 && len == 28) || (v[0] == 2 && len == 40))) {
+	if (!(in->i_advise & ZF2FS_ADVISE_ENCRYPT) && context_ok) {
 		struct zf2fs_node *n;
 
 		p.num = v[0];
@@ -860,8 +864,6 @@ static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 			n->i.i_advise |= ZF2FS_ADVISE_ENCRYPT;
 	}
 	if ((in->i_advise & ZF2FS_ADVISE_ENCRYPT) && (ctx->vi->features & ZF2FS_FEAT_ENCRYPT)) {
-		err = zf2fs_vol_get_xattr(ctx->vol, node, ZF2FS_XATTR_INDEX_ENCRYPTION, "c", v,
-					  sizeof(v), &len);
 		why[0] = 0;
 		/* no context at all, outside an encrypted directory (the root has none above
 		 * it): a stray mark */
@@ -872,16 +874,13 @@ static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 			p.parent = ref ? ref->dir : ino;
 			if (fix_problem(ctx, PR_4_ENC_MARK_STRAY, &p) && (n = repair_node(ctx, ino)))
 				n->i.i_advise &= (uint8_t)~ZF2FS_ADVISE_ENCRYPT;
-			err = 0;
-			len = 28;
-			v[0] = 1;
-		}
-		if (err == -ENODATA)
+		} else if (err == -ENODATA) {
 			snprintf(why, sizeof(why), "is missing");
-		else if (err)
+		} else if (err) {
 			snprintf(why, sizeof(why), "cannot be read (%s)", strerror(-err));
-		else if (!len || !((v[0] == 1 && len == 28) || (v[0] == 2 && len == 40)))
+		} else if (!context_ok) {
 			snprintf(why, sizeof(why), "has version %u and %zu bytes", len ? v[0] : 0, len);
+		}
 		if (why[0]) {
 			p.str = why;
 			fix_problem(ctx, PR_4_ENC_CONTEXT_BAD, &p);
@@ -1406,7 +1405,8 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	const struct zf2fs_walk_ops ops = { .node = walk_node, .data = walk_data, .bad = walk_bad,
 					    .mend = walk_mend };
 	struct inode_walk w = { .ctx = ctx, .ino = ino, .counted = 1, .inode = node };
-	struct zf2fs_node *dcopy = NULL;
+	struct zf2fs_node *dcopy = NULL, *xcopy = NULL;
+	const struct zf2fs_node *xview = node;   /* the inode as its xattrs are read */
 	struct zf2fs_inode_geom g;
 	struct problem_ctx p = { .ino = ino };
 	uint32_t mode = (uint32_t)zf2fs_get(in->i_mode);
@@ -1478,20 +1478,17 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 		check_inline_xattrs(ctx, ino, node, &g);
 		/* an xattr node found unusable (and dropped) is not read for what follows */
 		if (zf2fs_get(in->i_xattr_nid)) {
-			struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
-
-			if (t) {
-				memcpy(t, node, ZF2FS_BLKSIZE);
-				zf2fs_set(t->i.i_xattr_nid, 0);
-				check_enc_verity(ctx, ino, t, ref);
-				free(t);
+			xcopy = malloc(ZF2FS_BLKSIZE);
+			if (xcopy) {
+				memcpy(xcopy, node, ZF2FS_BLKSIZE);
+				zf2fs_set(xcopy->i.i_xattr_nid, 0);
 			}
-		} else {
-			check_enc_verity(ctx, ino, node, ref);
+			xview = xcopy;
 		}
-	} else {
-		check_enc_verity(ctx, ino, node, ref);
 	}
+	if (xview)
+		check_enc_verity(ctx, ino, xview, ref);
+	free(xcopy);
 	w.ext_fofs = (uint32_t)zf2fs_get(in->i_ext.fofs);
 	w.ext_blk = (uint32_t)zf2fs_get(in->i_ext.blk);
 	w.ext_len = (uint32_t)zf2fs_get(in->i_ext.len);

@@ -28,6 +28,7 @@
 
 #include "fsck.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/file.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/txn_file.h"
 
@@ -38,7 +39,7 @@ struct area {
 
 /* A name as problem lines show it: its bytes, or in an encrypted directory, where they
  * are ciphertext, "{enc:HEX}" (as dump.f2fs shows such names). */
-#define SHOWN_LEN (2 * ZF2FS_NAME_LEN + 8)
+#define SHOWN_LEN ZF2FS_ENC_NAME_MAX
 
 /* An entry to move to its hash bucket once the directory has been scanned. */
 struct move {
@@ -237,13 +238,8 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 		memcpy(shown, name, len);
 		shown[len] = 0;
 		if (d->opaque && !(len == 1 && name[0] == '.') &&
-		    !(len == 2 && name[0] == '.' && name[1] == '.')) {
-			size_t k = (size_t)snprintf(shown, sizeof(shown), "{enc:");
-
-			for (uint32_t b = 0; b < len; b++)
-				k += (size_t)snprintf(shown + k, sizeof(shown) - k, "%02x", name[b]);
-			snprintf(shown + k, sizeof(shown) - k, "}");
-		}
+		    !(len == 2 && name[0] == '.' && name[1] == '.'))
+			zf2fs_enc_name(name, len, shown);
 		if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.')) {
 			uint32_t want;
 

@@ -354,10 +354,6 @@ static int scan_for(const struct zf2fs_dentry_view *v, const char *name, size_t 
 	return 0;
 }
 
-static int dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node *dir, const char *name,
-		      size_t len, const char *shown, size_t shown_len, uint32_t *ret_ino,
-		      uint8_t *ret_type, char *why, size_t whylen);
-
 static int hexval(char ch)
 {
 	if (ch >= '0' && ch <= '9')
@@ -367,6 +363,23 @@ static int hexval(char ch)
 	if (ch >= 'A' && ch <= 'F')
 		return ch - 'A' + 10;
 	return -1;
+}
+
+ZF2FS_EXPORT size_t zf2fs_enc_name(const uint8_t *name, size_t len, char *buf)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 5;
+
+	if (len > ZF2FS_NAME_LEN)
+		len = ZF2FS_NAME_LEN;
+	memcpy(buf, "{enc:", 5);
+	for (size_t i = 0; i < len; i++) {
+		buf[n++] = hex[name[i] >> 4];
+		buf[n++] = hex[name[i] & 15];
+	}
+	buf[n++] = '}';
+	buf[n] = 0;
+	return n;
 }
 
 /* The bytes "{enc:HEX}" (@len bytes at @s) names, into @ret: 1; 0 when @s is not of that
@@ -397,16 +410,22 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 				  uint8_t *ret_type, char *why, size_t whylen)
 {
 	uint8_t raw[ZF2FS_NAME_LEN];
-	size_t rawlen = 0;
+	size_t rawlen = 0, shown_len = len;
 	const char *shown = name;
-	size_t shown_len = len;
 	uint32_t dino = (uint32_t)zf2fs_get(dir->footer.ino);
+	uint32_t hash, depth, dir_level = dir->i.i_dir_level, ino = 0;
+	uint64_t nblocks;
+	bool use_hash = !(zf2fs_get(dir->i.i_flags) & ZF2FS_CASEFOLD_FL);
+	struct zf2fs_dentry_view v;
+	uint8_t type = 0, *blk;
+	int found = 0, err = 0;
 
+	if (((uint32_t)zf2fs_get(dir->i.i_mode) & S_FMT) != S_DIR)
+		return zf2fs_set_why(why, whylen, -ENOTDIR, "inode %u is not a directory", dino);
 	/* an encrypted directory's names are ciphertext: a name is given as the hex of its
 	 * stored bytes; the kernel hashes those bytes, unless the directory is casefolded
 	 * too (then a keyed hash: every bucket is searched) */
 	if ((dir->i.i_advise & ZF2FS_ADVISE_ENCRYPT) &&
-	    ((uint32_t)zf2fs_get(dir->i.i_mode) & S_FMT) == S_DIR &&
 	    !(len == 1 && name[0] == '.') && !(len == 2 && name[0] == '.' && name[1] == '.')) {
 		int r = parse_enc(name, len, raw, &rawlen);
 
@@ -420,23 +439,6 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 		name = (const char *)raw;
 		len = rawlen;
 	}
-	return dir_lookup(vol, dir, name, len, shown, shown_len, ret_ino, ret_type, why, whylen);
-}
-
-static int dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node *dir, const char *name,
-		      size_t len, const char *shown, size_t shown_len, uint32_t *ret_ino,
-		      uint8_t *ret_type, char *why, size_t whylen)
-{
-	uint32_t dino = (uint32_t)zf2fs_get(dir->footer.ino);
-	uint32_t hash, depth, dir_level = dir->i.i_dir_level, ino = 0;
-	uint64_t nblocks;
-	bool use_hash = !(zf2fs_get(dir->i.i_flags) & ZF2FS_CASEFOLD_FL);
-	struct zf2fs_dentry_view v;
-	uint8_t type = 0, *blk;
-	int found = 0, err = 0;
-
-	if (((uint32_t)zf2fs_get(dir->i.i_mode) & S_FMT) != S_DIR)
-		return zf2fs_set_why(why, whylen, -ENOTDIR, "inode %u is not a directory", dino);
 	if (!len || len > ZF2FS_NAME_LEN)
 		return zf2fs_set_why(why, whylen, len ? -ENAMETOOLONG : -ENOENT, "bad name length %zu", len);
 	hash = zf2fs_dentry_hash(name, len);

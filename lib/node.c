@@ -63,26 +63,26 @@ ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32
 	 * marker: the flag is what is wrong, not the file */
 	if ((flags & ZF2FS_COMPR_FL) && !(bad & ZF2FS_COMPR_FL) &&
 	    (zf2fs_get(in->i_mode) & 0170000) == 0100000) {
-		uint32_t extra = (in->i_inline & ZF2FS_EXTRA_ATTR) ?
-				 (uint32_t)zf2fs_get(in->i_extra_isize) / 4 : 0;
-		bool known = extra * 4 >= ZF2FS_EXTRA_ISIZE_MAX && in->i_log_cluster_size >= 2 &&
-			     in->i_log_cluster_size <= 8 && in->i_compress_algorithm <= 3;
-		bool markers = false;
+		bool known = (in->i_inline & ZF2FS_EXTRA_ATTR) &&
+			     zf2fs_get(in->i_extra_isize) >= ZF2FS_EXTRA_ISIZE_MAX &&
+			     in->i_log_cluster_size >= 2 && in->i_log_cluster_size <= 8 &&
+			     in->i_compress_algorithm <= 3;
+		uint32_t markers, log;
 
-		for (uint32_t k = extra; !known && !markers && k < ZF2FS_ADDRS_PER_INODE; k++)
-			markers = zf2fs_get(in->i_addr[k]) == ZF2FS_COMPRESS_ADDR;
+		zf2fs_inode_cluster_markers(in, features, &markers, &log);
 		if (!known && !markers)
 			bad |= ZF2FS_COMPR_FL;
 	}
 	return bad;
 }
 
-ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
-				      struct zf2fs_inode_geom *g)
+/* The words of i_addr that extra attributes take at its front and inline xattrs at its
+ * end; -ZF2FS_EFSCORRUPTED when the sizes are impossible. */
+static int slot_words(const struct zf2fs_inode *in, uint32_t features, uint32_t *ret_extra,
+		      uint32_t *ret_xattr)
 {
 	uint32_t extra = 0, xattr = 0;
 
-	memset(g, 0, sizeof(*g));
 	if (in->i_inline & ZF2FS_EXTRA_ATTR) {
 		extra = (uint32_t)zf2fs_get(in->i_extra_isize);
 		if (extra % 4 || extra < 4 || extra > ZF2FS_EXTRA_ISIZE_MAX + 4 * 16)
@@ -95,6 +95,38 @@ ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t fea
 		xattr = ZF2FS_INLINE_XATTR_ADDRS;
 	if (xattr > ZF2FS_MAX_INLINE_XATTR_WORDS || extra + xattr + 1 > ZF2FS_ADDRS_PER_INODE)
 		return -ZF2FS_EFSCORRUPTED;
+	*ret_extra = extra;
+	*ret_xattr = xattr;
+	return 0;
+}
+
+ZF2FS_EXPORT void zf2fs_inode_cluster_markers(const struct zf2fs_inode *in, uint32_t features,
+					      uint32_t *ret_markers, uint32_t *ret_log)
+{
+	uint32_t extra, xattr, log = 8, n = 0;
+
+	if (!slot_words(in, features, &extra, &xattr))
+		for (uint32_t k = 0; k < ZF2FS_ADDRS_PER_INODE - extra - xattr; k++) {
+			if (zf2fs_get(in->i_addr[extra + k]) != ZF2FS_COMPRESS_ADDR)
+				continue;
+			n++;
+			while (log && k % (1u << log))
+				log--;
+		}
+	*ret_markers = n;
+	*ret_log = log;
+}
+
+ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
+				      struct zf2fs_inode_geom *g)
+{
+	uint32_t extra = 0, xattr = 0;
+	int err;
+
+	memset(g, 0, sizeof(*g));
+	err = slot_words(in, features, &extra, &xattr);
+	if (err)
+		return err;
 	g->extra_words = extra;
 	g->xattr_words = xattr;
 	g->addrs = ZF2FS_ADDRS_PER_INODE - extra - xattr;

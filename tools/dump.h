@@ -115,13 +115,10 @@ int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path, const char 
  * ciphertext: any bytes of their stored length.  dump shows and accepts them as
  * "{enc:HEX}", the lowercase hex of the stored bytes, so no output carries them raw.
  */
-#define DUMP_ENC_NAME_MAX (sizeof("{enc:}") + 2 * ZF2FS_NAME_LEN)   /* with the NUL */
 /* @n is an encrypted inode (i_advise), @dir also a directory. */
 bool dump_inode_encrypted(const struct zf2fs_node *n);
 bool dump_dir_encrypted(const struct zf2fs_node *dir);
 bool dump_is_dot(const uint8_t *name, size_t len);
-/* "{enc:HEX}" of @len bytes into @buf (DUMP_ENC_NAME_MAX bytes); returns its length. */
-size_t dump_enc_name(const uint8_t *name, size_t len, char *buf);
 /* The host file name extraction gives a shown name @s (@len bytes, no '/'): @s itself, or
  * when longer than a host name may be (DUMP_HOST_NAME_MAX), "{enc:" the hex of the first
  * and last DUMP_HOST_NAME_KEEP bytes joined by "..", "}".  Into @buf, NUL-terminated

@@ -33,33 +33,15 @@ bool dump_is_dot(const uint8_t *name, size_t len)
 	return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
 }
 
-size_t dump_enc_name(const uint8_t *name, size_t len, char *buf)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t n = 0;
-
-	if (len > ZF2FS_NAME_LEN)
-		len = ZF2FS_NAME_LEN;
-	memcpy(buf, "{enc:", 5);
-	n = 5;
-	for (size_t i = 0; i < len; i++) {
-		buf[n++] = hex[name[i] >> 4];
-		buf[n++] = hex[name[i] & 15];
-	}
-	buf[n++] = '}';
-	buf[n] = 0;
-	return n;
-}
-
 void dump_out_name(struct out *o, const char *key, const uint8_t *name, size_t len, bool enc)
 {
-	char buf[DUMP_ENC_NAME_MAX];
+	char buf[ZF2FS_ENC_NAME_MAX];
 
 	if (!enc) {
 		out_sn(o, key, name, len);
 		return;
 	}
-	out_sn(o, key, buf, dump_enc_name(name, len, buf));
+	out_sn(o, key, buf, zf2fs_enc_name(name, len, buf));
 }
 
 size_t dump_host_name(const char *s, size_t len, char *buf)

@@ -396,11 +396,11 @@ int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path, const char 
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 			uint32_t nl = (uint32_t)zf2fs_get(n->i.i_namelen);
 			const void *name = n->i.i_name;
-			char enc[DUMP_ENC_NAME_MAX];
+			char enc[ZF2FS_ENC_NAME_MAX];
 
 			if (nl && nl <= ZF2FS_NAME_LEN && dump_iname_encrypted(c, n)) {
 				/* ciphertext: named as the views show it */
-				nl = (uint32_t)dump_enc_name(n->i.i_name, nl, enc);
+				nl = (uint32_t)zf2fs_enc_name(n->i.i_name, nl, enc);
 				nl = (uint32_t)dump_host_name(enc, nl, enc);
 				name = enc;
 			}
@@ -729,7 +729,7 @@ static int tree_entry(void *arg, const struct zf2fs_dentry_info *d)
 	struct out *o = &l->c->out;
 	size_t old = l->len, nlen = d->name_len;
 	const void *name = d->name;
-	char enc[DUMP_ENC_NAME_MAX];
+	char enc[ZF2FS_ENC_NAME_MAX];
 	bool encname = l->enc;
 	char *p;
 	int err = 0;
@@ -737,7 +737,7 @@ static int tree_entry(void *arg, const struct zf2fs_dentry_info *d)
 	if (dump_is_dot(d->name, d->name_len))
 		return 0;
 	if (encname) {
-		nlen = dump_enc_name(d->name, d->name_len, enc);
+		nlen = zf2fs_enc_name(d->name, d->name_len, enc);
 		name = enc;
 	}
 	p = realloc(l->path, l->len + nlen + 2);

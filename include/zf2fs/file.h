@@ -69,6 +69,14 @@ ZF2FS_EXPORT int zf2fs_file_read_buf(struct zf2fs_vol *vol, const struct zf2fs_n
 				     size_t whylen);
 
 /*
+ * A name of an encrypted directory (ciphertext: any bytes) as "{enc:HEX}", the lowercase
+ * hex of its @len stored bytes (at most ZF2FS_NAME_LEN are taken), into @buf of
+ * ZF2FS_ENC_NAME_MAX bytes; the form zf2fs_dir_lookup() takes back.  Returns its length.
+ */
+#define ZF2FS_ENC_NAME_MAX (sizeof("{enc:}") + 2 * ZF2FS_NAME_LEN)   /* with the NUL */
+ZF2FS_EXPORT size_t zf2fs_enc_name(const uint8_t *name, size_t len, char *buf);
+
+/*
  * Look @name up in directory @dir the way the kernel does: the inline dentry area, or the
  * hash buckets of each level up to i_current_depth (every bucket of a level for casefolded
  * directories, whose names are compared byte for byte here).  In an encrypted directory,

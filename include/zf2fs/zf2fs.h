@@ -366,6 +366,15 @@ struct zf2fs_inode_geom {
 	bool compressed;
 	uint32_t cluster_blocks;    /* compressed files */
 };
+/*
+ * The cluster markers (ZF2FS_COMPRESS_ADDR) among inode @in's own block address slots
+ * (after its extra attributes, before its inline xattrs): their count in *@ret_markers,
+ * and in *@ret_log the largest log2 cluster size, up to 8 (the kernel's most), that puts
+ * each at the start of a cluster.  Where the slots' bounds are impossible, no marker.
+ */
+ZF2FS_EXPORT void zf2fs_inode_cluster_markers(const struct zf2fs_inode *in, uint32_t features,
+					      uint32_t *ret_markers, uint32_t *ret_log);
+
 /* -ZF2FS_EFSCORRUPTED when i_extra_isize or i_inline_xattr_size cannot be right. */
 ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
 				      struct zf2fs_inode_geom *ret);
