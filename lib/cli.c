@@ -63,11 +63,17 @@ static const struct {
 	{ "zstd", zf2fs_have_zstd_support },
 };
 
+/* The f2fs-tools release whose command lines, exit codes and parsed output lines the tools
+ * implement.  It leads --version in f2fs-tools' own form ("PROG X.Y.Z"), because callers
+ * such as libblockdev read the version with a pattern like "fsck.f2fs\s+([\d.]+)" and
+ * refuse tools older than the release that gave them an option they use. */
+#define F2FS_TOOLS_INTERFACE "1.16.0"
+
 ZF2FS_EXPORT int zf2fs_print_version(FILE *out, const char *prog)
 {
 	size_t i;
 
-	fprintf(out, "%s (zf2fs-tools) %s", prog, zf2fs_version());
+	fprintf(out, "%s %s (zf2fs-tools %s)", prog, F2FS_TOOLS_INTERFACE, zf2fs_version());
 	for (i = 0; i < sizeof(version_features) / sizeof(version_features[0]); i++)
 		fprintf(out, " %c%s", version_features[i].have() ? '+' : '-',
 			version_features[i].name);

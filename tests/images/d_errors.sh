@@ -47,7 +47,7 @@ if "$DUMP" --help > "$TEST_TMP/out" 2> "$TEST_TMP/err" && [ -s "$TEST_TMP/out" ]
 else
 	tap_fail "--help"
 fi
-if "$DUMP" -V | grep -q 'dump.f2fs (zf2fs-tools)'; then tap_ok "-V"; else tap_fail "-V"; fi
+if "$DUMP" -V | grep -q '^dump.f2fs 1.16.0 (zf2fs-tools '; then tap_ok "-V"; else tap_fail "-V"; fi
 expect_exit 16 "no device" --superblock
 expect_exit 16 "two devices" "$img" "$img"
 expect_exit 16 "-i not a number" -i abc "$img"

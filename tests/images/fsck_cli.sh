@@ -21,7 +21,7 @@ check() {   # check NAME EXPECTED_RC CMD...
 check "--help exits 0" 0 "$FSCK" --help
 grep -q "^Usage: fsck.f2fs" "$TEST_TMP/out" && tap_ok "--help prints usage on stdout" || tap_fail "--help output"
 check "-V" 0 "$FSCK" -V
-grep -q "fsck.f2fs (zf2fs-tools)" "$TEST_TMP/out" && tap_ok "-V names the tool" || tap_fail "-V output"
+grep -q "^fsck.f2fs 1.16.0 (zf2fs-tools " "$TEST_TMP/out" && tap_ok "-V names the tool" || tap_fail "-V output"
 check "no device is a usage error" 16 "$FSCK"
 check "-n with -y is a usage error" 16 "$FSCK" -n -y "$img"
 check "-p with -y is a usage error" 16 "$FSCK" -p -y "$img"
