@@ -67,10 +67,10 @@ _zf2fs_dump()
 	case $prev in
 	-d|--debug) _zf2fs_reply 0 1 2 3 4; return ;;
 	-o|--output) _zf2fs_files; return ;;
-	-i|--inode|-n|--nat|-s|--sit|-a|--ssa|-b|--block|--ls|--cat|--frag|--extract) return ;;
+	-i|-I|--inode|-n|--nat|-s|--sit|-a|--ssa|-b|--block|--ls|--cat|--frag|--extract) return ;;
 	esac
 	case $cur in
-	-*) _zf2fs_reply -i -n -s -a -b -o -S -d -V -h --inode --nat --sit --ssa --block \
+	-*) _zf2fs_reply -i -I -n -s -a -b -r -o -f -y -N -P -L -M -H -S -d -V -h --inode --nat --sit --ssa --block \
 		--superblock --checkpoint --segments --ls --cat --tree --extract --zones --quota \
 		--frag --json --output --sparse --raw-encrypted --debug --version --help ;;
 	*) _zf2fs_files ;;
@@ -169,7 +169,7 @@ _zf2fs_label()
 	local cur=${COMP_WORDS[COMP_CWORD]}
 	COMPREPLY=()
 	case $cur in
-	-*) _zf2fs_reply -h -V --help --version ;;
+	-*) _zf2fs_reply -h -V --quiet --help --version ;;
 	*) [ "$COMP_CWORD" -eq 1 ] && _zf2fs_files ;;
 	esac
 }
@@ -209,8 +209,8 @@ _zf2fs_defrag()
 	-s|--start|-l|--length|-t|--target|--file|--batch-blocks) return ;;
 	esac
 	case $cur in
-	-*) _zf2fs_reply -s -l -t -i -d -V -h --start --length --target --left --debug --file \
-		--batch-blocks --version --help ;;
+	-*) _zf2fs_reply -s -l -t -i -S -H -d -V -h --start --length --target --left --sparse \
+		--debug --file --batch-blocks --version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }
@@ -222,9 +222,10 @@ _zf2fs_resize()
 	case $prev in
 	-d|--debug) _zf2fs_reply 0 1 2 3; return ;;
 	-t|--target|-o|--overprovision) return ;;
+	-g) _zf2fs_reply android; return ;;
 	esac
 	case $cur in
-	-*) _zf2fs_reply -t -s -o -i -d -V -h --target --safe --overprovision \
+	-*) _zf2fs_reply -t -s -o -i -f -F -g -H -d -V -h --target --safe --overprovision \
 		--large-nat-bitmap --debug --version --help ;;
 	*) _zf2fs_files ;;
 	esac

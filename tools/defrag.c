@@ -3,7 +3,8 @@
  * defrag.c - defrag.f2fs: move the valid blocks of a block range of an unmounted volume
  * to free space at a target address, with f2fs-tools' interface:
  *
- *   defrag.f2fs [-d level] [-s start] [-l length] [-t target] [-i] [--batch-blocks N] device
+ *   defrag.f2fs [-d level] [-s start] [-l length] [-t target] [-i] [-S] [-H]
+ *               [--batch-blocks N] device
  *   defrag.f2fs [-d level] [--batch-blocks N] --file PATH device
  *
  * The blocks of [start, start + length) move with the library's block mover
@@ -37,6 +38,7 @@
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
 #include "defrag.h"
+#include "sparse_run.h"
 
 #define PROG "defrag.f2fs"
 
@@ -71,7 +73,10 @@ static void usage(FILE *f)
 "  -t, --target ADDR  where the blocks go (default: right after the range, or with\n"
 "                     -i right before it)\n"
 "  -i, --left         take free space at or below the target (default: at or above)\n"
-"  -d, --debug LEVEL  print more (0-3)\n"
+"  -S, --sparse       the device is an Android sparse image: unpacked to a raw\n"
+"                     file beside it, defragmented, packed back in its place\n"
+"  -H                 accepted (f2fs-tools: write hints); none are given\n"
+"  -d, --debug LEVEL  print more (0-3; more counts as 3)\n"
 "      --batch-blocks N  blocks moved per checkpoint (default 32768): the range\n"
 "                     or the file moves in batches, each committed on its own\n"
 "      --file PATH    make a regular file's blocks contiguous, or every regular\n"
@@ -742,6 +747,26 @@ static int run_dir(const struct opts *o, const struct zf2fs_log *log, struct zf2
 	return skipped ? EXIT_SKIPPED : 0;
 }
 
+/* One run on @dev (the device, or -S's raw copy of it). */
+struct job {
+	struct opts *o;
+	const struct zf2fs_log *log;
+	const char *file;
+};
+
+static int job_run(const char *dev, void *arg)
+{
+	struct job *j = arg;
+	int c;
+
+	j->o->dev = dev;
+	if (j->file) {
+		c = run_file(j->o, j->log, j->file, false);
+		return c == FILE_NO_ROOM ? 1 : c;
+	}
+	return run(j->o, j->log);
+}
+
 int main(int argc, char **argv)
 {
 	enum { OPT_FILE = 256, OPT_BATCH };
@@ -751,6 +776,7 @@ int main(int argc, char **argv)
 		{ "target", required_argument, NULL, 't' },
 		{ "left", no_argument, NULL, 'i' },
 		{ "debug", required_argument, NULL, 'd' },
+		{ "sparse", no_argument, NULL, 'S' },
 		{ "file", required_argument, NULL, OPT_FILE },
 		{ "batch-blocks", required_argument, NULL, OPT_BATCH },
 		{ "help", no_argument, NULL, 'h' },
@@ -760,9 +786,10 @@ int main(int argc, char **argv)
 	struct opts o = { .batch_blocks = DEFAULT_BATCH_BLOCKS };
 	struct zf2fs_log log = { .level = 0, .fn = zf2fs_cli_log, .arg = (void *)PROG };
 	const char *file = NULL;
+	bool sparse = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "s:l:t:id:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:l:t:id:SHhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o.start = zf2fs_parse_u64(PROG, optarg, "start", 0, UINT32_MAX);
@@ -780,7 +807,14 @@ int main(int argc, char **argv)
 			o.left = true;
 			break;
 		case 'd':
-			o.level = (int)zf2fs_parse_u64(PROG, optarg, "debug level", 0, 3);
+			o.level = (int)zf2fs_parse_u64(PROG, optarg, "debug level", 0, INT32_MAX);
+			if (o.level > 3)
+				o.level = 3;
+			break;
+		case 'S':
+			sparse = true;
+			break;
+		case 'H':
 			break;
 		case OPT_FILE:
 			file = optarg;
@@ -805,11 +839,11 @@ int main(int argc, char **argv)
 		zf2fs_usage_error(PROG, "too many arguments");
 	o.dev = argv[optind];
 	log.level = o.level;
-	if (file) {
-		if (o.have_start || o.have_len || o.have_target || o.left)
-			zf2fs_usage_error(PROG, "--file takes none of -s, -l, -t, -i");
-		c = run_file(&o, &log, file, false);
-		return c == FILE_NO_ROOM ? 1 : c;
+	if (file && (o.have_start || o.have_len || o.have_target || o.left))
+		zf2fs_usage_error(PROG, "--file takes none of -s, -l, -t, -i");
+	{
+		struct job j = { .o = &o, .log = &log, .file = file };
+
+		return sparse ? sparse_run(PROG, o.dev, job_run, &j) : job_run(o.dev, &j);
 	}
-	return run(&o, &log);
 }

@@ -6,6 +6,11 @@
  * volume without write access, runs the requested views in the order they were given and
  * maps the outcome to an exit status.  The views live in dump_meta.c (metadata areas) and
  * dump_file.c (files and directories); both print through the emitter of dump_out.c.
+ *
+ * Given no view, it prints what f2fs-tools' dump.f2fs prints for a bare device: its
+ * "Info:" lines, with -d 1 or more also its superblock and checkpoint tables (ftinfo.c).
+ * Programs parse that output (libblockdev, GParted); our own superblock and checkpoint
+ * views are --superblock and --checkpoint, and the default of --json.
  */
 #include "config.h"
 #include <errno.h>
@@ -13,8 +18,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dump.h"
+#include "ftinfo.h"
 
 enum view {
 	V_SUPER, V_CP, V_NAT, V_SIT, V_SSA, V_SEGMENTS, V_INODE, V_BLOCK, V_LS, V_CAT, V_TREE,
@@ -34,18 +41,32 @@ enum {
 	OPT_ZONES, OPT_QUOTA, OPT_FRAG, OPT_EXTRACT, OPT_RAW_ENCRYPTED,
 };
 
+/* Where f2fs-tools' dump.f2fs puts what -f/-y and -r copy out when -o names no place. */
+#define FT_DUMP_DIR "./lost_found"
+
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: " DUMP_PROG " [options] device\n"
 "Show the structures and files of an F2FS volume; never writes to it.\n"
 "\n"
-"Views (several may be given; they run in order; default --superblock --checkpoint):\n"
-"  -i, --inode INO          an inode, its node tree and block map\n"
-"  -n, --nat START~END      NAT entries of nids START..END (or one nid)\n"
+"Given no view, the \"Info:\" summary f2fs-tools' dump.f2fs prints (with -d 1 or\n"
+"more, also its superblock and checkpoint tables); with --json, --superblock\n"
+"--checkpoint.\n"
+"\n"
+"Views (several may be given; they run in order):\n"
+"  -i, --inode INO          an inode, its node tree and block map; with -f, -y or\n"
+"                           -o also its contents (see -o)\n"
+"  -I INO                   as -i (the inode is found through the NAT, not by\n"
+"                           scanning the disk)\n"
+"  -n, --nat START~END      NAT entries of nids START..END (or one nid; END -1:\n"
+"                           to the last)\n"
 "  -s, --sit START~END      SIT entries of main-area segments START..END\n"
 "  -a, --ssa START~END      summary entries of segments START..END\n"
 "  -b, --block BLKADDR      which area, node or inode owns a block, at which offset\n"
+"  -r                       copy the whole tree out, as --extract /, into -o DIR\n"
+"                           (default " FT_DUMP_DIR ")\n"
 "      --superblock         superblock fields and the state of both copies\n"
 "      --checkpoint         both checkpoint packs and which one is current\n"
 "      --segments           one row per main-area segment: type, valid blocks, state\n"
@@ -64,14 +85,24 @@ static void usage(FILE *f)
 "Output:\n"
 "      --json               one JSON document instead of text\n"
 "  -o, --output PATH        with -i or --cat: write the contents to PATH (a directory:\n"
-"                           under the inode's own name); with --extract: the\n"
+"                           under the inode's own name); with --extract or -r: the\n"
 "                           directory to fill (created if missing)\n"
+"  -f, -y                   with -i: write the inode's contents without -o, into\n"
+"                           " FT_DUMP_DIR " (f2fs-tools' \"do not prompt\"; we never\n"
+"                           prompt)\n"
+"  -N                       write no contents (f2fs-tools' \"answer no\"): -i shows\n"
+"                           the inode only, -r copies nothing\n"
+"  -P                       copies get the inode's owner (and mode)\n"
+"  -L                       accepted: symlinks are always copied as symlinks\n"
+"  -M                       accepted: -i always shows the block map\n"
+"  -H                       accepted: dump never writes to the volume\n"
 "  -S, --sparse             with -o: keep holes as holes\n"
 "      --raw-encrypted      with --cat, --extract or -i -o: write encrypted files,\n"
 "                           directories and symlinks as stored (ciphertext; a\n"
 "                           symlink as a file holding its stored target) instead\n"
 "                           of refusing them\n"
-"  -d, --debug LEVEL        library messages: 0 quiet .. 4 debug (default 1)\n"
+"  -d, --debug LEVEL        library messages: 0 quiet .. 4 debug (default 1; above\n"
+"                           4 counts as 4); with no view, 1 or more adds the tables\n"
 "  -V, --version            print the version and exit\n"
 "  -h, --help               print this help and exit\n"
 "\n"
@@ -125,7 +156,7 @@ static uint64_t parse_num(const char *s, const char *what, uint64_t max)
 	errno = 0;
 	if (!*s || *s == '-')
 		usage_error("%s: \"%s\" is not a number", what, s);
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10);
 	if (errno || *end || v > max)
 		usage_error("%s: \"%s\" is not a number up to %llu", what, s,
 			    (unsigned long long)max);
@@ -151,7 +182,9 @@ static void parse_range(const char *s, const char *what, uint64_t *a, uint64_t *
 		memcpy(first, s, n);
 		first[n] = 0;
 		*a = parse_num(first, what, UINT32_MAX);
-		*b = parse_num(tilde + 1, what, (uint64_t)UINT32_MAX + 1);
+		/* f2fs-tools' "START~-1": to the last */
+		*b = strcmp(tilde + 1, "-1") == 0 ? (uint64_t)UINT32_MAX + 1 :
+			parse_num(tilde + 1, what, (uint64_t)UINT32_MAX + 1);
 	}
 	if (*b < *a)
 		usage_error("%s: range \"%s\" ends before it starts", what, s);
@@ -256,21 +289,25 @@ int main(int argc, char **argv)
 	struct dump_ctx c = { .level = 1 };
 	struct zf2fs_log log = { .fn = zf2fs_cli_log, .arg = (void *)DUMP_PROG };
 	unsigned nacts = 0, ncat = 0, ninode = 0, nextract = 0;
-	bool json = false;
-	int opt, rc = DUMP_EXIT_OK;
+	bool json = false, force = false, answer_no = false, root = false;
+	int opt, rc = DUMP_EXIT_OK, ft_level = -1;   /* -d as given; -1: none */
+	struct timespec start;
+
+	ftinfo_start(&start);
 
 	opterr = 0;   /* one message of our own per usage error */
-	while ((opt = getopt_long(argc, argv, ":a:b:d:hi:n:o:s:SV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":a:b:d:fhHi:I:LMn:No:Prs:SVy", longopts, NULL)) != -1) {
 		struct action *a = &acts[nacts];
 
-		if (nacts >= MAX_ACTIONS && opt != 'd' && opt != 'o' && opt != 'S' &&
+		if (nacts >= MAX_ACTIONS && (strchr("iInsabr", opt) || opt >= OPT_SUPER) &&
 		    opt != OPT_JSON && opt != OPT_RAW_ENCRYPTED)
 			usage_error("at most %d views per run", MAX_ACTIONS);
 		memset(a, 0, sizeof(*a));
 		switch (opt) {
 		case 'i':
+		case 'I':
 			a->view = V_INODE;
-			a->a = parse_num(optarg, "-i", UINT32_MAX);
+			a->a = parse_num(optarg, opt == 'i' ? "-i" : "-I", UINT32_MAX);
 			ninode++;
 			nacts++;
 			break;
@@ -282,7 +319,26 @@ int main(int argc, char **argv)
 			a->a = parse_num(optarg, "-b", UINT32_MAX);
 			nacts++;
 			break;
-		case 'd': c.level = (int)parse_num(optarg, "-d", 4); break;
+		case 'd':
+			ft_level = (int)parse_num(optarg, "-d", INT32_MAX);
+			c.level = ft_level > 4 ? 4 : ft_level;
+			break;
+		case 'f':
+		case 'y':
+			force = true;
+			break;
+		case 'N': answer_no = true; break;
+		case 'r':
+			if (!root) {
+				a->view = V_EXTRACT;
+				a->path = "/";
+				nextract++;
+				nacts++;
+			}
+			root = true;
+			break;
+		case 'P': c.preserve_owner = true; break;
+		case 'L': case 'M': case 'H': break;   /* what they ask for is what we do */
 		case 'o': c.outpath = optarg; break;
 		case 'S': c.sparse = true; break;
 		case 'V':
@@ -315,6 +371,20 @@ int main(int argc, char **argv)
 			usage_error("unknown option %s", argv[optind - 1]);
 		}
 	}
+	if (answer_no) {
+		/* nothing is copied out: drop -r and ignore -f */
+		unsigned k = 0;
+
+		for (unsigned i = 0; i < nacts; i++)
+			if (!(acts[i].view == V_EXTRACT && acts[i].path && !strcmp(acts[i].path, "/") &&
+			      root))
+				acts[k++] = acts[i];
+		nextract -= root ? 1 : 0;
+		nacts = k;
+		root = force = false;
+	}
+	if (!c.outpath && ((force && ninode) || root))
+		c.outpath = FT_DUMP_DIR;
 	if (optind != argc - 1)
 		usage_error(optind >= argc ? "no device given" : "one device only, got \"%s\" "
 			    "after \"%s\"", argv[argc - 1], argv[optind]);
@@ -330,12 +400,17 @@ int main(int argc, char **argv)
 		usage_error("--raw-encrypted needs --cat, --extract or -i with -o");
 	if (ncat && !c.outpath && (nacts > 1 || json))
 		usage_error("--cat writes to standard output: use it alone, or give -o");
-	if (!nacts) {
+	if (!nacts && json) {
 		acts[nacts++].view = V_SUPER;
 		acts[nacts].view = V_CP;
 		nacts++;
 	}
 	log.level = c.level;
+	if (c.outpath && !strcmp(c.outpath, FT_DUMP_DIR) && ninode && !nextract &&
+	    mkdir(FT_DUMP_DIR, 0755) && errno != EEXIST) {
+		dump_error("%s: while creating %s", strerror(errno), FT_DUMP_DIR);
+		return DUMP_EXIT_ERROR;
+	}
 	{
 		const char *paths[1] = { argv[optind] };
 		int err = zf2fs_vol_open(paths, 1, 0, &log, &c.vol);
@@ -347,6 +422,20 @@ int main(int argc, char **argv)
 		}
 	}
 	c.info = zf2fs_vol_info(c.vol);
+	if (!nacts) {
+		/* f2fs-tools' bare dump.f2fs [-d N] DEV, word for word */
+		if (ft_level >= 0)
+			printf("Info: Debug level = %d\n", ft_level);
+		ftinfo_open_lines(stdout, c.vol, ft_level);
+		ftinfo_cp_lines(stdout, c.vol, ft_level);
+		ftinfo_done(stdout, &start);
+		if (fflush(stdout) || ferror(stdout)) {
+			dump_error("%s: while writing standard output", strerror(errno));
+			rc = DUMP_EXIT_ERROR;
+		}
+		zf2fs_vol_close(c.vol);
+		return rc;
+	}
 	out_init(&c.out, stdout, json);
 	group(acts, nacts);
 	for (unsigned i = 0; i < nacts; i++) {

@@ -65,6 +65,7 @@ struct dump_ctx {
 	const char *outpath;    /* -o */
 	bool damage;            /* a damaged structure was reported */
 	bool raw_encrypted;     /* --raw-encrypted: copy ciphertext out as it is stored */
+	bool preserve_owner;    /* -P: extracted files get the inode's uid and gid */
 	struct zf2fs_sit_table *sit;   /* loaded on demand, by views of every segment */
 };
 

@@ -34,6 +34,7 @@ struct later {
 	char *path;
 	char *target;          /* symlinks: what they point to */
 	uint32_t mode;
+	uint32_t uid, gid;     /* given back with -P */
 	struct timespec times[2];
 };
 
@@ -78,6 +79,8 @@ static int later_add(struct later **v, size_t *n, size_t *cap, const char *path,
 		return -ENOMEM;
 	l->target = target;
 	l->mode = (uint32_t)zf2fs_get(in->i.i_mode) & 07777;
+	l->uid = (uint32_t)zf2fs_get(in->i.i_uid);
+	l->gid = (uint32_t)zf2fs_get(in->i.i_gid);
 	inode_times(in, l->times);
 	(*n)++;
 	return 0;
@@ -174,10 +177,13 @@ static int put_file(struct extract *x, const char *host, const char *path,
 	err = dump_write_contents(x->c, in, fd, host);
 	if (!err) {
 		inode_times(in, t);
-		if (fchmod(fd, mode) || futimens(fd, t)) {
+		/* the owner first: a chown may clear set-id bits the mode then restores */
+		if ((x->c->preserve_owner && fchown(fd, (uid_t)zf2fs_get(in->i.i_uid),
+						    (gid_t)zf2fs_get(in->i.i_gid))) ||
+		    fchmod(fd, mode) || futimens(fd, t)) {
 			err = -errno;
-			dump_error("%s: while setting the mode and times of %s", strerror(errno),
-				   host);
+			dump_error("%s: while setting the owner, mode and times of %s",
+				   strerror(errno), host);
 		}
 	}
 	if (close(fd) && !err) {
@@ -321,6 +327,7 @@ static int finish(struct extract *x)
 		struct later *l = &x->links[i];
 
 		if (symlink(l->target, l->path) ||
+		    (x->c->preserve_owner && lchown(l->path, (uid_t)l->uid, (gid_t)l->gid)) ||
 		    utimensat(AT_FDCWD, l->path, l->times, AT_SYMLINK_NOFOLLOW)) {
 			dump_error("%s: while creating the symlink %s", strerror(errno), l->path);
 			x->failed = true;
@@ -330,7 +337,8 @@ static int finish(struct extract *x)
 	for (size_t i = x->ndirs; i-- > 0;) {
 		struct later *l = &x->dirs[i];
 
-		if (chmod(l->path, (mode_t)l->mode) || utimensat(AT_FDCWD, l->path, l->times, 0)) {
+		if ((x->c->preserve_owner && chown(l->path, (uid_t)l->uid, (gid_t)l->gid)) ||
+		    chmod(l->path, (mode_t)l->mode) || utimensat(AT_FDCWD, l->path, l->times, 0)) {
 			dump_error("%s: while setting the mode and times of %s", strerror(errno),
 				   l->path);
 			x->failed = true;

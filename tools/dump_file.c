@@ -426,6 +426,13 @@ int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path, const char 
 		}
 	}
 	err = dump_write_contents(c, n, fd, path);
+	/* -P (f2fs-tools): the copy gets the inode's owner and mode */
+	if (!err && c->preserve_owner && fd != STDOUT_FILENO &&
+	    (fchown(fd, (uid_t)zf2fs_get(n->i.i_uid), (gid_t)zf2fs_get(n->i.i_gid)) ||
+	     fchmod(fd, (mode_t)(zf2fs_get(n->i.i_mode) & 07777)))) {
+		err = -errno;
+		dump_error("%s: while setting the owner and mode of %s", strerror(errno), path);
+	}
 out:
 	if (fd >= 0 && fd != STDOUT_FILENO && close(fd) && !err) {
 		err = -errno;

@@ -5,19 +5,24 @@
  *   f2fslabel DEVICE          prints the label
  *   f2fslabel DEVICE LABEL    sets it
  *
- * The interface of f2fs-tools' f2fslabel.  The label is checked (UTF-8, at most 512
- * UTF-16 code units) and the device refused when mounted before anything is written;
- * libzf2fs rewrites the superblock so that one valid copy exists at every moment.
+ * The interface of f2fs-tools' f2fslabel, with its output: the "Info:" lines it prints on
+ * opening a volume, then "Info: volume label = LABEL" (or "... is changed to LABEL").
+ * --quiet prints the bare label instead, for scripts of our own.  The label is checked
+ * (UTF-8, at most 512 UTF-16 code units) and the device refused when mounted before
+ * anything is written; libzf2fs rewrites the superblock so that one valid copy exists at
+ * every moment.
  */
 #include "config.h"
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
 #include "helper.h"
+#include "ftinfo.h"
 
 #define PROG "f2fslabel"
 
@@ -27,6 +32,8 @@ static void usage(FILE *f)
 "Usage: " PROG " [options] device [label]\n"
 "Print the volume label of an F2FS volume, or set it to LABEL.\n"
 "\n"
+"      --quiet       print only the label (or nothing, when setting it) instead\n"
+"                    of f2fs-tools' \"Info:\" lines\n"
 "  -V, --version     print the version and exit\n"
 "  -h, --help        this help\n"
 "\n"
@@ -36,6 +43,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -44,10 +52,17 @@ int main(int argc, char **argv)
 	const char *path, *label;
 	struct zf2fs_vol *vol;
 	char why[256], name[ZF2FS_MAX_VOLUME_NAME * 3 + 1];
+	struct timespec start;
+	bool quiet = false;
 	int c, err;
+
+	ftinfo_start(&start);
 
 	while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
 		switch (c) {
+		case 'q':
+			quiet = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -72,9 +87,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		zf2fs_label_to_utf8(zf2fs_vol_super(vol)->volume_name, name, sizeof(name));
-		printf("%s\n", name);
+		if (quiet) {
+			printf("%s\n", name);
+		} else {
+			ftinfo_open_lines(stdout, vol, 0);
+			printf("Info: volume label = %s\n", name);
+			ftinfo_done(stdout, &start);
+		}
 		zf2fs_vol_close(vol);
-		return 0;
+		return fflush(stdout) ? 1 : 0;
 	}
 
 	/* everything that can be refused is refused before the device is opened for writing */
@@ -106,11 +127,18 @@ int main(int argc, char **argv)
 	if (getenv("ZF2FS_FAULT_WRITES"))
 		zf2fs_dev_fail_writes_after(zf2fs_vol_dev(vol, 0),
 					    strtoul(getenv("ZF2FS_FAULT_WRITES"), NULL, 10));
+	if (!quiet)
+		ftinfo_open_lines(stdout, vol, 0);
 	err = zf2fs_vol_set_label(vol, label, why, sizeof(why));
 	zf2fs_vol_close(vol);
 	if (err) {
+		fflush(stdout);
 		fprintf(stderr, PROG ": %s\n", why);
 		return 1;
 	}
-	return 0;
+	if (!quiet) {
+		printf("Info: volume label is changed to %s\n", label);
+		ftinfo_done(stdout, &start);
+	}
+	return fflush(stdout) ? 1 : 0;
 }

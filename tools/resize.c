@@ -3,7 +3,8 @@
  * resize.c - resize.f2fs: grow or shrink an unmounted F2FS volume, with f2fs-tools'
  * interface:
  *
- *   resize.f2fs [-d level] [-t sectors] [-s] [-o percent] [-i] device
+ *   resize.f2fs [-d level] [-t sectors] [-s] [-o percent] [-i] [-f] [-F] [-g android] [-H]
+ *               device
  *
  * The work is the library's (include/zf2fs/resize.h): every step is a crash-safe write
  * and an interrupted resize is finished by running the same command again.  This file
@@ -47,7 +48,12 @@ static void usage(FILE *f)
 "                         the volume was made with)\n"
 "  -i, --large-nat-bitmap new metadata areas with the large NAT bitmap (a grow that\n"
 "                         rebuilds them)\n"
-"  -d, --debug LEVEL      more messages (0-3)\n"
+"  -f                     accepted (f2fs-tools: force, ignore errors): the checks\n"
+"                         that refuse a resize here guard the volume and stay\n"
+"  -F                     accepted (f2fs-tools: no caution message): none is shown\n"
+"  -g android             accepted (f2fs-tools' Android defaults: -F)\n"
+"  -H                     accepted (f2fs-tools: write hints); none are given\n"
+"  -d, --debug LEVEL      more messages (0-3; more counts as 3)\n"
 "  -h, --help             this help\n"
 "  -V, --version          version and build features\n"
 "\n"
@@ -199,7 +205,7 @@ int main(int argc, char **argv)
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "t:so:id:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:so:id:fFg:HhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			o.target_sectors = zf2fs_parse_u64(PROG, optarg, "target sectors", 1,
@@ -219,7 +225,18 @@ int main(int argc, char **argv)
 			o.large_nat = true;
 			break;
 		case 'd':
-			o.level = (int)zf2fs_parse_u64(PROG, optarg, "debug level", 0, 3);
+			o.level = (int)zf2fs_parse_u64(PROG, optarg, "debug level", 0, INT32_MAX);
+			if (o.level > 3)
+				o.level = 3;
+			break;
+		case 'f':
+		case 'F':
+		case 'H':
+			break;
+		case 'g':
+			if (strcmp(optarg, "android"))
+				zf2fs_usage_error(PROG, "-g: only \"android\" is known, not %s",
+						  optarg);
 			break;
 		case 'h':
 			usage(stdout);

@@ -7,6 +7,10 @@
  * the crash-safe transaction): this file parses options and prints.  With -T (or
  * SOURCE_DATE_EPOCH) and a volume made with a fixed UUID, the same tree gives the same
  * image byte for byte.
+ *
+ * On success it prints one line of f2fs-tools' output, "[FSCK] Max image size: N MB, Free
+ * space: M MB": Android's mkf2fsuserimg.sh takes its fifth word to size a read-only image
+ * built again from the same tree.
  */
 #include "config.h"
 #include <errno.h>
@@ -17,6 +21,9 @@
 #include <unistd.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/endian.h"
+#include "zf2fs/format.h"
+#include <inttypes.h>
 #include "zf2fs/load.h"
 #include "zf2fs/compress.h"
 #include "zf2fs/simg.h"
@@ -28,7 +35,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: " PROG " [options] device\n"
-"Copy the directory tree SOURCE_DIR into an F2FS volume (unmounted).\n"
+"Copy the directory tree SOURCE_DIR into an F2FS volume (unmounted).  On success,\n"
+"print f2fs-tools' line \"[FSCK] Max image size: N MB, Free space: M MB\": the\n"
+"size (MiB) an image of this tree needs, and the space left here.\n"
 "\n"
 "  -f, --from DIR         the source directory (required)\n"
 "  -t, --mount-point DIR  where the volume is mounted in the running system: the\n"
@@ -44,7 +53,8 @@ static void usage(FILE *f)
 "  -p, --product-out DIR  the directory relative -C and -s files are in\n"
 "  -S, --sparse           the device is an Android sparse image: unpacked to a raw\n"
 "                         file beside it, loaded, packed back in its place\n"
-"  -d, --debug LEVEL      library messages: 0 quiet .. 4 debug [default: 1]\n"
+"  -d, --debug LEVEL      library messages: 0 quiet .. 4 debug (more counts as 4)\n"
+"                         [default: 1]\n"
 "  -V, --version          print the version and exit\n"
 "  -h, --help             this help\n"
 "\n"
@@ -60,6 +70,41 @@ static void usage(FILE *f)
 "                         least N blocks, 1..2^L-1 [default: 1]\n"
 "  -r, --release-blocks   compressed files read only, their unused reserved blocks\n"
 "                         released (as the F2FS_IOC_RELEASE_COMPRESS_BLOCKS ioctl)\n");
+}
+
+/*
+ * The "Max image size" line, from the loaded volume's counts as f2fs-tools' development
+ * branch computes it: the metadata areas, then whole sections for the node blocks and
+ * whole sections for the other valid blocks; "Free space" the sections left.  In MiB.
+ */
+static int print_image_size(const char *img, const struct zf2fs_log *log)
+{
+	struct zf2fs_vol *vol;
+	const struct zf2fs_super *sb;
+	const struct zf2fs_checkpoint *cp;
+	uint64_t per_sec, nodes, blocks, secs, max_blks, free_blks;
+	unsigned shift;
+	int err = zf2fs_vol_open(&img, 1, 0, log, &vol);
+
+	if (err) {
+		fprintf(stderr, PROG ": %s: while reading back %s\n", strerror(-err), img);
+		return 1;
+	}
+	sb = zf2fs_vol_super(vol);
+	cp = zf2fs_vol_checkpoint(vol);
+	per_sec = zf2fs_get(sb->segs_per_sec) << zf2fs_get(sb->log_blocks_per_seg);
+	nodes = zf2fs_get(cp->valid_node_count);
+	blocks = zf2fs_get(cp->valid_block_count);
+	secs = (nodes + per_sec - 1) / per_sec +
+	       (blocks - (nodes < blocks ? nodes : blocks) + per_sec - 1) / per_sec;
+	max_blks = zf2fs_get(sb->main_blkaddr) + secs * per_sec;
+	free_blks = zf2fs_get(sb->section_count) > secs ?
+		    (zf2fs_get(sb->section_count) - secs) * per_sec : 0;
+	shift = 20 - (unsigned)zf2fs_get(sb->log_blocksize);
+	printf("[FSCK] Max image size: %" PRIu64 " MB, Free space: %" PRIu64 " MB\n",
+	       max_blks >> shift, free_blks >> shift);
+	zf2fs_vol_close(vol);
+	return fflush(stdout) ? 1 : 0;
 }
 
 /* -S: @img is an Android sparse image.  It is unpacked to a raw file beside it, loaded,
@@ -92,6 +137,8 @@ static int load_sparse(const char *img, const struct zf2fs_load_opts *o,
 		fprintf(stderr, PROG ": %s\n", why);
 	} else {
 		err = zf2fs_load_tree((const char *const *)&raw, 1, o, log, &st);
+		if (!err && print_image_size(raw, log))
+			err = -EIO;
 		if (!err) {
 			err = zf2fs_sparse_pack(raw, packed, blk_sz, why, sizeof(why));
 			if (err)
@@ -181,7 +228,9 @@ int main(int argc, char **argv)
 			o.keep_owner = true;
 			break;
 		case 'd':
-			log.level = (int)zf2fs_parse_u64(PROG, optarg, "debug level", 0, 4);
+			log.level = (int)zf2fs_parse_u64(PROG, optarg, "debug level", 0, INT32_MAX);
+			if (log.level > 4)
+				log.level = 4;   /* f2fs-tools takes any level */
 			break;
 		case 'h':
 			usage(stdout);
@@ -291,5 +340,5 @@ int main(int argc, char **argv)
 		   "%llu inodes, %llu more hard links, %llu flushes, %llu commit",
 		   (unsigned long long)st.inodes, (unsigned long long)st.links,
 		   (unsigned long long)st.flushes, (unsigned long long)st.commits);
-	return 0;
+	return print_image_size(dev, &log);
 }

@@ -52,7 +52,7 @@ expect_exit 16 "no device" --superblock
 expect_exit 16 "two devices" "$img" "$img"
 expect_exit 16 "-i not a number" -i abc "$img"
 expect_exit 16 "-n range backwards" -n 9~3 "$img"
-expect_exit 16 "-d out of range" -d 9 "$img"
+expect_exit 16 "-d not a number" -d x "$img"
 expect_exit 16 "unknown option" --no-such-option "$img"
 expect_exit 16 "-o without -i or --cat" -o "$TEST_TMP/x" "$img"
 expect_exit 16 "-S without -o" -i 3 -S "$img"

@@ -32,7 +32,7 @@ round_trip()
 	if ! "$LABEL" "$img" "$label"; then
 		tap_fail "$what: setting the label failed"; return
 	fi
-	got=$("$LABEL" "$img")
+	got=$("$LABEL" --quiet "$img")
 	if [ "$got" != "$label" ]; then
 		tap_fail "$what: f2fslabel reads back '$got'"; return
 	fi
@@ -51,7 +51,7 @@ for mk in "ours|$MKFS -q -f -l old" "ours, sb_checksum|$MKFS -q -f -l old -O sb_
 	name=${mk%%|*}
 	img=$(new_image "l.img" 100M)
 	${mk#*|} "$img" > /dev/null 2>&1 || { tap_fail "$name mkfs failed"; continue; }
-	[ "$("$LABEL" "$img")" = old ] || tap_fail "$name mkfs: label 'old' not read"
+	[ "$("$LABEL" --quiet "$img")" = old ] || tap_fail "$name mkfs: label 'old' not read"
 	round_trip "$name mkfs: ASCII label" "$img" "new-label"
 	round_trip "$name mkfs: UTF-8 label" "$img" "wörld 🎉 ünïcödé"
 	round_trip "$name mkfs: 512 ASCII characters" "$img" "$LONG"
@@ -87,7 +87,7 @@ for mk in "$MKFS -q -f -l before" "$MKFS -q -f -l before -O sb_checksum"; do
 		cp --sparse=always "$orig" "$TEST_TMP/f.img"
 		ZF2FS_FAULT_WRITES=$n "$LABEL" "$TEST_TMP/f.img" after > /dev/null 2>&1
 		rc=$?
-		got=$("$LABEL" "$TEST_TMP/f.img" 2>&1)
+		got=$("$LABEL" --quiet "$TEST_TMP/f.img" 2>&1)
 		case "$got" in
 		before) seen_old=$((seen_old + 1)) ;;
 		after) seen_new=$((seen_new + 1)) ;;

@@ -95,7 +95,7 @@ mkimg()
 	img=$(new_image "$1" "$2")
 	shift 2
 	SOURCE_DATE_EPOCH=1000 "$MKFS" -q -r -U "$UUID" "$img" >/dev/null || return 1
-	"$SLOAD" "$@" "$img" || return 1
+	"$SLOAD" "$@" "$img" > /dev/null || return 1
 	echo "$img"
 }
 

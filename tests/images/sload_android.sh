@@ -26,7 +26,7 @@ mkimg()
 	img=$(new_image "$1" 64M)
 	shift
 	SOURCE_DATE_EPOCH=1000 "$MKFS" -q -r -U "$UUID" "$img" >/dev/null || return 1
-	"$SLOAD" "$@" "$img" || return 1
+	"$SLOAD" "$@" "$img" > /dev/null || return 1
 	echo "$img"
 }
 
@@ -178,7 +178,7 @@ PYEOF
 }
 limg=$(new_image links.img 64M)
 SOURCE_DATE_EPOCH=1000 "$MKFS" -q -r -U "$UUID" "$limg" >/dev/null || hard_error "mkfs failed"
-out=$("$SLOAD" "${lopts[@]}" "$limg" 2>&1)
+out=$("$SLOAD" "${lopts[@]}" "$limg" 2>&1 > /dev/null)
 rc=$?
 want_label=none
 [ $SELINUX = yes ] && want_label=u:object_r:tool_exec:s0

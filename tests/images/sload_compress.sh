@@ -26,7 +26,7 @@ mkimg()
 	local img
 	img=$(new_image "$1" 128M)
 	SOURCE_DATE_EPOCH=1000 "$MKFS" -q -r -U "$UUID" -O extra_attr,compression "$img" >/dev/null || return 1
-	"$SLOAD" -c -f "$SRC" -T $T "$img" || return 1
+	"$SLOAD" -c -f "$SRC" -T $T "$img" > /dev/null || return 1
 	echo "$img"
 }
 inode() { "$DUMP" --json -i "$("$INJECT" --lookup "$1" "$2")" "$2"; }

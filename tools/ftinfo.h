@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ftinfo.h - the "Info:" lines f2fs-tools' dump.f2fs and f2fslabel print when they open a
+ * volume, and the superblock and checkpoint tables its dump.f2fs -d 1 adds.  Programs
+ * parse them (libblockdev: "Info: total FS sectors", "Info: superblock features";
+ * GParted: "user_block_count [0x ... : N]"), so their text is f2fs-tools' own.
+ */
+#ifndef ZF2FS_TOOLS_FTINFO_H
+#define ZF2FS_TOOLS_FTINFO_H
+
+#include <stdio.h>
+#include <time.h>
+
+#include "zf2fs/zf2fs.h"
+
+/* The lines printed before any work: versions, superblock features and encryption, and the
+ * geometry; with @level >= 1 also the superblock table.  Ends after "Info: CKPT version". */
+void ftinfo_open_lines(FILE *f, const struct zf2fs_vol *vol, int level);
+/* With @level >= 1 the checkpoint table; then the "Info: checkpoint state" line. */
+void ftinfo_cp_lines(FILE *f, const struct zf2fs_vol *vol, int level);
+
+/* The last line, "Done: <seconds since @start> secs" after an empty line. */
+void ftinfo_start(struct timespec *start);
+void ftinfo_done(FILE *f, const struct timespec *start);
+
+#endif
