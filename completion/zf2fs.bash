@@ -1,6 +1,6 @@
 # bash completion for zf2fs-tools: mkfs.f2fs, fsck.f2fs, dump.f2fs, gc.f2fs, inject.f2fs,
-# sload.f2fs, defrag.f2fs, resize.f2fs and f2fslabel
-# (options, their fixed values, and gc.f2fs's commands).
+# sload.f2fs, defrag.f2fs, resize.f2fs, f2fslabel, f2fs_io and fibmap.f2fs
+# (options, their fixed values, and gc.f2fs's and f2fs_io's commands).
 #
 # Installed once per tool name (bash-completion loads completions/<command> on demand);
 # each copy registers all of them.  Plain bash only: no helper from the bash-completion
@@ -231,6 +231,59 @@ _zf2fs_resize()
 	esac
 }
 
+# f2fs_io: the command, then the fixed words of its arguments, else file names.
+_zf2fs_io()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} cmd=${COMP_WORDS[1]}
+	local cmds='fsync fdatasync set_verity getflags setflags clearflags shutdown pinfile
+		fadvise fallocate erase write write_advice read randread fragread fiemap gc_urgent
+		defrag_file copy get_cblocks release_cblocks reserve_cblocks get_coption
+		set_coption decompress compress get_filename_encrypt_mode rename gc checkpoint
+		precache_extents move_range gc_range listxattr setxattr removexattr lseek
+		get_advise get_fadvise ioprio ftruncate test_create_perf test_lookup_perf freeze
+		thaw'
+	COMPREPLY=()
+	if [ "$COMP_CWORD" -eq 1 ]; then
+		case $cur in
+		-*) _zf2fs_reply -h -V --help --version ;;
+		*) _zf2fs_reply help $cmds ;;
+		esac
+		return
+	fi
+	case $cmd:$COMP_CWORD in
+	help:2) _zf2fs_reply $cmds ;;
+	pinfile:2) _zf2fs_reply get set unset ;;
+	setflags:2) _zf2fs_reply casefold compression nocompression immutable nocow ;;
+	clearflags:2) _zf2fs_reply compression nocompression immutable nocow ;;
+	shutdown:2) _zf2fs_reply 0 1 2 3 4 ;;
+	gc:2|gc_range:2) _zf2fs_reply 0 1 ;;
+	fadvise:2) _zf2fs_reply willneed dontneed noreuse sequential random ;;
+	lseek:2) _zf2fs_reply set cur end data hole ;;
+	ioprio:2) _zf2fs_reply ioprio_write ;;
+	set_coption:2) _zf2fs_reply 0 1 2 3 ;;
+	set_coption:3) _zf2fs_reply 2 3 4 5 6 7 8 ;;
+	gc_urgent:2) [ -d /sys/fs/f2fs ] && _zf2fs_reply $(ls /sys/fs/f2fs) ;;
+	gc_urgent:3) _zf2fs_reply start end run ;;
+	write:5|write_advice:5) _zf2fs_reply zero inc_num rand ;;
+	write:6|write_advice:6) _zf2fs_reply buffered dio dsync osync atomic_commit atomic_abort \
+		atomic_rcommit atomic_rabort ;;
+	write_advice:7) _zf2fs_reply hot cold ;;
+	read:5) _zf2fs_reply buffered dontcache dio mmap mlock madvise fadvise ;;
+	randread:4) _zf2fs_reply buffered dio mmap ;;
+	*) _zf2fs_files ;;
+	esac
+}
+
+_zf2fs_fibmap()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]}
+	COMPREPLY=()
+	case $cur in
+	-*) _zf2fs_reply -h -V --help --version ;;
+	*) [ "$COMP_CWORD" -eq 1 ] && _zf2fs_files ;;
+	esac
+}
+
 complete -F _zf2fs_mkfs mkfs.f2fs
 complete -F _zf2fs_fsck fsck.f2fs
 complete -F _zf2fs_dump dump.f2fs
@@ -240,3 +293,5 @@ complete -F _zf2fs_label f2fslabel
 complete -F _zf2fs_sload sload.f2fs
 complete -F _zf2fs_defrag defrag.f2fs
 complete -F _zf2fs_resize resize.f2fs
+complete -F _zf2fs_io f2fs_io
+complete -F _zf2fs_fibmap fibmap.f2fs

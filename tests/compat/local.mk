@@ -14,7 +14,7 @@ COMPAT_TESTS +=
 COMPAT_TESTS += tests/compat/tools_callers.sh tests/compat/tools_options.sh
 
 # f2fs_io and fibmap.f2fs
-COMPAT_TESTS +=
+COMPAT_TESTS += tests/compat/f2fs_io.sh
 
 TESTS += $(COMPAT_TESTS)
 EXTRA_DIST += $(COMPAT_TESTS) tests/compat/lib.sh tests/compat/README.md

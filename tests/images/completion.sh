@@ -39,7 +39,7 @@ same() {
 	fi
 }
 
-for t in mkfs.f2fs fsck.f2fs dump.f2fs gc.f2fs sload.f2fs defrag.f2fs resize.f2fs; do
+for t in mkfs.f2fs fsck.f2fs dump.f2fs gc.f2fs sload.f2fs defrag.f2fs resize.f2fs f2fs_io fibmap.f2fs; do
 	bash -c '. "$1" && complete -p "$2"' x "$comp" "$t" > /dev/null 2>&1 &&
 		tap_ok "$t has a completion" || tap_fail "$t: no completion registered"
 done
@@ -90,6 +90,21 @@ same "defrag.f2fs: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
 help_options "$top_builddir/tools/resize.f2fs" > "$TEST_TMP/want"
 complete_line "resize.f2fs -d 1 -" > "$TEST_TMP/got"
 same "resize.f2fs: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
+# f2fs_io: its commands (the names of its command list) and its options; fibmap.f2fs.
+IO=$top_builddir/tools/f2fs_io/f2fs_io
+{ echo help; "$IO" help | sed -n 's/^  \([a-z_]*\) .*/\1/p'; } | sort -u > "$TEST_TMP/want"
+[ "$(wc -l < "$TEST_TMP/want")" -ge 40 ] || hard_error "cannot read f2fs_io's commands from its list"
+complete_line "f2fs_io " > "$TEST_TMP/got"
+same "f2fs_io: its commands" "$TEST_TMP/want" "$TEST_TMP/got"
+help_options "$IO" > "$TEST_TMP/want"
+complete_line "f2fs_io -" > "$TEST_TMP/got"
+same "f2fs_io: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
+printf 'get\nset\nunset\n' > "$TEST_TMP/want"
+complete_line "f2fs_io pinfile " > "$TEST_TMP/got"
+same "f2fs_io pinfile: its verbs" "$TEST_TMP/want" "$TEST_TMP/got"
+help_options "$top_builddir/tools/fibmap.f2fs" > "$TEST_TMP/want"
+complete_line "fibmap.f2fs -" > "$TEST_TMP/got"
+same "fibmap.f2fs: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
 complete_line "mkfs.f2fs -O " | grep -qx project_quota && tap_ok "mkfs.f2fs -O: feature names" ||
 	tap_fail "mkfs.f2fs -O does not offer project_quota"
 # An image argument completes to file names.

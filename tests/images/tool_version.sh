@@ -20,13 +20,14 @@ if grep -q '^#define HAVE_LIBZSTD 1' "$top_builddir/config.h"; then zstd=+zstd; 
 
 # Every tool the build installs in sbin: the *.f2fs programs of the front-end folders.
 tools=()
-for t in "$top_builddir"/mkfs/*.f2fs "$top_builddir"/fsck/*.f2fs "$top_builddir"/tools/*.f2fs "$top_builddir"/tools/f2fslabel; do
+for t in "$top_builddir"/mkfs/*.f2fs "$top_builddir"/fsck/*.f2fs "$top_builddir"/tools/*.f2fs "$top_builddir"/tools/f2fslabel \
+	"$top_builddir"/tools/f2fs_io/f2fs_io; do
 	[ -x "$t" ] && tools+=("${t#"$top_builddir"/}")
 done
 [ "${#tools[@]}" -ge 4 ] || hard_error "expected at least 4 built tools, found: ${tools[*]}"
 
 for tool in "${tools[@]}"; do
-	prog=${tool#*/}
+	prog=${tool##*/}
 	for opt in --version -V; do
 		"$top_builddir/$tool" "$opt" > "$TEST_TMP/out" 2> "$TEST_TMP/err"
 		rc=$?

@@ -27,7 +27,8 @@ VM_TESTS = \
 	tests/vm/frag.sh \
 	tests/vm/resize.sh \
 	tests/vm/content.sh \
-	tests/vm/content_repair.sh
+	tests/vm/content_repair.sh \
+	tests/vm/f2fs_io.sh
 
 TESTS += $(VM_TESTS)
 # GC: victims traced in the VM against gc.f2fs replay
