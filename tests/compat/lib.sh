@@ -26,7 +26,7 @@ declare -A OURS=(
 	[sload.f2fs]=$top_builddir/tools/sload.f2fs
 	[defrag.f2fs]=$top_builddir/tools/defrag.f2fs
 	[f2fslabel]=$top_builddir/tools/f2fslabel
-	[f2fs_io]=$top_builddir/tools/f2fs_io
+	[f2fs_io]=$top_builddir/tools/f2fs_io/f2fs_io
 	[fibmap.f2fs]=$top_builddir/tools/fibmap.f2fs
 )
 REF_SBIN=${REF_SBIN:-/usr/sbin}
