@@ -140,6 +140,15 @@ static int apply_sectors(struct mkfs_cli *c, struct zf2fs_dev *dev, struct zf2fs
 	return zf2fs_dev_geometry(dev, g);
 }
 
+/* --json: standard output carries the layout alone, so the library's messages go to
+ * standard error. */
+static void log_to_stderr(void *arg, enum zf2fs_msg_kind kind, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "%s%s\n", kind == ZF2FS_MSG_ERROR ? "ERROR: " :
+		kind == ZF2FS_MSG_WARNING ? "WARNING: " : "", msg);
+}
+
 /* Format c->paths (then copy --root-dir in).  Returns the exit status. */
 static int format_volume(struct mkfs_cli *c)
 {
@@ -153,6 +162,8 @@ static int format_volume(struct mkfs_cli *c)
 	FILE *info = c->json ? stderr : stdout;
 
 	log.level = c->quiet ? 0 : 1 + c->debug;
+	if (c->json)
+		log.fn = log_to_stderr;
 	if (c->create_file && (err = prepare_file(c))) {
 		fprintf(stderr, PROG ": %s: while creating %s\n", strerror(-err), c->paths[0]);
 		return 1;
