@@ -70,7 +70,7 @@ static void usage(FILE *f)
 "  -w bytes          sector size that [sectors] counts in\n"
 "  -z sections       sections per zone [default: 1]\n"
 "  -Z sections       reserved sections for GC (at least 8; implies -o 3 unless given)\n"
-"      --create-file create the image file, or extend it, to [sectors]\n"
+"      --create-file  create the image file, or extend it, to [sectors]\n"
 "      --json        print the computed layout as JSON on stdout\n"
 "      --root-dir DIR  copy the tree DIR into the new volume (as sload.f2fs -P)\n"
 "  -h, --help        this help\n");
