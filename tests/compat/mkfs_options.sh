@@ -83,6 +83,27 @@ b=$(sb_fields "$TEST_TMP/OURS.img" | sed -n 's/^block_count=//p')
 	tap_fail "[sectors] beyond the device: $b blocks"
 same_outcome "-R given before -g android (android's 0:0 wins)" 128M -R 1000:1000 -g android IMG
 
+# -O ro: the development branch's layout (mkfs/f2fs_format.c, f2fs_prepare_super_block):
+# segment 0 right after the superblocks, no SSA, data log at segment 0 and node log in the
+# last section (1.15 puts the node log first and data at segment 1)
+same_outcome "-O ro" 256M -f -O ro -l sys IMG
+ro=$(python3 - "$TEST_TMP/OURS.img" <<'EOF'
+import struct, sys
+with open(sys.argv[1], 'rb') as f:
+    f.seek(1024)
+    sb = f.read(200)
+    u32 = lambda o: struct.unpack_from('<I', sb, o)[0]
+    f.seek(u32(76) * 4096)
+    cp = f.read(4096)
+    node = struct.unpack_from('<I', cp, 36)[0]
+    data = struct.unpack_from('<I', cp, 84)[0]
+    print('seg0=%d ssa=%d node_log_last=%d data_log=%d' %
+          (u32(72), u32(64), node == u32(68) - 1, data))
+EOF
+)
+[ "$ro" = "seg0=2 ssa=0 node_log_last=1 data_log=0" ] && tap_ok "-O ro layout: $ro" ||
+	tap_fail "-O ro layout: $ro"
+
 # -b: the development branch's; 1.15 does not know it
 img=$(new_image b.img 128M)
 run OURS mkfs.f2fs -q -f -b 4096 "$img"
