@@ -103,6 +103,10 @@ EOF
 )
 [ "$ro" = "seg0=2 ssa=0 node_log_last=1 data_log=0" ] && tap_ok "-O ro layout: $ro" ||
 	tap_fail "-O ro layout: $ro"
+# 1.15's read-only layout (node log at segment 0, whose other logs point there too) is
+# read through the two logs Linux uses
+our_fsck_clean "$TEST_TMP/REF.img" && tap_ok "our fsck finds f2fs-tools 1.15's -O ro volume clean" ||
+	tap_fail "our fsck on 1.15's -O ro volume: $(head -c 300 "$TEST_TMP/our_fsck.out")"
 
 # -b: the development branch's; 1.15 does not know it
 img=$(new_image b.img 128M)
