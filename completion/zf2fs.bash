@@ -29,20 +29,22 @@ _zf2fs_mkfs()
 	COMPREPLY=()
 	case $prev in
 	-a|-t) _zf2fs_reply 0 1; return ;;
-	-C) _zf2fs_reply utf8 utf8:strict; return ;;
+	-b) _zf2fs_reply 4096; return ;;
+	-C) _zf2fs_reply utf8 utf8:strict utf8:hashonly utf8:strict,hashonly; return ;;
 	-d) _zf2fs_reply 0 1 2 3 4; return ;;
 	-g) _zf2fs_reply android; return ;;
 	-O) _zf2fs_reply encrypt extra_attr project_quota inode_checksum flexible_inline_xattr \
-		inode_crtime lost_found verity sb_checksum casefold compression quota; return ;;
+		inode_crtime lost_found verity sb_checksum casefold compression quota ro \
+		packed_ssa; return ;;
 	-w) _zf2fs_reply 512 1024 2048 4096; return ;;
 	-c) _zf2fs_files; return ;;
 	--root-dir) compopt -o dirnames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return ;;
-	-e|-E|-l|-o|-R|-s|-T|-U|-z|-Z) return ;;
+	-e|-E|-l|-o|-R|-s|-S|-T|-U|-z|-Z) return ;;
 	esac
 	case $cur in
-	-*) _zf2fs_reply -a -c -C -d -e -E -f -g -i -l -m -o -O -q -r -R -s -S -t -T -U -V \
-		-w -z -Z -h --json --root-dir --help --version ;;
+	-*) _zf2fs_reply -a -b -c -C -d -e -E -f -g -H -i -l -m -o -O -q -r -R -s -S -t -T -U \
+		-V -w -z -Z -h --create-file --json --root-dir --help --version ;;
 	*) _zf2fs_files ;;
 	esac
 }

@@ -119,6 +119,11 @@ static void check_cursegs(struct fsck_ctx *ctx, uint32_t cur[ZF2FS_NR_CURSEG])
 
 		zf2fs_vol_curseg(ctx->vol, t, &seg, &off);
 		cur[t] = seg;
+		/* a read-only volume uses two logs, hot data and hot node; the others point at
+		 * segment 0 (the data log's) and are never written */
+		if ((ctx->vi->features & ZF2FS_FEAT_RO) && t != ZF2FS_LOG_HOT_DATA &&
+		    t != ZF2FS_LOG_HOT_NODE)
+			continue;
 		/* a data log in a segment of nodes (or a node log among data): the log's next
 		 * blocks would mix both kinds in one segment, which the garbage collector moves
 		 * by one kind only.  The segment keeps its kind (SIT type, summary footer) and

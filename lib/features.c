@@ -32,7 +32,7 @@ static const struct {
 	{ "sb_checksum", ZF2FS_FEAT_SB_CHKSUM, true },
 	{ "casefold", ZF2FS_FEAT_CASEFOLD, true },
 	{ "compression", ZF2FS_FEAT_COMPRESSION, true },
-	{ "ro", ZF2FS_FEAT_RO, false },
+	{ "ro", ZF2FS_FEAT_RO, true },
 };
 
 #define NFEATURES (sizeof(features) / sizeof(features[0]))

@@ -516,5 +516,15 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 		}
 		place_logs(lay, first);
 	}
+	if (o->features & ZF2FS_FEAT_RO) {
+		/* A read-only volume is written once, by mkfs and sload: one data log from the
+		 * start of the main area and one node log in the last section, where mkfs.f2fs
+		 * -O ro puts them; the other logs point at segment 0 and stay empty. */
+		uint32_t last = (total_zones - 1) * lay->segs_per_zone +
+				(lay->secs_per_zone - 1) * lay->segs_per_sec;
+
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+			lay->cur_seg[t] = t == ZF2FS_LOG_HOT_NODE ? last : 0;
+	}
 	return 0;
 }

@@ -472,9 +472,15 @@ static int write_nat(struct builder *b)
 /* ---- checkpoint packs ----------------------------------------------------------------------- */
 static void fill_sit_journal(const struct builder *b, struct zf2fs_journal *j)
 {
-	zf2fs_set(j->n_entries, ZF2FS_NR_CURSEG);
-	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
-		struct zf2fs_sit_journal_entry *e = &j->sit.entries[t];
+	/* A read-only volume has two logs in use (hot data, hot node): one entry each. */
+	static const int ro_logs[] = { ZF2FS_LOG_HOT_DATA, ZF2FS_LOG_HOT_NODE };
+	bool ro = b->features & ZF2FS_FEAT_RO;
+	int n = ro ? 2 : ZF2FS_NR_CURSEG;
+
+	zf2fs_set(j->n_entries, n);
+	for (int i = 0; i < n; i++) {
+		int t = ro ? ro_logs[i] : i;
+		struct zf2fs_sit_journal_entry *e = &j->sit.entries[i];
 
 		zf2fs_set(e->segno, b->lay->cur_seg[t]);
 		zf2fs_sit_set_vblocks(&e->se, (uint32_t)t, b->blkoff[t]);
@@ -589,12 +595,17 @@ static int write_cp_pack(const struct builder *b, unsigned pack, uint64_t ver)
 	p.nat_bits = calloc(lay->nat_bits_blocks ? lay->nat_bits_blocks : 1, ZF2FS_BLKSIZE);
 	if (!p.cp || !sums || !p.nat_bits)
 		goto out;
+	if (b->o->no_nat_bits) {
+		free(p.nat_bits);
+		p.nat_bits = NULL;
+	}
 	build_cp(b, (struct zf2fs_checkpoint *)p.cp, ver);
 	fill_compact_summary(b, sums);
 	for (int t = ZF2FS_LOG_HOT_NODE; t <= ZF2FS_LOG_COLD_NODE; t++)
 		fill_node_summary(b, t, sums + (size_t)(1 + t - ZF2FS_LOG_HOT_NODE) * ZF2FS_BLKSIZE);
 	p.sums = sums;
-	fill_nat_bits(b, p.nat_bits);
+	if (p.nat_bits)
+		fill_nat_bits(b, p.nat_bits);
 	err = zf2fs_cp_pack_write(&p, &io);
 out:
 	free(p.nat_bits);
@@ -648,6 +659,11 @@ static int zero_metadata(const struct builder *b)
 	for (int t = ZF2FS_LOG_HOT_NODE; !err && t <= ZF2FS_LOG_COLD_NODE; t++) {
 		uint64_t blk = lay->main_blkaddr + (uint64_t)lay->cur_seg[t] * BPS;
 
+		/* a read-only volume is never recovered, and its empty node logs share
+		 * segment 0 with the data log */
+		if (b->features & ZF2FS_FEAT_RO)
+			break;
+
 		if (!blk_in_sequential_zone(b, blk))
 			err = vol_zero(b, blk, MAX_LOG_BLOCKS);
 	}
@@ -697,7 +713,9 @@ ZF2FS_EXPORT int zf2fs_mkfs_write(struct zf2fs_dev **devs, const struct zf2fs_la
 	b->csum_seed = zf2fs_checksum_seed(o->uuid);
 	/* Odd and below 2^31, so that pack 2 can carry the version just below it. */
 	b->cp_ver = 1;
-	if (!o->fixed_cp_version) {
+	if (o->cp_version)
+		b->cp_ver = (o->cp_version & 0x7FFFFFFFu) | 1;
+	else if (!o->fixed_cp_version) {
 		uint32_t r = 0;
 
 		if (getrandom(&r, sizeof(r), 0) == sizeof(r))

@@ -876,6 +876,11 @@ ZF2FS_EXPORT int zf2fs_vol_segment_summary(struct zf2fs_vol *vol, uint32_t segno
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
 		uint32_t s, off;
 
+		/* a read-only volume writes through hot data and hot node only; its other
+		 * logs point at one of their segments and hold no summary of it */
+		if ((vol->info.features & ZF2FS_FEAT_RO) && t != ZF2FS_LOG_HOT_DATA &&
+		    t != ZF2FS_LOG_HOT_NODE)
+			continue;
 		zf2fs_vol_curseg(vol, t, &s, &off);
 		if (s == segno) {
 			memset(ret, 0, sizeof(*ret));

@@ -2,9 +2,10 @@
 /*
  * mkfs.c - mkfs.f2fs: format files and block devices (zoned ones with -m) as F2FS.
  *
- * This front-end only parses options, checks the target (mounted? existing filesystem?),
- * asks libzf2fs for the layout, prints it, and asks libzf2fs to write it.  Everything that
- * can be refused is refused before the first write.
+ * This front-end checks the target (mounted? existing filesystem?), asks libzf2fs for the
+ * layout, prints it, and asks libzf2fs to write it; options.c reads the command line and
+ * sparse_out.c turns the result into an Android sparse image for -S.  Everything that can
+ * be refused is refused before the first write.
  */
 #include "config.h"
 #include <errno.h>
@@ -27,221 +28,31 @@
 #include "zf2fs/access.h"
 #include "zf2fs/load.h"
 #include "helper.h"
+#include "mkfs.h"
 
-#define PROG "mkfs.f2fs"
-#define EXIT_USAGE 16
-
-struct mkfs_cli {
-	const char *paths[ZF2FS_MAX_DEVICES];
-	unsigned ndevs;
-	uint64_t sectors;           /* optional size limit, in sector units */
-	uint32_t wanted_sector;     /* -w */
-	bool force, quiet, json, sparse;
-	bool fixed_time;            /* -T or SOURCE_DATE_EPOCH given */
-	const char *root_dir;       /* --root-dir: copied in after formatting */
-	int debug;
-	struct zf2fs_mkfs_opts mk;
-	char version[ZF2FS_VERSION_LEN];
-};
-
-static void usage(FILE *f)
+/* SOURCE_DATE_EPOCH: the checkpoint version, the one choice mkfs makes at random besides
+ * the UUID (which -U fixes), comes from the UUID and the timestamp instead, so that the
+ * same command line gives the same bytes. */
+static uint64_t derived_cp_version(const struct mkfs_cli *c)
 {
-	fprintf(f,
-"Usage: " PROG " [options] device [sectors]\n"
-"Format a file or block device as F2FS.\n"
-"\n"
-"  -a 0|1            heap-based allocation (accepted; log placement is fixed)\n"
-"  -c device         add a device (up to 7, repeat or separate with commas)\n"
-"  -C enc[:flags]    casefolding: utf8, optionally :strict\n"
-"  -d level          debug level (0-4)\n"
-"  -e ext[,ext]      extra cold file extensions\n"
-"  -E ext[,ext]      extra hot file extensions\n"
-"  -f                overwrite an existing filesystem\n"
-"  -g android        Android defaults (extra_attr,project_quota,inode_checksum,\n"
-"                    inode_crtime,verity)\n"
-"  -i                large NAT bitmap (NAT sized at 20%% of its maximum)\n"
-"  -l label          volume label\n"
-"  -m                zoned block device support (a section is a zone)\n"
-"  -o percent        overprovision ratio [default: the one leaving most space]\n"
-"  -O feature[,...]  features: encrypt, extra_attr, project_quota, inode_checksum,\n"
-"                    flexible_inline_xattr, inode_crtime, lost_found, verity,\n"
-"                    sb_checksum, casefold, compression, quota\n"
-"  -q                quiet\n"
-"  -r                fixed checkpoint version (reproducible images)\n"
-"  -R uid:gid        owner of the root directory [default: 0:0]\n"
-"  -s segments       segments per section [default: 1]\n"
-"  -S                sparse mode: create or extend the image file to [sectors]\n"
-"  -t 0|1            discard the device first [default: 1]\n"
-"  -T seconds        timestamp for the root directory (also SOURCE_DATE_EPOCH)\n"
-"  -U uuid           volume UUID\n"
-"  -V, --version     print the version and exit\n"
-"  -w bytes          sector size that [sectors] counts in\n"
-"  -z sections       sections per zone [default: 1]\n"
-"  -Z sections       reserved sections for GC (at least 8; implies -o 3 unless given)\n"
-"      --json        print the computed layout as JSON on stdout\n"
-"      --root-dir DIR  copy the tree DIR into the new volume (as sload.f2fs -P)\n"
-"  -h, --help        this help\n");
+	uint8_t t[8];
+	uint32_t v;
+
+	for (int i = 0; i < 8; i++)
+		t[i] = (uint8_t)(c->mk.timestamp >> (8 * i));
+	v = zf2fs_crc32(zf2fs_crc32(~0u, c->mk.uuid, sizeof(c->mk.uuid)), t, sizeof(t));
+	return v ? v : 1;
 }
 
-#define die_usage(...) zf2fs_usage_error(PROG, __VA_ARGS__)
-
-#define parse_u64(s, what, min, max) zf2fs_parse_u64(PROG, s, what, min, max)
-
-static void add_devices(struct mkfs_cli *c, char *list)
-{
-	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-		if (c->ndevs >= ZF2FS_MAX_DEVICES)
-			die_usage("too many devices (at most %s)", "8");
-		c->paths[c->ndevs++] = tok;
-	}
-}
-
-static void parse_encoding(struct mkfs_cli *c, const char *arg)
-{
-	const char *colon = strchr(arg, ':');
-	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
-
-	if (len != 4 || strncmp(arg, "utf8", 4))
-		die_usage("unknown encoding '%s' (supported: utf8)", arg);
-	c->mk.s_encoding = 1;
-	c->mk.s_encoding_flags = 0;
-	if (colon) {
-		if (strcmp(colon + 1, "strict"))
-			die_usage("unknown encoding flag '%s' (supported: strict)", colon + 1);
-		c->mk.s_encoding_flags = 1;
-	}
-	c->mk.layout.features |= ZF2FS_FEAT_CASEFOLD;
-}
-
-static void parse_args(struct mkfs_cli *c, int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "root-dir", required_argument, NULL, 'D' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	char bad[64];
-	int opt;
-	char *first_dev;
-
-	c->mk.discard = true;
-	c->mk.timestamp = sde ? parse_u64(sde, "SOURCE_DATE_EPOCH", 0, UINT64_MAX) :
-				(uint64_t)time(NULL);
-	c->ndevs = 1;   /* slot 0 is the main device, filled in below */
-	opterr = 0;     /* getopt's messages would carry the libtool path; ours say mkfs.f2fs */
-	while ((opt = getopt_long(argc, argv, "a:c:C:d:e:E:fg:hil:mo:O:qrR:s:St:T:U:Vw:z:Z:",
-				  longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'a': parse_u64(optarg, "heap setting", 0, 1); break;
-		case 'c': add_devices(c, optarg); break;
-		case 'C': parse_encoding(c, optarg); break;
-		case 'd': c->debug = (int)parse_u64(optarg, "debug level", 0, 4); break;
-		case 'e': c->mk.cold_extensions = optarg; break;
-		case 'E': c->mk.hot_extensions = optarg; break;
-		case 'f': c->force = true; break;
-		case 'g':
-			if (strcmp(optarg, "android"))
-				die_usage("unknown default set '%s' (supported: android)", optarg);
-			c->mk.layout.features |= ZF2FS_FEAT_EXTRA_ATTR | ZF2FS_FEAT_PRJQUOTA |
-				ZF2FS_FEAT_INODE_CHKSUM | ZF2FS_FEAT_INODE_CRTIME | ZF2FS_FEAT_VERITY;
-			break;
-		case 'h': usage(stdout); exit(0);
-		case 'i': c->mk.layout.large_nat_bitmap = true; break;
-		case 'l': c->mk.label = optarg; break;
-		case 'm': c->mk.layout.zoned = true; break;
-		case 'o': {
-			char *end;
-			double r = strtod(optarg, &end);
-
-			if (*end || !(r > 0 && r < 100))
-				die_usage("invalid overprovision ratio '%s' (expected 0 < ratio < 100)",
-					  optarg);
-			c->mk.layout.overprovision = r;
-			break;
-		}
-		case 'O':
-			if (zf2fs_features_parse(optarg, &c->mk.layout.features, bad, sizeof(bad)))
-				die_usage("unknown feature '%s'", bad);
-			break;
-		case 'q': c->quiet = true; break;
-		case 'r': c->mk.fixed_cp_version = true; break;
-		case 'R': {
-			unsigned long uid, gid;
-			char extra;
-
-			if (sscanf(optarg, "%lu:%lu%c", &uid, &gid, &extra) != 2 ||
-			    uid > UINT32_MAX || gid > UINT32_MAX)
-				die_usage("invalid root owner '%s' (expected uid:gid)", optarg);
-			c->mk.root_uid = (uint32_t)uid;
-			c->mk.root_gid = (uint32_t)gid;
-			break;
-		}
-		case 's':
-			c->mk.layout.segs_per_sec = (uint32_t)parse_u64(optarg, "segments per section",
-									1, ZF2FS_MAX_SEGMENTS);
-			break;
-		case 'S': c->sparse = true; break;
-		case 't': c->mk.discard = parse_u64(optarg, "discard setting", 0, 1); break;
-		case 'T':
-			c->mk.timestamp = parse_u64(optarg, "timestamp", 0, UINT64_MAX);
-			c->fixed_time = true;
-			break;
-		case 'U':
-			if (uuid_parse(optarg, c->mk.uuid))
-				die_usage("invalid UUID '%s'", optarg);
-			c->mk.have_uuid = true;
-			break;
-		case 'V':
-			exit(zf2fs_print_version(stdout, PROG) ? 1 : 0);
-		case 'w':
-			c->wanted_sector = (uint32_t)parse_u64(optarg, "sector size", 512, 4096);
-			if (c->wanted_sector & (c->wanted_sector - 1))
-				die_usage("sector size %s is not a power of two", optarg);
-			break;
-		case 'z':
-			c->mk.layout.secs_per_zone = (uint32_t)parse_u64(optarg, "sections per zone",
-									 1, ZF2FS_MAX_SEGMENTS);
-			break;
-		case 'Z':
-			c->mk.layout.reserved_sections = (uint32_t)parse_u64(optarg,
-						"reserved sections", 1, ZF2FS_MAX_SEGMENTS);
-			break;
-		case 'J': c->json = true; break;
-		case 'D': c->root_dir = optarg; break;
-		default:
-			if (optopt && strchr("acCdeEgloORsStTUwzZ", optopt))
-				die_usage("option -%c needs an argument", optopt);
-			die_usage("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind >= argc)
-		die_usage("%s", "no device given");
-	first_dev = argv[optind++];
-	/* -c devices were collected from slot 1 on; the main device goes first. */
-	c->paths[0] = first_dev;
-	if (optind < argc)
-		c->sectors = parse_u64(argv[optind++], "sector count", 1, UINT64_MAX);
-	if (optind < argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
-	if (c->sparse && c->ndevs > 1)
-		die_usage("%s", "-S works on a single image file");
-	if (c->mk.layout.zoned && (c->mk.layout.segs_per_sec || c->mk.layout.secs_per_zone))
-		fprintf(stderr, PROG ": -s and -z are ignored with -m (a section is a zone)\n");
-}
-
-/* -S: make sure the image file exists and has the requested size (holes cost nothing). */
-static int prepare_sparse(struct mkfs_cli *c)
+/* --create-file: make sure the image file exists and has the requested size (holes cost
+ * nothing). */
+static int prepare_file(struct mkfs_cli *c)
 {
 	uint32_t ss = c->wanted_sector ? c->wanted_sector : 512;
 	int fd;
 
-	if (!c->sectors) {
-		fprintf(stderr, PROG ": -S needs the size as [sectors]\n");
-		return -EINVAL;
-	}
+	if (c->sectors > UINT64_MAX / ss)
+		return -EFBIG;
 	fd = open(c->paths[0], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
@@ -299,9 +110,48 @@ static int load_root_dir(const struct mkfs_cli *c, const struct zf2fs_log *log, 
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Size the main device to [sectors], counted in -w units or the device's own sectors, as
+ * f2fs-tools does; a count beyond the device is ignored there, and here too. */
+static int apply_sectors(struct mkfs_cli *c, struct zf2fs_dev *dev, struct zf2fs_dev_geom *g,
+			 FILE *info)
 {
-	struct mkfs_cli c = { 0 };
+	uint32_t ss = c->wanted_sector ? c->wanted_sector : g->sector_size;
+	uint64_t bytes;
+
+	if (c->sectors > UINT64_MAX / ss || c->sectors * ss >= g->bytes) {
+		if (!c->quiet && (c->sectors > UINT64_MAX / ss || c->sectors * ss > g->bytes))
+			fprintf(info, "Info: %s holds fewer than the %" PRIu64 " sectors of %u "
+				"bytes asked for: using all of it\n", c->paths[0], c->sectors, ss);
+		return 0;
+	}
+	/* The layout of a zoned device comes from its zone report, which [sectors] does not
+	 * cut: the volume would count the whole device's blocks in a smaller main area, and
+	 * Linux refuses it ("Wrong user_block_count"). */
+	if (g->zone_model != ZF2FS_ZONED_NONE) {
+		fprintf(stderr, PROG ": %s is a zoned device, which is formatted whole: "
+			"[sectors] cannot limit it\n", c->paths[0]);
+		return -EINVAL;
+	}
+	bytes = c->sectors * ss;
+	if (zf2fs_dev_set_size(dev, bytes)) {
+		fprintf(stderr, PROG ": cannot limit %s to %" PRIu64 " bytes\n", c->paths[0], bytes);
+		return -EINVAL;
+	}
+	return zf2fs_dev_geometry(dev, g);
+}
+
+/* --json: standard output carries the layout alone, so the library's messages go to
+ * standard error. */
+static void log_to_stderr(void *arg, enum zf2fs_msg_kind kind, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "%s%s\n", kind == ZF2FS_MSG_ERROR ? "ERROR: " :
+		kind == ZF2FS_MSG_WARNING ? "WARNING: " : "", msg);
+}
+
+/* Format c->paths (then copy --root-dir in).  Returns the exit status. */
+static int format_volume(struct mkfs_cli *c)
+{
 	struct zf2fs_dev *devs[ZF2FS_MAX_DEVICES] = { 0 };
 	struct zf2fs_dev_geom geom[ZF2FS_MAX_DEVICES];
 	struct zf2fs_layout lay;
@@ -309,11 +159,104 @@ int main(int argc, char **argv)
 	struct utsname un;
 	char why[256], type[64];
 	int err, ret = 1;
-	FILE *info;
+	FILE *info = c->json ? stderr : stdout;
 
-	parse_args(&c, argc, argv);
-	info = c.json ? stderr : stdout;
-	log.level = c.quiet ? 0 : 1 + c.debug;
+	log.level = c->quiet ? 0 : 1 + c->debug;
+	if (c->json)
+		log.fn = log_to_stderr;
+	if (c->create_file && (err = prepare_file(c))) {
+		fprintf(stderr, PROG ": %s: while creating %s\n", strerror(-err), c->paths[0]);
+		return 1;
+	}
+
+	/* Everything that can refuse the target happens before the first write. */
+	for (unsigned i = 0; i < c->ndevs; i++) {
+		err = zf2fs_path_is_mounted(c->paths[i]);
+		if (err > 0) {
+			fprintf(stderr, PROG ": %s is mounted: refusing to format it\n", c->paths[i]);
+			goto out;
+		}
+		err = zf2fs_dev_open(c->paths[i], ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &log, &devs[i]);
+		if (err) {
+			fprintf(stderr, PROG ": %s: while opening %s%s\n",
+				err == -ENOTBLK ? "not a regular file or block device" : strerror(-err),
+				c->paths[i], err == -EBUSY ? " (in use or mounted)" : "");
+			goto out;
+		}
+		if (!c->force) {
+			err = zf2fs_dev_probe_existing(devs[i], type, sizeof(type));
+			if (err > 0) {
+				fprintf(stderr, PROG ": %s contains %s %s %s: use -f to overwrite it\n",
+					c->paths[i], strchr("aeiou", type[0]) ? "an" : "a", type,
+					strcmp(type, "dos") && strcmp(type, "gpt") ?
+					"filesystem" : "partition table");
+				goto out;
+			}
+		}
+		err = zf2fs_dev_geometry(devs[i], &geom[i]);
+		if (err)
+			goto out;
+		if (i == 0 && c->have_sectors && apply_sectors(c, devs[0], &geom[0], info))
+			goto out;
+		if (geom[i].bytes == 0) {
+			fprintf(stderr, PROG ": %s is empty (0 bytes): give it a size first, e.g. "
+				"truncate -s 1G %s, or use --create-file with [sectors]\n", c->paths[i],
+				c->paths[i]);
+			goto out;
+		}
+	}
+
+	err = zf2fs_layout_compute(geom, c->ndevs, &c->mk.layout, &lay, why, sizeof(why));
+	if (err) {
+		fprintf(stderr, PROG ": %s\n", why);
+		goto out;
+	}
+	if (!c->mk.have_uuid)
+		uuid_generate(c->mk.uuid);
+	if (c->reproducible && !c->mk.fixed_cp_version)
+		c->mk.cp_version = derived_cp_version(c);
+	/* a reproducible build names no host kernel: the same image on any machine */
+	if (!c->reproducible && uname(&un) == 0)
+		snprintf(c->version, sizeof(c->version), "zf2fs-tools %s (Linux %s)",
+			 zf2fs_version(), un.release);
+	else
+		snprintf(c->version, sizeof(c->version), "zf2fs-tools %s", zf2fs_version());
+	c->mk.version_string = c->version;
+
+	if (c->root_dir) {
+		/* a tree that cannot go in is refused before the device is formatted */
+		struct zf2fs_load_opts chk = { .source = c->root_dir, .check_only = true };
+
+		if (zf2fs_load_tree(c->paths, c->ndevs, &chk, &log, NULL))
+			goto out;
+	}
+	if (!c->quiet)
+		print_summary(c, &lay, info);
+	err = zf2fs_mkfs_write(devs, &lay, &c->mk, &log);
+	if (err) {
+		fprintf(stderr, PROG ": %s: while formatting %s\n", strerror(-err), c->paths[0]);
+		goto out;
+	}
+	if (c->json)
+		zf2fs_layout_print_json(stdout, &lay);
+	if (!c->quiet)
+		fprintf(info, "Info: format successful\n");
+	ret = 0;
+out:
+	for (unsigned i = 0; i < c->ndevs; i++)
+		zf2fs_dev_close(devs[i]);
+	if (!ret && c->root_dir)
+		ret = load_root_dir(c, &log, info);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct mkfs_cli c = { 0 };
+	char why[256];
+	int err;
+
+	mkfs_parse_args(&c, argc, argv);
 
 	err = zf2fs_features_check(c.mk.layout.features, why, sizeof(why));
 	if (err) {
@@ -325,100 +268,7 @@ int main(int argc, char **argv)
 			"(rebuild with libzbd-dev installed)\n");
 		return 1;
 	}
-	if (c.sparse && (err = prepare_sparse(&c))) {
-		fprintf(stderr, PROG ": %s: while creating %s\n", strerror(-err), c.paths[0]);
-		return 1;
-	}
-
-	/* Everything that can refuse the target happens before the first write. */
-	for (unsigned i = 0; i < c.ndevs; i++) {
-		err = zf2fs_path_is_mounted(c.paths[i]);
-		if (err > 0) {
-			fprintf(stderr, PROG ": %s is mounted: refusing to format it\n", c.paths[i]);
-			goto out;
-		}
-		err = zf2fs_dev_open(c.paths[i], ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &log, &devs[i]);
-		if (err) {
-			fprintf(stderr, PROG ": %s: while opening %s%s\n",
-				err == -ENOTBLK ? "not a regular file or block device" : strerror(-err),
-				c.paths[i], err == -EBUSY ? " (in use or mounted)" : "");
-			goto out;
-		}
-		if (!c.force) {
-			err = zf2fs_dev_probe_existing(devs[i], type, sizeof(type));
-			if (err > 0) {
-				fprintf(stderr, PROG ": %s contains %s %s %s: use -f to overwrite it\n",
-					c.paths[i], strchr("aeiou", type[0]) ? "an" : "a", type, strcmp(type, "dos") && strcmp(type, "gpt") ?
-					"filesystem" : "partition table");
-				goto out;
-			}
-		}
-		if (i == 0 && c.sectors) {
-			uint32_t ss = c.wanted_sector ? c.wanted_sector : 512;
-
-			if (c.sectors > UINT64_MAX / ss ||
-			    zf2fs_dev_set_size(devs[0], c.sectors * ss)) {
-				fprintf(stderr, PROG ": %s is smaller than the %" PRIu64
-					" sectors asked for\n", c.paths[0], c.sectors);
-				goto out;
-			}
-		}
-		err = zf2fs_dev_geometry(devs[i], &geom[i]);
-		if (err)
-			goto out;
-		/* The layout of a zoned device comes from its zone report, which [sectors]
-		 * does not cut: the volume would count the whole device's blocks in a smaller
-		 * main area, and Linux refuses it ("Wrong user_block_count"). */
-		if (i == 0 && c.sectors && geom[0].zone_model != ZF2FS_ZONED_NONE) {
-			fprintf(stderr, PROG ": %s is a zoned device, which is formatted whole: "
-				"[sectors] cannot limit it\n", c.paths[0]);
-			goto out;
-		}
-		if (geom[i].bytes == 0) {
-			fprintf(stderr, PROG ": %s is empty (0 bytes): give it a size first, e.g. "
-				"truncate -s 1G %s, or use -S with [sectors]\n", c.paths[i], c.paths[i]);
-			goto out;
-		}
-	}
-
-	err = zf2fs_layout_compute(geom, c.ndevs, &c.mk.layout, &lay, why, sizeof(why));
-	if (err) {
-		fprintf(stderr, PROG ": %s\n", why);
-		goto out;
-	}
-	if (!c.mk.have_uuid)
-		uuid_generate(c.mk.uuid);
-	/* a reproducible build names no host kernel: the same image on any machine */
-	if (!getenv("SOURCE_DATE_EPOCH") && uname(&un) == 0)
-		snprintf(c.version, sizeof(c.version), "zf2fs-tools %s (Linux %s)",
-			 zf2fs_version(), un.release);
-	else
-		snprintf(c.version, sizeof(c.version), "zf2fs-tools %s", zf2fs_version());
-	c.mk.version_string = c.version;
-
-	if (c.root_dir) {
-		/* a tree that cannot go in is refused before the device is formatted */
-		struct zf2fs_load_opts chk = { .source = c.root_dir, .check_only = true };
-
-		if (zf2fs_load_tree(c.paths, c.ndevs, &chk, &log, NULL))
-			goto out;
-	}
-	if (!c.quiet)
-		print_summary(&c, &lay, info);
-	err = zf2fs_mkfs_write(devs, &lay, &c.mk, &log);
-	if (err) {
-		fprintf(stderr, PROG ": %s: while formatting %s\n", strerror(-err), c.paths[0]);
-		goto out;
-	}
-	if (c.json)
-		zf2fs_layout_print_json(stdout, &lay);
-	if (!c.quiet)
-		fprintf(info, "Info: format successful\n");
-	ret = 0;
-out:
-	for (unsigned i = 0; i < c.ndevs; i++)
-		zf2fs_dev_close(devs[i]);
-	if (!ret && c.root_dir)
-		ret = load_root_dir(&c, &log, info);
-	return ret;
+	if (c.sparse)
+		return mkfs_sparse_output(&c, format_volume);
+	return format_volume(&c);
 }

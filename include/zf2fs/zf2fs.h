@@ -206,6 +206,9 @@ struct zf2fs_mkfs_opts {
 	bool discard;                 /* -t 1 */
 	bool fixed_cp_version;        /* -r: checkpoint version 1 rather than random */
 	const char *version_string;   /* written in the superblock version fields */
+	bool no_nat_bits;             /* leave the nat_bits out of the checkpoint packs */
+	uint64_t cp_version;          /* seed of the checkpoint version (made odd and below
+				       * 2^31); 0 = random, or 1 with fixed_cp_version */
 };
 
 /* Write a new filesystem with layout @lay over @devs (ndevs = lay->ndevs).  Checks nothing

@@ -5,7 +5,7 @@
 COMPAT_TESTS =
 
 # mkfs.f2fs callers
-COMPAT_TESTS +=
+COMPAT_TESTS += tests/compat/mkfs_callers.sh tests/compat/mkfs_options.sh
 
 # fsck.f2fs callers
 COMPAT_TESTS +=

@@ -14,6 +14,7 @@ tests_vm_zwork_LDFLAGS = -all-static
 VM_TESTS = \
 	tests/vm/basic.sh \
 	tests/vm/features.sh \
+	tests/vm/compat_mount.sh \
 	tests/vm/aging.sh \
 	tests/vm/unclean.sh \
 	tests/vm/powercut.sh \
