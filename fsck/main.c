@@ -2,12 +2,12 @@
 /*
  * main.c - fsck.f2fs: check an F2FS volume and repair it safely.
  *
- * Options, the context, the list of passes and the exit code live here; the passes
+ * The context, the list of passes and the exit code live here (the options in options.c,
+ * the superblock tuning they may ask for in tune.c); the passes
  * (pass*.c) find problems, problem.c decides what to do about them, repair.c writes.
  */
 #include "config.h"
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,82 +39,6 @@ static const struct {
 	{ "7", "accounting", pass7_accounting },
 	{ "8", "zone write pointers", pass8_zoned },
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"Usage: " PROG " [options] device\n"
-"Check an F2FS volume and repair what is safe to repair.\n"
-"\n"
-"  -a, -p            repair what is safe without asking (preen)\n"
-"  -f                check even if the volume is marked clean\n"
-"  -n, --dry-run     never write; answer no to every question\n"
-"  -y                repair everything without asking\n"
-"  -d level          debug output (0-4)\n"
-"  -t                print the directory tree\n"
-"      --json        print a JSON summary (and the problem list) on stdout\n"
-"  -V, --version     print the version\n"
-"  -h, --help        this help\n"
-"\n"
-"Exit status: 0 clean, 1 errors corrected, 4 errors left, 8 operational error,\n"
-"16 usage error, 32 cancelled.\n");
-}
-
-#define die_usage(...) zf2fs_usage_error(PROG, __VA_ARGS__)
-
-static const char *parse_args(struct fsck_ctx *ctx, int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "json", no_argument, NULL, 'J' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool n = false, y = false, p = false;
-	int opt;
-
-	opterr = 0;   /* our own messages, prefixed fsck.f2fs */
-	while ((opt = getopt_long(argc, argv, "apfnyd:tVh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'a': case 'p': p = true; break;
-		case 'f': ctx->force = true; break;
-		case 'n': n = true; break;
-		case 'y': y = true; break;
-		case 'd': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 0 || v > 4)
-				die_usage("invalid debug level '%s' (0-4)", optarg);
-			ctx->debug = (int)v;
-			break;
-		}
-		case 't': ctx->show_tree = true; break;
-		case 'J': ctx->json = true; break;
-		case 'V':
-			exit(zf2fs_print_version(stdout, PROG) ? FSCK_ERROR : FSCK_OK);
-		case 'h': usage(stdout); exit(0);
-		default:
-			if (optopt == 'd')
-				die_usage("%s", "option -d needs an argument");
-			die_usage("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if ((n && y) || (n && p) || (y && p))
-		die_usage("%s", "-n, -y and -a/-p exclude each other");
-	if (optind != argc - 1)
-		die_usage("%s", optind >= argc ? "no device given" : "only one device may be given");
-	if (n)
-		ctx->mode = MODE_NO;
-	else if (y)
-		ctx->mode = MODE_YES;
-	else if (p)
-		ctx->mode = MODE_PREEN;
-	else
-		ctx->mode = isatty(0) && isatty(1) ? MODE_ASK : MODE_NO;
-	return argv[optind];
-}
 
 /* Maps by block: a sparse bitmap over the main area (chunks only where blocks are owned)
  * and a count per segment. */
@@ -271,26 +195,30 @@ int main(int argc, char **argv)
 	struct fsck_ctx ctx = { .out = stdout, .json_first = true,
 				.curseg_fix = { -1, -1, -1, -1, -1, -1 } };
 	struct zf2fs_log log = { .level = 1 };
-	const char *path = parse_args(&ctx, argc, argv);
+	const char *path = fsck_parse_args(&ctx, argc, argv);
 	const char *fault = getenv("ZF2FS_FAULT_WRITES");
 	char *json_buf = NULL;
 	size_t json_len = 0;
 	int mounted, err = 0;
+	bool writes;
 
 	if (ctx.json)
 		ctx.out = stderr;
 	ctx.progress = !ctx.json && isatty(2) && getenv("ZF2FS_NO_PROGRESS") == NULL;
 	log.level = ctx.debug ? ctx.debug : 1;
+	/* the superblock tuning f2fs-tools does on request writes even when nothing is
+	 * repaired (a plain "fsck.f2fs --nolinear-lookup=1 DEV") */
+	writes = ctx.mode != MODE_NO || (fsck_tune_wanted(&ctx) && !ctx.no_writes);
 	mounted = zf2fs_path_is_mounted(path);
 	if (mounted > 0) {
-		if (ctx.mode != MODE_NO) {
+		if (writes) {
 			fprintf(stderr, PROG ": %s is mounted: refusing to repair it (use -n for a "
 				"read-only check)\n", path);
 			return FSCK_USAGE;
 		}
 		fprintf(stderr, PROG ": WARNING: %s is mounted: results may be inconsistent\n", path);
 	}
-	err = zf2fs_vol_open(&path, 1, ctx.mode == MODE_NO ? 0 : ZF2FS_DEV_WRITE, &log, &ctx.vol);
+	err = zf2fs_vol_open(&path, 1, writes ? ZF2FS_DEV_WRITE : 0, &log, &ctx.vol);
 	if (err) {
 		if (err == -ZF2FS_EFSCORRUPTED) {
 			fprintf(stderr, PROG ": %s: no usable superblock and checkpoint: cannot check "
@@ -310,9 +238,20 @@ int main(int argc, char **argv)
 	ctx.vi = zf2fs_vol_info(ctx.vol);
 	ctx.sb = zf2fs_vol_super(ctx.vol);
 	ctx.cp = zf2fs_vol_checkpoint(ctx.vol);
+	/* f2fs-tools' line of the checkpoint's flags, which GParted reads to decide to replay
+	 * the log by a mount ("sudden-power-off") */
+	zf2fs_print_cp_state(ctx.out, zf2fs_get(ctx.cp->ckpt_flags));
+	if (fsck_tune_wanted(&ctx)) {
+		ctx.exit_bits = fsck_tune_super(&ctx);
+		if (ctx.exit_bits)
+			goto out;
+	}
 	/* The boot-time path: a volume unmounted cleanly is not checked, and nothing but the
-	 * superblock and the checkpoint (read by the open) is read or allocated for it. */
-	if (!ctx.force && ctx.mode == MODE_PREEN && zf2fs_vol_clean(ctx.vol)) {
+	 * superblock and the checkpoint (read by the open) is read or allocated for it.
+	 * f2fs-tools skips more: a volume not unmounted cleanly but not marked by the kernel
+	 * (we check it; it may hold what the kernel never got to mark). */
+	if (ctx.skip_clean && zf2fs_vol_clean(ctx.vol)) {
+		fprintf(ctx.out, "Info: No error was reported\n");
 		print_clean(&ctx, path);
 		goto out;
 	}
