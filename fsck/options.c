@@ -31,7 +31,7 @@ static void usage(FILE *f)
 "\n"
 "  -a                repair a volume that needs it (not cleanly unmounted, or marked\n"
 "                    by the kernel); one that does not is not checked\n"
-"  -p [level]        as -a (levels 0 and 2); level 1 checks every time\n"
+"  -p [level]        level 0 (the default): as -a; 1 and 2: check every time\n"
 "  -f                check even a clean volume, and repair what is found\n"
 "  -y                check and repair everything without asking\n"
 "  -n                never write; answer no to every question\n"
@@ -241,8 +241,9 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		ctx->mode = MODE_NO;
 	else
 		ctx->mode = isatty(0) && isatty(1) ? MODE_ASK : MODE_NO;
-	/* -p 1 checks every time (f2fs-tools checks the metadata then, and everything when
-	 * that differs: we check everything) */
-	ctx->skip_clean = !ctx->force && (a || android || preen || level == 0 || level == 2);
+	/* -p 1 and -p 2 check every time (f2fs-tools: level 1 checks the metadata, and all
+	 * of it when that differs; level 2 checks all of it, and repairs only a volume that
+	 * asked for a check): we check all of it and repair what we find */
+	ctx->skip_clean = !ctx->force && (a || android || preen || level == 0);
 	return argv[optind];
 }
