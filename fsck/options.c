@@ -51,6 +51,8 @@ static void usage(FILE *f)
 "      --json        print a JSON summary (and the problem list) on stdout\n"
 "  -V, --version     print the version\n"
 "  -h, --help        this help\n"
+"f2fs-tools' -l, -M, -S, --fault_injection and --fault_type are refused (see the\n"
+"manual page).\n"
 "\n"
 "Exit status: 0 clean, 1 errors corrected, 4 errors left, 8 operational error,\n"
 "16 usage error, 32 cancelled.\n");
@@ -70,9 +72,12 @@ static bool all_digits(const char *s)
  * mistake worth saying. */
 static long number(const char *opt, const char *arg)
 {
+	long v;
+
 	if (!all_digits(arg))
 		die_usage("option %s needs a number, not '%s'", opt, arg);
-	return strtol(arg, NULL, 10) > 1000000000L ? 1000000000L : strtol(arg, NULL, 10);
+	v = strtol(arg, NULL, 10);   /* saturates at LONG_MAX */
+	return v;
 }
 
 /* -C utf8[:strict]: the only encoding Linux has; flags as f2fs-tools names them. */
@@ -119,6 +124,7 @@ static void parse_features(struct fsck_ctx *ctx, const char *arg)
 static int preen_level(int argc, char **argv)
 {
 	bool separate = optarg == argv[optind - 1];
+	long level;
 
 	if (separate && (optarg[0] == '-' || !all_digits(optarg) || optind == argc)) {
 		optind--;
@@ -126,7 +132,8 @@ static int preen_level(int argc, char **argv)
 	}
 	if (!all_digits(optarg))
 		die_usage("invalid preen level '%s' (0, 1 or 2)", optarg);
-	return strtol(optarg, NULL, 10) >= 2 ? 2 : (int)strtol(optarg, NULL, 10);
+	level = strtol(optarg, NULL, 10);
+	return level >= 2 ? 2 : (int)level;
 }
 
 enum { OPT_DRY_RUN = 256, OPT_KERNEL_CHECK, OPT_NO_KERNEL_CHECK, OPT_DEBUG_CACHE,
@@ -197,9 +204,7 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 			die_usage("%s", "--fault_injection and --fault_type are not supported "
 				  "(f2fs-tools' test mode)");
 		case 'd':
-			ctx->debug = (int)number("-d", optarg);
-			if (ctx->debug > 4)
-				ctx->debug = 4;
+			ctx->debug = number("-d", optarg) > 4 ? 4 : (int)number("-d", optarg);
 			break;
 		case 't': ctx->show_tree = true; break;
 		case OPT_JSON: ctx->json = true; break;
