@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "fsck.h"
 #include "helper.h"
@@ -172,6 +174,34 @@ static void print_tree(struct fsck_ctx *ctx)
 	free(n);
 }
 
+/* Is the block device @path mounted, and every mount of it read-only?  From
+ * /proc/self/mountinfo (device numbers, then the mount options): false when that cannot
+ * be told, for an image file, or when one mount is read-write. */
+static bool mounted_read_only(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	char line[4096];
+	bool seen = false, rw = false;
+
+	if (stat(path, &st) || !S_ISBLK(st.st_mode) || !(f = fopen("/proc/self/mountinfo", "r")))
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned maj, min;
+		char opts[1024];
+
+		/* id parent maj:min root mountpoint options ... */
+		if (sscanf(line, "%*s %*s %u:%u %*s %*s %1023s", &maj, &min, opts) != 3 ||
+		    maj != major(st.st_rdev) || min != minor(st.st_rdev))
+			continue;
+		seen = true;
+		if (strncmp(opts, "ro", 2) || (opts[2] && opts[2] != ','))
+			rw = true;
+	}
+	fclose(f);
+	return seen && !rw;
+}
+
 /* e2fsck's line for a clean volume, from the checkpoint's counts: nothing else was read. */
 static void print_clean(struct fsck_ctx *ctx, const char *path)
 {
@@ -210,7 +240,16 @@ int main(int argc, char **argv)
 	 * repaired (a plain "fsck.f2fs --nolinear-lookup=1 DEV") */
 	writes = ctx.mode != MODE_NO || (fsck_tune_wanted(&ctx) && !ctx.no_writes);
 	mounted = zf2fs_path_is_mounted(path);
-	if (mounted > 0) {
+	if (mounted > 0 && writes && !fsck_tune_wanted(&ctx) && mounted_read_only(path)) {
+		/* systemd-fsck checks a root that the kernel mounted read-only (fsck -a [-f]);
+		 * f2fs-tools then checks without repairing, and so do we (it repairs with -f;
+		 * we never write under a mounted volume) */
+		fprintf(stderr, PROG ": %s is mounted read-only: checking it without repairing\n",
+			path);
+		ctx.mode = MODE_NO;
+		ctx.no_writes = true;
+		writes = false;
+	} else if (mounted > 0) {
 		if (writes) {
 			fprintf(stderr, PROG ": %s is mounted: refusing to repair it (use -n for a "
 				"read-only check)\n", path);
