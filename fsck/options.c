@@ -249,6 +249,7 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 	/* -p 1 and -p 2 check every time (f2fs-tools: level 1 checks the metadata, and all
 	 * of it when that differs; level 2 checks all of it, and repairs only a volume that
 	 * asked for a check): we check all of it and repair what we find */
-	ctx->skip_clean = !ctx->force && (a || android || preen || level == 0);
+	ctx->skip_clean = !ctx->force && level != 1 && level != 2 &&
+			  (a || android || preen || level == 0);
 	return argv[optind];
 }
