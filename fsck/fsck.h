@@ -77,6 +77,7 @@ struct fsck_ctx {
 	enum fsck_mode mode;
 	bool force, show_tree, json, yes_to_all;
 	bool skip_clean;                 /* a volume that asks for no check is not checked */
+	bool layout;                     /* -l: print the superblock and checkpoint only */
 	bool no_writes;                  /* -n, --dry-run: nothing is written, tuning included */
 	int linear_lookup;               /* --nolinear-lookup: -1 keep, 0 allow the linear
 					  * fallback, 1 hashed lookups only */
@@ -171,7 +172,7 @@ struct fsck_ctx {
 	bool json_first;
 };
 
-/* ---- the command line (options.c) and the superblock tuning it asks for (tune.c) ----- */
+/* ---- the command line (options.c), the superblock tuning it asks for (tune.c), -l ----- */
 /* Parse f2fs-tools' fsck options and ours into @ctx; returns the device.  Usage errors
  * exit 16. */
 const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv);
@@ -181,6 +182,8 @@ bool fsck_tune_wanted(const struct fsck_ctx *ctx);
  * library's crash-safe write), before the check, as f2fs-tools does.  0, or the fsck(8)
  * exit bits of the failure (message printed). */
 int fsck_tune_super(struct fsck_ctx *ctx);
+/* -l: the superblock and the checkpoint, f2fs-tools' rows (layout.c). */
+void fsck_print_layout(struct fsck_ctx *ctx);
 
 /* ---- problems (problem.c) ------------------------------------------------------------ */
 #define PR_PREEN_OK   0x01   /* -p may fix it without asking */

@@ -21,6 +21,7 @@
 #include "fsck.h"
 #include "helper.h"
 #include "zf2fs/endian.h"
+#include "../tools/ftinfo.h"
 
 #define PROG "fsck.f2fs"
 
@@ -277,9 +278,13 @@ int main(int argc, char **argv)
 	ctx.vi = zf2fs_vol_info(ctx.vol);
 	ctx.sb = zf2fs_vol_super(ctx.vol);
 	ctx.cp = zf2fs_vol_checkpoint(ctx.vol);
-	/* f2fs-tools' line of the checkpoint's flags, which GParted reads to decide to replay
-	 * the log by a mount ("sudden-power-off") */
-	zf2fs_print_cp_state(ctx.out, zf2fs_get(ctx.cp->ckpt_flags));
+	if (ctx.layout) {
+		fsck_print_layout(&ctx);
+		goto out;
+	}
+	/* f2fs-tools' line of the checkpoint's flags (tools/ftinfo.c, shared with dump.f2fs),
+	 * which GParted reads to decide to replay the log by a mount ("sudden-power-off") */
+	ftinfo_cp_lines(ctx.out, ctx.vol, 0);
 	if (fsck_tune_wanted(&ctx)) {
 		ctx.exit_bits = fsck_tune_super(&ctx);
 		if (ctx.exit_bits)

@@ -48,10 +48,11 @@ static void usage(FILE *f)
 "                    accepted, no effect (f2fs-tools' cache and kernel-version tuning)\n"
 "  -d level          debug output (0-4; more is 4)\n"
 "  -t                print the directory tree\n"
+"  -l                print the superblock and the checkpoint; no check\n"
 "      --json        print a JSON summary (and the problem list) on stdout\n"
 "  -V, --version     print the version\n"
 "  -h, --help        this help\n"
-"f2fs-tools' -l, -M, -S, --fault_injection and --fault_type are refused (see the\n"
+"f2fs-tools' -M, -S, --fault_injection and --fault_type are refused (see the\n"
 "manual page).\n"
 "\n"
 "Exit status: 0 clean, 1 errors corrected, 4 errors left, 8 operational error,\n"
@@ -191,9 +192,7 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		case 'm': (void)number("-m", optarg); break;
 		case 'H': case OPT_DEBUG_CACHE: case OPT_KERNEL_CHECK: case OPT_NO_KERNEL_CHECK:
 			break;
-		case 'l':
-			die_usage("%s", "-l is not supported: dump.f2fs DEVICE prints the superblock "
-				  "and the checkpoint");
+		case 'l': ctx->layout = true; break;
 		case 'M':
 			die_usage("%s", "-M is not supported: dump.f2fs --ls and -i show files and "
 				  "their blocks");
@@ -235,7 +234,7 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 	ctx->force = f || y;
 	if (android && ctx->linear_lookup < 0)
 		ctx->linear_lookup = 1;
-	ctx->no_writes = n || dry;
+	ctx->no_writes = n || dry || ctx->layout;
 	if (ctx->no_writes)
 		ctx->mode = MODE_NO;
 	else if (preen)

@@ -92,34 +92,6 @@ const char *zf2fs_unclean_reason(uint32_t f)
 	return NULL;
 }
 
-/* The names and their order are f2fs-tools' (fsck/mount.c, print_cp_state), word for word,
- * because programs read this line; the umount flag is named by its presence or absence.
- * It lists neither disabled_quick nor unknown bits, as f2fs-tools does not. */
-void zf2fs_print_cp_state(FILE *out, uint32_t f)
-{
-	static const struct { uint32_t flag; const char *name; } names[] = {
-		{ ZF2FS_CP_QUOTA_NEED_FSCK_FLAG, "quota_need_fsck" },
-		{ ZF2FS_CP_LARGE_NAT_BITMAP_FLAG, "large_nat_bitmap" },
-		{ ZF2FS_CP_NOCRC_RECOVERY_FLAG, "allow_nocrc" },
-		{ ZF2FS_CP_TRIMMED_FLAG, "trimmed" },
-		{ ZF2FS_CP_NAT_BITS_FLAG, "nat_bits" },
-		{ ZF2FS_CP_CRC_RECOVERY_FLAG, "crc" },
-		{ ZF2FS_CP_FASTBOOT_FLAG, "fastboot" },
-		{ ZF2FS_CP_FSCK_FLAG, "fsck" },
-		{ ZF2FS_CP_ERROR_FLAG, "error" },
-		{ ZF2FS_CP_COMPACT_SUM_FLAG, "compacted_summary" },
-		{ ZF2FS_CP_ORPHAN_PRESENT_FLAG, "orphan_inodes" },
-		{ ZF2FS_CP_DISABLED_FLAG, "disabled" },
-		{ ZF2FS_CP_RESIZEFS_FLAG, "resizefs" },
-	};
-
-	fprintf(out, "Info: checkpoint state = %x : ", f);
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (f & names[i].flag)
-			fprintf(out, " %s", names[i].name);
-	fprintf(out, " %s\n", (f & ZF2FS_CP_UMOUNT_FLAG) ? "unmount" : "sudden-power-off");
-}
-
 void zf2fs_cli_log(void *prog, enum zf2fs_msg_kind kind, const char *msg)
 {
 	fprintf(stderr, "%s: %s%s\n", (const char *)prog, kind == ZF2FS_MSG_ERROR ? "ERROR: " :

@@ -31,10 +31,6 @@ void zf2fs_cli_log(void *prog, enum zf2fs_msg_kind kind, const char *msg);
 /* Why a tool that moves blocks must not change a volume whose checkpoint has flags
  * @ckpt_flags ("was not cleanly unmounted", ...), or NULL when it may. */
 const char *zf2fs_unclean_reason(uint32_t ckpt_flags);
-/* f2fs-tools' line for the checkpoint flags @ckpt_flags, which callers parse (GParted
- * looks for "sudden-power-off" in it to replay the log by a mount):
- * "Info: checkpoint state = <hex> :  <name> <name> ...", newline included. */
-void zf2fs_print_cp_state(FILE *out, uint32_t ckpt_flags);
 
 /* ---- test hooks ------------------------------------------------------------------------ */
 /* A device in memory: @bytes of zeros. */

@@ -3,7 +3,7 @@
 # has them: -p and its optional level as f2fs-tools parses it, -O and -C (switch a feature
 # on), the options that tune nothing of ours (-c, -m, -H, --debug-cache, --kernel-check),
 # --nolinear-lookup and -g android (f2fs-tools' development branch, not in 1.15), -N, and
-# the options we refuse (-l, -M, -S, -q 0, --fault_injection).  Sources of the option set:
+# -l, and the options we refuse (-M, -S, -q 0, --fault_injection).  Sources of the option set:
 #   jaegeuk/f2fs-tools  fsck/main.c, f2fs_parse_options() (the fsck.f2fs branch) and
 #       fsck/mount.c, f2fs_should_proceed() / tune_sb_features(); fsck/fsck.c,
 #       fsck_update_sb_flags() (--nolinear-lookup)
@@ -143,13 +143,25 @@ run REF fsck.f2fs -a -c 10000 -m 16 -q 1 -d 1 --debug-cache --kernel-check --no-
 	tap_fail "tuning options: exit $RC_OURS (f2fs-tools $RC_REF): $(head -c 200 "$TEST_TMP/OURS.err")"
 clean
 sum=$(sha256sum < "$IMG")
-for args in -l -M -S "-q 0" --fault_injection=2 --fault_type=1 "-c x"; do
+for args in -M -S "-q 0" --fault_injection=2 --fault_type=1 "-c x"; do
 	# shellcheck disable=SC2086
 	run OURS fsck.f2fs $args "$IMG"
 	[ "$RC_OURS" = 16 ] && [ "$(wc -l < "$TEST_TMP/OURS.err")" -le 2 ] && [ "$(sha256sum < "$IMG")" = "$sum" ] &&
 		tap_ok "$args: refused (exit 16, one line), nothing written" ||
 		tap_fail "$args: exit $RC_OURS: $(head -c 200 "$TEST_TMP/OURS.err")"
 done
+
+# ---- -l: the superblock and the checkpoint, no check -------------------------------------
+marked
+sum=$(sha256sum < "$IMG")
+run OURS fsck.f2fs -l "$IMG"
+run REF fsck.f2fs -l "$IMG"
+if [ "$RC_OURS" = 0 ] && [ "$RC_REF" = 0 ] && grep -q '^user_block_count: ' "$TEST_TMP/OURS.out" &&
+   cmp -s "$TEST_TMP/OURS.out" "$TEST_TMP/REF.out" && [ "$(sha256sum < "$IMG")" = "$sum" ]; then
+	tap_ok "-l on a marked volume: exit 0, f2fs-tools' output byte for byte, no check, nothing written"
+else
+	tap_fail "-l: exit $RC_OURS (f2fs-tools $RC_REF): $(diff "$TEST_TMP/OURS.out" "$TEST_TMP/REF.out" | head -4 | tr '\n' ' ')"
+fi
 
 # ---- -N, -y, --dry-run with -a ------------------------------------------------------------
 marked
