@@ -78,6 +78,7 @@ struct fsck_ctx {
 	bool force, show_tree, json, yes_to_all;
 	bool skip_clean;                 /* a volume that asks for no check is not checked */
 	bool layout;                     /* -l: print the superblock and checkpoint only */
+	bool sparse;                     /* -S: the volume is an Android sparse image */
 	bool no_writes;                  /* -n, --dry-run: nothing is written, tuning included */
 	int linear_lookup;               /* --nolinear-lookup: -1 keep, 0 allow the linear
 					  * fallback, 1 hashed lookups only */

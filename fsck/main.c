@@ -22,6 +22,7 @@
 #include "helper.h"
 #include "zf2fs/endian.h"
 #include "../tools/ftinfo.h"
+#include "../tools/sparse_run.h"
 
 #define PROG "fsck.f2fs"
 
@@ -221,12 +222,14 @@ static void print_clean(struct fsck_ctx *ctx, const char *path)
 		"(unmounted cleanly; use -f to check anyway)\n", path, inodes, blocks, user);
 }
 
-int main(int argc, char **argv)
+/* One run on the volume at @path (named @shown in messages); returns the exit bits, and in
+ * @wrote whether anything was written. */
+static int check(const struct fsck_ctx *opts, const char *path, const char *shown, bool *wrote)
 {
-	struct fsck_ctx ctx = { .out = stdout, .json_first = true,
-				.curseg_fix = { -1, -1, -1, -1, -1, -1 } };
+	struct fsck_ctx ctx = *opts;
 	struct zf2fs_log log = { .level = 1 };
-	const char *path = fsck_parse_args(&ctx, argc, argv);
+
+	*wrote = false;
 	const char *fault = getenv("ZF2FS_FAULT_WRITES");
 	char *json_buf = NULL;
 	size_t json_len = 0;
@@ -262,10 +265,10 @@ int main(int argc, char **argv)
 	if (err) {
 		if (err == -ZF2FS_EFSCORRUPTED) {
 			fprintf(stderr, PROG ": %s: no usable superblock and checkpoint: cannot check "
-				"it\n", path);
+				"it\n", shown);
 			return FSCK_UNCORRECTED;
 		}
-		fprintf(stderr, PROG ": %s: while opening %s\n", strerror(-err), path);
+		fprintf(stderr, PROG ": %s: while opening %s\n", strerror(-err), shown);
 		return FSCK_ERROR;
 	}
 	if (fault)
@@ -296,7 +299,7 @@ int main(int argc, char **argv)
 	 * (we check it; it may hold what the kernel never got to mark). */
 	if (ctx.skip_clean && zf2fs_vol_clean(ctx.vol)) {
 		fprintf(ctx.out, "Info: No error was reported\n");
-		print_clean(&ctx, path);
+		print_clean(&ctx, shown);
 		goto out;
 	}
 	if (ctx.json)
@@ -338,14 +341,14 @@ int main(int argc, char **argv)
 		}
 	}
 	if (err) {
-		fprintf(stderr, PROG ": %s: while checking %s\n", strerror(-err), path);
+		fprintf(stderr, PROG ": %s: while checking %s\n", strerror(-err), shown);
 		ctx.exit_bits |= FSCK_ERROR;
 	}
 	if (ctx.abort && ctx.mode == MODE_PREEN)
 		ctx.exit_bits |= FSCK_UNCORRECTED;
 	if (!ctx.json)
 		fprintf(ctx.out, "%s: %" PRIu64 " inodes (%" PRIu64 " directories), %" PRIu64
-			" blocks in use; %lu problems, %lu fixed%s\n", path, ctx.found_inodes, ctx.dirs,
+			" blocks in use; %lu problems, %lu fixed%s\n", shown, ctx.found_inodes, ctx.dirs,
 			ctx.found_blocks, ctx.problems, ctx.fixed,
 			(ctx.exit_bits & FSCK_UNCORRECTED) ? "; errors remain" : "");
 	if (ctx.json) {
@@ -354,13 +357,51 @@ int main(int argc, char **argv)
 		       ",\n  \"directories\": %" PRIu64 ",\n  \"files\": %" PRIu64
 		       ",\n  \"blocks_in_use\": %" PRIu64 ",\n  \"nodes\": %" PRIu64
 		       ",\n  \"problems_found\": %lu,\n  \"problems_fixed\": %lu,\n  \"problems\": [%s\n  ]\n}\n",
-		       path, ctx.exit_bits, ctx.found_inodes, ctx.dirs, ctx.files, ctx.found_blocks,
+		       shown, ctx.exit_bits, ctx.found_inodes, ctx.dirs, ctx.files, ctx.found_blocks,
 		       ctx.found_nodes, ctx.problems, ctx.fixed, json_buf ? json_buf : "");
 		free(json_buf);
 	}
 out:
+	*wrote = zf2fs_dev_write_count(zf2fs_vol_dev(ctx.vol, 0)) > 0;
 	repair_free(&ctx);
 	free_maps(&ctx);
 	zf2fs_vol_close(ctx.vol);
 	return ctx.exit_bits;
+}
+
+/* -S: f2fs-tools' sparse mode, the volume an Android sparse image.  The check runs on a
+ * raw copy (tools/sparse_run.c), packed back over the image only when the run wrote
+ * something and left no error: otherwise the image stays as it was. */
+struct sparse_job {
+	const struct fsck_ctx *opts;
+	const char *shown;
+	int bits;
+};
+
+static int sparse_check(const char *raw, void *arg)
+{
+	struct sparse_job *j = arg;
+	bool wrote = false;
+
+	j->bits = check(j->opts, raw, j->shown, &wrote);
+	return wrote && !(j->bits & (FSCK_UNCORRECTED | FSCK_ERROR)) ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct fsck_ctx opts = { .out = stdout, .json_first = true,
+				 .curseg_fix = { -1, -1, -1, -1, -1, -1 } };
+	const char *path = fsck_parse_args(&opts, argc, argv);
+	struct sparse_job job = { &opts, path, -1 };
+	bool wrote;
+
+	if (!opts.sparse)
+		return check(&opts, path, path, &wrote);
+	if (sparse_run(PROG, path, sparse_check, &job) > 0 && job.bits >= 0 &&
+	    !(job.bits & (FSCK_UNCORRECTED | FSCK_ERROR))) {
+		/* the repaired copy could not be packed back: the image is as it was */
+		job.bits &= ~FSCK_NONDESTRUCT;
+		job.bits |= FSCK_UNCORRECTED | FSCK_ERROR;
+	}
+	return job.bits < 0 ? FSCK_ERROR : job.bits;
 }

@@ -49,11 +49,12 @@ static void usage(FILE *f)
 "  -d level          debug output (0-4; more is 4)\n"
 "  -t                print the directory tree\n"
 "  -l                print the superblock and the checkpoint; no check\n"
+"  -S                the device is an Android sparse image\n"
 "      --json        print a JSON summary (and the problem list) on stdout\n"
 "  -V, --version     print the version\n"
 "  -h, --help        this help\n"
-"f2fs-tools' -M, -S, --fault_injection and --fault_type are refused (see the\n"
-"manual page).\n"
+"f2fs-tools' -M, --fault_injection and --fault_type are refused (see the manual\n"
+"page).\n"
 "\n"
 "Exit status: 0 clean, 1 errors corrected, 4 errors left, 8 operational error,\n"
 "16 usage error, 32 cancelled.\n");
@@ -196,9 +197,7 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		case 'M':
 			die_usage("%s", "-M is not supported: dump.f2fs --ls and -i show files and "
 				  "their blocks");
-		case 'S':
-			die_usage("%s", "-S is not supported: convert the Android sparse image "
-				  "with simg2img first");
+		case 'S': ctx->sparse = true; break;
 		case OPT_FAULT_INJECTION: case OPT_FAULT_TYPE:
 			die_usage("%s", "--fault_injection and --fault_type are not supported "
 				  "(f2fs-tools' test mode)");

@@ -3,7 +3,7 @@
 # has them: -p and its optional level as f2fs-tools parses it, -O and -C (switch a feature
 # on), the options that tune nothing of ours (-c, -m, -H, --debug-cache, --kernel-check),
 # --nolinear-lookup and -g android (f2fs-tools' development branch, not in 1.15), -N, and
-# -l, and the options we refuse (-M, -S, -q 0, --fault_injection).  Sources of the option set:
+# -l, -S (Android sparse images), and the options we refuse (-M, -q 0, --fault_injection).  Sources of the option set:
 #   jaegeuk/f2fs-tools  fsck/main.c, f2fs_parse_options() (the fsck.f2fs branch) and
 #       fsck/mount.c, f2fs_should_proceed() / tune_sb_features(); fsck/fsck.c,
 #       fsck_update_sb_flags() (--nolinear-lookup)
@@ -143,7 +143,7 @@ run REF fsck.f2fs -a -c 10000 -m 16 -q 1 -d 1 --debug-cache --kernel-check --no-
 	tap_fail "tuning options: exit $RC_OURS (f2fs-tools $RC_REF): $(head -c 200 "$TEST_TMP/OURS.err")"
 clean
 sum=$(sha256sum < "$IMG")
-for args in -M -S "-q 0" --fault_injection=2 --fault_type=1 "-c x"; do
+for args in -M "-q 0" --fault_injection=2 --fault_type=1 "-c x"; do
 	# shellcheck disable=SC2086
 	run OURS fsck.f2fs $args "$IMG"
 	[ "$RC_OURS" = 16 ] && [ "$(wc -l < "$TEST_TMP/OURS.err")" -le 2 ] && [ "$(sha256sum < "$IMG")" = "$sum" ] &&
@@ -161,6 +161,26 @@ if [ "$RC_OURS" = 0 ] && [ "$RC_REF" = 0 ] && grep -q '^user_block_count: ' "$TE
 	tap_ok "-l on a marked volume: exit 0, f2fs-tools' output byte for byte, no check, nothing written"
 else
 	tap_fail "-l: exit $RC_OURS (f2fs-tools $RC_REF): $(diff "$TEST_TMP/OURS.out" "$TEST_TMP/REF.out" | head -4 | tr '\n' ' ')"
+fi
+
+# ---- -S: an Android sparse image (Debian's f2fs-tools refuses -S: Android builds only) ----
+if command -v img2simg > /dev/null && command -v simg2img > /dev/null; then
+	marked
+	img2simg "$IMG" "$TEST_TMP/m.simg" || hard_error "img2simg failed"
+	sum=$(sha256sum < "$TEST_TMP/m.simg")
+	run OURS fsck.f2fs -S -n "$TEST_TMP/m.simg"
+	[ "$RC_OURS" = 4 ] && [ "$(sha256sum < "$TEST_TMP/m.simg")" = "$sum" ] &&
+		[ -z "$(ls "$TEST_TMP" | grep 'zf2fs-.*\.\(raw\|new\)$')" ] &&
+		tap_ok "-S -n on a marked sparse image: exit 4, image and directory as they were" ||
+		tap_fail "-S -n: exit $RC_OURS, or the image changed, or a copy was left"
+	run OURS fsck.f2fs -S -a "$TEST_TMP/m.simg"
+	simg2img "$TEST_TMP/m.simg" "$TEST_TMP/m.raw" || hard_error "simg2img failed"
+	[ "$RC_OURS" = 1 ] && tap_ok "-S -a repairs it (exit 1)" || tap_fail "-S -a: exit $RC_OURS"
+	both_fsck_clean "$TEST_TMP/m.raw" "the repaired sparse image, unpacked"
+	run OURS fsck.f2fs -S -a "$IMG"
+	[ "$RC_OURS" = 8 ] && tap_ok "-S on a raw image: exit 8" || tap_fail "-S on a raw image: exit $RC_OURS"
+else
+	tap_ok "# SKIP -S: img2simg/simg2img not installed"
 fi
 
 # ---- -N, -y, --dry-run with -a ------------------------------------------------------------
