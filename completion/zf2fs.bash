@@ -55,9 +55,17 @@ _zf2fs_fsck()
 	COMPREPLY=()
 	case $prev in
 	-d) _zf2fs_reply 0 1 2 3 4; return ;;
+	-p) case $cur in [0-9]*) _zf2fs_reply 0 1 2 ;; *) _zf2fs_files ;; esac; return ;;
+	-g) _zf2fs_reply android; return ;;
+	-C) _zf2fs_reply utf8 utf8:strict; return ;;
+	-O) _zf2fs_reply encrypt casefold; return ;;
+	-c|-m|-q) return ;;
 	esac
 	case $cur in
-	-*) _zf2fs_reply -a -p -f -n -y -d -t -V -h --dry-run --json --version --help ;;
+	--nolinear-lookup=*) COMPREPLY=(--nolinear-lookup=0 --nolinear-lookup=1) ;;
+	-*) _zf2fs_reply -a -p -f -n -N -y -g -O -C -q -c -m -H -S -d -t -l -V -h --dry-run --preen \
+		--nolinear-lookup --debug-cache --kernel-check --no-kernel-check --json --version \
+		--help ;;
 	*) _zf2fs_files ;;
 	esac
 }

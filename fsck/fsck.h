@@ -73,9 +73,17 @@ struct dir_queue {
 };
 
 struct fsck_ctx {
-	/* options (read only by fix_problem and main) */
+	/* options (read only by fix_problem, main and tune.c; set by options.c) */
 	enum fsck_mode mode;
 	bool force, show_tree, json, yes_to_all;
+	bool skip_clean;                 /* a volume that asks for no check is not checked */
+	bool layout;                     /* -l: print the superblock and checkpoint only */
+	bool sparse;                     /* -S: the volume is an Android sparse image */
+	bool no_writes;                  /* -n, --dry-run: nothing is written, tuning included */
+	int linear_lookup;               /* --nolinear-lookup: -1 keep, 0 allow the linear
+					  * fallback, 1 hashed lookups only */
+	uint32_t tune_features;          /* -O, -C: features to switch on (encrypt, casefold) */
+	uint16_t tune_encoding, tune_encoding_flags;   /* -C: for the casefold feature */
 	bool progress;                   /* a terminal: show how far pass 4 got */
 	int debug;
 	FILE *out;
@@ -164,6 +172,19 @@ struct fsck_ctx {
 	FILE *json_problems;             /* problems as JSON objects, when --json */
 	bool json_first;
 };
+
+/* ---- the command line (options.c), the superblock tuning it asks for (tune.c), -l ----- */
+/* Parse f2fs-tools' fsck options and ours into @ctx; returns the device.  Usage errors
+ * exit 16. */
+const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv);
+/* Whether the options ask to change the superblock (features, linear lookup). */
+bool fsck_tune_wanted(const struct fsck_ctx *ctx);
+/* Apply -O, -C and --nolinear-lookup to the superblock (both copies, through the
+ * library's crash-safe write), before the check, as f2fs-tools does.  0, or the fsck(8)
+ * exit bits of the failure (message printed). */
+int fsck_tune_super(struct fsck_ctx *ctx);
+/* -l: the superblock and the checkpoint, f2fs-tools' rows (layout.c). */
+void fsck_print_layout(struct fsck_ctx *ctx);
 
 /* ---- problems (problem.c) ------------------------------------------------------------ */
 #define PR_PREEN_OK   0x01   /* -p may fix it without asking */

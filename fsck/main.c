@@ -2,12 +2,12 @@
 /*
  * main.c - fsck.f2fs: check an F2FS volume and repair it safely.
  *
- * Options, the context, the list of passes and the exit code live here; the passes
+ * The context, the list of passes and the exit code live here (the options in options.c,
+ * the superblock tuning they may ask for in tune.c); the passes
  * (pass*.c) find problems, problem.c decides what to do about them, repair.c writes.
  */
 #include "config.h"
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,10 +15,14 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include "fsck.h"
 #include "helper.h"
 #include "zf2fs/endian.h"
+#include "../tools/ftinfo.h"
+#include "../tools/sparse_run.h"
 
 #define PROG "fsck.f2fs"
 
@@ -39,82 +43,6 @@ static const struct {
 	{ "7", "accounting", pass7_accounting },
 	{ "8", "zone write pointers", pass8_zoned },
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"Usage: " PROG " [options] device\n"
-"Check an F2FS volume and repair what is safe to repair.\n"
-"\n"
-"  -a, -p            repair what is safe without asking (preen)\n"
-"  -f                check even if the volume is marked clean\n"
-"  -n, --dry-run     never write; answer no to every question\n"
-"  -y                repair everything without asking\n"
-"  -d level          debug output (0-4)\n"
-"  -t                print the directory tree\n"
-"      --json        print a JSON summary (and the problem list) on stdout\n"
-"  -V, --version     print the version\n"
-"  -h, --help        this help\n"
-"\n"
-"Exit status: 0 clean, 1 errors corrected, 4 errors left, 8 operational error,\n"
-"16 usage error, 32 cancelled.\n");
-}
-
-#define die_usage(...) zf2fs_usage_error(PROG, __VA_ARGS__)
-
-static const char *parse_args(struct fsck_ctx *ctx, int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "json", no_argument, NULL, 'J' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool n = false, y = false, p = false;
-	int opt;
-
-	opterr = 0;   /* our own messages, prefixed fsck.f2fs */
-	while ((opt = getopt_long(argc, argv, "apfnyd:tVh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'a': case 'p': p = true; break;
-		case 'f': ctx->force = true; break;
-		case 'n': n = true; break;
-		case 'y': y = true; break;
-		case 'd': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 0 || v > 4)
-				die_usage("invalid debug level '%s' (0-4)", optarg);
-			ctx->debug = (int)v;
-			break;
-		}
-		case 't': ctx->show_tree = true; break;
-		case 'J': ctx->json = true; break;
-		case 'V':
-			exit(zf2fs_print_version(stdout, PROG) ? FSCK_ERROR : FSCK_OK);
-		case 'h': usage(stdout); exit(0);
-		default:
-			if (optopt == 'd')
-				die_usage("%s", "option -d needs an argument");
-			die_usage("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if ((n && y) || (n && p) || (y && p))
-		die_usage("%s", "-n, -y and -a/-p exclude each other");
-	if (optind != argc - 1)
-		die_usage("%s", optind >= argc ? "no device given" : "only one device may be given");
-	if (n)
-		ctx->mode = MODE_NO;
-	else if (y)
-		ctx->mode = MODE_YES;
-	else if (p)
-		ctx->mode = MODE_PREEN;
-	else
-		ctx->mode = isatty(0) && isatty(1) ? MODE_ASK : MODE_NO;
-	return argv[optind];
-}
 
 /* Maps by block: a sparse bitmap over the main area (chunks only where blocks are owned)
  * and a count per segment. */
@@ -248,6 +176,34 @@ static void print_tree(struct fsck_ctx *ctx)
 	free(n);
 }
 
+/* Is the block device @path mounted, and every mount of it read-only?  From
+ * /proc/self/mountinfo (device numbers, then the mount options): false when that cannot
+ * be told, for an image file, or when one mount is read-write. */
+static bool mounted_read_only(const char *path)
+{
+	struct stat st;
+	FILE *f;
+	char line[4096];
+	bool seen = false, rw = false;
+
+	if (stat(path, &st) || !S_ISBLK(st.st_mode) || !(f = fopen("/proc/self/mountinfo", "r")))
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned maj, min;
+		char opts[1024];
+
+		/* id parent maj:min root mountpoint options ... */
+		if (sscanf(line, "%*s %*s %u:%u %*s %*s %1023s", &maj, &min, opts) != 3 ||
+		    maj != major(st.st_rdev) || min != minor(st.st_rdev))
+			continue;
+		seen = true;
+		if (strncmp(opts, "ro", 2) || (opts[2] && opts[2] != ','))
+			rw = true;
+	}
+	fclose(f);
+	return seen && !rw;
+}
+
 /* e2fsck's line for a clean volume, from the checkpoint's counts: nothing else was read. */
 static void print_clean(struct fsck_ctx *ctx, const char *path)
 {
@@ -266,38 +222,53 @@ static void print_clean(struct fsck_ctx *ctx, const char *path)
 		"(unmounted cleanly; use -f to check anyway)\n", path, inodes, blocks, user);
 }
 
-int main(int argc, char **argv)
+/* One run on the volume at @path (named @shown in messages); returns the exit bits, and in
+ * @wrote whether anything was written. */
+static int check(const struct fsck_ctx *opts, const char *path, const char *shown, bool *wrote)
 {
-	struct fsck_ctx ctx = { .out = stdout, .json_first = true,
-				.curseg_fix = { -1, -1, -1, -1, -1, -1 } };
+	struct fsck_ctx ctx = *opts;
 	struct zf2fs_log log = { .level = 1 };
-	const char *path = parse_args(&ctx, argc, argv);
+
+	*wrote = false;
 	const char *fault = getenv("ZF2FS_FAULT_WRITES");
 	char *json_buf = NULL;
 	size_t json_len = 0;
 	int mounted, err = 0;
+	bool writes;
 
 	if (ctx.json)
 		ctx.out = stderr;
 	ctx.progress = !ctx.json && isatty(2) && getenv("ZF2FS_NO_PROGRESS") == NULL;
 	log.level = ctx.debug ? ctx.debug : 1;
+	/* the superblock tuning f2fs-tools does on request writes even when nothing is
+	 * repaired (a plain "fsck.f2fs --nolinear-lookup=1 DEV") */
+	writes = ctx.mode != MODE_NO || (fsck_tune_wanted(&ctx) && !ctx.no_writes);
 	mounted = zf2fs_path_is_mounted(path);
-	if (mounted > 0) {
-		if (ctx.mode != MODE_NO) {
+	if (mounted > 0 && writes && !fsck_tune_wanted(&ctx) && mounted_read_only(path)) {
+		/* systemd-fsck checks a root that the kernel mounted read-only (fsck -a [-f]);
+		 * f2fs-tools then checks without repairing, and so do we (it repairs with -f;
+		 * we never write under a mounted volume) */
+		fprintf(stderr, PROG ": %s is mounted read-only: checking it without repairing\n",
+			path);
+		ctx.mode = MODE_NO;
+		ctx.no_writes = true;
+		writes = false;
+	} else if (mounted > 0) {
+		if (writes) {
 			fprintf(stderr, PROG ": %s is mounted: refusing to repair it (use -n for a "
 				"read-only check)\n", path);
 			return FSCK_USAGE;
 		}
 		fprintf(stderr, PROG ": WARNING: %s is mounted: results may be inconsistent\n", path);
 	}
-	err = zf2fs_vol_open(&path, 1, ctx.mode == MODE_NO ? 0 : ZF2FS_DEV_WRITE, &log, &ctx.vol);
+	err = zf2fs_vol_open(&path, 1, writes ? ZF2FS_DEV_WRITE : 0, &log, &ctx.vol);
 	if (err) {
 		if (err == -ZF2FS_EFSCORRUPTED) {
 			fprintf(stderr, PROG ": %s: no usable superblock and checkpoint: cannot check "
-				"it\n", path);
+				"it\n", shown);
 			return FSCK_UNCORRECTED;
 		}
-		fprintf(stderr, PROG ": %s: while opening %s\n", strerror(-err), path);
+		fprintf(stderr, PROG ": %s: while opening %s\n", strerror(-err), shown);
 		return FSCK_ERROR;
 	}
 	if (fault)
@@ -310,10 +281,25 @@ int main(int argc, char **argv)
 	ctx.vi = zf2fs_vol_info(ctx.vol);
 	ctx.sb = zf2fs_vol_super(ctx.vol);
 	ctx.cp = zf2fs_vol_checkpoint(ctx.vol);
+	if (ctx.layout) {
+		fsck_print_layout(&ctx);
+		goto out;
+	}
+	/* f2fs-tools' line of the checkpoint's flags (tools/ftinfo.c, shared with dump.f2fs),
+	 * which GParted reads to decide to replay the log by a mount ("sudden-power-off") */
+	ftinfo_cp_lines(ctx.out, ctx.vol, 0);
+	if (fsck_tune_wanted(&ctx)) {
+		ctx.exit_bits = fsck_tune_super(&ctx);
+		if (ctx.exit_bits)
+			goto out;
+	}
 	/* The boot-time path: a volume unmounted cleanly is not checked, and nothing but the
-	 * superblock and the checkpoint (read by the open) is read or allocated for it. */
-	if (!ctx.force && ctx.mode == MODE_PREEN && zf2fs_vol_clean(ctx.vol)) {
-		print_clean(&ctx, path);
+	 * superblock and the checkpoint (read by the open) is read or allocated for it.
+	 * f2fs-tools skips more: a volume not unmounted cleanly but not marked by the kernel
+	 * (we check it; it may hold what the kernel never got to mark). */
+	if (ctx.skip_clean && zf2fs_vol_clean(ctx.vol)) {
+		fprintf(ctx.out, "Info: No error was reported\n");
+		print_clean(&ctx, shown);
 		goto out;
 	}
 	if (ctx.json)
@@ -355,14 +341,14 @@ int main(int argc, char **argv)
 		}
 	}
 	if (err) {
-		fprintf(stderr, PROG ": %s: while checking %s\n", strerror(-err), path);
+		fprintf(stderr, PROG ": %s: while checking %s\n", strerror(-err), shown);
 		ctx.exit_bits |= FSCK_ERROR;
 	}
 	if (ctx.abort && ctx.mode == MODE_PREEN)
 		ctx.exit_bits |= FSCK_UNCORRECTED;
 	if (!ctx.json)
 		fprintf(ctx.out, "%s: %" PRIu64 " inodes (%" PRIu64 " directories), %" PRIu64
-			" blocks in use; %lu problems, %lu fixed%s\n", path, ctx.found_inodes, ctx.dirs,
+			" blocks in use; %lu problems, %lu fixed%s\n", shown, ctx.found_inodes, ctx.dirs,
 			ctx.found_blocks, ctx.problems, ctx.fixed,
 			(ctx.exit_bits & FSCK_UNCORRECTED) ? "; errors remain" : "");
 	if (ctx.json) {
@@ -371,13 +357,51 @@ int main(int argc, char **argv)
 		       ",\n  \"directories\": %" PRIu64 ",\n  \"files\": %" PRIu64
 		       ",\n  \"blocks_in_use\": %" PRIu64 ",\n  \"nodes\": %" PRIu64
 		       ",\n  \"problems_found\": %lu,\n  \"problems_fixed\": %lu,\n  \"problems\": [%s\n  ]\n}\n",
-		       path, ctx.exit_bits, ctx.found_inodes, ctx.dirs, ctx.files, ctx.found_blocks,
+		       shown, ctx.exit_bits, ctx.found_inodes, ctx.dirs, ctx.files, ctx.found_blocks,
 		       ctx.found_nodes, ctx.problems, ctx.fixed, json_buf ? json_buf : "");
 		free(json_buf);
 	}
 out:
+	*wrote = zf2fs_dev_write_count(zf2fs_vol_dev(ctx.vol, 0)) > 0;
 	repair_free(&ctx);
 	free_maps(&ctx);
 	zf2fs_vol_close(ctx.vol);
 	return ctx.exit_bits;
+}
+
+/* -S: f2fs-tools' sparse mode, the volume an Android sparse image.  The check runs on a
+ * raw copy (tools/sparse_run.c), packed back over the image only when the run wrote
+ * something and left no error: otherwise the image stays as it was. */
+struct sparse_job {
+	const struct fsck_ctx *opts;
+	const char *shown;
+	int bits;
+};
+
+static int sparse_check(const char *raw, void *arg)
+{
+	struct sparse_job *j = arg;
+	bool wrote = false;
+
+	j->bits = check(j->opts, raw, j->shown, &wrote);
+	return wrote && !(j->bits & (FSCK_UNCORRECTED | FSCK_ERROR)) ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct fsck_ctx opts = { .out = stdout, .json_first = true,
+				 .curseg_fix = { -1, -1, -1, -1, -1, -1 } };
+	const char *path = fsck_parse_args(&opts, argc, argv);
+	struct sparse_job job = { &opts, path, -1 };
+	bool wrote;
+
+	if (!opts.sparse)
+		return check(&opts, path, path, &wrote);
+	if (sparse_run(PROG, path, sparse_check, &job) > 0 && job.bits >= 0 &&
+	    !(job.bits & (FSCK_UNCORRECTED | FSCK_ERROR))) {
+		/* the repaired copy could not be packed back: the image is as it was */
+		job.bits &= ~FSCK_NONDESTRUCT;
+		job.bits |= FSCK_UNCORRECTED | FSCK_ERROR;
+	}
+	return job.bits < 0 ? FSCK_ERROR : job.bits;
 }

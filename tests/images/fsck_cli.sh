@@ -1,7 +1,7 @@
 #!/bin/bash
 # fsck.f2fs's command line: fsck(8) exit codes, -n/-y/-p semantics, --json, usage errors,
-# no writes without -y/-p (or on a mounted device), and preen's stop on problems it may
-# not fix.
+# no writes without -y/-p (or on a mounted device), and --preen's stop on problems it may
+# not fix.  (f2fs-tools' callers' command lines: tests/compat/fsck_*.sh.)
 . "$(dirname "$0")/lib.sh"
 need_python
 
@@ -24,8 +24,11 @@ check "-V" 0 "$FSCK" -V
 grep -q "^fsck.f2fs 1.16.0 (zf2fs-tools " "$TEST_TMP/out" && tap_ok "-V names the tool" || tap_fail "-V output"
 check "no device is a usage error" 16 "$FSCK"
 check "-n with -y is a usage error" 16 "$FSCK" -n -y "$img"
-check "-p with -y is a usage error" 16 "$FSCK" -p -y "$img"
-check "bad -d value" 16 "$FSCK" -d 9 "$img"
+check "-n with -a is a usage error" 16 "$FSCK" -n -a "$img"
+check "--preen with -y is a usage error" 16 "$FSCK" --preen -y "$img"
+check "--preen with -p is a usage error" 16 "$FSCK" --preen -p "$img"
+check "bad -d value" 16 "$FSCK" -d x "$img"
+check "an attached -p word that is no level" 16 "$FSCK" -pfoo "$img"
 check "unknown option" 16 "$FSCK" --frobnicate "$img"
 [ "$(wc -l < "$TEST_TMP/err")" -le 2 ] && tap_ok "usage errors are one line plus the --help hint" ||
 	tap_fail "usage error output too long"
@@ -46,16 +49,21 @@ assert d["exit_code"] == 4 and d["problems_found"] == 1 and d["problems_fixed"] 
 assert d["problems"][0]["code"] == "0x060001" and d["problems"][0]["fixed"] is False
 assert d["inodes"] > 400
 PY
-check "-p -f fixes what is safe" 1 "$FSCK" -p -f "$img"
-check "-p on a clean, cleanly unmounted volume skips the check" 0 "$FSCK" -p "$img"
-grep -q "clean" "$TEST_TMP/out" && tap_ok "and says it is clean" || tap_fail "-p clean message"
+check "--preen -f fixes what is safe" 1 "$FSCK" --preen -f "$img"
+check "--preen on a clean, cleanly unmounted volume skips the check" 0 "$FSCK" --preen "$img"
+grep -q "clean" "$TEST_TMP/out" && tap_ok "and says it is clean" || tap_fail "--preen clean message"
 fsck_case_image f_unreachable_inode "$img" > /dev/null 2>&1
 sum=$(sha256sum < "$img")
-check "-p -f stops at a problem it may not fix" 4 "$FSCK" -p -f "$img"
+check "--preen -f stops at a problem it may not fix" 4 "$FSCK" --preen -f "$img"
 grep -q "UNEXPECTED INCONSISTENCY" "$TEST_TMP/out" && tap_ok "preen says to run fsck by hand" ||
 	tap_fail "no preen stop message"
 [ "$(sha256sum < "$img")" = "$sum" ] && tap_ok "and writes nothing" || tap_fail "preen wrote after stopping"
-check "-y fixes it" 1 "$FSCK" -y "$img"
+check "--dry-run -f -y (f2fs-tools' --dry-run goes with anything)" 4 "$FSCK" --dry-run -f -y "$img"
+[ "$(sha256sum < "$img")" = "$sum" ] && tap_ok "and writes nothing" || tap_fail "--dry-run wrote"
+check "-f -N (answer no where fsck would ask: -f repairs without asking)" 1 "$FSCK" -f -N "$img"
+check "then -f -n is clean" 0 "$FSCK" -f -n "$img"
+fsck_case_image f_unreachable_inode "$img" > /dev/null 2>&1
+check "-p -f repairs what --preen may not (f2fs-tools' -f forces and fixes)" 1 "$FSCK" -p -f "$img"
 check "then -f -n is clean" 0 "$FSCK" -f -n "$img"
 
 # -d 2: every problem is reported under the banner of the pass its code belongs to

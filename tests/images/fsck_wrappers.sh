@@ -99,10 +99,10 @@ called fsck.f2fs "-a $img"
 grep -q "clean" "$TEST_TMP/out" && tap_ok "our preen says it is clean" ||
 	tap_fail "no clean message from our fsck: $(head -c 300 "$TEST_TMP/out")"
 
-# A problem preen may fix (a wrong link count): -a and -p repair it and exit 1.
+# A wrong link count: -a and -p with -f (f2fs-tools' force and fix) repair it, exit 1.
 for flag in -a -p; do
 	fsck_case_image f_link_count_bad "$img" > /dev/null 2>&1 || hard_error "cannot build f_link_count_bad"
-	run "fsck -t f2fs $flag -f fixes what preen may" 1 "$FSCK8" -t f2fs "$flag" -f "$img"
+	run "fsck -t f2fs $flag -f fixes it" 1 "$FSCK8" -t f2fs "$flag" -f "$img"
 	called fsck.f2fs "$flag -f $img"
 	grep -q "0x060001" "$TEST_TMP/out" && tap_ok "our problem code is in the output" ||
 		tap_fail "no 0x060001 in the output of fsck $flag: $(head -c 300 "$TEST_TMP/out")"
@@ -110,13 +110,18 @@ for flag in -a -p; do
 		tap_fail "still damaged after fsck -t f2fs $flag -f"
 done
 
-# A problem preen may not fix: exit 4, nothing written.
+# A problem --preen may not fix: -p -f repairs it as f2fs-tools' does (exit 1); --preen,
+# passed on by fsck(8) after "--", stops with exit 4 and writes nothing.
 fsck_case_image f_unreachable_inode "$img" > /dev/null 2>&1 || hard_error "cannot build f_unreachable_inode"
 sum=$(sha256sum < "$img")
-run "fsck -t f2fs -p -f stops at a problem preen may not fix" 4 "$FSCK8" -t f2fs -p -f "$img"
+run "fsck -t f2fs -f DEV -- --preen stops at a problem preen may not fix" 4 "$FSCK8" -t f2fs -f "$img" -- --preen
 grep -q "UNEXPECTED INCONSISTENCY" "$TEST_TMP/out" && tap_ok "our preen says to run fsck by hand" ||
 	tap_fail "no preen stop message: $(head -c 300 "$TEST_TMP/out")"
 [ "$(sha256sum < "$img")" = "$sum" ] && tap_ok "and writes nothing" || tap_fail "preen wrote after stopping"
+run "fsck -t f2fs -p -f repairs it (f2fs-tools' -f)" 1 "$FSCK8" -t f2fs -p -f "$img"
+called fsck.f2fs "-p -f $img"
+"$FSCK" -f -n "$img" > /dev/null 2>&1 && tap_ok "the volume is clean after fsck -p -f" ||
+	tap_fail "still damaged after fsck -t f2fs -p -f"
 
 # ---- systemd-fsck at boot: fsck -a -T -l -M [-f] DEV, the type probed by libblkid ------
 fsck_case_image f_link_count_bad "$img" > /dev/null 2>&1 || hard_error "cannot build f_link_count_bad"
