@@ -21,8 +21,8 @@
 #include "fsck.h"
 #include "helper.h"
 #include "zf2fs/endian.h"
-#include "../tools/ftinfo.h"
-#include "../tools/sparse_run.h"
+#include "ftinfo.h"
+#include "sparse_run.h"
 
 #define PROG "fsck.f2fs"
 

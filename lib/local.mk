@@ -25,8 +25,10 @@ lib_libzf2fs_la_SOURCES += lib/resize.c lib/resize_run.c lib/resize_meta.c lib/r
 zf2fsinclude_HEADERS += include/zf2fs/resize.h
 
 # The tools' helper library, not installed: command-line conventions (lib/cli.c prints
-# and exits, which the library never does) and the tests' hooks (memory device, write
-# faults).  Every tool and test links it beside libzf2fs.
+# and exits, which the library never does), what several front-ends print or do as
+# f2fs-tools does (lib/ftinfo.c: its parsed "Info:" lines; lib/sparse_run.c: -S on an
+# Android sparse image) and the tests' hooks (memory device, write faults).  Every tool and test links it beside libzf2fs.
 noinst_LTLIBRARIES += lib/libzf2fs_helper.la
-lib_libzf2fs_helper_la_SOURCES = lib/cli.c lib/test_hooks.c lib/helper.h
+lib_libzf2fs_helper_la_SOURCES = lib/cli.c lib/test_hooks.c lib/helper.h lib/ftinfo.c lib/ftinfo.h \
+	lib/sparse_run.c lib/sparse_run.h
 HELPER_LIBS = lib/libzf2fs_helper.la lib/libzf2fs.la

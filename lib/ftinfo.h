@@ -5,8 +5,8 @@
  * parse them (libblockdev: "Info: total FS sectors", "Info: superblock features";
  * GParted: "user_block_count [0x ... : N]"), so their text is f2fs-tools' own.
  */
-#ifndef ZF2FS_TOOLS_FTINFO_H
-#define ZF2FS_TOOLS_FTINFO_H
+#ifndef ZF2FS_HELPER_FTINFO_H
+#define ZF2FS_HELPER_FTINFO_H
 
 #include <stdio.h>
 #include <time.h>

@@ -4,8 +4,8 @@
  * sparse image is unpacked to a raw file beside it, worked on, packed to a second file
  * and renamed over the original, so that until the rename the image is as it was.
  */
-#ifndef ZF2FS_TOOLS_SPARSE_RUN_H
-#define ZF2FS_TOOLS_SPARSE_RUN_H
+#ifndef ZF2FS_HELPER_SPARSE_RUN_H
+#define ZF2FS_HELPER_SPARSE_RUN_H
 
 /* Run @fn on a raw copy of sparse image @img; @prog names the tool in messages.  Returns
  * @fn's exit status, or 1 when the image could not be unpacked or packed back (the image
