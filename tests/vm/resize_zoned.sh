@@ -124,8 +124,10 @@ scenario() {
 
 nb=$(znullb rz 384 8 8 6)
 # [sectors] cannot cut a zoned device (its layout comes from the zone report): refused,
-# where it once wrote a volume Linux refuses ("Wrong user_block_count")
-if mkfs.f2fs -f -m "$nb" 131072 >/tmp/mkfs.log 2>&1; then
+# where it once wrote a volume Linux refuses ("Wrong user_block_count").  The count is in
+# the device's logical sectors (4096 bytes on this null_blk), as f2fs-tools counts it, and
+# one past the device's end means the whole device: 16384 is below it in any unit.
+if mkfs.f2fs -f -m "$nb" 16384 >/tmp/mkfs.log 2>&1; then
 	cat /tmp/mkfs.log; zfail "mkfs.f2fs took [sectors] on a zoned device"
 fi
 grep -q "zoned device, which is formatted whole" /tmp/mkfs.log || { cat /tmp/mkfs.log; zfail "mkfs.f2fs: no reason given for refusing [sectors]"; }
