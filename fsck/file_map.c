@@ -45,7 +45,7 @@
 #define DEVICE_ALIAS_FL 0x80000000u
 /* Directories nested deeper are not walked: the walk recurses, and no image a tool builds
  * nests so deep. */
-#define MAX_DEPTH 4096
+#define MAX_DEPTH 1024
 
 struct fmap {
 	struct zf2fs_vol *vol;
@@ -92,7 +92,7 @@ static bool slot(struct fmap *m, uint64_t fofs, uint32_t addr)
 	return true;
 }
 
-struct file_walk {
+struct block_walk {
 	struct fmap *m;
 	const struct zf2fs_inode_geom *g;
 };
@@ -112,7 +112,7 @@ static bool direct_node(uint32_t ofs)
 static int file_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *n,
 		     uint32_t ofs, uint32_t parent_nid, uint32_t pslot)
 {
-	struct file_walk *w = arg;
+	struct block_walk *w = arg;
 	uint64_t base;
 
 	(void)nid, (void)blkaddr, (void)parent_nid, (void)pslot;
@@ -144,7 +144,7 @@ static void print_blocks(struct fmap *m, const struct zf2fs_node *n)
 	uint32_t flags = (uint32_t)zf2fs_get(in->i_flags);
 	const struct zf2fs_walk_ops ops = { .node = file_node, .bad = tree_bad };
 	struct zf2fs_inode_geom g;
-	struct file_walk w = { m, &g };
+	struct block_walk w = { m, &g };
 	int r;
 
 	m->max_off = zf2fs_get(in->i_size);
@@ -397,11 +397,11 @@ out:
 	if (m.too_deep)
 		fprintf(stderr, "fsck.f2fs: directories nested deeper than %d levels: not listed\n",
 			MAX_DEPTH);
-	if (m.damaged || m.too_deep) {
+	if (m.damaged)
 		fprintf(stderr, "fsck.f2fs: some directories or files could not be read: the "
 			"map leaves them out (run fsck.f2fs without -M)\n");
+	if (m.damaged || m.too_deep)
 		bits |= FSCK_UNCORRECTED;
-	}
 	free(m.names);
 	free(m.seen);
 	free(n);

@@ -230,6 +230,23 @@ run OURS fsck.f2fs -M "$V"
 	tap_ok "a device-aliasing file: its extent, up to i_size" ||
 	tap_fail "device aliasing: exit $RC_OURS: $(grep -a '^/b8192' "$TEST_TMP/OURS.out")"
 
+# ---- a damaged tree: what cannot be read is left out, exit 4 (f2fs-tools prints whatever
+# the block a bad pointer leads to holds) -------------------------------------------------
+volume "$V" 128M OURS "" OURS "" "$TEST_TMP/src"
+run OURS fsck.f2fs -M "$V"
+cp "$TEST_TMP/OURS.out" "$TEST_TMP/map1"
+nid=$("$INJECT" --node --mb i_nid --idx 0 --path /big --get "$V")
+"$INJECT" --node --mb ino --nid "$nid" --val 7 "$V" > /dev/null || hard_error "inject footer failed"
+cp "$V" "$TEST_TMP/before"
+run OURS fsck.f2fs -M "$V"
+if [ "$RC_OURS" = 4 ] && cmp -s "$V" "$TEST_TMP/before" && grep -q 'could not be read' "$TEST_TMP/OURS.err" &&
+   [ "$(grep -av '^/big \|big_link ' "$TEST_TMP/OURS.out")" = "$(grep -av '^/big \|big_link ' "$TEST_TMP/map1")" ] &&
+   [ "$(grep -a '^/big ' "$TEST_TMP/OURS.out")" != "$(grep -a '^/big ' "$TEST_TMP/map1")" ]; then
+	tap_ok "a direct node of another inode under /big: its slots left out, the rest of the map as before, exit 4"
+else
+	tap_fail "damaged node: exit $RC_OURS: $(head -c 200 "$TEST_TMP/OURS.err")"
+fi
+
 # ---- -M with --json: refused -------------------------------------------------------------
 run OURS fsck.f2fs -M --json "$V"
 [ "$RC_OURS" = 16 ] && [ ! -s "$TEST_TMP/OURS.out" ] && tap_ok "-M --json: refused (exit 16)" ||
