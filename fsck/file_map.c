@@ -14,8 +14,9 @@
  *                     offset is not beyond i_size, runs of consecutive addresses as " A" or
  *                     " A-B", and " 0" for each slot holding no written block (a hole, a
  *                     reserved block, a compressed cluster's marker).  A slot AT i_size
- *                     counts, so a file of 4096 * k bytes ends in " 0" and an empty one is
- *                     " 0".  The slots of a node the file does not have print nothing.
+ *                     counts, so a file of 4096 * k bytes ends in " 0" (unless that slot
+ *                     is in a node the file does not have: such slots print nothing) and
+ *                     an empty one is " 0".
  *                     For a compressed file the limit is i_size rounded up to a multiple
  *                     of its cluster's block count, counted in bytes, as f2fs-tools does.
  *   PATH ESC[2K CR    (no newline) for a file whose blocks are not listed: inline data, an
