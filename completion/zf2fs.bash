@@ -63,7 +63,7 @@ _zf2fs_fsck()
 	esac
 	case $cur in
 	--nolinear-lookup=*) COMPREPLY=(--nolinear-lookup=0 --nolinear-lookup=1) ;;
-	-*) _zf2fs_reply -a -p -f -n -N -y -g -O -C -q -c -m -H -S -d -t -l -V -h --dry-run --preen \
+	-*) _zf2fs_reply -a -p -f -n -N -y -g -O -C -q -c -m -H -S -d -t -l -M -V -h --dry-run --preen \
 		--nolinear-lookup --debug-cache --kernel-check --no-kernel-check --json --version \
 		--help ;;
 	*) _zf2fs_files ;;

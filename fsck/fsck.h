@@ -78,6 +78,7 @@ struct fsck_ctx {
 	bool force, show_tree, json, yes_to_all;
 	bool skip_clean;                 /* a volume that asks for no check is not checked */
 	bool layout;                     /* -l: print the superblock and checkpoint only */
+	bool file_map;                   /* -M: print where the files' blocks lie only */
 	bool sparse;                     /* -S: the volume is an Android sparse image */
 	bool no_writes;                  /* -n, --dry-run: nothing is written, tuning included */
 	int linear_lookup;               /* --nolinear-lookup: -1 keep, 0 allow the linear
@@ -185,6 +186,10 @@ bool fsck_tune_wanted(const struct fsck_ctx *ctx);
 int fsck_tune_super(struct fsck_ctx *ctx);
 /* -l: the superblock and the checkpoint, f2fs-tools' rows (layout.c). */
 void fsck_print_layout(struct fsck_ctx *ctx);
+/* -M: every regular file's block addresses in f2fs-tools' format, on @out (file_map.c).
+ * Reads only.  Returns the exit bits: 4 when part of the tree could not be read (left out
+ * of the map), 8 for a read or write error (message printed). */
+int fsck_file_map(struct fsck_ctx *ctx, FILE *out);
 
 /* ---- problems (problem.c) ------------------------------------------------------------ */
 #define PR_PREEN_OK   0x01   /* -p may fix it without asking */

@@ -285,6 +285,13 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 		fsck_print_layout(&ctx);
 		goto out;
 	}
+	if (ctx.file_map) {
+		/* stdout carries the map alone; -a and -p skip a clean volume as without -M,
+		 * printing nothing then, as f2fs-tools does */
+		if (!ctx.skip_clean || !zf2fs_vol_clean(ctx.vol))
+			ctx.exit_bits = fsck_file_map(&ctx, stdout);
+		goto out;
+	}
 	/* f2fs-tools' line of the checkpoint's flags (tools/ftinfo.c, shared with dump.f2fs),
 	 * which GParted reads to decide to replay the log by a mount ("sudden-power-off") */
 	ftinfo_cp_lines(ctx.out, ctx.vol, 0);

@@ -49,12 +49,13 @@ static void usage(FILE *f)
 "  -d level          debug output (0-4; more is 4)\n"
 "  -t                print the directory tree\n"
 "  -l                print the superblock and the checkpoint; no check\n"
+"  -M                print each regular file's path and block addresses\n"
+"                    (f2fs-tools' file map); no check, nothing written\n"
 "  -S                the device is an Android sparse image\n"
 "      --json        print a JSON summary (and the problem list) on stdout\n"
 "  -V, --version     print the version\n"
 "  -h, --help        this help\n"
-"f2fs-tools' -M, --fault_injection and --fault_type are refused (see the manual\n"
-"page).\n"
+"f2fs-tools' --fault_injection and --fault_type are refused (see the manual page).\n"
 "\n"
 "Exit status: 0 clean, 1 errors corrected, 4 errors left, 8 operational error,\n"
 "16 usage error, 32 cancelled.\n");
@@ -194,9 +195,7 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		case 'H': case OPT_DEBUG_CACHE: case OPT_KERNEL_CHECK: case OPT_NO_KERNEL_CHECK:
 			break;
 		case 'l': ctx->layout = true; break;
-		case 'M':
-			die_usage("%s", "-M is not supported: dump.f2fs --ls and -i show files and "
-				  "their blocks");
+		case 'M': ctx->file_map = true; break;
 		case 'S': ctx->sparse = true; break;
 		case OPT_FAULT_INJECTION: case OPT_FAULT_TYPE:
 			die_usage("%s", "--fault_injection and --fault_type are not supported "
@@ -227,13 +226,16 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		die_usage("%s", "-n excludes -y, -a, -p, -g android and --preen");
 	if (preen && (y || a || level >= 0 || android))
 		die_usage("%s", "--preen excludes -y, -a, -p and -g android");
+	if (ctx->file_map && ctx->json)
+		die_usage("%s", "-M excludes --json");
 	if (optind != argc - 1)
 		die_usage("%s", optind >= argc ? "no device given" : "only one device may be given");
 
 	ctx->force = f || y;
 	if (android && ctx->linear_lookup < 0)
 		ctx->linear_lookup = 1;
-	ctx->no_writes = n || dry || ctx->layout;
+	/* -M reads only, whatever else is asked */
+	ctx->no_writes = n || dry || ctx->layout || ctx->file_map;
 	if (ctx->no_writes)
 		ctx->mode = MODE_NO;
 	else if (preen)

@@ -3,7 +3,8 @@
 # has them: -p and its optional level as f2fs-tools parses it, -O and -C (switch a feature
 # on), the options that tune nothing of ours (-c, -m, -H, --debug-cache, --kernel-check),
 # --nolinear-lookup and -g android (f2fs-tools' development branch, not in 1.15), -N, and
-# -l, -S (Android sparse images), and the options we refuse (-M, -q 0, --fault_injection).  Sources of the option set:
+# -l, -S (Android sparse images), and the options we refuse (-q 0, --fault_injection; -M is
+# tests/compat/fsck_file_map.sh's).  Sources of the option set:
 #   jaegeuk/f2fs-tools  fsck/main.c, f2fs_parse_options() (the fsck.f2fs branch) and
 #       fsck/mount.c, f2fs_should_proceed() / tune_sb_features(); fsck/fsck.c,
 #       fsck_update_sb_flags() (--nolinear-lookup)
@@ -143,7 +144,7 @@ run REF fsck.f2fs -a -c 10000 -m 16 -q 1 -d 1 --debug-cache --kernel-check --no-
 	tap_fail "tuning options: exit $RC_OURS (f2fs-tools $RC_REF): $(head -c 200 "$TEST_TMP/OURS.err")"
 clean
 sum=$(sha256sum < "$IMG")
-for args in -M "-q 0" --fault_injection=2 --fault_type=1 "-c x"; do
+for args in "-q 0" --fault_injection=2 --fault_type=1 "-c x"; do
 	# shellcheck disable=SC2086
 	run OURS fsck.f2fs $args "$IMG"
 	[ "$RC_OURS" = 16 ] && [ "$(wc -l < "$TEST_TMP/OURS.err")" -le 2 ] && [ "$(sha256sum < "$IMG")" = "$sum" ] &&
