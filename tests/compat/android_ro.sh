@@ -3,9 +3,10 @@
 # with f2fs-tools 1.15 side by side:
 #
 #   platform_system_extras f2fs_utils/mkf2fsuserimg.sh, _build (with --readonly)
-#                            make_f2fs -g android -O ro IMG, then
-#                            sload_f2fs -f DIR -t MOUNT [-T TIME] [-C FS_CONFIG]
-#                            [-s FILE_CONTEXTS] [-p PRODUCT_OUT] IMG, exit 0 or 1 wanted;
+#                            make_f2fs -g android [-O compression,extra_attr] -O ro IMG,
+#                            then sload_f2fs -f DIR -t MOUNT [-T TIME] [-C FS_CONFIG]
+#                            [-s FILE_CONTEXTS] [-p PRODUCT_OUT] [-c SLDC-OPTIONS] IMG,
+#                            exit 0 or 1 wanted (-c and -O compression: --compression);
 #                            the size is a first load's "Max image size" + 6 MiB
 #                            (tests/compat/tools_callers.sh checks that line)
 #
@@ -111,6 +112,25 @@ if "${OURS[dump.f2fs]}" --ls /bin "$TEST_TMP/cfg-OURS.img" 2>/dev/null |
 	tap_ok "-C fs_config: bin/tool is 04750 on our read-only image"
 else
 	tap_fail "-C fs_config: bin/tool is not 04750 on our read-only image"
+fi
+
+# ---- --compression: -O compression,extra_attr -O ro, then sload -c -a lz4 -r ------------
+# (Debian's f2fs-tools 1.15 is built without a compressor: it prints an error, loads
+# nothing and exits 0; ours only)
+if "${OURS[sload.f2fs]}" -V 2>/dev/null | grep -q lz4; then
+	img=$(new_image comp.img 64M)
+	"${OURS[mkfs.f2fs]}" -g android -O compression,extra_attr -O ro "$img" >/dev/null 2>&1 ||
+		hard_error "mkfs -g android -O compression,extra_attr -O ro failed"
+	run OURS sload.f2fs -f "$SRC" -t /system -T 1000 -c -a lz4 -r "$img"
+	# shellcheck disable=SC2086
+	if [ "$RC_OURS" -eq 0 ] && tree_ok "$img" "$SRC" $FILES; then
+		tap_ok "--compression: sload -c -a lz4 -r on the read-only volume: exit 0, every file reads back"
+	else
+		tap_fail "--compression: exit $RC_OURS [$(tail -c 300 "$TEST_TMP/OURS.err")]"
+	fi
+	both_fsck_clean "$img" "--compression on a read-only volume"
+else
+	tap_ok "# SKIP --compression: this build has no lz4"
 fi
 
 # ---- the size mkf2fsuserimg.sh computes: our first load's "Max image size" + 6 MiB ------
