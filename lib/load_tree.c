@@ -498,8 +498,8 @@ static uint64_t estimate(const struct lentry *e, bool first)
 }
 
 /* Blocks entry @e takes at the least: its inode, and the data of a file too large to be
- * inline in any inode. */
-static uint64_t least(const struct lentry *e, bool first)
+ * inline in any inode (none for a regular file with -c: it may compress to little). */
+static uint64_t least(const struct loader *l, const struct lentry *e, bool first)
 {
 	uint64_t data = ((uint64_t)e->st.st_size + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
 
@@ -507,7 +507,8 @@ static uint64_t least(const struct lentry *e, bool first)
 		return 0;
 	if (!S_ISREG(e->st.st_mode) && !S_ISLNK(e->st.st_mode))
 		return 1;
-	if ((uint64_t)e->st.st_size <= ZF2FS_ADDRS_PER_INODE * 4u)
+	if ((uint64_t)e->st.st_size <= ZF2FS_ADDRS_PER_INODE * 4u ||
+	    (S_ISREG(e->st.st_mode) && l->o->compress))
 		return 1;
 	if (S_ISREG(e->st.st_mode) && (uint64_t)e->st.st_blocks / 8 < data)
 		data = (uint64_t)e->st.st_blocks / 8;   /* holes stay holes */
@@ -971,12 +972,11 @@ static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need,
 		need = l->min_blocks;
 		seg_need = (need + ZF2FS_BLOCKS_PER_SEG - 1) / ZF2FS_BLOCKS_PER_SEG;
 		segs = fsegs;
-		goto check;
+	} else {
+		written = need + flushes * (again + 4) + dirs;
+		seg_need = ((written + ZF2FS_BLOCKS_PER_SEG - 1) / ZF2FS_BLOCKS_PER_SEG +
+			    ZF2FS_NR_CURSEG) * vi->segs_per_sec;
 	}
-	written = need + flushes * (again + 4) + dirs;
-	seg_need = ((written + ZF2FS_BLOCKS_PER_SEG - 1) / ZF2FS_BLOCKS_PER_SEG + ZF2FS_NR_CURSEG) *
-		   vi->segs_per_sec;
-check:
 	if (need > user || seg_need > segs) {
 		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
 			   "%s: needs about %llu blocks (%llu segments) but the volume has %llu free blocks (%llu free segments); nothing written",
@@ -1058,7 +1058,7 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 		err = find_links(&l);
 	for (size_t i = 1; !err && i < l.n; i++) {
 		l.est_blocks += estimate(&l.e[i], l.e[i].first == i);
-		l.min_blocks += least(&l.e[i], l.e[i].first == i);
+		l.min_blocks += least(&l, &l.e[i], l.e[i].first == i);
 		slots += (strlen(l.e[i].name) + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN;
 		dirs += S_ISDIR(l.e[i].st.st_mode);
 	}
