@@ -322,7 +322,9 @@ ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_copy(const struct zf2fs_vol *vol, uint
 					       unsigned copy);
 ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
 					       unsigned copy);
-/* The summary block (SSA) of main segment @segno: one per segment. */
+/* The summary block (SSA) of main segment @segno: one per segment.  Only where the
+ * volume has an SSA (zf2fs_vol_has_ssa): on a read-only volume this is a main-area block,
+ * no summary. */
 ZF2FS_EXPORT uint64_t zf2fs_vol_ssa_block_addr(const struct zf2fs_vol *vol, uint32_t segno);
 /* What metadata block @blkaddr is: a block of the checkpoint area (its pack and the
  * offset in it), of the SIT or NAT area (the table block and the copy; the SIT area's
