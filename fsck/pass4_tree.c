@@ -66,6 +66,12 @@ static int ssa_entry(struct fsck_ctx *ctx, uint64_t blk, const struct zf2fs_summ
 	uint32_t off = zf2fs_main_seg_off(ctx->vi->main_blkaddr, blk);
 	unsigned slot = seg % SSA_CACHE;
 
+	/* A read-only volume (feature ro) keeps no summary area, and nothing reads its
+	 * summaries: the kernel mounts it read-only (no garbage collection, no roll-forward)
+	 * and f2fs-tools' sload leaves even its two logs' summaries unwritten.  None is
+	 * checked or taken as a witness there. */
+	if (ctx->vi->features & ZF2FS_FEAT_RO)
+		return -ENODATA;
 	if (!ctx->ssa) {
 		ctx->ssa = calloc(1, sizeof(*ctx->ssa));
 		if (!ctx->ssa)
@@ -205,6 +211,9 @@ static int check_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint3
 	struct problem_ctx p = { .blkaddr = blk, .nid = nid };
 	int err = ssa_entry(ctx, blk, &e);
 
+	/* a read-only volume: no summary to check (ssa_entry) */
+	if (err == -ENODATA)
+		return 0;
 	if (err)
 		return err;
 	/* a data block's summary also records its node's NAT version, which the kernel's

@@ -388,6 +388,10 @@ int repair_set_summary(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid, uint16_
 	struct fsck_repair *r = ctx->repair;
 	struct zf2fs_commit_sum *rs;
 
+	/* a volume without a summary area (the read-only feature) keeps none to correct:
+	 * writing one would overwrite a main-area block (zf2fs_vol_has_ssa) */
+	if (!zf2fs_vol_has_ssa(ctx->vol))
+		return 0;
 	if (!r)
 		return -EINVAL;
 	rs = grow(r->sums, &r->cap_sums, r->nsums, sizeof(*rs));
@@ -404,6 +408,10 @@ int repair_set_sum_type(struct fsck_ctx *ctx, uint32_t segno, uint8_t type)
 	struct fsck_repair *r = ctx->repair;
 	struct zf2fs_commit_sum_type *rs;
 
+	/* a volume without a summary area (the read-only feature) keeps none to correct:
+	 * writing one would overwrite a main-area block (zf2fs_vol_has_ssa) */
+	if (!zf2fs_vol_has_ssa(ctx->vol))
+		return 0;
 	if (!r)
 		return -EINVAL;
 	rs = grow(r->sum_types, &r->cap_sum_types, r->nsum_types, sizeof(*rs));

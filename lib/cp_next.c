@@ -148,6 +148,15 @@ ZF2FS_EXPORT void zf2fs_vol_journal_blocks(const struct zf2fs_vol *vol, uint8_t 
 	}
 }
 
+/* A volume without a summary area (zf2fs_vol_has_ssa): its SSA address is a main-area
+ * block, so a summary written there would overwrite a file's. */
+static int no_ssa(struct zf2fs_vol *vol)
+{
+	zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "a read-only volume (feature ro) has no "
+		   "summary area: no summary block written");
+	return -EROFS;
+}
+
 ZF2FS_EXPORT int zf2fs_vol_write_ssa(struct zf2fs_vol *vol, uint32_t segno, int type,
 				     const struct zf2fs_summary *entries)
 {
@@ -156,6 +165,8 @@ ZF2FS_EXPORT int zf2fs_vol_write_ssa(struct zf2fs_vol *vol, uint32_t segno, int 
 
 	if (segno >= vol->info.main_segs)
 		return -EINVAL;
+	if (!zf2fs_vol_has_ssa(vol))
+		return no_ssa(vol);
 	sb = calloc(1, sizeof(*sb));
 	if (!sb)
 		return -ENOMEM;
@@ -176,6 +187,8 @@ static int ssa_edit(struct zf2fs_vol *vol, uint32_t segno,
 
 	if (segno >= vol->info.main_segs)
 		return -EINVAL;
+	if (!zf2fs_vol_has_ssa(vol))
+		return no_ssa(vol);
 	at = zf2fs_vol_ssa_block_addr(vol, segno);
 	sb = malloc(sizeof(*sb));
 	if (!sb)
@@ -576,7 +589,8 @@ static uint32_t ssr_used(const struct zf2fs_sit_entry *orig, const struct zf2fs_
  * is free to take when it is free both now and in the current checkpoint (one freed
  * since stays as it is until the new checkpoint), as the kernel's SSR goes by its
  * checkpointed map too.  Only on volumes without zones (a
- * sequential zone takes no write below its pointer), never for a kept chain, and only
+ * sequential zone takes no write below its pointer) with a summary area (the segment's
+ * summary comes along), never for a kept chain, and only
  * when the caller knows the checkpoint's entries (ops->sit_orig) and keeps no run for
  * data (its data must stay in one run); no log's segment, none
  * in a section this commit took, none the caller empties or counts busy, only inside
@@ -591,7 +605,8 @@ static int pick_ssr_segment(struct commit *c, int type)
 	struct zf2fs_sit_entry *se;
 	int err;
 
-	if (zf2fs_vol_is_zoned(c->vol) || r->chain_len || !r->ops->sit_orig || r->data_end)
+	if (zf2fs_vol_is_zoned(c->vol) || r->chain_len || !r->ops->sit_orig || r->data_end ||
+	    !zf2fs_vol_has_ssa(c->vol))
 		return -ENOSPC;
 	log_range(c, type, &first, &end);
 	if (!c->ssr_done) {
@@ -660,7 +675,7 @@ static int pick_ssr_segment(struct commit *c, int type)
 	return err;
 }
 
-/* Retire log @type (its summary to the SSA) and start it on the next segment of its
+/* Retire log @type (its summary to the SSA, where there is one) and start it on the next segment of its
  * section or on a fresh free section, or in the holes of a dirty segment when no free
  * section is left. */
 static int new_log(struct commit *c, int type)
@@ -670,7 +685,10 @@ static int new_log(struct commit *c, int type)
 	uint32_t seg;
 	int err;
 
-	err = zf2fs_vol_write_ssa(c->vol, c->cur[type], type, c->sum[type]);
+	/* without a summary area the retired segment's summary is not kept (nothing reads
+	 * it: the kernel mounts such a volume read-only, without GC or roll-forward) */
+	err = zf2fs_vol_has_ssa(c->vol) ?
+	      zf2fs_vol_write_ssa(c->vol, c->cur[type], type, c->sum[type]) : 0;
 	if (err)
 		return err;
 	if (!next_in_section(c, type, &seg)) {
@@ -778,6 +796,10 @@ static int log_of(const struct commit *c, bool node, size_t i)
 	int hi = node ? ZF2FS_LOG_COLD_NODE : ZF2FS_LOG_COLD_DATA;
 	int t = r->ops->log_of ? r->ops->log_of(r->arg, node, i) : -1;
 
+	/* a read-only volume has two logs, as the kernel and f2fs-tools read it: every
+	 * node goes to the hot node log, every data block to the hot data log */
+	if (c->vi->features & ZF2FS_FEAT_RO)
+		return lo;
 	if (t < lo || t > hi)
 		return node ? ZF2FS_LOG_WARM_NODE : ZF2FS_LOG_WARM_DATA;
 	return t;

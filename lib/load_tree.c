@@ -75,6 +75,7 @@ struct loader {
 	struct lentry *e;
 	size_t n, cap;
 	uint64_t est_blocks;
+	uint64_t min_blocks;    /* what the load takes at the least (check_room) */
 	uint8_t *buf;
 	struct xattrs *xa;
 	struct session *s;
@@ -494,6 +495,24 @@ static uint64_t estimate(const struct lentry *e, bool first)
 		blocks += 2;   /* its first dentry block, a second bucket block */
 	}
 	return blocks;
+}
+
+/* Blocks entry @e takes at the least: its inode, and the data of a file too large to be
+ * inline in any inode (none for a regular file with -c: it may compress to little). */
+static uint64_t least(const struct loader *l, const struct lentry *e, bool first)
+{
+	uint64_t data = ((uint64_t)e->st.st_size + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+
+	if (!first)
+		return 0;
+	if (!S_ISREG(e->st.st_mode) && !S_ISLNK(e->st.st_mode))
+		return 1;
+	if ((uint64_t)e->st.st_size <= ZF2FS_ADDRS_PER_INODE * 4u ||
+	    (S_ISREG(e->st.st_mode) && l->o->compress))
+		return 1;
+	if (S_ISREG(e->st.st_mode) && (uint64_t)e->st.st_blocks / 8 < data)
+		data = (uint64_t)e->st.st_blocks / 8;   /* holes stay holes */
+	return 1 + data;
 }
 
 /* The project id of source file or directory @e (0 when its file system has none). */
@@ -924,7 +943,14 @@ out:
  * dentry blocks an entry is added to, at most the @dir_blocks estimated for them), a
  * large file's inode and index nodes, and at the end every directory's inode once more.
  * Each of the six logs may end in a section of its own, and takes the first segment of
- * each section it uses (lib/cp_next.c). */
+ * each section it uses (lib/cp_next.c).
+ *
+ * A read-only volume (feature ro) is made for the tree: Android's image scripts size it
+ * from the "Max image size" of a first load, with little to spare, and f2fs-tools fills
+ * it to the last block.  There the estimate above would refuse trees that fit, so only
+ * a tree that surely does not (l->min_blocks) is refused here; one that runs out later
+ * fails at the commit, before the checkpoint, and the volume stays as it was (its two
+ * logs write only blocks that checkpoint counts free). */
 static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need,
 		      uint64_t dir_blocks, uint64_t dirs)
 {
@@ -940,9 +966,17 @@ static int check_room(struct loader *l, struct zf2fs_vol *vol, uint64_t need,
 
 	if (again > 2ull * s->batch_inodes)
 		again = 2ull * s->batch_inodes;   /* a batch's entries touch no more */
-	written = need + flushes * (again + 4) + dirs;
-	seg_need = ((written + ZF2FS_BLOCKS_PER_SEG - 1) / ZF2FS_BLOCKS_PER_SEG + ZF2FS_NR_CURSEG) *
-		   vi->segs_per_sec;
+	if (vi->features & ZF2FS_FEAT_RO) {
+		/* the blocks its users may have bound it (no garbage collection ever needs
+		 * the overprovision area of a volume the kernel mounts read-only) */
+		need = l->min_blocks;
+		seg_need = (need + ZF2FS_BLOCKS_PER_SEG - 1) / ZF2FS_BLOCKS_PER_SEG;
+		segs = fsegs;
+	} else {
+		written = need + flushes * (again + 4) + dirs;
+		seg_need = ((written + ZF2FS_BLOCKS_PER_SEG - 1) / ZF2FS_BLOCKS_PER_SEG +
+			    ZF2FS_NR_CURSEG) * vi->segs_per_sec;
+	}
 	if (need > user || seg_need > segs) {
 		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
 			   "%s: needs about %llu blocks (%llu segments) but the volume has %llu free blocks (%llu free segments); nothing written",
@@ -1024,6 +1058,7 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 		err = find_links(&l);
 	for (size_t i = 1; !err && i < l.n; i++) {
 		l.est_blocks += estimate(&l.e[i], l.e[i].first == i);
+		l.min_blocks += least(&l, &l.e[i], l.e[i].first == i);
 		slots += (strlen(l.e[i].name) + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN;
 		dirs += S_ISDIR(l.e[i].st.st_mode);
 	}

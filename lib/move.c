@@ -368,6 +368,13 @@ ZF2FS_EXPORT int zf2fs_move_range(struct zf2fs_txn *t, uint64_t start, uint64_t 
 	if (start < vi->main_blkaddr || count > vi->main_end || end > vi->main_end ||
 	    end < start)
 		return -EINVAL;
+	/* a block is moved by its summary's owner: a volume without a summary area (the
+	 * read-only feature) keeps none of the segments that are no current log's */
+	if (!zf2fs_vol_has_ssa(t->vol)) {
+		zf2fs_logf(&t->vol->log, ZF2FS_MSG_ERROR, 0, "a read-only volume (feature ro) "
+			   "keeps no block summaries: its blocks cannot be moved");
+		return -EROFS;
+	}
 	for (blk = start; blk < end && !err;) {
 		uint32_t segno = zf2fs_main_segno(vi->main_blkaddr, blk);
 		uint32_t from = zf2fs_main_seg_off(vi->main_blkaddr, blk);

@@ -319,8 +319,13 @@ int zf2fs_resize_write_meta(struct zf2fs_vol *vol, const struct zf2fs_resize_pla
 {
 	struct zf2fs_sit_entry *sit = NULL;
 	struct meta m = { .vol = vol, .vi = zf2fs_vol_info(vol), .p = p };
-	int err = zf2fs_vol_load_sit(vol, &sit);
+	int err;
 
+	/* the summaries are carried over from the SSA, which a read-only volume lacks (the
+	 * plan refuses such a volume first) */
+	if (!zf2fs_vol_has_ssa(vol))
+		return -EROFS;
+	err = zf2fs_vol_load_sit(vol, &sit);
 	if (err)
 		return err;
 	m.sit = sit;

@@ -868,9 +868,20 @@ ZF2FS_EXPORT const struct zf2fs_summary *zf2fs_vol_curseg_summary(const struct z
 	return vol->cur_sum[type];
 }
 
+/* The one rule for volumes without a summary area: a read-only volume (the ro feature)
+ * has none, its ssa_blkaddr names the first main-area block.  Only its current logs'
+ * summaries exist, in the checkpoint. */
+ZF2FS_EXPORT bool zf2fs_vol_has_ssa(const struct zf2fs_vol *vol)
+{
+	return !(vol->info.features & ZF2FS_FEAT_RO) && zf2fs_get(vol->sb.segment_count_ssa) &&
+	       vol->info.ssa_blkaddr < vol->info.main_blkaddr;
+}
+
 ZF2FS_EXPORT int zf2fs_vol_segment_summary(struct zf2fs_vol *vol, uint32_t segno,
 					   struct zf2fs_summary_block *ret)
 {
+	bool ro = vol->info.features & ZF2FS_FEAT_RO;
+
 	if (segno >= vol->info.main_segs)
 		return -EINVAL;
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
@@ -878,8 +889,7 @@ ZF2FS_EXPORT int zf2fs_vol_segment_summary(struct zf2fs_vol *vol, uint32_t segno
 
 		/* a read-only volume writes through hot data and hot node only; its other
 		 * logs point at one of their segments and hold no summary of it */
-		if ((vol->info.features & ZF2FS_FEAT_RO) && t != ZF2FS_LOG_HOT_DATA &&
-		    t != ZF2FS_LOG_HOT_NODE)
+		if (ro && t != ZF2FS_LOG_HOT_DATA && t != ZF2FS_LOG_HOT_NODE)
 			continue;
 		zf2fs_vol_curseg(vol, t, &s, &off);
 		if (s == segno) {
@@ -890,5 +900,7 @@ ZF2FS_EXPORT int zf2fs_vol_segment_summary(struct zf2fs_vol *vol, uint32_t segno
 			return 0;
 		}
 	}
+	if (!zf2fs_vol_has_ssa(vol))
+		return -ENODATA;
 	return zf2fs_vol_read_block(vol, (uint64_t)vol->info.ssa_blkaddr + segno, ret);
 }

@@ -398,6 +398,13 @@ static int open_for_moving(const struct opts *o, const struct zf2fs_log *log,
 		zf2fs_vol_close(*ret);
 		return 1;
 	}
+	/* blocks are moved by their summaries, which a read-only volume does not keep */
+	if (!zf2fs_vol_has_ssa(*ret)) {
+		fprintf(stderr, PROG ": %s is a read-only volume (feature ro): it keeps no block "
+			"summaries, its blocks cannot be moved\n", o->dev);
+		zf2fs_vol_close(*ret);
+		return 1;
+	}
 	return 0;
 }
 

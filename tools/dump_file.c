@@ -497,6 +497,12 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 	out_s(o, "segment_type", zf2fs_log_name(zf2fs_sit_type(se)));
 	out_b(o, "valid", zf2fs_sit_block_valid(se, (uint32_t)off));
 	err = zf2fs_vol_segment_summary(c->vol, (uint32_t)segno, sum);
+	if (err == -ENODATA) {
+		/* a read-only volume keeps the summaries of its two logs only */
+		out_null(o, "summary_type");
+		err = 0;
+		goto out;
+	}
 	if (err) {
 		dump_error("%s: while reading the summary of segment %llu", strerror(-err),
 			   (unsigned long long)segno);

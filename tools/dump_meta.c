@@ -462,6 +462,20 @@ int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
 		if (err)
 			break;
 		err = zf2fs_vol_segment_summary(c->vol, (uint32_t)s, sum);
+		if (err == -ENODATA) {
+			/* a read-only volume keeps the summaries of its two logs only */
+			out_obj(o, NULL);
+			out_u(o, "segno", s);
+			out_x(o, "blkaddr", zf2fs_main_blk(c->info->main_blkaddr, (uint32_t)s, 0));
+			out_s(o, "type", zf2fs_sit_type(&ent) >= ZF2FS_LOG_HOT_NODE ? "node" : "data");
+			out_s(o, "source", "none");
+			out_null(o, "current");
+			out_list(o, "entries");
+			out_list_end(o);
+			out_obj_end(o);
+			err = 0;
+			continue;
+		}
 		if (err) {
 			dump_error("%s: while reading the summary of segment %llu", strerror(-err),
 				   (unsigned long long)s);

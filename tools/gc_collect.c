@@ -280,6 +280,13 @@ static int refuse_unclean(const struct run *r, struct zf2fs_vol *vol)
 {
 	const char *why = zf2fs_unclean_reason(zf2fs_vol_info(vol)->ckpt_flags);
 
+	/* blocks are moved by their summaries, which a read-only volume does not keep (nor
+	 * does the kernel collect it: it mounts it read-only) */
+	if (!zf2fs_vol_has_ssa(vol)) {
+		fprintf(stderr, PROG ": ERROR: %s is a read-only volume (feature ro): it keeps no "
+			"block summaries, its blocks cannot be moved\n", r->o->devices[0]);
+		return -EINVAL;
+	}
 	if (!why)
 		return 0;
 	fprintf(stderr, PROG ": ERROR: %s %s: run fsck.f2fs first\n", r->o->devices[0], why);

@@ -520,6 +520,9 @@ static int do_ssa(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 	struct site s = { 0 };
 	int err;
 
+	/* its SSA address is a main-area block: nothing of a file's to overwrite */
+	if (!zf2fs_vol_has_ssa(vol))
+		die("a read-only volume (feature ro) has no summary area: no summary to inject");
 	/* like f2fs-tools: the segment's summary as the kernel sees it (from the checkpoint
 	 * for current segments), written to its SSA block */
 	err = zf2fs_vol_segment_summary(vol, segno, (struct zf2fs_summary_block *)blk);

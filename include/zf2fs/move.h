@@ -49,8 +49,10 @@ struct zf2fs_move_stats {
  * Returns 0; -EINVAL for a section outside the main area; -ZF2FS_EFSCORRUPTED (message through the volume's
  * log) when a valid block has no live owner (summary -> NAT -> node -> slot does not lead
  * back to it: the volume needs fsck) or the summary contradicts the SIT; -EOPNOTSUPP for
- * a block the transaction cannot rewrite yet; -ENOMEM; read errors.  After an error the
- * transaction must be freed without committing.
+ * a block the transaction cannot rewrite yet; -EROFS on a volume without a summary
+ * area (the read-only feature: zf2fs_vol_has_ssa), whose blocks' owners are not to be
+ * found; -ENOMEM; read errors.  After an error the transaction must be freed without
+ * committing.
  */
 ZF2FS_EXPORT int zf2fs_move_section(struct zf2fs_txn *txn, uint32_t secno,
 				    struct zf2fs_move_stats *stats);

@@ -61,14 +61,15 @@ ZF2FS_EXPORT void zf2fs_vol_journal_blocks(const struct zf2fs_vol *vol, uint8_t 
 
 /* Write the summary block of main segment @segno: @entries (ZF2FS_ENTRIES_IN_SUM of them)
  * as written by log @type (ZF2FS_LOG_*).  For a log that leaves its segment.  0,
- * -EINVAL, -ENOMEM, write errors. */
+ * -EINVAL, -ENOMEM, write errors; -EROFS, nothing written, on a volume without a
+ * summary area (zf2fs_vol_has_ssa). */
 ZF2FS_EXPORT int zf2fs_vol_write_ssa(struct zf2fs_vol *vol, uint32_t segno, int type,
 				     const struct zf2fs_summary *entries);
 
 /* Correct the summary entry of main-area block @blkaddr in place in the SSA (a segment
  * that is no current log's, whose summary the checkpoint does not carry): its owner @nid,
  * @ofs_in_node and the owner's NAT @version.  0, -EINVAL outside the main area, read and
- * write errors. */
+ * write errors; -EROFS, nothing written, on a volume without a summary area. */
 ZF2FS_EXPORT int zf2fs_vol_set_ssa_entry(struct zf2fs_vol *vol, uint64_t blkaddr, uint32_t nid,
 					 uint16_t ofs_in_node, uint8_t version);
 

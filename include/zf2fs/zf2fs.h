@@ -322,7 +322,9 @@ ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_copy(const struct zf2fs_vol *vol, uint
 					       unsigned copy);
 ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
 					       unsigned copy);
-/* The summary block (SSA) of main segment @segno: one per segment. */
+/* The summary block (SSA) of main segment @segno: one per segment.  Only where the
+ * volume has an SSA (zf2fs_vol_has_ssa): on a read-only volume this is a main-area block,
+ * no summary. */
 ZF2FS_EXPORT uint64_t zf2fs_vol_ssa_block_addr(const struct zf2fs_vol *vol, uint32_t segno);
 /* What metadata block @blkaddr is: a block of the checkpoint area (its pack and the
  * offset in it), of the SIT or NAT area (the table block and the copy; the SIT area's
@@ -353,8 +355,13 @@ ZF2FS_EXPORT void zf2fs_vol_curseg(const struct zf2fs_vol *vol, int type, uint32
 /* The summary entries of a current segment (512 entries). */
 ZF2FS_EXPORT const struct zf2fs_summary *zf2fs_vol_curseg_summary(const struct zf2fs_vol *vol,
 								 int type);
+/* Whether the volume has a summary area (SSA).  A read-only volume (the ro feature) has
+ * none: only its current logs' summaries exist, in the checkpoint.  Nothing may write an
+ * SSA block on it (there the SSA's address is the main area's first block). */
+ZF2FS_EXPORT bool zf2fs_vol_has_ssa(const struct zf2fs_vol *vol);
 /* The summary block of any main segment: for current segments the one from the
- * checkpoint, otherwise the SSA block. */
+ * checkpoint, otherwise the SSA block; -ENODATA when the volume has no SSA
+ * (zf2fs_vol_has_ssa) and the segment is no current log's, -EINVAL past the main area. */
 ZF2FS_EXPORT int zf2fs_vol_segment_summary(struct zf2fs_vol *vol, uint32_t segno,
 					   struct zf2fs_summary_block *ret);
 

@@ -11,7 +11,7 @@ COMPAT_TESTS += tests/compat/mkfs_callers.sh tests/compat/mkfs_options.sh
 COMPAT_TESTS += tests/compat/fsck_callers.sh tests/compat/fsck_options.sh tests/compat/fsck_file_map.sh
 
 # dump.f2fs, resize.f2fs, sload.f2fs, defrag.f2fs and f2fslabel callers
-COMPAT_TESTS += tests/compat/tools_callers.sh tests/compat/tools_options.sh
+COMPAT_TESTS += tests/compat/tools_callers.sh tests/compat/tools_options.sh tests/compat/android_ro.sh
 
 # f2fs_io and fibmap.f2fs
 COMPAT_TESTS += tests/compat/f2fs_io.sh

@@ -207,6 +207,71 @@ static void test_create_and_read_back(void **state)
 	}
 }
 
+/* A read-only volume (feature ro) has no summary area: its SSA address is the first main
+ * block.  A segment that is no current log's has no summary (-ENODATA), nothing writes
+ * one (-EROFS, the main area untouched), and a transaction writes through the hot data
+ * and hot node logs only, its files read back. */
+static void test_read_only_no_ssa(void **state)
+{
+	uint8_t *img = format_image(ZF2FS_FEAT_RO);
+	struct zf2fs_dev *dev = device_with(img);
+	struct zf2fs_summary_block sb;
+	struct zf2fs_summary entries[ZF2FS_ENTRIES_IN_SUM] = { 0 };
+	const struct zf2fs_vol_info *vi;
+	struct zf2fs_vol *vol;
+	uint32_t seg, off, probe;
+	uint8_t *before = malloc(VOL_BYTES);
+
+	(void)state;
+	assert_non_null(before);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+	vi = zf2fs_vol_info(vol);
+	assert_false(zf2fs_vol_has_ssa(vol));
+	zf2fs_vol_curseg(vol, ZF2FS_LOG_HOT_DATA, &seg, &off);
+	assert_int_equal(zf2fs_vol_segment_summary(vol, seg, &sb), 0);
+	assert_int_equal(sb.footer.entry_type, ZF2FS_SUM_TYPE_DATA);
+	probe = seg + 3;   /* below the node log's last section: no log's */
+	assert_int_equal(zf2fs_vol_segment_summary(vol, probe, &sb), -ENODATA);
+	memcpy(before, zf2fs_dev_memory(dev), VOL_BYTES);
+	assert_int_equal(zf2fs_vol_write_ssa(vol, probe, ZF2FS_LOG_HOT_DATA, entries), -EROFS);
+	assert_int_equal(zf2fs_vol_set_ssa_entry(vol, zf2fs_main_blk(vi->main_blkaddr, probe, 0),
+						 1, 0, 0), -EROFS);
+	assert_int_equal(zf2fs_vol_set_ssa_type(vol, probe, true), -EROFS);
+	assert_memory_equal(before, zf2fs_dev_memory(dev), VOL_BYTES);
+	assert_int_equal(apply(vol, small_set, NSMALL), 0);
+	zf2fs_vol_close(vol);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+	assert_int_equal(state_of(vol, small_set, NSMALL), 1);
+	/* the other four logs stay where mkfs put them, every written segment is hot */
+	{
+		const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
+		const struct zf2fs_checkpoint *cp0 = (const void *)(before + ZF2FS_BLKSIZE *
+			(size_t)zf2fs_vol_cp_pack_addr(vol, 0));
+		const struct zf2fs_checkpoint *cp1 = (const void *)(before + ZF2FS_BLKSIZE *
+			(size_t)zf2fs_vol_cp_pack_addr(vol, 1));
+		const struct zf2fs_checkpoint *old = zf2fs_get(cp0->checkpoint_ver) >
+						     zf2fs_get(cp1->checkpoint_ver) ? cp0 : cp1;
+		struct zf2fs_sit_entry *sit;
+
+		for (int i = 1; i < 3; i++) {
+			assert_int_equal(zf2fs_get(cp->cur_data_segno[i]),
+					 zf2fs_get(old->cur_data_segno[i]));
+			assert_int_equal(zf2fs_get(cp->cur_node_segno[i]),
+					 zf2fs_get(old->cur_node_segno[i]));
+		}
+		assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+		for (uint32_t s = 0; s < zf2fs_vol_info(vol)->main_segs; s++)
+			if (zf2fs_sit_valid_blocks(&sit[s]))
+				assert_true(zf2fs_sit_type(&sit[s]) == ZF2FS_LOG_HOT_DATA ||
+					    zf2fs_sit_type(&sit[s]) == ZF2FS_LOG_HOT_NODE);
+		free(sit);
+	}
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	free(before);
+	free(img);
+}
+
 /* The building blocks of a commit (lib/cp_next.c), as fsck's repair uses them: SIT and
  * NAT blocks go to the other copy and the new checkpoint reads them there, an SSA entry
  * is corrected in place, and a checkpoint that keeps a roll-forward chain has no umount
@@ -1261,6 +1326,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_and_read_back),
 		cmocka_unit_test(test_commit_blocks),
+		cmocka_unit_test(test_read_only_no_ssa),
 		cmocka_unit_test(test_logs_go_on),
 		cmocka_unit_test(test_ssr),
 		cmocka_unit_test(test_zoned_logs_go_on),

@@ -2,7 +2,8 @@
 # compat_mount.sh - the volumes mkfs.f2fs's callers make (their exact command lines, as
 # tests/compat/mkfs_callers.sh runs them; sources cited there), mounted by Linux in one
 # boot: systemd-repart, libblockdev, GParted, Android fs_mgr (casefold, SIZE in 4096-byte
-# units), mkf2fsuserimg.sh --readonly (-O ro: mounted read-only, writes refused) and -S
+# units), mkf2fsuserimg.sh --readonly (-O ro, then sload.f2fs -f DIR -t / -T TIME as
+# that script runs it: mounted read-only, every file read back, writes refused) and -S
 # (the sparse image unpacked by simg2img, as fastboot would flash it), OpenWrt, Buildroot
 # (then sload.f2fs -f DIR) and OpenEmbedded.  On the writable ones a few files are written,
 # read back after a remount, and on the host both fscks find every volume clean.
@@ -59,6 +60,21 @@ echo "buildroot motd" >"$VM_OUT/rootfs/etc/motd"
 "$top_builddir/tools/sload.f2fs" -f "$VM_OUT/rootfs" "$(vm_img buildroot)" >"$VM_OUT/buildroot.sload.log" 2>&1 ||
 	vm_fail "buildroot: sload.f2fs -f failed"
 
+# mkf2fsuserimg.sh --readonly's next step: the tree into the -O ro volume, which has no
+# summary area and two logs (files around the inline and direct-pointer limits, one past
+# a segment, directories, a symlink); Linux must read every file as it was
+mkdir -p "$VM_OUT/sysro/bin" "$VM_OUT/sysro/etc/deep/er"
+echo "ro system" >"$VM_OUT/sysro/etc/motd"
+head -c 3000 /dev/urandom >"$VM_OUT/sysro/etc/deep/er/small"
+head -c 5000 /dev/urandom >"$VM_OUT/sysro/etc/deep/er/two"
+head -c 3900000 /dev/urandom >"$VM_OUT/sysro/bin/direct"
+head -c 9000000 /dev/urandom >"$VM_OUT/sysro/bin/big"
+for i in $(seq 1 200); do echo "file $i" >"$VM_OUT/sysro/etc/f$i"; done
+ln -sf ../etc/motd "$VM_OUT/sysro/bin/motd"
+"$top_builddir/tools/sload.f2fs" -f "$VM_OUT/sysro" -t / -T 1000 "$(vm_img system_ro)" \
+	>"$VM_OUT/system_ro.sload.log" 2>&1 || vm_fail "system_ro: sload.f2fs -f DIR -t / -T 1000 failed"
+(cd "$VM_OUT/sysro" && find . -type f | sort | xargs md5sum) >"$VM_OUT/sysro.md5"
+
 WRITABLE="repart blockdev gparted fsmgr openwrt buildroot oe $sparse"
 for n in $WRITABLE system_ro; do
 	vm_fsck "$n" "after mkfs"
@@ -67,6 +83,9 @@ done
 
 {
 	echo "writable='$WRITABLE'"
+	echo "cat >/tmp/sysro.md5 <<'MANIFEST'"
+	cat "$VM_OUT/sysro.md5"
+	echo MANIFEST
 	cat <<'EOF'
 for n in $writable; do
 	step "$n: mount, write a few files"
@@ -100,6 +119,9 @@ if mount -t f2fs "$dev" /mnt/ro 2>/dev/null; then
 fi
 zmount system_ro /mnt/ro ro
 ls -la /mnt/ro
+step "system_ro: every file sload.f2fs loaded reads as the source"
+(cd /mnt/ro && md5sum -c /tmp/sysro.md5) || zfail "system_ro: a loaded file differs"
+[ "$(cat /mnt/ro/bin/motd)" = "ro system" ] || zfail "system_ro: the symlink"
 if touch /mnt/ro/x 2>/dev/null; then
 	zfail "system_ro: a write went through"
 fi
