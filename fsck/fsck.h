@@ -184,8 +184,6 @@ bool fsck_tune_wanted(const struct fsck_ctx *ctx);
  * library's crash-safe write), before the check, as f2fs-tools does.  0, or the fsck(8)
  * exit bits of the failure (message printed). */
 int fsck_tune_super(struct fsck_ctx *ctx);
-/* -l: the superblock and the checkpoint, f2fs-tools' rows (layout.c). */
-void fsck_print_layout(struct fsck_ctx *ctx);
 /* -M: every regular file's block addresses in f2fs-tools' format, on @out (file_map.c).
  * Reads only.  Returns the exit bits: 4 when part of the tree could not be read (left out
  * of the map), 8 for a read or write error (message printed). */

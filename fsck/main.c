@@ -282,7 +282,7 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 	ctx.sb = zf2fs_vol_super(ctx.vol);
 	ctx.cp = zf2fs_vol_checkpoint(ctx.vol);
 	if (ctx.layout) {
-		fsck_print_layout(&ctx);
+		ftinfo_layout(ctx.out, ctx.sb, ctx.cp);
 		goto out;
 	}
 	if (ctx.file_map) {

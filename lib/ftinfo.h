@@ -19,6 +19,10 @@ void ftinfo_open_lines(FILE *f, const struct zf2fs_vol *vol, int level);
 /* With @level >= 1 the checkpoint table; then the "Info: checkpoint state" line. */
 void ftinfo_cp_lines(FILE *f, const struct zf2fs_vol *vol, int level);
 
+/* fsck.f2fs -l: the same superblock and checkpoint fields as the -d 1 tables, as plain
+ * "name: decimal" rows without banners. */
+void ftinfo_layout(FILE *f, const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp);
+
 /* The last line, "Done: <seconds since @start> secs" after an empty line. */
 void ftinfo_start(struct timespec *start);
 void ftinfo_done(FILE *f, const struct timespec *start);

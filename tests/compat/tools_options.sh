@@ -98,4 +98,24 @@ if command -v img2simg >/dev/null 2>&1 && command -v simg2img >/dev/null 2>&1; t
 	done
 fi
 
+# The checkpoint's alloc_type is indexed by log, data logs first: dump -d 1's table and
+# fsck -l's rows must name each value by its own log, as f2fs-tools does.  A data log and
+# a node log marked SSR tell them apart.
+if [ -x "${REF[dump.f2fs]}" ] && [ -x "${REF[fsck.f2fs]}" ]; then
+	cp "$img" "$TEST_TMP/alloc.img"
+	"$top_builddir/tools/inject.f2fs" --cp 0 --mb alloc_type --idx 1 --val 1 "$TEST_TMP/alloc.img" >/dev/null &&
+		"$top_builddir/tools/inject.f2fs" --cp 0 --mb alloc_type --idx 5 --val 1 "$TEST_TMP/alloc.img" >/dev/null ||
+		hard_error "inject alloc_type failed"
+	for view in "dump.f2fs -d 1" "fsck.f2fs -l"; do
+		read -r -a args <<< "$view"
+		ours=$("${OURS[${args[0]}]}" "${args[@]:1}" "$TEST_TMP/alloc.img" 2>&1 | grep '^alloc_type')
+		theirs=$("${REF[${args[0]}]}" "${args[@]:1}" "$TEST_TMP/alloc.img" 2>&1 | grep '^alloc_type')
+		if [ -n "$ours" ] && [ "$ours" = "$theirs" ] && printf '%s\n' "$ours" | grep -q 'WARM_DATA.*1'; then
+			tap_ok "$view: alloc_type rows as f2fs-tools names them"
+		else
+			tap_fail "$view: alloc_type rows differ from f2fs-tools': ours '$ours', theirs '$theirs'"
+		fi
+	done
+fi
+
 tap_summary
