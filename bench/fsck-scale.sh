@@ -6,7 +6,7 @@
 #   - empty volumes of $SIZES (default "1G 100G 15T"), made by our mkfs.f2fs;
 #   - a volume of $FILES inodes (default 100000; 0 skips it; the 10 million case is
 #     FILES=10000000), in directories of 1000 files, every hundredth with a data block and
-#     the others empty, written by bench/populate through lib/txn.c into a volume of about
+#     the others empty, written by bench/populate through lib/write/txn.c into a volume of about
 #     6.4 KiB per inode (64 GiB for 10 million: 39 GiB of it in use).  Both fscks must find
 #     it clean, else the script stops.  populate wrote 1 million inodes in 34 s and 10
 #     million in 4.4 minutes (16 under load 9) (Debian's sload.f2fs, used before, took 57 s for

@@ -9,7 +9,7 @@
  * Makes FILES inodes under the root: directories d00000, d00001, ... each holding up to
  * PER_DIR (default 1000) regular files f0000, f0001, ...; the directories count among the
  * FILES.  File i holds (i % 3) * 20 bytes of text, so a third are empty and the rest
- * inline.  The work goes through lib/txn.c (the crash-safe writer), BATCH inodes (default
+ * inline.  The work goes through lib/write/txn.c (the crash-safe writer), BATCH inodes (default
  * 200000) per transaction: each ends in a checkpoint, and the volume is opened again for
  * the next.  A batch costs about 4 KiB of memory per inode (its node block).
  * With POPULATE_KIB set (bench/resize.sh), every file holds N KiB of data blocks (no

@@ -435,7 +435,7 @@ static inline uint32_t blk_segno(const struct fsck_ctx *ctx, uint64_t blk)
 	return zf2fs_main_segno(ctx->vi->main_blkaddr, blk);
 }
 
-/* The maps by segment and by block are sparse (lib/sparse.h): memory follows what the
+/* The maps by segment and by block are sparse (include/zf2fs/sparse.h): memory follows what the
  * volume uses, not its size. */
 static inline const struct zf2fs_sit_entry *sit_get(const struct fsck_ctx *ctx, uint32_t s)
 {

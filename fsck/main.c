@@ -292,7 +292,7 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 			ctx.exit_bits = fsck_file_map(&ctx, stdout);
 		goto out;
 	}
-	/* f2fs-tools' line of the checkpoint's flags (lib/ftinfo.c, shared with dump.f2fs),
+	/* f2fs-tools' line of the checkpoint's flags (support/ftinfo.c, shared with dump.f2fs),
 	 * which GParted reads to decide to replay the log by a mount ("sudden-power-off") */
 	ftinfo_cp_lines(ctx.out, ctx.vol, 0);
 	if (fsck_tune_wanted(&ctx)) {
@@ -377,7 +377,7 @@ out:
 }
 
 /* -S: f2fs-tools' sparse mode, the volume an Android sparse image.  The check runs on a
- * raw copy (lib/sparse_run.c), packed back over the image only when the run wrote
+ * raw copy (support/sparse_run.c), packed back over the image only when the run wrote
  * something and left no error: otherwise the image stays as it was. */
 struct sparse_job {
 	const struct fsck_ctx *opts;

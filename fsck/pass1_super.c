@@ -3,7 +3,7 @@
  * pass1_super.c - passes 1 and 2: superblocks and checkpoint packs.
  *
  * The volume was opened with a superblock copy and a checkpoint pack that the kernel would
- * accept (lib/volume.c); here the copy or pack that was rejected is reported.  A bad
+ * accept (lib/read/volume.c); here the copy or pack that was rejected is reported.  A bad
  * superblock copy is rebuilt from the good one.  An unclean checkpoint with fsync'd node
  * blocks after it is noted: the kernel replays them at mount; repair_commit() keeps the
  * chain for it.  Builds: ctx->orphans (inodes on the orphan list), ctx->rf_chain.

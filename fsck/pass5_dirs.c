@@ -6,7 +6,7 @@
  * fit its slots and hold neither '/' nor NUL (in an encrypted directory, whose names are
  * ciphertext, any bytes: only the length counts, as for the kernel); its hash must be the
  * kernel's hash of the name (in a casefolded directory of a volume with the casefold
- * feature, of its folded form, as lib/casefold.c folds it: a build without libunistring
+ * feature, of its folded form, as lib/format/casefold.c folds it: a build without libunistring
  * says once that it cannot check those; in an encrypted directory, of the stored
  * ciphertext, which is what the kernel hashes there; not checked in encrypted casefolded
  * directories, whose hash is keyed: it needs the key and the plain name); it must

@@ -8,7 +8,7 @@
  * (which pass 3 read and the passes corrected), summary entries and footer types, the
  * write position of a log, the primary superblock.  Nothing touches the disk until
  * repair_commit(), which hands everything to the library's one out-of-place commit
- * (zf2fs_vol_commit, lib/cp_next.c), with fsck's tables behind its callbacks: node and
+ * (zf2fs_vol_commit, lib/write/commit.c), with fsck's tables behind its callbacks: node and
  * dentry blocks go to new logs in sections free before and after the repair (and free
  * of anything pass 4 found in use), SIT and NAT blocks to their inactive copies with the
  * journals flushed into them, a pending roll-forward chain is copied behind the new warm

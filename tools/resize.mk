@@ -1,4 +1,4 @@
-# resize.f2fs: grow or shrink an unmounted volume (lib/resize*.c).
+# resize.f2fs: grow or shrink an unmounted volume (lib/move/resize_*.c).
 sbin_PROGRAMS += tools/resize.f2fs
 tools_resize_f2fs_SOURCES = tools/resize.c
 tools_resize_f2fs_LDADD = $(HELPER_LIBS)

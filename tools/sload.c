@@ -3,7 +3,7 @@
  * sload.c - sload.f2fs: copy a directory tree into an F2FS volume, without mounting it
  * and without root.
  *
- * The interface of f2fs-tools' sload.f2fs.  The work is libzf2fs's (lib/load_tree.c on
+ * The interface of f2fs-tools' sload.f2fs.  The work is libzf2fs's (lib/write/load_tree.c on
  * the crash-safe transaction): this file parses options and prints.  With -T (or
  * SOURCE_DATE_EPOCH) and a volume made with a fixed UUID, the same tree gives the same
  * image byte for byte.

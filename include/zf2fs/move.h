@@ -97,7 +97,7 @@ ZF2FS_EXPORT int zf2fs_move_set_data_target(struct zf2fs_txn *txn, uint32_t firs
  */
 ZF2FS_EXPORT int zf2fs_move_reset_free_zones(struct zf2fs_vol *vol, uint32_t *ret_reset);
 
-/* ---- moving in batches (lib/move_batch.c) ---------------------------------------------
+/* ---- moving in batches (lib/move/move_batch.c) ---------------------------------------------
  * A move too large to hold in memory (a block each until the commit) is cut into batches,
  * each its own transaction and its own checkpoint: an interruption leaves the volume as
  * the last completed batch left it, a valid volume with every file intact.  The caller

@@ -23,7 +23,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/format.h"
 
-/* ---- the building blocks of a commit (lib/cp_next.c) ---------------------------------
+/* ---- the building blocks of a commit (lib/write/commit.c) ---------------------------------
  * For a writer that decides itself which blocks change (fsck's repair): it writes its
  * node and data blocks out of place, then hands its SIT and NAT blocks, retired logs'
  * summaries and the new checkpoint to these, which know where each goes.  The same
@@ -99,14 +99,14 @@ ZF2FS_EXPORT int zf2fs_vol_cp_next(const struct zf2fs_vol *vol, unsigned flags,
  * Write @cpbuf (from zf2fs_vol_cp_next, its counters set by the caller) as the new
  * checkpoint, in the inactive pack: its logs from @logs, the current pack's orphan blocks,
  * the umount flag (unless ZF2FS_CPN_RECOVERY), without the fastboot, fsck and error flags,
- * and its CP blocks written last (lib/cp_write.c).  Everything else must be on disk.  0,
+ * and its CP blocks written last (lib/write/cp_write.c).  Everything else must be on disk.  0,
  * -ENOMEM, -ZF2FS_EFSCORRUPTED for a current pack with too many orphan blocks, read and
  * write errors (the old checkpoint stays in use).
  */
 ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
 					 const struct zf2fs_cp_logs *logs, unsigned flags);
 
-/* ---- one out-of-place commit (lib/cp_next.c) -----------------------------------------
+/* ---- one out-of-place commit (lib/write/commit.c) -----------------------------------------
  * Every writer that changes a volume hands its queued blocks and table changes to
  * zf2fs_vol_commit(), which owns the allocation and the order of the writes:
  *  1. data blocks, then node blocks, out of place into new logs (warm data / warm node

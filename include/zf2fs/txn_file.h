@@ -168,7 +168,7 @@ ZF2FS_EXPORT bool zf2fs_have_casefold_support(void);
 ZF2FS_EXPORT int zf2fs_casefold_hash(const void *name, size_t len, uint32_t *ret_hash);
 
 /*
- * Place this transaction's blocks in the six logs as the kernel would (lib/txn_temp.c):
+ * Place this transaction's blocks in the six logs as the kernel would (lib/write/txn_temp.c):
  * regular files created from now on are marked cold or hot by the superblock's
  * extension list; data goes to the cold, hot or warm data log, direct nodes to the hot
  * (directories) or warm node log, indirect nodes to the cold node log.  Without it data

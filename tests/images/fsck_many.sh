@@ -1,7 +1,7 @@
 #!/bin/bash
 # A volume of many small inodes, as bench/fsck-scale.sh makes at 10 million: 100,000
 # inodes (100 directories of 1000 files, the last of 900, every hundredth file with a data block) written by
-# bench/populate through lib/txn.c in four transactions.  Both fscks must find it clean and
+# bench/populate through lib/write/txn.c in four transactions.  Both fscks must find it clean and
 # count every inode; a few names must lead to the inodes the generator made.
 . "$(dirname "$0")/lib.sh"
 need_ref_tools

@@ -7,7 +7,7 @@ IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_errors.sh tests/imag
 	tests/images/fsck_crash.sh tests/images/fsck_powercut.sh tests/images/fsck_cli.sh tests/images/fsck_ref_images.sh \
 	tests/images/fsck_scale.sh tests/images/txn_image.sh tests/images/label.sh \
 	tests/images/sload.sh tests/images/sload_crash.sh tests/images/sload_crash_batches.sh tests/images/sload_android.sh tests/images/sload_quota.sh tests/images/sload_logs.sh tests/images/sload_casefold.sh tests/images/fsck_casefold.sh tests/images/sload_sparse.sh tests/images/sload_compress.sh tests/images/sload_compress_opts.sh tests/images/fsck_many.sh
-# a repair larger than a segment, faults across the node log's move (lib/cp_next.c)
+# a repair larger than a segment, faults across the node log's move (lib/write/commit.c)
 IMAGE_TESTS += tests/images/fsck_repair_many.sh
 TESTS += $(IMAGE_TESTS)
 # peak resident size of a command, for fsck_scale.sh
@@ -42,10 +42,10 @@ EXTRA_DIST += tests/images/completion.sh
 # gc.f2fs state on an empty 15 TiB sparse image under a memory limit (issue 15)
 TESTS += tests/images/g_state_sparse.sh
 EXTRA_DIST += tests/images/g_state_sparse.sh
-# gc.f2fs collect on an aged image (the block mover, lib/move.c)
+# gc.f2fs collect on an aged image (the block mover, lib/move/move.c)
 TESTS += tests/images/g_collect.sh tests/images/g_collect_mounted.sh
 EXTRA_DIST += tests/images/g_collect.sh tests/images/g_collect_mounted.sh
-# defrag.f2fs: a block range moved to a target (the block mover, lib/move.c)
+# defrag.f2fs: a block range moved to a target (the block mover, lib/move/move.c)
 TESTS += tests/images/defrag.sh
 EXTRA_DIST += tests/images/defrag.sh tests/images/move_lib.sh
 TESTS += tests/images/resize.sh tests/images/resize_multi.sh

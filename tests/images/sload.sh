@@ -1,5 +1,5 @@
 #!/bin/bash
-# sload.f2fs (lib/load_tree.c on the transaction): a varied tree made here is loaded
+# sload.f2fs (lib/write/load_tree.c on the transaction): a varied tree made here is loaded
 # into images from our mkfs; dump.f2fs reads every path back and it must have the
 # source's type, permission bits (setuid/setgid/sticky too), owner, size, link count,
 # times, contents (holes as holes) and symlink target; both fscks (ours and Debian's

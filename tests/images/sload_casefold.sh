@@ -1,7 +1,7 @@
 #!/bin/bash
 # sload.f2fs into a casefolded directory (mkfs -O casefold -C utf8; the directory made
 # casefolded with inject.f2fs, as chattr +F does on an empty one): names are hashed by
-# their folded form (lib/casefold.c), new directories inherit the flag, and Debian's
+# their folded form (lib/format/casefold.c), new directories inherit the flag, and Debian's
 # fsck.f2fs 1.15, which recomputes every hash with its own Unicode 12.1 tables, finds
 # no mismatch.  The names cover case, ß (folds to ss), ligatures, decomposition,
 # default-ignorable code points (soft hyphen, zero-width joiner), names whose folded

@@ -1,5 +1,5 @@
 #!/bin/bash
-# sload.f2fs places blocks in the six logs as the kernel would (lib/txn_temp.c): a file
+# sload.f2fs places blocks in the six logs as the kernel would (lib/write/txn_temp.c): a file
 # whose extension is in the superblock's cold list (mp4) is marked cold (i_advise) and
 # its data goes to the cold data log, one in the hot list (db) is marked hot and goes to
 # the hot data log, small files (at most 16 blocks) and directories to the hot data log,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# sload.f2fs -S: the device is an Android sparse image (lib/simg.c).  A volume made raw,
+# sload.f2fs -S: the device is an Android sparse image (lib/device/simg.c).  A volume made raw,
 # packed by Android's img2simg, loaded with -S and unpacked by simg2img is byte for byte
 # the raw volume loaded without -S; a second -S load reads our own packing back; both
 # fscks find the result clean.  A file that is not a sparse image, and a load that fails

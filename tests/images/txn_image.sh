@@ -1,5 +1,5 @@
 #!/bin/bash
-# Files and directories created through the transaction (lib/txn.c, driven by
+# Files and directories created through the transaction (lib/write/txn.c, driven by
 # tests/images/txn_populate) on image files: both fscks (ours and Debian's 1.15)
 # find the result clean, and dump.f2fs --cat reads every file back byte for byte.
 # Images from our mkfs with and without the inode-checksum features, and from

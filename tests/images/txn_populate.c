@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * txn_populate.c - create files and directories on an F2FS image in one transaction
- * (lib/txn.c), for tests/images/txn_image.sh.
+ * (lib/write/txn.c), for tests/images/txn_image.sh.
  *
  *   txn_populate IMAGE ITEM...
  *

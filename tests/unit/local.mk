@@ -56,7 +56,7 @@ UNIT_TESTS += tests/unit/test_access
 tests_unit_test_access_SOURCES = tests/unit/test_access.c
 tests_unit_test_access_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_access_LDADD = $(UNIT_LDADD)
-# lib/txn.c: read-back, hash levels, a fault at every write of a commit
+# lib/write/txn.c: read-back, hash levels, a fault at every write of a commit
 UNIT_TESTS += tests/unit/test_txn
 tests_unit_test_txn_SOURCES = tests/unit/test_txn.c
 tests_unit_test_txn_CFLAGS = $(UNIT_CFLAGS)
@@ -77,7 +77,7 @@ UNIT_TESTS += tests/unit/test_txn_file
 tests_unit_test_txn_file_SOURCES = tests/unit/test_txn_file.c
 tests_unit_test_txn_file_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_txn_file_LDADD = $(UNIT_LDADD)
-# lib/zoned.c without a zoned device
+# lib/device/zoned.c without a zoned device
 UNIT_TESTS += tests/unit/test_zoned
 tests_unit_test_zoned_SOURCES = tests/unit/test_zoned.c
 tests_unit_test_zoned_CFLAGS = $(UNIT_CFLAGS)
@@ -102,7 +102,7 @@ tests_unit_test_compress_LDADD = $(UNIT_LDADD) $(ZSTD_LIBS)
 # the LZO1X decoder (lzo and lzo-rle): liblzo2 round trips, hand-built lzo-rle zero
 # runs, truncated and garbled streams; built from its source, its symbol is not exported
 UNIT_TESTS += tests/unit/test_lzo
-tests_unit_test_lzo_SOURCES = tests/unit/test_lzo.c lib/lzo_decompress.c
+tests_unit_test_lzo_SOURCES = tests/unit/test_lzo.c lib/format/lzo_decompress.c
 tests_unit_test_lzo_CFLAGS = $(UNIT_CFLAGS) $(LZO_CFLAGS)
 tests_unit_test_lzo_LDADD = $(UNIT_LDADD) $(LZO_LIBS)
 endif

@@ -250,7 +250,7 @@ static void test_front_end_rules(void **state)
 	assert_int_equal(zf2fs_node_word(blk, 1), 0);
 }
 
-/* lib/node.c's inline xattr list walk (fsck's 0x040020): an 8-byte value fits, a 500-byte
+/* lib/read/node.c's inline xattr list walk (fsck's 0x040020): an 8-byte value fits, a 500-byte
  * one runs past the 200-byte default area and the list is cut before it. */
 static void test_inline_xattr_cut(void **state)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_compress.c - lib/compress.c: each algorithm the build has round-trips a cluster
+ * test_compress.c - lib/format/compress.c: each algorithm the build has round-trips a cluster
  * of every size, the on-disk header is Linux's (clen, zero checksum and reserved words,
  * zero padding), the saved-blocks minimum is honoured, incompressible clusters and
  * broken streams are refused, zstd frames keep a window of one cluster (and a frame

@@ -2,8 +2,8 @@
 /*
  * test_device.c - nothing is ever read or written past a device's end.
  *
- * lib/device.c checks every transfer against the device size (or the smaller size set by
- * zf2fs_dev_set_size) before it reaches the backend; lib/volume.c maps block addresses to
+ * lib/device/device.c checks every transfer against the device size (or the smaller size set by
+ * zf2fs_dev_set_size) before it reaches the backend; lib/read/volume.c maps block addresses to
  * devices and refuses addresses outside all of them.  Checked here on a regular file (the
  * unix backend, whose pwrite would happily extend the file) and on a volume in memory,
  * including offsets that overflow 64 bits when the length is added.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_gc_sim.c - the GC simulator (lib/gc_sim.c) on small volumes laid out as mkfs
+ * test_gc_sim.c - the GC simulator (lib/gc/simulate.c) on small volumes laid out as mkfs
  * would: every block the workload wrote is valid exactly once at the end (no block lost
  * or counted twice through overwrites, GC moves and checkpoints), the device writes add
  * up, a seed gives the same run twice, synchronous 4 KiB writes to small files cost one

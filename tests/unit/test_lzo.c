@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_lzo.c - lib/lzo_decompress.c: streams liblzo2 writes (LZO1X-1 and LZO1X-999, on
+ * test_lzo.c - lib/format/lzo_decompress.c: streams liblzo2 writes (LZO1X-1 and LZO1X-999, on
  * zeros, text, noise, long zero runs and mixes, of many sizes) decode to their input;
  * streams built by hand from the format description with the lzo-rle version header
  * and zero runs decode to the runs (and liblzo2 refuses them, which is why the decoder
@@ -23,7 +23,7 @@
 #endif
 
 #include "zf2fs/zf2fs.h"
-#include "../../lib/lzo_p.h"
+#include "../../lib/format/lzo_p.h"
 
 #define BIG (1u << 20)   /* the largest cluster: 256 blocks of 4 KiB */
 

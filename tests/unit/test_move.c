@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_move.c - lib/move.c on memory devices: a volume aged by transactions (files made,
+ * test_move.c - lib/move/move.c on memory devices: a volume aged by transactions (files made,
  * half of them removed: sections partly valid), every dirty section moved and committed:
  * the sections are free, every file reads back the same, the tables add up, moved data
  * sits in the cold data log, a largest extent over moved blocks is cut; a fault injected at every write of the move's commit leaves
@@ -577,7 +577,7 @@ static void test_refused(void **state)
 	zf2fs_dev_close(dev);
 }
 
-/* ---- zf2fs_move_batches (lib/move_batch.c) ------------------------------------------ */
+/* ---- zf2fs_move_batches (lib/move/move_batch.c) ------------------------------------------ */
 
 /* A range queued a piece at a time, at most @room addresses (so at most @room valid
  * blocks), never past a segment: what defrag.f2fs does. */

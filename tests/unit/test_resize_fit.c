@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_resize_fit.c - a shrink fits the metadata areas to the new size (lib/resize*.c):
+ * test_resize_fit.c - a shrink fits the metadata areas to the new size (lib/move/resize_*.c):
  * an aged 1100 MiB volume (SSA of 2 segments, NAT of 2 per copy), with blocks moved
  * near its end, is shrunk to 600 MiB.  After it, segment 0, every area and the main area
  * are where mkfs puts them for 600 MiB (the areas 3 segments smaller), every file reads

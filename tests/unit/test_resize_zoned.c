@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_resize_zoned.c - lib/resize*.c on emulated host-managed zoned devices (every write
+ * test_resize_zoned.c - lib/move/resize_*.c on emulated host-managed zoned devices (every write
  * must land at a write pointer inside the zone capacity): a single zoned device with the
  * metadata in conventional zones, and a regular metadata device followed by a zoned one
  * (the last device changes size).  An aged volume with blocks moved into its last zones

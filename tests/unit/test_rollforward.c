@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_rollforward.c - the kernel's test for node blocks roll-forward recovery replays
- * (lib/checkpoint.c): the version alone, the version with the checkpoint's crc in the
+ * (lib/read/checkpoint.c): the version alone, the version with the checkpoint's crc in the
  * upper half (CRC recovery), the lower half only (NOCRC, set by fsck); and the chain
  * fields fsck writes when it keeps a chain.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_sparse.c - maps whose memory follows use (lib/bitmap.c, lib/sit_table.c), the
- * checkpoint's nat_bits and the clean test (lib/nat_bits.c).
+ * test_sparse.c - maps whose memory follows use (lib/format/bitmap.c, lib/read/sit_table.c), the
+ * checkpoint's nat_bits and the clean test (lib/read/nat_bits.c).
  *
  * The sparse bitmap must answer like a flat one and allocate only the chunks written; the
  * sparse SIT must hold the same entries as zf2fs_vol_load_sit while keeping only SIT

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_txn.c - lib/txn.c on memory devices: files and directories created through a
+ * test_txn.c - lib/write/txn.c on memory devices: files and directories created through a
  * transaction read back through the library's reader, the tables stay consistent
  * (every SIT count equals its bitmap, the counts add up to the checkpoint's), a
  * directory grows a hash level when its bucket is full, and a write failure injected at
@@ -272,7 +272,7 @@ static void test_read_only_no_ssa(void **state)
 	free(img);
 }
 
-/* The building blocks of a commit (lib/cp_next.c), as fsck's repair uses them: SIT and
+/* The building blocks of a commit (lib/write/commit.c), as fsck's repair uses them: SIT and
  * NAT blocks go to the other copy and the new checkpoint reads them there, an SSA entry
  * is corrected in place, and a checkpoint that keeps a roll-forward chain has no umount
  * flag and no node summaries. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_txn_file.c - lib/txn_file.c and lib/txn_xattr.c on a memory device: blocks written
+ * test_txn_file.c - lib/write/txn_file.c and lib/write/txn_xattr.c on a memory device: blocks written
  * one by one at the edges of every level of the node tree (inode, direct, indirect,
  * double indirect) are found there by the library's own reader (zf2fs_file_bmap) with
  * their contents, holes stay holes and i_blocks counts data and nodes; special files
@@ -281,7 +281,7 @@ static void test_xattrs(void **state)
 	free(xn);
 }
 
-/* lib/casefold.c: the folded forms Linux 6.1 gives (utf8-12.1: full case folding, NFD,
+/* lib/format/casefold.c: the folded forms Linux 6.1 gives (utf8-12.1: full case folding, NFD,
  * default-ignorable code points left out), and the cases without one. */
 static void test_casefold(void **state)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_zoned.c - lib/zoned.c without a zoned device: the names of types, conditions and
+ * test_zoned.c - lib/device/zoned.c without a zoned device: the names of types, conditions and
  * section states, the device ranges and block-to-device mapping of an open volume, and
  * the errors a device without zones gives (a memory device stands for an image file:
  * no zone report, no reset, no finish, and a volume zone view of -ENODEV).  The calls

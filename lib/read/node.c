@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * node.c - inodes and the block trees hanging from them.
+ *
+ * An inode holds up to 923 addresses, fewer when extra attributes sit at the front of
+ * i_addr or inline xattrs at its end; then two direct nodes, two indirect nodes and one
+ * double-indirect node.  Every node's footer records its own nid, its inode and its offset
+ * in this tree; the walk checks each before trusting it.  The tree's shape bounds the walk:
+ * it is at most three levels deep, so a corrupted pointer can waste reads but never loop.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
+#include "zf2fs/endian.h"
+#include "format/inode_p.h"
+#include "read/volume_p.h"
+
+ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
+					const struct zf2fs_inode_geom *g, uint32_t *ret_start,
+					uint32_t *ret_cut)
+{
+	uint32_t start = 4 * (ZF2FS_ADDRS_PER_INODE - g->xattr_words);
+	uint32_t end = 4 * g->xattr_words, pos = ZF2FS_XATTR_HDR_SIZE;
+	const uint8_t *area = (const uint8_t *)in->i_addr + start;
+
+	*ret_start = start;
+	if (!(in->i_inline & ZF2FS_INLINE_XATTR) || end < ZF2FS_XATTR_HDR_SIZE + 4 ||
+	    zf2fs_get_le32p(area) != ZF2FS_XATTR_MAGIC)
+		return 0;
+	while (pos + 4 <= end && zf2fs_get_le32p(area + pos)) {
+		struct zf2fs_xattr_entry e;
+		uint32_t size;
+
+		memcpy(&e, area + pos, sizeof(e));
+		size = zf2fs_xattr_entry_size(&e);
+		if (pos + size + 4 > end)
+			break;
+		pos += size;
+	}
+	if (pos + 4 <= end && !zf2fs_get_le32p(area + pos))
+		return 0;
+	*ret_cut = pos;
+	return 1;
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32_t features)
+{
+	uint32_t flags = (uint32_t)zf2fs_get(in->i_flags), bad = 0;
+	bool dir = (zf2fs_get(in->i_mode) & 0170000) == 0040000;
+
+	if ((flags & ZF2FS_CASEFOLD_FL) && (!(features & ZF2FS_FEAT_CASEFOLD) || !dir))
+		bad |= ZF2FS_CASEFOLD_FL;
+	if ((flags & ZF2FS_COMPR_FL) &&
+	    (!(features & ZF2FS_FEAT_COMPRESSION) || (in->i_inline & ZF2FS_INLINE_DATA)))
+		bad |= ZF2FS_COMPR_FL;
+	/* a regular file flagged compressed whose extra attributes hold no cluster size or
+	 * algorithm the kernel knows (it refuses the inode), and whose slots hold no cluster
+	 * marker: the flag is what is wrong, not the file */
+	if ((flags & ZF2FS_COMPR_FL) && !(bad & ZF2FS_COMPR_FL) &&
+	    (zf2fs_get(in->i_mode) & 0170000) == 0100000) {
+		bool known = (in->i_inline & ZF2FS_EXTRA_ATTR) &&
+			     zf2fs_get(in->i_extra_isize) >= ZF2FS_EXTRA_ISIZE_MAX &&
+			     in->i_log_cluster_size >= 2 && in->i_log_cluster_size <= 8 &&
+			     in->i_compress_algorithm <= 3;
+		uint32_t markers, log;
+
+		zf2fs_inode_cluster_markers(in, features, &markers, &log);
+		if (!known && !markers)
+			bad |= ZF2FS_COMPR_FL;
+	}
+	return bad;
+}
+
+/* The words of i_addr that extra attributes take at its front and inline xattrs at its
+ * end; -ZF2FS_EFSCORRUPTED when the sizes are impossible. */
+static int slot_words(const struct zf2fs_inode *in, uint32_t features, uint32_t *ret_extra,
+		      uint32_t *ret_xattr)
+{
+	uint32_t extra = 0, xattr = 0;
+
+	if (in->i_inline & ZF2FS_EXTRA_ATTR) {
+		extra = (uint32_t)zf2fs_get(in->i_extra_isize);
+		if (extra % 4 || extra < 4 || extra > ZF2FS_EXTRA_ISIZE_MAX + 4 * 16)
+			return -ZF2FS_EFSCORRUPTED;
+		extra /= 4;
+	}
+	if (features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR)
+		xattr = (in->i_inline & ZF2FS_EXTRA_ATTR) ? (uint32_t)zf2fs_get(in->i_inline_xattr_size) : 0;
+	else if (in->i_inline & (ZF2FS_INLINE_XATTR | ZF2FS_INLINE_DENTRY))
+		xattr = ZF2FS_INLINE_XATTR_ADDRS;
+	if (xattr > ZF2FS_MAX_INLINE_XATTR_WORDS || extra + xattr + 1 > ZF2FS_ADDRS_PER_INODE)
+		return -ZF2FS_EFSCORRUPTED;
+	*ret_extra = extra;
+	*ret_xattr = xattr;
+	return 0;
+}
+
+ZF2FS_EXPORT void zf2fs_inode_cluster_markers(const struct zf2fs_inode *in, uint32_t features,
+					      uint32_t *ret_markers, uint32_t *ret_log)
+{
+	uint32_t extra, xattr, log = 8, n = 0;
+
+	if (!slot_words(in, features, &extra, &xattr))
+		for (uint32_t k = 0; k < ZF2FS_ADDRS_PER_INODE - extra - xattr; k++) {
+			if (zf2fs_get(in->i_addr[extra + k]) != ZF2FS_COMPRESS_ADDR)
+				continue;
+			n++;
+			while (log && k % (1u << log))
+				log--;
+		}
+	*ret_markers = n;
+	*ret_log = log;
+}
+
+ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
+				      struct zf2fs_inode_geom *g)
+{
+	uint32_t extra = 0, xattr = 0;
+	int err;
+
+	memset(g, 0, sizeof(*g));
+	err = slot_words(in, features, &extra, &xattr);
+	if (err)
+		return err;
+	g->extra_words = extra;
+	g->xattr_words = xattr;
+	g->addrs = ZF2FS_ADDRS_PER_INODE - extra - xattr;
+	g->addrs_per_block = ZF2FS_ADDRS_PER_BLOCK;
+	g->inline_bytes = 4 * (ZF2FS_ADDRS_PER_INODE - extra - xattr - 1);
+	bool regular = (zf2fs_get(in->i_mode) & 0170000) == 0100000;
+
+	if ((features & ZF2FS_FEAT_COMPRESSION) && regular &&
+	    (zf2fs_get(in->i_flags) & ZF2FS_COMPR_FL)) {
+		uint32_t log = (in->i_inline & ZF2FS_EXTRA_ATTR) && extra * 4 >= ZF2FS_EXTRA_ISIZE_MAX ?
+			       in->i_log_cluster_size : 0;
+
+		if (log < 2 || log > 8)
+			return -ZF2FS_EFSCORRUPTED;
+		g->compressed = true;
+		g->cluster_blocks = 1u << log;
+		g->addrs -= g->addrs % g->cluster_blocks;
+		g->addrs_per_block -= g->addrs_per_block % g->cluster_blocks;
+	}
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_vol_node_readaround(struct zf2fs_vol *vol, uint32_t blocks,
+					   uint32_t chunks)
+{
+	free(vol->ra_base);
+	free(vol->ra_buf);
+	vol->ra_base = NULL;
+	vol->ra_buf = NULL;
+	vol->ra_chunks = vol->ra_blocks = vol->ra_next = 0;
+	if (!chunks)
+		return 0;
+	if (!blocks || (blocks & (blocks - 1)) || blocks > ZF2FS_BLOCKS_PER_SEG || chunks > 4096)
+		return -EINVAL;
+	vol->ra_base = malloc(chunks * sizeof(*vol->ra_base));
+	vol->ra_buf = malloc((size_t)chunks * blocks * ZF2FS_BLKSIZE);
+	if (!vol->ra_base || !vol->ra_buf) {
+		free(vol->ra_base);
+		free(vol->ra_buf);
+		vol->ra_base = NULL;
+		vol->ra_buf = NULL;
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < chunks; i++)
+		vol->ra_base[i] = UINT64_MAX;
+	vol->ra_blocks = blocks;
+	vol->ra_chunks = chunks;
+	return 0;
+}
+
+/* Main-area block @blk through the read-around chunks; 1 when they cannot serve it. */
+static int read_around(struct zf2fs_vol *vol, uint64_t blk, void *buf)
+{
+	uint64_t main = vol->info.main_blkaddr, base, end;
+	uint32_t i;
+
+	if (!vol->ra_chunks || blk < main || blk >= vol->info.main_end)
+		return 1;
+	base = main + (blk - main) / vol->ra_blocks * vol->ra_blocks;
+	for (i = 0; i < vol->ra_chunks; i++)
+		if (vol->ra_base[i] == base)
+			break;
+	if (i == vol->ra_chunks) {
+		end = base + vol->ra_blocks < vol->info.main_end ? base + vol->ra_blocks :
+		      vol->info.main_end;
+		i = vol->ra_next;
+		vol->ra_next = (vol->ra_next + 1) % vol->ra_chunks;
+		vol->ra_base[i] = UINT64_MAX;
+		if (zf2fs_vol_read_blocks(vol, base, (uint32_t)(end - base),
+					  vol->ra_buf + (size_t)i * vol->ra_blocks * ZF2FS_BLKSIZE))
+			return 1;
+		vol->ra_base[i] = base;
+	}
+	memcpy(buf, vol->ra_buf + ((size_t)i * vol->ra_blocks + (blk - base)) * ZF2FS_BLKSIZE,
+	       ZF2FS_BLKSIZE);
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *buf,
+				     uint32_t *ret_blkaddr, char *why, size_t whylen)
+{
+	struct zf2fs_nat_info ni;
+	const struct zf2fs_node *node = buf;
+	int err;
+
+	if (ret_blkaddr)
+		*ret_blkaddr = 0;
+	if (nid < ZF2FS_RESERVED_NIDS || nid >= vol->info.max_nid) {
+		snprintf(why, whylen, "nid %u is out of range (3..%u)", nid, vol->info.max_nid - 1);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	err = zf2fs_vol_nat_lookup(vol, nid, &ni);
+	if (err)
+		return err;
+	if (ni.blkaddr == ZF2FS_NULL_ADDR) {
+		snprintf(why, whylen, "nid %u has no NAT entry", nid);
+		return -ENOENT;
+	}
+	if (ni.blkaddr < vol->info.main_blkaddr || ni.blkaddr >= vol->info.main_end) {
+		snprintf(why, whylen, "nid %u: NAT address %u is outside the main area", nid,
+			 ni.blkaddr);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	if (ret_blkaddr)
+		*ret_blkaddr = ni.blkaddr;
+	err = read_around(vol, ni.blkaddr, buf) ? zf2fs_vol_read_block(vol, ni.blkaddr, buf) : 0;
+	if (err)
+		return err;
+	if (zf2fs_get(node->footer.nid) != nid) {
+		snprintf(why, whylen, "nid %u: the block at %u says nid %llu", nid, ni.blkaddr,
+			 (unsigned long long)zf2fs_get(node->footer.nid));
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	if (zf2fs_get(node->footer.ino) != ni.ino) {
+		snprintf(why, whylen, "nid %u: footer ino %llu differs from NAT ino %u", nid,
+			 (unsigned long long)zf2fs_get(node->footer.ino), ni.ino);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	return 0;
+}
+
+struct walk {
+	struct zf2fs_vol *vol;
+	const struct zf2fs_walk_ops *ops;
+	void *arg;
+	uint32_t ino;
+	struct zf2fs_inode_geom g;
+	uint8_t *buf[3];        /* one node buffer per tree level */
+};
+
+static int data_run(struct walk *w, const void *addrs, uint32_t n, uint64_t fofs,
+		    uint32_t owner, uint32_t first_slot)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t a = zf2fs_get_le32p((const uint8_t *)addrs + 4 * (first_slot + i));
+		int r;
+
+		if (a == ZF2FS_NULL_ADDR || !w->ops->data)
+			continue;
+		/* slots count from the first address, after any extra attributes */
+		r = w->ops->data(w->arg, fofs + i, a, owner, i);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* Read and check one node of the tree: @level 0 direct, 1 indirect, 2 double. */
+static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t slot, uint32_t ofs,
+		 int level, uint64_t fofs);
+
+static int children(struct walk *w, const struct zf2fs_node *n, uint32_t nid, uint32_t ofs,
+		    int level, uint64_t fofs)
+{
+	uint64_t span = w->g.addrs_per_block;
+
+	for (int l = 1; l < level; l++)
+		span *= ZF2FS_NIDS_PER_BLOCK;
+	for (uint32_t i = 0; i < ZF2FS_NIDS_PER_BLOCK; i++) {
+		uint32_t child = zf2fs_le32_to_cpu(n->in.nid[i]);
+		uint32_t cofs;
+		int r;
+
+		if (!child)
+			continue;
+		/* offsets of children: after an indirect node come its direct nodes; under the
+		 * double-indirect node each indirect child is followed by its own children */
+		if (level == 1)
+			cofs = ofs + 1 + i;
+		else
+			cofs = ofs + 1 + i * (ZF2FS_NIDS_PER_BLOCK + 1);
+		r = visit(w, child, nid, i, cofs, level - 1, fofs + (uint64_t)i * span);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t slot, uint32_t ofs,
+		 int level, uint64_t fofs)
+{
+	struct zf2fs_node *n = (struct zf2fs_node *)w->buf[level];
+	uint32_t addr;
+	char why[160];
+	int err, r;
+
+	err = zf2fs_vol_read_node(w->vol, nid, n, &addr, why, sizeof(why));
+	if (!err && zf2fs_get(n->footer.ino) != w->ino) {
+		snprintf(why, sizeof(why), "nid %u belongs to inode %llu, not %u", nid,
+			 (unsigned long long)zf2fs_get(n->footer.ino), w->ino);
+		err = -ZF2FS_EFSCORRUPTED;
+	}
+	if (!err && zf2fs_footer_ofs(n) != ofs) {
+		snprintf(why, sizeof(why), "nid %u: footer offset %u, expected %u", nid,
+			 zf2fs_footer_ofs(n), ofs);
+		err = -ZF2FS_EFSCORRUPTED;
+	}
+	/* the block was read (@addr set) but its footer disagrees: the caller may know better */
+	if (err == -ZF2FS_EFSCORRUPTED && addr && w->ops->mend &&
+	    w->ops->mend(w->arg, nid, addr, n, ofs, why) == 1) {
+		uint32_t flag = (uint32_t)zf2fs_get(n->footer.flag);
+
+		zf2fs_set(n->footer.nid, nid);
+		zf2fs_set(n->footer.ino, w->ino);
+		zf2fs_set(n->footer.flag, (flag & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1)) |
+			  (ofs << ZF2FS_FOOTER_OFS_SHIFT));
+		err = 0;
+	}
+	if (err == -ZF2FS_EFSCORRUPTED || err == -ENOENT)
+		return w->ops->bad ? w->ops->bad(w->arg, nid, parent, slot, ofs, why) : 0;
+	if (err)
+		return err;
+	if (w->ops->node) {
+		r = w->ops->node(w->arg, nid, addr, n, ofs, parent, slot);
+		if (r == ZF2FS_WALK_SKIP)
+			return 0;
+		if (r)
+			return r;
+	}
+	if (level == 0)
+		return data_run(w, (const uint8_t *)n, w->g.addrs_per_block, fofs, nid, 0);
+	return children(w, n, nid, ofs, level, fofs);
+}
+
+ZF2FS_EXPORT int zf2fs_file_walk(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
+				 const struct zf2fs_walk_ops *ops, void *arg)
+{
+	static const struct { uint32_t ofs; int level; } tops[ZF2FS_NIDS_PER_INODE] = {
+		{ ZF2FS_OFS_DIR1, 0 }, { ZF2FS_OFS_DIR2, 0 }, { ZF2FS_OFS_IND1, 1 },
+		{ ZF2FS_OFS_IND2, 1 }, { ZF2FS_OFS_DIND, 2 },
+	};
+	struct walk w = { .vol = vol, .ops = ops, .arg = arg };
+	uint64_t fofs;
+	int r;
+
+	w.ino = (uint32_t)zf2fs_get(inode->footer.ino);
+	if (zf2fs_inode_geometry(&inode->i, vol->info.features, &w.g))
+		return -ZF2FS_EFSCORRUPTED;
+	if (inode->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
+		return 0;
+	switch (zf2fs_get(inode->i.i_mode) & 0170000) {
+	case 0020000: case 0060000: case 0010000: case 0140000:
+		return 0;   /* devices keep their number in i_addr; fifos and sockets have no data */
+	}
+	for (int i = 0; i < 3; i++) {
+		w.buf[i] = malloc(ZF2FS_BLKSIZE);
+		if (!w.buf[i]) {
+			r = -ENOMEM;
+			goto out;
+		}
+	}
+	r = data_run(&w, (const uint8_t *)inode + offsetof(struct zf2fs_inode, i_addr), w.g.addrs,
+		     0, w.ino, w.g.extra_words);
+	fofs = w.g.addrs;
+	for (int i = 0; !r && i < ZF2FS_NIDS_PER_INODE; i++) {
+		uint32_t nid = zf2fs_le32_to_cpu(inode->i.i_nid[i]);
+		uint64_t span = w.g.addrs_per_block;
+
+		for (int l = 0; l < tops[i].level; l++)
+			span *= ZF2FS_NIDS_PER_BLOCK;
+		if (nid)
+			r = visit(&w, nid, w.ino, (uint32_t)i, tops[i].ofs, tops[i].level, fofs);
+		fofs += span;
+	}
+out:
+	for (int i = 0; i < 3; i++)
+		free(w.buf[i]);
+	return r;
+}
+
+/* ---- new inodes --------------------------------------------------------------------- */
+ZF2FS_EXPORT int zf2fs_inode_init(struct zf2fs_node *node, uint32_t features, uint32_t ino,
+				  uint32_t pino, const char *name, size_t len, uint32_t mode,
+				  uint64_t now)
+{
+	struct zf2fs_inode *in = &node->i;
+	bool dir = (mode & 0170000u) == 0040000u;
+
+	if (len > ZF2FS_NAME_LEN)
+		return -EINVAL;
+	zf2fs_set(in->i_mode, mode);
+	zf2fs_set(in->i_links, dir ? 2 : 1);
+	zf2fs_set(in->i_blocks, 1);
+	zf2fs_set(in->i_atime, now);
+	zf2fs_set(in->i_ctime, now);
+	zf2fs_set(in->i_mtime, now);
+	zf2fs_set(in->i_pino, pino);
+	zf2fs_set(in->i_namelen, len);
+	if (len)
+		memcpy(in->i_name, name, len);
+	if (features & ZF2FS_FEAT_EXTRA_ATTR) {
+		in->i_inline = ZF2FS_EXTRA_ATTR;
+		zf2fs_set(in->i_extra_isize, zf2fs_extra_isize(features));
+		if (features & ZF2FS_FEAT_INODE_CRTIME)
+			zf2fs_set(in->i_crtime, now);
+	}
+	zf2fs_set(node->footer.nid, ino);
+	zf2fs_set(node->footer.ino, ino);
+	/* the kernel keeps directories' nodes hot and files' nodes cold */
+	zf2fs_set(node->footer.flag, dir ? 0 : ZF2FS_FOOTER_COLD_BIT);
+	return 0;
+}

@@ -1,0 +1,906 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * volume.c - open an existing volume and look things up in it.
+ *
+ * Opening picks a superblock copy that passes the kernel's checks, the newest checkpoint
+ * pack that is intact and consistent with it, and loads what the kernel keeps in memory
+ * from the checkpoint: the SIT and NAT version bitmaps, the NAT and SIT journals and the
+ * summaries of the six current segments (compacted or not).  Lookups (NAT entry, SIT
+ * entries, a segment's summary) then resolve journal-before-disk and live-copy selection
+ * exactly as the kernel does.  Every count read from disk is bounded before use.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
+#include "zf2fs/endian.h"
+#include "read/volume_p.h"
+
+#define BPS ZF2FS_BLOCKS_PER_SEG
+
+/* ---- block access -------------------------------------------------------------------- */
+static int locate(const struct zf2fs_vol *vol, uint64_t blk, unsigned *d, uint64_t *off)
+{
+	for (unsigned i = 0; i < vol->ndevs; i++)
+		if (blk >= vol->dev_start[i] && blk <= vol->dev_end[i]) {
+			*d = i;
+			*off = (blk - vol->dev_start[i]) * ZF2FS_BLKSIZE;
+			return 0;
+		}
+	return -ERANGE;
+}
+
+ZF2FS_EXPORT int zf2fs_vol_read_block(struct zf2fs_vol *vol, uint64_t blk, void *buf)
+{
+	return zf2fs_vol_read_blocks(vol, blk, 1, buf);
+}
+
+ZF2FS_EXPORT int zf2fs_vol_read_blocks(struct zf2fs_vol *vol, uint64_t blk, uint32_t count,
+				       void *buf)
+{
+	unsigned d, d2;
+	uint64_t off, off2;
+
+	if (!count)
+		return 0;
+	if (locate(vol, blk, &d, &off) || locate(vol, blk + count - 1, &d2, &off2) || d != d2) {
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "blocks %llu..%llu are outside the "
+			   "volume's devices", (unsigned long long)blk,
+			   (unsigned long long)(blk + count - 1));
+		return -ERANGE;
+	}
+	return zf2fs_dev_read(vol->dev[d], buf, (size_t)count * ZF2FS_BLKSIZE, off);
+}
+
+ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blk, const void *buf)
+{
+	unsigned d;
+	uint64_t off;
+
+	if (locate(vol, blk, &d, &off)) {
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "block %llu is outside the volume's "
+			   "devices", (unsigned long long)blk);
+		return -ERANGE;
+	}
+	if (blk == vol->nat_cache_addr)
+		vol->nat_cache_addr = UINT64_MAX;
+	for (uint32_t i = 0; i < vol->ra_chunks; i++)
+		if (blk >= vol->ra_base[i] && blk - vol->ra_base[i] < vol->ra_blocks)
+			vol->ra_base[i] = UINT64_MAX;
+	return zf2fs_dev_write(vol->dev[d], buf, ZF2FS_BLKSIZE, off);
+}
+
+/* ---- superblock ------------------------------------------------------------------------- */
+static int pick_super(struct zf2fs_vol *vol, int first)
+{
+	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
+	uint64_t dev_blocks = zf2fs_dev_size(vol->dev[0]) / ZF2FS_BLKSIZE;
+	int chosen = -1;
+
+	if (!blk)
+		return -ENOMEM;
+	for (int i = 1; i >= first; i--) {
+		struct zf2fs_super sb;
+
+		if (zf2fs_dev_read(vol->dev[0], blk, ZF2FS_BLKSIZE, (uint64_t)i * ZF2FS_BLKSIZE)) {
+			vol->sb_copy_bad[i] = true;
+			snprintf(vol->sb_why[i], sizeof(vol->sb_why[i]), "unreadable");
+			continue;
+		}
+		memcpy(&sb, blk + ZF2FS_SUPER_OFFSET, sizeof(sb));
+		if (zf2fs_super_verify(&sb, vol->ndevs > 1 ? 0 : dev_blocks, vol->sb_why[i],
+				       sizeof(vol->sb_why[i]))) {
+			vol->sb_copy_bad[i] = true;
+			continue;
+		}
+		vol->sb = sb;
+		chosen = i;
+	}
+	free(blk);
+	if (chosen < 0) {
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s: no valid superblock (first copy: %s; "
+			   "second copy: %s)", zf2fs_dev_path(vol->dev[0]), vol->sb_why[0],
+			   vol->sb_why[1]);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	vol->sb_copy = chosen;
+	return 0;
+}
+
+/* Device ranges from the superblock's device list (or the single device). */
+static int map_devices(struct zf2fs_vol *vol, unsigned n, int flags)
+{
+	const struct zf2fs_super *sb = &vol->sb;
+	unsigned listed = 0;
+	uint64_t total = 0;
+
+	while (listed < ZF2FS_MAX_DEVICES && sb->devs[listed].path[0])
+		listed++;
+	if (!listed) {
+		vol->dev_start[0] = 0;
+		vol->dev_end[0] = zf2fs_dev_size(vol->dev[0]) / ZF2FS_BLKSIZE - 1;
+		return 0;
+	}
+	for (unsigned i = 0; i < listed; i++) {
+		uint64_t segs = zf2fs_get(sb->devs[i].total_segments);
+
+		vol->dev_start[i] = i ? vol->dev_end[i - 1] + 1 : 0;
+		vol->dev_end[i] = vol->dev_start[i] + segs * BPS - 1 +
+				  (i ? 0 : zf2fs_get(sb->segment0_blkaddr));
+		total += segs;
+		if (i == 0)
+			continue;
+		if (i >= n) {
+			char path[ZF2FS_DEVICE_PATH_LEN + 1] = { 0 };
+			int err;
+
+			memcpy(path, sb->devs[i].path, ZF2FS_DEVICE_PATH_LEN);
+			err = zf2fs_dev_open(path, flags, &vol->log, &vol->dev[i]);
+			if (err) {
+				snprintf(vol->map_why, sizeof(vol->map_why), "%s: while opening "
+					 "device %u (%s) listed in the superblock", strerror(-err), i,
+					 path);
+				return err;
+			}
+			vol->ndevs = i + 1;
+		}
+	}
+	if (total != zf2fs_get(sb->segment_count)) {
+		snprintf(vol->map_why, sizeof(vol->map_why), "corrupt superblock: devs, their "
+			 "segments (%llu) differ from segment_count (%llu)", (unsigned long long)total,
+			 (unsigned long long)zf2fs_get(sb->segment_count));
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	/* Each device must hold what the superblock puts on it: the sizes of everything
+	 * built from the counts (fsck's maps) then stay in proportion to the real devices. */
+	for (unsigned i = 0; i < listed && i < vol->ndevs; i++) {
+		uint64_t blocks = zf2fs_dev_size(vol->dev[i]) / ZF2FS_BLKSIZE;
+
+		if (vol->dev_end[i] - vol->dev_start[i] + 1 > blocks) {
+			snprintf(vol->map_why, sizeof(vol->map_why), "corrupt superblock: devs[%u], "
+				 "%llu blocks on %s of %llu blocks", i,
+				 (unsigned long long)(vol->dev_end[i] - vol->dev_start[i] + 1),
+				 zf2fs_dev_path(vol->dev[i]), (unsigned long long)blocks);
+			return -ZF2FS_EFSCORRUPTED;
+		}
+	}
+	return 0;
+}
+
+/* ---- checkpoint ---------------------------------------------------------------------------- */
+static int load_bitmaps(struct zf2fs_vol *vol)
+{
+	const struct zf2fs_checkpoint *cp = (const void *)vol->cp;
+	uint64_t sit_bytes = zf2fs_get(cp->sit_ver_bitmap_bytesize);
+	uint64_t nat_bytes = zf2fs_get(cp->nat_ver_bitmap_bytesize);
+	uint64_t payload = zf2fs_get(vol->sb.cp_payload);
+	uint64_t buf_end = (1 + payload) * ZF2FS_BLKSIZE;
+	uint64_t sit_off, nat_off;   /* offsets from vol->cp */
+
+	if (zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) {
+		nat_off = ZF2FS_CP_BITMAP_OFFSET + 4;
+		sit_off = nat_off + nat_bytes;
+	} else if (payload) {
+		nat_off = ZF2FS_CP_BITMAP_OFFSET;
+		sit_off = ZF2FS_BLKSIZE;
+		if (nat_off + nat_bytes > ZF2FS_CP_CHKSUM_OFFSET)
+			goto bad;
+	} else {
+		sit_off = ZF2FS_CP_BITMAP_OFFSET;
+		nat_off = sit_off + sit_bytes;
+		if (nat_off + nat_bytes > ZF2FS_CP_CHKSUM_OFFSET)
+			goto bad;
+	}
+	if (sit_off + sit_bytes > buf_end || nat_off + nat_bytes > buf_end)
+		goto bad;
+	vol->sit_bitmap = vol->cp + sit_off;
+	vol->nat_bitmap = vol->cp + nat_off;
+	return 0;
+bad:
+	zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: version bitmaps (%llu SIT "
+		   "+ %llu NAT bytes) do not fit the checkpoint", (unsigned long long)sit_bytes,
+		   (unsigned long long)nat_bytes);
+	return -ZF2FS_EFSCORRUPTED;
+}
+
+static int pick_checkpoint(struct zf2fs_vol *vol)
+{
+	uint8_t *blk[2] = { malloc(ZF2FS_BLKSIZE), malloc(ZF2FS_BLKSIZE) };
+	uint64_t ver[2] = { 0, 0 };
+	bool ok[2];
+	int order[2], err = -ENOMEM;
+	uint64_t payload = zf2fs_get(vol->sb.cp_payload);
+
+	if (!blk[0] || !blk[1])
+		goto out;
+	for (unsigned p = 0; p < 2; p++) {
+		ok[p] = zf2fs_cp_pack_probe(vol, p, blk[p], &ver[p], vol->cp_why[p],
+					    sizeof(vol->cp_why[p])) == 0;
+		vol->cp_pack_sealed[p] = ok[p];
+		vol->cp_pack_ver[p] = ver[p];
+		vol->cp_pack_refused[p] = false;
+		if (ok[p] && zf2fs_cp_verify(&vol->sb, (const void *)blk[p], vol->cp_why[p],
+					     sizeof(vol->cp_why[p]), &vol->cp_pack_refused[p]))
+			ok[p] = false;
+		vol->cp_pack_bad[p] = !ok[p];
+	}
+	/* newest first, as the kernel compares versions: by their difference, which wraps
+	 * (a first pack at 2^64-1 is older than a second at 1); on a tie, the first pack */
+	order[0] = (ok[1] && (!ok[0] || (int64_t)(ver[1] - ver[0]) > 0)) ? 1 : 0;
+	order[1] = 1 - order[0];
+	err = -ZF2FS_EFSCORRUPTED;
+	for (int k = 0; k < 2 && err; k++) {
+		int p = order[k];
+
+		if (!ok[p])
+			continue;
+		vol->cp = calloc(1 + payload, ZF2FS_BLKSIZE);
+		if (!vol->cp) {
+			err = -ENOMEM;
+			break;
+		}
+		memcpy(vol->cp, blk[p], ZF2FS_BLKSIZE);
+		err = zf2fs_vol_read_blocks(vol, zf2fs_get(vol->sb.cp_blkaddr) +
+					    (uint64_t)p * BPS + 1, (uint32_t)payload,
+					    vol->cp + ZF2FS_BLKSIZE);
+		if (!err)
+			err = load_bitmaps(vol);
+		if (err) {
+			free(vol->cp);
+			vol->cp = NULL;
+			continue;
+		}
+		vol->cp_pack = (unsigned)p;
+		vol->cp_ver = ver[p];
+	}
+	if (err == -ZF2FS_EFSCORRUPTED && !vol->cp)
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "no valid checkpoint (pack 1: %s; pack 2: "
+			   "%s)", vol->cp_why[0][0] ? vol->cp_why[0] : "bitmaps",
+			   vol->cp_why[1][0] ? vol->cp_why[1] : "bitmaps");
+out:
+	free(blk[0]);
+	free(blk[1]);
+	return err;
+}
+
+/* ---- current segment summaries -------------------------------------------------------- */
+static uint64_t pack_start(const struct zf2fs_vol *vol)
+{
+	return zf2fs_get(vol->sb.cp_blkaddr) + (uint64_t)vol->cp_pack * BPS;
+}
+
+static int journal_counts_ok(struct zf2fs_vol *vol)
+{
+	if (zf2fs_get(vol->nat_journal.n_entries) > ZF2FS_NAT_JOURNAL_ENTRIES ||
+	    zf2fs_get(vol->sit_journal.n_entries) > ZF2FS_SIT_JOURNAL_ENTRIES) {
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: journals, %llu NAT "
+			   "and %llu SIT entries exceed %zu and %zu",
+			   (unsigned long long)zf2fs_get(vol->nat_journal.n_entries),
+			   (unsigned long long)zf2fs_get(vol->sit_journal.n_entries),
+			   (size_t)ZF2FS_NAT_JOURNAL_ENTRIES, (size_t)ZF2FS_SIT_JOURNAL_ENTRIES);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	return 0;
+}
+
+static int load_compacted(struct zf2fs_vol *vol, const struct zf2fs_checkpoint *cp)
+{
+	uint64_t at = pack_start(vol) + zf2fs_get(cp->cp_pack_start_sum);
+	uint64_t end = pack_start(vol) + zf2fs_get(cp->cp_pack_total_block_count) - 1;
+	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
+	size_t off;
+	int err;
+
+	if (!blk)
+		return -ENOMEM;
+	err = zf2fs_vol_read_block(vol, at, blk);
+	if (err)
+		goto out;
+	memcpy(&vol->nat_journal, blk, ZF2FS_SUM_JOURNAL_SIZE);
+	memcpy(&vol->sit_journal, blk + ZF2FS_SUM_JOURNAL_SIZE, ZF2FS_SUM_JOURNAL_SIZE);
+	off = 2 * ZF2FS_SUM_JOURNAL_SIZE;
+	for (int t = ZF2FS_LOG_HOT_DATA; t <= ZF2FS_LOG_COLD_DATA; t++) {
+		uint32_t n = cp->alloc_type[t] == 1 ? BPS : (uint32_t)zf2fs_get(cp->cur_data_blkoff[t]);
+
+		for (uint32_t j = 0; j < n && j < BPS; j++) {
+			if (off + ZF2FS_SUMMARY_SIZE > ZF2FS_BLKSIZE - ZF2FS_SUM_FOOTER_SIZE) {
+				if (++at >= end) {
+					zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: "
+						   "compacted summaries run past the pack");
+					err = -ZF2FS_EFSCORRUPTED;
+					goto out;
+				}
+				err = zf2fs_vol_read_block(vol, at, blk);
+				if (err)
+					goto out;
+				off = 0;
+			}
+			memcpy(&vol->cur_sum[t][j], blk + off, ZF2FS_SUMMARY_SIZE);
+			off += ZF2FS_SUMMARY_SIZE;
+		}
+	}
+	err = journal_counts_ok(vol);
+out:
+	free(blk);
+	return err;
+}
+
+static int restore_node_summary(struct zf2fs_vol *vol, uint32_t segno,
+				struct zf2fs_summary *sum)
+{
+	const uint32_t chunk = 64;
+	struct zf2fs_node *buf;
+	uint64_t start;
+	int err = 0;
+
+	if (segno >= zf2fs_get(vol->sb.segment_count_main))
+		return -ZF2FS_EFSCORRUPTED;
+	buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
+	if (!buf)
+		return -ENOMEM;
+	start = zf2fs_get(vol->sb.main_blkaddr) + (uint64_t)segno * BPS;
+	for (uint32_t i = 0; i < BPS && !err; i += chunk) {
+		err = zf2fs_vol_read_blocks(vol, start + i, chunk, buf);
+		for (uint32_t j = 0; !err && j < chunk; j++) {
+			sum[i + j].nid = buf[j].footer.nid;
+			sum[i + j].version = 0;
+			sum[i + j].ofs_in_node = 0;
+		}
+	}
+	free(buf);
+	return err;
+}
+
+static int load_summaries(struct zf2fs_vol *vol)
+{
+	const struct zf2fs_checkpoint *cp = (const void *)vol->cp;
+	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags);
+	uint64_t total = zf2fs_get(cp->cp_pack_total_block_count);
+	struct zf2fs_summary_block *sb = malloc(sizeof(*sb));
+	int err = 0;
+
+	if (!sb)
+		return -ENOMEM;
+	if (flags & ZF2FS_CP_COMPACT_SUM_FLAG) {
+		err = load_compacted(vol, cp);
+	} else {
+		for (int t = ZF2FS_LOG_HOT_DATA; t <= ZF2FS_LOG_COLD_DATA && !err; t++) {
+			err = zf2fs_vol_read_block(vol, pack_start(vol) +
+						   zf2fs_get(cp->cp_pack_start_sum) + (uint64_t)t, sb);
+			if (err)
+				break;
+			memcpy(vol->cur_sum[t], sb->entries, sizeof(sb->entries));
+			if (t == ZF2FS_LOG_HOT_DATA)
+				vol->nat_journal = sb->journal;
+			if (t == ZF2FS_LOG_COLD_DATA)
+				vol->sit_journal = sb->journal;
+		}
+		if (!err)
+			err = journal_counts_ok(vol);
+	}
+	for (int t = ZF2FS_LOG_HOT_NODE; t <= ZF2FS_LOG_COLD_NODE && !err; t++) {
+		uint64_t addr;
+
+		if (flags & (ZF2FS_CP_UMOUNT_FLAG | ZF2FS_CP_FASTBOOT_FLAG)) {
+			/* the three node summaries sit just before the closing CP block,
+			 * after the data summaries */
+			uint64_t data_end = zf2fs_get(cp->cp_pack_start_sum) +
+					    ((flags & ZF2FS_CP_COMPACT_SUM_FLAG) ? 1 : 3);
+
+			if (total < data_end + 4) {
+				zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: "
+					   "cp_pack_total_block_count %llu leaves no room for node "
+					   "summaries", (unsigned long long)total);
+				err = -ZF2FS_EFSCORRUPTED;
+				break;
+			}
+			addr = pack_start(vol) + total - (ZF2FS_NR_CURSEG + 1) + (uint64_t)t;
+		} else {
+			/* Not in the pack: like the kernel, rebuild each entry from the footer of
+			 * the node block at that position. */
+			err = restore_node_summary(vol, (uint32_t)zf2fs_get(cp->cur_node_segno[t - 3]),
+						   vol->cur_sum[t]);
+			continue;
+		}
+		err = zf2fs_vol_read_block(vol, addr, sb);
+		if (!err)
+			memcpy(vol->cur_sum[t], sb->entries, sizeof(sb->entries));
+	}
+	free(sb);
+	return err;
+}
+
+static void fill_info(struct zf2fs_vol *vol)
+{
+	const struct zf2fs_super *sb = &vol->sb;
+	struct zf2fs_vol_info *in = &vol->info;
+
+	in->blocks_per_seg = BPS;
+	in->segs_per_sec = (uint32_t)zf2fs_get(sb->segs_per_sec);
+	in->secs_per_zone = (uint32_t)zf2fs_get(sb->secs_per_zone);
+	in->main_blkaddr = (uint32_t)zf2fs_get(sb->main_blkaddr);
+	in->main_segs = (uint32_t)zf2fs_get(sb->segment_count_main);
+	in->main_secs = (uint32_t)zf2fs_get(sb->section_count);
+	in->sit_blkaddr = (uint32_t)zf2fs_get(sb->sit_blkaddr);
+	in->sit_blocks = (uint32_t)(zf2fs_get(sb->segment_count_sit) / 2 * BPS);
+	in->nat_blkaddr = (uint32_t)zf2fs_get(sb->nat_blkaddr);
+	in->nat_blocks = (uint32_t)(zf2fs_get(sb->segment_count_nat) / 2 * BPS);
+	in->ssa_blkaddr = (uint32_t)zf2fs_get(sb->ssa_blkaddr);
+	in->max_nid = in->nat_blocks * (uint32_t)ZF2FS_NAT_PER_BLOCK;
+	in->block_count = zf2fs_get(sb->block_count);
+	in->main_end = (uint64_t)in->main_blkaddr + (uint64_t)in->main_segs * BPS;
+	in->features = (uint32_t)zf2fs_get(sb->feature);
+	in->ckpt_flags = (uint32_t)zf2fs_get(((struct zf2fs_checkpoint *)vol->cp)->ckpt_flags);
+	in->cp_pack = vol->cp_pack;
+	in->cp_ver = vol->cp_ver;
+	in->sb_copy = vol->sb_copy;
+}
+
+static void log_quiet(void *arg, enum zf2fs_msg_kind kind, const char *msg)
+{
+	(void)arg; (void)kind; (void)msg;
+}
+
+/* Does the second superblock copy differ from the first (in vol->sb)? */
+static bool backup_differs(struct zf2fs_vol *vol)
+{
+	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
+	bool r = false;
+
+	if (blk && !zf2fs_dev_read(vol->dev[0], blk, ZF2FS_BLKSIZE, ZF2FS_BLKSIZE))
+		r = memcmp(blk + ZF2FS_SUPER_OFFSET, &vol->sb, sizeof(vol->sb)) != 0;
+	free(blk);
+	return r;
+}
+
+/*
+ * The checkpoint packs are found and read through the superblock's fields (cp_blkaddr,
+ * cp_payload, the area sizes).  A first copy with which no pack is valid, while the
+ * second copy (which differs) finds one, is a bad first copy, to be rebuilt from the
+ * second: the kernel reads the first copy and would refuse to mount.
+ */
+static int pick_checkpoint_or_backup(struct zf2fs_vol *vol, unsigned n, int flags)
+{
+	struct zf2fs_log saved = vol->log;
+	bool other = vol->sb_copy == 0 && !vol->sb_copy_bad[1] && backup_differs(vol);
+	char why[sizeof(vol->sb_why[0])];
+	int err;
+
+	if (other)
+		vol->log.fn = log_quiet;   /* reported below, whichever copy fails */
+	err = pick_checkpoint(vol);
+	vol->log = saved;
+	if (!other || err != -ZF2FS_EFSCORRUPTED)
+		return err;
+	snprintf(why, sizeof(why), "no checkpoint pack is valid with it (%.*s)",
+		 (int)sizeof(why) - 48, vol->cp_why[0][0] ? vol->cp_why[0] : vol->cp_why[1]);
+	for (unsigned i = n; i < vol->ndevs; i++) {
+		zf2fs_dev_close(vol->dev[i]);
+		vol->dev[i] = NULL;
+	}
+	vol->ndevs = n;
+	err = pick_super(vol, 1);
+	if (!err)
+		err = map_devices(vol, n, flags);
+	if (!err)
+		err = pick_checkpoint(vol);
+	if (!err) {
+		vol->sb_copy_bad[0] = true;
+		memcpy(vol->sb_why[0], why, sizeof(why));
+	}
+	return err;
+}
+
+static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
+{
+	int err;
+
+	if (zf2fs_dev_size(vol->dev[0]) < 2 * ZF2FS_BLKSIZE) {
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s is too small to hold F2FS (%llu bytes)",
+			   zf2fs_dev_path(vol->dev[0]),
+			   (unsigned long long)zf2fs_dev_size(vol->dev[0]));
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	err = pick_super(vol, 0);
+	if (!err)
+		err = map_devices(vol, n, flags);
+	/* The device list is checked only here: a first copy whose list does not fit the
+	 * volume (a bad path or size) while the second copy's does is a bad first copy, to
+	 * be rebuilt from the second, as the kernel mounts only through a list that fits. */
+	if (err && err != -ENOMEM && vol->sb_copy == 0 && !vol->sb_copy_bad[1]) {
+		char why[sizeof(vol->map_why)];
+
+		memcpy(why, vol->map_why, sizeof(why));
+		for (unsigned i = n; i < vol->ndevs; i++) {
+			zf2fs_dev_close(vol->dev[i]);
+			vol->dev[i] = NULL;
+		}
+		vol->ndevs = n;
+		if (!pick_super(vol, 1) && !map_devices(vol, n, flags)) {
+			vol->sb_copy_bad[0] = true;
+			snprintf(vol->sb_why[0], sizeof(vol->sb_why[0]), "%s", why);
+			err = 0;
+		} else {
+			memcpy(vol->map_why, why, sizeof(why));
+		}
+	}
+	if (err && vol->map_why[0])
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s", vol->map_why);
+	if (!err)
+		err = pick_checkpoint_or_backup(vol, n, flags);
+	if (!err)
+		err = load_summaries(vol);
+	if (!err)
+		fill_info(vol);
+	return err;
+}
+
+static struct zf2fs_vol *vol_alloc(unsigned n, const struct zf2fs_log *log)
+{
+	struct zf2fs_vol *vol;
+
+	if (n < 1 || n > ZF2FS_MAX_DEVICES)
+		return NULL;
+	vol = calloc(1, sizeof(*vol));
+	if (vol)
+		vol->log = log ? *log : (struct zf2fs_log){ .level = 1 };
+	return vol;
+}
+
+ZF2FS_EXPORT int zf2fs_vol_open(const char *const *paths, unsigned n, int flags,
+				const struct zf2fs_log *log, struct zf2fs_vol **ret_vol)
+{
+	struct zf2fs_vol *vol;
+	int err = 0;
+
+	*ret_vol = NULL;
+	vol = vol_alloc(n, log);
+	if (!vol)
+		return n < 1 || n > ZF2FS_MAX_DEVICES ? -EINVAL : -ENOMEM;
+	vol->owns_devs = true;
+	for (unsigned i = 0; i < n && !err; i++) {
+		err = zf2fs_dev_open(paths[i], flags, &vol->log, &vol->dev[i]);
+		if (err)
+			zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s: while opening %s",
+				   strerror(-err), paths[i]);
+		else
+			vol->ndevs = i + 1;
+	}
+	if (!err)
+		err = vol_load(vol, n, flags);
+	if (err) {
+		zf2fs_vol_close(vol);
+		return err;
+	}
+	*ret_vol = vol;
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_vol_open_devs(struct zf2fs_dev *const *devs, unsigned n,
+				     const struct zf2fs_log *log, struct zf2fs_vol **ret_vol)
+{
+	struct zf2fs_vol *vol;
+	int err;
+
+	*ret_vol = NULL;
+	vol = vol_alloc(n, log);
+	if (!vol)
+		return n < 1 || n > ZF2FS_MAX_DEVICES ? -EINVAL : -ENOMEM;
+	for (unsigned i = 0; i < n; i++)
+		vol->dev[i] = devs[i];
+	vol->ndevs = n;
+	err = vol_load(vol, n, 0);
+	if (err) {
+		zf2fs_vol_close(vol);
+		return err;
+	}
+	*ret_vol = vol;
+	return 0;
+}
+
+ZF2FS_EXPORT void zf2fs_vol_close(struct zf2fs_vol *vol)
+{
+	if (!vol)
+		return;
+	if (vol->owns_devs)
+		for (unsigned i = 0; i < vol->ndevs; i++)
+			zf2fs_dev_close(vol->dev[i]);
+	free(vol->cp);
+	free(vol->nat_cache);
+	free(vol->ra_base);
+	free(vol->ra_buf);
+	free(vol->nat_bits);
+	free(vol);
+}
+
+ZF2FS_EXPORT const struct zf2fs_super *zf2fs_vol_super(const struct zf2fs_vol *vol)
+{
+	return &vol->sb;
+}
+
+ZF2FS_EXPORT const struct zf2fs_checkpoint *zf2fs_vol_checkpoint(const struct zf2fs_vol *vol)
+{
+	return (const void *)vol->cp;
+}
+
+ZF2FS_EXPORT const struct zf2fs_vol_info *zf2fs_vol_info(const struct zf2fs_vol *vol)
+{
+	return &vol->info;
+}
+
+ZF2FS_EXPORT const char *zf2fs_vol_super_problem(const struct zf2fs_vol *vol, int i)
+{
+	return (i == 0 || i == 1) && vol->sb_copy_bad[i] ? vol->sb_why[i] : "";
+}
+
+ZF2FS_EXPORT const char *zf2fs_vol_cp_problem(const struct zf2fs_vol *vol, int i)
+{
+	return (i == 0 || i == 1) && vol->cp_pack_bad[i] ? vol->cp_why[i] : "";
+}
+
+ZF2FS_EXPORT bool zf2fs_vol_cp_kernel_refuses(const struct zf2fs_vol *vol, int i)
+{
+	return (i == 0 || i == 1) && vol->cp_pack_refused[i];
+}
+
+ZF2FS_EXPORT int zf2fs_vol_cp_pack_version(const struct zf2fs_vol *vol, int i,
+					   uint64_t *ret_ver)
+{
+	if ((i != 0 && i != 1) || !vol->cp_pack_sealed[i])
+		return -ZF2FS_EFSCORRUPTED;
+	*ret_ver = vol->cp_pack_ver[i];
+	return 0;
+}
+
+ZF2FS_EXPORT struct zf2fs_dev *zf2fs_vol_dev(const struct zf2fs_vol *vol, unsigned i)
+{
+	return i < vol->ndevs ? vol->dev[i] : NULL;
+}
+
+ZF2FS_EXPORT unsigned zf2fs_vol_ndevs(const struct zf2fs_vol *vol)
+{
+	return vol->ndevs;
+}
+
+/* ---- NAT --------------------------------------------------------------------------------- */
+ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_addr(const struct zf2fs_vol *vol, uint32_t idx)
+{
+	/* NAT copies alternate by segment: pair k holds copy 0 then copy 1 of its blocks. */
+	uint64_t addr = vol->info.nat_blkaddr + (uint64_t)(idx / BPS) * 2 * BPS + idx % BPS;
+
+	if (zf2fs_hbit_test(vol->nat_bitmap, idx))
+		addr += BPS;
+	return addr;
+}
+
+ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_addr(const struct zf2fs_vol *vol, uint32_t idx)
+{
+	uint64_t addr = vol->info.sit_blkaddr + idx;
+
+	if (zf2fs_hbit_test(vol->sit_bitmap, idx))
+		addr += vol->info.sit_blocks;
+	return addr;
+}
+
+ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_nat_journal(const struct zf2fs_vol *vol)
+{
+	return &vol->nat_journal;
+}
+
+ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_sit_journal(const struct zf2fs_vol *vol)
+{
+	return &vol->sit_journal;
+}
+
+ZF2FS_EXPORT int zf2fs_vol_nat_override(struct zf2fs_vol *vol, uint32_t nid, uint32_t ino,
+				       uint32_t blkaddr)
+{
+	if (nid >= vol->info.max_nid)
+		return -EINVAL;
+	if (vol->n_nat_fix >= sizeof(vol->nat_fix) / sizeof(vol->nat_fix[0]))
+		return -ENOSPC;
+	vol->nat_fix[vol->n_nat_fix].nid = nid;
+	vol->nat_fix[vol->n_nat_fix].ino = ino;
+	vol->nat_fix[vol->n_nat_fix++].blkaddr = blkaddr;
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
+				      struct zf2fs_nat_info *ret)
+{
+	uint32_t n = (uint32_t)zf2fs_get(vol->nat_journal.n_entries);
+	const struct zf2fs_nat_block *blk;
+	const struct zf2fs_nat_entry *e;
+	uint64_t addr;
+	int err;
+
+	memset(ret, 0, sizeof(*ret));
+	if (nid >= vol->info.max_nid)
+		return -EINVAL;
+	for (unsigned i = 0; i < vol->n_nat_fix; i++) {
+		if (vol->nat_fix[i].nid == nid) {
+			ret->ino = vol->nat_fix[i].ino;
+			ret->blkaddr = vol->nat_fix[i].blkaddr;
+			return 0;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct zf2fs_nat_journal_entry *je = &vol->nat_journal.nat.entries[i];
+
+		if (zf2fs_get(je->nid) == nid) {
+			ret->ino = (uint32_t)zf2fs_get(je->ne.ino);
+			ret->blkaddr = (uint32_t)zf2fs_get(je->ne.block_addr);
+			ret->version = je->ne.version;
+			ret->in_journal = true;
+			return 0;
+		}
+	}
+	addr = zf2fs_vol_nat_block_addr(vol, zf2fs_nat_block_index(nid));
+	if (!vol->nat_cache) {
+		vol->nat_cache = malloc(ZF2FS_BLKSIZE);
+		if (!vol->nat_cache)
+			return -ENOMEM;
+		vol->nat_cache_addr = UINT64_MAX;
+	}
+	if (vol->nat_cache_addr != addr) {
+		vol->nat_cache_addr = UINT64_MAX;
+		err = zf2fs_vol_read_block(vol, addr, vol->nat_cache);
+		if (err)
+			return err;
+		vol->nat_cache_addr = addr;
+	}
+	blk = (const struct zf2fs_nat_block *)vol->nat_cache;
+	e = &blk->entries[zf2fs_nat_entry_index(nid)];
+	ret->ino = (uint32_t)zf2fs_get(e->ino);
+	ret->blkaddr = (uint32_t)zf2fs_get(e->block_addr);
+	ret->version = e->version;
+	return 0;
+}
+
+/* ---- SIT --------------------------------------------------------------------------------- */
+int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, void *arg)
+{
+	uint32_t segs = vol->info.main_segs;
+	uint32_t nblocks = zf2fs_sit_blocks(segs);
+	const uint32_t chunk = 64;   /* 256 KiB per read: sequential enough, small peak memory */
+	uint8_t *buf;
+	uint32_t n = (uint32_t)zf2fs_get(vol->sit_journal.n_entries);
+	int err = 0;
+
+	if (nblocks > vol->info.sit_blocks) {
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt superblock: SIT area of %u blocks "
+			   "cannot cover %u segments", vol->info.sit_blocks, segs);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
+	if (!buf)
+		return -ENOMEM;
+	/* Runs of blocks that live in the same copy are contiguous on disk. */
+	for (uint32_t i = 0; i < nblocks && !err;) {
+		uint64_t addr = zf2fs_vol_sit_block_addr(vol, i);
+		uint32_t run = 1;
+
+		while (run < chunk && i + run < nblocks &&
+		       zf2fs_vol_sit_block_addr(vol, i + run) == addr + run)
+			run++;
+		err = zf2fs_vol_read_blocks(vol, addr, run, buf);
+		for (uint32_t b = 0; !err && b < run; b++) {
+			uint32_t first = zf2fs_sit_block_segno(i + b, 0);
+			uint32_t cnt = segs - first < ZF2FS_SIT_PER_BLOCK ? segs - first :
+				       (uint32_t)ZF2FS_SIT_PER_BLOCK;
+
+			/* a SIT block holds 4070 bytes of entries: step by whole blocks */
+			err = ops->block(arg, i + b, first, cnt, (const struct zf2fs_sit_entry *)
+					 (buf + (size_t)b * ZF2FS_BLKSIZE));
+		}
+		i += run;
+	}
+	for (uint32_t j = 0; !err && j < n && j < ZF2FS_SIT_JOURNAL_ENTRIES; j++) {
+		const struct zf2fs_sit_journal_entry *je = &vol->sit_journal.sit.entries[j];
+		uint32_t segno = (uint32_t)zf2fs_get(je->segno);
+
+		if (segno < segs)
+			err = ops->journal(arg, segno, &je->se);
+	}
+	free(buf);
+	return err;
+}
+
+static int flat_block(void *arg, uint32_t idx, uint32_t first, uint32_t cnt,
+		      const struct zf2fs_sit_entry *src)
+{
+	struct zf2fs_sit_entry *out = arg;
+
+	(void)idx;
+	memcpy(&out[first], src, cnt * sizeof(*out));
+	return 0;
+}
+
+static int flat_journal(void *arg, uint32_t segno, const struct zf2fs_sit_entry *se)
+{
+	struct zf2fs_sit_entry *out = arg;
+
+	out[segno] = *se;
+	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_vol_load_sit(struct zf2fs_vol *vol, struct zf2fs_sit_entry **ret)
+{
+	static const struct zf2fs_sit_scan_ops ops = { flat_block, flat_journal };
+	uint32_t segs = vol->info.main_segs;
+	struct zf2fs_sit_entry *out = calloc(segs ? segs : 1, sizeof(*out));
+	int err;
+
+	*ret = NULL;
+	if (!out)
+		return -ENOMEM;
+	err = zf2fs_sit_scan(vol, &ops, out);
+	if (err) {
+		free(out);
+		return err;
+	}
+	*ret = out;
+	return 0;
+}
+
+/* ---- summaries ----------------------------------------------------------------------------- */
+ZF2FS_EXPORT void zf2fs_vol_curseg(const struct zf2fs_vol *vol, int type, uint32_t *segno,
+				   uint32_t *blkoff)
+{
+	const struct zf2fs_checkpoint *cp = (const void *)vol->cp;
+
+	if (type >= ZF2FS_LOG_HOT_NODE) {
+		*segno = (uint32_t)zf2fs_get(cp->cur_node_segno[type - ZF2FS_LOG_HOT_NODE]);
+		*blkoff = (uint32_t)zf2fs_get(cp->cur_node_blkoff[type - ZF2FS_LOG_HOT_NODE]);
+	} else {
+		*segno = (uint32_t)zf2fs_get(cp->cur_data_segno[type]);
+		*blkoff = (uint32_t)zf2fs_get(cp->cur_data_blkoff[type]);
+	}
+}
+
+ZF2FS_EXPORT const struct zf2fs_summary *zf2fs_vol_curseg_summary(const struct zf2fs_vol *vol,
+								 int type)
+{
+	return vol->cur_sum[type];
+}
+
+/* The one rule for volumes without a summary area: a read-only volume (the ro feature)
+ * has none, its ssa_blkaddr names the first main-area block.  Only its current logs'
+ * summaries exist, in the checkpoint. */
+ZF2FS_EXPORT bool zf2fs_vol_has_ssa(const struct zf2fs_vol *vol)
+{
+	return !(vol->info.features & ZF2FS_FEAT_RO) && zf2fs_get(vol->sb.segment_count_ssa) &&
+	       vol->info.ssa_blkaddr < vol->info.main_blkaddr;
+}
+
+ZF2FS_EXPORT int zf2fs_vol_segment_summary(struct zf2fs_vol *vol, uint32_t segno,
+					   struct zf2fs_summary_block *ret)
+{
+	bool ro = vol->info.features & ZF2FS_FEAT_RO;
+
+	if (segno >= vol->info.main_segs)
+		return -EINVAL;
+	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+		uint32_t s, off;
+
+		/* a read-only volume writes through hot data and hot node only; its other
+		 * logs point at one of their segments and hold no summary of it */
+		if (ro && t != ZF2FS_LOG_HOT_DATA && t != ZF2FS_LOG_HOT_NODE)
+			continue;
+		zf2fs_vol_curseg(vol, t, &s, &off);
+		if (s == segno) {
+			memset(ret, 0, sizeof(*ret));
+			memcpy(ret->entries, vol->cur_sum[t], sizeof(ret->entries));
+			ret->footer.entry_type = t >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE :
+					       ZF2FS_SUM_TYPE_DATA;
+			return 0;
+		}
+	}
+	if (!zf2fs_vol_has_ssa(vol))
+		return -ENODATA;
+	return zf2fs_vol_read_block(vol, (uint64_t)vol->info.ssa_blkaddr + segno, ret);
+}
