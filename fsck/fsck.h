@@ -141,7 +141,7 @@ struct fsck_ctx {
 	struct lost_slot *lost;          /* pass 4: cleared slots, to restore at its end */
 	size_t nlost, cap_lost;
 	int32_t curseg_fix[ZF2FS_NR_CURSEG];  /* pass 7: new write position, -1 = keep */
-	/* zoned volumes (pass8_zoned.c; loaded by pass 7, which needs the capacities) */
+	/* zoned volumes (pass_zoned.c; loaded by pass 7, which needs the capacities) */
 	bool zones_loaded;
 	int zones_err;                   /* -ENODEV: no zoned device (an image file) */
 	struct zf2fs_sec_zone *zones;    /* per main section, on the devices themselves */
@@ -149,7 +149,7 @@ struct fsck_ctx {
 	bool zone_cap_known;             /* not zoned, or the devices gave the capacity */
 	uint32_t zone_unusable;          /* blocks of each section past its zone's capacity */
 
-	/* quota (pass9_quota.c): usage per user, group and project id, charged by pass 4 */
+	/* quota (pass_quota.c): usage per user, group and project id, charged by pass 4 */
 	bool quota_on;
 	struct zf2fs_quota_usage quota_use[3];
 	bool quota_clear_flag;           /* the files are right now: drop quota_need_fsck */
@@ -401,7 +401,7 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		const struct dentry_ref *ref, uint8_t hint);
 uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_ref *ref);
 
-/* pass4_fields.c: inode fields checked by check_inode; 0 or a negative errno (the caller
+/* pass_fields.c: inode fields checked by check_inode; 0 or a negative errno (the caller
  * frees *@copyp).  inode_xattr_size_ok: the inline xattr size the kernel accepts;
  * peer_extra_isize: the extra size most inodes after the root share (0: none found). */
 int check_extra_attr_flag(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node **nodep,
@@ -416,7 +416,7 @@ uint16_t peer_extra_isize(struct fsck_ctx *ctx);
 struct zf2fs_node *inode_fix_copy(struct fsck_ctx *ctx, uint32_t ino,
 				  const struct zf2fs_node **node, struct zf2fs_node **copy);
 
-/* pass4_dentry_restore.c: 1 with *@ret_blk set when a valid hot data block nobody owns
+/* pass_dentry_restore.c: 1 with *@ret_blk set when a valid hot data block nobody owns
  * yet has a summary naming slot @ofs of node @nid; 0 when none; negative errno. */
 int dentry_block_lost(struct fsck_ctx *ctx, uint32_t nid, uint32_t ofs, uint64_t *ret_blk);
 void dentry_restore_free(struct fsck_ctx *ctx);

@@ -4,7 +4,7 @@
  *
  * The context, the list of passes and the exit code live here (the options in options.c,
  * the superblock tuning they may ask for in tune.c); the passes
- * (pass*.c) find problems, problem.c decides what to do about them, repair.c writes.
+ * (pass_*.c, named for what they check) find problems, problem.c decides what to do about them, repair.c writes.
  */
 #include "config.h"
 #include <errno.h>
@@ -28,7 +28,10 @@
 
 /* One table for the passes: the banners, their numbers (the PP of the problem codes each
  * pass reports, 0xPPNNNN) and the order come from here.  Pass 5 (directories) runs inside
- * pass 4's walk, and pass 9 (quota) before 7 (accounting), whose counts it may change. */
+ * pass 4's walk, and pass 9 (quota) before 7 (accounting), whose counts it may change.
+ * A number is part of every problem code the pass reports, which scripts and the fsck
+ * corpus match, so numbers stay fixed while the order may change; the pass files are
+ * named for what they check (pass_*.c), not numbered. */
 static const struct {
 	const char *num;
 	const char *name;

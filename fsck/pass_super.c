@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pass1_super.c - passes 1 and 2: superblocks and checkpoint packs.
+ * pass_super.c - passes 1 and 2: superblocks and checkpoint packs.
  *
  * The volume was opened with a superblock copy and a checkpoint pack that the kernel would
  * accept (lib/read/volume.c); here the copy or pack that was rejected is reported.  A bad

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pass9_quota.c - quota usage against the quota files (quota_ino feature).
+ * pass_quota.c - quota usage against the quota files (quota_ino feature).
  *
  * Pass 4 charges every inode it checks (quota files excepted, as the kernel never charges
  * them) to its user, group and project id: one inode and the bytes of every block it owns

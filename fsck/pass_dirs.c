@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pass5_dirs.c - pass 5: the entries of one directory.
+ * pass_dirs.c - pass 5: the entries of one directory.
  *
  * For every used slot of every dentry block (or of the inline dentry area): the name must
  * fit its slots and hold neither '/' nor NUL (in an encrypted directory, whose names are

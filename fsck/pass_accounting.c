@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pass7_accounting.c - pass 7: what the volume records against what was found.
+ * pass_accounting.c - pass 7: what the volume records against what was found.
  *
  * Each block owned by a node (pass 4) must be marked valid in its segment's SIT entry and
  * nothing else may be (pass 4 already checked each owned block's summary entry); the current segments must have nothing valid at or

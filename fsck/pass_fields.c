@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pass4_fields.c - pass 4: inode fields the kernel reads at iget that no file type or
+ * pass_fields.c - pass 4: inode fields the kernel reads at iget that no file type or
  * block map decides: the extra attribute flag and its size, the inline data-exists bit,
  * i_flags the volume's features rule out, a regular file's i_gc_failures.
  *
- * Called by check_inode (pass4_tree.c) on the inode as read, or on its copy with the
+ * Called by check_inode (pass_tree.c) on the inode as read, or on its copy with the
  * repairs made so far; a repair changes both the queued inode and that copy, which the
  * rest of the check reads.  Builds nothing for later phases.
  */

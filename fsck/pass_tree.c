@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pass4_tree.c - pass 4: every inode reachable from the root, and its block tree.
+ * pass_tree.c - pass 4: every inode reachable from the root, and its block tree.
  *
  * Walks the directory tree breadth first from the root (directories are queued, never
  * recursed into, so depth cannot exhaust the stack), then the orphan list.  Each inode is
  * checked once: mode, extra attributes, checksum, inline data, xattr node, and its block
  * tree (node footers, addresses inside the main area, no block owned twice), and its
  * i_blocks against what was counted (flags and fields the kernel reads at iget:
- * pass4_fields.c; dentry blocks a directory lost its pointer to: pass4_dentry_restore.c).
- * Directory contents are pass 5's (pass5_dirs.c), called from here for each queued
+ * pass_fields.c; dentry blocks a directory lost its pointer to: pass_dentry_restore.c).
+ * Directory contents are pass 5's (pass_dirs.c), called from here for each queued
  * directory.
  *
  * Builds: nid_flags (REACHED, INODE, DIR, CHECKED), links (names per inode), subdirs,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pass6_links.c - pass 6: connectivity and link counts.
+ * pass_links.c - pass 6: connectivity and link counts.
  *
  * An inode that no name reaches (and that is not on the orphan list) is reconnected to
  * lost+found as "#<ino>" (a root without lost+found gets a new one).  A node the NAT holds but no file reaches is released.  Then every

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pass3_tables.c - pass 3: the SIT and NAT as recorded.
+ * pass_tables.c - pass 3: the SIT and NAT as recorded.
  *
  * Loads every main segment's SIT entry (journal applied; all-zero SIT blocks take no
  * memory) and every NAT entry (journal applied, live copies) into memory, and checks each on its own: a SIT valid count must

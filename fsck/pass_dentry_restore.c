@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pass4_dentry_restore.c - pass 4: dentry blocks a directory lost its pointer to.
+ * pass_dentry_restore.c - pass 4: dentry blocks a directory lost its pointer to.
  *
  * A directory's dentry blocks are written to the hot data log (the kernel's segment type
  * for directory data), each with a summary entry naming the directory and the slot that

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * pass8_zoned.c - pass 8: the zones under a zoned volume against the checkpoint.
+ * pass_zoned.c - pass 8: the zones under a zoned volume against the checkpoint.
  *
  * Only for volumes with the blkzoned feature opened on their zoned block devices; on an
  * image file (or a build without libzbd) the zone state cannot be read, and one line says
