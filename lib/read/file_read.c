@@ -21,7 +21,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
-#include "format/compress_p.h"
+#include "read/file_read_p.h"
 #include "read/volume_p.h"
 #include "format/why_p.h"
 

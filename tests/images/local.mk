@@ -53,3 +53,6 @@ EXTRA_DIST += tests/images/resize.sh tests/images/resize_multi.sh
 # the tools on what Linux writes: fscrypt, casefold, verity, compression, pinned files
 TESTS += tests/images/encrypted.sh
 EXTRA_DIST += tests/images/encrypted.sh
+# lib/'s layer folders and the direction of their includes
+TESTS += tests/images/lib_layers.sh
+EXTRA_DIST += tests/images/lib_layers.sh

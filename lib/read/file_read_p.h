@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * compress_p.h - lib/read/file_read_compr.c for lib/read/file_read.c: the contents of a compressed
- * file, cluster by cluster.
+ * file_read_p.h - what lib/read/file_read.c and lib/read/file_read_compr.c share: the
+ * contents of a compressed file, cluster by cluster, and the holes between pieces.
  */
-#ifndef ZF2FS_COMPRESS_P_H
-#define ZF2FS_COMPRESS_P_H
+#ifndef ZF2FS_FILE_READ_P_H
+#define ZF2FS_FILE_READ_P_H
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/file.h"
