@@ -7,7 +7,7 @@
  * segment ranges, the usable segments of zoned devices whose zone capacity is below the
  * zone size, and the reserved and overprovision segment counts.  The area maths match
  * mkfs.f2fs 1.15 (so images line up field by field with the reference tool); the space
- * policy follows f2fs-tools 1.16 (../shared/specs/layout.md), including -Z.
+ * policy follows f2fs-tools 1.16 (docs/layout.md), including -Z.
  *
  * No I/O and no state: everything comes in through the arguments.
  */

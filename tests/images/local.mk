@@ -1,6 +1,6 @@
 # Image tests: our mkfs.f2fs checked against the reference f2fs-tools 1.15
 # (fsck must find every image clean; the area layout must match theirs) and
-# against the reserved/overprovision rules of ../shared/specs/layout.md.
+# against the reserved/overprovision rules of docs/layout.md.
 # The scripts find our tools through $top_builddir (AM_TESTS_ENVIRONMENT),
 # write only under $TMPDIR, and exit 77 when the reference tools are missing.
 IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_errors.sh tests/images/fsck_cases.sh \

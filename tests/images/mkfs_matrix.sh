@@ -7,7 +7,7 @@
 #   (c) layout parity: the reference mkfs.f2fs, given the same size and
 #       options, lays out the same areas (addresses and segment counts);
 #   (d) reserved/overprovision/user_block_count follow f2fs-tools 1.16's
-#       rules (../shared/specs/layout.md): computed here from the spec for
+#       rules (docs/layout.md): computed here from the spec for
 #       every configuration, and compared with the spec's published table
 #       where the configuration is one of its rows.
 # Prints "ok N - <config>" / "not ok N - <config>: reason" per configuration.

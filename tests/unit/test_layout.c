@@ -3,7 +3,7 @@
  * test_layout.c - the layout maths against published figures.
  *
  * Area sizes and addresses are those mkfs.f2fs 1.15 writes; reserved and overprovision
- * counts are the f2fs-tools 1.16 figures of ../shared/specs/layout.md, including the
+ * counts are the f2fs-tools 1.16 figures of docs/layout.md, including the
  * zoned examples of the configurable-reserved-sections patch.
  */
 #include <errno.h>

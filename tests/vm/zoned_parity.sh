@@ -2,7 +2,7 @@
 # zoned_parity.sh - layout parity with Debian's mkfs.f2fs 1.15 on the same
 # emulated zoned devices, in one boot: a conventional disk + NVMe ZNS pair
 # with 64 MiB zones of 62 MiB capacity (512 MiB + 4 GiB, the pair of the
-# zoned table in ../shared/specs/layout.md) and one with 8 MiB zones of
+# zoned table in docs/layout.md) and one with 8 MiB zones of
 # 6 MiB.  Both tools format each pair in the guest; dump.f2fs reads both
 # superblocks and the area layout must be equal field by field (block and
 # segment counts, every area address, segments per section, devices).
