@@ -13,7 +13,7 @@
 #     100,000 files and was slower than linear beyond); $FILES_IMG names a ready image
 #     instead (it is not removed).
 #
-# Measured here (load average 9-12 from other work on 2 cores): see README.md, Benchmarks.
+# Measured here (load average 9-12 from other work on 2 cores): see docs/benchmarks.md.
 # The 10 million case: FILES=10000000 (5-16 minutes to make, 39 GiB in use, then
 # about 25 minutes of fsck runs, most of them the reference's).
 # For each volume and tool: the boot-time check of a clean volume (ours -a; the

@@ -18,7 +18,7 @@
 # 64 MiB section), so it runs PATCH_AUTO_OPS (default 20000) writes only; and both
 # variants side by side (--compare reserved=auto,8 --equal-op, two threads) on a file
 # of 58,300 MiB, the size at which the model's automatic reserve gives the patch's WAF
-# of 222 (see README): the wall-clock target, under 60 s for both.
+# of 222 (see docs/gc-simulate.md): the wall-clock target, under 60 s for both.
 #
 #   sh bench/gc-sim.sh [BUILDDIR]       (OPS=... to change the overwrite count; PATCH=0
 #                                         skips the patch's cases, PATCH=only runs them)
