@@ -54,14 +54,14 @@ ZF2FS_EXPORT int zf2fs_dentry_view_inline(const struct zf2fs_node *inode, uint32
 
 ZF2FS_EXPORT uint8_t zf2fs_mode_to_ftype(uint32_t mode)
 {
-	switch (mode & 0170000) {
-	case 0100000: return ZF2FS_FT_REG_FILE;
-	case 0040000: return ZF2FS_FT_DIR;
-	case 0020000: return ZF2FS_FT_CHRDEV;
-	case 0060000: return ZF2FS_FT_BLKDEV;
-	case 0010000: return ZF2FS_FT_FIFO;
-	case 0140000: return ZF2FS_FT_SOCK;
-	case 0120000: return ZF2FS_FT_SYMLINK;
+	switch (zf2fs_mode_type(mode)) {
+	case ZF2FS_S_IFREG: return ZF2FS_FT_REG_FILE;
+	case ZF2FS_S_IFDIR: return ZF2FS_FT_DIR;
+	case ZF2FS_S_IFCHR: return ZF2FS_FT_CHRDEV;
+	case ZF2FS_S_IFBLK: return ZF2FS_FT_BLKDEV;
+	case ZF2FS_S_IFIFO: return ZF2FS_FT_FIFO;
+	case ZF2FS_S_IFSOCK: return ZF2FS_FT_SOCK;
+	case ZF2FS_S_IFLNK: return ZF2FS_FT_SYMLINK;
 	default: return ZF2FS_FT_UNKNOWN;
 	}
 }
@@ -69,15 +69,15 @@ ZF2FS_EXPORT uint8_t zf2fs_mode_to_ftype(uint32_t mode)
 ZF2FS_EXPORT uint32_t zf2fs_ftype_to_mode(uint8_t ftype, uint32_t mode)
 {
 	static const uint32_t fmt[ZF2FS_FT_MAX] = {
-		[ZF2FS_FT_REG_FILE] = 0100000, [ZF2FS_FT_DIR] = 0040000,
-		[ZF2FS_FT_CHRDEV] = 0020000, [ZF2FS_FT_BLKDEV] = 0060000,
-		[ZF2FS_FT_FIFO] = 0010000, [ZF2FS_FT_SOCK] = 0140000,
-		[ZF2FS_FT_SYMLINK] = 0120000,
+		[ZF2FS_FT_REG_FILE] = ZF2FS_S_IFREG, [ZF2FS_FT_DIR] = ZF2FS_S_IFDIR,
+		[ZF2FS_FT_CHRDEV] = ZF2FS_S_IFCHR, [ZF2FS_FT_BLKDEV] = ZF2FS_S_IFBLK,
+		[ZF2FS_FT_FIFO] = ZF2FS_S_IFIFO, [ZF2FS_FT_SOCK] = ZF2FS_S_IFSOCK,
+		[ZF2FS_FT_SYMLINK] = ZF2FS_S_IFLNK,
 	};
 
 	if (ftype >= ZF2FS_FT_MAX || !fmt[ftype])
 		return mode;
-	return (mode & ~0170000u) | fmt[ftype];
+	return (mode & ~ZF2FS_S_IFMT) | fmt[ftype];
 }
 
 ZF2FS_EXPORT bool zf2fs_dentry_slot_used(const struct zf2fs_dentry_view *v, uint32_t slot)

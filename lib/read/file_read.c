@@ -25,10 +25,6 @@
 #include "read/volume_p.h"
 #include "format/why_p.h"
 
-#define S_FMT   0170000u
-#define S_REG   0100000u
-#define S_DIR   0040000u
-#define S_LNK   0120000u
 
 #define MAX_LINKS_FOLLOWED 40
 #define RUN_MAX 64u   /* blocks read in one request */
@@ -294,7 +290,7 @@ ZF2FS_EXPORT int zf2fs_file_read(struct zf2fs_vol *vol, const struct zf2fs_node 
 
 	r.ino = (uint32_t)zf2fs_get(inode->footer.ino);
 	r.size = zf2fs_get(inode->i.i_size);
-	if ((mode & S_FMT) != S_REG && (mode & S_FMT) != S_LNK)
+	if (zf2fs_mode_type(mode) != ZF2FS_S_IFREG && zf2fs_mode_type(mode) != ZF2FS_S_IFLNK)
 		return zf2fs_set_why(why, whylen, -EINVAL, "inode %u is neither a regular file nor a "
 			    "symlink (mode 0%o)", r.ino, mode);
 	if (zf2fs_inode_geometry(&inode->i, vol->info.features, &g))
@@ -420,7 +416,7 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 	uint8_t type = 0, *blk;
 	int found = 0, err = 0;
 
-	if (((uint32_t)zf2fs_get(dir->i.i_mode) & S_FMT) != S_DIR)
+	if (zf2fs_inode_type(&dir->i) != ZF2FS_S_IFDIR)
 		return zf2fs_set_why(why, whylen, -ENOTDIR, "inode %u is not a directory", dino);
 	/* an encrypted directory's names are ciphertext: a name is given as the hex of its
 	 * stored bytes; the kernel hashes those bytes, unless the directory is casefolded

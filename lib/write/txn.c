@@ -36,9 +36,6 @@
 #include "read/volume_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
-#define S_IFMT_  0170000u
-#define S_IFDIR_ 0040000u
-#define S_IFREG_ 0100000u
 
 static size_t ix_hash(uint64_t key, size_t cap)
 {
@@ -588,7 +585,7 @@ int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node **ret)
 
 	if (err)
 		return err;
-	if (((uint32_t)zf2fs_get((*ret)->i.i_mode) & S_IFMT_) != S_IFDIR_)
+	if (zf2fs_inode_type(&(*ret)->i) != ZF2FS_S_IFDIR)
 		return -ENOTDIR;
 	if ((*ret)->i.i_advise & ZF2FS_ADVISE_ENCRYPT)
 		return -EOPNOTSUPP;
@@ -714,7 +711,7 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 				  uint32_t mode, const void *data, size_t len, uint32_t *ret_ino)
 {
 	size_t nlen = strlen(name);
-	bool is_dir = (mode & S_IFMT_) == S_IFDIR_;
+	bool is_dir = zf2fs_mode_type(mode) == ZF2FS_S_IFDIR;
 	struct zf2fs_node *dn, *n;
 	struct zf2fs_inode_geom g;
 	uint32_t ino;
@@ -725,7 +722,7 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 		return nlen ? -ENAMETOOLONG : -EINVAL;
 	if (memchr(name, '/', nlen) || !strcmp(name, ".") || !strcmp(name, ".."))
 		return -EINVAL;
-	if (!is_dir && (mode & S_IFMT_) != S_IFREG_)
+	if (!is_dir && zf2fs_mode_type(mode) != ZF2FS_S_IFREG)
 		return -EINVAL;
 	if (is_dir && (data || len))
 		return -EINVAL;
@@ -848,7 +845,7 @@ ZF2FS_EXPORT int zf2fs_txn_link(struct zf2fs_txn *t, uint32_t dir, const char *n
 		err = get_node(t, ino, &n);
 	if (err)
 		return err;
-	if (((uint32_t)zf2fs_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_)
+	if (zf2fs_inode_type(&n->i) == ZF2FS_S_IFDIR)
 		return -EPERM;   /* no hard links to directories */
 	err = add_dentry(t, dir, dn, name, len, ino, zf2fs_mode_to_ftype((uint32_t)zf2fs_get(n->i.i_mode)));
 	if (err)
@@ -940,7 +937,7 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char 
 		err = get_node(t, ino, &n);
 	if (err)
 		return err;
-	is_dir = ((uint32_t)zf2fs_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_;
+	is_dir = zf2fs_inode_type(&n->i) == ZF2FS_S_IFDIR;
 	if (created_here(t, ino))
 		return -EBUSY;   /* queued blocks would still point at it */
 	if (is_dir) {
