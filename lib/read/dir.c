@@ -85,6 +85,65 @@ ZF2FS_EXPORT bool zf2fs_dentry_slot_used(const struct zf2fs_dentry_view *v, uint
 	return slot < v->nr && zf2fs_dentry_bit_test(v->bitmap, slot);
 }
 
+/* The blocks of bucket it->bucket of level it->level. */
+static void bucket_blocks(struct zf2fs_bucket_iter *it)
+{
+	it->next = zf2fs_dir_bucket_start(it->level, it->dir_level, it->bucket);
+	it->end = it->next + zf2fs_dir_bucket_blocks(it->level);
+}
+
+/* The buckets of level it->level the walk takes, and the first one's blocks. */
+static void level_buckets(struct zf2fs_bucket_iter *it)
+{
+	uint64_t n = zf2fs_dir_buckets(it->level, it->dir_level);
+
+	it->bucket = it->every ? 0 : zf2fs_dir_hash_bucket(it->hash, it->level, it->dir_level);
+	it->last = it->every ? n - 1 : it->bucket;
+	bucket_blocks(it);
+}
+
+static void iter_start(struct zf2fs_bucket_iter *it, uint32_t hash, bool every,
+		       uint32_t dir_level, uint32_t depth, uint64_t nblocks)
+{
+	*it = (struct zf2fs_bucket_iter){
+		.depth = depth < ZF2FS_MAX_DIR_HASH_DEPTH ? depth : ZF2FS_MAX_DIR_HASH_DEPTH,
+		.dir_level = dir_level, .hash = hash, .every = every, .nblocks = nblocks,
+	};
+	if (it->depth)
+		level_buckets(it);
+}
+
+ZF2FS_EXPORT void zf2fs_bucket_iter_init(struct zf2fs_bucket_iter *it, uint32_t hash,
+					 uint32_t dir_level, uint32_t depth, uint64_t nblocks)
+{
+	iter_start(it, hash, false, dir_level, depth, nblocks);
+}
+
+ZF2FS_EXPORT void zf2fs_bucket_iter_all(struct zf2fs_bucket_iter *it, uint32_t dir_level,
+					uint32_t depth, uint64_t nblocks)
+{
+	iter_start(it, 0, true, dir_level, depth, nblocks);
+}
+
+ZF2FS_EXPORT bool zf2fs_bucket_iter_next(struct zf2fs_bucket_iter *it)
+{
+	while (it->next == it->end) {
+		if (it->bucket < it->last) {
+			it->bucket++;   /* the buckets of a level follow each other */
+			it->end += zf2fs_dir_bucket_blocks(it->level);
+		} else if (it->level + 1 < it->depth) {
+			it->level++;
+			level_buckets(it);
+		} else {
+			return false;
+		}
+	}
+	if (it->next >= it->nblocks)
+		return false;
+	it->block = it->next++;
+	return true;
+}
+
 static int scan_view(const struct zf2fs_dentry_view *v, int64_t block,
 		     int (*fn)(void *, const struct zf2fs_dentry_info *),
 		     int (*bad)(void *, int64_t, uint32_t, const char *), void *arg)

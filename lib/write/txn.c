@@ -606,44 +606,47 @@ static bool slot_names(const struct zf2fs_dentry_view *v, uint32_t i, const char
 	       i + zf2fs_dentry_slots((uint32_t)len) <= v->nr && !memcmp(v->filename[i], name, len);
 }
 
+/* Dentry blocks of directory @dn: its size in blocks. */
+static uint64_t dir_nblocks(const struct zf2fs_node *dn)
+{
+	return (zf2fs_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+}
+
 /* Whether @name is already in @dir, looking at the queued blocks first. */
 static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		       const char *name, size_t len, uint32_t hash)
 {
-	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
-	uint64_t nblocks = (zf2fs_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	struct zf2fs_bucket_iter it;
 
-	for (uint32_t level = 0; level < depth && level < ZF2FS_MAX_DIR_HASH_DEPTH; level++) {
-		uint64_t b = zf2fs_dir_bucket_start(level, dl, hash % zf2fs_dir_buckets(level, dl));
+	zf2fs_bucket_iter_init(&it, hash, dn->i.i_dir_level,
+			       (uint32_t)zf2fs_get(dn->i.i_current_depth), dir_nblocks(dn));
+	while (zf2fs_bucket_iter_next(&it)) {
+		struct zf2fs_dentry_view v;
+		struct tdata *d = find_data(t, dir, it.block);
+		uint8_t blk[ZF2FS_BLKSIZE];
+		uint32_t base = addr_base(t, dn), addr;
+		struct zf2fs_inode_geom g;
+		int err;
 
-		for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level) && b + k < nblocks; k++) {
-			struct zf2fs_dentry_view v;
-			struct tdata *d = find_data(t, dir, b + k);
-			uint8_t blk[ZF2FS_BLKSIZE];
-			uint32_t base = addr_base(t, dn), addr;
-			struct zf2fs_inode_geom g;
-			int err;
-
-			if (base == UINT32_MAX || zf2fs_inode_geometry(&dn->i, t->vi->features, &g))
-				return -ZF2FS_EFSCORRUPTED;
-			if (d) {
-				memcpy(blk, d->buf, sizeof(blk));
-			} else {
-				if (b + k >= g.addrs)
-					continue;
-				addr = (uint32_t)zf2fs_get(dn->i.i_addr[base + b + k]);
-				if (addr == ZF2FS_NULL_ADDR || addr == ZF2FS_NEW_ADDR)
-					continue;
-				err = zf2fs_vol_read_block(t->vol, addr, blk);
-				if (err)
-					return err;
-			}
-			zf2fs_dentry_view_block(blk, &v);
-			for (uint32_t i = 0; i < v.nr; i++)
-				if (slot_names(&v, i, name, len, hash) ||
-				    txn_slot_matches(t, dn, &v, i, name, len, hash))
-					return -EEXIST;
+		if (base == UINT32_MAX || zf2fs_inode_geometry(&dn->i, t->vi->features, &g))
+			return -ZF2FS_EFSCORRUPTED;
+		if (d) {
+			memcpy(blk, d->buf, sizeof(blk));
+		} else {
+			if (it.block >= g.addrs)
+				continue;
+			addr = (uint32_t)zf2fs_get(dn->i.i_addr[base + it.block]);
+			if (addr == ZF2FS_NULL_ADDR || addr == ZF2FS_NEW_ADDR)
+				continue;
+			err = zf2fs_vol_read_block(t->vol, addr, blk);
+			if (err)
+				return err;
 		}
+		zf2fs_dentry_view_block(blk, &v);
+		for (uint32_t i = 0; i < v.nr; i++)
+			if (slot_names(&v, i, name, len, hash) ||
+			    txn_slot_matches(t, dn, &v, i, name, len, hash))
+				return -EEXIST;
 	}
 	return 0;
 }
@@ -654,7 +657,8 @@ int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		      const char *name, size_t len, uint32_t ino, uint8_t type)
 {
 	uint32_t hash;
-	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
+	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth);
+	struct zf2fs_bucket_iter it;
 	int err = txn_name_hash(t, dn, name, len, &hash);
 
 	if (!err)
@@ -662,28 +666,26 @@ int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 
 	if (err)
 		return err;
-	for (uint32_t level = 0; level < ZF2FS_MAX_DIR_HASH_DEPTH; level++) {
-		uint64_t b = zf2fs_dir_bucket_start(level, dl, hash % zf2fs_dir_buckets(level, dl));
+	/* past the current depth and the directory's end too: a new level, new blocks */
+	zf2fs_bucket_iter_init(&it, hash, dn->i.i_dir_level, ZF2FS_MAX_DIR_HASH_DEPTH, UINT64_MAX);
+	while (zf2fs_bucket_iter_next(&it)) {
+		struct zf2fs_dentry_block *db;
+		struct zf2fs_dentry_view v;
 
-		for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level); k++) {
-			struct zf2fs_dentry_block *db;
-			struct zf2fs_dentry_view v;
-
-			err = dir_block(t, dir, dn, b + k, &db);
-			if (err)
-				return err;
-			zf2fs_dentry_view_block(db, &v);
-			/* in a casefolded directory the hash is the folded name's (txn_name_hash) */
-			if (dentry_add_hashed(&v, name, len, hash, ino, type) < 0)
-				continue;
-			if (level >= depth)
-				zf2fs_set(dn->i.i_current_depth, level + 1);
-			if (zf2fs_get(dn->i.i_size) < (b + k + 1) * ZF2FS_BLKSIZE)
-				zf2fs_set(dn->i.i_size, (b + k + 1) * ZF2FS_BLKSIZE);
-			zf2fs_set(dn->i.i_mtime, t->now);
-			zf2fs_set(dn->i.i_ctime, t->now);
-			return 0;
-		}
+		err = dir_block(t, dir, dn, it.block, &db);
+		if (err)
+			return err;
+		zf2fs_dentry_view_block(db, &v);
+		/* in a casefolded directory the hash is the folded name's (txn_name_hash) */
+		if (dentry_add_hashed(&v, name, len, hash, ino, type) < 0)
+			continue;
+		if (it.level >= depth)
+			zf2fs_set(dn->i.i_current_depth, it.level + 1);
+		if (zf2fs_get(dn->i.i_size) < (it.block + 1) * ZF2FS_BLKSIZE)
+			zf2fs_set(dn->i.i_size, (it.block + 1) * ZF2FS_BLKSIZE);
+		zf2fs_set(dn->i.i_mtime, t->now);
+		zf2fs_set(dn->i.i_ctime, t->now);
+		return 0;
 	}
 	return -ENOSPC;
 }
@@ -797,8 +799,7 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		      uint32_t *ret_ino)
 {
 	uint32_t hash;
-	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
-	uint64_t nblocks = (zf2fs_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	struct zf2fs_bucket_iter it;
 	int err = txn_name_hash(t, dn, name, len, &hash);
 
 	if (!err)
@@ -806,25 +807,23 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 
 	if (err != -EEXIST)
 		return err ? err : -ENOENT;
-	for (uint32_t level = 0; level < depth && level < ZF2FS_MAX_DIR_HASH_DEPTH; level++) {
-		uint64_t b = zf2fs_dir_bucket_start(level, dl, hash % zf2fs_dir_buckets(level, dl));
+	zf2fs_bucket_iter_init(&it, hash, dn->i.i_dir_level,
+			       (uint32_t)zf2fs_get(dn->i.i_current_depth), dir_nblocks(dn));
+	while (zf2fs_bucket_iter_next(&it)) {
+		struct zf2fs_dentry_block *db;
+		struct zf2fs_dentry_view v;
 
-		for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level) && b + k < nblocks; k++) {
-			struct zf2fs_dentry_block *db;
-			struct zf2fs_dentry_view v;
-
-			err = dir_block(t, dir, dn, b + k, &db);
-			if (err)
-				return err;
-			zf2fs_dentry_view_block(db, &v);
-			for (uint32_t i = 0; i < v.nr; i++)
-				if (slot_names(&v, i, name, len, hash)) {
-					*ret_fofs = b + k;
-					*ret_slot = i;
-					*ret_ino = (uint32_t)zf2fs_get(v.dentry[i].ino);
-					return 0;
-				}
-		}
+		err = dir_block(t, dir, dn, it.block, &db);
+		if (err)
+			return err;
+		zf2fs_dentry_view_block(db, &v);
+		for (uint32_t i = 0; i < v.nr; i++)
+			if (slot_names(&v, i, name, len, hash)) {
+				*ret_fofs = it.block;
+				*ret_slot = i;
+				*ret_ino = (uint32_t)zf2fs_get(v.dentry[i].ino);
+				return 0;
+			}
 	}
 	return -ENOENT;
 }
