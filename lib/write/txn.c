@@ -651,6 +651,23 @@ static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 	return 0;
 }
 
+/* The next block of walk @it of directory @dir, ready for change, into @v: 1; 0 when the
+ * walk is over; a negative errno. */
+static int next_dir_block(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
+			  struct zf2fs_bucket_iter *it, struct zf2fs_dentry_view *v)
+{
+	struct zf2fs_dentry_block *db;
+	int err;
+
+	if (!zf2fs_bucket_iter_next(it))
+		return 0;
+	err = dir_block(t, dir, dn, it->block, &db);
+	if (err)
+		return err;
+	zf2fs_dentry_view_block(db, v);
+	return 1;
+}
+
 /* Add @name -> @ino to directory @dir: the first bucket block with room, level by level,
  * a new level when every bucket on the way is full (fs/f2fs/dir.c, f2fs_add_regular_entry). */
 int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
@@ -659,6 +676,7 @@ int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 	uint32_t hash;
 	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth);
 	struct zf2fs_bucket_iter it;
+	struct zf2fs_dentry_view v;
 	int err = txn_name_hash(t, dn, name, len, &hash);
 
 	if (!err)
@@ -668,14 +686,7 @@ int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		return err;
 	/* past the current depth and the directory's end too: a new level, new blocks */
 	zf2fs_bucket_iter_init(&it, hash, dn->i.i_dir_level, ZF2FS_MAX_DIR_HASH_DEPTH, UINT64_MAX);
-	while (zf2fs_bucket_iter_next(&it)) {
-		struct zf2fs_dentry_block *db;
-		struct zf2fs_dentry_view v;
-
-		err = dir_block(t, dir, dn, it.block, &db);
-		if (err)
-			return err;
-		zf2fs_dentry_view_block(db, &v);
+	while ((err = next_dir_block(t, dir, dn, &it, &v)) > 0) {
 		/* in a casefolded directory the hash is the folded name's (txn_name_hash) */
 		if (dentry_add_hashed(&v, name, len, hash, ino, type) < 0)
 			continue;
@@ -687,7 +698,7 @@ int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		zf2fs_set(dn->i.i_ctime, t->now);
 		return 0;
 	}
-	return -ENOSPC;
+	return err ? err : -ENOSPC;
 }
 
 int enter_new_inode(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn, const char *name,
@@ -800,6 +811,7 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 {
 	uint32_t hash;
 	struct zf2fs_bucket_iter it;
+	struct zf2fs_dentry_view v;
 	int err = txn_name_hash(t, dn, name, len, &hash);
 
 	if (!err)
@@ -809,14 +821,7 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		return err ? err : -ENOENT;
 	zf2fs_bucket_iter_init(&it, hash, dn->i.i_dir_level,
 			       (uint32_t)zf2fs_get(dn->i.i_current_depth), dir_nblocks(dn));
-	while (zf2fs_bucket_iter_next(&it)) {
-		struct zf2fs_dentry_block *db;
-		struct zf2fs_dentry_view v;
-
-		err = dir_block(t, dir, dn, it.block, &db);
-		if (err)
-			return err;
-		zf2fs_dentry_view_block(db, &v);
+	while ((err = next_dir_block(t, dir, dn, &it, &v)) > 0)
 		for (uint32_t i = 0; i < v.nr; i++)
 			if (slot_names(&v, i, name, len, hash)) {
 				*ret_fofs = it.block;
@@ -824,8 +829,7 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 				*ret_ino = (uint32_t)zf2fs_get(v.dentry[i].ino);
 				return 0;
 			}
-	}
-	return -ENOENT;
+	return err ? err : -ENOENT;
 }
 
 
