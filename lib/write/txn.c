@@ -262,6 +262,34 @@ int nat_set(struct zf2fs_txn *t, uint32_t nid, uint32_t ino, uint32_t addr)
 	return 0;
 }
 
+/* The next entry of the node queue, for node @nid, with a zeroed block; NULL when out of
+ * memory.  It is in the queue once queue_node says so. */
+static struct tnode *queue_slot(struct zf2fs_txn *t, uint32_t nid)
+{
+	struct tnode *n = grow(t->nodes, &t->cap_nodes, t->nnodes, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	t->nodes = n;
+	n = &t->nodes[t->nnodes];
+	memset(n, 0, sizeof(*n));
+	n->nid = nid;
+	n->buf = calloc(1, ZF2FS_BLKSIZE);
+	return n->buf ? n : NULL;
+}
+
+/* Entry @n from queue_slot joins the queue and its index; its block into @ret. */
+static int queue_node(struct zf2fs_txn *t, struct tnode *n, struct zf2fs_node **ret)
+{
+	if (ix_add(t, &t->node_ix, t->nnodes, n->nid, (uint32_t)t->nnodes)) {
+		free(n->buf);
+		return -ENOMEM;
+	}
+	t->nnodes++;
+	*ret = n->buf;
+	return 0;
+}
+
 /* The node @nid as this transaction will write it: queued on first use. */
 int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 {
@@ -287,15 +315,8 @@ int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 		*ret = n->buf;
 		return 0;
 	}
-	n = grow(t->nodes, &t->cap_nodes, t->nnodes, sizeof(*n));
+	n = queue_slot(t, nid);
 	if (!n)
-		return -ENOMEM;
-	t->nodes = n;
-	n = &t->nodes[t->nnodes];
-	memset(n, 0, sizeof(*n));
-	n->nid = nid;
-	n->buf = malloc(ZF2FS_BLKSIZE);
-	if (!n->buf)
 		return -ENOMEM;
 	err = zf2fs_vol_read_node(t->vol, nid, n->buf, &n->old_addr, why, sizeof(why));
 	if (err) {
@@ -308,36 +329,17 @@ int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 		zf2fs_quota_inode_ids(&n->buf->i, t->vi->features, n->orig_ids);
 		n->orig_bytes = zf2fs_quota_inode_bytes(zf2fs_get(n->buf->i.i_blocks));
 	}
-	if (ix_add(t, &t->node_ix, t->nnodes, nid, (uint32_t)t->nnodes)) {
-		free(n->buf);
-		return -ENOMEM;
-	}
-	t->nnodes++;
-	*ret = n->buf;
-	return 0;
+	return queue_node(t, n, ret);
 }
 
 int new_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 {
-	struct tnode *n = grow(t->nodes, &t->cap_nodes, t->nnodes, sizeof(*n));
+	struct tnode *n = queue_slot(t, nid);
 
 	if (!n)
 		return -ENOMEM;
-	t->nodes = n;
-	n = &t->nodes[t->nnodes];
-	memset(n, 0, sizeof(*n));
-	n->nid = nid;
 	n->is_new_inode = true;
-	n->buf = calloc(1, ZF2FS_BLKSIZE);
-	if (!n->buf)
-		return -ENOMEM;
-	if (ix_add(t, &t->node_ix, t->nnodes, nid, (uint32_t)t->nnodes)) {
-		free(n->buf);
-		return -ENOMEM;
-	}
-	t->nnodes++;
-	*ret = n->buf;
-	return 0;
+	return queue_node(t, n, ret);
 }
 
 struct tdata *find_data(struct zf2fs_txn *t, uint32_t owner, uint64_t fofs)
