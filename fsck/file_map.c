@@ -243,7 +243,7 @@ static void entry(struct fmap *m, uint32_t depth, uint32_t ino, uint8_t type,
 		m->damaged = true;
 	if (type == ZF2FS_FT_REG_FILE) {
 		const struct zf2fs_inode *in = &n->i;
-		uint32_t mode = (uint32_t)zf2fs_get(in->i_mode) & 0170000;
+		uint32_t mode = zf2fs_inode_type(in);
 		uint32_t namelen = (uint32_t)zf2fs_get(in->i_namelen);
 
 		print_path(m, depth, name, len, enc);
@@ -251,12 +251,12 @@ static void entry(struct fmap *m, uint32_t depth, uint32_t ino, uint8_t type,
 		if (err)
 			;
 		else if ((in->i_advise & ZF2FS_ADVISE_ENCRYPT) ||
-			 (mode != 0100000 && mode != 0120000) || !namelen ||
+			 (mode != ZF2FS_S_IFREG && mode != ZF2FS_S_IFLNK) || !namelen ||
 			 namelen > ZF2FS_NAME_LEN || (in->i_inline & ZF2FS_INLINE_DATA))
 			fputs("\33[2K\r", m->out);
 		else
 			print_blocks(m, n);
-	} else if (!err && ((uint32_t)zf2fs_get(n->i.i_mode) & 0170000) == 0040000) {
+	} else if (!err && zf2fs_inode_type(&n->i) == ZF2FS_S_IFDIR) {
 		zf2fs_lbit_set(m->seen, ino);
 		walk_dir(m, n, depth + 1);
 	}

@@ -176,25 +176,22 @@ static void run_move(struct dscan *d, const struct move *m)
 {
 	struct fsck_ctx *ctx = d->ctx;
 	uint32_t depth = d->depth < ZF2FS_MAX_DIR_HASH_DEPTH ? d->depth : ZF2FS_MAX_DIR_HASH_DEPTH;
+	struct zf2fs_bucket_iter it;
 	struct zf2fs_dentry_view src, to;
 	uint32_t n;
 
 	if (writable_area(d, &m->from, &src) || !zf2fs_dentry_slot_used(&src, m->slot))
 		return;
 	n = zf2fs_dentry_entry_slots(&src, m->slot);
-	for (uint32_t level = 0; level < depth; level++) {
-		uint64_t bucket = zf2fs_dir_hash_bucket(m->hash, level, d->dir_level);
-		uint64_t first = zf2fs_dir_bucket_start(level, d->dir_level, bucket);
-
-		for (uint64_t b = first; b < first + zf2fs_dir_bucket_blocks(level); b++) {
-			if ((int64_t)b == m->from.bidx || block_view(d, b, &to))
-				continue;
-			/* slots 0 and 1 of the first block belong to "." and ".." */
-			if (zf2fs_dentry_copy(&to, b == 0 ? 2 : 0, &src, m->slot, m->hash) < 0)
-				continue;
-			zf2fs_dentry_del(&src, m->slot, n);
-			return;
-		}
+	zf2fs_bucket_iter_init(&it, m->hash, d->dir_level, depth, UINT64_MAX);
+	while (zf2fs_bucket_iter_next(&it)) {
+		if ((int64_t)it.block == m->from.bidx || block_view(d, it.block, &to))
+			continue;
+		/* slots 0 and 1 of the first block belong to "." and ".." */
+		if (zf2fs_dentry_copy(&to, it.block == 0 ? 2 : 0, &src, m->slot, m->hash) < 0)
+			continue;
+		zf2fs_dentry_del(&src, m->slot, n);
+		return;
 	}
 	/* the move was accepted before its target could be known: it is reported again as
 	 * left (its own code, for --json readers), and counted once, as not fixed */

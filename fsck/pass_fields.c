@@ -16,7 +16,6 @@
 #include "fsck.h"
 #include "zf2fs/endian.h"
 
-#define S_FMT 0170000u
 
 bool inode_xattr_size_ok(const struct fsck_ctx *ctx, const struct zf2fs_inode *in)
 {
@@ -150,7 +149,7 @@ static int check_compression(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	struct zf2fs_node *n;
 
 	if (!(ctx->vi->features & ZF2FS_FEAT_COMPRESSION) ||
-	    (zf2fs_get(in->i_mode) & S_FMT) != 0100000 ||
+	    zf2fs_inode_type(in) != ZF2FS_S_IFREG ||
 	    (in->i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY)) ||
 	    !(in->i_inline & ZF2FS_EXTRA_ATTR) ||
 	    zf2fs_get(in->i_extra_isize) < ZF2FS_EXTRA_ISIZE_MAX || in->i_compress_algorithm > 3)
@@ -289,7 +288,7 @@ int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_no
 	 * keeps its depth; Linux only counts up and resets it to 0 (at each pin and unpin),
 	 * and uses it only to stop pinning a file GC keeps failing on.  Zero loses nothing,
 	 * and f2fs-tools' fsck resets any other value, so both agree on the result. */
-	if ((zf2fs_get(node->i.i_mode) & S_FMT) == 0100000 && zf2fs_get(node->i.i_current_depth)) {
+	if (zf2fs_inode_type(&node->i) == ZF2FS_S_IFREG && zf2fs_get(node->i.i_current_depth)) {
 		struct problem_ctx p = { .ino = ino, .num = zf2fs_get(node->i.i_current_depth) };
 
 		if (fix_problem(ctx, PR_4_GC_FAILURES_SET, &p)) {

@@ -25,7 +25,6 @@
 #include "zf2fs/access.h"
 
 #define XATTR_NODE_OFS 0x1FFFFFFFu   /* footer offset of an xattr node */
-#define S_FMT 0170000u
 
 struct inode_walk {
 	struct fsck_ctx *ctx;
@@ -125,7 +124,7 @@ static bool dots_fit(const struct zf2fs_dentry_view *v, uint32_t ino)
 static int contents_fit(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *t)
 {
 	const uint8_t *addrs = (const uint8_t *)t->i.i_addr;
-	bool dir = (zf2fs_get(t->i.i_mode) & S_FMT) == 0040000;
+	bool dir = zf2fs_inode_type(&t->i) == ZF2FS_S_IFDIR;
 	struct zf2fs_inode_geom g;
 	struct zf2fs_dentry_view v;
 	uint32_t blk = 0, k;
@@ -536,7 +535,7 @@ static int clear_or_restore(struct inode_walk *w, uint32_t owner, uint32_t ofs, 
 	}
 	/* a directory's dentry block lies in a hot data segment, wherever the bad pointer
 	 * pointed */
-	if ((zf2fs_get(w->inode->i.i_mode) & S_FMT) == 0040000) {
+	if (zf2fs_inode_type(&w->inode->i) == ZF2FS_S_IFDIR) {
 		uint64_t blk;
 		int r = dentry_block_lost(ctx, owner, ofs, &blk);
 
@@ -895,7 +894,7 @@ static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 			fix_problem(ctx, PR_4_ENC_CONTEXT_BAD, &p);
 		}
 	}
-	if ((in->i_advise & ZF2FS_ADVISE_VERITY) && (zf2fs_get(in->i_mode) & S_FMT) == 0100000) {
+	if ((in->i_advise & ZF2FS_ADVISE_VERITY) && zf2fs_inode_type(in) == ZF2FS_S_IFREG) {
 		uint64_t size = zf2fs_get(in->i_size), min = (size + 65535) & ~(uint64_t)65535;
 
 		err = zf2fs_vol_get_xattr(ctx->vol, node, ZF2FS_XATTR_INDEX_VERITY, "v", v,
@@ -1443,7 +1442,7 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	ctx->ftypes[ino] = zf2fs_mode_to_ftype(mode);
 	if (disk_links_set(ctx, ino, (uint32_t)zf2fs_get(in->i_links)))
 		return -ENOMEM;
-	if ((mode & S_FMT) == 0040000) {
+	if (zf2fs_mode_type(mode) == ZF2FS_S_IFDIR) {
 		ctx->nid_flags[ino] |= NID_DIR;
 		ctx->dirs++;   /* its depth and hash levels are pass 5's */
 	} else {
@@ -1504,7 +1503,7 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	w.released = in->i_inline & ZF2FS_COMPRESS_RELEASED;
 	if (g.compressed)
 		w.cluster = g.cluster_blocks;
-	if ((mode & S_FMT) == 0040000 && !(in->i_inline & ZF2FS_INLINE_DENTRY)) {
+	if (zf2fs_mode_type(mode) == ZF2FS_S_IFDIR && !(in->i_inline & ZF2FS_INLINE_DENTRY)) {
 		/* the walk reads the inode with its restored dentry block slots */
 		dcopy = malloc(ZF2FS_BLKSIZE);
 		if (!dcopy)
@@ -1673,7 +1672,7 @@ static uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
 				continue;
 			if (zf2fs_get(n->footer.nid) != root || zf2fs_get(n->footer.ino) != root ||
 			    zf2fs_footer_ofs(n) || found_test(ctx, blk - ctx->vi->main_blkaddr) ||
-			    (dir ? (zf2fs_get(n->i.i_mode) & S_FMT) != 0040000 :
+			    (dir ? zf2fs_inode_type(&n->i) != ZF2FS_S_IFDIR :
 			     !mode_known((uint32_t)zf2fs_get(n->i.i_mode))))
 				continue;
 			if (!best || zf2fs_get(n->footer.cp_ver) > best_ver) {

@@ -475,6 +475,17 @@ static inline uint32_t zf2fs_xattr_entry_size(const struct zf2fs_xattr_entry *e)
 }
 
 /* ---- inodes ----------------------------------------------------------------------------- */
+/* The file type bits (ZF2FS_S_IF*) of mode @mode, and of inode @in. */
+static inline uint32_t zf2fs_mode_type(uint32_t mode)
+{
+	return mode & ZF2FS_S_IFMT;
+}
+
+static inline uint32_t zf2fs_inode_type(const struct zf2fs_inode *in)
+{
+	return zf2fs_mode_type((uint32_t)zf2fs_get(in->i_mode));
+}
+
 /* Whether the extra attributes of inode @in reach byte @end of the inode (a field's offset
  * plus its size): the kernel reads a field of them only then (F2FS_FITS_IN_INODE). */
 static inline bool zf2fs_inode_extra_holds(const struct zf2fs_inode *in, size_t end)

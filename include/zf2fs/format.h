@@ -417,6 +417,17 @@ struct zf2fs_summary_block {
 				 ZF2FS_DENTRY_PER_BLOCK - ZF2FS_DENTRY_BITMAP_SIZE)
 #define ZF2FS_MAX_DIR_HASH_DEPTH 63
 
+/* The file type bits of i_mode (Linux's S_IF*; the host's <sys/stat.h> describes host
+ * files, these the volume's inodes). */
+#define ZF2FS_S_IFMT   0170000u
+#define ZF2FS_S_IFSOCK 0140000u
+#define ZF2FS_S_IFLNK  0120000u
+#define ZF2FS_S_IFREG  0100000u
+#define ZF2FS_S_IFBLK  0060000u
+#define ZF2FS_S_IFDIR  0040000u
+#define ZF2FS_S_IFCHR  0020000u
+#define ZF2FS_S_IFIFO  0010000u
+
 enum zf2fs_file_type {
 	ZF2FS_FT_UNKNOWN, ZF2FS_FT_REG_FILE, ZF2FS_FT_DIR, ZF2FS_FT_CHRDEV,
 	ZF2FS_FT_BLKDEV, ZF2FS_FT_FIFO, ZF2FS_FT_SOCK, ZF2FS_FT_SYMLINK, ZF2FS_FT_MAX

@@ -486,6 +486,28 @@ ZF2FS_EXPORT void zf2fs_dentry_view_block(const void *dentry_block,
 ZF2FS_EXPORT int zf2fs_dentry_view_inline(const struct zf2fs_node *inode, uint32_t features,
 					  struct zf2fs_dentry_view *ret);
 ZF2FS_EXPORT bool zf2fs_dentry_slot_used(const struct zf2fs_dentry_view *v, uint32_t slot);
+
+/* The dentry blocks of a directory a name of hash @hash may sit in, in the order the kernel
+ * looks (fs/f2fs/dir.c, f2fs_find_entry and f2fs_add_regular_entry): level by level from 0
+ * below @depth (at most ZF2FS_MAX_DIR_HASH_DEPTH), at each level bucket hash % buckets
+ * (zf2fs_dir_buckets with i_dir_level @dir_level; every bucket of the level when the walk
+ * comes from zf2fs_bucket_iter_all, for a hash the directory does not key), and the
+ * bucket's blocks (zf2fs_dir_bucket_blocks) first to last.  Block indexes only rise: the
+ * walk ends at the first one from @nblocks on (the directory's end; UINT64_MAX for none). */
+struct zf2fs_bucket_iter {
+	uint64_t block;                 /* the block zf2fs_bucket_iter_next gave */
+	uint32_t level;                 /* its level */
+	/* the walk's own */
+	uint32_t depth, dir_level, hash;
+	bool every;
+	uint64_t bucket, last, next, end, nblocks;
+};
+ZF2FS_EXPORT void zf2fs_bucket_iter_init(struct zf2fs_bucket_iter *it, uint32_t hash,
+					 uint32_t dir_level, uint32_t depth, uint64_t nblocks);
+ZF2FS_EXPORT void zf2fs_bucket_iter_all(struct zf2fs_bucket_iter *it, uint32_t dir_level,
+					uint32_t depth, uint64_t nblocks);
+/* The next block into it->block and it->level; false when the walk is over. */
+ZF2FS_EXPORT bool zf2fs_bucket_iter_next(struct zf2fs_bucket_iter *it);
 /* The dentry file type (ZF2FS_FT_*) an inode mode calls for; ZF2FS_FT_UNKNOWN if none. */
 ZF2FS_EXPORT uint8_t zf2fs_mode_to_ftype(uint32_t mode);
 /* @mode with its file type bits set to those of dentry type @ftype (permissions kept);

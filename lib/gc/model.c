@@ -27,6 +27,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/zoned.h"
+#include "read/volume_p.h"
 #include "gc/gc_p.h"
 
 const struct gc_seg gc_seg_zero;
@@ -371,21 +372,40 @@ static bool sit_entry_zero(const struct zf2fs_sit_entry *se)
 	return !memcmp(se, &zero, sizeof(zero));
 }
 
-/*
- * The SIT straight into the model: live copy of each block per the checkpoint's bitmap,
- * runs of consecutive blocks read at once (up to 4 MiB), then the checkpoint's SIT
- * journal on top.  Streaming keeps memory at the model's size on huge volumes.
- */
-#define SIT_CHUNK 1024u
+struct sit_load {
+	struct zf2fs_gc_model *m;
+	const struct zf2fs_log *log;
+};
 
+static int model_sit_block(void *arg, uint32_t idx, uint32_t first, uint32_t cnt,
+			   const struct zf2fs_sit_entry *e)
+{
+	struct sit_load *l = arg;
+	int err = 0;
+
+	(void)idx;
+	for (uint32_t k = 0; k < cnt && !err; k++)
+		/* a never-used segment is what the model starts with: leaving it alone keeps
+		 * it without a record (see gc_seg) */
+		if (!sit_entry_zero(&e[k]))
+			err = set_from_sit(l->m, l->log, first + k, &e[k]);
+	return err;
+}
+
+/*
+ * The SIT straight into the model (zf2fs_sit_read_blocks, lib/read/volume.c: the live
+ * copy of each block per the checkpoint's bitmap, runs of consecutive blocks read at
+ * once), then the checkpoint's SIT journal on top.  Streaming keeps memory at the model's
+ * size on huge volumes.
+ */
 static int load_sit(struct zf2fs_vol *vol, const struct zf2fs_log *log, struct zf2fs_gc_model *m)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
 	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(vol);
-	uint32_t segs = m->total_segs, nblocks = (segs + ZF2FS_SIT_PER_BLOCK - 1) / ZF2FS_SIT_PER_BLOCK;
+	uint32_t segs = m->total_segs, nblocks = zf2fs_sit_blocks(segs);
 	uint32_t nj = (uint32_t)zf2fs_get(j->n_entries);
-	uint8_t *buf;
-	int err = 0;
+	struct sit_load l = { m, log };
+	int err;
 
 	if (nblocks > vi->sit_blocks) {
 		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt superblock: SIT area, %u blocks cannot "
@@ -397,42 +417,17 @@ static int load_sit(struct zf2fs_vol *vol, const struct zf2fs_log *log, struct z
 			   nj);
 		return -ZF2FS_EFSCORRUPTED;
 	}
-	buf = malloc((size_t)SIT_CHUNK * ZF2FS_BLKSIZE);
-	if (!buf)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < nblocks && !err;) {
-		uint64_t addr = zf2fs_vol_sit_block_addr(vol, i);
-		uint32_t run = 1;
-
-		while (run < SIT_CHUNK && i + run < nblocks &&
-		       zf2fs_vol_sit_block_addr(vol, i + run) == addr + run)
-			run++;
-		err = zf2fs_vol_read_blocks(vol, addr, run, buf);
-		for (uint32_t b = 0; !err && b < run; b++) {
-			const struct zf2fs_sit_entry *e =
-				(const void *)(buf + (size_t)b * ZF2FS_BLKSIZE);
-			uint32_t first = (i + b) * (uint32_t)ZF2FS_SIT_PER_BLOCK;
-
-			for (uint32_t k = 0; k < ZF2FS_SIT_PER_BLOCK && first + k < segs && !err; k++)
-				/* a never-used segment is what the model starts with: leaving
-				 * it alone keeps it without a record (see gc_seg) */
-				if (!sit_entry_zero(&e[k]))
-					err = set_from_sit(m, log, first + k, &e[k]);
-		}
-		i += run;
-	}
+	err = zf2fs_sit_read_blocks(vol, segs, model_sit_block, &l);
 	for (uint32_t k = 0; k < nj && !err; k++) {
 		uint32_t segno = (uint32_t)zf2fs_get(j->sit.entries[k].segno);
 
 		if (segno >= segs) {
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: SIT journal entry %u, "
 				   "segment %u of %u", k, segno, segs);
-			err = -ZF2FS_EFSCORRUPTED;
-			break;
+			return -ZF2FS_EFSCORRUPTED;
 		}
 		err = set_from_sit(m, log, segno, &j->sit.entries[k].se);
 	}
-	free(buf);
 	return err;
 }
 

@@ -41,40 +41,16 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "format/why_p.h"
 #include "gc/simulate_p.h"
 
 /* A reason in words for a configuration the simulator cannot set up: -EINVAL. */
-static int __attribute__((format(printf, 3, 4))) say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why && len) {
-		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
-
-/* The same with another errno (-ENOSPC: the files do not fit). */
-static int __attribute__((format(printf, 4, 5))) say_errno(int err, char *why, size_t len,
-							     const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why && len) {
-		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
+#define say(why, len, ...) zf2fs_set_why(why, len, -EINVAL, __VA_ARGS__)
 
 /* ---- small helpers ---------------------------------------------------------------- */
 /*
@@ -1107,19 +1083,19 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new2(struct zf2fs_gc_model *m, const struct zf2fs_
 	s->nfiles = (uint64_t)((double)room * cfg->fill) / per_file;
 	if (cfg->files) {
 		if (cfg->files > room / per_file) {
-			err = say_errno(-ENOSPC, why, len, "%" PRIu64 " file%s of %u data + %u node "
-					"blocks need %.0f blocks; the user space holds %" PRIu64
-					" (%" PRIu64 " user blocks, %" PRIu64 " of them in use)",
-					cfg->files, cfg->files > 1 ? "s" : "", s->fblocks, s->npf,
-					(double)cfg->files * (double)per_file, room, user, valid);
+			err = zf2fs_set_why(why, len, -ENOSPC, "%" PRIu64 " file%s of %u data + %u node "
+					    "blocks need %.0f blocks; the user space holds %" PRIu64
+					    " (%" PRIu64 " user blocks, %" PRIu64 " of them in use)",
+					    cfg->files, cfg->files > 1 ? "s" : "", s->fblocks, s->npf,
+					    (double)cfg->files * (double)per_file, room, user, valid);
 			goto fail;
 		}
 		s->nfiles = cfg->files;
 	}
 	if (!s->nfiles) {
-		err = say_errno(-ENOSPC, why, len, "%.1f%% of the %" PRIu64 " free user blocks "
-				"does not hold one file of %u data + %u node blocks",
-				cfg->fill * 100, room, s->fblocks, s->npf);
+		err = zf2fs_set_why(why, len, -ENOSPC, "%.1f%% of the %" PRIu64 " free user blocks "
+				    "does not hold one file of %u data + %u node blocks",
+				    cfg->fill * 100, room, s->fblocks, s->npf);
 		goto fail;
 	}
 	s->nstatic = valid;

@@ -54,14 +54,14 @@ ZF2FS_EXPORT int zf2fs_dentry_view_inline(const struct zf2fs_node *inode, uint32
 
 ZF2FS_EXPORT uint8_t zf2fs_mode_to_ftype(uint32_t mode)
 {
-	switch (mode & 0170000) {
-	case 0100000: return ZF2FS_FT_REG_FILE;
-	case 0040000: return ZF2FS_FT_DIR;
-	case 0020000: return ZF2FS_FT_CHRDEV;
-	case 0060000: return ZF2FS_FT_BLKDEV;
-	case 0010000: return ZF2FS_FT_FIFO;
-	case 0140000: return ZF2FS_FT_SOCK;
-	case 0120000: return ZF2FS_FT_SYMLINK;
+	switch (zf2fs_mode_type(mode)) {
+	case ZF2FS_S_IFREG: return ZF2FS_FT_REG_FILE;
+	case ZF2FS_S_IFDIR: return ZF2FS_FT_DIR;
+	case ZF2FS_S_IFCHR: return ZF2FS_FT_CHRDEV;
+	case ZF2FS_S_IFBLK: return ZF2FS_FT_BLKDEV;
+	case ZF2FS_S_IFIFO: return ZF2FS_FT_FIFO;
+	case ZF2FS_S_IFSOCK: return ZF2FS_FT_SOCK;
+	case ZF2FS_S_IFLNK: return ZF2FS_FT_SYMLINK;
 	default: return ZF2FS_FT_UNKNOWN;
 	}
 }
@@ -69,20 +69,79 @@ ZF2FS_EXPORT uint8_t zf2fs_mode_to_ftype(uint32_t mode)
 ZF2FS_EXPORT uint32_t zf2fs_ftype_to_mode(uint8_t ftype, uint32_t mode)
 {
 	static const uint32_t fmt[ZF2FS_FT_MAX] = {
-		[ZF2FS_FT_REG_FILE] = 0100000, [ZF2FS_FT_DIR] = 0040000,
-		[ZF2FS_FT_CHRDEV] = 0020000, [ZF2FS_FT_BLKDEV] = 0060000,
-		[ZF2FS_FT_FIFO] = 0010000, [ZF2FS_FT_SOCK] = 0140000,
-		[ZF2FS_FT_SYMLINK] = 0120000,
+		[ZF2FS_FT_REG_FILE] = ZF2FS_S_IFREG, [ZF2FS_FT_DIR] = ZF2FS_S_IFDIR,
+		[ZF2FS_FT_CHRDEV] = ZF2FS_S_IFCHR, [ZF2FS_FT_BLKDEV] = ZF2FS_S_IFBLK,
+		[ZF2FS_FT_FIFO] = ZF2FS_S_IFIFO, [ZF2FS_FT_SOCK] = ZF2FS_S_IFSOCK,
+		[ZF2FS_FT_SYMLINK] = ZF2FS_S_IFLNK,
 	};
 
 	if (ftype >= ZF2FS_FT_MAX || !fmt[ftype])
 		return mode;
-	return (mode & ~0170000u) | fmt[ftype];
+	return (mode & ~ZF2FS_S_IFMT) | fmt[ftype];
 }
 
 ZF2FS_EXPORT bool zf2fs_dentry_slot_used(const struct zf2fs_dentry_view *v, uint32_t slot)
 {
 	return slot < v->nr && zf2fs_dentry_bit_test(v->bitmap, slot);
+}
+
+/* The blocks of bucket it->bucket of level it->level. */
+static void bucket_blocks(struct zf2fs_bucket_iter *it)
+{
+	it->next = zf2fs_dir_bucket_start(it->level, it->dir_level, it->bucket);
+	it->end = it->next + zf2fs_dir_bucket_blocks(it->level);
+}
+
+/* The buckets of level it->level the walk takes, and the first one's blocks. */
+static void level_buckets(struct zf2fs_bucket_iter *it)
+{
+	uint64_t n = zf2fs_dir_buckets(it->level, it->dir_level);
+
+	it->bucket = it->every ? 0 : zf2fs_dir_hash_bucket(it->hash, it->level, it->dir_level);
+	it->last = it->every ? n - 1 : it->bucket;
+	bucket_blocks(it);
+}
+
+static void iter_start(struct zf2fs_bucket_iter *it, uint32_t hash, bool every,
+		       uint32_t dir_level, uint32_t depth, uint64_t nblocks)
+{
+	*it = (struct zf2fs_bucket_iter){
+		.depth = depth < ZF2FS_MAX_DIR_HASH_DEPTH ? depth : ZF2FS_MAX_DIR_HASH_DEPTH,
+		.dir_level = dir_level, .hash = hash, .every = every, .nblocks = nblocks,
+	};
+	if (it->depth)
+		level_buckets(it);
+}
+
+ZF2FS_EXPORT void zf2fs_bucket_iter_init(struct zf2fs_bucket_iter *it, uint32_t hash,
+					 uint32_t dir_level, uint32_t depth, uint64_t nblocks)
+{
+	iter_start(it, hash, false, dir_level, depth, nblocks);
+}
+
+ZF2FS_EXPORT void zf2fs_bucket_iter_all(struct zf2fs_bucket_iter *it, uint32_t dir_level,
+					uint32_t depth, uint64_t nblocks)
+{
+	iter_start(it, 0, true, dir_level, depth, nblocks);
+}
+
+ZF2FS_EXPORT bool zf2fs_bucket_iter_next(struct zf2fs_bucket_iter *it)
+{
+	while (it->next == it->end) {
+		if (it->bucket < it->last) {
+			it->bucket++;   /* the buckets of a level follow each other */
+			it->end += zf2fs_dir_bucket_blocks(it->level);
+		} else if (it->level + 1 < it->depth) {
+			it->level++;
+			level_buckets(it);
+		} else {
+			return false;
+		}
+	}
+	if (it->next >= it->nblocks)
+		return false;
+	it->block = it->next++;
+	return true;
 }
 
 static int scan_view(const struct zf2fs_dentry_view *v, int64_t block,

@@ -25,10 +25,6 @@
 #include "read/volume_p.h"
 #include "format/why_p.h"
 
-#define S_FMT   0170000u
-#define S_REG   0100000u
-#define S_DIR   0040000u
-#define S_LNK   0120000u
 
 #define MAX_LINKS_FOLLOWED 40
 #define RUN_MAX 64u   /* blocks read in one request */
@@ -294,7 +290,7 @@ ZF2FS_EXPORT int zf2fs_file_read(struct zf2fs_vol *vol, const struct zf2fs_node 
 
 	r.ino = (uint32_t)zf2fs_get(inode->footer.ino);
 	r.size = zf2fs_get(inode->i.i_size);
-	if ((mode & S_FMT) != S_REG && (mode & S_FMT) != S_LNK)
+	if (zf2fs_mode_type(mode) != ZF2FS_S_IFREG && zf2fs_mode_type(mode) != ZF2FS_S_IFLNK)
 		return zf2fs_set_why(why, whylen, -EINVAL, "inode %u is neither a regular file nor a "
 			    "symlink (mode 0%o)", r.ino, mode);
 	if (zf2fs_inode_geometry(&inode->i, vol->info.features, &g))
@@ -416,11 +412,12 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 	uint32_t hash, depth, dir_level = dir->i.i_dir_level, ino = 0;
 	uint64_t nblocks;
 	bool use_hash = !(zf2fs_get(dir->i.i_flags) & ZF2FS_CASEFOLD_FL);
+	struct zf2fs_bucket_iter it;
 	struct zf2fs_dentry_view v;
 	uint8_t type = 0, *blk;
 	int found = 0, err = 0;
 
-	if (((uint32_t)zf2fs_get(dir->i.i_mode) & S_FMT) != S_DIR)
+	if (zf2fs_inode_type(&dir->i) != ZF2FS_S_IFDIR)
 		return zf2fs_set_why(why, whylen, -ENOTDIR, "inode %u is not a directory", dino);
 	/* an encrypted directory's names are ciphertext: a name is given as the hex of its
 	 * stored bytes; the kernel hashes those bytes, unless the directory is casefolded
@@ -449,51 +446,37 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 		found = scan_for(&v, name, len, hash, use_hash, &ino, &type);
 		goto out;
 	}
-	depth = (uint32_t)zf2fs_get(dir->i.i_current_depth);
-	if (depth > ZF2FS_MAX_DIR_HASH_DEPTH)
-		depth = ZF2FS_MAX_DIR_HASH_DEPTH;
 	if (dir_level > ZF2FS_MAX_DIR_HASH_DEPTH)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "directory %u: i_dir_level %u is "
 			    "impossible", dino, dir_level);
+	depth = (uint32_t)zf2fs_get(dir->i.i_current_depth);
 	nblocks = (zf2fs_get(dir->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	if (use_hash)
+		zf2fs_bucket_iter_init(&it, hash, dir_level, depth, nblocks);
+	else
+		zf2fs_bucket_iter_all(&it, dir_level, depth, nblocks);
 	blk = malloc(ZF2FS_BLKSIZE);
 	if (!blk)
 		return -ENOMEM;
-	for (uint32_t level = 0; level < depth && !found && !err; level++) {
-		uint64_t nbucket = zf2fs_dir_buckets(level, dir_level);
-		uint64_t first = use_hash ? hash % nbucket : 0;
-		uint64_t last = use_hash ? first : nbucket - 1;
+	while (!found && zf2fs_bucket_iter_next(&it)) {
+		uint32_t addr;
 
-		for (uint64_t bucket = first; bucket <= last && !found && !err; bucket++) {
-			uint64_t b = zf2fs_dir_bucket_start(level, dir_level, bucket);
-
-			if (b >= nblocks)
-				break;   /* the later buckets are further still (2^31 of them) */
-			for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level) && !found; k++, b++) {
-				uint32_t addr;
-
-				if (b >= nblocks)
-					break;
-				err = zf2fs_file_bmap(vol, dir, b, &addr, why, whylen);
-				if (err)
-					break;
-				if (addr == ZF2FS_NULL_ADDR || addr == ZF2FS_NEW_ADDR)
-					continue;
-				if (addr < vol->info.main_blkaddr || addr >= vol->info.main_end) {
-					err = zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "directory %u: "
-						   "block %llu has address %u outside the main area",
-						   dino, (unsigned long long)b, addr);
-					break;
-				}
-				err = zf2fs_vol_read_block(vol, addr, blk);
-				if (err)
-					break;
-				zf2fs_dentry_view_block(blk, &v);
-				found = scan_for(&v, name, len, hash, use_hash, &ino, &type);
-			}
-			if (b >= nblocks)
-				break;
+		err = zf2fs_file_bmap(vol, dir, it.block, &addr, why, whylen);
+		if (err)
+			break;
+		if (addr == ZF2FS_NULL_ADDR || addr == ZF2FS_NEW_ADDR)
+			continue;
+		if (addr < vol->info.main_blkaddr || addr >= vol->info.main_end) {
+			err = zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "directory %u: block %llu "
+					    "has address %u outside the main area", dino,
+					    (unsigned long long)it.block, addr);
+			break;
 		}
+		err = zf2fs_vol_read_block(vol, addr, blk);
+		if (err)
+			break;
+		zf2fs_dentry_view_block(blk, &v);
+		found = scan_for(&v, name, len, hash, use_hash, &ino, &type);
 	}
 	free(blk);
 	if (err)

@@ -51,7 +51,7 @@ ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
 ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32_t features)
 {
 	uint32_t flags = (uint32_t)zf2fs_get(in->i_flags), bad = 0;
-	bool dir = (zf2fs_get(in->i_mode) & 0170000) == 0040000;
+	bool dir = zf2fs_inode_type(in) == ZF2FS_S_IFDIR;
 
 	if ((flags & ZF2FS_CASEFOLD_FL) && (!(features & ZF2FS_FEAT_CASEFOLD) || !dir))
 		bad |= ZF2FS_CASEFOLD_FL;
@@ -62,7 +62,7 @@ ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32
 	 * algorithm the kernel knows (it refuses the inode), and whose slots hold no cluster
 	 * marker: the flag is what is wrong, not the file */
 	if ((flags & ZF2FS_COMPR_FL) && !(bad & ZF2FS_COMPR_FL) &&
-	    (zf2fs_get(in->i_mode) & 0170000) == 0100000) {
+	    zf2fs_inode_type(in) == ZF2FS_S_IFREG) {
 		bool known = (in->i_inline & ZF2FS_EXTRA_ATTR) &&
 			     zf2fs_get(in->i_extra_isize) >= ZF2FS_EXTRA_ISIZE_MAX &&
 			     in->i_log_cluster_size >= 2 && in->i_log_cluster_size <= 8 &&
@@ -132,7 +132,7 @@ ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t fea
 	g->addrs = ZF2FS_ADDRS_PER_INODE - extra - xattr;
 	g->addrs_per_block = ZF2FS_ADDRS_PER_BLOCK;
 	g->inline_bytes = 4 * (ZF2FS_ADDRS_PER_INODE - extra - xattr - 1);
-	bool regular = (zf2fs_get(in->i_mode) & 0170000) == 0100000;
+	bool regular = zf2fs_inode_type(in) == ZF2FS_S_IFREG;
 
 	if ((features & ZF2FS_FEAT_COMPRESSION) && regular &&
 	    (zf2fs_get(in->i_flags) & ZF2FS_COMPR_FL)) {
@@ -367,8 +367,8 @@ ZF2FS_EXPORT int zf2fs_file_walk(struct zf2fs_vol *vol, const struct zf2fs_node 
 		return -ZF2FS_EFSCORRUPTED;
 	if (inode->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
 		return 0;
-	switch (zf2fs_get(inode->i.i_mode) & 0170000) {
-	case 0020000: case 0060000: case 0010000: case 0140000:
+	switch (zf2fs_inode_type(&inode->i)) {
+	case ZF2FS_S_IFCHR: case ZF2FS_S_IFBLK: case ZF2FS_S_IFIFO: case ZF2FS_S_IFSOCK:
 		return 0;   /* devices keep their number in i_addr; fifos and sockets have no data */
 	}
 	for (int i = 0; i < 3; i++) {
@@ -403,7 +403,7 @@ ZF2FS_EXPORT int zf2fs_inode_init(struct zf2fs_node *node, uint32_t features, ui
 				  uint64_t now)
 {
 	struct zf2fs_inode *in = &node->i;
-	bool dir = (mode & 0170000u) == 0040000u;
+	bool dir = zf2fs_mode_type(mode) == ZF2FS_S_IFDIR;
 
 	if (len > ZF2FS_NAME_LEN)
 		return -EINVAL;

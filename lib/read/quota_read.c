@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
 #include "zf2fs/quota.h"
@@ -30,7 +31,7 @@ int zf2fs_quota_load(struct zf2fs_vol *vol, uint32_t ino, int type,
 	err = zf2fs_inode_read(vol, ino, inode, NULL, why, whylen);
 	if (err)
 		goto out;
-	if ((zf2fs_get(inode->i.i_mode) & 0170000) != 0100000) {
+	if (zf2fs_inode_type(&inode->i) != ZF2FS_S_IFREG) {
 		err = zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %" PRIu32
 				    " is not a regular file", ino);
 		goto out;

@@ -762,20 +762,17 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 }
 
 /* ---- SIT --------------------------------------------------------------------------------- */
-int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, void *arg)
+int zf2fs_sit_read_blocks(struct zf2fs_vol *vol, uint32_t segs,
+			  int (*block)(void *arg, uint32_t idx, uint32_t first, uint32_t cnt,
+				       const struct zf2fs_sit_entry *src), void *arg)
 {
-	uint32_t segs = vol->info.main_segs;
 	uint32_t nblocks = zf2fs_sit_blocks(segs);
 	const uint32_t chunk = 64;   /* 256 KiB per read: sequential enough, small peak memory */
 	uint8_t *buf;
-	uint32_t n = (uint32_t)zf2fs_get(vol->sit_journal.n_entries);
 	int err = 0;
 
-	if (nblocks > vol->info.sit_blocks) {
-		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt superblock: SIT area of %u blocks "
-			   "cannot cover %u segments", vol->info.sit_blocks, segs);
+	if (nblocks > vol->info.sit_blocks)
 		return -ZF2FS_EFSCORRUPTED;
-	}
 	buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
 	if (!buf)
 		return -ENOMEM;
@@ -794,11 +791,27 @@ int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, 
 				       (uint32_t)ZF2FS_SIT_PER_BLOCK;
 
 			/* a SIT block holds 4070 bytes of entries: step by whole blocks */
-			err = ops->block(arg, i + b, first, cnt, (const struct zf2fs_sit_entry *)
-					 (buf + (size_t)b * ZF2FS_BLKSIZE));
+			err = block(arg, i + b, first, cnt, (const struct zf2fs_sit_entry *)
+				    (buf + (size_t)b * ZF2FS_BLKSIZE));
 		}
 		i += run;
 	}
+	free(buf);
+	return err;
+}
+
+int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, void *arg)
+{
+	uint32_t segs = vol->info.main_segs;
+	uint32_t n = (uint32_t)zf2fs_get(vol->sit_journal.n_entries);
+	int err;
+
+	if (zf2fs_sit_blocks(segs) > vol->info.sit_blocks) {
+		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt superblock: SIT area of %u blocks "
+			   "cannot cover %u segments", vol->info.sit_blocks, segs);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	err = zf2fs_sit_read_blocks(vol, segs, ops->block, arg);
 	for (uint32_t j = 0; !err && j < n && j < ZF2FS_SIT_JOURNAL_ENTRIES; j++) {
 		const struct zf2fs_sit_journal_entry *je = &vol->sit_journal.sit.entries[j];
 		uint32_t segno = (uint32_t)zf2fs_get(je->segno);
@@ -806,7 +819,6 @@ int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, 
 		if (segno < segs)
 			err = ops->journal(arg, segno, &je->se);
 	}
-	free(buf);
 	return err;
 }
 

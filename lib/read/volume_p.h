@@ -59,10 +59,20 @@ int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
 int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp,
 		    char *why, size_t whylen, bool *ret_kernel_refuses);
 
-/* Every SIT block of the live copy, read in runs of contiguous blocks, to @block (block
- * @idx, its first segment and its @cnt entries in use), then every SIT journal entry of a
- * main segment to @journal, which overrides the block's.  Stops at the first nonzero
- * return; -ZF2FS_EFSCORRUPTED when the SIT area cannot cover the main area. */
+/* The SIT blocks of the live copy that cover segments 0 to @segs - 1, read in runs of
+ * contiguous blocks (64 at most), to @block: block @idx, its first segment and its @cnt
+ * entries below @segs.  Stops at the first nonzero return; -ZF2FS_EFSCORRUPTED (nothing
+ * logged: the caller checks with zf2fs_sit_blocks first and says it) when the SIT area
+ * cannot cover @segs segments. */
+int zf2fs_sit_read_blocks(struct zf2fs_vol *vol, uint32_t segs,
+			  int (*block)(void *arg, uint32_t idx, uint32_t first, uint32_t cnt,
+				       const struct zf2fs_sit_entry *src), void *arg)
+	__attribute__((visibility("hidden")));
+
+/* Every SIT block of the main area's segments (zf2fs_sit_read_blocks) to @block, then every
+ * SIT journal entry of a main segment to @journal, which overrides the block's.  Stops at
+ * the first nonzero return; -ZF2FS_EFSCORRUPTED when the SIT area cannot cover the main
+ * area. */
 struct zf2fs_sit_scan_ops {
 	int (*block)(void *arg, uint32_t idx, uint32_t first, uint32_t cnt,
 		     const struct zf2fs_sit_entry *src);

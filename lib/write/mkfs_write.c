@@ -399,8 +399,8 @@ static int write_quota_file(struct builder *b, int q, uint32_t ino,
 	for (size_t i = 0; i < nblk; i++)
 		addrs[i] = log_alloc(b, ZF2FS_LOG_HOT_DATA, ino, (uint16_t)i);
 	/* immutable, as the kernel marks the files it keeps quota in */
-	fill_inode(b, node, &(struct inode_spec){ .ino = ino, .mode = 0100600, .links = 1,
-		   .flags = ZF2FS_IMMUTABLE_FL, .size = len, .addrs = addrs,
+	fill_inode(b, node, &(struct inode_spec){ .ino = ino, .mode = ZF2FS_S_IFREG | 0600,
+		   .links = 1, .flags = ZF2FS_IMMUTABLE_FL, .size = len, .addrs = addrs,
 		   .naddrs = (unsigned)nblk });
 	err = 0;
 	for (size_t i = 0; !err && i < nblk; i++) {
@@ -431,10 +431,10 @@ static int write_root(struct builder *b)
 	bool lpf = b->features & ZF2FS_FEAT_LOST_FOUND;
 	uint32_t lpf_ino = lpf ? b->next_nid++ : 0;
 	struct dir_spec dirs[2] = {
-		{ .ino = ZF2FS_ROOT_INO, .pino = ZF2FS_ROOT_INO, .mode = 040755,
+		{ .ino = ZF2FS_ROOT_INO, .pino = ZF2FS_ROOT_INO, .mode = ZF2FS_S_IFDIR | 0755,
 		  .links = lpf ? 3 : 2, .uid = b->o->root_uid, .gid = b->o->root_gid },
 		{ .ino = lpf_ino, .pino = ZF2FS_ROOT_INO, .name = "lost+found",
-		  .mode = 040700, .links = 2, .uid = b->o->root_uid, .gid = b->o->root_gid },
+		  .mode = ZF2FS_S_IFDIR | 0700, .links = 2, .uid = b->o->root_uid, .gid = b->o->root_gid },
 	};
 	int err = write_dir(b, &dirs[0], lpf ? "lost+found" : NULL, lpf_ino);
 

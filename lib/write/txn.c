@@ -36,9 +36,6 @@
 #include "read/volume_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
-#define S_IFMT_  0170000u
-#define S_IFDIR_ 0040000u
-#define S_IFREG_ 0100000u
 
 static size_t ix_hash(uint64_t key, size_t cap)
 {
@@ -265,6 +262,34 @@ int nat_set(struct zf2fs_txn *t, uint32_t nid, uint32_t ino, uint32_t addr)
 	return 0;
 }
 
+/* The next entry of the node queue, for node @nid, with a zeroed block; NULL when out of
+ * memory.  It is in the queue once queue_node says so. */
+static struct tnode *queue_slot(struct zf2fs_txn *t, uint32_t nid)
+{
+	struct tnode *n = grow(t->nodes, &t->cap_nodes, t->nnodes, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	t->nodes = n;
+	n = &t->nodes[t->nnodes];
+	memset(n, 0, sizeof(*n));
+	n->nid = nid;
+	n->buf = calloc(1, ZF2FS_BLKSIZE);
+	return n->buf ? n : NULL;
+}
+
+/* Entry @n from queue_slot joins the queue and its index; its block into @ret. */
+static int queue_node(struct zf2fs_txn *t, struct tnode *n, struct zf2fs_node **ret)
+{
+	if (ix_add(t, &t->node_ix, t->nnodes, n->nid, (uint32_t)t->nnodes)) {
+		free(n->buf);
+		return -ENOMEM;
+	}
+	t->nnodes++;
+	*ret = n->buf;
+	return 0;
+}
+
 /* The node @nid as this transaction will write it: queued on first use. */
 int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 {
@@ -290,15 +315,8 @@ int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 		*ret = n->buf;
 		return 0;
 	}
-	n = grow(t->nodes, &t->cap_nodes, t->nnodes, sizeof(*n));
+	n = queue_slot(t, nid);
 	if (!n)
-		return -ENOMEM;
-	t->nodes = n;
-	n = &t->nodes[t->nnodes];
-	memset(n, 0, sizeof(*n));
-	n->nid = nid;
-	n->buf = malloc(ZF2FS_BLKSIZE);
-	if (!n->buf)
 		return -ENOMEM;
 	err = zf2fs_vol_read_node(t->vol, nid, n->buf, &n->old_addr, why, sizeof(why));
 	if (err) {
@@ -311,36 +329,17 @@ int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 		zf2fs_quota_inode_ids(&n->buf->i, t->vi->features, n->orig_ids);
 		n->orig_bytes = zf2fs_quota_inode_bytes(zf2fs_get(n->buf->i.i_blocks));
 	}
-	if (ix_add(t, &t->node_ix, t->nnodes, nid, (uint32_t)t->nnodes)) {
-		free(n->buf);
-		return -ENOMEM;
-	}
-	t->nnodes++;
-	*ret = n->buf;
-	return 0;
+	return queue_node(t, n, ret);
 }
 
 int new_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 {
-	struct tnode *n = grow(t->nodes, &t->cap_nodes, t->nnodes, sizeof(*n));
+	struct tnode *n = queue_slot(t, nid);
 
 	if (!n)
 		return -ENOMEM;
-	t->nodes = n;
-	n = &t->nodes[t->nnodes];
-	memset(n, 0, sizeof(*n));
-	n->nid = nid;
 	n->is_new_inode = true;
-	n->buf = calloc(1, ZF2FS_BLKSIZE);
-	if (!n->buf)
-		return -ENOMEM;
-	if (ix_add(t, &t->node_ix, t->nnodes, nid, (uint32_t)t->nnodes)) {
-		free(n->buf);
-		return -ENOMEM;
-	}
-	t->nnodes++;
-	*ret = n->buf;
-	return 0;
+	return queue_node(t, n, ret);
 }
 
 struct tdata *find_data(struct zf2fs_txn *t, uint32_t owner, uint64_t fofs)
@@ -588,7 +587,7 @@ int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node **ret)
 
 	if (err)
 		return err;
-	if (((uint32_t)zf2fs_get((*ret)->i.i_mode) & S_IFMT_) != S_IFDIR_)
+	if (zf2fs_inode_type(&(*ret)->i) != ZF2FS_S_IFDIR)
 		return -ENOTDIR;
 	if ((*ret)->i.i_advise & ZF2FS_ADVISE_ENCRYPT)
 		return -EOPNOTSUPP;
@@ -609,46 +608,66 @@ static bool slot_names(const struct zf2fs_dentry_view *v, uint32_t i, const char
 	       i + zf2fs_dentry_slots((uint32_t)len) <= v->nr && !memcmp(v->filename[i], name, len);
 }
 
+/* Dentry blocks of directory @dn: its size in blocks. */
+static uint64_t dir_nblocks(const struct zf2fs_node *dn)
+{
+	return (zf2fs_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+}
+
 /* Whether @name is already in @dir, looking at the queued blocks first. */
 static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		       const char *name, size_t len, uint32_t hash)
 {
-	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
-	uint64_t nblocks = (zf2fs_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	struct zf2fs_bucket_iter it;
 
-	for (uint32_t level = 0; level < depth && level < ZF2FS_MAX_DIR_HASH_DEPTH; level++) {
-		uint64_t b = zf2fs_dir_bucket_start(level, dl, hash % zf2fs_dir_buckets(level, dl));
+	zf2fs_bucket_iter_init(&it, hash, dn->i.i_dir_level,
+			       (uint32_t)zf2fs_get(dn->i.i_current_depth), dir_nblocks(dn));
+	while (zf2fs_bucket_iter_next(&it)) {
+		struct zf2fs_dentry_view v;
+		struct tdata *d = find_data(t, dir, it.block);
+		uint8_t blk[ZF2FS_BLKSIZE];
+		uint32_t base = addr_base(t, dn), addr;
+		struct zf2fs_inode_geom g;
+		int err;
 
-		for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level) && b + k < nblocks; k++) {
-			struct zf2fs_dentry_view v;
-			struct tdata *d = find_data(t, dir, b + k);
-			uint8_t blk[ZF2FS_BLKSIZE];
-			uint32_t base = addr_base(t, dn), addr;
-			struct zf2fs_inode_geom g;
-			int err;
-
-			if (base == UINT32_MAX || zf2fs_inode_geometry(&dn->i, t->vi->features, &g))
-				return -ZF2FS_EFSCORRUPTED;
-			if (d) {
-				memcpy(blk, d->buf, sizeof(blk));
-			} else {
-				if (b + k >= g.addrs)
-					continue;
-				addr = (uint32_t)zf2fs_get(dn->i.i_addr[base + b + k]);
-				if (addr == ZF2FS_NULL_ADDR || addr == ZF2FS_NEW_ADDR)
-					continue;
-				err = zf2fs_vol_read_block(t->vol, addr, blk);
-				if (err)
-					return err;
-			}
-			zf2fs_dentry_view_block(blk, &v);
-			for (uint32_t i = 0; i < v.nr; i++)
-				if (slot_names(&v, i, name, len, hash) ||
-				    txn_slot_matches(t, dn, &v, i, name, len, hash))
-					return -EEXIST;
+		if (base == UINT32_MAX || zf2fs_inode_geometry(&dn->i, t->vi->features, &g))
+			return -ZF2FS_EFSCORRUPTED;
+		if (d) {
+			memcpy(blk, d->buf, sizeof(blk));
+		} else {
+			if (it.block >= g.addrs)
+				continue;
+			addr = (uint32_t)zf2fs_get(dn->i.i_addr[base + it.block]);
+			if (addr == ZF2FS_NULL_ADDR || addr == ZF2FS_NEW_ADDR)
+				continue;
+			err = zf2fs_vol_read_block(t->vol, addr, blk);
+			if (err)
+				return err;
 		}
+		zf2fs_dentry_view_block(blk, &v);
+		for (uint32_t i = 0; i < v.nr; i++)
+			if (slot_names(&v, i, name, len, hash) ||
+			    txn_slot_matches(t, dn, &v, i, name, len, hash))
+				return -EEXIST;
 	}
 	return 0;
+}
+
+/* The next block of walk @it of directory @dir, ready for change, into @v: 1; 0 when the
+ * walk is over; a negative errno. */
+static int next_dir_block(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
+			  struct zf2fs_bucket_iter *it, struct zf2fs_dentry_view *v)
+{
+	struct zf2fs_dentry_block *db;
+	int err;
+
+	if (!zf2fs_bucket_iter_next(it))
+		return 0;
+	err = dir_block(t, dir, dn, it->block, &db);
+	if (err)
+		return err;
+	zf2fs_dentry_view_block(db, v);
+	return 1;
 }
 
 /* Add @name -> @ino to directory @dir: the first bucket block with room, level by level,
@@ -657,7 +676,9 @@ int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		      const char *name, size_t len, uint32_t ino, uint8_t type)
 {
 	uint32_t hash;
-	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
+	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth);
+	struct zf2fs_bucket_iter it;
+	struct zf2fs_dentry_view v;
 	int err = txn_name_hash(t, dn, name, len, &hash);
 
 	if (!err)
@@ -665,30 +686,21 @@ int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 
 	if (err)
 		return err;
-	for (uint32_t level = 0; level < ZF2FS_MAX_DIR_HASH_DEPTH; level++) {
-		uint64_t b = zf2fs_dir_bucket_start(level, dl, hash % zf2fs_dir_buckets(level, dl));
-
-		for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level); k++) {
-			struct zf2fs_dentry_block *db;
-			struct zf2fs_dentry_view v;
-
-			err = dir_block(t, dir, dn, b + k, &db);
-			if (err)
-				return err;
-			zf2fs_dentry_view_block(db, &v);
-			/* in a casefolded directory the hash is the folded name's (txn_name_hash) */
-			if (dentry_add_hashed(&v, name, len, hash, ino, type) < 0)
-				continue;
-			if (level >= depth)
-				zf2fs_set(dn->i.i_current_depth, level + 1);
-			if (zf2fs_get(dn->i.i_size) < (b + k + 1) * ZF2FS_BLKSIZE)
-				zf2fs_set(dn->i.i_size, (b + k + 1) * ZF2FS_BLKSIZE);
-			zf2fs_set(dn->i.i_mtime, t->now);
-			zf2fs_set(dn->i.i_ctime, t->now);
-			return 0;
-		}
+	/* past the current depth and the directory's end too: a new level, new blocks */
+	zf2fs_bucket_iter_init(&it, hash, dn->i.i_dir_level, ZF2FS_MAX_DIR_HASH_DEPTH, UINT64_MAX);
+	while ((err = next_dir_block(t, dir, dn, &it, &v)) > 0) {
+		/* in a casefolded directory the hash is the folded name's (txn_name_hash) */
+		if (dentry_add_hashed(&v, name, len, hash, ino, type) < 0)
+			continue;
+		if (it.level >= depth)
+			zf2fs_set(dn->i.i_current_depth, it.level + 1);
+		if (zf2fs_get(dn->i.i_size) < (it.block + 1) * ZF2FS_BLKSIZE)
+			zf2fs_set(dn->i.i_size, (it.block + 1) * ZF2FS_BLKSIZE);
+		zf2fs_set(dn->i.i_mtime, t->now);
+		zf2fs_set(dn->i.i_ctime, t->now);
+		return 0;
 	}
-	return -ENOSPC;
+	return err ? err : -ENOSPC;
 }
 
 int enter_new_inode(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn, const char *name,
@@ -714,7 +726,7 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 				  uint32_t mode, const void *data, size_t len, uint32_t *ret_ino)
 {
 	size_t nlen = strlen(name);
-	bool is_dir = (mode & S_IFMT_) == S_IFDIR_;
+	bool is_dir = zf2fs_mode_type(mode) == ZF2FS_S_IFDIR;
 	struct zf2fs_node *dn, *n;
 	struct zf2fs_inode_geom g;
 	uint32_t ino;
@@ -725,7 +737,7 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 		return nlen ? -ENAMETOOLONG : -EINVAL;
 	if (memchr(name, '/', nlen) || !strcmp(name, ".") || !strcmp(name, ".."))
 		return -EINVAL;
-	if (!is_dir && (mode & S_IFMT_) != S_IFREG_)
+	if (!is_dir && zf2fs_mode_type(mode) != ZF2FS_S_IFREG)
 		return -EINVAL;
 	if (is_dir && (data || len))
 		return -EINVAL;
@@ -800,8 +812,8 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 		      uint32_t *ret_ino)
 {
 	uint32_t hash;
-	uint32_t depth = (uint32_t)zf2fs_get(dn->i.i_current_depth), dl = dn->i.i_dir_level;
-	uint64_t nblocks = (zf2fs_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	struct zf2fs_bucket_iter it;
+	struct zf2fs_dentry_view v;
 	int err = txn_name_hash(t, dn, name, len, &hash);
 
 	if (!err)
@@ -809,27 +821,17 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 
 	if (err != -EEXIST)
 		return err ? err : -ENOENT;
-	for (uint32_t level = 0; level < depth && level < ZF2FS_MAX_DIR_HASH_DEPTH; level++) {
-		uint64_t b = zf2fs_dir_bucket_start(level, dl, hash % zf2fs_dir_buckets(level, dl));
-
-		for (uint64_t k = 0; k < zf2fs_dir_bucket_blocks(level) && b + k < nblocks; k++) {
-			struct zf2fs_dentry_block *db;
-			struct zf2fs_dentry_view v;
-
-			err = dir_block(t, dir, dn, b + k, &db);
-			if (err)
-				return err;
-			zf2fs_dentry_view_block(db, &v);
-			for (uint32_t i = 0; i < v.nr; i++)
-				if (slot_names(&v, i, name, len, hash)) {
-					*ret_fofs = b + k;
-					*ret_slot = i;
-					*ret_ino = (uint32_t)zf2fs_get(v.dentry[i].ino);
-					return 0;
-				}
-		}
-	}
-	return -ENOENT;
+	zf2fs_bucket_iter_init(&it, hash, dn->i.i_dir_level,
+			       (uint32_t)zf2fs_get(dn->i.i_current_depth), dir_nblocks(dn));
+	while ((err = next_dir_block(t, dir, dn, &it, &v)) > 0)
+		for (uint32_t i = 0; i < v.nr; i++)
+			if (slot_names(&v, i, name, len, hash)) {
+				*ret_fofs = it.block;
+				*ret_slot = i;
+				*ret_ino = (uint32_t)zf2fs_get(v.dentry[i].ino);
+				return 0;
+			}
+	return err ? err : -ENOENT;
 }
 
 
@@ -848,7 +850,7 @@ ZF2FS_EXPORT int zf2fs_txn_link(struct zf2fs_txn *t, uint32_t dir, const char *n
 		err = get_node(t, ino, &n);
 	if (err)
 		return err;
-	if (((uint32_t)zf2fs_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_)
+	if (zf2fs_inode_type(&n->i) == ZF2FS_S_IFDIR)
 		return -EPERM;   /* no hard links to directories */
 	err = add_dentry(t, dir, dn, name, len, ino, zf2fs_mode_to_ftype((uint32_t)zf2fs_get(n->i.i_mode)));
 	if (err)
@@ -940,7 +942,7 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char 
 		err = get_node(t, ino, &n);
 	if (err)
 		return err;
-	is_dir = ((uint32_t)zf2fs_get(n->i.i_mode) & S_IFMT_) == S_IFDIR_;
+	is_dir = zf2fs_inode_type(&n->i) == ZF2FS_S_IFDIR;
 	if (created_here(t, ino))
 		return -EBUSY;   /* queued blocks would still point at it */
 	if (is_dir) {

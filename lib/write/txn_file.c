@@ -22,14 +22,6 @@
 #include "zf2fs/txn_file.h"
 #include "write/txn_p.h"
 
-#define S_IFMT_   0170000u
-#define S_IFSOCK_ 0140000u
-#define S_IFLNK_  0120000u
-#define S_IFREG_  0100000u
-#define S_IFBLK_  0060000u
-#define S_IFDIR_  0040000u
-#define S_IFCHR_  0020000u
-#define S_IFIFO_  0010000u
 
 /* Whether this transaction created inode @ino.  Through the index: a load's queue
  * holds every node of the tree (zf2fs_txn_flush keeps the entries), a scan per call
@@ -43,7 +35,7 @@ static bool created_here(struct zf2fs_txn *t, uint32_t ino)
 
 static bool has_data(uint32_t mode)
 {
-	return (mode & S_IFMT_) == S_IFREG_ || (mode & S_IFMT_) == S_IFLNK_;
+	return zf2fs_mode_type(mode) == ZF2FS_S_IFREG || zf2fs_mode_type(mode) == ZF2FS_S_IFLNK;
 }
 
 static void put_attr(const struct zf2fs_txn *t, struct zf2fs_node *n,
@@ -53,7 +45,7 @@ static void put_attr(const struct zf2fs_txn *t, struct zf2fs_node *n,
 	const size_t prj_end = offsetof(struct zf2fs_inode, i_projid) + 4 -
 			       offsetof(struct zf2fs_inode, i_extra_isize);
 
-	zf2fs_set(n->i.i_mode, (mode & S_IFMT_) | (a->mode & 07777u));
+	zf2fs_set(n->i.i_mode, zf2fs_mode_type(mode) | (a->mode & 07777u));
 	zf2fs_set(n->i.i_uid, a->uid);
 	zf2fs_set(n->i.i_gid, a->gid);
 	zf2fs_set(n->i.i_atime, a->atime);
@@ -89,16 +81,16 @@ static void put_rdev(const struct zf2fs_txn *t, struct zf2fs_node *n, uint32_t m
 ZF2FS_EXPORT int zf2fs_txn_mknod(struct zf2fs_txn *t, uint32_t dir, const char *name,
 				 const struct zf2fs_txn_attr *a, uint32_t *ret_ino)
 {
-	uint32_t type = a->mode & S_IFMT_, ino;
+	uint32_t type = zf2fs_mode_type(a->mode), ino;
 	size_t nlen = strlen(name);
 	struct zf2fs_node *dn, *n;
 	int err;
 
-	if (type == S_IFDIR_ || type == S_IFREG_) {
+	if (type == ZF2FS_S_IFDIR || type == ZF2FS_S_IFREG) {
 		err = zf2fs_txn_create(t, dir, name, a->mode, NULL, 0, &ino);
 	} else {
-		if (type != S_IFLNK_ && type != S_IFIFO_ && type != S_IFSOCK_ &&
-		    type != S_IFCHR_ && type != S_IFBLK_)
+		if (type != ZF2FS_S_IFLNK && type != ZF2FS_S_IFIFO && type != ZF2FS_S_IFSOCK &&
+		    type != ZF2FS_S_IFCHR && type != ZF2FS_S_IFBLK)
 			return -EINVAL;
 		if (!nlen || nlen > ZF2FS_NAME_LEN)
 			return nlen ? -ENAMETOOLONG : -EINVAL;
@@ -124,18 +116,18 @@ ZF2FS_EXPORT int zf2fs_txn_mknod(struct zf2fs_txn *t, uint32_t dir, const char *
 	/* the kernel starts regular files and symlinks inline (mount option inline_data) */
 	if (has_data(type))
 		n->i.i_inline |= ZF2FS_INLINE_DATA;
-	if (type == S_IFREG_)
+	if (type == ZF2FS_S_IFREG)
 		txn_set_temperature(t, n, name, nlen);
 	/* a new directory inherits its parent's casefolding (the kernel's inherited flags,
 	 * masked to directories for this one) */
-	if (type == S_IFDIR_ && !get_node(t, dir, &dn) &&
+	if (type == ZF2FS_S_IFDIR && !get_node(t, dir, &dn) &&
 	    (zf2fs_get(dn->i.i_flags) & ZF2FS_CASEFOLD_FL)) {
 		err = get_node(t, ino, &n);
 		if (err)
 			return err;
 		zf2fs_set(n->i.i_flags, zf2fs_get(n->i.i_flags) | ZF2FS_CASEFOLD_FL);
 	}
-	if (type == S_IFCHR_ || type == S_IFBLK_)
+	if (type == ZF2FS_S_IFCHR || type == ZF2FS_S_IFBLK)
 		put_rdev(t, n, a->rdev_major, a->rdev_minor);
 	put_attr(t, n, a);
 	if (ret_ino)
@@ -458,7 +450,7 @@ ZF2FS_EXPORT int zf2fs_txn_set_compression(struct zf2fs_txn *t, uint32_t ino, ui
 
 	if (err)
 		return err;
-	if ((zf2fs_get(n->i.i_mode) & S_IFMT_) != S_IFREG_ || zf2fs_get(n->i.i_blocks) > 1 ||
+	if (zf2fs_inode_type(&n->i) != ZF2FS_S_IFREG || zf2fs_get(n->i.i_blocks) > 1 ||
 	    (n->i.i_inline & ZF2FS_DATA_EXIST))
 		return -EBUSY;
 	if (!(t->vi->features & ZF2FS_FEAT_COMPRESSION) || !(n->i.i_inline & ZF2FS_EXTRA_ATTR) ||

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/txn_file.h"
 #include "write/txn_p.h"
@@ -67,7 +68,7 @@ ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *t, uint32_t ino,
 	if (created) {
 		if (in->i.i_inline & ZF2FS_INLINE_XATTR)
 			return -EBUSY;
-		if ((zf2fs_get(in->i.i_mode) & 0170000u) == 0100000u && zf2fs_get(in->i.i_blocks) > 1)
+		if (zf2fs_inode_type(&in->i) == ZF2FS_S_IFREG && zf2fs_get(in->i.i_blocks) > 1)
 			return -EBUSY;   /* the inline area would cover data slots already used */
 	} else {
 		/* an inode on disk without xattrs: its empty inline area if it has one, else
@@ -132,7 +133,7 @@ ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *t, uint32_t ino,
 		zf2fs_set(xn->footer.ino, ino);
 		/* like every node of a file other than a directory, cold */
 		zf2fs_set(xn->footer.flag, (XATTR_NODE_OFS << ZF2FS_FOOTER_OFS_SHIFT) |
-		       ((zf2fs_get(in->i.i_mode) & 0170000u) == 0040000u ? 0 : ZF2FS_FOOTER_COLD_BIT));
+		       (zf2fs_inode_type(&in->i) == ZF2FS_S_IFDIR ? 0 : ZF2FS_FOOTER_COLD_BIT));
 		zf2fs_set(in->i.i_xattr_nid, nid);
 		zf2fs_set(in->i.i_blocks, zf2fs_get(in->i.i_blocks) + 1);
 		t->new_nodes++;

@@ -287,6 +287,66 @@ static void test_inline_xattr_cut(void **state)
 
 /* Hash placement as pass 5 weighs it: level 0 of dir_level 0 has one bucket of 2 blocks,
  * level 1 two (blocks 2-3 and 4-5); dir_level 1 doubles them. */
+/* Walks the bucket iterator and writes the blocks it gives to @out (up to @cap). */
+static size_t walk(struct zf2fs_bucket_iter *it, uint64_t *out, size_t cap, uint32_t *levels)
+{
+	size_t n = 0;
+
+	while (n < cap && zf2fs_bucket_iter_next(it)) {
+		levels[n] = it->level;
+		out[n++] = it->block;
+	}
+	return n;
+}
+
+/* The blocks a hash may sit in, in the kernel's order (fs/f2fs/dir.c, find_in_level): hash
+ * 5 at dir_level 0 is bucket 0 of level 0 (blocks 0-1), bucket 1 of level 1 (2 + 2: 4-5),
+ * bucket 1 of level 2 (6 + 2: 8-9); every bucket for a walk of all of them. */
+static void test_bucket_iter(void **state)
+{
+	static const uint64_t hashed[] = { 0, 1, 4, 5, 8, 9 };
+	static const uint32_t hashed_level[] = { 0, 0, 1, 1, 2, 2 };
+	struct zf2fs_bucket_iter it;
+	uint64_t got[16];
+	uint32_t level[16];
+	size_t n;
+
+	(void)state;
+	zf2fs_bucket_iter_init(&it, 5, 0, 3, UINT64_MAX);
+	n = walk(&it, got, 16, level);
+	assert_int_equal(n, 6);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(got[i], hashed[i]);
+		assert_int_equal(level[i], hashed_level[i]);
+	}
+	assert_false(zf2fs_bucket_iter_next(&it));
+	/* the directory's end ends the walk: blocks 0 to 8 */
+	zf2fs_bucket_iter_init(&it, 5, 0, 3, 9);
+	assert_int_equal(walk(&it, got, 16, level), 5);
+	/* dir_level 2: level 0 has 4 buckets, hash 5 takes bucket 1 (blocks 2-3), level 1
+	 * bucket 5 of 8 (8 + 10: 18-19) */
+	zf2fs_bucket_iter_init(&it, 5, 2, 2, UINT64_MAX);
+	n = walk(&it, got, 16, level);
+	assert_int_equal(n, 4);
+	assert_int_equal(got[0], 2);
+	assert_int_equal(got[3], 19);
+	/* every bucket: levels 0 and 1 are blocks 0 to 5, in order */
+	zf2fs_bucket_iter_all(&it, 0, 2, UINT64_MAX);
+	n = walk(&it, got, 16, level);
+	assert_int_equal(n, 6);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(got[i], i);
+	assert_int_equal(level[5], 1);
+	/* depth 0: nothing; a depth past the deepest level is the deepest level */
+	zf2fs_bucket_iter_init(&it, 5, 0, 0, UINT64_MAX);
+	assert_false(zf2fs_bucket_iter_next(&it));
+	zf2fs_bucket_iter_init(&it, 0, 0, 1000, UINT64_MAX);
+	n = 0;
+	while (zf2fs_bucket_iter_next(&it))
+		n++;
+	assert_int_equal(n, 31 * 2 + 32 * 4);
+}
+
 static void test_dir_hash_placement(void **state)
 {
 	(void)state;
@@ -359,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_front_end_rules),
 		cmocka_unit_test(test_inline_xattr_cut),
 		cmocka_unit_test(test_dir_hash_placement),
+		cmocka_unit_test(test_bucket_iter),
 		cmocka_unit_test(test_cp_flags_and_le_bytes),
 		cmocka_unit_test(test_log_names),
 	};

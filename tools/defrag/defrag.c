@@ -669,11 +669,11 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 	}
 	/* a listed path is a regular file by its entry: an inode saying otherwise is damage,
 	 * not a directory to walk again */
-	if ((zf2fs_get(f.inode->i.i_mode) & 0170000) == 0040000 && !listed) {
+	if (zf2fs_inode_type(&f.inode->i) == ZF2FS_S_IFDIR && !listed) {
 		free(f.inode);
 		return run_dir(o, log, f.vol, f.ino, path);
 	}
-	if ((zf2fs_get(f.inode->i.i_mode) & 0170000) != 0100000) {
+	if (zf2fs_inode_type(&f.inode->i) != ZF2FS_S_IFREG) {
 		fprintf(stderr, PROG ": %s is not a regular file or a directory\n", path);
 		goto fail;
 	}

@@ -24,7 +24,7 @@ bool dump_inode_encrypted(const struct zf2fs_node *n)
 
 bool dump_dir_encrypted(const struct zf2fs_node *dir)
 {
-	return ((uint32_t)zf2fs_get(dir->i.i_mode) & 0170000) == 0040000 &&
+	return zf2fs_inode_type(&dir->i) == ZF2FS_S_IFDIR &&
 	       dump_inode_encrypted(dir);
 }
 

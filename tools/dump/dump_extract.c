@@ -136,9 +136,10 @@ static int refuse(struct extract *x, const char *path)
  * files that could not be produced (put_file's -EOPNOTSUPP) the run's exit is 1. */
 static int skip_encrypted(struct extract *x, const char *path, uint32_t type)
 {
-	const char *what = type == 0040000 ? "directory" : type == 0120000 ? "symlink" : "file";
-	const char *need = type == 0040000 ? "its names and contents need" :
-			   type == 0120000 ? "its target needs" : "its contents need";
+	const char *what = type == ZF2FS_S_IFDIR ? "directory" :
+			   type == ZF2FS_S_IFLNK ? "symlink" : "file";
+	const char *need = type == ZF2FS_S_IFDIR ? "its names and contents need" :
+			   type == ZF2FS_S_IFLNK ? "its target needs" : "its contents need";
 
 	fprintf(stderr, DUMP_PROG ": %s: encrypted %s, not extracted: %s the key "
 		"(--raw-encrypted copies the ciphertext)\n", path, what, need);
@@ -149,11 +150,11 @@ static int skip_encrypted(struct extract *x, const char *path, uint32_t type)
 
 static const char *kind_of(uint32_t mode)
 {
-	switch (mode & 0170000) {
-	case 0020000: return "a character device";
-	case 0060000: return "a block device";
-	case 0010000: return "a fifo";
-	case 0140000: return "a socket";
+	switch (zf2fs_mode_type(mode)) {
+	case ZF2FS_S_IFCHR: return "a character device";
+	case ZF2FS_S_IFBLK: return "a block device";
+	case ZF2FS_S_IFIFO: return "a fifo";
+	case ZF2FS_S_IFSOCK: return "a socket";
 	default: return "of no known type";
 	}
 }
@@ -165,7 +166,7 @@ static int put_file(struct extract *x, const char *host, const char *path,
 	mode_t mode = (mode_t)(zf2fs_get(in->i.i_mode) & 07777);
 	int fd, err;
 
-	if ((zf2fs_get(in->i.i_mode) & 0170000) == 0120000)
+	if (zf2fs_inode_type(&in->i) == ZF2FS_S_IFLNK)
 		mode = 0644;   /* a raw encrypted symlink: data, not a program */
 	fd = open(host, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
@@ -285,14 +286,15 @@ static int extract_entry(void *arg, const char *path, const struct zf2fs_dentry_
 		err = refuse(x, path);
 		goto out;
 	}
-	type = (uint32_t)zf2fs_get(in->i.i_mode) & 0170000;
-	if ((d->type == ZF2FS_FT_DIR) != (type == 0040000)) {
+	type = zf2fs_inode_type(&in->i);
+	if ((d->type == ZF2FS_FT_DIR) != (type == ZF2FS_S_IFDIR)) {
 		dump_damage(x->c, "%s: the entry's type and inode %u's mode disagree: not "
 			    "extracted", path, d->ino);
 		err = refuse(x, path);
 		goto out;
 	}
-	if (dump_inode_encrypted(in) && (type == 0100000 || type == 0040000 || type == 0120000)) {
+	if (dump_inode_encrypted(in) &&
+	    (type == ZF2FS_S_IFREG || type == ZF2FS_S_IFDIR || type == ZF2FS_S_IFLNK)) {
 		if (!x->c->raw_encrypted) {
 			err = skip_encrypted(x, path, type);
 			goto out;
@@ -300,9 +302,9 @@ static int extract_entry(void *arg, const char *path, const struct zf2fs_dentry_
 		raw = true;
 	}
 	switch (type) {
-	case 0100000: err = put_file(x, host, path, in); break;
-	case 0040000: err = put_dir(x, host, path, in); break;
-	case 0120000:
+	case ZF2FS_S_IFREG: err = put_file(x, host, path, in); break;
+	case ZF2FS_S_IFDIR: err = put_dir(x, host, path, in); break;
+	case ZF2FS_S_IFLNK:
 		err = raw ? put_file(x, host, path, in) : put_symlink(x, host, path, in);
 		break;
 	default:
@@ -376,7 +378,7 @@ int dump_extract_tree(struct dump_ctx *c, const char *path)
 		dump_error("%s: %s", path, why);
 		goto out;
 	}
-	if ((zf2fs_get(in->i.i_mode) & 0170000) != 0040000) {
+	if (zf2fs_inode_type(&in->i) != ZF2FS_S_IFDIR) {
 		dump_error("%s: not a directory (--cat PATH -o FILE extracts one file)", path);
 		err = -ENOTDIR;
 		goto out;

@@ -35,14 +35,14 @@ const char *dump_ftype_name(unsigned type)
 
 static const char *mode_type(uint32_t mode)
 {
-	switch (mode & 0170000) {
-	case 0100000: return "regular";
-	case 0040000: return "directory";
-	case 0120000: return "symlink";
-	case 0020000: return "chardev";
-	case 0060000: return "blockdev";
-	case 0010000: return "fifo";
-	case 0140000: return "socket";
+	switch (zf2fs_mode_type(mode)) {
+	case ZF2FS_S_IFREG: return "regular";
+	case ZF2FS_S_IFDIR: return "directory";
+	case ZF2FS_S_IFLNK: return "symlink";
+	case ZF2FS_S_IFCHR: return "chardev";
+	case ZF2FS_S_IFBLK: return "blockdev";
+	case ZF2FS_S_IFIFO: return "fifo";
+	case ZF2FS_S_IFSOCK: return "socket";
 	default: return "invalid";
 	}
 }
@@ -380,7 +380,7 @@ int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path, const char 
 	if (err)
 		goto out;
 	if (dump_inode_encrypted(n) && !c->raw_encrypted &&
-	    (zf2fs_get(n->i.i_mode) & 0170000) != 0040000) {
+	    zf2fs_inode_type(&n->i) != ZF2FS_S_IFDIR) {
 		dump_error("%s%sinode %u is encrypted: its contents need the key "
 			   "(--raw-encrypted writes the ciphertext)", what ? what : "",
 			   what ? ": " : "", ino);
@@ -712,7 +712,7 @@ int dump_ls(struct dump_ctx *c, const char *path)
 	out_u(o, "ino", ino);
 	out_s(o, "type", mode_type((uint32_t)zf2fs_get(n->i.i_mode)));
 	out_list(o, "entries");
-	if ((zf2fs_get(n->i.i_mode) & 0170000) == 0040000) {
+	if (zf2fs_inode_type(&n->i) == ZF2FS_S_IFDIR) {
 		err = zf2fs_dir_iterate(c->vol, n, ls_entry, ls_bad, &l);
 		if (err)
 			dump_error("%s: while listing %s", strerror(err == -ZF2FS_EFSCORRUPTED ?

@@ -636,7 +636,7 @@ static int do_dent(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 	err = zf2fs_inode_read(vol, dir, node, &iaddr, why, sizeof(why));
 	if (err)
 		die("directory %u: %s%s%s", dir, strerror(-err), *why ? ": " : "", why);
-	if ((zf2fs_get(node->i.i_mode) & 0170000) != 0040000)
+	if (zf2fs_inode_type(&node->i) != ZF2FS_S_IFDIR)
 		die("inode %u is not a directory", dir);
 	if (o->have_slot && !o->have_dblk && !(node->i.i_inline & ZF2FS_INLINE_DENTRY))
 		die("directory %u keeps its entries in blocks: give --dblk", dir);
