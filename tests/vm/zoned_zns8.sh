@@ -10,7 +10,7 @@
 # fix them (exit 1: finish, reset, the log moved through a new checkpoint),
 # the rerun must be clean, dump --zones must agree with the kernel again,
 # and the kernel must mount the result, write and read a file, and leave it
-# clean for both fscks.  These are the codes tests/images/codes_needing_devices
+# clean for both fscks.  These are the codes tests/images/corpus/codes_needing_devices
 # lists.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
