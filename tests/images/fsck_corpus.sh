@@ -48,13 +48,31 @@ for dir in "$CORPUS"/f_*/; do
 	fi
 	rm -f "$IMG"
 done
-# every problem code of the table must be produced by some case
+# every problem code of the table must be produced by some case, or be listed in
+# codes_not_in_corpus with the test that produces it (which must exist and name the code)
 if [ -z "$only" ]; then
+	elsewhere=$CORPUS/codes_not_in_corpus
+	table=$(sed -n 's/^#define PR_[0-9]_[A-Z_0-9]* *0x\([0-9A-Fa-f]*\).*/\1/p' "$top_srcdir/fsck/fsck.h" |
+		tr 'A-F' 'a-f')
+	stale=
+	while read -r code test _; do
+		case $code in '#'*|'') continue ;; esac
+		echo "$table" | grep -qix "${code#0x}" || stale="$stale $code is not in fsck/fsck.h;"
+		[ "$test" = - ] && continue
+		if [ ! -f "$top_srcdir/$test" ]; then
+			stale="$stale $code names $test, which does not exist;"
+		elif ! grep -q "$code" "$top_srcdir/$test"; then
+			stale="$stale $code names $test, which does not mention it;"
+		fi
+	done < "$elsewhere"
+	if [ -n "$stale" ]; then
+		tap_fail "codes_not_in_corpus:$stale"
+	else
+		tap_ok "codes_not_in_corpus names problem codes of the table and tests that exist"
+	fi
 	missing=
-	for code in $(sed -n 's/^#define PR_[0-9]_[A-Z_0-9]* *0x\([0-9A-Fa-f]*\).*/\1/p' "$top_srcdir/fsck/fsck.h"); do
-		code=$(echo "$code" | tr 'A-F' 'a-f')
-		# codes only a device can produce are proved by the kernel bench instead
-		grep -qi "^0x$code " "$CORPUS/codes_needing_devices" && continue
+	for code in $table; do
+		grep -qi "^0x$code " "$elsewhere" && continue
 		cat "$CORPUS"/f_*/expect.1 | grep -q "^\[0x$code\]" || missing="$missing 0x$code"
 	done
 	if [ -n "$missing" ]; then
