@@ -22,6 +22,8 @@ EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh tests/images/sload_lib.sh \
 	tests/images/sload_android.d/mktree
 EXTRA_DIST += tests/images/fsck_corpus.sh tests/images/fsck_case_image.sh tests/images/base \
 	tests/images/corpus
+# what each folder of tests/ holds, how to run and add a test
+EXTRA_DIST += tests/README.md
 
 # --version of every tool; the tools behind util-linux's fsck(8) and mkfs(8) (issue 18).
 PKG_IMAGE_TESTS = tests/images/tools_version.sh tests/images/tools_wrappers.sh
