@@ -34,6 +34,6 @@ EXTRA_DIST += fuzz/fuzzimg.py fuzz/README.md bench/fuzz.sh bench/fsck-scale.sh
 # Every crash or hang the fuzzers found, replayed through fsck, dump and gc.f2fs; and
 # crafted huge or looping images that must be refused plainly or finish.
 # fsck_mounted.sh: no repair of a mounted device (root and a loop mount, or skipped).
-TESTS += tests/images/fuzz_regress.sh tests/images/hostile.sh tests/images/fsck_mounted.sh
-EXTRA_DIST += tests/images/fuzz_regress.sh tests/images/hostile.sh tests/images/fsck_mounted.sh \
+TESTS += tests/images/fuzz_regress.sh tests/images/tools_hostile.sh tests/images/fsck_mounted.sh
+EXTRA_DIST += tests/images/fuzz_regress.sh tests/images/tools_hostile.sh tests/images/fsck_mounted.sh \
 	$(wildcard $(srcdir)/tests/images/fuzz/*)

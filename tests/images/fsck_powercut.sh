@@ -1,7 +1,7 @@
 #!/bin/bash
 # Repair after a power cut keeps what was fsync'd.  The base image "unclean" (made by
 # tests/vm/unclean.sh: power cut after fsyncs, so node blocks wait for the kernel's
-# roll-forward) gets damage elsewhere (tests/images/f_powercut_repair/script).  Debian's
+# roll-forward) gets damage elsewhere (tests/images/corpus/f_powercut_repair/script).  Debian's
 # fsck.f2fs -d 1 lists the fsync'd records it finds the way the kernel does (which inode,
 # which node block, which data blocks): that list is the oracle.
 #  1. fsck -y repairs (exit 1); a rerun finds only the pending roll-forward (exit 0);

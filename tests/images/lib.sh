@@ -195,8 +195,9 @@ tap_summary()
 }
 
 # ---- fsck cases --------------------------------------------------------------------------
-# fsck_case_image CASE IMG: make IMG the corrupted image of tests/images/f_CASE (its base
-# image, then its script).  Scripts change the image with inject.f2fs through these:
+# fsck_case_image CASE IMG: make IMG the corrupted image of the corpus case CASE
+# (tests/images/corpus/CASE: its base image, then its script).  Scripts change the image
+# with inject.f2fs through these:
 #   inject ARGS...        inject.f2fs ARGS on the image (its "Info:" line goes to stdout)
 #   get ARGS...           the member's value (inject.f2fs ARGS --get)
 #   ino PATH              the inode of PATH
@@ -209,6 +210,7 @@ tap_summary()
 FSCK=${ZF2FS_FSCK:-$top_builddir/fsck/fsck.f2fs}
 INJECT=${ZF2FS_INJECT:-$top_builddir/tools/inject.f2fs}
 CASE_BASE=$top_srcdir/tests/images/base
+CORPUS=$top_srcdir/tests/images/corpus
 
 inject() { "$INJECT" "$@" "$IMG"; }
 get() { "$INJECT" "$@" --get "$IMG"; }
@@ -250,7 +252,8 @@ fsck_case_image()
 	[ -x "$INJECT" ] || hard_error "inject.f2fs is not built: $INJECT"
 	IMG=$2
 	base populated
-	( set -e; . "$top_srcdir/tests/images/$1/script" )
+	[ -f "$CORPUS/$1/script" ] || hard_error "no corpus case $1 ($CORPUS/$1/script)"
+	( set -e; . "$CORPUS/$1/script" )
 }
 
 # mounted_loop_image: a 64 MiB ext4 image ($img) on a loop device ($LOOPDEV) mounted

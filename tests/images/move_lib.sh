@@ -1,5 +1,5 @@
 #!/bin/bash
-# Shared by the tests of the block mover's front-ends (g_collect.sh, defrag.sh); sourced
+# Shared by the tests of the block mover's front-ends (gc_collect.sh, defrag.sh); sourced
 # after lib.sh, with DUMP and POP (tests/images/txn_populate) set.
 
 # age_image IMG: three rounds of 40 files (1 byte .. 30 KiB, every tenth 512 KiB) made by

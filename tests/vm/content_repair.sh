@@ -22,7 +22,7 @@ n=0
 for c in $CASES; do
 	n=$((n + 1))
 	vm_image "d$n" 64M
-	bash "$top_srcdir/tests/images/make_case.sh" "$c" "$(vm_img "d$n")" >"$VM_OUT/$c.setup.log" 2>&1 ||
+	bash "$top_srcdir/tests/images/fsck_case_image.sh" "$c" "$(vm_img "d$n")" >"$VM_OUT/$c.setup.log" 2>&1 ||
 		vm_error "$c: making the corrupted image failed"
 	"$OUR_FSCK" -y "$(vm_img "d$n")" >"$VM_OUT/$c.repair.log" 2>&1
 	rc=$?

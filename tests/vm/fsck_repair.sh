@@ -1,5 +1,5 @@
 #!/bin/sh
-# fsck_repair.sh - the kernel judges fsck's repairs: corpus cases (tests/images/f_*) are
+# fsck_repair.sh - the kernel judges fsck's repairs: corpus cases (tests/images/corpus/f_*) are
 # corrupted on the host, repaired by our fsck -y, then mounted by Linux.  The kernel must
 # mount each one without complaint and read every regular file with exactly the contents
 # our dump.f2fs reads; files the corruption did not touch must keep the base image's
@@ -56,7 +56,7 @@ manifest "$base" > "$VM_OUT/base.manifest"
 for c in $CASES; do
 	d=$(disk_of "$c")
 	vm_image "$d" 64M
-	bash "$top_srcdir/tests/images/make_case.sh" "$c" "$(vm_img "$d")" >"$VM_OUT/$c.setup.log" 2>&1 ||
+	bash "$top_srcdir/tests/images/fsck_case_image.sh" "$c" "$(vm_img "$d")" >"$VM_OUT/$c.setup.log" 2>&1 ||
 		vm_error "$c: making the corrupted image failed"
 	"$OUR_FSCK" -y "$(vm_img "$d")" >"$VM_OUT/$c.repair.log" 2>&1
 	rc=$?

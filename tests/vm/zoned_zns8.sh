@@ -10,8 +10,8 @@
 # fix them (exit 1: finish, reset, the log moved through a new checkpoint),
 # the rerun must be clean, dump --zones must agree with the kernel again,
 # and the kernel must mount the result, write and read a file, and leave it
-# clean for both fscks.  These are the codes tests/images/codes_needing_devices
-# lists.
+# clean for both fscks.  tests/images/corpus/codes_not_in_corpus names this test for
+# these three codes.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 vm_setup zoned_zns8 "fsck pass 8 problems and fixes on ZNS 8/6 MiB zones; 350 MiB round"

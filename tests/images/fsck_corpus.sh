@@ -1,9 +1,10 @@
 #!/bin/bash
-# fsck corpus, e2fsprogs style: each tests/images/f_<topic>/ holds a "script" that makes
-# one precise corruption of a base image, "expect.1" (output and exit status of the first
-# `fsck.f2fs -y`) and "expect.2" (the second run, which must be clean).  After the repair
-# Debian's fsck.f2fs must find the image clean too, unless the case has a "ref_skip" file
-# saying why not.  ZF2FS_UPDATE_EXPECT=1 rewrites the expect files (review them!).
+# fsck corpus, e2fsprogs style: each tests/images/corpus/f_<topic>/ holds a "script" that
+# makes one precise corruption of a base image, "expect.1" (output and exit status of the
+# first `fsck.f2fs -y`) and "expect.2" (the second run, which must be clean).  After the
+# repair Debian's fsck.f2fs must find the image clean too, unless the case has a "ref_skip"
+# file saying why not.  ZF2FS_UPDATE_EXPECT=1 rewrites the expect files (review them!).
+# One argument runs that case alone (no coverage check).
 . "$(dirname "$0")/lib.sh"
 
 
@@ -16,7 +17,7 @@ run_fsck() {
 	echo "Exit status is ${PIPESTATUS[0]}"
 }
 
-for dir in "$top_srcdir"/tests/images/f_*/; do
+for dir in "$CORPUS"/f_*/; do
 	case=$(basename "$dir")
 	[ -n "$only" ] && [ "$case" != "$only" ] && continue
 	if ! fsck_case_image "$case" "$TEST_TMP/$case.img" > "$TEST_TMP/$case.setup" 2>&1; then
@@ -47,14 +48,32 @@ for dir in "$top_srcdir"/tests/images/f_*/; do
 	fi
 	rm -f "$IMG"
 done
-# every problem code of the table must be produced by some case
+# every problem code of the table must be produced by some case, or be listed in
+# codes_not_in_corpus with the test that produces it (which must exist and name the code)
 if [ -z "$only" ]; then
+	elsewhere=$CORPUS/codes_not_in_corpus
+	table=$(sed -n 's/^#define PR_[0-9]_[A-Z_0-9]* *0x\([0-9A-Fa-f]*\).*/\1/p' "$top_srcdir/fsck/fsck.h" |
+		tr 'A-F' 'a-f')
+	stale=
+	while read -r code test _; do
+		case $code in '#'*|'') continue ;; esac
+		echo "$table" | grep -qix "${code#0x}" || stale="$stale $code is not in fsck/fsck.h;"
+		[ "$test" = - ] && continue
+		if [ ! -f "$top_srcdir/$test" ]; then
+			stale="$stale $code names $test, which does not exist;"
+		elif ! grep -q "$code" "$top_srcdir/$test"; then
+			stale="$stale $code names $test, which does not mention it;"
+		fi
+	done < "$elsewhere"
+	if [ -n "$stale" ]; then
+		tap_fail "codes_not_in_corpus:$stale"
+	else
+		tap_ok "codes_not_in_corpus names problem codes of the table and tests that exist"
+	fi
 	missing=
-	for code in $(sed -n 's/^#define PR_[0-9]_[A-Z_0-9]* *0x\([0-9A-Fa-f]*\).*/\1/p' "$top_srcdir/fsck/fsck.h"); do
-		code=$(echo "$code" | tr 'A-F' 'a-f')
-		# codes only a device can produce are proved by the kernel bench instead
-		grep -qi "^0x$code " "$top_srcdir/tests/images/codes_needing_devices" && continue
-		cat "$top_srcdir"/tests/images/f_*/expect.1 | grep -q "^\[0x$code\]" || missing="$missing 0x$code"
+	for code in $table; do
+		grep -qi "^0x$code " "$elsewhere" && continue
+		cat "$CORPUS"/f_*/expect.1 | grep -q "^\[0x$code\]" || missing="$missing 0x$code"
 	done
 	if [ -n "$missing" ]; then
 		tap_fail "problem codes no case produces:$missing"

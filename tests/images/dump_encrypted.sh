@@ -17,7 +17,7 @@
 #   (f) with --raw-encrypted it creates them, with {enc:HEX}-named entries, the file's
 #       ciphertext of the file's size, and the symlink's stored target as a file.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/d_lib.sh"
+. "$(dirname "$0")/dump_lib.sh"
 need_python
 
 img=$TEST_TMP/encrypted.img

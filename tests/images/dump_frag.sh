@@ -6,7 +6,7 @@
 # file and of a subdirectory; a missing path is one line and exit 1.  The kernel's view
 # of the same rule (FIEMAP) is tests/vm/frag.sh.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/d_lib.sh"
+. "$(dirname "$0")/dump_lib.sh"
 need_python
 
 img=$TEST_TMP/populated.img

@@ -19,7 +19,7 @@
 #       holding '/' on a hostile image writes nothing outside DIR.
 
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/d_lib.sh"
+. "$(dirname "$0")/dump_lib.sh"
 need_ref_dump
 need_python
 

@@ -1,7 +1,7 @@
 # Shared helpers of the dump.f2fs tests (d_*.sh).  Source after lib.sh:
 #
 #   . "$(dirname "$0")/lib.sh"
-#   . "$(dirname "$0")/d_lib.sh"
+#   . "$(dirname "$0")/dump_lib.sh"
 #
 #   DUMP                    our dump.f2fs
 #   need_ref_dump           skip unless Debian's dump.f2fs and sload.f2fs are installed

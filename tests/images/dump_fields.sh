@@ -12,7 +12,7 @@
 # Prints "ok N - ..." / "not ok N - ..." per check.
 
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/d_lib.sh"
+. "$(dirname "$0")/dump_lib.sh"
 need_ref_dump
 need_python
 

@@ -10,7 +10,7 @@
 #       timeout), and damage is reported on stderr, never mixed into stdout.
 
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/d_lib.sh"
+. "$(dirname "$0")/dump_lib.sh"
 need_python
 [ -x "$REF_SLOAD" ] || skip "reference sload.f2fs not installed ($REF_SLOAD)"
 
