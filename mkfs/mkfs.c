@@ -101,7 +101,7 @@ static int load_root_dir(const struct mkfs_cli *c, const struct zf2fs_log *log, 
 	};
 	struct zf2fs_load_stats st;
 
-	zf2fs_test_load_flush(&o);
+	zs_test_load_flush(&o);
 	if (zf2fs_load_tree(c->paths, c->ndevs, &o, log, &st))
 		return 1;   /* the library named the path and the cause */
 	if (!c->quiet)
