@@ -68,7 +68,6 @@ struct zf2fs_sit_scan_ops {
 		     const struct zf2fs_sit_entry *src);
 	int (*journal)(void *arg, uint32_t segno, const struct zf2fs_sit_entry *se);
 };
-int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, void *arg)
-	__attribute__((visibility("hidden")));
+int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, void *arg);
 
 #endif
