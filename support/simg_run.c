@@ -31,13 +31,13 @@ int zs_simg_run(const char *prog, const char *img, int (*fn)(const char *raw, vo
 			packed, img);
 		goto out;
 	}
-	if (zf2fs_sparse_unpack(img, raw, &blk_sz, why, sizeof(why))) {
+	if (zf2fs_simg_unpack(img, raw, &blk_sz, why, sizeof(why))) {
 		fprintf(stderr, "%s: %s\n", prog, why);
 		goto out;
 	}
 	rc = fn(raw, arg);
 	if (rc == 0) {
-		if (zf2fs_sparse_pack(raw, packed, blk_sz, why, sizeof(why))) {
+		if (zf2fs_simg_pack(raw, packed, blk_sz, why, sizeof(why))) {
 			fprintf(stderr, "%s: %s\n", prog, why);
 			rc = 1;
 		} else if (rename(packed, img)) {

@@ -132,7 +132,7 @@ static int load_sparse(const char *img, const struct zf2fs_load_opts *o,
 		free(packed);
 		return 1;
 	}
-	err = zf2fs_sparse_unpack(img, raw, &blk_sz, why, sizeof(why));
+	err = zf2fs_simg_unpack(img, raw, &blk_sz, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, PROG ": %s\n", why);
 	} else {
@@ -140,7 +140,7 @@ static int load_sparse(const char *img, const struct zf2fs_load_opts *o,
 		if (!err && print_image_size(raw, log))
 			err = -EIO;
 		if (!err) {
-			err = zf2fs_sparse_pack(raw, packed, blk_sz, why, sizeof(why));
+			err = zf2fs_simg_pack(raw, packed, blk_sz, why, sizeof(why));
 			if (err)
 				fprintf(stderr, PROG ": %s\n", why);
 		}

@@ -660,7 +660,7 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 	{
 		char why[256] = "";
 
-		err = zf2fs_gc_sim_new2(m, &cfg, why, sizeof(why), &sim);
+		err = zf2fs_gc_sim_new(m, &cfg, why, sizeof(why), &sim);
 		if (err) {
 			snprintf(v->error, sizeof(v->error), "%s: while setting up the workload%s%s",
 				 err == -ENOSPC ? "no room" : strerror(-err), why[0] ? ": " : "",
