@@ -21,6 +21,9 @@
 #include "fsck.h"
 #include "helper.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/chunkmap.h"
+#include "zf2fs-internal/quota.h"
+#include "zf2fs-internal/volume.h"
 #include "ftinfo.h"
 #include "simg_run.h"
 

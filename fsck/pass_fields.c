@@ -15,6 +15,7 @@
 
 #include "fsck.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/volume.h"
 
 #define S_FMT 0170000u
 

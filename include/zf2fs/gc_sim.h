@@ -178,11 +178,6 @@ ZF2FS_EXPORT const struct zf2fs_gc_sim_sample *zf2fs_gc_sim_samples(const struct
 ZF2FS_EXPORT void zf2fs_gc_sim_size(const struct zf2fs_gc_sim *sim, uint64_t *ret_files,
 				    uint64_t *ret_data_blocks, uint64_t *ret_node_blocks);
 
-/* Check the simulator's block maps against the model: every logical block where the
- * reverse map says, valid counts per segment, and in mode=adaptive the blocks SSR must
- * not reuse (valid, or valid at the last checkpoint, or written since) equal to the
- * model's checkpointed counts.  0, or -EINVAL when they disagree (a bug). */
-ZF2FS_EXPORT int zf2fs_gc_sim_verify(const struct zf2fs_gc_sim *sim);
 
 /* The model the simulation drives (read-only use: zf2fs_gc_summarize ...). */
 ZF2FS_EXPORT const struct zf2fs_gc_model *zf2fs_gc_sim_model(const struct zf2fs_gc_sim *sim);

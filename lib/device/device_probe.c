@@ -230,7 +230,7 @@ ZF2FS_EXPORT int zf2fs_dev_geometry(struct zf2fs_dev *dev, struct zf2fs_dev_geom
 #endif
 }
 
-ZF2FS_EXPORT int zf2fs_dev_reset_zones(struct zf2fs_dev *dev)
+int zf2fs_dev_reset_zones(struct zf2fs_dev *dev)
 {
 	if (dev->ops->reset_zones)
 		return dev->ops->reset_zones(dev);

@@ -13,7 +13,7 @@
 #ifndef ZF2FS_COMMIT_P_H
 #define ZF2FS_COMMIT_P_H
 
-#include "zf2fs/txn.h"
+#include "zf2fs-internal/commit.h"
 
 
 struct commit;

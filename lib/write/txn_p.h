@@ -13,6 +13,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/txn.h"
+#include "zf2fs-internal/commit.h"
 #include "zf2fs/txn_file.h"
 
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "zf2fs-internal/volume.h"
 
 #define MiB (1024ull * 1024)
 

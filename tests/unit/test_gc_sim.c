@@ -26,6 +26,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/gc.h"
 #include "zf2fs/gc_sim.h"
+#include "zf2fs-internal/gc.h"
 
 #define MiB (1024ull * 1024)
 

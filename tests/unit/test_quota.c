@@ -21,6 +21,7 @@
 #include "zf2fs/format.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/quota.h"
+#include "zf2fs-internal/quota.h"
 
 static uint32_t le32(const uint8_t *p)
 {

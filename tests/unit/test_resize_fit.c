@@ -21,6 +21,7 @@
 #include "zf2fs/move.h"
 #include "zf2fs/resize.h"
 #include "zf2fs/txn.h"
+#include "zf2fs-internal/volume.h"
 
 #define MiB (1024ull * 1024)
 #define FULL (1100 * MiB)

@@ -11,7 +11,9 @@
 #include <errno.h>
 
 #include "unit.h"
-#include "zf2fs/sparse.h"
+#include "zf2fs/sit_table.h"
+#include "zf2fs-internal/chunkmap.h"
+#include "zf2fs-internal/volume.h"
 
 #define MiB (1024ull * 1024)
 

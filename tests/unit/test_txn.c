@@ -17,6 +17,8 @@
 #include "zf2fs/file.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/txn_file.h"
+#include "zf2fs-internal/commit.h"
+#include "zf2fs-internal/volume.h"
 
 #define MiB (1024ull * 1024)
 #define VOL_BYTES (64 * MiB)

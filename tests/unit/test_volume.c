@@ -7,6 +7,7 @@
 #include <errno.h>
 
 #include "unit.h"
+#include "zf2fs-internal/volume.h"
 
 #define MiB (1024ull * 1024)
 

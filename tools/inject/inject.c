@@ -23,6 +23,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
+#include "zf2fs-internal/volume.h"
 #include "helper.h"
 #include "inject.h"
 
