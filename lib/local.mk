@@ -14,7 +14,10 @@ lib_libzf2fs_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden $(UUID_CFLAGS) $(BLKID
 lib_libzf2fs_la_LIBADD = $(UUID_LIBS) $(BLKID_LIBS) $(LIBZBD_LIBS) $(SELINUX_LIBS) $(UNISTRING_LIBS) $(LZ4_LIBS) $(LZO_LIBS) $(ZSTD_LIBS) -lpthread -lm
 lib_libzf2fs_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBZF2FS_LT_VERSION) \
 	-Wl,--version-script=$(srcdir)/lib/libzf2fs.sym
-EXTRA_DIST += lib/libzf2fs.sym
+EXTRA_DIST += lib/libzf2fs.sym tests/abi_symbols.sh
+# The exports agree in the library, lib/libzf2fs.sym, debian/libzf2fs1.symbols and the
+# headers (a function is exported only with ZF2FS_EXPORT: -fvisibility=hidden hides the rest).
+TESTS += tests/abi_symbols.sh
 EXTRA_lib_libzf2fs_la_DEPENDENCIES = $(srcdir)/lib/libzf2fs.sym
 zf2fsinclude_HEADERS += include/zf2fs/zf2fs.h include/zf2fs/format.h include/zf2fs/endian.h \
 	include/zf2fs/quota.h include/zf2fs/access.h include/zf2fs/txn.h include/zf2fs/txn_file.h include/zf2fs/load.h include/zf2fs/compress.h include/zf2fs/simg.h include/zf2fs/sit_table.h \
