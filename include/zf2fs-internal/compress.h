@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * zf2fs-internal/compress.h - one cluster through a compression codec (the file reader and writer in the
- * library, and the codec tests).
+ * zf2fs-internal/compress.h - one cluster through a compression codec: the library's file
+ * reader and writer, and the codec tests.
  *
  * For zf2fs-tools' own programs (fsck, the tools, the tests): not installed, and no ABI
  * promise.  The functions are exported from libzf2fs.so in the version node ZF2FS_PRIVATE

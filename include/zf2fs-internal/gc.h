@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * zf2fs-internal/gc.h - checks and resets of the GC state and the simulator, for the tests.
+ * zf2fs-internal/gc.h - the simulator's self-check (for the tests) and the zone resets
+ * after a move (the mover, resize, and their tests).
  *
  * For zf2fs-tools' own programs (fsck, the tools, the tests): not installed, and no ABI
  * promise.  The functions are exported from libzf2fs.so in the version node ZF2FS_PRIVATE
@@ -22,6 +23,7 @@
  * not reuse (valid, or valid at the last checkpoint, or written since) equal to the
  * model's checkpointed counts.  0, or -EINVAL when they disagree (a bug). */
 ZF2FS_EXPORT int zf2fs_gc_sim_verify(const struct zf2fs_gc_sim *sim);
+
 /*
  * After a commit that freed sections on a zoned volume (open it again first): reset the
  * zone of every section that is free in the checkpoint, is no current log's, and whose

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * zf2fs-internal/volume.h - a volume's raw metadata (where each table block lives, the journals, the
- * checkpoint packs), the checks fsck makes of inodes, and the writes fsck's repair and
- * the tools make without a transaction.
+ * zf2fs-internal/volume.h - a volume's raw metadata (where each table block lives, the
+ * journals, the checkpoint packs), the checks fsck makes of inodes, and the writes fsck's
+ * repair and the tools make without a transaction.
  *
  * For zf2fs-tools' own programs (fsck, the tools, the tests): not installed, and no ABI
  * promise.  The functions are exported from libzf2fs.so in the version node ZF2FS_PRIVATE
@@ -18,6 +18,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/sit_table.h"
 
+/* ---- checkpoint packs and the superblock's areas, as the kernel judges them --------------- */
 /* Whether Linux refuses checkpoint pack @i at mount (f2fs_sanity_check_ckpt) although its
  * checksums, header and footer are fine.  False for a pack that zf2fs_vol_cp_problem()
  * calls bad only for where its summaries sit, which the kernel does not check: it mounts
@@ -31,29 +32,19 @@ ZF2FS_EXPORT bool zf2fs_vol_cp_kernel_refuses(const struct zf2fs_vol *vol, int i
 ZF2FS_EXPORT int zf2fs_vol_cp_pack_version(const struct zf2fs_vol *vol, int i,
 					   uint64_t *ret_ver);
 
-ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blkaddr,
-				       const void *buf);
+/* The segments from segment 0 to the end of the main area, which segment_count should
+ * be: a larger segment_count passes zf2fs_super_verify (Linux accepts it and corrects the
+ * superblock at mount). */
+ZF2FS_EXPORT uint32_t zf2fs_super_areas_segments(const struct zf2fs_super *sb);
 
-/* From now on, lookups of @nid (and reads of its node) answer @ino at @blkaddr: in memory
- * only, for fsck, which restores a lost entry and writes it in its repair.  -EINVAL for a
- * nid beyond the NAT, -ENOSPC after a few. */
-ZF2FS_EXPORT int zf2fs_vol_nat_override(struct zf2fs_vol *vol, uint32_t nid, uint32_t ino,
-					uint32_t blkaddr);
-
+/* ---- where each metadata block lives (dump.f2fs, inject.f2fs, resize) --------------------- */
 /* Where NAT block @idx of the live copy lives. */
 ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_addr(const struct zf2fs_vol *vol, uint32_t idx);
-
 ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_addr(const struct zf2fs_vol *vol, uint32_t idx);
-
-/* The NAT and SIT journals of the checkpoint in use. */
-ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_nat_journal(const struct zf2fs_vol *vol);
-
-ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_sit_journal(const struct zf2fs_vol *vol);
 
 /* Block @idx of NAT (or SIT) copy @copy (0 or 1), whichever copy is live. */
 ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
 					       unsigned copy);
-
 ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
 					       unsigned copy);
 
@@ -68,18 +59,19 @@ ZF2FS_EXPORT uint64_t zf2fs_vol_ssa_block_addr(const struct zf2fs_vol *vol, uint
  * when @blkaddr lies outside that area. */
 ZF2FS_EXPORT bool zf2fs_vol_cp_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
 					unsigned *ret_pack, uint32_t *ret_off);
-
 ZF2FS_EXPORT bool zf2fs_vol_sit_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
 					 uint32_t *ret_idx, unsigned *ret_copy);
-
 ZF2FS_EXPORT bool zf2fs_vol_nat_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
 					 uint32_t *ret_idx, unsigned *ret_copy);
-
 ZF2FS_EXPORT bool zf2fs_vol_ssa_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
 					 uint32_t *ret_segno);
 
 /* First block of checkpoint pack @pack (0 or 1). */
 ZF2FS_EXPORT uint64_t zf2fs_vol_cp_pack_addr(const struct zf2fs_vol *vol, unsigned pack);
+
+/* The NAT and SIT journals of the checkpoint in use. */
+ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_nat_journal(const struct zf2fs_vol *vol);
+ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_sit_journal(const struct zf2fs_vol *vol);
 
 /* Where the NAT journal (@sit false) or SIT journal of the pack in use sits on disk: its
  * block and the byte offset of struct zf2fs_journal in it.  Returns 0. */
@@ -90,23 +82,12 @@ ZF2FS_EXPORT int zf2fs_vol_journal_where(const struct zf2fs_vol *vol, bool sit,
 ZF2FS_EXPORT const struct zf2fs_summary *zf2fs_vol_curseg_summary(const struct zf2fs_vol *vol,
 								  int type);
 
-/*
- * From now on zf2fs_vol_read_node() reads the aligned run of @blocks blocks (a power of
- * two dividing a segment) around each node it misses, in one read, and keeps the last
- * @chunks runs: for readers that visit many nodes near each other in another order than
- * the disk's (a directory's inodes in name-hash order).  Writes through
- * zf2fs_vol_write_block() drop the runs they touch.  A run that cannot be read whole
- * falls back to reading the one block.  @chunks 0 turns it off.  Returns 0; -EINVAL;
- * -ENOMEM (and it stays off).
- */
-ZF2FS_EXPORT int zf2fs_vol_node_readaround(struct zf2fs_vol *vol, uint32_t blocks,
-					   uint32_t chunks);
+/* Whether the checkpoint's nat_bits (written at unmount, tied to the checkpoint by its
+ * version and checksum) say NAT block @idx holds no entry.  False when the checkpoint has
+ * no valid nat_bits.  The first call reads them from the checkpoint pack. */
+ZF2FS_EXPORT bool zf2fs_vol_nat_block_empty(struct zf2fs_vol *vol, uint32_t idx);
 
-/* The segments from segment 0 to the end of the main area, which segment_count should
- * be: a larger segment_count passes zf2fs_super_verify (Linux accepts it and corrects the
- * superblock at mount). */
-ZF2FS_EXPORT uint32_t zf2fs_super_areas_segments(const struct zf2fs_super *sb);
-
+/* ---- inodes as fsck checks them ----------------------------------------------------------- */
 /*
  * The cluster markers (ZF2FS_COMPRESS_ADDR) among inode @in's own block address slots
  * (after its extra attributes, before its inline xattrs): their count in *@ret_markers,
@@ -138,6 +119,30 @@ ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
 					const struct zf2fs_inode_geom *g, uint32_t *ret_start,
 					uint32_t *ret_cut);
 
+/* ---- writes without a transaction (fsck's repair and tune, inject.f2fs, resize) ----------- */
+/* Write one 4 KiB block by volume address, in place (-ERANGE outside every device):
+ * for fsck's repairs and inject.f2fs, which change blocks where they lie. */
+ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blkaddr,
+				       const void *buf);
+
+/* Replace the superblock of @vol (opened for writing) by @sb: its crc is set when
+ * sb_checksum is on, it must pass zf2fs_super_verify(), and the copy not in use is
+ * written and synced before the one in use, so one valid copy exists at every moment.
+ * 0, -ZF2FS_EFSCORRUPTED (nothing written) or a write error. */
+ZF2FS_EXPORT int zf2fs_vol_write_super(struct zf2fs_vol *vol, const struct zf2fs_super *sb,
+				       char *why, size_t whylen);
+
+/* From now on, lookups of @nid (and reads of its node) answer @ino at @blkaddr: in memory
+ * only, for fsck, which restores a lost entry and writes it in its repair.  -EINVAL for a
+ * nid beyond the NAT, -ENOSPC after a few. */
+ZF2FS_EXPORT int zf2fs_vol_nat_override(struct zf2fs_vol *vol, uint32_t nid, uint32_t ino,
+					uint32_t blkaddr);
+
+/* Segment @segno's entry of @t (zf2fs_sit_table_get) for changing it: allocates its
+ * chunk; NULL on -ENOMEM or out of range. */
+ZF2FS_EXPORT struct zf2fs_sit_entry *zf2fs_sit_table_mut(struct zf2fs_sit_table *t,
+							 uint32_t segno);
+
 /* Fill a zeroed inode block @node for inode @ino (its footer too, offset 0) as the kernel
  * creates one: @mode, 2 links for a directory and 1 otherwise, one block (itself), the
  * three times @now, parent @pino and @name (@len bytes, at most ZF2FS_NAME_LEN), extra
@@ -147,34 +152,33 @@ ZF2FS_EXPORT int zf2fs_inode_init(struct zf2fs_node *node, uint32_t features, ui
 				  uint32_t pino, const char *name, size_t len, uint32_t mode,
 				  uint64_t now);
 
-/* Probe @dev for an existing filesystem or partition table with libblkid.  Returns 1 and
- * its type in @type (e.g. "ext4", "f2fs", "dos"), 0 when none, negative errno. */
-ZF2FS_EXPORT int zf2fs_dev_probe_existing(struct zf2fs_dev *dev, char *type, size_t typelen);
-
-/* Put @n in a roll-forward chain of @cp (a checkpoint with NOCRC recovery or without CRC
- * recovery): @cp's version and the next block, 0 to end the chain. */
-ZF2FS_EXPORT void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_checkpoint *cp,
-				       uint32_t next_blkaddr);
-
 /* Before writing node block @n of node @nid: when it is an inode that carries a checksum
  * (@features has inode_checksum and its extra attributes hold the field), set the
  * checksum from @seed (zf2fs_checksum_seed).  Returns whether it did. */
 ZF2FS_EXPORT bool zf2fs_inode_reseal(struct zf2fs_node *n, uint32_t nid, uint32_t features,
 				     uint32_t seed);
 
-/* Replace the superblock of @vol (opened for writing) by @sb: its crc is set when
- * sb_checksum is on, it must pass zf2fs_super_verify(), and the copy not in use is
- * written and synced before the one in use, so one valid copy exists at every moment.
- * 0, -ZF2FS_EFSCORRUPTED (nothing written) or a write error. */
-ZF2FS_EXPORT int zf2fs_vol_write_super(struct zf2fs_vol *vol, const struct zf2fs_super *sb,
-				       char *why, size_t whylen);
-/* The same, for changing it: allocates its chunk; NULL on -ENOMEM or out of range. */
-ZF2FS_EXPORT struct zf2fs_sit_entry *zf2fs_sit_table_mut(struct zf2fs_sit_table *t,
-							 uint32_t segno);
+/* Put @n in a roll-forward chain of @cp (a checkpoint with NOCRC recovery or without CRC
+ * recovery): @cp's version and the next block, 0 to end the chain. */
+ZF2FS_EXPORT void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_checkpoint *cp,
+				       uint32_t next_blkaddr);
 
-/* Whether the checkpoint's nat_bits (written at unmount, tied to the checkpoint by its
- * version and checksum) say NAT block @idx holds no entry.  False when the checkpoint has
- * no valid nat_bits.  The first call reads them from the checkpoint pack. */
-ZF2FS_EXPORT bool zf2fs_vol_nat_block_empty(struct zf2fs_vol *vol, uint32_t idx);
+/* ---- reading many nodes in another order than the disk's ---------------------------------- */
+/*
+ * From now on zf2fs_vol_read_node() reads the aligned run of @blocks blocks (a power of
+ * two dividing a segment) around each node it misses, in one read, and keeps the last
+ * @chunks runs: for readers that visit many nodes near each other in another order than
+ * the disk's (a directory's inodes in name-hash order).  Writes through
+ * zf2fs_vol_write_block() drop the runs they touch.  A run that cannot be read whole
+ * falls back to reading the one block.  @chunks 0 turns it off.  Returns 0; -EINVAL;
+ * -ENOMEM (and it stays off).
+ */
+ZF2FS_EXPORT int zf2fs_vol_node_readaround(struct zf2fs_vol *vol, uint32_t blocks,
+					   uint32_t chunks);
+
+/* ---- devices ------------------------------------------------------------------------------ */
+/* Probe @dev for an existing filesystem or partition table with libblkid.  Returns 1 and
+ * its type in @type (e.g. "ext4", "f2fs", "dos"), 0 when none, negative errno. */
+ZF2FS_EXPORT int zf2fs_dev_probe_existing(struct zf2fs_dev *dev, char *type, size_t typelen);
 
 #endif /* ZF2FS_INTERNAL_VOLUME_H */

@@ -35,8 +35,8 @@ ZF2FS_EXPORT int zf2fs_compress_by_name(const char *name);
 
 /* Whether this build compresses and decompresses clusters of algorithm @alg.  lzo-rle
  * needs liblzo2 as lzo does: its clusters are written as plain LZO1X-1 streams, which
- * Linux's lzo-rle decompressor reads.  zf2fs_decompress_cluster() reads lzo and lzo-rle
- * even without liblzo2. */
+ * Linux's lzo-rle decompressor reads.  Reading files (zf2fs_file_read) decompresses lzo
+ * and lzo-rle even without liblzo2. */
 ZF2FS_EXPORT bool zf2fs_compress_supported(uint8_t alg);
 
 

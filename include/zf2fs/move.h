@@ -134,7 +134,7 @@ struct zf2fs_move_batch_result {
  * zoned volume the free zones are reset before the first batch too.
  * @st gets the sum of every batch's stats.  Returns 0; -EINVAL for @batch_blocks 0;
  * the errors of @ops, zf2fs_txn_begin(), zf2fs_txn_commit() (the batches before stay
- * committed) and zf2fs_move_reset_free_zones().
+ * committed), and of the zone resets (zf2fs_vol_zones(), zf2fs_vol_reset_zone()).
  */
 ZF2FS_EXPORT int zf2fs_move_batches(struct zf2fs_vol **vol, uint64_t batch_blocks,
 				    unsigned flags, const struct zf2fs_move_batch_ops *ops,

@@ -53,7 +53,7 @@ ZF2FS_EXPORT void zf2fs_quota_file_free(struct zf2fs_quota_file *qf);
 
 
 /*
- * Read quota file inode @ino of @type from @vol and parse it (zf2fs_quota_parse).
+ * Read quota file inode @ino of @type from @vol and parse it.
  * Returns 0; -ZF2FS_EFSCORRUPTED with @why for a file the kernel could not use (not a
  * regular file, larger than ZF2FS_QUOTA_FILE_MAX, a broken tree); -ENOENT when @ino is not
  * in use; errors of zf2fs_inode_read() and zf2fs_file_read().

@@ -390,7 +390,9 @@ ZF2FS_EXPORT int zf2fs_label_from_utf8(const char *label, void *ret_name, char *
  * volume_name to UTF-8 in @out (NUL-terminated, cut at @cap; unpaired surrogates become
  * U+FFFD).  Returns the bytes written. */
 ZF2FS_EXPORT size_t zf2fs_label_to_utf8(const void *name, char *out, size_t cap);
-/* Set the volume label (UTF-8) through zf2fs_vol_write_super().  Errors of both. */
+/* Set the volume label (UTF-8) in both superblock copies, the copy not in use written and
+ * synced first, so one valid copy exists at every moment.  The errors of
+ * zf2fs_label_from_utf8(); -ZF2FS_EFSCORRUPTED (nothing written); write errors. */
 ZF2FS_EXPORT int zf2fs_vol_set_label(struct zf2fs_vol *vol, const char *label, char *why,
 				     size_t whylen);
 
