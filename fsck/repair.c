@@ -28,7 +28,6 @@
 #include "zf2fs/endian.h"
 #include "zf2fs/txn.h"
 #include "zf2fs-internal/commit.h"
-#include "zf2fs-internal/volume.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
 

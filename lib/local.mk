@@ -26,6 +26,7 @@ zf2fsinclude_HEADERS += include/zf2fs/zf2fs.h include/zf2fs/format.h include/zf2
 # What zf2fs-tools' own programs use beyond that API (fsck's repair, the tools' raw views,
 # the tests), included as "zf2fs-internal/NAME.h": not installed, exported in the
 # ZF2FS_PRIVATE node of lib/libzf2fs.sym with no ABI promise.
-noinst_HEADERS += include/zf2fs-internal/volume.h include/zf2fs-internal/commit.h \
-	include/zf2fs-internal/chunkmap.h include/zf2fs-internal/quota.h \
-	include/zf2fs-internal/compress.h include/zf2fs-internal/gc.h
+noinst_HEADERS += include/zf2fs-internal/format.h include/zf2fs-internal/chunkmap.h \
+	include/zf2fs-internal/compress.h include/zf2fs-internal/device.h \
+	include/zf2fs-internal/volume.h include/zf2fs-internal/commit.h \
+	include/zf2fs-internal/quota.h include/zf2fs-internal/move.h include/zf2fs-internal/gc.h

@@ -27,7 +27,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
 #include "zf2fs/load.h"
-#include "zf2fs-internal/volume.h"
+#include "zf2fs-internal/device.h"
 #include "helper.h"
 #include "mkfs.h"
 

@@ -19,7 +19,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/simg.h"
-#include "zf2fs-internal/volume.h"
+#include "zf2fs-internal/device.h"
 #include "mkfs.h"
 
 /* What is already at the output, which -f (or -g android) must allow us to replace. */

@@ -7,7 +7,7 @@
 #      ZF2FS_PRIVATE with one pattern;
 #   3. the installed headers (include/zf2fs/) declare with ZF2FS_EXPORT exactly the
 #      ZF2FS_1.0 node, and include/zf2fs-internal/ exactly ZF2FS_PRIVATE; no installed
-#      header includes an internal one;
+#      header includes an internal one, and each compiles on its own;
 #   4. hidden is spelled one way: by default (-fvisibility=hidden), never by an attribute;
 #   5. the tools' helper library (support/) defines only zs_ names, never the library's
 #      zf2fs_ prefix.
@@ -92,6 +92,17 @@ differ "the ZF2FS_EXPORT declarations of include/zf2fs-internal/ (first) and the
 if grep -n 'zf2fs-internal/' "$src"/include/zf2fs/*.h; then
 	echo "abi_symbols: FAIL: an installed header includes an internal one (above)"
 	failed=1
+fi
+cc=${CC:-cc}
+if command -v "${cc%% *}" >/dev/null 2>&1; then
+	for h in "$src"/include/zf2fs/*.h; do
+		if ! echo "#include <zf2fs/${h##*/}>" |
+			$cc -std=gnu11 -Wall -Wextra -Werror -fsyntax-only -I"$src/include" -x c - 2> "$tmp/cc"; then
+			echo "abi_symbols: FAIL: <zf2fs/${h##*/}> does not compile on its own:"
+			sed 's/^/    /' "$tmp/cc"
+			failed=1
+		fi
+	done
 fi
 
 # 4. One spelling of hidden: the default.

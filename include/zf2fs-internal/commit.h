@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * zf2fs-internal/commit.h - the steps of the one commit, for zf2fs-tools' own programs.
+ * zf2fs-internal/commit.h - the steps of the one commit, the dentry editing of fsck's
+ * repair, and the superblock written in place (lib/write/), for zf2fs-tools' own programs.
  *
  * Not installed, no ABI promise: these are exported from libzf2fs.so in the version node
  * ZF2FS_PRIVATE (lib/libzf2fs.sym) for fsck's repair, the tools and the tests, which
@@ -24,7 +25,6 @@
  * rules as zf2fs_txn_commit(): nothing the current checkpoint uses is overwritten, and
  * the new checkpoint's CP blocks are written last. */
 
-
 /* Write @blk as SIT (NAT) block @idx of the copy the current checkpoint does not use, and
  * flip the block's bit in the version bitmap of @cpbuf (from zf2fs_vol_cp_next), so
  * that the new checkpoint reads that copy.  Call once per block.  0, -EINVAL for an
@@ -33,8 +33,6 @@ ZF2FS_EXPORT int zf2fs_vol_write_sit_next(struct zf2fs_vol *vol, uint32_t idx, c
 					  uint8_t *cpbuf);
 ZF2FS_EXPORT int zf2fs_vol_write_nat_next(struct zf2fs_vol *vol, uint32_t idx, const void *blk,
 					  uint8_t *cpbuf);
-
-
 
 /* Write the summary block of main segment @segno: @entries (ZF2FS_ENTRIES_IN_SUM of them)
  * as written by log @type (ZF2FS_LOG_*).  For a log that leaves its segment.  0,
@@ -239,5 +237,13 @@ ZF2FS_EXPORT void zf2fs_txn_fresh_logs(struct zf2fs_txn *txn);
 
 /* Flushes made so far (zf2fs_txn_flush calls that wrote something). */
 ZF2FS_EXPORT uint64_t zf2fs_txn_flushes(const struct zf2fs_txn *txn);
+
+/* ---- the superblock, written in place ------------------------------------------------------ */
+/* Replace the superblock of @vol (opened for writing) by @sb: its crc is set when
+ * sb_checksum is on, it must pass zf2fs_super_verify(), and the copy not in use is
+ * written and synced before the one in use, so one valid copy exists at every moment.
+ * 0, -ZF2FS_EFSCORRUPTED (nothing written) or a write error. */
+ZF2FS_EXPORT int zf2fs_vol_write_super(struct zf2fs_vol *vol, const struct zf2fs_super *sb,
+				       char *why, size_t whylen);
 
 #endif /* ZF2FS_INTERNAL_COMMIT_H */

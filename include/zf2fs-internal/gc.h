@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * zf2fs-internal/gc.h - the simulator's self-check (for the tests) and the zone resets
- * after a move (the mover, resize, and their tests).
+ * zf2fs-internal/gc.h - the simulator's self-check, for the tests (lib/gc/).
  *
  * For zf2fs-tools' own programs (fsck, the tools, the tests): not installed, and no ABI
  * promise.  The functions are exported from libzf2fs.so in the version node ZF2FS_PRIVATE
@@ -16,7 +15,6 @@
 
 #include "zf2fs/gc.h"
 #include "zf2fs/gc_sim.h"
-#include "zf2fs/move.h"
 
 /* Check the simulator's block maps against the model: every logical block where the
  * reverse map says, valid counts per segment, and in mode=adaptive the blocks SSR must
@@ -24,14 +22,5 @@
  * model's checkpointed counts.  0, or -EINVAL when they disagree (a bug). */
 ZF2FS_EXPORT int zf2fs_gc_sim_verify(const struct zf2fs_gc_sim *sim);
 
-/*
- * After a commit that freed sections on a zoned volume (open it again first): reset the
- * zone of every section that is free in the checkpoint, is no current log's, and whose
- * write pointer is past the zone start, so that a later writer finds it empty (the
- * kernel does the same at mount).  *@ret_reset (may be NULL) gets the count.  Returns 0
- * (and resets nothing) on a volume without zoned devices; the errors of
- * zf2fs_vol_zones() and zf2fs_vol_reset_zone().
- */
-ZF2FS_EXPORT int zf2fs_move_reset_free_zones(struct zf2fs_vol *vol, uint32_t *ret_reset);
 
 #endif /* ZF2FS_INTERNAL_GC_H */

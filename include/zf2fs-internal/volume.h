@@ -2,7 +2,7 @@
 /*
  * zf2fs-internal/volume.h - a volume's raw metadata (where each table block lives, the
  * journals, the checkpoint packs), the checks fsck makes of inodes, and the writes fsck's
- * repair and the tools make without a transaction.
+ * repair and the tools make without a transaction (lib/read/).
  *
  * For zf2fs-tools' own programs (fsck, the tools, the tests): not installed, and no ABI
  * promise.  The functions are exported from libzf2fs.so in the version node ZF2FS_PRIVATE
@@ -18,7 +18,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/sit_table.h"
 
-/* ---- checkpoint packs and the superblock's areas, as the kernel judges them --------------- */
+/* ---- checkpoint packs, as the kernel judges them ----------------------------------------- */
 /* Whether Linux refuses checkpoint pack @i at mount (f2fs_sanity_check_ckpt) although its
  * checksums, header and footer are fine.  False for a pack that zf2fs_vol_cp_problem()
  * calls bad only for where its summaries sit, which the kernel does not check: it mounts
@@ -31,11 +31,6 @@ ZF2FS_EXPORT bool zf2fs_vol_cp_kernel_refuses(const struct zf2fs_vol *vol, int i
  * choice).  -ZF2FS_EFSCORRUPTED otherwise. */
 ZF2FS_EXPORT int zf2fs_vol_cp_pack_version(const struct zf2fs_vol *vol, int i,
 					   uint64_t *ret_ver);
-
-/* The segments from segment 0 to the end of the main area, which segment_count should
- * be: a larger segment_count passes zf2fs_super_verify (Linux accepts it and corrects the
- * superblock at mount). */
-ZF2FS_EXPORT uint32_t zf2fs_super_areas_segments(const struct zf2fs_super *sb);
 
 /* ---- where each metadata block lives (dump.f2fs, inject.f2fs, resize) --------------------- */
 /* Where NAT block @idx of the live copy lives. */
@@ -125,13 +120,6 @@ ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
 ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blkaddr,
 				       const void *buf);
 
-/* Replace the superblock of @vol (opened for writing) by @sb: its crc is set when
- * sb_checksum is on, it must pass zf2fs_super_verify(), and the copy not in use is
- * written and synced before the one in use, so one valid copy exists at every moment.
- * 0, -ZF2FS_EFSCORRUPTED (nothing written) or a write error. */
-ZF2FS_EXPORT int zf2fs_vol_write_super(struct zf2fs_vol *vol, const struct zf2fs_super *sb,
-				       char *why, size_t whylen);
-
 /* From now on, lookups of @nid (and reads of its node) answer @ino at @blkaddr: in memory
  * only, for fsck, which restores a lost entry and writes it in its repair.  -EINVAL for a
  * nid beyond the NAT, -ENOSPC after a few. */
@@ -152,12 +140,6 @@ ZF2FS_EXPORT int zf2fs_inode_init(struct zf2fs_node *node, uint32_t features, ui
 				  uint32_t pino, const char *name, size_t len, uint32_t mode,
 				  uint64_t now);
 
-/* Before writing node block @n of node @nid: when it is an inode that carries a checksum
- * (@features has inode_checksum and its extra attributes hold the field), set the
- * checksum from @seed (zf2fs_checksum_seed).  Returns whether it did. */
-ZF2FS_EXPORT bool zf2fs_inode_reseal(struct zf2fs_node *n, uint32_t nid, uint32_t features,
-				     uint32_t seed);
-
 /* Put @n in a roll-forward chain of @cp (a checkpoint with NOCRC recovery or without CRC
  * recovery): @cp's version and the next block, 0 to end the chain. */
 ZF2FS_EXPORT void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_checkpoint *cp,
@@ -175,10 +157,5 @@ ZF2FS_EXPORT void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_
  */
 ZF2FS_EXPORT int zf2fs_vol_node_readaround(struct zf2fs_vol *vol, uint32_t blocks,
 					   uint32_t chunks);
-
-/* ---- devices ------------------------------------------------------------------------------ */
-/* Probe @dev for an existing filesystem or partition table with libblkid.  Returns 1 and
- * its type in @type (e.g. "ext4", "f2fs", "dos"), 0 when none, negative errno. */
-ZF2FS_EXPORT int zf2fs_dev_probe_existing(struct zf2fs_dev *dev, char *type, size_t typelen);
 
 #endif /* ZF2FS_INTERNAL_VOLUME_H */

@@ -26,6 +26,7 @@
 #endif
 
 #include "device/device_p.h"
+#include "zf2fs-internal/device.h"
 
 /* Does a loop device use @file (resolved path) as its backing file?  Copies its node. */
 static bool loop_backing(const char *file, char *loopdev, size_t len)

@@ -15,7 +15,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/access.h"
-#include "zf2fs-internal/volume.h"
+#include "zf2fs-internal/format.h"
 
 static uint32_t crc_table[256];
 static pthread_once_t crc_once = PTHREAD_ONCE_INIT;

@@ -14,6 +14,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/format.h"
 
 static int bad(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -48,6 +48,7 @@
 #include <sys/mman.h>
 
 #include "gc/simulate_p.h"
+#include "zf2fs-internal/gc.h"
 
 /* A reason in words for a configuration the simulator cannot set up: -EINVAL. */
 static int __attribute__((format(printf, 3, 4))) say(char *why, size_t len, const char *fmt, ...)

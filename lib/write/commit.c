@@ -20,6 +20,8 @@
 #include "zf2fs/endian.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
+#include "zf2fs-internal/commit.h"
+#include "zf2fs-internal/format.h"
 #include "zf2fs-internal/volume.h"
 #include "format/inode_p.h"
 #include "read/volume_p.h"

@@ -31,6 +31,7 @@
 #include "zf2fs/zoned.h"
 #include "zf2fs-internal/volume.h"
 #include "zf2fs-internal/quota.h"
+#include "zf2fs-internal/commit.h"
 #include "write/commit_p.h"
 #include "device/device_p.h"
 #include "format/inode_p.h"

@@ -18,9 +18,10 @@
 #include "zf2fs/move.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
-#include "zf2fs-internal/volume.h"
-#include "zf2fs-internal/gc.h"
 #include "zf2fs-internal/commit.h"
+#include "zf2fs-internal/format.h"
+#include "zf2fs-internal/move.h"
+#include "zf2fs-internal/volume.h"
 #include <inttypes.h>
 
 #define MiB (1024ull * 1024)
