@@ -19,7 +19,10 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
 #include "zf2fs/quota.h"
-#include "zf2fs/sparse.h"
+#include "zf2fs/sit_table.h"
+#include "zf2fs-internal/chunkmap.h"
+#include "zf2fs-internal/volume.h"
+#include "zf2fs-internal/quota.h"
 
 /* fsck(8) exit bits */
 #define FSCK_OK          0
@@ -435,8 +438,8 @@ static inline uint32_t blk_segno(const struct fsck_ctx *ctx, uint64_t blk)
 	return zf2fs_main_segno(ctx->vi->main_blkaddr, blk);
 }
 
-/* The maps by segment and by block are sparse (include/zf2fs/sparse.h): memory follows what the
- * volume uses, not its size. */
+/* The maps by segment and by block follow what the volume uses, not its size: the SIT table
+ * (include/zf2fs/sit_table.h) and chunk maps (include/zf2fs-internal/chunkmap.h). */
 static inline const struct zf2fs_sit_entry *sit_get(const struct fsck_ctx *ctx, uint32_t s)
 {
 	return zf2fs_sit_table_get(ctx->sit, s);

@@ -21,8 +21,11 @@
 #include "fsck.h"
 #include "helper.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/chunkmap.h"
+#include "zf2fs-internal/quota.h"
+#include "zf2fs-internal/volume.h"
 #include "ftinfo.h"
-#include "sparse_run.h"
+#include "simg_run.h"
 
 #define PROG "fsck.f2fs"
 
@@ -275,7 +278,7 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 		return FSCK_ERROR;
 	}
 	if (fault)
-		zf2fs_dev_fail_writes_after(zf2fs_vol_dev(ctx.vol, 0), strtoul(fault, NULL, 10));
+		zs_dev_fail_writes_after(zf2fs_vol_dev(ctx.vol, 0), strtoul(fault, NULL, 10));
 	/* pass 4 reads a directory's inodes in name-hash order, all over the blocks the
 	 * kernel wrote them to: 32 runs of 128 KiB (4 MiB) turn most of the 4 KiB reads
 	 * into few larger ones (10 million inodes: 150 s cold before, 98 s after; runs of
@@ -285,7 +288,7 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 	ctx.sb = zf2fs_vol_super(ctx.vol);
 	ctx.cp = zf2fs_vol_checkpoint(ctx.vol);
 	if (ctx.layout) {
-		ftinfo_layout(ctx.out, ctx.sb, ctx.cp);
+		zs_ftinfo_layout(ctx.out, ctx.sb, ctx.cp);
 		goto out;
 	}
 	if (ctx.file_map) {
@@ -297,7 +300,7 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 	}
 	/* f2fs-tools' line of the checkpoint's flags (support/ftinfo.c, shared with dump.f2fs),
 	 * which GParted reads to decide to replay the log by a mount ("sudden-power-off") */
-	ftinfo_cp_lines(ctx.out, ctx.vol, 0);
+	zs_ftinfo_cp_lines(ctx.out, ctx.vol, 0);
 	if (fsck_tune_wanted(&ctx)) {
 		ctx.exit_bits = fsck_tune_super(&ctx);
 		if (ctx.exit_bits)
@@ -372,7 +375,7 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 		free(json_buf);
 	}
 out:
-	*wrote = zf2fs_dev_write_count(zf2fs_vol_dev(ctx.vol, 0)) > 0;
+	*wrote = zs_dev_write_count(zf2fs_vol_dev(ctx.vol, 0)) > 0;
 	repair_free(&ctx);
 	free_maps(&ctx);
 	zf2fs_vol_close(ctx.vol);
@@ -380,7 +383,7 @@ out:
 }
 
 /* -S: f2fs-tools' sparse mode, the volume an Android sparse image.  The check runs on a
- * raw copy (support/sparse_run.c), packed back over the image only when the run wrote
+ * raw copy (support/simg_run.c), packed back over the image only when the run wrote
  * something and left no error: otherwise the image stays as it was. */
 struct sparse_job {
 	const struct fsck_ctx *opts;
@@ -407,7 +410,7 @@ int main(int argc, char **argv)
 
 	if (!opts.sparse)
 		return check(&opts, path, path, &wrote);
-	if (sparse_run(PROG, path, sparse_check, &job) > 0 && job.bits >= 0 &&
+	if (zs_simg_run(PROG, path, sparse_check, &job) > 0 && job.bits >= 0 &&
 	    !(job.bits & (FSCK_UNCORRECTED | FSCK_ERROR))) {
 		/* the repaired copy could not be packed back: the image is as it was */
 		job.bits &= ~FSCK_NONDESTRUCT;

@@ -21,7 +21,7 @@
 #include "helper.h"
 
 #define PROG "fsck.f2fs"
-#define die_usage(...) zf2fs_usage_error(PROG, __VA_ARGS__)
+#define die_usage(...) zs_usage_error(PROG, __VA_ARGS__)
 
 static void usage(FILE *f)
 {
@@ -206,7 +206,7 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		case 't': ctx->show_tree = true; break;
 		case OPT_JSON: ctx->json = true; break;
 		case 'V':
-			exit(zf2fs_print_version(stdout, PROG) ? FSCK_ERROR : FSCK_OK);
+			exit(zs_print_version(stdout, PROG) ? FSCK_ERROR : FSCK_OK);
 		case 'h': usage(stdout); exit(0);
 		case ':':
 			if (optopt == 'p') {

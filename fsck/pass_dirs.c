@@ -31,6 +31,7 @@
 #include "zf2fs/file.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/txn_file.h"
+#include "zf2fs-internal/commit.h"
 
 struct area {
 	int64_t bidx;            /* dentry block index; -1: the inline area */

@@ -15,6 +15,7 @@
 
 #include "fsck.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/volume.h"
 
 
 bool inode_xattr_size_ok(const struct fsck_ctx *ctx, const struct zf2fs_inode *in)

@@ -17,6 +17,7 @@
 #include "fsck.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
+#include "zf2fs-internal/volume.h"
 
 struct find_lpf {
 	uint32_t ino;

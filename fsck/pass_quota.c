@@ -22,6 +22,7 @@
 #include "fsck.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
+#include "zf2fs-internal/quota.h"
 
 static bool is_quota_ino(const struct fsck_ctx *ctx, uint32_t ino)
 {

@@ -15,6 +15,8 @@
 
 #include "fsck.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/format.h"
+#include "zf2fs-internal/volume.h"
 
 /* Names of the kernel's records (include/linux/f2fs_fs.h, enum stop_cp_reason and enum
  * f2fs_error), for the message. */

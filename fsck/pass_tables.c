@@ -16,6 +16,7 @@
 #include "fsck.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/volume.h"
 
 static int check_sit(struct fsck_ctx *ctx)
 {

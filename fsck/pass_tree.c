@@ -23,6 +23,7 @@
 #include "fsck.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/access.h"
+#include "zf2fs-internal/volume.h"
 
 #define XATTR_NODE_OFS 0x1FFFFFFFu   /* footer offset of an xattr node */
 

@@ -27,6 +27,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/txn.h"
+#include "zf2fs-internal/commit.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
 

@@ -15,6 +15,7 @@
 
 #include "fsck.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/commit.h"
 
 #define ENC_NO_LINEAR_FALLBACK 0x2u
 

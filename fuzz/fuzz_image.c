@@ -58,7 +58,7 @@ int fuzz_image_memdev(const uint8_t *data, size_t size, struct zf2fs_dev **ret_d
 {
 	struct zf2fs_log log = { .level = 0 };
 	uint64_t bytes = image_bytes(data, size);
-	int err = zf2fs_dev_open_memory(bytes, &log, ret_dev);
+	int err = zs_dev_open_memory(bytes, &log, ret_dev);
 
 	if (err)
 		return err;

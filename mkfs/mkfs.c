@@ -27,6 +27,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
 #include "zf2fs/load.h"
+#include "zf2fs-internal/device.h"
 #include "helper.h"
 #include "mkfs.h"
 
@@ -101,7 +102,7 @@ static int load_root_dir(const struct mkfs_cli *c, const struct zf2fs_log *log, 
 	};
 	struct zf2fs_load_stats st;
 
-	zf2fs_test_load_flush(&o);
+	zs_test_load_flush(&o);
 	if (zf2fs_load_tree(c->paths, c->ndevs, &o, log, &st))
 		return 1;   /* the library named the path and the cause */
 	if (!c->quiet)

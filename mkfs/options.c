@@ -24,8 +24,8 @@
 #include "helper.h"
 #include "mkfs.h"
 
-#define die_usage(...) zf2fs_usage_error(PROG, __VA_ARGS__)
-#define parse_u64(s, what, min, max) zf2fs_parse_u64(PROG, s, what, min, max)
+#define die_usage(...) zs_usage_error(PROG, __VA_ARGS__)
+#define parse_u64(s, what, min, max) zs_parse_u64(PROG, s, what, min, max)
 
 /* s_encoding_flags bits (the kernel's) */
 #define ENC_STRICT 0x1u
@@ -317,7 +317,7 @@ void mkfs_parse_args(struct mkfs_cli *c, int argc, char **argv)
 			c->mk.have_uuid = true;
 			break;
 		case 'V':
-			exit(zf2fs_print_version(stdout, PROG) ? 1 : 0);
+			exit(zs_print_version(stdout, PROG) ? 1 : 0);
 		case 'w':
 			c->wanted_sector = (uint32_t)parse_u64(optarg, "sector size", 512, 4096);
 			if (c->wanted_sector & (c->wanted_sector - 1))

@@ -19,6 +19,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/simg.h"
+#include "zf2fs-internal/device.h"
 #include "mkfs.h"
 
 /* What is already at the output, which -f (or -g android) must allow us to replace. */
@@ -43,7 +44,7 @@ static int check_output(const struct mkfs_cli *c, const char *out)
 	}
 	if (c->force || st.st_size == 0)
 		return 0;
-	if (zf2fs_sparse_is(out)) {
+	if (zf2fs_simg_is(out)) {
 		fprintf(stderr, PROG ": %s is a sparse image: use -f to overwrite it\n", out);
 		return -1;
 	}
@@ -91,7 +92,7 @@ int mkfs_sparse_output(struct mkfs_cli *c, int (*format)(struct mkfs_cli *c))
 	c->paths[0] = out;
 	if (ret)
 		goto out;
-	err = zf2fs_sparse_pack(scratch, out, ZF2FS_BLKSIZE, why, sizeof(why));
+	err = zf2fs_simg_pack(scratch, out, ZF2FS_BLKSIZE, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, PROG ": %s\n", why);
 		ret = 1;

@@ -21,7 +21,7 @@
 #include "zf2fs/compress.h"
 #include "zf2fs/txn_file.h"
 
-ZF2FS_EXPORT void zf2fs_usage_error(const char *prog, const char *fmt, ...)
+void zs_usage_error(const char *prog, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -30,10 +30,10 @@ ZF2FS_EXPORT void zf2fs_usage_error(const char *prog, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
-	exit(ZF2FS_EXIT_USAGE);
+	exit(ZS_EXIT_USAGE);
 }
 
-ZF2FS_EXPORT uint64_t zf2fs_parse_u64(const char *prog, const char *s, const char *what,
+uint64_t zs_parse_u64(const char *prog, const char *s, const char *what,
 				      uint64_t min, uint64_t max)
 {
 	char *end;
@@ -41,11 +41,11 @@ ZF2FS_EXPORT uint64_t zf2fs_parse_u64(const char *prog, const char *s, const cha
 
 	errno = 0;
 	if (!s || !*s || *s == '-')
-		zf2fs_usage_error(prog, "invalid %s: '%s'", what, s ? s : "");
+		zs_usage_error(prog, "invalid %s: '%s'", what, s ? s : "");
 	v = strtoull(s, &end, 0);
 	if (errno || *end || v < min || v > max)
-		zf2fs_usage_error(prog, "invalid %s: '%s' (expected %" PRIu64 "..%" PRIu64 ")", what,
-				  s, min, max);
+		zs_usage_error(prog, "invalid %s: '%s' (expected %" PRIu64 "..%" PRIu64 ")", what,
+			       s, min, max);
 	return v;
 }
 
@@ -69,7 +69,7 @@ static const struct {
  * refuse tools older than the release that gave them an option they use. */
 #define F2FS_TOOLS_INTERFACE "1.16.0"
 
-ZF2FS_EXPORT int zf2fs_print_version(FILE *out, const char *prog)
+int zs_print_version(FILE *out, const char *prog)
 {
 	size_t i;
 
@@ -81,7 +81,7 @@ ZF2FS_EXPORT int zf2fs_print_version(FILE *out, const char *prog)
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
 
-const char *zf2fs_unclean_reason(uint32_t f)
+const char *zs_unclean_reason(uint32_t f)
 {
 	if (!(f & ZF2FS_CP_UMOUNT_FLAG))
 		return "was not cleanly unmounted";
@@ -92,7 +92,7 @@ const char *zf2fs_unclean_reason(uint32_t f)
 	return NULL;
 }
 
-void zf2fs_cli_log(void *prog, enum zf2fs_msg_kind kind, const char *msg)
+void zs_cli_log(void *prog, enum zf2fs_msg_kind kind, const char *msg)
 {
 	fprintf(stderr, "%s: %s%s\n", (const char *)prog, kind == ZF2FS_MSG_ERROR ? "ERROR: " :
 		kind == ZF2FS_MSG_WARNING ? "WARNING: " : "", msg);

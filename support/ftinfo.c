@@ -144,7 +144,7 @@ static void super_table(const struct rows *r, const struct zf2fs_super *sb)
 		(const char *)sb->version);
 }
 
-void ftinfo_open_lines(FILE *f, const struct zf2fs_vol *vol, int level)
+void zs_ftinfo_open_lines(FILE *f, const struct zf2fs_vol *vol, int level)
 {
 	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
 	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
@@ -225,7 +225,7 @@ static void cp_table(const struct rows *r, const struct zf2fs_checkpoint *cp)
 	fputs("\n\n", r->f);
 }
 
-void ftinfo_cp_lines(FILE *f, const struct zf2fs_vol *vol, int level)
+void zs_ftinfo_cp_lines(FILE *f, const struct zf2fs_vol *vol, int level)
 {
 	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
 	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags);
@@ -239,12 +239,12 @@ void ftinfo_cp_lines(FILE *f, const struct zf2fs_vol *vol, int level)
 	fputs(flags & ZF2FS_CP_UMOUNT_FLAG ? " unmount\n" : " sudden-power-off\n", f);
 }
 
-void ftinfo_start(struct timespec *start)
+void zs_ftinfo_start(struct timespec *start)
 {
 	clock_gettime(CLOCK_MONOTONIC, start);
 }
 
-void ftinfo_done(FILE *f, const struct timespec *start)
+void zs_ftinfo_done(FILE *f, const struct timespec *start)
 {
 	struct timespec now;
 
@@ -253,7 +253,7 @@ void ftinfo_done(FILE *f, const struct timespec *start)
 		(double)(now.tv_nsec - start->tv_nsec) / 1e9);
 }
 
-void ftinfo_layout(FILE *f, const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp)
+void zs_ftinfo_layout(FILE *f, const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp)
 {
 	const struct rows r = { f, true };
 

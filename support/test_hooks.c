@@ -109,9 +109,9 @@ static const struct dev_ops zmem_ops = {
 	.discard = zmem_zero, .sync = mem_sync, .reset_zones = zmem_reset,
 };
 
-int zf2fs_dev_open_memory_zoned(uint64_t bytes, uint64_t zone_bytes, uint64_t cap_bytes,
-				uint32_t nr_conv, const struct zf2fs_log *log,
-				struct zf2fs_dev **ret_dev)
+int zs_dev_open_memory_zoned(uint64_t bytes, uint64_t zone_bytes, uint64_t cap_bytes,
+			     uint32_t nr_conv, const struct zf2fs_log *log,
+			     struct zf2fs_dev **ret_dev)
 {
 	struct zf2fs_dev *dev;
 	int err;
@@ -120,7 +120,7 @@ int zf2fs_dev_open_memory_zoned(uint64_t bytes, uint64_t zone_bytes, uint64_t ca
 	if (!zone_bytes || bytes % zone_bytes || cap_bytes > zone_bytes ||
 	    nr_conv > bytes / zone_bytes)
 		return -EINVAL;
-	err = zf2fs_dev_open_memory(bytes, log, &dev);
+	err = zs_dev_open_memory(bytes, log, &dev);
 	if (err)
 		return err;
 	dev->emu = calloc(1, sizeof(*dev->emu));
@@ -144,7 +144,7 @@ int zf2fs_dev_open_memory_zoned(uint64_t bytes, uint64_t zone_bytes, uint64_t ca
 
 /* Copy @src's bytes and write pointers into @dst, an emulated device of the same
  * geometry (tests restore a formatted image this way). */
-int zf2fs_dev_copy_memory(struct zf2fs_dev *dst, const struct zf2fs_dev *src)
+int zs_dev_copy_memory(struct zf2fs_dev *dst, const struct zf2fs_dev *src)
 {
 	if (!dst->is_mem || !src->is_mem || dst->size != src->size || !dst->emu != !src->emu)
 		return -EINVAL;
@@ -172,8 +172,8 @@ int zf2fs_dev_copy_memory(struct zf2fs_dev *dst, const struct zf2fs_dev *src)
 	return 0;
 }
 
-int zf2fs_dev_open_memory(uint64_t bytes, const struct zf2fs_log *log,
-			  struct zf2fs_dev **ret_dev)
+int zs_dev_open_memory(uint64_t bytes, const struct zf2fs_log *log,
+		       struct zf2fs_dev **ret_dev)
 {
 	struct zf2fs_dev *dev = calloc(1, sizeof(*dev));
 
@@ -202,12 +202,12 @@ int zf2fs_dev_open_memory(uint64_t bytes, const struct zf2fs_log *log,
 	return 0;
 }
 
-const uint8_t *zf2fs_dev_memory(const struct zf2fs_dev *dev)
+const uint8_t *zs_dev_memory(const struct zf2fs_dev *dev)
 {
 	return dev->is_mem ? dev->mem : NULL;
 }
 
-void zf2fs_test_load_flush(struct zf2fs_load_opts *o)
+void zs_test_load_flush(struct zf2fs_load_opts *o)
 {
 	const char *v = getenv("ZF2FS_LOAD_FLUSH");
 	unsigned long n = v ? strtoul(v, NULL, 10) : 0;
@@ -216,24 +216,24 @@ void zf2fs_test_load_flush(struct zf2fs_load_opts *o)
 		o->flush_blocks = o->flush_inodes = (uint32_t)n;
 }
 
-void zf2fs_dev_fail_writes_after(struct zf2fs_dev *dev, unsigned long n)
+void zs_dev_fail_writes_after(struct zf2fs_dev *dev, unsigned long n)
 {
 	dev->fail_after = n ? dev->write_count + n : 0;
 }
 
-unsigned long zf2fs_dev_write_count(const struct zf2fs_dev *dev)
+unsigned long zs_dev_write_count(const struct zf2fs_dev *dev)
 {
 	return dev->write_count;
 }
 
-void zf2fs_dev_restrict_reads(struct zf2fs_dev *dev, uint64_t start, uint64_t end)
+void zs_dev_restrict_reads(struct zf2fs_dev *dev, uint64_t start, uint64_t end)
 {
 	dev->read_start = start;
 	dev->read_end = end;
 	dev->reads_refused = 0;
 }
 
-unsigned long zf2fs_dev_reads_refused(const struct zf2fs_dev *dev)
+unsigned long zs_dev_reads_refused(const struct zf2fs_dev *dev)
 {
 	return dev->reads_refused;
 }

@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct zf2fs_log log = { .level = 0, .fn = zf2fs_cli_log, .arg = (void *)PROG };
+	const struct zf2fs_log log = { .level = 0, .fn = zs_cli_log, .arg = (void *)PROG };
 	const char *path, *label;
 	struct zf2fs_vol *vol;
 	char why[256], name[ZF2FS_MAX_VOLUME_NAME * 3 + 1];
@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 	bool quiet = false;
 	int c, err;
 
-	ftinfo_start(&start);
+	zs_ftinfo_start(&start);
 
 	while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
 		switch (c) {
@@ -67,15 +67,15 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 'V':
-			return zf2fs_print_version(stdout, PROG) ? 1 : 0;
+			return zs_print_version(stdout, PROG) ? 1 : 0;
 		default:
-			zf2fs_usage_error(PROG, "unknown option");
+			zs_usage_error(PROG, "unknown option");
 		}
 	}
 	if (optind >= argc)
-		zf2fs_usage_error(PROG, "no device given");
+		zs_usage_error(PROG, "no device given");
 	if (argc - optind > 2)
-		zf2fs_usage_error(PROG, "too many arguments (a label with spaces needs quotes)");
+		zs_usage_error(PROG, "too many arguments (a label with spaces needs quotes)");
 	path = argv[optind];
 	label = optind + 1 < argc ? argv[optind + 1] : NULL;
 
@@ -90,9 +90,9 @@ int main(int argc, char **argv)
 		if (quiet) {
 			printf("%s\n", name);
 		} else {
-			ftinfo_open_lines(stdout, vol, 0);
+			zs_ftinfo_open_lines(stdout, vol, 0);
 			printf("Info: volume label = %s\n", name);
-			ftinfo_done(stdout, &start);
+			zs_ftinfo_done(stdout, &start);
 		}
 		zf2fs_vol_close(vol);
 		return fflush(stdout) ? 1 : 0;
@@ -125,10 +125,10 @@ int main(int argc, char **argv)
 	}
 	/* tests: the N-th write fails (and every one after), as in fsck.f2fs */
 	if (getenv("ZF2FS_FAULT_WRITES"))
-		zf2fs_dev_fail_writes_after(zf2fs_vol_dev(vol, 0),
-					    strtoul(getenv("ZF2FS_FAULT_WRITES"), NULL, 10));
+		zs_dev_fail_writes_after(zf2fs_vol_dev(vol, 0),
+					 strtoul(getenv("ZF2FS_FAULT_WRITES"), NULL, 10));
 	if (!quiet)
-		ftinfo_open_lines(stdout, vol, 0);
+		zs_ftinfo_open_lines(stdout, vol, 0);
 	err = zf2fs_vol_set_label(vol, label, why, sizeof(why));
 	zf2fs_vol_close(vol);
 	if (err) {
@@ -138,7 +138,7 @@ int main(int argc, char **argv)
 	}
 	if (!quiet) {
 		printf("Info: volume label is changed to %s\n", label);
-		ftinfo_done(stdout, &start);
+		zs_ftinfo_done(stdout, &start);
 	}
 	return fflush(stdout) ? 1 : 0;
 }

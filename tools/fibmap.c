@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 		printf(PROG " (zf2fs-tools %s, static kernel-bench build)\n", PACKAGE_VERSION);
 		return fflush(stdout) || ferror(stdout) ? 1 : 0;
 #else
-		return zf2fs_print_version(stdout, PROG) ? 1 : 0;
+		return zs_print_version(stdout, PROG) ? 1 : 0;
 #endif
 	}
 	if (argc != 2) {

@@ -172,9 +172,9 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 		ro.target_blocks = g.bytes / ZF2FS_BLKSIZE;
 	}
 	if (fault)
-		zf2fs_dev_fail_writes_after(devs[0], strtoul(fault, NULL, 10));
+		zs_dev_fail_writes_after(devs[0], strtoul(fault, NULL, 10));
 	err = zf2fs_resize_devs(devs, n, &ro, log, &rep, why, sizeof(why));
-	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "%lu writes", zf2fs_dev_write_count(devs[0]));
+	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "%lu writes", zs_dev_write_count(devs[0]));
 	if (err) {
 		fprintf(stderr, PROG ": %s\n", why[0] ? why : strerror(-err));
 		goto out;
@@ -201,15 +201,15 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { 0 };
-	struct zf2fs_log log = { .level = 0, .fn = zf2fs_cli_log, .arg = (void *)PROG };
+	struct zf2fs_log log = { .level = 0, .fn = zs_cli_log, .arg = (void *)PROG };
 	char *end;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "t:so:id:fFg:HhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			o.target_sectors = zf2fs_parse_u64(PROG, optarg, "target sectors", 1,
-							   UINT64_MAX / 4096);
+			o.target_sectors = zs_parse_u64(PROG, optarg, "target sectors", 1,
+							UINT64_MAX / 4096);
 			o.have_target = true;
 			break;
 		case 's':
@@ -218,14 +218,14 @@ int main(int argc, char **argv)
 		case 'o':
 			o.ovp = strtod(optarg, &end);
 			if (*end || !(o.ovp > 0 && o.ovp < 100))
-				zf2fs_usage_error(PROG, "overprovision: a percent above 0 and below "
-						  "100 expected, not %s", optarg);
+				zs_usage_error(PROG, "overprovision: a percent above 0 and below "
+					       "100 expected, not %s", optarg);
 			break;
 		case 'i':
 			o.large_nat = true;
 			break;
 		case 'd':
-			o.level = (int)zf2fs_parse_u64(PROG, optarg, "debug level", 0, INT32_MAX);
+			o.level = (int)zs_parse_u64(PROG, optarg, "debug level", 0, INT32_MAX);
 			if (o.level > 3)
 				o.level = 3;
 			break;
@@ -235,25 +235,25 @@ int main(int argc, char **argv)
 			break;
 		case 'g':
 			if (strcmp(optarg, "android"))
-				zf2fs_usage_error(PROG, "-g: only \"android\" is known, not %s",
-						  optarg);
+				zs_usage_error(PROG, "-g: only \"android\" is known, not %s",
+					       optarg);
 			break;
 		case 'h':
 			usage(stdout);
 			return 0;
 		case 'V':
-			return zf2fs_print_version(stdout, PROG) ? 1 : 0;
+			return zs_print_version(stdout, PROG) ? 1 : 0;
 		default:
-			zf2fs_usage_error(PROG, "unknown option or missing argument: %s",
-					  argv[optind - 1]);
+			zs_usage_error(PROG, "unknown option or missing argument: %s",
+				       argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
-		zf2fs_usage_error(PROG, "no device given");
+		zs_usage_error(PROG, "no device given");
 	if (argc - optind > 1)
-		zf2fs_usage_error(PROG, "too many arguments");
+		zs_usage_error(PROG, "too many arguments");
 	if (o.safe && o.large_nat)
-		zf2fs_usage_error(PROG, "-i rebuilds the metadata areas, which -s forbids");
+		zs_usage_error(PROG, "-i rebuilds the metadata areas, which -s forbids");
 	o.dev = argv[optind];
 	log.level = o.level;
 	return run(&o, &log);

@@ -132,7 +132,7 @@ static int load_sparse(const char *img, const struct zf2fs_load_opts *o,
 		free(packed);
 		return 1;
 	}
-	err = zf2fs_sparse_unpack(img, raw, &blk_sz, why, sizeof(why));
+	err = zf2fs_simg_unpack(img, raw, &blk_sz, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, PROG ": %s\n", why);
 	} else {
@@ -140,7 +140,7 @@ static int load_sparse(const char *img, const struct zf2fs_load_opts *o,
 		if (!err && print_image_size(raw, log))
 			err = -EIO;
 		if (!err) {
-			err = zf2fs_sparse_pack(raw, packed, blk_sz, why, sizeof(why));
+			err = zf2fs_simg_pack(raw, packed, blk_sz, why, sizeof(why));
 			if (err)
 				fprintf(stderr, PROG ": %s\n", why);
 		}
@@ -181,7 +181,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct zf2fs_log log = { .level = 1, .fn = zf2fs_cli_log, .arg = (void *)PROG };
+	struct zf2fs_log log = { .level = 1, .fn = zs_cli_log, .arg = (void *)PROG };
 	struct zf2fs_load_opts o = { .log_cluster = 2 };
 	struct zf2fs_load_stats st;
 	const char *sde = getenv("SOURCE_DATE_EPOCH"), *dev, *fault;
@@ -193,7 +193,7 @@ int main(int argc, char **argv)
 
 	if (sde && *sde) {
 		o.fixed_time = true;
-		o.time = zf2fs_parse_u64(PROG, sde, "SOURCE_DATE_EPOCH", 0, UINT32_MAX * 4ull);
+		o.time = zs_parse_u64(PROG, sde, "SOURCE_DATE_EPOCH", 0, UINT32_MAX * 4ull);
 	}
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "f:t:T:Pd:hVC:s:p:cSa:L:x:i:m:r", opts, NULL)) != -1) {
@@ -222,13 +222,13 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			o.fixed_time = true;
-			o.time = zf2fs_parse_u64(PROG, optarg, "timestamp", 0, UINT32_MAX * 4ull);
+			o.time = zs_parse_u64(PROG, optarg, "timestamp", 0, UINT32_MAX * 4ull);
 			break;
 		case 'P':
 			o.keep_owner = true;
 			break;
 		case 'd':
-			log.level = (int)zf2fs_parse_u64(PROG, optarg, "debug level", 0, INT32_MAX);
+			log.level = (int)zs_parse_u64(PROG, optarg, "debug level", 0, INT32_MAX);
 			if (log.level > 4)
 				log.level = 4;   /* f2fs-tools takes any level */
 			break;
@@ -236,7 +236,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		case 'V':
-			return zf2fs_print_version(stdout, PROG) ? 1 : 0;
+			return zs_print_version(stdout, PROG) ? 1 : 0;
 		case 'S':
 			sparse = true;
 			break;
@@ -248,21 +248,21 @@ int main(int argc, char **argv)
 			sub_opt = (char)c;
 			break;
 		case 'L':
-			o.log_cluster = (uint8_t)zf2fs_parse_u64(PROG, optarg, "cluster log", 2, 8);
+			o.log_cluster = (uint8_t)zs_parse_u64(PROG, optarg, "cluster log", 2, 8);
 			sub_opt = (char)c;
 			break;
 		case 'x':
 		case 'i':
 			if (ext_opt && ext_opt != c)
-				zf2fs_usage_error(PROG, "-i and -x cannot be used together");
+				zs_usage_error(PROG, "-i and -x cannot be used together");
 			ext_opt = sub_opt = (char)c;
 			if (o.n_exts == sizeof(exts) / sizeof(exts[0]))
-				zf2fs_usage_error(PROG, "more than %zu extensions (-%c)",
-						  sizeof(exts) / sizeof(exts[0]), c);
+				zs_usage_error(PROG, "more than %zu extensions (-%c)",
+					       sizeof(exts) / sizeof(exts[0]), c);
 			exts[o.n_exts++] = optarg;
 			break;
 		case 'm':
-			min_saved = zf2fs_parse_u64(PROG, optarg, "minimum of saved blocks", 1, 255);
+			min_saved = zs_parse_u64(PROG, optarg, "minimum of saved blocks", 1, 255);
 			sub_opt = (char)c;
 			break;
 		case 'r':
@@ -270,25 +270,25 @@ int main(int argc, char **argv)
 			sub_opt = (char)c;
 			break;
 		default:
-			zf2fs_usage_error(PROG, "unknown option or missing argument: %s",
-					  argv[optind - 1]);
+			zs_usage_error(PROG, "unknown option or missing argument: %s",
+				       argv[optind - 1]);
 		}
 	}
 	sub = sub_opt != 0;
 	if (sub && !o.compress)
-		zf2fs_usage_error(PROG, "-%c is a compression sub-option: it needs -c", sub_opt);
+		zs_usage_error(PROG, "-%c is a compression sub-option: it needs -c", sub_opt);
 	if (min_saved >= 1u << o.log_cluster)
-		zf2fs_usage_error(PROG, "invalid minimum of saved blocks: '%llu' (expected 1..%u with -L %u)",
-				  (unsigned long long)min_saved, (1u << o.log_cluster) - 1,
-				  (unsigned)o.log_cluster);
+		zs_usage_error(PROG, "invalid minimum of saved blocks: '%llu' (expected 1..%u with -L %u)",
+			       (unsigned long long)min_saved, (1u << o.log_cluster) - 1,
+			       (unsigned)o.log_cluster);
 	o.min_saved = (uint32_t)min_saved;
 	o.exts = exts;
 	o.exts_only = ext_opt == 'i';
 	if (o.compress) {
 		alg = zf2fs_compress_by_name(o.algorithm ? o.algorithm : "lz4");
 		if (alg < 0)
-			zf2fs_usage_error(PROG, "unknown compression algorithm: '%s' (lzo, lz4, zstd or lzo-rle)",
-					  o.algorithm);
+			zs_usage_error(PROG, "unknown compression algorithm: '%s' (lzo, lz4, zstd or lzo-rle)",
+				       o.algorithm);
 		if (!zf2fs_compress_supported((uint8_t)alg)) {
 			fprintf(stderr, PROG ": %s\n", alg == ZF2FS_COMPRESS_LZORLE ?
 				"-a lzo-rle needs liblzo2, and this build has none" :
@@ -299,13 +299,13 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!o.source)
-		zf2fs_usage_error(PROG, "no source directory given (-f)");
+		zs_usage_error(PROG, "no source directory given (-f)");
 	if (optind >= argc)
-		zf2fs_usage_error(PROG, "no device given");
+		zs_usage_error(PROG, "no device given");
 	if (argc - optind > 1)
-		zf2fs_usage_error(PROG, "too many arguments");
+		zs_usage_error(PROG, "too many arguments");
 	dev = argv[optind];
-	zf2fs_test_load_flush(&o);
+	zs_test_load_flush(&o);
 	if (sparse)
 		return load_sparse(dev, &o, &log);
 	err = zf2fs_path_is_mounted(dev);
@@ -328,7 +328,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, PROG ": %s: while opening %s\n", strerror(-err), dev);
 			return 1;
 		}
-		zf2fs_dev_fail_writes_after(d, strtoul(fault, NULL, 10));
+		zs_dev_fail_writes_after(d, strtoul(fault, NULL, 10));
 		err = zf2fs_load_tree_devs(&d, 1, &o, &log, &st);
 		zf2fs_dev_close(d);
 	} else {

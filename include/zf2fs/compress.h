@@ -35,34 +35,11 @@ ZF2FS_EXPORT int zf2fs_compress_by_name(const char *name);
 
 /* Whether this build compresses and decompresses clusters of algorithm @alg.  lzo-rle
  * needs liblzo2 as lzo does: its clusters are written as plain LZO1X-1 streams, which
- * Linux's lzo-rle decompressor reads.  zf2fs_decompress_cluster() reads lzo and lzo-rle
- * even without liblzo2. */
+ * Linux's lzo-rle decompressor reads.  Reading files (zf2fs_file_read) decompresses lzo
+ * and lzo-rle even without liblzo2. */
 ZF2FS_EXPORT bool zf2fs_compress_supported(uint8_t alg);
 
-/*
- * Compress one cluster: @in holds 2^@log_cluster blocks (2..8).  On success @out (as big
- * as @in) holds the on-disk form, header first, zero-padded to *@ret_nblocks whole
- * blocks, with *@ret_nblocks <= 2^@log_cluster - @min_saved (@min_saved >= 1: the blocks
- * the cluster must save, the marker slot not counted as saved).  zstd frames use a
- * window no larger than the cluster, as Linux decompresses them.  The output is the same
- * for the same input.
- * Returns 0; -ENOSPC when the cluster does not shrink enough (store it plain);
- * -EOPNOTSUPP for an algorithm this build lacks; -EINVAL; -ENOMEM.
- */
-ZF2FS_EXPORT int zf2fs_compress_cluster(uint8_t alg, uint8_t log_cluster, uint32_t min_saved,
-					const void *in, void *out, uint32_t *ret_nblocks);
 
-/*
- * Decompress one cluster from its @nblocks on-disk blocks at @in into @out (2^@log_cluster
- * blocks), as Linux does: clen must fit the blocks, the stream must give exactly the
- * cluster's bytes, and a zstd frame's window must not exceed the cluster.  lzo and lzo-rle
- * are decoded by the library's own LZO1X decoder, which reads Linux's lzo-rle zero runs
- * and needs no liblzo2.
- * Returns 0; -ZF2FS_EFSCORRUPTED for a bad header or stream; -EOPNOTSUPP for an
- * algorithm this build lacks (lz4, zstd); -EINVAL; -ENOMEM.
- */
-ZF2FS_EXPORT int zf2fs_decompress_cluster(uint8_t alg, uint8_t log_cluster, const void *in,
-					  uint32_t nblocks, void *out);
 
 /* Whether this build has liblzo2 and libzstd (--version's +lzo, +zstd). */
 ZF2FS_EXPORT bool zf2fs_have_lzo_support(void);

@@ -145,16 +145,13 @@ ZF2FS_EXPORT int zf2fs_gc_sim_model_from_layout(const struct zf2fs_layout *lay,
 /* A simulation on @m (taken over: freed by zf2fs_gc_sim_free, also on error).  The
  * blocks valid in @m belong to nobody the workload writes (existing data): GC moves
  * them.  -EINVAL for a bad configuration (no room for one file, fill out of range,
- * bad stream), -ENOSPC when the files do not fit, -ENOMEM. */
+ * bad stream), -ENOSPC when the files do not fit, -ENOMEM; on -EINVAL or -ENOSPC a
+ * one-line reason in @why (@len bytes, may be NULL) naming the limit and the numbers:
+ * "1 file of 4194304 data + 4128 node blocks need ... blocks; the user space holds ...".
+ * Files may be as large as an inode's node tree addresses (923 + 2 x 1018 + 2 x 1018^2 +
+ * 1018^3 blocks, about 3.94 TiB). */
 ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_gc_sim_config *cfg,
-				  struct zf2fs_gc_sim **ret_sim);
-
-/* zf2fs_gc_sim_new, and on -EINVAL or -ENOSPC a one-line reason in @why (@len bytes, may
- * be NULL) naming the limit and the numbers: "1 file of 4194304 data + 4128 node blocks
- * need ... blocks; the user space holds ...".  Files may be as large as an inode's node
- * tree addresses (923 + 2 x 1018 + 2 x 1018^2 + 1018^3 blocks, about 3.94 TiB). */
-ZF2FS_EXPORT int zf2fs_gc_sim_new2(struct zf2fs_gc_model *m, const struct zf2fs_gc_sim_config *cfg,
-				   char *why, size_t len, struct zf2fs_gc_sim **ret_sim);
+				  char *why, size_t len, struct zf2fs_gc_sim **ret_sim);
 
 ZF2FS_EXPORT void zf2fs_gc_sim_free(struct zf2fs_gc_sim *sim);
 
@@ -181,11 +178,6 @@ ZF2FS_EXPORT const struct zf2fs_gc_sim_sample *zf2fs_gc_sim_samples(const struct
 ZF2FS_EXPORT void zf2fs_gc_sim_size(const struct zf2fs_gc_sim *sim, uint64_t *ret_files,
 				    uint64_t *ret_data_blocks, uint64_t *ret_node_blocks);
 
-/* Check the simulator's block maps against the model: every logical block where the
- * reverse map says, valid counts per segment, and in mode=adaptive the blocks SSR must
- * not reuse (valid, or valid at the last checkpoint, or written since) equal to the
- * model's checkpointed counts.  0, or -EINVAL when they disagree (a bug). */
-ZF2FS_EXPORT int zf2fs_gc_sim_verify(const struct zf2fs_gc_sim *sim);
 
 /* The model the simulation drives (read-only use: zf2fs_gc_summarize ...). */
 ZF2FS_EXPORT const struct zf2fs_gc_model *zf2fs_gc_sim_model(const struct zf2fs_gc_sim *sim);

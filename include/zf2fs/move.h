@@ -87,15 +87,6 @@ ZF2FS_EXPORT int zf2fs_move_set_target(struct zf2fs_txn *txn, uint32_t first_sec
 ZF2FS_EXPORT int zf2fs_move_set_data_target(struct zf2fs_txn *txn, uint32_t first_sec,
 					    uint32_t end_sec);
 
-/*
- * After a commit that freed sections on a zoned volume (open it again first): reset the
- * zone of every section that is free in the checkpoint, is no current log's, and whose
- * write pointer is past the zone start, so that a later writer finds it empty (the
- * kernel does the same at mount).  *@ret_reset (may be NULL) gets the count.  Returns 0
- * (and resets nothing) on a volume without zoned devices; the errors of
- * zf2fs_vol_zones() and zf2fs_vol_reset_zone().
- */
-ZF2FS_EXPORT int zf2fs_move_reset_free_zones(struct zf2fs_vol *vol, uint32_t *ret_reset);
 
 /* ---- moving in batches (lib/move/move_batch.c) ---------------------------------------------
  * A move too large to hold in memory (a block each until the commit) is cut into batches,
@@ -143,7 +134,7 @@ struct zf2fs_move_batch_result {
  * zoned volume the free zones are reset before the first batch too.
  * @st gets the sum of every batch's stats.  Returns 0; -EINVAL for @batch_blocks 0;
  * the errors of @ops, zf2fs_txn_begin(), zf2fs_txn_commit() (the batches before stay
- * committed) and zf2fs_move_reset_free_zones().
+ * committed), and of the zone resets (zf2fs_vol_zones(), zf2fs_vol_reset_zone()).
  */
 ZF2FS_EXPORT int zf2fs_move_batches(struct zf2fs_vol **vol, uint64_t batch_blocks,
 				    unsigned flags, const struct zf2fs_move_batch_ops *ops,

@@ -49,61 +49,17 @@ struct zf2fs_quota_file {
 /* "user", "group" or "project". */
 ZF2FS_EXPORT const char *zf2fs_quota_type_name(int type);
 
-/*
- * Parse quota file @data (@size bytes, the file's i_size) of @type by walking its tree the
- * way the kernel looks ids up; each entry reached is returned once.  Every reference is
- * checked against the block count, a tree block reached twice is corruption (so hostile
- * files cost at most 256 steps per block), and entries a lookup could not reach are not
- * returned.  Free with zf2fs_quota_file_free().
- * Returns 0; -ZF2FS_EFSCORRUPTED with @why; -ENOMEM.
- */
-ZF2FS_EXPORT int zf2fs_quota_parse(const uint8_t *data, size_t size, int type,
-				   struct zf2fs_quota_file *ret, char *why, size_t whylen);
 ZF2FS_EXPORT void zf2fs_quota_file_free(struct zf2fs_quota_file *qf);
 
-/*
- * Build a fresh quota file of @type holding @qf's entries (any order; duplicates refused
- * with -EINVAL) and grace times/flags.  The tree is laid out as the kernel would grow it
- * by inserting the ids in ascending order: for one id this is byte for byte what
- * mkfs.f2fs writes.  @ret_buf (free()) gets a multiple of 1 KiB bytes.
- * Returns 0; -EINVAL; -ENOMEM.
- */
-ZF2FS_EXPORT int zf2fs_quota_build(int type, const struct zf2fs_quota_file *qf,
-				   uint8_t **ret_buf, size_t *ret_size);
 
 /*
- * Read quota file inode @ino of @type from @vol and parse it (zf2fs_quota_parse).
+ * Read quota file inode @ino of @type from @vol and parse it.
  * Returns 0; -ZF2FS_EFSCORRUPTED with @why for a file the kernel could not use (not a
  * regular file, larger than ZF2FS_QUOTA_FILE_MAX, a broken tree); -ENOENT when @ino is not
  * in use; errors of zf2fs_inode_read() and zf2fs_file_read().
  */
 ZF2FS_EXPORT int zf2fs_quota_load(struct zf2fs_vol *vol, uint32_t ino, int type,
 				  struct zf2fs_quota_file *ret, char *why, size_t whylen);
-
-/* ---- usage as the inodes say ------------------------------------------------------------ */
-
-/* Usage per id of one quota type, gathered inode by inode (an open hash table). */
-struct zf2fs_quota_usage {
-	struct zf2fs_quota_use { uint32_t id, used; uint64_t inodes, bytes; } *slot;
-	size_t cap, n;
-};
-
-/* Charge one inode to @id.  Returns 0 or -ENOMEM. */
-ZF2FS_EXPORT int zf2fs_quota_usage_add(struct zf2fs_quota_usage *u, uint32_t id,
-				       uint64_t inodes, uint64_t bytes);
-/* The usage of @id (zero when none); never fails. */
-ZF2FS_EXPORT struct zf2fs_quota_use zf2fs_quota_usage_get(const struct zf2fs_quota_usage *u,
-							  uint32_t id);
-ZF2FS_EXPORT void zf2fs_quota_usage_free(struct zf2fs_quota_usage *u);
-
-/*
- * The ids an inode is charged to (user, group, project: the project id is the inode's
- * i_projid when the volume has project_quota and the inode's extra area holds it, else 0)
- * and the bytes it is charged: every block of @i_blocks but the inode block.
- */
-ZF2FS_EXPORT void zf2fs_quota_inode_ids(const struct zf2fs_inode *in, uint32_t features,
-					uint32_t ret_ids[3]);
-ZF2FS_EXPORT uint64_t zf2fs_quota_inode_bytes(uint64_t i_blocks);
 
 #ifdef __cplusplus
 }

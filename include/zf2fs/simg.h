@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* Whether @path starts with the sparse image magic. */
-ZF2FS_EXPORT bool zf2fs_sparse_is(const char *path);
+ZF2FS_EXPORT bool zf2fs_simg_is(const char *path);
 
 /*
  * Unpack sparse image @sparse into the new raw file @raw (created, never overwritten):
@@ -26,8 +26,8 @@ ZF2FS_EXPORT bool zf2fs_sparse_is(const char *path);
  * -ZF2FS_EFSCORRUPTED for what is not a sparse image of version 1 or has a bad chunk;
  * -EEXIST when @raw exists; open, read and write errors.
  */
-ZF2FS_EXPORT int zf2fs_sparse_unpack(const char *sparse, const char *raw, uint32_t *ret_blk_sz,
-				     char *why, size_t whylen);
+ZF2FS_EXPORT int zf2fs_simg_unpack(const char *sparse, const char *raw, uint32_t *ret_blk_sz,
+				   char *why, size_t whylen);
 
 /*
  * Pack raw file @raw into sparse image @sparse (created or truncated) with blocks of
@@ -36,8 +36,8 @@ ZF2FS_EXPORT int zf2fs_sparse_unpack(const char *sparse, const char *raw, uint32
  * raw chunks.  Returns 0; -EINVAL for a bad block size or a raw file that is not a whole
  * number of blocks; open, read and write errors.
  */
-ZF2FS_EXPORT int zf2fs_sparse_pack(const char *raw, const char *sparse, uint32_t blk_sz,
-				   char *why, size_t whylen);
+ZF2FS_EXPORT int zf2fs_simg_pack(const char *raw, const char *sparse, uint32_t blk_sz,
+				 char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

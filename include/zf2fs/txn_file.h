@@ -39,14 +39,6 @@ struct zf2fs_txn_attr {
 ZF2FS_EXPORT int zf2fs_txn_mknod(struct zf2fs_txn *txn, uint32_t dir, const char *name,
 				 const struct zf2fs_txn_attr *a, uint32_t *ret_ino);
 
-/*
- * Set the permissions, owner and times of inode @ino (created or already queued by this
- * transaction, or on disk) to those of @a; its type stays.  For directories call it after
- * the last entry was added: adding an entry sets the directory's times to the
- * transaction's time.  Returns 0; the read errors of the inode.
- */
-ZF2FS_EXPORT int zf2fs_txn_set_attr(struct zf2fs_txn *txn, uint32_t ino,
-				    const struct zf2fs_txn_attr *a);
 
 /*
  * The most bytes regular file or symlink @ino can keep inline in its inode (0 when the
@@ -82,38 +74,10 @@ ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *txn, uint32_t ino, uint
  */
 ZF2FS_EXPORT int zf2fs_txn_set_size(struct zf2fs_txn *txn, uint32_t ino, uint64_t size);
 
-/*
- * Make new regular file @ino, still without data, a compressed one (the volume's
- * compression feature): clusters of 2^@log_cluster blocks (2..8), @algorithm the
- * kernel's number (0 LZO, 1 LZ4, 2 ZSTD, 3 LZO-RLE).  Returns 0; -EBUSY when it has
- * data; -EOPNOTSUPP without the feature or room for the fields; -EINVAL.
- */
-ZF2FS_EXPORT int zf2fs_txn_set_compression(struct zf2fs_txn *txn, uint32_t ino,
-					   uint8_t algorithm, uint8_t log_cluster);
 #define ZF2FS_COMPRESS_LZ4 1
 #define ZF2FS_COMPRESS_HEADER 24u   /* clen, chksum, 4 reserved words, then the data */
 
-/*
- * Mark new compressed file @ino, still without data, as released the way
- * F2FS_IOC_RELEASE_COMPRESS_BLOCKS leaves a file (the compress-released bit of i_inline):
- * its compressed clusters then get no reserved slots, and neither those nor the
- * markers count in i_blocks, i_compr_blocks or the volume's valid blocks.  Linux reads
- * such a file and refuses writes to it until the blocks are reserved again.
- * Returns 0; -EINVAL for a file that is not compressed; -EBUSY when it has data.
- */
-ZF2FS_EXPORT int zf2fs_txn_release_compressed(struct zf2fs_txn *txn, uint32_t ino);
 
-/*
- * Queue cluster @cluster of compressed file @ino as a compressed one: @nblocks blocks
- * of @data (the compressed form with its header, at most the cluster's blocks minus
- * one) after the cluster's marker; the rest of the cluster's slots are reserved, as the
- * kernel leaves them.  Write the clusters that do not compress with
- * zf2fs_txn_write_block().  Returns 0; -EEXIST when a block of the cluster is not a
- * hole; -EINVAL for a file that is not compressed or a bad @nblocks; the errors of
- * zf2fs_txn_write_block().
- */
-ZF2FS_EXPORT int zf2fs_txn_write_cluster(struct zf2fs_txn *txn, uint32_t ino, uint64_t cluster,
-					 const void *data, uint32_t nblocks);
 
 /* One extended attribute: @index is the on-disk name index (ZF2FS_XATTR_INDEX_*), @name
  * the name without its prefix ("user." and so on). */
@@ -167,21 +131,7 @@ ZF2FS_EXPORT bool zf2fs_have_casefold_support(void);
  */
 ZF2FS_EXPORT int zf2fs_casefold_hash(const void *name, size_t len, uint32_t *ret_hash);
 
-/*
- * Place this transaction's blocks in the six logs as the kernel would (lib/write/txn_temp.c):
- * regular files created from now on are marked cold or hot by the superblock's
- * extension list; data goes to the cold, hot or warm data log, direct nodes to the hot
- * (directories) or warm node log, indirect nodes to the cold node log.  Without it data
- * goes to the warm data log and nodes to the warm node log.
- */
-ZF2FS_EXPORT void zf2fs_txn_place_as_kernel(struct zf2fs_txn *txn);
 
-/*
- * Blocks (node and data) this transaction adds to the volume so far, and the inodes it
- * adds, so a caller can bound what it queues before committing.
- */
-ZF2FS_EXPORT void zf2fs_txn_usage(const struct zf2fs_txn *txn, uint64_t *ret_blocks,
-				  uint64_t *ret_inodes);
 
 #ifdef __cplusplus
 }

@@ -60,24 +60,10 @@ ZF2FS_EXPORT bool zf2fs_cp_node_recoverable(const struct zf2fs_checkpoint *cp,
 /* The block a roll-forward chain continues at, and the fsync mark, from a node footer. */
 ZF2FS_EXPORT uint32_t zf2fs_node_next_blkaddr(const struct zf2fs_node *n);
 ZF2FS_EXPORT bool zf2fs_node_fsync_marked(const struct zf2fs_node *n);
-/* Put @n in a roll-forward chain of @cp (a checkpoint with NOCRC recovery or without CRC
- * recovery): @cp's version and the next block, 0 to end the chain. */
-ZF2FS_EXPORT void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_checkpoint *cp,
-				       uint32_t next_blkaddr);
 /* Seed for inode checksums, from the volume UUID. */
 ZF2FS_EXPORT uint32_t zf2fs_checksum_seed(const uint8_t uuid[16]);
 /* Inode checksum of a 4 KiB node block that holds an inode. */
 ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block);
-/* Before writing node block @n of node @nid: when it is an inode that carries a checksum
- * (@features has inode_checksum and its extra attributes hold the field), set the
- * checksum from @seed (zf2fs_checksum_seed).  Returns whether it did. */
-ZF2FS_EXPORT bool zf2fs_inode_reseal(struct zf2fs_node *n, uint32_t nid, uint32_t features,
-				     uint32_t seed);
-/* Before writing node block @n of node @nid to a log at checkpoint @cp_ver: the footer's
- * version and next block (@next_blkaddr), the fsync and dentry marks cleared (a
- * checkpoint, not fsync, makes it durable), and an inode's checksum refreshed. */
-ZF2FS_EXPORT void zf2fs_node_seal(struct zf2fs_node *n, uint32_t nid, uint64_t cp_ver,
-				  uint32_t next_blkaddr, uint32_t features, uint32_t seed);
 /* Directory-entry hash of a name ("." and ".." give 0). */
 ZF2FS_EXPORT uint32_t zf2fs_dentry_hash(const void *name, size_t len);
 
@@ -163,13 +149,10 @@ ZF2FS_EXPORT int zf2fs_dev_open(const char *path, int flags, const struct zf2fs_
 				struct zf2fs_dev **ret_dev);
 ZF2FS_EXPORT void zf2fs_dev_close(struct zf2fs_dev *dev);
 ZF2FS_EXPORT const char *zf2fs_dev_path(const struct zf2fs_dev *dev);
-ZF2FS_EXPORT bool zf2fs_dev_is_blockdev(const struct zf2fs_dev *dev);
-ZF2FS_EXPORT bool zf2fs_dev_is_file(const struct zf2fs_dev *dev);
 /* Geometry: size, sector size, zone model and zones (zones need libzbd: -ENOTSUP without). */
 ZF2FS_EXPORT int zf2fs_dev_geometry(struct zf2fs_dev *dev, struct zf2fs_dev_geom *ret_geom);
 /* Limit the size used (mkfs's [sectors] argument). */
 ZF2FS_EXPORT int zf2fs_dev_set_size(struct zf2fs_dev *dev, uint64_t bytes);
-ZF2FS_EXPORT uint64_t zf2fs_dev_size(const struct zf2fs_dev *dev);
 /* Whole reads and writes; a short or failed one is an error naming device and offset.
  * Nothing is ever written past the device's end (-ENOSPC). */
 ZF2FS_EXPORT int zf2fs_dev_read(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off);
@@ -184,11 +167,6 @@ ZF2FS_EXPORT int zf2fs_dev_sync(struct zf2fs_dev *dev);
 
 /* Is @path (or the device it names) mounted?  1 yes, 0 no, negative errno. */
 ZF2FS_EXPORT int zf2fs_path_is_mounted(const char *path);
-/* Probe @dev for an existing filesystem or partition table with libblkid.  Returns 1 and
- * its type in @type (e.g. "ext4", "f2fs", "dos"), 0 when none, negative errno. */
-ZF2FS_EXPORT int zf2fs_dev_probe_existing(struct zf2fs_dev *dev, char *type, size_t typelen);
-/* Reset every sequential zone of a zoned device (needs libzbd; -ENOTSUP without). */
-ZF2FS_EXPORT int zf2fs_dev_reset_zones(struct zf2fs_dev *dev);
 /* Whether this build can talk to zoned devices (libzbd). */
 ZF2FS_EXPORT bool zf2fs_have_zoned_support(void);
 
@@ -231,12 +209,6 @@ ZF2FS_EXPORT int zf2fs_features_check(uint32_t features, char *why, size_t whyle
 /* ---- reading a volume ------------------------------------------------------------------ */
 /* Check a superblock as the kernel does at mount (@dev_blocks: device size in blocks, 0 if
  * unknown).  0 or -ZF2FS_EFSCORRUPTED with "corrupt superblock: <field>, <reason>". */
-/* The segments from segment 0 to the end of the main area, which segment_count should
- * be: a larger segment_count passes zf2fs_super_verify (Linux accepts it and corrects the
- * superblock at mount). */
-ZF2FS_EXPORT uint32_t zf2fs_super_areas_segments(const struct zf2fs_super *sb);
-ZF2FS_EXPORT int zf2fs_super_verify(const struct zf2fs_super *sb, uint64_t dev_blocks,
-				    char *why, size_t whylen);
 
 struct zf2fs_vol;
 
@@ -274,24 +246,15 @@ ZF2FS_EXPORT const struct zf2fs_vol_info *zf2fs_vol_info(const struct zf2fs_vol 
 /* Why superblock copy / checkpoint pack @i was rejected ("" when it was fine). */
 ZF2FS_EXPORT const char *zf2fs_vol_super_problem(const struct zf2fs_vol *vol, int i);
 ZF2FS_EXPORT const char *zf2fs_vol_cp_problem(const struct zf2fs_vol *vol, int i);
-/* Whether Linux refuses checkpoint pack @i at mount (f2fs_sanity_check_ckpt) although its
- * checksums, header and footer are fine.  False for a pack that zf2fs_vol_cp_problem()
- * calls bad only for where its summaries sit, which the kernel does not check: it mounts
- * the pack and reads the logs' summaries and journals from other blocks. */
-ZF2FS_EXPORT bool zf2fs_vol_cp_kernel_refuses(const struct zf2fs_vol *vol, int i);
-/* The version of checkpoint pack @i (0 or 1) when its checksums and its header and footer
- * agree, which is all the kernel asks of a pack before taking the newest one and checking
- * its contents (so a pack zf2fs_vol_cp_problem() calls bad may still be the kernel's
- * choice).  -ZF2FS_EFSCORRUPTED otherwise. */
-ZF2FS_EXPORT int zf2fs_vol_cp_pack_version(const struct zf2fs_vol *vol, int i,
-					   uint64_t *ret_ver);
+/* Whether the volume may skip a full check at boot: the newest checkpoint was written at
+ * unmount and carries no fsck, error or quota-needs-fsck flag, both superblock copies are
+ * valid and the superblock records no stop reason or error.  Reads nothing. */
+ZF2FS_EXPORT bool zf2fs_vol_clean(const struct zf2fs_vol *vol);
 ZF2FS_EXPORT struct zf2fs_dev *zf2fs_vol_dev(const struct zf2fs_vol *vol, unsigned i);
 ZF2FS_EXPORT unsigned zf2fs_vol_ndevs(const struct zf2fs_vol *vol);
 
 /* One 4 KiB block by volume address (-ERANGE outside every device). */
 ZF2FS_EXPORT int zf2fs_vol_read_block(struct zf2fs_vol *vol, uint64_t blkaddr, void *buf);
-ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blkaddr,
-				       const void *buf);
 /* Consecutive blocks, possibly many (one device). */
 ZF2FS_EXPORT int zf2fs_vol_read_blocks(struct zf2fs_vol *vol, uint64_t blkaddr, uint32_t count,
 				       void *buf);
@@ -305,45 +268,7 @@ struct zf2fs_nat_info {
 /* -EINVAL for a nid beyond the NAT. */
 ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 				      struct zf2fs_nat_info *ret);
-/* From now on, lookups of @nid (and reads of its node) answer @ino at @blkaddr: in memory
- * only, for fsck, which restores a lost entry and writes it in its repair.  -EINVAL for a
- * nid beyond the NAT, -ENOSPC after a few. */
-ZF2FS_EXPORT int zf2fs_vol_nat_override(struct zf2fs_vol *vol, uint32_t nid, uint32_t ino,
-					uint32_t blkaddr);
-/* Where NAT block @idx of the live copy lives. */
-ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_addr(const struct zf2fs_vol *vol, uint32_t idx);
-ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_addr(const struct zf2fs_vol *vol, uint32_t idx);
-/* The NAT and SIT journals of the checkpoint in use. */
-ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_nat_journal(const struct zf2fs_vol *vol);
-ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_sit_journal(const struct zf2fs_vol *vol);
 
-/* Block @idx of NAT (or SIT) copy @copy (0 or 1), whichever copy is live. */
-ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
-					       unsigned copy);
-ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
-					       unsigned copy);
-/* The summary block (SSA) of main segment @segno: one per segment.  Only where the
- * volume has an SSA (zf2fs_vol_has_ssa): on a read-only volume this is a main-area block,
- * no summary. */
-ZF2FS_EXPORT uint64_t zf2fs_vol_ssa_block_addr(const struct zf2fs_vol *vol, uint32_t segno);
-/* What metadata block @blkaddr is: a block of the checkpoint area (its pack and the
- * offset in it), of the SIT or NAT area (the table block and the copy; the SIT area's
- * slack beyond both copies gives copy 2 and up), or the SSA block of a segment.  False
- * when @blkaddr lies outside that area. */
-ZF2FS_EXPORT bool zf2fs_vol_cp_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
-					unsigned *ret_pack, uint32_t *ret_off);
-ZF2FS_EXPORT bool zf2fs_vol_sit_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
-					 uint32_t *ret_idx, unsigned *ret_copy);
-ZF2FS_EXPORT bool zf2fs_vol_nat_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
-					 uint32_t *ret_idx, unsigned *ret_copy);
-ZF2FS_EXPORT bool zf2fs_vol_ssa_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
-					 uint32_t *ret_segno);
-/* First block of checkpoint pack @pack (0 or 1). */
-ZF2FS_EXPORT uint64_t zf2fs_vol_cp_pack_addr(const struct zf2fs_vol *vol, unsigned pack);
-/* Where the NAT journal (@sit false) or SIT journal of the pack in use sits on disk: its
- * block and the byte offset of struct zf2fs_journal in it.  Returns 0. */
-ZF2FS_EXPORT int zf2fs_vol_journal_where(const struct zf2fs_vol *vol, bool sit,
-					 uint64_t *ret_blkaddr, uint32_t *ret_off);
 
 /* Every main-area segment's SIT entry, journal applied, read in large sequential chunks:
  * @ret_entries gets main_segs entries (caller frees).  */
@@ -352,9 +277,6 @@ ZF2FS_EXPORT int zf2fs_vol_load_sit(struct zf2fs_vol *vol, struct zf2fs_sit_entr
 /* Current segment of log @type (ZF2FS_LOG_*): segment number and next block offset. */
 ZF2FS_EXPORT void zf2fs_vol_curseg(const struct zf2fs_vol *vol, int type, uint32_t *ret_segno,
 				   uint32_t *ret_blkoff);
-/* The summary entries of a current segment (512 entries). */
-ZF2FS_EXPORT const struct zf2fs_summary *zf2fs_vol_curseg_summary(const struct zf2fs_vol *vol,
-								 int type);
 /* Whether the volume has a summary area (SSA).  A read-only volume (the ro feature) has
  * none: only its current logs' summaries exist, in the checkpoint.  Nothing may write an
  * SSA block on it (there the SSA's address is the main area's first block). */
@@ -376,27 +298,11 @@ struct zf2fs_inode_geom {
 	bool compressed;
 	uint32_t cluster_blocks;    /* compressed files */
 };
-/*
- * The cluster markers (ZF2FS_COMPRESS_ADDR) among inode @in's own block address slots
- * (after its extra attributes, before its inline xattrs): their count in *@ret_markers,
- * and in *@ret_log the largest log2 cluster size, up to 8 (the kernel's most), that puts
- * each at the start of a cluster.  Where the slots' bounds are impossible, no marker.
- */
-ZF2FS_EXPORT void zf2fs_inode_cluster_markers(const struct zf2fs_inode *in, uint32_t features,
-					      uint32_t *ret_markers, uint32_t *ret_log);
 
 /* -ZF2FS_EFSCORRUPTED when i_extra_isize or i_inline_xattr_size cannot be right. */
 ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
 				      struct zf2fs_inode_geom *ret);
 
-/*
- * The bits of @in's i_flags that cannot be there on a volume with @features: the casefold
- * flag without the casefold feature or on anything but a directory (Linux refuses such an
- * inode at iget), the compression flag without the compression feature (Linux never sets
- * it then and ignores it) or together with inline data (Linux refuses that inode).
- * 0 when the flags are possible.
- */
-ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32_t features);
 
 /*
  * The value of inode @inode's xattr of name index @index (the kernel's F2FS_XATTR_INDEX_*)
@@ -409,44 +315,13 @@ ZF2FS_EXPORT int zf2fs_vol_get_xattr(struct zf2fs_vol *vol, const struct zf2fs_n
 				     uint8_t index, const char *name, void *buf, size_t cap,
 				     size_t *ret_len);
 
-/*
- * The inline xattr list of inode @in (geometry @g) as the kernel reads it without an xattr
- * node: a header then entries, ended by a zero word that must lie inside the area.  Sets
- * *@ret_start to the area's byte offset in i_addr.  Returns 1 with *@ret_cut set to the
- * byte offset in the area where the end word belongs (before the first entry that does
- * not fit with the end word after it) when the list runs past the area; 0 when it ends
- * inside, or when there is no list to check (no inline xattr flag, an area too small for
- * the header and an end word, or no xattr magic).
- */
-ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
-					const struct zf2fs_inode_geom *g, uint32_t *ret_start,
-					uint32_t *ret_cut);
 
-/* Fill a zeroed inode block @node for inode @ino (its footer too, offset 0) as the kernel
- * creates one: @mode, 2 links for a directory and 1 otherwise, one block (itself), the
- * three times @now, parent @pino and @name (@len bytes, at most ZF2FS_NAME_LEN), extra
- * attributes (and i_crtime) when @features has them.  Directories' nodes are hot, other
- * nodes cold.  The checksum is left to whoever writes the block.  -EINVAL for a bad @len. */
-ZF2FS_EXPORT int zf2fs_inode_init(struct zf2fs_node *node, uint32_t features, uint32_t ino,
-				  uint32_t pino, const char *name, size_t len, uint32_t mode,
-				  uint64_t now);
 
 /* Read node @nid through the NAT; checks that its address is in the main area and its
  * footer names it.  -ZF2FS_EFSCORRUPTED (with @why) otherwise; -ENOENT if unallocated. */
 ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *buf,
 				     uint32_t *ret_blkaddr, char *why, size_t whylen);
 
-/*
- * From now on zf2fs_vol_read_node() reads the aligned run of @blocks blocks (a power of
- * two dividing a segment) around each node it misses, in one read, and keeps the last
- * @chunks runs: for readers that visit many nodes near each other in another order than
- * the disk's (a directory's inodes in name-hash order).  Writes through
- * zf2fs_vol_write_block() drop the runs they touch.  A run that cannot be read whole
- * falls back to reading the one block.  @chunks 0 turns it off.  Returns 0; -EINVAL;
- * -ENOMEM (and it stays off).
- */
-ZF2FS_EXPORT int zf2fs_vol_node_readaround(struct zf2fs_vol *vol, uint32_t blocks,
-					   uint32_t chunks);
 
 struct zf2fs_walk_ops {
 	/* Each node of the tree below the inode, after it was read and its footer checked:
@@ -537,13 +412,9 @@ ZF2FS_EXPORT int zf2fs_label_from_utf8(const char *label, void *ret_name, char *
  * volume_name to UTF-8 in @out (NUL-terminated, cut at @cap; unpaired surrogates become
  * U+FFFD).  Returns the bytes written. */
 ZF2FS_EXPORT size_t zf2fs_label_to_utf8(const void *name, char *out, size_t cap);
-/* Replace the superblock of @vol (opened for writing) by @sb: its crc is set when
- * sb_checksum is on, it must pass zf2fs_super_verify(), and the copy not in use is
- * written and synced before the one in use, so one valid copy exists at every moment.
- * 0, -ZF2FS_EFSCORRUPTED (nothing written) or a write error. */
-ZF2FS_EXPORT int zf2fs_vol_write_super(struct zf2fs_vol *vol, const struct zf2fs_super *sb,
-				       char *why, size_t whylen);
-/* Set the volume label (UTF-8) through zf2fs_vol_write_super().  Errors of both. */
+/* Set the volume label (UTF-8) in both superblock copies, the copy not in use written and
+ * synced first, so one valid copy exists at every moment.  The errors of
+ * zf2fs_label_from_utf8(); -ZF2FS_EFSCORRUPTED (nothing written); write errors. */
 ZF2FS_EXPORT int zf2fs_vol_set_label(struct zf2fs_vol *vol, const char *label, char *why,
 				     size_t whylen);
 

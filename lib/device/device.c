@@ -244,17 +244,7 @@ ZF2FS_EXPORT const char *zf2fs_dev_path(const struct zf2fs_dev *dev)
 	return dev->path;
 }
 
-ZF2FS_EXPORT bool zf2fs_dev_is_blockdev(const struct zf2fs_dev *dev)
-{
-	return dev->is_bdev;
-}
-
-ZF2FS_EXPORT bool zf2fs_dev_is_file(const struct zf2fs_dev *dev)
-{
-	return dev->is_file;
-}
-
-ZF2FS_EXPORT uint64_t zf2fs_dev_size(const struct zf2fs_dev *dev)
+uint64_t zf2fs_dev_size(const struct zf2fs_dev *dev)
 {
 	return dev->size;
 }

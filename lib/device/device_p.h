@@ -55,4 +55,9 @@ static inline void zf2fs_dev_mem_mark(struct zf2fs_dev *dev, uint64_t off, uint6
 	dev->mem_gen++;
 }
 
+uint64_t zf2fs_dev_size(const struct zf2fs_dev *dev);
+
+/* Reset every sequential zone of a zoned device (needs libzbd; -ENOTSUP without). */
+int zf2fs_dev_reset_zones(struct zf2fs_dev *dev);
+
 #endif

@@ -26,6 +26,7 @@
 #endif
 
 #include "device/device_p.h"
+#include "zf2fs-internal/device.h"
 
 /* Does a loop device use @file (resolved path) as its backing file?  Copies its node. */
 static bool loop_backing(const char *file, char *loopdev, size_t len)
@@ -230,7 +231,7 @@ ZF2FS_EXPORT int zf2fs_dev_geometry(struct zf2fs_dev *dev, struct zf2fs_dev_geom
 #endif
 }
 
-ZF2FS_EXPORT int zf2fs_dev_reset_zones(struct zf2fs_dev *dev)
+int zf2fs_dev_reset_zones(struct zf2fs_dev *dev)
 {
 	if (dev->ops->reset_zones)
 		return dev->ops->reset_zones(dev);

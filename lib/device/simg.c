@@ -79,7 +79,7 @@ static int write_all(int fd, const void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-ZF2FS_EXPORT bool zf2fs_sparse_is(const char *path)
+ZF2FS_EXPORT bool zf2fs_simg_is(const char *path)
 {
 	uint8_t hdr[4];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -92,8 +92,8 @@ ZF2FS_EXPORT bool zf2fs_sparse_is(const char *path)
 	return is;
 }
 
-ZF2FS_EXPORT int zf2fs_sparse_unpack(const char *sparse, const char *raw, uint32_t *ret_blk_sz,
-				     char *why, size_t whylen)
+ZF2FS_EXPORT int zf2fs_simg_unpack(const char *sparse, const char *raw, uint32_t *ret_blk_sz,
+				   char *why, size_t whylen)
 {
 	uint8_t hdr[FILE_HDR], ch[CHUNK_HDR], *buf = NULL;
 	uint32_t blk_sz, total_blks, chunks, fhdr, chdr;
@@ -211,8 +211,8 @@ static int put_chunk(struct packer *p, uint32_t type, uint32_t n, const void *da
 	return err;
 }
 
-ZF2FS_EXPORT int zf2fs_sparse_pack(const char *raw, const char *sparse, uint32_t blk_sz,
-				   char *why, size_t whylen)
+ZF2FS_EXPORT int zf2fs_simg_pack(const char *raw, const char *sparse, uint32_t blk_sz,
+				 char *why, size_t whylen)
 {
 	uint8_t hdr[FILE_HDR] = { 0 }, v[4], fillv[4] = { 0 };
 	uint8_t *run = NULL, *buf = NULL;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zf2fs/sparse.h"
+#include "zf2fs-internal/chunkmap.h"
 
 #define CHUNK_SHIFT 15
 #define CHUNK_BITS (1ull << CHUNK_SHIFT)
@@ -49,11 +49,6 @@ ZF2FS_EXPORT void zf2fs_bmap_free(struct zf2fs_bmap *m)
 		free(m->chunk[i]);
 	free(m->chunk);
 	free(m);
-}
-
-ZF2FS_EXPORT uint64_t zf2fs_bmap_nbits(const struct zf2fs_bmap *m)
-{
-	return m->nbits;
 }
 
 ZF2FS_EXPORT bool zf2fs_bmap_test(const struct zf2fs_bmap *m, uint64_t nr)

@@ -31,6 +31,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/compress.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/compress.h"
 #include "format/lzo_p.h"
 
 static const char *const names[] = { "lzo", "lz4", "zstd", "lzo-rle" };

@@ -15,6 +15,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/access.h"
+#include "zf2fs-internal/format.h"
 
 static uint32_t crc_table[256];
 static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
@@ -84,8 +85,8 @@ ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block
 			   ZF2FS_BLKSIZE - cs_off - 4);
 }
 
-ZF2FS_EXPORT void zf2fs_node_seal(struct zf2fs_node *n, uint32_t nid, uint64_t cp_ver,
-				  uint32_t next_blkaddr, uint32_t features, uint32_t seed)
+void zf2fs_node_seal(struct zf2fs_node *n, uint32_t nid, uint64_t cp_ver,
+		     uint32_t next_blkaddr, uint32_t features, uint32_t seed)
 {
 	zf2fs_set(n->footer.cp_ver, cp_ver);
 	zf2fs_set(n->footer.next_blkaddr, next_blkaddr);

@@ -7,6 +7,12 @@
 
 /* Bytes of the extra attribute area a new inode gets for the enabled features
  * (ZF2FS_FEAT_*): every attribute up to the last one a feature needs. */
-uint16_t zf2fs_extra_isize(uint32_t features) __attribute__((visibility("hidden")));
+uint16_t zf2fs_extra_isize(uint32_t features);
+
+/* Before writing node block @n of node @nid to a log at checkpoint @cp_ver: the footer's
+ * version and next block (@next_blkaddr), the fsync and dentry marks cleared (a
+ * checkpoint, not fsync, makes it durable), and an inode's checksum refreshed. */
+void zf2fs_node_seal(struct zf2fs_node *n, uint32_t nid, uint64_t cp_ver,
+		     uint32_t next_blkaddr, uint32_t features, uint32_t seed);
 
 #endif

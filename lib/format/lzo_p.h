@@ -18,7 +18,6 @@
  * for a NULL buffer; -ZF2FS_EFSCORRUPTED for a stream that is cut short, reaches before
  * the start of the output, does not fit in @cap, or has bytes after its end marker.
  */
-__attribute__((visibility("hidden")))
 int zf2fs_lzo1x_decompress(const void *src, size_t slen, void *dst, size_t cap,
 			   size_t *ret_len);
 

@@ -14,6 +14,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/format.h"
 
 static int bad(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -41,8 +42,8 @@ ZF2FS_EXPORT uint32_t zf2fs_super_areas_segments(const struct zf2fs_super *sb)
 	return main_end > seg0 ? (uint32_t)((main_end - seg0) >> ZF2FS_LOG_BLOCKS_PER_SEG) : 0;
 }
 
-ZF2FS_EXPORT int zf2fs_super_verify(const struct zf2fs_super *sb, uint64_t dev_blocks,
-				    char *why, size_t whylen)
+int zf2fs_super_verify(const struct zf2fs_super *sb, uint64_t dev_blocks,
+		       char *why, size_t whylen)
 {
 	uint32_t seg_count = (uint32_t)zf2fs_get(sb->segment_count);
 	uint32_t main_segs = (uint32_t)zf2fs_get(sb->segment_count_main);

@@ -7,6 +7,6 @@
 
 /* Format the reason into @why (when given) and return @ret unchanged. */
 int zf2fs_set_why(char *why, size_t len, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5), visibility("hidden")));
+	__attribute__((format(printf, 4, 5)));
 
 #endif

@@ -28,6 +28,7 @@
 #include "zf2fs/endian.h"
 #include "zf2fs/zoned.h"
 #include "read/volume_p.h"
+#include "zf2fs-internal/volume.h"
 #include "gc/gc_p.h"
 
 const struct gc_seg gc_seg_zero;

@@ -48,6 +48,7 @@
 
 #include "format/why_p.h"
 #include "gc/simulate_p.h"
+#include "zf2fs-internal/gc.h"
 
 /* A reason in words for a configuration the simulator cannot set up: -EINVAL. */
 #define say(why, len, ...) zf2fs_set_why(why, len, -EINVAL, __VA_ARGS__)
@@ -1020,12 +1021,6 @@ static int setup_streams(struct zf2fs_gc_sim *s, char *why, size_t len)
 	return 0;
 }
 
-ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_gc_sim_config *cfg,
-				  struct zf2fs_gc_sim **ret)
-{
-	return zf2fs_gc_sim_new2(m, cfg, NULL, 0, ret);
-}
-
 /* the configuration alone (before the volume is looked at) */
 static int check_config(const struct zf2fs_gc_sim_config *cfg, char *why, size_t len)
 {
@@ -1046,8 +1041,8 @@ static int check_config(const struct zf2fs_gc_sim_config *cfg, char *why, size_t
 	return 0;
 }
 
-ZF2FS_EXPORT int zf2fs_gc_sim_new2(struct zf2fs_gc_model *m, const struct zf2fs_gc_sim_config *cfg,
-				   char *why, size_t len, struct zf2fs_gc_sim **ret)
+ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_gc_sim_config *cfg,
+				  char *why, size_t len, struct zf2fs_gc_sim **ret)
 {
 	struct zf2fs_gc_sim *s;
 	uint64_t usable = 0, valid = 0, user, room, per_file;

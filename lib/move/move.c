@@ -22,6 +22,7 @@
 #include "zf2fs/file.h"
 #include "zf2fs/move.h"
 #include "zf2fs/zoned.h"
+#include "zf2fs-internal/move.h"
 #include "write/txn_p.h"
 #include "read/volume_p.h"
 

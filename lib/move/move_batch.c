@@ -16,6 +16,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/move.h"
 #include "zf2fs/txn.h"
+#include "zf2fs-internal/move.h"
 
 static uint64_t queued(const struct zf2fs_move_stats *st)
 {

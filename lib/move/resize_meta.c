@@ -25,6 +25,7 @@
 #include "zf2fs/endian.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
+#include "zf2fs-internal/volume.h"
 #include "write/cp_write_p.h"
 #include "move/resize_p.h"
 

@@ -9,8 +9,7 @@
 #include "zf2fs/resize.h"
 
 /* Is a current log in main-area section @sec? */
-bool zf2fs_resize_sec_has_log(struct zf2fs_vol *vol, uint32_t sec)
-	__attribute__((visibility("hidden")));
+bool zf2fs_resize_sec_has_log(struct zf2fs_vol *vol, uint32_t sec);
 
 /* Write the new metadata areas of relocating plan @p (lib/move/resize_meta.c) where the old
  * volume has only free sections: a checkpoint pack, SIT and NAT (first copies, the
@@ -19,7 +18,6 @@ bool zf2fs_resize_sec_has_log(struct zf2fs_vol *vol, uint32_t sec)
  * areas take still holds a valid block or a log; -ENOMEM, read and write errors.
  * *@ret_blocks gets the blocks written. */
 int zf2fs_resize_write_meta(struct zf2fs_vol *vol, const struct zf2fs_resize_plan *p,
-			    uint64_t *ret_blocks)
-	__attribute__((visibility("hidden")));
+			    uint64_t *ret_blocks);
 
 #endif

@@ -18,6 +18,8 @@
 #include "zf2fs/resize.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
+#include "zf2fs-internal/format.h"
+#include "zf2fs-internal/volume.h"
 #include "format/layout_p.h"
 #include "move/resize_p.h"
 #include "format/why_p.h"

@@ -17,6 +17,9 @@
 #include "zf2fs/resize.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
+#include "zf2fs-internal/commit.h"
+#include "zf2fs-internal/move.h"
+#include "write/txn_p.h"
 #include "move/resize_p.h"
 #include "format/why_p.h"
 

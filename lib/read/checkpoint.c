@@ -19,6 +19,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/volume.h"
 #include "read/volume_p.h"
 #include "format/why_p.h"
 
@@ -223,7 +224,8 @@ int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint 
  * checkpoint is replayed only when its footer carries the checkpoint's version.  With
  * CRC recovery on, the upper half holds the checkpoint block's checksum too; a checkpoint
  * written by fsck may set NOCRC, and then only the lower 32 bits are compared. */
-bool zf2fs_cp_node_recoverable(const struct zf2fs_checkpoint *cp, const struct zf2fs_node *n)
+ZF2FS_EXPORT bool zf2fs_cp_node_recoverable(const struct zf2fs_checkpoint *cp,
+					    const struct zf2fs_node *n)
 {
 	uint64_t flags = zf2fs_get(cp->ckpt_flags), ver = zf2fs_get(cp->checkpoint_ver);
 	uint64_t nver = zf2fs_get(n->footer.cp_ver);
@@ -240,20 +242,20 @@ bool zf2fs_cp_node_recoverable(const struct zf2fs_checkpoint *cp, const struct z
 	return nver == ver;
 }
 
-uint32_t zf2fs_node_next_blkaddr(const struct zf2fs_node *n)
+ZF2FS_EXPORT uint32_t zf2fs_node_next_blkaddr(const struct zf2fs_node *n)
 {
 	return (uint32_t)zf2fs_get(n->footer.next_blkaddr);
 }
 
-bool zf2fs_node_fsync_marked(const struct zf2fs_node *n)
+ZF2FS_EXPORT bool zf2fs_node_fsync_marked(const struct zf2fs_node *n)
 {
 	return zf2fs_get(n->footer.flag) & ZF2FS_FOOTER_FSYNC_BIT;
 }
 
 /* Make @n part of a roll-forward chain under @cp (which must not use CRC recovery, see
  * above): its version, and the block the chain continues at (0 ends it). */
-void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_checkpoint *cp,
-			  uint32_t next_blkaddr)
+ZF2FS_EXPORT void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_checkpoint *cp,
+				       uint32_t next_blkaddr)
 {
 	zf2fs_set(n->footer.cp_ver, zf2fs_get(cp->checkpoint_ver));
 	zf2fs_set(n->footer.next_blkaddr, next_blkaddr);

@@ -19,6 +19,7 @@
 #include "zf2fs/compress.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
+#include "zf2fs-internal/compress.h"
 #include "read/file_read_p.h"
 #include "read/volume_p.h"
 #include "format/why_p.h"

@@ -13,7 +13,6 @@
  * contract, the same errors, and -ZF2FS_EFSCORRUPTED for a cluster that does not
  * decompress as the kernel would read it; -EOPNOTSUPP for an algorithm this build
  * lacks. */
-__attribute__((visibility("hidden")))
 int compr_file_read(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
 		    const struct zf2fs_inode_geom *g, zf2fs_file_sink sink, void *arg, char *why,
 		    size_t whylen);
@@ -21,7 +20,6 @@ int compr_file_read(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
 /* Hand the hole from *@done up to @off (cut at @size, the file's size) to @sink as a
  * NULL piece and move *@done there; nothing when *@done is already past it.  The sink's
  * value.  Shared by the plain and the compressed readers. */
-__attribute__((visibility("hidden")))
 int zf2fs_file_hole_to(zf2fs_file_sink sink, void *arg, uint64_t size, uint64_t *done,
 		       uint64_t off);
 

@@ -16,7 +16,8 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
-#include "zf2fs/sparse.h"
+#include "zf2fs/sit_table.h"
+#include "zf2fs-internal/volume.h"
 #include "read/volume_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG

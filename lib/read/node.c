@@ -17,6 +17,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/volume.h"
 #include "format/inode_p.h"
 #include "read/volume_p.h"
 

@@ -14,10 +14,11 @@
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
 #include "zf2fs/quota.h"
+#include "zf2fs-internal/quota.h"
 #include "format/why_p.h"
 
-int zf2fs_quota_load(struct zf2fs_vol *vol, uint32_t ino, int type,
-		     struct zf2fs_quota_file *ret, char *why, size_t whylen)
+ZF2FS_EXPORT int zf2fs_quota_load(struct zf2fs_vol *vol, uint32_t ino, int type,
+				  struct zf2fs_quota_file *ret, char *why, size_t whylen)
 {
 	struct zf2fs_node *inode = malloc(ZF2FS_BLKSIZE);
 	uint8_t *data = NULL;

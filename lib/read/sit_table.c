@@ -14,7 +14,8 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
-#include "zf2fs/sparse.h"
+#include "zf2fs/sit_table.h"
+#include "zf2fs-internal/volume.h"
 #include "read/volume_p.h"
 
 #define PER ((uint32_t)ZF2FS_SIT_PER_BLOCK)

@@ -18,6 +18,9 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/volume.h"
+#include "format/super_p.h"
+#include "device/device_p.h"
 #include "read/volume_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG

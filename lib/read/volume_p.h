@@ -66,8 +66,7 @@ int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint 
  * cannot cover @segs segments. */
 int zf2fs_sit_read_blocks(struct zf2fs_vol *vol, uint32_t segs,
 			  int (*block)(void *arg, uint32_t idx, uint32_t first, uint32_t cnt,
-				       const struct zf2fs_sit_entry *src), void *arg)
-	__attribute__((visibility("hidden")));
+				       const struct zf2fs_sit_entry *src), void *arg);
 
 /* Every SIT block of the main area's segments (zf2fs_sit_read_blocks) to @block, then every
  * SIT journal entry of a main segment to @journal, which overrides the block's.  Stops at
@@ -78,7 +77,6 @@ struct zf2fs_sit_scan_ops {
 		     const struct zf2fs_sit_entry *src);
 	int (*journal)(void *arg, uint32_t segno, const struct zf2fs_sit_entry *se);
 };
-int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, void *arg)
-	__attribute__((visibility("hidden")));
+int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, void *arg);
 
 #endif

@@ -20,6 +20,10 @@
 #include "zf2fs/endian.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
+#include "zf2fs-internal/commit.h"
+#include "zf2fs-internal/format.h"
+#include "zf2fs-internal/volume.h"
+#include "format/inode_p.h"
 #include "read/volume_p.h"
 #include "write/cp_write_p.h"
 #include "write/commit_p.h"
@@ -79,9 +83,9 @@ ZF2FS_EXPORT int zf2fs_vol_write_nat_next(struct zf2fs_vol *vol, uint32_t idx, c
 	return write_next(vol, false, idx, blk, cpbuf);
 }
 
-ZF2FS_EXPORT int zf2fs_vol_write_sit_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
-					   const struct zf2fs_sit_entry *(*entry)(void *arg,
-										 uint32_t segno),
+int zf2fs_vol_write_sit_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
+			      const struct zf2fs_sit_entry *(*entry)(void *arg,
+								     uint32_t segno),
 					   void *arg, uint8_t *cpbuf)
 {
 	uint32_t segs = vol->info.main_segs;
@@ -105,9 +109,9 @@ ZF2FS_EXPORT int zf2fs_vol_write_sit_dirty(struct zf2fs_vol *vol, const uint8_t 
 	return err;
 }
 
-ZF2FS_EXPORT int zf2fs_vol_write_nat_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
-					   void (*fill)(void *arg, uint32_t idx,
-							struct zf2fs_nat_block *blk),
+int zf2fs_vol_write_nat_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
+			      void (*fill)(void *arg, uint32_t idx,
+					   struct zf2fs_nat_block *blk),
 					   void *arg, uint8_t *cpbuf)
 {
 	struct zf2fs_nat_block *blk = malloc(ZF2FS_BLKSIZE);
@@ -128,8 +132,8 @@ ZF2FS_EXPORT int zf2fs_vol_write_nat_dirty(struct zf2fs_vol *vol, const uint8_t 
 	return err;
 }
 
-ZF2FS_EXPORT void zf2fs_vol_journal_blocks(const struct zf2fs_vol *vol, uint8_t *sit_dirty,
-					   uint8_t *nat_dirty)
+void zf2fs_vol_journal_blocks(const struct zf2fs_vol *vol, uint8_t *sit_dirty,
+			      uint8_t *nat_dirty)
 {
 	const struct zf2fs_journal *nj = &vol->nat_journal, *sj = &vol->sit_journal;
 	uint32_t nn = (uint32_t)zf2fs_get(nj->n_entries), ns = (uint32_t)zf2fs_get(sj->n_entries);

@@ -13,18 +13,37 @@
 #ifndef ZF2FS_COMMIT_P_H
 #define ZF2FS_COMMIT_P_H
 
-#include "zf2fs/txn.h"
+#include "zf2fs-internal/commit.h"
 
-#define COMMIT_HIDDEN __attribute__((visibility("hidden")))
 
 struct commit;
 
 /* 0, -ENOMEM, -ENOSPC (a log fix found no free section), read errors. */
-COMMIT_HIDDEN int commit_begin(struct zf2fs_vol *vol, const struct zf2fs_commit_req *req,
-			       struct commit **ret);
+int commit_begin(struct zf2fs_vol *vol, const struct zf2fs_commit_req *req,
+		 struct commit **ret);
 /* The errors of zf2fs_vol_commit; after one, only commit_free. */
-COMMIT_HIDDEN int commit_write(struct commit *c, const struct zf2fs_commit_req *req);
-COMMIT_HIDDEN int commit_finish(struct commit *c, const struct zf2fs_commit_req *req);
-COMMIT_HIDDEN void commit_free(struct commit *c);
+int commit_write(struct commit *c, const struct zf2fs_commit_req *req);
+int commit_finish(struct commit *c, const struct zf2fs_commit_req *req);
+void commit_free(struct commit *c);
+
+/* Every SIT block i with @dirty[i] set: read from the live copy, the entry of each main
+ * segment in it replaced by *@entry(@arg, segno), written by zf2fs_vol_write_sit_next().
+ * Every NAT block i with @dirty[i] set: read from the live copy, changed by @fill, written
+ * by zf2fs_vol_write_nat_next().  0, -ENOMEM, read and write errors. */
+int zf2fs_vol_write_sit_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
+			      const struct zf2fs_sit_entry *(*entry)(void *arg,
+								     uint32_t segno),
+					   void *arg, uint8_t *cpbuf);
+
+int zf2fs_vol_write_nat_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
+			      void (*fill)(void *arg, uint32_t idx,
+					   struct zf2fs_nat_block *blk),
+					   void *arg, uint8_t *cpbuf);
+
+/* The new checkpoint carries empty journals: set @sit_dirty[i] (@nat_dirty[i]) for every
+ * SIT (NAT) block i that an entry of the current journals belongs to, so that the caller
+ * writes those blocks with the entries in them. */
+void zf2fs_vol_journal_blocks(const struct zf2fs_vol *vol, uint8_t *sit_dirty,
+			      uint8_t *nat_dirty);
 
 #endif

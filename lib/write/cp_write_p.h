@@ -44,7 +44,6 @@ struct zf2fs_cp_pack {
  * block (the CP block) last, then a sync.  Until that last write the pack's two CP
  * blocks differ and the kernel ignores it.  0 or the first negative errno.
  */
-int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
-	__attribute__((visibility("hidden")));
+int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io);
 
 #endif

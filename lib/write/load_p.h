@@ -11,7 +11,6 @@
 
 #include "zf2fs/load.h"
 
-#define LOAD_HIDDEN __attribute__((visibility("hidden")))
 #define LOAD_CAPS_BYTES 20u   /* a revision 2 security.capability value */
 
 struct load_meta;
@@ -27,16 +26,16 @@ struct load_meta_res {
 /* Read @o->fs_config and open @o->file_contexts (relative to @o->product_out when set);
  * *@ret stays NULL when neither is given.  Errors are logged naming the file; -EINVAL
  * for a malformed line; -EOPNOTSUPP for file_contexts in a build without libselinux. */
-LOAD_HIDDEN int load_meta_open(const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
-			       struct load_meta **ret);
-LOAD_HIDDEN void load_meta_close(struct load_meta *m);
+int load_meta_open(const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
+		   struct load_meta **ret);
+void load_meta_close(struct load_meta *m);
 /* The settings of volume path @vpath ("/a/b"; file type in @mode).  A path fs_config
  * does not list is an error (logged; -ENOENT) unless @optional, and so is one
  * file_contexts gives no label.  Free @res->label. */
-LOAD_HIDDEN int load_meta_lookup(const struct load_meta *m, const char *vpath, uint32_t mode,
-				 bool optional, const struct zf2fs_log *log,
-				 struct load_meta_res *res);
+int load_meta_lookup(const struct load_meta *m, const char *vpath, uint32_t mode,
+		     bool optional, const struct zf2fs_log *log,
+		     struct load_meta_res *res);
 /* The security.capability value for capability mask @caps. */
-LOAD_HIDDEN void load_meta_caps_value(uint64_t caps, uint8_t out[LOAD_CAPS_BYTES]);
+void load_meta_caps_value(uint64_t caps, uint8_t out[LOAD_CAPS_BYTES]);
 
 #endif

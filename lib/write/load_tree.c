@@ -40,6 +40,9 @@
 #include "zf2fs/load.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/txn_file.h"
+#include "zf2fs-internal/compress.h"
+#include "zf2fs-internal/commit.h"
+#include "write/txn_p.h"
 #include "write/load_p.h"
 
 #define BATCH_BLOCKS 16384u   /* 64 MiB of queued blocks in memory at most... */

@@ -16,6 +16,10 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/commit.h"
+#include "zf2fs-internal/volume.h"
+#include "format/super_p.h"
+#include "device/device_p.h"
 #include "read/volume_p.h"
 #include "format/why_p.h"
 

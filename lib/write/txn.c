@@ -29,6 +29,9 @@
 #include "zf2fs/quota.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
+#include "zf2fs-internal/volume.h"
+#include "zf2fs-internal/quota.h"
+#include "zf2fs-internal/commit.h"
 #include "write/commit_p.h"
 #include "device/device_p.h"
 #include "format/inode_p.h"
@@ -178,8 +181,8 @@ ZF2FS_EXPORT void zf2fs_txn_set_time(struct zf2fs_txn *t, uint64_t seconds)
 	t->now = seconds;
 }
 
-ZF2FS_EXPORT int zf2fs_txn_set_space(struct zf2fs_txn *t, uint64_t user_block_count,
-				     uint32_t rsvd_segments, uint32_t ovp_segments)
+int zf2fs_txn_set_space(struct zf2fs_txn *t, uint64_t user_block_count,
+			uint32_t rsvd_segments, uint32_t ovp_segments)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(t->vol);
 

@@ -20,6 +20,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/txn_file.h"
+#include "zf2fs-internal/volume.h"
 #include "write/txn_p.h"
 
 
@@ -135,8 +136,8 @@ ZF2FS_EXPORT int zf2fs_txn_mknod(struct zf2fs_txn *t, uint32_t dir, const char *
 	return 0;
 }
 
-ZF2FS_EXPORT int zf2fs_txn_set_attr(struct zf2fs_txn *t, uint32_t ino,
-				    const struct zf2fs_txn_attr *a)
+int zf2fs_txn_set_attr(struct zf2fs_txn *t, uint32_t ino,
+		       const struct zf2fs_txn_attr *a)
 {
 	struct zf2fs_node *n;
 	int err = get_node(t, ino, &n);
@@ -442,8 +443,8 @@ ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *t, uint32_t ino, uint64
 	return err ? err : file_block(t, ino, n, fofs, buf);
 }
 
-ZF2FS_EXPORT int zf2fs_txn_set_compression(struct zf2fs_txn *t, uint32_t ino, uint8_t algorithm,
-					   uint8_t log_cluster)
+int zf2fs_txn_set_compression(struct zf2fs_txn *t, uint32_t ino, uint8_t algorithm,
+			      uint8_t log_cluster)
 {
 	struct zf2fs_node *n;
 	int err = new_file(t, ino, &n);
@@ -468,7 +469,7 @@ ZF2FS_EXPORT int zf2fs_txn_set_compression(struct zf2fs_txn *t, uint32_t ino, ui
 	return 0;
 }
 
-ZF2FS_EXPORT int zf2fs_txn_release_compressed(struct zf2fs_txn *t, uint32_t ino)
+int zf2fs_txn_release_compressed(struct zf2fs_txn *t, uint32_t ino)
 {
 	struct zf2fs_node *n;
 	int err = new_file(t, ino, &n);
@@ -483,8 +484,8 @@ ZF2FS_EXPORT int zf2fs_txn_release_compressed(struct zf2fs_txn *t, uint32_t ino)
 	return 0;
 }
 
-ZF2FS_EXPORT int zf2fs_txn_write_cluster(struct zf2fs_txn *t, uint32_t ino, uint64_t cluster,
-					 const void *data, uint32_t nblocks)
+int zf2fs_txn_write_cluster(struct zf2fs_txn *t, uint32_t ino, uint64_t cluster,
+			    const void *data, uint32_t nblocks)
 {
 	struct zf2fs_node *n;
 	struct slot slot;
@@ -543,8 +544,8 @@ ZF2FS_EXPORT int zf2fs_txn_write_cluster(struct zf2fs_txn *t, uint32_t ino, uint
 	return 0;
 }
 
-ZF2FS_EXPORT void zf2fs_txn_usage(const struct zf2fs_txn *t, uint64_t *ret_blocks,
-				  uint64_t *ret_inodes)
+void zf2fs_txn_usage(const struct zf2fs_txn *t, uint64_t *ret_blocks,
+		     uint64_t *ret_inodes)
 {
 	*ret_blocks = t->new_blocks > 0 ? (uint64_t)t->new_blocks : 0;
 	*ret_inodes = t->new_inodes > 0 ? (uint64_t)t->new_inodes : 0;

@@ -31,7 +31,7 @@
 #define MIN_HOT_BLOCKS   16u
 #define XATTR_NODE_OFS   0x1FFFFFFFu
 
-ZF2FS_EXPORT void zf2fs_txn_place_as_kernel(struct zf2fs_txn *t)
+void zf2fs_txn_place_as_kernel(struct zf2fs_txn *t)
 {
 	t->kernel_logs = true;
 }

@@ -26,12 +26,23 @@ declare -A ALLOWED=(
 # is placed on purpose.
 declare -A PUBLIC=(
 	[zf2fs.h]=format [format.h]=format [endian.h]=format [access.h]=format
-	[compress.h]=format [quota.h]=format [sparse.h]=format
+	[compress.h]=format [quota.h]=format
 	[simg.h]=device [zoned.h]=device
-	[file.h]=read
+	[file.h]=read [sit_table.h]=read
 	[txn.h]=write [txn_file.h]=write [load.h]=write
 	[move.h]=move [resize.h]=move
 	[gc.h]=gc [gc_sim.h]=gc
+)
+
+# The layer of each internal header (include/zf2fs-internal/: what the tools share with
+# the library beyond the installed API), by the same rule.
+declare -A INTERNAL=(
+	[format.h]=format [chunkmap.h]=format [compress.h]=format [quota.h]=format
+	[device.h]=device
+	[volume.h]=read
+	[commit.h]=write
+	[move.h]=move
+	[gc.h]=gc
 )
 
 # check_tree LIBDIR: print one line per broken rule; 0 when there is none.
@@ -59,6 +70,13 @@ check_tree()
 				to=${PUBLIC[${inc#zf2fs/}]:-}
 				if [ -z "$to" ]; then
 					echo "$rel: includes $inc, a public header with no layer in ${0##*/}"
+					bad=1
+					continue
+				fi ;;
+			zf2fs-internal/*)
+				to=${INTERNAL[${inc#zf2fs-internal/}]:-}
+				if [ -z "$to" ]; then
+					echo "$rel: includes $inc, an internal header with no layer in ${0##*/}"
 					bad=1
 					continue
 				fi ;;

@@ -55,6 +55,8 @@ EXTRA_DIST += tests/images/resize.sh tests/images/resize_multi.sh
 # the tools on what Linux writes: fscrypt, casefold, verity, compression, pinned files
 TESTS += tests/images/tools_kernel_image.sh
 EXTRA_DIST += tests/images/tools_kernel_image.sh
-# lib/'s layer folders and the direction of their includes
-TESTS += tests/images/lib_layers.sh
-EXTRA_DIST += tests/images/lib_layers.sh
+# lib/'s layer folders and the direction of their includes; the exports agree in the
+# library, lib/libzf2fs.sym, debian/libzf2fs1.symbols and the headers (a function is
+# exported only with ZF2FS_EXPORT: -fvisibility=hidden hides the rest)
+TESTS += tests/images/lib_layers.sh tests/images/lib_abi.sh
+EXTRA_DIST += tests/images/lib_layers.sh tests/images/lib_abi.sh

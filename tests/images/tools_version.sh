@@ -2,7 +2,7 @@
 # --version and -V of every tool: one line, "PROG F2FS_TOOLS_VERSION (zf2fs-tools VERSION)"
 # (f2fs-tools' own "PROG X.Y.Z" first, for callers that parse it) and then +NAME or
 # -NAME for each optional feature of the build, ending in a newline, the same for all
-# tools (one implementation: zf2fs_print_version in support/cli.c).  The version must be the
+# tools (one implementation: zs_print_version in support/cli.c).  The version must be the
 # tree's VERSION and the zoned, selinux, casefold, lz4, lzo and zstd flags what configure decided (config.h); a write error on
 # standard output must not exit 0.
 . "$(dirname "$0")/lib.sh"

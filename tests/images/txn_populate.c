@@ -21,6 +21,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/file.h"
 #include "zf2fs/txn.h"
+#include "zf2fs-internal/commit.h"
 
 #define PROG "txn_populate"
 #define MAX_ITEMS 256

@@ -7,6 +7,7 @@
 #include "unit.h"
 #include "zf2fs/access.h"
 #include "zf2fs/zf2fs.h"
+#include "zf2fs-internal/volume.h"
 
 static void test_sit_vblocks(void **state)
 {

@@ -26,6 +26,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/compress.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/compress.h"
 
 #define MAXC (ZF2FS_BLKSIZE << 8)
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "zf2fs-internal/volume.h"
 
 #define MiB (1024ull * 1024)
 
@@ -81,7 +82,7 @@ static void test_volume_blocks_stay_inside(void **state)
 	uint64_t last;
 
 	(void)state;
-	assert_int_equal(zf2fs_dev_open_memory(64 * MiB, &quiet, &dev), 0);
+	assert_int_equal(zs_dev_open_memory(64 * MiB, &quiet, &dev), 0);
 	assert_int_equal(zf2fs_dev_geometry(dev, &g), 0);
 	assert_int_equal(zf2fs_layout_compute(&g, 1, &mk.layout, &lay, NULL, 0), 0);
 	assert_int_equal(zf2fs_mkfs_write(&dev, &lay, &mk, &quiet), 0);

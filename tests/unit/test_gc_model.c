@@ -40,7 +40,7 @@ static struct zf2fs_dev *format(uint64_t bytes, uint32_t sps)
 	struct zf2fs_layout lay;
 
 	memset(&mk, 0, sizeof(mk));
-	assert_int_equal(zf2fs_dev_open_memory(bytes, &mute, &dev), 0);
+	assert_int_equal(zs_dev_open_memory(bytes, &mute, &dev), 0);
 	assert_int_equal(zf2fs_dev_geometry(dev, &g), 0);
 	mk.layout.segs_per_sec = sps;
 	mk.fixed_cp_version = true;

@@ -26,6 +26,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/gc.h"
 #include "zf2fs/gc_sim.h"
+#include "zf2fs-internal/gc.h"
 
 #define MiB (1024ull * 1024)
 
@@ -66,7 +67,7 @@ static void simulate(const struct zf2fs_layout *lay, const struct zf2fs_gc_sim_c
 
 	memset(r, 0, sizeof(*r));
 	assert_int_equal(zf2fs_gc_sim_model_from_layout(lay, &m), 0);
-	assert_int_equal(zf2fs_gc_sim_new(m, cfg, &sim), 0);
+	assert_int_equal(zf2fs_gc_sim_new(m, cfg, NULL, 0, &sim), 0);
 	r->err = zf2fs_gc_sim_run(sim);
 	assert_int_equal(zf2fs_gc_sim_verify(sim), 0);
 	zf2fs_gc_sim_stats(sim, 0, &r->fill);
@@ -408,21 +409,21 @@ static void test_bad_config(void **state)
 	zf2fs_gc_sim_config_init(&cfg);
 	cfg.fill = 1.5;
 	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
-	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, &sim), -EINVAL);
+	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, NULL, 0, &sim), -EINVAL);
 	zf2fs_gc_sim_config_init(&cfg);
 	cfg.file_blocks = 1u << 20;   /* one 4 GiB file on 64 MiB */
 	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
-	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, &sim), -ENOSPC);
+	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, NULL, 0, &sim), -ENOSPC);
 	zf2fs_gc_sim_config_init(&cfg);
 	cfg.nstreams = 1;
 	cfg.streams[0].pattern = ZF2FS_SIM_ZIPF;
 	cfg.streams[0].theta = 1.5;
 	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
-	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, &sim), -EINVAL);
+	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, NULL, 0, &sim), -EINVAL);
 	zf2fs_gc_sim_config_init(&cfg);
 	cfg.mode = (enum zf2fs_gc_sim_mode)7;
 	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
-	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, &sim), -EINVAL);
+	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, NULL, 0, &sim), -EINVAL);
 }
 
 /* node blocks of a file of @b blocks, counted here independently of the library: the
@@ -487,7 +488,7 @@ static void test_big_file(void **state)
 	/* one block more does not fit: the reason names the file and the user space */
 	cfg.file_blocks = fb + 1;
 	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
-	assert_int_equal(zf2fs_gc_sim_new2(m, &cfg, why, sizeof(why), &sim), -ENOSPC);
+	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, why, sizeof(why), &sim), -ENOSPC);
 	assert_null(sim);
 	snprintf(num, sizeof(num), "%u data", fb + 1);
 	assert_non_null(strstr(why, num));
@@ -497,7 +498,7 @@ static void test_big_file(void **state)
 	/* beyond what an inode's node tree addresses */
 	cfg.file_blocks = 4100u * 262144u;   /* 4100 GiB */
 	assert_int_equal(zf2fs_gc_sim_model_from_layout(&lay, &m), 0);
-	assert_int_equal(zf2fs_gc_sim_new2(m, &cfg, why, sizeof(why), &sim), -EINVAL);
+	assert_int_equal(zf2fs_gc_sim_new(m, &cfg, why, sizeof(why), &sim), -EINVAL);
 	assert_non_null(strstr(why, "node tree"));
 	assert_non_null(strstr(why, "1057053439 blocks"));
 }

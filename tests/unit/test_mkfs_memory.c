@@ -28,7 +28,7 @@ static int format(struct fmt *f, uint64_t bytes, uint32_t features, long fail_at
 	int err;
 
 	memset(f, 0, sizeof(*f));
-	assert_int_equal(zf2fs_dev_open_memory(bytes, &quiet, &f->dev), 0);
+	assert_int_equal(zs_dev_open_memory(bytes, &quiet, &f->dev), 0);
 	assert_int_equal(zf2fs_dev_geometry(f->dev, &g), 0);
 	f->mk.layout.features = features;
 	f->mk.fixed_cp_version = true;
@@ -38,9 +38,9 @@ static int format(struct fmt *f, uint64_t bytes, uint32_t features, long fail_at
 	f->mk.label = "memtest";
 	assert_int_equal(zf2fs_layout_compute(&g, 1, &f->mk.layout, &f->lay, NULL, 0), 0);
 	if (fail_at > 0)
-		zf2fs_dev_fail_writes_after(f->dev, (unsigned long)fail_at);
+		zs_dev_fail_writes_after(f->dev, (unsigned long)fail_at);
 	err = zf2fs_mkfs_write(&f->dev, &f->lay, &f->mk, &quiet);
-	f->img = zf2fs_dev_memory(f->dev);
+	f->img = zs_dev_memory(f->dev);
 	return err;
 }
 
@@ -165,7 +165,7 @@ static void test_interrupted_mkfs_leaves_no_superblock(void **state)
 
 	(void)state;
 	assert_int_equal(format(&f, 64 * MiB, 0, 0), 0);
-	total = zf2fs_dev_write_count(f.dev);
+	total = zs_dev_write_count(f.dev);
 	zf2fs_dev_close(f.dev);
 	assert_true(total > 8);
 	for (unsigned long n = 1; n <= total; n++) {
@@ -186,7 +186,7 @@ static void test_write_past_end_refused(void **state)
 	uint8_t buf[ZF2FS_BLKSIZE] = { 0 };
 
 	(void)state;
-	assert_int_equal(zf2fs_dev_open_memory(8 * ZF2FS_BLKSIZE, &quiet, &dev), 0);
+	assert_int_equal(zs_dev_open_memory(8 * ZF2FS_BLKSIZE, &quiet, &dev), 0);
 	assert_int_equal(zf2fs_dev_write(dev, buf, sizeof(buf), 7 * ZF2FS_BLKSIZE), 0);
 	assert_int_equal(zf2fs_dev_write(dev, buf, sizeof(buf), 7 * ZF2FS_BLKSIZE + 1), -ENOSPC);
 	assert_int_equal(zf2fs_dev_zero(dev, 0, 9 * ZF2FS_BLKSIZE), -ENOSPC);

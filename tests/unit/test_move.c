@@ -18,6 +18,10 @@
 #include "zf2fs/move.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
+#include "zf2fs-internal/commit.h"
+#include "zf2fs-internal/format.h"
+#include "zf2fs-internal/move.h"
+#include "zf2fs-internal/volume.h"
 #include <inttypes.h>
 
 #define MiB (1024ull * 1024)
@@ -52,7 +56,7 @@ static struct zf2fs_dev *fresh_plain(void)
 {
 	struct zf2fs_dev *dev;
 
-	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
+	assert_int_equal(zs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
 	return dev;
 }
 
@@ -62,7 +66,7 @@ static struct zf2fs_dev *fresh_zoned(void)
 {
 	struct zf2fs_dev *dev;
 
-	assert_int_equal(zf2fs_dev_open_memory_zoned(ZONED_BYTES, 8 * MiB, 6 * MiB, 4, &unit_quiet,
+	assert_int_equal(zs_dev_open_memory_zoned(ZONED_BYTES, 8 * MiB, 6 * MiB, 4, &unit_quiet,
 						     &dev), 0);
 	return dev;
 }
@@ -542,7 +546,7 @@ static void test_refused(void **state)
 	make_aged(&dev, false, false);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	vi = zf2fs_vol_info(vol);
-	writes = zf2fs_dev_write_count(dev);
+	writes = zs_dev_write_count(dev);
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 	assert_int_equal(zf2fs_move_section(txn, vi->main_secs, &st), -EINVAL);
 	assert_int_equal(zf2fs_move_range(txn, 0, 1, &st), -EINVAL);
@@ -567,12 +571,12 @@ static void test_refused(void **state)
 	zf2fs_vol_close(vol);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	vi = zf2fs_vol_info(vol);
-	writes = zf2fs_dev_write_count(dev);
+	writes = zs_dev_write_count(dev);
 	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 	assert_int_equal(zf2fs_move_section(txn, victim / vi->segs_per_sec, &st),
 			 -ZF2FS_EFSCORRUPTED);
 	zf2fs_txn_free(txn);
-	assert_int_equal(zf2fs_dev_write_count(dev), writes);
+	assert_int_equal(zs_dev_write_count(dev), writes);
 	zf2fs_vol_close(vol);
 	zf2fs_dev_close(dev);
 }
@@ -772,13 +776,13 @@ static void batch_faults(struct zf2fs_dev *(*fresh)(void), bool zoned)
 
 	make_aged(&base, zoned, false);
 	dev = fresh();
-	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+	assert_int_equal(zs_dev_copy_memory(dev, base), 0);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	br_setup(&b, vol, dev);
 	ver = zf2fs_vol_info(vol)->cp_ver;
-	writes = zf2fs_dev_write_count(dev);
+	writes = zs_dev_write_count(dev);
 	assert_int_equal(zf2fs_move_batches(&vol, 24, 0, &br_ops, &b, &st, &res), 0);
-	writes = zf2fs_dev_write_count(dev) - writes;
+	writes = zs_dev_write_count(dev) - writes;
 	last = ver + res.batches;
 	assert_true(res.batches > 1);
 	zf2fs_vol_close(vol);
@@ -788,13 +792,13 @@ static void batch_faults(struct zf2fs_dev *(*fresh)(void), bool zoned)
 		int err;
 
 		dev = fresh();
-		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+		assert_int_equal(zs_dev_copy_memory(dev, base), 0);
 		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 		br_setup(&b, vol, dev);
-		zf2fs_dev_fail_writes_after(dev, zf2fs_dev_write_count(dev) + k);
+		zs_dev_fail_writes_after(dev, zs_dev_write_count(dev) + k);
 		memset(&st, 0, sizeof(st));
 		err = zf2fs_move_batches(&vol, 24, 0, &br_ops, &b, &st, &res);
-		zf2fs_dev_fail_writes_after(dev, 0);
+		zs_dev_fail_writes_after(dev, 0);
 		if (k <= writes)
 			assert_int_equal(err, -EIO);
 		else
@@ -984,13 +988,13 @@ static void data_run_faults(struct zf2fs_dev *(*fresh)(void), bool zoned)
 
 	make_aged(&base, zoned, true);
 	dev = fresh();
-	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+	assert_int_equal(zs_dev_copy_memory(dev, base), 0);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	run_for(vol, zoned, &ino, &blocks, &first, &end);
 	ver = zf2fs_vol_info(vol)->cp_ver;
-	writes = zf2fs_dev_write_count(dev);
+	writes = zs_dev_write_count(dev);
 	assert_int_equal(move_in_run(dev, &vol, ino, blocks, first, end, &commits), 0);
-	writes = zf2fs_dev_write_count(dev) - writes;
+	writes = zs_dev_write_count(dev) - writes;
 	last = ver + commits;
 	zf2fs_vol_close(vol);
 	/* one device, its bytes put back each time: allocating one per fault is slow */
@@ -998,11 +1002,11 @@ static void data_run_faults(struct zf2fs_dev *(*fresh)(void), bool zoned)
 		uint32_t c = 0, f2, e2;
 		uint64_t now;
 
-		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+		assert_int_equal(zs_dev_copy_memory(dev, base), 0);
 		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
-		zf2fs_dev_fail_writes_after(dev, k);
+		zs_dev_fail_writes_after(dev, k);
 		assert_int_equal(move_in_run(dev, &vol, ino, blocks, first, end, &c), -EIO);
-		zf2fs_dev_fail_writes_after(dev, 0);
+		zs_dev_fail_writes_after(dev, 0);
 		if (vol)
 			zf2fs_vol_close(vol);
 		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_quota.c - quota files (lib/write/quota.c): what we build is what we parse, for one id and
+ * test_quota.c - quota files (lib/format/quota_file.c): what we build is what we parse, for one id and
  * for thousands of ids spread over every tree branch; the layout for a single id is the
  * kernel's (header, info, a path of four tree blocks, one leaf); an id-0 entry with no
  * usage survives (the kernel's itime marker); damaged files are refused with a reason and
@@ -21,6 +21,7 @@
 #include "zf2fs/format.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/quota.h"
+#include "zf2fs-internal/quota.h"
 
 static uint32_t le32(const uint8_t *p)
 {

@@ -21,6 +21,7 @@
 #include "zf2fs/move.h"
 #include "zf2fs/resize.h"
 #include "zf2fs/txn.h"
+#include "zf2fs-internal/volume.h"
 
 #define MiB (1024ull * 1024)
 #define FULL (1100 * MiB)
@@ -76,7 +77,7 @@ static struct zf2fs_dev *make_aged(void)
 	struct zf2fs_layout lay;
 	struct zf2fs_dev *dev;
 
-	assert_int_equal(zf2fs_dev_open_memory(FULL, &unit_quiet, &dev), 0);
+	assert_int_equal(zs_dev_open_memory(FULL, &unit_quiet, &dev), 0);
 	mkfs_layout(dev, FULL, &mk, &lay);
 	assert_int_equal(zf2fs_mkfs_write(&dev, &lay, &mk, &unit_quiet), 0);
 	unit_write_files(&dev, 1, &files);
@@ -88,8 +89,8 @@ static struct zf2fs_dev *copy_of(const struct zf2fs_dev *base)
 {
 	struct zf2fs_dev *dev;
 
-	assert_int_equal(zf2fs_dev_open_memory(FULL, &unit_quiet, &dev), 0);
-	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+	assert_int_equal(zs_dev_open_memory(FULL, &unit_quiet, &dev), 0);
+	assert_int_equal(zs_dev_copy_memory(dev, base), 0);
 	return dev;
 }
 
@@ -269,19 +270,19 @@ static void test_fit_faults(void **state)
 	(void)state;
 	mkfs_layout(base, FULL, &mk, &big);
 	mkfs_layout(base, CUT, &mk, &small);
-	writes = zf2fs_dev_write_count(dev);
+	writes = zs_dev_write_count(dev);
 	assert_int_equal(resize(dev, CUT, false, &rep), 0);
-	writes = zf2fs_dev_write_count(dev) - writes;
+	writes = zs_dev_write_count(dev) - writes;
 	assert_true(writes > 100);
 	for (k = 1; k <= writes; k += sweep_step(5)) {
 		struct zf2fs_vol *vol;
 		uint32_t m;
 		uint64_t blocks;
 
-		assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
-		zf2fs_dev_fail_writes_after(dev, k);
+		assert_int_equal(zs_dev_copy_memory(dev, base), 0);
+		zs_dev_fail_writes_after(dev, k);
 		assert_int_not_equal(resize(dev, CUT, false, &rep), 0);
-		zf2fs_dev_fail_writes_after(dev, 0);
+		zs_dev_fail_writes_after(dev, 0);
 		vol = open_vol(dev);
 		m = zf2fs_vol_info(vol)->main_blkaddr;
 		blocks = zf2fs_get(zf2fs_vol_super(vol)->block_count);

@@ -63,12 +63,12 @@ static void rig_open_geom(struct rig *r, unsigned nd, uint64_t full, uint64_t fm
 	r->nconv = nconv;
 	r->cut = r->full - 4 * zone;
 	if (nd == 1) {
-		assert_int_equal(zf2fs_dev_open_memory_zoned(full, zone, cap, nconv, &unit_quiet,
+		assert_int_equal(zs_dev_open_memory_zoned(full, zone, cap, nconv, &unit_quiet,
 							     &r->devs[0]), 0);
 		return;
 	}
-	assert_int_equal(zf2fs_dev_open_memory(64 * MiB, &unit_quiet, &r->devs[0]), 0);
-	assert_int_equal(zf2fs_dev_open_memory_zoned(full, zone, cap, nconv, &unit_quiet,
+	assert_int_equal(zs_dev_open_memory(64 * MiB, &unit_quiet, &r->devs[0]), 0);
+	assert_int_equal(zs_dev_open_memory_zoned(full, zone, cap, nconv, &unit_quiet,
 						     &r->devs[1]), 0);
 }
 
@@ -89,7 +89,7 @@ static void rig_copy(struct rig *dst, const struct rig *src)
 {
 	rig_open_geom(dst, src->nd, src->full, src->fmt, src->zone, src->cap, src->nconv);
 	for (unsigned i = 0; i < src->nd; i++)
-		assert_int_equal(zf2fs_dev_copy_memory(dst->devs[i], src->devs[i]), 0);
+		assert_int_equal(zs_dev_copy_memory(dst->devs[i], src->devs[i]), 0);
 }
 
 /* @dst (a copy of @src once) back to @src's contents, its devices kept: a fault sweep
@@ -97,7 +97,7 @@ static void rig_copy(struct rig *dst, const struct rig *src)
 static void rig_restore(struct rig *dst, const struct rig *src)
 {
 	for (unsigned i = 0; i < src->nd; i++)
-		assert_int_equal(zf2fs_dev_copy_memory(dst->devs[i], src->devs[i]), 0);
+		assert_int_equal(zs_dev_copy_memory(dst->devs[i], src->devs[i]), 0);
 }
 
 static struct zf2fs_vol *rig_vol(struct rig *r)
@@ -283,9 +283,9 @@ static void shrink_and_grow(unsigned nd)
 	/* below the data: refused, nothing written */
 	before = malloc(r.full);
 	assert_non_null(before);
-	memcpy(before, zf2fs_dev_memory(r.devs[nd - 1]), r.full);
+	memcpy(before, zs_dev_memory(r.devs[nd - 1]), r.full);
 	assert_int_equal(resize(&r, 2 * ZONE, &rep), -ENOSPC);
-	assert_memory_equal(before, zf2fs_dev_memory(r.devs[nd - 1]), r.full);
+	assert_memory_equal(before, zs_dev_memory(r.devs[nd - 1]), r.full);
 	free(before);
 
 	/* 128 -> 96 MiB: four zones go, their blocks move below the cut */
@@ -350,12 +350,12 @@ static void test_image_refused(void **state)
 
 	(void)state;
 	make_aged(&r, 1);
-	assert_int_equal(zf2fs_dev_open_memory(r.full, &unit_quiet, &plain), 0);
-	assert_int_equal(zf2fs_dev_write(plain, zf2fs_dev_memory(r.devs[0]), r.full, 0), 0);
+	assert_int_equal(zs_dev_open_memory(r.full, &unit_quiet, &plain), 0);
+	assert_int_equal(zf2fs_dev_write(plain, zs_dev_memory(r.devs[0]), r.full, 0), 0);
 	assert_int_equal(zf2fs_resize_devs(&plain, 1, &o, &unit_quiet, &rep, why, sizeof(why)),
 			 -EOPNOTSUPP);
 	assert_non_null(strstr(why, "without zones"));
-	assert_memory_equal(zf2fs_dev_memory(plain), zf2fs_dev_memory(r.devs[0]), r.full);
+	assert_memory_equal(zs_dev_memory(plain), zs_dev_memory(r.devs[0]), r.full);
 	zf2fs_dev_close(plain);
 	rig_close(&r);
 }
@@ -390,9 +390,9 @@ static void fault_sweep_resize(const struct rig *base, uint64_t last_bytes, unsi
 	old_main = zf2fs_vol_info(vol)->main_segs;
 	old_blocks = zf2fs_get(zf2fs_vol_super(vol)->block_count);
 	zf2fs_vol_close(vol);
-	writes = zf2fs_dev_write_count(r.devs[fdev]);
+	writes = zs_dev_write_count(r.devs[fdev]);
 	assert_int_equal(resize(&r, last_bytes, &rep), 0);
-	writes = zf2fs_dev_write_count(r.devs[fdev]) - writes;
+	writes = zs_dev_write_count(r.devs[fdev]) - writes;
 	new_main = rep.plan.new_main_segs;
 	relocating = rep.plan.relocate;
 	/* a shrink that fits the metadata areas ends with more main segments than its cut,
@@ -408,9 +408,9 @@ static void fault_sweep_resize(const struct rig *base, uint64_t last_bytes, unsi
 		int err;
 
 		rig_restore(&r, base);
-		zf2fs_dev_fail_writes_after(r.devs[fdev], k);
+		zs_dev_fail_writes_after(r.devs[fdev], k);
 		err = resize(&r, last_bytes, &rep);
-		zf2fs_dev_fail_writes_after(r.devs[fdev], 0);
+		zs_dev_fail_writes_after(r.devs[fdev], 0);
 		assert_int_not_equal(err, 0);
 		vol = rig_vol(&r);
 		main = zf2fs_vol_info(vol)->main_segs;
@@ -600,7 +600,7 @@ static void test_relocate_refused(void **state)
 	print_message("refused: %s\n", why);
 	assert_non_null(strstr(why, "conventional"));
 	assert_non_null(strstr(why, "sequential zone"));
-	assert_memory_equal(zf2fs_dev_memory(before.devs[0]), zf2fs_dev_memory(r.devs[0]), GFULL);
+	assert_memory_equal(zs_dev_memory(before.devs[0]), zs_dev_memory(r.devs[0]), GFULL);
 	rig_close(&before);
 	rig_close(&r);
 }

@@ -6,6 +6,7 @@
  * fields fsck writes when it keeps a chain.
  */
 #include "unit.h"
+#include "zf2fs-internal/volume.h"
 
 static void make_cp(uint8_t *blk, uint32_t flags, uint64_t ver, uint32_t crc)
 {

@@ -11,7 +11,9 @@
 #include <errno.h>
 
 #include "unit.h"
-#include "zf2fs/sparse.h"
+#include "zf2fs/sit_table.h"
+#include "zf2fs-internal/chunkmap.h"
+#include "zf2fs-internal/volume.h"
 
 #define MiB (1024ull * 1024)
 
@@ -60,7 +62,7 @@ static void make_volume(uint64_t bytes, struct zf2fs_dev **dev)
 	struct zf2fs_dev_geom g;
 	struct zf2fs_layout lay;
 
-	assert_int_equal(zf2fs_dev_open_memory(bytes, &quiet, dev), 0);
+	assert_int_equal(zs_dev_open_memory(bytes, &quiet, dev), 0);
 	assert_int_equal(zf2fs_dev_geometry(*dev, &g), 0);
 	assert_int_equal(zf2fs_layout_compute(&g, 1, &mk.layout, &lay, NULL, 0), 0);
 	assert_int_equal(zf2fs_mkfs_write(dev, &lay, &mk, &quiet), 0);
@@ -141,16 +143,16 @@ static void test_clean_reads_super_and_checkpoint_only(void **state)
 	sit_start = (uint64_t)zf2fs_vol_info(vol)->sit_blkaddr * ZF2FS_BLKSIZE;
 	zf2fs_vol_close(vol);
 	/* superblocks (blocks 0-1) and the two checkpoint packs lie below the SIT */
-	zf2fs_dev_restrict_reads(dev, 0, sit_start);
+	zs_dev_restrict_reads(dev, 0, sit_start);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
 	assert_true(zf2fs_vol_clean(vol));
-	assert_int_equal(zf2fs_dev_reads_refused(dev), 0);
+	assert_int_equal(zs_dev_reads_refused(dev), 0);
 	/* the restriction bites: the SIT is outside it */
 	{
 		struct zf2fs_sit_table *t;
 
 		assert_int_equal(zf2fs_vol_load_sit_table(vol, &t), -EACCES);
-		assert_true(zf2fs_dev_reads_refused(dev) > 0);
+		assert_true(zs_dev_reads_refused(dev) > 0);
 	}
 	zf2fs_vol_close(vol);
 	zf2fs_dev_close(dev);

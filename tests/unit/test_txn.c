@@ -17,6 +17,8 @@
 #include "zf2fs/file.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/txn_file.h"
+#include "zf2fs-internal/commit.h"
+#include "zf2fs-internal/volume.h"
 
 #define MiB (1024ull * 1024)
 #define VOL_BYTES (64 * MiB)
@@ -32,7 +34,7 @@ static uint8_t *format_image(uint32_t features)
 
 	assert_non_null(img);
 	memset(&mk, 0, sizeof(mk));
-	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
+	assert_int_equal(zs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
 	assert_int_equal(zf2fs_dev_geometry(dev, &g), 0);
 	mk.layout.features = features;
 	mk.fixed_cp_version = true;
@@ -41,7 +43,7 @@ static uint8_t *format_image(uint32_t features)
 		mk.uuid[i] = (uint8_t)(i * 17 + 1);
 	assert_int_equal(zf2fs_layout_compute(&g, 1, &mk.layout, &lay, NULL, 0), 0);
 	assert_int_equal(zf2fs_mkfs_write(&dev, &lay, &mk, &unit_quiet), 0);
-	memcpy(img, zf2fs_dev_memory(dev), VOL_BYTES);
+	memcpy(img, zs_dev_memory(dev), VOL_BYTES);
 	zf2fs_dev_close(dev);
 	return img;
 }
@@ -50,7 +52,7 @@ static struct zf2fs_dev *device_with(const uint8_t *img)
 {
 	struct zf2fs_dev *dev;
 
-	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
+	assert_int_equal(zs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
 	assert_int_equal(zf2fs_dev_write(dev, img, VOL_BYTES, 0), 0);
 	return dev;
 }
@@ -232,12 +234,12 @@ static void test_read_only_no_ssa(void **state)
 	assert_int_equal(sb.footer.entry_type, ZF2FS_SUM_TYPE_DATA);
 	probe = seg + 3;   /* below the node log's last section: no log's */
 	assert_int_equal(zf2fs_vol_segment_summary(vol, probe, &sb), -ENODATA);
-	memcpy(before, zf2fs_dev_memory(dev), VOL_BYTES);
+	memcpy(before, zs_dev_memory(dev), VOL_BYTES);
 	assert_int_equal(zf2fs_vol_write_ssa(vol, probe, ZF2FS_LOG_HOT_DATA, entries), -EROFS);
 	assert_int_equal(zf2fs_vol_set_ssa_entry(vol, zf2fs_main_blk(vi->main_blkaddr, probe, 0),
 						 1, 0, 0), -EROFS);
 	assert_int_equal(zf2fs_vol_set_ssa_type(vol, probe, true), -EROFS);
-	assert_memory_equal(before, zf2fs_dev_memory(dev), VOL_BYTES);
+	assert_memory_equal(before, zs_dev_memory(dev), VOL_BYTES);
 	assert_int_equal(apply(vol, small_set, NSMALL), 0);
 	zf2fs_vol_close(vol);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
@@ -463,7 +465,7 @@ static void test_link_and_unlink(void **state)
 	zf2fs_vol_close(vol);
 
 	dev = fresh_plain();
-	assert_int_equal(zf2fs_dev_copy_memory(dev, base), 0);
+	assert_int_equal(zs_dev_copy_memory(dev, base), 0);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
 	assert_int_equal(relink(vol), 0);
 	zf2fs_vol_close(vol);
@@ -864,7 +866,7 @@ static struct zf2fs_dev *fresh_plain(void)
 {
 	struct zf2fs_dev *dev;
 
-	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
+	assert_int_equal(zs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
 	return dev;
 }
 
@@ -887,7 +889,7 @@ static struct zf2fs_dev *fresh_zoned(void)
 {
 	struct zf2fs_dev *dev;
 
-	assert_int_equal(zf2fs_dev_open_memory_zoned(ZONED_BYTES, 8 * MiB, 6 * MiB, 4, &unit_quiet,
+	assert_int_equal(zs_dev_open_memory_zoned(ZONED_BYTES, 8 * MiB, 6 * MiB, 4, &unit_quiet,
 						     &dev), 0);
 	return dev;
 }
@@ -1123,7 +1125,7 @@ static void test_ssr(void **state)
 	assert_true(free_sections(vol) < 2);
 	assert_int_equal(zf2fs_vol_load_sit(vol, &before), 0);
 	holes_dev = fresh_plain();
-	assert_int_equal(zf2fs_dev_copy_memory(holes_dev, dev), 0);
+	assert_int_equal(zs_dev_copy_memory(holes_dev, dev), 0);
 	/* the file goes into the holes */
 	assert_int_equal(apply(vol, ssr_set, 1), 0);
 	zf2fs_vol_close(vol);

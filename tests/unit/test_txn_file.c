@@ -26,7 +26,7 @@ static struct zf2fs_dev *formatted(void)
 	struct zf2fs_dev *dev;
 
 	memset(&mk, 0, sizeof(mk));
-	assert_int_equal(zf2fs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
+	assert_int_equal(zs_dev_open_memory(VOL_BYTES, &unit_quiet, &dev), 0);
 	assert_int_equal(zf2fs_dev_geometry(dev, &g), 0);
 	mk.fixed_cp_version = true;
 	mk.timestamp = 1700000000;

@@ -7,6 +7,7 @@
 #include <errno.h>
 
 #include "unit.h"
+#include "zf2fs-internal/volume.h"
 
 #define MiB (1024ull * 1024)
 
@@ -19,7 +20,7 @@ static struct zf2fs_dev *make_volume(uint64_t bytes, uint32_t features, struct z
 	struct zf2fs_mkfs_opts mk = { .fixed_cp_version = true, .timestamp = 1 };
 
 	mk.layout.features = features;
-	assert_int_equal(zf2fs_dev_open_memory(bytes, &quiet, &dev), 0);
+	assert_int_equal(zs_dev_open_memory(bytes, &quiet, &dev), 0);
 	assert_int_equal(zf2fs_dev_geometry(dev, &g), 0);
 	assert_int_equal(zf2fs_layout_compute(&g, 1, &mk.layout, lay, NULL, 0), 0);
 	assert_int_equal(zf2fs_mkfs_write(&dev, lay, &mk, &quiet), 0);

@@ -64,7 +64,7 @@ static void test_no_zones(void **state)
 	struct zf2fs_sec_zone fake = { .type = ZF2FS_ZONE_SEQ_REQ, .zone_blocks = 512 };
 
 	(void)state;
-	assert_int_equal(zf2fs_dev_open_memory(64 * MiB, &quiet, &dev), 0);
+	assert_int_equal(zs_dev_open_memory(64 * MiB, &quiet, &dev), 0);
 	assert_int_equal(zf2fs_dev_report_zones(dev, 0, 0, &zones, &nr), -ENOTBLK);
 	assert_null(zones);
 	assert_int_equal(nr, 0);

@@ -93,12 +93,12 @@ static inline unsigned long fault_sweep(const struct fault_sweep *fs)
 	unsigned old_seen = 0, new_seen = 0;
 	uint64_t ver;
 
-	assert_int_equal(zf2fs_dev_copy_memory(dev, fs->base), 0);
+	assert_int_equal(zs_dev_copy_memory(dev, fs->base), 0);
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, fs->log, &vol), 0);
 	ver = zf2fs_vol_info(vol)->cp_ver;
-	writes = zf2fs_dev_write_count(dev);
+	writes = zs_dev_write_count(dev);
 	assert_int_equal(fs->apply(vol, fs->arg), 0);
-	writes = zf2fs_dev_write_count(dev) - writes;
+	writes = zs_dev_write_count(dev) - writes;
 	zf2fs_vol_close(vol);
 	zf2fs_dev_close(dev);
 	assert_true(writes > 10);
@@ -106,13 +106,13 @@ static inline unsigned long fault_sweep(const struct fault_sweep *fs)
 		int err;
 
 		dev = fs->fresh();
-		assert_int_equal(zf2fs_dev_copy_memory(dev, fs->base), 0);
+		assert_int_equal(zs_dev_copy_memory(dev, fs->base), 0);
 		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, fs->log, &vol), 0);
-		zf2fs_dev_fail_writes_after(dev, k);
+		zs_dev_fail_writes_after(dev, k);
 		err = fs->apply(vol, fs->arg);
 		zf2fs_vol_close(vol);
 		assert_true(k > writes ? err == 0 : err == -EIO);
-		zf2fs_dev_fail_writes_after(dev, 0);
+		zs_dev_fail_writes_after(dev, 0);
 		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, fs->log, &vol), 0);
 		if (fs->is_new(vol, fs->arg)) {
 			assert_true(zf2fs_vol_info(vol)->cp_ver == ver + 1);

@@ -8,6 +8,7 @@
 #include "zf2fs/file.h"
 #include "zf2fs/move.h"
 #include "zf2fs/txn.h"
+#include "zf2fs-internal/commit.h"
 
 /* Files f000, f001, ...: how long, what they hold, which stay. */
 struct unit_files {

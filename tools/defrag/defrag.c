@@ -38,7 +38,7 @@
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
 #include "defrag.h"
-#include "sparse_run.h"
+#include "simg_run.h"
 
 #define PROG "defrag.f2fs"
 
@@ -185,9 +185,9 @@ static void hook_arm(struct hook *h, struct zf2fs_vol *vol)
 {
 	struct zf2fs_dev *dev = zf2fs_vol_dev(vol, 0);
 
-	h->before = zf2fs_dev_write_count(dev);
+	h->before = zs_dev_write_count(dev);
 	if (h->fault && h->fault > h->writes)
-		zf2fs_dev_fail_writes_after(dev, h->before + (h->fault - h->writes));
+		zs_dev_fail_writes_after(dev, h->before + (h->fault - h->writes));
 }
 
 /* zf2fs_move_batch_ops.commit_done for a mover whose state begins with its hook */
@@ -196,7 +196,7 @@ static void hook_count(void *arg, struct zf2fs_vol *vol, int err)
 	struct hook *h = arg;
 
 	(void)err;
-	h->writes += zf2fs_dev_write_count(zf2fs_vol_dev(vol, 0)) - h->before;
+	h->writes += zs_dev_write_count(zf2fs_vol_dev(vol, 0)) - h->before;
 }
 
 /* After zf2fs_move_batches returned @err for @what @name (the range on a device, or a
@@ -392,7 +392,7 @@ static int open_for_moving(const struct opts *o, const struct zf2fs_log *log,
 	err = zf2fs_vol_open(&o->dev, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, log, ret);
 	if (err)
 		return say(err, "opening", o->dev);
-	why = zf2fs_unclean_reason(zf2fs_vol_info(*ret)->ckpt_flags);
+	why = zs_unclean_reason(zf2fs_vol_info(*ret)->ckpt_flags);
 	if (why) {
 		fprintf(stderr, PROG ": %s %s: run fsck.f2fs first\n", o->dev, why);
 		zf2fs_vol_close(*ret);
@@ -791,7 +791,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .batch_blocks = DEFAULT_BATCH_BLOCKS };
-	struct zf2fs_log log = { .level = 0, .fn = zf2fs_cli_log, .arg = (void *)PROG };
+	struct zf2fs_log log = { .level = 0, .fn = zs_cli_log, .arg = (void *)PROG };
 	const char *file = NULL;
 	bool sparse = false;
 	int c;
@@ -799,22 +799,22 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "s:l:t:id:SHhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			o.start = zf2fs_parse_u64(PROG, optarg, "start", 0, UINT32_MAX);
+			o.start = zs_parse_u64(PROG, optarg, "start", 0, UINT32_MAX);
 			o.have_start = true;
 			break;
 		case 'l':
-			o.len = zf2fs_parse_u64(PROG, optarg, "length", 1, UINT32_MAX);
+			o.len = zs_parse_u64(PROG, optarg, "length", 1, UINT32_MAX);
 			o.have_len = true;
 			break;
 		case 't':
-			o.target = zf2fs_parse_u64(PROG, optarg, "target", 0, UINT32_MAX);
+			o.target = zs_parse_u64(PROG, optarg, "target", 0, UINT32_MAX);
 			o.have_target = true;
 			break;
 		case 'i':
 			o.left = true;
 			break;
 		case 'd':
-			o.level = (int)zf2fs_parse_u64(PROG, optarg, "debug level", 0, INT32_MAX);
+			o.level = (int)zs_parse_u64(PROG, optarg, "debug level", 0, INT32_MAX);
 			if (o.level > 3)
 				o.level = 3;
 			break;
@@ -827,30 +827,30 @@ int main(int argc, char **argv)
 			file = optarg;
 			break;
 		case OPT_BATCH:
-			o.batch_blocks = zf2fs_parse_u64(PROG, optarg, "batch blocks", 1, UINT32_MAX);
+			o.batch_blocks = zs_parse_u64(PROG, optarg, "batch blocks", 1, UINT32_MAX);
 			o.have_batch = true;
 			break;
 		case 'h':
 			usage(stdout);
 			return 0;
 		case 'V':
-			return zf2fs_print_version(stdout, PROG) ? 1 : 0;
+			return zs_print_version(stdout, PROG) ? 1 : 0;
 		default:
-			zf2fs_usage_error(PROG, "unknown option or missing argument: %s",
-					  argv[optind - 1]);
+			zs_usage_error(PROG, "unknown option or missing argument: %s",
+				       argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)
-		zf2fs_usage_error(PROG, "no device given");
+		zs_usage_error(PROG, "no device given");
 	if (argc - optind > 1)
-		zf2fs_usage_error(PROG, "too many arguments");
+		zs_usage_error(PROG, "too many arguments");
 	o.dev = argv[optind];
 	log.level = o.level;
 	if (file && (o.have_start || o.have_len || o.have_target || o.left))
-		zf2fs_usage_error(PROG, "--file takes none of -s, -l, -t, -i");
+		zs_usage_error(PROG, "--file takes none of -s, -l, -t, -i");
 	{
 		struct job j = { .o = &o, .log = &log, .file = file };
 
-		return sparse ? sparse_run(PROG, o.dev, job_run, &j) : job_run(o.dev, &j);
+		return sparse ? zs_simg_run(PROG, o.dev, job_run, &j) : job_run(o.dev, &j);
 	}
 }

@@ -287,13 +287,13 @@ int main(int argc, char **argv)
 	};
 	struct action acts[MAX_ACTIONS];
 	struct dump_ctx c = { .level = 1 };
-	struct zf2fs_log log = { .fn = zf2fs_cli_log, .arg = (void *)DUMP_PROG };
+	struct zf2fs_log log = { .fn = zs_cli_log, .arg = (void *)DUMP_PROG };
 	unsigned nacts = 0, ncat = 0, ninode = 0, nextract = 0;
 	bool json = false, force = false, answer_no = false, root = false;
 	int opt, rc = DUMP_EXIT_OK, ft_level = -1;   /* -d as given; -1: none */
 	struct timespec start;
 
-	ftinfo_start(&start);
+	zs_ftinfo_start(&start);
 
 	opterr = 0;   /* one message of our own per usage error */
 	while ((opt = getopt_long(argc, argv, ":a:b:d:fhHi:I:LMn:No:Prs:SVy", longopts, NULL)) != -1) {
@@ -342,7 +342,7 @@ int main(int argc, char **argv)
 		case 'o': c.outpath = optarg; break;
 		case 'S': c.sparse = true; break;
 		case 'V':
-			return zf2fs_print_version(stdout, DUMP_PROG) ? DUMP_EXIT_ERROR : DUMP_EXIT_OK;
+			return zs_print_version(stdout, DUMP_PROG) ? DUMP_EXIT_ERROR : DUMP_EXIT_OK;
 		case 'h':
 			usage(stdout);
 			return DUMP_EXIT_OK;
@@ -426,9 +426,9 @@ int main(int argc, char **argv)
 		/* f2fs-tools' bare dump.f2fs [-d N] DEV, word for word */
 		if (ft_level >= 0)
 			printf("Info: Debug level = %d\n", ft_level);
-		ftinfo_open_lines(stdout, c.vol, ft_level);
-		ftinfo_cp_lines(stdout, c.vol, ft_level);
-		ftinfo_done(stdout, &start);
+		zs_ftinfo_open_lines(stdout, c.vol, ft_level);
+		zs_ftinfo_cp_lines(stdout, c.vol, ft_level);
+		zs_ftinfo_done(stdout, &start);
 		if (fflush(stdout) || ferror(stdout)) {
 			dump_error("%s: while writing standard output", strerror(errno));
 			rc = DUMP_EXIT_ERROR;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "zf2fs/zf2fs.h"
-#include "zf2fs/sparse.h"
+#include "zf2fs/sit_table.h"
 #include "zf2fs/file.h"
 #include "zf2fs/access.h"
 #include "helper.h"

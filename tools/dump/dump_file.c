@@ -18,6 +18,7 @@
 
 #include "zf2fs/endian.h"
 #include "zf2fs/access.h"
+#include "zf2fs-internal/volume.h"
 #include "dump.h"
 
 #define N ZF2FS_NIDS_PER_BLOCK

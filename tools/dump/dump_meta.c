@@ -15,6 +15,7 @@
 
 #include "zf2fs/endian.h"
 #include "zf2fs/access.h"
+#include "zf2fs-internal/volume.h"
 #include "dump.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * version.c - f2fs_io -V: the version line every tool prints (zf2fs_print_version).
+ * version.c - f2fs_io -V: the version line every tool prints (zs_print_version).
  * The kernel bench's static build of f2fs_io (F2FS_IO_STATIC) does not link libzf2fs
  * and prints the tree's version alone.
  */
@@ -19,6 +19,6 @@ int io_print_version(void)
 	printf("f2fs_io (zf2fs-tools %s, static kernel-bench build)\n", PACKAGE_VERSION);
 	return fflush(stdout) || ferror(stdout) ? -1 : 0;
 #else
-	return zf2fs_print_version(stdout, "f2fs_io");
+	return zs_print_version(stdout, "f2fs_io");
 #endif
 }

@@ -122,9 +122,9 @@ static const char usage_text[] =
 "  -h, --help              this help\n"
 "  -V, --version           version\n";
 
-#define die_usage(...) zf2fs_usage_error(PROG, __VA_ARGS__)
+#define die_usage(...) zs_usage_error(PROG, __VA_ARGS__)
 
-#define parse_u64(s, what, min, max) zf2fs_parse_u64(PROG, s, what, min, max)
+#define parse_u64(s, what, min, max) zs_parse_u64(PROG, s, what, min, max)
 
 enum {
 	OPT_JSON = 256, OPT_RECLAIM, OPT_GC_TYPE, OPT_POLICY, OPT_ALLOC, OPT_SSR_TYPE,
@@ -357,7 +357,7 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 		case 'v': c->verbose++; break;
 		case 'h': fputs(usage_text, stdout); exit(EXIT_OK);
 		case 'V':
-			exit(zf2fs_print_version(stdout, PROG) ? EXIT_OPERATIONAL : EXIT_OK);
+			exit(zs_print_version(stdout, PROG) ? EXIT_OPERATIONAL : EXIT_OK);
 		default:
 			fprintf(stderr, "Try '" PROG " --help' for more information.\n");
 			exit(EXIT_USAGE);

@@ -278,7 +278,7 @@ static int batch_committed(void *arg, struct zf2fs_vol *vol)
 
 static int refuse_unclean(const struct run *r, struct zf2fs_vol *vol)
 {
-	const char *why = zf2fs_unclean_reason(zf2fs_vol_info(vol)->ckpt_flags);
+	const char *why = zs_unclean_reason(zf2fs_vol_info(vol)->ckpt_flags);
 
 	/* blocks are moved by their summaries, which a read-only volume does not keep (nor
 	 * does the kernel collect it: it mounts it read-only) */

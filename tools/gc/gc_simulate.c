@@ -135,7 +135,7 @@ static const char sim_usage[] =
 "  --plot FILE.png|.svg    WAF and stalls over time, through gnuplot\n"
 "  -v, --verbose           more detail\n";
 
-#define die_usage(...) zf2fs_usage_error(PROG, __VA_ARGS__)
+#define die_usage(...) zs_usage_error(PROG, __VA_ARGS__)
 
 static uint64_t parse_size(const char *s, const char *what)
 {
@@ -197,7 +197,7 @@ static void parse_search(struct zf2fs_gc_params *p, const char *s)
 		p->window = ZF2FS_GC_WIN_PROPORTIONAL;
 	} else if (!strncmp(s, "fixed:", 6)) {
 		p->window = ZF2FS_GC_WIN_FIXED;
-		p->window_n = (uint32_t)zf2fs_parse_u64(PROG, s + 6, "search window", 1, UINT32_MAX);
+		p->window_n = (uint32_t)zs_parse_u64(PROG, s + 6, "search window", 1, UINT32_MAX);
 	} else {
 		die_usage("invalid search window '%s' (kernel, fixed:N, all, proportional)", s);
 	}
@@ -246,7 +246,7 @@ static void parse_stream(struct sim_cli *c, const char *spec)
 		else if (!strncmp(tok, "bs=", 3))
 			st.io_blocks = (uint32_t)(parse_size(tok + 3, "write size") / 4096);
 		else if (!strncmp(tok, "weight=", 7))
-			st.weight = (uint32_t)zf2fs_parse_u64(PROG, tok + 7, "weight", 1, 1000000);
+			st.weight = (uint32_t)zs_parse_u64(PROG, tok + 7, "weight", 1, 1000000);
 		else if (!strncmp(tok, "data=", 5))
 			st.data_pct = parse_double(tok + 5, "data share", 0.001, 100);
 		else
@@ -306,8 +306,8 @@ static void parse_reserved(struct sim_cli *c, const char *s)
 		c->lo.reserved_sections = 0;
 		return;
 	}
-	c->lo.reserved_sections = (uint32_t)zf2fs_parse_u64(PROG, s, "reserved sections", 1,
-							    UINT32_MAX);
+	c->lo.reserved_sections = (uint32_t)zs_parse_u64(PROG, s, "reserved sections", 1,
+							 UINT32_MAX);
 }
 
 static void parse_cli(struct sim_cli *c, int argc, char **argv)
@@ -359,9 +359,9 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 	c->format = "text";
 	while ((opt = getopt_long(argc, argv, "s:z:o:Z:vh", opts, NULL)) != -1) {
 		switch (opt) {
-		case 's': c->lo.segs_per_sec = (uint32_t)zf2fs_parse_u64(PROG, optarg,
+		case 's': c->lo.segs_per_sec = (uint32_t)zs_parse_u64(PROG, optarg,
 							"segments per section", 1, 512); break;
-		case 'z': c->lo.secs_per_zone = (uint32_t)zf2fs_parse_u64(PROG, optarg,
+		case 'z': c->lo.secs_per_zone = (uint32_t)zs_parse_u64(PROG, optarg,
 							"sections per zone", 1, 65536); break;
 		case 'o': c->lo.overprovision = parse_double(optarg, "overprovision", 0.001, 99); break;
 		case 'Z': parse_reserved(c, optarg); break;
@@ -377,17 +377,17 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 			b = strchr(a, ':');
 			if (b)
 				*b++ = '\0';
-			c->zones = (uint32_t)zf2fs_parse_u64(PROG, buf, "zone count", 1, 1u << 24);
+			c->zones = (uint32_t)zs_parse_u64(PROG, buf, "zone count", 1, 1u << 24);
 			c->zone_bytes = parse_size(a, "zone size");
 			c->zone_cap = b ? parse_size(b, "zone capacity") : c->zone_bytes;
 			if (!c->zone_bytes || c->zone_cap > c->zone_bytes || !c->zone_cap)
 				die_usage("invalid zoned geometry '%s'", optarg);
 			break;
 		}
-		case O_CONV_ZONES: c->conv_zones = (uint32_t)zf2fs_parse_u64(PROG, optarg,
+		case O_CONV_ZONES: c->conv_zones = (uint32_t)zs_parse_u64(PROG, optarg,
 							"conventional zones", 0, 1u << 24); break;
 		case O_CONV_DEV: c->conv_dev = parse_size(optarg, "device size"); break;
-		case O_SEED: c->cfg.seed = zf2fs_parse_u64(PROG, optarg, "seed", 0, UINT64_MAX); break;
+		case O_SEED: c->cfg.seed = zs_parse_u64(PROG, optarg, "seed", 0, UINT64_MAX); break;
 		case O_FILL: c->cfg.fill = parse_double(optarg, "fill", 0.01, 99.5) / 100; break;
 		case O_FILE_SIZE: {
 			uint64_t b = parse_size(optarg, "file size") / 4096;
@@ -400,8 +400,8 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 			c->cfg.file_blocks = (uint32_t)b;
 			break;
 		}
-		case O_FILES: c->cfg.files = zf2fs_parse_u64(PROG, optarg, "file count", 1, UINT32_MAX); break;
-		case O_OPS: c->cfg.ops = zf2fs_parse_u64(PROG, optarg, "operations", 0, UINT64_MAX / 2); break;
+		case O_FILES: c->cfg.files = zs_parse_u64(PROG, optarg, "file count", 1, UINT32_MAX); break;
+		case O_OPS: c->cfg.ops = zs_parse_u64(PROG, optarg, "operations", 0, UINT64_MAX / 2); break;
 		case O_BS:
 			c->def.io_blocks = (uint32_t)(parse_size(optarg, "write size") / 4096);
 			if (!c->def.io_blocks)
@@ -418,19 +418,19 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 			break;
 		case O_POLICY: c->cfg.fg.policy = parse_policy(optarg); break;
 		case O_SEARCH: parse_search(&c->cfg.fg, optarg); break;
-		case O_MAX_SEARCH: c->cfg.fg.max_search = (uint32_t)zf2fs_parse_u64(PROG, optarg,
+		case O_MAX_SEARCH: c->cfg.fg.max_search = (uint32_t)zs_parse_u64(PROG, optarg,
 							"max search", 1, UINT32_MAX); break;
-		case O_GC_MAX: c->cfg.max_secs_per_cycle = (uint32_t)zf2fs_parse_u64(PROG, optarg,
+		case O_GC_MAX: c->cfg.max_secs_per_cycle = (uint32_t)zs_parse_u64(PROG, optarg,
 							"sections per cycle", 1, 1u << 20); break;
-		case O_BG_GC: c->cfg.bg_interval = (uint32_t)zf2fs_parse_u64(PROG, optarg,
+		case O_BG_GC: c->cfg.bg_interval = (uint32_t)zs_parse_u64(PROG, optarg,
 							"background interval", 1, 1u << 30); break;
 		case O_BG_POLICY: c->cfg.bg_policy = parse_policy(optarg); break;
 		case O_WCOST: c->cfg.write_cost_us = parse_double(optarg, "write cost", 0, 1e9); break;
 		case O_MCOST: c->cfg.move_cost_us = parse_double(optarg, "move cost", 0, 1e9); break;
 		case O_CCOST: c->cfg.cp_cost_us = parse_double(optarg, "checkpoint cost", 0, 1e12); break;
-		case O_RATE: c->cfg.rate = (uint32_t)zf2fs_parse_u64(PROG, optarg, "rate", 1,
+		case O_RATE: c->cfg.rate = (uint32_t)zs_parse_u64(PROG, optarg, "rate", 1,
 							UINT32_MAX); break;
-		case O_CPI: c->cfg.cp_interval = (uint32_t)zf2fs_parse_u64(PROG, optarg,
+		case O_CPI: c->cfg.cp_interval = (uint32_t)zs_parse_u64(PROG, optarg,
 							"checkpoint interval", 0, 1u << 30); break;
 		case O_COMPARE: {
 			char *eq, *tok, *save = NULL;
@@ -456,7 +456,7 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 				die_usage("invalid format '%s' (text, json or csv)", optarg);
 			c->format = optarg;
 			break;
-		case O_SAMPLES: c->cfg.samples = (uint32_t)zf2fs_parse_u64(PROG, optarg, "samples",
+		case O_SAMPLES: c->cfg.samples = (uint32_t)zs_parse_u64(PROG, optarg, "samples",
 							0, 100000); break;
 		case O_SERIES: c->series = optarg; break;
 		case O_PLOT: c->plot = optarg; break;
@@ -466,7 +466,7 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 		case 'h': fputs(sim_usage, stdout); exit(0);
 		default:
 			fprintf(stderr, "Try '" PROG " simulate --help' for more information.\n");
-			exit(ZF2FS_EXIT_USAGE);
+			exit(ZS_EXIT_USAGE);
 		}
 	}
 	if (optind < argc)
@@ -560,9 +560,9 @@ static void apply(struct sim_cli *c, const char *key, const char *val)
 	else if (!strcmp(key, "policy"))
 		c->cfg.fg.policy = parse_policy(val);
 	else if (!strcmp(key, "gc-max-secs"))
-		c->cfg.max_secs_per_cycle = (uint32_t)zf2fs_parse_u64(PROG, val, "sections", 0, 1u << 20);
+		c->cfg.max_secs_per_cycle = (uint32_t)zs_parse_u64(PROG, val, "sections", 0, 1u << 20);
 	else if (!strcmp(key, "bg-gc"))
-		c->cfg.bg_interval = (uint32_t)zf2fs_parse_u64(PROG, val, "interval", 0, 1u << 30);
+		c->cfg.bg_interval = (uint32_t)zs_parse_u64(PROG, val, "interval", 0, 1u << 30);
 	else if (!strcmp(key, "fill"))
 		c->cfg.fill = parse_double(val, "fill", 0.01, 99.5) / 100;
 	else if (!strcmp(key, "mode"))
@@ -660,7 +660,7 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 	{
 		char why[256] = "";
 
-		err = zf2fs_gc_sim_new2(m, &cfg, why, sizeof(why), &sim);
+		err = zf2fs_gc_sim_new(m, &cfg, why, sizeof(why), &sim);
 		if (err) {
 			snprintf(v->error, sizeof(v->error), "%s: while setting up the workload%s%s",
 				 err == -ENOSPC ? "no room" : strerror(-err), why[0] ? ": " : "",

@@ -23,6 +23,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
+#include "zf2fs-internal/volume.h"
 #include "helper.h"
 #include "inject.h"
 
@@ -96,14 +97,14 @@ static void usage(FILE *f)
 
 static uint32_t parse_u32(const char *s, const char *what)
 {
-	return (uint32_t)zf2fs_parse_u64(INJECT_PROG, s, what, 0, UINT32_MAX);
+	return (uint32_t)zs_parse_u64(INJECT_PROG, s, what, 0, UINT32_MAX);
 }
 
 static void set_target(struct opts *o, enum inject_target t)
 {
 	if (o->target != T_NONE)
-		zf2fs_usage_error(INJECT_PROG, "give one of --sb, --cp, --nat, --sit, --ssa, "
-				  "--node, --dent");
+		zs_usage_error(INJECT_PROG, "give one of --sb, --cp, --nat, --sit, --ssa, "
+			       "--node, --dent");
 	o->target = t;
 }
 
@@ -149,7 +150,7 @@ static void parse(int argc, char **argv, struct opts *o)
 			else
 				o->v.val = strtoull(optarg, &end, 0);
 			if (errno || end == optarg || *end)
-				zf2fs_usage_error(INJECT_PROG, "--val: not a number: %s", optarg);
+				zs_usage_error(INJECT_PROG, "--val: not a number: %s", optarg);
 			o->v.have_val = true;
 			break;
 		}
@@ -159,22 +160,22 @@ static void parse(int argc, char **argv, struct opts *o)
 		case O_NAT: set_target(o, T_NAT); goto pack;
 		case O_SIT: set_target(o, T_SIT);
 pack:
-			o->pack = (int)zf2fs_parse_u64(INJECT_PROG, optarg, "pack", 0, 2);
+			o->pack = (int)zs_parse_u64(INJECT_PROG, optarg, "pack", 0, 2);
 			break;
 		case O_NID: o->nid = parse_u32(optarg, "--nid"); o->have_nid = true; break;
 		case O_BLK: o->blk = parse_u32(optarg, "--blk"); o->have_blk = true; break;
 		case O_SSA: set_target(o, T_SSA); break;
 		case O_NODE: set_target(o, T_NODE); break;
 		case O_DENT: set_target(o, T_DENT); break;
-		case O_DOTS: o->dots = (int)zf2fs_parse_u64(INJECT_PROG, optarg, "--dots", 1, 2); break;
+		case O_DOTS: o->dots = (int)zs_parse_u64(INJECT_PROG, optarg, "--dots", 1, 2); break;
 		case O_FUZZ:
 			if (inject_verb_parse(optarg, &o->v.verb))
-				zf2fs_usage_error(INJECT_PROG, "unknown fuzz verb %s (zeroes, ones, "
+				zs_usage_error(INJECT_PROG, "unknown fuzz verb %s (zeroes, ones, "
 						  "firstbit, middlebit, lastbit, add, sub, random)",
 						  optarg);
 			o->fuzz = true;
 			break;
-		case O_SEED: o->v.rng = zf2fs_parse_u64(INJECT_PROG, optarg, "--seed", 0,
+		case O_SEED: o->v.rng = zs_parse_u64(INJECT_PROG, optarg, "--seed", 0,
 							  UINT64_MAX); break;
 		case O_LIST: o->list = true; break;
 		case O_PATH: o->path = optarg; break;
@@ -182,39 +183,39 @@ pack:
 		case O_GET: o->get = true; break;
 		case O_WHERE: o->where = true; break;
 		case O_LOOKUP: o->lookup = optarg; break;
-		case O_BMAP: o->bmap = zf2fs_parse_u64(INJECT_PROG, optarg, "--bmap", 0, UINT32_MAX);
+		case O_BMAP: o->bmap = zs_parse_u64(INJECT_PROG, optarg, "--bmap", 0, UINT32_MAX);
 			o->have_bmap = true; break;
 		case O_HASH: o->hash_name = optarg; break;
 		case O_SLOT: o->slot = parse_u32(optarg, "--slot"); o->have_slot = true; break;
 		case O_DBLK: o->dblk = parse_u32(optarg, "--dblk"); o->have_dblk = true; break;
-		case 'd': o->debug = (int)zf2fs_parse_u64(INJECT_PROG, optarg, "-d", 0, 9); break;
-		case 'V': exit(zf2fs_print_version(stdout, INJECT_PROG) ? 1 : 0);
+		case 'd': o->debug = (int)zs_parse_u64(INJECT_PROG, optarg, "-d", 0, 9); break;
+		case 'V': exit(zs_print_version(stdout, INJECT_PROG) ? 1 : 0);
 		case 'h': case O_HELP: usage(stdout); exit(0);
-		case ':': zf2fs_usage_error(INJECT_PROG, "%s needs an argument", argv[optind - 1]);
-		default: zf2fs_usage_error(INJECT_PROG, "unknown option %s", argv[optind - 1]);
+		case ':': zs_usage_error(INJECT_PROG, "%s needs an argument", argv[optind - 1]);
+		default: zs_usage_error(INJECT_PROG, "unknown option %s", argv[optind - 1]);
 		}
 	}
 	if (o->list || o->hash_name)
 		return;
 	if (optind != argc - 1)
-		zf2fs_usage_error(INJECT_PROG, optind >= argc ? "no device given" :
-				  "one device only");
+		zs_usage_error(INJECT_PROG, optind >= argc ? "no device given" :
+			       "one device only");
 	o->dev = argv[optind];
 	if (o->lookup || o->have_bmap)
 		return;
 	if (o->target == T_NONE)
-		zf2fs_usage_error(INJECT_PROG, "nothing to inject: give --sb, --cp, --nat, --sit, "
-				  "--ssa, --node or --dent");
+		zs_usage_error(INJECT_PROG, "nothing to inject: give --sb, --cp, --nat, --sit, "
+			       "--ssa, --node or --dent");
 	if (!o->mb)
-		zf2fs_usage_error(INJECT_PROG, "--mb NAME is needed (--list shows them)");
+		zs_usage_error(INJECT_PROG, "--mb NAME is needed (--list shows them)");
 	if (o->get || o->where)
 		return;
 	if (o->fuzz && (o->have_str || (o->v.have_val && o->v.verb != V_ADD && o->v.verb != V_SUB)))
-		zf2fs_usage_error(INJECT_PROG, "--fuzz takes no --val or --str (except add/sub: "
+		zs_usage_error(INJECT_PROG, "--fuzz takes no --val or --str (except add/sub: "
 				  "--val is the step)");
 	if (!o->fuzz && o->v.have_val == o->have_str &&
 	    !(o->target == T_DENT && !strcmp(o->mb, "d_bitmap")))
-		zf2fs_usage_error(INJECT_PROG, "give one of --val, --str or --fuzz");
+		zs_usage_error(INJECT_PROG, "give one of --val, --str or --fuzz");
 	if (!o->fuzz)
 		o->v.verb = V_SET;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * quota.c - quota files in the kernel's v2 (revision 1) tree format, and quota usage.
+ * quota_file.c - quota files in the kernel's v2 (revision 1) tree format, and quota usage.
  *
  * The file is an array of 1 KiB blocks.  Block 0: magic and version, then the info header
  * (grace times, flags, number of blocks, head of the free-block list, head of the list of
@@ -20,6 +20,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/format.h"
 #include "zf2fs/quota.h"
+#include "zf2fs-internal/quota.h"
 #include "format/why_p.h"
 
 #define QBLK         ZF2FS_QUOTA_BLKSIZE
@@ -34,7 +35,7 @@
 
 static const uint32_t magics[3] = { 0xd9c01f11u, 0xd9c01927u, 0xd9c03f14u };
 
-const char *zf2fs_quota_type_name(int type)
+ZF2FS_EXPORT const char *zf2fs_quota_type_name(int type)
 {
 	static const char *const names[3] = { "user", "group", "project" };
 
@@ -175,8 +176,8 @@ static int cmp_dquot(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int zf2fs_quota_parse(const uint8_t *data, size_t size, int type,
-		      struct zf2fs_quota_file *ret, char *why, size_t whylen)
+ZF2FS_EXPORT int zf2fs_quota_parse(const uint8_t *data, size_t size, int type,
+				   struct zf2fs_quota_file *ret, char *why, size_t whylen)
 {
 	struct parser p = { .data = data, .qf = ret, .why = why, .whylen = whylen };
 	uint32_t magic, version, blocks, free_blk, free_entry;
@@ -231,7 +232,7 @@ int zf2fs_quota_parse(const uint8_t *data, size_t size, int type,
 	return 0;
 }
 
-void zf2fs_quota_file_free(struct zf2fs_quota_file *qf)
+ZF2FS_EXPORT void zf2fs_quota_file_free(struct zf2fs_quota_file *qf)
 {
 	free(qf->dq);
 	qf->dq = NULL;
@@ -275,8 +276,8 @@ static void entry_encode(uint8_t *e, const struct zf2fs_dquot *d)
 		wr64(e + 64, 1);   /* keep an id-0 entry from reading as free */
 }
 
-int zf2fs_quota_build(int type, const struct zf2fs_quota_file *qf, uint8_t **ret_buf,
-		      size_t *ret_size)
+ZF2FS_EXPORT int zf2fs_quota_build(int type, const struct zf2fs_quota_file *qf, uint8_t **ret_buf,
+				   size_t *ret_size)
 {
 	struct builder b = { 0 };
 	struct zf2fs_dquot *dq = NULL;
@@ -376,8 +377,8 @@ static int usage_grow(struct zf2fs_quota_usage *u)
 	return 0;
 }
 
-int zf2fs_quota_usage_add(struct zf2fs_quota_usage *u, uint32_t id, uint64_t inodes,
-			  uint64_t bytes)
+ZF2FS_EXPORT int zf2fs_quota_usage_add(struct zf2fs_quota_usage *u, uint32_t id, uint64_t inodes,
+				       uint64_t bytes)
 {
 	struct zf2fs_quota_use *s;
 
@@ -398,7 +399,8 @@ int zf2fs_quota_usage_add(struct zf2fs_quota_usage *u, uint32_t id, uint64_t ino
 	return 0;
 }
 
-struct zf2fs_quota_use zf2fs_quota_usage_get(const struct zf2fs_quota_usage *u, uint32_t id)
+ZF2FS_EXPORT struct zf2fs_quota_use zf2fs_quota_usage_get(const struct zf2fs_quota_usage *u,
+							  uint32_t id)
 {
 	struct zf2fs_quota_use none = { .id = id };
 
@@ -409,13 +411,14 @@ struct zf2fs_quota_use zf2fs_quota_usage_get(const struct zf2fs_quota_usage *u, 
 	return s->used ? *s : none;
 }
 
-void zf2fs_quota_usage_free(struct zf2fs_quota_usage *u)
+ZF2FS_EXPORT void zf2fs_quota_usage_free(struct zf2fs_quota_usage *u)
 {
 	free(u->slot);
 	memset(u, 0, sizeof(*u));
 }
 
-void zf2fs_quota_inode_ids(const struct zf2fs_inode *in, uint32_t features, uint32_t ret_ids[3])
+ZF2FS_EXPORT void zf2fs_quota_inode_ids(const struct zf2fs_inode *in, uint32_t features,
+					uint32_t ret_ids[3])
 {
 	ret_ids[ZF2FS_QUOTA_USR] = (uint32_t)zf2fs_get(in->i_uid);
 	ret_ids[ZF2FS_QUOTA_GRP] = (uint32_t)zf2fs_get(in->i_gid);
@@ -425,7 +428,7 @@ void zf2fs_quota_inode_ids(const struct zf2fs_inode *in, uint32_t features, uint
 		ret_ids[ZF2FS_QUOTA_PRJ] = (uint32_t)zf2fs_get(in->i_projid);
 }
 
-uint64_t zf2fs_quota_inode_bytes(uint64_t i_blocks)
+ZF2FS_EXPORT uint64_t zf2fs_quota_inode_bytes(uint64_t i_blocks)
 {
 	return i_blocks ? (i_blocks - 1) * ZF2FS_BLKSIZE : 0;
 }

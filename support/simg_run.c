@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* sparse_run.c - work on an Android sparse image through a raw copy (sparse_run.h). */
+/* simg_run.c - work on an Android sparse image through a raw copy (simg_run.h). */
 #include "config.h"
 #include <errno.h>
 #include <stdint.h>
@@ -10,10 +10,10 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/simg.h"
-#include "sparse_run.h"
+#include "simg_run.h"
 
-int sparse_run(const char *prog, const char *img, int (*fn)(const char *raw, void *arg),
-	       void *arg)
+int zs_simg_run(const char *prog, const char *img, int (*fn)(const char *raw, void *arg),
+		void *arg)
 {
 	size_t len = strlen(img) + 40;
 	char *raw = malloc(len), *packed = malloc(len), why[512] = "";
@@ -31,13 +31,13 @@ int sparse_run(const char *prog, const char *img, int (*fn)(const char *raw, voi
 			packed, img);
 		goto out;
 	}
-	if (zf2fs_sparse_unpack(img, raw, &blk_sz, why, sizeof(why))) {
+	if (zf2fs_simg_unpack(img, raw, &blk_sz, why, sizeof(why))) {
 		fprintf(stderr, "%s: %s\n", prog, why);
 		goto out;
 	}
 	rc = fn(raw, arg);
 	if (rc == 0) {
-		if (zf2fs_sparse_pack(raw, packed, blk_sz, why, sizeof(why))) {
+		if (zf2fs_simg_pack(raw, packed, blk_sz, why, sizeof(why))) {
 			fprintf(stderr, "%s: %s\n", prog, why);
 			rc = 1;
 		} else if (rename(packed, img)) {

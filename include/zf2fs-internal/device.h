@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zf2fs-internal/device.h - devices: what mkfs probes for before it writes (lib/device/).
+ *
+ * For zf2fs-tools' own programs (fsck, the tools, the tests): not installed, and no ABI
+ * promise.  The functions are exported from libzf2fs.so in the version node ZF2FS_PRIVATE
+ * of lib/libzf2fs.sym; the installed API is include/zf2fs/.
+ */
+#ifndef ZF2FS_INTERNAL_DEVICE_H
+#define ZF2FS_INTERNAL_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zf2fs/zf2fs.h"
+
+/* Probe @dev for an existing filesystem or partition table with libblkid.  Returns 1 and
+ * its type in @type (e.g. "ext4", "f2fs", "dos"), 0 when none, negative errno. */
+ZF2FS_EXPORT int zf2fs_dev_probe_existing(struct zf2fs_dev *dev, char *type, size_t typelen);
+
+#endif /* ZF2FS_INTERNAL_DEVICE_H */

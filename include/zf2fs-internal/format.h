@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zf2fs-internal/format.h - the format's rules that fsck and the library's writers share beyond the
+ * installed API (lib/format/): the segments the superblock's areas span, an inode's
+ * checksum set again.
+ *
+ * For zf2fs-tools' own programs (fsck, the tools, the tests): not installed, and no ABI
+ * promise.  The functions are exported from libzf2fs.so in the version node ZF2FS_PRIVATE
+ * of lib/libzf2fs.sym; the installed API is include/zf2fs/.
+ */
+#ifndef ZF2FS_INTERNAL_FORMAT_H
+#define ZF2FS_INTERNAL_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zf2fs/zf2fs.h"
+
+/* The segments from segment 0 to the end of the main area, which segment_count should
+ * be: a larger segment_count passes zf2fs_super_verify (Linux accepts it and corrects the
+ * superblock at mount). */
+ZF2FS_EXPORT uint32_t zf2fs_super_areas_segments(const struct zf2fs_super *sb);
+
+/* Before writing node block @n of node @nid: when it is an inode that carries a checksum
+ * (@features has inode_checksum and its extra attributes hold the field), set the
+ * checksum from @seed (zf2fs_checksum_seed).  Returns whether it did. */
+ZF2FS_EXPORT bool zf2fs_inode_reseal(struct zf2fs_node *n, uint32_t nid, uint32_t features,
+				     uint32_t seed);
+
+#endif /* ZF2FS_INTERNAL_FORMAT_H */

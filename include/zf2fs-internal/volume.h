@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zf2fs-internal/volume.h - a volume's raw metadata (where each table block lives, the
+ * journals, the checkpoint packs), the checks fsck makes of inodes, and the writes fsck's
+ * repair and the tools make without a transaction (lib/read/).
+ *
+ * For zf2fs-tools' own programs (fsck, the tools, the tests): not installed, and no ABI
+ * promise.  The functions are exported from libzf2fs.so in the version node ZF2FS_PRIVATE
+ * of lib/libzf2fs.sym; the installed API is include/zf2fs/.
+ */
+#ifndef ZF2FS_INTERNAL_VOLUME_H
+#define ZF2FS_INTERNAL_VOLUME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zf2fs/zf2fs.h"
+#include "zf2fs/sit_table.h"
+
+/* ---- checkpoint packs, as the kernel judges them ----------------------------------------- */
+/* Whether Linux refuses checkpoint pack @i at mount (f2fs_sanity_check_ckpt) although its
+ * checksums, header and footer are fine.  False for a pack that zf2fs_vol_cp_problem()
+ * calls bad only for where its summaries sit, which the kernel does not check: it mounts
+ * the pack and reads the logs' summaries and journals from other blocks. */
+ZF2FS_EXPORT bool zf2fs_vol_cp_kernel_refuses(const struct zf2fs_vol *vol, int i);
+
+/* The version of checkpoint pack @i (0 or 1) when its checksums and its header and footer
+ * agree, which is all the kernel asks of a pack before taking the newest one and checking
+ * its contents (so a pack zf2fs_vol_cp_problem() calls bad may still be the kernel's
+ * choice).  -ZF2FS_EFSCORRUPTED otherwise. */
+ZF2FS_EXPORT int zf2fs_vol_cp_pack_version(const struct zf2fs_vol *vol, int i,
+					   uint64_t *ret_ver);
+
+/* ---- where each metadata block lives (dump.f2fs, inject.f2fs, resize) --------------------- */
+/* Where NAT block @idx of the live copy lives. */
+ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_addr(const struct zf2fs_vol *vol, uint32_t idx);
+ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_addr(const struct zf2fs_vol *vol, uint32_t idx);
+
+/* Block @idx of NAT (or SIT) copy @copy (0 or 1), whichever copy is live. */
+ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
+					       unsigned copy);
+ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
+					       unsigned copy);
+
+/* The summary block (SSA) of main segment @segno: one per segment.  Only where the
+ * volume has an SSA (zf2fs_vol_has_ssa): on a read-only volume this is a main-area block,
+ * no summary. */
+ZF2FS_EXPORT uint64_t zf2fs_vol_ssa_block_addr(const struct zf2fs_vol *vol, uint32_t segno);
+
+/* What metadata block @blkaddr is: a block of the checkpoint area (its pack and the
+ * offset in it), of the SIT or NAT area (the table block and the copy; the SIT area's
+ * slack beyond both copies gives copy 2 and up), or the SSA block of a segment.  False
+ * when @blkaddr lies outside that area. */
+ZF2FS_EXPORT bool zf2fs_vol_cp_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					unsigned *ret_pack, uint32_t *ret_off);
+ZF2FS_EXPORT bool zf2fs_vol_sit_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					 uint32_t *ret_idx, unsigned *ret_copy);
+ZF2FS_EXPORT bool zf2fs_vol_nat_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					 uint32_t *ret_idx, unsigned *ret_copy);
+ZF2FS_EXPORT bool zf2fs_vol_ssa_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
+					 uint32_t *ret_segno);
+
+/* First block of checkpoint pack @pack (0 or 1). */
+ZF2FS_EXPORT uint64_t zf2fs_vol_cp_pack_addr(const struct zf2fs_vol *vol, unsigned pack);
+
+/* The NAT and SIT journals of the checkpoint in use. */
+ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_nat_journal(const struct zf2fs_vol *vol);
+ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_sit_journal(const struct zf2fs_vol *vol);
+
+/* Where the NAT journal (@sit false) or SIT journal of the pack in use sits on disk: its
+ * block and the byte offset of struct zf2fs_journal in it.  Returns 0. */
+ZF2FS_EXPORT int zf2fs_vol_journal_where(const struct zf2fs_vol *vol, bool sit,
+					 uint64_t *ret_blkaddr, uint32_t *ret_off);
+
+/* The summary entries of a current segment (512 entries). */
+ZF2FS_EXPORT const struct zf2fs_summary *zf2fs_vol_curseg_summary(const struct zf2fs_vol *vol,
+								  int type);
+
+/* Whether the checkpoint's nat_bits (written at unmount, tied to the checkpoint by its
+ * version and checksum) say NAT block @idx holds no entry.  False when the checkpoint has
+ * no valid nat_bits.  The first call reads them from the checkpoint pack. */
+ZF2FS_EXPORT bool zf2fs_vol_nat_block_empty(struct zf2fs_vol *vol, uint32_t idx);
+
+/* ---- inodes as fsck checks them ----------------------------------------------------------- */
+/*
+ * The cluster markers (ZF2FS_COMPRESS_ADDR) among inode @in's own block address slots
+ * (after its extra attributes, before its inline xattrs): their count in *@ret_markers,
+ * and in *@ret_log the largest log2 cluster size, up to 8 (the kernel's most), that puts
+ * each at the start of a cluster.  Where the slots' bounds are impossible, no marker.
+ */
+ZF2FS_EXPORT void zf2fs_inode_cluster_markers(const struct zf2fs_inode *in, uint32_t features,
+					      uint32_t *ret_markers, uint32_t *ret_log);
+
+/*
+ * The bits of @in's i_flags that cannot be there on a volume with @features: the casefold
+ * flag without the casefold feature or on anything but a directory (Linux refuses such an
+ * inode at iget), the compression flag without the compression feature (Linux never sets
+ * it then and ignores it) or together with inline data (Linux refuses that inode).
+ * 0 when the flags are possible.
+ */
+ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32_t features);
+
+/*
+ * The inline xattr list of inode @in (geometry @g) as the kernel reads it without an xattr
+ * node: a header then entries, ended by a zero word that must lie inside the area.  Sets
+ * *@ret_start to the area's byte offset in i_addr.  Returns 1 with *@ret_cut set to the
+ * byte offset in the area where the end word belongs (before the first entry that does
+ * not fit with the end word after it) when the list runs past the area; 0 when it ends
+ * inside, or when there is no list to check (no inline xattr flag, an area too small for
+ * the header and an end word, or no xattr magic).
+ */
+ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
+					const struct zf2fs_inode_geom *g, uint32_t *ret_start,
+					uint32_t *ret_cut);
+
+/* ---- writes without a transaction (fsck's repair and tune, inject.f2fs, resize) ----------- */
+/* Write one 4 KiB block by volume address, in place (-ERANGE outside every device):
+ * for fsck's repairs and inject.f2fs, which change blocks where they lie. */
+ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blkaddr,
+				       const void *buf);
+
+/* From now on, lookups of @nid (and reads of its node) answer @ino at @blkaddr: in memory
+ * only, for fsck, which restores a lost entry and writes it in its repair.  -EINVAL for a
+ * nid beyond the NAT, -ENOSPC after a few. */
+ZF2FS_EXPORT int zf2fs_vol_nat_override(struct zf2fs_vol *vol, uint32_t nid, uint32_t ino,
+					uint32_t blkaddr);
+
+/* Segment @segno's entry of @t (zf2fs_sit_table_get) for changing it: allocates its
+ * chunk; NULL on -ENOMEM or out of range. */
+ZF2FS_EXPORT struct zf2fs_sit_entry *zf2fs_sit_table_mut(struct zf2fs_sit_table *t,
+							 uint32_t segno);
+
+/* Fill a zeroed inode block @node for inode @ino (its footer too, offset 0) as the kernel
+ * creates one: @mode, 2 links for a directory and 1 otherwise, one block (itself), the
+ * three times @now, parent @pino and @name (@len bytes, at most ZF2FS_NAME_LEN), extra
+ * attributes (and i_crtime) when @features has them.  Directories' nodes are hot, other
+ * nodes cold.  The checksum is left to whoever writes the block.  -EINVAL for a bad @len. */
+ZF2FS_EXPORT int zf2fs_inode_init(struct zf2fs_node *node, uint32_t features, uint32_t ino,
+				  uint32_t pino, const char *name, size_t len, uint32_t mode,
+				  uint64_t now);
+
+/* Put @n in a roll-forward chain of @cp (a checkpoint with NOCRC recovery or without CRC
+ * recovery): @cp's version and the next block, 0 to end the chain. */
+ZF2FS_EXPORT void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_checkpoint *cp,
+				       uint32_t next_blkaddr);
+
+/* ---- reading many nodes in another order than the disk's ---------------------------------- */
+/*
+ * From now on zf2fs_vol_read_node() reads the aligned run of @blocks blocks (a power of
+ * two dividing a segment) around each node it misses, in one read, and keeps the last
+ * @chunks runs: for readers that visit many nodes near each other in another order than
+ * the disk's (a directory's inodes in name-hash order).  Writes through
+ * zf2fs_vol_write_block() drop the runs they touch.  A run that cannot be read whole
+ * falls back to reading the one block.  @chunks 0 turns it off.  Returns 0; -EINVAL;
+ * -ENOMEM (and it stays off).
+ */
+ZF2FS_EXPORT int zf2fs_vol_node_readaround(struct zf2fs_vol *vol, uint32_t blocks,
+					   uint32_t chunks);
+
+#endif /* ZF2FS_INTERNAL_VOLUME_H */
