@@ -36,11 +36,11 @@ UNIT_TESTS += tests/unit/test_device
 tests_unit_test_device_SOURCES = tests/unit/test_device.c
 tests_unit_test_device_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_device_LDADD = $(UNIT_LDADD)
-# sparse maps, nat_bits, and the clean test reading only superblock and checkpoint
-UNIT_TESTS += tests/unit/test_sparse
-tests_unit_test_sparse_SOURCES = tests/unit/test_sparse.c
-tests_unit_test_sparse_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_test_sparse_LDADD = $(UNIT_LDADD)
+# chunked maps (bitmaps, the SIT table), nat_bits, and the clean test reading only superblock and checkpoint
+UNIT_TESTS += tests/unit/test_chunkmap
+tests_unit_test_chunkmap_SOURCES = tests/unit/test_chunkmap.c
+tests_unit_test_chunkmap_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_chunkmap_LDADD = $(UNIT_LDADD)
 # quota files: build/parse round trips, the kernel's layout, damaged files refused
 UNIT_TESTS += tests/unit/test_quota
 tests_unit_test_quota_SOURCES = tests/unit/test_quota.c

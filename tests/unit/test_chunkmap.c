@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_sparse.c - maps whose memory follows use (lib/format/bitmap.c, lib/read/sit_table.c), the
+ * test_chunkmap.c - maps whose memory follows use (lib/format/bitmap.c, lib/read/sit_table.c), the
  * checkpoint's nat_bits and the clean test (lib/read/nat_bits.c).
  *
- * The sparse bitmap must answer like a flat one and allocate only the chunks written; the
- * sparse SIT must hold the same entries as zf2fs_vol_load_sit while keeping only SIT
+ * The chunked bitmap must answer like a flat one and allocate only the chunks written; the
+ * chunked SIT table must hold the same entries as zf2fs_vol_load_sit while keeping only SIT
  * blocks that hold anything; and opening a clean volume and deciding it is clean must read
  * nothing past the checkpoint area (the device refuses any read outside it).
  */
