@@ -54,6 +54,11 @@ base=$VM_OUT/base.img
 xz -dc "$top_srcdir/tests/images/base/populated.img.xz" > "$base"
 manifest "$base" > "$VM_OUT/base.manifest"
 for c in $CASES; do
+	# the case's expect files say what fsck's two runs end with; without them nothing
+	# below could tell a wrong exit status from a right one
+	[ -f "$top_srcdir/tests/images/corpus/$c/expect.1" ] &&
+		[ -f "$top_srcdir/tests/images/corpus/$c/expect.2" ] ||
+		vm_error "$c: no expect.1 and expect.2 in tests/images/corpus/$c"
 	d=$(disk_of "$c")
 	vm_image "$d" 64M
 	bash "$top_srcdir/tests/images/fsck_case_image.sh" "$c" "$(vm_img "$d")" >"$VM_OUT/$c.setup.log" 2>&1 ||
@@ -62,7 +67,7 @@ for c in $CASES; do
 	rc=$?
 	# 1, or what the case's expect.1 says (f_lost_found_not_dir: 5, one inode has nowhere
 	# to go since a file holds the name lost+found)
-	want=$(sed -n 's/^Exit status is //p' "$top_srcdir/tests/images/$c/expect.1")
+	want=$(sed -n 's/^Exit status is //p' "$top_srcdir/tests/images/corpus/$c/expect.1")
 	[ "$rc" -eq "${want:-1}" ] || vm_fail "$c: fsck -y exit $rc, expected ${want:-1} (see $VM_OUT/$c.repair.log)"
 	manifest "$(vm_img "$d")" > "$VM_OUT/$c.manifest"
 	# what the corruption may have touched is what differs from the base; the rest must
@@ -127,7 +132,7 @@ for c in $CASES; do
 	fi
 	# a case whose rerun is not clean by design (expect.2) is read by the kernel, not
 	# judged by the fscks
-	if grep -qx 'Exit status is 0' "$top_srcdir/tests/images/$c/expect.2"; then
+	if grep -qx 'Exit status is 0' "$top_srcdir/tests/images/corpus/$c/expect.2"; then
 		vm_fsck "$(disk_of "$c")"
 	else
 		vm_log "$c: left unclean by design (its expect.2): fscks not asked"
