@@ -265,8 +265,9 @@ int nat_set(struct zf2fs_txn *t, uint32_t nid, uint32_t ino, uint32_t addr)
 	return 0;
 }
 
-/* The next entry of the node queue, for node @nid, with a zeroed block; NULL when out of
- * memory.  It is in the queue once queue_node says so. */
+/* The next entry of the node queue, for node @nid, with a block for the caller to fill
+ * (get_node reads it, new_node zeroes it); NULL when out of memory.  It is in the queue
+ * once queue_node says so. */
 static struct tnode *queue_slot(struct zf2fs_txn *t, uint32_t nid)
 {
 	struct tnode *n = grow(t->nodes, &t->cap_nodes, t->nnodes, sizeof(*n));
@@ -277,7 +278,7 @@ static struct tnode *queue_slot(struct zf2fs_txn *t, uint32_t nid)
 	n = &t->nodes[t->nnodes];
 	memset(n, 0, sizeof(*n));
 	n->nid = nid;
-	n->buf = calloc(1, ZF2FS_BLKSIZE);
+	n->buf = malloc(ZF2FS_BLKSIZE);
 	return n->buf ? n : NULL;
 }
 
@@ -341,6 +342,7 @@ int new_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 
 	if (!n)
 		return -ENOMEM;
+	memset(n->buf, 0, ZF2FS_BLKSIZE);
 	n->is_new_inode = true;
 	return queue_node(t, n, ret);
 }
@@ -594,7 +596,7 @@ int dir_for_change(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node **ret)
 		return -ENOTDIR;
 	if ((*ret)->i.i_advise & ZF2FS_ADVISE_ENCRYPT)
 		return -EOPNOTSUPP;
-	err = txn_casefold_ok(t, *ret);   /* lib/format/casefold.c */
+	err = txn_casefold_ok(t, *ret);   /* lib/write/txn_names.c */
 	if (err)
 		return err;
 	if ((*ret)->i.i_inline & ZF2FS_INLINE_DENTRY)
