@@ -60,3 +60,6 @@ EXTRA_DIST += tests/images/tools_kernel_image.sh
 # exported only with ZF2FS_EXPORT: -fvisibility=hidden hides the rest)
 TESTS += tests/images/lib_layers.sh tests/images/lib_abi.sh
 EXTRA_DIST += tests/images/lib_layers.sh tests/images/lib_abi.sh
+# README.md's length and man page links, and the links of README.md, docs/ and tests/README.md
+TESTS += tests/images/docs_links.sh
+EXTRA_DIST += tests/images/docs_links.sh
