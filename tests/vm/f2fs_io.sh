@@ -206,7 +206,14 @@ same "gc 1" "trigger synchronous gc ret=0" "$out"
 gc2=$(zgc_calls)
 [ "${gc2%% *}" -gt "${gc1%% *}" ] || zfail "gc: the kernel's GC calls stayed at $gc1"
 ok "gc: the kernel counted the calls ($gc1 -> $gc2)"
-match "gc 0" '^trigger asynchronous gc ret=0$' "$(f2fs_io gc 0 $M)"
+# an asynchronous (background) GC call finds no victim when the synchronous calls above
+# took the last dirty sections, which depends on where writeback put the files: the
+# kernel then answers ENODATA, which f2fs_io reports as f2fs-tools' does
+if out=$(f2fs_io gc 0 $M 2>&1); then
+	match "gc 0" '^trigger asynchronous gc ret=0$' "$out"
+else
+	same "gc 0 (no victim left)" "f2fs_io: F2FS_IOC_GARBAGE_COLLECT on $M: No data available" "$out"
+fi
 # first_block FILE: the device block of FILE's first block (fiemap's physical address)
 first_block() {
 	p=$(f2fs_io fiemap 0 1 "$1" | awk '/^0\t/ { print $3 }')
