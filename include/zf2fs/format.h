@@ -75,6 +75,12 @@ enum zf2fs_log_type {
 #define ZF2FS_FEAT_CASEFOLD               0x1000u
 #define ZF2FS_FEAT_COMPRESSION            0x2000u
 #define ZF2FS_FEAT_RO                     0x4000u
+#define ZF2FS_FEAT_DEVICE_ALIAS           0x8000u
+#define ZF2FS_FEAT_PACKED_SSA             0x10000u
+
+/* s_encoding_flags: casefolding rules */
+#define ZF2FS_ENC_STRICT                  0x1u   /* names must be valid UTF-8 */
+#define ZF2FS_ENC_HASHONLY                0x2u   /* no linear lookup fallback (Linux 6.16) */
 
 /* ---- superblock ----------------------------------------------------------------------- */
 struct zf2fs_device_slot {

@@ -26,8 +26,11 @@ extern "C" {
 #define ZF2FS_EXPORT
 #endif
 
-/* The one project error: the image is inconsistent (EUCLEAN, as the kernel uses it). */
+/* The image is inconsistent (EUCLEAN, as the kernel uses it). */
 #define ZF2FS_EFSCORRUPTED 117
+/* The volume carries superblock bits this version does not write (EOPNOTSUPP): it is
+ * opened only for reading (zf2fs_super_writable). */
+#define ZF2FS_EUNWRITABLE 95
 
 /* ---- logging ----------------------------------------------------------------------- */
 /* Levels: 0 quiet, 1 default one-liners, 2 steps, 3 details, 4 debug.  Errors and
@@ -142,6 +145,9 @@ struct zf2fs_dev;
 
 #define ZF2FS_DEV_WRITE  0x1   /* open for writing */
 #define ZF2FS_DEV_EXCL   0x2   /* block devices: O_EXCL, fails if mounted or in use */
+/* zf2fs_vol_open: open for writing even a volume zf2fs_super_writable refuses (only for a
+ * tool that writes chosen bytes on purpose: inject.f2fs) */
+#define ZF2FS_VOL_ANY_BITS 0x100
 
 /* Open a regular file or block device.  -ENOENT etc. from open(2); the size of an empty or
  * unreadable device is an error (-EINVAL). */
@@ -205,6 +211,11 @@ ZF2FS_EXPORT const char *zf2fs_cp_flag_name(uint32_t flag);
 ZF2FS_EXPORT const char *zf2fs_feature_name(uint32_t bit);
 /* Check feature dependencies and support: 0, or -EINVAL/-ENOTSUP with a reason. */
 ZF2FS_EXPORT int zf2fs_features_check(uint32_t features, char *why, size_t whylen);
+/* Whether this version may write a volume with this superblock: false, with the bits it
+ * does not handle named in @why (may be NULL), when the superblock carries a feature bit or
+ * casefolding flag the writers do not know.  zf2fs_vol_open refuses to open such a volume
+ * for writing (-ZF2FS_EUNWRITABLE, one error logged). */
+ZF2FS_EXPORT bool zf2fs_super_writable(const struct zf2fs_super *sb, char *why, size_t whylen);
 
 /* ---- reading a volume ------------------------------------------------------------------ */
 /* Check a superblock as the kernel does at mount (@dev_blocks: device size in blocks, 0 if

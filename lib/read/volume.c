@@ -498,6 +498,23 @@ static int pick_checkpoint_or_backup(struct zf2fs_vol *vol, unsigned n, int flag
 	return err;
 }
 
+/* A volume with bits this version does not write is read, never written: refused when
+ * any of its devices is open for writing, with one message naming the bits. */
+static int refuse_unwritable(struct zf2fs_vol *vol)
+{
+	char why[256];
+	bool writing = false;
+
+	for (unsigned i = 0; i < vol->ndevs; i++)
+		writing |= vol->dev[i] && vol->dev[i]->writable;
+	if (!writing || zf2fs_super_writable(&vol->sb, why, sizeof(why)))
+		return 0;
+	zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s: the volume has %s, which this version of "
+		   "zf2fs-tools does not know: it is only read, never written",
+		   zf2fs_dev_path(vol->dev[0]), why);
+	return -ZF2FS_EUNWRITABLE;
+}
+
 static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
 {
 	int err;
@@ -539,6 +556,8 @@ static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
 		err = load_summaries(vol);
 	if (!err)
 		fill_info(vol);
+	if (!err && !(flags & ZF2FS_VOL_ANY_BITS))
+		err = refuse_unwritable(vol);
 	return err;
 }
 
