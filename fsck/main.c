@@ -268,6 +268,16 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 		fprintf(stderr, PROG ": WARNING: %s is mounted: results may be inconsistent\n", path);
 	}
 	err = zf2fs_vol_open(&path, 1, writes ? ZF2FS_DEV_WRITE : 0, &log, &ctx.vol);
+	if (err == -ZF2FS_EUNWRITABLE) {
+		/* bits this version does not know (the library named them): as e2fsck does,
+		 * nothing is written; unlike it, the volume is still checked, read-only */
+		if (fsck_tune_wanted(&ctx))
+			return FSCK_ERROR;
+		ctx.mode = MODE_NO;
+		ctx.no_writes = true;
+		writes = false;
+		err = zf2fs_vol_open(&path, 1, 0, &log, &ctx.vol);
+	}
 	if (err) {
 		if (err == -ZF2FS_EFSCORRUPTED) {
 			fprintf(stderr, PROG ": %s: no usable superblock and checkpoint: cannot check "

@@ -118,6 +118,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	err = zf2fs_vol_open(&path, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &log, &vol);
+	if (err == -ZF2FS_EUNWRITABLE)	/* the library named the bits it does not write */
+		return 1;
 	if (err) {
 		fprintf(stderr, PROG ": %s: while opening %s\n", strerror(err == -ZF2FS_EFSCORRUPTED ?
 			EUCLEAN : -err), path);

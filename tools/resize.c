@@ -176,7 +176,9 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 	err = zf2fs_resize_devs(devs, n, &ro, log, &rep, why, sizeof(why));
 	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "%lu writes", zs_dev_write_count(devs[0]));
 	if (err) {
-		fprintf(stderr, PROG ": %s\n", why[0] ? why : strerror(-err));
+		/* the library named the bits it does not write */
+		if (err != -ZF2FS_EUNWRITABLE)
+			fprintf(stderr, PROG ": %s\n", why[0] ? why : strerror(-err));
 		goto out;
 	}
 	report(&rep, ro.target_blocks);

@@ -1074,7 +1074,9 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 		goto out;
 	err = session_open(s, log, now);
 	if (err) {
-		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while opening %s", strerror(-err), name);
+		if (err != -ZF2FS_EUNWRITABLE)	/* that one named its bits already */
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while opening %s", strerror(-err),
+				   name);
 		goto out;
 	}
 	err = zf2fs_path_lookup(s->vol, o->target ? o->target : "/", ZF2FS_LOOKUP_FOLLOW,

@@ -90,6 +90,8 @@ static void usage(FILE *f)
 
 static int say(int err, const char *doing, const char *dev)
 {
+	if (err == -ZF2FS_EUNWRITABLE)	/* the library named the bits it does not write */
+		return 1;
 	fprintf(stderr, PROG ": %s while %s %s\n",
 		strerror(err == -ZF2FS_EFSCORRUPTED ? EUCLEAN : -err), doing, dev);
 	return 1;

@@ -755,7 +755,8 @@ int main(int argc, char **argv)
 	const char *paths[1] = { o.dev };
 	bool ro = o.dry_run || o.get || o.where || o.target == T_NONE;
 
-	err = zf2fs_vol_open(paths, 1, ro ? 0 : ZF2FS_DEV_WRITE, NULL, &vol);
+	/* inject.f2fs writes what it is told, whatever bits the volume carries */
+	err = zf2fs_vol_open(paths, 1, ro ? 0 : ZF2FS_DEV_WRITE | ZF2FS_VOL_ANY_BITS, NULL, &vol);
 	if (err)
 		die("%s: while opening the volume on %s", strerror(-err), o.dev);
 	blk = aligned_alloc(ZF2FS_BLKSIZE, ZF2FS_BLKSIZE);
