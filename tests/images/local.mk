@@ -55,6 +55,9 @@ EXTRA_DIST += tests/images/resize.sh tests/images/resize_multi.sh
 # the tools on what Linux writes: fscrypt, casefold, verity, compression, pinned files
 TESTS += tests/images/tools_kernel_image.sh
 EXTRA_DIST += tests/images/tools_kernel_image.sh
+# a volume with superblock bits this version does not know is never written
+TESTS += tests/images/tools_unwritable.sh
+EXTRA_DIST += tests/images/tools_unwritable.sh
 # lib/'s layer folders and the direction of their includes; the exports agree in the
 # library, lib/libzf2fs.sym, debian/libzf2fs1.symbols and the headers (a function is
 # exported only with ZF2FS_EXPORT: -fvisibility=hidden hides the rest)

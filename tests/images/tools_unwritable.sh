@@ -1,0 +1,145 @@
+#!/bin/bash
+# tools_unwritable: a volume whose superblock carries a bit this version does not know (a
+# feature bit nobody defines, device_alias, which the writers do not handle yet, or an
+# unknown casefolding flag) is never written.  Every tool that writes (fsck.f2fs -y and its
+# superblock tuning, f2fslabel, sload.f2fs, resize.f2fs, defrag.f2fs, gc.f2fs collect)
+# refuses it with one line naming the bits and leaves every byte as it was; fsck.f2fs
+# still checks it, read-only (exit 0 when clean, 4 when it finds damage it may not
+# repair); dump.f2fs reads it.  Each case is first run on the same volume without the
+# bit, where the tool does change the image: the byte comparison can fail.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/move_lib.sh"
+
+FSCK=$top_builddir/fsck/fsck.f2fs
+LABEL=$top_builddir/tools/f2fslabel
+SLOAD=$top_builddir/tools/sload.f2fs
+RESIZE=$top_builddir/tools/resize.f2fs
+DEFRAG=$top_builddir/tools/defrag.f2fs
+GC=$top_builddir/tools/gc.f2fs
+DUMP=$top_builddir/tools/dump.f2fs
+POP=$top_builddir/tests/images/txn_populate
+for t in "$FSCK" "$LABEL" "$SLOAD" "$RESIZE" "$DEFRAG" "$GC" "$DUMP" "$INJECT" "$POP"; do
+	[ -x "$t" ] || hard_error "$t is not built"
+done
+
+TREE=$TEST_TMP/tree
+mkdir -p "$TREE/d"
+for i in $(seq 1 40); do head -c $((i * 3000)) /dev/urandom > "$TREE/d/f$i"; done
+echo hello > "$TREE/small"
+
+# make_volume IMG: a casefolded volume with a tree loaded, then aged (files created and every
+# other one removed: partly valid sections for collect); 192 MiB in a 256 MiB file (resize
+# has room to grow).
+make_volume()
+{
+	rm -f "$1"
+	truncate -s 256M "$1"
+	"$MKFS" -q -f -T 1700000000 -O extra_attr,inode_checksum,sb_checksum,casefold -C utf8 \
+		"$1" $((192 * 2048)) >/dev/null || hard_error "mkfs failed"
+	"$SLOAD" -f "$TREE" -T 1700000000 "$1" >/dev/null || hard_error "sload failed"
+	"$INJECT" --lookup /d/f1 "$1" >/dev/null || hard_error "the loaded tree is not there"
+	age_image "$1"
+}
+
+BASE=$TEST_TMP/base.img
+make_volume "$BASE"
+
+# Each case: a name and a command line; @IMG@ is replaced by the image.
+CASES=(
+	"fsck -f -y|$FSCK -f -y @IMG@"
+	"fsck --nolinear-lookup=1|$FSCK --nolinear-lookup=1 @IMG@"
+	"f2fslabel|$LABEL @IMG@ newlabel"
+	"sload.f2fs|$SLOAD -f $TREE/d -t /more -T 1700000000 @IMG@"
+	"resize.f2fs|$RESIZE -t $((256 * 2048)) @IMG@"
+	"defrag.f2fs|$DEFRAG -s 4096 -l 8192 -t 40000 @IMG@"
+	"gc.f2fs collect|$GC collect @IMG@ -n 4"
+)
+
+# run_case NAME CMD IMG: runs CMD on IMG; sets RC and ERR (its stderr).
+run_case()
+{
+	local cmd=${2//@IMG@/$3}
+	ERR=$($cmd 2>&1 >/dev/null)
+	RC=$?
+}
+
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+# The control: without the bit, each tool changes the image (fsck -f -y after a change
+# the kernel would repair: the link count of a file).
+for c in "${CASES[@]}"; do
+	name=${c%%|*}
+	img=$TEST_TMP/ctl.img
+	cp --sparse=always "$BASE" "$img"
+	[ "$name" = "fsck -f -y" ] && "$INJECT" --node --path /small --mb i_links --val 3 "$img" >/dev/null
+	before=$(sha "$img")
+	run_case "$name" "${c#*|}" "$img"
+	if [ "$(sha "$img")" = "$before" ]; then
+		tap_fail "control, $name: the image is unchanged without an unknown bit (exit $RC: $ERR)"
+	else
+		tap_ok "control, $name: changes the image"
+	fi
+done
+
+# set_bits KIND IMG: puts the unknown bits in IMG's superblock (both copies).
+set_bits()
+{
+	local copy
+	for copy in 1 2; do
+		case $1 in
+		unknown) "$INJECT" --sb $copy --mb feature \
+			--val $(( $("$INJECT" --sb $copy --mb feature --get "$2") | 0x20000 )) "$2" ;;
+		device_alias) "$INJECT" --sb $copy --mb feature \
+			--val $(( $("$INJECT" --sb $copy --mb feature --get "$2") | 0x8000 )) "$2" ;;
+		encoding) "$INJECT" --sb $copy --mb s_encoding_flags --val 4 "$2" ;;
+		esac >/dev/null || hard_error "inject of $1 bits failed"
+	done
+}
+
+for kind in unknown device_alias encoding; do
+	case $kind in
+	unknown) want="feature bits 0x20000" ;;
+	device_alias) want="feature bits 0x8000" ;;
+	encoding) want="casefolding flags 0x4" ;;
+	esac
+	for c in "${CASES[@]}"; do
+		name=${c%%|*}
+		img=$TEST_TMP/u.img
+		cp --sparse=always "$BASE" "$img"
+		set_bits $kind "$img"
+		before=$(sha "$img")
+		run_case "$name" "${c#*|}" "$img"
+		after=$(sha "$img")
+		lines=$(printf '%s\n' "$ERR" | grep -c .)
+		if [ "$after" != "$before" ]; then
+			tap_fail "$kind, $name: the image was written (exit $RC)"
+		elif [ "$name" = "fsck -f -y" ] && [ $RC -ne 0 ]; then
+			tap_fail "$kind, $name: the read-only check of a clean volume exits $RC: $ERR"
+		elif [ "$name" != "fsck -f -y" ] && [ $RC -eq 0 ]; then
+			tap_fail "$kind, $name: exit 0 on a volume it may not write"
+		elif [ "$lines" -ne 1 ] || ! printf '%s\n' "$ERR" | grep -q "$want.*never written"; then
+			tap_fail "$kind, $name: stderr is not one line naming '$want': $ERR"
+		else
+			tap_ok "$kind, $name: refused in one line (exit $RC), not one byte written"
+		fi
+	done
+	# damage: the read-only check finds it and exits 4, writing nothing
+	img=$TEST_TMP/u.img
+	cp --sparse=always "$BASE" "$img"
+	"$INJECT" --node --path /small --mb i_links --val 3 "$img" >/dev/null
+	set_bits $kind "$img"
+	before=$(sha "$img")
+	run_case fsck "$FSCK -f -y @IMG@" "$img"
+	if [ $RC -ne 4 ] || [ "$(sha "$img")" != "$before" ]; then
+		tap_fail "$kind: fsck -f -y on a damaged volume: exit $RC (want 4), written: $([ "$(sha "$img")" != "$before" ] && echo yes || echo no)"
+	else
+		tap_ok "$kind: fsck -f -y finds the damage, exits 4 and writes nothing"
+	fi
+	if "$DUMP" -i "$("$INJECT" --lookup /small "$img")" "$img" >/dev/null 2>&1; then
+		tap_ok "$kind: dump.f2fs reads the volume"
+	else
+		tap_fail "$kind: dump.f2fs cannot read the volume"
+	fi
+done
+
+tap_summary
