@@ -78,8 +78,9 @@ enum zf2fs_log_type {
 #define ZF2FS_FEAT_DEVICE_ALIAS           0x8000u   /* files that alias whole devices */
 #define ZF2FS_FEAT_PACKED_SSA             0x10000u  /* 4 KiB summaries, several to a block
 						     * when blocks are larger */
-/* Every feature bit the library has a name for (Linux 7.3's set). */
-#define ZF2FS_FEAT_KNOWN                  0x1ffffu
+/* Every feature bit the library has a name for: Linux 7.3's set but atomic_write, which
+ * Linux only adds to what F2FS_IOC_GET_FEATURES reports and never writes to a volume. */
+#define ZF2FS_FEAT_KNOWN                  0x1fffbu
 
 /* s_encoding_flags bits (casefolding). */
 #define ZF2FS_ENC_STRICT                  0x1u   /* names that are not valid UTF-8 are
