@@ -86,6 +86,9 @@ struct fsck_ctx {
 	bool no_writes;                  /* -n, --dry-run: nothing is written, tuning included */
 	int linear_lookup;               /* --nolinear-lookup: -1 keep, 0 allow the linear
 					  * fallback, 1 hashed lookups only */
+	bool linear_lookup_refuse;       /* refuse linear_lookup >= 0 on a volume without
+					  * casefold: asked by --nolinear-lookup or -C, in
+					  * no boot-time check (-a, -p, -g android, --preen) */
 	uint32_t tune_features;          /* -O, -C: features to switch on (encrypt, casefold) */
 	uint16_t tune_encoding, tune_encoding_flags;   /* -C: for the casefold feature */
 	bool progress;                   /* a terminal: show how far pass 4 got */

@@ -41,7 +41,8 @@ static void usage(FILE *f)
 "                    anything else; skip a volume that needs no check\n"
 "  -g android        Android's defaults: -a, and --nolinear-lookup=1\n"
 "  -O feature[,...]  switch on the encrypt or casefold feature first\n"
-"  -C enc[:flags]    casefold encoding (utf8, flag strict); switches casefold on\n"
+"  -C enc[:flags]    casefold encoding (utf8; flags strict, hashonly, or nostrict,\n"
+"                    nohashonly); switches casefold on\n"
 "      --nolinear-lookup=X  casefold lookups: 1 hashed only, 0 with linear fallback\n"
 "  -q num            keep quota limits when rebuilding quota files (0 is refused)\n"
 "  -c num, -m num, -H, --debug-cache, --kernel-check, --no-kernel-check\n"
@@ -83,7 +84,9 @@ static long number(const char *opt, const char *arg)
 	return v;
 }
 
-/* -C utf8[:strict]: the only encoding Linux has; flags as f2fs-tools names them. */
+/* -C utf8[:flags]: the only encoding Linux has; flags as f2fs-tools names them, "noFLAG"
+ * clearing FLAG.  hashonly and nohashonly mean --nolinear-lookup=1 and =0 (the later of
+ * the two options wins, as in f2fs-tools). */
 static void parse_encoding(struct fsck_ctx *ctx, char *arg)
 {
 	char *flags = strchr(arg, ':');
@@ -96,11 +99,22 @@ static void parse_encoding(struct fsck_ctx *ctx, char *arg)
 	ctx->tune_encoding_flags = 0;
 	while (flags && *flags) {
 		size_t len = strcspn(flags, ",");
+		bool neg = len > 2 && !strncmp(flags, "no", 2);
+		const char *name = neg ? flags + 2 : flags;
+		size_t n = neg ? len - 2 : len;
 
-		if (len == 6 && !strncmp(flags, "strict", 6))
-			ctx->tune_encoding_flags |= 0x1;
-		else if (len)
-			die_usage("unknown encoding flag '%.*s' (supported: strict)", (int)len, flags);
+		if (n == 6 && !strncmp(name, "strict", 6)) {
+			if (neg)
+				ctx->tune_encoding_flags &= (uint16_t)~ZF2FS_ENC_STRICT;
+			else
+				ctx->tune_encoding_flags |= ZF2FS_ENC_STRICT;
+		} else if (n == 8 && !strncmp(name, "hashonly", 8)) {
+			ctx->linear_lookup = neg ? 0 : 1;
+			ctx->linear_lookup_refuse = true;
+		} else if (len) {
+			die_usage("unknown encoding flag '%.*s' (supported: strict, hashonly, "
+				  "nostrict, nohashonly)", (int)len, flags);
+		}
 		flags += len + (flags[len] == ',');
 	}
 	ctx->tune_features |= ZF2FS_FEAT_CASEFOLD;
@@ -163,6 +177,7 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 	int level = -1, opt;
 
 	ctx->linear_lookup = -1;
+	ctx->linear_lookup_refuse = false;
 	opterr = 0;   /* our own messages, prefixed fsck.f2fs */
 	while ((opt = getopt_long(argc, argv, ":aC:c:m:Md:fg:HlO:p:q:StyNnVh", longopts,
 				  NULL)) != -1) {
@@ -183,7 +198,12 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		case 'O': parse_features(ctx, optarg); break;
 		case 'C': parse_encoding(ctx, optarg); break;
 		case OPT_NOLINEAR:
-			ctx->linear_lookup = strcmp(optarg, "0") ? 1 : 0;
+			/* f2fs-tools reads "0" as 0 and any other word as 1; a word that is
+			 * neither 0 nor 1 is a mistake worth saying */
+			if (strcmp(optarg, "0") && strcmp(optarg, "1"))
+				die_usage("--nolinear-lookup takes 0 or 1, not '%s'", optarg);
+			ctx->linear_lookup = optarg[0] == '1';
+			ctx->linear_lookup_refuse = true;
 			break;
 		case 'q':
 			if (number("-q", optarg) == 0)
@@ -234,6 +254,10 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 	ctx->force = f || y;
 	if (android && ctx->linear_lookup < 0)
 		ctx->linear_lookup = 1;
+	/* a boot-time check goes on where the option does not apply, as f2fs-tools does
+	 * (Android 16's fs_mgr runs fsck.f2fs -a ... --nolinear-lookup=1) */
+	if (a || level >= 0 || android || preen)
+		ctx->linear_lookup_refuse = false;
 	/* -M reads only, whatever else is asked */
 	ctx->no_writes = n || dry || ctx->layout || ctx->file_map;
 	if (ctx->no_writes)

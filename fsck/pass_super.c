@@ -18,12 +18,8 @@
 #include "zf2fs-internal/format.h"
 #include "zf2fs-internal/volume.h"
 
-/* Names of the kernel's records (include/linux/f2fs_fs.h, enum stop_cp_reason and enum
- * f2fs_error), for the message. */
-static const char *const stop_reasons[] = {
-	"shutdown", "fault injection", "meta page error", "write failure", "corrupted summary",
-	"inode update failure", "flush failure", "corrupted nid",
-};
+/* Names of the kernel's error records (include/linux/f2fs_fs.h, enum f2fs_error), for the
+ * message; the stop reasons are named by the library (zf2fs_stop_reason_name). */
 static const char *const error_names[] = {
 	"corrupted cluster", "decompression failure", "invalid block address",
 	"corrupted dentry", "corrupted inode", "inconsistent summary", "inconsistent footer",
@@ -45,11 +41,11 @@ static void check_error_records(struct fsck_ctx *ctx)
 	size_t o = 0;
 
 	what[0] = 0;
-	for (size_t i = 0; i < sizeof(sb->s_stop_reason); i++)
+	for (unsigned i = 0; i < sizeof(sb->s_stop_reason); i++)
 		if (sb->s_stop_reason[i] && o < sizeof(what))
 			o += (size_t)snprintf(what + o, sizeof(what) - o, "%sstopped by %s (%u times)",
-					      o ? ", " : "", i < sizeof(stop_reasons) /
-					      sizeof(stop_reasons[0]) ? stop_reasons[i] : "an unknown reason",
+					      o ? ", " : "", zf2fs_stop_reason_name(i) ?
+					      zf2fs_stop_reason_name(i) : "an unknown reason",
 					      sb->s_stop_reason[i]);
 	for (size_t i = 0; i < sizeof(sb->s_errors) * 8; i++)
 		if (zf2fs_lbit_test(sb->s_errors, i) && o < sizeof(what))

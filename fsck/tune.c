@@ -17,8 +17,6 @@
 #include "zf2fs/endian.h"
 #include "zf2fs-internal/commit.h"
 
-#define ENC_NO_LINEAR_FALLBACK 0x2u
-
 bool fsck_tune_wanted(const struct fsck_ctx *ctx)
 {
 	return ctx->tune_features || ctx->linear_lookup >= 0;
@@ -50,13 +48,19 @@ int fsck_tune_super(struct fsck_ctx *ctx)
 		did[ndid++] = "the casefold feature switched on (utf8)";
 	}
 	if (ctx->linear_lookup >= 0) {
-		uint16_t want = ctx->linear_lookup ? flags | ENC_NO_LINEAR_FALLBACK :
-				flags & ~ENC_NO_LINEAR_FALLBACK;
+		uint16_t want = ctx->linear_lookup ? flags | ZF2FS_ENC_HASHONLY :
+				flags & ~ZF2FS_ENC_HASHONLY;
 
-		if (!(feat & ZF2FS_FEAT_CASEFOLD))
+		if (!(feat & ZF2FS_FEAT_CASEFOLD)) {
+			/* refused, but in a boot-time check (options.c) */
+			if (ctx->linear_lookup_refuse) {
+				fprintf(stderr, "fsck.f2fs: --nolinear-lookup needs the casefold "
+					"feature, which this volume does not have\n");
+				return FSCK_USAGE;
+			}
 			fprintf(ctx->out, "fsck.f2fs: no casefold feature: --nolinear-lookup "
 				"changes nothing\n");
-		else if (want != flags)
+		} else if (want != flags)
 			did[ndid++] = ctx->linear_lookup ? "linear lookup disabled (hashonly)" :
 				      "linear lookup enabled";
 		flags = want;

@@ -27,9 +27,6 @@
 #define die_usage(...) zs_usage_error(PROG, __VA_ARGS__)
 #define parse_u64(s, what, min, max) zs_parse_u64(PROG, s, what, min, max)
 
-/* s_encoding_flags bits (the kernel's) */
-#define ENC_STRICT 0x1u
-#define ENC_HASHONLY 0x2u   /* no linear lookup fallback for names the hash misses */
 
 static void usage(FILE *f)
 {
@@ -95,7 +92,7 @@ static void add_device(struct mkfs_cli *c, const char *path)
 static void parse_encoding(struct mkfs_cli *c, const char *arg, bool *hashonly_set)
 {
 	static const struct { const char *name; uint16_t bit; } flags[] = {
-		{ "strict", ENC_STRICT }, { "hashonly", ENC_HASHONLY },
+		{ "strict", ZF2FS_ENC_STRICT }, { "hashonly", ZF2FS_ENC_HASHONLY },
 	};
 	const char *p = strchr(arg, ':');
 	size_t len = p ? (size_t)(p - arg) : strlen(arg);
@@ -124,7 +121,7 @@ static void parse_encoding(struct mkfs_cli *c, const char *arg, bool *hashonly_s
 			c->mk.s_encoding_flags &= (uint16_t)~flags[i].bit;
 		else
 			c->mk.s_encoding_flags |= flags[i].bit;
-		if (flags[i].bit == ENC_HASHONLY)
+		if (flags[i].bit == ZF2FS_ENC_HASHONLY)
 			*hashonly_set = true;
 		p += n;
 	}
@@ -150,7 +147,8 @@ static void parse_features(struct mkfs_cli *c, const char *list)
 					       "not set\n");
 			} else if (!strcmp(word, "blkzoned") || !strcmp(word, "device_alias")) {
 				die_usage("feature '%s' cannot be set with -O (%s)", word,
-					  word[0] == 'b' ? "use -m" : "not supported yet");
+					  word[0] == 'b' ? "use -m" : "f2fs-tools sets it with "
+					  "-c DEV@ALIAS, which zf2fs-tools does not have");
 			} else if (zf2fs_features_parse(word, &c->mk.layout.features, bad,
 							sizeof(bad))) {
 				die_usage("unknown feature '%s'", bad);
@@ -196,7 +194,7 @@ static void apply_android(struct mkfs_cli *c, bool hashonly_set)
 	c->mk.no_nat_bits = true;
 	/* Android turns casefold's linear lookup fallback off unless -C said otherwise */
 	if ((c->mk.layout.features & ZF2FS_FEAT_CASEFOLD) && !hashonly_set)
-		c->mk.s_encoding_flags |= ENC_HASHONLY;
+		c->mk.s_encoding_flags |= ZF2FS_ENC_HASHONLY;
 	if (c->mk.layout.features & ZF2FS_FEAT_RO)
 		return;
 	c->mk.layout.features |= ZF2FS_FEAT_ENCRYPT | ZF2FS_FEAT_QUOTA_INO |

@@ -75,7 +75,8 @@ static void running_version(char *buf, size_t cap)
 	buf[strcspn(buf, "\n")] = 0;
 }
 
-/* Names in f2fs-tools' order; bits it does not name are left out, as it does. */
+/* Names in f2fs-tools' order (1.15's, then the development branch's two newer bits, named
+ * as it names them); bits it does not name are left out, as it does. */
 static const struct { uint32_t bit; const char *name; } features[] = {
 	{ ZF2FS_FEAT_ENCRYPT, "encrypt" }, { ZF2FS_FEAT_VERITY, "verity" },
 	{ ZF2FS_FEAT_BLKZONED, "blkzoned" }, { ZF2FS_FEAT_EXTRA_ATTR, "extra_attr" },
@@ -84,7 +85,8 @@ static const struct { uint32_t bit; const char *name; } features[] = {
 	{ ZF2FS_FEAT_QUOTA_INO, "quota_ino" }, { ZF2FS_FEAT_INODE_CRTIME, "inode_crtime" },
 	{ ZF2FS_FEAT_LOST_FOUND, "lost_found" }, { ZF2FS_FEAT_SB_CHKSUM, "sb_checksum" },
 	{ ZF2FS_FEAT_CASEFOLD, "casefold" }, { ZF2FS_FEAT_COMPRESSION, "compression" },
-	{ ZF2FS_FEAT_RO, "ro" },
+	{ ZF2FS_FEAT_RO, "ro" }, { ZF2FS_FEAT_DEVICE_ALIAS, "device_alias" },
+	{ ZF2FS_FEAT_PACKED_SSA, "packed_ssa" },
 };
 
 static const struct { uint32_t bit; const char *name; } cp_flags[] = {

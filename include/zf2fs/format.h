@@ -75,12 +75,37 @@ enum zf2fs_log_type {
 #define ZF2FS_FEAT_CASEFOLD               0x1000u
 #define ZF2FS_FEAT_COMPRESSION            0x2000u
 #define ZF2FS_FEAT_RO                     0x4000u
-#define ZF2FS_FEAT_DEVICE_ALIAS           0x8000u
-#define ZF2FS_FEAT_PACKED_SSA             0x10000u
+#define ZF2FS_FEAT_DEVICE_ALIAS           0x8000u   /* files that alias whole devices */
+#define ZF2FS_FEAT_PACKED_SSA             0x10000u  /* 4 KiB summaries, several to a block
+						     * when blocks are larger */
+/* Every feature bit the library has a name for: Linux 7.3's set but atomic_write, which
+ * Linux only adds to what F2FS_IOC_GET_FEATURES reports and never writes to a volume. */
+#define ZF2FS_FEAT_KNOWN                  0x1fffbu
 
-/* s_encoding_flags: casefolding rules */
-#define ZF2FS_ENC_STRICT                  0x1u   /* names must be valid UTF-8 */
-#define ZF2FS_ENC_HASHONLY                0x2u   /* no linear lookup fallback (Linux 6.16) */
+/* s_encoding_flags bits (casefolding). */
+#define ZF2FS_ENC_STRICT                  0x1u   /* names that are not valid UTF-8 are
+						  * refused */
+#define ZF2FS_ENC_HASHONLY                0x2u   /* a casefolded lookup that the hash
+						  * misses does not fall back to a
+						  * linear search */
+
+/* s_stop_reason slots: why the kernel stopped writing checkpoints (a counter each). */
+enum zf2fs_stop_reason {
+	ZF2FS_STOP_SHUTDOWN,
+	ZF2FS_STOP_FAULT_INJECT,
+	ZF2FS_STOP_META_PAGE,
+	ZF2FS_STOP_WRITE_FAIL,
+	ZF2FS_STOP_CORRUPTED_SUMMARY,
+	ZF2FS_STOP_UPDATE_INODE,
+	ZF2FS_STOP_FLUSH_FAIL,
+	ZF2FS_STOP_NO_SEGMENT,
+	ZF2FS_STOP_CORRUPTED_FREE_BITMAP,
+	ZF2FS_STOP_CORRUPTED_NID,
+	ZF2FS_STOP_READ_META,
+	ZF2FS_STOP_READ_NODE,
+	ZF2FS_STOP_READ_DATA,
+	ZF2FS_STOP_REASONS,   /* slots Linux 7.3 names */
+};
 
 /* ---- superblock ----------------------------------------------------------------------- */
 struct zf2fs_device_slot {
@@ -213,8 +238,17 @@ struct zf2fs_extent {
 
 /* i_flags bits */
 #define ZF2FS_COMPR_FL       0x00000004u   /* compressed file */
+#define ZF2FS_SYNC_FL        0x00000008u
 #define ZF2FS_IMMUTABLE_FL   0x00000010u
+#define ZF2FS_APPEND_FL      0x00000020u
+#define ZF2FS_NODUMP_FL      0x00000040u
+#define ZF2FS_NOATIME_FL     0x00000080u
+#define ZF2FS_NOCOMP_FL      0x00000400u   /* never compressed */
+#define ZF2FS_INDEX_FL       0x00001000u
+#define ZF2FS_DIRSYNC_FL     0x00010000u
+#define ZF2FS_PROJINHERIT_FL 0x20000000u
 #define ZF2FS_CASEFOLD_FL    0x40000000u   /* casefolded directory */
+#define ZF2FS_DEVICE_ALIAS_FL 0x80000000u  /* a pinned file covering a whole device */
 
 /* i_advise bit: the file's contents (and a directory's names) are encrypted. */
 #define ZF2FS_ADVISE_ENCRYPT 0x04u

@@ -207,8 +207,15 @@ ZF2FS_EXPORT int zf2fs_features_parse(const char *list, uint32_t *ret_features, 
 				      size_t badlen);
 /* Name of one checkpoint flag bit (ZF2FS_CP_*_FLAG: "umount", "nat_bits", ...), or NULL. */
 ZF2FS_EXPORT const char *zf2fs_cp_flag_name(uint32_t flag);
-/* Name of one feature bit, or NULL. */
+/* Name of one feature bit, or NULL (every bit of ZF2FS_FEAT_KNOWN has one). */
 ZF2FS_EXPORT const char *zf2fs_feature_name(uint32_t bit);
+/* Name of one s_encoding_flags bit ("strict", "hashonly"), or NULL. */
+ZF2FS_EXPORT const char *zf2fs_encoding_flag_name(uint32_t flag);
+/* Name of one s_stop_reason slot (enum zf2fs_stop_reason: "no free segment", ...), or NULL
+ * past the slots Linux names. */
+ZF2FS_EXPORT const char *zf2fs_stop_reason_name(unsigned slot);
+/* Name of one i_flags bit ("immutable", "casefold", "device_alias", ...), or NULL. */
+ZF2FS_EXPORT const char *zf2fs_inode_flag_name(uint32_t flag);
 /* Check feature dependencies and support: 0, or -EINVAL/-ENOTSUP with a reason. */
 ZF2FS_EXPORT int zf2fs_features_check(uint32_t features, char *why, size_t whylen);
 /* Whether this version may write a volume with this superblock: false, with the bits it

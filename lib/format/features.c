@@ -33,6 +33,10 @@ static const struct {
 	{ "casefold", ZF2FS_FEAT_CASEFOLD, true },
 	{ "compression", ZF2FS_FEAT_COMPRESSION, true },
 	{ "ro", ZF2FS_FEAT_RO, true },
+	/* f2fs-tools' mkfs sets it with -c DEV@ALIAS, pinned files created with the volume */
+	{ "device_alias", ZF2FS_FEAT_DEVICE_ALIAS, false },
+	/* with 4 KiB blocks (the only size here) the summary area is laid out as without it */
+	{ "packed_ssa", ZF2FS_FEAT_PACKED_SSA, true },
 };
 
 #define NFEATURES (sizeof(features) / sizeof(features[0]))
@@ -42,6 +46,60 @@ ZF2FS_EXPORT const char *zf2fs_feature_name(uint32_t bit)
 	for (size_t i = 0; i < NFEATURES; i++)
 		if (features[i].bit == bit)
 			return features[i].name;
+	return NULL;
+}
+
+ZF2FS_EXPORT const char *zf2fs_encoding_flag_name(uint32_t flag)
+{
+	switch (flag) {
+	case ZF2FS_ENC_STRICT: return "strict";
+	case ZF2FS_ENC_HASHONLY: return "hashonly";
+	default: return NULL;
+	}
+}
+
+ZF2FS_EXPORT const char *zf2fs_stop_reason_name(unsigned slot)
+{
+	static const char *const names[ZF2FS_STOP_REASONS] = {
+		[ZF2FS_STOP_SHUTDOWN] = "shutdown",
+		[ZF2FS_STOP_FAULT_INJECT] = "fault injection",
+		[ZF2FS_STOP_META_PAGE] = "meta page error",
+		[ZF2FS_STOP_WRITE_FAIL] = "write failure",
+		[ZF2FS_STOP_CORRUPTED_SUMMARY] = "corrupted summary",
+		[ZF2FS_STOP_UPDATE_INODE] = "inode update failure",
+		[ZF2FS_STOP_FLUSH_FAIL] = "flush failure",
+		[ZF2FS_STOP_NO_SEGMENT] = "no free segment",
+		[ZF2FS_STOP_CORRUPTED_FREE_BITMAP] = "corrupted free bitmap",
+		[ZF2FS_STOP_CORRUPTED_NID] = "corrupted nid",
+		[ZF2FS_STOP_READ_META] = "meta read error",
+		[ZF2FS_STOP_READ_NODE] = "node read error",
+		[ZF2FS_STOP_READ_DATA] = "data read error",
+	};
+
+	return slot < ZF2FS_STOP_REASONS ? names[slot] : NULL;
+}
+
+ZF2FS_EXPORT const char *zf2fs_inode_flag_name(uint32_t flag)
+{
+	/* the kernel's i_flags bits (include/uapi/linux/fs.h's FS_*_FL of the same values) */
+	static const struct { uint32_t flag; const char *name; } flags[] = {
+		{ ZF2FS_COMPR_FL, "compress" },
+		{ ZF2FS_SYNC_FL, "sync" },
+		{ ZF2FS_IMMUTABLE_FL, "immutable" },
+		{ ZF2FS_APPEND_FL, "append" },
+		{ ZF2FS_NODUMP_FL, "nodump" },
+		{ ZF2FS_NOATIME_FL, "noatime" },
+		{ ZF2FS_NOCOMP_FL, "nocompress" },
+		{ ZF2FS_INDEX_FL, "index" },
+		{ ZF2FS_DIRSYNC_FL, "dirsync" },
+		{ ZF2FS_PROJINHERIT_FL, "projinherit" },
+		{ ZF2FS_CASEFOLD_FL, "casefold" },
+		{ ZF2FS_DEVICE_ALIAS_FL, "device_alias" },
+	};
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (flags[i].flag == flag)
+			return flags[i].name;
 	return NULL;
 }
 
@@ -113,6 +171,12 @@ ZF2FS_EXPORT int zf2fs_features_check(uint32_t f, char *why, size_t whylen)
 	}
 	for (size_t i = 0; i < NFEATURES; i++)
 		if ((f & features[i].bit) && !features[i].supported) {
+			if (features[i].bit == ZF2FS_FEAT_DEVICE_ALIAS) {
+				snprintf(why, whylen, "feature device_alias is not offered: "
+					 "f2fs-tools sets it with -c DEV@ALIAS, which zf2fs-tools "
+					 "does not have");
+				return -ENOTSUP;
+			}
 			snprintf(why, whylen, "feature %s is not supported by this version of "
 				 "zf2fs-tools yet", features[i].name);
 			return -ENOTSUP;

@@ -34,6 +34,12 @@ DUMP_TESTS = tests/images/dump_fields.sh tests/images/dump_files.sh tests/images
 	tests/images/dump_frag.sh tests/images/dump_encrypted.sh
 TESTS += $(DUMP_TESTS)
 EXTRA_DIST += $(DUMP_TESTS) tests/images/dump_lib.sh
+# Linux 7.3's superblock and inode bits: mkfs's hashonly and packed_ssa, fsck's
+# --nolinear-lookup, dump.f2fs's names of what inject.f2fs sets
+NEW_BITS_TESTS = tests/images/mkfs_new_bits.sh tests/images/fsck_linear_lookup.sh \
+	tests/images/dump_new_bits.sh
+TESTS += $(NEW_BITS_TESTS)
+EXTRA_DIST += $(NEW_BITS_TESTS)
 # The field-fuzz group: a quick subset here; bench/fuzz-fields.sh runs the whole matrix.
 TESTS += tests/images/fuzz_fields.sh tests/images/inject.sh
 EXTRA_DIST += tests/images/fuzz_fields.sh tests/images/inject.sh tests/images/fuzz_fields_lib.sh \

@@ -114,10 +114,10 @@ for f in inode_checksum project_quota flexible_inline_xattr inode_crtime compres
 	check_refusal "$f without extra_attr" nz "$f.*extra_attr" "$VICTIM" -- \
 		-q -f -O "$f" "$VICTIM"
 done
-for f in device_alias blkzoned; do
-	check_refusal "feature $f is not set with -O" 16 "feature '?$f" "$VICTIM" -- \
-		-q -f -O "$f" "$VICTIM"
-done
+check_refusal "feature blkzoned is not set with -O" 16 "feature '?blkzoned.*-m" "$VICTIM" -- \
+	-q -f -O blkzoned "$VICTIM"
+check_refusal "feature device_alias is not set with -O, and the message names -c DEV@ALIAS" 16 \
+	"feature '?device_alias.*-c DEV@ALIAS" "$VICTIM" -- -q -f -O extra_attr,device_alias "$VICTIM"
 check_refusal "-b 16384 is not supported yet" 16 "block size 16384.*not supported" "$VICTIM" -- \
 	-q -f -b 16384 "$VICTIM"
 check_refusal "-b 1000 is not a power of 2" 16 "block size.*1000.*power of 2" "$VICTIM" -- \

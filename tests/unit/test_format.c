@@ -112,6 +112,68 @@ static void test_tables(void **state)
 	OFF(zf2fs_orphan_block, check_sum, 4092);
 }
 
+/* Every named bit and slot as Linux 7.3 has it: each bit of ZF2FS_FEAT_KNOWN has a name and
+ * none past it; names are unique; the stop reasons are the 13 slots of enum
+ * stop_cp_reason in their order; feature names parse back to their bits. */
+static void test_names(void **state)
+{
+	static const char *const stops[] = {
+		"shutdown", "fault injection", "meta page error", "write failure",
+		"corrupted summary", "inode update failure", "flush failure", "no free segment",
+		"corrupted free bitmap", "corrupted nid", "meta read error", "node read error",
+		"data read error",
+	};
+	const char *(*const word_fns[])(uint32_t) = {
+		zf2fs_feature_name, zf2fs_encoding_flag_name, zf2fs_inode_flag_name,
+	};
+
+	(void)state;
+	assert_int_equal(ZF2FS_STOP_REASONS, 13);
+	for (unsigned i = 0; i < 13; i++)
+		assert_string_equal(zf2fs_stop_reason_name(i), stops[i]);
+	assert_null(zf2fs_stop_reason_name(13));
+	for (unsigned b = 0; b < 32; b++) {
+		const char *name = zf2fs_feature_name(1u << b);
+		uint32_t back = 0;
+		char bad[32];
+
+		if (!(ZF2FS_FEAT_KNOWN & (1u << b))) {
+			assert_null(name);
+			continue;
+		}
+		assert_non_null(name);
+		assert_int_equal(zf2fs_features_parse(name, &back, bad, sizeof(bad)), 0);
+		assert_int_equal(back, 1u << b);
+	}
+	assert_string_equal(zf2fs_feature_name(0x8000), "device_alias");
+	assert_string_equal(zf2fs_feature_name(0x10000), "packed_ssa");
+	assert_string_equal(zf2fs_encoding_flag_name(0x1), "strict");
+	assert_string_equal(zf2fs_encoding_flag_name(0x2), "hashonly");
+	assert_null(zf2fs_encoding_flag_name(0x4));
+	assert_string_equal(zf2fs_inode_flag_name(0x80000000u), "device_alias");
+	assert_string_equal(zf2fs_inode_flag_name(0x40000000u), "casefold");
+	/* no two bits of one word share a name */
+	for (size_t f = 0; f < sizeof(word_fns) / sizeof(word_fns[0]); f++)
+		for (unsigned a = 0; a < 32; a++)
+			for (unsigned b = a + 1; b < 32; b++)
+				if (word_fns[f](1u << a) && word_fns[f](1u << b))
+					assert_string_not_equal(word_fns[f](1u << a),
+								word_fns[f](1u << b));
+}
+
+/* mkfs may ask for packed_ssa, never for device_alias (f2fs-tools sets it with -c). */
+static void test_features_check_new_bits(void **state)
+{
+	char why[256] = "";
+
+	(void)state;
+	assert_int_equal(zf2fs_features_check(ZF2FS_FEAT_PACKED_SSA, why, sizeof(why)), 0);
+	assert_int_equal(zf2fs_features_check(ZF2FS_FEAT_DEVICE_ALIAS, why, sizeof(why)),
+			 -ENOTSUP);
+	assert_non_null(strstr(why, "device_alias"));
+	assert_non_null(strstr(why, "-c DEV@ALIAS"));
+}
+
 /* A superblock and inode written by mkfs.f2fs 1.15 read through our structs. */
 static void test_reference_super(void **state)
 {
@@ -152,6 +214,8 @@ int main(void)
 		cmocka_unit_test(test_node_offsets),
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_reference_super),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_features_check_new_bits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,6 +74,10 @@ void dump_damage(struct dump_ctx *c, const char *fmt, ...) __attribute__((format
 /* One-line error on stderr. */
 void dump_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A flag word as a list @key of its set bits, each with @name_of's name for it ("unknown"
+ * for a bit without one). */
+void dump_bit_list(struct out *o, const char *key, uint32_t word,
+		   const char *(*name_of)(uint32_t));
 int dump_superblock(struct dump_ctx *c);
 int dump_checkpoint(struct dump_ctx *c);
 int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end);

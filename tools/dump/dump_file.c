@@ -148,6 +148,7 @@ static void inode_fields(struct dump_ctx *c, const struct zf2fs_node *n)
 	out_u(o, "i_current_depth", zf2fs_get(in->i_current_depth));
 	out_u(o, "i_xattr_nid", zf2fs_get(in->i_xattr_nid));
 	out_x(o, "i_flags", zf2fs_get(in->i_flags));
+	dump_bit_list(o, "i_flag_names", (uint32_t)zf2fs_get(in->i_flags), zf2fs_inode_flag_name);
 	out_u(o, "i_pino", zf2fs_get(in->i_pino));
 	out_u(o, "i_namelen", namelen);
 	if (namelen > ZF2FS_NAME_LEN) {

@@ -50,6 +50,40 @@ int dump_sit_entry(struct dump_ctx *c, uint64_t segno, struct zf2fs_sit_entry *r
 }
 
 /* ---- superblock ------------------------------------------------------------------------- */
+void dump_bit_list(struct out *o, const char *key, uint32_t word,
+		     const char *(*name_of)(uint32_t))
+{
+	out_list(o, key);
+	for (unsigned b = 0; b < 32; b++) {
+		const char *name;
+
+		if (!(word & (1u << b)))
+			continue;
+		name = name_of(1u << b);
+		out_row(o);
+		out_x(o, "bit", 1u << b);
+		out_s(o, "name", name ? name : "unknown");
+		out_row_end(o);
+	}
+	out_list_end(o);
+}
+
+/* The slots of s_stop_reason that count something, by the kernel's name. */
+static void stop_reason_list(struct out *o, const struct zf2fs_super *sb)
+{
+	out_list(o, "stop_reasons");
+	for (unsigned i = 0; i < sizeof(sb->s_stop_reason); i++) {
+		if (!sb->s_stop_reason[i])
+			continue;
+		out_row(o);
+		out_u(o, "slot", i);
+		out_s(o, "name", zf2fs_stop_reason_name(i) ? zf2fs_stop_reason_name(i) : "unknown");
+		out_u(o, "count", sb->s_stop_reason[i]);
+		out_row_end(o);
+	}
+	out_list_end(o);
+}
+
 static void bounded_string(struct out *o, const char *key, const uint8_t *s, size_t cap)
 {
 	size_t n = 0;
@@ -57,23 +91,6 @@ static void bounded_string(struct out *o, const char *key, const uint8_t *s, siz
 	while (n < cap && s[n])
 		n++;
 	out_sn(o, key, s, n);
-}
-
-static void feature_list(struct out *o, uint32_t features)
-{
-	out_list(o, "features");
-	for (unsigned b = 0; b < 32; b++) {
-		const char *name;
-
-		if (!(features & (1u << b)))
-			continue;
-		name = zf2fs_feature_name(1u << b);
-		out_row(o);
-		out_x(o, "bit", 1u << b);
-		out_s(o, "name", name ? name : "unknown");
-		out_row_end(o);
-	}
-	out_list_end(o);
 }
 
 int dump_superblock(struct dump_ctx *c)
@@ -144,7 +161,7 @@ int dump_superblock(struct dump_ctx *c)
 	bounded_string(o, "version", sb->version, ZF2FS_VERSION_LEN);
 	bounded_string(o, "init_version", sb->init_version, ZF2FS_VERSION_LEN);
 	out_x(o, "feature", zf2fs_get(sb->feature));
-	feature_list(o, (uint32_t)zf2fs_get(sb->feature));
+	dump_bit_list(o, "features", (uint32_t)zf2fs_get(sb->feature), zf2fs_feature_name);
 	out_u(o, "encryption_level", sb->encryption_level);
 	out_hex(o, "encrypt_pw_salt", sb->encrypt_pw_salt, sizeof(sb->encrypt_pw_salt));
 	out_list(o, "devices");
@@ -164,7 +181,10 @@ int dump_superblock(struct dump_ctx *c)
 	}
 	out_u(o, "s_encoding", zf2fs_get(sb->s_encoding));
 	out_u(o, "s_encoding_flags", zf2fs_get(sb->s_encoding_flags));
+	dump_bit_list(o, "encoding_flags", zf2fs_get(sb->s_encoding_flags),
+		      zf2fs_encoding_flag_name);
 	out_hex(o, "s_stop_reason", sb->s_stop_reason, sizeof(sb->s_stop_reason));
+	stop_reason_list(o, sb);
 	out_hex(o, "s_errors", sb->s_errors, sizeof(sb->s_errors));
 	out_x(o, "crc", zf2fs_get(sb->crc));
 	if (zf2fs_get(sb->feature) & ZF2FS_FEAT_SB_CHKSUM)
