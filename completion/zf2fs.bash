@@ -118,6 +118,7 @@ _zf2fs_gc()
 	--format) _zf2fs_reply text json csv; return ;;
 	--pattern) _zf2fs_reply uniform zipf: hotcold: seq; return ;;
 	--preset) _zf2fs_reply 2013; return ;;
+	--kernel) _zf2fs_reply 6.1 7.3; return ;;
 	-Z) _zf2fs_reply auto; return ;;
 	--device|--series|--plot) _zf2fs_files; return ;;
 	--reclaim|-n|--count|--until-free|--batch-blocks|--max-search|--now|--step-clock|--step-types|--last-victim|--zone-capacity|--segments|\
@@ -144,7 +145,7 @@ _zf2fs_gc()
 		esac ;;
 	state|replay|bench)
 		case $cur in
-		-*) _zf2fs_reply --json --device --zone-capacity --reclaim --gc-type --policy \
+		-*) _zf2fs_reply --json --kernel --device --zone-capacity --reclaim --gc-type --policy \
 			--alloc --ssr-type -n --count --max-search --search --engine --now \
 			--step-clock --step-types --last-victim --no-fg-shortcut --strict --segments --selections \
 			--segs-per-sec --seed --only --until-free --dry-run --batch-blocks \

@@ -23,6 +23,26 @@ debfsck "$nb"
 ourfsck "$nb"
 zcompare "$nb" "$nb"
 gc.f2fs state --json "$nb" | grep -q '"zone_report": \[' || zfail "gc.f2fs state --json has no zone report"
+# the background GC thread's zoned defaults in gc.f2fs state (--kernel 7.3) are the
+# kernel's own sysfs values, where the kernel has them (after 6.1)
+mkdir -p /mnt/k
+mount -t f2fs "$nb" /mnt/k
+k=/sys/fs/f2fs/${nb#/dev/}
+if [ -f $k/gc_no_zoned_gc_percent ]; then
+	js=$(gc.f2fs state --json --kernel 7.3 "$nb")
+	for knob in gc_no_zoned_gc_percent gc_boost_zoned_gc_percent migration_window_granularity \
+		gc_boost_gc_multiple gc_boost_gc_greedy gc_valid_thresh_ratio; do
+		want=$(cat $k/$knob)
+		got=$(echo "$js" | sed -n "s/.*\"$knob\": \([0-9]*\).*/\1/p")
+		[ "$got" = "$want" ] || zfail "gc.f2fs state: $knob $got, the kernel's $want"
+	done
+	echo "info: gc.f2fs state's zoned background GC knobs equal the kernel's"
+else
+	gc.f2fs state --json --kernel 6.1 "$nb" |
+		grep -q '"background_gc": {"kernel": "6.1", "zoned": true' ||
+		zfail "gc.f2fs state --kernel 6.1: no background_gc member"
+fi
+umount /mnt/k
 EOF
 vm_boot
 vm_finish

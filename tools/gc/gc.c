@@ -31,6 +31,7 @@
 #include "zf2fs/gc.h"
 #include "gc_simulate.h"
 #include "gc_zones.h"
+#include "gc_bgthread.h"
 #include "gc_collect.h"
 
 #define PROG "gc.f2fs"
@@ -66,6 +67,7 @@ struct gc_cli {
 	uint32_t *step_clock;
 	uint32_t step_clock_n;
 	uint8_t *step_type;        /* replay --step-types */
+	enum gc_kernel kernel;     /* --kernel */
 };
 
 static const char usage_text[] =
@@ -90,6 +92,8 @@ static const char usage_text[] =
 "  --zone-capacity SIZE    zoned volume: usable bytes per zone (K/M/G suffixes);\n"
 "                          default: from the zone report of the devices, or the zone\n"
 "                          size (with a warning) on an image file\n"
+"  --kernel 6.1|7.3        state: the background GC thread of that kernel (default\n"
+"                          7.3, the newest)\n"
 "  --reclaim K             state: blocks greedy GC moves to reclaim K sections\n"
 "                          (repeatable; default 1, 10, 100)\n"
 "  --gc-type fg|bg         replay, collect: foreground (ioctl 1) or background\n"
@@ -130,7 +134,7 @@ enum {
 	OPT_JSON = 256, OPT_RECLAIM, OPT_GC_TYPE, OPT_POLICY, OPT_ALLOC, OPT_SSR_TYPE,
 	OPT_MAX_SEARCH, OPT_SEARCH, OPT_ENGINE, OPT_NOW, OPT_LAST_VICTIM, OPT_NO_SHORTCUT,
 	OPT_STRICT, OPT_DEVICE, OPT_ZONE_CAP, OPT_SEGMENTS, OPT_SELECTIONS, OPT_SPS, OPT_SEED, OPT_ONLY,
-	OPT_UNTIL_FREE, OPT_DRY_RUN, OPT_BATCH, OPT_STEP_CLOCK, OPT_STEP_TYPES,
+	OPT_UNTIL_FREE, OPT_DRY_RUN, OPT_BATCH, OPT_STEP_CLOCK, OPT_STEP_TYPES, OPT_KERNEL,
 };
 
 /* --step-types: one letter per step, b or f */
@@ -228,6 +232,7 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "kernel", required_argument, NULL, OPT_KERNEL },
 		{ "reclaim", required_argument, NULL, OPT_RECLAIM },
 		{ "gc-type", required_argument, NULL, OPT_GC_TYPE },
 		{ "policy", required_argument, NULL, OPT_POLICY },
@@ -270,6 +275,10 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "hn:vV", opts, NULL)) != -1) {
 		switch (opt) {
 		case OPT_JSON: c->json = true; break;
+		case OPT_KERNEL:
+			if (gc_kernel_parse(optarg, &c->kernel))
+				die_usage("unknown kernel '%s' (6.1 or 7.3)", optarg);
+			break;
 		case OPT_RECLAIM:
 			if (c->nreclaim == MAX_RECLAIM)
 				die_usage("at most %d --reclaim values", MAX_RECLAIM);
@@ -469,6 +478,7 @@ static int cmd_state(const struct gc_cli *c)
 	uint64_t blocks[MAX_RECLAIM];
 	uint32_t secs[MAX_RECLAIM];
 	double load_secs = 0, sit_mb;
+	uint64_t user_blocks, valid;
 	bool zoned;
 	int err;
 
@@ -477,6 +487,8 @@ static int cmd_state(const struct gc_cli *c)
 	vi = zf2fs_vol_info(vol);
 	zoned = vi->features & ZF2FS_FEAT_BLKZONED;
 	zf2fs_gc_summarize(m, &s);
+	user_blocks = zf2fs_get(zf2fs_vol_checkpoint(vol)->user_block_count);
+	valid = zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_block_count);
 	for (unsigned i = 0; i < c->nreclaim; i++) {
 		err = zf2fs_gc_blocks_to_reclaim(m, c->reclaim[i], &blocks[i], &secs[i]);
 		if (err) {
@@ -518,6 +530,7 @@ static int cmd_state(const struct gc_cli *c)
 		       ", \"newest\": %" PRIu64 ", \"elapsed_time\": %" PRIu64 "},\n",
 		       s.valid_blocks, s.min_mtime, s.max_mtime, s.elapsed_time);
 		printf(" \"zoned\": %s", zoned ? "true" : "false");
+		gc_bgthread_state(stdout, true, c->kernel, zoned, &s, user_blocks, valid);
 		if (zoned)
 			printf(", \"zones\": {\"sections_per_zone\": %u, \"zones\": %u, "
 			       "\"usable_blocks_per_zone\": %u}", vi->secs_per_zone,
@@ -549,6 +562,7 @@ static int cmd_state(const struct gc_cli *c)
 		printf("foreground GC: %u free sections, runs at %u or fewer: %s (distance %" PRId64 ")\n",
 		       s.free_secs, s.reserved_secs, s.fg_distance <= 0 ? "needed now" : "not needed",
 		       s.fg_distance);
+		gc_bgthread_state(stdout, false, c->kernel, zoned, &s, user_blocks, valid);
 		for (unsigned i = 0; i < c->nreclaim; i++)
 			printf("reclaim %u sections with greedy: move %" PRIu64 " blocks%s\n",
 			       c->reclaim[i], blocks[i], secs[i] < c->reclaim[i] ?
@@ -776,6 +790,7 @@ int main(int argc, char **argv)
 	struct gc_cli c;
 
 	memset(&c, 0, sizeof(c));
+	c.kernel = GC_KERNEL_NEWEST;
 	if (argc > 1 && !strcmp(argv[1], "simulate"))
 		return gc_simulate_main(argc - 1, argv + 1);
 	parse_args(&c, argc, argv);
