@@ -230,9 +230,9 @@ tool() {
 
 fixdir=$VM_ROOT/fixtures
 mkdir -p "$fixdir"
-xz -T1 -9 -c "$(vm_img fix)" >"$fixdir/encrypted.img.xz.tmp" &&
-	mv "$fixdir/encrypted.img.xz.tmp" "$fixdir/encrypted.img.xz"
-vm_log "fixture kept: $fixdir/encrypted.img.xz ($(du -k "$fixdir/encrypted.img.xz" | cut -f1) KiB)"
+fixture=$fixdir/encrypted$VM_KSUFFIX.img.xz
+xz -T1 -9 -c "$(vm_img fix)" >"$fixture.tmp" && mv "$fixture.tmp" "$fixture"
+vm_log "fixture kept: $fixture ($(du -k "$fixture" | cut -f1) KiB)"
 
 for n in enc encf feat full fix atom; do
 	vm_fsck $n

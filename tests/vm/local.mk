@@ -48,9 +48,22 @@ EXTRA_DIST += $(ZONED_VM_TESTS) tests/vm/zoned_guest.sh
 # writes on the ZNS namespace (no mq-deadline: see guest-init.sh).
 TESTS += tests/vm/resize_zoned.sh
 EXTRA_DIST += tests/vm/resize_zoned.sh
+# The scenarios that judge the format, again under Debian's newest kernel
+# (tests/vm/fetch-kernel.sh; ZF2FS_VM_KERNEL=newest): every mkfs feature set mounted and
+# aged, the kernel-made content of every feature, the power cut's roll-forward, resize,
+# sload, defrag, collect, GC replay and simulation, zoned volumes on ZNS and null_blk.
+NEWEST_VM_TESTS = tests/vm/newest/features.sh tests/vm/newest/aging.sh \
+	tests/vm/newest/content.sh tests/vm/newest/powercut.sh tests/vm/newest/unclean.sh \
+	tests/vm/newest/resize.sh tests/vm/newest/sload.sh tests/vm/newest/frag.sh \
+	tests/vm/newest/gc_collect.sh tests/vm/newest/gc_replay.sh \
+	tests/vm/newest/gc_sim_validate.sh tests/vm/newest/zoned_zns64.sh \
+	tests/vm/newest/zoned_nullb.sh tests/vm/newest/zoned_gc_replay.sh
+TESTS += $(NEWEST_VM_TESTS)
+EXTRA_DIST += $(NEWEST_VM_TESTS) tests/vm/fetch-kernel.sh
 # Every scenario that boots the kernel: quickstart check runs these in the normal build
 # and the rest of the suite (HOST_TESTS, Makefile.am) in the sanitizer build.
-KERNEL_TESTS = $(VM_TESTS) $(GC_VM_TESTS) $(ZONED_VM_TESTS) tests/vm/resize_zoned.sh
+KERNEL_TESTS = $(VM_TESTS) $(GC_VM_TESTS) $(ZONED_VM_TESTS) tests/vm/resize_zoned.sh \
+	$(NEWEST_VM_TESTS)
 
 EXTRA_DIST += \
 	$(VM_TESTS) \

@@ -36,10 +36,10 @@ vm_boot
 # The fixture: the image as the power cut left it.
 fixdir=$VM_ROOT/fixtures
 mkdir -p "$fixdir"
-fixture=$fixdir/unclean-shutdown.img.xz
+fixture=$fixdir/unclean-shutdown$VM_KSUFFIX.img.xz
 xz -T1 -9 -c "$(vm_img data)" >"$fixture.tmp" && mv "$fixture.tmp" "$fixture"
-cat >"$fixdir/unclean-shutdown.txt" <<EOF
-unclean-shutdown.img.xz: 128 MiB image made by tests/vm/unclean.sh
+cat >"$fixdir/unclean-shutdown$VM_KSUFFIX.txt" <<EOF
+unclean-shutdown$VM_KSUFFIX.img.xz: 128 MiB image made by tests/vm/unclean.sh
 mkfs: $VM_MKFS
 kernel: $VM_KVER
 State: the last checkpoint lists one orphan inode (an unlinked file held

@@ -286,7 +286,10 @@ vm_find_zwork() {
 # vm_setup NAME DESCRIPTION
 vm_setup() {
 	VM_NAME=$1
-	[ "${ZF2FS_VM_KERNEL:-}" = newest ] && VM_NAME=$1-newest
+	# what a scenario keeps (console, images, fixtures) is named for its kernel
+	VM_KSUFFIX=
+	[ "${ZF2FS_VM_KERNEL:-}" = newest ] && VM_KSUFFIX=-newest
+	VM_NAME=$1$VM_KSUFFIX
 	echo "vm: $VM_NAME: $2"
 	vm_check_prereqs
 	VM_OUT=$VM_ROOT/out/$VM_NAME
