@@ -59,6 +59,12 @@ enum zf2fs_gc_window {
  * mtimes outside the kernel's bounds). */
 enum zf2fs_gc_engine { ZF2FS_GC_ENGINE_INDEX = 0, ZF2FS_GC_ENGINE_SCAN = 1 };
 
+/* The kernel whose GC a model follows where kernels differ.  Linux 7.3 dates a section of
+ * several segments by its segments' mtimes weighted by their valid blocks (a section
+ * without valid blocks has no date and takes no part in the mount-time bounds); 6.1 by
+ * their plain mean. */
+enum zf2fs_gc_kernel { ZF2FS_GC_LINUX_6_1 = 0, ZF2FS_GC_LINUX_7_3 = 1 };
+
 /* Geometry and clock of a model built by hand (zf2fs_gc_model_new). */
 struct zf2fs_gc_geom {
 	uint32_t main_secs;               /* sections in the main area */
@@ -181,6 +187,10 @@ ZF2FS_EXPORT int zf2fs_gc_model_load_cap(struct zf2fs_vol *vol, const struct zf2
 					 struct zf2fs_gc_model **ret_model);
 
 ZF2FS_EXPORT void zf2fs_gc_model_free(struct zf2fs_gc_model *m);
+
+/* Follow kernel @k (a new model follows Linux 6.1).  On a model that is ready, the
+ * mount-time mtime bounds are derived again by @k's rule: call it before any step. */
+ZF2FS_EXPORT void zf2fs_gc_model_set_kernel(struct zf2fs_gc_model *m, enum zf2fs_gc_kernel k);
 
 /* Set one segment (before zf2fs_gc_model_ready).  The checkpointed valid count is set to
  * @valid too.  -ERANGE: segno outside the main area; -EINVAL: valid > blocks per

@@ -118,6 +118,7 @@ struct zf2fs_gc_model {
 	void *hook_arg;
 	bool no_mtime;              /* simulation with greedy victims only: segment mtimes
 				     * are not kept (nothing reads them) */
+	enum zf2fs_gc_kernel kernel;
 };
 
 /* model.c */

@@ -180,10 +180,37 @@ void gc_refresh_sec(struct zf2fs_gc_model *m, uint32_t secno)
 		gc_index_update(m, secno);
 }
 
+/* Linux 7.3's date of a section: its segment's mtime, or for a section of several
+ * segments the mean of its usable segments' mtimes weighted by their valid blocks;
+ * GC_MTIME_NONE when such a section holds no valid block. */
+#define GC_MTIME_NONE UINT64_MAX
+static uint64_t sec_mtime_weighted(const struct zf2fs_gc_model *m, uint32_t secno)
+{
+	uint64_t sum = 0, valid = 0;
+
+	if (m->sps == 1)
+		return gc_seg(m, secno)->mtime;
+	for (uint32_t i = 0; i < m->usegs; i++) {
+		const struct gc_seg *g = gc_seg(m, secno * m->sps + i);
+
+		sum += g->mtime * g->valid;
+		valid += g->valid;
+	}
+	if (!valid)
+		return GC_MTIME_NONE;
+	sum /= valid;
+	return sum == GC_MTIME_NONE ? sum - 1 : sum;
+}
+
 uint64_t gc_sec_mtime_cb(const struct zf2fs_gc_model *m, uint32_t secno)
 {
 	uint64_t sum = 0;
 
+	if (m->kernel == ZF2FS_GC_LINUX_7_3) {
+		/* a victim always holds valid blocks; 0 keeps a caller's bounds sane */
+		sum = sec_mtime_weighted(m, secno);
+		return sum == GC_MTIME_NONE ? 0 : sum;
+	}
 	for (uint32_t i = 0; i < m->usegs; i++)
 		sum += gc_seg(m, secno * m->sps + i)->mtime;
 	return sum / m->usegs;
@@ -193,9 +220,28 @@ uint64_t gc_sec_mtime_all(const struct zf2fs_gc_model *m, uint32_t secno)
 {
 	uint64_t sum = 0;
 
+	if (m->kernel == ZF2FS_GC_LINUX_7_3)
+		return sec_mtime_weighted(m, secno);
 	for (uint32_t i = 0; i < m->sps; i++)
 		sum += gc_seg(m, secno * m->sps + i)->mtime;
 	return sum / m->sps;
+}
+
+ZF2FS_EXPORT void zf2fs_gc_model_set_kernel(struct zf2fs_gc_model *m, enum zf2fs_gc_kernel k)
+{
+	uint64_t min = UINT64_MAX;
+
+	m->kernel = k;
+	if (!m->ready)
+		return;
+	/* as zf2fs_gc_model_ready: the smallest section date at mount */
+	for (uint32_t s = 0; s < m->main_secs; s++) {
+		uint64_t mt = gc_sec_mtime_all(m, s);
+
+		if (mt < min)
+			min = mt;
+	}
+	m->min_mtime = min;
 }
 
 ZF2FS_EXPORT void zf2fs_gc_params_init(struct zf2fs_gc_params *p, enum zf2fs_gc_type gc_type)

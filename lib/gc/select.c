@@ -585,7 +585,8 @@ static bool turns_fg(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *q, 
 
 /* One GC round: a background call short of free sections first checkpoints (prefree
  * becomes free) and, if still short, turns foreground (in @q, for the rest of a call);
- * then select and collect. */
+ * under Linux 7.3 a foreground one short of them checkpoints first as well; then select
+ * and collect. */
 static int gc_round(struct zf2fs_gc_model *m, struct zf2fs_gc_params *q,
 		    struct zf2fs_gc_victim *v)
 {
@@ -607,8 +608,15 @@ static int gc_round(struct zf2fs_gc_model *m, struct zf2fs_gc_params *q,
 		if (q->step_type && q->step_type_n &&
 		    q->step_type[step_at(m->steps, q->step_type_n)] == ZF2FS_GC_BG)
 			q->gc_type = ZF2FS_GC_BG;
-		if (q->gc_type == ZF2FS_GC_BG && turns_fg(m, q, &cp))
+		if (q->gc_type == ZF2FS_GC_BG && turns_fg(m, q, &cp)) {
 			q->gc_type = ZF2FS_GC_FG;
+		} else if (q->gc_type == ZF2FS_GC_FG && m->kernel == ZF2FS_GC_LINUX_7_3 &&
+			   m->prefree_segs && gc_not_enough_free(m, q->lfs_mode, 0)) {
+			/* Linux 7.3 checkpoints first in a foreground call too (6.1 only in a
+			 * background one): prefree sections become free before the victim */
+			zf2fs_gc_checkpoint(m);
+			cp = true;
+		}
 	}
 	m->steps++;
 	err = zf2fs_gc_select(m, q, v);

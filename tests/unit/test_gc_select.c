@@ -66,6 +66,40 @@ static void test_cb_cost_worked(void **state)
 	zf2fs_gc_model_free(m);
 }
 
+/* Sections of 4 segments dated by each kernel's rule: 6.1 the plain mean of the segments'
+ * mtimes, with the mount-time lower bound over every section (free ones date 0); 7.3 the
+ * mean weighted by valid blocks, over sections holding valid blocks only.  Section 3:
+ * segments 12 (400 valid, mtime 1000) and 13 (100 valid, mtime 3000); section 4: segment
+ * 16 (500 valid, mtime 2000); u = 24 for both.  6.1: dates 1000 and 500 in [0, 5000],
+ * ages 80 and 90, section 4 wins (cost UINT_MAX - 5516).  7.3: dates 1400 and 2000 in
+ * [1400, 5000], ages 100 and 84, section 3 wins (cost UINT_MAX - 6129). */
+static void test_cb_section_date_by_kernel(void **state)
+{
+	static const struct { enum zf2fs_gc_kernel k; uint32_t segno, cost; } want[] = {
+		{ ZF2FS_GC_LINUX_6_1, 16, 4294967295u - 5516 },
+		{ ZF2FS_GC_LINUX_7_3, 12, 4294967295u - 6129 },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < 2; i++) {
+		struct zf2fs_gc_model *m = mk(16, 4, 5000);
+		struct zf2fs_gc_params p;
+		struct zf2fs_gc_victim v;
+
+		park_logs(m, 16, 4);
+		assert_int_equal(zf2fs_gc_model_set_segment(m, 12, 400, 1, 1000), 0);
+		assert_int_equal(zf2fs_gc_model_set_segment(m, 13, 100, 1, 3000), 0);
+		assert_int_equal(zf2fs_gc_model_set_segment(m, 16, 500, 1, 2000), 0);
+		assert_int_equal(zf2fs_gc_model_ready(m), 0);
+		zf2fs_gc_model_set_kernel(m, want[i].k);
+		zf2fs_gc_params_init(&p, ZF2FS_GC_BG);
+		assert_int_equal(zf2fs_gc_select(m, &p, &v), 0);
+		assert_int_equal(v.segno, want[i].segno);
+		assert_int_equal(v.cost, want[i].cost);
+		zf2fs_gc_model_free(m);
+	}
+}
+
 /* Three dirty segments of the worked example's volume, ready for background calls told
  * the kernel's clock per step. */
 static struct zf2fs_gc_model *clocked(struct zf2fs_gc_params *p, const uint32_t *clock)
@@ -390,6 +424,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cb_cost_worked),
+		cmocka_unit_test(test_cb_section_date_by_kernel),
 		cmocka_unit_test(test_step_clock_and_types),
 		cmocka_unit_test(test_greedy_window_and_cursor),
 		cmocka_unit_test(test_fg_collect),

@@ -92,8 +92,8 @@ static const char usage_text[] =
 "  --zone-capacity SIZE    zoned volume: usable bytes per zone (K/M/G suffixes);\n"
 "                          default: from the zone report of the devices, or the zone\n"
 "                          size (with a warning) on an image file\n"
-"  --kernel 6.1|7.3        state: the background GC thread of that kernel (default\n"
-"                          7.3, the newest)\n"
+"  --kernel 6.1|7.3        the GC of that kernel (default 7.3, the newest): state's\n"
+"                          background thread, the victims of replay and collect\n"
 "  --reclaim K             state: blocks greedy GC moves to reclaim K sections\n"
 "                          (repeatable; default 1, 10, 100)\n"
 "  --gc-type fg|bg         replay, collect: foreground (ioctl 1) or background\n"
@@ -456,6 +456,9 @@ static int open_model(const struct gc_cli *c, struct zf2fs_vol **ret_vol,
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = zf2fs_gc_model_load_cap(*ret_vol, &log, c->zone_cap_blocks, ret_m);
+	if (!err)
+		zf2fs_gc_model_set_kernel(*ret_m, c->kernel == GC_KERNEL_6_1 ? ZF2FS_GC_LINUX_6_1 :
+					  ZF2FS_GC_LINUX_7_3);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (err) {
 		print_error(&le, err, "reading the SIT of", c->image);
@@ -810,6 +813,8 @@ int main(int argc, char **argv)
 			.zone_cap_blocks = c.zone_cap_blocks,
 			.batch_blocks = c.batch_blocks ? c.batch_blocks : 32768,
 			.json = c.json, .dry_run = c.dry_run, .verbose = c.verbose,
+			.kernel = c.kernel == GC_KERNEL_6_1 ? ZF2FS_GC_LINUX_6_1 :
+				  ZF2FS_GC_LINUX_7_3,
 		};
 
 		if (c.have_last_victim)

@@ -122,6 +122,7 @@ static int pick_victims(struct run *r, struct zf2fs_vol *vol)
 
 	if (err)
 		return err;
+	zf2fs_gc_model_set_kernel(m, o->kernel);
 	r->vs = calloc(vi->main_secs + 1, sizeof(*r->vs));
 	seen = calloc(vi->main_secs + 1, 1);
 	if (!r->vs || !seen) {

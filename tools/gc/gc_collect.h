@@ -16,6 +16,7 @@ struct gc_collect_opts {
 	uint32_t until_free;            /* --until-free: 0 unless given */
 	uint32_t zone_cap_blocks;       /* --zone-capacity; 0: ask the devices */
 	uint64_t batch_blocks;          /* blocks held in memory per checkpoint */
+	enum zf2fs_gc_kernel kernel;    /* --kernel: whose victims */
 	bool json, dry_run;
 	int verbose;
 };
