@@ -88,7 +88,7 @@ col_compare() {
 	else
 		k=$(awk '$3 != 0 { exit } { n++ } END { print n + 0 }' "$kern.steps")
 	fi
-	if ! "$GC_TOOL" collect "$(vm_img "$2")" --gc-type "$3" -n "$n" --json \
+	if ! "$GC_TOOL" collect "$(vm_img "$2")" --kernel "$VM_GC_KERNEL" --gc-type "$3" -n "$n" --json \
 		>"$coll.json" 2>"$coll.err"; then
 		vm_fail "$1: gc.f2fs collect --gc-type $3 failed: $(cat "$coll.err")"
 		return 1

@@ -29,7 +29,8 @@ gc_kernel_steps() {
 gc_run_replay() {
 	_case=$1 _snap=$2 _gt=$3 _count=$4 _out=$5
 	shift 5
-	if ! "$GC_TOOL" replay "$(vm_img "$_snap")" --gc-type "$_gt" --count "$_count" --json "$@" \
+	if ! "$GC_TOOL" replay "$(vm_img "$_snap")" --kernel "$VM_GC_KERNEL" --gc-type "$_gt" \
+		--count "$_count" --json "$@" \
 		>"$_out.json" 2>"$_out.err"; then
 		vm_fail "$_case: gc.f2fs replay failed: $(cat "$_out.err")"
 		return 1

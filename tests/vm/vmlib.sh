@@ -135,6 +135,12 @@ vm_check_prereqs() {
 	# keys, early in the boot); with one host thread per guest CPU, TCG may run the
 	# stale copy and the boot dies of an int3 oops (seen with 7.3): one host thread for
 	# all guest CPUs keeps the code coherent.
+	# gc.f2fs replays and collects as the kernel under test picks its victims (it
+	# knows 6.1's GC and 7.3's)
+	case $VM_KVER in
+	6.1|6.1.*|6.1-*) VM_GC_KERNEL=6.1 ;;
+	*) VM_GC_KERNEL=7.3 ;;
+	esac
 	VM_ACCEL_OPTS=
 	case $VM_ACCEL:$VM_KVER in
 	tcg:[1-5].*|tcg:6.[01].*|tcg:6.[01]) ;;

@@ -56,9 +56,12 @@ snap() {
 	sync
 }
 
-# guest_replay CASE fg|bg COUNT: gc.f2fs replay on the devices themselves
+# guest_replay CASE fg|bg COUNT: gc.f2fs replay on the devices themselves, as this
+# kernel picks its victims
+gck=7.3
+case $(uname -r) in 6.1|6.1.*|6.1-*) gck=6.1 ;; esac
 guest_replay() {
-	gc.f2fs replay "$conv" --gc-type "$2" --count "$3" --json >/tmp/gr.json 2>/tmp/gr.err ||
+	gc.f2fs replay "$conv" --kernel "$gck" --gc-type "$2" --count "$3" --json >/tmp/gr.json 2>/tmp/gr.err ||
 		{ cat /tmp/gr.err; zfail "gc.f2fs replay on the devices failed"; }
 	sed -n 's/.*"segno": \([0-9]*\),.*"cost": \([0-9]*\),.*/\1 \2/p' /tmp/gr.json |
 		while read -r s c; do echo "info: gcguest $1 $s $c"; done
