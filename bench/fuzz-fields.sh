@@ -8,8 +8,8 @@
 # Without images it uses the kernel-aged images of tests/vm/fuzz_age.sh (cached under
 # tests/vm/out/fuzz_age.cache/, made once with `sh tests/vm/fuzz_age.sh` from the build tree) when
 # they exist, else tests/images/base/populated.img.xz (a note says so), and always the
-# kernel-made tests/images/base/encrypted.img.xz.  -s EVERY runs
-# one case in EVERY; -j N runs N at once (default 2, both cores).  Prints the table and
+# kernel-made tests/images/base/encrypted.img.xz (Linux 6.1) and encrypted73.img.xz
+# (7.3).  -s EVERY runs one case in EVERY; -j N runs N at once (default 2, both cores).  Prints the table and
 # the failure classes; results and classes are kept in DIR (default ./fuzz-fields.out).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,9 +46,12 @@ if [ $# -eq 0 ]; then
 		xz -dc "$top_srcdir/tests/images/base/populated.img.xz" > "$FF_WORK/populated.base"
 		set -- "$FF_WORK/populated.base" "$top_srcdir/tests/images/fuzz_fields.roles"
 	fi
-	# and the volume Linux wrote with fscrypt, casefold, verity, compression, a pinned file
-	xz -dc "$top_srcdir/tests/images/base/encrypted.img.xz" > "$FF_WORK/encrypted.base"
-	set -- "$@" "$FF_WORK/encrypted.base" "$top_srcdir/tests/images/fuzz_fields_encrypted.roles"
+	# and the volume Linux wrote with fscrypt, casefold, verity, compression, a pinned
+	# file: by 6.1 and by 7.3
+	for n in encrypted encrypted73; do
+		xz -dc "$top_srcdir/tests/images/base/$n.img.xz" > "$FF_WORK/$n.base"
+		set -- "$@" "$FF_WORK/$n.base" "$top_srcdir/tests/images/fuzz_fields_encrypted.roles"
+	done
 fi
 
 : > "$out/cases"

@@ -15,9 +15,11 @@ FF_WORK=$TEST_TMP/ff
 mkdir -p "$FF_WORK"
 export FF_WORK FF_TIMEOUT INJECT FSCK REF_FSCK top_srcdir top_builddir
 # the base images and their roles: our mkfs + Debian's sload, and a volume Linux wrote
-# with fscrypt, casefold, verity, compression and a pinned file (base/README)
+# with fscrypt, casefold, verity, compression and a pinned file, once by 6.1 and once by
+# 7.3 (base/README)
 : > "$FF_WORK/results"
-for base in populated:fuzz_fields.roles encrypted:fuzz_fields_encrypted.roles; do
+for base in populated:fuzz_fields.roles encrypted:fuzz_fields_encrypted.roles \
+	encrypted73:fuzz_fields_encrypted.roles; do
 	tag=${base%%:*}
 	img=$FF_WORK/$tag.img
 	xz -dc "$top_srcdir/tests/images/base/$tag.img.xz" > "$img" || hard_error "no base image $tag"
