@@ -28,6 +28,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/load.h"
 #include "zf2fs-internal/device.h"
+#include "zf2fs-internal/format.h"
 #include "helper.h"
 #include "mkfs.h"
 
@@ -84,10 +85,14 @@ static void print_summary(const struct mkfs_cli *c, const struct zf2fs_layout *l
 		l->segment0_blkaddr, l->main_blkaddr, l->section_count);
 	if (l->note[0])
 		fprintf(f, "Info: %s\n", l->note);
+	for (unsigned i = 1; i < l->ndevs; i++)
+		if (c->aliases[i])
+			fprintf(f, "Info: device aliasing: /%s covers %s (blocks %" PRIu64 "-%"
+				PRIu64 ")\n", c->aliases[i], c->paths[i], l->dev_start_blk[i],
+				l->dev_end_blk[i]);
 	fprintf(f, "Info: Overprovision ratio = %.3f%%\n", l->overprovision);
 	fprintf(f, "Info: Overprovision segments = %u (GC reserved = %u)\n", l->ovp_segments,
 		l->rsvd_segments);
-	(void)c;
 }
 
 /* --root-dir: the tree goes in through the library's loader, as sload.f2fs -P puts it
@@ -177,14 +182,17 @@ static int format_volume(struct mkfs_cli *c)
 			fprintf(stderr, PROG ": %s is mounted: refusing to format it\n", c->paths[i]);
 			goto out;
 		}
-		err = zf2fs_dev_open(c->paths[i], ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &log, &devs[i]);
+		/* an aliased device is neither written nor discarded: its content stays, as
+		 * the alias file's */
+		err = zf2fs_dev_open(c->paths[i], c->aliases[i] ? ZF2FS_DEV_EXCL :
+				     ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &log, &devs[i]);
 		if (err) {
 			fprintf(stderr, PROG ": %s: while opening %s%s\n",
 				err == -ENOTBLK ? "not a regular file or block device" : strerror(-err),
 				c->paths[i], err == -EBUSY ? " (in use or mounted)" : "");
 			goto out;
 		}
-		if (!c->force) {
+		if (!c->force && !c->aliases[i]) {
 			err = zf2fs_dev_probe_existing(devs[i], type, sizeof(type));
 			if (err > 0) {
 				fprintf(stderr, PROG ": %s contains %s %s %s: use -f to overwrite it\n",
@@ -208,6 +216,9 @@ static int format_volume(struct mkfs_cli *c)
 	}
 
 	err = zf2fs_layout_compute(geom, c->ndevs, &c->mk.layout, &lay, why, sizeof(why));
+	if (!err)
+		err = zf2fs_layout_alias(&lay, &c->mk.layout, c->aliased ? c->aliases : NULL, why,
+					 sizeof(why));
 	if (err) {
 		fprintf(stderr, PROG ": %s\n", why);
 		goto out;
@@ -233,7 +244,8 @@ static int format_volume(struct mkfs_cli *c)
 	}
 	if (!c->quiet)
 		print_summary(c, &lay, info);
-	err = zf2fs_mkfs_write(devs, &lay, &c->mk, &log);
+	err = zf2fs_mkfs_write_aliased(devs, &lay, &c->mk, c->aliased ? c->aliases : NULL,
+				       &log);
 	if (err) {
 		fprintf(stderr, PROG ": %s: while formatting %s\n", strerror(-err), c->paths[0]);
 		goto out;
