@@ -464,19 +464,22 @@ static uint32_t alias_segments(const struct builder *b, unsigned d, uint32_t *re
 }
 
 /* The alias file of device @d: a pinned regular file whose extent covers every block of
- * the device (fofs 0), in the cold node log; no data block and no node below it. */
+ * the device (fofs 0), in the cold node log (a read-only volume's one node log); no data
+ * block and no node below it. */
 static int write_alias_inode(struct builder *b, unsigned d, uint32_t ino)
 {
 	struct zf2fs_node *node = calloc(1, ZF2FS_BLKSIZE);
 	struct zf2fs_inode *in;
 	uint32_t first, nsegs = alias_segments(b, d, &first), node_addr;
 	uint64_t len = (uint64_t)nsegs * BPS;
+	/* a read-only volume's unused logs all sit on segment 0, its data log's */
+	int log = b->features & ZF2FS_FEAT_RO ? ZF2FS_LOG_HOT_NODE : ZF2FS_LOG_COLD_NODE;
 	int err;
 
 	if (!node)
 		return -ENOMEM;
 	in = &node->i;
-	node_addr = log_alloc(b, ZF2FS_LOG_COLD_NODE, ino, 0);
+	node_addr = log_alloc(b, log, ino, 0);
 	fill_inode(b, node, &(struct inode_spec){ .ino = ino, .pino = ZF2FS_ROOT_INO,
 		   .name = b->aliases[d], .mode = ZF2FS_S_IFREG | 0700, .links = 1,
 		   .uid = b->o->root_uid, .gid = b->o->root_gid, .flags = ZF2FS_DEVICE_ALIAS_FL,
@@ -486,7 +489,7 @@ static int write_alias_inode(struct builder *b, unsigned d, uint32_t ino)
 	zf2fs_set(in->i_ext.fofs, 0);
 	zf2fs_set(in->i_ext.blk, (uint32_t)b->lay->dev_start_blk[d]);
 	zf2fs_set(in->i_ext.len, (uint32_t)len);
-	zf2fs_set(node->footer.next_blkaddr, log_next_blkaddr(b, ZF2FS_LOG_COLD_NODE));
+	zf2fs_set(node->footer.next_blkaddr, log_next_blkaddr(b, log));
 	if (b->features & ZF2FS_FEAT_INODE_CHKSUM)
 		zf2fs_set(in->i_inode_checksum, zf2fs_inode_checksum(b->csum_seed, node));
 	err = vol_write(b, node_addr, node);
