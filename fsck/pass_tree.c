@@ -689,6 +689,59 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	return check_summary(ctx, blkaddr, owner, ofs_in_node, false);
 }
 
+/* ---- device aliasing ------------------------------------------------------------------ */
+/* The device (1 or more) whose whole block range is [@blk, @blk + @len): 0 for none.  The
+ * superblock's device list gives the ranges as Linux computes them (device 0 starts at
+ * block 0 and carries segment 0's offset). */
+static unsigned alias_device(const struct fsck_ctx *ctx, uint32_t blk, uint32_t len)
+{
+	uint64_t start = 0, end = 0;
+
+	for (unsigned i = 0; i < ZF2FS_MAX_DEVICES; i++) {
+		uint32_t segs = (uint32_t)zf2fs_get(ctx->sb->devs[i].total_segments);
+
+		if (!segs)
+			break;
+		start = i ? end + 1 : 0;
+		end = start + (uint64_t)segs * ZF2FS_BLOCKS_PER_SEG - 1 +
+		      (i ? 0 : zf2fs_get(ctx->sb->segment0_blkaddr));
+		if (i && len && start == blk && end == (uint64_t)blk + len - 1)
+			return i;
+	}
+	return 0;
+}
+
+/* A device alias file (the device_alias feature, mkfs.f2fs -c DEV@ALIAS) owns every block
+ * of its device through its extent, without a block map and without summary entries: claim
+ * them, count them for i_blocks and take the extent as agreeing.  An extent that matches
+ * no device but the first is left to the extent and i_blocks checks. */
+static void claim_alias_extent(struct inode_walk *w, const struct zf2fs_inode *in)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct problem_ctx p = { .ino = w->ino };
+
+	if (!(ctx->vi->features & ZF2FS_FEAT_DEVICE_ALIAS) ||
+	    !((uint32_t)zf2fs_get(in->i_flags) & ZF2FS_DEVICE_ALIAS_FL) ||
+	    w->ext_fofs || !alias_device(ctx, w->ext_blk, w->ext_len))
+		return;
+	for (uint32_t i = 0; i < w->ext_len; i++) {
+		uint32_t blk = w->ext_blk + i;
+
+		if (!blk_in_main(ctx, blk))
+			return;
+		if (!claim_block(ctx, blk, false)) {
+			/* the volume is never written (the library refuses device_alias
+			 * volumes): the report is what there is */
+			p.blkaddr = blk;
+			p.num2 = summary_owner(ctx, blk);
+			(void)fix_problem(ctx, PR_4_BLOCK_DUP, &p);
+			continue;
+		}
+		w->counted++;
+		w->ext_hits++;
+	}
+}
+
 static bool mode_known(uint32_t mode)
 {
 	return zf2fs_mode_to_ftype(mode) != ZF2FS_FT_UNKNOWN;
@@ -1524,6 +1577,7 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	free(dcopy);
 	if (err < 0)
 		return err;
+	claim_alias_extent(&w, in);
 	/* the kernel refuses an inode whose extent leaves the main area, and reads a
 	 * regular file's blocks inside the extent from it, not from the block map: every
 	 * block of it must be the block map's (a dropped extent is rebuilt by reads) */

@@ -28,6 +28,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/load.h"
 #include "zf2fs-internal/device.h"
+#include "zf2fs-internal/format.h"
 #include "helper.h"
 #include "mkfs.h"
 
@@ -84,10 +85,24 @@ static void print_summary(const struct mkfs_cli *c, const struct zf2fs_layout *l
 		l->segment0_blkaddr, l->main_blkaddr, l->section_count);
 	if (l->note[0])
 		fprintf(f, "Info: %s\n", l->note);
+	for (unsigned i = 1; i < l->ndevs; i++) {
+		const char *base;
+
+		if (!c->aliases[i])
+			continue;
+		fprintf(f, "Info: device aliasing: /%s covers %s (blocks %" PRIu64 "-%" PRIu64
+			")\n", c->aliases[i], c->paths[i], l->dev_start_blk[i], l->dev_end_blk[i]);
+		/* Linux looks the alias up by the last component of the device path the
+		 * superblock records, and keeps new pinned files off a device it finds */
+		base = strrchr(c->paths[i], '/');
+		base = base ? base + 1 : c->paths[i];
+		if (strcmp(base, c->aliases[i]))
+			fprintf(f, "Info: Linux marks %s aliased (no new pinned file goes there) "
+				"when it finds /%s, not /%s\n", c->paths[i], base, c->aliases[i]);
+	}
 	fprintf(f, "Info: Overprovision ratio = %.3f%%\n", l->overprovision);
 	fprintf(f, "Info: Overprovision segments = %u (GC reserved = %u)\n", l->ovp_segments,
 		l->rsvd_segments);
-	(void)c;
 }
 
 /* --root-dir: the tree goes in through the library's loader, as sload.f2fs -P puts it
@@ -150,6 +165,32 @@ static void log_to_stderr(void *arg, enum zf2fs_msg_kind kind, const char *msg)
 		kind == ZF2FS_MSG_WARNING ? "WARNING: " : "", msg);
 }
 
+/* Two device arguments naming one file or block device would put two parts of the volume
+ * on the same blocks (an alias of the first device among them, which Linux refuses).
+ * Paths stat(2) cannot read are left to the open that reports them. */
+static int check_distinct(const struct mkfs_cli *c)
+{
+	struct stat st[ZF2FS_MAX_DEVICES];
+	bool ok[ZF2FS_MAX_DEVICES];
+
+	for (unsigned i = 0; i < c->ndevs; i++) {
+		ok[i] = stat(c->paths[i], &st[i]) == 0;
+		for (unsigned j = 0; ok[i] && j < i; j++) {
+			bool same = S_ISBLK(st[i].st_mode) ?
+				    S_ISBLK(st[j].st_mode) && st[i].st_rdev == st[j].st_rdev :
+				    st[i].st_dev == st[j].st_dev && st[i].st_ino == st[j].st_ino;
+
+			if (ok[j] && same) {
+				fprintf(stderr, PROG ": %s and %s are the same %s: each device "
+					"can be given once\n", c->paths[j], c->paths[i],
+					S_ISBLK(st[i].st_mode) ? "device" : "file");
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Format c->paths (then copy --root-dir in).  Returns the exit status. */
 static int format_volume(struct mkfs_cli *c)
 {
@@ -171,20 +212,25 @@ static int format_volume(struct mkfs_cli *c)
 	}
 
 	/* Everything that can refuse the target happens before the first write. */
+	if (check_distinct(c))
+		return 1;
 	for (unsigned i = 0; i < c->ndevs; i++) {
 		err = zf2fs_path_is_mounted(c->paths[i]);
 		if (err > 0) {
 			fprintf(stderr, PROG ": %s is mounted: refusing to format it\n", c->paths[i]);
 			goto out;
 		}
-		err = zf2fs_dev_open(c->paths[i], ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &log, &devs[i]);
+		/* an aliased device is neither written nor discarded: its content stays, as
+		 * the alias file's */
+		err = zf2fs_dev_open(c->paths[i], c->aliases[i] ? ZF2FS_DEV_EXCL :
+				     ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &log, &devs[i]);
 		if (err) {
 			fprintf(stderr, PROG ": %s: while opening %s%s\n",
 				err == -ENOTBLK ? "not a regular file or block device" : strerror(-err),
 				c->paths[i], err == -EBUSY ? " (in use or mounted)" : "");
 			goto out;
 		}
-		if (!c->force) {
+		if (!c->force && !c->aliases[i]) {
 			err = zf2fs_dev_probe_existing(devs[i], type, sizeof(type));
 			if (err > 0) {
 				fprintf(stderr, PROG ": %s contains %s %s %s: use -f to overwrite it\n",
@@ -208,6 +254,9 @@ static int format_volume(struct mkfs_cli *c)
 	}
 
 	err = zf2fs_layout_compute(geom, c->ndevs, &c->mk.layout, &lay, why, sizeof(why));
+	if (!err)
+		err = zf2fs_layout_alias(&lay, &c->mk.layout, c->aliased ? c->aliases : NULL, why,
+					 sizeof(why));
 	if (err) {
 		fprintf(stderr, PROG ": %s\n", why);
 		goto out;
@@ -233,7 +282,8 @@ static int format_volume(struct mkfs_cli *c)
 	}
 	if (!c->quiet)
 		print_summary(c, &lay, info);
-	err = zf2fs_mkfs_write(devs, &lay, &c->mk, &log);
+	err = zf2fs_mkfs_write_aliased(devs, &lay, &c->mk, c->aliased ? c->aliases : NULL,
+				       &log);
 	if (err) {
 		fprintf(stderr, PROG ": %s: while formatting %s\n", strerror(-err), c->paths[0]);
 		goto out;

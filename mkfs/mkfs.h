@@ -15,6 +15,8 @@
 
 struct mkfs_cli {
 	const char *paths[ZF2FS_MAX_DEVICES];
+	const char *aliases[ZF2FS_MAX_DEVICES];  /* -c DEV@ALIAS: the alias file's name */
+	bool aliased;               /* some device has an alias */
 	unsigned ndevs;
 	uint64_t sectors;           /* [sectors]: size limit in units of wanted_sector */
 	bool have_sectors;

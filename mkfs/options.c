@@ -7,9 +7,9 @@
  * next word whatever it is (systemd-repart runs "-g -f", which names a default set "-f"),
  * -t, -d and -a read a leading number and take a word as 0 ("-t nodiscard" is libblockdev's
  * way to turn discard off), -o reads a leading decimal and 0 lets mkfs choose, -S takes a
- * size in bytes.  Our own additions are long options.  Values that cannot make a volume
- * (a block size other than 4096, device aliasing) are refused by name before anything is
- * opened.
+ * size in bytes, -c DEV@ALIAS splits at the first '@'.  Our own additions are long
+ * options.  Values that cannot make a volume (a block size other than 4096) are refused by
+ * name before anything is opened.
  */
 #include "config.h"
 #include <getopt.h>
@@ -38,7 +38,8 @@ static void usage(FILE *f)
 "\n"
 "  -a 0|1            heap-based allocation (accepted and ignored, as f2fs-tools does)\n"
 "  -b size           block size: 4096 (16384 is not supported yet)\n"
-"  -c device         add a device (repeat for up to 7 more)\n"
+"  -c device[@alias] add a device (repeat for up to 7 more); with @alias, the\n"
+"                    file /alias covers the whole device (device aliasing)\n"
 "  -C enc[:flags]    casefolding: utf8; flags strict, hashonly (or nostrict, nohashonly)\n"
 "  -d level          debug level\n"
 "  -e ext[,ext]      extra cold file extensions\n"
@@ -79,13 +80,34 @@ static long lead_long(const char *s)
 	return strtol(s, NULL, 10);
 }
 
-static void add_device(struct mkfs_cli *c, const char *path)
+/* -c DEV[@ALIAS]: ALIAS names a file in the root directory, one path component. */
+static void add_device(struct mkfs_cli *c, char *arg)
 {
+	char *at = strchr(arg, '@');
+
 	if (c->ndevs >= ZF2FS_MAX_DEVICES)
 		die_usage("too many devices (at most %d)", ZF2FS_MAX_DEVICES);
-	if (strchr(path, '@'))
-		die_usage("device aliasing (-c %s) is not supported yet", path);
-	c->paths[c->ndevs++] = path;
+	if (at) {
+		const char *alias = at + 1;
+
+		if (at == arg)
+			die_usage("no device before '@' in -c %s", arg);
+		if (!*alias)
+			die_usage("no alias file name after '@' in -c %s", arg);
+		if (strchr(alias, '/') || !strcmp(alias, ".") || !strcmp(alias, ".."))
+			die_usage("invalid alias file name '%s' in -c %s (one name in the root "
+				  "directory: no '/', not . or ..)", alias, arg);
+		if (strlen(alias) > ZF2FS_NAME_LEN)
+			die_usage("alias file name in -c %s is longer than %d bytes", arg,
+				  ZF2FS_NAME_LEN);
+		for (unsigned i = 1; i < c->ndevs; i++)
+			if (c->aliases[i] && !strcmp(c->aliases[i], alias))
+				die_usage("alias file name '%s' given twice", alias);
+		*at = '\0';
+		c->aliases[c->ndevs] = alias;
+		c->aliased = true;
+	}
+	c->paths[c->ndevs++] = arg;
 }
 
 /* -C utf8[:flag[,flag]...]: a flag list where "noFLAG" clears FLAG. */
@@ -147,8 +169,7 @@ static void parse_features(struct mkfs_cli *c, const char *list)
 					       "not set\n");
 			} else if (!strcmp(word, "blkzoned") || !strcmp(word, "device_alias")) {
 				die_usage("feature '%s' cannot be set with -O (%s)", word,
-					  word[0] == 'b' ? "use -m" : "f2fs-tools sets it with "
-					  "-c DEV@ALIAS, which zf2fs-tools does not have");
+					  word[0] == 'b' ? "use -m" : "use -c DEV@ALIAS");
 			} else if (zf2fs_features_parse(word, &c->mk.layout.features, bad,
 							sizeof(bad))) {
 				die_usage("unknown feature '%s'", bad);
@@ -352,6 +373,16 @@ void mkfs_parse_args(struct mkfs_cli *c, int argc, char **argv)
 		die_usage("%s", "--create-file needs the size as [sectors]");
 	if (c->create_file && c->ndevs > 1)
 		die_usage("%s", "--create-file works on a single image file");
+	if (c->aliased && (c->mk.layout.features & ZF2FS_FEAT_LOST_FOUND))
+		for (unsigned i = 1; i < c->ndevs; i++)
+			if (c->aliases[i] && !strcmp(c->aliases[i], "lost+found"))
+				die_usage("%s", "alias file name 'lost+found' is taken by the "
+					  "lost_found feature's directory");
+	if (c->aliased && c->root_dir)
+		die_usage("%s", "--root-dir cannot fill a volume with aliased devices (the library "
+			  "writes no device_alias volume)");
+	if (c->aliased && c->mk.layout.zoned)
+		die_usage("%s", "device aliasing is not supported with -m");
 	if (c->mk.layout.zoned && (c->mk.layout.segs_per_sec || c->mk.layout.secs_per_zone))
 		fprintf(stderr, PROG ": -s and -z are ignored with -m (a section is a zone)\n");
 }

@@ -28,4 +28,24 @@ ZF2FS_EXPORT uint32_t zf2fs_super_areas_segments(const struct zf2fs_super *sb);
 ZF2FS_EXPORT bool zf2fs_inode_reseal(struct zf2fs_node *n, uint32_t nid, uint32_t features,
 				     uint32_t seed);
 
+/* Device aliasing (mkfs.f2fs -c DEV@ALIAS, Linux 6.13 and later): @aliases holds one entry
+ * per device of @lay, the name of the file in the root directory that covers the device's
+ * whole part of the main area, or NULL for a device that is not aliased (@aliases NULL:
+ * none is).  Adjusts a layout from zf2fs_layout_compute: the logs move off the aliased
+ * devices and the free segment count leaves out the aliased segments.  Returns 0, -EINVAL
+ * when a device cannot be aliased (the first one, a zoned one, any with -m), -ENOSPC when
+ * too little remains for the logs or the aliased blocks exceed the user blocks; @why gets
+ * the reason. */
+ZF2FS_EXPORT int zf2fs_layout_alias(struct zf2fs_layout *lay, const struct zf2fs_layout_opts *o,
+				    const char *const *aliases, char *why, size_t whylen);
+
+/* zf2fs_mkfs_write with aliased devices (@aliases as for zf2fs_layout_alias, which must
+ * have adjusted @lay): sets the device_alias feature, writes one pinned alias inode per
+ * aliased device with a root dentry, marks the aliased segments fully valid in SIT, and
+ * neither discards nor writes the aliased devices. */
+ZF2FS_EXPORT int zf2fs_mkfs_write_aliased(struct zf2fs_dev **devs, const struct zf2fs_layout *lay,
+					  const struct zf2fs_mkfs_opts *opts,
+					  const char *const *aliases,
+					  const struct zf2fs_log *log);
+
 #endif /* ZF2FS_INTERNAL_FORMAT_H */

@@ -22,6 +22,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "format/why_p.h"
+#include "zf2fs-internal/format.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
 
@@ -526,5 +527,93 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 			lay->cur_seg[t] = t == ZF2FS_LOG_HOT_NODE ? last : 0;
 	}
+	return 0;
+}
+
+/* ---- device aliasing ------------------------------------------------------------------ */
+/* Is main-area segment @seg on a device that @aliases names? */
+static bool seg_aliased(const struct zf2fs_layout *lay, const char *const *aliases,
+			uint32_t seg)
+{
+	uint64_t blk = lay->main_blkaddr + (uint64_t)seg * BPS;
+
+	for (unsigned i = 1; i < lay->ndevs; i++)
+		if (aliases[i] && blk >= lay->dev_start_blk[i] && blk <= lay->dev_end_blk[i])
+			return true;
+	return false;
+}
+
+/* The logs in the first zones that no aliased device holds, in place_logs' order; a
+ * read-only volume's node log in the last such zone. */
+static void place_logs_aliased(struct zf2fs_layout *lay, const char *const *aliases, bool ro)
+{
+	static const int order[ZF2FS_NR_CURSEG] = {
+		ZF2FS_LOG_HOT_NODE, ZF2FS_LOG_WARM_NODE, ZF2FS_LOG_COLD_NODE,
+		ZF2FS_LOG_HOT_DATA, ZF2FS_LOG_WARM_DATA, ZF2FS_LOG_COLD_DATA,
+	};
+	uint32_t zones = lay->segment_count_main / lay->segs_per_zone;
+	int n = 0;
+
+	if (ro) {
+		uint32_t z = zones;
+
+		while (z-- > 0 && seg_aliased(lay, aliases, z * lay->segs_per_zone))
+			;
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
+			lay->cur_seg[t] = 0;
+		lay->cur_seg[ZF2FS_LOG_HOT_NODE] = z * lay->segs_per_zone +
+						   (lay->secs_per_zone - 1) * lay->segs_per_sec;
+		return;
+	}
+	for (uint32_t z = 0; z < zones && n < ZF2FS_NR_CURSEG; z++)
+		if (!seg_aliased(lay, aliases, z * lay->segs_per_zone))
+			lay->cur_seg[order[n++]] = z * lay->segs_per_zone;
+}
+
+int zf2fs_layout_alias(struct zf2fs_layout *lay, const struct zf2fs_layout_opts *o,
+		       const char *const *aliases, char *why, size_t whylen)
+{
+	bool ro = o->features & ZF2FS_FEAT_RO;
+	uint32_t alias_segs = 0, logs = ro ? 2 : ZF2FS_NR_CURSEG;
+	unsigned n = 0;
+
+	if (!aliases)
+		return 0;
+	for (unsigned i = 0; i < lay->ndevs; i++)
+		if (aliases[i])
+			n++;
+	if (!n)
+		return 0;
+	if (aliases[0])
+		return zf2fs_set_why(why, whylen, -EINVAL, "the first device holds the metadata "
+				     "and cannot be aliased (Linux refuses an alias of it)");
+	if (lay->zoned)
+		return zf2fs_set_why(why, whylen, -EINVAL, "device aliasing is not supported "
+				     "on a zoned volume (-m)");
+	for (unsigned i = 1; i < lay->ndevs; i++) {
+		if (!aliases[i])
+			continue;
+		if (lay->dev_model[i] != ZF2FS_ZONED_NONE)
+			return zf2fs_set_why(why, whylen, -EINVAL, "device %u is zoned: Linux "
+					     "refuses an alias of a zoned device", i);
+		if (lay->dev_start_blk[i] < lay->main_blkaddr || !lay->dev_segments[i])
+			return zf2fs_set_why(why, whylen, -EINVAL, "device %u has no segment of "
+					     "its own in the main area to alias", i);
+		alias_segs += lay->dev_segments[i];
+	}
+	if ((lay->segment_count_main - alias_segs) / lay->segs_per_zone <= logs)
+		return zf2fs_set_why(why, whylen, -ENOSPC, "%u zones outside the aliased "
+				     "devices: more than %u are needed for the logs",
+				     (lay->segment_count_main - alias_segs) / lay->segs_per_zone,
+				     logs);
+	if ((uint64_t)alias_segs * BPS > lay->user_block_count)
+		return zf2fs_set_why(why, whylen, -ENOSPC, "the aliased devices hold %llu "
+				     "blocks, more than the %llu user blocks of the volume",
+				     (unsigned long long)alias_segs * BPS,
+				     (unsigned long long)lay->user_block_count);
+	place_logs_aliased(lay, aliases, ro);
+	/* Linux counts a segment free when SIT gives it no valid block: never an aliased
+	 * one */
+	lay->free_segments -= alias_segs;
 	return 0;
 }

@@ -12,6 +12,11 @@
  * The six logs start empty except hot node (the directory inodes) and hot data (their
  * dentry blocks).  Their SIT entries travel in the SIT journal of the compacted data
  * summary; node summaries are stored in the checkpoint pack (clean unmount state).
+ *
+ * An aliased device (zf2fs_mkfs_write_aliased) is neither discarded nor written: its
+ * segments are fully valid cold data in SIT, with zeroed summaries (no owner), and a
+ * pinned file in the root directory, its inode in the cold node log, covers them through
+ * its extent.
  */
 #include "config.h"
 #include <errno.h>
@@ -25,6 +30,7 @@
 #include "zf2fs/quota.h"
 #include "zf2fs-internal/volume.h"
 #include "zf2fs-internal/quota.h"
+#include "zf2fs-internal/format.h"
 #include "device/device_p.h"
 #include "write/cp_write_p.h"
 #include "format/layout_p.h"
@@ -49,7 +55,9 @@ struct builder {
 	bool trimmed;
 	uint32_t blkoff[ZF2FS_NR_CURSEG];
 	struct zf2fs_summary sums[ZF2FS_NR_CURSEG][MAX_LOG_BLOCKS];
-	struct nat_item nat[8];
+	struct nat_item nat[16];
+	const char *const *aliases;  /* per device, NULL: not aliased (or no array) */
+	uint64_t alias_blocks;
 	unsigned nnat;
 	uint32_t next_nid;
 	uint32_t valid_nodes, valid_inodes;
@@ -324,9 +332,15 @@ struct dir_spec {
 	uint32_t uid, gid;
 };
 
-/* Write a directory inode with one dentry block holding "." and "..", plus @child. */
-static int write_dir(struct builder *b, const struct dir_spec *ds, const char *child,
-		     uint32_t child_ino)
+struct dir_child {
+	const char *name;
+	uint32_t ino;
+	uint8_t type;
+};
+
+/* Write a directory inode with one dentry block holding "." and "..", plus @kids. */
+static int write_dir(struct builder *b, const struct dir_spec *ds, const struct dir_child *kids,
+		     unsigned nkids)
 {
 	struct zf2fs_node *node = calloc(1, ZF2FS_BLKSIZE);
 	struct zf2fs_dentry_block *dent = calloc(1, ZF2FS_BLKSIZE);
@@ -341,8 +355,16 @@ static int write_dir(struct builder *b, const struct dir_spec *ds, const char *c
 
 	dentry_add(dent, &slot, ".", ds->ino, ZF2FS_FT_DIR);
 	dentry_add(dent, &slot, "..", ds->pino, ZF2FS_FT_DIR);
-	if (child)
-		dentry_add(dent, &slot, child, child_ino, ZF2FS_FT_DIR);
+	for (unsigned i = 0; i < nkids; i++) {
+		if (slot + zf2fs_dentry_slots((uint32_t)strlen(kids[i].name)) >
+		    ZF2FS_DENTRY_PER_BLOCK) {
+			zf2fs_logf(b->log, ZF2FS_MSG_ERROR, 0, "the names in the root directory "
+				   "do not fit its one dentry block (\"%s\")", kids[i].name);
+			err = -ENAMETOOLONG;
+			goto out;
+		}
+		dentry_add(dent, &slot, kids[i].name, kids[i].ino, kids[i].type);
+	}
 
 	zf2fs_set(node->i.i_current_depth, 1);
 	fill_inode(b, node, &(struct inode_spec){ .ino = ds->ino, .pino = ds->pino,
@@ -363,10 +385,16 @@ out:
 }
 
 /* ---- quota files ------------------------------------------------------------------------ */
-/* Quota file @q (ino @ino) charging each directory of @dirs one inode and its dentry
- * block, as the kernel would have; its blocks follow in the hot data log. */
+/* What one inode mkfs writes is charged in quota: one inode and its data blocks. */
+struct charge {
+	uint32_t uid, gid;
+	uint64_t blocks;
+};
+
+/* Quota file @q (ino @ino) charging each of @use, as the kernel would have; its blocks
+ * follow in the hot data log. */
 static int write_quota_file(struct builder *b, int q, uint32_t ino,
-			    const struct dir_spec *dirs, unsigned ndirs)
+			    const struct charge *use, unsigned nuse)
 {
 	struct zf2fs_dquot dq[2] = { 0 };
 	struct zf2fs_quota_file qf = { .bgrace = ZF2FS_QUOTA_GRACE, .igrace = ZF2FS_QUOTA_GRACE,
@@ -379,9 +407,9 @@ static int write_quota_file(struct builder *b, int q, uint32_t ino,
 
 	if (!node || !blk)
 		goto out;
-	for (unsigned i = 0; i < ndirs; i++) {
-		uint32_t id = q == ZF2FS_QUOTA_USR ? dirs[i].uid :
-			      q == ZF2FS_QUOTA_GRP ? dirs[i].gid : 0;   /* default project */
+	for (unsigned i = 0; i < nuse; i++) {
+		uint32_t id = q == ZF2FS_QUOTA_USR ? use[i].uid :
+			      q == ZF2FS_QUOTA_GRP ? use[i].gid : 0;   /* default project */
 		size_t k = 0;
 
 		while (k < qf.n && dq[k].id != id)
@@ -389,7 +417,7 @@ static int write_quota_file(struct builder *b, int q, uint32_t ino,
 		if (k == qf.n)
 			dq[qf.n++].id = id;
 		dq[k].curinodes++;
-		dq[k].curspace += ZF2FS_BLKSIZE;
+		dq[k].curspace += use[i].blocks * ZF2FS_BLKSIZE;
 	}
 	err = zf2fs_quota_build(q, &qf, &content, &len);
 	if (err)
@@ -427,8 +455,97 @@ out:
 	return err;
 }
 
-/* The root, then the quota files, then lost+found: mkfs.f2fs's order of inode numbers and
- * blocks, so that both tools' volumes look alike. */
+/* ---- aliased devices ------------------------------------------------------------------ */
+/* Device @d's segments in the main area: [*ret_first, *ret_first + return value). */
+static uint32_t alias_segments(const struct builder *b, unsigned d, uint32_t *ret_first)
+{
+	*ret_first = (uint32_t)((b->lay->dev_start_blk[d] - b->lay->main_blkaddr) / BPS);
+	return b->lay->dev_segments[d];
+}
+
+/* The alias file of device @d: a pinned regular file whose extent covers every block of
+ * the device (fofs 0), in the cold node log (a read-only volume's one node log); no data
+ * block and no node below it. */
+static int write_alias_inode(struct builder *b, unsigned d, uint32_t ino)
+{
+	struct zf2fs_node *node = calloc(1, ZF2FS_BLKSIZE);
+	struct zf2fs_inode *in;
+	uint32_t first, nsegs = alias_segments(b, d, &first), node_addr;
+	uint64_t len = (uint64_t)nsegs * BPS;
+	/* a read-only volume's unused logs all sit on segment 0, its data log's */
+	int log = b->features & ZF2FS_FEAT_RO ? ZF2FS_LOG_HOT_NODE : ZF2FS_LOG_COLD_NODE;
+	int err;
+
+	if (!node)
+		return -ENOMEM;
+	in = &node->i;
+	node_addr = log_alloc(b, log, ino, 0);
+	fill_inode(b, node, &(struct inode_spec){ .ino = ino, .pino = ZF2FS_ROOT_INO,
+		   .name = b->aliases[d], .mode = ZF2FS_S_IFREG | 0700, .links = 1,
+		   .uid = b->o->root_uid, .gid = b->o->root_gid, .flags = ZF2FS_DEVICE_ALIAS_FL,
+		   .size = len * ZF2FS_BLKSIZE });
+	zf2fs_set(in->i_blocks, len + 1);
+	in->i_inline |= ZF2FS_PIN_FILE;
+	zf2fs_set(in->i_ext.fofs, 0);
+	zf2fs_set(in->i_ext.blk, (uint32_t)b->lay->dev_start_blk[d]);
+	zf2fs_set(in->i_ext.len, (uint32_t)len);
+	zf2fs_set(node->footer.next_blkaddr, log_next_blkaddr(b, log));
+	if (b->features & ZF2FS_FEAT_INODE_CHKSUM)
+		zf2fs_set(in->i_inode_checksum, zf2fs_inode_checksum(b->csum_seed, node));
+	err = vol_write(b, node_addr, node);
+	if (!err) {
+		b->nat[b->nnat++] = (struct nat_item){ ino, ino, node_addr };
+		b->valid_nodes++;
+		b->valid_inodes++;
+	}
+	free(node);
+	return err;
+}
+
+/* Every aliased segment fully valid cold data in the live SIT copy, and its summary block
+ * zeroed: the blocks belong to the alias file through its extent, and no summary names
+ * an owner. */
+static int mark_aliased_segments(struct builder *b)
+{
+	const struct zf2fs_layout *lay = b->lay;
+	struct zf2fs_sit_block *sb = calloc(1, ZF2FS_BLKSIZE);
+	uint32_t cur = UINT32_MAX;   /* the SIT block in @sb */
+	int err = 0;
+
+	if (!sb)
+		return -ENOMEM;
+	for (unsigned d = 1; d < lay->ndevs && !err; d++) {
+		uint32_t first, n;
+
+		if (!b->aliases[d])
+			continue;
+		n = alias_segments(b, d, &first);
+		b->alias_blocks += (uint64_t)n * BPS;
+		if (lay->segment_count_ssa)   /* a read-only volume has no SSA */
+			err = vol_zero(b, lay->ssa_blkaddr + first, n);
+		for (uint32_t seg = first; seg < first + n && !err; seg++) {
+			struct zf2fs_sit_entry *e;
+
+			if (seg / ZF2FS_SIT_PER_BLOCK != cur) {
+				if (cur != UINT32_MAX)
+					err = vol_write(b, lay->sit_blkaddr + cur, sb);
+				cur = (uint32_t)(seg / ZF2FS_SIT_PER_BLOCK);
+				memset(sb, 0, ZF2FS_BLKSIZE);
+			}
+			e = &sb->entries[seg % ZF2FS_SIT_PER_BLOCK];
+			memset(e->valid_map, 0xFF, sizeof(e->valid_map));
+			zf2fs_sit_set_vblocks(e, ZF2FS_LOG_COLD_DATA, BPS);
+		}
+	}
+	if (!err && cur != UINT32_MAX)
+		err = vol_write(b, lay->sit_blkaddr + cur, sb);
+	free(sb);
+	return err;
+}
+
+/* The root (with a dentry per alias file), then the quota files, then lost+found, then
+ * the alias files: mkfs.f2fs's order of inode numbers and blocks, so that both tools'
+ * volumes look alike. */
 static int write_root(struct builder *b)
 {
 	bool lpf = b->features & ZF2FS_FEAT_LOST_FOUND;
@@ -439,14 +556,37 @@ static int write_root(struct builder *b)
 		{ .ino = lpf_ino, .pino = ZF2FS_ROOT_INO, .name = "lost+found",
 		  .mode = ZF2FS_S_IFDIR | 0700, .links = 2, .uid = b->o->root_uid, .gid = b->o->root_gid },
 	};
-	int err = write_dir(b, &dirs[0], lpf ? "lost+found" : NULL, lpf_ino);
+	struct dir_child kids[1 + ZF2FS_MAX_DEVICES];
+	struct charge use[2 + ZF2FS_MAX_DEVICES];
+	uint32_t alias_ino[ZF2FS_MAX_DEVICES] = { 0 };
+	unsigned nkids = 0, nuse = 0;
+	int err;
 
+	if (lpf)
+		kids[nkids++] = (struct dir_child){ "lost+found", lpf_ino, ZF2FS_FT_DIR };
+	for (unsigned i = 0; i < 2; i++)
+		if (i == 0 || lpf)
+			use[nuse++] = (struct charge){ dirs[i].uid, dirs[i].gid, 1 };
+	for (unsigned d = 1; b->aliases && d < b->lay->ndevs; d++) {
+		uint32_t first;
+
+		if (!b->aliases[d])
+			continue;
+		alias_ino[d] = b->next_nid++;
+		kids[nkids++] = (struct dir_child){ b->aliases[d], alias_ino[d], ZF2FS_FT_REG_FILE };
+		use[nuse++] = (struct charge){ b->o->root_uid, b->o->root_gid,
+					       alias_segments(b, d, &first) * (uint64_t)BPS };
+	}
+	err = write_dir(b, &dirs[0], kids, nkids);
 	for (int q = 0; !err && q < ZF2FS_MAX_QUOTAS; q++)
 		if (zf2fs_get(b->sb.qf_ino[q]))
-			err = write_quota_file(b, q, (uint32_t)zf2fs_get(b->sb.qf_ino[q]), dirs,
-					       lpf ? 2 : 1);
+			err = write_quota_file(b, q, (uint32_t)zf2fs_get(b->sb.qf_ino[q]), use,
+					       nuse);
 	if (!err && lpf)
 		err = write_dir(b, &dirs[1], NULL, 0);
+	for (unsigned d = 1; !err && d < b->lay->ndevs; d++)
+		if (alias_ino[d])
+			err = write_alias_inode(b, d, alias_ino[d]);
 	return err;
 }
 
@@ -528,6 +668,7 @@ static void build_cp(const struct builder *b, struct zf2fs_checkpoint *cp, uint6
 
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 		valid += b->blkoff[t];
+	valid += b->alias_blocks;
 	zf2fs_set(cp->checkpoint_ver, ver);
 	zf2fs_set(cp->user_block_count, lay->user_block_count);
 	zf2fs_set(cp->valid_block_count, valid);
@@ -626,6 +767,13 @@ static int discard_devices(struct builder *b)
 		struct zf2fs_dev *d = b->devs[i];
 		int err;
 
+		if (b->aliases && b->aliases[i]) {
+			/* its content is what the alias file holds */
+			zf2fs_logf(b->log, ZF2FS_MSG_INFO, 2, "not discarding %s: aliased as /%s",
+				   zf2fs_dev_path(d), b->aliases[i]);
+			continue;
+		}
+
 		if (b->lay->dev_model[i] == ZF2FS_ZONED_HM) {
 			err = zf2fs_dev_reset_zones(d);
 			if (err)
@@ -702,6 +850,13 @@ static int write_supers(const struct builder *b)
 ZF2FS_EXPORT int zf2fs_mkfs_write(struct zf2fs_dev **devs, const struct zf2fs_layout *lay,
 				  const struct zf2fs_mkfs_opts *o, const struct zf2fs_log *log)
 {
+	return zf2fs_mkfs_write_aliased(devs, lay, o, NULL, log);
+}
+
+ZF2FS_EXPORT int zf2fs_mkfs_write_aliased(struct zf2fs_dev **devs, const struct zf2fs_layout *lay,
+					  const struct zf2fs_mkfs_opts *o,
+					  const char *const *aliases, const struct zf2fs_log *log)
+{
 	struct builder *b = calloc(1, sizeof(*b));
 	int err;
 
@@ -712,6 +867,11 @@ ZF2FS_EXPORT int zf2fs_mkfs_write(struct zf2fs_dev **devs, const struct zf2fs_la
 	b->o = o;
 	b->log = log;
 	b->features = o->layout.features | (lay->zoned ? ZF2FS_FEAT_BLKZONED : 0);
+	for (unsigned i = 1; aliases && i < lay->ndevs; i++)
+		if (aliases[i]) {
+			b->aliases = aliases;
+			b->features |= ZF2FS_FEAT_DEVICE_ALIAS;
+		}
 	b->next_nid = ZF2FS_ROOT_INO + 1;
 	b->csum_seed = zf2fs_checksum_seed(o->uuid);
 	/* Odd and below 2^31, so that pack 2 can carry the version just below it. */
@@ -734,6 +894,8 @@ ZF2FS_EXPORT int zf2fs_mkfs_write(struct zf2fs_dev **devs, const struct zf2fs_la
 				err = zf2fs_dev_reset_zones(devs[i]);
 	if (!err)
 		err = zero_metadata(b);
+	if (!err && b->aliases)
+		err = mark_aliased_segments(b);
 	if (!err)
 		err = write_root(b);
 	if (!err)

@@ -40,6 +40,9 @@ NEW_BITS_TESTS = tests/images/mkfs_new_bits.sh tests/images/fsck_linear_lookup.s
 	tests/images/dump_new_bits.sh
 TESTS += $(NEW_BITS_TESTS)
 EXTRA_DIST += $(NEW_BITS_TESTS)
+# device aliasing: mkfs.f2fs -c DEV@ALIAS, checked by fsck and dump.f2fs
+TESTS += tests/images/mkfs_alias.sh
+EXTRA_DIST += tests/images/mkfs_alias.sh
 # The field-fuzz group: a quick subset here; bench/fuzz-fields.sh runs the whole matrix.
 TESTS += tests/images/fuzz_fields.sh tests/images/inject.sh
 EXTRA_DIST += tests/images/fuzz_fields.sh tests/images/inject.sh tests/images/fuzz_fields_lib.sh \

@@ -122,7 +122,7 @@ check_refusal "-b 16384 is not supported yet" 16 "block size 16384.*not supporte
 	-q -f -b 16384 "$VICTIM"
 check_refusal "-b 1000 is not a power of 2" 16 "block size.*1000.*power of 2" "$VICTIM" -- \
 	-q -f -b 1000 "$VICTIM"
-check_refusal "device aliasing is not supported yet" 16 "alias.*not supported" "$VICTIM" -- \
+check_refusal "aliasing the first device (given twice) is refused" 1 "same file" "$VICTIM" -- \
 	-q -f -c "$VICTIM@x" "$VICTIM"
 check_refusal "-S without a size" 16 "sparse.*size" "$VICTIM" -- -q -f -S abc "$VICTIM"
 check_refusal "[sectors] with two devices" 16 "sectors.*device" "$VICTIM" -- \
