@@ -510,7 +510,7 @@ static int refuse_unwritable(struct zf2fs_vol *vol)
 	if (!writing || zf2fs_super_writable(&vol->sb, why, sizeof(why)))
 		return 0;
 	zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s: the volume has %s, which this version of "
-		   "zf2fs-tools does not know: it is only read, never written",
+		   "zf2fs-tools does not write: it is only read, never written",
 		   zf2fs_dev_path(vol->dev[0]), why);
 	return -ZF2FS_EUNWRITABLE;
 }

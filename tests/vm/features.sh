@@ -11,7 +11,8 @@ VARIANTS='attrs|-O extra_attr,inode_checksum,sb_checksum,flexible_inline_xattr,i
 quota|-O quota|
 compress|-O extra_attr,compression|compress_extension=txt,compress_algorithm=zstd
 seg2|-s 2|
-seg4zone2|-s 4 -z 2|'
+seg4zone2|-s 4 -z 2|
+hashonly|-O extra_attr,casefold -C utf8:hashonly|'
 
 attached=
 skipped=
@@ -63,6 +64,15 @@ for v in $variants; do
 		done
 		[ "$(zf2fs_knob "$dev" compr_new_inode)" -gt 0 ] || zfail "$name: no compressed inode"
 		[ "$(zf2fs_knob "$dev" compr_saved_block)" -gt 0 ] || zfail "$name: compression saved nothing"
+	fi
+	if [ "$name" = hashonly ]; then
+		# the kernel reads the casefolding flags mkfs wrote (Linux 6.16 and later
+		# show them in sysfs; 0x2: no linear lookup)
+		k=/sys/fs/f2fs/$(zdisk "$name" | sed 's|^/dev/||')/encoding_flags
+		if [ -f "$k" ]; then
+			[ "$(cat "$k")" = 2 ] || zfail "$name: the kernel's encoding_flags are $(cat "$k"), not 2"
+			echo "info: $name: the kernel's encoding_flags are 2 (hashonly)"
+		fi
 	fi
 	zwork manifest "/mnt/$name/tree" "/tmp/$name.manifest"
 	zumount "/mnt/$name"

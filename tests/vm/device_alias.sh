@@ -1,0 +1,73 @@
+#!/bin/sh
+# device_alias.sh - device aliasing (Linux 6.13 and later) made by our mkfs, judged by
+# Linux: in the guest, mkfs.f2fs -c /dev/vdb@vdb /dev/vda makes /dev/vdb part of the volume
+# and a pinned file "vdb" in the root that covers it.  Linux mounts the volume; the file
+# has the device's size, reads the device's bytes and its writes reach the device; a
+# truncation is refused; a varied tree written beside it survives a remount and foreground
+# GC, which never moves the alias's blocks; our fsck finds the volume clean before and
+# after (Debian's 1.15 does not know the feature and is not asked).
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
+
+vm_setup device_alias "mkfs -c DEV@ALIAS: Linux mounts the volume and reads and writes the device through its file"
+[ "$VM_GC_KERNEL" = 6.1 ] && vm_skip "device aliasing needs Linux 6.13 or later (run with ZF2FS_VM_KERNEL=newest)"
+vm_all_tools
+vm_disk main 512M
+vm_disk alias 64M
+
+vm_guest <<'EOF'
+# ourfsck DEV: our fsck, read-only, clean
+ourfsck() {
+	fsck.f2fs -f -n "$1" >/tmp/ofsck.log 2>&1 || { cat /tmp/ofsck.log; zfail "our fsck: problems on $1"; }
+	echo "info: our fsck clean on $1: $(tail -n 1 /tmp/ofsck.log)"
+}
+a=$(zdisk main)
+b=$(zdisk alias)
+name=${b#/dev/}
+step "mkfs -c $b@$name $a"
+# a pattern on the device before mkfs: the alias file must read it, mkfs must not touch it
+dd if=/dev/urandom of=/tmp/pat bs=1M count=1 2>/dev/null
+dd if=/tmp/pat of="$b" bs=1M seek=8 conv=notrunc 2>/dev/null
+sync
+mkfs.f2fs -f -c "$b@$name" "$a" >/tmp/mkfs.log 2>&1 || { cat /tmp/mkfs.log; zfail "mkfs"; }
+ourfsck "$a"
+zmount main /mnt/a
+fl=/sys/fs/f2fs/${a#/dev/}/feature_list/device_alias
+[ "$(cat "$fl" 2>/dev/null)" = supported ] || zfail "the kernel does not see device_alias on the volume ($fl)"
+f=/mnt/a/$name
+[ -f "$f" ] || zfail "no alias file $f"
+size=$(stat -c %s "$f")
+dev=$(blockdev --getsize64 "$b")
+[ "$size" -gt 0 ] && [ "$size" -le "$dev" ] || zfail "alias file size $size, device $dev bytes"
+echo "info: alias file $f: $size bytes of the device's $dev"
+# the file reads the device's bytes, and writes through it reach the device
+[ "$(dd if="$f" bs=1M skip=8 count=1 2>/dev/null | md5sum)" = "$(md5sum </tmp/pat)" ] ||
+	zfail "the alias file does not read the device's bytes"
+dd if=/dev/urandom of=/tmp/pat2 bs=1M count=1 2>/dev/null
+dd if=/tmp/pat2 of="$f" bs=1M seek=16 conv=notrunc,fsync 2>/dev/null || zfail "writing through the alias file"
+echo 1 >/proc/sys/vm/drop_caches
+[ "$(dd if="$b" bs=1M skip=16 count=1 iflag=direct 2>/dev/null | md5sum)" = "$(md5sum </tmp/pat2)" ] ||
+	zfail "a write through the alias file did not reach the device"
+echo "info: the alias file reads and writes the device"
+if truncate -s 4096 "$f" 2>/tmp/trunc.err; then
+	zfail "truncating the alias file was allowed"
+fi
+echo "info: truncation refused: $(cat /tmp/trunc.err)"
+step "a tree beside it, foreground GC, remount"
+zwork tree /mnt/a/tree
+zwork manifest /mnt/a/tree /tmp/tree.manifest
+rm -rf /mnt/a/tree/big* 2>/dev/null || true
+sync
+zwork gc /mnt/a 1 8 || true
+zwork manifest /mnt/a/tree /tmp/tree2.manifest
+zumount /mnt/a
+zdrop_caches
+zmount main /mnt/a
+zwork verify /mnt/a/tree /tmp/tree2.manifest
+[ "$(dd if="$f" bs=1M skip=16 count=1 2>/dev/null | md5sum)" = "$(md5sum </tmp/pat2)" ] ||
+	zfail "the alias file lost the device's bytes after GC and a remount"
+[ "$(stat -c %s "$f")" = "$size" ] || zfail "the alias file changed size"
+zumount /mnt/a
+ourfsck "$a"
+EOF
+vm_boot
+vm_finish
