@@ -290,6 +290,11 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_INLINE_XATTR_FLAG_LOST 0x040036
 #define PR_4_VERITY_SIZE_BAD      0x040037
 #define PR_4_INLINE_XATTR_SIZE_MOVED 0x040038
+#define PR_4_COMPR_ALGO_BAD       0x040039
+#define PR_4_COMPR_LEVEL_BAD      0x04003A
+#define PR_4_COMPR_INHERIT_BAD    0x04003B
+#define PR_4_DEVICE_ALIAS_STRAY   0x04003C
+#define PR_4_DEVICE_ALIAS_UNPINNED 0x04003D
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
