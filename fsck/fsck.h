@@ -295,6 +295,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_COMPR_INHERIT_BAD    0x04003B
 #define PR_4_DEVICE_ALIAS_STRAY   0x04003C
 #define PR_4_DEVICE_ALIAS_UNPINNED 0x04003D
+#define PR_4_ACL_BAD              0x04003E
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -423,6 +424,10 @@ uint16_t peer_extra_isize(struct fsck_ctx *ctx);
  * pointing at it; the caller changes both.  NULL when out of memory. */
 struct zf2fs_node *inode_fix_copy(struct fsck_ctx *ctx, uint32_t ino,
 				  const struct zf2fs_node **node, struct zf2fs_node **copy);
+
+/* pass_acl.c: remove the ACL xattrs Linux cannot parse from the list of inode @ino, read
+ * from @inode (its xattr node left out when found unusable); 0 or a negative errno. */
+int check_acls(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *inode);
 
 /* pass_dentry_restore.c: 1 with *@ret_blk set when a valid hot data block nobody owns
  * yet has a summary naming slot @ofs of node @nid; 0 when none; negative errno. */

@@ -1503,7 +1503,10 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	}
 	if (xview)
 		check_enc_verity(ctx, ino, xview, ref);
+	err = xview ? check_acls(ctx, ino, xview) : 0;
 	free(xcopy);
+	if (err < 0)
+		return err;
 	w.ext_fofs = (uint32_t)zf2fs_get(in->i_ext.fofs);
 	w.ext_blk = (uint32_t)zf2fs_get(in->i_ext.blk);
 	w.ext_len = (uint32_t)zf2fs_get(in->i_ext.len);

@@ -195,6 +195,10 @@ static const struct problem_def problems[] = {
 	{ PR_4_DEVICE_ALIAS_UNPINNED, "inode %i: i_flags 0x%N hold the device-alias flag, but "
 	  "the file is not pinned, and Linux refuses the inode for it (it makes an alias file "
 	  "pinned and never unpins one): pin it again", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_ACL_BAD, "inode %i: its POSIX ACL (xattr name index %M: 2 access, 3 default) of "
+	  "%N bytes is one Linux cannot parse (%S), and Linux fails what it reads it for (access "
+	  "by anyone but the owner; files made in a directory with a default ACL): the ACL goes, "
+	  "and the mode bits give the file's permissions", PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has a name the kernel cannot "
