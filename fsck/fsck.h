@@ -296,6 +296,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_DEVICE_ALIAS_STRAY   0x04003C
 #define PR_4_DEVICE_ALIAS_UNPINNED 0x04003D
 #define PR_4_ACL_BAD              0x04003E
+#define PR_4_INLINE_POST_READ     0x04003F
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002

@@ -456,6 +456,63 @@ static int check_device_alias(struct fsck_ctx *ctx, uint32_t ino, const struct z
 	return 0;
 }
 
+/*
+ * Inline data on a regular file Linux reads through a post-read step (encrypted, or with
+ * fs-verity): Linux never gives such a file inline data (it makes an encrypted file so
+ * from the start, and converts a file's inline data before it enables verity), and
+ * refuses the inode when it has no blocks (f2fs_sanity_check_inline_data).  Only a file
+ * whose encryption context or verity location is there (the mark is right) is taken: its
+ * inline flag goes, and the inline area, bytes Linux never wrote, is zeroed, as the block
+ * pointers it becomes must be.
+ */
+static int check_post_read_inline(struct fsck_ctx *ctx, uint32_t ino,
+				  const struct zf2fs_node **nodep, struct zf2fs_node **copyp)
+{
+	const struct zf2fs_inode *in = &(*nodep)->i;
+	uint64_t blocks = zf2fs_get(in->i_blocks);
+	uint32_t xnid = (uint32_t)zf2fs_get(in->i_xattr_nid);
+	struct problem_ctx p = { .ino = ino };
+	struct zf2fs_inode_geom g;
+	struct zf2fs_node *n;
+	uint8_t v[64];
+	size_t vlen;
+	uint32_t nonzero = 0;
+
+	if (zf2fs_inode_type(in) != ZF2FS_S_IFREG || !(in->i_inline & ZF2FS_INLINE_DATA) ||
+	    !(in->i_advise & (ZF2FS_ADVISE_ENCRYPT | ZF2FS_ADVISE_VERITY)) ||
+	    (blocks && blocks - 1 > (xnid ? 1u : 0u)) ||
+	    zf2fs_inode_geometry(in, ctx->vi->features, &g))
+		return 0;
+	for (uint32_t k = 0; k < ZF2FS_NIDS_PER_INODE; k++)
+		if (zf2fs_get(in->i_nid[k]))
+			return 0;
+	if (in->i_advise & ZF2FS_ADVISE_ENCRYPT) {
+		p.str = "encrypted";
+		if (zf2fs_vol_get_xattr(ctx->vol, *nodep, ZF2FS_XATTR_INDEX_ENCRYPTION, "c", v,
+					sizeof(v), &vlen))
+			return 0;
+	} else {
+		p.str = "an fs-verity file";
+		if (zf2fs_vol_get_xattr(ctx->vol, *nodep, ZF2FS_XATTR_INDEX_VERITY, "v", v,
+					sizeof(v), &vlen))
+			return 0;
+	}
+	for (uint32_t k = 0; k < g.addrs; k++)
+		nonzero += zf2fs_get(in->i_addr[g.extra_words + k]) != 0;
+	p.num = zf2fs_get(in->i_size);
+	p.num2 = nonzero;
+	if (!fix_problem(ctx, PR_4_INLINE_POST_READ, &p))
+		return 0;
+	n = inode_fix_copy(ctx, ino, nodep, copyp);
+	if (!n)
+		return -ENOMEM;
+	for (struct zf2fs_node *t = n; t; t = t == n ? *copyp : NULL) {
+		t->i.i_inline &= (uint8_t)~(ZF2FS_INLINE_DATA | ZF2FS_DATA_EXIST);
+		memset(&t->i.i_addr[g.extra_words], 0, 4 * (size_t)g.addrs);
+	}
+	return 0;
+}
+
 /* After the file type and the inline flags are settled. */
 int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node **nodep,
 		       struct zf2fs_node **copyp)
@@ -505,6 +562,8 @@ int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_no
 		}
 	}
 	err = check_device_alias(ctx, ino, &node, &copy);
+	if (!err)
+		err = check_post_read_inline(ctx, ino, &node, &copy);
 	if (err)
 		goto out;
 	/* the inline xattr flag lost: the kernel reads the inline xattr area only with it,

@@ -199,6 +199,10 @@ static const struct problem_def problems[] = {
 	  "%N bytes is one Linux cannot parse (%S), and Linux fails what it reads it for (access "
 	  "by anyone but the owner; files made in a directory with a default ACL): the ACL goes, "
 	  "and the mode bits give the file's permissions", PROMPT_REMOVE, 0 },
+	{ PR_4_INLINE_POST_READ, "regular file %i (size %N) is %S and flagged as holding inline "
+	  "data, which Linux never gives such a file, and refuses it for without blocks: the "
+	  "flag goes, and its inline area (%M nonzero words, none written by Linux) is zeroed",
+	  PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has a name the kernel cannot "
