@@ -357,6 +357,10 @@ static int check_compress_fields(struct fsck_ctx *ctx, uint32_t ino,
 		else if (in->i_log_cluster_size >= COMPR_LOG_MIN &&
 			 in->i_log_cluster_size <= COMPR_LOG_MAX)
 			r = compress_algorithm_found(ctx, *nodep, &alg);
+		else
+			snprintf(why, sizeof(why), "its cluster size 2^%u is out of range, so its "
+				 "clusters are not tried: %s (%u), Linux's default",
+				 in->i_log_cluster_size, zf2fs_compress_name(alg), alg);
 		if (r == -ENOMEM)
 			return r;
 		if (r == 1)
