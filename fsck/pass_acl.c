@@ -137,7 +137,8 @@ static int remove_entry(struct fsck_ctx *ctx, uint32_t ino, uint8_t *buf, uint32
 	if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g))
 		return -ZF2FS_EFSCORRUPTED;
 	if (inl)
-		memcpy((uint8_t *)n->i.i_addr + 4 * (ZF2FS_ADDRS_PER_INODE - g.xattr_words), buf, inl);
+		memcpy((uint8_t *)n->i.i_addr + 4 * (ZF2FS_ADDRS_PER_INODE - g.xattr_words), buf,
+		       inl);
 	xnid = (uint32_t)zf2fs_get(n->i.i_xattr_nid);
 	if (len > inl && xnid) {
 		x = repair_node(ctx, xnid);

@@ -266,7 +266,8 @@ static bool probe_decodes(struct fsck_ctx *ctx, const struct compr_probe *pr, ui
 			return false;
 		for (uint32_t b = 0; b < nb; b++)
 			if (!blk_in_main(ctx, pr->addr[c][b]) ||
-			    zf2fs_vol_read_block(ctx->vol, pr->addr[c][b], in + (size_t)b * ZF2FS_BLKSIZE))
+			    zf2fs_vol_read_block(ctx->vol, pr->addr[c][b],
+						 in + (size_t)b * ZF2FS_BLKSIZE))
 				return false;
 		if (zf2fs_decompress_cluster(alg, (uint8_t)pr->log, in, nb, out))
 			return false;
@@ -367,9 +368,10 @@ static int check_compress_fields(struct fsck_ctx *ctx, uint32_t ino,
 			snprintf(why, sizeof(why), "its compressed clusters decompress with %s "
 				 "(%u), which it gets", zf2fs_compress_name(alg), alg);
 		else if (r < 0)
-			snprintf(why, sizeof(why), "no algorithm this build has decompresses its "
-				 "compressed clusters: %s (%u), Linux's default, lets Linux open the "
-				 "file and read its other clusters", zf2fs_compress_name(alg), alg);
+			snprintf(why, sizeof(why), "no algorithm this build has decompresses "
+				 "its compressed clusters: %s (%u), Linux's default, lets Linux "
+				 "open the file and read its other clusters",
+				 zf2fs_compress_name(alg), alg);
 		p.num = in->i_compress_algorithm;
 		p.num2 = alg;
 		p.str = why;
