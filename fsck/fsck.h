@@ -293,6 +293,13 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_INLINE_XATTR_FLAG_LOST 0x040036
 #define PR_4_VERITY_SIZE_BAD      0x040037
 #define PR_4_INLINE_XATTR_SIZE_MOVED 0x040038
+#define PR_4_COMPR_ALGO_BAD       0x040039
+#define PR_4_COMPR_LEVEL_BAD      0x04003A
+#define PR_4_COMPR_INHERIT_BAD    0x04003B
+#define PR_4_DEVICE_ALIAS_STRAY   0x04003C
+#define PR_4_DEVICE_ALIAS_UNPINNED 0x04003D
+#define PR_4_ACL_BAD              0x04003E
+#define PR_4_INLINE_POST_READ     0x04003F
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -421,6 +428,10 @@ uint16_t peer_extra_isize(struct fsck_ctx *ctx);
  * pointing at it; the caller changes both.  NULL when out of memory. */
 struct zf2fs_node *inode_fix_copy(struct fsck_ctx *ctx, uint32_t ino,
 				  const struct zf2fs_node **node, struct zf2fs_node **copy);
+
+/* pass_acl.c: remove the ACL xattrs Linux cannot parse from the list of inode @ino, read
+ * from @inode (its xattr node left out when found unusable); 0 or a negative errno. */
+int check_acls(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *inode);
 
 /* pass_dentry_restore.c: 1 with *@ret_blk set when a valid hot data block nobody owns
  * yet has a summary naming slot @ofs of node @nid; 0 when none; negative errno. */

@@ -2,7 +2,9 @@
 /*
  * pass_fields.c - pass 4: inode fields the kernel reads at iget that no file type or
  * block map decides: the extra attribute flag and its size, the inline data-exists bit,
- * i_flags the volume's features rule out, a regular file's i_gc_failures.
+ * i_flags the volume's features rule out, the device-alias flag, a compressed inode's
+ * algorithm, level and cluster size (Linux's sanity_check_compress_inode), a regular
+ * file's i_gc_failures.
  *
  * Called by check_inode (pass_tree.c) on the inode as read, or on its copy with the
  * repairs made so far; a repair changes both the queued inode and that copy, which the
@@ -14,8 +16,27 @@
 #include <string.h>
 
 #include "fsck.h"
+#include "zf2fs/compress.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/compress.h"
 #include "zf2fs-internal/volume.h"
+
+/* Linux's device aliasing (6.13): an inode flag and the superblock feature it needs */
+#ifndef ZF2FS_DEVICE_ALIAS_FL
+#define ZF2FS_DEVICE_ALIAS_FL 0x80000000u
+#endif
+#ifndef ZF2FS_FEAT_DEVICE_ALIAS
+#define ZF2FS_FEAT_DEVICE_ALIAS 0x8000u
+#endif
+
+/* What Linux gives an inode it compresses unless mounted otherwise: lz4, clusters of
+ * 2^2 blocks, the algorithm's default level. */
+#define COMPR_DEFAULT_ALG ZF2FS_COMPRESS_LZ4
+#define COMPR_DEFAULT_LOG 2
+#define COMPR_LOG_MIN     2
+#define COMPR_LOG_MAX     8
+#define COMPR_LEVEL_SHIFT 8       /* i_compress_flag: the level above its flag bits */
+#define COMPR_PROBE       4       /* compressed clusters an unknown algorithm is sought in */
 
 
 bool inode_xattr_size_ok(const struct fsck_ctx *ctx, const struct zf2fs_inode *in)
@@ -153,13 +174,15 @@ static int check_compression(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	    zf2fs_inode_type(in) != ZF2FS_S_IFREG ||
 	    (in->i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY)) ||
 	    !(in->i_inline & ZF2FS_EXTRA_ATTR) ||
-	    zf2fs_get(in->i_extra_isize) < ZF2FS_EXTRA_ISIZE_MAX || in->i_compress_algorithm > 3)
+	    zf2fs_get(in->i_extra_isize) < ZF2FS_EXTRA_ISIZE_MAX)
 		return 0;
 	zf2fs_inode_cluster_markers(in, ctx->vi->features, &markers, &log);
 	if (!markers || log < 2)
 		return 0;
+	/* (the flag comes back only with an algorithm the kernel knows; with the flag set,
+	 * an unknown one is check_compress_fields' to replace) */
 	if (!(flags & ZF2FS_COMPR_FL) && in->i_log_cluster_size >= 2 &&
-	    in->i_log_cluster_size <= log) {
+	    in->i_log_cluster_size <= log && zf2fs_compress_name(in->i_compress_algorithm)) {
 		p.num = markers;
 		p.num2 = 1u << log;
 		if (!fix_problem(ctx, PR_4_COMPR_FLAG_LOST, &p))
@@ -180,6 +203,318 @@ static int check_compression(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 			return -ENOMEM;
 		n->i.i_log_cluster_size = (uint8_t)log;
 		(*copyp)->i.i_log_cluster_size = (uint8_t)log;
+	}
+	return 0;
+}
+
+/* The levels Linux accepts for @alg (sanity_check_compress_inode, with every codec
+ * built in, as Debian's kernels have them): none for lzo and lzo-rle, lz4's
+ * high-compression levels 3 to 12, zstd's up to 22; 0 is each one's default. */
+static bool compress_level_ok(uint8_t alg, unsigned level)
+{
+	switch (alg) {
+	case ZF2FS_COMPRESS_LZ4:
+		return !level || (level >= 3 && level <= 12);
+	case ZF2FS_COMPRESS_ZSTD:
+		return level <= 22;
+	default:
+		return !level;
+	}
+}
+
+/* The first compressed clusters of a file: the addresses of their data blocks. */
+struct compr_probe {
+	uint32_t log, n;
+	uint64_t cluster[COMPR_PROBE];
+	uint32_t blocks[COMPR_PROBE];
+	uint32_t addr[COMPR_PROBE][1u << COMPR_LOG_MAX];
+	bool open;                    /* the last cluster found is still being collected */
+};
+
+#define PROBE_FULL 1
+
+static int probe_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner, uint32_t ofs)
+{
+	struct compr_probe *pr = arg;
+	uint64_t c = fofs >> pr->log;
+	uint32_t k = (uint32_t)(fofs & ((1u << pr->log) - 1));
+
+	(void)owner;
+	(void)ofs;
+	if (pr->open && c != pr->cluster[pr->n - 1])
+		pr->open = false;
+	if (!pr->open && pr->n == COMPR_PROBE)
+		return PROBE_FULL;
+	if (!k && blkaddr == ZF2FS_COMPRESS_ADDR) {
+		pr->cluster[pr->n] = c;
+		pr->blocks[pr->n++] = 0;
+		pr->open = true;
+	} else if (pr->open && k == pr->blocks[pr->n - 1] + 1 && blkaddr != ZF2FS_NEW_ADDR) {
+		pr->addr[pr->n - 1][pr->blocks[pr->n - 1]++] = blkaddr;
+	}
+	return 0;
+}
+
+/* Whether every probed cluster decompresses with @alg. */
+static bool probe_decodes(struct fsck_ctx *ctx, const struct compr_probe *pr, uint8_t alg,
+			  uint8_t *in, uint8_t *out)
+{
+	for (uint32_t c = 0; c < pr->n; c++) {
+		uint32_t nb = pr->blocks[c];
+
+		if (!nb)
+			return false;
+		for (uint32_t b = 0; b < nb; b++)
+			if (!blk_in_main(ctx, pr->addr[c][b]) ||
+			    zf2fs_vol_read_block(ctx->vol, pr->addr[c][b],
+						 in + (size_t)b * ZF2FS_BLKSIZE))
+				return false;
+		if (zf2fs_decompress_cluster(alg, (uint8_t)pr->log, in, nb, out))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The algorithm the compressed clusters of regular file @node decompress with, tried on
+ * its first few: 1 with *@ret_alg set, 0 when it has no compressed cluster, -ENOENT when
+ * no algorithm this build has decompresses them, -ENOMEM.  lzo and lzo-rle streams read
+ * alike; Linux's lzo-rle ones begin with the bytes 17, 1, which an lzo stream never does.
+ */
+static int compress_algorithm_found(struct fsck_ctx *ctx, const struct zf2fs_node *node,
+				    uint8_t *ret_alg)
+{
+	static const uint8_t order[] = { ZF2FS_COMPRESS_LZ4, ZF2FS_COMPRESS_ZSTD,
+					 ZF2FS_COMPRESS_LZO };
+	const struct zf2fs_walk_ops ops = { .data = probe_data };
+	struct compr_probe *pr = calloc(1, sizeof(*pr));
+	uint8_t *in = NULL, *out = NULL;
+	int r = -ENOMEM;
+
+	if (!pr)
+		return -ENOMEM;
+	pr->log = node->i.i_log_cluster_size;
+	in = malloc((size_t)ZF2FS_BLKSIZE << pr->log);
+	out = malloc((size_t)ZF2FS_BLKSIZE << pr->log);
+	if (!in || !out)
+		goto out;
+	r = zf2fs_file_walk(ctx->vol, node, &ops, pr);
+	if (r < 0)
+		goto out;
+	r = 0;
+	if (!pr->n)
+		goto out;
+	r = -ENOENT;
+	for (size_t a = 0; a < sizeof(order); a++) {
+		if (!probe_decodes(ctx, pr, order[a], in, out))
+			continue;
+		*ret_alg = order[a];
+		if (order[a] == ZF2FS_COMPRESS_LZO && in[ZF2FS_COMPRESS_HEADER] == 17 &&
+		    in[ZF2FS_COMPRESS_HEADER + 1] == 1)
+			*ret_alg = ZF2FS_COMPRESS_LZORLE;
+		r = 1;
+		break;
+	}
+out:
+	free(pr);
+	free(in);
+	free(out);
+	return r;
+}
+
+/*
+ * The fields Linux checks on an inode flagged compressed whose extra attributes reach
+ * i_compress_flag, and refuses the inode for (sanity_check_compress_inode): a known
+ * algorithm, a cluster size of 2^2 to 2^8 blocks, a level the algorithm has, and
+ * i_compr_blocks within i_blocks.  A regular file's cluster size and i_compr_blocks are
+ * settled by its markers (check_compression, and the count after the walk); here the
+ * algorithm its clusters decompress with, the default level, and for any other inode
+ * (a directory passes the fields on to the files made in it) Linux's defaults.
+ */
+static int check_compress_fields(struct fsck_ctx *ctx, uint32_t ino,
+				 const struct zf2fs_node **nodep, struct zf2fs_node **copyp)
+{
+	const struct zf2fs_inode *in = &(*nodep)->i;
+	bool regular = zf2fs_inode_type(in) == ZF2FS_S_IFREG;
+	struct problem_ctx p = { .ino = ino };
+	struct zf2fs_node *n;
+	char why[200];
+
+	if (!(ctx->vi->features & ZF2FS_FEAT_COMPRESSION) ||
+	    !(zf2fs_get(in->i_flags) & ZF2FS_COMPR_FL) || !(in->i_inline & ZF2FS_EXTRA_ATTR) ||
+	    zf2fs_get(in->i_extra_isize) < ZF2FS_EXTRA_ISIZE_MAX)
+		return 0;
+	if (!zf2fs_compress_name(in->i_compress_algorithm)) {
+		uint8_t alg = COMPR_DEFAULT_ALG;
+		int r = 0;
+
+		snprintf(why, sizeof(why), "it holds no compressed cluster: %s (%u), Linux's "
+			 "default, which only decides how new writes compress",
+			 zf2fs_compress_name(alg), alg);
+		if (!regular)
+			snprintf(why, sizeof(why), "it is not a regular file (a directory passes "
+				 "the algorithm on to the files made in it): %s (%u), Linux's "
+				 "default", zf2fs_compress_name(alg), alg);
+		else if (in->i_log_cluster_size >= COMPR_LOG_MIN &&
+			 in->i_log_cluster_size <= COMPR_LOG_MAX)
+			r = compress_algorithm_found(ctx, *nodep, &alg);
+		else
+			snprintf(why, sizeof(why), "its cluster size 2^%u is out of range, so its "
+				 "clusters are not tried: %s (%u), Linux's default",
+				 in->i_log_cluster_size, zf2fs_compress_name(alg), alg);
+		if (r == -ENOMEM)
+			return r;
+		if (r == 1)
+			snprintf(why, sizeof(why), "its compressed clusters decompress with %s "
+				 "(%u), which it gets", zf2fs_compress_name(alg), alg);
+		else if (r < 0)
+			snprintf(why, sizeof(why), "no algorithm this build has decompresses "
+				 "its compressed clusters: %s (%u), Linux's default, lets Linux "
+				 "open the file and read its other clusters",
+				 zf2fs_compress_name(alg), alg);
+		p.num = in->i_compress_algorithm;
+		p.num2 = alg;
+		p.str = why;
+		if (fix_problem(ctx, PR_4_COMPR_ALGO_BAD, &p)) {
+			n = inode_fix_copy(ctx, ino, nodep, copyp);
+			if (!n)
+				return -ENOMEM;
+			n->i.i_compress_algorithm = alg;
+			(*copyp)->i.i_compress_algorithm = alg;
+			in = &(*nodep)->i;
+		}
+	}
+	if (zf2fs_compress_name(in->i_compress_algorithm) &&
+	    !compress_level_ok(in->i_compress_algorithm,
+			       (unsigned)zf2fs_get(in->i_compress_flag) >> COMPR_LEVEL_SHIFT)) {
+		uint16_t flag = (uint16_t)zf2fs_get(in->i_compress_flag);
+
+		p.num = flag >> COMPR_LEVEL_SHIFT;
+		p.str = zf2fs_compress_name(in->i_compress_algorithm);
+		if (fix_problem(ctx, PR_4_COMPR_LEVEL_BAD, &p)) {
+			flag &= (1u << COMPR_LEVEL_SHIFT) - 1;
+			n = inode_fix_copy(ctx, ino, nodep, copyp);
+			if (!n)
+				return -ENOMEM;
+			zf2fs_set(n->i.i_compress_flag, flag);
+			zf2fs_set((*copyp)->i.i_compress_flag, flag);
+			in = &(*nodep)->i;
+		}
+	}
+	if (!regular && (in->i_log_cluster_size < COMPR_LOG_MIN ||
+			 in->i_log_cluster_size > COMPR_LOG_MAX ||
+			 zf2fs_get(in->i_compr_blocks) > zf2fs_get(in->i_blocks))) {
+		p.num = in->i_log_cluster_size;
+		p.num2 = zf2fs_get(in->i_compr_blocks);
+		p.str = NULL;
+		if (fix_problem(ctx, PR_4_COMPR_INHERIT_BAD, &p)) {
+			n = inode_fix_copy(ctx, ino, nodep, copyp);
+			if (!n)
+				return -ENOMEM;
+			if (in->i_log_cluster_size < COMPR_LOG_MIN ||
+			    in->i_log_cluster_size > COMPR_LOG_MAX) {
+				n->i.i_log_cluster_size = COMPR_DEFAULT_LOG;
+				(*copyp)->i.i_log_cluster_size = COMPR_DEFAULT_LOG;
+			}
+			if (zf2fs_get(in->i_compr_blocks) > zf2fs_get(in->i_blocks)) {
+				zf2fs_set(n->i.i_compr_blocks, 0);
+				zf2fs_set((*copyp)->i.i_compr_blocks, 0);
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The device-alias flag: Linux refuses an inode with it on a volume without the
+ * device_alias feature, and one that is not pinned (an alias file is made pinned and
+ * Linux refuses to unpin it).  Without the feature the flag is what is wrong (the file's
+ * blocks are the ones its block map names, which the walk checks as any file's); with
+ * it, the lost pin comes back.
+ */
+static int check_device_alias(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node **nodep,
+			      struct zf2fs_node **copyp)
+{
+	const struct zf2fs_inode *in = &(*nodep)->i;
+	uint32_t flags = (uint32_t)zf2fs_get(in->i_flags);
+	struct problem_ctx p = { .ino = ino, .num = flags };
+	struct zf2fs_node *n;
+
+	if (!(flags & ZF2FS_DEVICE_ALIAS_FL))
+		return 0;
+	if (!(ctx->vi->features & ZF2FS_FEAT_DEVICE_ALIAS)) {
+		if (!fix_problem(ctx, PR_4_DEVICE_ALIAS_STRAY, &p))
+			return 0;
+		n = inode_fix_copy(ctx, ino, nodep, copyp);
+		if (!n)
+			return -ENOMEM;
+		zf2fs_set(n->i.i_flags, flags & ~ZF2FS_DEVICE_ALIAS_FL);
+		zf2fs_set((*copyp)->i.i_flags, flags & ~ZF2FS_DEVICE_ALIAS_FL);
+	} else if (!(in->i_inline & ZF2FS_PIN_FILE)) {
+		if (!fix_problem(ctx, PR_4_DEVICE_ALIAS_UNPINNED, &p))
+			return 0;
+		n = inode_fix_copy(ctx, ino, nodep, copyp);
+		if (!n)
+			return -ENOMEM;
+		n->i.i_inline |= ZF2FS_PIN_FILE;
+		(*copyp)->i.i_inline |= ZF2FS_PIN_FILE;
+	}
+	return 0;
+}
+
+/*
+ * Inline data on a regular file Linux reads through a post-read step (encrypted, or with
+ * fs-verity): Linux never gives such a file inline data (it makes an encrypted file so
+ * from the start, and converts a file's inline data before it enables verity), and
+ * refuses the inode when it has no blocks (f2fs_sanity_check_inline_data).  Only a file
+ * whose encryption context or verity location is there (the mark is right) is taken: its
+ * inline flag goes, and the inline area, bytes Linux never wrote, is zeroed, as the block
+ * pointers it becomes must be.
+ */
+static int check_post_read_inline(struct fsck_ctx *ctx, uint32_t ino,
+				  const struct zf2fs_node **nodep, struct zf2fs_node **copyp)
+{
+	const struct zf2fs_inode *in = &(*nodep)->i;
+	uint64_t blocks = zf2fs_get(in->i_blocks);
+	uint32_t xnid = (uint32_t)zf2fs_get(in->i_xattr_nid);
+	struct problem_ctx p = { .ino = ino };
+	struct zf2fs_inode_geom g;
+	struct zf2fs_node *n;
+	uint8_t v[64];
+	size_t vlen;
+	uint32_t nonzero = 0;
+
+	if (zf2fs_inode_type(in) != ZF2FS_S_IFREG || !(in->i_inline & ZF2FS_INLINE_DATA) ||
+	    !(in->i_advise & (ZF2FS_ADVISE_ENCRYPT | ZF2FS_ADVISE_VERITY)) ||
+	    (blocks && blocks - 1 > (xnid ? 1u : 0u)) ||
+	    zf2fs_inode_geometry(in, ctx->vi->features, &g))
+		return 0;
+	for (uint32_t k = 0; k < ZF2FS_NIDS_PER_INODE; k++)
+		if (zf2fs_get(in->i_nid[k]))
+			return 0;
+	if (in->i_advise & ZF2FS_ADVISE_ENCRYPT) {
+		p.str = "encrypted";
+		if (zf2fs_vol_get_xattr(ctx->vol, *nodep, ZF2FS_XATTR_INDEX_ENCRYPTION, "c", v,
+					sizeof(v), &vlen))
+			return 0;
+	} else {
+		p.str = "an fs-verity file";
+		if (zf2fs_vol_get_xattr(ctx->vol, *nodep, ZF2FS_XATTR_INDEX_VERITY, "v", v,
+					sizeof(v), &vlen))
+			return 0;
+	}
+	for (uint32_t k = 0; k < g.addrs; k++)
+		nonzero += zf2fs_get(in->i_addr[g.extra_words + k]) != 0;
+	p.num = zf2fs_get(in->i_size);
+	p.num2 = nonzero;
+	if (!fix_problem(ctx, PR_4_INLINE_POST_READ, &p))
+		return 0;
+	n = inode_fix_copy(ctx, ino, nodep, copyp);
+	if (!n)
+		return -ENOMEM;
+	for (struct zf2fs_node *t = n; t; t = t == n ? *copyp : NULL) {
+		t->i.i_inline &= (uint8_t)~(ZF2FS_INLINE_DATA | ZF2FS_DATA_EXIST);
+		memset(&t->i.i_addr[g.extra_words], 0, 4 * (size_t)g.addrs);
 	}
 	return 0;
 }
@@ -232,6 +567,11 @@ int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_no
 			zf2fs_set(copy->i.i_flags, flags & ~bad);
 		}
 	}
+	err = check_device_alias(ctx, ino, &node, &copy);
+	if (!err)
+		err = check_post_read_inline(ctx, ino, &node, &copy);
+	if (err)
+		goto out;
 	/* the inline xattr flag lost: the kernel reads the inline xattr area only with it,
 	 * so every xattr there (an encryption context, a verity location, ACLs) would be
 	 * gone.  The area still begins with the xattr list's magic, which only a list the
@@ -283,6 +623,8 @@ int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_no
 		}
 	}
 	err = check_compression(ctx, ino, &node, &copy);
+	if (!err)
+		err = check_compress_fields(ctx, ino, &node, &copy);
 	if (err)
 		goto out;
 	/* a regular file keeps its count of failed moves of a pinned file where a directory

@@ -768,7 +768,13 @@ static bool check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 	x = malloc(ZF2FS_BLKSIZE);
 	if (!x)
 		return false;
-	err = zf2fs_vol_read_node(ctx->vol, xnid, x, &addr, why, sizeof(why));
+	/* Linux refuses the inode for an xattr nid that is its own (sanity_check_inode) */
+	if (xnid == w->ino) {
+		snprintf(why, sizeof(why), "it is the inode's own nid");
+		err = -ZF2FS_EFSCORRUPTED;
+	} else {
+		err = zf2fs_vol_read_node(ctx->vol, xnid, x, &addr, why, sizeof(why));
+	}
 	if (!err && zf2fs_get(x->footer.ino) != w->ino) {
 		snprintf(why, sizeof(why), "it belongs to inode %llu",
 			 (unsigned long long)zf2fs_get(x->footer.ino));
@@ -1274,7 +1280,7 @@ static void check_recovery_name(struct fsck_ctx *ctx, uint32_t ino, const struct
 }
 
 /* With flexible inline xattrs, an inode flagged as having inline xattrs needs a size the
- * kernel accepts (sanity_check_inode: from a header and an entry up to 443 words). */
+ * kernel accepts (sanity_check_inode: from a header's 6 words up to 903 words). */
 /*
  * Check one inode and its blocks; @hint is the file type its directory entry gives
  * (ZF2FS_FT_UNKNOWN when no entry led here).  Returns 0, or 1 when the inode is unusable
@@ -1550,7 +1556,10 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	}
 	if (xview)
 		check_enc_verity(ctx, ino, xview, ref);
+	err = xview ? check_acls(ctx, ino, xview) : 0;
 	free(xcopy);
+	if (err < 0)
+		return err;
 	w.ext_fofs = (uint32_t)zf2fs_get(in->i_ext.fofs);
 	w.ext_blk = (uint32_t)zf2fs_get(in->i_ext.blk);
 	w.ext_len = (uint32_t)zf2fs_get(in->i_ext.len);

@@ -119,7 +119,7 @@ static const struct problem_def problems[] = {
 	{ PR_4_INODE_FLAGS_BAD, "inode %i: i_flags 0x%N hold bits 0x%M this volume cannot have "
 	  "(casefold without the casefold feature or on a non-directory, compression without the "
 	  "compression feature, with inline data, or on a file whose extra attributes hold no "
-	  "cluster size or algorithm the kernel knows and whose slots no cluster marker)", PROMPT_CLEAR, PR_PREEN_OK },
+	  "cluster size the kernel knows and whose slots no cluster marker)", PROMPT_CLEAR, PR_PREEN_OK },
 	{ PR_4_GC_FAILURES_SET, "regular file %i: i_gc_failures is %N (a count of failed moves of "
 	  "a pinned file)", PROMPT_CLEAR, PR_PREEN_OK | PR_NO_OK },
 	{ PR_4_ROOT_EXTRA_RESET, "root inode %i: extra attribute size %N or inline xattr size %M "
@@ -178,6 +178,31 @@ static const struct problem_def problems[] = {
 	{ PR_4_INLINE_XATTR_SIZE_MOVED, "inode %i: inline xattr size %N words puts its xattr area "
 	  "where no xattr list begins, and the list the kernel wrote begins where the default "
 	  "size of %M puts it", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_COMPR_ALGO_BAD, "inode %i: compression algorithm %N is none Linux knows (0 lzo, "
+	  "1 lz4, 2 zstd, 3 lzo-rle), and Linux refuses the inode for it; %S", PROMPT_FIX,
+	  PR_PREEN_OK },
+	{ PR_4_COMPR_LEVEL_BAD, "inode %i: compression level %N is none %S has, and Linux "
+	  "refuses the inode for it; level 0, the algorithm's default, decides only how new "
+	  "writes compress", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_COMPR_INHERIT_BAD, "inode %i is not a regular file, but flagged compressed (a "
+	  "directory passes that on to the files made in it), and Linux refuses it for its "
+	  "cluster size 2^%N (2^2 to 2^8) or its i_compr_blocks %M (at most its i_blocks): what "
+	  "is out of range gets Linux's default (2^2 blocks, 0)", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_DEVICE_ALIAS_STRAY, "inode %i: i_flags 0x%N hold the device-alias flag, "
+	  "but the volume has no device_alias feature, and Linux refuses the inode for it; "
+	  "without the flag the file's blocks are the ones its block map names",
+	  PROMPT_CLEAR, PR_PREEN_OK },
+	{ PR_4_DEVICE_ALIAS_UNPINNED, "inode %i: i_flags 0x%N hold the device-alias flag, but "
+	  "the file is not pinned, and Linux refuses the inode for it (it makes an alias file "
+	  "pinned and never unpins one): pin it again", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_4_ACL_BAD, "inode %i: its POSIX ACL (xattr name index %M: 2 access, 3 default) of "
+	  "%N bytes is one Linux cannot parse (%S), and Linux fails what it reads it for (access "
+	  "by anyone but the owner; files made in a directory with a default ACL): the ACL goes, "
+	  "and the mode bits give the file's permissions", PROMPT_REMOVE, 0 },
+	{ PR_4_INLINE_POST_READ, "regular file %i (size %N) is %S and flagged as holding inline "
+	  "data, which Linux never gives such a file, and refuses it for without blocks: the "
+	  "flag goes, and its inline area (%M nonzero words, none written by Linux) is zeroed",
+	  PROMPT_FIX, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has a name the kernel cannot "

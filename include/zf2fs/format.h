@@ -263,9 +263,11 @@ struct zf2fs_extent {
 #define ZF2FS_XATTR_INDEX_ENCRYPTION 9
 #define ZF2FS_XATTR_INDEX_VERITY     11
 
-#define ZF2FS_MAX_INLINE_XATTR_WORDS 443u  /* the kernel's bound on i_inline_xattr_size */
-#define ZF2FS_MIN_INLINE_XATTR_WORDS 7u    /* and its floor, with inline xattrs: a header
-					    * and an entry */
+/* The kernel's bounds on i_inline_xattr_size (its MAX_INLINE_XATTR_SIZE: what the extra
+ * attributes, the reserved word and the smallest inline dentry area leave; and, with
+ * inline xattrs, MIN_INLINE_XATTR_SIZE: an xattr header) */
+#define ZF2FS_MAX_INLINE_XATTR_WORDS 903u
+#define ZF2FS_MIN_INLINE_XATTR_WORDS 6u
 
 /* Node offsets in a file's tree, as footers record them. */
 #define ZF2FS_OFS_DIR1  1u

@@ -59,15 +59,15 @@ ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32
 	if ((flags & ZF2FS_COMPR_FL) &&
 	    (!(features & ZF2FS_FEAT_COMPRESSION) || (in->i_inline & ZF2FS_INLINE_DATA)))
 		bad |= ZF2FS_COMPR_FL;
-	/* a regular file flagged compressed whose extra attributes hold no cluster size or
-	 * algorithm the kernel knows (it refuses the inode), and whose slots hold no cluster
-	 * marker: the flag is what is wrong, not the file */
+	/* a regular file flagged compressed whose extra attributes hold no cluster size the
+	 * kernel knows (it refuses the inode), and whose slots hold no cluster marker: the
+	 * flag is what is wrong, not the file (an unknown algorithm alone is fsck's to
+	 * replace: the cluster size says the fields are the kernel's) */
 	if ((flags & ZF2FS_COMPR_FL) && !(bad & ZF2FS_COMPR_FL) &&
 	    zf2fs_inode_type(in) == ZF2FS_S_IFREG) {
 		bool known = (in->i_inline & ZF2FS_EXTRA_ATTR) &&
 			     zf2fs_get(in->i_extra_isize) >= ZF2FS_EXTRA_ISIZE_MAX &&
-			     in->i_log_cluster_size >= 2 && in->i_log_cluster_size <= 8 &&
-			     in->i_compress_algorithm <= 3;
+			     in->i_log_cluster_size >= 2 && in->i_log_cluster_size <= 8;
 		uint32_t markers, log;
 
 		zf2fs_inode_cluster_markers(in, features, &markers, &log);
