@@ -21,14 +21,6 @@
 #include "zf2fs-internal/compress.h"
 #include "zf2fs-internal/volume.h"
 
-/* Linux's device aliasing (6.13): an inode flag and the superblock feature it needs */
-#ifndef ZF2FS_DEVICE_ALIAS_FL
-#define ZF2FS_DEVICE_ALIAS_FL 0x80000000u
-#endif
-#ifndef ZF2FS_FEAT_DEVICE_ALIAS
-#define ZF2FS_FEAT_DEVICE_ALIAS 0x8000u
-#endif
-
 /* What Linux gives an inode it compresses unless mounted otherwise: lz4, clusters of
  * 2^2 blocks, the algorithm's default level. */
 #define COMPR_DEFAULT_ALG ZF2FS_COMPRESS_LZ4
