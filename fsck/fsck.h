@@ -144,6 +144,10 @@ struct fsck_ctx {
 	uint8_t *ftypes;                 /* pass 4: file type (ZF2FS_FT_*) of each inode */
 	uint32_t lpf_ino;                /* lost+found, when found */
 	struct dir_queue dirq;
+	/* pass 4: files whose first name's directory is not their i_pino; pass 6 fixes
+	 * those that turn out to have that one name only */
+	struct pino_fix { uint32_t ino, dir, pino; } *pino_fix;
+	size_t npino_fix, cap_pino_fix;
 	struct lost_slot *lost;          /* pass 4: cleared slots, to restore at its end */
 	size_t nlost, cap_lost;
 	int32_t curseg_fix[ZF2FS_NR_CURSEG];  /* pass 7: new write position, -1 = keep */
@@ -300,6 +304,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_DEVICE_ALIAS_UNPINNED 0x04003D
 #define PR_4_ACL_BAD              0x04003E
 #define PR_4_INLINE_POST_READ     0x04003F
+#define PR_4_PINO_BAD             0x040040
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002

@@ -126,6 +126,7 @@ static void free_maps(struct fsck_ctx *ctx)
 	free(ctx->seg_kind);
 	dentry_restore_free(ctx);
 	free(ctx->orphans);
+	free(ctx->pino_fix);
 	free(ctx->rf_chain);
 	free(ctx->sb_own);
 	zf2fs_sit_table_free(ctx->sit);

@@ -279,6 +279,24 @@ static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
 	}
 }
 
+/* Files pass 4 met first in a directory other than their i_pino: those that have that one
+ * name (and are still in one piece) get it as i_pino (check_pino, pass_tree.c). */
+static void pino_fixes(struct fsck_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->npino_fix && !ctx->abort; i++) {
+		const struct pino_fix *f = &ctx->pino_fix[i];
+		uint8_t fl = ctx->nid_flags[f->ino];
+		struct problem_ctx p = { .ino = f->ino, .parent = f->dir, .num = f->pino };
+		struct zf2fs_node *n;
+
+		if ((fl & NID_BAD) || !(fl & NID_REACHED) || (fl & NID_ORPHAN) ||
+		    links_get(ctx, f->ino) != 1 || disk_links_get(ctx, f->ino) != 1)
+			continue;
+		if (fix_problem(ctx, PR_4_PINO_BAD, &p) && (n = repair_node(ctx, f->ino)))
+			zf2fs_set(n->i.i_pino, f->dir);
+	}
+}
+
 int pass6_connectivity(struct fsck_ctx *ctx)
 {
 	for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids && !ctx->abort; nid++) {
@@ -325,6 +343,7 @@ int pass6_connectivity(struct fsck_ctx *ctx)
 			}
 		}
 	}
+	pino_fixes(ctx);
 	/* link counts, after reconnection */
 	for (uint32_t ino = ZF2FS_RESERVED_NIDS; ino < ctx->nids && !ctx->abort; ino++) {
 		uint8_t f = ctx->nid_flags[ino];

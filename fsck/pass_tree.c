@@ -1465,6 +1465,36 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 	return r;
 }
 
+/*
+ * A file with one name records the directory holding it in i_pino (its name in i_name):
+ * roll-forward recovery of a file fsync'd after the last checkpoint puts its name back in
+ * i_pino's directory.  Linux keeps that true; where it cannot (a rename or a second name)
+ * it sets ZF2FS_ADVISE_LOST_PINO and checkpoints on fsync instead.  Directories are
+ * pass 5's, the root has no parent.  Whether this first name is the only one is known
+ * after the walk: pass 6 decides (pino_fixes).
+ */
+static int check_pino(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
+		      const struct dentry_ref *ref)
+{
+	if (!ref || !ref->dir || ino == ZF2FS_ROOT_INO ||
+	    zf2fs_mode_type((uint32_t)zf2fs_get(in->i_mode)) == ZF2FS_S_IFDIR ||
+	    zf2fs_get(in->i_links) != 1 || (in->i_advise & ZF2FS_ADVISE_LOST_PINO) ||
+	    zf2fs_get(in->i_pino) == ref->dir)
+		return 0;
+	if (ctx->npino_fix == ctx->cap_pino_fix) {
+		size_t cap = ctx->cap_pino_fix ? 2 * ctx->cap_pino_fix : 64;
+		struct pino_fix *f = realloc(ctx->pino_fix, cap * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		ctx->pino_fix = f;
+		ctx->cap_pino_fix = cap;
+	}
+	ctx->pino_fix[ctx->npino_fix++] = (struct pino_fix){ ino, ref->dir,
+							     (uint32_t)zf2fs_get(in->i_pino) };
+	return 0;
+}
+
 /* Check one inode, its type settled. */
 static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
 			  const struct dentry_ref *ref)
@@ -1510,6 +1540,8 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	}
 	ctx->found_inodes++;
 	ctx->found_nodes++;
+	if (check_pino(ctx, ino, in, ref))
+		return -ENOMEM;
 
 	if (checksum_applies(ctx, in)) {
 		uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);

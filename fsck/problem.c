@@ -203,6 +203,10 @@ static const struct problem_def problems[] = {
 	  "data, which Linux never gives such a file, and refuses it for without blocks: the "
 	  "flag goes, and its inline area (%M nonzero words, none written by Linux) is zeroed",
 	  PROMPT_FIX, 0 },
+	{ PR_4_PINO_BAD, "inode %i has one name, in directory %p, but its i_pino says %N (and "
+	  "the kernel's mark for a parent it lost is not set): roll-forward recovery of the "
+	  "file after an fsync would put its name in the wrong directory; i_pino becomes %p",
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has a name the kernel cannot "
