@@ -109,6 +109,23 @@ int zf2fs_vol_write_sit_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
 	return err;
 }
 
+/* The NAT journal's entries of block @b over the block's own: the journal is newer, and
+ * a writer that fills only addresses and inode numbers keeps the version it holds (the
+ * one the data blocks' summaries record). */
+static void journal_into_nat_block(const struct zf2fs_vol *vol, uint32_t b,
+				   struct zf2fs_nat_block *blk)
+{
+	const struct zf2fs_journal *nj = &vol->nat_journal;
+	uint32_t n = (uint32_t)zf2fs_get(nj->n_entries);
+
+	for (uint32_t i = 0; i < n && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++) {
+		uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
+
+		if (nid < vol->info.max_nid && zf2fs_nat_block_index(nid) == b)
+			blk->entries[zf2fs_nat_entry_index(nid)] = nj->nat.entries[i].ne;
+	}
+}
+
 int zf2fs_vol_write_nat_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
 			      void (*fill)(void *arg, uint32_t idx,
 					   struct zf2fs_nat_block *blk),
@@ -124,6 +141,7 @@ int zf2fs_vol_write_nat_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
 			continue;
 		err = zf2fs_vol_read_block(vol, zf2fs_vol_nat_block_addr(vol, b), blk);
 		if (!err) {
+			journal_into_nat_block(vol, b, blk);
 			fill(arg, b, blk);
 			err = write_next(vol, false, b, blk, cpbuf);
 		}
