@@ -28,9 +28,10 @@ extern "C" {
 
 /* The image is inconsistent (EUCLEAN, as the kernel uses it). */
 #define ZF2FS_EFSCORRUPTED 117
-/* The volume carries superblock bits this version does not write (EOPNOTSUPP): it is
- * opened only for reading (zf2fs_super_writable). */
-#define ZF2FS_EUNWRITABLE 95
+/* The volume carries superblock bits this version does not write (EMEDIUMTYPE, which no
+ * other path of the library returns): it is opened only for reading
+ * (zf2fs_super_writable). */
+#define ZF2FS_EUNWRITABLE 124
 
 /* ---- logging ----------------------------------------------------------------------- */
 /* Levels: 0 quiet, 1 default one-liners, 2 steps, 3 details, 4 debug.  Errors and
