@@ -67,7 +67,7 @@ struct gc_cli {
 	uint32_t *step_clock;
 	uint32_t step_clock_n;
 	uint8_t *step_type;        /* replay --step-types */
-	enum gc_kernel kernel;     /* --kernel */
+	enum zf2fs_gc_kernel kernel;  /* --kernel */
 };
 
 static const char usage_text[] =
@@ -457,8 +457,7 @@ static int open_model(const struct gc_cli *c, struct zf2fs_vol **ret_vol,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = zf2fs_gc_model_load_cap(*ret_vol, &log, c->zone_cap_blocks, ret_m);
 	if (!err)
-		zf2fs_gc_model_set_kernel(*ret_m, c->kernel == GC_KERNEL_6_1 ? ZF2FS_GC_LINUX_6_1 :
-					  ZF2FS_GC_LINUX_7_3);
+		zf2fs_gc_model_set_kernel(*ret_m, c->kernel);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (err) {
 		print_error(&le, err, "reading the SIT of", c->image);
@@ -813,8 +812,7 @@ int main(int argc, char **argv)
 			.zone_cap_blocks = c.zone_cap_blocks,
 			.batch_blocks = c.batch_blocks ? c.batch_blocks : 32768,
 			.json = c.json, .dry_run = c.dry_run, .verbose = c.verbose,
-			.kernel = c.kernel == GC_KERNEL_6_1 ? ZF2FS_GC_LINUX_6_1 :
-				  ZF2FS_GC_LINUX_7_3,
+			.kernel = c.kernel,
 		};
 
 		if (c.have_last_victim)

@@ -30,20 +30,20 @@
 #define BOOST_MULTIPLE      5
 #define VALID_THRESH_RATIO  80
 
-int gc_kernel_parse(const char *s, enum gc_kernel *ret)
+int gc_kernel_parse(const char *s, enum zf2fs_gc_kernel *ret)
 {
 	if (!strcmp(s, "6.1"))
-		*ret = GC_KERNEL_6_1;
+		*ret = ZF2FS_GC_LINUX_6_1;
 	else if (!strcmp(s, "7.3") || !strcmp(s, "newest"))
-		*ret = GC_KERNEL_7_3;
+		*ret = ZF2FS_GC_LINUX_7_3;
 	else
 		return -EINVAL;
 	return 0;
 }
 
-const char *gc_kernel_name(enum gc_kernel k)
+const char *gc_kernel_name(enum zf2fs_gc_kernel k)
 {
-	return k == GC_KERNEL_6_1 ? "6.1" : "7.3";
+	return k == ZF2FS_GC_LINUX_6_1 ? "6.1" : "7.3";
 }
 
 static void zoned_state(FILE *out, bool json, const struct zf2fs_gc_summary *s)
@@ -72,7 +72,7 @@ static void zoned_state(FILE *out, bool json, const struct zf2fs_gc_summary *s)
 		"background_gc=off is refused\n", WINDOW_ZONED, WINDOW_ZONED * BOOST_MULTIPLE);
 }
 
-void gc_bgthread_state(FILE *out, bool json, enum gc_kernel k, bool zoned,
+void gc_bgthread_state(FILE *out, bool json, enum zf2fs_gc_kernel k, bool zoned,
 		       const struct zf2fs_gc_summary *s, uint64_t user_blocks,
 		       uint64_t valid_blocks)
 {
@@ -84,7 +84,7 @@ void gc_bgthread_state(FILE *out, bool json, enum gc_kernel k, bool zoned,
 	bool free_few = free_user < invalid * LIMIT_FREE_PCT / 100;
 	bool faster = invalid_many && free_few;
 
-	if (zoned && k == GC_KERNEL_7_3) {
+	if (zoned && k == ZF2FS_GC_LINUX_7_3) {
 		zoned_state(out, json, s);
 		return;
 	}

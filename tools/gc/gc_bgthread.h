@@ -9,20 +9,19 @@
 
 #include "zf2fs/gc.h"
 
-/* The kernels whose GC gc.f2fs knows (--kernel). */
-enum gc_kernel { GC_KERNEL_6_1, GC_KERNEL_7_3 };
-#define GC_KERNEL_NEWEST GC_KERNEL_7_3
+/* The kernel --kernel names by default: the newest whose GC gc.f2fs knows. */
+#define GC_KERNEL_NEWEST ZF2FS_GC_LINUX_7_3
 
 /* "6.1", "7.3" (or "newest") to @ret; -EINVAL for anything else. */
-int gc_kernel_parse(const char *s, enum gc_kernel *ret);
-const char *gc_kernel_name(enum gc_kernel k);
+int gc_kernel_parse(const char *s, enum zf2fs_gc_kernel *ret);
+const char *gc_kernel_name(enum zf2fs_gc_kernel k);
 
 /*
  * Print when kernel @k's background GC thread collects on this volume, with its defaults
  * (the sysfs knobs): text lines, or for @json one member starting with ", "
  * ("background_gc": {...}).  @user_blocks and @valid_blocks are the checkpoint's.
  */
-void gc_bgthread_state(FILE *out, bool json, enum gc_kernel k, bool zoned,
+void gc_bgthread_state(FILE *out, bool json, enum zf2fs_gc_kernel k, bool zoned,
 		       const struct zf2fs_gc_summary *s, uint64_t user_blocks,
 		       uint64_t valid_blocks);
 
