@@ -37,11 +37,9 @@ dumped() {
 }
 other_copy() { echo "$(get --sb 1 --mb s_encoding_flags) $(get --sb 2 --mb s_encoding_flags)"; }
 clean_both() {
-	local out rc
-	out=$("$FSCK" -f -n "$IMG" 2>&1)
-	rc=$?
-	if [ $rc -ne 0 ] || ! printf '%s\n' "$out" | grep -q '; 0 problems, 0 fixed$'; then
-		tap_fail "$1: our fsck exit $rc: $out"
+	local why
+	if ! why=$(our_fsck_clean "$IMG"); then
+		tap_fail "$1: our fsck $why"
 	elif [ -x "$REF_FSCK" ] && ! ref_fsck "$IMG"; then
 		tap_fail "$1: Debian's fsck.f2fs reports a problem"
 	else

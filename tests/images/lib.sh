@@ -114,6 +114,18 @@ ref_fsck()
 	return 0
 }
 
+# our_fsck_clean IMG: our fsck -f -n finds nothing (exit 0, "0 problems, 0 fixed");
+# otherwise prints "exit N: " and its output, and returns 1.
+our_fsck_clean()
+{
+	local out rc
+	out=$("$FSCK" -f -n "$1" 2>&1)
+	rc=$?
+	[ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '; 0 problems, 0 fixed$' && return 0
+	printf 'exit %s: %s\n' "$rc" "$out"
+	return 1
+}
+
 # sb_fields IMG: print the superblock fields (first copy, byte 1024) and the
 # fields of the first checkpoint pack (block cp_blkaddr) as name=value lines.
 # Offsets follow the kernel's struct f2fs_super_block / f2fs_checkpoint.

@@ -39,13 +39,11 @@ fill() {
 }
 # clean IMG WHAT: our fsck -f -n exits 0 with no problem
 clean() {
-	local out rc
-	out=$("$FSCK" -f -n "$1" 2>&1)
-	rc=$?
-	if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '; 0 problems, 0 fixed$'; then
+	local why
+	if why=$(our_fsck_clean "$1"); then
 		tap_ok "$2: our fsck -f -n finds nothing"
 	else
-		tap_fail "$2: our fsck -f -n exit $rc: $(printf '%s\n' "$out" | head -5)"
+		tap_fail "$2: our fsck -f -n $(printf '%s\n' "$why" | head -5)"
 	fi
 }
 # alias_inode IMG NAME DEVSTART DEVBLOCKS WHAT: /NAME is the alias file of the device at

@@ -32,13 +32,11 @@ enc_names() {
 # both_clean IMG WHAT: our fsck -f -n exits 0 with no problem, Debian's finds nothing
 # (read only), and a run of Debian's that may write leaves the image as it was
 both_clean() {
-	local out rc
-	out=$("$FSCK" -f -n "$1" 2>&1)
-	rc=$?
-	if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '; 0 problems, 0 fixed$'; then
+	local why
+	if why=$(our_fsck_clean "$1"); then
 		tap_ok "$2: our fsck -f -n finds nothing"
 	else
-		tap_fail "$2: our fsck exit $rc: $out"
+		tap_fail "$2: our fsck $why"
 	fi
 	[ -x "$REF_FSCK" ] || { tap_ok "$2: SKIP Debian's fsck.f2fs not installed"; return; }
 	if ref_fsck "$1"; then
