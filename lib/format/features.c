@@ -79,10 +79,24 @@ ZF2FS_EXPORT const char *zf2fs_stop_reason_name(unsigned slot)
 	return slot < ZF2FS_STOP_REASONS ? names[slot] : NULL;
 }
 
+/* A flag word's bits and their names. */
+struct flag_name {
+	uint32_t flag;
+	const char *name;
+};
+
+static const char *flag_name(const struct flag_name *t, size_t n, uint32_t flag)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].flag == flag)
+			return t[i].name;
+	return NULL;
+}
+
 ZF2FS_EXPORT const char *zf2fs_inode_flag_name(uint32_t flag)
 {
 	/* the kernel's i_flags bits (include/uapi/linux/fs.h's FS_*_FL of the same values) */
-	static const struct { uint32_t flag; const char *name; } flags[] = {
+	static const struct flag_name flags[] = {
 		{ ZF2FS_COMPR_FL, "compress" },
 		{ ZF2FS_SYNC_FL, "sync" },
 		{ ZF2FS_IMMUTABLE_FL, "immutable" },
@@ -97,15 +111,12 @@ ZF2FS_EXPORT const char *zf2fs_inode_flag_name(uint32_t flag)
 		{ ZF2FS_DEVICE_ALIAS_FL, "device_alias" },
 	};
 
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		if (flags[i].flag == flag)
-			return flags[i].name;
-	return NULL;
+	return flag_name(flags, sizeof(flags) / sizeof(flags[0]), flag);
 }
 
 ZF2FS_EXPORT const char *zf2fs_cp_flag_name(uint32_t flag)
 {
-	static const struct { uint32_t flag; const char *name; } flags[] = {
+	static const struct flag_name flags[] = {
 		{ ZF2FS_CP_UMOUNT_FLAG, "umount" },
 		{ ZF2FS_CP_ORPHAN_PRESENT_FLAG, "orphan_present" },
 		{ ZF2FS_CP_COMPACT_SUM_FLAG, "compact_sum" },
@@ -123,10 +134,7 @@ ZF2FS_EXPORT const char *zf2fs_cp_flag_name(uint32_t flag)
 		{ ZF2FS_CP_RESIZEFS_FLAG, "resizefs" },
 	};
 
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		if (flags[i].flag == flag)
-			return flags[i].name;
-	return NULL;
+	return flag_name(flags, sizeof(flags) / sizeof(flags[0]), flag);
 }
 
 ZF2FS_EXPORT int zf2fs_features_parse(const char *list, uint32_t *ret_features, char *bad,
