@@ -6,9 +6,9 @@
  * differs between kernels is what decides whether it works and how hard (gc.c and gc.h
  * of each kernel, with their defaults, all sysfs knobs):
  *  - Linux 6.1, and 7.3 on a volume without zones: it runs whenever the volume is idle,
- *    waking every 30 s instead of up to 60 s while invalid blocks are more than 40% of
- *    the user blocks and free user blocks (free segments less overprovision) fewer than
- *    40% of those invalid blocks;
+ *    waking every 30 s instead of up to 60 s while the user blocks not valid are more
+ *    than 40% of the user blocks and free user blocks (free segments less overprovision)
+ *    fewer than 40% of those;
  *  - Linux 7.3 on a zoned volume: it stays idle while more than gc_no_zoned_gc_percent
  *    (60) of the sections are free, and is boosted at gc_boost_zoned_gc_percent (25) or
  *    fewer: greedy passes (gc_boost_gc_greedy) over gc_boost_gc_multiple (5) times the
@@ -97,7 +97,7 @@ void gc_bgthread_state(FILE *out, bool json, enum zf2fs_gc_kernel k, bool zoned,
 	}
 	fprintf(out, "background GC (Linux %s): runs when the volume is idle, every %s: "
 		"user blocks not valid %" PRIu64 " (%s 40%% of %" PRIu64 "), free user blocks %"
-		PRIu64 " (%s 40%% of the invalid)\n", gc_kernel_name(k),
+		PRIu64 " (%s 40%% of those)\n", gc_kernel_name(k),
 		faster ? "30 s" : "30 to 60 s", invalid, invalid_many ? "over" : "not over",
 		user_blocks, free_user, free_few ? "under" : "not under");
 }
