@@ -75,3 +75,6 @@ EXTRA_DIST += tests/images/lib_layers.sh tests/images/lib_abi.sh
 # README.md's length and man page links, and the links of README.md, docs/ and tests/README.md
 TESTS += tests/images/docs_links.sh
 EXTRA_DIST += tests/images/docs_links.sh
+# every shell script parses under the shells that run it (dash and bash for /bin/sh ones)
+TESTS += tests/images/scripts_parse.sh
+EXTRA_DIST += tests/images/scripts_parse.sh

@@ -96,7 +96,9 @@ gc_compare() {
 		vm_log "$case_name: $n kernel victims matched by gc.f2fs replay${nodata:+ (and no victim after them, as the kernel)}: $(head -n 4 "$kern" | tr '\n' ' ')..."
 		return 0
 	fi
-	vm_fail "$case_name: gc.f2fs replay differs from the kernel (victim cost: kernel | replay)${switch:+, with the kernel's switch points ($switch)}"
+	# no apostrophe inside ${switch:+...}: bash reads one there as a quote
+	[ -n "$switch" ] && switch=", with the kernel's switch points ($switch)"
+	vm_fail "$case_name: gc.f2fs replay differs from the kernel (victim cost: kernel | replay)$switch"
 	paste "$kern" "$repl" | head -n 20 | sed 's/^/  /'
 	return 1
 }
