@@ -10,8 +10,8 @@
 # counted by the kernel, gc_urgent as sysfs shows it, atomic writes
 # committed and aborted, punched holes found by lseek, xattrs and the advise bits, moved
 # and copied data compared, freeze and thaw, shutdown then a remount with the data
-# intact; commands Linux 6.1 lacks (ioprio, atomic replace) fail with the kernel's error,
-# exit 1.  Where Debian's f2fs-tools 1.15 has the command with the same output
+# intact; commands Linux 6.1 lacks (ioprio, atomic replace) fail there with the kernel's
+# error, exit 1, and work on later kernels.  Where Debian's f2fs-tools 1.15 has the command with the same output
 # (getflags, setflags, fallocate, fiemap, pinfile get, get_cblocks, get_coption,
 # get_filename_encrypt_mode, fibmap.f2fs), its binary runs in the guest too and both
 # outputs must be equal.  The guest runs static builds of ours (tests/vm/f2fs_io and
@@ -223,7 +223,7 @@ first_block() {
 seg_of() { echo $((MAIN_BLKADDR + ($1 - MAIN_BLKADDR) / 512 * 512)); }
 # gc_range on a segment holding a kept file of the ones above (not a segment a log
 # writes into: the kernel refuses those): its blocks move, its data stays
-cur=" $(zstatus | awk '/ data:| dnode:| nodes:/ { for (i = 1; i <= NF; i++) if ($i ~ /:$/) { print $(i + 1); break } }' | tr '\n' ' ') "
+cur=" $(zcursegs | tr '\n' ' ') "
 i=1
 while :; do
 	[ $i -lt 400 ] || zfail "gc_range: no kept file outside the logs' segments (logs:$cur)"
@@ -254,8 +254,9 @@ same "pinfile unset" "unset pinfile in $M/d/pin" "$(f2fs_io pinfile unset $M/d/p
 same "pinfile get after unset" "get_pin_file: un-pinned with 0 blocks moved in $M/d/pin" \
 	"$(f2fs_io pinfile get $M/d/pin)"
 same "gc_urgent start" "gc_urgent: start on $NAME" "$(f2fs_io gc_urgent $NAME start)"
-# Linux 6.1 shows the mode's name (GC_URGENT_HIGH for 1, GC_NORMAL for 0)
-match "gc_urgent sysfs after start" '^(1|GC_URGENT_HIGH)$' "$(cat /sys/fs/f2fs/$NAME/gc_urgent)"
+# Linux 6.1 shows the mode's name (GC_URGENT_HIGH for 1, GC_NORMAL for 0); 7.3 shows the
+# mode's number in its own list (GC_URGENT_HIGH is 4 there, GC_NORMAL 0)
+match "gc_urgent sysfs after start" '^(4|GC_URGENT_HIGH)$' "$(cat /sys/fs/f2fs/$NAME/gc_urgent)"
 same "gc_urgent end" "gc_urgent: end on $NAME" "$(f2fs_io gc_urgent $NAME end)"
 match "gc_urgent sysfs after end" '^(0|GC_NORMAL)$' "$(cat /sys/fs/f2fs/$NAME/gc_urgent)"
 same "gc_urgent run" "gc_urgent: start on $NAME for 1 secs
@@ -277,15 +278,22 @@ sum1=$(md5sum <$M/d/at)
 match "atomic_abort" '^Written 16384 bytes' "$(f2fs_io write 1 0 4 inc_num atomic_abort $M/d/at 200)"
 zdrop_caches
 same "atomic_abort leaves the committed data" "$sum1" "$(md5sum <$M/d/at)"
-fails "atomic_rcommit needs Linux 6.2" "Inappropriate ioctl|Invalid argument|not supported" \
-	f2fs_io write 1 0 1 zero atomic_rcommit $M/d/at
+if zkernel_at_least 6 2; then
+	# an atomic replace drops the file's old blocks: one block of zeros is what is left
+	match "atomic_rcommit" '^Written 4096 bytes' "$(f2fs_io write 1 0 1 zero atomic_rcommit $M/d/at)"
+	zdrop_caches
+	same "atomic_rcommit replaces the file" "$(head -c 4096 /dev/zero | md5sum)" "$(md5sum <$M/d/at)"
+else
+	fails "atomic_rcommit needs Linux 6.2" "Inappropriate ioctl|Invalid argument|not supported" \
+		f2fs_io write 1 0 1 zero atomic_rcommit $M/d/at
+fi
 d8=$(f2fs_io read 1 2 1 buffered 0 8 $M/d/w | tail -n 1)
 same "read dump" "00002000 : 0200 0000 0000 0000 " "$d8"
 for mode in dio mmap mlock madvise fadvise; do
 	same "read $mode: the same bytes" "$d8" "$(f2fs_io read 1 2 1 $mode 1 8 $M/d/w | tail -n 1)"
 done
 f2fs_io read 1 0 1 dontcache 0 0 $M/d/w >/dev/null
-ok "read dontcache runs on a kernel without RWF_DONTCACHE"
+ok "read dontcache runs (RWF_DONTCACHE from Linux 6.14, a plain read before)"
 match "randread" '^Read 40960 bytes total_time = [0-9]+ us, avg. latency' \
 	"$(f2fs_io randread 1 10 buffered 1 $M/d/w | tail -n 1)"
 match "randread mmap" '^Read 81920 bytes' "$(f2fs_io randread 2 10 mmap 0 $M/d/w)"
@@ -415,7 +423,11 @@ f2fs_io setxattr system.advise 0x20 $M/d/x >/dev/null
 same "system.advise set as a number" "i_advise=0x20, advise_type: hot " "$(f2fs_io get_advise $M/d/x)"
 f2fs_io setxattr user.fadvise 1 $M/d/x >/dev/null
 same "get_fadvise" "fadvise=0x1, advise_type: largefolio" "$(f2fs_io get_fadvise $M/d/x)"
-fails "ioprio needs Linux 6.7" "Inappropriate ioctl|Invalid argument" f2fs_io ioprio ioprio_write $M/d/x
+if zkernel_at_least 6 7; then
+	same "ioprio" "ioprio_hint 1 to a file: $M/d/x" "$(f2fs_io ioprio ioprio_write $M/d/x)"
+else
+	fails "ioprio needs Linux 6.7" "Inappropriate ioctl|Invalid argument" f2fs_io ioprio ioprio_write $M/d/x
+fi
 
 step "test_create_perf, test_lookup_perf, freeze, thaw"
 mkdir $M/d/perf

@@ -10,6 +10,7 @@
 #   zf2fs_knob DEV KNOB [VAL] read or write /sys/fs/f2fs/<dev>/<knob>
 #   zgc_calls [DEV]           "total background" GC call counts (debugfs)
 #   zstatus                   print the f2fs debugfs status page
+#   zcursegs                  the current segments of every log (debugfs), one per line
 #   ztrace_on EVENT / ztrace_count EVENT / ztrace_off
 #                             f2fs tracepoints through tracefs
 #   zgc_traced NAME DIR SYNC COUNT
@@ -19,6 +20,7 @@
 #                             a zoned null_blk made through configfs
 #   zpowercut                 power off now: no sync, no unmount
 #   zfail TEXT                fail the scenario with a message
+#   zkernel_at_least MAJ MIN  whether the booted kernel is MAJ.MIN or later
 
 step() {
 	echo "ZVM-STEP: $*"
@@ -27,6 +29,14 @@ step() {
 zfail() {
 	echo "ZVM-FAIL: $*"
 	exit 1
+}
+
+zkernel_at_least() {
+	_v=$(uname -r)
+	_maj=${_v%%.*}
+	_min=${_v#*.}
+	_min=${_min%%[!0-9]*}
+	[ "$_maj" -gt "$1" ] || { [ "$_maj" -eq "$1" ] && [ "$_min" -ge "$2" ]; }
 }
 
 # zdisk NAME: virtio disks carry NAME as their serial; NVMe namespaces
@@ -93,6 +103,18 @@ zf2fs_knob() {
 
 zstatus() {
 	cat /sys/kernel/debug/f2fs/status
+}
+
+# The log lines ("- COLD data:", "- Pinned file:", ...) give the segment first in
+# Linux 6.1 ("segno, secno, zoneno"); later kernels print a header row
+# ("TYPE blkoff segno secno ...") and put the block offset first.
+zcursegs() {
+	zstatus | awk '
+		$1 == "TYPE" { for (i = 2; i <= NF; i++) if ($i == "segno") col = i - 1 }
+		/ data:| dnode:| nodes:| file:/ {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /:$/) { v = $(i + (col ? col : 1)); sub(/,$/, "", v); print v; break }
+		}'
 }
 
 # zgc_calls: prints "<all> <background>" summed over mounted volumes, from

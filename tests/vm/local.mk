@@ -58,7 +58,7 @@ NEWEST_VM_TESTS = tests/vm/newest/features.sh tests/vm/newest/aging.sh \
 	tests/vm/newest/gc_collect.sh tests/vm/newest/gc_replay.sh \
 	tests/vm/newest/gc_sim_validate.sh tests/vm/newest/zoned_zns64.sh \
 	tests/vm/newest/zoned_nullb.sh tests/vm/newest/zoned_gc_replay.sh \
-	tests/vm/newest/device_alias.sh
+	tests/vm/newest/device_alias.sh tests/vm/newest/f2fs_io.sh
 TESTS += $(NEWEST_VM_TESTS)
 EXTRA_DIST += $(NEWEST_VM_TESTS) tests/vm/fetch-kernel.sh tests/vm/device_alias.sh
 # Every scenario that boots the kernel: quickstart check runs these in the normal build
