@@ -44,7 +44,7 @@ vm_setup fsck_repair "corpus images repaired by our fsck, mounted and read by Li
 manifest() {
 	rm -rf "$VM_OUT/tree"
 	"$DUMP" --extract / -o "$VM_OUT/tree" "$1" >/dev/null 2>"$VM_OUT/extract.err" ||
-		vm_log "dump.f2fs --extract of $1: $(head -1 "$VM_OUT/extract.err")"
+		vm_log "dump.f2fs --extract of $1: $(head -1 "$VM_OUT/extract.err")" >&2
 	(cd "$VM_OUT/tree" && find . -type f -exec sha256sum {} +) |
 		sed 's|^\([0-9a-f]*\)  \./|\1 /|' | sort -k2
 	rm -rf "$VM_OUT/tree"

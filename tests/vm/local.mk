@@ -58,9 +58,11 @@ NEWEST_VM_TESTS = tests/vm/newest/features.sh tests/vm/newest/aging.sh \
 	tests/vm/newest/gc_collect.sh tests/vm/newest/gc_replay.sh \
 	tests/vm/newest/gc_sim_validate.sh tests/vm/newest/zoned_zns64.sh \
 	tests/vm/newest/zoned_nullb.sh tests/vm/newest/zoned_gc_replay.sh \
-	tests/vm/newest/device_alias.sh tests/vm/newest/f2fs_io.sh
+	tests/vm/newest/device_alias.sh tests/vm/newest/f2fs_io.sh \
+	tests/vm/newest/inode_checks.sh
 TESTS += $(NEWEST_VM_TESTS)
-EXTRA_DIST += $(NEWEST_VM_TESTS) tests/vm/fetch-kernel.sh tests/vm/device_alias.sh
+EXTRA_DIST += $(NEWEST_VM_TESTS) tests/vm/fetch-kernel.sh tests/vm/device_alias.sh \
+	tests/vm/inode_checks.sh
 # Every scenario that boots the kernel: quickstart check runs these in the normal build
 # and the rest of the suite (HOST_TESTS, Makefile.am) in the sanitizer build.
 KERNEL_TESTS = $(VM_TESTS) $(GC_VM_TESTS) $(ZONED_VM_TESTS) tests/vm/resize_zoned.sh \
