@@ -63,10 +63,15 @@ NEWEST_VM_TESTS = tests/vm/newest/features.sh tests/vm/newest/aging.sh \
 TESTS += $(NEWEST_VM_TESTS)
 EXTRA_DIST += $(NEWEST_VM_TESTS) tests/vm/fetch-kernel.sh tests/vm/device_alias.sh \
 	tests/vm/inode_checks.sh
+# Under Debian's arm64 kernel with 16 KiB pages (tests/vm/fetch-kernel.sh --flavour
+# arm64-16k; qemu-system-aarch64): the judge of 16 KiB blocks.
+ARM64_16K_VM_TESTS = tests/vm/blocks16k.sh
+TESTS += $(ARM64_16K_VM_TESTS)
+EXTRA_DIST += $(ARM64_16K_VM_TESTS)
 # Every scenario that boots the kernel: quickstart check runs these in the normal build
 # and the rest of the suite (HOST_TESTS, Makefile.am) in the sanitizer build.
 KERNEL_TESTS = $(VM_TESTS) $(GC_VM_TESTS) $(ZONED_VM_TESTS) tests/vm/resize_zoned.sh \
-	$(NEWEST_VM_TESTS)
+	$(NEWEST_VM_TESTS) $(ARM64_16K_VM_TESTS)
 
 EXTRA_DIST += \
 	$(VM_TESTS) \

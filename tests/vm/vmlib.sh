@@ -23,8 +23,12 @@
 #                        image at ROOT/usr/lib/modules/VERSION/vmlinuz takes its modules
 #                        from ROOT, and "newest" names Debian's newest kernel as
 #                        tests/vm/fetch-kernel.sh unpacked it (the scenario's name then
-#                        ends in "-newest", so that both kernels may run it at once)
-#   ZF2FS_VM_QEMU        qemu binary (default: qemu-system-x86_64)
+#                        ends in "-newest", so that both kernels may run it at once);
+#                        "newest-arm64-16k" names Debian's arm64 kernel with 16 KiB pages,
+#                        booted under qemu-system-aarch64 with that kernel's busybox and
+#                        a cross-built zwork (names end in "-arm64-16k")
+#   ZF2FS_VM_QEMU        qemu binary (default: qemu-system-x86_64, or
+#                        qemu-system-aarch64 for an arm64 kernel)
 #   ZF2FS_VM_ACCEL       QEMU accelerator (default: tcg)
 #   ZF2FS_VM_MEM         guest memory in MiB (default: 2048)
 #   ZF2FS_VM_SMP         guest CPUs (default: 2)
@@ -41,7 +45,7 @@ fi
 top_builddir=$(cd "$top_builddir" && pwd)
 
 VM_ROOT=$top_builddir/tests/vm
-VM_QEMU=${ZF2FS_VM_QEMU:-qemu-system-x86_64}
+VM_QEMU=${ZF2FS_VM_QEMU:-}
 VM_ACCEL=${ZF2FS_VM_ACCEL:-tcg}
 VM_MEM=${ZF2FS_VM_MEM:-2048}
 VM_SMP=${ZF2FS_VM_SMP:-2}
@@ -103,10 +107,14 @@ vm_is_elf() {
 vm_find_kernel() {
 	VM_MODROOT=
 	VM_KERNEL=${ZF2FS_VM_KERNEL:-}
-	if [ "$VM_KERNEL" = newest ]; then
+	case $VM_KERNEL in
+	newest)
 		VM_KERNEL=$(sh "$VM_LIBDIR/fetch-kernel.sh" --cached) ||
-			vm_skip "Debian's newest kernel is not fetched (tests/vm/fetch-kernel.sh; ./quickstart check runs it)"
-	fi
+			vm_skip "Debian's newest kernel is not fetched (tests/vm/fetch-kernel.sh; ./quickstart check runs it)" ;;
+	newest-*)
+		VM_KERNEL=$(sh "$VM_LIBDIR/fetch-kernel.sh" --flavour "${VM_KERNEL#newest-}" --cached) ||
+			vm_skip "Debian's newest ${ZF2FS_VM_KERNEL#newest-} kernel is not fetched (tests/vm/fetch-kernel.sh --flavour ${ZF2FS_VM_KERNEL#newest-}; ./quickstart check runs it)" ;;
+	esac
 	if [ -n "$VM_KERNEL" ]; then
 		case $VM_KERNEL in
 		*/usr/lib/modules/*/vmlinuz)
@@ -128,9 +136,25 @@ vm_find_kernel() {
 vm_check_prereqs() {
 	[ "${ZF2FS_SKIP_VM:-0}" = 1 ] &&
 		vm_skip "ZF2FS_SKIP_VM=1 (the kernel scenarios already ran in this check)"
-	command -v "$VM_QEMU" >/dev/null 2>&1 ||
-		vm_skip "$VM_QEMU not found (Debian: apt-get install qemu-system-x86)"
 	vm_find_kernel
+	# The guest's architecture is the kernel's: Debian names arm64 kernels so.
+	case $VM_KVER in
+	*-arm64*) VM_ARCH=arm64 ;;
+	*) VM_ARCH=amd64 ;;
+	esac
+	if [ "$VM_ARCH" = arm64 ]; then
+		: "${VM_QEMU:=qemu-system-aarch64}"
+		VM_MACHINE="-M virt -cpu max"
+		VM_CONSOLE_DEV=ttyAMA0
+		VM_QEMU_PKG=qemu-system-arm
+	else
+		: "${VM_QEMU:=qemu-system-x86_64}"
+		VM_MACHINE="-cpu max"
+		VM_CONSOLE_DEV=ttyS0
+		VM_QEMU_PKG=qemu-system-x86
+	fi
+	command -v "$VM_QEMU" >/dev/null 2>&1 ||
+		vm_skip "$VM_QEMU not found (Debian: apt-get install $VM_QEMU_PKG)"
 	# Kernels after 6.1 patch their own code on one CPU while another runs it (static
 	# keys, early in the boot); with one host thread per guest CPU, TCG may run the
 	# stale copy and the boot dies of an int3 oops (seen with 7.3): one host thread for
@@ -153,13 +177,19 @@ vm_check_prereqs() {
 	[ -d "$VM_MODROOT/lib/modules/$VM_KVER" ] || vm_skip "$VM_MODROOT/lib/modules/$VM_KVER missing"
 	command -v modinfo >/dev/null 2>&1 || vm_skip "modinfo not found (Debian: kmod)"
 	VM_BUSYBOX=
-	for b in /bin/busybox /usr/bin/busybox; do
-		if [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1; then
-			VM_BUSYBOX=$b
-			break
-		fi
-	done
-	[ -n "$VM_BUSYBOX" ] || vm_skip "no static busybox (Debian: apt-get install busybox-static)"
+	if [ "$VM_ARCH" = arm64 ]; then
+		# tests/vm/fetch-kernel.sh unpacks the arm64 busybox beside the kernel
+		[ -x "$VM_MODROOT/busybox" ] && VM_BUSYBOX=$VM_MODROOT/busybox
+		[ -n "$VM_BUSYBOX" ] || vm_skip "no arm64 busybox in $VM_MODROOT (tests/vm/fetch-kernel.sh --flavour fetches it)"
+	else
+		for b in /bin/busybox /usr/bin/busybox; do
+			if [ -x "$b" ] && ! ldd "$b" >/dev/null 2>&1; then
+				VM_BUSYBOX=$b
+				break
+			fi
+		done
+		[ -n "$VM_BUSYBOX" ] || vm_skip "no static busybox (Debian: apt-get install busybox-static)"
+	fi
 	command -v cpio >/dev/null 2>&1 || vm_skip "cpio not found"
 	command -v timeout >/dev/null 2>&1 || vm_skip "timeout not found (coreutils)"
 }
@@ -271,19 +301,28 @@ vm_copy_elf() {
 }
 
 vm_find_zwork() {
-	VM_ZWORK=$top_builddir/tests/vm/zwork
-	if [ -x "$VM_ZWORK" ] && vm_is_elf "$VM_ZWORK"; then
-		return
+	cc=${CC:-gcc} need=libc6-dev
+	if [ "$VM_ARCH" = arm64 ]; then
+		# the guest runs arm64 code: a cross-built helper, kept in the cache
+		cc=aarch64-linux-gnu-gcc need=gcc-aarch64-linux-gnu
+		VM_ZWORK=$VM_ROOT/cache/zwork-arm64
+	else
+		VM_ZWORK=$top_builddir/tests/vm/zwork
+		if [ -x "$VM_ZWORK" ] && vm_is_elf "$VM_ZWORK"; then
+			return
+		fi
+		# Run by hand without make: build the helper into the cache.
+		VM_ZWORK=$VM_ROOT/cache/zwork
 	fi
-	# Run by hand without make: build the helper into the cache.
-	VM_ZWORK=$VM_ROOT/cache/zwork
 	if [ ! -x "$VM_ZWORK" ] || [ "$top_srcdir/tests/vm/zwork.c" -nt "$VM_ZWORK" ] ||
-	   [ "$top_srcdir/tests/vm/zwork_content.c" -nt "$VM_ZWORK" ]; then
+	   [ "$top_srcdir/tests/vm/zwork_content.c" -nt "$VM_ZWORK" ] ||
+	   [ "$top_srcdir/tests/vm/sha256.c" -nt "$VM_ZWORK" ]; then
 		mkdir -p "$VM_ROOT/cache"
-		${CC:-gcc} -std=gnu11 -O2 -static -o "$VM_ZWORK" \
+		command -v "$cc" >/dev/null 2>&1 || vm_skip "$cc not found (Debian: apt-get install $need)"
+		"$cc" -std=gnu11 -O2 -static -o "$VM_ZWORK" \
 			"$top_srcdir/tests/vm/zwork.c" "$top_srcdir/tests/vm/zwork_content.c" \
 			"$top_srcdir/tests/vm/sha256.c" ||
-			vm_skip "cannot build the static helper (needs libc6-dev for static linking)"
+			vm_skip "cannot build the static helper with $cc (needs $need for static linking)"
 	fi
 }
 
@@ -293,8 +332,11 @@ vm_find_zwork() {
 vm_setup() {
 	VM_NAME=$1
 	# what a scenario keeps (console, images, fixtures) is named for its kernel
-	VM_KSUFFIX=
-	[ "${ZF2FS_VM_KERNEL:-}" = newest ] && VM_KSUFFIX=-newest
+	case ${ZF2FS_VM_KERNEL:-} in
+	newest) VM_KSUFFIX=-newest ;;
+	newest-*) VM_KSUFFIX=-${ZF2FS_VM_KERNEL#newest-} ;;
+	*) VM_KSUFFIX= ;;
+	esac
 	VM_NAME=$1$VM_KSUFFIX
 	echo "vm: $VM_NAME: $2"
 	vm_check_prereqs
@@ -369,6 +411,9 @@ vm_mkfs() {
 # copied into the guest as /zvm/bin/GUEST_NAME, or as GUEST_NAME when that
 # is an absolute path (f2fs-tools pick their personality by program name).
 vm_tool() {
+	# the machine's programs do not run in another architecture's guest
+	[ "$VM_ARCH" = amd64 ] ||
+		vm_skip "$1 runs on the host only: the $VM_ARCH guest takes busybox and zwork alone"
 	VM_EXTRA_TOOLS="$VM_EXTRA_TOOLS $1:$2"
 }
 
@@ -423,11 +468,11 @@ vm_boot() {
 	vm_build_overlay
 	vm_log "boot $VM_BOOTS: disks:$VM_DISK_NAMES"
 	t0=$(date +%s)
-	# shellcheck disable=SC2086 # the disk arguments are words
-	timeout -k 10 "$VM_TIMEOUT" "$VM_QEMU" -accel "$VM_ACCEL$VM_ACCEL_OPTS" -cpu max \
+	# shellcheck disable=SC2086 # the machine's and the disks' arguments are words
+	timeout -k 10 "$VM_TIMEOUT" "$VM_QEMU" -accel "$VM_ACCEL$VM_ACCEL_OPTS" $VM_MACHINE \
 		-m "$VM_MEM" -smp "$VM_SMP" -nographic -no-reboot -nic none \
 		-kernel "$VM_KERNEL" -initrd "$VM_OUT/initrd.cpio" \
-		-append "console=ttyS0 panic=-1 quiet" \
+		-append "console=$VM_CONSOLE_DEV panic=-1 quiet" \
 		$VM_DISK_ARGS </dev/null >"$log" 2>&1
 	qrc=$?
 	VM_BOOT_SECONDS=$(( $(date +%s) - t0 ))
