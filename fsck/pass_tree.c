@@ -603,6 +603,277 @@ static void cluster_done(struct inode_walk *w)
 	w->cl_new = 0;
 }
 
+/* ---- device aliasing ------------------------------------------------------------------ */
+/* Device @d's block range [@ret_start, @ret_end], as Linux computes it from the superblock's
+ * device list (device 0 starts at block 0 and carries segment 0's offset); false past the
+ * last device. */
+static bool dev_range(const struct fsck_ctx *ctx, unsigned d, uint64_t *ret_start,
+		      uint64_t *ret_end)
+{
+	uint64_t start = 0, end = 0;
+
+	for (unsigned i = 0; i <= d && i < ZF2FS_MAX_DEVICES; i++) {
+		uint32_t segs = (uint32_t)zf2fs_get(ctx->sb->devs[i].total_segments);
+
+		if (!segs)
+			return false;
+		start = i ? end + 1 : 0;
+		end = start + (uint64_t)segs * ZF2FS_BLOCKS_PER_SEG - 1 +
+		      (i ? 0 : zf2fs_get(ctx->sb->segment0_blkaddr));
+	}
+	if (d >= ZF2FS_MAX_DEVICES)
+		return false;
+	*ret_start = start;
+	*ret_end = end;
+	return true;
+}
+
+/* The device (0 or more) holding block @blk; ZF2FS_MAX_DEVICES for none. */
+static unsigned dev_of(const struct fsck_ctx *ctx, uint64_t blk)
+{
+	uint64_t start, end;
+
+	for (unsigned d = 0; dev_range(ctx, d, &start, &end); d++)
+		if (blk >= start && blk <= end)
+			return d;
+	return ZF2FS_MAX_DEVICES;
+}
+
+enum alias_verdict { ALIAS_OK, ALIAS_DEV0, ALIAS_ZONED, ALIAS_MISALIGNED, ALIAS_NO_DEVICE };
+
+/* Whether device @d can be aliased, as Linux checks an alias file's extent at iget
+ * (sanity_check_extent_cache): never device 0, never a zoned device, and a range that
+ * starts and ends on a section boundary. */
+static enum alias_verdict dev_aliasable(struct fsck_ctx *ctx, unsigned d)
+{
+	uint32_t per_sec = ctx->vi->segs_per_sec * ZF2FS_BLOCKS_PER_SEG;
+	struct zf2fs_dev *dev = zf2fs_vol_dev(ctx->vol, d);
+	struct zf2fs_dev_geom g;
+	uint64_t start, end;
+
+	if (!d)
+		return ALIAS_DEV0;
+	if (dev && zf2fs_dev_geometry(dev, &g) == 0 && g.zone_model != ZF2FS_ZONED_NONE)
+		return ALIAS_ZONED;
+	if (!dev_range(ctx, d, &start, &end))
+		return ALIAS_NO_DEVICE;
+	if ((start - zf2fs_get(ctx->sb->segment0_blkaddr)) % per_sec || (end + 1 - start) % per_sec)
+		return ALIAS_MISALIGNED;
+	return ALIAS_OK;
+}
+
+/* What Linux makes of an alias file's extent [@blk, @blk + @len) (@len > 0): the device
+ * whose whole range it is (@ret_dev), and whether that device can be aliased. */
+static enum alias_verdict alias_verdict(struct fsck_ctx *ctx, uint32_t fofs, uint32_t blk,
+					uint32_t len, unsigned *ret_dev)
+{
+	uint64_t start, end;
+
+	*ret_dev = ZF2FS_MAX_DEVICES;
+	for (unsigned d = 0; !fofs && dev_range(ctx, d, &start, &end); d++) {
+		if (start == blk && end == (uint64_t)blk + len - 1) {
+			*ret_dev = d;
+			return dev_aliasable(ctx, d);
+		}
+	}
+	return ALIAS_NO_DEVICE;
+}
+
+/* Whether every block of device @d is valid in SIT and owned by nobody yet: the state an
+ * alias file's reserve leaves its device in. */
+static bool dev_free_for_alias(struct fsck_ctx *ctx, unsigned d)
+{
+	uint64_t start, end;
+
+	if (!dev_range(ctx, d, &start, &end) || !blk_in_main(ctx, start) || !blk_in_main(ctx, end))
+		return false;
+	for (uint64_t b = start; b <= end; b++) {
+		if (found_test(ctx, b - ctx->vi->main_blkaddr) ||
+		    !sit_bit(sit_get(ctx, blk_segno(ctx, b)), zf2fs_main_seg_off(ctx->vi->main_blkaddr, b)))
+			return false;
+	}
+	return true;
+}
+
+static bool alias_flagged(const struct fsck_ctx *ctx, const struct zf2fs_inode *in)
+{
+	return (ctx->vi->features & ZF2FS_FEAT_DEVICE_ALIAS) &&
+	       ((uint32_t)zf2fs_get(in->i_flags) & ZF2FS_DEVICE_ALIAS_FL);
+}
+
+struct alias_scan {
+	struct fsck_ctx *ctx;
+	struct zf2fs_node *n;
+};
+
+/* A regular file of the root directory (where mkfs.f2fs -c DEV@ALIAS puts alias files, and
+ * Linux looks them up at mount): when it is an alias file with a right extent, the
+ * device's blocks are claimed for it. */
+static int alias_scan_entry(void *arg, const struct zf2fs_dentry_info *de)
+{
+	struct alias_scan *a = arg;
+	struct fsck_ctx *ctx = a->ctx;
+	const struct zf2fs_inode *in = &a->n->i;
+	uint64_t start, end;
+	unsigned d;
+
+	if (de->type != ZF2FS_FT_REG_FILE || de->ino < ZF2FS_RESERVED_NIDS || de->ino >= ctx->nids ||
+	    zf2fs_vol_read_node(ctx->vol, de->ino, a->n, NULL, NULL, 0) ||
+	    zf2fs_get(a->n->footer.ino) != de->ino || zf2fs_get(a->n->footer.nid) != de->ino ||
+	    !alias_flagged(ctx, in) || !zf2fs_get(in->i_ext.len) ||
+	    alias_verdict(ctx, (uint32_t)zf2fs_get(in->i_ext.fofs), (uint32_t)zf2fs_get(in->i_ext.blk),
+			  (uint32_t)zf2fs_get(in->i_ext.len), &d) != ALIAS_OK ||
+	    ctx->alias_ino[d] || !dev_range(ctx, d, &start, &end) || !blk_in_main(ctx, start) ||
+	    !blk_in_main(ctx, end))
+		return 0;
+	for (uint64_t b = start; b <= end; b++)
+		claim_block(ctx, b, false);
+	ctx->alias_ino[d] = de->ino;
+	return 0;
+}
+
+/*
+ * Before the walk, each device's alias file in the root directory claims the device's
+ * blocks: Linux allocates nothing on a device an alias file holds, so any other pointer
+ * there is the wrong one, whichever file the walk meets first (walk_data).  A root that
+ * cannot be read leaves it to the walk.
+ */
+static int alias_prescan(struct fsck_ctx *ctx)
+{
+	struct alias_scan a = { .ctx = ctx };
+	struct zf2fs_node *root;
+	int err = 0;
+
+	if (!(ctx->vi->features & ZF2FS_FEAT_DEVICE_ALIAS))
+		return 0;
+	root = malloc(ZF2FS_BLKSIZE);
+	a.n = malloc(ZF2FS_BLKSIZE);
+	if (!root || !a.n) {
+		err = -ENOMEM;
+	} else if (zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, root, NULL, NULL, 0) == 0 &&
+		   zf2fs_get(root->footer.ino) == ZF2FS_ROOT_INO &&
+		   zf2fs_inode_type(&root->i) == ZF2FS_S_IFDIR) {
+		err = zf2fs_dir_iterate(ctx->vol, root, alias_scan_entry, NULL, &a);
+		err = err == -ENOMEM ? err : 0;
+	}
+	free(a.n);
+	free(root);
+	return err;
+}
+
+/* Release device alias file @ino (extent and size 0), as F2FS_IOC_RELEASE_DEV_ALIAS does. */
+static void alias_release(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct zf2fs_node *n = repair_node(ctx, ino);
+
+	if (!n)
+		return;
+	memset(&n->i.i_ext, 0, sizeof(n->i.i_ext));
+	zf2fs_set(n->i.i_size, 0);
+}
+
+/*
+ * A device alias file (the device_alias feature, mkfs.f2fs -c DEV@ALIAS) owns every block
+ * of its device through its extent, without a block map and without summary entries (its
+ * summaries are left as they were: Linux never reads them for it).  A released one (no
+ * extent) owns nothing.  Its extent must be one device's whole range, on a device Linux
+ * accepts an alias of; otherwise Linux refuses the inode, and the file is released (a
+ * state Linux makes and mounts), unless the extent lies inside one device that can be
+ * aliased and whose blocks SIT still holds valid for nobody else: the extent then becomes
+ * that device's range, as Linux's reserve sets it, and the file keeps the device's bytes.
+ */
+static void claim_alias_extent(struct inode_walk *w, const struct zf2fs_inode *in)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct problem_ctx p = { .ino = w->ino, .blkaddr = w->ext_blk, .num = w->ext_len };
+	static const unsigned codes[] = { [ALIAS_DEV0] = PR_4_ALIAS_DEV0,
+		[ALIAS_ZONED] = PR_4_ALIAS_ZONED, [ALIAS_MISALIGNED] = PR_4_ALIAS_MISALIGNED };
+	enum alias_verdict v;
+	uint64_t start, end;
+	char why[200];
+	unsigned d;
+
+	if (!alias_flagged(ctx, in) || !w->ext_len)
+		return;
+	v = alias_verdict(ctx, w->ext_fofs, w->ext_blk, w->ext_len, &d);
+	p.num2 = d;
+	if (v == ALIAS_NO_DEVICE) {
+		d = w->ext_fofs ? ZF2FS_MAX_DEVICES : dev_of(ctx, w->ext_blk);
+		if (d < ZF2FS_MAX_DEVICES && d != dev_of(ctx, (uint64_t)w->ext_blk + w->ext_len - 1))
+			d = ZF2FS_MAX_DEVICES;
+		if (d < ZF2FS_MAX_DEVICES && dev_aliasable(ctx, d) == ALIAS_OK && !ctx->alias_ino[d] &&
+		    dev_free_for_alias(ctx, d) && dev_range(ctx, d, &start, &end)) {
+			snprintf(why, sizeof(why), "it lies inside device %u, whose blocks SIT holds "
+				 "valid for no other file: the extent becomes the device's whole "
+				 "range (block %llu, %llu blocks), as Linux's reserve sets it", d,
+				 (unsigned long long)start, (unsigned long long)(end + 1 - start));
+			p.str = why;
+			if (fix_problem(ctx, PR_4_ALIAS_NO_DEVICE, &p)) {
+				struct zf2fs_node *n = repair_node(ctx, w->ino);
+
+				if (n) {
+					zf2fs_set(n->i.i_ext.fofs, 0);
+					zf2fs_set(n->i.i_ext.blk, start);
+					zf2fs_set(n->i.i_ext.len, end + 1 - start);
+					zf2fs_set(n->i.i_size, (end + 1 - start) * ZF2FS_BLKSIZE);
+				}
+				for (uint64_t b = start; b <= end; b++)
+					claim_block(ctx, b, false);
+				w->counted += end + 1 - start;
+				ctx->alias_ino[d] = w->ino;
+			}
+		} else {
+			p.str = "no device's blocks are free for it to hold: release the file (size 0, "
+				"no blocks, as F2FS_IOC_RELEASE_DEV_ALIAS leaves one; the blocks its "
+				"extent names stay with whoever else owns them)";
+			if (fix_problem(ctx, PR_4_ALIAS_NO_DEVICE, &p))
+				alias_release(ctx, w->ino);
+		}
+		w->ext_len = 0;   /* the problem above covers the extent */
+		return;
+	}
+	if (v != ALIAS_OK) {
+		if (fix_problem(ctx, codes[v], &p))
+			alias_release(ctx, w->ino);
+		w->ext_len = 0;
+		return;
+	}
+	if (ctx->alias_ino[d] == w->ino) {   /* claimed before the walk */
+		w->counted += w->ext_len;
+		w->ext_hits += w->ext_len;
+		return;
+	}
+	/* an alias file the scan of the root did not find (in lost+found, or unreachable):
+	 * it owns its extent's blocks all the same; one another file took first is reported */
+	for (uint32_t i = 0; i < w->ext_len; i++) {
+		uint32_t blk = w->ext_blk + i;
+
+		if (!blk_in_main(ctx, blk))
+			return;
+		if (!claim_block(ctx, blk, false)) {
+			p.blkaddr = blk;
+			p.num2 = summary_owner(ctx, blk);
+			(void)fix_problem(ctx, PR_4_BLOCK_DUP, &p);
+			continue;
+		}
+		w->counted++;
+		w->ext_hits++;
+	}
+	if (!ctx->alias_ino[d])
+		ctx->alias_ino[d] = w->ino;
+}
+
+/* The alias file that holds block @blk's device, 0 for none. */
+static uint32_t alias_holder(const struct fsck_ctx *ctx, uint64_t blk)
+{
+	unsigned d;
+
+	if (!(ctx->vi->features & ZF2FS_FEAT_DEVICE_ALIAS))
+		return 0;
+	d = dev_of(ctx, blk);
+	return d < ZF2FS_MAX_DEVICES ? ctx->alias_ino[d] : 0;
+}
+
 static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 		     uint32_t ofs_in_node)
 {
@@ -641,6 +912,14 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	}
 	if (!blk_in_main(ctx, blkaddr)) {
 		if (fix_problem(ctx, PR_4_BLOCK_OUTSIDE_MAIN, &p))
+			return clear_or_restore(w, owner, ofs_in_node, blkaddr);
+		return 0;
+	}
+	/* a device an alias file holds is the alias file's alone: Linux allocates nothing
+	 * there while it holds it, so the other pointer is the wrong one */
+	p.num2 = alias_holder(ctx, blkaddr);
+	if (p.num2 && p.num2 != w->ino) {
+		if (fix_problem(ctx, PR_4_ALIAS_BLOCK_DUP, &p))
 			return clear_or_restore(w, owner, ofs_in_node, blkaddr);
 		return 0;
 	}
@@ -687,59 +966,6 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	}
 	w->counted++;
 	return check_summary(ctx, blkaddr, owner, ofs_in_node, false);
-}
-
-/* ---- device aliasing ------------------------------------------------------------------ */
-/* The device (1 or more) whose whole block range is [@blk, @blk + @len): 0 for none.  The
- * superblock's device list gives the ranges as Linux computes them (device 0 starts at
- * block 0 and carries segment 0's offset). */
-static unsigned alias_device(const struct fsck_ctx *ctx, uint32_t blk, uint32_t len)
-{
-	uint64_t start = 0, end = 0;
-
-	for (unsigned i = 0; i < ZF2FS_MAX_DEVICES; i++) {
-		uint32_t segs = (uint32_t)zf2fs_get(ctx->sb->devs[i].total_segments);
-
-		if (!segs)
-			break;
-		start = i ? end + 1 : 0;
-		end = start + (uint64_t)segs * ZF2FS_BLOCKS_PER_SEG - 1 +
-		      (i ? 0 : zf2fs_get(ctx->sb->segment0_blkaddr));
-		if (i && len && start == blk && end == (uint64_t)blk + len - 1)
-			return i;
-	}
-	return 0;
-}
-
-/* A device alias file (the device_alias feature, mkfs.f2fs -c DEV@ALIAS) owns every block
- * of its device through its extent, without a block map and without summary entries: claim
- * them, count them for i_blocks and take the extent as agreeing.  An extent that matches
- * no device but the first is left to the extent and i_blocks checks. */
-static void claim_alias_extent(struct inode_walk *w, const struct zf2fs_inode *in)
-{
-	struct fsck_ctx *ctx = w->ctx;
-	struct problem_ctx p = { .ino = w->ino };
-
-	if (!(ctx->vi->features & ZF2FS_FEAT_DEVICE_ALIAS) ||
-	    !((uint32_t)zf2fs_get(in->i_flags) & ZF2FS_DEVICE_ALIAS_FL) ||
-	    w->ext_fofs || !alias_device(ctx, w->ext_blk, w->ext_len))
-		return;
-	for (uint32_t i = 0; i < w->ext_len; i++) {
-		uint32_t blk = w->ext_blk + i;
-
-		if (!blk_in_main(ctx, blk))
-			return;
-		if (!claim_block(ctx, blk, false)) {
-			/* the volume is never written (the library refuses device_alias
-			 * volumes): the report is what there is */
-			p.blkaddr = blk;
-			p.num2 = summary_owner(ctx, blk);
-			(void)fix_problem(ctx, PR_4_BLOCK_DUP, &p);
-			continue;
-		}
-		w->counted++;
-		w->ext_hits++;
-	}
 }
 
 static bool mode_known(uint32_t mode)
@@ -2021,6 +2247,9 @@ int pass4_tree(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_4_ROOT_BAD, &p);
 		return 0;
 	}
+	err = alias_prescan(ctx);
+	if (err)
+		return err;
 	err = reach_inode(ctx, root, NULL, ZF2FS_FT_DIR);
 	if (err < 0)
 		return err;
