@@ -35,6 +35,7 @@ struct inode_walk {
 	uint32_t lost_top[ZF2FS_NIDS_PER_INODE];   /* i_nid[] slots cleared: their offsets + 1 */
 	uint32_t ext_fofs, ext_blk, ext_len;   /* i_ext, the kernel's cached extent */
 	uint64_t ext_hits;       /* file blocks in it that the block map agrees with */
+	uint64_t data_blocks;    /* data blocks the block map gives the file */
 	/* a compressed file: its cluster size, the cluster the walk is in, whether that
 	 * cluster is compressed (a COMPRESS_ADDR marker in its first slot) and how many
 	 * data blocks it holds; the markers i_blocks counts, and the blocks its compressed
@@ -531,6 +532,7 @@ static int clear_or_restore(struct inode_walk *w, uint32_t owner, uint32_t ofs, 
 				return clear_data_slot(ctx, w->ino, owner, ofs);
 			claim_block(ctx, first + off, false);
 			w->counted++;
+			w->data_blocks++;
 			return set_data_slot(ctx, w->ino, owner, ofs, (uint32_t)(first + off));
 		}
 	}
@@ -546,6 +548,7 @@ static int clear_or_restore(struct inode_walk *w, uint32_t owner, uint32_t ofs, 
 				.ino = w->ino, .nid = owner, .num = ofs, .blkaddr = blk })) {
 			claim_block(ctx, blk, false);
 			w->counted++;
+			w->data_blocks++;
 			return set_data_slot(ctx, w->ino, owner, ofs, (uint32_t)blk);
 		}
 	}
@@ -781,6 +784,8 @@ static void alias_release(struct fsck_ctx *ctx, uint32_t ino)
  * state Linux makes and mounts), unless the extent lies inside one device that can be
  * aliased and whose blocks SIT still holds valid for nobody else: the extent then becomes
  * that device's range, as Linux's reserve sets it, and the file keeps the device's bytes.
+ * A file whose block map holds data is no alias file (an alias has no block map): with a
+ * wrong extent, the flag goes and the file keeps its blocks.
  */
 static void claim_alias_extent(struct inode_walk *w, const struct zf2fs_inode *in)
 {
@@ -797,6 +802,22 @@ static void claim_alias_extent(struct inode_walk *w, const struct zf2fs_inode *i
 		return;
 	v = alias_verdict(ctx, w->ext_fofs, w->ext_blk, w->ext_len, &d);
 	p.num2 = d;
+	if (v != ALIAS_OK && w->data_blocks) {
+		/* an alias file has no block map: a file whose block map holds data is a
+		 * file, and the flag is what is wrong (releasing it would drop its data) */
+		snprintf(why, sizeof(why), "the file's block map holds %llu blocks of its own, "
+			 "which an alias file never has: the device-alias flag goes, and the file "
+			 "keeps its blocks", (unsigned long long)w->data_blocks);
+		p.str = why;
+		if (fix_problem(ctx, PR_4_ALIAS_NO_DEVICE, &p)) {
+			struct zf2fs_node *n = repair_node(ctx, w->ino);
+
+			if (n)
+				zf2fs_set(n->i.i_flags,
+					  (uint32_t)zf2fs_get(in->i_flags) & ~ZF2FS_DEVICE_ALIAS_FL);
+		}
+		return;   /* the extent is checked as any file's */
+	}
 	if (v == ALIAS_NO_DEVICE) {
 		d = w->ext_fofs ? ZF2FS_MAX_DEVICES : dev_of(ctx, w->ext_blk);
 		if (d < ZF2FS_MAX_DEVICES && d != dev_of(ctx, (uint64_t)w->ext_blk + w->ext_len - 1))
@@ -965,6 +986,7 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 		return 0;
 	}
 	w->counted++;
+	w->data_blocks++;
 	return check_summary(ctx, blkaddr, owner, ofs_in_node, false);
 }
 
