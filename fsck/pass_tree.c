@@ -707,39 +707,69 @@ static bool alias_flagged(const struct fsck_ctx *ctx, const struct zf2fs_inode *
 struct alias_scan {
 	struct fsck_ctx *ctx;
 	struct zf2fs_node *n;
+	uint32_t lost_found;   /* the root's lost+found, scanned next (0: none) */
 };
 
-/* A regular file of the root directory (where mkfs.f2fs -c DEV@ALIAS puts alias files, and
- * Linux looks them up at mount): when it is an alias file with a right extent, the
- * device's blocks are claimed for it. */
-static int alias_scan_entry(void *arg, const struct zf2fs_dentry_info *de)
+/* When inode @ino is an alias file with a right extent, its device's blocks are claimed
+ * for it. */
+static void alias_try(struct alias_scan *a, uint32_t ino)
 {
-	struct alias_scan *a = arg;
 	struct fsck_ctx *ctx = a->ctx;
 	const struct zf2fs_inode *in = &a->n->i;
 	uint64_t start, end;
 	unsigned d;
 
-	if (de->type != ZF2FS_FT_REG_FILE || de->ino < ZF2FS_RESERVED_NIDS || de->ino >= ctx->nids ||
-	    zf2fs_vol_read_node(ctx->vol, de->ino, a->n, NULL, NULL, 0) ||
-	    zf2fs_get(a->n->footer.ino) != de->ino || zf2fs_get(a->n->footer.nid) != de->ino ||
+	if (zf2fs_vol_read_node(ctx->vol, ino, a->n, NULL, NULL, 0) ||
+	    zf2fs_get(a->n->footer.ino) != ino || zf2fs_get(a->n->footer.nid) != ino ||
 	    !alias_flagged(ctx, in) || !zf2fs_get(in->i_ext.len) ||
 	    alias_verdict(ctx, (uint32_t)zf2fs_get(in->i_ext.fofs), (uint32_t)zf2fs_get(in->i_ext.blk),
 			  (uint32_t)zf2fs_get(in->i_ext.len), &d) != ALIAS_OK ||
 	    ctx->alias_ino[d] || !dev_range(ctx, d, &start, &end) || !blk_in_main(ctx, start) ||
 	    !blk_in_main(ctx, end))
-		return 0;
+		return;
 	for (uint64_t b = start; b <= end; b++)
 		claim_block(ctx, b, false);
-	ctx->alias_ino[d] = de->ino;
+	ctx->alias_ino[d] = ino;
+}
+
+/* A regular file of the root directory (where mkfs.f2fs -c DEV@ALIAS puts alias files, and
+ * Linux looks them up at mount) or of lost+found (where fsck puts an unreachable one;
+ * Linux neither links nor renames an alias file): when it is an alias file with a right
+ * extent, the device's blocks are claimed for it. */
+static int alias_scan_entry(void *arg, const struct zf2fs_dentry_info *de)
+{
+	struct alias_scan *a = arg;
+	struct fsck_ctx *ctx = a->ctx;
+
+	if (de->type == ZF2FS_FT_DIR && de->name_len == 10 && !memcmp(de->name, "lost+found", 10))
+		a->lost_found = de->ino;
+	if (de->type != ZF2FS_FT_REG_FILE || de->ino < ZF2FS_RESERVED_NIDS || de->ino >= ctx->nids)
+		return 0;
+	alias_try(a, de->ino);
 	return 0;
 }
 
+/* Scan directory @ino's entries for alias files; an unusable directory is the walk's. */
+static int alias_scan_dir(struct alias_scan *a, uint32_t ino, struct zf2fs_node *dir)
+{
+	int err;
+
+	if (zf2fs_vol_read_node(a->ctx->vol, ino, dir, NULL, NULL, 0) ||
+	    zf2fs_get(dir->footer.ino) != ino || zf2fs_inode_type(&dir->i) != ZF2FS_S_IFDIR)
+		return 0;
+	err = zf2fs_dir_iterate(a->ctx->vol, dir, alias_scan_entry, NULL, a);
+	return err == -ENOMEM ? err : 0;
+}
+
+static bool is_inode_nid(const struct fsck_ctx *ctx, uint32_t nid);
+
 /*
- * Before the walk, each device's alias file in the root directory claims the device's
- * blocks: Linux allocates nothing on a device an alias file holds, so any other pointer
- * there is the wrong one, whichever file the walk meets first (walk_data).  A root that
- * cannot be read leaves it to the walk.
+ * Before the walk, each device's alias file in the root directory or in lost+found claims
+ * the device's blocks: Linux allocates nothing on a device an alias file holds, so any
+ * other pointer there is the wrong one, whichever file the walk meets first (walk_data).
+ * A device still held (every block valid in SIT, none claimed) whose alias file these
+ * directories do not name (a damaged directory, a lost name) has every inode read for
+ * it: a cost only such a volume pays.
  */
 static int alias_prescan(struct fsck_ctx *ctx)
 {
@@ -753,11 +783,26 @@ static int alias_prescan(struct fsck_ctx *ctx)
 	a.n = malloc(ZF2FS_BLKSIZE);
 	if (!root || !a.n) {
 		err = -ENOMEM;
-	} else if (zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, root, NULL, NULL, 0) == 0 &&
-		   zf2fs_get(root->footer.ino) == ZF2FS_ROOT_INO &&
-		   zf2fs_inode_type(&root->i) == ZF2FS_S_IFDIR) {
-		err = zf2fs_dir_iterate(ctx->vol, root, alias_scan_entry, NULL, &a);
-		err = err == -ENOMEM ? err : 0;
+	} else {
+		err = alias_scan_dir(&a, ZF2FS_ROOT_INO, root);
+		if (!err && a.lost_found && a.lost_found < ctx->nids) {
+			uint32_t lf = a.lost_found;
+
+			err = alias_scan_dir(&a, lf, root);
+		}
+	}
+	for (unsigned d = 1; !err && d < ZF2FS_MAX_DEVICES; d++) {
+		uint64_t start, end;
+
+		if (!dev_range(ctx, d, &start, &end))
+			break;
+		if (ctx->alias_ino[d] || !dev_free_for_alias(ctx, d))
+			continue;
+		for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++) {
+			if (is_inode_nid(ctx, nid))
+				alias_try(&a, nid);
+		}
+		break;   /* every inode was read: each held device has what it will get */
 	}
 	free(a.n);
 	free(root);
@@ -864,21 +909,22 @@ static void claim_alias_extent(struct inode_walk *w, const struct zf2fs_inode *i
 		w->ext_hits += w->ext_len;
 		return;
 	}
-	/* an alias file the scan of the root did not find (in lost+found, or unreachable):
-	 * it owns its extent's blocks all the same; one another file took first is reported */
+	/* an alias file the scan before the walk did not find (no directory reaches it):
+	 * it owns its extent's blocks all the same; one another file took first is
+	 * reported (that file's pointer is the wrong one, but its walk is over: once this
+	 * file is in lost+found, the next run finds it first and clears the pointer) */
 	for (uint32_t i = 0; i < w->ext_len; i++) {
 		uint32_t blk = w->ext_blk + i;
 
 		if (!blk_in_main(ctx, blk))
 			return;
+		w->counted++;
+		w->ext_hits++;
 		if (!claim_block(ctx, blk, false)) {
 			p.blkaddr = blk;
 			p.num2 = summary_owner(ctx, blk);
 			(void)fix_problem(ctx, PR_4_BLOCK_DUP, &p);
-			continue;
 		}
-		w->counted++;
-		w->ext_hits++;
 	}
 	if (!ctx->alias_ino[d])
 		ctx->alias_ino[d] = w->ino;

@@ -9,7 +9,9 @@
 # damaged with inject.f2fs (the alias extent one block short, which Linux refuses, and a
 # wrong link count on the tree's top directory); our fsck -y repairs it (exit 1), -n is then
 # clean, and Linux mounts it: the alias file reads the device's bytes at its old size and
-# the tree verifies.
+# the tree verifies.  Last, Linux releases the alias file (F2FS_IOC_RELEASE_DEV_ALIAS:
+# size 0, the device's blocks free space): our fsck finds that volume clean; Linux
+# reserves it again and the file reads the device's bytes; our fsck is clean again.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 vm_setup device_alias "mkfs -c DEV@ALIAS: Linux mounts the volume and reads and writes the device through its file"
@@ -94,6 +96,21 @@ zmount main /mnt/a
 	zfail "the repaired alias file does not read the device's bytes"
 zwork verify /mnt/a/tree /tmp/tree2.manifest
 echo "info: Linux mounts the repaired volume; the alias file reads the device, the tree verifies"
+step "Linux releases the alias file, our fsck, Linux reserves it again"
+zwork devalias "$f" release
+zwork devalias "$f" status | grep -q released || zfail "the alias file is not released"
+[ "$(stat -c %s "$f")" = 0 ] || zfail "a released alias file has size $(stat -c %s "$f")"
+zumount /mnt/a
+ourfsck "$a"
+[ "$(inject.f2fs --node --nid "$ai" --mb i_ext.len --get "$a")" = 0 ] ||
+	zfail "the released alias file still has an extent"
+zmount main /mnt/a
+zwork devalias "$f" reserve
+zwork devalias "$f" status | grep -q reserved || zfail "the alias file is not reserved"
+[ "$(stat -c %s "$f")" = "$size" ] || zfail "the reserved alias file has size $(stat -c %s "$f")"
+[ "$(dd if="$f" bs=1M skip=16 count=1 2>/dev/null | md5sum)" = "$(md5sum </tmp/pat2)" ] ||
+	zfail "the reserved alias file does not read the device's bytes"
+zwork verify /mnt/a/tree /tmp/tree2.manifest
 zumount /mnt/a
 ourfsck "$a"
 EOF
