@@ -691,8 +691,10 @@ static bool dev_free_for_alias(struct fsck_ctx *ctx, unsigned d)
 	if (!dev_range(ctx, d, &start, &end) || !blk_in_main(ctx, start) || !blk_in_main(ctx, end))
 		return false;
 	for (uint64_t b = start; b <= end; b++) {
+		uint32_t off = zf2fs_main_seg_off(ctx->vi->main_blkaddr, b);
+
 		if (found_test(ctx, b - ctx->vi->main_blkaddr) ||
-		    !sit_bit(sit_get(ctx, blk_segno(ctx, b)), zf2fs_main_seg_off(ctx->vi->main_blkaddr, b)))
+		    !sit_bit(sit_get(ctx, blk_segno(ctx, b)), off))
 			return false;
 	}
 	return true;
