@@ -13,7 +13,7 @@
 #       range again (exit 1, the aliased image untouched) and the rerun is clean; a
 #       released alias file (no extent, size 0, the inode block alone) is no problem: the
 #       repair frees the device's segments in SIT, keeps the file's flag and pin, and the
-#       rerun is clean;
+#       rerun is clean; f2fslabel relabels the volume, which stays clean;
 #   (c) two aliased images and one that is not: both alias files cover their device, the
 #       logs go to the zones of device 0 and of the non-aliased device, fsck is clean;
 #       with quota, lost_found and inode checksums, and with -O ro, fsck is clean too;
@@ -158,6 +158,19 @@ if [ $rc -eq 1 ] && ! printf '%s\n' "$out" | grep -q "inode $ai\|file $ai\|0x040
 	tap_ok "a released alias file is no problem: its device's segments are freed, it stays an alias file"
 else
 	tap_fail "released alias: exit $rc: $(printf '%s\n' "$out" | head -4)"
+fi
+
+# f2fslabel writes the superblocks alone: the alias file and its device stay as they were
+LABEL=$top_builddir/tools/f2fslabel
+if [ -x "$LABEL" ]; then
+	"$LABEL" "$main" aliased >/dev/null 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && "$LABEL" "$main" 2>/dev/null | grep -qx "Info: volume label = aliased" &&
+		cmp -s "$dev1" "$TEST_TMP/dev1.before" && our_fsck_clean "$main" >/dev/null &&
+		tap_ok "f2fslabel relabels the aliased volume, which stays clean" ||
+		tap_fail "f2fslabel on the aliased volume: exit $rc, or unclean, or the device changed"
+else
+	tap_fail "f2fslabel is not built: $LABEL"
 fi
 
 # ---- (c) two aliased images, one not; other feature sets --------------------------------
