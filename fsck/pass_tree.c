@@ -932,15 +932,20 @@ static void claim_alias_extent(struct inode_walk *w, const struct zf2fs_inode *i
 		ctx->alias_ino[d] = w->ino;
 }
 
-/* The alias file that holds block @blk's device, 0 for none. */
+/* The alias file that holds block @blk's device, 0 for none (only held devices' ranges are
+ * computed: this runs for every data block of an aliased volume). */
 static uint32_t alias_holder(const struct fsck_ctx *ctx, uint64_t blk)
 {
-	unsigned d;
+	uint64_t start, end;
 
 	if (!(ctx->vi->features & ZF2FS_FEAT_DEVICE_ALIAS))
 		return 0;
-	d = dev_of(ctx, blk);
-	return d < ZF2FS_MAX_DEVICES ? ctx->alias_ino[d] : 0;
+	for (unsigned d = 1; d < ZF2FS_MAX_DEVICES; d++) {
+		if (ctx->alias_ino[d] && dev_range(ctx, d, &start, &end) && blk >= start &&
+		    blk <= end)
+			return ctx->alias_ino[d];
+	}
+	return 0;
 }
 
 static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
