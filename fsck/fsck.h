@@ -115,6 +115,9 @@ struct fsck_ctx {
 	struct zf2fs_bmap *blk_found;    /* pass 4: bit per main block owned by a node */
 	uint16_t *seg_found;             /* pass 4: owned blocks per segment */
 	uint8_t *seg_kind;               /* pass 4: SEG_HAS_* per segment (NULL: nothing owned) */
+	/* pass 4: per device, the alias file that holds its blocks, claimed before the walk
+	 * (0: none) */
+	uint32_t alias_ino[ZF2FS_MAX_DEVICES];
 	struct hot_blk *hot_blks;        /* pass 4: hot data blocks by summary slot */
 	size_t nhot;
 	bool hot_built;
@@ -305,6 +308,11 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_ACL_BAD              0x04003E
 #define PR_4_INLINE_POST_READ     0x04003F
 #define PR_4_PINO_BAD             0x040040
+#define PR_4_ALIAS_DEV0           0x040041
+#define PR_4_ALIAS_ZONED          0x040042
+#define PR_4_ALIAS_MISALIGNED     0x040043
+#define PR_4_ALIAS_NO_DEVICE      0x040044
+#define PR_4_ALIAS_BLOCK_DUP      0x040045
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002

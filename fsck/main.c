@@ -268,7 +268,9 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 		}
 		fprintf(stderr, PROG ": WARNING: %s is mounted: results may be inconsistent\n", path);
 	}
-	err = zf2fs_vol_open(&path, 1, writes ? ZF2FS_DEV_WRITE : 0, &log, &ctx.vol);
+	/* device_alias is handled: pass 4 keeps every alias file's device its own */
+	err = zf2fs_vol_open(&path, 1, writes ? ZF2FS_DEV_WRITE | ZF2FS_VOL_DEVICE_ALIAS : 0, &log,
+			     &ctx.vol);
 	if (err == -ZF2FS_EUNWRITABLE) {
 		/* bits this version does not know (the library named them): as e2fsck does,
 		 * nothing is written; unlike it, the volume is still checked, read-only */

@@ -35,6 +35,7 @@ struct inode_walk {
 	uint32_t lost_top[ZF2FS_NIDS_PER_INODE];   /* i_nid[] slots cleared: their offsets + 1 */
 	uint32_t ext_fofs, ext_blk, ext_len;   /* i_ext, the kernel's cached extent */
 	uint64_t ext_hits;       /* file blocks in it that the block map agrees with */
+	uint64_t data_blocks;    /* data blocks the block map gives the file */
 	/* a compressed file: its cluster size, the cluster the walk is in, whether that
 	 * cluster is compressed (a COMPRESS_ADDR marker in its first slot) and how many
 	 * data blocks it holds; the markers i_blocks counts, and the blocks its compressed
@@ -531,6 +532,7 @@ static int clear_or_restore(struct inode_walk *w, uint32_t owner, uint32_t ofs, 
 				return clear_data_slot(ctx, w->ino, owner, ofs);
 			claim_block(ctx, first + off, false);
 			w->counted++;
+			w->data_blocks++;
 			return set_data_slot(ctx, w->ino, owner, ofs, (uint32_t)(first + off));
 		}
 	}
@@ -546,6 +548,7 @@ static int clear_or_restore(struct inode_walk *w, uint32_t owner, uint32_t ofs, 
 				.ino = w->ino, .nid = owner, .num = ofs, .blkaddr = blk })) {
 			claim_block(ctx, blk, false);
 			w->counted++;
+			w->data_blocks++;
 			return set_data_slot(ctx, w->ino, owner, ofs, (uint32_t)blk);
 		}
 	}
@@ -603,6 +606,348 @@ static void cluster_done(struct inode_walk *w)
 	w->cl_new = 0;
 }
 
+/* ---- device aliasing ------------------------------------------------------------------ */
+/* Device @d's block range [@ret_start, @ret_end], as Linux computes it from the superblock's
+ * device list (device 0 starts at block 0 and carries segment 0's offset); false past the
+ * last device. */
+static bool dev_range(const struct fsck_ctx *ctx, unsigned d, uint64_t *ret_start,
+		      uint64_t *ret_end)
+{
+	uint64_t start = 0, end = 0;
+
+	for (unsigned i = 0; i <= d && i < ZF2FS_MAX_DEVICES; i++) {
+		uint32_t segs = (uint32_t)zf2fs_get(ctx->sb->devs[i].total_segments);
+
+		if (!segs)
+			return false;
+		start = i ? end + 1 : 0;
+		end = start + (uint64_t)segs * ZF2FS_BLOCKS_PER_SEG - 1 +
+		      (i ? 0 : zf2fs_get(ctx->sb->segment0_blkaddr));
+	}
+	if (d >= ZF2FS_MAX_DEVICES)
+		return false;
+	*ret_start = start;
+	*ret_end = end;
+	return true;
+}
+
+/* The device (0 or more) holding block @blk; ZF2FS_MAX_DEVICES for none. */
+static unsigned dev_of(const struct fsck_ctx *ctx, uint64_t blk)
+{
+	uint64_t start, end;
+
+	for (unsigned d = 0; dev_range(ctx, d, &start, &end); d++)
+		if (blk >= start && blk <= end)
+			return d;
+	return ZF2FS_MAX_DEVICES;
+}
+
+enum alias_verdict { ALIAS_OK, ALIAS_DEV0, ALIAS_ZONED, ALIAS_MISALIGNED, ALIAS_NO_DEVICE };
+
+/* Whether device @d can be aliased, as Linux checks an alias file's extent at iget
+ * (sanity_check_extent_cache): never device 0, never a zoned device, and a range that
+ * starts and ends on a section boundary. */
+static enum alias_verdict dev_aliasable(struct fsck_ctx *ctx, unsigned d)
+{
+	uint32_t per_sec = ctx->vi->segs_per_sec * ZF2FS_BLOCKS_PER_SEG;
+	struct zf2fs_dev *dev = zf2fs_vol_dev(ctx->vol, d);
+	struct zf2fs_dev_geom g;
+	uint64_t start, end;
+
+	if (!d)
+		return ALIAS_DEV0;
+	if (dev && zf2fs_dev_geometry(dev, &g) == 0 && g.zone_model != ZF2FS_ZONED_NONE)
+		return ALIAS_ZONED;
+	if (!dev_range(ctx, d, &start, &end))
+		return ALIAS_NO_DEVICE;
+	if ((start - zf2fs_get(ctx->sb->segment0_blkaddr)) % per_sec || (end + 1 - start) % per_sec)
+		return ALIAS_MISALIGNED;
+	return ALIAS_OK;
+}
+
+/* What Linux makes of an alias file's extent [@blk, @blk + @len) (@len > 0): the device
+ * whose whole range it is (@ret_dev), and whether that device can be aliased. */
+static enum alias_verdict alias_verdict(struct fsck_ctx *ctx, uint32_t fofs, uint32_t blk,
+					uint32_t len, unsigned *ret_dev)
+{
+	uint64_t start, end;
+
+	*ret_dev = ZF2FS_MAX_DEVICES;
+	for (unsigned d = 0; !fofs && dev_range(ctx, d, &start, &end); d++) {
+		if (start == blk && end == (uint64_t)blk + len - 1) {
+			*ret_dev = d;
+			return dev_aliasable(ctx, d);
+		}
+	}
+	return ALIAS_NO_DEVICE;
+}
+
+/* Whether every block of device @d is valid in SIT and owned by nobody yet: the state an
+ * alias file's reserve leaves its device in. */
+static bool dev_free_for_alias(struct fsck_ctx *ctx, unsigned d)
+{
+	uint64_t start, end;
+
+	if (!dev_range(ctx, d, &start, &end) || !blk_in_main(ctx, start) || !blk_in_main(ctx, end))
+		return false;
+	for (uint64_t b = start; b <= end; b++) {
+		uint32_t off = zf2fs_main_seg_off(ctx->vi->main_blkaddr, b);
+
+		if (found_test(ctx, b - ctx->vi->main_blkaddr) ||
+		    !sit_bit(sit_get(ctx, blk_segno(ctx, b)), off))
+			return false;
+	}
+	return true;
+}
+
+static bool alias_flagged(const struct fsck_ctx *ctx, const struct zf2fs_inode *in)
+{
+	return (ctx->vi->features & ZF2FS_FEAT_DEVICE_ALIAS) &&
+	       ((uint32_t)zf2fs_get(in->i_flags) & ZF2FS_DEVICE_ALIAS_FL);
+}
+
+struct alias_scan {
+	struct fsck_ctx *ctx;
+	struct zf2fs_node *n;
+	uint32_t lost_found;   /* the root's lost+found, scanned next (0: none) */
+};
+
+/* When inode @ino is an alias file with a right extent, its device's blocks are claimed
+ * for it. */
+static void alias_try(struct alias_scan *a, uint32_t ino)
+{
+	struct fsck_ctx *ctx = a->ctx;
+	const struct zf2fs_inode *in = &a->n->i;
+	uint64_t start, end;
+	unsigned d;
+
+	if (zf2fs_vol_read_node(ctx->vol, ino, a->n, NULL, NULL, 0) ||
+	    zf2fs_get(a->n->footer.ino) != ino || zf2fs_get(a->n->footer.nid) != ino ||
+	    !alias_flagged(ctx, in) || !zf2fs_get(in->i_ext.len) ||
+	    alias_verdict(ctx, (uint32_t)zf2fs_get(in->i_ext.fofs), (uint32_t)zf2fs_get(in->i_ext.blk),
+			  (uint32_t)zf2fs_get(in->i_ext.len), &d) != ALIAS_OK ||
+	    ctx->alias_ino[d] || !dev_range(ctx, d, &start, &end) || !blk_in_main(ctx, start) ||
+	    !blk_in_main(ctx, end))
+		return;
+	for (uint64_t b = start; b <= end; b++)
+		claim_block(ctx, b, false);
+	ctx->alias_ino[d] = ino;
+}
+
+/* A regular file of the root directory (where mkfs.f2fs -c DEV@ALIAS puts alias files, and
+ * Linux looks them up at mount) or of lost+found (where fsck puts an unreachable one;
+ * Linux neither links nor renames an alias file): when it is an alias file with a right
+ * extent, the device's blocks are claimed for it. */
+static int alias_scan_entry(void *arg, const struct zf2fs_dentry_info *de)
+{
+	struct alias_scan *a = arg;
+	struct fsck_ctx *ctx = a->ctx;
+
+	if (de->type == ZF2FS_FT_DIR && de->name_len == 10 && !memcmp(de->name, "lost+found", 10))
+		a->lost_found = de->ino;
+	if (de->type != ZF2FS_FT_REG_FILE || de->ino < ZF2FS_RESERVED_NIDS || de->ino >= ctx->nids)
+		return 0;
+	alias_try(a, de->ino);
+	return 0;
+}
+
+/* Scan directory @ino's entries for alias files; an unusable directory is the walk's. */
+static int alias_scan_dir(struct alias_scan *a, uint32_t ino, struct zf2fs_node *dir)
+{
+	int err;
+
+	if (zf2fs_vol_read_node(a->ctx->vol, ino, dir, NULL, NULL, 0) ||
+	    zf2fs_get(dir->footer.ino) != ino || zf2fs_inode_type(&dir->i) != ZF2FS_S_IFDIR)
+		return 0;
+	err = zf2fs_dir_iterate(a->ctx->vol, dir, alias_scan_entry, NULL, a);
+	return err == -ENOMEM ? err : 0;
+}
+
+static bool is_inode_nid(const struct fsck_ctx *ctx, uint32_t nid);
+
+/*
+ * Before the walk, each device's alias file in the root directory or in lost+found claims
+ * the device's blocks: Linux allocates nothing on a device an alias file holds, so any
+ * other pointer there is the wrong one, whichever file the walk meets first (walk_data).
+ * A device still held (every block valid in SIT, none claimed) whose alias file these
+ * directories do not name (a damaged directory, a lost name) has every inode read for
+ * it: a cost only such a volume pays.
+ */
+static int alias_prescan(struct fsck_ctx *ctx)
+{
+	struct alias_scan a = { .ctx = ctx };
+	struct zf2fs_node *root;
+	int err = 0;
+
+	if (!(ctx->vi->features & ZF2FS_FEAT_DEVICE_ALIAS))
+		return 0;
+	root = malloc(ZF2FS_BLKSIZE);
+	a.n = malloc(ZF2FS_BLKSIZE);
+	if (!root || !a.n) {
+		err = -ENOMEM;
+	} else {
+		err = alias_scan_dir(&a, ZF2FS_ROOT_INO, root);
+		if (!err && a.lost_found && a.lost_found < ctx->nids) {
+			uint32_t lf = a.lost_found;
+
+			err = alias_scan_dir(&a, lf, root);
+		}
+	}
+	for (unsigned d = 1; !err && d < ZF2FS_MAX_DEVICES; d++) {
+		uint64_t start, end;
+
+		if (!dev_range(ctx, d, &start, &end))
+			break;
+		if (ctx->alias_ino[d] || !dev_free_for_alias(ctx, d))
+			continue;
+		for (uint32_t nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++) {
+			if (is_inode_nid(ctx, nid))
+				alias_try(&a, nid);
+		}
+		break;   /* every inode was read: each held device has what it will get */
+	}
+	free(a.n);
+	free(root);
+	return err;
+}
+
+/* Release device alias file @ino (extent and size 0), as F2FS_IOC_RELEASE_DEV_ALIAS does. */
+static void alias_release(struct fsck_ctx *ctx, uint32_t ino)
+{
+	struct zf2fs_node *n = repair_node(ctx, ino);
+
+	if (!n)
+		return;
+	memset(&n->i.i_ext, 0, sizeof(n->i.i_ext));
+	zf2fs_set(n->i.i_size, 0);
+}
+
+/*
+ * A device alias file (the device_alias feature, mkfs.f2fs -c DEV@ALIAS) owns every block
+ * of its device through its extent, without a block map and without summary entries (its
+ * summaries are left as they were: Linux never reads them for it).  A released one (no
+ * extent) owns nothing.  Its extent must be one device's whole range, on a device Linux
+ * accepts an alias of; otherwise Linux refuses the inode, and the file is released (a
+ * state Linux makes and mounts), unless the extent lies inside one device that can be
+ * aliased and whose blocks SIT still holds valid for nobody else: the extent then becomes
+ * that device's range, as Linux's reserve sets it, and the file keeps the device's bytes.
+ * A file whose block map holds data is no alias file (an alias has no block map): with a
+ * wrong extent, the flag goes and the file keeps its blocks.
+ */
+static void claim_alias_extent(struct inode_walk *w, const struct zf2fs_inode *in)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct problem_ctx p = { .ino = w->ino, .blkaddr = w->ext_blk, .num = w->ext_len };
+	static const unsigned codes[] = { [ALIAS_DEV0] = PR_4_ALIAS_DEV0,
+		[ALIAS_ZONED] = PR_4_ALIAS_ZONED, [ALIAS_MISALIGNED] = PR_4_ALIAS_MISALIGNED };
+	enum alias_verdict v;
+	uint64_t start, end;
+	char why[200];
+	unsigned d;
+
+	if (!alias_flagged(ctx, in) || !w->ext_len)
+		return;
+	v = alias_verdict(ctx, w->ext_fofs, w->ext_blk, w->ext_len, &d);
+	p.num2 = d;
+	if (v != ALIAS_OK && w->data_blocks) {
+		/* an alias file has no block map: a file whose block map holds data is a
+		 * file, and the flag is what is wrong (releasing it would drop its data) */
+		snprintf(why, sizeof(why), "the file's block map holds %llu blocks of its own, "
+			 "which an alias file never has: the device-alias flag goes, and the file "
+			 "keeps its blocks", (unsigned long long)w->data_blocks);
+		p.str = why;
+		if (fix_problem(ctx, PR_4_ALIAS_NO_DEVICE, &p)) {
+			struct zf2fs_node *n = repair_node(ctx, w->ino);
+
+			if (n)
+				zf2fs_set(n->i.i_flags,
+					  (uint32_t)zf2fs_get(in->i_flags) & ~ZF2FS_DEVICE_ALIAS_FL);
+		}
+		return;   /* the extent is checked as any file's */
+	}
+	if (v == ALIAS_NO_DEVICE) {
+		d = w->ext_fofs ? ZF2FS_MAX_DEVICES : dev_of(ctx, w->ext_blk);
+		if (d < ZF2FS_MAX_DEVICES && d != dev_of(ctx, (uint64_t)w->ext_blk + w->ext_len - 1))
+			d = ZF2FS_MAX_DEVICES;
+		if (d < ZF2FS_MAX_DEVICES && dev_aliasable(ctx, d) == ALIAS_OK && !ctx->alias_ino[d] &&
+		    dev_free_for_alias(ctx, d) && dev_range(ctx, d, &start, &end)) {
+			snprintf(why, sizeof(why), "it lies inside device %u, whose blocks SIT holds "
+				 "valid for no other file: the extent becomes the device's whole "
+				 "range (block %llu, %llu blocks), as Linux's reserve sets it", d,
+				 (unsigned long long)start, (unsigned long long)(end + 1 - start));
+			p.str = why;
+			if (fix_problem(ctx, PR_4_ALIAS_NO_DEVICE, &p)) {
+				struct zf2fs_node *n = repair_node(ctx, w->ino);
+
+				if (n) {
+					zf2fs_set(n->i.i_ext.fofs, 0);
+					zf2fs_set(n->i.i_ext.blk, start);
+					zf2fs_set(n->i.i_ext.len, end + 1 - start);
+					zf2fs_set(n->i.i_size, (end + 1 - start) * ZF2FS_BLKSIZE);
+				}
+				for (uint64_t b = start; b <= end; b++)
+					claim_block(ctx, b, false);
+				w->counted += end + 1 - start;
+				ctx->alias_ino[d] = w->ino;
+			}
+		} else {
+			p.str = "no device's blocks are free for it to hold: release the file (size 0, "
+				"no blocks, as F2FS_IOC_RELEASE_DEV_ALIAS leaves one; the blocks its "
+				"extent names stay with whoever else owns them)";
+			if (fix_problem(ctx, PR_4_ALIAS_NO_DEVICE, &p))
+				alias_release(ctx, w->ino);
+		}
+		w->ext_len = 0;   /* the problem above covers the extent */
+		return;
+	}
+	if (v != ALIAS_OK) {
+		if (fix_problem(ctx, codes[v], &p))
+			alias_release(ctx, w->ino);
+		w->ext_len = 0;
+		return;
+	}
+	if (ctx->alias_ino[d] == w->ino) {   /* claimed before the walk */
+		w->counted += w->ext_len;
+		w->ext_hits += w->ext_len;
+		return;
+	}
+	/* an alias file the scan before the walk did not find (no directory reaches it):
+	 * it owns its extent's blocks all the same; one another file took first is
+	 * reported (that file's pointer is the wrong one, but its walk is over: once this
+	 * file is in lost+found, the next run finds it first and clears the pointer) */
+	for (uint32_t i = 0; i < w->ext_len; i++) {
+		uint32_t blk = w->ext_blk + i;
+
+		if (!blk_in_main(ctx, blk))
+			return;
+		w->counted++;
+		w->ext_hits++;
+		if (!claim_block(ctx, blk, false)) {
+			p.blkaddr = blk;
+			p.num2 = summary_owner(ctx, blk);
+			(void)fix_problem(ctx, PR_4_BLOCK_DUP, &p);
+		}
+	}
+	if (!ctx->alias_ino[d])
+		ctx->alias_ino[d] = w->ino;
+}
+
+/* The alias file that holds block @blk's device, 0 for none (only held devices' ranges are
+ * computed: this runs for every data block of an aliased volume). */
+static uint32_t alias_holder(const struct fsck_ctx *ctx, uint64_t blk)
+{
+	uint64_t start, end;
+
+	if (!(ctx->vi->features & ZF2FS_FEAT_DEVICE_ALIAS))
+		return 0;
+	for (unsigned d = 1; d < ZF2FS_MAX_DEVICES; d++) {
+		if (ctx->alias_ino[d] && dev_range(ctx, d, &start, &end) && blk >= start &&
+		    blk <= end)
+			return ctx->alias_ino[d];
+	}
+	return 0;
+}
+
 static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 		     uint32_t ofs_in_node)
 {
@@ -641,6 +986,14 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	}
 	if (!blk_in_main(ctx, blkaddr)) {
 		if (fix_problem(ctx, PR_4_BLOCK_OUTSIDE_MAIN, &p))
+			return clear_or_restore(w, owner, ofs_in_node, blkaddr);
+		return 0;
+	}
+	/* a device an alias file holds is the alias file's alone: Linux allocates nothing
+	 * there while it holds it, so the other pointer is the wrong one */
+	p.num2 = alias_holder(ctx, blkaddr);
+	if (p.num2 && p.num2 != w->ino) {
+		if (fix_problem(ctx, PR_4_ALIAS_BLOCK_DUP, &p))
 			return clear_or_restore(w, owner, ofs_in_node, blkaddr);
 		return 0;
 	}
@@ -686,60 +1039,8 @@ static int walk_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 		return 0;
 	}
 	w->counted++;
+	w->data_blocks++;
 	return check_summary(ctx, blkaddr, owner, ofs_in_node, false);
-}
-
-/* ---- device aliasing ------------------------------------------------------------------ */
-/* The device (1 or more) whose whole block range is [@blk, @blk + @len): 0 for none.  The
- * superblock's device list gives the ranges as Linux computes them (device 0 starts at
- * block 0 and carries segment 0's offset). */
-static unsigned alias_device(const struct fsck_ctx *ctx, uint32_t blk, uint32_t len)
-{
-	uint64_t start = 0, end = 0;
-
-	for (unsigned i = 0; i < ZF2FS_MAX_DEVICES; i++) {
-		uint32_t segs = (uint32_t)zf2fs_get(ctx->sb->devs[i].total_segments);
-
-		if (!segs)
-			break;
-		start = i ? end + 1 : 0;
-		end = start + (uint64_t)segs * ZF2FS_BLOCKS_PER_SEG - 1 +
-		      (i ? 0 : zf2fs_get(ctx->sb->segment0_blkaddr));
-		if (i && len && start == blk && end == (uint64_t)blk + len - 1)
-			return i;
-	}
-	return 0;
-}
-
-/* A device alias file (the device_alias feature, mkfs.f2fs -c DEV@ALIAS) owns every block
- * of its device through its extent, without a block map and without summary entries: claim
- * them, count them for i_blocks and take the extent as agreeing.  An extent that matches
- * no device but the first is left to the extent and i_blocks checks. */
-static void claim_alias_extent(struct inode_walk *w, const struct zf2fs_inode *in)
-{
-	struct fsck_ctx *ctx = w->ctx;
-	struct problem_ctx p = { .ino = w->ino };
-
-	if (!(ctx->vi->features & ZF2FS_FEAT_DEVICE_ALIAS) ||
-	    !((uint32_t)zf2fs_get(in->i_flags) & ZF2FS_DEVICE_ALIAS_FL) ||
-	    w->ext_fofs || !alias_device(ctx, w->ext_blk, w->ext_len))
-		return;
-	for (uint32_t i = 0; i < w->ext_len; i++) {
-		uint32_t blk = w->ext_blk + i;
-
-		if (!blk_in_main(ctx, blk))
-			return;
-		if (!claim_block(ctx, blk, false)) {
-			/* the volume is never written (the library refuses device_alias
-			 * volumes): the report is what there is */
-			p.blkaddr = blk;
-			p.num2 = summary_owner(ctx, blk);
-			(void)fix_problem(ctx, PR_4_BLOCK_DUP, &p);
-			continue;
-		}
-		w->counted++;
-		w->ext_hits++;
-	}
 }
 
 static bool mode_known(uint32_t mode)
@@ -2021,6 +2322,9 @@ int pass4_tree(struct fsck_ctx *ctx)
 		fix_problem(ctx, PR_4_ROOT_BAD, &p);
 		return 0;
 	}
+	err = alias_prescan(ctx);
+	if (err)
+		return err;
 	err = reach_inode(ctx, root, NULL, ZF2FS_FT_DIR);
 	if (err < 0)
 		return err;

@@ -117,7 +117,8 @@ int main(int argc, char **argv)
 				strerror(-err), path);
 		return 1;
 	}
-	err = zf2fs_vol_open(&path, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &log, &vol);
+	err = zf2fs_vol_open(&path, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL | ZF2FS_VOL_DEVICE_ALIAS,
+			     &log, &vol);
 	if (err == -ZF2FS_EUNWRITABLE)	/* the library named the bits it does not write */
 		return 1;
 	if (err) {

@@ -149,6 +149,11 @@ struct zf2fs_dev;
 /* zf2fs_vol_open: open for writing even a volume zf2fs_super_writable refuses (only for a
  * tool that writes chosen bytes on purpose: inject.f2fs) */
 #define ZF2FS_VOL_ANY_BITS 0x100
+/* zf2fs_vol_open: the caller handles device_alias (an alias file owns its device's blocks
+ * through its extent, with no block map and no summary entries), so that feature alone
+ * does not refuse writing; every other bit zf2fs_super_writable refuses still does
+ * (fsck.f2fs, f2fslabel) */
+#define ZF2FS_VOL_DEVICE_ALIAS 0x200
 
 /* Open a regular file or block device.  -ENOENT etc. from open(2); the size of an empty or
  * unreadable device is an error (-EINVAL). */

@@ -7,7 +7,8 @@
  * writer that ignored it could free or overwrite a user's data.  Every writing path opens
  * the volume through zf2fs_vol_open with ZF2FS_DEV_WRITE (or on writable devices), and
  * the volume refuses to open for writing when this says no: such a volume is read, never
- * written.
+ * written.  device_alias is refused here too; a caller that handles it (fsck.f2fs,
+ * f2fslabel) says so to zf2fs_vol_open with ZF2FS_VOL_DEVICE_ALIAS.
  */
 #include "config.h"
 #include <stdio.h>

@@ -499,15 +499,19 @@ static int pick_checkpoint_or_backup(struct zf2fs_vol *vol, unsigned n, int flag
 }
 
 /* A volume with bits this version does not write is read, never written: refused when
- * any of its devices is open for writing, with one message naming the bits. */
-static int refuse_unwritable(struct zf2fs_vol *vol)
+ * any of its devices is open for writing, with one message naming the bits.  With
+ * ZF2FS_VOL_DEVICE_ALIAS the caller handles device_alias: only the other bits count. */
+static int refuse_unwritable(struct zf2fs_vol *vol, int flags)
 {
+	struct zf2fs_super sb = vol->sb;
 	char why[256];
 	bool writing = false;
 
 	for (unsigned i = 0; i < vol->ndevs; i++)
 		writing |= vol->dev[i] && vol->dev[i]->writable;
-	if (!writing || zf2fs_super_writable(&vol->sb, why, sizeof(why)))
+	if (flags & ZF2FS_VOL_DEVICE_ALIAS)
+		zf2fs_set(sb.feature, (uint32_t)zf2fs_get(sb.feature) & ~ZF2FS_FEAT_DEVICE_ALIAS);
+	if (!writing || zf2fs_super_writable(&sb, why, sizeof(why)))
 		return 0;
 	zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s: the volume has %s, which this version of "
 		   "zf2fs-tools does not write: it is only read, never written",
@@ -557,7 +561,7 @@ static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
 	if (!err)
 		fill_info(vol);
 	if (!err && !(flags & ZF2FS_VOL_ANY_BITS))
-		err = refuse_unwritable(vol);
+		err = refuse_unwritable(vol, flags);
 	return err;
 }
 

@@ -4,7 +4,10 @@
 # interrupted run the image must check exactly as before the repair (same problems, exit
 # 4): the previous checkpoint is still the valid one.  The completed run must leave the
 # image clean.  The cases on the kernel-made encrypted image (marks and flags told by what
-# Linux wrote) are among them.
+# Linux wrote) are among them, and so are repairs on a volume with an aliased device
+# (f_alias_*; where the repair keeps the alias file, the completed one must leave it
+# holding its whole device; only our fsck runs here: Debian's fsck.f2fs 1.15 predates
+# device_alias).
 . "$(dirname "$0")/lib.sh"
 
 
@@ -12,10 +15,15 @@ for case in f_unreachable_dir f_inode_mode_bad f_node_unreadable f_sit_count_bad
 	f_dentry_bucket_bad f_dir_dot_missing f_dir_dot_occupied f_dir_dot_inline \
 	f_quota_id_missing f_powercut_repair f_inode_mode_type_dir f_inline_flag_bogus f_block_stray \
 	f_extent_stale f_inode_footer_bad f_dentry_bitmap_cleared f_sb_primary_devs_bad f_root_nat_lost \
-	f_lost_found_absent f_enc_mark_lost f_compr_flag_lost f_dir_casefold_lost f_compr_released_lost; do
+	f_lost_found_absent f_enc_mark_lost f_compr_flag_lost f_dir_casefold_lost f_compr_released_lost \
+	f_alias_unrelated_repair f_alias_block_dup f_alias_extent_no_device f_alias_extent_stray \
+	f_alias_lost_found_dup f_alias_sit_cleared; do
 	orig=$TEST_TMP/$case.orig
 	fsck_case_image "$case" "$orig" > /dev/null 2>&1 || hard_error "$case: setup failed"
 	IMG=$orig
+	# the aliased device (its bytes are the alias file's) is never written
+	adev=
+	[ -f "$TEST_TMP/alias.dev" ] && adev=$(sha256sum < "$TEST_TMP/alias.dev")
 	"$FSCK" -f -n "$orig" > "$TEST_TMP/before" 2>&1
 	before_rc=$?
 	interrupted=0 completed=0 bad=
@@ -46,6 +54,17 @@ for case in f_unreachable_dir f_inode_mode_bad f_node_unreadable f_sit_count_bad
 		else
 			completed=1
 			[ $rc -eq 1 ] && [ $after_rc -eq 0 ] || bad="completed repair (exit $rc) left exit $after_rc"
+			[ -z "$adev" ] || [ "$(sha256sum < "$TEST_TMP/alias.dev")" = "$adev" ] ||
+				bad="$bad; the aliased device was written"
+			# the alias file keeps its device (8 segments) unless the case releases it
+			case $case in
+			f_alias_extent_stray) ;;
+			f_alias_*)
+				ai=$("$INJECT" --lookup /alias.dev "$TEST_TMP/t.img" 2>/dev/null ||
+				    "$INJECT" --lookup /lost+found/alias.dev "$TEST_TMP/t.img")
+				[ "$("$INJECT" --node --nid "$ai" --mb i_ext.len --get "$TEST_TMP/t.img")" = 4096 ] ||
+					bad="$bad; the alias file lost its device" ;;
+			esac
 			break
 		fi
 	done

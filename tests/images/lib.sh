@@ -218,7 +218,8 @@ tap_summary()
 #   set_data INO N ADDR   make ADDR block N of inode INO (one of the inode's own slots)
 #   seg_blk SEGNO         the first block of main-area segment SEGNO
 #   raw_write BLK OFF HEX bytes HEX at byte OFF of block BLK, nothing recomputed
-#   base NAME             start from base image NAME
+#   base NAME             start from base image NAME (aliased: with a device aliased as
+#                         /alias.dev)
 FSCK=${ZF2FS_FSCK:-$top_builddir/fsck/fsck.f2fs}
 INJECT=${ZF2FS_INJECT:-$top_builddir/tools/inject.f2fs}
 CASE_BASE=$top_srcdir/tests/images/base
@@ -255,6 +256,16 @@ base() {
 	quota_noprj) rm -f "$IMG"; truncate -s 128M "$IMG"
 	       "$MKFS" -q -r -T 1700000000 -U 11111111-2222-3333-4444-555555555555 \
 		       -O extra_attr,inode_checksum,lost_found,quota "$IMG" ;;
+	# a device aliased as /alias.dev (16 MiB, 8 segments; aliased_s2: 2 segments a
+	# section, on 18 MiB of which mkfs uses 16) next to the image, with quota files and
+	# lost+found
+	aliased|aliased_s2) local dev; dev=$(dirname "$IMG")/alias.dev
+	       rm -f "$IMG" "$dev"; truncate -s 128M "$IMG"
+	       truncate -s $([ "$1" = aliased_s2 ] && echo 18M || echo 16M) "$dev"
+	       yes "alias device content" | head -c 1048576 | dd of="$dev" conv=notrunc status=none
+	       "$MKFS" -q -r -T 1700000000 -U 11111111-2222-3333-4444-555555555555 \
+		       $([ "$1" = aliased_s2 ] && echo -s 2) \
+		       -O extra_attr,inode_checksum,lost_found,quota -c "$dev@alias.dev" "$IMG" ;;
 	*) hard_error "unknown base image $1" ;;
 	esac
 }

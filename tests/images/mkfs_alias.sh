@@ -7,10 +7,13 @@
 #       device ranges) and covers all of it; SIT gives every aliased segment 512 valid
 #       cold data blocks; the checkpoint counts those blocks valid, and free segments are
 #       the main area's less the aliased ones and the six logs; no log is on the device;
-#   (b) our fsck -f -n finds the volume clean (exit 0); -f -y checks it read-only (the
-#       library opens no device_alias volume for writing), says so and writes nothing;
-#       with the alias extent one block short, fsck reports it (exit 4) and -y still
-#       writes nothing;
+#   (b) our fsck -f -n finds the volume clean (exit 0), and -f -y writes nothing to it;
+#       with the alias extent one block short (no device's range: Linux refuses the
+#       inode), fsck -n reports 0x040044 (exit 4), -y makes the extent the device's whole
+#       range again (exit 1, the aliased image untouched) and the rerun is clean; a
+#       released alias file (no extent, size 0, the inode block alone) is no problem: the
+#       repair frees the device's segments in SIT, keeps the file's flag and pin, and the
+#       rerun is clean; f2fslabel relabels the volume, which stays clean;
 #   (c) two aliased images and one that is not: both alias files cover their device, the
 #       logs go to the zones of device 0 and of the non-aliased device, fsck is clean;
 #       with quota, lost_found and inode checksums, and with -O ro, fsck is clean too;
@@ -121,25 +124,54 @@ clean "$main" "one alias"
 cp "$main" "$TEST_TMP/main.before"
 out=$("$FSCK" -f -y "$main" 2>&1)
 rc=$?
-if [ $rc -eq 0 ] && cmp -s "$main" "$TEST_TMP/main.before" && cmp -s "$dev1" "$TEST_TMP/dev1.before" &&
-   printf '%s\n' "$out" | grep -q 'only read, never written'; then
-	tap_ok "fsck -f -y checks it read-only, says so, and writes nothing"
+if [ $rc -eq 0 ] && cmp -s "$main" "$TEST_TMP/main.before" && cmp -s "$dev1" "$TEST_TMP/dev1.before"; then
+	tap_ok "fsck -f -y on the clean aliased volume exits 0 and writes nothing"
 else
 	tap_fail "fsck -f -y: exit $rc, or an image changed: $out"
 fi
-"$INJECT" --node --nid "$("$INJECT" --lookup /dev1.img "$main")" --mb i_ext.len \
-	--val $((len - 1)) "$main" >/dev/null || hard_error "inject i_ext.len failed"
-cp "$main" "$TEST_TMP/main.short"
+ai=$("$INJECT" --lookup /dev1.img "$main")
+"$INJECT" --node --nid "$ai" --mb i_ext.len --val $((len - 1)) "$main" >/dev/null ||
+	hard_error "inject i_ext.len failed"
 out=$("$FSCK" -f -n "$main" 2>&1)
 rc=$?
-[ $rc -eq 4 ] && printf '%s\n' "$out" | grep -q 'cached extent' &&
+[ $rc -eq 4 ] && printf '%s\n' "$out" | grep -q '^\[0x040044\] device alias file' &&
 	tap_ok "an alias extent one block short of its device is reported (exit 4)" ||
 	tap_fail "short alias extent: exit $rc: $(printf '%s\n' "$out" | head -3)"
-"$FSCK" -f -y "$main" >/dev/null 2>&1
+out=$("$FSCK" -f -y "$main" 2>&1)
 rc=$?
-[ $rc -ne 0 ] && cmp -s "$main" "$TEST_TMP/main.short" &&
-	tap_ok "fsck -f -y on it exits $rc and writes nothing" ||
-	tap_fail "fsck -f -y on a damaged alias volume: exit $rc, or it wrote"
+[ $rc -eq 1 ] && cmp -s "$dev1" "$TEST_TMP/dev1.before" && our_fsck_clean "$main" >/dev/null &&
+	[ "$("$INJECT" --node --nid "$ai" --mb i_ext.len --get "$main")" = "$len" ] &&
+	tap_ok "fsck -f -y gives the extent its device's whole range again (exit 1), the rerun is clean" ||
+	tap_fail "short alias extent repair: exit $rc, or the aliased image changed, or unclean: $out"
+# released, as F2FS_IOC_RELEASE_DEV_ALIAS leaves it (its SIT entries not yet freed)
+for m in i_ext.blk_addr i_ext.len i_size; do
+	"$INJECT" --node --nid "$ai" --mb $m --val 0 "$main" >/dev/null || hard_error "inject $m failed"
+done
+"$INJECT" --node --nid "$ai" --mb i_blocks --val 1 "$main" >/dev/null || hard_error "inject i_blocks failed"
+out=$("$FSCK" -f -y "$main" 2>&1)
+rc=$?
+dout=$("$DUMP" -i "$ai" "$main" 2>&1)
+if [ $rc -eq 1 ] && ! printf '%s\n' "$out" | grep -q "inode $ai\|file $ai\|0x04004" &&
+   printf '%s\n' "$out" | grep -q '^\[0x070001\] segment' && our_fsck_clean "$main" >/dev/null &&
+   printf '%s\n' "$dout" | grep -qx '      bit=2147483648 name=device_alias' &&
+   [ $(( $(dfield "$dout" i_inline) & 0x40 )) -ne 0 ]; then
+	tap_ok "a released alias file is no problem: its device's segments are freed, it stays an alias file"
+else
+	tap_fail "released alias: exit $rc: $(printf '%s\n' "$out" | head -4)"
+fi
+
+# f2fslabel writes the superblocks alone: the alias file and its device stay as they were
+LABEL=$top_builddir/tools/f2fslabel
+if [ -x "$LABEL" ]; then
+	"$LABEL" "$main" aliased >/dev/null 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && "$LABEL" "$main" 2>/dev/null | grep -qx "Info: volume label = aliased" &&
+		cmp -s "$dev1" "$TEST_TMP/dev1.before" && our_fsck_clean "$main" >/dev/null &&
+		tap_ok "f2fslabel relabels the aliased volume, which stays clean" ||
+		tap_fail "f2fslabel on the aliased volume: exit $rc, or unclean, or the device changed"
+else
+	tap_fail "f2fslabel is not built: $LABEL"
+fi
 
 # ---- (c) two aliased images, one not; other feature sets --------------------------------
 # 16 MiB zones (-z 8): device 0 holds two zones of the main area, the logs' other four

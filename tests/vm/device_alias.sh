@@ -5,12 +5,20 @@
 # has the device's size, reads the device's bytes and its writes reach the device; a
 # truncation is refused; a varied tree written beside it survives a remount and foreground
 # GC, which never moves the alias's blocks; our fsck finds the volume clean before and
-# after (Debian's 1.15 does not know the feature and is not asked).
+# after (Debian's 1.15 does not know the feature and is not asked).  Then the volume is
+# damaged with inject.f2fs (the alias extent one block short, which Linux refuses, and a
+# wrong link count on the tree's top directory); our fsck -y repairs it (exit 1), -n is then
+# clean, and Linux mounts it: the alias file reads the device's bytes at its old size and
+# the tree verifies.  Last, Linux releases the alias file (F2FS_IOC_RELEASE_DEV_ALIAS:
+# size 0, the device's blocks free space): our fsck finds that volume clean; Linux
+# reserves it again and the file reads the device's bytes; our fsck is clean again.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 vm_setup device_alias "mkfs -c DEV@ALIAS: Linux mounts the volume and reads and writes the device through its file"
 [ "$VM_GC_KERNEL" = 6.1 ] && vm_skip "device aliasing needs Linux 6.13 or later (run with ZF2FS_VM_KERNEL=newest)"
 vm_all_tools
+[ -x "$top_builddir/tools/inject.f2fs" ] || vm_error "tools/inject.f2fs is not built"
+vm_tool "$top_builddir/tools/inject.f2fs" inject.f2fs
 vm_disk main 512M
 vm_disk alias 64M
 
@@ -66,6 +74,43 @@ zwork verify /mnt/a/tree /tmp/tree2.manifest
 [ "$(dd if="$f" bs=1M skip=16 count=1 2>/dev/null | md5sum)" = "$(md5sum </tmp/pat2)" ] ||
 	zfail "the alias file lost the device's bytes after GC and a remount"
 [ "$(stat -c %s "$f")" = "$size" ] || zfail "the alias file changed size"
+zumount /mnt/a
+ourfsck "$a"
+step "damage: alias extent one block short, a wrong link count; our fsck repairs"
+ai=$(inject.f2fs --lookup "/$name" "$a") || zfail "no /$name in the image"
+len=$(inject.f2fs --node --nid "$ai" --mb i_ext.len --get "$a")
+inject.f2fs --node --nid "$ai" --mb i_ext.len --val $((len - 1)) "$a" >/dev/null || zfail "inject i_ext.len"
+vi=$(inject.f2fs --lookup /tree "$a") || zfail "no /tree in the image"
+inject.f2fs --node --nid "$vi" --mb i_links --val 7 "$a" >/dev/null || zfail "inject i_links"
+rc=0
+fsck.f2fs -f -y "$a" >/tmp/rfsck.log 2>&1 || rc=$?
+cat /tmp/rfsck.log
+[ "$rc" = 1 ] || zfail "our fsck -y on the damaged volume exits $rc (want 1)"
+grep -q '^\[0x040044\]' /tmp/rfsck.log || zfail "our fsck did not report the short alias extent"
+ourfsck "$a"
+[ "$(inject.f2fs --node --nid "$ai" --mb i_ext.len --get "$a")" = "$len" ] ||
+	zfail "the repaired alias extent is not the device's whole range"
+zmount main /mnt/a
+[ "$(stat -c %s "$f")" = "$size" ] || zfail "the repaired alias file has size $(stat -c %s "$f"), not $size"
+[ "$(dd if="$f" bs=1M skip=16 count=1 2>/dev/null | md5sum)" = "$(md5sum </tmp/pat2)" ] ||
+	zfail "the repaired alias file does not read the device's bytes"
+zwork verify /mnt/a/tree /tmp/tree2.manifest
+echo "info: Linux mounts the repaired volume; the alias file reads the device, the tree verifies"
+step "Linux releases the alias file, our fsck, Linux reserves it again"
+zwork devalias "$f" release
+zwork devalias "$f" status | grep -q released || zfail "the alias file is not released"
+[ "$(stat -c %s "$f")" = 0 ] || zfail "a released alias file has size $(stat -c %s "$f")"
+zumount /mnt/a
+ourfsck "$a"
+[ "$(inject.f2fs --node --nid "$ai" --mb i_ext.len --get "$a")" = 0 ] ||
+	zfail "the released alias file still has an extent"
+zmount main /mnt/a
+zwork devalias "$f" reserve
+zwork devalias "$f" status | grep -q reserved || zfail "the alias file is not reserved"
+[ "$(stat -c %s "$f")" = "$size" ] || zfail "the reserved alias file has size $(stat -c %s "$f")"
+[ "$(dd if="$f" bs=1M skip=16 count=1 2>/dev/null | md5sum)" = "$(md5sum </tmp/pat2)" ] ||
+	zfail "the reserved alias file does not read the device's bytes"
+zwork verify /mnt/a/tree /tmp/tree2.manifest
 zumount /mnt/a
 ourfsck "$a"
 EOF

@@ -40,6 +40,10 @@
 /* F2FS_IOC_GARBAGE_COLLECT: _IOW(0xf5, 6, __u32); the argument selects a
  * foreground (1, synchronous) or background (0) collection. */
 #define ZW_IOC_GARBAGE_COLLECT _IOW(0xf5, 6, uint32_t)
+/* device aliasing (Linux 7.3's include/uapi/linux/f2fs.h) */
+#define ZW_IOC_RESERVE_DEV_ALIAS _IO(0xf5, 28)
+#define ZW_IOC_RELEASE_DEV_ALIAS _IO(0xf5, 29)
+#define ZW_IOC_GET_DEV_ALIAS_STATUS _IOR(0xf5, 30, uint32_t)
 
 #define KIB ((uint64_t)1024)
 #define MIB ((uint64_t)1024 * 1024)
@@ -886,6 +890,38 @@ static int cmd_gc(int argc, char **argv)
 	return err && err != EAGAIN && err != ENODATA;
 }
 
+/* devalias FILE release|reserve|status: F2FS_IOC_RELEASE_DEV_ALIAS (the device's blocks
+ * become free space, the file size 0), F2FS_IOC_RESERVE_DEV_ALIAS (the file holds its
+ * device again), or F2FS_IOC_GET_DEV_ALIAS_STATUS, printed as released or reserved. */
+static int cmd_devalias(int argc, char **argv)
+{
+	uint32_t status = 0;
+	unsigned long req;
+	int fd;
+
+	if (argc < 2)
+		die("usage: devalias FILE release|reserve|status");
+	if (!strcmp(argv[1], "release"))
+		req = ZW_IOC_RELEASE_DEV_ALIAS;
+	else if (!strcmp(argv[1], "reserve"))
+		req = ZW_IOC_RESERVE_DEV_ALIAS;
+	else if (!strcmp(argv[1], "status"))
+		req = ZW_IOC_GET_DEV_ALIAS_STATUS;
+	else
+		die("devalias: unknown operation %s (release, reserve or status)", argv[1]);
+	fd = open(argv[0], O_RDONLY);
+	if (fd < 0)
+		die("%s: %s: while opening", argv[0], strerror(errno));
+	if (ioctl(fd, req, &status))
+		die("%s: %s: devalias %s", argv[0], strerror(errno), argv[1]);
+	close(fd);
+	if (req == ZW_IOC_GET_DEV_ALIAS_STATUS)
+		printf("devalias: %s is %s\n", argv[0], status ? "reserved" : "released");
+	else
+		printf("devalias: %s %sd\n", argv[0], argv[1]);
+	return 0;
+}
+
 /* ---- zones -------------------------------------------------------------------- */
 
 /* projid PATH ID: set a file's project id (what chattr -p does), so that project quota
@@ -1154,6 +1190,7 @@ static const struct {
 	{ "checkfile", cmd_checkfile, "FILE SIZE_KIB SEED" },
 	{ "projid", cmd_projid, "PATH ID" },
 	{ "gc", cmd_gc, "PATH 1|0 [COUNT]" },
+	{ "devalias", cmd_devalias, "FILE release|reserve|status" },
 	{ "zones", cmd_zones, "DEV" },
 	{ "zoneop", cmd_zoneop, "DEV reset|finish SECTOR" },
 	{ "zonewrite", cmd_zonewrite, "DEV SECTOR BLOCKS" },
