@@ -163,6 +163,8 @@ struct fsck_ctx {
 	bool quota_on;
 	struct zf2fs_quota_usage quota_use[3];
 	bool quota_clear_flag;           /* the files are right now: drop quota_need_fsck */
+	uint8_t qf_create;               /* pass 3: quota types (bits) whose inode is gone:
+					  * pass 9 builds the file anew in its inode number */
 	bool sb_errors_clear;            /* pass 1: clear the kernel's error records once
 					  * everything is repaired */
 	bool saw_extra_attr;             /* pass 4: some inode has extra attributes */
@@ -244,6 +246,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_3_NAT_INO_BAD          0x030004
 #define PR_3_JOURNAL_SEG_BAD      0x030005
 #define PR_3_NAT_ADDR_FOUND       0x030006
+#define PR_3_QF_NAT_BAD           0x030007
 /* pass 4: inodes and nodes */
 #define PR_4_ROOT_BAD             0x040001
 #define PR_4_NODE_UNREADABLE      0x040002
@@ -371,6 +374,11 @@ int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *i
 /* Charge more to an inode's ids: @inodes inodes and @bytes bytes (a restored block). */
 int quota_charge_more(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
 		      uint64_t inodes, uint64_t bytes);
+/* pass_tree.c: the inode block of @ino when its NAT entry is null or points elsewhere: a
+ * block of a node segment, valid in the SIT and owned by nothing found so far, whose
+ * summary entry and footer both name @ino as an inode, and which holds a known file type
+ * (a directory when @dir).  Returns the block or 0. */
+uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t ino, bool dir);
 /* Read the zones once (zoned volumes); sets zones_err, zone_cap_known, zone_unusable. */
 void zoned_prepare(struct fsck_ctx *ctx);
 /* Whether the free segment count can be computed: not on a zoned volume whose zone

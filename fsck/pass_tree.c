@@ -1734,14 +1734,11 @@ static bool mend_inode_footer(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_n
 	return fix != NULL;
 }
 
-/* The inode block of @root when its NAT entry is null or points elsewhere: a block of a
- * node segment, valid in the SIT, whose summary entry and footer both name @root as an
- * inode, and which holds a known file type (a directory when @dir).  Out-of-place updates
- * leave older copies, but only the current one is valid in the SIT; should several be,
- * the newest checkpoint version in the footers wins.  Reads the summary of every segment
- * in use: at most FIND_INODE_SCANS times a run.  Returns the block or 0. */
+/* Out-of-place updates leave older copies, but only the current one is valid in the SIT;
+ * should several be, the newest checkpoint version in the footers wins.  Reads the summary
+ * of every segment in use: at most FIND_INODE_SCANS times a run. */
 #define FIND_INODE_SCANS 16
-static uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
+uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
 {
 	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
 	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);

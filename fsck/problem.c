@@ -58,6 +58,8 @@ static const struct problem_def problems[] = {
 	{ PR_3_NAT_ADDR_FOUND, "nid %n (a node of inode %N): NAT block address %M is outside the "
 	  "main area; its node block is at %b (found by its summary entry and footer)",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_3_QF_NAT_BAD, "quota file inode %i: its NAT entry holds no block (address %N), so "
+	  "the kernel turns every quota off at mount; %S", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_ROOT_BAD, "root inode is unusable (%S)", PROMPT_NONE, PR_FATAL | PR_NOT_A_FIX },
 	{ PR_4_NODE_UNREADABLE, "inode %i: node %n cannot be used (%S)", PROMPT_REMOVE, 0 },
 	{ PR_4_BLOCK_OUTSIDE_MAIN, "inode %i: node %n slot %N points outside the main area (%b)",
