@@ -126,8 +126,9 @@ struct fsck_ctx {
 	uint32_t node_scans;             /* pass 3: searches of the summaries for node blocks */
 	uint32_t ver_nid;                /* pass 4: last node reported for summary versions */
 	bool ver_fix;                    /* and the answer, which its other blocks follow */
-	uint32_t *orphans;
+	uint32_t *orphans;               /* pass 2: the orphan list's usable entries */
 	uint32_t norphans;
+	bool orphans_rewrite;            /* pass 2: the next checkpoint's list is these */
 
 	/* totals found */
 	uint64_t found_blocks, found_nodes, found_inodes;
@@ -239,6 +240,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_2_CP_ERROR_FLAG        0x020004
 #define PR_2_CP_NEWEST_BAD        0x020005
 #define PR_2_CP_NEWEST_SUMS       0x020006
+#define PR_2_CP_ORPHAN_INO_BAD    0x020007
 /* pass 3: SIT and NAT */
 #define PR_3_SIT_COUNT_BAD        0x030001
 #define PR_3_SIT_TYPE_BAD         0x030002

@@ -33,8 +33,9 @@ static const struct problem_def problems[] = {
 	  PR_PREEN_OK },
 	{ PR_2_CP_PACK_BAD, "checkpoint pack %N is invalid (%S)", PROMPT_NONE,
 	  PR_NOT_A_FIX | PR_NO_OK },
-	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint is invalid (%S)",
-	  PROMPT_NONE, PR_NOT_A_FIX },
+	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint counts %M entries, more "
+	  "than a block holds: the kernel refuses to mount; leave the block out of the orphan "
+	  "list", PROMPT_FIX, 0 },
 	{ PR_2_CP_NEEDS_RECOVERY, "the volume was not unmounted cleanly: %N node blocks of fsync'd "
 	  "data after the checkpoint wait for the kernel's roll-forward at mount (a repair keeps "
 	  "them)", PROMPT_NONE, PR_NOT_A_FIX | PR_NO_OK },
@@ -47,6 +48,9 @@ static const struct problem_def problems[] = {
 	  "uses, and its summaries are not where its flags and block count say (%S): the kernel "
 	  "mounts it but reads the logs' summaries and journals from other blocks; the older pack "
 	  "becomes current: write a new checkpoint from it", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_CP_ORPHAN_INO_BAD, "orphan block %N, entry %M names inode %i, which the kernel "
+	  "cannot free (%S): it refuses to mount; leave the entry out of the orphan list",
+	  PROMPT_FIX, 0 },
 	{ PR_3_SIT_COUNT_BAD, "segment %s: SIT valid count %N differs from its bitmap (%M)",
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_3_SIT_TYPE_BAD, "segment %s: SIT type %N is not a log type", PROMPT_FIX, PR_PREEN_OK },
