@@ -350,6 +350,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_8_CURSEG_WP_MISMATCH   0x080001
 #define PR_8_VALID_BEYOND_WP      0x080002
 #define PR_8_ZONE_NOT_RESET       0x080003
+#define PR_8_ZONE_NOT_FULL        0x080004
 /* pass 9: quota files */
 #define PR_9_QUOTA_INODE_BAD      0x090001
 #define PR_9_QUOTA_FILE_BAD       0x090002

@@ -290,6 +290,9 @@ static const struct problem_def problems[] = {
 	  "the write pointer (%S): its contents are lost; finish the zone", PROMPT_FIX, 0 },
 	{ PR_8_ZONE_NOT_RESET, "zone at block %b (segment %s) holds nothing in use, but its write "
 	  "pointer is at block %N: reset it", PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
+	{ PR_8_ZONE_NOT_FULL, "zone at block %b (segment %s) holds blocks in use up to block %N "
+	  "and no log writes to it, but it is not full (write pointer at %S): Linux 7.3 "
+	  "finishes it at mount; finish it", PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
 	{ PR_9_QUOTA_INODE_BAD, "%S quota file inode %i is not a regular file in use: the kernel "
 	  "cannot enable that quota", PROMPT_NONE, PR_NOT_A_FIX },
 	{ PR_9_QUOTA_FILE_BAD, "quota file inode %i is damaged (%S): rebuild it from the "
