@@ -128,7 +128,9 @@ struct fsck_ctx {
 	bool ver_fix;                    /* and the answer, which its other blocks follow */
 	uint32_t *orphans;               /* pass 2: the orphan list's usable entries */
 	uint32_t norphans;
-	bool orphans_rewrite;            /* pass 2: the next checkpoint's list is these */
+	bool orphans_rewrite;            /* pass 2, 4: entries were left out: the next
+					  * checkpoint's list is these ... */
+	bool orphans_keep;               /* ... unless a bad one was kept (the list stays) */
 
 	/* totals found */
 	uint64_t found_blocks, found_nodes, found_inodes;
@@ -241,6 +243,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_2_CP_NEWEST_BAD        0x020005
 #define PR_2_CP_NEWEST_SUMS       0x020006
 #define PR_2_CP_ORPHAN_INO_BAD    0x020007
+#define PR_2_CP_ORPHAN_LINKED     0x020008
 /* pass 3: SIT and NAT */
 #define PR_3_SIT_COUNT_BAD        0x030001
 #define PR_3_SIT_TYPE_BAD         0x030002

@@ -321,10 +321,15 @@ int pass1_super(struct fsck_ctx *ctx)
 }
 
 /* Why the kernel cannot free orphan entry @ino at mount (its f2fs_iget fails, or it would
- * free the root), in @why; false when it can. */
+ * free the root), in @why; false when it can.  @seen: the entries kept so far (the kernel
+ * frees an inode at its first entry and cannot read it at a second). */
 static bool orphan_entry_bad(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *n,
-			     char *why, size_t len)
+			     struct zf2fs_bmap *seen, char *why, size_t len)
 {
+	if (ino < ctx->vi->max_nid && zf2fs_bmap_test(seen, ino)) {
+		snprintf(why, len, "listed already: freed at its first entry");
+		return true;
+	}
 	if (ino == ZF2FS_ROOT_INO) {
 		snprintf(why, len, "the root directory");
 		return true;
@@ -346,8 +351,9 @@ static bool orphan_entry_bad(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_no
 /*
  * The orphan list: with the orphan flag, the blocks between the payload and the summaries.
  * At mount Linux 7.3 frees every inode it names and fails the mount on a block counting
- * more entries than a block holds, and on an entry it cannot read as an inode.  Each such
- * block or entry is left out of the list; when every one is, the next checkpoint gets the
+ * more entries than a block holds, and on an entry it cannot read as an inode (one naming
+ * an inode an earlier entry named included: that one is freed by then).  Each such
+ * block or entry is left out of the list; unless one is kept, the next checkpoint gets the
  * list that remains (an inode a dropped block named is then found in no directory, and
  * pass 6 reconnects it).
  */
@@ -359,6 +365,7 @@ static int load_orphans(struct fsck_ctx *ctx)
 	uint64_t nblocks;
 	struct zf2fs_orphan_block *ob;
 	struct zf2fs_node *n;
+	struct zf2fs_bmap *seen = NULL;
 	unsigned dropped = 0, kept = 0;
 	int err = 0;
 
@@ -369,7 +376,7 @@ static int load_orphans(struct fsck_ctx *ctx)
 	ob = malloc(sizeof(*ob));
 	n = malloc(ZF2FS_BLKSIZE);
 	ctx->orphans = calloc(nblocks * ZF2FS_ORPHANS_PER_BLOCK + 1, sizeof(uint32_t));
-	if (!ob || !n || !ctx->orphans) {
+	if (!ob || !n || !ctx->orphans || zf2fs_bmap_new(ctx->vi->max_nid, &seen)) {
 		free(ob);
 		free(n);
 		return -ENOMEM;
@@ -398,8 +405,11 @@ static int load_orphans(struct fsck_ctx *ctx)
 			p.num2 = i;
 			p.ino = ino;
 			p.str = why;
-			if (!orphan_entry_bad(ctx, ino, n, why, sizeof(why))) {
+			if (!orphan_entry_bad(ctx, ino, n, seen, why, sizeof(why))) {
 				ctx->orphans[ctx->norphans++] = ino;
+				err = zf2fs_bmap_set(seen, ino);
+				if (err)
+					break;
 				continue;
 			}
 			if (fix_problem(ctx, PR_2_CP_ORPHAN_INO_BAD, &p))
@@ -410,10 +420,12 @@ static int load_orphans(struct fsck_ctx *ctx)
 	}
 	free(ob);
 	free(n);
-	if (!err && dropped && !kept) {
+	zf2fs_bmap_free(seen);
+	if (!err && dropped) {
 		ctx->orphans_rewrite = true;
 		repair_mark_checkpoint(ctx);
 	}
+	ctx->orphans_keep |= kept != 0;
 	return err;
 }
 

@@ -2044,7 +2044,30 @@ int pass4_tree(struct fsck_ctx *ctx)
 		else
 			err = links_inc(ctx, qino);   /* the superblock's reference: its name */
 	}
-	/* Orphans: unlinked inodes still open when the volume was last used. */
+	/* Orphans: unlinked inodes still open when the volume was last used.  One that a
+	 * name (or the superblock) reached is no orphan: the kernel would free it at mount
+	 * under the names; it leaves the list and keeps its names (pass 6 counts them). */
+	for (uint32_t i = 0, k = 0; !err && i < ctx->norphans; i++) {
+		uint32_t ino = ctx->orphans[i];
+
+		if (ino < ctx->nids && (ctx->nid_flags[ino] & (NID_CHECKED | NID_REACHED)) ==
+				       (NID_CHECKED | NID_REACHED)) {
+			if (fix_problem(ctx, PR_2_CP_ORPHAN_LINKED, &(struct problem_ctx){
+					.ino = ino })) {
+				ctx->orphans_rewrite = true;
+				repair_mark_checkpoint(ctx);
+			} else {
+				ctx->orphans_keep = true;
+				ctx->orphans[k++] = ino;
+			}
+		} else {
+			ctx->orphans[k++] = ino;
+		}
+		if (i + 1 == ctx->norphans) {
+			ctx->norphans = k;
+			break;
+		}
+	}
 	for (uint32_t i = 0; !err && i < ctx->norphans; i++) {
 		uint32_t ino = ctx->orphans[i];
 

@@ -51,6 +51,9 @@ static const struct problem_def problems[] = {
 	{ PR_2_CP_ORPHAN_INO_BAD, "orphan block %N, entry %M names inode %i, which the kernel "
 	  "cannot free (%S): it refuses to mount; leave the entry out of the orphan list",
 	  PROMPT_FIX, 0 },
+	{ PR_2_CP_ORPHAN_LINKED, "the orphan list names inode %i, which a name reaches: the "
+	  "kernel would free it at mount under its names; leave it out of the orphan list",
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_3_SIT_COUNT_BAD, "segment %s: SIT valid count %N differs from its bitmap (%M)",
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_3_SIT_TYPE_BAD, "segment %s: SIT type %N is not a log type", PROMPT_FIX, PR_PREEN_OK },

@@ -688,5 +688,5 @@ int repair_commit(struct fsck_ctx *ctx)
 		.orphans = ctx->orphans, .norphans = ctx->norphans,
 		.flags = ZF2FS_COMMIT_CHECK_SLOTS |
 			 (ctx->quota_clear_flag ? ZF2FS_CPN_QUOTA_CHECKED : 0) |
-			 (ctx->orphans_rewrite ? ZF2FS_COMMIT_ORPHANS : 0) });
+			 (ctx->orphans_rewrite && !ctx->orphans_keep ? ZF2FS_COMMIT_ORPHANS : 0) });
 }
