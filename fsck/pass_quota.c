@@ -10,9 +10,10 @@
  * rebuilt as a whole from the usage found, keeping each id's limits and grace times when
  * the old file could be read; ids with no usage and no limits are left out, as the kernel
  * drops them.  The new contents go through the repair transaction: existing blocks are
- * rewritten out of place and missing ones are added to the inode's direct slots.  The
- * checkpoint flag by which the kernel asks for a quota check is cleared once every file is
- * right.
+ * rewritten out of place and missing ones are added to the inode's direct slots.  A file
+ * whose inode pass 3 found gone (its NAT entry holding no block) is built anew, in a new
+ * inode of that number, from the usage alone.  The checkpoint flag by which the kernel
+ * asks for a quota check is cleared once every file is right.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -3,10 +3,11 @@
  * pass_tables.c - pass 3: the SIT and NAT as recorded.
  *
  * Loads every main segment's SIT entry (journal applied; all-zero SIT blocks take no
- * memory) and every NAT entry (journal applied, live copies) into memory, and checks each on its own: a SIT valid count must
- * match its bitmap and name a log type; a NAT entry must point into the main area and name
- * a plausible inode.  Builds: ctx->sit, the NAT map (natmap.c).  Cross-checks against the blocks that
- * are really owned come in pass 7.
+ * memory) and every NAT entry (journal applied, live copies) into memory, and checks each
+ * on its own: a SIT valid count must match its bitmap and name a log type; a NAT entry
+ * must point into the main area and name a plausible inode, and a quota file's entry
+ * must hold a block.  Builds: ctx->sit, the NAT map (natmap.c).  Cross-checks against the
+ * blocks that are really owned come in pass 7.
  */
 #include "config.h"
 #include <errno.h>
