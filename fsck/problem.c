@@ -50,7 +50,7 @@ static const struct problem_def problems[] = {
 	  "becomes current: write a new checkpoint from it", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_2_CP_ORPHAN_INO_BAD, "orphan block %N, entry %M names inode %i, which the kernel "
 	  "cannot free (%S): it refuses to mount; leave the entry out of the orphan list",
-	  PROMPT_FIX, 0 },
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_2_CP_ORPHAN_LINKED, "the orphan list names inode %i, which a name reaches: the "
 	  "kernel would free it at mount under its names; leave it out of the orphan list",
 	  PROMPT_FIX, PR_PREEN_OK },
