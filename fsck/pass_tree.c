@@ -1734,9 +1734,10 @@ static bool mend_inode_footer(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_n
 	return fix != NULL;
 }
 
-/* Out-of-place updates leave older copies, but only the current one is valid in the SIT;
- * should several be, the newest checkpoint version in the footers wins.  Reads the summary
- * of every segment in use: at most FIND_INODE_SCANS times a run. */
+/* find_inode_block (fsck.h).  Out-of-place updates leave older copies, but only the
+ * current one is valid in the SIT; should several be, the newest checkpoint version in the
+ * footers wins.  Reads the summary of every segment in use: at most FIND_INODE_SCANS
+ * times a run. */
 #define FIND_INODE_SCANS 16
 uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
 {
