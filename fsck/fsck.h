@@ -129,8 +129,11 @@ struct fsck_ctx {
 	uint32_t node_scans;             /* pass 3: searches of the summaries for node blocks */
 	uint32_t ver_nid;                /* pass 4: last node reported for summary versions */
 	bool ver_fix;                    /* and the answer, which its other blocks follow */
-	uint32_t *orphans;
+	uint32_t *orphans;               /* pass 2: the orphan list's usable entries */
 	uint32_t norphans;
+	bool orphans_rewrite;            /* pass 2, 4: entries were left out: the next
+					  * checkpoint's list is these ... */
+	bool orphans_keep;               /* ... unless a bad one was kept (the list stays) */
 
 	/* totals found */
 	uint64_t found_blocks, found_nodes, found_inodes;
@@ -166,6 +169,8 @@ struct fsck_ctx {
 	bool quota_on;
 	struct zf2fs_quota_usage quota_use[3];
 	bool quota_clear_flag;           /* the files are right now: drop quota_need_fsck */
+	uint8_t qf_create;               /* pass 3: quota types (bits) whose inode is gone:
+					  * pass 9 builds the file anew in its inode number */
 	bool sb_errors_clear;            /* pass 1: clear the kernel's error records once
 					  * everything is repaired */
 	bool saw_extra_attr;             /* pass 4: some inode has extra attributes */
@@ -240,6 +245,8 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_2_CP_ERROR_FLAG        0x020004
 #define PR_2_CP_NEWEST_BAD        0x020005
 #define PR_2_CP_NEWEST_SUMS       0x020006
+#define PR_2_CP_ORPHAN_INO_BAD    0x020007
+#define PR_2_CP_ORPHAN_LINKED     0x020008
 /* pass 3: SIT and NAT */
 #define PR_3_SIT_COUNT_BAD        0x030001
 #define PR_3_SIT_TYPE_BAD         0x030002
@@ -247,6 +254,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_3_NAT_INO_BAD          0x030004
 #define PR_3_JOURNAL_SEG_BAD      0x030005
 #define PR_3_NAT_ADDR_FOUND       0x030006
+#define PR_3_QF_NAT_BAD           0x030007
 /* pass 4: inodes and nodes */
 #define PR_4_ROOT_BAD             0x040001
 #define PR_4_NODE_UNREADABLE      0x040002
@@ -353,6 +361,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_8_CURSEG_WP_MISMATCH   0x080001
 #define PR_8_VALID_BEYOND_WP      0x080002
 #define PR_8_ZONE_NOT_RESET       0x080003
+#define PR_8_ZONE_NOT_FULL        0x080004
 /* pass 9: quota files */
 #define PR_9_QUOTA_INODE_BAD      0x090001
 #define PR_9_QUOTA_FILE_BAD       0x090002
@@ -379,6 +388,11 @@ int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *i
 /* Charge more to an inode's ids: @inodes inodes and @bytes bytes (a restored block). */
 int quota_charge_more(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
 		      uint64_t inodes, uint64_t bytes);
+/* pass_tree.c: the inode block of @ino when its NAT entry is null or points elsewhere: a
+ * block of a node segment, valid in the SIT and owned by nothing found so far, whose
+ * summary entry and footer both name @ino as an inode, and which holds a known file type
+ * (a directory when @dir).  Returns the block or 0. */
+uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t ino, bool dir);
 /* Read the zones once (zoned volumes); sets zones_err, zone_cap_known, zone_unusable. */
 void zoned_prepare(struct fsck_ctx *ctx);
 /* Whether the free segment count can be computed: not on a zoned volume whose zone

@@ -10,14 +10,16 @@
  * rebuilt as a whole from the usage found, keeping each id's limits and grace times when
  * the old file could be read; ids with no usage and no limits are left out, as the kernel
  * drops them.  The new contents go through the repair transaction: existing blocks are
- * rewritten out of place and missing ones are added to the inode's direct slots.  The
- * checkpoint flag by which the kernel asks for a quota check is cleared once every file is
- * right.
+ * rewritten out of place and missing ones are added to the inode's direct slots.  A file
+ * whose inode pass 3 found gone (its NAT entry holding no block) is built anew, in a new
+ * inode of that number, from the usage alone.  The checkpoint flag by which the kernel
+ * asks for a quota check is cleared once every file is right.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fsck.h"
 #include "zf2fs/endian.h"
@@ -213,6 +215,56 @@ static int rewrite(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *
 	return 0;
 }
 
+/* ---- a quota file built anew ------------------------------------------------------------ */
+/* Pass 3 found the inode of quota type @q gone (its NAT entry holds no block) and freed
+ * its number: a new inode there, as mkfs makes one (a regular file, mode 0600, one link
+ * for the superblock's reference, flagged immutable and noatime as the kernel flags the
+ * files it keeps quota in), holding the usage found and default grace times. */
+static int create_file(struct fsck_ctx *ctx, int q, uint32_t ino)
+{
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	uint64_t now = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+	struct zf2fs_quota_file qf = { .bgrace = ZF2FS_QUOTA_GRACE, .igrace = ZF2FS_QUOTA_GRACE };
+	struct zf2fs_quota_file fixed;
+	struct qmap map = { 0 };
+	struct zf2fs_node *n = repair_new_node(ctx, ino, ino);
+	uint8_t *content = NULL;
+	uint32_t *ids;
+	size_t len, nids;
+	uint64_t blocks;
+	int err;
+
+	if (!n || zf2fs_inode_init(n, ctx->vi->features, ino, 0, NULL, 0,
+				   ZF2FS_S_IFREG | 0600, now))
+		return -EIO;
+	zf2fs_set(n->i.i_flags, ZF2FS_IMMUTABLE_FL | ZF2FS_NOATIME_FL);
+	ids = all_ids(&qf, &ctx->quota_use[q], &nids);
+	if (!ids)
+		return -ENOMEM;
+	err = corrected(&qf, &ctx->quota_use[q], ids, nids, &fixed);
+	free(ids);
+	if (err)
+		return err;
+	err = zf2fs_quota_build(q, &fixed, &content, &len);
+	zf2fs_quota_file_free(&fixed);
+	if (!err)
+		err = rewrite(ctx, ino, n, &map, content, len);
+	free(content);
+	if (err)
+		return err;
+	blocks = zf2fs_get(n->i.i_blocks);
+	ctx->nid_flags[ino] = NID_INODE | NID_REACHED | NID_CHECKED;
+	ctx->ftypes[ino] = ZF2FS_FT_REG_FILE;
+	err = links_inc(ctx, ino);   /* the superblock's reference */
+	if (!err)
+		err = disk_links_set(ctx, ino, 1);
+	ctx->found_inodes++;
+	ctx->found_nodes++;
+	ctx->found_blocks += blocks;
+	ctx->files++;
+	return err;
+}
+
 /* ---- one quota type ----------------------------------------------------------------------- */
 /* Each id of @ids (all_ids) whose recorded usage differs from what was found. */
 static void report_usage(struct fsck_ctx *ctx, int q, uint32_t ino,
@@ -255,6 +307,20 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 	int err;
 
 	*ret_ok = false;
+	if (ctx->qf_create & (1u << q)) {
+		err = create_file(ctx, q, ino);
+		if (err == -ENOMEM)
+			return err;
+		if (err) {
+			fprintf(ctx->out, "%s quota file inode %u: cannot build it here (%s)\n",
+				zf2fs_quota_type_name(q), ino, strerror(-err));
+			ctx->exit_bits |= FSCK_UNCORRECTED;
+			ctx->abort = true;   /* half a file in the transaction: write nothing */
+			return 0;
+		}
+		*ret_ok = true;
+		return 0;
+	}
 	if (ino >= ctx->nids || !(ctx->nid_flags[ino] & NID_INODE) ||
 	    (ctx->nid_flags[ino] & NID_BAD) || ctx->ftypes[ino] != ZF2FS_FT_REG_FILE) {
 		fix_problem(ctx, PR_9_QUOTA_INODE_BAD, &p);

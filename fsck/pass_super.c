@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,6 +320,43 @@ int pass1_super(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/* Why the kernel cannot free orphan entry @ino at mount (its f2fs_iget fails, or it would
+ * free the root), in @why; false when it can.  @seen: the entries kept so far (the kernel
+ * frees an inode at its first entry and cannot read it at a second). */
+static bool orphan_entry_bad(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *n,
+			     struct zf2fs_bmap *seen, char *why, size_t len)
+{
+	if (ino < ctx->vi->max_nid && zf2fs_bmap_test(seen, ino)) {
+		snprintf(why, len, "listed already: freed at its first entry");
+		return true;
+	}
+	if (ino == ZF2FS_ROOT_INO) {
+		snprintf(why, len, "the root directory");
+		return true;
+	}
+	if (ino < ZF2FS_RESERVED_NIDS || ino >= ctx->vi->max_nid) {
+		snprintf(why, len, "no inode number (3..%u)", ctx->vi->max_nid - 1);
+		return true;
+	}
+	if (zf2fs_vol_read_node(ctx->vol, ino, n, NULL, why, len))
+		return true;
+	if (zf2fs_get(n->footer.ino) != ino) {
+		snprintf(why, len, "a node of inode %llu, not an inode",
+			 (unsigned long long)zf2fs_get(n->footer.ino));
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The orphan list: with the orphan flag, the blocks between the payload and the summaries.
+ * At mount Linux 7.3 frees every inode it names and fails the mount on a block counting
+ * more entries than a block holds, and on an entry it cannot read as an inode (one naming
+ * an inode an earlier entry named included: that one is freed by then).  Each such
+ * block or entry is left out of the list; unless one is kept, the next checkpoint gets the
+ * list that remains (an inode a dropped block named is then found in no directory, and
+ * pass 6 reconnects it).
+ */
 static int load_orphans(struct fsck_ctx *ctx)
 {
 	const struct zf2fs_checkpoint *cp = ctx->cp;
@@ -326,6 +364,9 @@ static int load_orphans(struct fsck_ctx *ctx)
 			 zf2fs_get(ctx->sb->cp_payload);
 	uint64_t nblocks;
 	struct zf2fs_orphan_block *ob;
+	struct zf2fs_node *n;
+	struct zf2fs_bmap *seen = NULL;
+	unsigned dropped = 0, kept = 0;
 	int err = 0;
 
 	if (!(zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_ORPHAN_PRESENT_FLAG))
@@ -333,14 +374,16 @@ static int load_orphans(struct fsck_ctx *ctx)
 	/* orphan blocks sit between the payload and the summaries */
 	nblocks = zf2fs_get(cp->cp_pack_start_sum) - 1 - zf2fs_get(ctx->sb->cp_payload);
 	ob = malloc(sizeof(*ob));
+	n = malloc(ZF2FS_BLKSIZE);
 	ctx->orphans = calloc(nblocks * ZF2FS_ORPHANS_PER_BLOCK + 1, sizeof(uint32_t));
-	if (!ob || !ctx->orphans) {
+	if (!ob || !n || !ctx->orphans || zf2fs_bmap_new(ctx->vi->max_nid, &seen)) {
 		free(ob);
+		free(n);
 		return -ENOMEM;
 	}
 	for (uint64_t b = 0; b < nblocks && !err; b++) {
 		uint32_t cnt;
-		struct problem_ctx p = { .num = b, .str = "entry count" };
+		struct problem_ctx p = { .num = b };
 
 		err = zf2fs_vol_read_block(ctx->vol, start + b, ob);
 		if (err)
@@ -348,17 +391,41 @@ static int load_orphans(struct fsck_ctx *ctx)
 		/* the kernel writes no checksum here; it trusts only a sane count */
 		cnt = (uint32_t)zf2fs_get(ob->entry_count);
 		if (cnt > ZF2FS_ORPHANS_PER_BLOCK) {
-			fix_problem(ctx, PR_2_CP_ORPHAN_BLOCK_BAD, &p);
+			p.num2 = cnt;
+			if (fix_problem(ctx, PR_2_CP_ORPHAN_BLOCK_BAD, &p))
+				dropped++;
+			else
+				kept++;
 			continue;
 		}
 		for (uint32_t i = 0; i < cnt; i++) {
 			uint32_t ino = zf2fs_le32_to_cpu(ob->ino[i]);
+			char why[160];
 
-			if (ino >= ZF2FS_RESERVED_NIDS && ino < ctx->vi->max_nid)
+			p.num2 = i;
+			p.ino = ino;
+			p.str = why;
+			if (!orphan_entry_bad(ctx, ino, n, seen, why, sizeof(why))) {
 				ctx->orphans[ctx->norphans++] = ino;
+				err = zf2fs_bmap_set(seen, ino);
+				if (err)
+					break;
+				continue;
+			}
+			if (fix_problem(ctx, PR_2_CP_ORPHAN_INO_BAD, &p))
+				dropped++;
+			else
+				kept++;
 		}
 	}
 	free(ob);
+	free(n);
+	zf2fs_bmap_free(seen);
+	if (!err && dropped) {
+		ctx->orphans_rewrite = true;
+		repair_mark_checkpoint(ctx);
+	}
+	ctx->orphans_keep |= kept != 0;
 	return err;
 }
 

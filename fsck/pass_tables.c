@@ -3,19 +3,22 @@
  * pass_tables.c - pass 3: the SIT and NAT as recorded.
  *
  * Loads every main segment's SIT entry (journal applied; all-zero SIT blocks take no
- * memory) and every NAT entry (journal applied, live copies) into memory, and checks each on its own: a SIT valid count must
- * match its bitmap and name a log type; a NAT entry must point into the main area and name
- * a plausible inode.  Builds: ctx->sit, the NAT map (natmap.c).  Cross-checks against the blocks that
- * are really owned come in pass 7.
+ * memory) and every NAT entry (journal applied, live copies) into memory, and checks each
+ * on its own: a SIT valid count must match its bitmap and name a log type; a NAT entry
+ * must point into the main area and name a plausible inode, and a quota file's entry
+ * must hold a block.  Builds: ctx->sit, the NAT map (natmap.c).  Cross-checks against the
+ * blocks that are really owned come in pass 7.
  */
 #include "config.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fsck.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/quota.h"
 #include "zf2fs-internal/volume.h"
 
 static int check_sit(struct fsck_ctx *ctx)
@@ -264,9 +267,63 @@ static int check_nat(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/*
+ * With quota_ino the kernel refuses to look up the node of a quota file whose NAT entry
+ * holds no block (null or new address): it cannot load the file at mount and leaves every
+ * quota off.  The inode block is often still where it was (the entry alone was lost): then
+ * the entry points at it again, limits and all.  Otherwise pass 9 builds the file anew
+ * in that inode number from the usage it finds; the blocks of the old file, which nothing
+ * owns any longer, are freed by pass 7.
+ */
+static int check_quota_nat(struct fsck_ctx *ctx)
+{
+	for (int q = 0; ctx->quota_on && q < ZF2FS_MAX_QUOTAS; q++) {
+		uint32_t qino = (uint32_t)zf2fs_get(ctx->sb->qf_ino[q]), addr;
+		char what[200];
+		struct problem_ctx p = { .ino = qino, .str = what };
+		uint64_t blk;
+		int err;
+
+		if (qino < ZF2FS_RESERVED_NIDS || qino >= ctx->vi->max_nid)
+			continue;   /* pass 1 and pass 9 report numbers that name no inode */
+		if (qino >= ctx->nids && fsck_grow_nids(ctx, qino + 1))
+			return -ENOMEM;
+		addr = ctx->nat_addr[qino];
+		if (addr != ZF2FS_NULL_ADDR && addr != ZF2FS_NEW_ADDR)
+			continue;
+		p.num = addr;
+		blk = find_inode_block(ctx, qino, false);
+		if (blk)
+			snprintf(what, sizeof(what), "the %s quota file's inode block is at %llu "
+				 "(found by its summary entry and footer): point the entry at it",
+				 zf2fs_quota_type_name(q), (unsigned long long)blk);
+		else
+			snprintf(what, sizeof(what), "the %s quota file's inode block is gone: "
+				 "build the file anew from the usage found (its limits and grace "
+				 "times are lost)", zf2fs_quota_type_name(q));
+		if (!fix_problem(ctx, PR_3_QF_NAT_BAD, &p))
+			continue;
+		if (blk) {
+			/* later passes read the inode through the library: it takes it too */
+			err = zf2fs_vol_nat_override(ctx->vol, qino, qino, (uint32_t)blk);
+			if (!err)
+				err = repair_set_nat(ctx, qino, qino, (uint32_t)blk);
+		} else {
+			err = addr == ZF2FS_NULL_ADDR ? 0 :
+			      repair_set_nat(ctx, qino, 0, ZF2FS_NULL_ADDR);
+			ctx->qf_create |= (uint8_t)(1u << q);
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int pass3_tables(struct fsck_ctx *ctx)
 {
 	int err = check_sit(ctx);
 
-	return err ? err : check_nat(ctx);
+	if (!err)
+		err = check_nat(ctx);
+	return err ? err : check_quota_nat(ctx);
 }

@@ -2035,14 +2035,12 @@ static bool mend_inode_footer(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_n
 	return fix != NULL;
 }
 
-/* The inode block of @root when its NAT entry is null or points elsewhere: a block of a
- * node segment, valid in the SIT, whose summary entry and footer both name @root as an
- * inode, and which holds a known file type (a directory when @dir).  Out-of-place updates
- * leave older copies, but only the current one is valid in the SIT; should several be,
- * the newest checkpoint version in the footers wins.  Reads the summary of every segment
- * in use: at most FIND_INODE_SCANS times a run.  Returns the block or 0. */
+/* find_inode_block (fsck.h).  Out-of-place updates leave older copies, but only the
+ * current one is valid in the SIT; should several be, the newest checkpoint version in the
+ * footers wins.  Reads the summary of every segment in use: at most FIND_INODE_SCANS
+ * times a run. */
 #define FIND_INODE_SCANS 16
-static uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
+uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
 {
 	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
 	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
@@ -2351,7 +2349,30 @@ int pass4_tree(struct fsck_ctx *ctx)
 		else
 			err = links_inc(ctx, qino);   /* the superblock's reference: its name */
 	}
-	/* Orphans: unlinked inodes still open when the volume was last used. */
+	/* Orphans: unlinked inodes still open when the volume was last used.  One that a
+	 * name (or the superblock) reached is no orphan: the kernel would free it at mount
+	 * under the names; it leaves the list and keeps its names (pass 6 counts them). */
+	for (uint32_t i = 0, k = 0; !err && i < ctx->norphans; i++) {
+		uint32_t ino = ctx->orphans[i];
+
+		if (ino < ctx->nids && (ctx->nid_flags[ino] & (NID_CHECKED | NID_REACHED)) ==
+				       (NID_CHECKED | NID_REACHED)) {
+			if (fix_problem(ctx, PR_2_CP_ORPHAN_LINKED, &(struct problem_ctx){
+					.ino = ino })) {
+				ctx->orphans_rewrite = true;
+				repair_mark_checkpoint(ctx);
+			} else {
+				ctx->orphans_keep = true;
+				ctx->orphans[k++] = ino;
+			}
+		} else {
+			ctx->orphans[k++] = ino;
+		}
+		if (i + 1 == ctx->norphans) {
+			ctx->norphans = k;
+			break;
+		}
+	}
 	for (uint32_t i = 0; !err && i < ctx->norphans; i++) {
 		uint32_t ino = ctx->orphans[i];
 

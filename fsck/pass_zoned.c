@@ -14,7 +14,9 @@
  *    repair writer does it when it writes the new checkpoint), or, when the zone holds
  *    nothing in use and the log is at its start, resets the zone;
  *  - a zone that holds nothing in use should have its write pointer at its start; the
- *    fix resets it.
+ *    fix resets it;
+ *  - a zone no log writes to that holds blocks in use should be full (Linux 7.3 finishes
+ *    it at mount); the fix finishes it, and so does moving a log out of its zone.
  * A zone is only ever reset when nothing the current checkpoint uses is in it: no block
  * marked valid by the SIT or found owned, and no fsync'd data awaiting roll-forward
  * (whose node chain may run through free zones: the pass then resets nothing).  Finishing
@@ -154,14 +156,52 @@ static void check_curseg(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z, int t, 
 			z->wp_blocks = 0;
 		return;
 	}
-	/* the repair writer retires the log and starts it in an empty zone */
+	/* the repair writer retires the log and starts it in an empty zone; the zone it
+	 * leaves is reset when it holds nothing, else finished, as Linux 7.3 treats it once
+	 * no log writes to it (check_not_full) */
 	ctx->curseg_fix[t] = (int32_t)BPS;
 	repair_mark_checkpoint(ctx);
 	if (unused) {
 		err = zf2fs_vol_reset_zone(ctx->vol, z);
 		if (err)
 			zone_error(ctx, err, "resetting", z);
+	} else if (z->wp_blocks < z->cap_blocks) {
+		err = zf2fs_vol_finish_zone(ctx->vol, z);
+		if (err) {
+			zone_error(ctx, err, "finishing", z);
+		} else {
+			z->cond = ZF2FS_ZONE_FULL;
+			z->wp_blocks = z->cap_blocks;
+		}
 	}
+}
+
+/*
+ * A zone no log writes to that holds blocks in use, all below its write pointer, and is
+ * not full: Linux 7.3 finishes it at mount (check_zone_write_pointer), so that it counts
+ * no longer against the device's open zones; older kernels leave it open.  The fix
+ * finishes it, which writes nothing.
+ */
+static void check_not_full(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z)
+{
+	char wp[64];
+	int err;
+
+	if (z->cond == ZF2FS_ZONE_FULL || z->wp_blocks >= z->cap_blocks ||
+	    section_unused(ctx, z->secno) || ctx->needs_recovery)
+		return;
+	wp_words(z, wp, sizeof(wp));
+	if (!fix_problem(ctx, PR_8_ZONE_NOT_FULL, &(struct problem_ctx){
+			.blkaddr = z->zone_blkaddr, .segno = z->secno * ctx->vi->segs_per_sec,
+			.num = (uint64_t)last_in_use(ctx, z), .str = wp }))
+		return;
+	err = zf2fs_vol_finish_zone(ctx->vol, z);
+	if (err) {
+		zone_error(ctx, err, "finishing", z);
+		return;
+	}
+	z->cond = ZF2FS_ZONE_FULL;
+	z->wp_blocks = z->cap_blocks;
 }
 
 static void check_unused(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z)
@@ -256,8 +296,10 @@ int pass8_zoned(struct fsck_ctx *ctx)
 			check_curseg(ctx, &zones[sec], t, cur[t], blkoff[t]);
 	}
 	for (uint32_t sec = 0; sec < nr && !ctx->abort; sec++)
-		if (zones[sec].type == ZF2FS_ZONE_SEQ_REQ && curseg_log_of(cur, sps, sec) < 0)
+		if (zones[sec].type == ZF2FS_ZONE_SEQ_REQ && curseg_log_of(cur, sps, sec) < 0) {
 			check_unused(ctx, &zones[sec]);
+			check_not_full(ctx, &zones[sec]);
+		}
 	if (ctx->debug >= 2) {
 		uint32_t seq = 0;
 

@@ -33,8 +33,9 @@ static const struct problem_def problems[] = {
 	  PR_PREEN_OK },
 	{ PR_2_CP_PACK_BAD, "checkpoint pack %N is invalid (%S)", PROMPT_NONE,
 	  PR_NOT_A_FIX | PR_NO_OK },
-	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint is invalid (%S)",
-	  PROMPT_NONE, PR_NOT_A_FIX },
+	{ PR_2_CP_ORPHAN_BLOCK_BAD, "orphan block %N of the checkpoint counts %M entries, more "
+	  "than a block holds: the kernel refuses to mount; leave the block out of the orphan "
+	  "list", PROMPT_FIX, 0 },
 	{ PR_2_CP_NEEDS_RECOVERY, "the volume was not unmounted cleanly: %N node blocks of fsync'd "
 	  "data after the checkpoint wait for the kernel's roll-forward at mount (a repair keeps "
 	  "them)", PROMPT_NONE, PR_NOT_A_FIX | PR_NO_OK },
@@ -47,6 +48,12 @@ static const struct problem_def problems[] = {
 	  "uses, and its summaries are not where its flags and block count say (%S): the kernel "
 	  "mounts it but reads the logs' summaries and journals from other blocks; the older pack "
 	  "becomes current: write a new checkpoint from it", PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_CP_ORPHAN_INO_BAD, "orphan block %N, entry %M names inode %i, which the kernel "
+	  "cannot free (%S): it refuses to mount; leave the entry out of the orphan list",
+	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_2_CP_ORPHAN_LINKED, "the orphan list names inode %i, which a name reaches: the "
+	  "kernel would free it at mount under its names; leave it out of the orphan list",
+	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_3_SIT_COUNT_BAD, "segment %s: SIT valid count %N differs from its bitmap (%M)",
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_3_SIT_TYPE_BAD, "segment %s: SIT type %N is not a log type", PROMPT_FIX, PR_PREEN_OK },
@@ -58,6 +65,8 @@ static const struct problem_def problems[] = {
 	{ PR_3_NAT_ADDR_FOUND, "nid %n (a node of inode %N): NAT block address %M is outside the "
 	  "main area; its node block is at %b (found by its summary entry and footer)",
 	  PROMPT_FIX, PR_PREEN_OK },
+	{ PR_3_QF_NAT_BAD, "quota file inode %i: its NAT entry holds no block (address %N), so "
+	  "the kernel turns every quota off at mount; %S", PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_ROOT_BAD, "root inode is unusable (%S)", PROMPT_NONE, PR_FATAL | PR_NOT_A_FIX },
 	{ PR_4_NODE_UNREADABLE, "inode %i: node %n cannot be used (%S)", PROMPT_REMOVE, 0 },
 	{ PR_4_BLOCK_OUTSIDE_MAIN, "inode %i: node %n slot %N points outside the main area (%b)",
@@ -304,6 +313,9 @@ static const struct problem_def problems[] = {
 	  "the write pointer (%S): its contents are lost; finish the zone", PROMPT_FIX, 0 },
 	{ PR_8_ZONE_NOT_RESET, "zone at block %b (segment %s) holds nothing in use, but its write "
 	  "pointer is at block %N: reset it", PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
+	{ PR_8_ZONE_NOT_FULL, "zone at block %b (segment %s) holds blocks in use up to block %N "
+	  "and no log writes to it, but it is not full (write pointer at %S): Linux 7.3 "
+	  "finishes it at mount; finish it", PROMPT_FIX, PR_PREEN_OK | PR_NO_OK },
 	{ PR_9_QUOTA_INODE_BAD, "%S quota file inode %i is not a regular file in use: the kernel "
 	  "cannot enable that quota", PROMPT_NONE, PR_NOT_A_FIX },
 	{ PR_9_QUOTA_FILE_BAD, "quota file inode %i is damaged (%S): rebuild it from the "

@@ -685,6 +685,8 @@ int repair_commit(struct fsck_ctx *ctx)
 		.sums = r->sums, .nsums = r->nsums,
 		.sum_types = r->sum_types, .nsum_types = r->nsum_types,
 		.chain = ctx->rf_chain, .chain_len = ctx->rf_len, .log_fix = ctx->curseg_fix,
+		.orphans = ctx->orphans, .norphans = ctx->norphans,
 		.flags = ZF2FS_COMMIT_CHECK_SLOTS |
-			 (ctx->quota_clear_flag ? ZF2FS_CPN_QUOTA_CHECKED : 0) });
+			 (ctx->quota_clear_flag ? ZF2FS_CPN_QUOTA_CHECKED : 0) |
+			 (ctx->orphans_rewrite && !ctx->orphans_keep ? ZF2FS_COMMIT_ORPHANS : 0) });
 }

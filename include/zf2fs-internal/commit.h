@@ -57,11 +57,16 @@ struct zf2fs_cp_logs {
 	uint32_t segno[ZF2FS_NR_CURSEG], blkoff[ZF2FS_NR_CURSEG];
 	uint8_t alloc_type[ZF2FS_NR_CURSEG];                  /* 0 LFS, 1 SSR */
 	const struct zf2fs_summary *sum[ZF2FS_NR_CURSEG];     /* 512 entries each */
+	/* with ZF2FS_CPN_ORPHANS only: the new orphan list (read nowhere else) */
+	const uint32_t *orphans;
+	uint32_t norphans;
 };
 
 #define ZF2FS_CPN_RECOVERY      0x1   /* a roll-forward chain waits behind the warm node
 				       * log: no umount flag, no node summaries */
 #define ZF2FS_CPN_QUOTA_CHECKED 0x2   /* the quota files are right: drop quota_need_fsck */
+#define ZF2FS_CPN_ORPHANS       0x4   /* the orphan blocks hold @logs->orphans, not the
+				       * current pack's orphan blocks */
 
 /* A copy of the current checkpoint (CP block and cp_payload blocks) with the next
  * version, to become the new one (caller frees).  With ZF2FS_CPN_RECOVERY it asks for
@@ -72,7 +77,8 @@ ZF2FS_EXPORT int zf2fs_vol_cp_next(const struct zf2fs_vol *vol, unsigned flags,
 
 /*
  * Write @cpbuf (from zf2fs_vol_cp_next, its counters set by the caller) as the new
- * checkpoint, in the inactive pack: its logs from @logs, the current pack's orphan blocks,
+ * checkpoint, in the inactive pack: its logs from @logs, the current pack's orphan blocks
+ * (with ZF2FS_CPN_ORPHANS: blocks holding @logs->orphans, the flag off when there are none),
  * the umount flag (unless ZF2FS_CPN_RECOVERY), without the fastboot, fsck and error flags,
  * and its CP blocks written last (lib/write/cp_write.c).  Everything else must be on disk.  0,
  * -ENOMEM, -ZF2FS_EFSCORRUPTED for a current pack with too many orphan blocks, read and
@@ -155,6 +161,7 @@ struct zf2fs_commit_ops {
 
 #define ZF2FS_COMMIT_CHECK_SLOTS 0x100   /* a data block's owner slot must still hold its
 					  * old address (else -ZF2FS_EFSCORRUPTED) */
+#define ZF2FS_COMMIT_ORPHANS     0x200   /* @orphans replaces the current orphan list */
 
 struct zf2fs_commit_req {
 	const struct zf2fs_commit_ops *ops;
@@ -190,7 +197,11 @@ struct zf2fs_commit_req {
 	 * position on was free in that checkpoint, so the log may go on writing there (the
 	 * caller's SIT as it was read, before any change of its own) */
 	uint8_t log_tail_free;
-	unsigned flags;                  /* ZF2FS_CPN_QUOTA_CHECKED, ZF2FS_COMMIT_CHECK_SLOTS */
+	unsigned flags;                  /* ZF2FS_CPN_QUOTA_CHECKED, ZF2FS_COMMIT_CHECK_SLOTS,
+					  * ZF2FS_COMMIT_ORPHANS */
+	/* with ZF2FS_COMMIT_ORPHANS: the new checkpoint's orphan list (inode numbers) */
+	const uint32_t *orphans;
+	uint32_t norphans;
 };
 
 /* Commit @req on @vol as described above.  0; -ENOSPC without free sections for the logs

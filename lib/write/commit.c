@@ -281,6 +281,25 @@ static int io_sync(void *arg)
 	return 0;
 }
 
+/* @nblocks orphan blocks holding @n inode numbers, each block full but the last, numbered
+ * from 1 as the kernel numbers them (it reads only entry_count and the numbers). */
+static void fill_orphans(uint8_t *blks, uint32_t nblocks, const uint32_t *ino, uint32_t n)
+{
+	for (uint32_t b = 0; b < nblocks; b++) {
+		struct zf2fs_orphan_block *ob =
+			(struct zf2fs_orphan_block *)(blks + (size_t)b * ZF2FS_BLKSIZE);
+		uint32_t first = b * ZF2FS_ORPHANS_PER_BLOCK, cnt = n - first;
+
+		if (cnt > ZF2FS_ORPHANS_PER_BLOCK)
+			cnt = ZF2FS_ORPHANS_PER_BLOCK;
+		for (uint32_t i = 0; i < cnt; i++)
+			ob->ino[i] = zf2fs_cpu_to_le32(ino[first + i]);
+		zf2fs_set(ob->blk_addr, b + 1);
+		zf2fs_set(ob->blk_count, nblocks);
+		zf2fs_set(ob->entry_count, cnt);
+	}
+}
+
 ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
 					 const struct zf2fs_cp_logs *logs, unsigned flags)
 {
@@ -294,17 +313,21 @@ ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
 	int err = 0;
 
 	/* the orphan blocks of the current pack stay: the orphans are still to be freed */
-	if (cpf & ZF2FS_CP_ORPHAN_PRESENT_FLAG)
+	if (flags & ZF2FS_CPN_ORPHANS)
+		orphans = (logs->norphans + ZF2FS_ORPHANS_PER_BLOCK - 1) / ZF2FS_ORPHANS_PER_BLOCK;
+	else if (cpf & ZF2FS_CP_ORPHAN_PRESENT_FLAG)
 		orphans = (uint32_t)zf2fs_get(cp->cp_pack_start_sum) - 1 - payload;
 	if (orphans >= BPS)
-		return -ZF2FS_EFSCORRUPTED;
+		return (flags & ZF2FS_CPN_ORPHANS) ? -E2BIG : -ZF2FS_EFSCORRUPTED;
 	sums = calloc(ZF2FS_NR_CURSEG, ZF2FS_BLKSIZE);
 	orph = calloc(orphans ? orphans : 1, ZF2FS_BLKSIZE);
 	if (!sums || !orph) {
 		err = -ENOMEM;
 		goto out;
 	}
-	if (orphans)
+	if (flags & ZF2FS_CPN_ORPHANS)
+		fill_orphans(orph, orphans, logs->orphans, logs->norphans);
+	else if (orphans)
 		err = zf2fs_vol_read_blocks(vol, old_start + 1 + payload, orphans, orph);
 	if (err)
 		goto out;
@@ -1090,7 +1113,7 @@ static int write_pack(struct commit *c)
 	const struct zf2fs_commit_req *r = c->req;
 	struct zf2fs_checkpoint *cp = (struct zf2fs_checkpoint *)c->cpbuf;
 	unsigned flags = r->flags & ZF2FS_CPN_QUOTA_CHECKED;
-	struct zf2fs_cp_logs logs;
+	struct zf2fs_cp_logs logs = { .orphans = r->orphans, .norphans = r->norphans };
 
 	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
 		logs.segno[type] = c->cur[type];
@@ -1103,6 +1126,8 @@ static int write_pack(struct commit *c)
 	}
 	if (r->chain_len)
 		flags |= ZF2FS_CPN_RECOVERY;
+	if (r->flags & ZF2FS_COMMIT_ORPHANS)
+		flags |= ZF2FS_CPN_ORPHANS;
 	count_free(c, cp, logs.segno);
 	r->ops->counters(r->arg, cp);
 	/* the check every reader makes of a checkpoint (lib/read/checkpoint.c): a pack failing it

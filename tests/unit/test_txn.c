@@ -374,6 +374,68 @@ static void test_commit_blocks(void **state)
 	free(img);
 }
 
+/* A checkpoint written with an orphan list of its own (ZF2FS_CPN_ORPHANS, fsck leaving
+ * entries out): 1500 entries fill one orphan block and part of a second, each numbered
+ * and counted as the kernel reads them, the flag set; then an empty list writes no block
+ * and clears the flag. */
+static void test_cp_orphans(void **state)
+{
+	uint8_t *img = format_image(0);
+	struct zf2fs_dev *dev = device_with(img);
+	struct zf2fs_orphan_block *ob = malloc(sizeof(*ob));
+	uint32_t *ino = calloc(1500, sizeof(*ino));
+	struct zf2fs_vol *vol;
+
+	(void)state;
+	assert_non_null(ob);
+	assert_non_null(ino);
+	for (uint32_t i = 0; i < 1500; i++)
+		ino[i] = 100 + i;
+	for (uint32_t n = 1500;; n = 0) {
+		const struct zf2fs_checkpoint *cp;
+		struct zf2fs_cp_logs logs = { .orphans = ino, .norphans = n };
+		uint32_t payload, nblk = n ? 2 : 0;
+		uint64_t start;
+		uint8_t *cpbuf;
+
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+		payload = (uint32_t)zf2fs_get(zf2fs_vol_super(vol)->cp_payload);
+		assert_int_equal(zf2fs_vol_cp_next(vol, 0, &cpbuf), 0);
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+			zf2fs_vol_curseg(vol, t, &logs.segno[t], &logs.blkoff[t]);
+			logs.alloc_type[t] = zf2fs_vol_checkpoint(vol)->alloc_type[t];
+			logs.sum[t] = zf2fs_vol_curseg_summary(vol, t);
+		}
+		assert_int_equal(zf2fs_vol_write_cp_next(vol, cpbuf, &logs, ZF2FS_CPN_ORPHANS), 0);
+		free(cpbuf);
+		zf2fs_vol_close(vol);
+
+		assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &unit_quiet, &vol), 0);
+		cp = zf2fs_vol_checkpoint(vol);
+		assert_int_equal(!!(zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_ORPHAN_PRESENT_FLAG), !!n);
+		assert_int_equal(zf2fs_get(cp->cp_pack_start_sum), 1 + payload + nblk);
+		start = zf2fs_vol_cp_pack_addr(vol, zf2fs_vol_info(vol)->cp_pack) + 1 + payload;
+		for (uint32_t b = 0; b < nblk; b++) {
+			uint32_t cnt = b ? 1500 - ZF2FS_ORPHANS_PER_BLOCK : ZF2FS_ORPHANS_PER_BLOCK;
+
+			assert_int_equal(zf2fs_vol_read_block(vol, start + b, ob), 0);
+			assert_int_equal(zf2fs_get(ob->entry_count), cnt);
+			assert_int_equal(zf2fs_get(ob->blk_addr), b + 1);
+			assert_int_equal(zf2fs_get(ob->blk_count), 2);
+			assert_int_equal(zf2fs_le32_to_cpu(ob->ino[0]), 100 + b * ZF2FS_ORPHANS_PER_BLOCK);
+			assert_int_equal(zf2fs_le32_to_cpu(ob->ino[cnt - 1]),
+					 100 + b * ZF2FS_ORPHANS_PER_BLOCK + cnt - 1);
+		}
+		zf2fs_vol_close(vol);
+		if (!n)
+			break;
+	}
+	zf2fs_dev_close(dev);
+	free(ino);
+	free(ob);
+	free(img);
+}
+
 static struct zf2fs_dev *fresh_plain(void);
 
 /* Link "a" as "dir/hard", unlink "a" and "empty": on a copy of @img after small_set. */
@@ -1328,6 +1390,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_and_read_back),
 		cmocka_unit_test(test_commit_blocks),
+		cmocka_unit_test(test_cp_orphans),
 		cmocka_unit_test(test_read_only_no_ssa),
 		cmocka_unit_test(test_logs_go_on),
 		cmocka_unit_test(test_ssr),

@@ -6,12 +6,14 @@
 # kernel's zone report.  Then pass 8's problems made for real: a free zone
 # written to (0x080003), a current zone's write pointer moved past the log's
 # position (0x080001), a zone holding only warm data reset under its valid
-# blocks (0x080002).  Our fsck -n must report each code (exit 4), -y must
-# fix them (exit 1: finish, reset, the log moved through a new checkpoint),
+# blocks (0x080002), a zone holding data below a write pointer short of its
+# capacity (0x080004, where the round left a section to make it from).  Our
+# fsck -n must report each code (exit 4), -y must fix them (exit 1: finish,
+# reset, the log moved through a new checkpoint and its old zone finished),
 # the rerun must be clean, dump --zones must agree with the kernel again,
 # and the kernel must mount the result, write and read a file, and leave it
 # clean for both fscks.  tests/images/corpus/codes_not_in_corpus names this test for
-# these three codes.
+# these four codes.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 vm_setup zoned_zns8 "fsck pass 8 problems and fixes on ZNS 8/6 MiB zones; 350 MiB round"
@@ -51,10 +53,31 @@ sec=$(awk '{ delete f; for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) f[
 row=$(grep "^ *secno=$sec " /tmp/dz.txt | head -n 1)
 [ "$(field "$row" type)" = seq-required ] || zfail "section $sec is not on a sequential zone: $row"
 zwork zoneop "$zns" reset $(( ($(field "$row" zone_blkaddr) - zstart) * 8 ))
+# another section of warm data only, on a sequential zone, whose third segment (the last
+# within the 6 MiB capacity) holds nothing: reset its zone and write its first two
+# segments again, so that every block in use lies below a write pointer short of the
+# capacity (0x080004; their contents are lost, the check is of the zone)
+codes="0x080001 0x080002 0x080003"
+sec2=$(awk -v skip="$sec" '{ delete f; for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) f[kv[1]] = kv[2] }
+	("secno" in f) { s = f["secno"]; k = f["segno"] % 4
+		if (s == skip || f["state"] == "current" || (f["valid_blocks"] > 0 && f["type"] != "warm_data")) bad[s] = 1
+		else if (f["valid_blocks"] > 0 && k == 0) has[s] = 1
+		if (k >= 2 && f["valid_blocks"] > 0) bad[s] = 1 }
+	END { for (s in has) if (!(s in bad)) { print s; exit } }' /tmp/ds.txt)
+row2=
+[ -z "$sec2" ] || row2=$(grep "^ *secno=$sec2 " /tmp/dz.txt | head -n 1)
+if [ -n "$row2" ] && [ "$(field "$row2" type)" = seq-required ]; then
+	z2=$(( ($(field "$row2" zone_blkaddr) - zstart) * 8 ))
+	zwork zoneop "$zns" reset "$z2"
+	zwork zonewrite "$zns" "$z2" 1024
+	codes="$codes 0x080004"
+else
+	echo "info: no section of warm data with an empty third segment: 0x080004 not made"
+fi
 rc=0; fsck.f2fs -f -n "$conv" >/tmp/f1.log 2>&1 || rc=$?
 cat /tmp/f1.log
 [ "$rc" -eq 4 ] || zfail "fsck -n exit $rc, expected 4"
-for code in 0x080001 0x080002 0x080003; do
+for code in $codes; do
 	grep -q "^\[$code\]" /tmp/f1.log || zfail "fsck -n did not report $code"
 done
 rc=0; fsck.f2fs -f -y "$conv" >/tmp/f2.log 2>&1 || rc=$?
