@@ -318,6 +318,21 @@ usage_error "--step-clock not numbers" replay "$IMG" --gc-type bg --step-clock 0
 usage_error "--step-clock empty value" replay "$IMG" --gc-type bg --step-clock 0,,1
 usage_error "--step-types other letters" replay "$IMG" --gc-type bg --step-types bgf
 usage_error "--now with --step-clock" replay "$IMG" --gc-type bg --now 5 --step-clock 0
+usage_error "--knob of no kernel" replay "$IMG" --knob migration_window=3
+usage_error "--knob not a number" collect "$IMG" --dry-run --knob gc_boost_gc_multiple=-1
+# a knob out of the kernel's range on this volume (segments per section 1): one line, exit 8
+knob_range() {
+	"$GC" "$@" --knob migration_window_granularity=2 >/dev/null 2>"$TEST_TMP/knob.err"
+	rc=$?
+	if [ $rc -eq 8 ] && [ "$(wc -l <"$TEST_TMP/knob.err")" -eq 1 ] &&
+	   grep -q "migration_window_granularity=2: out of the kernel's range" "$TEST_TMP/knob.err"; then
+		tap_ok "$1 --knob out of range: $(cat "$TEST_TMP/knob.err")"
+	else
+		tap_fail "$1 --knob out of range: exit $rc"; sed 's/^/    | /' "$TEST_TMP/knob.err"
+	fi
+}
+knob_range replay "$IMG"
+knob_range collect "$IMG" --dry-run
 # and followed: 4c's image with segment mtimes, a clock far past its last write, other costs
 "$GC" replay "$TEST_TMP/bg0.img" --gc-type bg -n 3 --json | sed -n 's/.*"cost": \([0-9]*\),.*/\1/p' >"$TEST_TMP/c0"
 "$GC" replay "$TEST_TMP/bg0.img" --gc-type bg -n 3 --json --step-clock 0,100000 |

@@ -469,8 +469,9 @@ static int open_model(const struct gc_cli *c, struct zf2fs_vol **ret_vol,
 	err = zf2fs_gc_model_load_cap(*ret_vol, &log, c->zone_cap_blocks, ret_m);
 	if (!err) {
 		zf2fs_gc_model_set_kernel(*ret_m, c->kernel);
-		err = gc_knobs_apply(PROG, &c->knobs, *ret_m);
+		err = gc_knobs_apply(&c->knobs, *ret_m, le.msg, sizeof(le.msg));
 		if (err) {
+			fprintf(stderr, PROG ": ERROR: %s\n", le.msg);
 			zf2fs_gc_model_free(*ret_m);
 			*ret_m = NULL;
 			zf2fs_vol_close(*ret_vol);

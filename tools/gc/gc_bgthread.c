@@ -76,14 +76,14 @@ int gc_knob_parse(const char *prog, const char *s, struct gc_knobs *ks)
 	return -EINVAL;
 }
 
-int gc_knobs_apply(const char *prog, const struct gc_knobs *ks, struct zf2fs_gc_model *m)
+int gc_knobs_apply(const struct gc_knobs *ks, struct zf2fs_gc_model *m, char *msg, size_t len)
 {
 	for (int k = 0; k < ZF2FS_GC_NR_KNOBS; k++) {
 		if (!ks->set[k])
 			continue;
 		if (zf2fs_gc_model_set_knob(m, (enum zf2fs_gc_knob)k, ks->value[k])) {
-			fprintf(stderr, "%s: ERROR: --knob %s=%u: out of the kernel's range on this "
-				"volume\n", prog, knob_names[k], ks->value[k]);
+			snprintf(msg, len, "--knob %s=%u: out of the kernel's range on this volume",
+				 knob_names[k], ks->value[k]);
 			return -EINVAL;
 		}
 	}

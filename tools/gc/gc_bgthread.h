@@ -36,8 +36,8 @@ struct gc_knobs {
  * name or a value that is no number. */
 int gc_knob_parse(const char *prog, const char *s, struct gc_knobs *ks);
 
-/* Set the knobs of @ks on model @m; -EINVAL (message on stderr) for a value outside the
- * kernel's range on this volume. */
-int gc_knobs_apply(const char *prog, const struct gc_knobs *ks, struct zf2fs_gc_model *m);
+/* Set the knobs of @ks on model @m; -EINVAL for a value outside the kernel's range on
+ * this volume, with the message (no prefix) in @msg of @len bytes. */
+int gc_knobs_apply(const struct gc_knobs *ks, struct zf2fs_gc_model *m, char *msg, size_t len);
 
 #endif

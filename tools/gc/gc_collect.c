@@ -126,7 +126,7 @@ static int pick_victims(struct run *r, struct zf2fs_vol *vol)
 	if (err)
 		return err;
 	zf2fs_gc_model_set_kernel(m, o->kernel);
-	if (o->knobs && gc_knobs_apply(PROG, o->knobs, m)) {
+	if (o->knobs && gc_knobs_apply(o->knobs, m, r->le.msg, sizeof(r->le.msg))) {
 		zf2fs_gc_model_free(m);
 		return -EINVAL;
 	}
