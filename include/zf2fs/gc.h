@@ -11,8 +11,10 @@
  *
  * Selection follows Linux 6.1 (Debian 6.1.192) get_victim_by_default: windowed scan
  * from last_victim with at most max_search dirty units, wrap-around, first unit of
- * minimum cost wins.  Two engines give the same answer: a plain scan (the reference)
- * and an index (segment trees over the dirty units) that costs O(log n) per selection.
+ * minimum cost wins; on large sections a section an earlier call left unfinished comes
+ * first (enum zf2fs_gc_knob; Linux 7.3 where it differs: zf2fs_gc_model_set_kernel).
+ * Two engines give the same answer: a plain scan (the reference) and an index (segment
+ * trees over the dirty units) that costs O(log n) per selection.
  *
  * Errors: negative errno, as everywhere in libzf2fs.  No global state: everything lives
  * in the model; the model is not thread-safe (one thread at a time).

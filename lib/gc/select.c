@@ -10,6 +10,12 @@
  * start; every visited unit counts toward max_search, skipped ones too; the first unit
  * with the smallest cost wins; when the count is reached the cursor moves past the last
  * unit visited (past the old start when the stop happens after the wrap).
+ *
+ * Large sections: a call collects its victim's segments from where it starts, a
+ * background one up to its window (Linux 7.3's migration_window_granularity, boosted on
+ * a zoned volume short of free sections) and migration_granularity segments moved, and
+ * leaves the next segment to the next call, which takes it before any search
+ * (next_victim_seg of the kernels' get_victim and do_garbage_collect).
  */
 #include "config.h"
 
