@@ -698,10 +698,15 @@ static void set_sec_free_state(struct zf2fs_gc_model *m, uint32_t secno, bool wa
 {
 	bool now_free = sec_is_free(m, secno);
 
-	if (was_free && !now_free)
+	if (was_free && !now_free) {
 		m->free_secs--;
-	else if (!was_free && now_free)
+	} else if (!was_free && now_free) {
 		m->free_secs++;
+		/* Linux 7.3 forgets where a call was to continue a section that became free */
+		for (int t = ZF2FS_GC_BG; m->kernel == ZF2FS_GC_LINUX_7_3 && t <= ZF2FS_GC_FG; t++)
+			if (m->next_victim[t] != GC_NULL && m->next_victim[t] / m->sps == secno)
+				m->next_victim[t] = GC_NULL;
+	}
 }
 
 /* New segment for log @l whose current segment is full (new_curseg, LFS, no_heap). */
