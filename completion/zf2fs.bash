@@ -119,6 +119,8 @@ _zf2fs_gc()
 	--pattern) _zf2fs_reply uniform zipf: hotcold: seq; return ;;
 	--preset) _zf2fs_reply 2013; return ;;
 	--kernel) _zf2fs_reply 6.1 7.3; return ;;
+	--knob) _zf2fs_reply migration_granularity= migration_window_granularity= \
+		gc_boost_zoned_gc_percent= gc_boost_gc_multiple=; return ;;
 	-Z) _zf2fs_reply auto; return ;;
 	--device|--series|--plot) _zf2fs_files; return ;;
 	--reclaim|-n|--count|--until-free|--batch-blocks|--max-search|--now|--step-clock|--step-types|--last-victim|--zone-capacity|--segments|\
@@ -138,14 +140,15 @@ _zf2fs_gc()
 		esac ;;
 	collect)
 		case $cur in
-		-*) _zf2fs_reply --json --device --zone-capacity --gc-type --policy -n --count --until-free \
+		-*) _zf2fs_reply --json --kernel --knob --device --zone-capacity --gc-type --policy -n \
+			--count --until-free \
 			--dry-run --batch-blocks --max-search --search --engine --now --no-fg-shortcut \
 			-v --verbose -h --help -V --version ;;
 		*) _zf2fs_files ;;
 		esac ;;
 	state|replay|bench)
 		case $cur in
-		-*) _zf2fs_reply --json --kernel --device --zone-capacity --reclaim --gc-type --policy \
+		-*) _zf2fs_reply --json --kernel --knob --device --zone-capacity --reclaim --gc-type --policy \
 			--alloc --ssr-type -n --count --max-search --search --engine --now \
 			--step-clock --step-types --last-victim --no-fg-shortcut --strict --segments --selections \
 			--segs-per-sec --seed --only --until-free --dry-run --batch-blocks \

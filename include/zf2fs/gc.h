@@ -11,8 +11,10 @@
  *
  * Selection follows Linux 6.1 (Debian 6.1.192) get_victim_by_default: windowed scan
  * from last_victim with at most max_search dirty units, wrap-around, first unit of
- * minimum cost wins.  Two engines give the same answer: a plain scan (the reference)
- * and an index (segment trees over the dirty units) that costs O(log n) per selection.
+ * minimum cost wins; on large sections a section an earlier call left unfinished comes
+ * first (enum zf2fs_gc_knob; Linux 7.3 where it differs: zf2fs_gc_model_set_kernel).
+ * Two engines give the same answer: a plain scan (the reference) and an index (segment
+ * trees over the dirty units) that costs O(log n) per selection.
  *
  * Errors: negative errno, as everywhere in libzf2fs.  No global state: everything lives
  * in the model; the model is not thread-safe (one thread at a time).
@@ -65,6 +67,37 @@ enum zf2fs_gc_engine { ZF2FS_GC_ENGINE_INDEX = 0, ZF2FS_GC_ENGINE_SCAN = 1 };
  * their plain mean. */
 enum zf2fs_gc_kernel { ZF2FS_GC_LINUX_6_1 = 0, ZF2FS_GC_LINUX_7_3 = 1 };
 
+/*
+ * Settings of the mounted volume a model follows (zf2fs_gc_model_set_knob), named after
+ * the kernel's /sys/fs/f2fs/<dev>/ files.  On a volume whose sections hold several
+ * segments, one collection of a victim section moves its segments in order from where
+ * it starts, and a call that stops before the section's last usable segment leaves the
+ * next one for the next call (the kernel's next_victim_seg): that call, of either gc type,
+ * continues the section instead of choosing (for a foreground call, one a foreground call
+ * left is taken too).  What stops a call:
+ *  - background calls move at most migration_granularity segments holding valid blocks
+ *    (both kernels; segments without valid blocks are passed over and count nothing);
+ *  - Linux 7.3: a background call covers at most migration_window_granularity segments
+ *    from its start, times gc_boost_gc_multiple on a zoned volume whose free sections
+ *    are gc_boost_zoned_gc_percent of the main area's sections or fewer.
+ * Foreground calls go to the section's end.  Linux 6.1 has no window: with the default
+ * migration_granularity a call collects the rest of its section.
+ */
+enum zf2fs_gc_knob {
+	ZF2FS_GC_KNOB_ZONED = 0,                /* 1: the volume has the blkzoned feature
+						 * (zf2fs_gc_model_load sets it; default 0) */
+	ZF2FS_GC_KNOB_MIGRATION_GRANULARITY = 1, /* 1..segs_per_sec; default segs_per_sec */
+	ZF2FS_GC_KNOB_MIGRATION_WINDOW = 2,     /* migration_window_granularity (7.3),
+						 * 1..segs_per_sec; default 3 on a zoned volume,
+						 * segs_per_sec otherwise */
+	ZF2FS_GC_KNOB_BOOST_ZONED_GC_PERCENT = 3, /* gc_boost_zoned_gc_percent (7.3), 0..100;
+						 * default 25 on a zoned volume (the kernel runs
+						 * the GC thread there, which sets it), else 0 */
+	ZF2FS_GC_KNOB_BOOST_GC_MULTIPLE = 4,    /* gc_boost_gc_multiple (7.3),
+						 * 1..segs_per_sec; default 5 */
+};
+#define ZF2FS_GC_NR_KNOBS 5
+
 /* Geometry and clock of a model built by hand (zf2fs_gc_model_new). */
 struct zf2fs_gc_geom {
 	uint32_t main_secs;               /* sections in the main area */
@@ -109,7 +142,10 @@ struct zf2fs_gc_params {
 
 /* One selection. */
 struct zf2fs_gc_victim {
-	uint32_t segno;        /* first segment of the unit, as the tracepoint reports it */
+	uint32_t segno;        /* first segment of the unit, as the tracepoint reports it;
+				* in a section an earlier call left unfinished, the
+				* segment it continues at (see enum zf2fs_gc_knob), with
+				* the policy's largest cost, as the kernel traces it */
 	uint32_t secno;
 	uint32_t cost;         /* the kernel's cost (UINT_MAX - benefit for cost-benefit) */
 	uint32_t valid_blocks; /* of the unit (section when segs_per_sec > 1) */
@@ -192,6 +228,16 @@ ZF2FS_EXPORT void zf2fs_gc_model_free(struct zf2fs_gc_model *m);
  * mount-time mtime bounds are derived again by @k's rule: call it before any step. */
 ZF2FS_EXPORT void zf2fs_gc_model_set_kernel(struct zf2fs_gc_model *m, enum zf2fs_gc_kernel k);
 
+/* Set knob @k to @value, as writing the kernel's sysfs file does; a knob never set
+ * follows its default (which may depend on ZF2FS_GC_KNOB_ZONED).  -EINVAL for a knob or
+ * value out of range (the kernel's sysfs ranges). */
+ZF2FS_EXPORT int zf2fs_gc_model_set_knob(struct zf2fs_gc_model *m, enum zf2fs_gc_knob k,
+					 uint32_t value);
+
+/* The value knob @k has for the model (its default when never set); 0 for a knob out of
+ * range. */
+ZF2FS_EXPORT uint32_t zf2fs_gc_model_knob(const struct zf2fs_gc_model *m, enum zf2fs_gc_knob k);
+
 /* Set one segment (before zf2fs_gc_model_ready).  The checkpointed valid count is set to
  * @valid too.  -ERANGE: segno outside the main area; -EINVAL: valid > blocks per
  * segment or type > 7; -ENOMEM (the model keeps records only of segments set or used). */
@@ -227,16 +273,19 @@ ZF2FS_EXPORT int zf2fs_gc_select(struct zf2fs_gc_model *m, const struct zf2fs_gc
 
 /* One f2fs_gc call as F2FS_IOC_GARBAGE_COLLECT makes it: BG turns FG when free sections
  * are short (after a checkpoint when there are prefree segments), select, then collect:
- * FG moves the valid blocks of the victim to the destination logs (data: cold data;
- * node: the log of the segment's type), allocating segments like the kernel, and leaves
- * the victim prefree; BG only marks the section (its blocks move at writeback, which the
- * model does not see).  Returns as zf2fs_gc_select, and -ENOSPC when a destination log
+ * FG moves the valid blocks of the victim's segments it collects to the destination logs
+ * (data: cold data; node: the log of the segment's type), allocating segments like the
+ * kernel, and leaves them prefree; BG marks the section and counts the pages of the
+ * segments it collects as dirty (their blocks move at writeback, which the model does not
+ * see).  Which segments a call collects, and where the next call continues: enum
+ * zf2fs_gc_knob.  Returns as zf2fs_gc_select, and -ENOSPC when a destination log
  * finds no free segment. */
 ZF2FS_EXPORT int zf2fs_gc_step(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *p,
 			       struct zf2fs_gc_victim *ret);
 
-/* Apply the effect of victim @v (from zf2fs_gc_select with the same @p): FG moves its
- * valid blocks as zf2fs_gc_step does, BG counts its pages as dirty.  Returns 0, -ENOSPC
+/* Apply the effect of victim @v (from zf2fs_gc_select with the same @p) as zf2fs_gc_step
+ * does: FG moves the valid blocks of the segments it collects, BG counts their pages as
+ * dirty; either leaves where the next call continues.  Returns 0, -ENOSPC
  * when a destination log finds no free segment. */
 ZF2FS_EXPORT int zf2fs_gc_collect(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *p,
 				  struct zf2fs_gc_victim *v);

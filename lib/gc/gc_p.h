@@ -119,6 +119,13 @@ struct zf2fs_gc_model {
 	bool no_mtime;              /* simulation with greedy victims only: segment mtimes
 				     * are not kept (nothing reads them) */
 	enum zf2fs_gc_kernel kernel;
+	/* large sections: the segment the next call of each gc type continues at (the
+	 * kernel's next_victim_seg), GC_NULL: that call selects */
+	uint32_t next_victim[2];
+	/* zf2fs_gc_model_set_knob: values of the knobs set (the others follow their
+	 * defaults, zf2fs_gc_model_knob) */
+	uint32_t knob[ZF2FS_GC_NR_KNOBS];
+	uint8_t knob_set[ZF2FS_GC_NR_KNOBS];
 };
 
 /* model.c */
@@ -167,6 +174,9 @@ uint64_t gc_sec_mtime_all(const struct zf2fs_gc_model *m, uint32_t secno);
 /* FG collection of section @secno: moves, allocation, prefree.  Returns blocks moved or
  * a negative errno. */
 int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now);
+/* The same from the section's segment @first (0..sps - 1) to its end: a section an earlier
+ * call left unfinished, whose first segments keep the pages background GC dirtied. */
+int gc_collect_fg_from(struct zf2fs_gc_model *m, uint32_t secno, uint32_t first, uint64_t now);
 /* Append one block to log @l at time @now (a new segment when the current one is full):
  * the main-area block number, or -ENOSPC.  The caller refreshes nothing. */
 int64_t gc_log_append(struct zf2fs_gc_model *m, int l, uint64_t now);

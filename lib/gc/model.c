@@ -244,6 +244,62 @@ ZF2FS_EXPORT void zf2fs_gc_model_set_kernel(struct zf2fs_gc_model *m, enum zf2fs
 	m->min_mtime = min;
 }
 
+/* The kernel's defaults (super.c and the GC thread's start in gc.c): the zoned ones are
+ * what a zoned volume always has, the kernel refusing to mount it without the thread. */
+static uint32_t knob_default(const struct zf2fs_gc_model *m, enum zf2fs_gc_knob k)
+{
+	bool zoned = m->knob_set[ZF2FS_GC_KNOB_ZONED] && m->knob[ZF2FS_GC_KNOB_ZONED];
+
+	switch (k) {
+	case ZF2FS_GC_KNOB_MIGRATION_GRANULARITY:
+		return m->sps;
+	case ZF2FS_GC_KNOB_MIGRATION_WINDOW:
+		return zoned ? 3 : m->sps;
+	case ZF2FS_GC_KNOB_BOOST_ZONED_GC_PERCENT:
+		return zoned ? 25 : 0;
+	case ZF2FS_GC_KNOB_BOOST_GC_MULTIPLE:
+		return 5;
+	case ZF2FS_GC_KNOB_ZONED:
+	default:
+		return 0;
+	}
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_gc_model_knob(const struct zf2fs_gc_model *m, enum zf2fs_gc_knob k)
+{
+	if ((unsigned)k >= ZF2FS_GC_NR_KNOBS)
+		return 0;
+	return m->knob_set[k] ? m->knob[k] : knob_default(m, k);
+}
+
+ZF2FS_EXPORT int zf2fs_gc_model_set_knob(struct zf2fs_gc_model *m, enum zf2fs_gc_knob k,
+					 uint32_t value)
+{
+	uint32_t lo = 1, hi = m->sps;
+
+	switch (k) {
+	case ZF2FS_GC_KNOB_ZONED:
+		lo = 0;
+		hi = 1;
+		break;
+	case ZF2FS_GC_KNOB_BOOST_ZONED_GC_PERCENT:
+		lo = 0;
+		hi = 100;
+		break;
+	case ZF2FS_GC_KNOB_MIGRATION_GRANULARITY:
+	case ZF2FS_GC_KNOB_MIGRATION_WINDOW:
+	case ZF2FS_GC_KNOB_BOOST_GC_MULTIPLE:
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (value < lo || value > hi)
+		return -EINVAL;
+	m->knob[k] = value;
+	m->knob_set[k] = 1;
+	return 0;
+}
+
 ZF2FS_EXPORT void zf2fs_gc_params_init(struct zf2fs_gc_params *p, enum zf2fs_gc_type gc_type)
 {
 	memset(p, 0, sizeof(*p));
@@ -298,6 +354,7 @@ ZF2FS_EXPORT int zf2fs_gc_model_new(const struct zf2fs_gc_geom *g, struct zf2fs_
 	}
 	for (int i = 0; i < GC_NR_LOGS; i++)
 		m->cur_seg[i] = GC_NULL;
+	m->next_victim[ZF2FS_GC_BG] = m->next_victim[ZF2FS_GC_FG] = GC_NULL;
 	*ret = m;
 	return 0;
 }
@@ -384,6 +441,7 @@ ZF2FS_EXPORT int zf2fs_gc_model_ready(struct zf2fs_gc_model *m)
 	m->max_mtime = m->elapsed_time;
 	for (int i = 0; i < 5; i++)
 		m->last_victim[i] = 0;
+	m->next_victim[ZF2FS_GC_BG] = m->next_victim[ZF2FS_GC_FG] = GC_NULL;
 	m->ready = true;
 	return m->oom ? -ENOMEM : 0;
 }
@@ -554,6 +612,8 @@ ZF2FS_EXPORT int zf2fs_gc_model_load_cap(struct zf2fs_vol *vol, const struct zf2
 	}
 	if (err)
 		return err;
+	if (zf2fs_vol_is_zoned(vol))
+		zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_ZONED, 1);
 	err = load_sit(vol, log, m);
 	if (err)
 		goto out;
@@ -638,10 +698,15 @@ static void set_sec_free_state(struct zf2fs_gc_model *m, uint32_t secno, bool wa
 {
 	bool now_free = sec_is_free(m, secno);
 
-	if (was_free && !now_free)
+	if (was_free && !now_free) {
 		m->free_secs--;
-	else if (!was_free && now_free)
+	} else if (!was_free && now_free) {
 		m->free_secs++;
+		/* Linux 7.3 forgets where a call was to continue a section that became free */
+		for (int t = ZF2FS_GC_BG; m->kernel == ZF2FS_GC_LINUX_7_3 && t <= ZF2FS_GC_FG; t++)
+			if (m->next_victim[t] != GC_NULL && m->next_victim[t] / m->sps == secno)
+				m->next_victim[t] = GC_NULL;
+	}
 }
 
 /* New segment for log @l whose current segment is full (new_curseg, LFS, no_heap). */
@@ -750,10 +815,16 @@ static int log_full_next(struct zf2fs_gc_model *m, int l, uint32_t dst)
 
 int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 {
+	return gc_collect_fg_from(m, secno, 0, now);
+}
+
+int gc_collect_fg_from(struct zf2fs_gc_model *m, uint32_t secno, uint32_t first, uint64_t now)
+{
 	int moved = 0, err;
 
-	/* pages background GC dirtied are written now */
-	if (gc_sec(m, secno)->bg_data || gc_sec(m, secno)->bg_node) {
+	/* pages background GC dirtied are written now (a call continuing the section
+	 * after them leaves them) */
+	if (!first && (gc_sec(m, secno)->bg_data || gc_sec(m, secno)->bg_node)) {
 		struct gc_sec *g = gc_secw(m, secno);
 
 		m->dirty_data -= g->bg_data < m->dirty_data ? g->bg_data : m->dirty_data;
@@ -761,7 +832,7 @@ int gc_collect_fg(struct zf2fs_gc_model *m, uint32_t secno, uint64_t now)
 		g->bg_data = g->bg_node = 0;
 	}
 
-	for (uint32_t i = 0; i < m->usegs; i++) {
+	for (uint32_t i = first; i < m->usegs; i++) {
 		uint32_t src = secno * m->sps + i;
 		int l = gc_seg(m, src)->type >= ZF2FS_LOG_HOT_NODE && gc_seg(m, src)->type <= ZF2FS_LOG_COLD_NODE ?
 			gc_seg(m, src)->type : ZF2FS_LOG_COLD_DATA;

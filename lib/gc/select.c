@@ -10,6 +10,12 @@
  * start; every visited unit counts toward max_search, skipped ones too; the first unit
  * with the smallest cost wins; when the count is reached the cursor moves past the last
  * unit visited (past the old start when the stop happens after the wrap).
+ *
+ * Large sections: a call collects its victim's segments from where it starts, a
+ * background one up to its window (Linux 7.3's migration_window_granularity, boosted on
+ * a zoned volume short of free sections) and migration_granularity segments moved, and
+ * leaves the next segment to the next call, which takes it before any search
+ * (next_victim_seg of the kernels' get_victim and do_garbage_collect).
  */
 #include "config.h"
 
@@ -428,6 +434,23 @@ static int run_select(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *p,
 		m->dirty_min_mtime = UINT64_MAX;
 	if (!s->max_search)
 		return 0;
+	/* a section an earlier call left unfinished comes first: a background call's
+	 * for either gc type, a foreground call's for foreground ones */
+	if (s->alloc == ZF2FS_GC_LFS && m->sps > 1) {
+		uint32_t *nv = &m->next_victim[ZF2FS_GC_BG];
+
+		if (*nv == GC_NULL && s->gc_type == ZF2FS_GC_FG)
+			nv = &m->next_victim[ZF2FS_GC_FG];
+		if (*nv != GC_NULL) {
+			uint32_t segno = *nv;
+
+			*nv = GC_NULL;
+			fill_victim(m, s, segno, ret);
+			if (s->gc_type == ZF2FS_GC_BG)
+				mark_victim(m, segno / m->sps);
+			return 1;
+		}
+	}
 	/* foreground GC first takes a section background GC chose before */
 	if (s->alloc == ZF2FS_GC_LFS && s->gc_type == ZF2FS_GC_FG && p->fg_shortcut &&
 	    m->nr_marked) {
@@ -526,6 +549,58 @@ bool gc_not_enough_free(const struct zf2fs_gc_model *m, bool lfs, uint32_t freed
 	return !curseg_ok;
 }
 
+/* The end of the segments a background call collecting from segment @first covers
+ * (exclusive), and the end of the section's usable ones in @ret_sec_end: Linux 7.3's
+ * migration window (boosted on a zoned volume short of free sections); the section's end
+ * otherwise. */
+static uint32_t bg_window_end(const struct zf2fs_gc_model *m, uint32_t first,
+			      uint32_t *ret_sec_end)
+{
+	uint32_t sec_end = first / m->sps * m->sps + m->usegs, w;
+	uint64_t end;
+
+	*ret_sec_end = sec_end;
+	if (m->sps == 1 || m->kernel != ZF2FS_GC_LINUX_7_3)
+		return sec_end;
+	w = zf2fs_gc_model_knob(m, ZF2FS_GC_KNOB_MIGRATION_WINDOW);
+	if (zf2fs_gc_model_knob(m, ZF2FS_GC_KNOB_ZONED) &&
+	    m->free_secs <= (uint64_t)m->main_secs *
+			    zf2fs_gc_model_knob(m, ZF2FS_GC_KNOB_BOOST_ZONED_GC_PERCENT) / 100)
+		w *= zf2fs_gc_model_knob(m, ZF2FS_GC_KNOB_BOOST_GC_MULTIPLE);
+	end = (uint64_t)first + w;
+	return end < sec_end ? (uint32_t)end : sec_end;
+}
+
+/* Background collection from segment v->segno: the pages of the segments it moves become
+ * dirty, at most migration_granularity segments holding valid blocks; a segment moved or
+ * found empty tells where the next call continues. */
+static void collect_bg(struct zf2fs_gc_model *m, const struct zf2fs_gc_victim *v)
+{
+	uint32_t sec_end, end = bg_window_end(m, v->segno, &sec_end), migrated = 0;
+	uint32_t gran = zf2fs_gc_model_knob(m, ZF2FS_GC_KNOB_MIGRATION_GRANULARITY);
+	struct gc_sec *g = gc_secw(m, v->secno);
+
+	for (uint32_t seg = v->segno; seg < end; seg++) {
+		uint32_t n = gc_seg(m, seg)->valid;
+
+		if (n) {
+			if (m->sps > 1 && migrated >= gran)
+				continue;
+			if (gc_seg(m, seg)->type >= ZF2FS_LOG_HOT_NODE &&
+			    gc_seg(m, seg)->type <= ZF2FS_LOG_COLD_NODE) {
+				g->bg_node += n;
+				m->dirty_node += n;
+			} else {
+				g->bg_data += n;
+				m->dirty_data += n;
+			}
+			migrated++;
+		}
+		if (m->sps > 1)
+			m->next_victim[ZF2FS_GC_BG] = seg + 1 < sec_end ? seg + 1 : GC_NULL;
+	}
+}
+
 /* Apply a selected victim: FG moves its blocks, BG dirties its pages. */
 static int collect(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *q,
 		   struct zf2fs_gc_victim *v)
@@ -533,25 +608,17 @@ static int collect(struct zf2fs_gc_model *m, const struct zf2fs_gc_params *q,
 	if (q->alloc != ZF2FS_GC_LFS)
 		return 0;
 	if (v->gc_type == ZF2FS_GC_FG) {
-		int moved = gc_collect_fg(m, v->secno, q->now ? q->now : m->elapsed_time);
+		/* a foreground call goes to the section's end: nothing left to continue */
+		int moved = gc_collect_fg_from(m, v->secno, v->segno % m->sps,
+					       q->now ? q->now : m->elapsed_time);
 
 		if (moved < 0)
 			return moved;
 		v->moved_blocks = (uint32_t)moved;
+		m->next_victim[ZF2FS_GC_FG] = GC_NULL;
 		return 0;
 	}
-	for (uint32_t i = 0; i < m->usegs; i++) {
-		uint32_t seg = v->secno * m->sps + i, n = gc_seg(m, seg)->valid;
-		struct gc_sec *g = gc_secw(m, v->secno);
-
-		if (gc_seg(m, seg)->type >= ZF2FS_LOG_HOT_NODE && gc_seg(m, seg)->type <= ZF2FS_LOG_COLD_NODE) {
-			g->bg_node += n;
-			m->dirty_node += n;
-		} else {
-			g->bg_data += n;
-			m->dirty_data += n;
-		}
-	}
+	collect_bg(m, v);
 	return m->oom ? -ENOMEM : 0;
 }
 
@@ -654,7 +721,9 @@ ZF2FS_EXPORT int zf2fs_gc_call(struct zf2fs_gc_model *m, const struct zf2fs_gc_p
 		if (err)
 			break;
 		n++;
-		if (q.gc_type == ZF2FS_GC_FG)
+		/* the kernel counts a section freed when the call emptied all its usable
+		 * segments: not when it continued one at a later segment */
+		if (q.gc_type == ZF2FS_GC_FG && !(v->segno % m->sps))
 			sec_freed++;
 		if (p->gc_type == ZF2FS_GC_FG || q.alloc != ZF2FS_GC_LFS)
 			break;

@@ -549,7 +549,7 @@ static int background(struct zf2fs_gc_sim *s)
 	if (err)
 		return err == -ENODATA ? 0 : err;
 	s->mv_seg = GC_NULL;
-	err = gc_collect_fg(s->m, v.secno, s->now ? s->now : 1);
+	err = gc_collect_fg_from(s->m, v.secno, v.segno % s->m->sps, s->now ? s->now : 1);
 	if (err < 0)
 		return err;
 	s->mv_seg = GC_NULL;

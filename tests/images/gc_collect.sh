@@ -8,6 +8,9 @@
 #  - every file's sha256 is unchanged (dump.f2fs --cat of every regular file);
 #  - both fscks (ours, Debian's 1.15) find the result clean;
 #  - the same in batches of a few blocks (several checkpoints);
+#  - on sections of 4 segments, a background window of one segment (--knob): replay's next
+#    calls continue the section under Linux 7.3, not under 6.1, and collect lists each
+#    section once;
 #  - a dry run, an unclean volume and a volume too full for the moved blocks change
 #    nothing (the last two refused with a one-line error).
 
@@ -231,6 +234,30 @@ for d in d e g; do
 	for i in $(seq 0 2 119); do items+=("-$d/f$i"); done
 	ZF2FS_TXN_FRESH_LOGS=1 "$POP" "$S4" "${items[@]}" || hard_error "removals on the -s 4 image failed"
 done
+# Linux 7.3's background window, one segment (--knob): the next three calls continue the
+# first victim's section at its next segments, traced with greedy's largest cost (twice the
+# section's blocks: 4096; the image's segments all have one mtime, so cost-benefit finds
+# no victim, as the kernel's does); Linux 6.1 has no window and takes another section;
+# collect moves each section once
+seg_cost() { sed -n 's/.*"segno": \([0-9]*\),.*"cost": \([0-9]*\),.*/\1 \2/p'; }
+"$GC" replay "$S4" --gc-type bg --policy greedy -n 4 --json --knob migration_window_granularity=1 |
+	seg_cost >"$TEST_TMP/w73"
+"$GC" replay "$S4" --gc-type bg --policy greedy -n 2 --json --kernel 6.1 --knob migration_window_granularity=1 |
+	seg_cost >"$TEST_TMP/w61"
+"$GC" collect "$S4" --gc-type bg --policy greedy -n 2 --dry-run --json --knob migration_window_granularity=1 |
+	sed -n 's/.*"secno": \([0-9]*\),.*/\1/p' >"$TEST_TMP/wcol"
+w0=$(awk 'NR == 1 { print $1 }' "$TEST_TMP/w73")
+if [ -n "$w0" ] && [ $((w0 % 4)) -eq 0 ] &&
+   [ "$(awk 'NR > 1 { printf "%s ", $0 }' "$TEST_TMP/w73")" = "$((w0 + 1)) 4096 $((w0 + 2)) 4096 $((w0 + 3)) 4096 " ] &&
+   [ "$(head -n 1 "$TEST_TMP/w61")" = "$(head -n 1 "$TEST_TMP/w73")" ] &&
+   [ "$(awk 'NR == 2 { print $1 % 4 }' "$TEST_TMP/w61")" = 0 ] &&
+   [ "$(awk 'NR == 2 { print int($1 / 4) }' "$TEST_TMP/w61")" != $((w0 / 4)) ] &&
+   [ "$(wc -l <"$TEST_TMP/wcol")" -eq 2 ] && [ "$(head -n 1 "$TEST_TMP/wcol")" = $((w0 / 4)) ] &&
+   [ "$(sort -u "$TEST_TMP/wcol" | wc -l)" -eq 2 ]; then
+	tap_ok "background window of one segment: 7.3 continues section $((w0 / 4)) at $((w0 + 1))..$((w0 + 3)), 6.1 takes another, collect lists two sections"
+else
+	tap_fail "background window: 7.3 $(tr '\n' ' ' <"$TEST_TMP/w73")| 6.1 $(tr '\n' ' ' <"$TEST_TMP/w61")| collect $(tr '\n' ' ' <"$TEST_TMP/wcol")"
+fi
 shas "$S4" > "$TEST_TMP/s4.sha"
 if "$GC" collect "$S4" -n 4 --json > "$TEST_TMP/s4.json" 2> "$TEST_TMP/s4.err" &&
    python3 -c 'import json, sys
@@ -318,6 +345,21 @@ usage_error "--step-clock not numbers" replay "$IMG" --gc-type bg --step-clock 0
 usage_error "--step-clock empty value" replay "$IMG" --gc-type bg --step-clock 0,,1
 usage_error "--step-types other letters" replay "$IMG" --gc-type bg --step-types bgf
 usage_error "--now with --step-clock" replay "$IMG" --gc-type bg --now 5 --step-clock 0
+usage_error "--knob of no kernel" replay "$IMG" --knob migration_window=3
+usage_error "--knob not a number" collect "$IMG" --dry-run --knob gc_boost_gc_multiple=-1
+# a knob out of the kernel's range on this volume (segments per section 1): one line, exit 8
+knob_range() {
+	"$GC" "$@" --knob migration_window_granularity=2 >/dev/null 2>"$TEST_TMP/knob.err"
+	rc=$?
+	if [ $rc -eq 8 ] && [ "$(wc -l <"$TEST_TMP/knob.err")" -eq 1 ] &&
+	   grep -q "migration_window_granularity=2: out of the kernel's range" "$TEST_TMP/knob.err"; then
+		tap_ok "$1 --knob out of range: $(cat "$TEST_TMP/knob.err")"
+	else
+		tap_fail "$1 --knob out of range: exit $rc"; sed 's/^/    | /' "$TEST_TMP/knob.err"
+	fi
+}
+knob_range replay "$IMG"
+knob_range collect "$IMG" --dry-run
 # and followed: 4c's image with segment mtimes, a clock far past its last write, other costs
 "$GC" replay "$TEST_TMP/bg0.img" --gc-type bg -n 3 --json | sed -n 's/.*"cost": \([0-9]*\),.*/\1/p' >"$TEST_TMP/c0"
 "$GC" replay "$TEST_TMP/bg0.img" --gc-type bg -n 3 --json --step-clock 0,100000 |

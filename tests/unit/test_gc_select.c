@@ -245,6 +245,216 @@ static void test_fg_collect(void **state)
 	zf2fs_gc_model_free(m);
 }
 
+/* ---- large sections: the migration window and the section a call continues ------------ */
+
+/*
+ * A zoned volume of 16 sections of 8 segments (512 blocks each), no reserved section, the
+ * logs parked on sections 10..15: section 1 holds 100 valid blocks in each of segments
+ * 8..15 (800), section 3 holds 50 in each of segments 24..31 (400); @full more of
+ * sections 0, 2, 4, 5, 6, 7 (in that order) are full.  Free: the rest of 0..9.
+ */
+static struct zf2fs_gc_model *mk_zoned8(enum zf2fs_gc_kernel k, unsigned full)
+{
+	static const uint32_t full_secs[] = { 0, 2, 4, 5, 6, 7 };
+	struct zf2fs_gc_geom g = { .main_secs = 16, .segs_per_sec = 8, .log_blocks_per_seg = 9,
+				   .elapsed_time = 100 };
+	struct zf2fs_gc_model *m = NULL;
+
+	assert_int_equal(zf2fs_gc_model_new(&g, &m), 0);
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_ZONED, 1), 0);
+	park_logs(m, 16, 8);
+	for (uint32_t i = 0; i < 8; i++) {
+		assert_int_equal(zf2fs_gc_model_set_segment(m, 8 + i, 100, 1, 10), 0);
+		assert_int_equal(zf2fs_gc_model_set_segment(m, 24 + i, 50, 1, 10), 0);
+		for (unsigned f = 0; f < full; f++)
+			assert_int_equal(zf2fs_gc_model_set_segment(m, full_secs[f] * 8 + i, 512,
+								    1, 10), 0);
+	}
+	assert_int_equal(zf2fs_gc_model_ready(m), 0);
+	zf2fs_gc_model_set_kernel(m, k);
+	return m;
+}
+
+/* one ioctl call of @gc_type with greedy background victims: one victim expected */
+static struct zf2fs_gc_victim call1(struct zf2fs_gc_model *m, enum zf2fs_gc_type gc_type)
+{
+	struct zf2fs_gc_params p;
+	struct zf2fs_gc_victim v[4];
+	unsigned n = 0;
+
+	zf2fs_gc_params_init(&p, gc_type);
+	if (gc_type == ZF2FS_GC_BG)
+		p.policy = ZF2FS_GC_GREEDY;
+	assert_int_equal(zf2fs_gc_call(m, &p, v, 4, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].gc_type, gc_type);
+	return v[0];
+}
+
+static void test_window_knobs(void **state)
+{
+	struct zf2fs_gc_model *m = mk(4, 8, 0);
+
+	(void)state;
+	/* defaults: without zones the window is the section, no boost */
+	assert_int_equal(zf2fs_gc_model_knob(m, ZF2FS_GC_KNOB_ZONED), 0);
+	assert_int_equal(zf2fs_gc_model_knob(m, ZF2FS_GC_KNOB_MIGRATION_WINDOW), 8);
+	assert_int_equal(zf2fs_gc_model_knob(m, ZF2FS_GC_KNOB_MIGRATION_GRANULARITY), 8);
+	assert_int_equal(zf2fs_gc_model_knob(m, ZF2FS_GC_KNOB_BOOST_ZONED_GC_PERCENT), 0);
+	assert_int_equal(zf2fs_gc_model_knob(m, ZF2FS_GC_KNOB_BOOST_GC_MULTIPLE), 5);
+	/* zoned: 3 segments, boosted at 25% free sections */
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_ZONED, 1), 0);
+	assert_int_equal(zf2fs_gc_model_knob(m, ZF2FS_GC_KNOB_MIGRATION_WINDOW), 3);
+	assert_int_equal(zf2fs_gc_model_knob(m, ZF2FS_GC_KNOB_BOOST_ZONED_GC_PERCENT), 25);
+	/* the kernel's sysfs ranges */
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_MIGRATION_WINDOW, 0), -EINVAL);
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_MIGRATION_WINDOW, 9), -EINVAL);
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_MIGRATION_GRANULARITY, 0),
+			 -EINVAL);
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_BOOST_GC_MULTIPLE, 9), -EINVAL);
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_BOOST_ZONED_GC_PERCENT, 101),
+			 -EINVAL);
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_ZONED, 2), -EINVAL);
+	assert_int_equal(zf2fs_gc_model_set_knob(m, (enum zf2fs_gc_knob)ZF2FS_GC_NR_KNOBS, 1),
+			 -EINVAL);
+	assert_int_equal(zf2fs_gc_model_knob(m, (enum zf2fs_gc_knob)ZF2FS_GC_NR_KNOBS), 0);
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_MIGRATION_WINDOW, 8), 0);
+	assert_int_equal(zf2fs_gc_model_knob(m, ZF2FS_GC_KNOB_MIGRATION_WINDOW), 8);
+	zf2fs_gc_model_free(m);
+}
+
+static void test_window_linux_7_3(void **state)
+{
+	struct zf2fs_gc_model *m = mk_zoned8(ZF2FS_GC_LINUX_7_3, 0);
+	struct zf2fs_gc_params p;
+	struct zf2fs_gc_victim v;
+	unsigned n;
+
+	(void)state;
+	/* 8 of 16 sections free, above 25%: windows of 3 segments.  Greedy: section 3
+	 * (400 valid) first, its segments 24..26 */
+	v = call1(m, ZF2FS_GC_BG);
+	assert_int_equal(v.segno, 24);
+	assert_int_equal(v.secno, 3);
+	assert_int_equal(v.cost, 400);
+	/* the next call continues at segment 27 without a search: cost is greedy's largest,
+	 * 2 segments' blocks per segment of the section (2 * 512 * 8) */
+	v = call1(m, ZF2FS_GC_BG);
+	assert_int_equal(v.segno, 27);
+	assert_int_equal(v.secno, 3);
+	assert_int_equal(v.cost, 8192);
+	assert_int_equal(v.searched, 0);
+	/* 30..31: the window ends at the section's end; nothing left to continue */
+	v = call1(m, ZF2FS_GC_BG);
+	assert_int_equal(v.segno, 30);
+	assert_int_equal(v.cost, 8192);
+	/* a new victim: section 3 is marked, section 1 (800) */
+	v = call1(m, ZF2FS_GC_BG);
+	assert_int_equal(v.segno, 8);
+	assert_int_equal(v.cost, 800);
+	/* a foreground call takes the background call's continuation (segment 11) and
+	 * moves the rest of the section: segments 11..15, 500 blocks */
+	v = call1(m, ZF2FS_GC_FG);
+	assert_int_equal(v.segno, 11);
+	assert_int_equal(v.cost, 8192);
+	assert_false(v.from_bg_map);
+	assert_int_equal(v.moved_blocks, 500);
+	/* section 1 stays marked, its first segments holding what the background call
+	 * dirtied: foreground takes it next from its start (300 blocks), then section 3 */
+	v = call1(m, ZF2FS_GC_FG);
+	assert_int_equal(v.segno, 8);
+	assert_true(v.from_bg_map);
+	assert_int_equal(v.moved_blocks, 300);
+	v = call1(m, ZF2FS_GC_FG);
+	assert_int_equal(v.segno, 24);
+	assert_true(v.from_bg_map);
+	assert_int_equal(v.moved_blocks, 400);
+	zf2fs_gc_model_free(m);
+
+	/* cost-benefit (the default background policy): a continuation is traced with its
+	 * largest cost too */
+	m = mk_zoned8(ZF2FS_GC_LINUX_7_3, 0);
+	zf2fs_gc_params_init(&p, ZF2FS_GC_BG);
+	assert_int_equal(zf2fs_gc_call(m, &p, &v, 1, &n), 0);
+	assert_int_equal(v.segno % 8, 0);
+	assert_int_equal(zf2fs_gc_call(m, &p, &v, 1, &n), 0);
+	assert_int_equal(v.segno % 8, 3);
+	assert_int_equal(v.cost, 4294967295u);
+	assert_int_equal(v.policy, ZF2FS_GC_CB);
+	zf2fs_gc_model_free(m);
+
+	/* without zones the window is the section */
+	m = mk_zoned8(ZF2FS_GC_LINUX_7_3, 0);
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_ZONED, 0), 0);
+	assert_int_equal(call1(m, ZF2FS_GC_BG).segno, 24);
+	assert_int_equal(call1(m, ZF2FS_GC_BG).segno, 8);
+	zf2fs_gc_model_free(m);
+}
+
+static void test_window_linux_6_1(void **state)
+{
+	struct zf2fs_gc_model *m = mk_zoned8(ZF2FS_GC_LINUX_6_1, 0);
+	struct zf2fs_gc_params p;
+	struct zf2fs_gc_victim v;
+	unsigned n;
+
+	(void)state;
+	/* no window: each call collects a whole section, the next one selects */
+	v = call1(m, ZF2FS_GC_BG);
+	assert_int_equal(v.segno, 24);
+	assert_int_equal(v.cost, 400);
+	v = call1(m, ZF2FS_GC_BG);
+	assert_int_equal(v.segno, 8);
+	assert_int_equal(v.cost, 800);
+	/* both sections marked: no background victim left */
+	zf2fs_gc_params_init(&p, ZF2FS_GC_BG);
+	p.policy = ZF2FS_GC_GREEDY;
+	assert_int_equal(zf2fs_gc_call(m, &p, &v, 1, &n), -ENODATA);
+	zf2fs_gc_model_free(m);
+
+	/* migration_granularity 2 (both kernels): segments 24, 25 move; the next call
+	 * continues at 26 */
+	m = mk_zoned8(ZF2FS_GC_LINUX_6_1, 0);
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_MIGRATION_GRANULARITY, 2), 0);
+	assert_int_equal(call1(m, ZF2FS_GC_BG).segno, 24);
+	v = call1(m, ZF2FS_GC_BG);
+	assert_int_equal(v.segno, 26);
+	assert_int_equal(v.cost, 8192);
+	zf2fs_gc_model_free(m);
+}
+
+static void test_window_boost(void **state)
+{
+	/* 6 more sections full: 2 of 16 free, at most 25% (4): the zoned window is boosted
+	 * by gc_boost_gc_multiple, 3 * 5 = 15 segments, past the section's end: whole
+	 * sections */
+	struct zf2fs_gc_model *m = mk_zoned8(ZF2FS_GC_LINUX_7_3, 6);
+	struct zf2fs_gc_summary sum;
+
+	(void)state;
+	zf2fs_gc_summarize(m, &sum);
+	assert_int_equal(sum.free_secs, 2);
+	assert_int_equal(call1(m, ZF2FS_GC_BG).segno, 24);
+	assert_int_equal(call1(m, ZF2FS_GC_BG).segno, 8);
+	zf2fs_gc_model_free(m);
+
+	/* gc_boost_gc_multiple 2: 6 segments, 24..29, then 30..31 */
+	m = mk_zoned8(ZF2FS_GC_LINUX_7_3, 6);
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_BOOST_GC_MULTIPLE, 2), 0);
+	assert_int_equal(call1(m, ZF2FS_GC_BG).segno, 24);
+	assert_int_equal(call1(m, ZF2FS_GC_BG).segno, 30);
+	assert_int_equal(call1(m, ZF2FS_GC_BG).segno, 8);
+	zf2fs_gc_model_free(m);
+
+	/* the same free sections with gc_boost_zoned_gc_percent 10 (at most 1): 3 segments */
+	m = mk_zoned8(ZF2FS_GC_LINUX_7_3, 6);
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_BOOST_GC_MULTIPLE, 2), 0);
+	assert_int_equal(zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_BOOST_ZONED_GC_PERCENT, 10), 0);
+	assert_int_equal(call1(m, ZF2FS_GC_BG).segno, 24);
+	assert_int_equal(call1(m, ZF2FS_GC_BG).segno, 27);
+	zf2fs_gc_model_free(m);
+}
+
 /* ---- property: index == scan ---------------------------------------------------------- */
 static uint64_t rng_state;
 
@@ -433,6 +643,10 @@ int main(void)
 		cmocka_unit_test(test_index_equals_scan_equal_costs),
 		cmocka_unit_test(test_index_equals_scan_chunks),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_window_knobs),
+		cmocka_unit_test(test_window_linux_7_3),
+		cmocka_unit_test(test_window_linux_6_1),
+		cmocka_unit_test(test_window_boost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,6 +21,7 @@ VM_TESTS = \
 	tests/vm/fsck_repair.sh \
 	tests/vm/quota.sh \
 	tests/vm/zoned_gc_replay.sh \
+	tests/vm/zoned_gc_window.sh \
 	tests/vm/zoned_counts.sh \
 	tests/vm/writers.sh \
 	tests/vm/sload.sh \
@@ -58,8 +59,8 @@ NEWEST_VM_TESTS = tests/vm/newest/features.sh tests/vm/newest/aging.sh \
 	tests/vm/newest/gc_collect.sh tests/vm/newest/gc_replay.sh \
 	tests/vm/newest/gc_sim_validate.sh tests/vm/newest/zoned_zns64.sh \
 	tests/vm/newest/zoned_nullb.sh tests/vm/newest/zoned_gc_replay.sh \
-	tests/vm/newest/device_alias.sh tests/vm/newest/f2fs_io.sh \
-	tests/vm/newest/inode_checks.sh
+	tests/vm/newest/zoned_gc_window.sh tests/vm/newest/device_alias.sh \
+	tests/vm/newest/f2fs_io.sh tests/vm/newest/inode_checks.sh
 TESTS += $(NEWEST_VM_TESTS)
 EXTRA_DIST += $(NEWEST_VM_TESTS) tests/vm/fetch-kernel.sh tests/vm/device_alias.sh \
 	tests/vm/inode_checks.sh

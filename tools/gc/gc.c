@@ -68,6 +68,7 @@ struct gc_cli {
 	uint32_t step_clock_n;
 	uint8_t *step_type;        /* replay --step-types */
 	enum zf2fs_gc_kernel kernel;  /* --kernel */
+	struct gc_knobs knobs;        /* --knob */
 };
 
 static const char usage_text[] =
@@ -94,6 +95,10 @@ static const char usage_text[] =
 "                          size (with a warning) on an image file\n"
 "  --kernel 6.1|7.3        the GC of that kernel (default 7.3, the newest): state's\n"
 "                          background thread, the victims of replay and collect\n"
+"  --knob NAME=VALUE       replay, collect: a sysfs knob of the mount as set\n"
+"                          (repeatable): migration_granularity,\n"
+"                          migration_window_granularity, gc_boost_zoned_gc_percent,\n"
+"                          gc_boost_gc_multiple (default: the kernel's)\n"
 "  --reclaim K             state: blocks greedy GC moves to reclaim K sections\n"
 "                          (repeatable; default 1, 10, 100)\n"
 "  --gc-type fg|bg         replay, collect: foreground (ioctl 1) or background\n"
@@ -135,6 +140,7 @@ enum {
 	OPT_MAX_SEARCH, OPT_SEARCH, OPT_ENGINE, OPT_NOW, OPT_LAST_VICTIM, OPT_NO_SHORTCUT,
 	OPT_STRICT, OPT_DEVICE, OPT_ZONE_CAP, OPT_SEGMENTS, OPT_SELECTIONS, OPT_SPS, OPT_SEED, OPT_ONLY,
 	OPT_UNTIL_FREE, OPT_DRY_RUN, OPT_BATCH, OPT_STEP_CLOCK, OPT_STEP_TYPES, OPT_KERNEL,
+	OPT_KNOB,
 };
 
 /* --step-types: one letter per step, b or f */
@@ -233,6 +239,7 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "kernel", required_argument, NULL, OPT_KERNEL },
+		{ "knob", required_argument, NULL, OPT_KNOB },
 		{ "reclaim", required_argument, NULL, OPT_RECLAIM },
 		{ "gc-type", required_argument, NULL, OPT_GC_TYPE },
 		{ "policy", required_argument, NULL, OPT_POLICY },
@@ -278,6 +285,10 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 		case OPT_KERNEL:
 			if (gc_kernel_parse(optarg, &c->kernel))
 				die_usage("unknown kernel '%s' (6.1 or 7.3)", optarg);
+			break;
+		case OPT_KNOB:
+			if (gc_knob_parse(PROG, optarg, &c->knobs))
+				exit(EXIT_USAGE);
 			break;
 		case OPT_RECLAIM:
 			if (c->nreclaim == MAX_RECLAIM)
@@ -456,8 +467,18 @@ static int open_model(const struct gc_cli *c, struct zf2fs_vol **ret_vol,
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = zf2fs_gc_model_load_cap(*ret_vol, &log, c->zone_cap_blocks, ret_m);
-	if (!err)
+	if (!err) {
 		zf2fs_gc_model_set_kernel(*ret_m, c->kernel);
+		err = gc_knobs_apply(&c->knobs, *ret_m, le.msg, sizeof(le.msg));
+		if (err) {
+			fprintf(stderr, PROG ": ERROR: %s\n", le.msg);
+			zf2fs_gc_model_free(*ret_m);
+			*ret_m = NULL;
+			zf2fs_vol_close(*ret_vol);
+			*ret_vol = NULL;
+			return err;
+		}
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (err) {
 		print_error(&le, err, "reading the SIT of", c->image);
@@ -812,7 +833,7 @@ int main(int argc, char **argv)
 			.zone_cap_blocks = c.zone_cap_blocks,
 			.batch_blocks = c.batch_blocks ? c.batch_blocks : 32768,
 			.json = c.json, .dry_run = c.dry_run, .verbose = c.verbose,
-			.kernel = c.kernel,
+			.kernel = c.kernel, .knobs = &c.knobs,
 		};
 
 		if (c.have_last_victim)

@@ -18,6 +18,7 @@
 #include "config.h"
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gc_bgthread.h"
@@ -38,6 +39,54 @@ int gc_kernel_parse(const char *s, enum zf2fs_gc_kernel *ret)
 		*ret = ZF2FS_GC_LINUX_7_3;
 	else
 		return -EINVAL;
+	return 0;
+}
+
+/* the sysfs names of the knobs --knob takes (ZF2FS_GC_KNOB_ZONED is the volume's) */
+static const char *const knob_names[ZF2FS_GC_NR_KNOBS] = {
+	[ZF2FS_GC_KNOB_MIGRATION_GRANULARITY] = "migration_granularity",
+	[ZF2FS_GC_KNOB_MIGRATION_WINDOW] = "migration_window_granularity",
+	[ZF2FS_GC_KNOB_BOOST_ZONED_GC_PERCENT] = "gc_boost_zoned_gc_percent",
+	[ZF2FS_GC_KNOB_BOOST_GC_MULTIPLE] = "gc_boost_gc_multiple",
+};
+
+int gc_knob_parse(const char *prog, const char *s, struct gc_knobs *ks)
+{
+	const char *eq = strchr(s, '=');
+	char *end;
+	unsigned long v;
+
+	for (int k = 0; eq && k < ZF2FS_GC_NR_KNOBS; k++) {
+		if (!knob_names[k] || strlen(knob_names[k]) != (size_t)(eq - s) ||
+		    strncmp(s, knob_names[k], (size_t)(eq - s)))
+			continue;
+		errno = 0;
+		v = strtoul(eq + 1, &end, 10);
+		if (errno || end == eq + 1 || *end || eq[1] == '-' || v > UINT32_MAX) {
+			fprintf(stderr, "%s: ERROR: --knob %s: value is not a number\n", prog, s);
+			return -EINVAL;
+		}
+		ks->value[k] = (uint32_t)v;
+		ks->set[k] = true;
+		return 0;
+	}
+	fprintf(stderr, "%s: ERROR: --knob %s: unknown knob (migration_granularity, "
+		"migration_window_granularity, gc_boost_zoned_gc_percent, gc_boost_gc_multiple)\n",
+		prog, s);
+	return -EINVAL;
+}
+
+int gc_knobs_apply(const struct gc_knobs *ks, struct zf2fs_gc_model *m, char *msg, size_t len)
+{
+	for (int k = 0; k < ZF2FS_GC_NR_KNOBS; k++) {
+		if (!ks->set[k])
+			continue;
+		if (zf2fs_gc_model_set_knob(m, (enum zf2fs_gc_knob)k, ks->value[k])) {
+			snprintf(msg, len, "--knob %s=%u: out of the kernel's range on this volume",
+				 knob_names[k], ks->value[k]);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 

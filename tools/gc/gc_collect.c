@@ -7,7 +7,10 @@
  * turn foreground when free sections run short, as the kernel's do), their
  * valid blocks are moved by the library's block mover (include/zf2fs/move.h) on one
  * transaction, and one checkpoint is written (one per batch when the moved blocks would
- * not fit the memory budget).  A victim that holds a current log on disk (the model
+ * not fit the memory budget).  A section is collected whole, once: the later calls of
+ * replay's list that continue it (Linux 7.3's background window, migration_granularity)
+ * or take over one a background call marked are part of that.  A victim that holds a
+ * current log on disk (the model
  * had moved that log on, the disk had not) is emptied too: the log moves to a fresh
  * section at the commit.
  */
@@ -123,6 +126,10 @@ static int pick_victims(struct run *r, struct zf2fs_vol *vol)
 	if (err)
 		return err;
 	zf2fs_gc_model_set_kernel(m, o->kernel);
+	if (o->knobs && gc_knobs_apply(o->knobs, m, r->le.msg, sizeof(r->le.msg))) {
+		zf2fs_gc_model_free(m);
+		return -EINVAL;
+	}
 	r->vs = calloc(vi->main_secs + 1, sizeof(*r->vs));
 	seen = calloc(vi->main_secs + 1, 1);
 	if (!r->vs || !seen) {
@@ -130,8 +137,10 @@ static int pick_victims(struct run *r, struct zf2fs_vol *vol)
 		zf2fs_gc_model_free(m);
 		return -ENOMEM;
 	}
-	/* at most one victim per section: bounded by the volume whatever the model does */
-	while (!r->stop && r->nv < vi->main_secs) {
+	/* at most one victim per section, and calls bounded by the volume whatever the
+	 * model does (a section takes at most one call per segment) */
+	for (uint64_t calls = 0; !r->stop && r->nv < vi->main_secs &&
+	     calls <= (uint64_t)vi->main_secs * (vi->segs_per_sec + 1); calls++) {
 		struct zf2fs_gc_victim v[64];
 		struct zf2fs_gc_summary sum;
 		unsigned got = 0;
@@ -147,6 +156,12 @@ static int pick_victims(struct run *r, struct zf2fs_vol *vol)
 		for (unsigned i = 0; i < got && !r->stop; i++) {
 			if (!o->until_free && r->nv >= o->sections)
 				break;
+			/* a call continuing a section an earlier one began (Linux 7.3's window),
+			 * or foreground taking over one background marked: collect moves the
+			 * whole section once */
+			if (v[i].secno < vi->main_secs && seen[v[i].secno] &&
+			    (v[i].segno % vi->segs_per_sec || v[i].from_bg_map))
+				continue;
 			if (v[i].secno >= vi->main_secs || seen[v[i].secno]) {
 				r->stop = "the model chose a section it had collected already";
 			} else {

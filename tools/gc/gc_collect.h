@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "zf2fs/gc.h"
+#include "gc_bgthread.h"
 
 struct gc_collect_opts {
 	const char *const *devices;     /* [0]: the image */
@@ -17,6 +18,7 @@ struct gc_collect_opts {
 	uint32_t zone_cap_blocks;       /* --zone-capacity; 0: ask the devices */
 	uint64_t batch_blocks;          /* blocks held in memory per checkpoint */
 	enum zf2fs_gc_kernel kernel;    /* --kernel: whose victims */
+	const struct gc_knobs *knobs;   /* --knob */
 	bool json, dry_run;
 	int verbose;
 };
