@@ -87,6 +87,50 @@ static int map_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	return 0;
 }
 
+/* The inode of quota file @ino as the repairs so far leave it: pass 4 may have set its
+ * slots right (a pointer restored or cleared) in the transaction, and what is read and
+ * rewritten here must be the file it restored, not the one on disk.  Indirect nodes are
+ * read from the disk; a quota file's few blocks sit in the inode's own slots. */
+static int quota_inode(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
+		       char *why, size_t whylen)
+{
+	const struct zf2fs_node *pending = repair_node_pending(ctx, ino);
+
+	if (pending) {
+		memcpy(inode, pending, ZF2FS_BLKSIZE);
+		return 0;
+	}
+	return zf2fs_inode_read(ctx->vol, ino, inode, NULL, why, whylen);
+}
+
+/* The quota file of type @q held by @inode, parsed as the kernel reads it. */
+static int quota_load(struct fsck_ctx *ctx, const struct zf2fs_node *inode, int q,
+		      struct zf2fs_quota_file *ret, char *why, size_t whylen)
+{
+	uint64_t size = zf2fs_get(inode->i.i_size);
+	uint8_t *data;
+	size_t len;
+	int err;
+
+	memset(ret, 0, sizeof(*ret));
+	if (zf2fs_inode_type(&inode->i) != ZF2FS_S_IFREG) {
+		snprintf(why, whylen, "the inode is not a regular file");
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	if (size > ZF2FS_QUOTA_FILE_MAX) {
+		snprintf(why, whylen, "i_size %" PRIu64 " is more than a quota file needs", size);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	data = malloc((size_t)size + 1);
+	if (!data)
+		return -ENOMEM;
+	err = zf2fs_file_read_buf(ctx->vol, inode, data, (size_t)size, &len, why, whylen);
+	if (!err)
+		err = zf2fs_quota_parse(data, len, q, ret, why, whylen);
+	free(data);
+	return err;
+}
+
 /* ---- comparing ------------------------------------------------------------------------------ */
 static int cmp_u32(const void *a, const void *b)
 {
@@ -187,7 +231,8 @@ static int rewrite(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *
 		void *buf;
 		int err;
 
-		if (b && b->addr != ZF2FS_NULL_ADDR && b->addr != ZF2FS_NEW_ADDR) {
+		if (b && b->addr != ZF2FS_NULL_ADDR && b->addr != ZF2FS_NEW_ADDR &&
+		    blk_in_main(ctx, b->addr)) {
 			err = repair_data_block(ctx, b->owner, b->ofs, b->addr, &buf);
 		} else {
 			if (f >= g.addrs)
@@ -326,9 +371,16 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 		fix_problem(ctx, PR_9_QUOTA_INODE_BAD, &p);
 		return 0;
 	}
-	err = zf2fs_quota_load(ctx->vol, ino, q, &qf, why, sizeof(why));
-	if (err == -ENOMEM || err == -EIO)
+	inode = malloc(ZF2FS_BLKSIZE);
+	if (!inode)
+		return -ENOMEM;
+	err = quota_inode(ctx, ino, inode, why, sizeof(why));
+	if (!err)
+		err = quota_load(ctx, inode, q, &qf, why, sizeof(why));
+	if (err == -ENOMEM || err == -EIO) {
+		free(inode);
 		return err;
+	}
 	if (err) {
 		snprintf(msg, sizeof(msg), "%s quota: %s", zf2fs_quota_type_name(q),
 			 why[0] ? why : strerror(-err));
@@ -352,8 +404,7 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 	if (!fix)
 		goto out;
 	/* the new contents replace the old block by block: find where they are */
-	inode = malloc(ZF2FS_BLKSIZE);
-	err = inode ? zf2fs_inode_read(ctx->vol, ino, inode, NULL, why, sizeof(why)) : -ENOMEM;
+	err = quota_inode(ctx, ino, inode, why, sizeof(why));
 	if (!err) {
 		uint64_t size = zf2fs_get(inode->i.i_size);
 

@@ -13,7 +13,7 @@
 
 for case in f_unreachable_dir f_inode_mode_bad f_node_unreadable f_sit_count_bad f_sb_primary_bad \
 	f_dentry_bucket_bad f_dir_dot_missing f_dir_dot_occupied f_dir_dot_inline \
-	f_quota_id_missing f_powercut_repair f_inode_mode_type_dir f_inline_flag_bogus f_block_stray \
+	f_quota_id_missing f_quota_block_ptr_garbage f_powercut_repair f_inode_mode_type_dir f_inline_flag_bogus f_block_stray \
 	f_extent_stale f_inode_footer_bad f_dentry_bitmap_cleared f_sb_primary_devs_bad f_root_nat_lost \
 	f_lost_found_absent f_enc_mark_lost f_compr_flag_lost f_dir_casefold_lost f_compr_released_lost \
 	f_alias_unrelated_repair f_alias_block_dup f_alias_extent_no_device f_alias_extent_stray \
