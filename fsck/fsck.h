@@ -143,6 +143,7 @@ struct fsck_ctx {
 
 	bool needs_recovery;             /* pass 2: fsync'd data awaits the kernel */
 	uint32_t *rf_chain, rf_len;      /* pass 2: its node chain (rollforward.c) */
+	uint32_t *rf_nids, rf_nnids;     /* pass 2: the nids and inodes that chain names */
 #define ZF2FS_RF_DENT_MAX 64
 	uint32_t rf_dent[ZF2FS_RF_DENT_MAX];   /* pass 2: inodes recovered with their name */
 	uint32_t rf_ndent;
@@ -382,6 +383,9 @@ int pass8_zoned(struct fsck_ctx *ctx);
 int pass9_quota(struct fsck_ctx *ctx);
 /* rollforward.c: record the roll-forward chain of an unclean checkpoint (ctx->rf_chain) */
 int rollforward_scan(struct fsck_ctx *ctx);
+/* Whether the roll-forward chain names @nid (as a node or its inode): a repair must not
+ * give that number to anything new, or the kernel's replay would write over it. */
+bool rollforward_names_nid(const struct fsck_ctx *ctx, uint32_t nid);
 /* Charge a checked inode to its quota ids (pass 4); -ENOMEM. */
 int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
 		 uint64_t i_blocks);

@@ -128,6 +128,7 @@ static void free_maps(struct fsck_ctx *ctx)
 	free(ctx->orphans);
 	free(ctx->pino_fix);
 	free(ctx->rf_chain);
+	free(ctx->rf_nids);
 	free(ctx->sb_own);
 	zf2fs_sit_table_free(ctx->sit);
 	free(ctx->nat_addr);

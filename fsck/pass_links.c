@@ -128,15 +128,18 @@ out:
 	return ok;
 }
 
-/* A nid no node uses: the first gap, else one past the last nid in use; 0 if none. */
+/* A nid no node uses and the roll-forward chain does not name: the first gap, else one
+ * past the last nid in use; 0 if none. */
 static uint32_t free_nid(struct fsck_ctx *ctx)
 {
 	uint32_t nid;
 
 	for (nid = ZF2FS_RESERVED_NIDS; nid < ctx->nids; nid++)
 		if (!ctx->nat_addr[nid] && !nat_ino(ctx, nid) && !ctx->nid_flags[nid] &&
-		    !repair_node_pending(ctx, nid))
+		    !repair_node_pending(ctx, nid) && !rollforward_names_nid(ctx, nid))
 			return nid;
+	while (rollforward_names_nid(ctx, nid))
+		nid++;
 	return fsck_grow_nids(ctx, nid + 1) ? 0 : nid;
 }
 

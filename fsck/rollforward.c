@@ -13,6 +13,9 @@
  * It also records the inodes whose chain block carries the dentry mark (ctx->rf_dent): the
  * kernel marks only an inode not checkpointed since it was made, and re-creates its name
  * from i_name and i_pino at recovery; of every other inode it never reads those two.
+ * And it records every nid the chain names (ctx->rf_nids): a file made after the
+ * checkpoint has a number the checkpoint's NAT shows free, and a repair that gave that
+ * number to something new (lost+found) would have the kernel replay the file onto it.
  */
 #include "config.h"
 #include <errno.h>
@@ -20,6 +23,32 @@
 
 #include "fsck.h"
 #include "zf2fs/access.h"
+
+/* Adds @nid to ctx->rf_nids unless there; -ENOMEM. */
+static int note_nid(struct fsck_ctx *ctx, uint32_t nid)
+{
+	uint32_t *a;
+
+	if (rollforward_names_nid(ctx, nid))
+		return 0;
+	if (!(ctx->rf_nnids & (ctx->rf_nnids + 1)) || !ctx->rf_nids) {
+		/* full at 0, 1, 3, 7, ...: double */
+		a = realloc(ctx->rf_nids, ((size_t)ctx->rf_nnids + 1) * 2 * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		ctx->rf_nids = a;
+	}
+	ctx->rf_nids[ctx->rf_nnids++] = nid;
+	return 0;
+}
+
+bool rollforward_names_nid(const struct fsck_ctx *ctx, uint32_t nid)
+{
+	for (uint32_t i = 0; i < ctx->rf_nnids; i++)
+		if (ctx->rf_nids[i] == nid)
+			return true;
+	return false;
+}
 
 int rollforward_scan(struct fsck_ctx *ctx)
 {
@@ -58,6 +87,11 @@ int rollforward_scan(struct fsck_ctx *ctx)
 			cap = cap ? cap * 2 : 64;
 		}
 		chain[len++] = (uint32_t)blk;
+		if (note_nid(ctx, (uint32_t)zf2fs_get(n->footer.nid)) ||
+		    note_nid(ctx, (uint32_t)zf2fs_get(n->footer.ino))) {
+			err = -ENOMEM;
+			break;
+		}
 		if (zf2fs_node_fsync_marked(n))
 			ctx->rf_len = len;
 		if (zf2fs_node_fsync_marked(n) && zf2fs_node_dent_marked(n) &&
@@ -68,8 +102,10 @@ int rollforward_scan(struct fsck_ctx *ctx)
 	}
 	free(n);
 	if (err || !ctx->rf_len) {
+		/* no fsync-marked block: the kernel replays nothing */
 		free(chain);
 		ctx->rf_len = 0;
+		ctx->rf_nnids = 0;
 		return err;
 	}
 	ctx->rf_chain = chain;
