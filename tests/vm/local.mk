@@ -60,10 +60,11 @@ NEWEST_VM_TESTS = tests/vm/newest/features.sh tests/vm/newest/aging.sh \
 	tests/vm/newest/gc_sim_validate.sh tests/vm/newest/zoned_zns64.sh \
 	tests/vm/newest/zoned_nullb.sh tests/vm/newest/zoned_gc_replay.sh \
 	tests/vm/newest/zoned_gc_window.sh tests/vm/newest/device_alias.sh \
-	tests/vm/newest/f2fs_io.sh tests/vm/newest/inode_checks.sh
+	tests/vm/newest/f2fs_io.sh tests/vm/newest/inode_checks.sh \
+	tests/vm/newest/mount_checks.sh
 TESTS += $(NEWEST_VM_TESTS)
 EXTRA_DIST += $(NEWEST_VM_TESTS) tests/vm/fetch-kernel.sh tests/vm/device_alias.sh \
-	tests/vm/inode_checks.sh
+	tests/vm/inode_checks.sh tests/vm/mount_checks.sh
 # Under Debian's arm64 kernel with 16 KiB pages (tests/vm/fetch-kernel.sh --flavour
 # arm64-16k; qemu-system-aarch64): the judge of 16 KiB blocks.
 ARM64_16K_VM_TESTS = tests/vm/blocks16k.sh
