@@ -105,6 +105,19 @@ ZF2FS_EXPORT int zf2fs_geom_init(struct zf2fs_geom *g, uint32_t log_blocksize, u
 ZF2FS_EXPORT int zf2fs_geom_inline_area(const struct zf2fs_geom *g, uint32_t extra_isize,
 					uint32_t xattr_words, struct zf2fs_geom_inline *ret);
 
+/*
+ * Where segment @segno's summary sits: the SSA block (from @ssa_blkaddr, the superblock's)
+ * and the byte offset of the summary in it.  Without packed_ssa every segment has its own
+ * block and the offset is 0.
+ */
+static inline uint32_t zf2fs_geom_ssa_block(const struct zf2fs_geom *g, uint32_t ssa_blkaddr,
+					    uint32_t segno, uint32_t *ret_offset)
+{
+	if (ret_offset)
+		*ret_offset = segno % g->sums_per_block * g->sum_blocksize;
+	return ssa_blkaddr + segno / g->sums_per_block;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -194,6 +194,24 @@ static void test_16k_packed_ssa(void **state)
 	assert_int_equal(g.sit_journal_entries, 6);
 }
 
+static void test_ssa_place(void **state)
+{
+	struct zf2fs_geom g;
+	uint32_t off = 1;
+
+	(void)state;
+	assert_int_equal(zf2fs_geom_init(&g, 14, 0), 0);
+	assert_int_equal(zf2fs_geom_ssa_block(&g, 1000, 7, &off), 1007);
+	assert_int_equal(off, 0);
+	/* packed: segments 4..7 share block 1001, segment 7's summary is its last quarter */
+	assert_int_equal(zf2fs_geom_init(&g, 14, ZF2FS_FEAT_PACKED_SSA), 0);
+	assert_int_equal(zf2fs_geom_ssa_block(&g, 1000, 7, &off), 1001);
+	assert_int_equal(off, 3 * 4096);
+	assert_int_equal(zf2fs_geom_ssa_block(&g, 1000, 8, &off), 1002);
+	assert_int_equal(off, 0);
+	assert_int_equal(zf2fs_geom_ssa_block(&g, 1000, 3, NULL), 1000);
+}
+
 static void test_refused(void **state)
 {
 	static const uint32_t bad[] = { 0, 9, 11, 13, 15, 16, 32, 0xffffffffu };
@@ -222,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_4k_equals_format_h),
 		cmocka_unit_test(test_16k),
 		cmocka_unit_test(test_16k_packed_ssa),
+		cmocka_unit_test(test_ssa_place),
 		cmocka_unit_test(test_refused),
 	};
 
