@@ -80,6 +80,8 @@ struct zf2fs_geom {
 	uint32_t inline_xattr_min;      /* inline_xattr_size bounds, in 4-byte words */
 	uint32_t inline_xattr_max;
 	uint32_t quota_file_blocks;     /* data blocks of each quota file mkfs writes */
+
+	uint32_t reserved[16];          /* zero: room for more numbers, same struct size */
 };
 
 /* The inline area of one inode: data bytes and the inline dentry's slots and parts. */
