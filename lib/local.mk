@@ -16,7 +16,7 @@ lib_libzf2fs_la_LDFLAGS = $(AM_LDFLAGS) -version-info $(LIBZF2FS_LT_VERSION) \
 	-Wl,--version-script=$(srcdir)/lib/libzf2fs.sym
 EXTRA_DIST += lib/libzf2fs.sym
 EXTRA_lib_libzf2fs_la_DEPENDENCIES = $(srcdir)/lib/libzf2fs.sym
-zf2fsinclude_HEADERS += include/zf2fs/zf2fs.h include/zf2fs/format.h include/zf2fs/endian.h \
+zf2fsinclude_HEADERS += include/zf2fs/zf2fs.h include/zf2fs/format.h include/zf2fs/geometry.h include/zf2fs/endian.h \
 	include/zf2fs/quota.h include/zf2fs/access.h include/zf2fs/txn.h include/zf2fs/txn_file.h include/zf2fs/load.h include/zf2fs/compress.h include/zf2fs/simg.h include/zf2fs/sit_table.h \
 	include/zf2fs/file.h include/zf2fs/zoned.h include/zf2fs/gc.h include/zf2fs/gc_sim.h \
 	include/zf2fs/move.h include/zf2fs/resize.h

@@ -26,7 +26,7 @@ declare -A ALLOWED=(
 # is placed on purpose.
 declare -A PUBLIC=(
 	[zf2fs.h]=format [format.h]=format [endian.h]=format [access.h]=format
-	[compress.h]=format [quota.h]=format
+	[compress.h]=format [quota.h]=format [geometry.h]=format
 	[simg.h]=device [zoned.h]=device
 	[file.h]=read [sit_table.h]=read
 	[txn.h]=write [txn_file.h]=write [load.h]=write

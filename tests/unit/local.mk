@@ -105,6 +105,11 @@ UNIT_TESTS += tests/unit/test_lzo
 tests_unit_test_lzo_SOURCES = tests/unit/test_lzo.c lib/format/lzo_decompress.c
 tests_unit_test_lzo_CFLAGS = $(UNIT_CFLAGS) $(LZO_CFLAGS)
 tests_unit_test_lzo_LDADD = $(UNIT_LDADD) $(LZO_LIBS)
+# include/zf2fs/geometry.h: the 4 KiB numbers equal format.h, the 16 KiB ones the kernel's formulas
+UNIT_TESTS += tests/unit/test_geometry
+tests_unit_test_geometry_SOURCES = tests/unit/test_geometry.c
+tests_unit_test_geometry_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_geometry_LDADD = $(UNIT_LDADD)
 endif
 EXTRA_DIST += tests/unit/data
 noinst_HEADERS += tests/unit/unit.h tests/unit/unit_aged.h

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * geometry.h - libzf2fs: every number the block size decides.
+ *
+ * A volume's block is 4 KiB (log_blocksize 12) or 16 KiB (14); a segment is 512 blocks
+ * either way (2 MiB or 8 MiB), since Linux refuses any log_blocks_per_seg but 9.  The
+ * block size decides how many entries each fixed-format block holds, where a node
+ * block's footer sits, what room a checkpoint block leaves for its bitmaps, and so on:
+ * struct zf2fs_geom holds all of them, computed by zf2fs_geom_init() from the
+ * superblock's log_blocksize and feature word.  The packed_ssa feature changes only the
+ * summaries: each is 4 KiB whatever the block, and a 16 KiB SSA block holds four of them,
+ * for four consecutive segments; without it a summary fills its block.
+ *
+ * The structs of format.h are the 4 KiB views; the geometry for log_blocksize 12 equals
+ * their constants (tests/unit/test_geometry.c keeps the two together).
+ */
+#ifndef ZF2FS_GEOMETRY_H
+#define ZF2FS_GEOMETRY_H
+
+#include <stdint.h>
+
+#include "zf2fs/zf2fs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ZF2FS_MIN_LOG_BLOCKSIZE 12
+#define ZF2FS_MAX_LOG_BLOCKSIZE 14
+
+struct zf2fs_geom {
+	/* block and segment */
+	uint32_t log_blocksize;         /* 12 or 14 */
+	uint32_t blocksize;             /* bytes */
+	uint32_t log_sectors_per_block; /* 512-byte sectors */
+	uint32_t log_blocks_per_seg;    /* 9 */
+	uint32_t blocks_per_seg;        /* 512 */
+	uint64_t seg_bytes;
+
+	/* node blocks: an inode's i_addr[] before extra attributes and inline xattrs */
+	uint32_t addrs_per_inode;
+	uint32_t nids_per_inode;        /* 5: direct x2, indirect x2, double indirect */
+	uint32_t addrs_per_block;       /* a direct node's addresses */
+	uint32_t nids_per_block;        /* an indirect node's nids */
+	uint32_t node_footer_offset;    /* byte offset of the footer in a node block */
+	uint32_t inode_nid_offset;      /* byte offset of an inode's i_nid[] */
+	uint64_t max_file_blocks;       /* the largest file, in blocks */
+
+	/* NAT, SIT, orphans */
+	uint32_t nat_per_block;
+	uint32_t sit_per_block;
+	uint32_t orphans_per_block;
+
+	/* summaries: sum_blocksize bytes each, sums_per_block of them in one SSA block */
+	uint32_t sum_blocksize;
+	uint32_t sums_per_block;
+	uint32_t entries_in_sum;
+	uint32_t sum_journal_offset;    /* after the entries */
+	uint32_t sum_journal_size;      /* n_entries included */
+	uint32_t sum_footer_offset;
+	uint32_t nat_journal_entries;
+	uint32_t sit_journal_entries;
+
+	/* dentry blocks: bitmap, reserved, entries, names */
+	uint32_t dentry_per_block;
+	uint32_t dentry_bitmap_size;
+	uint32_t dentry_reserved;
+	uint32_t dentry_reserved_offset;
+	uint32_t dentry_entries_offset;
+	uint32_t dentry_names_offset;
+
+	/* checkpoint block */
+	uint32_t cp_chksum_offset;      /* the crc's default place: the block's last word */
+	uint32_t cp_bitmap_room;        /* SIT and NAT version bitmaps inside the cp block */
+	uint32_t cp_sit_bitmap_room;    /* the SIT bitmap alone, when NAT has payload blocks */
+	uint32_t cp_payload_max;        /* the largest cp_payload Linux accepts */
+
+	/* xattrs and quota */
+	uint32_t xattr_block_bytes;     /* an xattr node's room (the block less its footer) */
+	uint32_t inline_xattr_min;      /* inline_xattr_size bounds, in 4-byte words */
+	uint32_t inline_xattr_max;
+	uint32_t quota_file_blocks;     /* data blocks of each quota file mkfs writes */
+
+	uint32_t reserved[16];          /* zero: room for more numbers, same struct size */
+};
+
+/* The inline area of one inode: data bytes and the inline dentry's slots and parts. */
+struct zf2fs_geom_inline {
+	uint32_t data_bytes;            /* after the reserved first word */
+	uint32_t dentry_slots;
+	uint32_t dentry_bitmap_size;
+	uint32_t dentry_reserved;
+};
+
+/*
+ * Fill @g for a volume of 2^@log_blocksize-byte blocks with the superblock feature word
+ * @features (only ZF2FS_FEAT_PACKED_SSA matters; with 4 KiB blocks it changes nothing).
+ * -EINVAL for a block size other than 4 KiB or 16 KiB; @g is then cleared.
+ */
+ZF2FS_EXPORT int zf2fs_geom_init(struct zf2fs_geom *g, uint32_t log_blocksize, uint32_t features);
+
+/*
+ * The inline area of an inode whose extra attributes take @extra_isize bytes (0 without
+ * them) and whose inline xattrs take @xattr_words 4-byte words (0 without them).
+ * -EINVAL when @extra_isize is not a multiple of 4 or the two leave no room.
+ */
+ZF2FS_EXPORT int zf2fs_geom_inline_area(const struct zf2fs_geom *g, uint32_t extra_isize,
+					uint32_t xattr_words, struct zf2fs_geom_inline *ret);
+
+/*
+ * Where segment @segno's summary sits: the SSA block (from @ssa_blkaddr, the superblock's)
+ * and the byte offset of the summary in it.  Without packed_ssa every segment has its own
+ * block and the offset is 0.
+ */
+static inline uint32_t zf2fs_geom_ssa_block(const struct zf2fs_geom *g, uint32_t ssa_blkaddr,
+					    uint32_t segno, uint32_t *ret_offset)
+{
+	if (ret_offset)
+		*ret_offset = segno % g->sums_per_block * g->sum_blocksize;
+	return ssa_blkaddr + segno / g->sums_per_block;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ZF2FS_GEOMETRY_H */
