@@ -811,6 +811,75 @@ static int alias_prescan(struct fsck_ctx *ctx)
 	return err;
 }
 
+/* Whether device @d's path ends in the name @name (@len bytes): Linux's reserve finds an
+ * alias file's device by the file's name, the last part of the device's path. */
+static bool dev_named(const struct fsck_ctx *ctx, unsigned d, const uint8_t *name, uint32_t len)
+{
+	const char *path = (const char *)ctx->sb->devs[d].path;
+	size_t n = strnlen(path, sizeof(ctx->sb->devs[d].path));
+	const char *base = path;
+
+	for (size_t i = 0; i < n; i++)
+		if (path[i] == '/')
+			base = path + i + 1;
+	return len && (size_t)(path + n - base) == len && !memcmp(base, name, len);
+}
+
+/* The device alias file @in, whose extent Linux refuses, held: a device Linux accepts an
+ * alias of, held by no other alias file, every block valid in SIT and owned by nobody (only
+ * an alias file's reserve leaves a device so), chosen as the one @inside the extent lies
+ * in, else the one its name names (as Linux's reserve finds it), else the only such device;
+ * ZF2FS_MAX_DEVICES for none.  Its extent set to that device's range keeps the device's
+ * bytes the file's; releasing the file would make them free space. */
+static unsigned alias_held_device(struct fsck_ctx *ctx, const struct zf2fs_inode *in,
+				  unsigned inside, const char **ret_how)
+{
+	uint32_t len = (uint32_t)zf2fs_get(in->i_namelen);
+	unsigned found = ZF2FS_MAX_DEVICES, nfree = 0;
+
+	if (len > ZF2FS_NAME_LEN)
+		len = 0;
+	for (unsigned d = 1; d < ZF2FS_MAX_DEVICES && zf2fs_get(ctx->sb->devs[d].total_segments);
+	     d++) {
+		if (dev_aliasable(ctx, d) != ALIAS_OK || ctx->alias_ino[d] ||
+		    !dev_free_for_alias(ctx, d))
+			continue;
+		if (d == inside) {
+			*ret_how = "it lies inside device";
+			return d;
+		}
+		if (dev_named(ctx, d, in->i_name, len)) {
+			*ret_how = "the file's name names device";
+			return d;
+		}
+		found = d;
+		nfree++;
+	}
+	*ret_how = "the only device held for an alias file is device";
+	return nfree == 1 ? found : ZF2FS_MAX_DEVICES;
+}
+
+/* Points alias file @w's extent at device @d's whole range and claims the device. */
+static void alias_reaim(struct inode_walk *w, unsigned d)
+{
+	struct fsck_ctx *ctx = w->ctx;
+	struct zf2fs_node *n = repair_node(ctx, w->ino);
+	uint64_t start, end;
+
+	if (!dev_range(ctx, d, &start, &end))
+		return;
+	if (n) {
+		zf2fs_set(n->i.i_ext.fofs, 0);
+		zf2fs_set(n->i.i_ext.blk, start);
+		zf2fs_set(n->i.i_ext.len, end + 1 - start);
+		zf2fs_set(n->i.i_size, (end + 1 - start) * ZF2FS_BLKSIZE);
+	}
+	for (uint64_t b = start; b <= end; b++)
+		claim_block(ctx, b, false);
+	w->counted += end + 1 - start;
+	ctx->alias_ino[d] = w->ino;
+}
+
 /* Release device alias file @ino (extent and size 0), as F2FS_IOC_RELEASE_DEV_ALIAS does. */
 static void alias_release(struct fsck_ctx *ctx, uint32_t ino)
 {
@@ -827,10 +896,10 @@ static void alias_release(struct fsck_ctx *ctx, uint32_t ino)
  * of its device through its extent, without a block map and without summary entries (its
  * summaries are left as they were: Linux never reads them for it).  A released one (no
  * extent) owns nothing.  Its extent must be one device's whole range, on a device Linux
- * accepts an alias of; otherwise Linux refuses the inode, and the file is released (a
- * state Linux makes and mounts), unless the extent lies inside one device that can be
- * aliased and whose blocks SIT still holds valid for nobody else: the extent then becomes
- * that device's range, as Linux's reserve sets it, and the file keeps the device's bytes.
+ * accepts an alias of; otherwise Linux refuses the inode.  The extent then becomes the
+ * range of the device the file held (alias_held_device: SIT still holds its blocks valid
+ * for nobody), as Linux's reserve sets it, and the file keeps the device's bytes; with no
+ * such device the file is released (a state Linux makes and mounts).
  * A file whose block map holds data is no alias file (an alias has no block map): with a
  * wrong extent, the flag goes and the file keeps its blocks.
  */
@@ -865,45 +934,42 @@ static void claim_alias_extent(struct inode_walk *w, const struct zf2fs_inode *i
 		}
 		return;   /* the extent is checked as any file's */
 	}
-	if (v == ALIAS_NO_DEVICE) {
-		d = w->ext_fofs ? ZF2FS_MAX_DEVICES : dev_of(ctx, w->ext_blk);
-		if (d < ZF2FS_MAX_DEVICES && d != dev_of(ctx, (uint64_t)w->ext_blk + w->ext_len - 1))
-			d = ZF2FS_MAX_DEVICES;
-		if (d < ZF2FS_MAX_DEVICES && dev_aliasable(ctx, d) == ALIAS_OK && !ctx->alias_ino[d] &&
-		    dev_free_for_alias(ctx, d) && dev_range(ctx, d, &start, &end)) {
-			snprintf(why, sizeof(why), "it lies inside device %u, whose blocks SIT holds "
-				 "valid for no other file: the extent becomes the device's whole "
-				 "range (block %llu, %llu blocks), as Linux's reserve sets it", d,
+	if (v != ALIAS_OK) {
+		unsigned inside = ZF2FS_MAX_DEVICES, held;
+		const char *how;
+
+		if (v == ALIAS_NO_DEVICE && !w->ext_fofs) {
+			inside = dev_of(ctx, w->ext_blk);
+			if (inside != dev_of(ctx, (uint64_t)w->ext_blk + w->ext_len - 1))
+				inside = ZF2FS_MAX_DEVICES;
+		}
+		held = alias_held_device(ctx, in, inside, &how);
+		if (held < ZF2FS_MAX_DEVICES && dev_range(ctx, held, &start, &end)) {
+			snprintf(why, sizeof(why), "%s %u, whose blocks SIT holds valid for no "
+				 "other file: the extent becomes the device's whole range (block "
+				 "%llu, %llu blocks), as Linux's reserve sets it", how, held,
 				 (unsigned long long)start, (unsigned long long)(end + 1 - start));
 			p.str = why;
-			if (fix_problem(ctx, PR_4_ALIAS_NO_DEVICE, &p)) {
-				struct zf2fs_node *n = repair_node(ctx, w->ino);
-
-				if (n) {
-					zf2fs_set(n->i.i_ext.fofs, 0);
-					zf2fs_set(n->i.i_ext.blk, start);
-					zf2fs_set(n->i.i_ext.len, end + 1 - start);
-					zf2fs_set(n->i.i_size, (end + 1 - start) * ZF2FS_BLKSIZE);
-				}
-				for (uint64_t b = start; b <= end; b++)
-					claim_block(ctx, b, false);
-				w->counted += end + 1 - start;
-				ctx->alias_ino[d] = w->ino;
-			}
-		} else {
+			if (fix_problem(ctx, v == ALIAS_NO_DEVICE ? PR_4_ALIAS_NO_DEVICE : codes[v], &p))
+				alias_reaim(w, held);
+		} else if (v == ALIAS_NO_DEVICE) {
 			p.str = "no device's blocks are free for it to hold: release the file (size 0, "
 				"no blocks, as F2FS_IOC_RELEASE_DEV_ALIAS leaves one; the blocks its "
 				"extent names stay with whoever else owns them)";
 			if (fix_problem(ctx, PR_4_ALIAS_NO_DEVICE, &p))
 				alias_release(ctx, w->ino);
+		} else {
+			p.str = v == ALIAS_DEV0 ?
+				"release the file (size 0, no blocks, as F2FS_IOC_RELEASE_DEV_ALIAS "
+				"leaves one; no device's blocks are held for it, and device 0's are "
+				"the volume's)" :
+				"release the file (size 0, no blocks, as F2FS_IOC_RELEASE_DEV_ALIAS "
+				"leaves one; no device's blocks are held for it: the device's bytes "
+				"stay on it until the volume reuses its blocks)";
+			if (fix_problem(ctx, codes[v], &p))
+				alias_release(ctx, w->ino);
 		}
 		w->ext_len = 0;   /* the problem above covers the extent */
-		return;
-	}
-	if (v != ALIAS_OK) {
-		if (fix_problem(ctx, codes[v], &p))
-			alias_release(ctx, w->ino);
-		w->ext_len = 0;
 		return;
 	}
 	if (ctx->alias_ino[d] == w->ino) {   /* claimed before the walk */

@@ -218,18 +218,12 @@ static const struct problem_def problems[] = {
 	  PROMPT_FIX, PR_PREEN_OK },
 	{ PR_4_ALIAS_DEV0, "device alias file %i: its extent (block %b, %N blocks) is device 0's, "
 	  "which holds the volume's metadata and cannot be aliased, and Linux refuses the inode "
-	  "for it: release the file (size 0, no blocks, as F2FS_IOC_RELEASE_DEV_ALIAS leaves "
-	  "one; it loses nothing of its own: device 0's blocks are the volume's)",
-	  PROMPT_FIX, 0 },
+	  "for it: %S", PROMPT_FIX, 0 },
 	{ PR_4_ALIAS_ZONED, "device alias file %i: its extent (block %b, %N blocks) is device %M's, "
-	  "a zoned device, and Linux refuses the inode of an alias of one: release the file "
-	  "(size 0, no blocks, as F2FS_IOC_RELEASE_DEV_ALIAS leaves one; the device's bytes stay "
-	  "on it until the volume reuses its blocks)", PROMPT_FIX, 0 },
+	  "a zoned device, and Linux refuses the inode of an alias of one: %S", PROMPT_FIX, 0 },
 	{ PR_4_ALIAS_MISALIGNED, "device alias file %i: its extent (block %b, %N blocks) is device "
 	  "%M's, which does not start and end on a section boundary, and Linux refuses the inode "
-	  "for it: release the file (size 0, no blocks, as F2FS_IOC_RELEASE_DEV_ALIAS leaves "
-	  "one; the device's bytes stay on it until the volume reuses its blocks)",
-	  PROMPT_FIX, 0 },
+	  "for it: %S", PROMPT_FIX, 0 },
 	{ PR_4_ALIAS_NO_DEVICE, "device alias file %i: its extent (block %b, %N blocks) matches no "
 	  "device's range, and Linux refuses the inode for it: %S", PROMPT_FIX, 0 },
 	{ PR_4_ALIAS_BLOCK_DUP, "inode %i: block %b (node %n, slot %N) lies on the device that "

@@ -17,7 +17,7 @@ for case in f_unreachable_dir f_inode_mode_bad f_node_unreadable f_sit_count_bad
 	f_extent_stale f_inode_footer_bad f_dentry_bitmap_cleared f_sb_primary_devs_bad f_root_nat_lost \
 	f_lost_found_absent f_enc_mark_lost f_compr_flag_lost f_dir_casefold_lost f_compr_released_lost \
 	f_alias_unrelated_repair f_alias_block_dup f_alias_extent_no_device f_alias_extent_stray \
-	f_alias_lost_found_dup f_alias_sit_cleared; do
+	f_alias_lost_found_dup f_alias_sit_cleared f_alias_extent_dev0_unheld; do
 	orig=$TEST_TMP/$case.orig
 	fsck_case_image "$case" "$orig" > /dev/null 2>&1 || hard_error "$case: setup failed"
 	IMG=$orig
@@ -56,9 +56,13 @@ for case in f_unreachable_dir f_inode_mode_bad f_node_unreadable f_sit_count_bad
 			[ $rc -eq 1 ] && [ $after_rc -eq 0 ] || bad="completed repair (exit $rc) left exit $after_rc"
 			[ -z "$adev" ] || [ "$(sha256sum < "$TEST_TMP/alias.dev")" = "$adev" ] ||
 				bad="$bad; the aliased device was written"
-			# the alias file keeps its device (8 segments) unless the case releases it
+			# the alias file keeps its device (8 segments), or gets it back, unless the
+			# case releases it; a released one has no extent
 			case $case in
-			f_alias_extent_stray) ;;
+			f_alias_extent_dev0_unheld)
+				ai=$("$INJECT" --lookup /alias.dev "$TEST_TMP/t.img")
+				[ "$("$INJECT" --node --nid "$ai" --mb i_ext.len --get "$TEST_TMP/t.img")" = 0 ] ||
+					bad="$bad; the alias file was not released" ;;
 			f_alias_*)
 				ai=$("$INJECT" --lookup /alias.dev "$TEST_TMP/t.img" 2>/dev/null ||
 				    "$INJECT" --lookup /lost+found/alias.dev "$TEST_TMP/t.img")
