@@ -9,7 +9,9 @@
 # damaged with inject.f2fs (the alias extent one block short, which Linux refuses, and a
 # wrong link count on the tree's top directory); our fsck -y repairs it (exit 1), -n is then
 # clean, and Linux mounts it: the alias file reads the device's bytes at its old size and
-# the tree verifies.  Last, Linux releases the alias file (F2FS_IOC_RELEASE_DEV_ALIAS:
+# the tree verifies.  Then the alias extent is made device 0's: Linux refuses the file
+# (stat fails, its extent check logged); our fsck gives the file its device back (0x040041),
+# and Linux reads the device's bytes through it again.  Last, Linux releases the alias file (F2FS_IOC_RELEASE_DEV_ALIAS:
 # size 0, the device's blocks free space): our fsck finds that volume clean; Linux
 # reserves it again and the file reads the device's bytes; our fsck is clean again.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
@@ -96,6 +98,35 @@ zmount main /mnt/a
 	zfail "the repaired alias file does not read the device's bytes"
 zwork verify /mnt/a/tree /tmp/tree2.manifest
 echo "info: Linux mounts the repaired volume; the alias file reads the device, the tree verifies"
+zumount /mnt/a
+step "damage: the alias extent made device 0's; Linux refuses it, our fsck gives the device back"
+seg0=$(dump.f2fs --superblock "$a" | awk '$1 == "segment0_blkaddr" { print $2 }')
+d0=$(inject.f2fs --sb 1 --mb devs.total_segments --idx 0 --get "$a")
+inject.f2fs --node --nid "$ai" --mb i_ext.blk_addr --val 0 "$a" >/dev/null || zfail "inject i_ext.blk_addr"
+inject.f2fs --node --nid "$ai" --mb i_ext.len --val $((seg0 + d0 * 512)) "$a" >/dev/null || zfail "inject i_ext.len"
+k0=$(dmesg | wc -l)
+zmount main /mnt/a
+if stat "$f" >/dev/null 2>/tmp/stat.err; then
+	zfail "Linux took an alias file whose extent is device 0's"
+fi
+# device 0 starts at block 0, which is no block address: Linux's extent check refuses the
+# extent for that before it looks at devices
+dmesg | tail -n +$((k0 + 1)) | grep -q 'sanity_check_extent_cache: .*incorrect' ||
+	zfail "no refusal of the extent in the kernel's log: $(cat /tmp/stat.err)"
+echo "info: Linux refuses the alias of device 0: $(cat /tmp/stat.err)"
+zumount /mnt/a
+rc=0
+fsck.f2fs -f -y "$a" >/tmp/rfsck.log 2>&1 || rc=$?
+cat /tmp/rfsck.log
+[ "$rc" = 1 ] && grep -q '^\[0x040041\]' /tmp/rfsck.log ||
+	zfail "our fsck -y: exit $rc (want 1, with 0x040041)"
+ourfsck "$a"
+zmount main /mnt/a
+[ "$(stat -c %s "$f")" = "$size" ] || zfail "the alias file given its device back has size $(stat -c %s "$f")"
+[ "$(dd if="$f" bs=1M skip=16 count=1 2>/dev/null | md5sum)" = "$(md5sum </tmp/pat2)" ] ||
+	zfail "the alias file given its device back does not read the device's bytes"
+zwork verify /mnt/a/tree /tmp/tree2.manifest
+echo "info: after the repair Linux reads the device's bytes through the alias file again"
 step "Linux releases the alias file, our fsck, Linux reserves it again"
 zwork devalias "$f" release
 zwork devalias "$f" status | grep -q released || zfail "the alias file is not released"
@@ -114,5 +145,7 @@ zwork verify /mnt/a/tree /tmp/tree2.manifest
 zumount /mnt/a
 ourfsck "$a"
 EOF
+# the refused extent: Linux prints the stack of its invalid-address access (no oops)
+VM_ALLOW_KLOG='Call Trace:'
 vm_boot
 vm_finish
