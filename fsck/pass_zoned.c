@@ -102,12 +102,25 @@ static void zone_error(struct fsck_ctx *ctx, int err, const char *doing,
 	ctx->exit_bits |= FSCK_UNCORRECTED;
 }
 
+/* Finishes zone @z (its write pointer to its capacity), which writes nothing, and keeps
+ * the zone report as the device now has it. */
+static void finish_zone(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z)
+{
+	int err = zf2fs_vol_finish_zone(ctx->vol, z);
+
+	if (err) {
+		zone_error(ctx, err, "finishing", z);
+		return;
+	}
+	z->cond = ZF2FS_ZONE_FULL;
+	z->wp_blocks = z->cap_blocks;
+}
+
 /* Blocks in use at or beyond the write pointer. */
 static void check_beyond_wp(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z)
 {
 	int64_t last = last_in_use(ctx, z);
 	char wp[64];
-	int err;
 
 	if (last < 0 || (uint64_t)last < z->wp_blocks)
 		return;
@@ -116,13 +129,7 @@ static void check_beyond_wp(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z)
 			.blkaddr = z->zone_blkaddr, .segno = z->secno * ctx->vi->segs_per_sec,
 			.num = (uint64_t)last, .str = wp }))
 		return;
-	err = zf2fs_vol_finish_zone(ctx->vol, z);
-	if (err) {
-		zone_error(ctx, err, "finishing", z);
-		return;
-	}
-	z->cond = ZF2FS_ZONE_FULL;
-	z->wp_blocks = z->cap_blocks;
+	finish_zone(ctx, z);
 }
 
 /* A current segment's next write against its zone's write pointer. */
@@ -166,13 +173,7 @@ static void check_curseg(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z, int t, 
 		if (err)
 			zone_error(ctx, err, "resetting", z);
 	} else if (z->wp_blocks < z->cap_blocks) {
-		err = zf2fs_vol_finish_zone(ctx->vol, z);
-		if (err) {
-			zone_error(ctx, err, "finishing", z);
-		} else {
-			z->cond = ZF2FS_ZONE_FULL;
-			z->wp_blocks = z->cap_blocks;
-		}
+		finish_zone(ctx, z);
 	}
 }
 
@@ -185,7 +186,6 @@ static void check_curseg(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z, int t, 
 static void check_not_full(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z)
 {
 	char wp[64];
-	int err;
 
 	if (z->cond == ZF2FS_ZONE_FULL || z->wp_blocks >= z->cap_blocks ||
 	    section_unused(ctx, z->secno) || ctx->needs_recovery)
@@ -195,13 +195,7 @@ static void check_not_full(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z)
 			.blkaddr = z->zone_blkaddr, .segno = z->secno * ctx->vi->segs_per_sec,
 			.num = (uint64_t)last_in_use(ctx, z), .str = wp }))
 		return;
-	err = zf2fs_vol_finish_zone(ctx->vol, z);
-	if (err) {
-		zone_error(ctx, err, "finishing", z);
-		return;
-	}
-	z->cond = ZF2FS_ZONE_FULL;
-	z->wp_blocks = z->cap_blocks;
+	finish_zone(ctx, z);
 }
 
 static void check_unused(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z)
