@@ -21,12 +21,8 @@ vm_setup content_repair "repairs of kernel-made encrypted, casefolded, verity an
 n=0
 for c in $CASES; do
 	n=$((n + 1))
-	vm_image "d$n" 64M
-	bash "$top_srcdir/tests/images/fsck_case_image.sh" "$c" "$(vm_img "d$n")" >"$VM_OUT/$c.setup.log" 2>&1 ||
-		vm_error "$c: making the corrupted image failed"
-	"$OUR_FSCK" -y "$(vm_img "d$n")" >"$VM_OUT/$c.repair.log" 2>&1
-	rc=$?
-	[ "$rc" -eq 1 ] || vm_fail "$c: fsck -y exit $rc, expected 1 (see $VM_OUT/$c.repair.log)"
+	vm_case_image "d$n" "$c" 64M
+	vm_case_repair "d$n" "$c"
 	vm_attach "d$n"
 done
 

@@ -127,6 +127,37 @@ zmount main /mnt/a
 	zfail "the alias file given its device back does not read the device's bytes"
 zwork verify /mnt/a/tree /tmp/tree2.manifest
 echo "info: after the repair Linux reads the device's bytes through the alias file again"
+zumount /mnt/a
+step "damage: a file's pointer moved onto the aliased device; our fsck points it back"
+# Linux allocates nothing on a device an alias file holds: the pointer is the wrong one
+# (0x040045), and the block its summary names that slot with is the file's
+zmount main /mnt/a
+f1=$(find /mnt/a/tree -type f -size +16k | head -n 1)
+zumount /mnt/a
+[ -n "$f1" ] || zfail "no file of more than 16 KiB in the tree"
+vf=$(inject.f2fs --lookup "${f1#/mnt/a}" "$a") || zfail "no ${f1#/mnt/a} in the image"
+# the first data slot: past the extra attributes when the inode has them (i_inline 0x20)
+slot=0
+if [ $(( $(inject.f2fs --node --nid "$vf" --mb i_inline --get "$a") & 0x20 )) -ne 0 ]; then
+	slot=$(( $(inject.f2fs --node --nid "$vf" --mb i_extra_isize --get "$a") / 4 ))
+fi
+old=$(inject.f2fs --node --nid "$vf" --mb i_addr --idx "$slot" --get "$a")
+ab=$(inject.f2fs --node --nid "$ai" --mb i_ext.blk_addr --get "$a")
+inject.f2fs --node --nid "$vf" --mb i_addr --idx "$slot" --val $((ab + 100)) "$a" >/dev/null ||
+	zfail "inject i_addr"
+rc=0
+fsck.f2fs -f -y "$a" >/tmp/rfsck.log 2>&1 || rc=$?
+cat /tmp/rfsck.log
+[ "$rc" = 1 ] && grep -q '^\[0x040045\]' /tmp/rfsck.log ||
+	zfail "our fsck -y: exit $rc (want 1, with 0x040045)"
+[ "$(inject.f2fs --node --nid "$vf" --mb i_addr --idx "$slot" --get "$a")" = "$old" ] ||
+	zfail "the file's pointer was not pointed back at block $old"
+ourfsck "$a"
+zmount main /mnt/a
+zwork verify /mnt/a/tree /tmp/tree2.manifest
+[ "$(dd if="$f" bs=1M skip=16 count=1 2>/dev/null | md5sum)" = "$(md5sum </tmp/pat2)" ] ||
+	zfail "the alias file lost the device's bytes"
+echo "info: after the repair Linux reads the tree and the device's bytes through the alias file"
 step "Linux releases the alias file, our fsck, Linux reserves it again"
 zwork devalias "$f" release
 zwork devalias "$f" status | grep -q released || zfail "the alias file is not released"

@@ -39,20 +39,9 @@ disk_of() {
 
 vm_setup fsck_repair "corpus images repaired by our fsck, mounted and read by Linux"
 
-# manifest IMG: "sha256 path" of every regular file, as our dump.f2fs reads it (the tree
-# copied out once with --extract; sorted by path as the kernel's list is)
-manifest() {
-	rm -rf "$VM_OUT/tree"
-	"$DUMP" --extract / -o "$VM_OUT/tree" "$1" >/dev/null 2>"$VM_OUT/extract.err" ||
-		vm_log "dump.f2fs --extract of $1: $(head -1 "$VM_OUT/extract.err")" >&2
-	(cd "$VM_OUT/tree" && find . -type f -exec sha256sum {} +) |
-		sed 's|^\([0-9a-f]*\)  \./|\1 /|' | sort -k2
-	rm -rf "$VM_OUT/tree"
-}
-
 base=$VM_OUT/base.img
 xz -dc "$top_srcdir/tests/images/base/populated.img.xz" > "$base"
-manifest "$base" > "$VM_OUT/base.manifest"
+vm_manifest "$base" > "$VM_OUT/base.manifest"
 for c in $CASES; do
 	# the case's expect files say what fsck's two runs end with; without them nothing
 	# below could tell a wrong exit status from a right one
@@ -60,19 +49,14 @@ for c in $CASES; do
 		[ -f "$top_srcdir/tests/images/corpus/$c/expect.2" ] ||
 		vm_error "$c: no expect.1 and expect.2 in tests/images/corpus/$c"
 	d=$(disk_of "$c")
-	vm_image "$d" 64M
-	bash "$top_srcdir/tests/images/fsck_case_image.sh" "$c" "$(vm_img "$d")" >"$VM_OUT/$c.setup.log" 2>&1 ||
-		vm_error "$c: making the corrupted image failed"
-	"$OUR_FSCK" -y "$(vm_img "$d")" >"$VM_OUT/$c.repair.log" 2>&1
-	rc=$?
-	# 1, or what the case's expect.1 says (f_lost_found_not_dir: 5, one inode has nowhere
-	# to go since a file holds the name lost+found)
-	want=$(sed -n 's/^Exit status is //p' "$top_srcdir/tests/images/corpus/$c/expect.1")
-	[ "$rc" -eq "${want:-1}" ] || vm_fail "$c: fsck -y exit $rc, expected ${want:-1} (see $VM_OUT/$c.repair.log)"
-	manifest "$(vm_img "$d")" > "$VM_OUT/$c.manifest"
+	vm_case_image "$d" "$c" 64M
+	# exit 1, or what the case's expect.1 says (f_lost_found_not_dir: 5, one inode has
+	# nowhere to go since a file holds the name lost+found)
+	vm_case_repair "$d" "$c"
+	vm_manifest "$(vm_img "$d")" > "$VM_OUT/$c.manifest"
 	# what the corruption may have touched is what differs from the base; the rest must
 	# be byte for byte the base's
-	kept=$(join -1 2 -2 2 -o 1.1,2.1 "$VM_OUT/base.manifest" "$VM_OUT/$c.manifest" |
+	kept=$(LC_ALL=C join -1 2 -2 2 -o 1.1,2.1 "$VM_OUT/base.manifest" "$VM_OUT/$c.manifest" |
 	       awk '$1 == $2' | wc -l)
 	[ "$kept" -ge 400 ] || vm_fail "$c: only $kept files kept the base image's contents"
 done
@@ -123,7 +107,7 @@ done
 
 for c in $CASES; do
 	sed -n "s/^MANIFEST $c \([0-9a-f]*\) \(.*\)\r*$/\1 \2/p" "$VM_CONSOLE" | tr -d '\r' |
-		sort -k2 > "$VM_OUT/$c.kernel.manifest"
+		LC_ALL=C sort -k2 > "$VM_OUT/$c.kernel.manifest"
 	if ! cmp -s "$VM_OUT/$c.manifest" "$VM_OUT/$c.kernel.manifest"; then
 		vm_fail "$c: the kernel reads different files or contents than our dump"
 		diff "$VM_OUT/$c.manifest" "$VM_OUT/$c.kernel.manifest" | head -5 | sed 's/^/  /'

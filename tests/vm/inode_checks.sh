@@ -21,27 +21,13 @@ f_inode_device_alias_stray f_inode_xattr_size_large f_xattr_nid_bad f_acl_bad"
 vm_setup inode_checks "corrupted inodes refused by Linux, our fsck's repairs read by it"
 [ "$VM_GC_KERNEL" = 6.1 ] && vm_skip "the checks are those of Linux 6.5 to 7.3 (run with ZF2FS_VM_KERNEL=newest)"
 
-# manifest IMG: "sha256 path" of every regular file our dump.f2fs reads, sorted by path
-manifest() {
-	rm -rf "$VM_OUT/tree"
-	"$DUMP" --extract / -o "$VM_OUT/tree" "$1" >/dev/null 2>"$VM_OUT/extract.err" ||
-		vm_log "dump.f2fs --extract of $1: $(head -1 "$VM_OUT/extract.err")" >&2
-	(cd "$VM_OUT/tree" && find . -type f -exec sha256sum {} +) |
-		sed 's|^\([0-9a-f]*\)  \./|\1 /|' | LC_ALL=C sort -k2
-	rm -rf "$VM_OUT/tree"
-}
-
 i=0
 for c in $CASES; do
 	i=$((i + 1))
-	vm_image "b$i" 64M
-	bash "$top_srcdir/tests/images/fsck_case_image.sh" "$c" "$(vm_img "b$i")" >"$VM_OUT/$c.setup.log" 2>&1 ||
-		vm_error "$c: making the corrupted image failed"
+	vm_case_image "b$i" "$c" 64M
 	cp "$(vm_img "b$i")" "$(vm_img "r$i")"
-	"$OUR_FSCK" -y "$(vm_img "r$i")" >"$VM_OUT/$c.repair.log" 2>&1
-	rc=$?
-	[ "$rc" -eq 1 ] || vm_fail "$c: fsck -y exit $rc, expected 1 (see $VM_OUT/$c.repair.log)"
-	manifest "$(vm_img "r$i")" >"$VM_OUT/$c.manifest"
+	vm_case_repair "r$i" "$c"
+	vm_manifest "$(vm_img "r$i")" >"$VM_OUT/$c.manifest"
 done
 
 # guest: each disk mounted, every name stat'ed and every regular file read; the errors and
@@ -78,15 +64,9 @@ EOS
 }
 
 # boot 1: the corrupted images; the kernel's complaints are what is being tested
-pairs= i=0
-for c in $CASES; do
-	i=$((i + 1))
-	vm_attach "b$i"
-	pairs="$pairs b$i:$c"
-done
 VM_ALLOW_KLOG='F2FS-fs|f2fs'
-{ echo "PAIRS='$pairs'"; guest_walk; } | vm_guest
-vm_boot
+# shellcheck disable=SC2086 # one word per case
+vm_boot_cases b guest_walk $CASES
 bl=$VM_OUT/boot$VM_BOOTS.log
 for c in $CASES; do
 	why=
@@ -111,15 +91,8 @@ done
 
 # boot 2: the repaired images; any refusal or f2fs error fails
 VM_ALLOW_KLOG=
-vm_detach_all
-pairs= i=0
-for c in $CASES; do
-	i=$((i + 1))
-	vm_attach "r$i"
-	pairs="$pairs r$i:$c"
-done
-{ echo "PAIRS='$pairs'"; guest_walk; } | vm_guest
-vm_boot
+# shellcheck disable=SC2086 # one word per case
+vm_boot_cases r guest_walk $CASES
 bl=$VM_OUT/boot$VM_BOOTS.log
 i=0
 for c in $CASES; do

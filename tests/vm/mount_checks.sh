@@ -27,13 +27,9 @@ i=0
 for cw in $CASES; do
 	c=${cw%%:*}
 	i=$((i + 1))
-	vm_image "b$i" 128M
-	bash "$top_srcdir/tests/images/fsck_case_image.sh" "$c" "$(vm_img "b$i")" >"$VM_OUT/$c.setup.log" 2>&1 ||
-		vm_error "$c: making the corrupted image failed"
+	vm_case_image "b$i" "$c" 128M
 	cp "$(vm_img "b$i")" "$(vm_img "r$i")"
-	"$OUR_FSCK" -y "$(vm_img "r$i")" >"$VM_OUT/$c.repair.log" 2>&1
-	rc=$?
-	[ "$rc" -eq 1 ] || vm_fail "$c: fsck -y exit $rc, expected 1 (see $VM_OUT/$c.repair.log)"
+	vm_case_repair "r$i" "$c"
 done
 
 # guest: each disk mounted (a refused mount is reported, not fatal), every file read,
@@ -64,15 +60,9 @@ EOS
 
 # boot 1: the corrupted images; the kernel's complaints are what is being tested (an
 # orphan listed twice trips one of its own assertions, a warning with a call trace)
-pairs= i=0
-for cw in $CASES; do
-	i=$((i + 1))
-	vm_attach "b$i"
-	pairs="$pairs b$i:${cw%%:*}"
-done
 VM_ALLOW_KLOG='F2FS-fs|f2fs|Call Trace'
-{ echo "PAIRS='$pairs'"; guest_walk; } | vm_guest
-vm_boot
+# shellcheck disable=SC2046 # one word per case
+vm_boot_cases b guest_walk $(for cw in $CASES; do echo "${cw%%:*}"; done)
 bl=$VM_OUT/boot$VM_BOOTS.log
 for cw in $CASES; do
 	c=${cw%%:*} want=${cw#*:}
@@ -105,15 +95,8 @@ done
 
 # boot 2: the repaired images; a refused mount, a read error or an f2fs error fails
 VM_ALLOW_KLOG=
-vm_detach_all
-pairs= i=0
-for cw in $CASES; do
-	i=$((i + 1))
-	vm_attach "r$i"
-	pairs="$pairs r$i:${cw%%:*}"
-done
-{ echo "PAIRS='$pairs'"; guest_walk; } | vm_guest
-vm_boot
+# shellcheck disable=SC2046 # one word per case
+vm_boot_cases r guest_walk $(for cw in $CASES; do echo "${cw%%:*}"; done)
 bl=$VM_OUT/boot$VM_BOOTS.log
 i=0
 for cw in $CASES; do

@@ -432,6 +432,53 @@ vm_all_tools() {
 	[ ! -x "$VM_HOST_FSCK" ] || vm_tool "$VM_HOST_FSCK" /zvm/debian/fsck.f2fs
 }
 
+# vm_case_image NAME CASE SIZE: image NAME (SIZE bytes) holds the corrupted volume of the
+# fsck corpus case CASE (tests/images/corpus/CASE, made by fsck_case_image.sh).
+vm_case_image() {
+	vm_image "$1" "$3"
+	bash "$top_srcdir/tests/images/fsck_case_image.sh" "$2" "$(vm_img "$1")" \
+		>"$VM_OUT/$2.setup.log" 2>&1 || vm_error "$2: making the corrupted image failed"
+}
+
+# vm_case_repair NAME CASE: our fsck -y on image NAME, which must exit as the case's
+# expect.1 says (1 when it names no status).
+vm_case_repair() {
+	"$VM_OUR_FSCK" -y "$(vm_img "$1")" >"$VM_OUT/$2.repair.log" 2>&1
+	_rc=$?
+	_want=$(sed -n 's/^Exit status is //p' "$top_srcdir/tests/images/corpus/$2/expect.1" 2>/dev/null)
+	[ "$_rc" -eq "${_want:-1}" ] ||
+		vm_fail "$2: fsck -y exit $_rc, expected ${_want:-1} (see $VM_OUT/$2.repair.log)"
+}
+
+# vm_manifest IMG: "sha256 path" of every regular file our dump.f2fs extracts from IMG,
+# sorted by path in the C locale (join with LC_ALL=C); a failed extract is noted on stderr.
+vm_manifest() {
+	rm -rf "$VM_OUT/tree"
+	"$top_builddir/tools/dump.f2fs" --extract / -o "$VM_OUT/tree" "$1" >/dev/null \
+		2>"$VM_OUT/extract.err" ||
+		vm_log "dump.f2fs --extract of $1: $(head -1 "$VM_OUT/extract.err")" >&2
+	(cd "$VM_OUT/tree" && find . -type f -exec sha256sum {} +) |
+		sed 's|^\([0-9a-f]*\)  \./|\1 /|' | LC_ALL=C sort -k2
+	rm -rf "$VM_OUT/tree"
+}
+
+# vm_boot_cases PREFIX WALK NAME...: one boot with the images PREFIX1, PREFIX2, ... (one
+# per NAME, in order) as its only disks, and as guest body what the shell function WALK
+# prints, after a line setting PAIRS to "PREFIXi:NAME ..." for it to loop over.
+vm_boot_cases() {
+	_prefix=$1 _walk=$2
+	shift 2
+	vm_detach_all
+	_pairs= _i=0
+	for _name in "$@"; do
+		_i=$((_i + 1))
+		vm_attach "$_prefix$_i"
+		_pairs="$_pairs $_prefix$_i:$_name"
+	done
+	{ echo "PAIRS='$_pairs'"; "$_walk"; } | vm_guest
+	vm_boot
+}
+
 # vm_guest: the scenario body for the next boot, read from stdin.
 vm_guest() {
 	cat >"$VM_OUT/scenario.sh"
