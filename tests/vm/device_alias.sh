@@ -30,6 +30,14 @@ ourfsck() {
 	fsck.f2fs -f -n "$1" >/tmp/ofsck.log 2>&1 || { cat /tmp/ofsck.log; zfail "our fsck: problems on $1"; }
 	echo "info: our fsck clean on $1: $(tail -n 1 /tmp/ofsck.log)"
 }
+# ourrepair DEV CODE: our fsck -y repairs DEV (exit 1), reporting CODE among its problems
+ourrepair() {
+	rc=0
+	fsck.f2fs -f -y "$1" >/tmp/rfsck.log 2>&1 || rc=$?
+	cat /tmp/rfsck.log
+	[ "$rc" = 1 ] && grep -q "^\[$2\]" /tmp/rfsck.log ||
+		zfail "our fsck -y on $1: exit $rc (want 1, with $2)"
+}
 a=$(zdisk main)
 b=$(zdisk alias)
 name=${b#/dev/}
@@ -84,11 +92,7 @@ len=$(inject.f2fs --node --nid "$ai" --mb i_ext.len --get "$a")
 inject.f2fs --node --nid "$ai" --mb i_ext.len --val $((len - 1)) "$a" >/dev/null || zfail "inject i_ext.len"
 vi=$(inject.f2fs --lookup /tree "$a") || zfail "no /tree in the image"
 inject.f2fs --node --nid "$vi" --mb i_links --val 7 "$a" >/dev/null || zfail "inject i_links"
-rc=0
-fsck.f2fs -f -y "$a" >/tmp/rfsck.log 2>&1 || rc=$?
-cat /tmp/rfsck.log
-[ "$rc" = 1 ] || zfail "our fsck -y on the damaged volume exits $rc (want 1)"
-grep -q '^\[0x040044\]' /tmp/rfsck.log || zfail "our fsck did not report the short alias extent"
+ourrepair "$a" 0x040044
 ourfsck "$a"
 [ "$(inject.f2fs --node --nid "$ai" --mb i_ext.len --get "$a")" = "$len" ] ||
 	zfail "the repaired alias extent is not the device's whole range"
@@ -115,11 +119,7 @@ dmesg | tail -n +$((k0 + 1)) | grep -q 'sanity_check_extent_cache: .*incorrect' 
 	zfail "no refusal of the extent in the kernel's log: $(cat /tmp/stat.err)"
 echo "info: Linux refuses the alias of device 0: $(cat /tmp/stat.err)"
 zumount /mnt/a
-rc=0
-fsck.f2fs -f -y "$a" >/tmp/rfsck.log 2>&1 || rc=$?
-cat /tmp/rfsck.log
-[ "$rc" = 1 ] && grep -q '^\[0x040041\]' /tmp/rfsck.log ||
-	zfail "our fsck -y: exit $rc (want 1, with 0x040041)"
+ourrepair "$a" 0x040041
 ourfsck "$a"
 zmount main /mnt/a
 [ "$(stat -c %s "$f")" = "$size" ] || zfail "the alias file given its device back has size $(stat -c %s "$f")"
@@ -145,11 +145,7 @@ old=$(inject.f2fs --node --nid "$vf" --mb i_addr --idx "$slot" --get "$a")
 ab=$(inject.f2fs --node --nid "$ai" --mb i_ext.blk_addr --get "$a")
 inject.f2fs --node --nid "$vf" --mb i_addr --idx "$slot" --val $((ab + 100)) "$a" >/dev/null ||
 	zfail "inject i_addr"
-rc=0
-fsck.f2fs -f -y "$a" >/tmp/rfsck.log 2>&1 || rc=$?
-cat /tmp/rfsck.log
-[ "$rc" = 1 ] && grep -q '^\[0x040045\]' /tmp/rfsck.log ||
-	zfail "our fsck -y: exit $rc (want 1, with 0x040045)"
+ourrepair "$a" 0x040045
 [ "$(inject.f2fs --node --nid "$vf" --mb i_addr --idx "$slot" --get "$a")" = "$old" ] ||
 	zfail "the file's pointer was not pointed back at block $old"
 ourfsck "$a"
