@@ -23,6 +23,10 @@ typedef uint64_t zf2fs_le64;
 #define ZF2FS_MAGIC                0xF2F52010u
 #define ZF2FS_BLKSIZE              4096u
 #define ZF2FS_BLKSIZE_BITS         12
+/* The structs below are views of 4 KiB blocks; a volume's own block size (4 or 16 KiB)
+ * and every number it decides come from its geometry (geometry.h).  Buffers that must
+ * hold any volume's block are ZF2FS_BLKSIZE_MAX bytes. */
+#define ZF2FS_BLKSIZE_MAX          16384u
 #define ZF2FS_SUPER_OFFSET         1024u   /* byte offset of each superblock in its block */
 #define ZF2FS_LOG_BLOCKS_PER_SEG   9
 #define ZF2FS_BLOCKS_PER_SEG       512u

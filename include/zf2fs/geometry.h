@@ -17,8 +17,10 @@
 #ifndef ZF2FS_GEOMETRY_H
 #define ZF2FS_GEOMETRY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "zf2fs/format.h"
 #include "zf2fs/zf2fs.h"
 
 #ifdef __cplusplus
@@ -119,6 +121,39 @@ static inline uint32_t zf2fs_geom_ssa_block(const struct zf2fs_geom *g, uint32_t
 		*ret_offset = segno % g->sums_per_block * g->sum_blocksize;
 	return ssa_blkaddr + segno / g->sums_per_block;
 }
+
+
+/*
+ * A node block's parts where @g puts them.  format.h's struct zf2fs_node is the 4 KiB
+ * view: its footer and i_nid[] sit at the end of the block, so on a 16 KiB volume they
+ * are reached only through these.  The address arrays start where the 4 KiB view says
+ * (i_addr[] after the inode's fixed fields, a direct node's at 0) and hold
+ * g->addrs_per_inode and g->addrs_per_block entries; an indirect node's g->nids_per_block.
+ */
+static inline struct zf2fs_node_footer *zf2fs_node_footer(const struct zf2fs_geom *g,
+							 const void *node_block)
+{
+	return (struct zf2fs_node_footer *)((uintptr_t)node_block + g->node_footer_offset);
+}
+
+static inline zf2fs_le32 *zf2fs_inode_nids(const struct zf2fs_geom *g, const void *node_block)
+{
+	return (zf2fs_le32 *)((uintptr_t)node_block + g->inode_nid_offset);
+}
+
+static inline zf2fs_le32 *zf2fs_inode_addrs(const void *node_block)
+{
+	return (zf2fs_le32 *)((uintptr_t)node_block + offsetof(struct zf2fs_inode, i_addr));
+}
+
+static inline zf2fs_le32 *zf2fs_node_words(const void *node_block)
+{
+	return (zf2fs_le32 *)(uintptr_t)node_block;
+}
+
+/* The geometry of 4 KiB blocks without packed_ssa: for code that has no volume (format
+ * helpers, tests) and for every 4 KiB volume. */
+ZF2FS_EXPORT const struct zf2fs_geom *zf2fs_geom_4k(void);
 
 #ifdef __cplusplus
 }

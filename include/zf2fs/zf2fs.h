@@ -32,6 +32,9 @@ extern "C" {
  * other path of the library returns): it is opened only for reading
  * (zf2fs_super_writable). */
 #define ZF2FS_EUNWRITABLE 124
+/* The volume's block size is one the caller did not say it handles (EPROTONOSUPPORT, which
+ * no other path of the library returns): see ZF2FS_VOL_BLOCK16K. */
+#define ZF2FS_EBLOCKSIZE 93
 
 /* ---- logging ----------------------------------------------------------------------- */
 /* Levels: 0 quiet, 1 default one-liners, 2 steps, 3 details, 4 debug.  Errors and
@@ -154,6 +157,10 @@ struct zf2fs_dev;
  * does not refuse writing; every other bit zf2fs_super_writable refuses still does
  * (fsck.f2fs, f2fslabel) */
 #define ZF2FS_VOL_DEVICE_ALIAS 0x200
+/* zf2fs_vol_open: the caller reads blocks through the volume's geometry
+ * (zf2fs_vol_geom), so a volume of 16 KiB blocks is opened; without it such a volume is
+ * refused with -ZF2FS_EBLOCKSIZE */
+#define ZF2FS_VOL_BLOCK16K 0x400
 
 /* Open a regular file or block device.  -ENOENT etc. from open(2); the size of an empty or
  * unreadable device is an error (-EINVAL). */
@@ -266,6 +273,9 @@ ZF2FS_EXPORT void zf2fs_vol_close(struct zf2fs_vol *vol);
 ZF2FS_EXPORT const struct zf2fs_super *zf2fs_vol_super(const struct zf2fs_vol *vol);
 /* The checkpoint in use (its first block; the SIT bitmap may continue into cp_payload). */
 ZF2FS_EXPORT const struct zf2fs_checkpoint *zf2fs_vol_checkpoint(const struct zf2fs_vol *vol);
+/* Every number the volume's block size decides (geometry.h). */
+struct zf2fs_geom;
+ZF2FS_EXPORT const struct zf2fs_geom *zf2fs_vol_geom(const struct zf2fs_vol *vol);
 ZF2FS_EXPORT const struct zf2fs_vol_info *zf2fs_vol_info(const struct zf2fs_vol *vol);
 /* Why superblock copy / checkpoint pack @i was rejected ("" when it was fine). */
 ZF2FS_EXPORT const char *zf2fs_vol_super_problem(const struct zf2fs_vol *vol, int i);

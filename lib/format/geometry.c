@@ -119,3 +119,16 @@ int zf2fs_geom_inline_area(const struct zf2fs_geom *g, uint32_t extra_isize,
 	ret->dentry_reserved = ret->data_bytes - slot * n - ret->dentry_bitmap_size;
 	return 0;
 }
+
+static struct zf2fs_geom geom_4k;
+
+/* filled before main() runs, so that readers on any thread see it complete */
+__attribute__((constructor)) static void geom_4k_init(void)
+{
+	zf2fs_geom_init(&geom_4k, ZF2FS_MIN_LOG_BLOCKSIZE, 0);
+}
+
+const struct zf2fs_geom *zf2fs_geom_4k(void)
+{
+	return &geom_4k;
+}

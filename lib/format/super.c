@@ -15,6 +15,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
 #include "zf2fs-internal/format.h"
+#include "zf2fs/geometry.h"
 
 static int bad(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -76,17 +77,19 @@ int zf2fs_super_verify(const struct zf2fs_super *sb, uint64_t dev_blocks,
 				   "0x%08x)", (unsigned long long)zf2fs_get(sb->crc),
 				   zf2fs_super_checksum(sb));
 	}
-	if (zf2fs_get(sb->log_blocksize) != ZF2FS_BLKSIZE_BITS)
-		return bad(why, whylen, "log_blocksize, only 4 KiB blocks, bad value %llu",
+	if (zf2fs_get(sb->log_blocksize) != ZF2FS_MIN_LOG_BLOCKSIZE &&
+	    zf2fs_get(sb->log_blocksize) != ZF2FS_MAX_LOG_BLOCKSIZE)
+		return bad(why, whylen, "log_blocksize, only 4 or 16 KiB blocks, bad value %llu",
 			   (unsigned long long)zf2fs_get(sb->log_blocksize));
 	if (zf2fs_get(sb->log_blocks_per_seg) != ZF2FS_LOG_BLOCKS_PER_SEG)
 		return bad(why, whylen, "log_blocks_per_seg, only 512-block segments, bad value %llu",
 			   (unsigned long long)zf2fs_get(sb->log_blocks_per_seg));
 	if (log_ss < 9 || log_ss > 12)
 		return bad(why, whylen, "log_sectorsize, bad value %u", log_ss);
-	if (log_ss + zf2fs_get(sb->log_sectors_per_block) != ZF2FS_BLKSIZE_BITS)
-		return bad(why, whylen, "log_sectors_per_block, %llu + log_sectorsize %u is not 12",
-			   (unsigned long long)zf2fs_get(sb->log_sectors_per_block), log_ss);
+	if (log_ss + zf2fs_get(sb->log_sectors_per_block) != zf2fs_get(sb->log_blocksize))
+		return bad(why, whylen, "log_sectors_per_block, %llu + log_sectorsize %u is not "
+			   "log_blocksize %llu", (unsigned long long)zf2fs_get(sb->log_sectors_per_block),
+			   log_ss, (unsigned long long)zf2fs_get(sb->log_blocksize));
 	if (seg_count > ZF2FS_MAX_SEGMENTS || seg_count < ZF2FS_MIN_SEGMENTS)
 		return bad(why, whylen, "segment_count, bad value %u", seg_count);
 	if (!sps || sps > seg_count)
@@ -130,7 +133,8 @@ int zf2fs_super_verify(const struct zf2fs_super *sb, uint64_t dev_blocks,
 			   (unsigned long long)zf2fs_get(sb->segment_count_nat));
 	/* nids are 32 bits: a NAT copy naming more is crafted (and would make every per-nid
 	 * map of fsck huge). */
-	if ((uint64_t)zf2fs_get(sb->segment_count_nat) / 2 * ZF2FS_BLOCKS_PER_SEG * ZF2FS_NAT_PER_BLOCK >
+	if ((uint64_t)zf2fs_get(sb->segment_count_nat) / 2 * ZF2FS_BLOCKS_PER_SEG *
+	    (ZF2FS_NAT_PER_BLOCK << (zf2fs_get(sb->log_blocksize) - ZF2FS_MIN_LOG_BLOCKSIZE)) >
 	    UINT32_MAX)
 		return bad(why, whylen, "segment_count_nat, %llu segments hold more than 2^32 nids",
 			   (unsigned long long)zf2fs_get(sb->segment_count_nat));

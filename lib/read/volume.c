@@ -78,32 +78,81 @@ ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blk, cons
 }
 
 /* ---- superblock ------------------------------------------------------------------------- */
+/* Where copy @i of the superblock sits on a volume of 2^@log_blocksize-byte blocks: at
+ * ZF2FS_SUPER_OFFSET in block @i. */
+static uint64_t super_at(int i, uint32_t log_blocksize)
+{
+	return ((uint64_t)i << log_blocksize) + ZF2FS_SUPER_OFFSET;
+}
+
+/* Read and verify copy @i assuming blocks of 2^@log_blocksize bytes: 0 when it verifies
+ * and says that block size itself. */
+static int read_super_copy(struct zf2fs_vol *vol, int i, uint32_t log_blocksize,
+			   struct zf2fs_super *sb, char *why, size_t whylen)
+{
+	uint64_t dev_blocks = zf2fs_dev_size(vol->dev[0]) >> log_blocksize;
+
+	if (zf2fs_dev_read(vol->dev[0], sb, sizeof(*sb), super_at(i, log_blocksize))) {
+		snprintf(why, whylen, "unreadable");
+		return -EIO;
+	}
+	if (zf2fs_super_verify(sb, vol->ndevs > 1 ? 0 : dev_blocks, why, whylen))
+		return -ZF2FS_EFSCORRUPTED;
+	if (zf2fs_get(sb->log_blocksize) != log_blocksize) {
+		snprintf(why, whylen, "log_blocksize, %llu in the copy of a %u-byte block",
+			 (unsigned long long)zf2fs_get(sb->log_blocksize), 1u << log_blocksize);
+		return -ZF2FS_EFSCORRUPTED;
+	}
+	return 0;
+}
+
+/* Pick the superblock: the first copy that verifies, from @first.  The second copy sits
+ * in block 1, whose place depends on the block size: the copy at 16 KiB is taken when
+ * the first copy says 16 KiB blocks or no copy verifies at 4 KiB. */
 static int pick_super(struct zf2fs_vol *vol, int first)
 {
-	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
-	uint64_t dev_blocks = zf2fs_dev_size(vol->dev[0]) / ZF2FS_BLKSIZE;
 	int chosen = -1;
 
-	if (!blk)
-		return -ENOMEM;
 	for (int i = 1; i >= first; i--) {
 		struct zf2fs_super sb;
+		uint32_t log_bs = ZF2FS_MIN_LOG_BLOCKSIZE;
+		int err;
 
-		if (zf2fs_dev_read(vol->dev[0], blk, ZF2FS_BLKSIZE, (uint64_t)i * ZF2FS_BLKSIZE)) {
-			vol->sb_copy_bad[i] = true;
-			snprintf(vol->sb_why[i], sizeof(vol->sb_why[i]), "unreadable");
-			continue;
+		if (i == 1) {
+			struct zf2fs_super sb0;
+			char why0[sizeof(vol->sb_why[0])];
+
+			if (!read_super_copy(vol, 0, ZF2FS_MAX_LOG_BLOCKSIZE, &sb0, why0, sizeof(why0)))
+				log_bs = ZF2FS_MAX_LOG_BLOCKSIZE;
+		} else if (chosen == 1) {
+			log_bs = (uint32_t)zf2fs_get(vol->sb.log_blocksize);
 		}
-		memcpy(&sb, blk + ZF2FS_SUPER_OFFSET, sizeof(sb));
-		if (zf2fs_super_verify(&sb, vol->ndevs > 1 ? 0 : dev_blocks, vol->sb_why[i],
-				       sizeof(vol->sb_why[i]))) {
+		err = read_super_copy(vol, i, log_bs, &sb, vol->sb_why[i], sizeof(vol->sb_why[i]));
+		if (err && i == 0 && chosen < 0) {
+			char why16[sizeof(vol->sb_why[0])];
+
+			/* no second copy to say the size: the first copy says it itself */
+			if (!read_super_copy(vol, 0, ZF2FS_MAX_LOG_BLOCKSIZE, &sb, why16,
+					     sizeof(why16))) {
+				err = 0;
+				vol->sb_why[0][0] = 0;
+			}
+		} else if (err && i == 1 && log_bs == ZF2FS_MIN_LOG_BLOCKSIZE) {
+			char why16[sizeof(vol->sb_why[1])];
+
+			if (!read_super_copy(vol, 1, ZF2FS_MAX_LOG_BLOCKSIZE, &sb, why16,
+					     sizeof(why16))) {
+				err = 0;
+				vol->sb_why[1][0] = 0;
+			}
+		}
+		if (err) {
 			vol->sb_copy_bad[i] = true;
 			continue;
 		}
 		vol->sb = sb;
 		chosen = i;
 	}
-	free(blk);
 	if (chosen < 0) {
 		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s: no valid superblock (first copy: %s; "
 			   "second copy: %s)", zf2fs_dev_path(vol->dev[0]), vol->sb_why[0],
@@ -111,7 +160,21 @@ static int pick_super(struct zf2fs_vol *vol, int first)
 		return -ZF2FS_EFSCORRUPTED;
 	}
 	vol->sb_copy = chosen;
+	zf2fs_geom_init(&vol->geom, (uint32_t)zf2fs_get(vol->sb.log_blocksize),
+			(uint32_t)zf2fs_get(vol->sb.feature));
 	return 0;
+}
+
+/* A tool that has not said it handles 16 KiB blocks (ZF2FS_VOL_BLOCK16K) gets one line
+ * and no volume: it would read every block at the wrong size. */
+static int refuse_block_size(struct zf2fs_vol *vol, int flags)
+{
+	if (vol->geom.log_blocksize == ZF2FS_MIN_LOG_BLOCKSIZE || (flags & ZF2FS_VOL_BLOCK16K))
+		return 0;
+	zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s: the volume has %u KiB blocks "
+		   "(log_blocksize %u), which this tool does not handle", zf2fs_dev_path(vol->dev[0]),
+		   vol->geom.blocksize / 1024, vol->geom.log_blocksize);
+	return -ZF2FS_EBLOCKSIZE;
 }
 
 /* Device ranges from the superblock's device list (or the single device). */
@@ -488,6 +551,8 @@ static int pick_checkpoint_or_backup(struct zf2fs_vol *vol, unsigned n, int flag
 	vol->ndevs = n;
 	err = pick_super(vol, 1);
 	if (!err)
+		err = refuse_block_size(vol, flags);
+	if (!err)
 		err = map_devices(vol, n, flags);
 	if (!err)
 		err = pick_checkpoint(vol);
@@ -531,7 +596,10 @@ static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
 	}
 	err = pick_super(vol, 0);
 	if (!err)
-		err = map_devices(vol, n, flags);
+		err = refuse_block_size(vol, flags);
+	if (err)
+		return err;
+	err = map_devices(vol, n, flags);
 	/* The device list is checked only here: a first copy whose list does not fit the
 	 * volume (a bad path or size) while the second copy's does is a bad first copy, to
 	 * be rebuilt from the second, as the kernel mounts only through a list that fits. */
@@ -544,7 +612,8 @@ static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
 			vol->dev[i] = NULL;
 		}
 		vol->ndevs = n;
-		if (!pick_super(vol, 1) && !map_devices(vol, n, flags)) {
+		if (!pick_super(vol, 1) && !refuse_block_size(vol, flags) &&
+		    !map_devices(vol, n, flags)) {
 			vol->sb_copy_bad[0] = true;
 			snprintf(vol->sb_why[0], sizeof(vol->sb_why[0]), "%s", why);
 			err = 0;
@@ -646,6 +715,11 @@ ZF2FS_EXPORT void zf2fs_vol_close(struct zf2fs_vol *vol)
 ZF2FS_EXPORT const struct zf2fs_super *zf2fs_vol_super(const struct zf2fs_vol *vol)
 {
 	return &vol->sb;
+}
+
+ZF2FS_EXPORT const struct zf2fs_geom *zf2fs_vol_geom(const struct zf2fs_vol *vol)
+{
+	return &vol->geom;
 }
 
 ZF2FS_EXPORT const struct zf2fs_checkpoint *zf2fs_vol_checkpoint(const struct zf2fs_vol *vol)

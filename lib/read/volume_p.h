@@ -4,6 +4,7 @@
 #define ZF2FS_VOLUME_P_H
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/endian.h"
 
 struct zf2fs_vol {
@@ -13,6 +14,7 @@ struct zf2fs_vol {
 	uint64_t dev_start[ZF2FS_MAX_DEVICES], dev_end[ZF2FS_MAX_DEVICES];
 	struct zf2fs_log log;
 	struct zf2fs_super sb;
+	struct zf2fs_geom geom;       /* from the chosen superblock's block size and features */
 	int sb_copy;                  /* 0 or 1: which superblock copy is in use */
 	bool sb_copy_bad[2];          /* copies that failed verification */
 	char sb_why[2][256];
