@@ -447,7 +447,7 @@ static bool in_logs(const uint32_t logs[ZF2FS_NR_CURSEG], uint32_t s)
 
 static void mark_sit(struct commit *c, uint32_t segno)
 {
-	c->req->sit_dirty[zf2fs_sit_block_index(segno)] = 1;
+	c->req->sit_dirty[zf2fs_geom_sit_block_index(&c->vol->geom, segno)] = 1;
 }
 
 /* Whether main segment @s may take new blocks: free in the current checkpoint and now,
@@ -863,7 +863,7 @@ static uint8_t *slot_ptr(const struct commit *c, struct zf2fs_node *n, uint32_t 
 	if (zf2fs_get(f->ino) == nid && zf2fs_get(f->nid) == nid) {
 		struct zf2fs_inode_geom g;
 
-		if (zf2fs_inode_geometry(&n->i, c->vi->features, &g) ||
+		if (zf2fs_inode_geometry2(vg, &n->i, c->vi->features, &g) ||
 		    (uint64_t)g.extra_words + ofs >= vg->addrs_per_inode)
 			return NULL;
 		return (uint8_t *)(zf2fs_inode_addrs(n) + g.extra_words + ofs);

@@ -67,15 +67,16 @@ static void put_rdev(const struct zf2fs_txn *t, struct zf2fs_node *n, uint32_t m
 		     uint32_t minor)
 {
 	struct zf2fs_inode_geom g;
+	zf2fs_le32 *a;
 
 	if (zf2fs_inode_geometry2(t->g, &n->i, t->vi->features, &g))
 		return;
+	a = zf2fs_inode_addrs(n) + g.extra_words;
 	if (major < 256 && minor < 256) {
-		zf2fs_set(n->i.i_addr[g.extra_words], (major << 8) | minor);
+		zf2fs_put_le32p(a, (major << 8) | minor);
 	} else {
-		zf2fs_set(n->i.i_addr[g.extra_words], 0);
-		zf2fs_set(n->i.i_addr[g.extra_words + 1],
-		       (minor & 0xffu) | (major << 8) | ((minor & ~0xffu) << 12));
+		zf2fs_put_le32p(a, 0);
+		zf2fs_put_le32p(a + 1, (minor & 0xffu) | (major << 8) | ((minor & ~0xffu) << 12));
 	}
 }
 
@@ -104,7 +105,8 @@ ZF2FS_EXPORT int zf2fs_txn_mknod(struct zf2fs_txn *t, uint32_t dir, const char *
 			err = new_node(t, ino, &n);
 		if (err)
 			return err;
-		(void)zf2fs_inode_init(n, t->vi->features, ino, dir, name, nlen, a->mode, t->now);
+		(void)zf2fs_inode_init2(t->g, n, t->vi->features, ino, dir, name, nlen, a->mode,
+					t->now);
 		err = enter_new_inode(t, dir, dn, name, nlen, ino, zf2fs_mode_to_ftype(a->mode));
 		if (err)
 			return err;
