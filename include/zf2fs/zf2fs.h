@@ -97,6 +97,7 @@ struct zf2fs_layout_opts {
 	uint32_t features;            /* ZF2FS_FEAT_* */
 	bool zoned;                   /* -m */
 	bool large_nat_bitmap;        /* -i */
+	uint32_t log_blocksize;       /* -b: 12 (4 KiB) or 14 (16 KiB); 0 = 12 */
 };
 
 struct zf2fs_layout {
@@ -130,6 +131,10 @@ struct zf2fs_layout {
 	/* where the six logs start (segment numbers relative to main) */
 	uint32_t cur_seg[ZF2FS_NR_CURSEG];
 	char note[200];               /* a message for the user, e.g. "-Z raised" */
+	uint32_t log_blocksize;       /* 12 or 14: every address and count above is in
+				       * blocks of this size; segments are 512 blocks */
+	bool packed_ssa;              /* 16 KiB blocks with packed_ssa: four 4 KiB summaries
+				       * to an SSA block */
 };
 
 /*

@@ -16,6 +16,8 @@
 #include "zf2fs/endian.h"
 #include "zf2fs/access.h"
 #include "zf2fs-internal/format.h"
+#include "zf2fs/geometry.h"
+#include "format/crc_p.h"
 
 static uint32_t crc_table[256];
 static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
@@ -47,21 +49,26 @@ ZF2FS_EXPORT uint32_t zf2fs_super_checksum(const struct zf2fs_super *sb)
 	return zf2fs_crc32(ZF2FS_MAGIC, sb, offsetof(struct zf2fs_super, crc));
 }
 
-ZF2FS_EXPORT int zf2fs_cp_checksum(const void *cp_block, uint32_t *ret_crc)
+int zf2fs_cp_checksum_bs(const void *cp_block, uint32_t blocksize, uint32_t *ret_crc)
 {
 	const struct zf2fs_checkpoint *cp = cp_block;
 	uint32_t off = (uint32_t)zf2fs_get(cp->checksum_offset);
+	uint32_t end = blocksize - 4;   /* the crc's default place: the block's last word */
 	uint32_t crc;
 
 	/* The crc either ends the block or (large NAT bitmap) sits right after the header. */
-	if (off != ZF2FS_CP_CHKSUM_OFFSET && off != ZF2FS_CP_BITMAP_OFFSET)
+	if (off != end && off != ZF2FS_CP_BITMAP_OFFSET)
 		return -ZF2FS_EFSCORRUPTED;
 	crc = zf2fs_crc32(ZF2FS_MAGIC, cp_block, off);
-	if (off < ZF2FS_CP_CHKSUM_OFFSET)
-		crc = zf2fs_crc32(crc, (const uint8_t *)cp_block + off + 4,
-				  ZF2FS_BLKSIZE - off - 4);
+	if (off < end)
+		crc = zf2fs_crc32(crc, (const uint8_t *)cp_block + off + 4, blocksize - off - 4);
 	*ret_crc = crc;
 	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_cp_checksum(const void *cp_block, uint32_t *ret_crc)
+{
+	return zf2fs_cp_checksum_bs(cp_block, ZF2FS_BLKSIZE, ret_crc);
 }
 
 ZF2FS_EXPORT uint32_t zf2fs_checksum_seed(const uint8_t uuid[16])
@@ -69,20 +76,27 @@ ZF2FS_EXPORT uint32_t zf2fs_checksum_seed(const uint8_t uuid[16])
 	return zf2fs_crc32(0xFFFFFFFFu, uuid, 16);
 }
 
-ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block)
+uint32_t zf2fs_inode_checksum_g(const struct zf2fs_geom *g, uint32_t seed,
+				const void *node_block)
 {
-	const struct zf2fs_node *node = node_block;
+	const struct zf2fs_node_footer *footer = zf2fs_node_footer(g, node_block);
+	const struct zf2fs_inode *in = node_block;
 	const size_t cs_off = offsetof(struct zf2fs_inode, i_inode_checksum);
 	const uint8_t zero[4] = { 0 };
 	uint32_t crc;
 
 	/* ino and generation go in as their on-disk bytes, then the block with a zero crc. */
-	crc = zf2fs_crc32(seed, &node->footer.ino, 4);
-	crc = zf2fs_crc32(crc, &node->i.i_generation, 4);
+	crc = zf2fs_crc32(seed, &footer->ino, 4);
+	crc = zf2fs_crc32(crc, &in->i_generation, 4);
 	crc = zf2fs_crc32(crc, node_block, cs_off);
 	crc = zf2fs_crc32(crc, zero, 4);
 	return zf2fs_crc32(crc, (const uint8_t *)node_block + cs_off + 4,
-			   ZF2FS_BLKSIZE - cs_off - 4);
+			   g->blocksize - cs_off - 4);
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block)
+{
+	return zf2fs_inode_checksum_g(zf2fs_geom_4k(), seed, node_block);
 }
 
 void zf2fs_node_seal(struct zf2fs_node *n, uint32_t nid, uint64_t cp_ver,

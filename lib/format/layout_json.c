@@ -15,7 +15,9 @@
 ZF2FS_EXPORT void zf2fs_layout_print_json(FILE *f, const struct zf2fs_layout *l)
 {
 	fprintf(f, "{\n");
-	fprintf(f, "  \"block_size\": %u,\n", ZF2FS_BLKSIZE);
+	fprintf(f, "  \"block_size\": %u,\n", 1u << (l->log_blocksize ? l->log_blocksize :
+							    ZF2FS_BLKSIZE_BITS));
+	fprintf(f, "  \"packed_ssa\": %s,\n", l->packed_ssa ? "true" : "false");
 	fprintf(f, "  \"sector_size\": %u,\n", 1u << l->log_sectorsize);
 	fprintf(f, "  \"block_count\": %" PRIu64 ",\n", l->block_count);
 	fprintf(f, "  \"segs_per_sec\": %u,\n  \"secs_per_zone\": %u,\n", l->segs_per_sec,

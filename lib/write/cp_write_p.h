@@ -34,6 +34,7 @@ struct zf2fs_cp_pack {
 	uint8_t *nat_bits;           /* @nat_bits_blocks blocks or NULL; the first 8 bytes
 				      * (the check value) are filled in here */
 	uint32_t nat_bits_blocks;
+	uint32_t blocksize;          /* bytes in each block above; 0 = 4096 */
 };
 
 /*
