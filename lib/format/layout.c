@@ -286,14 +286,14 @@ void zf2fs_layout_size_meta(struct zf2fs_layout *lay, const struct zf2fs_layout_
 	lay->ssa_blkaddr = lay->nat_blkaddr + lay->segment_count_nat * BPS;
 
 	/* One summary per segment outside CP, SIT and NAT.  With 4 KiB blocks one block more,
-	 * as mkfs.f2fs 1.15 counts; with 16 KiB blocks exactly one per segment, and with
-	 * packed_ssa the summaries fill whole SSA blocks (a multiple of sums_per_block). */
+	 * as mkfs.f2fs 1.15 counts; with 16 KiB blocks exactly one block per segment, and with
+	 * packed_ssa one per sums_per_block segments. */
 	avail = (uint64_t)(lay->segment_count - lay->segment_count_ckpt -
 			   lay->segment_count_sit - lay->segment_count_nat) * BPS;
 	if (g.log_blocksize == ZF2FS_MIN_LOG_BLOCKSIZE)
 		ssa_blocks = (uint32_t)(avail / BPS + 1);
 	else
-		ssa_blocks = (uint32_t)(div_up(avail / BPS, g.sums_per_block) * g.sums_per_block);
+		ssa_blocks = (uint32_t)div_up(avail / BPS, g.sums_per_block);
 	if (o->features & ZF2FS_FEAT_RO)
 		ssa_blocks = 0;
 	lay->segment_count_ssa = (uint32_t)div_up(ssa_blocks, BPS);

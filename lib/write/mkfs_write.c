@@ -447,9 +447,12 @@ static int write_quota_file(struct builder *b, int q, uint32_t ino,
 	node_addr = log_alloc(b, ZF2FS_LOG_HOT_NODE, ino, 0);
 	for (size_t i = 0; i < nblk; i++)
 		addrs[i] = log_alloc(b, ZF2FS_LOG_HOT_DATA, ino, (uint16_t)i);
-	/* immutable, as the kernel marks the files it keeps quota in */
+	/* immutable, as the kernel marks the files it keeps quota in; on 16 KiB volumes also
+	 * noatime, as f2fs-tools' development branch writes them (the kernel's own flags
+	 * for a quota file) */
 	fill_inode(b, node, &(struct inode_spec){ .ino = ino, .mode = ZF2FS_S_IFREG | 0600,
-		   .links = 1, .flags = ZF2FS_IMMUTABLE_FL, .size = len, .addrs = addrs,
+		   .links = 1, .flags = ZF2FS_IMMUTABLE_FL |
+		   (b->g.blocksize > ZF2FS_BLKSIZE ? ZF2FS_NOATIME_FL : 0), .size = len, .addrs = addrs,
 		   .naddrs = (unsigned)nblk });
 	err = 0;
 	for (size_t i = 0; !err && i < nblk; i++) {
