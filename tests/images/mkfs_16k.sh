@@ -7,6 +7,8 @@
 # and counts, the checkpoint's counts (user, valid, reserved, overprovision and free
 # segments, the pack's size) and the inodes mkfs made (root, quota files, lost+found)
 # with their places.  Then:
+#   - the blocks mkfs writes have their parts where 16 KiB blocks put them: checkpoint
+#     crc, inode footers and checksums, the root's dentry block, the summaries' footers;
 #   - --json names the block size and packed_ssa, and its areas are the superblock's;
 #   - -b 4096 writes the same bytes as no -b;
 #   - -O packed_ssa with 4 KiB blocks is dropped with one Info line, and the superblock
@@ -137,6 +139,83 @@ done < "$TABLE"
 for i in $(seq 1 "$n"); do
 	IFS='|' read -r size opts < "$TEST_TMP/cfg$i"
 	check_config "$size" "$opts" "$TEST_TMP/want$i"
+done
+
+# The blocks mkfs writes, where the 16 KiB geometry puts their parts (docs/layout.md,
+# "Block size"): the checkpoint's crc in the block's last word; each inode's footer in the
+# last 24 bytes of its block, its checksum over the whole block; the root's dentry block
+# (bitmap, then 856 entries from byte 120, names from byte 9536) holding . and .. (and
+# lost+found); each summary's footer at the end of the summary (4 KiB with packed_ssa).
+CHECK=$TEST_TMP/check.py
+cat > "$CHECK" <<'PY'
+import struct, sys, zlib
+
+def crc(data, seed):
+    return ~zlib.crc32(data, ~seed & 0xFFFFFFFF) & 0xFFFFFFFF
+
+def u32(b, o):
+    return struct.unpack_from('<I', b, o)[0]
+
+f = open(sys.argv[1], 'rb')
+def blk(a):
+    f.seek(a * bs)
+    return f.read(bs)
+f.seek(1024)
+sb = f.read(3072)
+bs = 1 << u32(sb, 16)
+feature = u32(sb, 2180)
+packed = feature & 0x10000
+cp_addr, nat_addr, main_addr = u32(sb, 76), u32(sb, 84), u32(sb, 92)
+cp = blk(cp_addr)
+assert bs == 16384, bs
+assert u32(cp, 164) == 16380, 'cp checksum_offset %d' % u32(cp, 164)
+assert crc(cp[:16380], 0xF2F52010) == u32(cp, 16380), 'cp crc'
+ver = struct.unpack_from('<Q', cp, 0)[0]
+seed = crc(sb[108:124], 0xFFFFFFFF)
+sum_bs = 4096 if packed else bs
+start = cp_addr + u32(cp, 140)
+types = [blk(start + i)[sum_bs - 5] for i in range(4)]
+assert types == [0, 1, 1, 1], 'summary footer types %s' % types
+nat = blk(nat_addr)
+names = {}
+for nid in range(3, u32(cp, 152)):
+    ino, addr = struct.unpack_from('<II', nat, nid * 9 + 1)
+    node = blk(addr)
+    fnid, fino, flag, cpver, nxt = struct.unpack_from('<IIIQI', node, bs - 24)
+    assert (fnid, fino, cpver) == (nid, nid, ver), 'footer of %d: %s' % (nid, (fnid, fino, cpver))
+    assert not any(node[4072:4096]), 'inode %d: bytes in the 4 KiB view footer' % nid
+    if feature & 0x20:
+        # footer ino, i_generation, then the block with the checksum word as zero
+        c = crc(node[bs - 20:bs - 16] + node[68:72], seed)
+        c = crc(node[:368] + b'\0' * 4 + node[372:], c)
+        assert c == u32(node, 368), 'inode %d checksum' % nid
+    mode = struct.unpack_from('<H', node, 0)[0]
+    if mode & 0o170000 == 0o040000:
+        extra = struct.unpack_from('<H', node, 360)[0] if node[3] & 0x20 else 0
+        d = blk(u32(node, 360 + extra))
+        ents = []
+        for slot in range(856):
+            if d[slot // 8] >> (slot % 8) & 1:
+                h, eino, nlen, typ = struct.unpack_from('<IIHB', d, 120 + 11 * slot)
+                if nlen:
+                    ents.append((d[9536 + 8 * slot:9536 + 8 * slot + nlen].decode(), eino))
+        names[nid] = ents
+root = names[3]
+assert root[:2] == [('.', 3), ('..', 3)], root
+if feature & 0x400:
+    assert [n for n, _ in root[2:]] == ['lost+found'], root
+print('ok')
+PY
+for cfg in "1G|-b 16384" "1G|-b 16384 -O packed_ssa,extra_attr,inode_checksum,flexible_inline_xattr,inode_crtime,quota,lost_found,sb_checksum"; do
+	IFS='|' read -r size opts <<< "$cfg"
+	img=$(new_image blocks.img "$size")
+	# shellcheck disable=SC2086
+	"$MKFS" -q -f -t 0 $opts "$img" > /dev/null 2>&1
+	if out=$(python3 "$CHECK" "$img" 2>&1); then
+		tap_ok "$opts: checkpoint crc, inode footers and checksums, dentry block, summary footers where 16 KiB blocks put them"
+	else
+		tap_fail "$opts: $(tail -1 <<< "$out")"
+	fi
 done
 
 # --json: block size, packed_ssa, and the areas as the superblock has them.
