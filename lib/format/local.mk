@@ -3,7 +3,7 @@
 # files (their tree format and usage counts), chunked bitmaps, the error reason, the
 # library's log and the numbers the block size decides.
 lib_libzf2fs_la_SOURCES += \
-	lib/format/crc32.c lib/format/crc_p.h lib/format/hash.c lib/format/casefold.c lib/format/casefold_p.h \
+	lib/format/crc32.c lib/format/hash.c lib/format/casefold.c lib/format/casefold_p.h \
 	lib/format/features.c lib/format/writable.c lib/format/super.c lib/format/super_p.h lib/format/label.c \
 	lib/format/layout.c lib/format/layout_json.c lib/format/layout_p.h \
 	lib/format/compress.c lib/format/lzo_decompress.c lib/format/lzo_p.h \

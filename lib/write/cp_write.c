@@ -17,7 +17,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
 #include "write/cp_write_p.h"
-#include "format/crc_p.h"
+#include "zf2fs/geometry.h"
 
 int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 {
@@ -32,6 +32,7 @@ int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 	uint64_t at = p->start + 1, ver = zf2fs_get(cp->checkpoint_ver);
 	bool nat_bits = p->nat_bits && total + p->nat_bits_blocks <= ZF2FS_BLOCKS_PER_SEG;
 	size_t bs = p->blocksize ? p->blocksize : ZF2FS_BLKSIZE;
+	struct zf2fs_geom g;
 	uint32_t crc = 0;
 	int err;
 
@@ -48,7 +49,9 @@ int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 	zf2fs_set(cp->ckpt_flags, flags);
 	zf2fs_set(cp->cp_pack_total_block_count, total);
 	zf2fs_set(cp->cp_pack_start_sum, 1 + p->payload + p->orphan_blocks);
-	err = zf2fs_cp_checksum_bs(cp, (uint32_t)bs, &crc);
+	err = zf2fs_geom_init(&g, (uint32_t)__builtin_ctz((unsigned)bs), 0);
+	if (!err)
+		err = zf2fs_cp_checksum2(&g, cp, &crc);
 	if (err)
 		return err;
 	zf2fs_put_le32p(p->cp + zf2fs_get(cp->checksum_offset), crc);

@@ -40,7 +40,6 @@
 #include "write/cp_write_p.h"
 #include "format/layout_p.h"
 #include "format/inode_p.h"
-#include "format/crc_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
 #define MAX_LOG_BLOCKS 16  /* blocks mkfs itself puts in one log */
@@ -338,7 +337,7 @@ static void fill_inode(struct builder *b, struct zf2fs_node *node, const struct 
 	zf2fs_set(footer->cp_ver, b->cp_ver);
 	zf2fs_set(footer->next_blkaddr, log_next_blkaddr(b, ZF2FS_LOG_HOT_NODE));
 	if (b->features & ZF2FS_FEAT_INODE_CHKSUM)
-		zf2fs_set(in->i_inode_checksum, zf2fs_inode_checksum_g(&b->g, b->csum_seed, node));
+		zf2fs_set(in->i_inode_checksum, zf2fs_inode_checksum2(&b->g, b->csum_seed, node));
 }
 
 struct dir_spec {
@@ -512,7 +511,7 @@ static int write_alias_inode(struct builder *b, unsigned d, uint32_t ino)
 	zf2fs_set(in->i_ext.len, (uint32_t)len);
 	zf2fs_set(zf2fs_node_footer(&b->g, node)->next_blkaddr, log_next_blkaddr(b, log));
 	if (b->features & ZF2FS_FEAT_INODE_CHKSUM)
-		zf2fs_set(in->i_inode_checksum, zf2fs_inode_checksum_g(&b->g, b->csum_seed, node));
+		zf2fs_set(in->i_inode_checksum, zf2fs_inode_checksum2(&b->g, b->csum_seed, node));
 	err = vol_write(b, node_addr, node);
 	if (!err) {
 		b->nat[b->nnat++] = (struct nat_item){ ino, ino, node_addr };
