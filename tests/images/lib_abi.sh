@@ -6,7 +6,8 @@
 #      function whose interface changed: its old entries kept) is exported at each, its
 #      default (name@@NODE) at the newest;
 #   2. debian/libzf2fs1.symbols lists exactly the ABI nodes, name@NODE for each name of
-#      each (what the package build checks at dpkg-gensymbols level 4), names the
+#      each (what the package build checks at dpkg-gensymbols level 4), every entry of a
+#      node at that node's version (a node holds one release's additions), names the
 #      library's SONAME and covers ZF2FS_PRIVATE with one pattern;
 #   3. the installed headers (include/zf2fs/) declare with ZF2FS_EXPORT exactly the
 #      names of the ABI nodes, and include/zf2fs-internal/ exactly ZF2FS_PRIVATE; no
@@ -92,6 +93,16 @@ sed -n 's/^ \(zf2fs_[a-z0-9_]*\)@\(ZF2FS_1\.[0-9]*\) [0-9.]*$/\1 \2/p' "$deb" | 
 grep ' ZF2FS_1\.[0-9]*$' "$tmp/sym" > "$tmp/sym_abi"
 differ "debian/libzf2fs1.symbols (first) and the ABI nodes of lib/libzf2fs.sym (second)" \
 	"$tmp/deb" "$tmp/sym_abi"
+# one version per node, the release that added it: every entry at its node's own line's
+awk 'NR == FNR { if (split($1, p, "@") == 2 && p[1] == p[2]) v[p[2]] = $2; next }
+	$1 ~ /^zf2fs_[a-z0-9_]*@ZF2FS_1\.[0-9]+$/ { split($1, p, "@")
+		if ($2 != v[p[2]]) print "    " $1 " " $2 " (" p[2] "@" p[2] " " v[p[2]] ")" }' \
+	"$deb" "$deb" > "$tmp/deb_ver"
+if [ -s "$tmp/deb_ver" ]; then
+	echo "lib_abi.sh: FAIL: $deb gives these entries a version other than their node's:"
+	cat "$tmp/deb_ver"
+	failed=1
+fi
 if sed 1d "$deb" | grep -vx -e ' zf2fs_[a-z0-9_]*@ZF2FS_1\.[0-9]* [0-9.]*' \
 	-e ' \(ZF2FS_1\.[0-9]*\)@\1 [0-9.]*' -e '\* Build-Depends-Package: libzf2fs-dev' \
 	-e ' (symver)ZF2FS_PRIVATE [0-9.]*' > "$tmp/deb_other"; then
