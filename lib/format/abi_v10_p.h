@@ -28,10 +28,23 @@
 
 #include "zf2fs/zf2fs.h"
 
-/* The default version of @name, which a definition named @name##_v11 carries. */
+/* The default version of @name, which a definition named @name##_v11 carries, and the
+ * 0.3.0 entry of @name, which a definition named @name##_v10 carries.  GCC's attribute is
+ * what its LTO keeps; clang has only the assembler's directive. */
+#if defined(__has_attribute) && !defined(__clang__)
+#if __has_attribute(symver)
+#define ZF2FS_SYMVER_ATTRIBUTE 1
+#endif
+#endif
+#ifdef ZF2FS_SYMVER_ATTRIBUTE
 #define ZF2FS_EXPORT_V11(name) ZF2FS_EXPORT __attribute__((symver(#name "@@ZF2FS_1.1")))
-/* The 0.3.0 entry of @name, which a definition named @name##_v10 carries. */
 #define ZF2FS_EXPORT_V10(name) ZF2FS_EXPORT __attribute__((symver(#name "@ZF2FS_1.0")))
+#else
+#define ZF2FS_EXPORT_V11(name) \
+	__asm__(".symver " #name "_v11, " #name "@@ZF2FS_1.1"); ZF2FS_EXPORT
+#define ZF2FS_EXPORT_V10(name) \
+	__asm__(".symver " #name "_v10, " #name "@ZF2FS_1.0"); ZF2FS_EXPORT
+#endif
 
 /* 0.3.0's struct zf2fs_layout_opts (include/zf2fs/zf2fs.h of commit ce6fa5d). */
 struct zf2fs_layout_opts_v10 {
