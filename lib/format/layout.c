@@ -26,6 +26,7 @@
 #include "zf2fs/endian.h"
 #include "format/why_p.h"
 #include "zf2fs-internal/format.h"
+#include "format/abi_v10_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
 
@@ -410,9 +411,12 @@ void zf2fs_layout_set_areas(const struct zf2fs_layout *lay, struct zf2fs_super *
 	zf2fs_set(sb->cp_payload, lay->cp_payload);
 }
 
-ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigned ndevs,
-				      const struct zf2fs_layout_opts *o,
-				      struct zf2fs_layout *lay, char *why, size_t whylen)
+/* Exported as zf2fs_layout_compute@@ZF2FS_1.1 (lib/format/abi_v10_p.h). */
+__typeof__(zf2fs_layout_compute) zf2fs_layout_compute_v11;
+ZF2FS_EXPORT_V11(zf2fs_layout_compute)
+int zf2fs_layout_compute_v11(const struct zf2fs_dev_geom *devs, unsigned ndevs,
+			     const struct zf2fs_layout_opts *o,
+			     struct zf2fs_layout *lay, char *why, size_t whylen)
 {
 	uint64_t zone_bytes, align_bytes, start_off, total_sectors = 0, seg0_off;
 	uint32_t total_zones, meta_zones;

@@ -40,6 +40,7 @@
 #include "write/cp_write_p.h"
 #include "format/layout_p.h"
 #include "format/inode_p.h"
+#include "format/abi_v10_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
 #define MAX_LOG_BLOCKS 16  /* blocks mkfs itself puts in one log */
@@ -884,8 +885,11 @@ static int write_supers(const struct builder *b)
 	return err;
 }
 
-ZF2FS_EXPORT int zf2fs_mkfs_write(struct zf2fs_dev **devs, const struct zf2fs_layout *lay,
-				  const struct zf2fs_mkfs_opts *o, const struct zf2fs_log *log)
+/* Exported as zf2fs_mkfs_write@@ZF2FS_1.1 (lib/format/abi_v10_p.h). */
+__typeof__(zf2fs_mkfs_write) zf2fs_mkfs_write_v11;
+ZF2FS_EXPORT_V11(zf2fs_mkfs_write)
+int zf2fs_mkfs_write_v11(struct zf2fs_dev **devs, const struct zf2fs_layout *lay,
+			 const struct zf2fs_mkfs_opts *o, const struct zf2fs_log *log)
 {
 	return zf2fs_mkfs_write_aliased(devs, lay, o, NULL, log);
 }
