@@ -29,7 +29,7 @@ _zf2fs_mkfs()
 	COMPREPLY=()
 	case $prev in
 	-a|-t) _zf2fs_reply 0 1; return ;;
-	-b) _zf2fs_reply 4096; return ;;
+	-b) _zf2fs_reply 4096 16384; return ;;
 	-C) _zf2fs_reply utf8 utf8:strict utf8:hashonly utf8:strict,hashonly; return ;;
 	-d) _zf2fs_reply 0 1 2 3 4; return ;;
 	-g) _zf2fs_reply android; return ;;

@@ -73,7 +73,10 @@ static void print_summary(const struct mkfs_cli *c, const struct zf2fs_layout *l
 	fprintf(f, "Info: sector size = %u\n", zf2fs_sector_size(l->log_sectorsize));
 	fprintf(f, "Info: total sectors = %" PRIu64 " (%" PRIu64 " MB)\n",
 		zf2fs_blocks_to_sectors(l->block_count, l->log_sectors_per_block),
-		zf2fs_blocks_to_mib(l->block_count));
+		(l->block_count << l->log_blocksize) >> 20);
+	/* f2fs-tools 1.15's lines for 4 KiB blocks; its development branch names the size */
+	if (l->log_blocksize != ZF2FS_BLKSIZE_BITS)
+		fprintf(f, "Info: block size = %u\n", 1u << l->log_blocksize);
 	fprintf(f, "Info: segments per section = %u, sections per zone = %u\n",
 		l->segs_per_sec, l->secs_per_zone);
 	if (l->zoned)

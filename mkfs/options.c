@@ -8,8 +8,8 @@
  * -t, -d and -a read a leading number and take a word as 0 ("-t nodiscard" is libblockdev's
  * way to turn discard off), -o reads a leading decimal and 0 lets mkfs choose, -S takes a
  * size in bytes, -c DEV@ALIAS splits at the first '@'.  Our own additions are long
- * options.  Values that cannot make a volume (a block size other than 4096) are refused by
- * name before anything is opened.
+ * options.  Values that cannot make a volume (a block size other than 4096 or 16384) are
+ * refused by name before anything is opened.
  */
 #include "config.h"
 #include <getopt.h>
@@ -21,6 +21,7 @@
 #include <uuid/uuid.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/geometry.h"
 #include "helper.h"
 #include "mkfs.h"
 
@@ -37,7 +38,7 @@ static void usage(FILE *f)
 "device's own sector size); a larger count than the device holds is ignored.\n"
 "\n"
 "  -a 0|1            heap-based allocation (accepted and ignored, as f2fs-tools does)\n"
-"  -b size           block size: 4096 (16384 is not supported yet)\n"
+"  -b size           block size: 4096 [default] or 16384 (for 16 KiB-page kernels)\n"
 "  -c device[@alias] add a device (repeat for up to 7 more); with @alias, the\n"
 "                    file /alias covers the whole device (device aliasing)\n"
 "  -C enc[:flags]    casefolding: utf8; flags strict, hashonly (or nostrict, nohashonly)\n"
@@ -55,7 +56,8 @@ static void usage(FILE *f)
 "  -o percent        overprovision ratio; 0 = the one leaving most space [default]\n"
 "  -O feature[,...]  features: encrypt, extra_attr, project_quota, inode_checksum,\n"
 "                    flexible_inline_xattr, quota, inode_crtime, lost_found, verity,\n"
-"                    sb_checksum, casefold, compression, ro, packed_ssa\n"
+"                    sb_checksum, casefold, compression, ro, packed_ssa (16384-byte\n"
+"                    blocks only: four 4 KiB summaries to an SSA block)\n"
 "  -q                quiet\n"
 "  -r                fixed checkpoint version (reproducible images)\n"
 "  -R uid:gid        owner of the root directory [default: 0:0]\n"
@@ -151,8 +153,9 @@ static void parse_encoding(struct mkfs_cli *c, const char *arg, bool *hashonly_s
 }
 
 /* -O: f2fs-tools' names, separated by commas or blanks.  packed_ssa only changes a 16K-block
- * volume, so with 4K blocks it is dropped (as f2fs-tools does); blkzoned comes from -m. */
-static void parse_features(struct mkfs_cli *c, const char *list)
+ * volume: it is kept for after the command line, when -b is known (mkfs_parse_args drops
+ * it with 4K blocks, as f2fs-tools does); blkzoned comes from -m. */
+static void parse_features(struct mkfs_cli *c, const char *list, bool *packed_ssa)
 {
 	const char *p = list;
 	char word[64], bad[64];
@@ -164,9 +167,7 @@ static void parse_features(struct mkfs_cli *c, const char *list)
 			memcpy(word, p, n);
 			word[n] = '\0';
 			if (!strcmp(word, "packed_ssa")) {
-				if (!c->quiet)
-					printf("Info: packed_ssa only applies to 16K blocks: "
-					       "not set\n");
+				*packed_ssa = true;
 			} else if (!strcmp(word, "blkzoned") || !strcmp(word, "device_alias")) {
 				die_usage("feature '%s' cannot be set with -O (%s)", word,
 					  word[0] == 'b' ? "use -m" : "use -c DEV@ALIAS");
@@ -192,14 +193,17 @@ static double parse_overprovision(const char *arg)
 	return r;
 }
 
-static void parse_block_size(const char *arg)
+/* -b: the block sizes Linux mounts on 4 KiB and 16 KiB pages (the block is the page). */
+static void parse_block_size(struct mkfs_cli *c, const char *arg)
 {
 	long v = lead_long(arg);
 
 	if (v <= 0 || (v & (v - 1)))
 		die_usage("block size '%s' is not a power of 2", arg);
-	if (v != ZF2FS_BLKSIZE)
-		die_usage("block size %ld is not supported yet (only 4096)", v);
+	if (v != 4096 && v != 16384)
+		die_usage("block size %ld is not supported (4096 or 16384)", v);
+	c->mk.layout.log_blocksize = v == 16384 ? ZF2FS_MAX_LOG_BLOCKSIZE :
+						  ZF2FS_MIN_LOG_BLOCKSIZE;
 }
 
 /* -g android: f2fs-tools' Android defaults, applied after the whole command line (so that
@@ -255,7 +259,7 @@ void mkfs_parse_args(struct mkfs_cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	bool hashonly_set = false;
+	bool hashonly_set = false, packed_ssa = false;
 	int opt;
 
 	c->mk.discard = true;
@@ -270,7 +274,7 @@ void mkfs_parse_args(struct mkfs_cli *c, int argc, char **argv)
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'a': break;   /* heap allocation: f2fs-tools no longer acts on it */
-		case 'b': parse_block_size(optarg); break;
+		case 'b': parse_block_size(c, optarg); break;
 		case 'c': add_device(c, optarg); break;
 		case 'C': parse_encoding(c, optarg, &hashonly_set); break;
 		case 'd': {
@@ -297,7 +301,7 @@ void mkfs_parse_args(struct mkfs_cli *c, int argc, char **argv)
 			break;
 		case 'm': c->mk.layout.zoned = true; break;
 		case 'o': c->mk.layout.overprovision = parse_overprovision(optarg); break;
-		case 'O': parse_features(c, optarg); break;
+		case 'O': parse_features(c, optarg, &packed_ssa); break;
 		case 'q': c->quiet = true; break;
 		case 'r': c->mk.fixed_cp_version = true; break;
 		case 'R': {
@@ -361,6 +365,10 @@ void mkfs_parse_args(struct mkfs_cli *c, int argc, char **argv)
 	}
 	if (c->android)
 		apply_android(c, hashonly_set);
+	if (packed_ssa && c->mk.layout.log_blocksize == ZF2FS_MAX_LOG_BLOCKSIZE)
+		c->mk.layout.features |= ZF2FS_FEAT_PACKED_SSA;
+	else if (packed_ssa && !c->quiet)
+		printf("Info: packed_ssa only applies to 16K blocks: not set\n");
 	parse_positional(c, argc, argv);
 	if (c->sparse) {
 		if (c->ndevs > 1)
@@ -378,6 +386,9 @@ void mkfs_parse_args(struct mkfs_cli *c, int argc, char **argv)
 			if (c->aliases[i] && !strcmp(c->aliases[i], "lost+found"))
 				die_usage("%s", "alias file name 'lost+found' is taken by the "
 					  "lost_found feature's directory");
+	if (c->root_dir && c->mk.layout.log_blocksize == ZF2FS_MAX_LOG_BLOCKSIZE)
+		die_usage("%s", "--root-dir fills volumes of 4096-byte blocks only (the library's "
+			  "loader does not write 16 KiB blocks)");
 	if (c->aliased && c->root_dir)
 		die_usage("%s", "--root-dir cannot fill a volume with aliased devices (the library "
 			  "writes no device_alias volume)");

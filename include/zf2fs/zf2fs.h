@@ -101,6 +101,7 @@ struct zf2fs_layout_opts {
 	uint32_t features;            /* ZF2FS_FEAT_* */
 	bool zoned;                   /* -m */
 	bool large_nat_bitmap;        /* -i */
+	uint32_t log_blocksize;       /* -b: 12 (4 KiB) or 14 (16 KiB); 0 = 12 */
 };
 
 struct zf2fs_layout {
@@ -134,6 +135,10 @@ struct zf2fs_layout {
 	/* where the six logs start (segment numbers relative to main) */
 	uint32_t cur_seg[ZF2FS_NR_CURSEG];
 	char note[200];               /* a message for the user, e.g. "-Z raised" */
+	uint32_t log_blocksize;       /* 12 or 14: every address and count above is in
+				       * blocks of this size; segments are 512 blocks */
+	bool packed_ssa;              /* 16 KiB blocks with packed_ssa: four 4 KiB summaries
+				       * to an SSA block */
 };
 
 /*
@@ -371,7 +376,8 @@ ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *
 
 struct zf2fs_walk_ops {
 	/* Each node of the tree below the inode, after it was read and its footer checked:
-	 * @ofs is the offset its footer must carry.  Return nonzero to stop the walk (that
+	 * @ofs is the offset its footer must carry (@node is a block of the volume's size:
+	 * its footer through zf2fs_node_footer).  Return nonzero to stop the walk (that
 	 * value is returned), or ZF2FS_WALK_SKIP to not descend into it. */
 	int (*node)(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
 		    uint32_t ofs, uint32_t parent_nid, uint32_t slot);

@@ -6,8 +6,10 @@
  * addresses of the checkpoint, SIT, NAT and SSA areas and of the main area, the per-device
  * segment ranges, the usable segments of zoned devices whose zone capacity is below the
  * zone size, and the reserved and overprovision segment counts.  The area maths match
- * mkfs.f2fs 1.15 (so images line up field by field with the reference tool); the space
- * policy follows f2fs-tools 1.16 (docs/layout.md), including -Z.
+ * mkfs.f2fs 1.15 for 4 KiB blocks (so images line up field by field with the reference
+ * tool) and f2fs-tools' development branch for 16 KiB blocks and packed_ssa; the space
+ * policy follows f2fs-tools 1.16 (docs/layout.md), including -Z.  Every address and count
+ * is in blocks of the volume's size; a segment is 512 of them either way.
  *
  * No I/O and no state: everything comes in through the arguments.
  */
@@ -18,17 +20,27 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/geometry.h"
 #include "format/layout_p.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "format/why_p.h"
 #include "zf2fs-internal/format.h"
+#include "format/abi_v10_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
 
 static uint64_t div_up(uint64_t a, uint64_t b)
 {
 	return (a + b - 1) / b;
+}
+
+/* The geometry of @lay's block size (0 counts as 4 KiB: resize's layouts) and
+ * @features. */
+static void lay_geom(const struct zf2fs_layout *lay, uint32_t features, struct zf2fs_geom *g)
+{
+	if (zf2fs_geom_init(g, lay->log_blocksize, features))
+		zf2fs_geom_init(g, ZF2FS_MIN_LOG_BLOCKSIZE, features);
 }
 
 static int log2_exact(uint64_t v)
@@ -48,7 +60,8 @@ static int log2_exact(uint64_t v)
 static uint32_t usable_segments(const struct zf2fs_dev_geom *devs, unsigned ndevs,
 				const struct zf2fs_layout *lay)
 {
-	uint64_t usable = 0;
+	uint64_t usable = 0, blksize = 1ull << (lay->log_blocksize ? lay->log_blocksize :
+						      ZF2FS_MIN_LOG_BLOCKSIZE);
 
 	if (!lay->zoned)
 		return lay->segment_count_main;
@@ -59,8 +72,8 @@ static uint32_t usable_segments(const struct zf2fs_dev_geom *devs, unsigned ndev
 			usable += lay->dev_segments[i];
 			continue;
 		}
-		uint64_t zone_blks = d->zone_bytes / ZF2FS_BLKSIZE;
-		uint64_t cap_blks = d->zone_cap_bytes ? d->zone_cap_bytes / ZF2FS_BLKSIZE : zone_blks;
+		uint64_t zone_blks = d->zone_bytes / blksize;
+		uint64_t cap_blks = d->zone_cap_bytes ? d->zone_cap_bytes / blksize : zone_blks;
 
 		for (uint32_t z = 0; z < d->nr_zones; z++) {
 			uint64_t cap = z < d->nr_conv_zones ? zone_blks : cap_blks;
@@ -94,16 +107,36 @@ static uint32_t kernel_usable_segments(const struct zf2fs_layout *lay)
 	return lay->section_count * (uint32_t)div_up(lay->zone_cap_blocks, BPS);
 }
 
+/* Two generations of f2fs-tools' space policy: 4 KiB volumes keep f2fs-tools 1.16's (two
+ * sections of buffer over the overprovision), 16 KiB volumes follow its development
+ * branch, which made them (six sections of buffer, the reserved segments a whole number
+ * of sections, a ratio that leaves no overprovision never chosen). */
+static bool policy_dev(const struct zf2fs_layout *lay)
+{
+	return lay->log_blocksize > ZF2FS_MIN_LOG_BLOCKSIZE;
+}
+
+/* Sections kept free beside the reserved ones for the logs to move on. */
+static uint32_t buffer_segments(const struct zf2fs_layout *lay)
+{
+	return (policy_dev(lay) ? 6 : 2) * lay->segs_per_sec;
+}
+
 /* Reserved segments for ratio @r: enough sections to absorb GC at that overprovision,
  * plus one per log; -Z replaces that with a fixed number of sections.  Kept in double
  * as the reference computes it, so the chosen ratio matches to the last digit. */
 static double reserved_for(const struct zf2fs_layout *lay, uint32_t conf_sections, double r)
 {
-	double spsu = (double)div_up(lay->usable_segments, lay->section_count);
+	uint32_t spsu = (uint32_t)div_up(lay->usable_segments, lay->section_count);
+	double rsvd;
 
 	if (conf_sections)
-		return conf_sections * spsu;
-	return (100 / r + 1 + ZF2FS_NR_CURSEG) * spsu;
+		rsvd = (double)conf_sections * spsu;
+	else
+		rsvd = (100 / r + 1 + ZF2FS_NR_CURSEG) * spsu;
+	if (policy_dev(lay))   /* whole segments, then whole sections */
+		rsvd = (double)(div_up((uint32_t)rsvd, spsu) * spsu);
+	return rsvd;
 }
 
 /* The ratio that leaves the most user space: scan candidates in fixed steps (coarse on
@@ -127,9 +160,9 @@ static double best_overprovision(const struct zf2fs_layout *lay)
 		double ovp = (usable - rsvd) * cand / 100;
 		double space;
 
-		if (ovp < 0)
+		if (ovp < 0 || (ovp == 0 && policy_dev(lay)))
 			continue;
-		space = usable - (rsvd > ovp ? rsvd : ovp) - 2.0 * lay->segs_per_sec;
+		space = usable - (rsvd > ovp ? rsvd : ovp) - buffer_segments(lay);
 		if (best_space < space) {
 			best_space = space;
 			best = cand;
@@ -139,7 +172,8 @@ static double best_overprovision(const struct zf2fs_layout *lay)
 }
 
 static int check_devices(const struct zf2fs_dev_geom *devs, unsigned ndevs,
-			 const struct zf2fs_layout_opts *o, char *why, size_t whylen)
+			 const struct zf2fs_layout_opts *o, const struct zf2fs_geom *g,
+			 char *why, size_t whylen)
 {
 	if (ndevs < 1 || ndevs > ZF2FS_MAX_DEVICES)
 		return zf2fs_set_why(why, whylen, -EINVAL, "between 1 and %d devices are supported, not %u",
@@ -147,7 +181,7 @@ static int check_devices(const struct zf2fs_dev_geom *devs, unsigned ndevs,
 	for (unsigned i = 0; i < ndevs; i++) {
 		const struct zf2fs_dev_geom *d = &devs[i];
 
-		if (log2_exact(d->sector_size) < 9 || d->sector_size > ZF2FS_BLKSIZE)
+		if (log2_exact(d->sector_size) < 9 || d->sector_size > g->blocksize)
 			return zf2fs_set_why(why, whylen, -EINVAL, "device %u: unsupported sector size %u",
 				    i, d->sector_size);
 		if (d->sector_size != devs[0].sector_size)
@@ -158,10 +192,11 @@ static int check_devices(const struct zf2fs_dev_geom *devs, unsigned ndevs,
 			return zf2fs_set_why(why, whylen, -EINVAL,
 				    "device %u is host-managed zoned: format it with -m", i);
 		if (d->zone_model != ZF2FS_ZONED_NONE && o->zoned) {
-			if (!d->zone_bytes || d->zone_bytes % ZF2FS_SEG_BYTES)
+			if (!d->zone_bytes || d->zone_bytes % g->seg_bytes)
 				return zf2fs_set_why(why, whylen, -EINVAL,
-					    "device %u: zone size %llu is not a multiple of 2 MiB",
-					    i, (unsigned long long)d->zone_bytes);
+					    "device %u: zone size %llu is not a multiple of %u MiB "
+					    "(a segment)", i, (unsigned long long)d->zone_bytes,
+					    (unsigned)(g->seg_bytes >> 20));
 			if (d->zone_cap_bytes > d->zone_bytes)
 				return zf2fs_set_why(why, whylen, -EINVAL,
 					    "device %u: zone capacity above zone size", i);
@@ -190,23 +225,27 @@ static uint64_t zoned_zone_bytes(const struct zf2fs_dev_geom *devs, unsigned nde
 }
 
 /* Segments given to the area maths: SIT covers every segment, NAT every block outside
- * CP and SIT, SSA every block outside CP, SIT and NAT.  Both copies of SIT and NAT. */
+ * CP and SIT, SSA every block outside CP, SIT and NAT.  Both copies of SIT and NAT.
+ * The entries per block, the checkpoint block's bitmap room and the summaries per SSA
+ * block come from the block size (and packed_ssa). */
 void zf2fs_layout_size_meta(struct zf2fs_layout *lay, const struct zf2fs_layout_opts *o)
 {
 	uint32_t sit_blocks, nat_blocks, ssa_blocks, sit_bitmap, max_sit_bitmap;
 	uint32_t nat_bitmap_room, max_nat_segs;
 	uint64_t avail;
+	struct zf2fs_geom g;
 
+	lay_geom(lay, o->features, &g);
 	lay->segment_count_ckpt = ZF2FS_CP_PACKS;
 	lay->cp_blkaddr = lay->segment0_blkaddr;
 	lay->sit_blkaddr = lay->segment0_blkaddr + lay->segment_count_ckpt * BPS;
-	sit_blocks = zf2fs_sit_blocks(lay->segment_count);
+	sit_blocks = (uint32_t)div_up(lay->segment_count, g.sit_per_block);
 	lay->segment_count_sit = (uint32_t)div_up(sit_blocks, BPS) * 2;
 	lay->nat_blkaddr = lay->sit_blkaddr + lay->segment_count_sit * BPS;
 
 	avail = (uint64_t)(lay->segment_count - lay->segment_count_ckpt -
 			   lay->segment_count_sit) * BPS;
-	nat_blocks = zf2fs_nat_blocks(avail);
+	nat_blocks = (uint32_t)div_up(avail, g.nat_per_block);
 
 	/* The SIT version bitmap lives in the CP block unless it is too big for it, then in
 	 * cp_payload blocks; the NAT bitmap gets what room is left (or its own room with the
@@ -215,7 +254,7 @@ void zf2fs_layout_size_meta(struct zf2fs_layout *lay, const struct zf2fs_layout_
 	max_sit_bitmap = sit_bitmap;
 	{
 		uint32_t max_sit_total = (uint32_t)(div_up(div_up(ZF2FS_MAX_SEGMENTS,
-							   ZF2FS_SIT_PER_BLOCK), BPS) * BPS / 8);
+							   g.sit_per_block), BPS) * BPS / 8);
 		if (max_sit_bitmap > max_sit_total)
 			max_sit_bitmap = max_sit_total;
 	}
@@ -226,18 +265,18 @@ void zf2fs_layout_size_meta(struct zf2fs_layout *lay, const struct zf2fs_layout_
 		lay->segment_count_nat = segs ? segs : 1;
 		nat_bitmap = lay->segment_count_nat * BPS / 8;
 		lay->segment_count_nat *= 2;
-		if (max_sit_bitmap + nat_bitmap > ZF2FS_CP_BITMAP_ROOM)
+		if (max_sit_bitmap + nat_bitmap > g.cp_bitmap_room)
 			lay->cp_payload = (uint32_t)div_up(max_sit_bitmap + nat_bitmap -
-							   ZF2FS_CP_BITMAP_ROOM, ZF2FS_BLKSIZE);
+							   g.cp_bitmap_room, g.blocksize);
 		else
 			lay->cp_payload = 0;
 	} else {
 		lay->segment_count_nat = (uint32_t)div_up(nat_blocks, BPS);
-		if (max_sit_bitmap > ZF2FS_CP_SIT_BITMAP_ROOM) {
-			nat_bitmap_room = ZF2FS_CP_BITMAP_ROOM;
-			lay->cp_payload = (uint32_t)div_up(max_sit_bitmap, ZF2FS_BLKSIZE);
+		if (max_sit_bitmap > g.cp_sit_bitmap_room) {
+			nat_bitmap_room = g.cp_bitmap_room;
+			lay->cp_payload = (uint32_t)div_up(max_sit_bitmap, g.blocksize);
 		} else {
-			nat_bitmap_room = ZF2FS_CP_BITMAP_ROOM - max_sit_bitmap;
+			nat_bitmap_room = g.cp_bitmap_room - max_sit_bitmap;
 			lay->cp_payload = 0;
 		}
 		max_nat_segs = nat_bitmap_room * 8 / BPS;
@@ -247,9 +286,15 @@ void zf2fs_layout_size_meta(struct zf2fs_layout *lay, const struct zf2fs_layout_
 	}
 	lay->ssa_blkaddr = lay->nat_blkaddr + lay->segment_count_nat * BPS;
 
+	/* One summary per segment outside CP, SIT and NAT.  With 4 KiB blocks one block more,
+	 * as mkfs.f2fs 1.15 counts; with 16 KiB blocks exactly one block per segment, and with
+	 * packed_ssa one per sums_per_block segments. */
 	avail = (uint64_t)(lay->segment_count - lay->segment_count_ckpt -
 			   lay->segment_count_sit - lay->segment_count_nat) * BPS;
-	ssa_blocks = (uint32_t)(avail / BPS + 1);
+	if (g.log_blocksize == ZF2FS_MIN_LOG_BLOCKSIZE)
+		ssa_blocks = (uint32_t)(avail / BPS + 1);
+	else
+		ssa_blocks = (uint32_t)div_up(avail / BPS, g.sums_per_block);
 	if (o->features & ZF2FS_FEAT_RO)
 		ssa_blocks = 0;
 	lay->segment_count_ssa = (uint32_t)div_up(ssa_blocks, BPS);
@@ -267,7 +312,7 @@ void zf2fs_layout_size_meta(struct zf2fs_layout *lay, const struct zf2fs_layout_
 	lay->nat_bitmap_bytes = lay->segment_count_nat / 2 * BPS / 8;
 	/* nat_bits: 8 bytes of check value, then a "full" and an "empty" bit per NAT block;
 	 * a bitmap of one bit per NAT block is exactly as long as the NAT version bitmap. */
-	lay->nat_bits_blocks = (uint32_t)div_up(2ull * lay->nat_bitmap_bytes + 8, ZF2FS_BLKSIZE);
+	lay->nat_bits_blocks = (uint32_t)div_up(2ull * lay->nat_bitmap_bytes + 8, g.blocksize);
 }
 
 /* Six logs, each in its own zone: nodes first, then data.  On a zoned volume with a
@@ -324,16 +369,16 @@ int zf2fs_layout_space(struct zf2fs_layout *lay, const struct zf2fs_layout_opts 
 
 	ovp = (uint64_t)((double)(lay->usable_segments - lay->rsvd_segments) * r / 100);
 	if (conf) {
-		if (ovp < 2ull * lay->segs_per_sec)
+		if (ovp < buffer_segments(lay))
 			return zf2fs_set_why(why, whylen, -ENOSPC,
 				    "not enough overprovision segments (%llu, at least %u needed): "
 				    "raise -o or lower -Z", (unsigned long long)ovp,
-				    2 * lay->segs_per_sec);
+				    buffer_segments(lay));
 		ovp += lay->rsvd_segments;
 	} else {
 		if (ovp < lay->rsvd_segments)
 			ovp = lay->rsvd_segments;
-		ovp += 2ull * lay->segs_per_sec;
+		ovp += buffer_segments(lay);
 	}
 	if (lay->usable_segments <= ovp)
 		return zf2fs_set_why(why, whylen, -ENOSPC,
@@ -366,16 +411,26 @@ void zf2fs_layout_set_areas(const struct zf2fs_layout *lay, struct zf2fs_super *
 	zf2fs_set(sb->cp_payload, lay->cp_payload);
 }
 
-ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigned ndevs,
-				      const struct zf2fs_layout_opts *o,
-				      struct zf2fs_layout *lay, char *why, size_t whylen)
+/* Exported as zf2fs_layout_compute@@ZF2FS_1.1 (lib/format/abi_v10_p.h). */
+__typeof__(zf2fs_layout_compute) zf2fs_layout_compute_v11;
+ZF2FS_EXPORT_V11(zf2fs_layout_compute)
+int zf2fs_layout_compute_v11(const struct zf2fs_dev_geom *devs, unsigned ndevs,
+			     const struct zf2fs_layout_opts *o,
+			     struct zf2fs_layout *lay, char *why, size_t whylen)
 {
 	uint64_t zone_bytes, align_bytes, start_off, total_sectors = 0, seg0_off;
 	uint32_t total_zones, meta_zones;
+	uint32_t log_bs = o->log_blocksize ? o->log_blocksize : ZF2FS_MIN_LOG_BLOCKSIZE;
+	struct zf2fs_geom g;
 	int err, log_ss;
 
 	memset(lay, 0, sizeof(*lay));
-	err = check_devices(devs, ndevs, o, why, whylen);
+	if (zf2fs_geom_init(&g, log_bs, o->features))
+		return zf2fs_set_why(why, whylen, -EINVAL, "block size 2^%u is not supported "
+				     "(4096 or 16384)", log_bs);
+	lay->log_blocksize = log_bs;
+	lay->packed_ssa = g.sums_per_block > 1;
+	err = check_devices(devs, ndevs, o, &g, why, whylen);
 	if (err)
 		return err;
 	zone_bytes = zoned_zone_bytes(devs, ndevs, why, whylen, &err);
@@ -388,18 +443,18 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 	lay->zoned = o->zoned;
 	log_ss = log2_exact(devs[0].sector_size);
 	lay->log_sectorsize = (uint32_t)log_ss;
-	lay->log_sectors_per_block = ZF2FS_BLKSIZE_BITS - (uint32_t)log_ss;
+	lay->log_sectors_per_block = log_bs - (uint32_t)log_ss;
 	if (o->zoned) {
 		/* A section is a zone. */
-		lay->segs_per_sec = (uint32_t)(zone_bytes / ZF2FS_SEG_BYTES);
+		lay->segs_per_sec = (uint32_t)(zone_bytes / g.seg_bytes);
 		lay->secs_per_zone = 1;
-		lay->zone_blocks = (uint32_t)(zone_bytes / ZF2FS_BLKSIZE);
+		lay->zone_blocks = (uint32_t)(zone_bytes / g.blocksize);
 		for (unsigned i = 0; i < ndevs; i++) {
 			if (devs[i].zone_model == ZF2FS_ZONED_NONE)
 				continue;
 			lay->nr_zones += devs[i].nr_zones;
 			lay->zone_cap_blocks = (uint32_t)((devs[i].zone_cap_bytes ?
-				devs[i].zone_cap_bytes : devs[i].zone_bytes) / ZF2FS_BLKSIZE);
+				devs[i].zone_cap_bytes : devs[i].zone_bytes) / g.blocksize);
 		}
 	} else {
 		lay->segs_per_sec = o->segs_per_sec ? o->segs_per_sec : 1;
@@ -418,22 +473,23 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 	/* Segment 0 goes on the first zone boundary after the two superblock blocks.  With
 	 * a metadata device in front of zoned ones, align to a segment and then shift so that
 	 * the first zoned device starts on a section boundary. */
-	align_bytes = (uint64_t)lay->segs_per_zone * ZF2FS_SEG_BYTES;
+	align_bytes = (uint64_t)lay->segs_per_zone * g.seg_bytes;
 	if (o->zoned && ndevs > 1)
-		align_bytes = ZF2FS_SEG_BYTES;
+		align_bytes = g.seg_bytes;
 	start_off = devs[0].start_sector * 512;
 	if (o->features & ZF2FS_FEAT_RO)
-		seg0_off = 2 * ZF2FS_BLKSIZE;
+		seg0_off = 2ull * g.blocksize;
 	else
-		seg0_off = div_up(start_off + 2 * ZF2FS_BLKSIZE, align_bytes) * align_bytes - start_off;
+		seg0_off = div_up(start_off + 2ull * g.blocksize, align_bytes) * align_bytes -
+			   start_off;
 	if (o->zoned && ndevs > 1 && devs[0].bytes > seg0_off)
-		seg0_off += (devs[0].bytes - seg0_off) % ((uint64_t)lay->segs_per_zone * ZF2FS_SEG_BYTES);
-	if (devs[0].bytes < seg0_off + ZF2FS_SEG_BYTES)
+		seg0_off += (devs[0].bytes - seg0_off) % ((uint64_t)lay->segs_per_zone * g.seg_bytes);
+	if (devs[0].bytes < seg0_off + g.seg_bytes)
 		return zf2fs_set_why(why, whylen, -ENOSPC, "device is too small: %llu bytes",
 			    (unsigned long long)devs[0].bytes);
-	if (seg0_off / ZF2FS_BLKSIZE > UINT32_MAX)
+	if (seg0_off / g.blocksize > UINT32_MAX)
 		return zf2fs_set_why(why, whylen, -EINVAL, "first device too large");
-	lay->segment0_blkaddr = (uint32_t)(seg0_off / ZF2FS_BLKSIZE);
+	lay->segment0_blkaddr = (uint32_t)(seg0_off / g.blocksize);
 
 	{
 		uint64_t total = 0;
@@ -442,10 +498,10 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 			uint64_t segs;
 
 			if (i == 0) {
-				segs = (devs[0].bytes - seg0_off) / ZF2FS_SEG_BYTES;
+				segs = (devs[0].bytes - seg0_off) / g.seg_bytes;
 				lay->dev_start_blk[0] = 0;
 			} else {
-				segs = devs[i].bytes / ZF2FS_SEG_BYTES;
+				segs = devs[i].bytes / g.seg_bytes;
 				lay->dev_start_blk[i] = lay->dev_end_blk[i - 1] + 1;
 			}
 			segs = segs / lay->segs_per_zone * lay->segs_per_zone;
@@ -458,8 +514,9 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 		}
 		if (total > ZF2FS_MAX_SEGMENTS)
 			return zf2fs_set_why(why, whylen, -EINVAL,
-				    "volume too large: %llu segments, F2FS addresses at most %u (16 TiB)",
-				    (unsigned long long)total, ZF2FS_MAX_SEGMENTS);
+				    "volume too large: %llu segments, F2FS addresses at most %u (%u TiB)",
+				    (unsigned long long)total, ZF2FS_MAX_SEGMENTS,
+				    (unsigned)(((uint64_t)ZF2FS_MAX_SEGMENTS * g.seg_bytes) >> 40));
 		lay->segment_count = (uint32_t)total;
 	}
 	if (lay->segment_count < ZF2FS_MIN_SEGMENTS)
@@ -481,18 +538,19 @@ ZF2FS_EXPORT int zf2fs_layout_compute(const struct zf2fs_dev_geom *devs, unsigne
 		const struct zf2fs_dev_geom *d0 = &devs[0];
 
 		if (d0->zone_model == ZF2FS_ZONED_HM &&
-		    (uint64_t)d0->nr_conv_zones * (d0->zone_bytes / ZF2FS_BLKSIZE) <
+		    (uint64_t)d0->nr_conv_zones * (d0->zone_bytes / g.blocksize) <
 		    (uint64_t)lay->main_blkaddr)
 			return zf2fs_set_why(why, whylen, -ENOSPC, "device does not have enough conventional "
 				    "zones for the metadata (%llu needed)",
 				    (unsigned long long)div_up(lay->main_blkaddr,
-							       d0->zone_bytes / ZF2FS_BLKSIZE));
+							       d0->zone_bytes / g.blocksize));
 		for (unsigned i = 1; i < ndevs; i++)
 			if (devs[i].zone_model != ZF2FS_ZONED_NONE &&
 			    lay->dev_start_blk[i] < lay->main_blkaddr)
 				return zf2fs_set_why(why, whylen, -ENOSPC, "the metadata device is too small "
 					    "(%llu MiB more needed)", (unsigned long long)
-					    ((lay->main_blkaddr - lay->dev_start_blk[i]) >> 8));
+					    (((lay->main_blkaddr - lay->dev_start_blk[i]) *
+					      g.blocksize) >> 20));
 	}
 	lay->section_count = total_zones * lay->secs_per_zone;
 	lay->segment_count_main = lay->section_count * lay->segs_per_sec;

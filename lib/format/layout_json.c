@@ -11,11 +11,17 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
+#include "format/abi_v10_p.h"
 
-ZF2FS_EXPORT void zf2fs_layout_print_json(FILE *f, const struct zf2fs_layout *l)
+/* Exported as zf2fs_layout_print_json@@ZF2FS_1.1 (lib/format/abi_v10_p.h). */
+__typeof__(zf2fs_layout_print_json) zf2fs_layout_print_json_v11;
+ZF2FS_EXPORT_V11(zf2fs_layout_print_json)
+void zf2fs_layout_print_json_v11(FILE *f, const struct zf2fs_layout *l)
 {
 	fprintf(f, "{\n");
-	fprintf(f, "  \"block_size\": %u,\n", ZF2FS_BLKSIZE);
+	fprintf(f, "  \"block_size\": %u,\n", 1u << (l->log_blocksize ? l->log_blocksize :
+							    ZF2FS_BLKSIZE_BITS));
+	fprintf(f, "  \"packed_ssa\": %s,\n", l->packed_ssa ? "true" : "false");
 	fprintf(f, "  \"sector_size\": %u,\n", 1u << l->log_sectorsize);
 	fprintf(f, "  \"block_count\": %" PRIu64 ",\n", l->block_count);
 	fprintf(f, "  \"segs_per_sec\": %u,\n  \"secs_per_zone\": %u,\n", l->segs_per_sec,

@@ -49,6 +49,7 @@
 #include "format/why_p.h"
 #include "gc/simulate_p.h"
 #include "zf2fs-internal/gc.h"
+#include "format/abi_v10_p.h"
 
 /* A reason in words for a configuration the simulator cannot set up: -EINVAL. */
 #define say(why, len, ...) zf2fs_set_why(why, len, -EINVAL, __VA_ARGS__)
@@ -869,8 +870,11 @@ ZF2FS_EXPORT void zf2fs_gc_sim_config_init(struct zf2fs_gc_sim_config *c)
 	c->samples = 100;
 }
 
-ZF2FS_EXPORT int zf2fs_gc_sim_model_from_layout(const struct zf2fs_layout *lay,
-						struct zf2fs_gc_model **ret)
+/* Exported as zf2fs_gc_sim_model_from_layout@@ZF2FS_1.1 (lib/format/abi_v10_p.h). */
+__typeof__(zf2fs_gc_sim_model_from_layout) zf2fs_gc_sim_model_from_layout_v11;
+ZF2FS_EXPORT_V11(zf2fs_gc_sim_model_from_layout)
+int zf2fs_gc_sim_model_from_layout_v11(const struct zf2fs_layout *lay,
+				       struct zf2fs_gc_model **ret)
 {
 	struct zf2fs_gc_geom g;
 	struct zf2fs_gc_model *m;

@@ -5,5 +5,5 @@ lib_libzf2fs_la_SOURCES += \
 	lib/write/commit.c lib/write/commit_p.h lib/write/cp_write.c lib/write/cp_write_p.h \
 	lib/write/txn.c lib/write/txn_p.h lib/write/txn_file.c lib/write/txn_xattr.c \
 	lib/write/txn_temp.c lib/write/txn_names.c lib/write/super_write.c \
-	lib/write/mkfs_write.c \
+	lib/write/mkfs_write.c lib/write/mkfs_write_v10.c \
 	lib/write/load_tree.c lib/write/load_meta.c lib/write/load_p.h

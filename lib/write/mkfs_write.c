@@ -13,6 +13,10 @@
  * dentry blocks).  Their SIT entries travel in the SIT journal of the compacted data
  * summary; node summaries are stored in the checkpoint pack (clean unmount state).
  *
+ * Blocks are the layout's size (4 KiB or 16 KiB): every block mkfs writes is laid out by
+ * the volume's geometry (include/zf2fs/geometry.h), so that a node's footer, a dentry
+ * block's parts and a summary's journal and footer sit where that size puts them.
+ *
  * An aliased device (zf2fs_mkfs_write_aliased) is neither discarded nor written: its
  * segments are fully valid cold data in SIT, with zeroed summaries (no owner), and a
  * pinned file in the root directory, its inode in the cold node log, covers them through
@@ -28,6 +32,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/quota.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs-internal/volume.h"
 #include "zf2fs-internal/quota.h"
 #include "zf2fs-internal/format.h"
@@ -35,6 +40,7 @@
 #include "write/cp_write_p.h"
 #include "format/layout_p.h"
 #include "format/inode_p.h"
+#include "format/abi_v10_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
 #define MAX_LOG_BLOCKS 16  /* blocks mkfs itself puts in one log */
@@ -48,6 +54,7 @@ struct builder {
 	const struct zf2fs_layout *lay;
 	const struct zf2fs_mkfs_opts *o;
 	const struct zf2fs_log *log;
+	struct zf2fs_geom g;         /* the layout's block size and packed_ssa */
 	struct zf2fs_super sb;
 	uint32_t features;
 	uint64_t cp_ver;
@@ -70,7 +77,7 @@ static int vol_locate(const struct builder *b, uint64_t blk, unsigned *ret_dev,
 	for (unsigned i = 0; i < b->lay->ndevs; i++) {
 		if (blk >= b->lay->dev_start_blk[i] && blk <= b->lay->dev_end_blk[i]) {
 			*ret_dev = i;
-			*ret_off = (blk - b->lay->dev_start_blk[i]) * ZF2FS_BLKSIZE;
+			*ret_off = (blk - b->lay->dev_start_blk[i]) * b->g.blocksize;
 			return 0;
 		}
 	}
@@ -85,7 +92,7 @@ static int vol_write(const struct builder *b, uint64_t blk, const void *buf)
 	uint64_t off;
 	int err = vol_locate(b, blk, &d, &off);
 
-	return err ? err : zf2fs_dev_write(b->devs[d], buf, ZF2FS_BLKSIZE, off);
+	return err ? err : zf2fs_dev_write(b->devs[d], buf, b->g.blocksize, off);
 }
 
 /* Zero @count blocks from @blk; the range may not cross devices (areas never do). */
@@ -95,7 +102,7 @@ static int vol_zero(const struct builder *b, uint64_t blk, uint64_t count)
 	uint64_t off;
 	int err = vol_locate(b, blk, &d, &off);
 
-	return err ? err : zf2fs_dev_zero(b->devs[d], off, count * ZF2FS_BLKSIZE);
+	return err ? err : zf2fs_dev_zero(b->devs[d], off, count * b->g.blocksize);
 }
 
 /* Is @blk in a sequential-write-required zone (zoned volumes only)? */
@@ -109,7 +116,7 @@ static bool blk_in_sequential_zone(const struct builder *b, uint64_t blk)
 		return false;
 	if (lay->dev_model[d] != ZF2FS_ZONED_HM)
 		return false;
-	return off / ((uint64_t)lay->zone_blocks * ZF2FS_BLKSIZE) >= lay->dev_conv_zones[d];
+	return off / ((uint64_t)lay->zone_blocks * b->g.blocksize) >= lay->dev_conv_zones[d];
 }
 
 /* ---- superblock ---------------------------------------------------------------------------- */
@@ -166,7 +173,7 @@ static int build_super(struct builder *b)
 	zf2fs_set(sb->minor_ver, 15);
 	zf2fs_set(sb->log_sectorsize, lay->log_sectorsize);
 	zf2fs_set(sb->log_sectors_per_block, lay->log_sectors_per_block);
-	zf2fs_set(sb->log_blocksize, ZF2FS_BLKSIZE_BITS);
+	zf2fs_set(sb->log_blocksize, b->g.log_blocksize);
 	zf2fs_set(sb->log_blocks_per_seg, ZF2FS_LOG_BLOCKS_PER_SEG);
 	zf2fs_set(sb->segs_per_sec, lay->segs_per_sec);
 	zf2fs_set(sb->secs_per_zone, lay->secs_per_zone);
@@ -253,20 +260,23 @@ static uint32_t log_alloc(struct builder *b, int type, uint32_t nid, uint16_t of
 }
 
 /* ---- directories ---------------------------------------------------------------------- */
-static void dentry_add(struct zf2fs_dentry_block *d, unsigned *slot, const char *name,
-		       uint32_t ino, uint8_t type)
+/* Add @name at slot *@slot of dentry block @d, whose bitmap, entries and names sit where
+ * @g puts them. */
+static void dentry_add(const struct zf2fs_geom *g, uint8_t *d, unsigned *slot,
+		       const char *name, uint32_t ino, uint8_t type)
 {
 	size_t len = strlen(name);
 	unsigned slots = zf2fs_dentry_slots((uint32_t)len);
-	struct zf2fs_dir_entry *de = &d->dentry[*slot];
+	struct zf2fs_dir_entry *de = (struct zf2fs_dir_entry *)(d + g->dentry_entries_offset) +
+				     *slot;
 
 	zf2fs_set(de->hash_code, zf2fs_dentry_hash(name, len));
 	zf2fs_set(de->ino, ino);
 	zf2fs_set(de->name_len, len);
 	de->file_type = type;
-	memcpy(d->filename[*slot], name, len);
+	memcpy(d + g->dentry_names_offset + (size_t)*slot * ZF2FS_SLOT_LEN, name, len);
 	for (unsigned i = 0; i < slots; i++, (*slot)++)
-		zf2fs_dentry_bit_set(d->dentry_bitmap, *slot);
+		zf2fs_dentry_bit_set(d, *slot);
 }
 
 uint16_t zf2fs_extra_isize(uint32_t f)
@@ -300,11 +310,18 @@ struct inode_spec {
 static void fill_inode(struct builder *b, struct zf2fs_node *node, const struct inode_spec *is)
 {
 	struct zf2fs_inode *in = &node->i;
+	struct zf2fs_node_footer *footer = zf2fs_node_footer(&b->g, node);
 	unsigned addr_index = 0;
 
 	/* the fields every new inode has come from the library; then mkfs's own */
 	(void)zf2fs_inode_init(node, b->features, is->ino, is->pino, is->name,
 			       is->name ? strlen(is->name) : 0, is->mode, b->o->timestamp);
+	if (footer != &node->footer) {
+		/* zf2fs_inode_init fills the 4 KiB view's footer: move it to the block's end,
+		 * which leaves i_addr[] empty where the view put it */
+		memcpy(footer, &node->footer, sizeof(*footer));
+		memset(&node->footer, 0, sizeof(node->footer));
+	}
 	zf2fs_set(in->i_uid, is->uid);
 	zf2fs_set(in->i_gid, is->gid);
 	zf2fs_set(in->i_links, is->links);
@@ -317,11 +334,11 @@ static void fill_inode(struct builder *b, struct zf2fs_node *node, const struct 
 	for (unsigned i = 0; i < is->naddrs; i++)
 		zf2fs_set(in->i_addr[addr_index + i], is->addrs[i]);
 
-	zf2fs_set(node->footer.flag, 0);   /* offset 0; nothing mkfs writes is cold */
-	zf2fs_set(node->footer.cp_ver, b->cp_ver);
-	zf2fs_set(node->footer.next_blkaddr, log_next_blkaddr(b, ZF2FS_LOG_HOT_NODE));
+	zf2fs_set(footer->flag, 0);   /* offset 0; nothing mkfs writes is cold */
+	zf2fs_set(footer->cp_ver, b->cp_ver);
+	zf2fs_set(footer->next_blkaddr, log_next_blkaddr(b, ZF2FS_LOG_HOT_NODE));
 	if (b->features & ZF2FS_FEAT_INODE_CHKSUM)
-		zf2fs_set(in->i_inode_checksum, zf2fs_inode_checksum(b->csum_seed, node));
+		zf2fs_set(in->i_inode_checksum, zf2fs_inode_checksum2(&b->g, b->csum_seed, node));
 }
 
 struct dir_spec {
@@ -342,8 +359,8 @@ struct dir_child {
 static int write_dir(struct builder *b, const struct dir_spec *ds, const struct dir_child *kids,
 		     unsigned nkids)
 {
-	struct zf2fs_node *node = calloc(1, ZF2FS_BLKSIZE);
-	struct zf2fs_dentry_block *dent = calloc(1, ZF2FS_BLKSIZE);
+	struct zf2fs_node *node = calloc(1, b->g.blocksize);
+	uint8_t *dent = calloc(1, b->g.blocksize);
 	uint32_t node_addr, data_addr;
 	unsigned slot = 0;
 	int err = -ENOMEM;
@@ -353,23 +370,23 @@ static int write_dir(struct builder *b, const struct dir_spec *ds, const struct 
 	node_addr = log_alloc(b, ZF2FS_LOG_HOT_NODE, ds->ino, 0);
 	data_addr = log_alloc(b, ZF2FS_LOG_HOT_DATA, ds->ino, 0);
 
-	dentry_add(dent, &slot, ".", ds->ino, ZF2FS_FT_DIR);
-	dentry_add(dent, &slot, "..", ds->pino, ZF2FS_FT_DIR);
+	dentry_add(&b->g, dent, &slot, ".", ds->ino, ZF2FS_FT_DIR);
+	dentry_add(&b->g, dent, &slot, "..", ds->pino, ZF2FS_FT_DIR);
 	for (unsigned i = 0; i < nkids; i++) {
 		if (slot + zf2fs_dentry_slots((uint32_t)strlen(kids[i].name)) >
-		    ZF2FS_DENTRY_PER_BLOCK) {
+		    b->g.dentry_per_block) {
 			zf2fs_logf(b->log, ZF2FS_MSG_ERROR, 0, "the names in the root directory "
 				   "do not fit its one dentry block (\"%s\")", kids[i].name);
 			err = -ENAMETOOLONG;
 			goto out;
 		}
-		dentry_add(dent, &slot, kids[i].name, kids[i].ino, kids[i].type);
+		dentry_add(&b->g, dent, &slot, kids[i].name, kids[i].ino, kids[i].type);
 	}
 
 	zf2fs_set(node->i.i_current_depth, 1);
 	fill_inode(b, node, &(struct inode_spec){ .ino = ds->ino, .pino = ds->pino,
 		   .name = ds->name, .mode = ds->mode, .links = ds->links, .uid = ds->uid,
-		   .gid = ds->gid, .size = ZF2FS_BLKSIZE, .addrs = &data_addr, .naddrs = 1 });
+		   .gid = ds->gid, .size = b->g.blocksize, .addrs = &data_addr, .naddrs = 1 });
 	err = vol_write(b, data_addr, dent);
 	if (!err)
 		err = vol_write(b, node_addr, node);
@@ -399,8 +416,9 @@ static int write_quota_file(struct builder *b, int q, uint32_t ino,
 	struct zf2fs_dquot dq[2] = { 0 };
 	struct zf2fs_quota_file qf = { .bgrace = ZF2FS_QUOTA_GRACE, .igrace = ZF2FS_QUOTA_GRACE,
 				       .dq = dq };
-	struct zf2fs_node *node = calloc(1, ZF2FS_BLKSIZE);
-	uint8_t *content = NULL, *blk = calloc(1, ZF2FS_BLKSIZE);
+	const size_t bs = b->g.blocksize;
+	struct zf2fs_node *node = calloc(1, bs);
+	uint8_t *content = NULL, *blk = calloc(1, bs);
 	uint32_t addrs[MAX_LOG_BLOCKS], node_addr;
 	size_t len = 0, nblk;
 	int err = -ENOMEM;
@@ -417,28 +435,31 @@ static int write_quota_file(struct builder *b, int q, uint32_t ino,
 		if (k == qf.n)
 			dq[qf.n++].id = id;
 		dq[k].curinodes++;
-		dq[k].curspace += use[i].blocks * ZF2FS_BLKSIZE;
+		dq[k].curspace += use[i].blocks * bs;
 	}
 	err = zf2fs_quota_build(q, &qf, &content, &len);
 	if (err)
 		goto out;
-	nblk = (len + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	nblk = (len + bs - 1) / bs;
 	err = -E2BIG;
 	if (nblk + b->blkoff[ZF2FS_LOG_HOT_DATA] > MAX_LOG_BLOCKS)
 		goto out;
 	node_addr = log_alloc(b, ZF2FS_LOG_HOT_NODE, ino, 0);
 	for (size_t i = 0; i < nblk; i++)
 		addrs[i] = log_alloc(b, ZF2FS_LOG_HOT_DATA, ino, (uint16_t)i);
-	/* immutable, as the kernel marks the files it keeps quota in */
+	/* immutable, as the kernel marks the files it keeps quota in; on 16 KiB volumes also
+	 * noatime, as f2fs-tools' development branch writes them (the kernel's own flags
+	 * for a quota file) */
 	fill_inode(b, node, &(struct inode_spec){ .ino = ino, .mode = ZF2FS_S_IFREG | 0600,
-		   .links = 1, .flags = ZF2FS_IMMUTABLE_FL, .size = len, .addrs = addrs,
+		   .links = 1, .flags = ZF2FS_IMMUTABLE_FL |
+		   (b->g.blocksize > ZF2FS_BLKSIZE ? ZF2FS_NOATIME_FL : 0), .size = len, .addrs = addrs,
 		   .naddrs = (unsigned)nblk });
 	err = 0;
 	for (size_t i = 0; !err && i < nblk; i++) {
-		size_t k = len - i * ZF2FS_BLKSIZE;
+		size_t k = len - i * bs;
 
-		memset(blk, 0, ZF2FS_BLKSIZE);
-		memcpy(blk, content + i * ZF2FS_BLKSIZE, k < ZF2FS_BLKSIZE ? k : ZF2FS_BLKSIZE);
+		memset(blk, 0, bs);
+		memcpy(blk, content + i * bs, k < bs ? k : bs);
 		err = vol_write(b, addrs[i], blk);
 	}
 	if (!err)
@@ -468,7 +489,7 @@ static uint32_t alias_segments(const struct builder *b, unsigned d, uint32_t *re
  * block and no node below it. */
 static int write_alias_inode(struct builder *b, unsigned d, uint32_t ino)
 {
-	struct zf2fs_node *node = calloc(1, ZF2FS_BLKSIZE);
+	struct zf2fs_node *node = calloc(1, b->g.blocksize);
 	struct zf2fs_inode *in;
 	uint32_t first, nsegs = alias_segments(b, d, &first), node_addr;
 	uint64_t len = (uint64_t)nsegs * BPS;
@@ -483,15 +504,15 @@ static int write_alias_inode(struct builder *b, unsigned d, uint32_t ino)
 	fill_inode(b, node, &(struct inode_spec){ .ino = ino, .pino = ZF2FS_ROOT_INO,
 		   .name = b->aliases[d], .mode = ZF2FS_S_IFREG | 0700, .links = 1,
 		   .uid = b->o->root_uid, .gid = b->o->root_gid, .flags = ZF2FS_DEVICE_ALIAS_FL,
-		   .size = len * ZF2FS_BLKSIZE });
+		   .size = len * b->g.blocksize });
 	zf2fs_set(in->i_blocks, len + 1);
 	in->i_inline |= ZF2FS_PIN_FILE;
 	zf2fs_set(in->i_ext.fofs, 0);
 	zf2fs_set(in->i_ext.blk, (uint32_t)b->lay->dev_start_blk[d]);
 	zf2fs_set(in->i_ext.len, (uint32_t)len);
-	zf2fs_set(node->footer.next_blkaddr, log_next_blkaddr(b, log));
+	zf2fs_set(zf2fs_node_footer(&b->g, node)->next_blkaddr, log_next_blkaddr(b, log));
 	if (b->features & ZF2FS_FEAT_INODE_CHKSUM)
-		zf2fs_set(in->i_inode_checksum, zf2fs_inode_checksum(b->csum_seed, node));
+		zf2fs_set(in->i_inode_checksum, zf2fs_inode_checksum2(&b->g, b->csum_seed, node));
 	err = vol_write(b, node_addr, node);
 	if (!err) {
 		b->nat[b->nnat++] = (struct nat_item){ ino, ino, node_addr };
@@ -508,7 +529,8 @@ static int write_alias_inode(struct builder *b, unsigned d, uint32_t ino)
 static int mark_aliased_segments(struct builder *b)
 {
 	const struct zf2fs_layout *lay = b->lay;
-	struct zf2fs_sit_block *sb = calloc(1, ZF2FS_BLKSIZE);
+	const uint32_t per = b->g.sit_per_block;
+	uint8_t *sb = calloc(1, b->g.blocksize);
 	uint32_t cur = UINT32_MAX;   /* the SIT block in @sb */
 	int err = 0;
 
@@ -521,18 +543,25 @@ static int mark_aliased_segments(struct builder *b)
 			continue;
 		n = alias_segments(b, d, &first);
 		b->alias_blocks += (uint64_t)n * BPS;
-		if (lay->segment_count_ssa)   /* a read-only volume has no SSA */
-			err = vol_zero(b, lay->ssa_blkaddr + first, n);
+		if (lay->segment_count_ssa) {   /* a read-only volume has no SSA */
+			/* the SSA blocks that hold these segments' summaries (packed_ssa: an
+			 * edge block may hold another segment's too, unused on a new volume) */
+			uint32_t lo = zf2fs_geom_ssa_block(&b->g, lay->ssa_blkaddr, first, NULL);
+			uint32_t hi = zf2fs_geom_ssa_block(&b->g, lay->ssa_blkaddr, first + n - 1,
+							   NULL);
+
+			err = vol_zero(b, lo, (uint64_t)hi - lo + 1);
+		}
 		for (uint32_t seg = first; seg < first + n && !err; seg++) {
 			struct zf2fs_sit_entry *e;
 
-			if (seg / ZF2FS_SIT_PER_BLOCK != cur) {
+			if (seg / per != cur) {
 				if (cur != UINT32_MAX)
 					err = vol_write(b, lay->sit_blkaddr + cur, sb);
-				cur = (uint32_t)(seg / ZF2FS_SIT_PER_BLOCK);
-				memset(sb, 0, ZF2FS_BLKSIZE);
+				cur = seg / per;
+				memset(sb, 0, b->g.blocksize);
 			}
-			e = &sb->entries[seg % ZF2FS_SIT_PER_BLOCK];
+			e = (struct zf2fs_sit_entry *)sb + seg % per;
 			memset(e->valid_map, 0xFF, sizeof(e->valid_map));
 			zf2fs_sit_set_vblocks(e, ZF2FS_LOG_COLD_DATA, BPS);
 		}
@@ -593,7 +622,7 @@ static int write_root(struct builder *b)
 /* ---- NAT ---------------------------------------------------------------------------------- */
 static int write_nat(struct builder *b)
 {
-	struct zf2fs_nat_block *nb = calloc(1, ZF2FS_BLKSIZE);
+	struct zf2fs_nat_block *nb = calloc(1, b->g.blocksize);
 	int err;
 
 	if (!nb)
@@ -632,32 +661,39 @@ static void fill_sit_journal(const struct builder *b, struct zf2fs_journal *j)
 	}
 }
 
-/* Compacted data summaries: NAT journal, SIT journal, then the hot, warm and cold data
- * entries back to back (they fit one block for what mkfs writes). */
+/* The summary footer's entry type, at the end of the summary (not of a 16 KiB block). */
+static void set_sum_type(const struct builder *b, uint8_t *blk, uint8_t type)
+{
+	((struct zf2fs_summary_footer *)(blk + b->g.sum_footer_offset))->entry_type = type;
+}
+
+/* Compacted data summaries: NAT journal, SIT journal (each the summary's journal size,
+ * which the 4 KiB view's few entries begin), then the hot, warm and cold data entries
+ * back to back (they fit one block for what mkfs writes). */
 static void fill_compact_summary(const struct builder *b, uint8_t *blk)
 {
 	struct zf2fs_journal nat = { 0 }, sit = { 0 };
-	size_t off = 0;
+	size_t jlen = b->g.sum_journal_size, view = sizeof(nat), off = 0;
 
+	if (view > jlen)
+		view = jlen;
 	fill_sit_journal(b, &sit);
-	memcpy(blk + off, &nat, ZF2FS_SUM_JOURNAL_SIZE);
-	off += ZF2FS_SUM_JOURNAL_SIZE;
-	memcpy(blk + off, &sit, ZF2FS_SUM_JOURNAL_SIZE);
-	off += ZF2FS_SUM_JOURNAL_SIZE;
+	memcpy(blk + off, &nat, view);
+	off += jlen;
+	memcpy(blk + off, &sit, view);
+	off += jlen;
 	for (int t = ZF2FS_LOG_HOT_DATA; t <= ZF2FS_LOG_COLD_DATA; t++) {
 		memcpy(blk + off, b->sums[t], b->blkoff[t] * sizeof(struct zf2fs_summary));
 		off += b->blkoff[t] * sizeof(struct zf2fs_summary);
 	}
-	((struct zf2fs_summary_block *)blk)->footer.entry_type = ZF2FS_SUM_TYPE_DATA;
+	set_sum_type(b, blk, ZF2FS_SUM_TYPE_DATA);
 }
 
 static void fill_node_summary(const struct builder *b, int type, uint8_t *blk)
 {
-	struct zf2fs_summary_block *s = (struct zf2fs_summary_block *)blk;
-
-	memset(blk, 0, ZF2FS_BLKSIZE);
-	memcpy(s->entries, b->sums[type], b->blkoff[type] * sizeof(struct zf2fs_summary));
-	s->footer.entry_type = ZF2FS_SUM_TYPE_NODE;
+	memset(blk, 0, b->g.blocksize);
+	memcpy(blk, b->sums[type], b->blkoff[type] * sizeof(struct zf2fs_summary));
+	set_sum_type(b, blk, ZF2FS_SUM_TYPE_NODE);
 }
 
 static void build_cp(const struct builder *b, struct zf2fs_checkpoint *cp, uint64_t ver)
@@ -696,7 +732,7 @@ static void build_cp(const struct builder *b, struct zf2fs_checkpoint *cp, uint6
 	zf2fs_set(cp->sit_ver_bitmap_bytesize, lay->sit_bitmap_bytes);
 	zf2fs_set(cp->nat_ver_bitmap_bytesize, lay->nat_bitmap_bytes);
 	zf2fs_set(cp->checksum_offset, b->o->layout.large_nat_bitmap ? ZF2FS_CP_BITMAP_OFFSET :
-		ZF2FS_CP_CHKSUM_OFFSET);
+		b->g.cp_chksum_offset);
 }
 
 /* nat_bits after the check value: a "full" bitmap (no NAT block is full) and an "empty"
@@ -730,13 +766,15 @@ static int write_cp_pack(const struct builder *b, unsigned pack, uint64_t ver)
 		.payload = lay->cp_payload,
 		.compact = true,
 		.nat_bits_blocks = lay->nat_bits_blocks,
+		.blocksize = b->g.blocksize,
 	};
-	uint8_t *sums = calloc(4, ZF2FS_BLKSIZE);
+	const size_t bs = b->g.blocksize;
+	uint8_t *sums = calloc(4, bs);
 	int err = -ENOMEM;
 
 	/* the CP block and the cp_payload blocks of the all-zero SIT version bitmap */
-	p.cp = calloc(1 + (size_t)lay->cp_payload, ZF2FS_BLKSIZE);
-	p.nat_bits = calloc(lay->nat_bits_blocks ? lay->nat_bits_blocks : 1, ZF2FS_BLKSIZE);
+	p.cp = calloc(1 + (size_t)lay->cp_payload, bs);
+	p.nat_bits = calloc(lay->nat_bits_blocks ? lay->nat_bits_blocks : 1, bs);
 	if (!p.cp || !sums || !p.nat_bits)
 		goto out;
 	if (b->o->no_nat_bits) {
@@ -746,7 +784,7 @@ static int write_cp_pack(const struct builder *b, unsigned pack, uint64_t ver)
 	build_cp(b, (struct zf2fs_checkpoint *)p.cp, ver);
 	fill_compact_summary(b, sums);
 	for (int t = ZF2FS_LOG_HOT_NODE; t <= ZF2FS_LOG_COLD_NODE; t++)
-		fill_node_summary(b, t, sums + (size_t)(1 + t - ZF2FS_LOG_HOT_NODE) * ZF2FS_BLKSIZE);
+		fill_node_summary(b, t, sums + (size_t)(1 + t - ZF2FS_LOG_HOT_NODE) * bs);
 	p.sums = sums;
 	if (p.nat_bits)
 		fill_nat_bits(b, p.nat_bits);
@@ -834,7 +872,7 @@ static int sync_all(const struct builder *b)
 
 static int write_supers(const struct builder *b)
 {
-	uint8_t *blk = calloc(1, ZF2FS_BLKSIZE);
+	uint8_t *blk = calloc(1, b->g.blocksize);
 	int err = -ENOMEM;
 
 	if (!blk)
@@ -847,8 +885,11 @@ static int write_supers(const struct builder *b)
 	return err;
 }
 
-ZF2FS_EXPORT int zf2fs_mkfs_write(struct zf2fs_dev **devs, const struct zf2fs_layout *lay,
-				  const struct zf2fs_mkfs_opts *o, const struct zf2fs_log *log)
+/* Exported as zf2fs_mkfs_write@@ZF2FS_1.1 (lib/format/abi_v10_p.h). */
+__typeof__(zf2fs_mkfs_write) zf2fs_mkfs_write_v11;
+ZF2FS_EXPORT_V11(zf2fs_mkfs_write)
+int zf2fs_mkfs_write_v11(struct zf2fs_dev **devs, const struct zf2fs_layout *lay,
+			 const struct zf2fs_mkfs_opts *o, const struct zf2fs_log *log)
 {
 	return zf2fs_mkfs_write_aliased(devs, lay, o, NULL, log);
 }
@@ -867,6 +908,13 @@ ZF2FS_EXPORT int zf2fs_mkfs_write_aliased(struct zf2fs_dev **devs, const struct 
 	b->o = o;
 	b->log = log;
 	b->features = o->layout.features | (lay->zoned ? ZF2FS_FEAT_BLKZONED : 0);
+	if (lay->log_blocksize == ZF2FS_BLKSIZE_BITS || !lay->log_blocksize)
+		b->features &= ~ZF2FS_FEAT_PACKED_SSA;   /* no meaning with 4 KiB blocks */
+	if (zf2fs_geom_init(&b->g, lay->log_blocksize ? lay->log_blocksize : ZF2FS_BLKSIZE_BITS,
+			    b->features)) {
+		free(b);
+		return -EINVAL;
+	}
 	for (unsigned i = 1; aliases && i < lay->ndevs; i++)
 		if (aliases[i]) {
 			b->aliases = aliases;

@@ -4,7 +4,7 @@
 # add_default_options()): -t, -d and -a read with atoi (a word is 0), -o with atof (0 and a
 # word: mkfs chooses), -g takes the next word as a set's name and ignores names it does not
 # know, -g android overrides -w/-R given before or after it, [sectors] beyond the device is
-# ignored, -b (development branch only) accepts 4096, -S SIZE is a sparse image of SIZE
+# ignored, -b (development branch only) accepts 4096 and 16384, -S SIZE is a sparse image of SIZE
 # bytes (1.15 without libsparse refuses it).  Then SOURCE_DATE_EPOCH with -U: two runs give
 # the same bytes, before and after sload.f2fs, and a raw -S image as well.
 . "$(dirname "$0")/lib.sh"
@@ -113,11 +113,16 @@ img=$(new_image b.img 128M)
 run OURS mkfs.f2fs -q -f -b 4096 "$img"
 [ "$RC_OURS" -eq 0 ] && our_fsck_clean "$img" && tap_ok "-b 4096 accepted (development branch)" ||
 	tap_fail "-b 4096: exit $RC_OURS"
+img=$(new_image b16.img 512M)   # 64 segments of 8 MiB
 run OURS mkfs.f2fs -q -f -b 16384 "$img"
+lbs=$(od -An -tu4 -j $((1024 + 16)) -N4 "$img" | tr -d ' ')
+[ "$RC_OURS" -eq 0 ] && [ "$lbs" = 14 ] && tap_ok "-b 16384 accepted: log_blocksize 14" ||
+	tap_fail "-b 16384: exit $RC_OURS, log_blocksize $lbs [$(cat "$TEST_TMP/OURS.err")]"
+run OURS mkfs.f2fs -q -f -b 8192 "$img"
 [ "$RC_OURS" -ne 0 ] && [ "$(wc -l < "$TEST_TMP/OURS.err")" -le 2 ] &&
-	grep -q "16384.*not supported yet" "$TEST_TMP/OURS.err" &&
-	tap_ok "-b 16384 refused: $(head -n 1 "$TEST_TMP/OURS.err")" ||
-	tap_fail "-b 16384: exit $RC_OURS [$(cat "$TEST_TMP/OURS.err")]"
+	grep -q "8192.*not supported" "$TEST_TMP/OURS.err" &&
+	tap_ok "-b 8192 refused: $(head -n 1 "$TEST_TMP/OURS.err")" ||
+	tap_fail "-b 8192: exit $RC_OURS [$(cat "$TEST_TMP/OURS.err")]"
 
 # -S SIZE: 1.15 (Debian, no libsparse) refuses; ours writes a sparse image of SIZE bytes
 rm -f "$TEST_TMP/s.img" "$TEST_TMP/r.img"

@@ -1,13 +1,17 @@
 #!/bin/bash
 # The library's exports agree everywhere they are written down, without building a package:
 #   1. the built libzf2fs.so exports exactly the names of lib/libzf2fs.sym, each in its
-#      version node (ZF2FS_1.0, the ABI; ZF2FS_PRIVATE, zf2fs-tools' own programs);
-#   2. debian/libzf2fs1.symbols lists exactly the ZF2FS_1.0 node (what the package build
-#      checks at dpkg-gensymbols level 4), names the library's SONAME and covers
-#      ZF2FS_PRIVATE with one pattern;
+#      version nodes (the ABI nodes ZF2FS_1.0, ZF2FS_1.1, ..., each inheriting the one
+#      before; ZF2FS_PRIVATE, zf2fs-tools' own programs); a name in several ABI nodes (a
+#      function whose interface changed: its old entries kept) is exported at each, its
+#      default (name@@NODE) at the newest;
+#   2. debian/libzf2fs1.symbols lists exactly the ABI nodes, name@NODE for each name of
+#      each (what the package build checks at dpkg-gensymbols level 4), every entry of a
+#      node at that node's version (a node holds one release's additions), names the
+#      library's SONAME and covers ZF2FS_PRIVATE with one pattern;
 #   3. the installed headers (include/zf2fs/) declare with ZF2FS_EXPORT exactly the
-#      ZF2FS_1.0 node, and include/zf2fs-internal/ exactly ZF2FS_PRIVATE; no installed
-#      header includes an internal one, and each compiles on its own;
+#      names of the ABI nodes, and include/zf2fs-internal/ exactly ZF2FS_PRIVATE; no
+#      installed header includes an internal one, and each compiles on its own;
 #   4. hidden is spelled one way: by default (-fvisibility=hidden), never by an attribute;
 #   5. the tools' helper library (support/) defines only zs_ names, never the library's
 #      zf2fs_ prefix.
@@ -44,17 +48,35 @@ differ() {
 # The version script: "name node" for every name of every node.
 awk '/^[A-Z0-9_.]+ *\{/ { node = $1 } /^\t\tzf2fs_[a-z0-9_]*;/ { gsub(/[\t;]/, ""); print $0 " " node }' \
 	"$sym" | sort > "$tmp/sym"
-awk '$2 == "ZF2FS_1.0" { print $1 }' "$tmp/sym" > "$tmp/sym_public"
+# The ABI nodes, oldest first: ZF2FS_1.0, then each later one inheriting the one before.
+nodes=$(awk '/^ZF2FS_1\.[0-9]+ *\{/ { print $1 }' "$sym")
+awk '$2 ~ /^ZF2FS_1\.[0-9]+$/ { print $1 }' "$tmp/sym" | sort -u > "$tmp/sym_public"
 awk '$2 == "ZF2FS_PRIVATE" { print $1 }' "$tmp/sym" > "$tmp/sym_private"
-[ -s "$tmp/sym_public" ] && [ -s "$tmp/sym_private" ] || {
-	echo "lib_abi.sh: FAIL: $sym has no ZF2FS_1.0 or no ZF2FS_PRIVATE names"
+[ "${nodes%%[[:space:]]*}" = ZF2FS_1.0 ] && [ -s "$tmp/sym_public" ] && [ -s "$tmp/sym_private" ] || {
+	echo "lib_abi.sh: FAIL: $sym does not open with ZF2FS_1.0, or has no ABI or no ZF2FS_PRIVATE names"
 	exit 1
 }
+awk '/^ZF2FS_1\.[0-9]+ *\{/ { node = $1 } /^\}/ && node { sub(/;.*/, ""); print node " " $2; node = "" }' \
+	"$sym" > "$tmp/parents"
+prev=
+for n in $nodes; do
+	grep -qx "$n ${prev}" "$tmp/parents" ||
+		{ echo "lib_abi.sh: FAIL: $sym: node $n does not inherit ${prev:-nothing} (its last ABI node before it)"; failed=1; }
+	prev=$n
+done
+# the default version of each name: the newest ABI node listing it
+awk '/^ZF2FS_1\.[0-9]+ *\{/ { node = $1 } /^ZF2FS_PRIVATE/ { node = "" }
+	node && /^\t\tzf2fs_[a-z0-9_]*;/ { gsub(/[\t;]/, ""); last[$0] = node }
+	END { for (n in last) print n " " last[n] }' "$sym" | sort > "$tmp/sym_default"
 
 # 1. The library, as the dynamic linker sees it.
 nm -D --defined-only "$so" | awk '{ print $3 }' | grep -v '^ZF2FS' |
 	sed 's/@@*/ /' | sort > "$tmp/so"
 differ "the exports of $so (first) and lib/libzf2fs.sym (second)" "$tmp/so" "$tmp/sym"
+nm -D --defined-only "$so" | awk '$3 ~ /^zf2fs_.*@@ZF2FS_1\./ { print $3 }' |
+	sed 's/@@/ /' | sort > "$tmp/so_default"
+differ "the default versions (name@@NODE) of $so (first) and the newest ABI node listing each name in lib/libzf2fs.sym (second)" \
+	"$tmp/so_default" "$tmp/sym_default"
 
 # 2. The Debian symbols file.
 soname=$(objdump -p "$so" | sed -n 's/^ *SONAME *//p')
@@ -63,18 +85,29 @@ head -1 "$deb" | grep -qx "$soname $pkg #MINVER#" ||
 	{ echo "lib_abi.sh: FAIL: $deb does not open with '$soname $pkg #MINVER#'"; failed=1; }
 grep -qx ' (symver)ZF2FS_PRIVATE [0-9.]*' "$deb" ||
 	{ echo "lib_abi.sh: FAIL: $deb has no '(symver)ZF2FS_PRIVATE VERSION' pattern"; failed=1; }
-grep -qx ' ZF2FS_1.0@ZF2FS_1.0 [0-9.]*' "$deb" ||
-	{ echo "lib_abi.sh: FAIL: $deb does not list the version node ZF2FS_1.0"; failed=1; }
-sed -n 's/^ \(zf2fs_[a-z0-9_]*\)@ZF2FS_1\.0 [0-9.]*$/\1/p' "$deb" | sort > "$tmp/deb"
-differ "debian/libzf2fs1.symbols (first) and the ZF2FS_1.0 node of lib/libzf2fs.sym (second)" \
-	"$tmp/deb" "$tmp/sym_public"
-if grep -v '^ zf2fs_[a-z0-9_]*@ZF2FS_1\.0 [0-9.]*$' "$deb" | sed 1d |
-	grep -vx -e '\* Build-Depends-Package: libzf2fs-dev' -e ' ZF2FS_1.0@ZF2FS_1.0 [0-9.]*' \
-		-e ' (symver)ZF2FS_PRIVATE [0-9.]*' | grep -q .; then
+sed -n 's/^ \(ZF2FS_1\.[0-9]*\)@\1 [0-9.]*$/\1/p' "$deb" | sort > "$tmp/deb_nodes"
+echo "$nodes" | sort > "$tmp/nodes"
+differ "the version nodes of debian/libzf2fs1.symbols (first) and the ABI nodes of lib/libzf2fs.sym (second)" \
+	"$tmp/deb_nodes" "$tmp/nodes"
+sed -n 's/^ \(zf2fs_[a-z0-9_]*\)@\(ZF2FS_1\.[0-9]*\) [0-9.]*$/\1 \2/p' "$deb" | sort > "$tmp/deb"
+grep ' ZF2FS_1\.[0-9]*$' "$tmp/sym" > "$tmp/sym_abi"
+differ "debian/libzf2fs1.symbols (first) and the ABI nodes of lib/libzf2fs.sym (second)" \
+	"$tmp/deb" "$tmp/sym_abi"
+# one version per node, the release that added it: every entry at its node's own line's
+awk 'NR == FNR { if (split($1, p, "@") == 2 && p[1] == p[2]) v[p[2]] = $2; next }
+	$1 ~ /^zf2fs_[a-z0-9_]*@ZF2FS_1\.[0-9]+$/ { split($1, p, "@")
+		if ($2 != v[p[2]]) print "    " $1 " " $2 " (" p[2] "@" p[2] " " v[p[2]] ")" }' \
+	"$deb" "$deb" > "$tmp/deb_ver"
+if [ -s "$tmp/deb_ver" ]; then
+	echo "lib_abi.sh: FAIL: $deb gives these entries a version other than their node's:"
+	cat "$tmp/deb_ver"
+	failed=1
+fi
+if sed 1d "$deb" | grep -vx -e ' zf2fs_[a-z0-9_]*@ZF2FS_1\.[0-9]* [0-9.]*' \
+	-e ' \(ZF2FS_1\.[0-9]*\)@\1 [0-9.]*' -e '\* Build-Depends-Package: libzf2fs-dev' \
+	-e ' (symver)ZF2FS_PRIVATE [0-9.]*' > "$tmp/deb_other"; then
 	echo "lib_abi.sh: FAIL: $deb has lines of another form:"
-	grep -v '^ zf2fs_[a-z0-9_]*@ZF2FS_1\.0 [0-9.]*$' "$deb" | sed 1d |
-		grep -vx -e '\* Build-Depends-Package: libzf2fs-dev' -e ' ZF2FS_1.0@ZF2FS_1.0 [0-9.]*' \
-			-e ' (symver)ZF2FS_PRIVATE [0-9.]*' | sed 's/^/    /'
+	sed 's/^/    /' "$tmp/deb_other"
 	failed=1
 fi
 
@@ -85,7 +118,7 @@ declared() {
 }
 declared "$src"/include/zf2fs/*.h > "$tmp/h_public"
 declared "$src"/include/zf2fs-internal/*.h > "$tmp/h_private"
-differ "the ZF2FS_EXPORT declarations of include/zf2fs/ (first) and the ZF2FS_1.0 node (second)" \
+differ "the ZF2FS_EXPORT declarations of include/zf2fs/ (first) and the ABI nodes (second)" \
 	"$tmp/h_public" "$tmp/sym_public"
 differ "the ZF2FS_EXPORT declarations of include/zf2fs-internal/ (first) and the ZF2FS_PRIVATE node (second)" \
 	"$tmp/h_private" "$tmp/sym_private"

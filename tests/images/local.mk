@@ -3,7 +3,7 @@
 # our tools through $top_builddir (AM_TESTS_ENVIRONMENT), write only under $TMPDIR, and
 # exit 77 when what they need is missing.  fsck_corpus.sh runs the fsck corpus
 # (tests/images/corpus/).
-IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_errors.sh tests/images/fsck_corpus.sh \
+IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_16k.sh tests/images/mkfs_errors.sh tests/images/fsck_corpus.sh \
 	tests/images/fsck_crash.sh tests/images/fsck_powercut.sh tests/images/fsck_cli.sh tests/images/fsck_ref_images.sh \
 	tests/images/fsck_scale.sh tests/images/txn_image.sh tests/images/f2fslabel.sh \
 	tests/images/sload.sh tests/images/sload_crash.sh tests/images/sload_crash_batches.sh tests/images/sload_android.sh tests/images/sload_quota.sh tests/images/sload_logs.sh tests/images/sload_casefold.sh tests/images/fsck_casefold.sh tests/images/sload_sparse.sh tests/images/sload_compress.sh tests/images/sload_compress_opts.sh tests/images/fsck_many.sh
@@ -20,7 +20,7 @@ EXTRA_DIST += tests/images/txn_16k.sh tests/images/f2fslabel_16k.sh
 check_PROGRAMS += tests/images/txn_populate
 tests_images_txn_populate_SOURCES = tests/images/txn_populate.c
 tests_images_txn_populate_LDADD = $(HELPER_LIBS)
-EXTRA_DIST += $(IMAGE_TESTS) tests/images/lib.sh tests/images/sload_lib.sh \
+EXTRA_DIST += $(IMAGE_TESTS) tests/images/mkfs_16k.table tests/images/lib.sh tests/images/sload_lib.sh \
 	tests/images/sload_android.d/fs_config tests/images/sload_android.d/file_contexts \
 	tests/images/sload_android.d/mktree
 EXTRA_DIST += tests/images/fsck_corpus.sh tests/images/fsck_case_image.sh tests/images/base \

@@ -118,8 +118,8 @@ check_refusal "feature blkzoned is not set with -O" 16 "feature '?blkzoned.*-m" 
 	-q -f -O blkzoned "$VICTIM"
 check_refusal "feature device_alias is not set with -O, and the message names -c DEV@ALIAS" 16 \
 	"feature '?device_alias.*-c DEV@ALIAS" "$VICTIM" -- -q -f -O extra_attr,device_alias "$VICTIM"
-check_refusal "-b 16384 is not supported yet" 16 "block size 16384.*not supported" "$VICTIM" -- \
-	-q -f -b 16384 "$VICTIM"
+check_refusal "-b 8192 is not supported" 16 "block size 8192 is not supported .4096 or 16384." \
+	"$VICTIM" -- -q -f -b 8192 "$VICTIM"
 check_refusal "-b 1000 is not a power of 2" 16 "block size.*1000.*power of 2" "$VICTIM" -- \
 	-q -f -b 1000 "$VICTIM"
 check_refusal "aliasing the first device (given twice) is refused" 1 "same file" "$VICTIM" -- \

@@ -1,7 +1,8 @@
 # cmocka unit tests, one program per library module.
 if HAVE_CMOCKA
 UNIT_TESTS = tests/unit/test_format tests/unit/test_checksum tests/unit/test_layout \
-	tests/unit/test_mkfs_memory tests/unit/test_volume tests/unit/test_fsck_problems
+	tests/unit/test_mkfs_memory tests/unit/test_volume tests/unit/test_fsck_problems \
+	tests/unit/test_abi_v10
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 UNIT_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) -DTEST_DATA_DIR='"$(abs_top_srcdir)/tests/unit/data"'
@@ -15,6 +16,10 @@ tests_unit_test_checksum_LDADD = $(UNIT_LDADD)
 tests_unit_test_layout_SOURCES = tests/unit/test_layout.c
 tests_unit_test_layout_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_layout_LDADD = $(UNIT_LDADD)
+# a program built against libzf2fs1 0.3.0's structs, bound to the ZF2FS_1.0 entries
+tests_unit_test_abi_v10_SOURCES = tests/unit/test_abi_v10.c
+tests_unit_test_abi_v10_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_abi_v10_LDADD = $(UNIT_LDADD)
 tests_unit_test_mkfs_memory_SOURCES = tests/unit/test_mkfs_memory.c
 tests_unit_test_mkfs_memory_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_mkfs_memory_LDADD = $(UNIT_LDADD)

@@ -4,7 +4,8 @@
  *
  * Area sizes and addresses are those mkfs.f2fs 1.15 writes; reserved and overprovision
  * counts are the f2fs-tools 1.16 figures of docs/layout.md, including the
- * zoned examples of the configurable-reserved-sections patch.
+ * zoned examples of the configurable-reserved-sections patch.  16 KiB volumes: the
+ * figures of f2fs-tools' development branch (tests/images/mkfs_16k.table).
  */
 #include <errno.h>
 #include <math.h>
@@ -290,6 +291,114 @@ static void test_bad_geometry(void **state)
 	assert_int_equal(zf2fs_layout_compute(g, 2, &o, &l, why, sizeof(why)), -ENOSPC);
 }
 
+/* 16 KiB blocks: rows of tests/images/mkfs_16k.table (f2fs-tools' development branch). */
+struct row16 {
+	uint64_t bytes;
+	uint32_t sps, spz, features;
+	double ovp_opt;
+	bool large_nat;
+	uint32_t sit, nat, ssa, main, main_blkaddr, rsvd, ovp, free;
+	uint64_t user;
+};
+
+static const struct row16 table16[] = {
+	{ 300 * MiB, 1, 1, 0, 0, false, 2, 2, 1, 29, 4096, 9, 15, 23, 7168 },
+	{ 1 * GiB, 1, 1, 0, 0, false, 2, 2, 1, 120, 4096, 13, 22, 114, 50176 },
+	{ 8 * GiB, 1, 1, 0, 0, false, 2, 2, 2, 1015, 4608, 35, 41, 1009, 498688 },
+	{ 8 * GiB, 1, 1, ZF2FS_FEAT_PACKED_SSA, 0, false, 2, 2, 1, 1016, 4096, 35, 41, 1010,
+	  499200 },
+	{ 8 * GiB, 2, 2, 0, 0, false, 2, 2, 2, 1012, 6144, 52, 64, 1006, 485376 },
+	{ 8 * GiB, 1, 1, 0, 5, false, 2, 2, 2, 1015, 4608, 27, 55, 1009, 491520 },
+	{ 1 * TiB, 1, 1, ZF2FS_FEAT_PACKED_SSA, 0, false, 4, 146, 64, 130855, 111104, 364, 371,
+	  130849, 66807808 },
+	{ 15 * TiB, 1, 1, ZF2FS_FEAT_PACKED_SSA, 0, true, 36, 432, 960, 1964649, 732672, 1435,
+	  1441, 1964643, 1005162496ull },
+};
+
+static void test_16k_table(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(table16) / sizeof(table16[0]); i++) {
+		const struct row16 *r = &table16[i];
+		struct zf2fs_dev_geom g = file_geom(r->bytes);
+		struct zf2fs_layout_opts o = { .segs_per_sec = r->sps, .secs_per_zone = r->spz,
+					       .features = r->features, .overprovision = r->ovp_opt,
+					       .large_nat_bitmap = r->large_nat, .log_blocksize = 14 };
+		struct zf2fs_layout l = compute_ok(&g, 1, &o);
+
+		print_message("16K row %zu: main %u at %u, ssa %u, rsvd %u ovp %u user %llu\n", i,
+			      l.segment_count_main, l.main_blkaddr, l.segment_count_ssa,
+			      l.rsvd_segments, l.ovp_segments, (unsigned long long)l.user_block_count);
+		assert_int_equal(l.log_blocksize, 14);
+		assert_int_equal(l.log_sectors_per_block, 5);
+		assert_int_equal(l.block_count, r->bytes / 16384);
+		assert_int_equal(l.packed_ssa, !!(r->features & ZF2FS_FEAT_PACKED_SSA));
+		assert_int_equal(l.segment0_blkaddr, 512u * r->sps * r->spz);
+		assert_int_equal(l.segment_count_sit, r->sit);
+		assert_int_equal(l.segment_count_nat, r->nat);
+		assert_int_equal(l.segment_count_ssa, r->ssa);
+		assert_int_equal(l.segment_count_main, r->main);
+		assert_int_equal(l.main_blkaddr, r->main_blkaddr);
+		assert_int_equal(l.cp_payload, 0);
+		assert_int_equal(l.rsvd_segments, r->rsvd);
+		assert_int_equal(l.ovp_segments, r->ovp);
+		assert_int_equal(l.free_segments, r->free);
+		assert_int_equal(l.user_block_count, r->user);
+	}
+}
+
+/* The null_blk pair with 16 KiB blocks: 8 MiB segments, a section of 8 (one 64 MiB zone),
+ * segment 0 shifted so that the zoned device starts on a section boundary, reserved
+ * segments in whole sections. */
+static void test_16k_zoned(void **state)
+{
+	struct zf2fs_dev_geom g[2];
+	struct zf2fs_layout_opts o = { .zoned = true, .log_blocksize = 14 };
+	struct zf2fs_layout l;
+	char why[256];
+
+	(void)state;
+	nullblk_pair(g);
+	l = compute_ok(g, 2, &o);
+	assert_int_equal(l.log_sectors_per_block, 2);
+	assert_int_equal(l.segs_per_sec, 8);
+	assert_int_equal(l.zone_blocks, 4096);
+	assert_int_equal(l.zone_cap_blocks, 4096);
+	assert_int_equal(l.segment0_blkaddr, 4096);              /* 64 MiB */
+	assert_int_equal(l.dev_start_blk[1], 448 * MiB / 16384);
+	assert_int_equal(l.segment_count, 48 + 953 * 8);
+	assert_int_equal(l.segment_count_nat, 10);
+	assert_int_equal(l.segment_count_ssa, 18);                /* padded to a zone */
+	assert_int_equal(l.main_blkaddr, 320 * MiB / 16384);
+	assert_int_equal(l.section_count, 955);
+	assert_int_equal(l.rsvd_segments % l.segs_per_sec, 0);
+	assert_true(l.ovp_segments >= l.rsvd_segments + 6 * l.segs_per_sec);
+
+	/* a zone of 4 MiB is half a segment */
+	g[1].zone_bytes = g[1].zone_cap_bytes = 4 * MiB;
+	assert_int_equal(zf2fs_layout_compute(g, 2, &o, &l, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "not a multiple of 8 MiB"));
+}
+
+static void test_16k_bad_block_size(void **state)
+{
+	struct zf2fs_dev_geom g = file_geom(GiB);
+	struct zf2fs_layout_opts o = { .log_blocksize = 13 };
+	struct zf2fs_layout l;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(zf2fs_layout_compute(&g, 1, &o, &l, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "4096 or 16384"));
+	/* packed_ssa with 4 KiB blocks lays out as without it */
+	o.log_blocksize = 12;
+	o.features = ZF2FS_FEAT_PACKED_SSA;
+	l = compute_ok(&g, 1, &o);
+	assert_false(l.packed_ssa);
+	assert_int_equal(l.segment_count_ssa, 1);
+	assert_int_equal(l.main_blkaddr, 5120);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +412,9 @@ int main(void)
 		cmocka_unit_test(test_zoned_capacity),
 		cmocka_unit_test(test_zoned_partial_segment),
 		cmocka_unit_test(test_bad_geometry),
+		cmocka_unit_test(test_16k_table),
+		cmocka_unit_test(test_16k_zoned),
+		cmocka_unit_test(test_16k_bad_block_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
