@@ -1,6 +1,7 @@
 #!/bin/bash
 # The transaction's one commit (lib/write/commit.c, driven by tests/images/txn_populate)
-# on the kernel-aged 16 KiB volumes (base/aged16k.img.xz, plain and packed_ssa):
+# on the kernel-aged 16 KiB volumes (base/aged16k.img.xz, plain and packed_ssa) and on
+# fresh ones of our mkfs (-b 16384, plain and packed_ssa, with quota files to charge):
 #  - a commit of directories, an inline file, a file of 100 KB and one of 9 MB (its
 #    warm data log fills a segment and retires: a summary into the SSA, with packed_ssa
 #    read, changed and written back in a block shared with three other segments) and a
@@ -9,8 +10,9 @@
 #    (CP block crc at byte 16380, pack of 1 + cp_payload + 6 summaries + 1 blocks, each
 #    summary's footer type at its summary's last 5 bytes, nothing past a packed 4 KiB
 #    summary), our fsck finds it clean and dump.f2fs reads every file back;
-#  - a write failure at every write of a small commit, and at sampled writes and each of
-#    the last 40 of the commit above (ZF2FS_FAULT_WRITES): afterwards the volume is the
+#  - a write failure at every write of a small commit, and (aged volumes) at sampled
+#    writes and each of the last 40 of the commit above (ZF2FS_FAULT_WRITES): afterwards
+#    the volume is the
 #    old one (the old checkpoint in use) or the new one, clean either way, the new one
 #    with every file.
 # With ZF2FS_REF16K_FSCK naming f2fs-tools' development fsck.f2fs (16 KiB blocks), it
@@ -189,10 +191,19 @@ faults()
 	fi
 }
 
-for b in aged16k aged16k_packed; do
+for b in aged16k aged16k_packed mkfs16k mkfs16k_packed; do
 	orig=$TEST_TMP/$b.img
-	xz -dc "$BASE/$b.img.xz" | dd of="$orig" bs=64k conv=sparse status=none ||
-		hard_error "cannot unpack $b.img"
+	case $b in
+	aged*)
+		xz -dc "$BASE/$b.img.xz" | dd of="$orig" bs=64k conv=sparse status=none ||
+			hard_error "cannot unpack $b.img" ;;
+	*)
+		feat=extra_attr,inode_checksum,quota
+		[ "$b" = mkfs16k ] || feat=$feat,packed_ssa
+		rm -f "$orig"; truncate -s 512M "$orig"
+		"$MKFS" -q -f -b 16384 -O "$feat" "$orig" > "$TEST_TMP/out" 2>&1 ||
+			{ tap_fail "$b: mkfs failed: $(cat "$TEST_TMP/out")"; continue; } ;;
+	esac
 	v0=$(cp16 "$orig")
 	[ "$v0" != none ] || hard_error "$b: no valid checkpoint in the base image"
 	img=$TEST_TMP/c.img
@@ -214,6 +225,7 @@ for b in aged16k aged16k_packed; do
 		tap_ok "$b: every file reads back" || tap_fail "$b: $(cat "$TEST_TMP/why")"
 
 	faults "$b: a fault at every write of a small commit" "$orig" 1 "${SMALL[@]}"
+	[ "${b#aged}" != "$b" ] || continue
 	faults "$b: faults at sampled writes of a commit with a retiring log" "$orig" 31 "${BIG[@]}"
 done
 tap_summary
