@@ -9,12 +9,13 @@
 #    the new checkpoint is one version up, its pack laid out as Linux 7.3 reads it
 #    (CP block crc at byte 16380, pack of 1 + cp_payload + 6 summaries + 1 blocks, each
 #    summary's footer type at its summary's last 5 bytes, nothing past a packed 4 KiB
-#    summary), our fsck finds it clean and dump.f2fs reads every file back;
+#    summary), the summaries of segments it did not write unchanged (the never-written
+#    ones filled with a pattern first, so that a dropped neighbour shows), our fsck finds
+#    it clean and dump.f2fs reads every file back;
 #  - a write failure at every write of a small commit, and (aged volumes) at sampled
 #    writes and each of the last 40 of the commit above (ZF2FS_FAULT_WRITES): afterwards
-#    the volume is the
-#    old one (the old checkpoint in use) or the new one, clean either way, the new one
-#    with every file.
+#    the volume is the old one (the old checkpoint in use) or the new one, clean either
+#    way, the new one with every file.
 # With ZF2FS_REF16K_FSCK naming f2fs-tools' development fsck.f2fs (16 KiB blocks), it
 # checks every result too.
 . "$(dirname "$0")/lib.sh"
@@ -100,6 +101,60 @@ for t in range(6):
         print('summary %d: footer type %d at byte %d' % (t, s[sum_size - 5], sum_size - 5))
     if any(s[sum_size:]):
         print('summary %d: bytes past its %d' % (t, sum_size))
+EOF
+}
+
+# ssa_kept ORIG IMG: the main segments whose summary differs between ORIG and IMG though
+# none of their blocks does (with packed_ssa: a summary that shares its SSA block with
+# one the commit wrote must be written back as it was), one line each
+ssa_kept()
+{
+	python3 - "$1" "$2" <<'EOF'
+import struct, sys
+a, b = open(sys.argv[1], 'rb'), open(sys.argv[2], 'rb')
+a.seek(1024)
+sb = a.read(4096)
+bs = 1 << struct.unpack_from('<I', sb, 16)[0]
+ssa, main = struct.unpack_from('<II', sb, 88)
+(nseg,) = struct.unpack_from('<I', sb, 68)
+(feature,) = struct.unpack_from('<I', sb, 2180)
+sum_size = 4096 if feature & 0x10000 else bs
+per = bs // sum_size
+def read(f, off, n):
+    f.seek(off)
+    return f.read(n)
+for s in range(nseg):
+    off = (ssa + s // per) * bs + (s % per) * sum_size
+    if read(a, off, sum_size) == read(b, off, sum_size):
+        continue
+    seg = (main + s * 512) * bs
+    if read(a, seg, 512 * bs) == read(b, seg, 512 * bs):
+        print('segment %d: summary changed, none of its blocks' % s)
+EOF
+}
+
+# ssa_poison IMG: every summary of IMG's SSA that was never written (all zero) filled
+# with 0x5a bytes: nothing reads the summary of a segment without valid blocks, and a
+# writer that dropped a summary sharing its SSA block would now change it (ssa_kept)
+ssa_poison()
+{
+	python3 - "$1" <<'EOF'
+import struct, sys
+f = open(sys.argv[1], 'r+b')
+f.seek(1024)
+sb = f.read(4096)
+bs = 1 << struct.unpack_from('<I', sb, 16)[0]
+(ssa,) = struct.unpack_from('<I', sb, 88)
+(nseg,) = struct.unpack_from('<I', sb, 68)
+(feature,) = struct.unpack_from('<I', sb, 2180)
+sum_size = 4096 if feature & 0x10000 else bs
+per = bs // sum_size
+for s in range(nseg):
+    off = (ssa + s // per) * bs + (s % per) * sum_size
+    f.seek(off)
+    if not any(f.read(sum_size)):
+        f.seek(off)
+        f.write(b'\x5a' * sum_size)
 EOF
 }
 
@@ -204,6 +259,7 @@ for b in aged16k aged16k_packed mkfs16k mkfs16k_packed; do
 		"$MKFS" -q -f -b 16384 -O "$feat" "$orig" > "$TEST_TMP/out" 2>&1 ||
 			{ tap_fail "$b: mkfs failed: $(cat "$TEST_TMP/out")"; continue; } ;;
 	esac
+	ssa_poison "$orig"
 	v0=$(cp16 "$orig")
 	[ "$v0" != none ] || hard_error "$b: no valid checkpoint in the base image"
 	img=$TEST_TMP/c.img
@@ -219,6 +275,9 @@ for b in aged16k aged16k_packed mkfs16k mkfs16k_packed; do
 	else
 		tap_ok "$b: checkpoint $v, its pack as Linux 7.3 reads it"
 	fi
+	bad=$(ssa_kept "$orig" "$img")
+	[ -z "$bad" ] && tap_ok "$b: the SSA summaries of segments the commit did not write kept" ||
+		tap_fail "$b: $bad"
 	clean "$img" > "$TEST_TMP/why" 2>&1 && tap_ok "$b: clean after the commit" ||
 		tap_fail "$b: not clean after the commit: $(cat "$TEST_TMP/why")"
 	files "$img" "${BIG[@]:2}" "${NAMES[@]:1:3}" "${NAMES[300]}" > "$TEST_TMP/why" 2>&1 &&
