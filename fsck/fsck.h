@@ -18,6 +18,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/quota.h"
 #include "zf2fs/sit_table.h"
 #include "zf2fs-internal/chunkmap.h"
@@ -84,6 +85,7 @@ struct fsck_ctx {
 	bool file_map;                   /* -M: print where the files' blocks lie only */
 	bool sparse;                     /* -S: the volume is an Android sparse image */
 	bool no_writes;                  /* -n, --dry-run: nothing is written, tuning included */
+	bool repair_asked;               /* -y, -a, -p, -g android, --preen (not -f alone) */
 	int linear_lookup;               /* --nolinear-lookup: -1 keep, 0 allow the linear
 					  * fallback, 1 hashed lookups only */
 	bool linear_lookup_refuse;       /* refuse linear_lookup >= 0 on a volume without
@@ -100,6 +102,7 @@ struct fsck_ctx {
 	const struct zf2fs_vol_info *vi;
 	const struct zf2fs_super *sb;
 	const struct zf2fs_checkpoint *cp;
+	const struct zf2fs_geom *g;      /* every number the block size decides */
 
 	/* maps built by the passes */
 	struct zf2fs_sit_table *sit;     /* pass 3: SIT as recorded (sit_get, sit_mut) */
@@ -192,6 +195,88 @@ struct fsck_ctx {
 	FILE *json_problems;             /* problems as JSON objects, when --json */
 	bool json_first;
 };
+
+/* ---- the volume's geometry ------------------------------------------------------------
+ * A node block's footer and an inode's i_nid[] sit at the end of the block: on a 16 KiB
+ * volume past format.h's 4 KiB view, so they are reached only through these.  Buffers
+ * that hold a block are ZF2FS_BLKSIZE_MAX bytes; what is read, copied or written is
+ * ctx->g->blocksize. */
+static inline struct zf2fs_node_footer *nfoot(const struct fsck_ctx *ctx, const void *n)
+{
+	return zf2fs_node_footer(ctx->g, n);
+}
+
+static inline zf2fs_le32 *inode_nids(const struct fsck_ctx *ctx, const void *n)
+{
+	return zf2fs_inode_nids(ctx->g, n);
+}
+
+/* A node's offset in its inode's tree (0 for an inode), and setting it, marks kept. */
+static inline uint32_t node_ofs(const struct fsck_ctx *ctx, const void *n)
+{
+	return (uint32_t)(zf2fs_get(nfoot(ctx, n)->flag) >> ZF2FS_FOOTER_OFS_SHIFT);
+}
+
+static inline void node_set_ofs(const struct fsck_ctx *ctx, void *n, uint32_t ofs)
+{
+	struct zf2fs_node_footer *f = nfoot(ctx, n);
+	uint32_t marks = (uint32_t)zf2fs_get(f->flag) & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1);
+
+	zf2fs_set(f->flag, (ofs << ZF2FS_FOOTER_OFS_SHIFT) | marks);
+}
+
+/* The footer of a summary as zf2fs_vol_segment_summary() returns it (a buffer of
+ * ZF2FS_BLKSIZE_MAX bytes holding the segment's summary from its first byte). */
+static inline struct zf2fs_summary_footer *sum_footer(const struct fsck_ctx *ctx, const void *sum)
+{
+	return (struct zf2fs_summary_footer *)((uintptr_t)sum + ctx->g->sum_footer_offset);
+}
+
+/* Entry @i of a NAT or SIT journal (@j as the library returns it): the journal holds
+ * g->nat_journal_entries or g->sit_journal_entries of them, past format.h's 4 KiB view
+ * on a 16 KiB volume without packed_ssa. */
+static inline const struct zf2fs_nat_journal_entry *journal_nat(const struct zf2fs_journal *j,
+								 uint32_t i)
+{
+	return (const struct zf2fs_nat_journal_entry *)((uintptr_t)j + sizeof(j->n_entries) +
+		(size_t)i * sizeof(struct zf2fs_nat_journal_entry));
+}
+
+static inline const struct zf2fs_sit_journal_entry *journal_sit(const struct zf2fs_journal *j,
+								 uint32_t i)
+{
+	return (const struct zf2fs_sit_journal_entry *)((uintptr_t)j + sizeof(j->n_entries) +
+		(size_t)i * sizeof(struct zf2fs_sit_journal_entry));
+}
+
+/* Entry @e of a NAT block of this volume (g->nat_per_block entries). */
+static inline const struct zf2fs_nat_entry *nat_block_entry(const void *blk, uint32_t e)
+{
+	return (const struct zf2fs_nat_entry *)((uintptr_t)blk +
+						(size_t)e * sizeof(struct zf2fs_nat_entry));
+}
+
+/* Where inode @in keeps its addresses on this volume (zf2fs_inode_geometry with the
+ * volume's block size); -ZF2FS_EFSCORRUPTED as that. */
+int inode_geom(const struct fsck_ctx *ctx, const struct zf2fs_inode *in,
+	       struct zf2fs_inode_geom *ret);
+/* The inode checksum of node block @node (the whole block of this volume). */
+uint32_t inode_csum(const struct fsck_ctx *ctx, uint32_t seed, const void *node);
+/* The dentry area of a dentry block, and of an inline directory (-ZF2FS_EFSCORRUPTED
+ * when its sizes leave no room), on this volume. */
+void dview_block(const struct fsck_ctx *ctx, const void *blk, struct zf2fs_dentry_view *v);
+int dview_inline(const struct fsck_ctx *ctx, const struct zf2fs_node *inode,
+		 struct zf2fs_dentry_view *v);
+/* zf2fs_inline_xattr_cut, zf2fs_inode_cluster_markers and zf2fs_node_fofs on this
+ * volume's inode and node sizes. */
+int xattr_cut(const struct fsck_ctx *ctx, const struct zf2fs_inode *in,
+	      const struct zf2fs_inode_geom *ig, uint32_t *ret_start, uint32_t *ret_cut);
+void cluster_markers(const struct fsck_ctx *ctx, const struct zf2fs_inode *in,
+		     uint32_t *ret_markers, uint32_t *ret_log);
+uint64_t node_fofs(const struct fsck_ctx *ctx, const struct zf2fs_inode_geom *ig,
+		   uint32_t ofs, uint32_t ofs_in_node);
+/* Whether node block @node is one the kernel's roll-forward replays under ctx->cp. */
+bool node_recoverable(const struct fsck_ctx *ctx, const void *node);
 
 /* ---- the command line (options.c), the superblock tuning it asks for (tune.c), -l ----- */
 /* Parse f2fs-tools' fsck options and ours into @ctx; returns the device.  Usage errors
