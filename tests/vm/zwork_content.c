@@ -361,10 +361,11 @@ int cmd_atomic(int argc, char **argv)
 	return 0;
 }
 
-/* xattr PATH NAME SIZE SEED: an xattr of SIZE seeded bytes */
+/* xattr PATH NAME SIZE SEED: an xattr of SIZE seeded bytes (4 KiB seeded blocks in a
+ * row: a 16 KiB block's xattr node holds more than one) */
 int cmd_xattr(int argc, char **argv)
 {
-	uint8_t b[4096];
+	uint8_t b[16384];
 	size_t size;
 
 	if (argc < 4)
@@ -372,7 +373,8 @@ int cmd_xattr(int argc, char **argv)
 	size = (size_t)parse_num(argv[2], "size");
 	if (size > sizeof(b))
 		die("xattr: %zu bytes: at most %zu", size, sizeof(b));
-	gen_block(parse_num(argv[3], "seed"), 0, b, sizeof(b));
+	for (size_t i = 0; i < sizeof(b) / 4096; i++)
+		gen_block(parse_num(argv[3], "seed"), i, b + i * 4096, 4096);
 	if (lsetxattr(argv[0], argv[1], b, size, 0))
 		die("%s: %s: while setting %s", argv[0], strerror(errno), argv[1]);
 	printf("xattr: %s %s %zu bytes\n", argv[0], argv[1], size);
