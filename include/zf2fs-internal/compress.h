@@ -41,4 +41,13 @@ ZF2FS_EXPORT int zf2fs_compress_cluster(uint8_t alg, uint8_t log_cluster, uint32
 ZF2FS_EXPORT int zf2fs_decompress_cluster(uint8_t alg, uint8_t log_cluster, const void *in,
 					  uint32_t nblocks, void *out);
 
+/* The two above for blocks of 2^@log_blocksize bytes (12 or 14; -EINVAL otherwise): a
+ * cluster of 2^@log_cluster such blocks; the two above are these with 12. */
+ZF2FS_EXPORT int zf2fs_compress_cluster2(uint32_t log_blocksize, uint8_t alg,
+					 uint8_t log_cluster, uint32_t min_saved, const void *in,
+					 void *out, uint32_t *ret_nblocks);
+ZF2FS_EXPORT int zf2fs_decompress_cluster2(uint32_t log_blocksize, uint8_t alg,
+					   uint8_t log_cluster, const void *in,
+					   uint32_t nblocks, void *out);
+
 #endif /* ZF2FS_INTERNAL_COMPRESS_H */

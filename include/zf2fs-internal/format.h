@@ -27,6 +27,10 @@ ZF2FS_EXPORT uint32_t zf2fs_super_areas_segments(const struct zf2fs_super *sb);
  * checksum from @seed (zf2fs_checksum_seed).  Returns whether it did. */
 ZF2FS_EXPORT bool zf2fs_inode_reseal(struct zf2fs_node *n, uint32_t nid, uint32_t features,
 				     uint32_t seed);
+/* The same in a node block of @g's size (the one above takes 4 KiB). */
+struct zf2fs_geom;
+ZF2FS_EXPORT bool zf2fs_inode_reseal2(const struct zf2fs_geom *g, void *node, uint32_t nid,
+				      uint32_t features, uint32_t seed);
 
 /* Device aliasing (mkfs.f2fs -c DEV@ALIAS, Linux 6.13 and later): @aliases holds one entry
  * per device of @lay, the name of the file in the root directory that covers the device's

@@ -43,15 +43,17 @@ ZF2FS_EXPORT uint64_t zf2fs_vol_nat_block_copy(const struct zf2fs_vol *vol, uint
 ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint32_t idx,
 					       unsigned copy);
 
-/* The summary block (SSA) of main segment @segno: one per segment.  Only where the
+/* The summary block (SSA) of main segment @segno: one per segment, or with packed_ssa
+ * one per g->sums_per_block segments (zf2fs_geom_ssa_block gives the offset).  Only where the
  * volume has an SSA (zf2fs_vol_has_ssa): on a read-only volume this is a main-area block,
  * no summary. */
 ZF2FS_EXPORT uint64_t zf2fs_vol_ssa_block_addr(const struct zf2fs_vol *vol, uint32_t segno);
 
 /* What metadata block @blkaddr is: a block of the checkpoint area (its pack and the
  * offset in it), of the SIT or NAT area (the table block and the copy; the SIT area's
- * slack beyond both copies gives copy 2 and up), or the SSA block of a segment.  False
- * when @blkaddr lies outside that area. */
+ * slack beyond both copies gives copy 2 and up), or the SSA block of a segment (with
+ * packed_ssa the first of the segments it holds).  False when @blkaddr lies outside that
+ * area. */
 ZF2FS_EXPORT bool zf2fs_vol_cp_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
 					unsigned *ret_pack, uint32_t *ret_off);
 ZF2FS_EXPORT bool zf2fs_vol_sit_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
@@ -64,7 +66,8 @@ ZF2FS_EXPORT bool zf2fs_vol_ssa_block_of(const struct zf2fs_vol *vol, uint64_t b
 /* First block of checkpoint pack @pack (0 or 1). */
 ZF2FS_EXPORT uint64_t zf2fs_vol_cp_pack_addr(const struct zf2fs_vol *vol, unsigned pack);
 
-/* The NAT and SIT journals of the checkpoint in use. */
+/* The NAT and SIT journals of the checkpoint in use: g->sum_journal_size bytes, whose
+ * entries are reached through zf2fs_journal_nat and zf2fs_journal_sit (geometry.h). */
 ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_nat_journal(const struct zf2fs_vol *vol);
 ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_sit_journal(const struct zf2fs_vol *vol);
 
@@ -73,7 +76,7 @@ ZF2FS_EXPORT const struct zf2fs_journal *zf2fs_vol_sit_journal(const struct zf2f
 ZF2FS_EXPORT int zf2fs_vol_journal_where(const struct zf2fs_vol *vol, bool sit,
 					 uint64_t *ret_blkaddr, uint32_t *ret_off);
 
-/* The summary entries of a current segment (512 entries). */
+/* The summary entries of a current segment (512 entries, whatever the block size). */
 ZF2FS_EXPORT const struct zf2fs_summary *zf2fs_vol_curseg_summary(const struct zf2fs_vol *vol,
 								  int type);
 
@@ -91,6 +94,11 @@ ZF2FS_EXPORT bool zf2fs_vol_nat_block_empty(struct zf2fs_vol *vol, uint32_t idx)
  */
 ZF2FS_EXPORT void zf2fs_inode_cluster_markers(const struct zf2fs_inode *in, uint32_t features,
 					      uint32_t *ret_markers, uint32_t *ret_log);
+/* The same in an inode block of @bg's size (the functions without 2 take 4 KiB). */
+struct zf2fs_geom;
+ZF2FS_EXPORT void zf2fs_inode_cluster_markers2(const struct zf2fs_geom *bg,
+					       const struct zf2fs_inode *in, uint32_t features,
+					       uint32_t *ret_markers, uint32_t *ret_log);
 
 /*
  * The bits of @in's i_flags that cannot be there on a volume with @features: the casefold
@@ -100,6 +108,8 @@ ZF2FS_EXPORT void zf2fs_inode_cluster_markers(const struct zf2fs_inode *in, uint
  * 0 when the flags are possible.
  */
 ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32_t features);
+ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad2(const struct zf2fs_geom *bg,
+					     const struct zf2fs_inode *in, uint32_t features);
 
 /*
  * The inline xattr list of inode @in (geometry @g) as the kernel reads it without an xattr
@@ -113,9 +123,12 @@ ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32
 ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
 					const struct zf2fs_inode_geom *g, uint32_t *ret_start,
 					uint32_t *ret_cut);
+ZF2FS_EXPORT int zf2fs_inline_xattr_cut2(const struct zf2fs_geom *bg, const struct zf2fs_inode *in,
+					 const struct zf2fs_inode_geom *g, uint32_t *ret_start,
+					 uint32_t *ret_cut);
 
 /* ---- writes without a transaction (fsck's repair and tune, inject.f2fs, resize) ----------- */
-/* Write one 4 KiB block by volume address, in place (-ERANGE outside every device):
+/* Write one block (of the volume's block size) by volume address, in place (-ERANGE outside every device):
  * for fsck's repairs and inject.f2fs, which change blocks where they lie. */
 ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blkaddr,
 				       const void *buf);
@@ -139,11 +152,19 @@ ZF2FS_EXPORT struct zf2fs_sit_entry *zf2fs_sit_table_mut(struct zf2fs_sit_table 
 ZF2FS_EXPORT int zf2fs_inode_init(struct zf2fs_node *node, uint32_t features, uint32_t ino,
 				  uint32_t pino, const char *name, size_t len, uint32_t mode,
 				  uint64_t now);
+/* The same in a zeroed node block of @g's size (its footer at the block's end). */
+ZF2FS_EXPORT int zf2fs_inode_init2(const struct zf2fs_geom *g, void *node, uint32_t features,
+				   uint32_t ino, uint32_t pino, const char *name, size_t len,
+				   uint32_t mode, uint64_t now);
 
 /* Put @n in a roll-forward chain of @cp (a checkpoint with NOCRC recovery or without CRC
  * recovery): @cp's version and the next block, 0 to end the chain. */
 ZF2FS_EXPORT void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_checkpoint *cp,
 				       uint32_t next_blkaddr);
+/* The same in a node block of @g's size. */
+struct zf2fs_geom;
+ZF2FS_EXPORT void zf2fs_node_set_chain2(const struct zf2fs_geom *g, void *node,
+					const struct zf2fs_checkpoint *cp, uint32_t next_blkaddr);
 
 /* ---- reading many nodes in another order than the disk's ---------------------------------- */
 /*

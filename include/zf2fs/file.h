@@ -20,7 +20,8 @@ extern "C" {
 
 
 /*
- * Read inode @ino into @buf (one 4 KiB node block): the node must carry nid @ino, inode
+ * Read inode @ino into @buf (one node block: the volume's block size, zf2fs_vol_geom;
+ * ZF2FS_BLKSIZE_MAX bytes hold any): the node must carry nid @ino, inode
  * @ino and node offset 0.  @ret_blkaddr (may be NULL) gets its address.
  * Returns 0; -ENOENT when @ino has no NAT entry; -ZF2FS_EFSCORRUPTED when the block is not
  * that inode; -EIO and friends from the device.
@@ -130,6 +131,11 @@ ZF2FS_EXPORT int zf2fs_file_extents(struct zf2fs_vol *vol, const struct zf2fs_no
  */
 ZF2FS_EXPORT uint64_t zf2fs_node_fofs(const struct zf2fs_inode_geom *g, uint32_t node_ofs,
 				      uint32_t ofs_in_node);
+/* The same on a volume of geometry @bg (zf2fs_vol_geom); the one above is this with
+ * zf2fs_geom_4k(). */
+struct zf2fs_geom;
+ZF2FS_EXPORT uint64_t zf2fs_node_fofs2(const struct zf2fs_geom *bg, const struct zf2fs_inode_geom *g,
+				       uint32_t node_ofs, uint32_t ofs_in_node);
 
 #ifdef __cplusplus
 }

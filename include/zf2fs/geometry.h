@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "zf2fs/endian.h"
 #include "zf2fs/format.h"
 #include "zf2fs/zf2fs.h"
 
@@ -150,6 +151,121 @@ static inline zf2fs_le32 *zf2fs_node_words(const void *node_block)
 {
 	return (zf2fs_le32 *)(uintptr_t)node_block;
 }
+
+/* A node's offset in its inode's tree (the footer flag above its marks: 0 for an inode),
+ * and the offsets of the second indirect and the double indirect node, which follow the
+ * direct nodes the first indirect one holds. */
+static inline uint32_t zf2fs_node_ofs(const struct zf2fs_geom *g, const void *node_block)
+{
+	return (uint32_t)(zf2fs_get(zf2fs_node_footer(g, node_block)->flag) >>
+			  ZF2FS_FOOTER_OFS_SHIFT);
+}
+
+static inline uint32_t zf2fs_geom_ofs_ind2(const struct zf2fs_geom *g)
+{
+	return ZF2FS_OFS_IND1 + 1 + g->nids_per_block;
+}
+
+static inline uint32_t zf2fs_geom_ofs_dind(const struct zf2fs_geom *g)
+{
+	return ZF2FS_OFS_IND1 + 2 + 2 * g->nids_per_block;
+}
+
+/*
+ * Table blocks where @g puts their entries: NAT block and entry of a nid, SIT block and
+ * entry of a segment, and the SIT blocks of @segs segments.  An entry of a NAT or SIT
+ * block, or of a journal, is reached through zf2fs_nat_block_entry and the others below:
+ * format.h's arrays hold the 4 KiB counts only.
+ */
+static inline uint32_t zf2fs_geom_nat_block_index(const struct zf2fs_geom *g, uint32_t nid)
+{
+	return nid / g->nat_per_block;
+}
+
+static inline uint32_t zf2fs_geom_nat_entry_index(const struct zf2fs_geom *g, uint32_t nid)
+{
+	return nid % g->nat_per_block;
+}
+
+static inline uint32_t zf2fs_geom_sit_block_index(const struct zf2fs_geom *g, uint32_t segno)
+{
+	return segno / g->sit_per_block;
+}
+
+static inline uint32_t zf2fs_geom_sit_entry_index(const struct zf2fs_geom *g, uint32_t segno)
+{
+	return segno % g->sit_per_block;
+}
+
+static inline uint32_t zf2fs_geom_sit_blocks(const struct zf2fs_geom *g, uint32_t segs)
+{
+	return (uint32_t)(((uint64_t)segs + g->sit_per_block - 1) / g->sit_per_block);
+}
+
+static inline struct zf2fs_nat_entry *zf2fs_nat_block_entry(const void *nat_block, uint32_t i)
+{
+	return (struct zf2fs_nat_entry *)((uintptr_t)nat_block +
+					  (size_t)i * sizeof(struct zf2fs_nat_entry));
+}
+
+static inline struct zf2fs_sit_entry *zf2fs_sit_block_entry(const void *sit_block, uint32_t i)
+{
+	return (struct zf2fs_sit_entry *)((uintptr_t)sit_block +
+					  (size_t)i * sizeof(struct zf2fs_sit_entry));
+}
+
+/*
+ * A summary's parts where @g puts them: g->entries_in_sum entries from its start, the
+ * journal (g->sum_journal_size bytes) and the footer.  @sum is the summary's first byte:
+ * an SSA block plus the offset zf2fs_geom_ssa_block gives, or a checkpoint pack's
+ * summary block (which holds one summary from its start whatever the block size).
+ * The struct zf2fs_summary_block of format.h is the 4 KiB view, which a summary of
+ * packed_ssa also is.
+ */
+static inline struct zf2fs_summary *zf2fs_sum_entries(const void *sum)
+{
+	return (struct zf2fs_summary *)(uintptr_t)sum;
+}
+
+static inline struct zf2fs_journal *zf2fs_sum_journal(const struct zf2fs_geom *g, const void *sum)
+{
+	return (struct zf2fs_journal *)((uintptr_t)sum + g->sum_journal_offset);
+}
+
+static inline struct zf2fs_summary_footer *zf2fs_sum_footer(const struct zf2fs_geom *g,
+							   const void *sum)
+{
+	return (struct zf2fs_summary_footer *)((uintptr_t)sum + g->sum_footer_offset);
+}
+
+/* Entry @i of a NAT or SIT journal (below g->nat_journal_entries or
+ * g->sit_journal_entries). */
+static inline struct zf2fs_nat_journal_entry *zf2fs_journal_nat(const struct zf2fs_journal *j,
+								uint32_t i)
+{
+	return (struct zf2fs_nat_journal_entry *)((uintptr_t)j + sizeof(zf2fs_le16) +
+		(size_t)i * sizeof(struct zf2fs_nat_journal_entry));
+}
+
+static inline struct zf2fs_sit_journal_entry *zf2fs_journal_sit(const struct zf2fs_journal *j,
+								uint32_t i)
+{
+	return (struct zf2fs_sit_journal_entry *)((uintptr_t)j + sizeof(zf2fs_le16) +
+		(size_t)i * sizeof(struct zf2fs_sit_journal_entry));
+}
+
+/*
+ * The crc of a checkpoint block of @g's size, by its checksum_offset: the block's last
+ * word (g->cp_chksum_offset) or, with the large NAT bitmap, right after the header.
+ * -ZF2FS_EFSCORRUPTED for any other offset.  zf2fs_cp_checksum is this with 4 KiB.
+ */
+ZF2FS_EXPORT int zf2fs_cp_checksum2(const struct zf2fs_geom *g, const void *cp_block,
+				    uint32_t *ret_crc);
+
+/* The checksum of an inode in a node block of @g's size (zf2fs_inode_checksum is this
+ * with 4 KiB). */
+ZF2FS_EXPORT uint32_t zf2fs_inode_checksum2(const struct zf2fs_geom *g, uint32_t seed,
+					    const void *node_block);
 
 /* The geometry of 4 KiB blocks without packed_ssa: for code that has no volume (format
  * helpers, tests) and for every 4 KiB volume. */

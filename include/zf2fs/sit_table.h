@@ -27,7 +27,7 @@ ZF2FS_EXPORT uint32_t zf2fs_sit_table_segs(const struct zf2fs_sit_table *t);
  * @segno is out of range). */
 ZF2FS_EXPORT const struct zf2fs_sit_entry *zf2fs_sit_table_get(const struct zf2fs_sit_table *t,
 							       uint32_t segno);
-/* Whether the segments of SIT block @blk (ZF2FS_SIT_PER_BLOCK of them) hold anything
+/* Whether the segments of SIT block @blk (the volume geometry's sit_per_block of them) hold anything
  * but zeros: callers skip whole blocks that do not. */
 ZF2FS_EXPORT bool zf2fs_sit_table_block_used(const struct zf2fs_sit_table *t, uint32_t blk);
 ZF2FS_EXPORT uint64_t zf2fs_sit_table_bytes(const struct zf2fs_sit_table *t);

@@ -64,6 +64,10 @@ ZF2FS_EXPORT int zf2fs_cp_checksum(const void *cp_block, uint32_t *ret_crc);
  * carries the checkpoint's version, with the crc when CRC recovery is on and NOCRC off)? */
 ZF2FS_EXPORT bool zf2fs_cp_node_recoverable(const struct zf2fs_checkpoint *cp,
 					    const struct zf2fs_node *n);
+/* The same for a node block of @g's size (geometry.h) and @cp a checkpoint block of it. */
+struct zf2fs_geom;
+ZF2FS_EXPORT bool zf2fs_cp_node_recoverable2(const struct zf2fs_geom *g,
+					     const struct zf2fs_checkpoint *cp, const void *node);
 /* The block a roll-forward chain continues at, and the fsync mark, from a node footer. */
 ZF2FS_EXPORT uint32_t zf2fs_node_next_blkaddr(const struct zf2fs_node *n);
 ZF2FS_EXPORT bool zf2fs_node_fsync_marked(const struct zf2fs_node *n);
@@ -287,7 +291,8 @@ ZF2FS_EXPORT bool zf2fs_vol_clean(const struct zf2fs_vol *vol);
 ZF2FS_EXPORT struct zf2fs_dev *zf2fs_vol_dev(const struct zf2fs_vol *vol, unsigned i);
 ZF2FS_EXPORT unsigned zf2fs_vol_ndevs(const struct zf2fs_vol *vol);
 
-/* One 4 KiB block by volume address (-ERANGE outside every device). */
+/* One block by volume address, of the volume's block size (zf2fs_vol_geom: 4 KiB or
+ * 16 KiB) (-ERANGE outside every device). */
 ZF2FS_EXPORT int zf2fs_vol_read_block(struct zf2fs_vol *vol, uint64_t blkaddr, void *buf);
 /* Consecutive blocks, possibly many (one device). */
 ZF2FS_EXPORT int zf2fs_vol_read_blocks(struct zf2fs_vol *vol, uint64_t blkaddr, uint32_t count,
@@ -315,8 +320,11 @@ ZF2FS_EXPORT void zf2fs_vol_curseg(const struct zf2fs_vol *vol, int type, uint32
  * none: only its current logs' summaries exist, in the checkpoint.  Nothing may write an
  * SSA block on it (there the SSA's address is the main area's first block). */
 ZF2FS_EXPORT bool zf2fs_vol_has_ssa(const struct zf2fs_vol *vol);
-/* The summary block of any main segment: for current segments the one from the
- * checkpoint, otherwise the SSA block; -ENODATA when the volume has no SSA
+/* The summary of any main segment: for current segments the one from the checkpoint,
+ * otherwise the one in the SSA.  It takes g->sum_blocksize bytes (zf2fs_vol_geom: 4 KiB,
+ * or 16 KiB on a volume of 16 KiB blocks without packed_ssa), whose parts are reached
+ * through zf2fs_sum_entries, zf2fs_sum_journal and zf2fs_sum_footer; the 4 KiB struct is
+ * the view of a 4 KiB summary.  -ENODATA when the volume has no SSA
  * (zf2fs_vol_has_ssa) and the segment is no current log's, -EINVAL past the main area. */
 ZF2FS_EXPORT int zf2fs_vol_segment_summary(struct zf2fs_vol *vol, uint32_t segno,
 					   struct zf2fs_summary_block *ret);
@@ -336,6 +344,10 @@ struct zf2fs_inode_geom {
 /* -ZF2FS_EFSCORRUPTED when i_extra_isize or i_inline_xattr_size cannot be right. */
 ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
 				      struct zf2fs_inode_geom *ret);
+/* The same for an inode in a node block of @g's size (zf2fs_vol_geom); the one above is
+ * this with zf2fs_geom_4k(). */
+ZF2FS_EXPORT int zf2fs_inode_geometry2(const struct zf2fs_geom *g, const struct zf2fs_inode *in,
+				       uint32_t features, struct zf2fs_inode_geom *ret);
 
 
 /*
@@ -394,6 +406,13 @@ ZF2FS_EXPORT void zf2fs_dentry_view_block(const void *dentry_block,
 					  struct zf2fs_dentry_view *ret);
 ZF2FS_EXPORT int zf2fs_dentry_view_inline(const struct zf2fs_node *inode, uint32_t features,
 					  struct zf2fs_dentry_view *ret);
+/* The same for blocks of @g's size (zf2fs_vol_geom: 856 slots in a 16 KiB dentry block);
+ * the two above are these with zf2fs_geom_4k(). */
+ZF2FS_EXPORT void zf2fs_dentry_view_block2(const struct zf2fs_geom *g, const void *dentry_block,
+					   struct zf2fs_dentry_view *ret);
+ZF2FS_EXPORT int zf2fs_dentry_view_inline2(const struct zf2fs_geom *g,
+					   const struct zf2fs_node *inode, uint32_t features,
+					   struct zf2fs_dentry_view *ret);
 ZF2FS_EXPORT bool zf2fs_dentry_slot_used(const struct zf2fs_dentry_view *v, uint32_t slot);
 
 /* The dentry blocks of a directory a name of hash @hash may sit in, in the order the kernel

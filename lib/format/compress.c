@@ -93,8 +93,8 @@ ZF2FS_EXPORT bool zf2fs_compress_supported(uint8_t alg)
 
 /* The stream of @n bytes at @in into @out (room for @cap bytes): its length, 0 when it
  * does not fit, negative errno. */
-static long compress_stream(uint8_t alg, uint8_t log_cluster, const uint8_t *in, size_t n,
-			    uint8_t *out, size_t cap)
+static long compress_stream(uint8_t alg, uint32_t log_blocksize, uint8_t log_cluster,
+			    const uint8_t *in, size_t n, uint8_t *out, size_t cap)
 {
 	switch (alg) {
 #ifdef HAVE_LIBLZ4
@@ -139,7 +139,7 @@ static long compress_stream(uint8_t alg, uint8_t log_cluster, const uint8_t *in,
 		if (ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel,
 							ZF2FS_ZSTD_LEVEL)) ||
 		    ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_windowLog,
-							ZF2FS_BLKSIZE_BITS + log_cluster)) ||
+							(int)(log_blocksize + log_cluster))) ||
 		    ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 0))) {
 			ZSTD_freeCCtx(cc);
 			return -EINVAL;
@@ -150,6 +150,7 @@ static long compress_stream(uint8_t alg, uint8_t log_cluster, const uint8_t *in,
 	}
 #endif
 	default:
+		(void)log_blocksize;
 		(void)log_cluster;
 		(void)in;
 		(void)n;
@@ -159,49 +160,62 @@ static long compress_stream(uint8_t alg, uint8_t log_cluster, const uint8_t *in,
 	}
 }
 
-ZF2FS_EXPORT int zf2fs_compress_cluster(uint8_t alg, uint8_t log_cluster, uint32_t min_saved,
-					const void *in, void *out, uint32_t *ret_nblocks)
+ZF2FS_EXPORT int zf2fs_compress_cluster2(uint32_t log_blocksize, uint8_t alg,
+					 uint8_t log_cluster, uint32_t min_saved, const void *in,
+					 void *out, uint32_t *ret_nblocks)
 {
 	const uint32_t cs = 1u << (log_cluster & 15);
-	const size_t cbytes = (size_t)cs * ZF2FS_BLKSIZE;
+	const size_t bs = (size_t)1 << (log_blocksize & 31);
+	const size_t cbytes = (size_t)cs * bs;
 	uint8_t *o = out;
 	size_t cap;
 	long len;
 
-	if (log_cluster < 2 || log_cluster > 8 || !min_saved || min_saved >= cs)
+	if (log_cluster < 2 || log_cluster > 8 || !min_saved || min_saved >= cs ||
+	    log_blocksize < ZF2FS_BLKSIZE_BITS || log_blocksize > 14)
 		return -EINVAL;
 	if (!zf2fs_compress_supported(alg))
 		return -EOPNOTSUPP;
 	/* at most cs - min_saved blocks, header included */
-	cap = (size_t)(cs - min_saved) * ZF2FS_BLKSIZE - ZF2FS_COMPRESS_HEADER;
-	len = compress_stream(alg, log_cluster, in, cbytes, o + ZF2FS_COMPRESS_HEADER, cap);
+	cap = (size_t)(cs - min_saved) * bs - ZF2FS_COMPRESS_HEADER;
+	len = compress_stream(alg, log_blocksize, log_cluster, in, cbytes,
+			      o + ZF2FS_COMPRESS_HEADER, cap);
 	if (len < 0)
 		return (int)len;
 	if (!len || (size_t)len > cap)
 		return -ENOSPC;
 	memset(o, 0, ZF2FS_COMPRESS_HEADER);
 	zf2fs_put_le32p(o, (uint32_t)len);
-	*ret_nblocks = (uint32_t)((ZF2FS_COMPRESS_HEADER + (size_t)len + ZF2FS_BLKSIZE - 1) /
-				  ZF2FS_BLKSIZE);
+	*ret_nblocks = (uint32_t)((ZF2FS_COMPRESS_HEADER + (size_t)len + bs - 1) / bs);
 	memset(o + ZF2FS_COMPRESS_HEADER + len, 0,
-	       (size_t)*ret_nblocks * ZF2FS_BLKSIZE - ZF2FS_COMPRESS_HEADER - (size_t)len);
+	       (size_t)*ret_nblocks * bs - ZF2FS_COMPRESS_HEADER - (size_t)len);
 	return 0;
 }
 
-ZF2FS_EXPORT int zf2fs_decompress_cluster(uint8_t alg, uint8_t log_cluster, const void *in,
-					  uint32_t nblocks, void *out)
+ZF2FS_EXPORT int zf2fs_compress_cluster(uint8_t alg, uint8_t log_cluster, uint32_t min_saved,
+					const void *in, void *out, uint32_t *ret_nblocks)
 {
-	const size_t cbytes = (size_t)ZF2FS_BLKSIZE << (log_cluster & 15);
+	return zf2fs_compress_cluster2(ZF2FS_BLKSIZE_BITS, alg, log_cluster, min_saved, in, out,
+				       ret_nblocks);
+}
+
+ZF2FS_EXPORT int zf2fs_decompress_cluster2(uint32_t log_blocksize, uint8_t alg,
+					   uint8_t log_cluster, const void *in,
+					   uint32_t nblocks, void *out)
+{
+	const size_t bs = (size_t)1 << (log_blocksize & 31);
+	const size_t cbytes = bs << (log_cluster & 15);
 	const uint8_t *src = (const uint8_t *)in + ZF2FS_COMPRESS_HEADER;
 	uint32_t clen;
 
-	if (log_cluster < 2 || log_cluster > 8 || !nblocks || nblocks >= (1u << log_cluster))
+	if (log_cluster < 2 || log_cluster > 8 || !nblocks || nblocks >= (1u << log_cluster) ||
+	    log_blocksize < ZF2FS_BLKSIZE_BITS || log_blocksize > 14)
 		return -EINVAL;
 	if (alg != ZF2FS_COMPRESS_LZO && alg != ZF2FS_COMPRESS_LZORLE &&
 	    !zf2fs_compress_supported(alg))
 		return -EOPNOTSUPP;
 	clen = zf2fs_get_le32p(in);
-	if (clen > (size_t)nblocks * ZF2FS_BLKSIZE - ZF2FS_COMPRESS_HEADER)
+	if (clen > (size_t)nblocks * bs - ZF2FS_COMPRESS_HEADER)
 		return -ZF2FS_EFSCORRUPTED;
 	switch (alg) {
 #ifdef HAVE_LIBLZ4
@@ -226,7 +240,7 @@ ZF2FS_EXPORT int zf2fs_decompress_cluster(uint8_t alg, uint8_t log_cluster, cons
 		if (!dc)
 			return -ENOMEM;
 		/* Linux sizes its decompressor for a window of one cluster */
-		r = ZSTD_DCtx_setParameter(dc, ZSTD_d_windowLogMax, ZF2FS_BLKSIZE_BITS + log_cluster);
+		r = ZSTD_DCtx_setParameter(dc, ZSTD_d_windowLogMax, (int)(log_blocksize + log_cluster));
 		if (!ZSTD_isError(r))
 			r = ZSTD_decompressStream(dc, &ob, &ib);
 		ZSTD_freeDCtx(dc);
@@ -238,4 +252,10 @@ ZF2FS_EXPORT int zf2fs_decompress_cluster(uint8_t alg, uint8_t log_cluster, cons
 		(void)out;
 		return -EOPNOTSUPP;
 	}
+}
+
+ZF2FS_EXPORT int zf2fs_decompress_cluster(uint8_t alg, uint8_t log_cluster, const void *in,
+					  uint32_t nblocks, void *out)
+{
+	return zf2fs_decompress_cluster2(ZF2FS_BLKSIZE_BITS, alg, log_cluster, in, nblocks, out);
 }

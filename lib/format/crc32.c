@@ -13,6 +13,7 @@
 #include <pthread.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/access.h"
 #include "zf2fs-internal/format.h"
@@ -47,21 +48,27 @@ ZF2FS_EXPORT uint32_t zf2fs_super_checksum(const struct zf2fs_super *sb)
 	return zf2fs_crc32(ZF2FS_MAGIC, sb, offsetof(struct zf2fs_super, crc));
 }
 
-ZF2FS_EXPORT int zf2fs_cp_checksum(const void *cp_block, uint32_t *ret_crc)
+ZF2FS_EXPORT int zf2fs_cp_checksum2(const struct zf2fs_geom *g, const void *cp_block,
+				    uint32_t *ret_crc)
 {
 	const struct zf2fs_checkpoint *cp = cp_block;
 	uint32_t off = (uint32_t)zf2fs_get(cp->checksum_offset);
 	uint32_t crc;
 
 	/* The crc either ends the block or (large NAT bitmap) sits right after the header. */
-	if (off != ZF2FS_CP_CHKSUM_OFFSET && off != ZF2FS_CP_BITMAP_OFFSET)
+	if (off != g->cp_chksum_offset && off != ZF2FS_CP_BITMAP_OFFSET)
 		return -ZF2FS_EFSCORRUPTED;
 	crc = zf2fs_crc32(ZF2FS_MAGIC, cp_block, off);
-	if (off < ZF2FS_CP_CHKSUM_OFFSET)
+	if (off < g->cp_chksum_offset)
 		crc = zf2fs_crc32(crc, (const uint8_t *)cp_block + off + 4,
-				  ZF2FS_BLKSIZE - off - 4);
+				  g->blocksize - off - 4);
 	*ret_crc = crc;
 	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_cp_checksum(const void *cp_block, uint32_t *ret_crc)
+{
+	return zf2fs_cp_checksum2(zf2fs_geom_4k(), cp_block, ret_crc);
 }
 
 ZF2FS_EXPORT uint32_t zf2fs_checksum_seed(const uint8_t uuid[16])
@@ -69,39 +76,63 @@ ZF2FS_EXPORT uint32_t zf2fs_checksum_seed(const uint8_t uuid[16])
 	return zf2fs_crc32(0xFFFFFFFFu, uuid, 16);
 }
 
-ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block)
+ZF2FS_EXPORT uint32_t zf2fs_inode_checksum2(const struct zf2fs_geom *g, uint32_t seed,
+					    const void *node_block)
 {
+	const struct zf2fs_node_footer *footer = zf2fs_node_footer(g, node_block);
 	const struct zf2fs_node *node = node_block;
 	const size_t cs_off = offsetof(struct zf2fs_inode, i_inode_checksum);
 	const uint8_t zero[4] = { 0 };
 	uint32_t crc;
 
 	/* ino and generation go in as their on-disk bytes, then the block with a zero crc. */
-	crc = zf2fs_crc32(seed, &node->footer.ino, 4);
+	crc = zf2fs_crc32(seed, &footer->ino, 4);
 	crc = zf2fs_crc32(crc, &node->i.i_generation, 4);
 	crc = zf2fs_crc32(crc, node_block, cs_off);
 	crc = zf2fs_crc32(crc, zero, 4);
 	return zf2fs_crc32(crc, (const uint8_t *)node_block + cs_off + 4,
-			   ZF2FS_BLKSIZE - cs_off - 4);
+			   g->blocksize - cs_off - 4);
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block)
+{
+	return zf2fs_inode_checksum2(zf2fs_geom_4k(), seed, node_block);
+}
+
+void zf2fs_node_seal2(const struct zf2fs_geom *g, void *n, uint32_t nid, uint64_t cp_ver,
+		      uint32_t next_blkaddr, uint32_t features, uint32_t seed)
+{
+	struct zf2fs_node_footer *f = zf2fs_node_footer(g, n);
+
+	zf2fs_set(f->cp_ver, cp_ver);
+	zf2fs_set(f->next_blkaddr, next_blkaddr);
+	/* written at a checkpoint, not by fsync: nothing for roll-forward to replay */
+	zf2fs_set(f->flag, zf2fs_get(f->flag) &
+		  ~(uint64_t)(ZF2FS_FOOTER_FSYNC_BIT | ZF2FS_FOOTER_DENT_BIT));
+	zf2fs_inode_reseal2(g, n, nid, features, seed);
 }
 
 void zf2fs_node_seal(struct zf2fs_node *n, uint32_t nid, uint64_t cp_ver,
 		     uint32_t next_blkaddr, uint32_t features, uint32_t seed)
 {
-	zf2fs_set(n->footer.cp_ver, cp_ver);
-	zf2fs_set(n->footer.next_blkaddr, next_blkaddr);
-	/* written at a checkpoint, not by fsync: nothing for roll-forward to replay */
-	zf2fs_set(n->footer.flag, zf2fs_get(n->footer.flag) &
-		  ~(uint64_t)(ZF2FS_FOOTER_FSYNC_BIT | ZF2FS_FOOTER_DENT_BIT));
-	zf2fs_inode_reseal(n, nid, features, seed);
+	zf2fs_node_seal2(zf2fs_geom_4k(), n, nid, cp_ver, next_blkaddr, features, seed);
+}
+
+ZF2FS_EXPORT bool zf2fs_inode_reseal2(const struct zf2fs_geom *g, void *node, uint32_t nid,
+				      uint32_t features, uint32_t seed)
+{
+	struct zf2fs_node *n = node;
+
+	/* only inodes with room for the checksum in their extra attributes carry one */
+	if (zf2fs_get(zf2fs_node_footer(g, node)->ino) != nid ||
+	    !zf2fs_inode_has_checksum(&n->i, features))
+		return false;
+	zf2fs_set(n->i.i_inode_checksum, zf2fs_inode_checksum2(g, seed, node));
+	return true;
 }
 
 ZF2FS_EXPORT bool zf2fs_inode_reseal(struct zf2fs_node *n, uint32_t nid, uint32_t features,
 				     uint32_t seed)
 {
-	/* only inodes with room for the checksum in their extra attributes carry one */
-	if (zf2fs_get(n->footer.ino) != nid || !zf2fs_inode_has_checksum(&n->i, features))
-		return false;
-	zf2fs_set(n->i.i_inode_checksum, zf2fs_inode_checksum(seed, n));
-	return true;
+	return zf2fs_inode_reseal2(zf2fs_geom_4k(), n, nid, features, seed);
 }

@@ -14,5 +14,9 @@ uint16_t zf2fs_extra_isize(uint32_t features);
  * checkpoint, not fsync, makes it durable), and an inode's checksum refreshed. */
 void zf2fs_node_seal(struct zf2fs_node *n, uint32_t nid, uint64_t cp_ver,
 		     uint32_t next_blkaddr, uint32_t features, uint32_t seed);
+/* The same in a node block of @g's size. */
+struct zf2fs_geom;
+void zf2fs_node_seal2(const struct zf2fs_geom *g, void *n, uint32_t nid, uint64_t cp_ver,
+		      uint32_t next_blkaddr, uint32_t features, uint32_t seed);
 
 #endif

@@ -24,12 +24,12 @@
 #include "format/why_p.h"
 
 /* Check one CP block's checksum; ret_ver gets its version. */
-static int cp_block_ok(const uint8_t *blk, uint64_t *ret_ver)
+static int cp_block_ok(const struct zf2fs_geom *g, const uint8_t *blk, uint64_t *ret_ver)
 {
 	const struct zf2fs_checkpoint *cp = (const void *)blk;
 	uint32_t crc, off = (uint32_t)zf2fs_get(cp->checksum_offset);
 
-	if (zf2fs_cp_checksum(blk, &crc))
+	if (zf2fs_cp_checksum2(g, blk, &crc))
 		return -ZF2FS_EFSCORRUPTED;
 	if (crc != zf2fs_get_le32p(blk + off))
 		return -ZF2FS_EFSCORRUPTED;
@@ -41,7 +41,7 @@ int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
 			uint64_t *ret_ver, char *why, size_t whylen)
 {
 	uint64_t start = zf2fs_get(vol->sb.cp_blkaddr) + (uint64_t)pack * ZF2FS_BLOCKS_PER_SEG;
-	uint8_t *last = malloc(ZF2FS_BLKSIZE);
+	uint8_t *last = malloc(vol->geom.blocksize);
 	uint64_t v1, v2;
 	uint32_t total;
 	int err;
@@ -51,7 +51,7 @@ int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
 	err = zf2fs_vol_read_block(vol, start, first);
 	if (err)
 		goto out;
-	if (cp_block_ok(first, &v1)) {
+	if (cp_block_ok(&vol->geom, first, &v1)) {
 		err = zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: pack %u block 0 at %llu, bad checksum",
 			  pack + 1, (unsigned long long)start);
 		goto out;
@@ -65,7 +65,7 @@ int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
 	err = zf2fs_vol_read_block(vol, start + total - 1, last);
 	if (err)
 		goto out;
-	if (cp_block_ok(last, &v2)) {
+	if (cp_block_ok(&vol->geom, last, &v2)) {
 		err = zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: pack %u last block at %llu, bad checksum",
 			  pack + 1, (unsigned long long)(start + total - 1));
 		goto out;
@@ -84,8 +84,8 @@ out:
 
 /* The kernel's checks of a checkpoint against its superblock at mount
  * (f2fs_sanity_check_ckpt): a pack that fails one of them is refused. */
-static int cp_verify_kernel(const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp,
-			    char *why, size_t whylen)
+static int cp_verify_kernel(const struct zf2fs_super *sb, const struct zf2fs_geom *g,
+			    const struct zf2fs_checkpoint *cp, char *why, size_t whylen)
 {
 	uint32_t total = (uint32_t)zf2fs_get(sb->segment_count);
 	uint32_t sit_segs = (uint32_t)zf2fs_get(sb->segment_count_sit);
@@ -100,7 +100,7 @@ static int cp_verify_kernel(const struct zf2fs_super *sb, const struct zf2fs_che
 	uint32_t payload = (uint32_t)zf2fs_get(sb->cp_payload);
 	uint32_t start_sum = (uint32_t)zf2fs_get(cp->cp_pack_start_sum);
 	uint64_t nat_blocks = (uint64_t)nat_segs / 2 * ZF2FS_BLOCKS_PER_SEG;
-	uint64_t nat_bits_blocks = (nat_blocks / 8 * 2 + 8 + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	uint64_t nat_bits_blocks = (nat_blocks / 8 * 2 + 8 + g->blocksize - 1) / g->blocksize;
 	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags);
 
 	if (fsmeta >= total)
@@ -116,7 +116,7 @@ static int cp_verify_kernel(const struct zf2fs_super *sb, const struct zf2fs_che
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: valid_block_count, %llu above "
 			   "user_block_count %llu", (unsigned long long)zf2fs_get(cp->valid_block_count),
 			   (unsigned long long)user);
-	if (zf2fs_get(cp->valid_node_count) > nat_blocks * ZF2FS_NAT_PER_BLOCK)
+	if (zf2fs_get(cp->valid_node_count) > nat_blocks * g->nat_per_block)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: valid_node_count, bad value %llu",
 			   (unsigned long long)zf2fs_get(cp->valid_node_count));
 	for (int i = 0; i < 3; i++) {
@@ -149,7 +149,7 @@ static int cp_verify_kernel(const struct zf2fs_super *sb, const struct zf2fs_che
 			   "%llu/%llu", (unsigned long long)zf2fs_get(cp->sit_ver_bitmap_bytesize),
 			   (unsigned long long)zf2fs_get(cp->nat_ver_bitmap_bytesize));
 	if (zf2fs_get(cp->sit_ver_bitmap_bytesize) * 8 <
-	    zf2fs_sit_blocks(main_segs))
+	    zf2fs_geom_sit_blocks(g, main_segs))
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: sit_ver_bitmap_bytesize, too small");
 	if (start_sum < payload + 1 || start_sum > ZF2FS_BLOCKS_PER_SEG - 1 - ZF2FS_NR_CURSEG)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: cp_pack_start_sum, bad value %u",
@@ -159,7 +159,7 @@ static int cp_verify_kernel(const struct zf2fs_super *sb, const struct zf2fs_che
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: checksum_offset, large NAT bitmap "
 			   "layout with offset %llu", (unsigned long long)zf2fs_get(cp->checksum_offset));
 	if (!(flags & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) &&
-	    zf2fs_get(cp->checksum_offset) != ZF2FS_CP_CHKSUM_OFFSET)
+	    zf2fs_get(cp->checksum_offset) != g->cp_chksum_offset)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "corrupt checkpoint: checksum_offset, bad value %llu",
 			   (unsigned long long)zf2fs_get(cp->checksum_offset));
 	if ((flags & ZF2FS_CP_NAT_BITS_FLAG) &&
@@ -211,10 +211,11 @@ static int cp_verify_sums(const struct zf2fs_super *sb, const struct zf2fs_check
 	return 0;
 }
 
-int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp,
-		    char *why, size_t whylen, bool *ret_kernel_refuses)
+int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_geom *g,
+		    const struct zf2fs_checkpoint *cp, char *why, size_t whylen,
+		    bool *ret_kernel_refuses)
 {
-	int err = cp_verify_kernel(sb, cp, why, whylen);
+	int err = cp_verify_kernel(sb, g, cp, why, whylen);
 
 	*ret_kernel_refuses = err != 0;
 	return err ? err : cp_verify_sums(sb, cp, why, whylen);
@@ -224,22 +225,29 @@ int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint 
  * checkpoint is replayed only when its footer carries the checkpoint's version.  With
  * CRC recovery on, the upper half holds the checkpoint block's checksum too; a checkpoint
  * written by fsck may set NOCRC, and then only the lower 32 bits are compared. */
-ZF2FS_EXPORT bool zf2fs_cp_node_recoverable(const struct zf2fs_checkpoint *cp,
-					    const struct zf2fs_node *n)
+ZF2FS_EXPORT bool zf2fs_cp_node_recoverable2(const struct zf2fs_geom *g,
+					     const struct zf2fs_checkpoint *cp, const void *node)
 {
+	const struct zf2fs_node_footer *f = zf2fs_node_footer(g, node);
 	uint64_t flags = zf2fs_get(cp->ckpt_flags), ver = zf2fs_get(cp->checkpoint_ver);
-	uint64_t nver = zf2fs_get(n->footer.cp_ver);
+	uint64_t nver = zf2fs_get(f->cp_ver);
 
 	if (flags & ZF2FS_CP_NOCRC_RECOVERY_FLAG)
 		return (uint32_t)ver == (uint32_t)nver;
 	if (flags & ZF2FS_CP_CRC_RECOVERY_FLAG) {
 		uint32_t off = (uint32_t)zf2fs_get(cp->checksum_offset);
 
-		if (off > ZF2FS_BLKSIZE - 4)
+		if (off > g->cp_chksum_offset)
 			return false;
 		ver |= (uint64_t)zf2fs_get_le32p((const uint8_t *)cp + off) << 32;
 	}
 	return nver == ver;
+}
+
+ZF2FS_EXPORT bool zf2fs_cp_node_recoverable(const struct zf2fs_checkpoint *cp,
+					    const struct zf2fs_node *n)
+{
+	return zf2fs_cp_node_recoverable2(zf2fs_geom_4k(), cp, n);
 }
 
 ZF2FS_EXPORT uint32_t zf2fs_node_next_blkaddr(const struct zf2fs_node *n)
@@ -254,9 +262,17 @@ ZF2FS_EXPORT bool zf2fs_node_fsync_marked(const struct zf2fs_node *n)
 
 /* Make @n part of a roll-forward chain under @cp (which must not use CRC recovery, see
  * above): its version, and the block the chain continues at (0 ends it). */
+ZF2FS_EXPORT void zf2fs_node_set_chain2(const struct zf2fs_geom *g, void *node,
+					const struct zf2fs_checkpoint *cp, uint32_t next_blkaddr)
+{
+	struct zf2fs_node_footer *f = zf2fs_node_footer(g, node);
+
+	zf2fs_set(f->cp_ver, zf2fs_get(cp->checkpoint_ver));
+	zf2fs_set(f->next_blkaddr, next_blkaddr);
+}
+
 ZF2FS_EXPORT void zf2fs_node_set_chain(struct zf2fs_node *n, const struct zf2fs_checkpoint *cp,
 				       uint32_t next_blkaddr)
 {
-	zf2fs_set(n->footer.cp_ver, zf2fs_get(cp->checkpoint_ver));
-	zf2fs_set(n->footer.next_blkaddr, next_blkaddr);
+	zf2fs_node_set_chain2(zf2fs_geom_4k(), n, cp, next_blkaddr);
 }

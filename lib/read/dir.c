@@ -19,27 +19,35 @@
 #include "zf2fs/endian.h"
 #include "read/volume_p.h"
 
-ZF2FS_EXPORT void zf2fs_dentry_view_block(const void *blk, struct zf2fs_dentry_view *v)
+ZF2FS_EXPORT void zf2fs_dentry_view_block2(const struct zf2fs_geom *bg, const void *blk,
+					   struct zf2fs_dentry_view *v)
 {
-	const struct zf2fs_dentry_block *d = blk;
+	const uint8_t *d = blk;
 
-	v->bitmap = d->dentry_bitmap;
-	v->dentry = d->dentry;
-	v->filename = d->filename;
-	v->nr = ZF2FS_DENTRY_PER_BLOCK;
+	/* bitmap, reserved bytes, entries, names: their places are the geometry's */
+	v->bitmap = d;
+	v->dentry = (const struct zf2fs_dir_entry *)(d + bg->dentry_entries_offset);
+	v->filename = (const uint8_t (*)[ZF2FS_SLOT_LEN])(d + bg->dentry_names_offset);
+	v->nr = bg->dentry_per_block;
 }
 
-ZF2FS_EXPORT int zf2fs_dentry_view_inline(const struct zf2fs_node *inode, uint32_t features,
-					  struct zf2fs_dentry_view *v)
+ZF2FS_EXPORT void zf2fs_dentry_view_block(const void *blk, struct zf2fs_dentry_view *v)
+{
+	zf2fs_dentry_view_block2(zf2fs_geom_4k(), blk, v);
+}
+
+ZF2FS_EXPORT int zf2fs_dentry_view_inline2(const struct zf2fs_geom *bg,
+					   const struct zf2fs_node *inode, uint32_t features,
+					   struct zf2fs_dentry_view *v)
 {
 	struct zf2fs_inode_geom g;
 	const uint8_t *base;
 	uint32_t nr, bitmap;
 
-	if (zf2fs_inode_geometry(&inode->i, features, &g))
+	if (zf2fs_inode_geometry2(bg, &inode->i, features, &g))
 		return -ZF2FS_EFSCORRUPTED;
 	/* one reserved word, then bitmap, padding, entries and names */
-	base = (const uint8_t *)&inode->i.i_addr[g.extra_words + 1];
+	base = (const uint8_t *)zf2fs_inode_addrs(inode) + 4 * ((size_t)g.extra_words + 1);
 	nr = g.inline_bytes * 8 / ((ZF2FS_DIR_ENTRY_SIZE + ZF2FS_SLOT_LEN) * 8 + 1);
 	bitmap = (nr + 7) / 8;
 	v->bitmap = base;
@@ -50,6 +58,12 @@ ZF2FS_EXPORT int zf2fs_dentry_view_inline(const struct zf2fs_node *inode, uint32
 	v->nr = nr;
 	(void)bitmap;
 	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_dentry_view_inline(const struct zf2fs_node *inode, uint32_t features,
+					  struct zf2fs_dentry_view *v)
+{
+	return zf2fs_dentry_view_inline2(zf2fs_geom_4k(), inode, features, v);
 }
 
 ZF2FS_EXPORT uint8_t zf2fs_mode_to_ftype(uint32_t mode)
@@ -206,7 +220,7 @@ static int dir_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	err = zf2fs_vol_read_block(w->vol, blkaddr, w->blk);
 	if (err)
 		return err;
-	zf2fs_dentry_view_block(w->blk, &v);
+	zf2fs_dentry_view_block2(&w->vol->geom, w->blk, &v);
 	return scan_view(&v, (int64_t)fofs, w->fn, w->bad, w->arg);
 }
 
@@ -220,11 +234,11 @@ ZF2FS_EXPORT int zf2fs_dir_iterate(struct zf2fs_vol *vol, const struct zf2fs_nod
 	int r;
 
 	if (inode->i.i_inline & ZF2FS_INLINE_DENTRY) {
-		if (zf2fs_dentry_view_inline(inode, vol->info.features, &v))
+		if (zf2fs_dentry_view_inline2(&vol->geom, inode, vol->info.features, &v))
 			return bad ? bad(arg, -1, 0, "inline dentry area does not fit the inode") : 0;
 		return scan_view(&v, -1, fn, bad, arg);
 	}
-	w.blk = malloc(ZF2FS_BLKSIZE);
+	w.blk = malloc(vol->geom.blocksize);
 	if (!w.blk)
 		return -ENOMEM;
 	r = zf2fs_file_walk(vol, inode, &ops, &w);

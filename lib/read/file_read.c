@@ -41,20 +41,26 @@ ZF2FS_EXPORT int zf2fs_inode_read(struct zf2fs_vol *vol, uint32_t ino, struct zf
 	if (err)
 		return zf2fs_set_why(why, whylen, err, "inode %u: %s", ino, err == -ZF2FS_EFSCORRUPTED ||
 			    err == -ENOENT ? tmp : strerror(-err));
-	if (zf2fs_get(buf->footer.ino) != ino)
+	if (zf2fs_get(zf2fs_node_footer(&vol->geom, buf)->ino) != ino)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node belongs to inode "
 			    "%llu, so it is not an inode", ino,
-			    (unsigned long long)zf2fs_get(buf->footer.ino));
-	if (zf2fs_footer_ofs(buf))
+			    (unsigned long long)zf2fs_get(zf2fs_node_footer(&vol->geom, buf)->ino));
+	if (zf2fs_node_ofs(&vol->geom, buf))
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node offset %llu, not 0",
-			    ino, (unsigned long long)zf2fs_footer_ofs(buf));
+			    ino, (unsigned long long)zf2fs_node_ofs(&vol->geom, buf));
 	return 0;
 }
 
 ZF2FS_EXPORT uint64_t zf2fs_node_fofs(const struct zf2fs_inode_geom *g, uint32_t node_ofs,
 				      uint32_t ofs_in_node)
 {
-	const uint64_t n = ZF2FS_NIDS_PER_BLOCK;
+	return zf2fs_node_fofs2(zf2fs_geom_4k(), g, node_ofs, ofs_in_node);
+}
+
+ZF2FS_EXPORT uint64_t zf2fs_node_fofs2(const struct zf2fs_geom *bg, const struct zf2fs_inode_geom *g,
+				       uint32_t node_ofs, uint32_t ofs_in_node)
+{
+	const uint64_t n = bg->nids_per_block;
 	uint64_t ind_end = 2 * n + 4;   /* offset of the last node below the indirect nodes */
 	uint64_t idx;                   /* direct nodes that come before this one */
 
@@ -73,6 +79,7 @@ ZF2FS_EXPORT uint64_t zf2fs_node_fofs(const struct zf2fs_inode_geom *g, uint32_t
 static int tree_node(struct zf2fs_vol *vol, uint32_t ino, uint32_t nid, uint32_t ofs,
 		     struct zf2fs_node *buf, char *why, size_t whylen)
 {
+	const struct zf2fs_node_footer *footer = zf2fs_node_footer(&vol->geom, buf);
 	char tmp[160];
 	int err = zf2fs_vol_read_node(vol, nid, buf, NULL, tmp, sizeof(tmp));
 
@@ -81,13 +88,13 @@ static int tree_node(struct zf2fs_vol *vol, uint32_t ino, uint32_t nid, uint32_t
 	if (err)
 		return zf2fs_set_why(why, whylen, err, "inode %u: %s", ino,
 			    err == -ZF2FS_EFSCORRUPTED ? tmp : strerror(-err));
-	if (zf2fs_get(buf->footer.ino) != ino)
+	if (zf2fs_get(footer->ino) != ino)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node %u belongs to "
-			    "inode %llu", ino, nid, (unsigned long long)zf2fs_get(buf->footer.ino));
-	if (zf2fs_footer_ofs(buf) != ofs)
+			    "inode %llu", ino, nid, (unsigned long long)zf2fs_get(footer->ino));
+	if (zf2fs_node_ofs(&vol->geom, buf) != ofs)
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: node %u has offset "
 			    "%llu, expected %u", ino, nid,
-			    (unsigned long long)zf2fs_footer_ofs(buf),
+			    (unsigned long long)zf2fs_node_ofs(&vol->geom, buf),
 			    ofs);
 	return 0;
 }
@@ -95,8 +102,9 @@ static int tree_node(struct zf2fs_vol *vol, uint32_t ino, uint32_t nid, uint32_t
 ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
 				 uint64_t fofs, uint32_t *ret_blkaddr, char *why, size_t whylen)
 {
-	const uint64_t n = ZF2FS_NIDS_PER_BLOCK;
-	uint32_t ino = (uint32_t)zf2fs_get(inode->footer.ino);
+	const struct zf2fs_geom *bg = &vol->geom;
+	const uint64_t n = bg->nids_per_block;
+	uint32_t ino = (uint32_t)zf2fs_get(zf2fs_node_footer(bg, inode)->ino);
 	struct zf2fs_inode_geom g;
 	struct zf2fs_node *buf;
 	uint64_t direct, indirect, b = fofs;
@@ -104,13 +112,13 @@ ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node 
 	int top, err;
 
 	*ret_blkaddr = ZF2FS_NULL_ADDR;
-	if (zf2fs_inode_geometry(&inode->i, vol->info.features, &g))
+	if (zf2fs_inode_geometry2(bg, &inode->i, vol->info.features, &g))
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: extra attribute or "
 			    "inline xattr size is impossible", ino);
 	if (inode->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
 		return zf2fs_set_why(why, whylen, -EINVAL, "inode %u keeps its data inline", ino);
 	if (b < g.addrs) {
-		*ret_blkaddr = zf2fs_le32_to_cpu(inode->i.i_addr[g.extra_words + b]);
+		*ret_blkaddr = zf2fs_le32_to_cpu(zf2fs_inode_addrs(inode)[g.extra_words + b]);
 		return 0;
 	}
 	direct = g.addrs_per_block;
@@ -131,10 +139,10 @@ ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node 
 		return zf2fs_set_why(why, whylen, -ERANGE, "inode %u: block %llu is beyond the largest "
 			    "file", ino, (unsigned long long)fofs);
 	}
-	nid = zf2fs_le32_to_cpu(inode->i.i_nid[top]);
+	nid = zf2fs_le32_to_cpu(zf2fs_inode_nids(bg, inode)[top]);
 	if (!nid)
 		return 0;
-	buf = malloc(sizeof(*buf));
+	buf = malloc(bg->blocksize);
 	if (!buf)
 		return -ENOMEM;
 	switch (top) {
@@ -145,11 +153,11 @@ ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node 
 		break;
 	case 2:
 	case 3:
-		ofs = top == 2 ? ZF2FS_OFS_IND1 : ZF2FS_OFS_IND2;
+		ofs = top == 2 ? ZF2FS_OFS_IND1 : zf2fs_geom_ofs_ind2(bg);
 		err = tree_node(vol, ino, nid, ofs, buf, why, whylen);
 		if (err)
 			break;
-		nid = zf2fs_le32_to_cpu(buf->in.nid[b / direct]);
+		nid = zf2fs_le32_to_cpu(zf2fs_node_words(buf)[b / direct]);
 		if (!nid)
 			goto out;
 		err = tree_node(vol, ino, nid, ofs + 1 + (uint32_t)(b / direct), buf, why, whylen);
@@ -158,17 +166,17 @@ ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node 
 	default: {
 		uint64_t i = b / indirect, j = (b / direct) % n;
 
-		err = tree_node(vol, ino, nid, ZF2FS_OFS_DIND, buf, why, whylen);
+		err = tree_node(vol, ino, nid, zf2fs_geom_ofs_dind(bg), buf, why, whylen);
 		if (err)
 			break;
-		nid = zf2fs_le32_to_cpu(buf->in.nid[i]);
+		nid = zf2fs_le32_to_cpu(zf2fs_node_words(buf)[i]);
 		if (!nid)
 			goto out;
-		ofs = ZF2FS_OFS_DIND + 1 + (uint32_t)(i * (n + 1));
+		ofs = zf2fs_geom_ofs_dind(bg) + 1 + (uint32_t)(i * (n + 1));
 		err = tree_node(vol, ino, nid, ofs, buf, why, whylen);
 		if (err)
 			break;
-		nid = zf2fs_le32_to_cpu(buf->in.nid[j]);
+		nid = zf2fs_le32_to_cpu(zf2fs_node_words(buf)[j]);
 		if (!nid)
 			goto out;
 		err = tree_node(vol, ino, nid, ofs + 1 + (uint32_t)j, buf, why, whylen);
@@ -177,7 +185,7 @@ ZF2FS_EXPORT int zf2fs_file_bmap(struct zf2fs_vol *vol, const struct zf2fs_node 
 	}
 	}
 	if (!err)
-		*ret_blkaddr = zf2fs_le32_to_cpu(buf->dn.addr[slot]);
+		*ret_blkaddr = zf2fs_le32_to_cpu(zf2fs_node_words(buf)[slot]);
 out:
 	free(buf);
 	return err;
@@ -218,8 +226,9 @@ static int emit_hole_to(struct reader *r, uint64_t off)
 
 static int flush_run(struct reader *r)
 {
-	uint64_t off = r->run_fofs * ZF2FS_BLKSIZE;
-	uint64_t len = (uint64_t)r->run_len * ZF2FS_BLKSIZE;
+	const uint32_t bs = r->vol->geom.blocksize;
+	uint64_t off = r->run_fofs * bs;
+	uint64_t len = (uint64_t)r->run_len * bs;
 	int err;
 
 	if (!r->run_len)
@@ -228,11 +237,11 @@ static int flush_run(struct reader *r)
 	err = emit_hole_to(r, off);
 	if (err)
 		return err;
-	err = zf2fs_vol_read_blocks(r->vol, r->run_addr, (uint32_t)(len / ZF2FS_BLKSIZE), r->buf);
+	err = zf2fs_vol_read_blocks(r->vol, r->run_addr, (uint32_t)(len / bs), r->buf);
 	if (err)
 		return zf2fs_set_why(r->why, r->whylen, err, "inode %u: %s while reading blocks %u..%llu",
 			    r->ino, strerror(-err), r->run_addr,
-			    (unsigned long long)(r->run_addr + len / ZF2FS_BLKSIZE - 1));
+			    (unsigned long long)(r->run_addr + len / bs - 1));
 	if (off + len > r->size)
 		len = r->size - off;
 	err = r->sink(r->arg, off, r->buf, (size_t)len);
@@ -247,7 +256,7 @@ static int read_data(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	const struct zf2fs_vol_info *in = &r->vol->info;
 	int err;
 
-	if (fofs * ZF2FS_BLKSIZE >= r->size)
+	if (fofs * r->vol->geom.blocksize >= r->size)
 		return 0;   /* preallocated past the end */
 	if (blkaddr == ZF2FS_NEW_ADDR)
 		return 0;   /* reserved, never written: reads as zeros */
@@ -288,12 +297,12 @@ ZF2FS_EXPORT int zf2fs_file_read(struct zf2fs_vol *vol, const struct zf2fs_node 
 	uint32_t mode = (uint32_t)zf2fs_get(inode->i.i_mode);
 	int err;
 
-	r.ino = (uint32_t)zf2fs_get(inode->footer.ino);
+	r.ino = (uint32_t)zf2fs_get(zf2fs_node_footer(&vol->geom, inode)->ino);
 	r.size = zf2fs_get(inode->i.i_size);
 	if (zf2fs_mode_type(mode) != ZF2FS_S_IFREG && zf2fs_mode_type(mode) != ZF2FS_S_IFLNK)
 		return zf2fs_set_why(why, whylen, -EINVAL, "inode %u is neither a regular file nor a "
 			    "symlink (mode 0%o)", r.ino, mode);
-	if (zf2fs_inode_geometry(&inode->i, vol->info.features, &g))
+	if (zf2fs_inode_geometry2(&vol->geom, &inode->i, vol->info.features, &g))
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: extra attribute or "
 			    "inline xattr size is impossible", r.ino);
 	if (inode->i.i_advise & ZF2FS_ADVISE_ENCRYPT)
@@ -302,7 +311,8 @@ ZF2FS_EXPORT int zf2fs_file_read(struct zf2fs_vol *vol, const struct zf2fs_node 
 	if (g.compressed)
 		return compr_file_read(vol, inode, &g, sink, arg, why, whylen);
 	if (inode->i.i_inline & ZF2FS_INLINE_DATA) {
-		const uint8_t *data = (const uint8_t *)&inode->i.i_addr[g.extra_words + 1];
+		const uint8_t *data = (const uint8_t *)zf2fs_inode_addrs(inode) +
+				      4 * ((size_t)g.extra_words + 1);
 
 		if (r.size > g.inline_bytes)
 			return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: inline size %llu "
@@ -310,7 +320,7 @@ ZF2FS_EXPORT int zf2fs_file_read(struct zf2fs_vol *vol, const struct zf2fs_node 
 				    (unsigned long long)r.size, g.inline_bytes);
 		return r.size ? sink(arg, 0, data, (size_t)r.size) : 0;
 	}
-	r.buf = malloc((size_t)RUN_MAX * ZF2FS_BLKSIZE);
+	r.buf = malloc((size_t)RUN_MAX * vol->geom.blocksize);
 	if (!r.buf)
 		return -ENOMEM;
 	err = zf2fs_file_walk(vol, inode, &ops, &r);
@@ -408,7 +418,7 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 	uint8_t raw[ZF2FS_NAME_LEN];
 	size_t rawlen = 0, shown_len = len;
 	const char *shown = name;
-	uint32_t dino = (uint32_t)zf2fs_get(dir->footer.ino);
+	uint32_t dino = (uint32_t)zf2fs_get(zf2fs_node_footer(&vol->geom, dir)->ino);
 	uint32_t hash, depth, dir_level = dir->i.i_dir_level, ino = 0;
 	uint64_t nblocks;
 	bool use_hash = !(zf2fs_get(dir->i.i_flags) & ZF2FS_CASEFOLD_FL);
@@ -440,7 +450,7 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 		return zf2fs_set_why(why, whylen, len ? -ENAMETOOLONG : -ENOENT, "bad name length %zu", len);
 	hash = zf2fs_dentry_hash(name, len);
 	if (dir->i.i_inline & ZF2FS_INLINE_DENTRY) {
-		if (zf2fs_dentry_view_inline(dir, vol->info.features, &v))
+		if (zf2fs_dentry_view_inline2(&vol->geom, dir, vol->info.features, &v))
 			return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "directory %u: the inline "
 				    "dentry area does not fit the inode", dino);
 		found = scan_for(&v, name, len, hash, use_hash, &ino, &type);
@@ -450,12 +460,12 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "directory %u: i_dir_level %u is "
 			    "impossible", dino, dir_level);
 	depth = (uint32_t)zf2fs_get(dir->i.i_current_depth);
-	nblocks = (zf2fs_get(dir->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	nblocks = (zf2fs_get(dir->i.i_size) + vol->geom.blocksize - 1) >> vol->geom.log_blocksize;
 	if (use_hash)
 		zf2fs_bucket_iter_init(&it, hash, dir_level, depth, nblocks);
 	else
 		zf2fs_bucket_iter_all(&it, dir_level, depth, nblocks);
-	blk = malloc(ZF2FS_BLKSIZE);
+	blk = malloc(vol->geom.blocksize);
 	if (!blk)
 		return -ENOMEM;
 	while (!found && zf2fs_bucket_iter_next(&it)) {
@@ -475,7 +485,7 @@ ZF2FS_EXPORT int zf2fs_dir_lookup(struct zf2fs_vol *vol, const struct zf2fs_node
 		err = zf2fs_vol_read_block(vol, addr, blk);
 		if (err)
 			break;
-		zf2fs_dentry_view_block(blk, &v);
+		zf2fs_dentry_view_block2(&vol->geom, blk, &v);
 		found = scan_for(&v, name, len, hash, use_hash, &ino, &type);
 	}
 	free(blk);
@@ -528,7 +538,7 @@ ZF2FS_EXPORT int zf2fs_path_lookup(struct zf2fs_vol *vol, const char *path, int 
 				   uint32_t *ret_ino, char *why, size_t whylen)
 {
 	uint32_t root = (uint32_t)zf2fs_get(vol->sb.root_ino), cur = root;
-	struct zf2fs_node *node = malloc(sizeof(*node));
+	struct zf2fs_node *node = malloc(vol->geom.blocksize);
 	char *rest = malloc(2 * PATH_MAX_BYTES + 2), *tmp = malloc(2 * PATH_MAX_BYTES + 2);
 	char *target = malloc(PATH_MAX_BYTES);
 	size_t target_len;

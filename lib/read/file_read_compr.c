@@ -63,7 +63,8 @@ static bool valid_addr(const struct creader *r, uint32_t a)
 
 static int flush_cluster(struct creader *r)
 {
-	const uint64_t base = r->cluster * r->cs * (uint64_t)ZF2FS_BLKSIZE;
+	const uint32_t bs = r->vol->geom.blocksize;
+	const uint64_t base = r->cluster * r->cs * (uint64_t)bs;
 	uint32_t n = 0;
 	int err = 0;
 
@@ -83,10 +84,11 @@ static int flush_cluster(struct creader *r)
 					    "cluster %llu: address %u outside the main area", r->ino,
 					    (unsigned long long)r->cluster, r->slot[k + 1]);
 			err = zf2fs_vol_read_block(r->vol, r->slot[k + 1],
-						   r->cbuf + (size_t)k * ZF2FS_BLKSIZE);
+						   r->cbuf + (size_t)k * bs);
 		}
 		if (!err)
-			err = zf2fs_decompress_cluster(r->alg, r->log, r->cbuf, n, r->rbuf);
+			err = zf2fs_decompress_cluster2(r->vol->geom.log_blocksize, r->alg, r->log,
+							r->cbuf, n, r->rbuf);
 		if (err)
 			return zf2fs_set_why(r->why, r->whylen, err, "inode %u: cluster %llu (%s): %s",
 				    r->ino, (unsigned long long)r->cluster,
@@ -94,7 +96,7 @@ static int flush_cluster(struct creader *r)
 				    err == -ZF2FS_EFSCORRUPTED ? "does not decompress" :
 				    err == -EOPNOTSUPP ? "this build cannot decompress it" :
 				    strerror(-err));
-		return emit(r, base, r->rbuf, (size_t)r->cs * ZF2FS_BLKSIZE);
+		return emit(r, base, r->rbuf, (size_t)r->cs * bs);
 	}
 	for (uint32_t k = 0; k < r->cs && !err; k++) {
 		uint32_t a = r->slot[k];
@@ -107,7 +109,7 @@ static int flush_cluster(struct creader *r)
 				    (unsigned long long)(r->cluster * r->cs + k), a);
 		err = zf2fs_vol_read_block(r->vol, a, r->cbuf);
 		if (!err)
-			err = emit(r, base + (uint64_t)k * ZF2FS_BLKSIZE, r->cbuf, ZF2FS_BLKSIZE);
+			err = emit(r, base + (uint64_t)k * bs, r->cbuf, bs);
 	}
 	return err;
 }
@@ -121,7 +123,7 @@ static int collect(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 
 	(void)owner;
 	(void)ofs_in_node;
-	if (fofs * ZF2FS_BLKSIZE >= r->size)
+	if (fofs * r->vol->geom.blocksize >= r->size)
 		return 0;   /* past the end */
 	if (c != r->cluster) {
 		if (r->cluster != UINT64_MAX && c < r->cluster)
@@ -157,7 +159,7 @@ int compr_file_read(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
 			     .cluster = UINT64_MAX };
 	int err;
 
-	r.ino = (uint32_t)zf2fs_get(inode->footer.ino);
+	r.ino = (uint32_t)zf2fs_get(zf2fs_node_footer(&vol->geom, inode)->ino);
 	r.size = zf2fs_get(inode->i.i_size);
 	r.cs = g->cluster_blocks;
 	r.log = inode->i.i_log_cluster_size;
@@ -169,8 +171,8 @@ int compr_file_read(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
 		return zf2fs_set_why(why, whylen, -ZF2FS_EFSCORRUPTED, "inode %u: compressed and "
 			    "inline", r.ino);
 	r.slot = malloc(r.cs * sizeof(*r.slot));
-	r.cbuf = malloc((size_t)r.cs * ZF2FS_BLKSIZE);
-	r.rbuf = malloc((size_t)r.cs * ZF2FS_BLKSIZE);
+	r.cbuf = malloc((size_t)r.cs * vol->geom.blocksize);
+	r.rbuf = malloc((size_t)r.cs * vol->geom.blocksize);
 	err = r.slot && r.cbuf && r.rbuf ? 0 : -ENOMEM;
 	if (!err)
 		err = zf2fs_file_walk(vol, inode, &ops, &r);

@@ -27,7 +27,8 @@ static void load_nat_bits(struct zf2fs_vol *vol)
 {
 	const struct zf2fs_checkpoint *cp = (const void *)vol->cp;
 	uint64_t bytes = vol->info.nat_blocks / 8;
-	uint64_t nblocks = (2 * bytes + 8 + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	const uint32_t bs = vol->geom.blocksize;
+	uint64_t nblocks = (2 * bytes + 8 + bs - 1) / bs;
 	uint64_t total = zf2fs_get(cp->cp_pack_total_block_count);
 	uint64_t start = zf2fs_get(vol->sb.cp_blkaddr) + (uint64_t)vol->cp_pack * BPS;
 	uint32_t crc_off = (uint32_t)zf2fs_get(cp->checksum_offset);
@@ -36,9 +37,9 @@ static void load_nat_bits(struct zf2fs_vol *vol)
 
 	vol->nat_bits_state = -1;
 	if (!(zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_NAT_BITS_FLAG) || !bytes ||
-	    total + nblocks > BPS || crc_off > ZF2FS_BLKSIZE - 4)
+	    total + nblocks > BPS || crc_off > vol->geom.cp_chksum_offset)
 		return;
-	nb = malloc(nblocks * ZF2FS_BLKSIZE);
+	nb = malloc(nblocks * bs);
 	if (!nb)
 		return;
 	if (zf2fs_vol_read_blocks(vol, start + BPS - nblocks, (uint32_t)nblocks, nb)) {

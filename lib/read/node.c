@@ -2,7 +2,7 @@
 /*
  * node.c - inodes and the block trees hanging from them.
  *
- * An inode holds up to 923 addresses, fewer when extra attributes sit at the front of
+ * An inode holds up to 923 addresses (3683 in a 16 KiB block), fewer when extra attributes sit at the front of
  * i_addr or inline xattrs at its end; then two direct nodes, two indirect nodes and one
  * double-indirect node.  Every node's footer records its own nid, its inode and its offset
  * in this tree; the walk checks each before trusting it.  The tree's shape bounds the walk:
@@ -21,11 +21,11 @@
 #include "format/inode_p.h"
 #include "read/volume_p.h"
 
-ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
-					const struct zf2fs_inode_geom *g, uint32_t *ret_start,
-					uint32_t *ret_cut)
+ZF2FS_EXPORT int zf2fs_inline_xattr_cut2(const struct zf2fs_geom *bg, const struct zf2fs_inode *in,
+					 const struct zf2fs_inode_geom *g, uint32_t *ret_start,
+					 uint32_t *ret_cut)
 {
-	uint32_t start = 4 * (ZF2FS_ADDRS_PER_INODE - g->xattr_words);
+	uint32_t start = 4 * (bg->addrs_per_inode - g->xattr_words);
 	uint32_t end = 4 * g->xattr_words, pos = ZF2FS_XATTR_HDR_SIZE;
 	const uint8_t *area = (const uint8_t *)in->i_addr + start;
 
@@ -49,7 +49,15 @@ ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
 	return 1;
 }
 
-ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32_t features)
+ZF2FS_EXPORT int zf2fs_inline_xattr_cut(const struct zf2fs_inode *in,
+					const struct zf2fs_inode_geom *g, uint32_t *ret_start,
+					uint32_t *ret_cut)
+{
+	return zf2fs_inline_xattr_cut2(zf2fs_geom_4k(), in, g, ret_start, ret_cut);
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad2(const struct zf2fs_geom *bg,
+					     const struct zf2fs_inode *in, uint32_t features)
 {
 	uint32_t flags = (uint32_t)zf2fs_get(in->i_flags), bad = 0;
 	bool dir = zf2fs_inode_type(in) == ZF2FS_S_IFDIR;
@@ -70,17 +78,22 @@ ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32
 			     in->i_log_cluster_size >= 2 && in->i_log_cluster_size <= 8;
 		uint32_t markers, log;
 
-		zf2fs_inode_cluster_markers(in, features, &markers, &log);
+		zf2fs_inode_cluster_markers2(bg, in, features, &markers, &log);
 		if (!known && !markers)
 			bad |= ZF2FS_COMPR_FL;
 	}
 	return bad;
 }
 
+ZF2FS_EXPORT uint32_t zf2fs_inode_flags_bad(const struct zf2fs_inode *in, uint32_t features)
+{
+	return zf2fs_inode_flags_bad2(zf2fs_geom_4k(), in, features);
+}
+
 /* The words of i_addr that extra attributes take at its front and inline xattrs at its
  * end; -ZF2FS_EFSCORRUPTED when the sizes are impossible. */
-static int slot_words(const struct zf2fs_inode *in, uint32_t features, uint32_t *ret_extra,
-		      uint32_t *ret_xattr)
+static int slot_words(const struct zf2fs_geom *bg, const struct zf2fs_inode *in,
+		      uint32_t features, uint32_t *ret_extra, uint32_t *ret_xattr)
 {
 	uint32_t extra = 0, xattr = 0;
 
@@ -94,21 +107,23 @@ static int slot_words(const struct zf2fs_inode *in, uint32_t features, uint32_t 
 		xattr = (in->i_inline & ZF2FS_EXTRA_ATTR) ? (uint32_t)zf2fs_get(in->i_inline_xattr_size) : 0;
 	else if (in->i_inline & (ZF2FS_INLINE_XATTR | ZF2FS_INLINE_DENTRY))
 		xattr = ZF2FS_INLINE_XATTR_ADDRS;
-	if (xattr > ZF2FS_MAX_INLINE_XATTR_WORDS || extra + xattr + 1 > ZF2FS_ADDRS_PER_INODE)
+	if (xattr > bg->inline_xattr_max || extra + xattr + 1 > bg->addrs_per_inode)
 		return -ZF2FS_EFSCORRUPTED;
 	*ret_extra = extra;
 	*ret_xattr = xattr;
 	return 0;
 }
 
-ZF2FS_EXPORT void zf2fs_inode_cluster_markers(const struct zf2fs_inode *in, uint32_t features,
-					      uint32_t *ret_markers, uint32_t *ret_log)
+ZF2FS_EXPORT void zf2fs_inode_cluster_markers2(const struct zf2fs_geom *bg,
+					       const struct zf2fs_inode *in, uint32_t features,
+					       uint32_t *ret_markers, uint32_t *ret_log)
 {
+	const zf2fs_le32 *addrs = zf2fs_inode_addrs(in);
 	uint32_t extra, xattr, log = 8, n = 0;
 
-	if (!slot_words(in, features, &extra, &xattr))
-		for (uint32_t k = 0; k < ZF2FS_ADDRS_PER_INODE - extra - xattr; k++) {
-			if (zf2fs_get(in->i_addr[extra + k]) != ZF2FS_COMPRESS_ADDR)
+	if (!slot_words(bg, in, features, &extra, &xattr))
+		for (uint32_t k = 0; k < bg->addrs_per_inode - extra - xattr; k++) {
+			if (zf2fs_le32_to_cpu(addrs[extra + k]) != ZF2FS_COMPRESS_ADDR)
 				continue;
 			n++;
 			while (log && k % (1u << log))
@@ -118,21 +133,33 @@ ZF2FS_EXPORT void zf2fs_inode_cluster_markers(const struct zf2fs_inode *in, uint
 	*ret_log = log;
 }
 
+ZF2FS_EXPORT void zf2fs_inode_cluster_markers(const struct zf2fs_inode *in, uint32_t features,
+					      uint32_t *ret_markers, uint32_t *ret_log)
+{
+	zf2fs_inode_cluster_markers2(zf2fs_geom_4k(), in, features, ret_markers, ret_log);
+}
+
 ZF2FS_EXPORT int zf2fs_inode_geometry(const struct zf2fs_inode *in, uint32_t features,
 				      struct zf2fs_inode_geom *g)
+{
+	return zf2fs_inode_geometry2(zf2fs_geom_4k(), in, features, g);
+}
+
+ZF2FS_EXPORT int zf2fs_inode_geometry2(const struct zf2fs_geom *bg, const struct zf2fs_inode *in,
+				       uint32_t features, struct zf2fs_inode_geom *g)
 {
 	uint32_t extra = 0, xattr = 0;
 	int err;
 
 	memset(g, 0, sizeof(*g));
-	err = slot_words(in, features, &extra, &xattr);
+	err = slot_words(bg, in, features, &extra, &xattr);
 	if (err)
 		return err;
 	g->extra_words = extra;
 	g->xattr_words = xattr;
-	g->addrs = ZF2FS_ADDRS_PER_INODE - extra - xattr;
-	g->addrs_per_block = ZF2FS_ADDRS_PER_BLOCK;
-	g->inline_bytes = 4 * (ZF2FS_ADDRS_PER_INODE - extra - xattr - 1);
+	g->addrs = bg->addrs_per_inode - extra - xattr;
+	g->addrs_per_block = bg->addrs_per_block;
+	g->inline_bytes = 4 * (bg->addrs_per_inode - extra - xattr - 1);
 	bool regular = zf2fs_inode_type(in) == ZF2FS_S_IFREG;
 
 	if ((features & ZF2FS_FEAT_COMPRESSION) && regular &&
@@ -163,7 +190,7 @@ ZF2FS_EXPORT int zf2fs_vol_node_readaround(struct zf2fs_vol *vol, uint32_t block
 	if (!blocks || (blocks & (blocks - 1)) || blocks > ZF2FS_BLOCKS_PER_SEG || chunks > 4096)
 		return -EINVAL;
 	vol->ra_base = malloc(chunks * sizeof(*vol->ra_base));
-	vol->ra_buf = malloc((size_t)chunks * blocks * ZF2FS_BLKSIZE);
+	vol->ra_buf = malloc((size_t)chunks * blocks * vol->geom.blocksize);
 	if (!vol->ra_base || !vol->ra_buf) {
 		free(vol->ra_base);
 		free(vol->ra_buf);
@@ -197,20 +224,20 @@ static int read_around(struct zf2fs_vol *vol, uint64_t blk, void *buf)
 		vol->ra_next = (vol->ra_next + 1) % vol->ra_chunks;
 		vol->ra_base[i] = UINT64_MAX;
 		if (zf2fs_vol_read_blocks(vol, base, (uint32_t)(end - base),
-					  vol->ra_buf + (size_t)i * vol->ra_blocks * ZF2FS_BLKSIZE))
+					  vol->ra_buf + (size_t)i * vol->ra_blocks * vol->geom.blocksize))
 			return 1;
 		vol->ra_base[i] = base;
 	}
-	memcpy(buf, vol->ra_buf + ((size_t)i * vol->ra_blocks + (blk - base)) * ZF2FS_BLKSIZE,
-	       ZF2FS_BLKSIZE);
+	memcpy(buf, vol->ra_buf + ((size_t)i * vol->ra_blocks + (blk - base)) * vol->geom.blocksize,
+	       vol->geom.blocksize);
 	return 0;
 }
 
 ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *buf,
 				     uint32_t *ret_blkaddr, char *why, size_t whylen)
 {
+	const struct zf2fs_node_footer *footer = zf2fs_node_footer(&vol->geom, buf);
 	struct zf2fs_nat_info ni;
-	const struct zf2fs_node *node = buf;
 	int err;
 
 	if (ret_blkaddr)
@@ -236,14 +263,14 @@ ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *
 	err = read_around(vol, ni.blkaddr, buf) ? zf2fs_vol_read_block(vol, ni.blkaddr, buf) : 0;
 	if (err)
 		return err;
-	if (zf2fs_get(node->footer.nid) != nid) {
+	if (zf2fs_get(footer->nid) != nid) {
 		snprintf(why, whylen, "nid %u: the block at %u says nid %llu", nid, ni.blkaddr,
-			 (unsigned long long)zf2fs_get(node->footer.nid));
+			 (unsigned long long)zf2fs_get(footer->nid));
 		return -ZF2FS_EFSCORRUPTED;
 	}
-	if (zf2fs_get(node->footer.ino) != ni.ino) {
+	if (zf2fs_get(footer->ino) != ni.ino) {
 		snprintf(why, whylen, "nid %u: footer ino %llu differs from NAT ino %u", nid,
-			 (unsigned long long)zf2fs_get(node->footer.ino), ni.ino);
+			 (unsigned long long)zf2fs_get(footer->ino), ni.ino);
 		return -ZF2FS_EFSCORRUPTED;
 	}
 	return 0;
@@ -251,6 +278,7 @@ ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *
 
 struct walk {
 	struct zf2fs_vol *vol;
+	const struct zf2fs_geom *bg;
 	const struct zf2fs_walk_ops *ops;
 	void *arg;
 	uint32_t ino;
@@ -282,12 +310,14 @@ static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t slot, u
 static int children(struct walk *w, const struct zf2fs_node *n, uint32_t nid, uint32_t ofs,
 		    int level, uint64_t fofs)
 {
+	const uint32_t per = w->bg->nids_per_block;
+	const zf2fs_le32 *nids = zf2fs_node_words(n);
 	uint64_t span = w->g.addrs_per_block;
 
 	for (int l = 1; l < level; l++)
-		span *= ZF2FS_NIDS_PER_BLOCK;
-	for (uint32_t i = 0; i < ZF2FS_NIDS_PER_BLOCK; i++) {
-		uint32_t child = zf2fs_le32_to_cpu(n->in.nid[i]);
+		span *= per;
+	for (uint32_t i = 0; i < per; i++) {
+		uint32_t child = zf2fs_le32_to_cpu(nids[i]);
 		uint32_t cofs;
 		int r;
 
@@ -298,7 +328,7 @@ static int children(struct walk *w, const struct zf2fs_node *n, uint32_t nid, ui
 		if (level == 1)
 			cofs = ofs + 1 + i;
 		else
-			cofs = ofs + 1 + i * (ZF2FS_NIDS_PER_BLOCK + 1);
+			cofs = ofs + 1 + i * (per + 1);
 		r = visit(w, child, nid, i, cofs, level - 1, fofs + (uint64_t)i * span);
 		if (r)
 			return r;
@@ -310,29 +340,30 @@ static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t slot, u
 		 int level, uint64_t fofs)
 {
 	struct zf2fs_node *n = (struct zf2fs_node *)w->buf[level];
+	struct zf2fs_node_footer *footer = zf2fs_node_footer(w->bg, n);
 	uint32_t addr;
 	char why[160];
 	int err, r;
 
 	err = zf2fs_vol_read_node(w->vol, nid, n, &addr, why, sizeof(why));
-	if (!err && zf2fs_get(n->footer.ino) != w->ino) {
+	if (!err && zf2fs_get(footer->ino) != w->ino) {
 		snprintf(why, sizeof(why), "nid %u belongs to inode %llu, not %u", nid,
-			 (unsigned long long)zf2fs_get(n->footer.ino), w->ino);
+			 (unsigned long long)zf2fs_get(footer->ino), w->ino);
 		err = -ZF2FS_EFSCORRUPTED;
 	}
-	if (!err && zf2fs_footer_ofs(n) != ofs) {
+	if (!err && zf2fs_node_ofs(w->bg, n) != ofs) {
 		snprintf(why, sizeof(why), "nid %u: footer offset %u, expected %u", nid,
-			 zf2fs_footer_ofs(n), ofs);
+			 zf2fs_node_ofs(w->bg, n), ofs);
 		err = -ZF2FS_EFSCORRUPTED;
 	}
 	/* the block was read (@addr set) but its footer disagrees: the caller may know better */
 	if (err == -ZF2FS_EFSCORRUPTED && addr && w->ops->mend &&
 	    w->ops->mend(w->arg, nid, addr, n, ofs, why) == 1) {
-		uint32_t flag = (uint32_t)zf2fs_get(n->footer.flag);
+		uint32_t flag = (uint32_t)zf2fs_get(footer->flag);
 
-		zf2fs_set(n->footer.nid, nid);
-		zf2fs_set(n->footer.ino, w->ino);
-		zf2fs_set(n->footer.flag, (flag & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1)) |
+		zf2fs_set(footer->nid, nid);
+		zf2fs_set(footer->ino, w->ino);
+		zf2fs_set(footer->flag, (flag & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1)) |
 			  (ofs << ZF2FS_FOOTER_OFS_SHIFT));
 		err = 0;
 	}
@@ -355,16 +386,18 @@ static int visit(struct walk *w, uint32_t nid, uint32_t parent, uint32_t slot, u
 ZF2FS_EXPORT int zf2fs_file_walk(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
 				 const struct zf2fs_walk_ops *ops, void *arg)
 {
-	static const struct { uint32_t ofs; int level; } tops[ZF2FS_NIDS_PER_INODE] = {
+	const struct zf2fs_geom *bg = &vol->geom;
+	const struct { uint32_t ofs; int level; } tops[ZF2FS_NIDS_PER_INODE] = {
 		{ ZF2FS_OFS_DIR1, 0 }, { ZF2FS_OFS_DIR2, 0 }, { ZF2FS_OFS_IND1, 1 },
-		{ ZF2FS_OFS_IND2, 1 }, { ZF2FS_OFS_DIND, 2 },
+		{ zf2fs_geom_ofs_ind2(bg), 1 }, { zf2fs_geom_ofs_dind(bg), 2 },
 	};
-	struct walk w = { .vol = vol, .ops = ops, .arg = arg };
+	const zf2fs_le32 *inids = zf2fs_inode_nids(bg, inode);
+	struct walk w = { .vol = vol, .bg = bg, .ops = ops, .arg = arg };
 	uint64_t fofs;
 	int r;
 
-	w.ino = (uint32_t)zf2fs_get(inode->footer.ino);
-	if (zf2fs_inode_geometry(&inode->i, vol->info.features, &w.g))
+	w.ino = (uint32_t)zf2fs_get(zf2fs_node_footer(bg, inode)->ino);
+	if (zf2fs_inode_geometry2(bg, &inode->i, vol->info.features, &w.g))
 		return -ZF2FS_EFSCORRUPTED;
 	if (inode->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
 		return 0;
@@ -373,7 +406,7 @@ ZF2FS_EXPORT int zf2fs_file_walk(struct zf2fs_vol *vol, const struct zf2fs_node 
 		return 0;   /* devices keep their number in i_addr; fifos and sockets have no data */
 	}
 	for (int i = 0; i < 3; i++) {
-		w.buf[i] = malloc(ZF2FS_BLKSIZE);
+		w.buf[i] = malloc(bg->blocksize);
 		if (!w.buf[i]) {
 			r = -ENOMEM;
 			goto out;
@@ -383,11 +416,11 @@ ZF2FS_EXPORT int zf2fs_file_walk(struct zf2fs_vol *vol, const struct zf2fs_node 
 		     0, w.ino, w.g.extra_words);
 	fofs = w.g.addrs;
 	for (int i = 0; !r && i < ZF2FS_NIDS_PER_INODE; i++) {
-		uint32_t nid = zf2fs_le32_to_cpu(inode->i.i_nid[i]);
+		uint32_t nid = zf2fs_le32_to_cpu(inids[i]);
 		uint64_t span = w.g.addrs_per_block;
 
 		for (int l = 0; l < tops[i].level; l++)
-			span *= ZF2FS_NIDS_PER_BLOCK;
+			span *= bg->nids_per_block;
 		if (nid)
 			r = visit(&w, nid, w.ino, (uint32_t)i, tops[i].ofs, tops[i].level, fofs);
 		fofs += span;
@@ -399,11 +432,12 @@ out:
 }
 
 /* ---- new inodes --------------------------------------------------------------------- */
-ZF2FS_EXPORT int zf2fs_inode_init(struct zf2fs_node *node, uint32_t features, uint32_t ino,
-				  uint32_t pino, const char *name, size_t len, uint32_t mode,
-				  uint64_t now)
+ZF2FS_EXPORT int zf2fs_inode_init2(const struct zf2fs_geom *g, void *node, uint32_t features,
+				   uint32_t ino, uint32_t pino, const char *name, size_t len,
+				   uint32_t mode, uint64_t now)
 {
-	struct zf2fs_inode *in = &node->i;
+	struct zf2fs_node_footer *footer = zf2fs_node_footer(g, node);
+	struct zf2fs_inode *in = node;
 	bool dir = zf2fs_mode_type(mode) == ZF2FS_S_IFDIR;
 
 	if (len > ZF2FS_NAME_LEN)
@@ -424,9 +458,16 @@ ZF2FS_EXPORT int zf2fs_inode_init(struct zf2fs_node *node, uint32_t features, ui
 		if (features & ZF2FS_FEAT_INODE_CRTIME)
 			zf2fs_set(in->i_crtime, now);
 	}
-	zf2fs_set(node->footer.nid, ino);
-	zf2fs_set(node->footer.ino, ino);
+	zf2fs_set(footer->nid, ino);
+	zf2fs_set(footer->ino, ino);
 	/* the kernel keeps directories' nodes hot and files' nodes cold */
-	zf2fs_set(node->footer.flag, dir ? 0 : ZF2FS_FOOTER_COLD_BIT);
+	zf2fs_set(footer->flag, dir ? 0 : ZF2FS_FOOTER_COLD_BIT);
 	return 0;
+}
+
+ZF2FS_EXPORT int zf2fs_inode_init(struct zf2fs_node *node, uint32_t features, uint32_t ino,
+				  uint32_t pino, const char *name, size_t len, uint32_t mode,
+				  uint64_t now)
+{
+	return zf2fs_inode_init2(zf2fs_geom_4k(), node, features, ino, pino, name, len, mode, now);
 }

@@ -20,7 +20,7 @@
 ZF2FS_EXPORT int zf2fs_quota_load(struct zf2fs_vol *vol, uint32_t ino, int type,
 				  struct zf2fs_quota_file *ret, char *why, size_t whylen)
 {
-	struct zf2fs_node *inode = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *inode = malloc(ZF2FS_BLKSIZE_MAX);
 	uint8_t *data = NULL;
 	size_t len;
 	uint64_t size;

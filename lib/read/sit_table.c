@@ -2,7 +2,7 @@
 /*
  * sit_table.c - the SIT in memory, one SIT block's worth of entries at a time.
  *
- * The index has one pointer per SIT block (55 segments); a block's entries are kept only
+ * The index has one pointer per SIT block (55 segments, 218 with 16 KiB blocks); a block's entries are kept only
  * when they hold anything but zeros on disk or were changed since.  Segments never used
  * since mkfs (all zeros: no valid block, no type, no mtime) cost nothing, so the table of
  * an empty 16 TiB volume is its 1 MiB index.
@@ -18,16 +18,17 @@
 #include "zf2fs-internal/volume.h"
 #include "read/volume_p.h"
 
-#define PER ((uint32_t)ZF2FS_SIT_PER_BLOCK)
+/* the entries of one SIT block of the volume (g->sit_per_block) */
+#define PER (t->per)
 
 struct zf2fs_sit_table {
-	uint32_t segs, nblocks, used;
+	uint32_t segs, nblocks, used, per;
 	struct zf2fs_sit_entry **blk;
 };
 
 static const struct zf2fs_sit_entry zero_entry;
 
-static int table_new(uint32_t segs, struct zf2fs_sit_table **ret)
+static int table_new(uint32_t segs, uint32_t per, struct zf2fs_sit_table **ret)
 {
 	struct zf2fs_sit_table *t = calloc(1, sizeof(*t));
 
@@ -35,6 +36,7 @@ static int table_new(uint32_t segs, struct zf2fs_sit_table **ret)
 	if (!t)
 		return -ENOMEM;
 	t->segs = segs;
+	t->per = per;
 	t->nblocks = (segs + PER - 1) / PER;
 	t->blk = calloc(t->nblocks ? t->nblocks : 1, sizeof(*t->blk));
 	if (!t->blk) {
@@ -120,27 +122,28 @@ static bool zero_bytes(const uint8_t *p, size_t n)
 ZF2FS_EXPORT int zf2fs_vol_sit_lookup(struct zf2fs_vol *vol, uint32_t segno,
 				      struct zf2fs_sit_entry *ret_entry)
 {
+	const struct zf2fs_geom *g = &vol->geom;
 	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(vol);
 	uint32_t n = (uint32_t)zf2fs_get(j->n_entries);
-	const struct zf2fs_sit_block *blk;
 	uint8_t *buf;
 	int err;
 
 	memset(ret_entry, 0, sizeof(*ret_entry));
-	if (segno >= vol->info.main_segs || segno / PER >= vol->info.sit_blocks)
+	if (segno >= vol->info.main_segs ||
+	    zf2fs_geom_sit_block_index(g, segno) >= vol->info.sit_blocks)
 		return -EINVAL;
-	for (uint32_t k = 0; k < n && k < ZF2FS_SIT_JOURNAL_ENTRIES; k++)
-		if (zf2fs_get(j->sit.entries[k].segno) == segno) {
-			*ret_entry = j->sit.entries[k].se;
+	for (uint32_t k = 0; k < n && k < g->sit_journal_entries; k++)
+		if (zf2fs_get(zf2fs_journal_sit(j, k)->segno) == segno) {
+			*ret_entry = zf2fs_journal_sit(j, k)->se;
 			return 0;
 		}
-	buf = malloc(ZF2FS_BLKSIZE);
+	buf = malloc(g->blocksize);
 	if (!buf)
 		return -ENOMEM;
-	err = zf2fs_vol_read_block(vol, zf2fs_vol_sit_block_addr(vol, segno / PER), buf);
-	blk = (const void *)buf;
+	err = zf2fs_vol_read_block(vol, zf2fs_vol_sit_block_addr(vol,
+				   zf2fs_geom_sit_block_index(g, segno)), buf);
 	if (!err)
-		*ret_entry = blk->entries[segno % PER];
+		*ret_entry = *zf2fs_sit_block_entry(buf, zf2fs_geom_sit_entry_index(g, segno));
 	free(buf);
 	return err;
 }
@@ -176,7 +179,7 @@ ZF2FS_EXPORT int zf2fs_vol_load_sit_table(struct zf2fs_vol *vol,
 	int err;
 
 	*ret_table = NULL;
-	err = table_new(zf2fs_vol_info(vol)->main_segs, &t);
+	err = table_new(zf2fs_vol_info(vol)->main_segs, vol->geom.sit_per_block, &t);
 	if (!err)
 		err = zf2fs_sit_scan(vol, &ops, t);
 	if (err) {

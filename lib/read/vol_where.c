@@ -30,7 +30,7 @@ ZF2FS_EXPORT uint64_t zf2fs_vol_sit_block_copy(const struct zf2fs_vol *vol, uint
 
 ZF2FS_EXPORT uint64_t zf2fs_vol_ssa_block_addr(const struct zf2fs_vol *vol, uint32_t segno)
 {
-	return (uint64_t)vol->info.ssa_blkaddr + segno;
+	return zf2fs_geom_ssa_block(&vol->geom, vol->info.ssa_blkaddr, segno, NULL);
 }
 
 ZF2FS_EXPORT uint64_t zf2fs_vol_cp_pack_addr(const struct zf2fs_vol *vol, unsigned pack)
@@ -47,11 +47,11 @@ ZF2FS_EXPORT int zf2fs_vol_journal_where(const struct zf2fs_vol *vol, bool sit,
 	if (zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_COMPACT_SUM_FLAG) {
 		/* compacted: both journals open the first summary block, NAT then SIT */
 		*ret_blkaddr = sum;
-		*ret_off = sit ? ZF2FS_SUM_JOURNAL_SIZE : 0;
+		*ret_off = sit ? vol->geom.sum_journal_size : 0;
 	} else {
 		/* one block per data log: hot data keeps the NAT journal, cold data the SIT */
 		*ret_blkaddr = sum + (sit ? ZF2FS_LOG_COLD_DATA : ZF2FS_LOG_HOT_DATA);
-		*ret_off = (uint32_t)offsetof(struct zf2fs_summary_block, journal);
+		*ret_off = vol->geom.sum_journal_offset;
 	}
 	return 0;
 }
@@ -101,6 +101,6 @@ ZF2FS_EXPORT bool zf2fs_vol_ssa_block_of(const struct zf2fs_vol *vol, uint64_t b
 {
 	if (blkaddr < vol->info.ssa_blkaddr || blkaddr >= vol->info.main_blkaddr)
 		return false;
-	*ret_segno = (uint32_t)(blkaddr - vol->info.ssa_blkaddr);
+	*ret_segno = (uint32_t)(blkaddr - vol->info.ssa_blkaddr) * vol->geom.sums_per_block;
 	return true;
 }

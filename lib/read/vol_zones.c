@@ -129,22 +129,22 @@ ZF2FS_EXPORT int zf2fs_vol_zones(struct zf2fs_vol *vol, const struct zf2fs_sit_e
 		z->blkaddr = vi->main_blkaddr + (uint64_t)sec * vi->segs_per_sec * BPS;
 		z->zone_blkaddr = z->blkaddr;
 		if (!zf2fs_vol_block_to_dev(vol, z->blkaddr, &z->dev, &dblk) && zones[z->dev])
-			zn = zone_at(zones[z->dev], nzones[z->dev], dblk * ZF2FS_BLKSIZE);
+			zn = zone_at(zones[z->dev], nzones[z->dev], dblk * vol->geom.blocksize);
 		if (zn) {
 			uint64_t wp = zn->wp > zn->start ? zn->wp - zn->start : 0;
 
 			z->type = zn->type;
 			z->cond = zn->cond;
-			z->zone_blkaddr = vol->dev_start[z->dev] + zn->start / ZF2FS_BLKSIZE;
-			z->zone_blocks = (uint32_t)(zn->len / ZF2FS_BLKSIZE);
-			z->cap_blocks = (uint32_t)(zn->capacity / ZF2FS_BLKSIZE);
+			z->zone_blkaddr = vol->dev_start[z->dev] + zn->start / vol->geom.blocksize;
+			z->zone_blocks = (uint32_t)(zn->len / vol->geom.blocksize);
+			z->cap_blocks = (uint32_t)(zn->capacity / vol->geom.blocksize);
 			if (zn->type == ZF2FS_ZONE_CONV) {
 				z->wp_blocks = 0;
 			} else if (zn->cond == ZF2FS_ZONE_FULL || wp > zn->capacity) {
 				z->wp_blocks = z->cap_blocks;
 			} else {
-				z->wp_blocks = (uint32_t)(wp / ZF2FS_BLKSIZE);
-				z->wp_partial = wp % ZF2FS_BLKSIZE != 0;
+				z->wp_blocks = (uint32_t)(wp / vol->geom.blocksize);
+				z->wp_partial = wp % vol->geom.blocksize != 0;
 			}
 		}
 		fill_valid(vol, sit, z);
@@ -183,12 +183,12 @@ ZF2FS_EXPORT int zf2fs_vol_zone_unusable(struct zf2fs_vol *vol, uint32_t *ret_bl
 
 			if (zones[i].type == ZF2FS_ZONE_CONV)
 				continue;
-			if (zones[i].len / ZF2FS_BLKSIZE != sec_blocks ||
+			if (zones[i].len / vol->geom.blocksize != sec_blocks ||
 			    zones[i].capacity > zones[i].len) {
 				err = -EINVAL;
 				break;
 			}
-			u = (zones[i].len - zones[i].capacity) / ZF2FS_BLKSIZE;
+			u = (zones[i].len - zones[i].capacity) / vol->geom.blocksize;
 			/* the kernel keeps the first nonzero value and wants every other
 			 * zone with one to agree */
 			if (!u)
@@ -247,14 +247,14 @@ ZF2FS_EXPORT uint32_t zf2fs_free_segs(const struct zf2fs_vol_info *vi, uint32_t 
  * write pointer to move. */
 static int vol_zone_op(struct zf2fs_vol *vol, const struct zf2fs_sec_zone *z, bool finish)
 {
-	uint64_t len = (uint64_t)z->zone_blocks * ZF2FS_BLKSIZE;
+	uint64_t len = (uint64_t)z->zone_blocks * vol->geom.blocksize;
 	uint64_t ofs;
 
 	if (z->type != ZF2FS_ZONE_SEQ_REQ && z->type != ZF2FS_ZONE_SEQ_PREF)
 		return -EINVAL;
 	if (z->dev >= vol->ndevs || z->zone_blkaddr < vol->dev_start[z->dev])
 		return -EINVAL;
-	ofs = (z->zone_blkaddr - vol->dev_start[z->dev]) * ZF2FS_BLKSIZE;
+	ofs = (z->zone_blkaddr - vol->dev_start[z->dev]) * vol->geom.blocksize;
 	return finish ? zf2fs_dev_finish_zone_range(vol->dev[z->dev], ofs, len)
 		      : zf2fs_dev_reset_zone_range(vol->dev[z->dev], ofs, len);
 }

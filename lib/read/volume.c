@@ -31,7 +31,7 @@ static int locate(const struct zf2fs_vol *vol, uint64_t blk, unsigned *d, uint64
 	for (unsigned i = 0; i < vol->ndevs; i++)
 		if (blk >= vol->dev_start[i] && blk <= vol->dev_end[i]) {
 			*d = i;
-			*off = (blk - vol->dev_start[i]) * ZF2FS_BLKSIZE;
+			*off = (blk - vol->dev_start[i]) << vol->geom.log_blocksize;
 			return 0;
 		}
 	return -ERANGE;
@@ -56,7 +56,7 @@ ZF2FS_EXPORT int zf2fs_vol_read_blocks(struct zf2fs_vol *vol, uint64_t blk, uint
 			   (unsigned long long)(blk + count - 1));
 		return -ERANGE;
 	}
-	return zf2fs_dev_read(vol->dev[d], buf, (size_t)count * ZF2FS_BLKSIZE, off);
+	return zf2fs_dev_read(vol->dev[d], buf, (size_t)count * vol->geom.blocksize, off);
 }
 
 ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blk, const void *buf)
@@ -71,10 +71,12 @@ ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blk, cons
 	}
 	if (blk == vol->nat_cache_addr)
 		vol->nat_cache_addr = UINT64_MAX;
+	if (blk == vol->ssa_cache_addr)
+		vol->ssa_cache_addr = UINT64_MAX;
 	for (uint32_t i = 0; i < vol->ra_chunks; i++)
 		if (blk >= vol->ra_base[i] && blk - vol->ra_base[i] < vol->ra_blocks)
 			vol->ra_base[i] = UINT64_MAX;
-	return zf2fs_dev_write(vol->dev[d], buf, ZF2FS_BLKSIZE, off);
+	return zf2fs_dev_write(vol->dev[d], buf, vol->geom.blocksize, off);
 }
 
 /* ---- superblock ------------------------------------------------------------------------- */
@@ -188,7 +190,7 @@ static int map_devices(struct zf2fs_vol *vol, unsigned n, int flags)
 		listed++;
 	if (!listed) {
 		vol->dev_start[0] = 0;
-		vol->dev_end[0] = zf2fs_dev_size(vol->dev[0]) / ZF2FS_BLKSIZE - 1;
+		vol->dev_end[0] = (zf2fs_dev_size(vol->dev[0]) >> vol->geom.log_blocksize) - 1;
 		return 0;
 	}
 	for (unsigned i = 0; i < listed; i++) {
@@ -224,7 +226,7 @@ static int map_devices(struct zf2fs_vol *vol, unsigned n, int flags)
 	/* Each device must hold what the superblock puts on it: the sizes of everything
 	 * built from the counts (fsck's maps) then stay in proportion to the real devices. */
 	for (unsigned i = 0; i < listed && i < vol->ndevs; i++) {
-		uint64_t blocks = zf2fs_dev_size(vol->dev[i]) / ZF2FS_BLKSIZE;
+		uint64_t blocks = zf2fs_dev_size(vol->dev[i]) >> vol->geom.log_blocksize;
 
 		if (vol->dev_end[i] - vol->dev_start[i] + 1 > blocks) {
 			snprintf(vol->map_why, sizeof(vol->map_why), "corrupt superblock: devs[%u], "
@@ -244,7 +246,8 @@ static int load_bitmaps(struct zf2fs_vol *vol)
 	uint64_t sit_bytes = zf2fs_get(cp->sit_ver_bitmap_bytesize);
 	uint64_t nat_bytes = zf2fs_get(cp->nat_ver_bitmap_bytesize);
 	uint64_t payload = zf2fs_get(vol->sb.cp_payload);
-	uint64_t buf_end = (1 + payload) * ZF2FS_BLKSIZE;
+	const struct zf2fs_geom *g = &vol->geom;
+	uint64_t buf_end = (1 + payload) * g->blocksize;
 	uint64_t sit_off, nat_off;   /* offsets from vol->cp */
 
 	if (zf2fs_get(cp->ckpt_flags) & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) {
@@ -252,13 +255,13 @@ static int load_bitmaps(struct zf2fs_vol *vol)
 		sit_off = nat_off + nat_bytes;
 	} else if (payload) {
 		nat_off = ZF2FS_CP_BITMAP_OFFSET;
-		sit_off = ZF2FS_BLKSIZE;
-		if (nat_off + nat_bytes > ZF2FS_CP_CHKSUM_OFFSET)
+		sit_off = g->blocksize;
+		if (nat_off + nat_bytes > g->cp_chksum_offset)
 			goto bad;
 	} else {
 		sit_off = ZF2FS_CP_BITMAP_OFFSET;
 		nat_off = sit_off + sit_bytes;
-		if (nat_off + nat_bytes > ZF2FS_CP_CHKSUM_OFFSET)
+		if (nat_off + nat_bytes > g->cp_chksum_offset)
 			goto bad;
 	}
 	if (sit_off + sit_bytes > buf_end || nat_off + nat_bytes > buf_end)
@@ -275,7 +278,7 @@ bad:
 
 static int pick_checkpoint(struct zf2fs_vol *vol)
 {
-	uint8_t *blk[2] = { malloc(ZF2FS_BLKSIZE), malloc(ZF2FS_BLKSIZE) };
+	uint8_t *blk[2] = { malloc(vol->geom.blocksize), malloc(vol->geom.blocksize) };
 	uint64_t ver[2] = { 0, 0 };
 	bool ok[2];
 	int order[2], err = -ENOMEM;
@@ -289,7 +292,7 @@ static int pick_checkpoint(struct zf2fs_vol *vol)
 		vol->cp_pack_sealed[p] = ok[p];
 		vol->cp_pack_ver[p] = ver[p];
 		vol->cp_pack_refused[p] = false;
-		if (ok[p] && zf2fs_cp_verify(&vol->sb, (const void *)blk[p], vol->cp_why[p],
+		if (ok[p] && zf2fs_cp_verify(&vol->sb, &vol->geom, (const void *)blk[p], vol->cp_why[p],
 					     sizeof(vol->cp_why[p]), &vol->cp_pack_refused[p]))
 			ok[p] = false;
 		vol->cp_pack_bad[p] = !ok[p];
@@ -304,15 +307,15 @@ static int pick_checkpoint(struct zf2fs_vol *vol)
 
 		if (!ok[p])
 			continue;
-		vol->cp = calloc(1 + payload, ZF2FS_BLKSIZE);
+		vol->cp = calloc(1 + payload, vol->geom.blocksize);
 		if (!vol->cp) {
 			err = -ENOMEM;
 			break;
 		}
-		memcpy(vol->cp, blk[p], ZF2FS_BLKSIZE);
+		memcpy(vol->cp, blk[p], vol->geom.blocksize);
 		err = zf2fs_vol_read_blocks(vol, zf2fs_get(vol->sb.cp_blkaddr) +
 					    (uint64_t)p * BPS + 1, (uint32_t)payload,
-					    vol->cp + ZF2FS_BLKSIZE);
+					    vol->cp + vol->geom.blocksize);
 		if (!err)
 			err = load_bitmaps(vol);
 		if (err) {
@@ -341,13 +344,15 @@ static uint64_t pack_start(const struct zf2fs_vol *vol)
 
 static int journal_counts_ok(struct zf2fs_vol *vol)
 {
-	if (zf2fs_get(vol->nat_journal.n_entries) > ZF2FS_NAT_JOURNAL_ENTRIES ||
-	    zf2fs_get(vol->sit_journal.n_entries) > ZF2FS_SIT_JOURNAL_ENTRIES) {
+	const struct zf2fs_geom *g = &vol->geom;
+
+	if (zf2fs_get(vol->nat_journal.n_entries) > g->nat_journal_entries ||
+	    zf2fs_get(vol->sit_journal.n_entries) > g->sit_journal_entries) {
 		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: journals, %llu NAT "
 			   "and %llu SIT entries exceed %zu and %zu",
 			   (unsigned long long)zf2fs_get(vol->nat_journal.n_entries),
 			   (unsigned long long)zf2fs_get(vol->sit_journal.n_entries),
-			   (size_t)ZF2FS_NAT_JOURNAL_ENTRIES, (size_t)ZF2FS_SIT_JOURNAL_ENTRIES);
+			   (size_t)g->nat_journal_entries, (size_t)g->sit_journal_entries);
 		return -ZF2FS_EFSCORRUPTED;
 	}
 	return 0;
@@ -357,7 +362,8 @@ static int load_compacted(struct zf2fs_vol *vol, const struct zf2fs_checkpoint *
 {
 	uint64_t at = pack_start(vol) + zf2fs_get(cp->cp_pack_start_sum);
 	uint64_t end = pack_start(vol) + zf2fs_get(cp->cp_pack_total_block_count) - 1;
-	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
+	const struct zf2fs_geom *g = &vol->geom;
+	uint8_t *blk = malloc(g->blocksize);
 	size_t off;
 	int err;
 
@@ -366,14 +372,16 @@ static int load_compacted(struct zf2fs_vol *vol, const struct zf2fs_checkpoint *
 	err = zf2fs_vol_read_block(vol, at, blk);
 	if (err)
 		goto out;
-	memcpy(&vol->nat_journal, blk, ZF2FS_SUM_JOURNAL_SIZE);
-	memcpy(&vol->sit_journal, blk + ZF2FS_SUM_JOURNAL_SIZE, ZF2FS_SUM_JOURNAL_SIZE);
-	off = 2 * ZF2FS_SUM_JOURNAL_SIZE;
+	/* the two journals first, each of a summary's journal size; then the entries, which
+	 * fill whole blocks less a summary footer's room */
+	memcpy(vol->nat_journal_room, blk, g->sum_journal_size);
+	memcpy(vol->sit_journal_room, blk + g->sum_journal_size, g->sum_journal_size);
+	off = 2 * (size_t)g->sum_journal_size;
 	for (int t = ZF2FS_LOG_HOT_DATA; t <= ZF2FS_LOG_COLD_DATA; t++) {
 		uint32_t n = cp->alloc_type[t] == 1 ? BPS : (uint32_t)zf2fs_get(cp->cur_data_blkoff[t]);
 
 		for (uint32_t j = 0; j < n && j < BPS; j++) {
-			if (off + ZF2FS_SUMMARY_SIZE > ZF2FS_BLKSIZE - ZF2FS_SUM_FOOTER_SIZE) {
+			if (off + ZF2FS_SUMMARY_SIZE > g->blocksize - ZF2FS_SUM_FOOTER_SIZE) {
 				if (++at >= end) {
 					zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: "
 						   "compacted summaries run past the pack");
@@ -398,21 +406,22 @@ out:
 static int restore_node_summary(struct zf2fs_vol *vol, uint32_t segno,
 				struct zf2fs_summary *sum)
 {
+	const struct zf2fs_geom *g = &vol->geom;
 	const uint32_t chunk = 64;
-	struct zf2fs_node *buf;
+	uint8_t *buf;
 	uint64_t start;
 	int err = 0;
 
 	if (segno >= zf2fs_get(vol->sb.segment_count_main))
 		return -ZF2FS_EFSCORRUPTED;
-	buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
+	buf = malloc((size_t)chunk * g->blocksize);
 	if (!buf)
 		return -ENOMEM;
 	start = zf2fs_get(vol->sb.main_blkaddr) + (uint64_t)segno * BPS;
 	for (uint32_t i = 0; i < BPS && !err; i += chunk) {
 		err = zf2fs_vol_read_blocks(vol, start + i, chunk, buf);
 		for (uint32_t j = 0; !err && j < chunk; j++) {
-			sum[i + j].nid = buf[j].footer.nid;
+			sum[i + j].nid = zf2fs_node_footer(g, buf + (size_t)j * g->blocksize)->nid;
 			sum[i + j].version = 0;
 			sum[i + j].ofs_in_node = 0;
 		}
@@ -421,30 +430,42 @@ static int restore_node_summary(struct zf2fs_vol *vol, uint32_t segno,
 	return err;
 }
 
+/* A current log's summary block of the pack: one summary from the block's start, of the
+ * volume's summary size (a 4 KiB one in a 16 KiB block with packed_ssa).  The segment's
+ * entries go to @sum; the journal, when @journal is given, to it. */
+static int read_pack_summary(struct zf2fs_vol *vol, uint64_t addr, uint8_t *blk,
+			     struct zf2fs_summary *sum, uint8_t *journal)
+{
+	const struct zf2fs_geom *g = &vol->geom;
+	int err = zf2fs_vol_read_block(vol, addr, blk);
+
+	if (err)
+		return err;
+	memcpy(sum, zf2fs_sum_entries(blk), BPS * sizeof(*sum));
+	if (journal)
+		memcpy(journal, zf2fs_sum_journal(g, blk), g->sum_journal_size);
+	return 0;
+}
+
 static int load_summaries(struct zf2fs_vol *vol)
 {
 	const struct zf2fs_checkpoint *cp = (const void *)vol->cp;
 	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags);
 	uint64_t total = zf2fs_get(cp->cp_pack_total_block_count);
-	struct zf2fs_summary_block *sb = malloc(sizeof(*sb));
+	uint8_t *blk = malloc(vol->geom.blocksize);
 	int err = 0;
 
-	if (!sb)
+	if (!blk)
 		return -ENOMEM;
 	if (flags & ZF2FS_CP_COMPACT_SUM_FLAG) {
 		err = load_compacted(vol, cp);
 	} else {
-		for (int t = ZF2FS_LOG_HOT_DATA; t <= ZF2FS_LOG_COLD_DATA && !err; t++) {
-			err = zf2fs_vol_read_block(vol, pack_start(vol) +
-						   zf2fs_get(cp->cp_pack_start_sum) + (uint64_t)t, sb);
-			if (err)
-				break;
-			memcpy(vol->cur_sum[t], sb->entries, sizeof(sb->entries));
-			if (t == ZF2FS_LOG_HOT_DATA)
-				vol->nat_journal = sb->journal;
-			if (t == ZF2FS_LOG_COLD_DATA)
-				vol->sit_journal = sb->journal;
-		}
+		for (int t = ZF2FS_LOG_HOT_DATA; t <= ZF2FS_LOG_COLD_DATA && !err; t++)
+			err = read_pack_summary(vol, pack_start(vol) +
+						zf2fs_get(cp->cp_pack_start_sum) + (uint64_t)t,
+						blk, vol->cur_sum[t],
+						t == ZF2FS_LOG_HOT_DATA ? vol->nat_journal_room :
+						t == ZF2FS_LOG_COLD_DATA ? vol->sit_journal_room : NULL);
 		if (!err)
 			err = journal_counts_ok(vol);
 	}
@@ -472,11 +493,9 @@ static int load_summaries(struct zf2fs_vol *vol)
 						   vol->cur_sum[t]);
 			continue;
 		}
-		err = zf2fs_vol_read_block(vol, addr, sb);
-		if (!err)
-			memcpy(vol->cur_sum[t], sb->entries, sizeof(sb->entries));
+		err = read_pack_summary(vol, addr, blk, vol->cur_sum[t], NULL);
 	}
-	free(sb);
+	free(blk);
 	return err;
 }
 
@@ -496,7 +515,7 @@ static void fill_info(struct zf2fs_vol *vol)
 	in->nat_blkaddr = (uint32_t)zf2fs_get(sb->nat_blkaddr);
 	in->nat_blocks = (uint32_t)(zf2fs_get(sb->segment_count_nat) / 2 * BPS);
 	in->ssa_blkaddr = (uint32_t)zf2fs_get(sb->ssa_blkaddr);
-	in->max_nid = in->nat_blocks * (uint32_t)ZF2FS_NAT_PER_BLOCK;
+	in->max_nid = in->nat_blocks * vol->geom.nat_per_block;
 	in->block_count = zf2fs_get(sb->block_count);
 	in->main_end = (uint64_t)in->main_blkaddr + (uint64_t)in->main_segs * BPS;
 	in->features = (uint32_t)zf2fs_get(sb->feature);
@@ -514,12 +533,13 @@ static void log_quiet(void *arg, enum zf2fs_msg_kind kind, const char *msg)
 /* Does the second superblock copy differ from the first (in vol->sb)? */
 static bool backup_differs(struct zf2fs_vol *vol)
 {
-	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_super *copy = malloc(sizeof(*copy));
 	bool r = false;
 
-	if (blk && !zf2fs_dev_read(vol->dev[0], blk, ZF2FS_BLKSIZE, ZF2FS_BLKSIZE))
-		r = memcmp(blk + ZF2FS_SUPER_OFFSET, &vol->sb, sizeof(vol->sb)) != 0;
-	free(blk);
+	if (copy && !zf2fs_dev_read(vol->dev[0], copy, sizeof(*copy),
+				    super_at(1, vol->geom.log_blocksize)))
+		r = memcmp(copy, &vol->sb, sizeof(vol->sb)) != 0;
+	free(copy);
 	return r;
 }
 
@@ -706,6 +726,7 @@ ZF2FS_EXPORT void zf2fs_vol_close(struct zf2fs_vol *vol)
 			zf2fs_dev_close(vol->dev[i]);
 	free(vol->cp);
 	free(vol->nat_cache);
+	free(vol->ssa_cache);
 	free(vol->ra_base);
 	free(vol->ra_buf);
 	free(vol->nat_bits);
@@ -813,7 +834,6 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 				      struct zf2fs_nat_info *ret)
 {
 	uint32_t n = (uint32_t)zf2fs_get(vol->nat_journal.n_entries);
-	const struct zf2fs_nat_block *blk;
 	const struct zf2fs_nat_entry *e;
 	uint64_t addr;
 	int err;
@@ -829,7 +849,7 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 		}
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		const struct zf2fs_nat_journal_entry *je = &vol->nat_journal.nat.entries[i];
+		const struct zf2fs_nat_journal_entry *je = zf2fs_journal_nat(&vol->nat_journal, i);
 
 		if (zf2fs_get(je->nid) == nid) {
 			ret->ino = (uint32_t)zf2fs_get(je->ne.ino);
@@ -839,9 +859,9 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 			return 0;
 		}
 	}
-	addr = zf2fs_vol_nat_block_addr(vol, zf2fs_nat_block_index(nid));
+	addr = zf2fs_vol_nat_block_addr(vol, zf2fs_geom_nat_block_index(&vol->geom, nid));
 	if (!vol->nat_cache) {
-		vol->nat_cache = malloc(ZF2FS_BLKSIZE);
+		vol->nat_cache = malloc(vol->geom.blocksize);
 		if (!vol->nat_cache)
 			return -ENOMEM;
 		vol->nat_cache_addr = UINT64_MAX;
@@ -853,8 +873,7 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 			return err;
 		vol->nat_cache_addr = addr;
 	}
-	blk = (const struct zf2fs_nat_block *)vol->nat_cache;
-	e = &blk->entries[zf2fs_nat_entry_index(nid)];
+	e = zf2fs_nat_block_entry(vol->nat_cache, zf2fs_geom_nat_entry_index(&vol->geom, nid));
 	ret->ino = (uint32_t)zf2fs_get(e->ino);
 	ret->blkaddr = (uint32_t)zf2fs_get(e->block_addr);
 	ret->version = e->version;
@@ -866,14 +885,15 @@ int zf2fs_sit_read_blocks(struct zf2fs_vol *vol, uint32_t segs,
 			  int (*block)(void *arg, uint32_t idx, uint32_t first, uint32_t cnt,
 				       const struct zf2fs_sit_entry *src), void *arg)
 {
-	uint32_t nblocks = zf2fs_sit_blocks(segs);
+	const struct zf2fs_geom *g = &vol->geom;
+	uint32_t nblocks = zf2fs_geom_sit_blocks(g, segs);
 	const uint32_t chunk = 64;   /* 256 KiB per read: sequential enough, small peak memory */
 	uint8_t *buf;
 	int err = 0;
 
 	if (nblocks > vol->info.sit_blocks)
 		return -ZF2FS_EFSCORRUPTED;
-	buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
+	buf = malloc((size_t)chunk * g->blocksize);
 	if (!buf)
 		return -ENOMEM;
 	/* Runs of blocks that live in the same copy are contiguous on disk. */
@@ -886,13 +906,13 @@ int zf2fs_sit_read_blocks(struct zf2fs_vol *vol, uint32_t segs,
 			run++;
 		err = zf2fs_vol_read_blocks(vol, addr, run, buf);
 		for (uint32_t b = 0; !err && b < run; b++) {
-			uint32_t first = zf2fs_sit_block_segno(i + b, 0);
-			uint32_t cnt = segs - first < ZF2FS_SIT_PER_BLOCK ? segs - first :
-				       (uint32_t)ZF2FS_SIT_PER_BLOCK;
+			uint32_t first = (i + b) * g->sit_per_block;
+			uint32_t cnt = segs - first < g->sit_per_block ? segs - first :
+				       g->sit_per_block;
 
-			/* a SIT block holds 4070 bytes of entries: step by whole blocks */
+			/* a SIT block's entries leave a few bytes unused: step by whole blocks */
 			err = block(arg, i + b, first, cnt, (const struct zf2fs_sit_entry *)
-				    (buf + (size_t)b * ZF2FS_BLKSIZE));
+				    (buf + (size_t)b * g->blocksize));
 		}
 		i += run;
 	}
@@ -906,14 +926,14 @@ int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, 
 	uint32_t n = (uint32_t)zf2fs_get(vol->sit_journal.n_entries);
 	int err;
 
-	if (zf2fs_sit_blocks(segs) > vol->info.sit_blocks) {
+	if (zf2fs_geom_sit_blocks(&vol->geom, segs) > vol->info.sit_blocks) {
 		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "corrupt superblock: SIT area of %u blocks "
 			   "cannot cover %u segments", vol->info.sit_blocks, segs);
 		return -ZF2FS_EFSCORRUPTED;
 	}
 	err = zf2fs_sit_read_blocks(vol, segs, ops->block, arg);
-	for (uint32_t j = 0; !err && j < n && j < ZF2FS_SIT_JOURNAL_ENTRIES; j++) {
-		const struct zf2fs_sit_journal_entry *je = &vol->sit_journal.sit.entries[j];
+	for (uint32_t j = 0; !err && j < n && j < vol->geom.sit_journal_entries; j++) {
+		const struct zf2fs_sit_journal_entry *je = zf2fs_journal_sit(&vol->sit_journal, j);
 		uint32_t segno = (uint32_t)zf2fs_get(je->segno);
 
 		if (segno < segs)
@@ -992,7 +1012,10 @@ ZF2FS_EXPORT bool zf2fs_vol_has_ssa(const struct zf2fs_vol *vol)
 ZF2FS_EXPORT int zf2fs_vol_segment_summary(struct zf2fs_vol *vol, uint32_t segno,
 					   struct zf2fs_summary_block *ret)
 {
+	const struct zf2fs_geom *g = &vol->geom;
 	bool ro = vol->info.features & ZF2FS_FEAT_RO;
+	uint32_t addr, at;
+	int err;
 
 	if (segno >= vol->info.main_segs)
 		return -EINVAL;
@@ -1005,14 +1028,33 @@ ZF2FS_EXPORT int zf2fs_vol_segment_summary(struct zf2fs_vol *vol, uint32_t segno
 			continue;
 		zf2fs_vol_curseg(vol, t, &s, &off);
 		if (s == segno) {
-			memset(ret, 0, sizeof(*ret));
-			memcpy(ret->entries, vol->cur_sum[t], sizeof(ret->entries));
-			ret->footer.entry_type = t >= ZF2FS_LOG_HOT_NODE ? ZF2FS_SUM_TYPE_NODE :
-					       ZF2FS_SUM_TYPE_DATA;
+			memset(ret, 0, g->sum_blocksize);
+			memcpy(zf2fs_sum_entries(ret), vol->cur_sum[t], sizeof(vol->cur_sum[t]));
+			zf2fs_sum_footer(g, ret)->entry_type = t >= ZF2FS_LOG_HOT_NODE ?
+				ZF2FS_SUM_TYPE_NODE : ZF2FS_SUM_TYPE_DATA;
 			return 0;
 		}
 	}
 	if (!zf2fs_vol_has_ssa(vol))
 		return -ENODATA;
-	return zf2fs_vol_read_block(vol, (uint64_t)vol->info.ssa_blkaddr + segno, ret);
+	addr = zf2fs_geom_ssa_block(g, vol->info.ssa_blkaddr, segno, &at);
+	if (g->sums_per_block == 1)
+		return zf2fs_vol_read_block(vol, addr, ret);
+	/* packed_ssa: the block holds the summaries of sums_per_block segments in a row,
+	 * which readers visit in order: keep the last one */
+	if (!vol->ssa_cache) {
+		vol->ssa_cache = malloc(g->blocksize);
+		if (!vol->ssa_cache)
+			return -ENOMEM;
+		vol->ssa_cache_addr = UINT64_MAX;
+	}
+	if (vol->ssa_cache_addr != addr) {
+		vol->ssa_cache_addr = UINT64_MAX;
+		err = zf2fs_vol_read_block(vol, addr, vol->ssa_cache);
+		if (err)
+			return err;
+		vol->ssa_cache_addr = addr;
+	}
+	memcpy(ret, vol->ssa_cache + at, g->sum_blocksize);
+	return 0;
 }

@@ -7,6 +7,11 @@
 #include "zf2fs/geometry.h"
 #include "zf2fs/endian.h"
 
+/* The largest summary's entries and journal (16 KiB blocks without packed_ssa). */
+#define ZF2FS_ENTRIES_IN_SUM_MAX (ZF2FS_BLKSIZE_MAX / 8)
+#define ZF2FS_SUM_JOURNAL_MAX (ZF2FS_BLKSIZE_MAX - ZF2FS_SUM_FOOTER_SIZE - \
+			       ZF2FS_SUMMARY_SIZE * ZF2FS_ENTRIES_IN_SUM_MAX)
+
 struct zf2fs_vol {
 	struct zf2fs_dev *dev[ZF2FS_MAX_DEVICES];
 	unsigned ndevs;
@@ -30,12 +35,23 @@ struct zf2fs_vol {
 	char cp_why[2][256];
 	uint64_t cp_ver;
 	const uint8_t *sit_bitmap, *nat_bitmap;
-	struct zf2fs_journal nat_journal, sit_journal;
-	struct zf2fs_summary cur_sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];
+	/* the journals hold g->sum_journal_size bytes: struct zf2fs_journal is their 4 KiB view */
+	union {
+		struct zf2fs_journal nat_journal;
+		uint8_t nat_journal_room[ZF2FS_SUM_JOURNAL_MAX];
+	};
+	union {
+		struct zf2fs_journal sit_journal;
+		uint8_t sit_journal_room[ZF2FS_SUM_JOURNAL_MAX];
+	};
+	struct zf2fs_summary cur_sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];   /* a segment's */
 	struct zf2fs_vol_info info;
 	/* the last NAT block read: lookups come in runs of nearby nids */
 	uint8_t *nat_cache;
 	uint64_t nat_cache_addr;
+	/* the last SSA block read, with packed_ssa (several segments' summaries) */
+	uint8_t *ssa_cache;
+	uint64_t ssa_cache_addr;
 	/* node read-around (zf2fs_vol_node_readaround): chunks of ra_blocks blocks, aligned
 	 * in the main area, ra_base[i] the first block of chunk i (UINT64_MAX: empty) */
 	uint32_t ra_blocks, ra_chunks, ra_next;
@@ -58,8 +74,9 @@ int zf2fs_cp_pack_probe(struct zf2fs_vol *vol, unsigned pack, uint8_t *first,
 			uint64_t *ret_ver, char *why, size_t whylen);
 /* The kernel's checks of a checkpoint at mount, then where its summaries sit (which the
  * kernel does not check); *@ret_kernel_refuses says whether a failure is the kernel's. */
-int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_checkpoint *cp,
-		    char *why, size_t whylen, bool *ret_kernel_refuses);
+int zf2fs_cp_verify(const struct zf2fs_super *sb, const struct zf2fs_geom *g,
+		    const struct zf2fs_checkpoint *cp, char *why, size_t whylen,
+		    bool *ret_kernel_refuses);
 
 /* The SIT blocks of the live copy that cover segments 0 to @segs - 1, read in runs of
  * contiguous blocks (64 at most), to @block: block @idx, its first segment and its @cnt

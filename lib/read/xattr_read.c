@@ -13,14 +13,15 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
-
-/* Bytes of an xattr node the list may use: the block less its footer. */
-#define XATTR_NODE_BYTES (ZF2FS_BLKSIZE - sizeof(struct zf2fs_node_footer))
+#include "zf2fs/geometry.h"
 
 ZF2FS_EXPORT int zf2fs_vol_get_xattr(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
 				     uint8_t index, const char *name, void *buf, size_t cap,
 				     size_t *ret_len)
 {
+	const struct zf2fs_geom *bg = zf2fs_vol_geom(vol);
+	/* an xattr node's list takes the block less its footer */
+	const size_t node_bytes = bg->xattr_block_bytes;
 	const struct zf2fs_inode *in = &inode->i;
 	struct zf2fs_inode_geom g;
 	size_t nlen = strlen(name), inl, total, pos = ZF2FS_XATTR_HDR_SIZE;
@@ -28,23 +29,24 @@ ZF2FS_EXPORT int zf2fs_vol_get_xattr(struct zf2fs_vol *vol, const struct zf2fs_n
 	uint8_t *list;
 	int err;
 
-	err = zf2fs_inode_geometry(in, zf2fs_vol_info(vol)->features, &g);
+	err = zf2fs_inode_geometry2(bg, in, zf2fs_vol_info(vol)->features, &g);
 	if (err)
 		return err;
 	inl = (in->i_inline & ZF2FS_INLINE_XATTR) ? 4 * (size_t)g.xattr_words : 0;
-	total = inl + (xnid ? XATTR_NODE_BYTES : 0);
+	total = inl + (xnid ? node_bytes : 0);
 	if (total < ZF2FS_XATTR_HDR_SIZE + 4)
 		return -ENODATA;
 	list = calloc(1, total);
 	if (!list)
 		return -ENOMEM;
-	memcpy(list, (const uint8_t *)in->i_addr + 4 * (ZF2FS_ADDRS_PER_INODE - g.xattr_words), inl);
+	memcpy(list, (const uint8_t *)zf2fs_inode_addrs(in) +
+	       4 * ((size_t)bg->addrs_per_inode - g.xattr_words), inl);
 	if (xnid) {
-		uint8_t *blk = malloc(ZF2FS_BLKSIZE);
+		uint8_t *blk = malloc(bg->blocksize);
 
 		err = blk ? zf2fs_vol_read_node(vol, xnid, blk, NULL, NULL, 0) : -ENOMEM;
 		if (!err)
-			memcpy(list + inl, blk, XATTR_NODE_BYTES);
+			memcpy(list + inl, blk, node_bytes);
 		free(blk);
 		if (err)
 			goto out;

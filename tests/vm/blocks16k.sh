@@ -1,44 +1,166 @@
 #!/bin/sh
-# blocks16k.sh - the judge of 16 KiB blocks: Debian's arm64 kernel with 16 KiB pages
-# (linux-image-arm64-16k, fetched by tests/vm/fetch-kernel.sh --flavour arm64-16k) under
-# qemu-system-aarch64.  Since Linux 6.7 F2FS's block size is the page size, so this kernel
-# mounts only volumes of 16 KiB blocks.  The scenario proves the bench itself: the guest
-# runs with 16 KiB pages (KernelPageSize of its own mappings), the cross-built zwork writes
-# and verifies a tree there (on tmpfs), and a volume of our mkfs's 4 KiB blocks is refused
-# with the kernel's reason (log_blocksize 12 where it supports only 14) and left unchanged.
-# zf2fs-tools makes no 16 KiB volume yet; the scenario is where they will be judged.
+# blocks16k.sh - volumes of 16 KiB blocks judged by Linux with 16 KiB pages: Debian's
+# arm64 kernel with 16 KiB pages (linux-image-arm64-16k, fetched by tests/vm/fetch-kernel.sh
+# --flavour arm64-16k) under qemu-system-aarch64.  Since Linux 6.7 F2FS's block size is
+# the page size, so this kernel mounts only volumes of 16 KiB blocks: the guest checks its
+# page size, and that a volume of 4 KiB blocks is refused with the kernel's reason and left
+# unchanged.  Four volumes of the mkfs under test (-b 16384: plain; packed_ssa; and both again with
+# extra_attr, inode_checksum, compression, quota and casefold) get, under the kernel, a
+# tree that crosses the 16 KiB rules (files around the 16 KiB inline area and block,
+# a sparse file with blocks in the inode, both direct nodes, the indirect and the double
+# indirect range, a directory of many dentry blocks, hard links, short and long symlinks,
+# xattrs inline and in a node, compressed and casefolded directories), random
+# overwrites and deletions; a manifest of it is kept on the volume.  A remount verifies
+# every file.  On the host: our fsck finds each volume clean, and dump.f2fs extracts
+# every file equal to the manifest.  The two feature-rich volumes are kept as fixtures
+# (tests/vm/fixtures/aged16k*.img.xz), the source of the corpus's 16 KiB bases.
 ZF2FS_VM_KERNEL=${ZF2FS_VM_KERNEL:-newest-arm64-16k}
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
-vm_setup blocks16k "arm64 with 16 KiB pages: the bench boots, 4 KiB-block volumes refused"
+vm_setup blocks16k "16 KiB blocks: our volumes aged by Linux with 16 KiB pages, checked, extracted"
 [ "$VM_ARCH" = arm64 ] || vm_skip "needs the arm64-16k kernel (ZF2FS_VM_KERNEL=newest-arm64-16k)"
-vm_disk b4k 256M
-vm_mkfs b4k -O extra_attr,inode_checksum
-sum=$(md5sum <"$(vm_img b4k)")
 
+vm_disk b4k 256M
+vm_mkfs b4k -O extra_attr,inode_checksum || vm_error "mkfs b4k failed"
+b4k_sum=$(md5sum <"$(vm_img b4k)")
+RICH=extra_attr,inode_checksum,sb_checksum,flexible_inline_xattr,inode_crtime,compression,quota,casefold
+vm_disk plain 256M
+vm_mkfs plain -b 16384 || vm_error "mkfs plain failed"
+vm_disk packed 256M
+vm_mkfs packed -b 16384 -O packed_ssa || vm_error "mkfs packed failed"
+vm_disk rich 384M
+vm_mkfs rich -b 16384 -O "$RICH" -C utf8 || vm_error "mkfs rich failed"
+vm_disk richp 384M
+vm_mkfs richp -b 16384 -O "packed_ssa,$RICH" -C utf8 || vm_error "mkfs richp failed"
+
+SPARSE_BLOCKS="0 3994 3995 8084 8085 12175 4102175 33464195"
 # the kernel's refusal of the 4 KiB volume is what is tested
 VM_ALLOW_KLOG='Invalid log_blocksize|Can.t find valid F2FS filesystem|Magic Mismatch'
-vm_guest <<'EOF'
+{ echo "SPARSE_BLOCKS='$SPARSE_BLOCKS'"; cat <<'EOF'
 step "page size"
 ps=$(sed -n 's/^KernelPageSize: *\([0-9]*\) kB$/\1/p' /proc/self/smaps | sort -u)
 [ "$ps" = 16 ] || zfail "KernelPageSize is '$ps' kB, not 16"
 echo "info: $(uname -m), Linux $(uname -r), pages of $ps KiB"
-step "zwork on tmpfs"
-mkdir -p /tmp/w
-zwork tree /tmp/w/t
-zwork manifest /tmp/w/t /tmp/w.manifest
-zwork verify /tmp/w/t /tmp/w.manifest
 step "a volume of 4 KiB blocks"
-dev=$(zdisk b4k)
-mkdir -p /mnt/a
-if mount -t f2fs "$dev" /mnt/a 2>/tmp/mount.err; then
+mkdir -p /mnt/b4k
+if mount -t f2fs "$(zdisk b4k)" /mnt/b4k 2>/tmp/mount.err; then
 	zfail "Linux with 16 KiB pages mounted a volume of 4 KiB blocks"
 fi
 dmesg | grep -q 'Invalid log_blocksize (12), supports only 14' ||
 	zfail "no refusal of log_blocksize 12 in the kernel's log: $(dmesg | grep -i f2fs | tail -n 3)"
-echo "info: 4 KiB blocks refused: $(dmesg | grep -m 1 'Invalid log_blocksize')"
+# age NAME RICH: the tree, overwrites and deletions, a manifest, a remount that verifies it
+age() {
+	m=/mnt/$1
+	zmount $1 $m ${2:+compress_algorithm=lz4,compress_chksum}
+	d=$m/t
+	mkdir -p $d/sizes $d/bigdir $d/links
+	step "$1: files around 16 KiB"
+	for s in 0 1 100 3400 4097 12000 15000 16383 16384 16385 40000 70000 100000; do
+		head -c $s /dev/urandom >$d/sizes/f$s
+	done
+	step "$1: a sparse file through every level of the block map"
+	# blocks 0 and 3994 in the inode, then each direct node,
+	# the indirect and the double indirect range (3995 + 2 * 4090 + 2 * 4090 * 4090).
+	# Kept out of the tree: reading its 548 GB of holes would take hours.
+	mkdir $m/s
+	for b in $SPARSE_BLOCKS; do
+		dd if=/dev/urandom of=$m/s/sparse bs=16384 seek=$b count=1 conv=notrunc \
+			2>/dev/null || zfail "dd at block $b"
+		echo "$b $(dd if=$m/s/sparse bs=16384 skip=$b count=1 2>/dev/null | sha256sum)"
+	done >$m/s/sums
+	step "$1: a directory of many dentry blocks"
+	i=0
+	while [ $i -lt 900 ]; do
+		echo "$i" >$d/bigdir/entry-with-a-longer-name-$i
+		i=$((i + 1))
+	done
+	head -c 20000 /dev/urandom >$d/links/origin
+	ln $d/links/origin $d/links/hard1
+	ln $d/links/origin $d/sizes/hard2
+	ln -s origin $d/links/short
+	ln -s "$(i=0; while [ $i -lt 30 ]; do printf 'long/segment/of/a/symlink/target/%02d/' $i; i=$((i + 1)); done)" \
+		$d/links/long
+	: >$d/xattrs
+	zwork xattr $d/xattrs user.small 16 61
+	zwork xattr $d/xattrs user.big 3000 62
+	zwork xattr $d/xattrs trusted.t 9000 63
+	if [ -n "$2" ]; then
+		step "$1: compressed and casefolded directories"
+		mkdir $d/c $d/cf
+		zwork flags $d/c +compr
+		yes "a compressible line of text, written under 16 KiB pages" | head -c 1048576 >$d/c/text
+		head -c 65536 /dev/urandom >$d/c/random
+		zwork flags $d/cf +casefold
+		echo upper >$d/cf/MixedCase
+		[ "$(cat $d/cf/mixedcase)" = upper ] || zfail "casefold lookup"
+	fi
+	step "$1: overwrites and deletions"
+	head -c 262144 /dev/urandom >$d/ow
+	zwork overwrite $d 120 16384 7 >/dev/null
+	i=0
+	while [ $i -lt 900 ]; do
+		rm $d/bigdir/entry-with-a-longer-name-$i
+		i=$((i + 3))
+	done
+	rm $d/sizes/f100000
+	zwork manifest $d $m/manifest
+	zumount $m
+	step "$1: remount and verify"
+	zmount $1 $m
+	zwork verify $d $m/manifest
+	while read -r b sum dash; do
+		[ "$(dd if=$m/s/sparse bs=16384 skip=$b count=1 2>/dev/null | sha256sum)" = "$sum  -" ] ||
+			zfail "$1: sparse block $b changed"
+	done <$m/s/sums
+	zumount $m
+}
+age plain
+age packed
+age rich 1
+age richp 1
 EOF
+} | vm_guest
 vm_boot
-[ "$(md5sum <"$(vm_img b4k)")" = "$sum" ] || vm_fail "the refused volume changed"
+[ "$(md5sum <"$(vm_img b4k)")" = "$b4k_sum" ] || vm_fail "the refused 4 KiB volume changed"
 vm_fsck b4k
+
+# the fixtures only from a guest that verified them
+[ "$VM_FAILED" -eq 0 ] || vm_finish
+fixdir=$VM_ROOT/fixtures
+mkdir -p "$fixdir"
+for pair in rich:aged16k richp:aged16k_packed; do
+	fixture=$fixdir/${pair#*:}.img.xz
+	xz -T1 -9 -c "$(vm_img "${pair%%:*}")" >"$fixture.tmp" && mv "$fixture.tmp" "$fixture"
+	vm_log "fixture kept: $fixture ($(du -k "$fixture" | cut -f1) KiB)"
+done
+
+# sparse_ok DIR: the blocks the guest wrote into DIR/sparse have the sums it noted
+sparse_ok() {
+	while read -r b sum dash; do
+		[ "$(dd if="$1/sparse" bs=16384 skip="$b" count=1 2>/dev/null | sha256sum)" = \
+			"$sum  -" ] || return 1
+	done <"$1/sums"
+	[ "$(stat -c %s "$1/sparse")" = $(((${SPARSE_BLOCKS##* } + 1) * 16384)) ]
+}
+
+# every file the kernel wrote, extracted by our dump.f2fs, equals the manifest
+ZWORK_HOST=$top_builddir/tests/vm/zwork
+for n in plain packed rich richp; do
+	vm_fsck $n
+	rm -rf "$VM_OUT/x-$n"
+	"$top_builddir/tools/dump.f2fs" -S --extract / -o "$VM_OUT/x-$n" "$(vm_img $n)" \
+		>"$VM_OUT/$n.extract.log" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		vm_fail "$n: dump.f2fs --extract: exit $rc ($VM_OUT/$n.extract.log)"
+	elif ! sparse_ok "$VM_OUT/x-$n/s"; then
+		vm_fail "$n: the extracted sparse file differs from the kernel's blocks"
+	elif ! "$ZWORK_HOST" verify "$VM_OUT/x-$n/t" "$VM_OUT/x-$n/manifest" \
+			>"$VM_OUT/$n.verify.log" 2>&1; then
+		vm_fail "$n: the extracted tree differs from the kernel's manifest"
+		tail -n 5 "$VM_OUT/$n.verify.log" | sed 's/^/  verify: /'
+	else
+		vm_log "$n: dump.f2fs extracted $(tail -n 1 "$VM_OUT/$n.verify.log")"
+	fi
+done
 vm_finish
