@@ -103,8 +103,7 @@ struct block_walk {
 
 static bool direct_node(uint32_t ofs, uint32_t per)
 {
-	/* the indirect nodes' offsets follow from the nids they hold */
-	const uint32_t ind2 = 4 + per, dind = 5 + 2 * per;
+	const uint32_t ind2 = ZF2FS_OFS_IND1 + 1 + per, dind = ZF2FS_OFS_IND1 + 2 + 2 * per;
 
 	if (ofs == ZF2FS_OFS_IND1 || ofs == ind2 || ofs == dind)
 		return false;
@@ -121,7 +120,7 @@ static int file_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 	(void)nid, (void)blkaddr, (void)parent_nid, (void)pslot;
 	if (!direct_node(ofs, w->m->ctx->g->nids_per_block))
 		return 0;
-	base = node_fofs(w->m->ctx, w->g, ofs, 0);
+	base = zf2fs_node_fofs2(w->m->ctx->g, w->g, ofs, 0);
 	for (uint32_t i = 0; i < w->g->addrs_per_block; i++)
 		if (!slot(w->m, base + i, (uint32_t)zf2fs_get(zf2fs_node_words(n)[i])))
 			return STOP;

@@ -19,6 +19,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
 #include "zf2fs/geometry.h"
+#include "zf2fs/file.h"
 #include "zf2fs/quota.h"
 #include "zf2fs/sit_table.h"
 #include "zf2fs-internal/chunkmap.h"
@@ -197,10 +198,11 @@ struct fsck_ctx {
 };
 
 /* ---- the volume's geometry ------------------------------------------------------------
- * A node block's footer and an inode's i_nid[] sit at the end of the block: on a 16 KiB
- * volume past format.h's 4 KiB view, so they are reached only through these.  Buffers
- * that hold a block are ZF2FS_BLKSIZE_MAX bytes; what is read, copied or written is
- * ctx->g->blocksize. */
+ * Every number the block size decides comes from ctx->g (zf2fs_vol_geom).  A node block's
+ * footer and an inode's i_nid[] sit at the end of the block: on a 16 KiB volume past
+ * format.h's 4 KiB view, so they are reached only through these.  Buffers that hold a
+ * block are ZF2FS_BLKSIZE_MAX bytes; what is read, copied or written is g->blocksize.
+ * The library's inode and directory rules are its geometry-taking ones (the "2" names). */
 static inline struct zf2fs_node_footer *nfoot(const struct fsck_ctx *ctx, const void *n)
 {
 	return zf2fs_node_footer(ctx->g, n);
@@ -214,7 +216,7 @@ static inline zf2fs_le32 *inode_nids(const struct fsck_ctx *ctx, const void *n)
 /* A node's offset in its inode's tree (0 for an inode), and setting it, marks kept. */
 static inline uint32_t node_ofs(const struct fsck_ctx *ctx, const void *n)
 {
-	return (uint32_t)(zf2fs_get(nfoot(ctx, n)->flag) >> ZF2FS_FOOTER_OFS_SHIFT);
+	return zf2fs_node_ofs(ctx->g, n);
 }
 
 static inline void node_set_ofs(const struct fsck_ctx *ctx, void *n, uint32_t ofs)
@@ -225,58 +227,35 @@ static inline void node_set_ofs(const struct fsck_ctx *ctx, void *n, uint32_t of
 	zf2fs_set(f->flag, (ofs << ZF2FS_FOOTER_OFS_SHIFT) | marks);
 }
 
-/* The footer of a summary as zf2fs_vol_segment_summary() returns it (a buffer of
- * ZF2FS_BLKSIZE_MAX bytes holding the segment's summary from its first byte). */
+/* The footer of a summary as zf2fs_vol_segment_summary() returns it (g->sum_blocksize
+ * bytes, in a buffer of ZF2FS_BLKSIZE_MAX). */
 static inline struct zf2fs_summary_footer *sum_footer(const struct fsck_ctx *ctx, const void *sum)
 {
-	return (struct zf2fs_summary_footer *)((uintptr_t)sum + ctx->g->sum_footer_offset);
+	return zf2fs_sum_footer(ctx->g, sum);
 }
 
-/* Entry @i of a NAT or SIT journal (@j as the library returns it): the journal holds
- * g->nat_journal_entries or g->sit_journal_entries of them, past format.h's 4 KiB view
- * on a 16 KiB volume without packed_ssa. */
-static inline const struct zf2fs_nat_journal_entry *journal_nat(const struct zf2fs_journal *j,
-								 uint32_t i)
+static inline int inode_geom(const struct fsck_ctx *ctx, const struct zf2fs_inode *in,
+			     struct zf2fs_inode_geom *ret)
 {
-	return (const struct zf2fs_nat_journal_entry *)((uintptr_t)j + sizeof(j->n_entries) +
-		(size_t)i * sizeof(struct zf2fs_nat_journal_entry));
+	return zf2fs_inode_geometry2(ctx->g, in, ctx->vi->features, ret);
 }
 
-static inline const struct zf2fs_sit_journal_entry *journal_sit(const struct zf2fs_journal *j,
-								 uint32_t i)
+static inline uint32_t inode_csum(const struct fsck_ctx *ctx, uint32_t seed, const void *node)
 {
-	return (const struct zf2fs_sit_journal_entry *)((uintptr_t)j + sizeof(j->n_entries) +
-		(size_t)i * sizeof(struct zf2fs_sit_journal_entry));
+	return zf2fs_inode_checksum2(ctx->g, seed, node);
 }
 
-/* Entry @e of a NAT block of this volume (g->nat_per_block entries). */
-static inline const struct zf2fs_nat_entry *nat_block_entry(const void *blk, uint32_t e)
+static inline void dview_block(const struct fsck_ctx *ctx, const void *blk,
+			       struct zf2fs_dentry_view *v)
 {
-	return (const struct zf2fs_nat_entry *)((uintptr_t)blk +
-						(size_t)e * sizeof(struct zf2fs_nat_entry));
+	zf2fs_dentry_view_block2(ctx->g, blk, v);
 }
 
-/* Where inode @in keeps its addresses on this volume (zf2fs_inode_geometry with the
- * volume's block size); -ZF2FS_EFSCORRUPTED as that. */
-int inode_geom(const struct fsck_ctx *ctx, const struct zf2fs_inode *in,
-	       struct zf2fs_inode_geom *ret);
-/* The inode checksum of node block @node (the whole block of this volume). */
-uint32_t inode_csum(const struct fsck_ctx *ctx, uint32_t seed, const void *node);
-/* The dentry area of a dentry block, and of an inline directory (-ZF2FS_EFSCORRUPTED
- * when its sizes leave no room), on this volume. */
-void dview_block(const struct fsck_ctx *ctx, const void *blk, struct zf2fs_dentry_view *v);
-int dview_inline(const struct fsck_ctx *ctx, const struct zf2fs_node *inode,
-		 struct zf2fs_dentry_view *v);
-/* zf2fs_inline_xattr_cut, zf2fs_inode_cluster_markers and zf2fs_node_fofs on this
- * volume's inode and node sizes. */
-int xattr_cut(const struct fsck_ctx *ctx, const struct zf2fs_inode *in,
-	      const struct zf2fs_inode_geom *ig, uint32_t *ret_start, uint32_t *ret_cut);
-void cluster_markers(const struct fsck_ctx *ctx, const struct zf2fs_inode *in,
-		     uint32_t *ret_markers, uint32_t *ret_log);
-uint64_t node_fofs(const struct fsck_ctx *ctx, const struct zf2fs_inode_geom *ig,
-		   uint32_t ofs, uint32_t ofs_in_node);
-/* Whether node block @node is one the kernel's roll-forward replays under ctx->cp. */
-bool node_recoverable(const struct fsck_ctx *ctx, const void *node);
+static inline int dview_inline(const struct fsck_ctx *ctx, const struct zf2fs_node *inode,
+			       struct zf2fs_dentry_view *v)
+{
+	return zf2fs_dentry_view_inline2(ctx->g, inode, ctx->vi->features, v);
+}
 
 /* ---- the command line (options.c), the superblock tuning it asks for (tune.c), -l ----- */
 /* Parse f2fs-tools' fsck options and ours into @ctx; returns the device.  Usage errors

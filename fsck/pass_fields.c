@@ -168,7 +168,7 @@ static int check_compression(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	    !(in->i_inline & ZF2FS_EXTRA_ATTR) ||
 	    zf2fs_get(in->i_extra_isize) < ZF2FS_EXTRA_ISIZE_MAX)
 		return 0;
-	cluster_markers(ctx, in, &markers, &log);
+	zf2fs_inode_cluster_markers2(ctx->g, in, ctx->vi->features, &markers, &log);
 	if (!markers || log < 2)
 		return 0;
 	/* (the flag comes back only with an algorithm the kernel knows; with the flag set,
@@ -261,7 +261,7 @@ static bool probe_decodes(struct fsck_ctx *ctx, const struct compr_probe *pr, ui
 			    zf2fs_vol_read_block(ctx->vol, pr->addr[c][b],
 						 in + (size_t)b * ctx->g->blocksize))
 				return false;
-		if (zf2fs_decompress_cluster(alg, (uint8_t)pr->log, in, nb, out))
+		if (zf2fs_decompress_cluster2(ctx->g->log_blocksize, alg, (uint8_t)pr->log, in, nb, out))
 			return false;
 	}
 	return true;
@@ -544,9 +544,9 @@ int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_no
 	}
 	/* flags Linux refuses the inode for, or never sets on this volume: cleared before the
 	 * geometry (the compression flag changes it) is worked out */
-	if (zf2fs_inode_flags_bad(&node->i, ctx->vi->features)) {
+	if (zf2fs_inode_flags_bad2(ctx->g, &node->i, ctx->vi->features)) {
 		uint32_t flags = (uint32_t)zf2fs_get(node->i.i_flags);
-		uint32_t bad = zf2fs_inode_flags_bad(&node->i, ctx->vi->features);
+		uint32_t bad = zf2fs_inode_flags_bad2(ctx->g, &node->i, ctx->vi->features);
 		struct problem_ctx p = { .ino = ino, .num = flags, .num2 = bad };
 
 		if (fix_problem(ctx, PR_4_INODE_FLAGS_BAD, &p)) {

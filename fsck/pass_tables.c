@@ -29,7 +29,7 @@ static int check_sit(struct fsck_ctx *ctx)
 	if (err)
 		return err;
 	for (uint32_t i = 0; i < zf2fs_get(j->n_entries) && i < ctx->g->sit_journal_entries; i++) {
-		uint32_t segno = (uint32_t)zf2fs_get(journal_sit(j, i)->segno);
+		uint32_t segno = (uint32_t)zf2fs_get(zf2fs_journal_sit(j, i)->segno);
 
 		/* a new checkpoint flushes the journal and leaves such entries out */
 		if (segno >= ctx->vi->main_segs &&
@@ -42,8 +42,8 @@ static int check_sit(struct fsck_ctx *ctx)
 		struct problem_ctx p = { .segno = s };
 
 		/* a block of entries that is all zeros on disk holds nothing to check */
-		if (!zf2fs_sit_table_block_used(ctx->sit, zf2fs_sit_block_index(s))) {
-			s = zf2fs_sit_block_segno(zf2fs_sit_block_index(s) + 1, 0) - 1;
+		if (!zf2fs_sit_table_block_used(ctx->sit, zf2fs_geom_sit_block_index(ctx->g, s))) {
+			s = (zf2fs_geom_sit_block_index(ctx->g, s) + 1) * ctx->g->sit_per_block - 1;
 			continue;
 		}
 		se = sit_get(ctx, s);
@@ -199,7 +199,7 @@ static int check_nat(struct fsck_ctx *ctx)
 			const uint8_t *nb = buf + (size_t)b * bs;
 
 			for (uint32_t e = 0; e < per && !err; e++) {
-				const struct zf2fs_nat_entry *ne = nat_block_entry(nb, e);
+				const struct zf2fs_nat_entry *ne = zf2fs_nat_block_entry(nb, e);
 				uint32_t nid = (i + b) * per + e;
 
 				if (zf2fs_nat_ino(ne) || zf2fs_nat_addr(ne))
@@ -212,11 +212,11 @@ static int check_nat(struct fsck_ctx *ctx)
 	if (err)
 		return err;
 	for (uint32_t i = 0; i < zf2fs_get(j->n_entries) && i < ctx->g->nat_journal_entries; i++) {
-		uint32_t nid = (uint32_t)zf2fs_get(journal_nat(j, i)->nid);
+		uint32_t nid = (uint32_t)zf2fs_get(zf2fs_journal_nat(j, i)->nid);
 
 		if (nid >= ctx->vi->max_nid)
 			continue;
-		err = nat_set(ctx, nid, &journal_nat(j, i)->ne);
+		err = nat_set(ctx, nid, &zf2fs_journal_nat(j, i)->ne);
 		if (err)
 			return err;
 	}

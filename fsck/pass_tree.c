@@ -1196,7 +1196,7 @@ static void check_inline_xattrs(struct fsck_ctx *ctx, uint32_t ino, const struct
 	struct problem_ctx p = { .ino = ino, .num2 = 4 * g->xattr_words };
 	uint32_t start, pos;
 
-	if (xattr_cut(ctx, &node->i, g, &start, &pos) != 1)
+	if (zf2fs_inline_xattr_cut2(ctx->g, &node->i, g, &start, &pos) != 1)
 		return;
 	p.num = pos;
 	if (fix_problem(ctx, PR_4_XATTR_LIST_BAD, &p)) {

@@ -83,8 +83,8 @@ int repair_begin(struct fsck_ctx *ctx)
 	}
 	/* only SIT blocks that hold anything: untouched pages of orig_count cost nothing */
 	for (uint32_t s = 0; s < vi->main_segs; s++) {
-		if (!zf2fs_sit_table_block_used(ctx->sit, zf2fs_sit_block_index(s))) {
-			s = zf2fs_sit_block_segno(zf2fs_sit_block_index(s) + 1, 0) - 1;
+		if (!zf2fs_sit_table_block_used(ctx->sit, zf2fs_geom_sit_block_index(ctx->g, s))) {
+			s = (zf2fs_geom_sit_block_index(ctx->g, s) + 1) * ctx->g->sit_per_block - 1;
 			continue;
 		}
 		r->orig_count[s] = (uint16_t)zf2fs_sit_valid_blocks(sit_get(ctx, s));
@@ -228,13 +228,13 @@ struct zf2fs_node *repair_node_from(struct fsck_ctx *ctx, uint32_t nid, const vo
 
 static void mark_sit(struct fsck_ctx *ctx, uint32_t segno)
 {
-	ctx->repair->sit_dirty[zf2fs_sit_block_index(segno)] = 1;
+	ctx->repair->sit_dirty[zf2fs_geom_sit_block_index(ctx->g, segno)] = 1;
 	ctx->repair->any = true;
 }
 
 static void mark_nat(struct fsck_ctx *ctx, uint32_t nid)
 {
-	ctx->repair->nat_dirty[zf2fs_nat_block_index(nid)] = 1;
+	ctx->repair->nat_dirty[zf2fs_geom_nat_block_index(ctx->g, nid)] = 1;
 	ctx->repair->any = true;
 }
 
@@ -594,9 +594,9 @@ static void repair_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 {
 	struct fsck_ctx *ctx = arg;
 
-	for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK; e++) {
-		uint32_t nid = zf2fs_nat_block_nid(b, e);
-		struct zf2fs_nat_entry *ne = &nb->entries[e];
+	for (uint32_t e = 0; e < ctx->g->nat_per_block; e++) {
+		uint32_t nid = b * ctx->g->nat_per_block + e;
+		struct zf2fs_nat_entry *ne = zf2fs_nat_block_entry(nb, e);
 
 		if (nid < ZF2FS_RESERVED_NIDS)
 			continue;

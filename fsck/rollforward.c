@@ -74,7 +74,7 @@ int rollforward_scan(struct fsck_ctx *ctx)
 			break;
 		if (!(steps & (steps - 1)))
 			mark = blk;
-		if (zf2fs_vol_read_block(ctx->vol, blk, n) || !node_recoverable(ctx, n))
+		if (zf2fs_vol_read_block(ctx->vol, blk, n) || !zf2fs_cp_node_recoverable2(ctx->g, ctx->cp, n))
 			break;
 		if (len == cap) {
 			uint32_t *c = realloc(chain, (cap ? cap * 2 : 64) * sizeof(*chain));
