@@ -413,7 +413,7 @@ int main(int argc, char **argv)
 	}
 	{
 		const char *paths[1] = { argv[optind] };
-		int err = zf2fs_vol_open(paths, 1, 0, &log, &c.vol);
+		int err = zf2fs_vol_open(paths, 1, ZF2FS_VOL_BLOCK16K, &log, &c.vol);
 
 		if (err) {
 			if (err != -ZF2FS_EFSCORRUPTED && err != -ENOENT && err != -EACCES)
@@ -422,6 +422,7 @@ int main(int argc, char **argv)
 		}
 	}
 	c.info = zf2fs_vol_info(c.vol);
+	c.g = zf2fs_vol_geom(c.vol);
 	if (!nacts) {
 		/* f2fs-tools' bare dump.f2fs [-d N] DEV, word for word */
 		if (ft_level >= 0)

@@ -11,6 +11,7 @@
 #include "zf2fs/sit_table.h"
 #include "zf2fs/file.h"
 #include "zf2fs/access.h"
+#include "zf2fs/geometry.h"
 #include "helper.h"
 
 #define DUMP_PROG "dump.f2fs"
@@ -59,6 +60,7 @@ void out_u_array(struct out *o, const char *key, const uint64_t *v, size_t n);
 struct dump_ctx {
 	struct zf2fs_vol *vol;
 	const struct zf2fs_vol_info *info;
+	const struct zf2fs_geom *g;    /* the volume's block size and what it decides */
 	struct out out;
 	int level;              /* -d */
 	bool sparse;            /* -S */

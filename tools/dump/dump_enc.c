@@ -72,9 +72,9 @@ bool dump_iname_encrypted(struct dump_ctx *c, const struct zf2fs_node *n)
 
 	/* an unreadable parent leaves the inode's own flag: fscrypt encrypts every directory,
 	 * file and symlink made in an encrypted directory, so that is the best guess left */
-	if (pino == zf2fs_get(n->footer.ino) || pino >= c->info->max_nid)
+	if (pino == zf2fs_get(zf2fs_node_footer(c->g, n)->ino) || pino >= c->info->max_nid)
 		return enc;
-	p = malloc(sizeof(*p));
+	p = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!p)
 		return enc;
 	if (!zf2fs_inode_read(c->vol, pino, p, NULL, why, sizeof(why)))

@@ -229,13 +229,13 @@ static int put_dir(struct extract *x, const char *host, const char *path,
 static int put_symlink(struct extract *x, const char *host, const char *path,
 		       const struct zf2fs_node *in)
 {
-	char why[256], *target = malloc(ZF2FS_BLKSIZE + 1);
+	char why[256], *target = malloc(x->c->g->blocksize + 1);
 	size_t len = 0;
 	int err;
 
 	if (!target)
 		return -ENOMEM;
-	err = zf2fs_file_read_buf(x->c->vol, in, target, ZF2FS_BLKSIZE, &len, why, sizeof(why));
+	err = zf2fs_file_read_buf(x->c->vol, in, target, x->c->g->blocksize, &len, why, sizeof(why));
 	if (!err && (len == 0 || memchr(target, 0, len))) {
 		snprintf(why, sizeof(why), "its target is empty or holds NUL");
 		err = -ZF2FS_EFSCORRUPTED;
@@ -274,7 +274,7 @@ static int extract_entry(void *arg, const char *path, const struct zf2fs_dentry_
 			    "below it", path);
 		return refuse(x, path);
 	}
-	in = malloc(sizeof(*in));
+	in = malloc(ZF2FS_BLKSIZE_MAX);
 	host = host_path(x->dir, path);
 	if (!in || !host) {
 		err = -ENOMEM;
@@ -362,7 +362,7 @@ static void later_free(struct later *v, size_t n)
 int dump_extract_tree(struct dump_ctx *c, const char *path)
 {
 	struct extract x = { .c = c, .dir = c->outpath };
-	struct zf2fs_node *in = malloc(sizeof(*in));
+	struct zf2fs_node *in = malloc(ZF2FS_BLKSIZE_MAX);
 	struct out *o = &c->out;
 	char why[256];
 	struct stat st;

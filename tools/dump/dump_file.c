@@ -21,7 +21,6 @@
 #include "zf2fs-internal/volume.h"
 #include "dump.h"
 
-#define N ZF2FS_NIDS_PER_BLOCK
 #define TREE_MAX_DEPTH 4096
 
 const char *dump_ftype_name(unsigned type)
@@ -48,17 +47,19 @@ static const char *mode_type(uint32_t mode)
 	}
 }
 
-static const char *node_kind(uint32_t ofs)
+static const char *node_kind(const struct zf2fs_geom *g, uint32_t ofs)
 {
+	const uint32_t dind = zf2fs_geom_ofs_dind(g);
+
 	if (ofs == 0)
 		return "inode";
 	if (ofs == ZF2FS_OFS_DIR1 || ofs == ZF2FS_OFS_DIR2)
 		return "direct";
-	if (ofs == ZF2FS_OFS_IND1 || ofs == ZF2FS_OFS_IND2)
+	if (ofs == ZF2FS_OFS_IND1 || ofs == zf2fs_geom_ofs_ind2(g))
 		return "indirect";
-	if (ofs == ZF2FS_OFS_DIND)
+	if (ofs == dind)
 		return "double_indirect";
-	if (ofs > ZF2FS_OFS_DIND && (ofs - ZF2FS_OFS_DIND - 1) % (N + 1) == 0)
+	if (ofs > dind && (ofs - dind - 1) % (g->nids_per_block + 1) == 0)
 		return "indirect";
 	return "direct";
 }
@@ -83,7 +84,8 @@ struct imap {
 static int imap_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
 		     uint32_t ofs, uint32_t parent, uint32_t slot)
 {
-	struct out *o = &((struct imap *)arg)->c->out;
+	struct dump_ctx *c = ((struct imap *)arg)->c;
+	struct out *o = &c->out;
 
 	(void)node;
 	(void)slot;
@@ -91,7 +93,7 @@ static int imap_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 	out_u(o, "nid", nid);
 	out_u(o, "blkaddr", blkaddr);
 	out_u(o, "ofs", ofs);
-	out_s(o, "kind", node_kind(ofs));
+	out_s(o, "kind", node_kind(c->g, ofs));
 	out_u(o, "parent", parent);
 	out_row_end(o);
 	return 0;
@@ -124,6 +126,7 @@ static int imap_bad(void *arg, uint32_t nid, uint32_t parent, uint32_t slot, uin
 static void inode_fields(struct dump_ctx *c, const struct zf2fs_node *n)
 {
 	const struct zf2fs_inode *in = &n->i;
+	const struct zf2fs_node_footer *footer = zf2fs_node_footer(c->g, n);
 	struct out *o = &c->out;
 	struct zf2fs_inode_geom g;
 	uint32_t namelen = (uint32_t)zf2fs_get(in->i_namelen);
@@ -153,7 +156,7 @@ static void inode_fields(struct dump_ctx *c, const struct zf2fs_node *n)
 	out_u(o, "i_namelen", namelen);
 	if (namelen > ZF2FS_NAME_LEN) {
 		dump_damage(c, "inode %llu: i_namelen %u exceeds %d",
-			    (unsigned long long)zf2fs_get(n->footer.ino), namelen, ZF2FS_NAME_LEN);
+			    (unsigned long long)zf2fs_get(footer->ino), namelen, ZF2FS_NAME_LEN);
 		namelen = ZF2FS_NAME_LEN;
 	}
 	dump_out_name(o, "i_name", in->i_name, namelen, dump_iname_encrypted(c, n));
@@ -168,7 +171,7 @@ static void inode_fields(struct dump_ctx *c, const struct zf2fs_node *n)
 		if (c->info->features & ZF2FS_FEAT_PRJQUOTA)
 			out_u(o, "i_projid", zf2fs_get(in->i_projid));
 		if (c->info->features & ZF2FS_FEAT_INODE_CHKSUM) {
-			uint32_t want = zf2fs_inode_checksum(
+			uint32_t want = zf2fs_inode_checksum2(c->g,
 				zf2fs_checksum_seed(zf2fs_vol_super(c->vol)->uuid), n);
 
 			out_x(o, "i_inode_checksum", zf2fs_get(in->i_inode_checksum));
@@ -186,19 +189,19 @@ static void inode_fields(struct dump_ctx *c, const struct zf2fs_node *n)
 		}
 	}
 	for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
-		v[i] = zf2fs_le32_to_cpu(in->i_nid[i]);
+		v[i] = zf2fs_le32_to_cpu(zf2fs_inode_nids(c->g, n)[i]);
 	out_u_array(o, "i_nid", v, ZF2FS_NIDS_PER_INODE);
 	out_obj(o, "footer");
-	out_u(o, "nid", zf2fs_get(n->footer.nid));
-	out_u(o, "ino", zf2fs_get(n->footer.ino));
-	out_u(o, "ofs", zf2fs_footer_ofs(n));
-	out_x(o, "flag", zf2fs_get(n->footer.flag));
-	out_x(o, "cp_ver", zf2fs_get(n->footer.cp_ver));
-	out_u(o, "next_blkaddr", zf2fs_get(n->footer.next_blkaddr));
+	out_u(o, "nid", zf2fs_get(footer->nid));
+	out_u(o, "ino", zf2fs_get(footer->ino));
+	out_u(o, "ofs", zf2fs_node_ofs(c->g, n));
+	out_x(o, "flag", zf2fs_get(footer->flag));
+	out_x(o, "cp_ver", zf2fs_get(footer->cp_ver));
+	out_u(o, "next_blkaddr", zf2fs_get(footer->next_blkaddr));
 	out_obj_end(o);
-	if (zf2fs_inode_geometry(in, c->info->features, &g)) {
+	if (zf2fs_inode_geometry2(c->g, in, c->info->features, &g)) {
 		dump_damage(c, "inode %llu: extra attribute or inline xattr size is impossible",
-			    (unsigned long long)zf2fs_get(n->footer.ino));
+			    (unsigned long long)zf2fs_get(footer->ino));
 		return;
 	}
 	out_obj(o, "geometry");
@@ -216,7 +219,7 @@ int dump_inode(struct dump_ctx *c, uint32_t ino)
 	const struct zf2fs_walk_ops ops = { .node = imap_node, .data = imap_data,
 					    .bad = imap_bad };
 	struct out *o = &c->out;
-	struct zf2fs_node *n = malloc(sizeof(*n));
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	struct imap m = { .c = c };
 	uint32_t addr;
 	int err;
@@ -310,23 +313,25 @@ static int sink_fn(void *arg, uint64_t off, const void *data, size_t len)
 /* An encrypted inode's data as stored, for --raw-encrypted: a copy of @n without its
  * encryption flag, which is all that makes the library refuse to read it (the blocks are
  * read as they are; nothing is decrypted).  NULL with *@err set when that cannot be. */
-static struct zf2fs_node *raw_view(const struct zf2fs_node *n, const char *name, int *err)
+static struct zf2fs_node *raw_view(const struct zf2fs_geom *g, const struct zf2fs_node *n,
+				   const char *name, int *err)
 {
 	struct zf2fs_node *raw;
 
 	if (zf2fs_get(n->i.i_flags) & ZF2FS_COMPR_FL) {
 		/* its clusters are compressed, then encrypted: no block is its bytes */
 		dump_error("%s: inode %llu is encrypted and compressed: no raw copy of its "
-			   "clusters is made", name, (unsigned long long)zf2fs_get(n->footer.ino));
+			   "clusters is made", name,
+			   (unsigned long long)zf2fs_get(zf2fs_node_footer(g, n)->ino));
 		*err = -EOPNOTSUPP;
 		return NULL;
 	}
-	raw = malloc(sizeof(*raw));
+	raw = malloc(g->blocksize);
 	if (!raw) {
 		*err = -ENOMEM;
 		return NULL;
 	}
-	memcpy(raw, n, sizeof(*raw));
+	memcpy(raw, n, g->blocksize);
 	raw->i.i_advise &= (uint8_t)~ZF2FS_ADVISE_ENCRYPT;
 	return raw;
 }
@@ -340,7 +345,7 @@ int dump_write_contents(struct dump_ctx *c, const struct zf2fs_node *n, int fd, 
 	int err = 0;
 
 	if (c->raw_encrypted && dump_inode_encrypted(n)) {
-		raw = raw_view(n, name, &err);
+		raw = raw_view(c->g, n, name, &err);
 		if (!raw)
 			return err;
 		n = raw;
@@ -371,7 +376,7 @@ int dump_write_contents(struct dump_ctx *c, const struct zf2fs_node *n, int fd, 
 
 int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path, const char *what)
 {
-	struct zf2fs_node *n = malloc(sizeof(*n));
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	char *target = NULL;
 	struct stat st;
 	int fd = -1, err;
@@ -461,7 +466,7 @@ int dump_cat(struct dump_ctx *c, const char *path)
 /* ---- -b ------------------------------------------------------------------------------- */
 static void block_owner_name(struct dump_ctx *c, uint32_t ino)
 {
-	struct zf2fs_node *n = malloc(sizeof(*n));
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	char why[256];
 
 	if (n && !zf2fs_inode_read(c->vol, ino, n, NULL, why, sizeof(why))) {
@@ -478,8 +483,9 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 	struct out *o = &c->out;
 	uint64_t segno = zf2fs_main_segno(c->info->main_blkaddr, blkaddr);
 	unsigned off = zf2fs_main_seg_off(c->info->main_blkaddr, blkaddr);
-	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
-	struct zf2fs_node *node = malloc(sizeof(*node)), *inode = malloc(sizeof(*inode));
+	struct zf2fs_summary_block *sum = malloc(c->g->sum_blocksize);
+	struct zf2fs_node *node = malloc(c->g->blocksize), *inode = malloc(c->g->blocksize);
+	const struct zf2fs_node_footer *footer = node ? zf2fs_node_footer(c->g, node) : NULL;
 	struct zf2fs_sit_entry ent;
 	const struct zf2fs_sit_entry *se = &ent;
 	const struct zf2fs_summary *e;
@@ -510,34 +516,35 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 			   (unsigned long long)segno);
 		goto out;
 	}
-	e = &sum->entries[off];
+	e = zf2fs_sum_entries(sum) + off;
 	nid = (uint32_t)zf2fs_get(e->nid);
-	out_s(o, "summary_type", sum->footer.entry_type == ZF2FS_SUM_TYPE_NODE ? "node" : "data");
+	out_s(o, "summary_type", zf2fs_sum_footer(c->g, sum)->entry_type == ZF2FS_SUM_TYPE_NODE ?
+	      "node" : "data");
 	out_u(o, "summary_nid", nid);
 	out_u(o, "summary_version", e->version);
 	out_u(o, "summary_ofs_in_node", zf2fs_get(e->ofs_in_node));
-	if (sum->footer.entry_type == ZF2FS_SUM_TYPE_NODE) {
+	if (zf2fs_sum_footer(c->g, sum)->entry_type == ZF2FS_SUM_TYPE_NODE) {
 		struct zf2fs_nat_info ni;
 		uint32_t ofs;
 
 		err = zf2fs_vol_read_block(c->vol, blkaddr, node);
 		if (err)
 			goto out;
-		ofs = zf2fs_footer_ofs(node);
+		ofs = zf2fs_node_ofs(c->g, node);
 		out_s(o, "kind", "node");
-		out_u(o, "nid", zf2fs_get(node->footer.nid));
-		out_u(o, "ino", zf2fs_get(node->footer.ino));
+		out_u(o, "nid", zf2fs_get(footer->nid));
+		out_u(o, "ino", zf2fs_get(footer->ino));
 		out_u(o, "node_ofs", ofs);
-		out_s(o, "node_kind", node_kind(ofs));
-		if (!zf2fs_vol_nat_lookup(c->vol, (uint32_t)zf2fs_get(node->footer.nid), &ni)) {
+		out_s(o, "node_kind", node_kind(c->g, ofs));
+		if (!zf2fs_vol_nat_lookup(c->vol, (uint32_t)zf2fs_get(footer->nid), &ni)) {
 			out_u(o, "nat_blkaddr", ni.blkaddr);
 			out_b(o, "live", ni.blkaddr == blkaddr);
 		}
-		if (zf2fs_get(node->footer.nid) != nid)
+		if (zf2fs_get(footer->nid) != nid)
 			dump_damage(c, "block %llu: summary says node %u, the footer says %llu",
 				    (unsigned long long)blkaddr, nid,
-				    (unsigned long long)zf2fs_get(node->footer.nid));
-		block_owner_name(c, (uint32_t)zf2fs_get(node->footer.ino));
+				    (unsigned long long)zf2fs_get(footer->nid));
+		block_owner_name(c, (uint32_t)zf2fs_get(footer->ino));
 	} else {
 		struct zf2fs_inode_geom g;
 		uint32_t ofs, slot = (uint32_t)zf2fs_get(e->ofs_in_node), ino, addr;
@@ -554,14 +561,14 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 			err = 0;
 			goto out;
 		}
-		ino = (uint32_t)zf2fs_get(node->footer.ino);
-		ofs = zf2fs_footer_ofs(node);
+		ino = (uint32_t)zf2fs_get(footer->ino);
+		ofs = zf2fs_node_ofs(c->g, node);
 		out_u(o, "nid", nid);
 		out_u(o, "ino", ino);
 		out_u(o, "node_ofs", ofs);
-		out_s(o, "node_kind", node_kind(ofs));
+		out_s(o, "node_kind", node_kind(c->g, ofs));
 		err = zf2fs_inode_read(c->vol, ino, inode, NULL, why, sizeof(why));
-		if (!err && zf2fs_inode_geometry(&inode->i, c->info->features, &g))
+		if (!err && zf2fs_inode_geometry2(c->g, &inode->i, c->info->features, &g))
 			err = -ZF2FS_EFSCORRUPTED;
 		if (err) {
 			out_s(o, "problem", why);
@@ -569,10 +576,12 @@ static int block_main(struct dump_ctx *c, uint64_t blkaddr)
 			goto out;
 		}
 		if (ofs == 0)
-			addr = slot < g.addrs ? zf2fs_le32_to_cpu(node->i.i_addr[g.extra_words + slot]) : 0;
+			addr = slot < g.addrs ?
+			       zf2fs_le32_to_cpu(zf2fs_inode_addrs(node)[g.extra_words + slot]) : 0;
 		else
-			addr = slot < ZF2FS_ADDRS_PER_BLOCK ? zf2fs_le32_to_cpu(node->dn.addr[slot]) : 0;
-		out_u(o, "fofs", zf2fs_node_fofs(&g, ofs, slot));
+			addr = slot < c->g->addrs_per_block ?
+			       zf2fs_le32_to_cpu(zf2fs_node_words(node)[slot]) : 0;
+		out_u(o, "fofs", zf2fs_node_fofs2(c->g, &g, ofs, slot));
 		out_b(o, "live", addr == blkaddr);
 		block_owner_name(c, ino);
 	}
@@ -604,13 +613,13 @@ int dump_block(struct dump_ctx *c, uint64_t blkaddr)
 		out_s(o, "area", "sit");
 		out_u(o, "copy", copy);
 		out_u(o, "sit_block", idx);
-		out_u(o, "first_segno", zf2fs_sit_block_segno(idx, 0));
+		out_u(o, "first_segno", (uint64_t)idx * c->g->sit_per_block);
 		out_b(o, "live", zf2fs_vol_sit_block_addr(c->vol, idx) == blkaddr);
 	} else if (zf2fs_vol_nat_block_of(c->vol, blkaddr, &idx, &copy)) {
 		out_s(o, "area", "nat");
 		out_u(o, "copy", copy);
 		out_u(o, "nat_block", idx);
-		out_u(o, "first_nid", zf2fs_nat_block_nid(idx, 0));
+		out_u(o, "first_nid", (uint64_t)idx * c->g->nat_per_block);
 		out_b(o, "live", idx < in->nat_blocks &&
 		      zf2fs_vol_nat_block_addr(c->vol, idx) == blkaddr);
 	} else if (zf2fs_vol_ssa_block_of(c->vol, blkaddr, &idx)) {
@@ -632,7 +641,7 @@ int dump_block(struct dump_ctx *c, uint64_t blkaddr)
 /* ---- --ls and --tree ---------------------------------------------------------------- */
 static void entry_fields(struct dump_ctx *c, uint32_t ino)
 {
-	struct zf2fs_node *n = malloc(sizeof(*n));
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	struct out *o = &c->out;
 	char why[256];
 
@@ -691,7 +700,7 @@ static int ls_entry(void *arg, const struct zf2fs_dentry_info *d)
 
 int dump_ls(struct dump_ctx *c, const char *path)
 {
-	struct zf2fs_node *n = malloc(sizeof(*n));
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	struct ls l = { .c = c, .path = (char *)path };
 	struct out *o = &c->out;
 	char why[256];
@@ -802,7 +811,7 @@ static int tree_dir(struct ls *l, uint32_t ino)
 		return 0;
 	}
 	zf2fs_lbit_set(l->seen, ino);
-	n = malloc(sizeof(*n));
+	n = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!n)
 		return -ENOMEM;
 	err = zf2fs_inode_read(l->c->vol, ino, n, NULL, why, sizeof(why));

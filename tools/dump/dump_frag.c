@@ -173,7 +173,7 @@ int dump_frag(struct dump_ctx *c, const char *path)
 		return err;
 	}
 	f.seen = calloc(c->info->max_nid / 8 + 1, 1);
-	f.node = malloc(sizeof(*f.node));
+	f.node = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!f.seen || !f.node) {
 		err = -ENOMEM;
 		goto out;

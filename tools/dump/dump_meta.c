@@ -15,6 +15,7 @@
 
 #include "zf2fs/endian.h"
 #include "zf2fs/access.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs-internal/volume.h"
 #include "dump.h"
 
@@ -229,7 +230,7 @@ static void orphans(struct dump_ctx *c, const struct zf2fs_checkpoint *cp, uint6
 		out_list_end(o);
 		return;
 	}
-	ob = malloc(sizeof(*ob));
+	ob = malloc(c->g->blocksize);
 	if (!ob) {
 		out_list_end(o);
 		return;
@@ -239,15 +240,17 @@ static void orphans(struct dump_ctx *c, const struct zf2fs_checkpoint *cp, uint6
 
 		if (zf2fs_vol_read_block(c->vol, pack + b, ob))
 			break;
-		n = (uint32_t)zf2fs_get(ob->entry_count);
-		if (n > ZF2FS_ORPHANS_PER_BLOCK) {
-			dump_damage(c, "orphan block %llu: entry_count %u exceeds %d",
-				    (unsigned long long)(pack + b), n, ZF2FS_ORPHANS_PER_BLOCK);
-			n = ZF2FS_ORPHANS_PER_BLOCK;
+		/* the entries fill the block up to its 16 trailing bytes, whose entry_count
+		 * is the third word */
+		n = zf2fs_get_le32p((const uint8_t *)ob + c->g->blocksize - 8);
+		if (n > c->g->orphans_per_block) {
+			dump_damage(c, "orphan block %llu: entry_count %u exceeds %u",
+				    (unsigned long long)(pack + b), n, c->g->orphans_per_block);
+			n = c->g->orphans_per_block;
 		}
 		for (uint32_t i = 0; i < n; i++) {
 			out_row(o);
-			out_u(o, "ino", zf2fs_le32_to_cpu(ob->ino[i]));
+			out_u(o, "ino", zf2fs_get_le32p((const uint8_t *)ob + 4 * (size_t)i));
 			out_u(o, "block", pack + b);
 			out_row_end(o);
 		}
@@ -298,7 +301,7 @@ static void cp_fields(struct dump_ctx *c, const struct zf2fs_checkpoint *cp)
 int dump_checkpoint(struct dump_ctx *c)
 {
 	struct out *o = &c->out;
-	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
+	uint8_t *blk = malloc(c->g->blocksize);
 
 	if (!blk)
 		return -ENOMEM;
@@ -325,7 +328,7 @@ int dump_checkpoint(struct dump_ctx *c)
 			continue;
 		}
 		off = (uint32_t)zf2fs_get(cp->checksum_offset);
-		if (!zf2fs_cp_checksum(blk, &crc) && off <= ZF2FS_BLKSIZE - 4) {
+		if (!zf2fs_cp_checksum2(c->g, blk, &crc) && off <= c->g->blocksize - 4) {
 			out_x(o, "crc", zf2fs_get_le32p(blk + off));
 			out_b(o, "crc_ok", crc == zf2fs_get_le32p(blk + off));
 		}
@@ -352,27 +355,27 @@ int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end)
 	const struct zf2fs_journal *j = zf2fs_vol_nat_journal(c->vol);
 	uint32_t nj = (uint32_t)zf2fs_get(j->n_entries);
 	struct out *o = &c->out;
-	struct zf2fs_nat_block *blk;
+	uint8_t *blk;
 	int64_t loaded = -1;
 	int err = 0;
 
 	if (end >= c->info->max_nid)
 		end = c->info->max_nid ? c->info->max_nid - 1 : 0;
-	if (nj > ZF2FS_NAT_JOURNAL_ENTRIES)
-		nj = ZF2FS_NAT_JOURNAL_ENTRIES;
-	blk = malloc(ZF2FS_BLKSIZE);   /* a NAT block is 4095 bytes of entries in a 4 KiB block */
+	if (nj > c->g->nat_journal_entries)
+		nj = c->g->nat_journal_entries;
+	blk = malloc(c->g->blocksize);   /* entries fill the block but for a few bytes */
 	if (!blk)
 		return -ENOMEM;
 	for (uint64_t nid = start; nid <= end && nid < c->info->max_nid; nid++) {
-		uint32_t idx = zf2fs_nat_block_index((uint32_t)nid), ino, addr;
+		uint32_t idx = zf2fs_geom_nat_block_index(c->g, (uint32_t)nid), ino, addr;
 		uint64_t baddr = zf2fs_vol_nat_block_addr(c->vol, idx);
 		const struct zf2fs_nat_entry *e = NULL;
 		uint8_t version;
 		bool journal = false;
 
 		for (uint32_t i = 0; i < nj; i++)
-			if (zf2fs_get(j->nat.entries[i].nid) == nid) {
-				e = &j->nat.entries[i].ne;
+			if (zf2fs_get(zf2fs_journal_nat(j, i)->nid) == nid) {
+				e = &zf2fs_journal_nat(j, i)->ne;
 				journal = true;
 				break;
 			}
@@ -386,7 +389,7 @@ int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end)
 				}
 				loaded = idx;
 			}
-			e = &blk->entries[zf2fs_nat_entry_index((uint32_t)nid)];
+			e = zf2fs_nat_block_entry(blk, zf2fs_geom_nat_entry_index(c->g, (uint32_t)nid));
 		}
 		ino = (uint32_t)zf2fs_get(e->ino);
 		addr = (uint32_t)zf2fs_get(e->block_addr);
@@ -412,8 +415,8 @@ static bool sit_in_journal(struct dump_ctx *c, uint64_t segno)
 	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(c->vol);
 	uint32_t n = (uint32_t)zf2fs_get(j->n_entries);
 
-	for (uint32_t i = 0; i < n && i < ZF2FS_SIT_JOURNAL_ENTRIES; i++)
-		if (zf2fs_get(j->sit.entries[i].segno) == segno)
+	for (uint32_t i = 0; i < n && i < c->g->sit_journal_entries; i++)
+		if (zf2fs_get(zf2fs_journal_sit(j, i)->segno) == segno)
 			return true;
 	return false;
 }
@@ -426,7 +429,8 @@ int dump_sit(struct dump_ctx *c, uint64_t start, uint64_t end)
 	int err;
 
 	for (uint64_t s = start; s <= end && s < c->info->main_segs; s++) {
-		uint64_t baddr = zf2fs_vol_sit_block_addr(c->vol, zf2fs_sit_block_index((uint32_t)s));
+		uint32_t sidx = zf2fs_geom_sit_block_index(c->g, (uint32_t)s);
+		uint64_t baddr = zf2fs_vol_sit_block_addr(c->vol, sidx);
 		unsigned valid, type;
 
 		err = dump_sit_entry(c, s, &ent);
@@ -445,8 +449,7 @@ int dump_sit(struct dump_ctx *c, uint64_t start, uint64_t end)
 		out_u(o, "valid_blocks", valid);
 		out_u(o, "mtime", zf2fs_get(se->mtime));
 		out_b(o, "journal", sit_in_journal(c, s));
-		out_u(o, "copy", baddr == zf2fs_vol_sit_block_copy(c->vol,
-							zf2fs_sit_block_index((uint32_t)s), 1));
+		out_u(o, "copy", baddr == zf2fs_vol_sit_block_copy(c->vol, sidx, 1));
 		out_hex(o, "valid_map", se->valid_map, ZF2FS_SIT_MAP_SIZE);
 		out_row_end(o);
 	}
@@ -469,7 +472,7 @@ static int current_log(struct dump_ctx *c, uint64_t segno)
 int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
 {
 	struct out *o = &c->out;
-	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
+	struct zf2fs_summary_block *sum = malloc(c->g->sum_blocksize);
 	struct zf2fs_sit_entry ent;
 	int err = 0;
 
@@ -502,7 +505,7 @@ int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
 				   (unsigned long long)s);
 			break;
 		}
-		node = sum->footer.entry_type == ZF2FS_SUM_TYPE_NODE;
+		node = zf2fs_sum_footer(c->g, sum)->entry_type == ZF2FS_SUM_TYPE_NODE;
 		out_obj(o, NULL);
 		out_u(o, "segno", s);
 		out_x(o, "blkaddr", zf2fs_main_blk(c->info->main_blkaddr, (uint32_t)s, 0));
@@ -513,8 +516,8 @@ int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end)
 		else
 			out_null(o, "current");
 		out_list(o, "entries");
-		for (unsigned i = 0; i < ZF2FS_ENTRIES_IN_SUM; i++) {
-			const struct zf2fs_summary *e = &sum->entries[i];
+		for (unsigned i = 0; i < c->g->blocks_per_seg; i++) {
+			const struct zf2fs_summary *e = zf2fs_sum_entries(sum) + i;
 			bool valid = zf2fs_sit_block_valid(&ent, i);
 
 			if (!zf2fs_get(e->nid) && !valid)
