@@ -86,7 +86,6 @@ struct fsck_ctx {
 	bool file_map;                   /* -M: print where the files' blocks lie only */
 	bool sparse;                     /* -S: the volume is an Android sparse image */
 	bool no_writes;                  /* -n, --dry-run: nothing is written, tuning included */
-	bool repair_asked;               /* -y, -a, -p, -g android, --preen (not -f alone) */
 	int linear_lookup;               /* --nolinear-lookup: -1 keep, 0 allow the linear
 					  * fallback, 1 hashed lookups only */
 	bool linear_lookup_refuse;       /* refuse linear_lookup >= 0 on a volume without

@@ -252,7 +252,6 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		die_usage("%s", optind >= argc ? "no device given" : "only one device may be given");
 
 	ctx->force = f || y;
-	ctx->repair_asked = !n && (y || a || level >= 0 || android || preen);
 	if (android && ctx->linear_lookup < 0)
 		ctx->linear_lookup = 1;
 	/* a boot-time check goes on where the option does not apply, as f2fs-tools does

@@ -172,7 +172,7 @@ static uint32_t create_lost_found(struct fsck_ctx *ctx)
 		goto out;
 	}
 	n = repair_new_node(ctx, nid, nid);
-	if (!n || zf2fs_inode_init(n, ctx->vi->features, nid, ZF2FS_ROOT_INO, "lost+found", 10,
+	if (!n || zf2fs_inode_init2(ctx->g, n, ctx->vi->features, nid, ZF2FS_ROOT_INO, "lost+found", 10,
 				   ZF2FS_S_IFDIR | 0700, now))
 		goto fail;
 	zf2fs_set(n->i.i_uid, zf2fs_get(root->i.i_uid));

@@ -282,7 +282,7 @@ static int create_file(struct fsck_ctx *ctx, int q, uint32_t ino)
 	uint64_t blocks;
 	int err;
 
-	if (!n || zf2fs_inode_init(n, ctx->vi->features, ino, 0, NULL, 0,
+	if (!n || zf2fs_inode_init2(ctx->g, n, ctx->vi->features, ino, 0, NULL, 0,
 				   ZF2FS_S_IFREG | 0600, now))
 		return -EIO;
 	zf2fs_set(n->i.i_flags, ZF2FS_IMMUTABLE_FL | ZF2FS_NOATIME_FL);

@@ -3,9 +3,7 @@
 # makes one precise corruption of a base image, "expect.1" (output and exit status of the
 # first `fsck.f2fs -y`) and "expect.2" (the second run, which must be clean).  After the
 # repair Debian's fsck.f2fs must find the image clean too, unless the case has a "ref_skip"
-# file saying why not.  A case with a "check_only" file (saying why: a 16 KiB volume, which
-# this version checks but does not repair) has the check, `fsck.f2fs -f -n`, in expect.1
-# and the refused `fsck.f2fs -y` in expect.2, and neither may change the image.  ZF2FS_UPDATE_EXPECT=1 rewrites the expect files (review them!).
+# file saying why not.  ZF2FS_UPDATE_EXPECT=1 rewrites the expect files (review them!).
 # One argument runs that case alone (no coverage check).
 . "$(dirname "$0")/lib.sh"
 
@@ -26,17 +24,8 @@ for dir in "$CORPUS"/f_*/; do
 		tap_fail "$case: setting up the corruption failed: $(tail -1 "$TEST_TMP/$case.setup")"
 		continue
 	fi
-	if [ -f "$dir/check_only" ]; then
-		# a volume this version checks but does not repair (16 KiB blocks): expect.1
-		# is the check (-f -n), expect.2 the refused repair (-y); neither writes
-		sum=$(md5sum < "$IMG")
-		run_fsck -f -n > "$TEST_TMP/$case.1"
-		run_fsck -y > "$TEST_TMP/$case.2"
-		[ "$(md5sum < "$IMG")" = "$sum" ] || echo "the image changed" >> "$TEST_TMP/$case.2"
-	else
-		run_fsck -y > "$TEST_TMP/$case.1"
-		run_fsck -f -y > "$TEST_TMP/$case.2"
-	fi
+	run_fsck -y > "$TEST_TMP/$case.1"
+	run_fsck -f -y > "$TEST_TMP/$case.2"
 	if [ "${ZF2FS_UPDATE_EXPECT:-0}" = 1 ]; then
 		cp "$TEST_TMP/$case.1" "$dir/expect.1"
 		cp "$TEST_TMP/$case.2" "$dir/expect.2"
@@ -49,7 +38,7 @@ for dir in "$CORPUS"/f_*/; do
 			bad="$bad expect.$n differs (see tests/images/$case.$n.failed);"
 		fi
 	done
-	if [ -z "$bad" ] && [ -x "$REF_FSCK" ] && [ ! -f "$dir/ref_skip" ] && [ ! -f "$dir/check_only" ]; then
+	if [ -z "$bad" ] && [ -x "$REF_FSCK" ] && [ ! -f "$dir/ref_skip" ]; then
 		ref_fsck "$IMG" > "$TEST_TMP/$case.ref" 2>&1 || bad="reference fsck finds the repaired image unclean:$(tail -3 "$TEST_TMP/$case.ref" | tr '\n' ' ')"
 	fi
 	if [ -z "$bad" ]; then
