@@ -15,7 +15,10 @@ TESTS += $(IMAGE_TESTS)
 # peak resident size of a command, for fsck_scale.sh
 check_PROGRAMS += tests/images/peak_rss
 tests_images_peak_rss_SOURCES = tests/images/peak_rss.c
-# creates files through the transaction for txn_image.sh
+# the commit and the superblock writer on the kernel-aged 16 KiB volumes, faults at every write
+TESTS += tests/images/txn_16k.sh tests/images/f2fslabel_16k.sh
+EXTRA_DIST += tests/images/txn_16k.sh tests/images/f2fslabel_16k.sh
+# creates files through the transaction for txn_image.sh and txn_16k.sh
 check_PROGRAMS += tests/images/txn_populate
 tests_images_txn_populate_SOURCES = tests/images/txn_populate.c
 tests_images_txn_populate_LDADD = $(HELPER_LIBS)
