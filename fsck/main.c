@@ -302,18 +302,6 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 	ctx.sb = zf2fs_vol_super(ctx.vol);
 	ctx.cp = zf2fs_vol_checkpoint(ctx.vol);
 	ctx.g = zf2fs_vol_geom(ctx.vol);
-	/* the library's superblock writer, which the rebuild of a bad copy and the tuning
-	 * use, writes 4 KiB blocks only: on a 16 KiB volume they are refused, nothing
-	 * written (a clean volume that -a or -p skips writes nothing either) */
-	if (ctx.g->log_blocksize != ZF2FS_MIN_LOG_BLOCKSIZE && writes &&
-	    (fsck_tune_wanted(&ctx) ||
-	     ((zf2fs_vol_super_problem(ctx.vol, 0)[0] || zf2fs_vol_super_problem(ctx.vol, 1)[0]) &&
-	      !(ctx.skip_clean && zf2fs_vol_clean(ctx.vol))))) {
-		fprintf(stderr, PROG ": %s: superblock repairs and tuning of 16 KiB volumes are not "
-			"done by this version: nothing written (check it with -n)\n", shown);
-		ctx.exit_bits = FSCK_ERROR;
-		goto out;
-	}
 	if (ctx.layout) {
 		zs_ftinfo_layout(ctx.out, ctx.sb, ctx.cp);
 		goto out;

@@ -44,7 +44,8 @@ for case in ${FSCK_CRASH_CASES:-f_unreachable_dir f_inode_mode_bad f_node_unread
 		if [ $((rc & 8)) -ne 0 ]; then
 			interrupted=$((interrupted + 1))
 			# the primary superblock is rewritten on its own, before the rest
-			if { [ "$case" = f_sb_primary_bad ] || [ "$case" = f_sb_primary_devs_bad ]; } && [ $after_rc -eq 0 ]; then
+			if { [ "$case" = f_sb_primary_bad ] || [ "$case" = f_sb_primary_devs_bad ] ||
+			     [ "$case" = f_sb_primary_bad_16k ]; } && [ $after_rc -eq 0 ]; then
 				continue
 			fi
 			if [ $after_rc -ne $before_rc ] || ! cmp -s "$TEST_TMP/before.n" "$TEST_TMP/after"; then
