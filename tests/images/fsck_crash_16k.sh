@@ -5,5 +5,6 @@
 # summary ones: a summary correction is written in place, right under both checkpoints,
 # as fsck_crash.sh leaves f_ssa_mismatch out).
 FSCK_CRASH_CASES="f_dentry_bitmap_16k f_dnode_addr_bad_16k f_dnode_addr_bad_16k_packed \
-	f_inode_addr_bad_16k f_nat_addr_bad_16k f_node_footer_bad_16k f_sb_primary_bad_16k" \
+	f_dentry_bitmap_cleared_16k f_inode_addr_bad_16k f_nat_addr_bad_16k f_node_footer_bad_16k \
+	f_lost_found_16k f_sb_primary_bad_16k" \
 	exec bash "$(dirname "$0")/fsck_crash.sh"
