@@ -14,7 +14,7 @@
  *                     offset is not beyond i_size, runs of consecutive addresses as " A" or
  *                     " A-B", and " 0" for each slot holding no written block (a hole, a
  *                     reserved block, a compressed cluster's marker).  A slot AT i_size
- *                     counts, so a file of 4096 * k bytes ends in " 0" (unless that slot
+ *                     counts, so a file of k whole blocks ends in " 0" (unless that slot
  *                     is in a node the file does not have: such slots print nothing) and
  *                     an empty one is " 0".
  *                     For a compressed file the limit is i_size rounded up to a multiple
