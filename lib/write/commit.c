@@ -400,7 +400,7 @@ ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
 	p.orphan_blocks = orphans;
 	p.sums = sums;
 	p.compact = false;
-	p.geom = g;
+	p.blocksize = g->blocksize;
 	err = zf2fs_cp_pack_write(&p, &io);
 out:
 	free(sums);

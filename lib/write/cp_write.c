@@ -21,8 +21,6 @@
 
 int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 {
-	const struct zf2fs_geom *g = p->geom ? p->geom : zf2fs_geom_4k();
-	const size_t bs = g->blocksize;
 	struct zf2fs_checkpoint *cp = (struct zf2fs_checkpoint *)p->cp;
 	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags);
 	/* node summaries only in a pack the kernel reads them from: after an umount (or a
@@ -33,6 +31,8 @@ int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 	uint32_t total = 1 + p->payload + p->orphan_blocks + nsums + 1;
 	uint64_t at = p->start + 1, ver = zf2fs_get(cp->checkpoint_ver);
 	bool nat_bits = p->nat_bits && total + p->nat_bits_blocks <= ZF2FS_BLOCKS_PER_SEG;
+	size_t bs = p->blocksize ? p->blocksize : ZF2FS_BLKSIZE;
+	struct zf2fs_geom g;
 	uint32_t crc = 0;
 	int err;
 
@@ -49,7 +49,10 @@ int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 	zf2fs_set(cp->ckpt_flags, flags);
 	zf2fs_set(cp->cp_pack_total_block_count, total);
 	zf2fs_set(cp->cp_pack_start_sum, 1 + p->payload + p->orphan_blocks);
-	err = zf2fs_cp_checksum2(g, cp, &crc);
+	/* the crc covers the whole block: its size decides where it ends */
+	err = zf2fs_geom_init(&g, (uint32_t)__builtin_ctzl(bs), 0);
+	if (!err)
+		err = zf2fs_cp_checksum2(&g, cp, &crc);
 	if (err)
 		return err;
 	zf2fs_put_le32p(p->cp + zf2fs_get(cp->checksum_offset), crc);

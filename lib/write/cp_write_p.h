@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "zf2fs/format.h"
-#include "zf2fs/geometry.h"
 
 /* Block writes and syncs go through the caller: mkfs writes by layout before a volume
  * exists, the transaction through its open volume. */
@@ -21,8 +20,6 @@ struct zf2fs_cp_io {
 };
 
 struct zf2fs_cp_pack {
-	const struct zf2fs_geom *geom;   /* the volume's block size (NULL: 4 KiB); every
-					  * buffer below is made of blocks of that size */
 	uint64_t start;              /* first block of the pack (cp_blkaddr + pack * 512) */
 	uint8_t *cp;                 /* the CP block, then @payload blocks of SIT bitmap */
 	uint32_t payload;            /* superblock cp_payload */
@@ -37,6 +34,7 @@ struct zf2fs_cp_pack {
 	uint8_t *nat_bits;           /* @nat_bits_blocks blocks or NULL; the first 8 bytes
 				      * (the check value) are filled in here */
 	uint32_t nat_bits_blocks;
+	uint32_t blocksize;          /* bytes in each block above; 0 = 4096 */
 };
 
 /*
