@@ -25,21 +25,39 @@
  * rules as zf2fs_txn_commit(): nothing the current checkpoint uses is overwritten, and
  * the new checkpoint's CP blocks are written last. */
 
-/* Write @blk as SIT (NAT) block @idx of the copy the current checkpoint does not use, and
- * flip the block's bit in the version bitmap of @cpbuf (from zf2fs_vol_cp_next), so
- * that the new checkpoint reads that copy.  Call once per block.  0, -EINVAL for an
- * index beyond the table, write errors. */
+/* Write @blk (a block of the volume's size, zf2fs_vol_geom) as SIT (NAT) block @idx of
+ * the copy the current checkpoint does not use, and flip the block's bit in the version
+ * bitmap of @cpbuf (from zf2fs_vol_cp_next), so that the new checkpoint reads that copy.
+ * Call once per block.  0, -EINVAL for an index beyond the table, write errors. */
 ZF2FS_EXPORT int zf2fs_vol_write_sit_next(struct zf2fs_vol *vol, uint32_t idx, const void *blk,
 					  uint8_t *cpbuf);
 ZF2FS_EXPORT int zf2fs_vol_write_nat_next(struct zf2fs_vol *vol, uint32_t idx, const void *blk,
 					  uint8_t *cpbuf);
 
-/* Write the summary block of main segment @segno: @entries (ZF2FS_ENTRIES_IN_SUM of them)
- * as written by log @type (ZF2FS_LOG_*).  For a log that leaves its segment.  0,
+/* Write the summary of main segment @segno: @entries (ZF2FS_ENTRIES_IN_SUM of them) as
+ * written by log @type (ZF2FS_LOG_*), into its SSA block (zf2fs_ssa_put; with packed_ssa
+ * the block is read first and its other summaries written back unchanged).  For a log
+ * that leaves its segment.  0,
  * -EINVAL, -ENOMEM, write errors; -EROFS, nothing written, on a volume without a
  * summary area (zf2fs_vol_has_ssa). */
 ZF2FS_EXPORT int zf2fs_vol_write_ssa(struct zf2fs_vol *vol, uint32_t segno, int type,
 				     const struct zf2fs_summary *entries);
+
+/* Put main segment @segno's summary into @ssa_block, its SSA block (of @g's size): the
+ * segment's @entries (ZF2FS_ENTRIES_IN_SUM of them), no journal, footer type @sum_type
+ * (ZF2FS_SUM_TYPE_*), at the place zf2fs_geom_ssa_block gives.  With packed_ssa the
+ * block holds g->sums_per_block summaries of consecutive segments and the others stay
+ * as they are: a writer reads the block, puts the one summary in, writes it back. */
+struct zf2fs_geom;
+ZF2FS_EXPORT void zf2fs_ssa_put(const struct zf2fs_geom *g, void *ssa_block, uint32_t segno,
+				 const struct zf2fs_summary *entries, uint8_t sum_type);
+
+/* Fill @nblocks zeroed orphan blocks of @g's size (at @blocks, one after the other) with
+ * the @n inode numbers @ino: g->orphans_per_block to a block, each full but the last,
+ * numbered from 1 as the kernel numbers them, the trailer (block index, block count,
+ * entry count) in the block's last 16 bytes. */
+ZF2FS_EXPORT void zf2fs_orphans_fill(const struct zf2fs_geom *g, void *blocks, uint32_t nblocks,
+				      const uint32_t *ino, uint32_t n);
 
 /* Correct the summary entry of main-area block @blkaddr in place in the SSA (a segment
  * that is no current log's, whose summary the checkpoint does not carry): its owner @nid,
@@ -149,7 +167,9 @@ struct zf2fs_commit_ops {
 	/* node @nid (block @n) now lives at @addr instead of @old_addr: its NAT entry */
 	int (*node_moved)(void *arg, uint32_t nid, const struct zf2fs_node *n, uint32_t old_addr,
 			  uint32_t addr);
-	/* NAT block @idx as the new checkpoint has it (read from the live copy first) */
+	/* NAT block @idx as the new checkpoint has it (read from the live copy first): a
+	 * block of the volume's size, of which struct zf2fs_nat_block is the 4 KiB view, so
+	 * its g->nat_per_block entries are reached through zf2fs_nat_block_entry() */
 	void (*nat_block)(void *arg, uint32_t idx, struct zf2fs_nat_block *blk);
 	/* optional: the log (ZF2FS_LOG_*) the i-th node (@node) or data block goes to; NULL,
 	 * or a log of the other kind: the warm node or warm data log */

@@ -39,7 +39,8 @@ struct zf2fs_cp_pack {
 
 /*
  * Complete the CP block's pack fields (cp_pack_total_block_count, cp_pack_start_sum, the
- * COMPACT_SUM, ORPHAN_PRESENT and NAT_BITS flags), set its checksum at checksum_offset,
+ * COMPACT_SUM, ORPHAN_PRESENT and NAT_BITS flags), set its checksum at checksum_offset
+ * (the block's last word by default, whatever the block size),
  * and write the pack so that it is valid only once complete: payload, orphans, summaries
  * and nat_bits first, a sync, the pack's last block (the CP copy), a sync, and its first
  * block (the CP block) last, then a sync.  Until that last write the pack's two CP
