@@ -26,6 +26,7 @@
 
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/zoned.h"
 #include "read/volume_p.h"
 #include "zf2fs-internal/volume.h"
@@ -506,8 +507,9 @@ static int model_sit_block(void *arg, uint32_t idx, uint32_t first, uint32_t cnt
 static int load_sit(struct zf2fs_vol *vol, const struct zf2fs_log *log, struct zf2fs_gc_model *m)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	const struct zf2fs_geom *g = zf2fs_vol_geom(vol);
 	const struct zf2fs_journal *j = zf2fs_vol_sit_journal(vol);
-	uint32_t segs = m->total_segs, nblocks = zf2fs_sit_blocks(segs);
+	uint32_t segs = m->total_segs, nblocks = zf2fs_geom_sit_blocks(g, segs);
 	uint32_t nj = (uint32_t)zf2fs_get(j->n_entries);
 	struct sit_load l = { m, log };
 	int err;
@@ -517,21 +519,22 @@ static int load_sit(struct zf2fs_vol *vol, const struct zf2fs_log *log, struct z
 			   "cover %u segments", vi->sit_blocks, segs);
 		return -ZF2FS_EFSCORRUPTED;
 	}
-	if (nj > ZF2FS_SIT_JOURNAL_ENTRIES) {
+	if (nj > g->sit_journal_entries) {
 		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: SIT journal, %u entries",
 			   nj);
 		return -ZF2FS_EFSCORRUPTED;
 	}
 	err = zf2fs_sit_read_blocks(vol, segs, model_sit_block, &l);
 	for (uint32_t k = 0; k < nj && !err; k++) {
-		uint32_t segno = (uint32_t)zf2fs_get(j->sit.entries[k].segno);
+		const struct zf2fs_sit_journal_entry *je = zf2fs_journal_sit(j, k);
+		uint32_t segno = (uint32_t)zf2fs_get(je->segno);
 
 		if (segno >= segs) {
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "corrupt checkpoint: SIT journal entry %u, "
 				   "segment %u of %u", k, segno, segs);
 			return -ZF2FS_EFSCORRUPTED;
 		}
-		err = set_from_sit(m, log, segno, &j->sit.entries[k].se);
+		err = set_from_sit(m, log, segno, &je->se);
 	}
 	return err;
 }

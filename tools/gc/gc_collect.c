@@ -325,7 +325,15 @@ int gc_collect_run(const struct gc_collect_opts *o)
 			return EXIT_OPERATIONAL;
 		}
 	}
+	/* the block mover and the transaction write 4 KiB volumes: without
+	 * ZF2FS_VOL_BLOCK16K a volume of 16 KiB blocks is refused before anything is read */
 	err = open_vol(&r, o->dry_run ? 0 : ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &vol);
+	if (err == -ZF2FS_EBLOCKSIZE) {
+		fprintf(stderr, PROG ": ERROR: %s: collect moves blocks on volumes of 4 KiB blocks "
+			"only, this one has 16 KiB blocks (state, replay and simulate read it)\n",
+			o->devices[0]);
+		return EXIT_OPERATIONAL;
+	}
 	if (err)
 		return fail(&r.le, err, "opening", o->devices[0]);
 	if (refuse_unclean(&r, vol)) {

@@ -28,6 +28,7 @@
 #include "helper.h"
 #include "zf2fs/gc.h"
 #include "zf2fs/gc_sim.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/zoned.h"
 #include "gc_simulate.h"
 
@@ -611,7 +612,15 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 		const char *paths[1] = { c->image };
 		struct zf2fs_log log = { .level = c->verbose };
 
-		err = zf2fs_vol_open(paths, 1, 0, &log, &vol);
+		err = zf2fs_vol_open(paths, 1, ZF2FS_VOL_BLOCK16K, &log, &vol);
+		/* the workload's sizes, node trees and metadata blocks are 4 KiB blocks' */
+		if (!err && zf2fs_vol_geom(vol)->blocksize != ZF2FS_BLKSIZE) {
+			snprintf(v->error, sizeof(v->error), "%s: simulate models volumes of 4 KiB "
+				 "blocks, this one has %u KiB blocks", c->image,
+				 zf2fs_vol_geom(vol)->blocksize / 1024);
+			zf2fs_vol_close(vol);
+			return -ZF2FS_EBLOCKSIZE;
+		}
 		if (!err)
 			err = zf2fs_gc_model_load(vol, &log, &m);
 		if (vol) {
