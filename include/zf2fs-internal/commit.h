@@ -34,12 +34,30 @@ ZF2FS_EXPORT int zf2fs_vol_write_sit_next(struct zf2fs_vol *vol, uint32_t idx, c
 ZF2FS_EXPORT int zf2fs_vol_write_nat_next(struct zf2fs_vol *vol, uint32_t idx, const void *blk,
 					  uint8_t *cpbuf);
 
-/* Write the summary block of main segment @segno: @entries (ZF2FS_ENTRIES_IN_SUM of them)
- * as written by log @type (ZF2FS_LOG_*).  For a log that leaves its segment.  0,
+/* Write the summary of main segment @segno: @entries (ZF2FS_ENTRIES_IN_SUM of them) as
+ * written by log @type (ZF2FS_LOG_*), into its SSA block (zf2fs_ssa_put; with packed_ssa
+ * the block is read first and its other summaries written back unchanged).  For a log
+ * that leaves its segment.  0,
  * -EINVAL, -ENOMEM, write errors; -EROFS, nothing written, on a volume without a
  * summary area (zf2fs_vol_has_ssa). */
 ZF2FS_EXPORT int zf2fs_vol_write_ssa(struct zf2fs_vol *vol, uint32_t segno, int type,
 				     const struct zf2fs_summary *entries);
+
+/* Put main segment @segno's summary into @ssa_block, its SSA block (of @g's size): the
+ * segment's @entries (ZF2FS_ENTRIES_IN_SUM of them), no journal, footer type @sum_type
+ * (ZF2FS_SUM_TYPE_*), at the place zf2fs_geom_ssa_block gives.  With packed_ssa the
+ * block holds g->sums_per_block summaries of consecutive segments and the others stay
+ * as they are: a writer reads the block, puts the one summary in, writes it back. */
+struct zf2fs_geom;
+ZF2FS_EXPORT void zf2fs_ssa_put(const struct zf2fs_geom *g, void *ssa_block, uint32_t segno,
+				 const struct zf2fs_summary *entries, uint8_t sum_type);
+
+/* Fill @nblocks zeroed orphan blocks of @g's size (at @blocks, one after the other) with
+ * the @n inode numbers @ino: g->orphans_per_block to a block, each full but the last,
+ * numbered from 1 as the kernel numbers them, the trailer (block index, block count,
+ * entry count) in the block's last 16 bytes. */
+ZF2FS_EXPORT void zf2fs_orphans_fill(const struct zf2fs_geom *g, void *blocks, uint32_t nblocks,
+				      const uint32_t *ino, uint32_t n);
 
 /* Correct the summary entry of main-area block @blkaddr in place in the SSA (a segment
  * that is no current log's, whose summary the checkpoint does not carry): its owner @nid,

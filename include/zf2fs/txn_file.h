@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/txn.h"
 
 #ifdef __cplusplus
@@ -56,10 +57,11 @@ ZF2FS_EXPORT int zf2fs_txn_write_inline(struct zf2fs_txn *txn, uint32_t ino, con
 					size_t len);
 
 /*
- * Queue a copy of the block @buf (ZF2FS_BLKSIZE bytes) as block @fofs of regular file or
- * symlink @ino: one created by this transaction (its inline data goes: the file becomes
- * a block-mapped one), or one on disk without inline data whose block @fofs is a hole
- * (so a large file can be written over several commits).  The nodes that address the
+ * Queue a copy of the block @buf (one block of the volume's size, zf2fs_vol_geom) as
+ * block @fofs of regular file or symlink @ino: one created by this transaction (its
+ * inline data goes: the file becomes a block-mapped one), or one on disk without inline
+ * data whose block @fofs is a hole (so a large file can be written over several
+ * commits).  The nodes that address the
  * block are allocated on first use; blocks never written stay holes.  Set the size with
  * zf2fs_txn_set_size().  Returns 0; -EEXIST when block @fofs is not a hole; -EFBIG past
  * what double indirect nodes address; -EINVAL for other types or an inline file not
@@ -93,9 +95,18 @@ struct zf2fs_txn_xattr {
 #define ZF2FS_XATTR_INDEX_SECURITY 6
 
 /* Bytes @n attributes take in the on-disk xattr area (header and terminator included):
- * zf2fs_txn_set_xattrs() takes at most ZF2FS_XATTR_MAX_BYTES. */
+ * zf2fs_txn_set_xattrs() takes at most zf2fs_xattr_max_bytes() of the volume's geometry
+ * (zf2fs_vol_geom), ZF2FS_XATTR_MAX_BYTES with 4 KiB blocks. */
 ZF2FS_EXPORT size_t zf2fs_xattr_bytes(const struct zf2fs_txn_xattr *x, size_t n);
 #define ZF2FS_XATTR_MAX_BYTES (ZF2FS_INLINE_XATTR_ADDRS * 4u + ZF2FS_BLKSIZE - 24u)
+
+/* The most the xattr area holds on a volume of geometry @g: the inode's inline xattr words
+ * (the kernel's default, ZF2FS_INLINE_XATTR_ADDRS) and an xattr node's block but its
+ * footer. */
+static inline size_t zf2fs_xattr_max_bytes(const struct zf2fs_geom *g)
+{
+	return ZF2FS_INLINE_XATTR_ADDRS * 4u + g->xattr_block_bytes;
+}
 
 /*
  * Give inode @ino, created by this transaction and still without data, the @n extended
@@ -103,7 +114,7 @@ ZF2FS_EXPORT size_t zf2fs_xattr_bytes(const struct zf2fs_txn_xattr *x, size_t n)
  * of 50 words), and what does not fit there goes to an xattr node.  An inode on disk
  * without xattrs and without inline data or dentries takes them too: in its inline area
  * when it has an empty one, else all in an xattr node (at most one node's worth).
- * Returns 0; -E2BIG when they need more than ZF2FS_XATTR_MAX_BYTES (or a node, see above)
+ * Returns 0; -E2BIG when they need more than zf2fs_xattr_max_bytes() (or a node, see above)
  * or a name or value is too long for the format; -EBUSY when the inode has data or
  * xattrs already; -ENOSPC without a free nid; -ENOMEM.
  */

@@ -172,7 +172,7 @@ ZF2FS_EXPORT int zf2fs_compress_cluster2(uint32_t log_blocksize, uint8_t alg,
 	long len;
 
 	if (log_cluster < 2 || log_cluster > 8 || !min_saved || min_saved >= cs ||
-	    log_blocksize < ZF2FS_BLKSIZE_BITS || log_blocksize > 14)
+	    (log_blocksize != ZF2FS_BLKSIZE_BITS && log_blocksize != 14))
 		return -EINVAL;
 	if (!zf2fs_compress_supported(alg))
 		return -EOPNOTSUPP;
@@ -209,7 +209,7 @@ ZF2FS_EXPORT int zf2fs_decompress_cluster2(uint32_t log_blocksize, uint8_t alg,
 	uint32_t clen;
 
 	if (log_cluster < 2 || log_cluster > 8 || !nblocks || nblocks >= (1u << log_cluster) ||
-	    log_blocksize < ZF2FS_BLKSIZE_BITS || log_blocksize > 14)
+	    (log_blocksize != ZF2FS_BLKSIZE_BITS && log_blocksize != 14))
 		return -EINVAL;
 	if (alg != ZF2FS_COMPRESS_LZO && alg != ZF2FS_COMPRESS_LZORLE &&
 	    !zf2fs_compress_supported(alg))

@@ -20,6 +20,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
 #include "zf2fs/file.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/move.h"
 #include "zf2fs/zoned.h"
 #include "zf2fs-internal/move.h"
@@ -43,28 +44,29 @@ struct mover {
 };
 
 /* Whether a node at tree offset @ofs holds block addresses (the kernel's IS_DNODE):
- * the inode, direct nodes and the xattr node; not the indirect ones. */
-static bool is_dnode(uint32_t ofs)
+ * the inode, direct nodes and the xattr node; not the indirect ones (whose offsets
+ * depend on the nids a block holds: @g). */
+static bool is_dnode(const struct zf2fs_geom *g, uint32_t ofs)
 {
-	const uint32_t n = ZF2FS_NIDS_PER_BLOCK;
+	const uint32_t n = g->nids_per_block, dind = zf2fs_geom_ofs_dind(g);
 
 	if (ofs == XATTR_NODE_OFS)
 		return true;
-	if (ofs == ZF2FS_OFS_IND1 || ofs == ZF2FS_OFS_IND2 || ofs == ZF2FS_OFS_DIND)
+	if (ofs == ZF2FS_OFS_IND1 || ofs == zf2fs_geom_ofs_ind2(g) || ofs == dind)
 		return false;
-	if (ofs >= 6 + 2 * n && (ofs - 6 - 2 * n) % (n + 1) == 0)
+	if (ofs > dind && (ofs - dind - 1) % (n + 1) == 0)
 		return false;
 	return true;
 }
 
 /* The log a node rewritten by GC goes to: direct nodes of directories hot, of files warm
  * (the footer's cold mark), indirect nodes cold. */
-static uint8_t node_temperature(const struct zf2fs_node *n)
+static uint8_t node_temperature(const struct zf2fs_geom *g, const struct zf2fs_node *n)
 {
-	if (!is_dnode(zf2fs_footer_ofs(n)))
+	if (!is_dnode(g, zf2fs_node_ofs(g, n)))
 		return ZF2FS_LOG_COLD_NODE;
-	return (zf2fs_get(n->footer.flag) & ZF2FS_FOOTER_COLD_BIT) ? ZF2FS_LOG_WARM_NODE :
-								      ZF2FS_LOG_HOT_NODE;
+	return (zf2fs_get(zf2fs_node_footer(g, n)->flag) & ZF2FS_FOOTER_COLD_BIT) ?
+	       ZF2FS_LOG_WARM_NODE : ZF2FS_LOG_HOT_NODE;
 }
 
 /* Queue node @nid (read through the NAT on first use) to be rewritten in the log of its
@@ -79,7 +81,7 @@ static int queue_node(struct mover *m, uint32_t nid, struct zf2fs_node **ret)
 	tn = find_node(m->t, nid);
 	if (!tn)
 		return -EIO;
-	tn->log = (uint8_t)(node_temperature(*ret) + 1);
+	tn->log = (uint8_t)(node_temperature(m->t->g, *ret) + 1);
 	return 0;
 }
 
@@ -129,14 +131,14 @@ static int owner_geometry(struct mover *m, uint32_t ino, const struct zf2fs_inod
 		*ret = &m->oc.g;
 		return 0;
 	}
-	in = malloc(ZF2FS_BLKSIZE);
+	in = malloc(m->t->g->blocksize);
 	if (!in)
 		return -ENOMEM;
 	err = zf2fs_vol_read_node(m->t->vol, ino, in, NULL, why, sizeof(why));
-	if (!err && zf2fs_get(in->footer.ino) != ino)
+	if (!err && zf2fs_get(zf2fs_node_footer(m->t->g, in)->ino) != ino)
 		err = -ZF2FS_EFSCORRUPTED;
 	if (!err)
-		err = zf2fs_inode_geometry(&in->i, m->t->vi->features, &m->oc.g);
+		err = zf2fs_inode_geometry2(m->t->g, &in->i, m->t->vi->features, &m->oc.g);
 	m->oc.pinned = !err && (in->i.i_inline & ZF2FS_PIN_FILE);
 	free(in);
 	if (err) {
@@ -158,7 +160,7 @@ static int cut_extent(struct mover *m, uint32_t ino, uint64_t fofs)
 
 	/* the queued inode when there is one, else a read: most files have no extent there */
 	if (!find_node(m->t, ino)) {
-		struct zf2fs_node *tmp = malloc(ZF2FS_BLKSIZE);
+		struct zf2fs_node *tmp = malloc(m->t->g->blocksize);
 		char why[200];
 
 		if (!tmp)
@@ -227,9 +229,9 @@ static int move_data_block(struct mover *m, uint64_t blk, uint32_t nid, uint32_t
 	err = queue_node(m, nid, &n);
 	if (err)
 		return err;
-	ino = (uint32_t)zf2fs_get(n->footer.ino);
-	nofs = zf2fs_footer_ofs(n);
-	if (!is_dnode(nofs) || nofs == XATTR_NODE_OFS)
+	ino = (uint32_t)zf2fs_get(zf2fs_node_footer(m->t->g, n)->ino);
+	nofs = zf2fs_node_ofs(m->t->g, n);
+	if (!is_dnode(m->t->g, nofs) || nofs == XATTR_NODE_OFS)
 		return not_alive(m, blk, "its owner holds no block addresses", nid);
 	err = owner_geometry(m, ino, &g);
 	if (err)
@@ -248,13 +250,13 @@ static int move_data_block(struct mover *m, uint64_t blk, uint32_t nid, uint32_t
 		if (n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY) || ofs >= g->addrs)
 			return not_alive(m, blk, "its inode has no such slot", nid);
 		slot = g->extra_words + ofs;
-		addr = (uint32_t)zf2fs_get(n->i.i_addr[slot]);
+		addr = zf2fs_get_le32p(zf2fs_inode_addrs(n) + slot);
 	} else {
-		if (ofs >= g->addrs_per_block || ofs >= ZF2FS_ADDRS_PER_BLOCK)
+		if (ofs >= g->addrs_per_block || ofs >= m->t->g->addrs_per_block)
 			return not_alive(m, blk, "its direct node has no such slot", nid);
-		addr = (uint32_t)zf2fs_get(n->dn.addr[ofs]);
+		addr = zf2fs_get_le32p(zf2fs_node_words(n) + ofs);
 	}
-	fofs = zf2fs_node_fofs(g, nofs, ofs);
+	fofs = zf2fs_node_fofs2(m->t->g, g, nofs, ofs);
 	if (find_data(m->t, nid, fofs))
 		return 0;   /* queued already */
 	if (addr != blk)
@@ -268,7 +270,7 @@ static int move_data_block(struct mover *m, uint64_t blk, uint32_t nid, uint32_t
 	err = cut_extent(m, ino, fofs);
 	if (err)
 		return err;
-	buf = malloc(ZF2FS_BLKSIZE);
+	buf = malloc(m->t->g->blocksize);
 	if (!buf)
 		return -ENOMEM;
 	err = zf2fs_vol_read_block(m->t->vol, blk, buf);
@@ -306,7 +308,7 @@ static int move_segment(struct mover *m, uint32_t segno, uint32_t from, uint32_t
 {
 	struct zf2fs_txn *t = m->t;
 	const struct zf2fs_sit_entry *se = &t->sit[segno];
-	struct zf2fs_summary_block *sum;
+	uint8_t *sum;
 	int err, log = current_log(t->vol, segno);
 	bool node;
 
@@ -323,14 +325,14 @@ static int move_segment(struct mover *m, uint32_t segno, uint32_t from, uint32_t
 		t->retire_logs |= (uint8_t)(1u << log);
 	if (!zf2fs_sit_valid_blocks(se))
 		return 0;
-	sum = malloc(sizeof(*sum));
+	sum = malloc(t->g->blocksize);   /* one summary of g->sum_blocksize bytes */
 	if (!sum)
 		return -ENOMEM;
-	err = zf2fs_vol_segment_summary(t->vol, segno, sum);
+	err = zf2fs_vol_segment_summary(t->vol, segno, (struct zf2fs_summary_block *)sum);
 	if (err)
 		goto out;
 	node = zf2fs_sit_type(se) >= ZF2FS_LOG_HOT_NODE;
-	if (node != (sum->footer.entry_type == ZF2FS_SUM_TYPE_NODE) ||
+	if (node != (zf2fs_sum_footer(t->g, sum)->entry_type == ZF2FS_SUM_TYPE_NODE) ||
 	    zf2fs_sit_type(se) > ZF2FS_LOG_COLD_NODE ||
 	    zf2fs_sit_valid_blocks(se) != zf2fs_sit_map_weight(se)) {
 		/* the new SIT entry would carry a wrong count on */
@@ -342,7 +344,7 @@ static int move_segment(struct mover *m, uint32_t segno, uint32_t from, uint32_t
 	}
 	for (uint32_t off = from; off < to && off < BPS && !err; off++) {
 		uint64_t blk = zf2fs_main_blk(t->vi->main_blkaddr, segno, off);
-		const struct zf2fs_summary *e = &sum->entries[off];
+		const struct zf2fs_summary *e = zf2fs_sum_entries(sum) + off;
 
 		if (!zf2fs_sit_block_valid(se, off))
 			continue;

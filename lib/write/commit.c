@@ -18,6 +18,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
 #include "zf2fs-internal/commit.h"
@@ -33,7 +34,7 @@
 ZF2FS_EXPORT int zf2fs_vol_cp_next(const struct zf2fs_vol *vol, unsigned flags,
 				   uint8_t **ret_cpbuf)
 {
-	size_t len = (1 + (size_t)zf2fs_get(vol->sb.cp_payload)) * ZF2FS_BLKSIZE;
+	size_t len = (1 + (size_t)zf2fs_get(vol->sb.cp_payload)) * vol->geom.blocksize;
 	uint8_t *buf = malloc(len);
 
 	if (!buf)
@@ -88,20 +89,22 @@ int zf2fs_vol_write_sit_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
 								     uint32_t segno),
 					   void *arg, uint8_t *cpbuf)
 {
+	const struct zf2fs_geom *g = &vol->geom;
 	uint32_t segs = vol->info.main_segs;
-	struct zf2fs_sit_block *blk = malloc(ZF2FS_BLKSIZE);   /* entries, then padding */
+	uint8_t *blk = malloc(g->blocksize);   /* entries, then padding */
 	int err = 0;
 
 	if (!blk)
 		return -ENOMEM;
-	for (uint32_t b = 0; b < zf2fs_sit_blocks(segs) && !err; b++) {
+	for (uint32_t b = 0; b < zf2fs_geom_sit_blocks(g, segs) && !err; b++) {
+		uint32_t first = b * g->sit_per_block;
+
 		if (!dirty[b])
 			continue;
 		/* read whole: the bytes past the entries stay as they were */
 		err = zf2fs_vol_read_block(vol, zf2fs_vol_sit_block_addr(vol, b), blk);
-		for (uint32_t e = 0; !err && e < ZF2FS_SIT_PER_BLOCK &&
-		     zf2fs_sit_block_segno(b, e) < segs; e++)
-			blk->entries[e] = *entry(arg, zf2fs_sit_block_segno(b, e));
+		for (uint32_t e = 0; !err && e < g->sit_per_block && first + e < segs; e++)
+			*zf2fs_sit_block_entry(blk, e) = *entry(arg, first + e);
 		if (!err)
 			err = write_next(vol, true, b, blk, cpbuf);
 	}
@@ -115,14 +118,16 @@ int zf2fs_vol_write_sit_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
 static void journal_into_nat_block(const struct zf2fs_vol *vol, uint32_t b,
 				   struct zf2fs_nat_block *blk)
 {
+	const struct zf2fs_geom *g = &vol->geom;
 	const struct zf2fs_journal *nj = &vol->nat_journal;
 	uint32_t n = (uint32_t)zf2fs_get(nj->n_entries);
 
-	for (uint32_t i = 0; i < n && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++) {
-		uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
+	for (uint32_t i = 0; i < n && i < g->nat_journal_entries; i++) {
+		const struct zf2fs_nat_journal_entry *je = zf2fs_journal_nat(nj, i);
+		uint32_t nid = (uint32_t)zf2fs_get(je->nid);
 
-		if (nid < vol->info.max_nid && zf2fs_nat_block_index(nid) == b)
-			blk->entries[zf2fs_nat_entry_index(nid)] = nj->nat.entries[i].ne;
+		if (nid < vol->info.max_nid && zf2fs_geom_nat_block_index(g, nid) == b)
+			*zf2fs_nat_block_entry(blk, zf2fs_geom_nat_entry_index(g, nid)) = je->ne;
 	}
 }
 
@@ -131,7 +136,7 @@ int zf2fs_vol_write_nat_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
 					   struct zf2fs_nat_block *blk),
 					   void *arg, uint8_t *cpbuf)
 {
-	struct zf2fs_nat_block *blk = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_nat_block *blk = malloc(vol->geom.blocksize);   /* the 4 KiB view */
 	int err = 0;
 
 	if (!blk)
@@ -153,20 +158,21 @@ int zf2fs_vol_write_nat_dirty(struct zf2fs_vol *vol, const uint8_t *dirty,
 void zf2fs_vol_journal_blocks(const struct zf2fs_vol *vol, uint8_t *sit_dirty,
 			      uint8_t *nat_dirty)
 {
+	const struct zf2fs_geom *g = &vol->geom;
 	const struct zf2fs_journal *nj = &vol->nat_journal, *sj = &vol->sit_journal;
 	uint32_t nn = (uint32_t)zf2fs_get(nj->n_entries), ns = (uint32_t)zf2fs_get(sj->n_entries);
 
-	for (uint32_t i = 0; i < nn && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++) {
-		uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
+	for (uint32_t i = 0; i < nn && i < g->nat_journal_entries; i++) {
+		uint32_t nid = (uint32_t)zf2fs_get(zf2fs_journal_nat(nj, i)->nid);
 
 		if (nid < vol->info.max_nid)
-			nat_dirty[zf2fs_nat_block_index(nid)] = 1;
+			nat_dirty[zf2fs_geom_nat_block_index(g, nid)] = 1;
 	}
-	for (uint32_t i = 0; i < ns && i < ZF2FS_SIT_JOURNAL_ENTRIES; i++) {
-		uint32_t seg = (uint32_t)zf2fs_get(sj->sit.entries[i].segno);
+	for (uint32_t i = 0; i < ns && i < g->sit_journal_entries; i++) {
+		uint32_t seg = (uint32_t)zf2fs_get(zf2fs_journal_sit(sj, i)->segno);
 
 		if (seg < vol->info.main_segs)
-			sit_dirty[zf2fs_sit_block_index(seg)] = 1;
+			sit_dirty[zf2fs_geom_sit_block_index(g, seg)] = 1;
 	}
 }
 
@@ -179,49 +185,73 @@ static int no_ssa(struct zf2fs_vol *vol)
 	return -EROFS;
 }
 
-ZF2FS_EXPORT int zf2fs_vol_write_ssa(struct zf2fs_vol *vol, uint32_t segno, int type,
-				     const struct zf2fs_summary *entries)
+/* A summary of @g's size at @sum: a segment's @entries, no journal, footer type @type. */
+static void sum_fill(const struct zf2fs_geom *g, uint8_t *sum,
+		     const struct zf2fs_summary *entries, uint8_t type)
 {
-	struct zf2fs_summary_block *sb;
+	memset(sum, 0, g->sum_blocksize);
+	memcpy(zf2fs_sum_entries(sum), entries, ZF2FS_ENTRIES_IN_SUM * sizeof(*entries));
+	zf2fs_sum_footer(g, sum)->entry_type = type;
+}
+
+ZF2FS_EXPORT void zf2fs_ssa_put(const struct zf2fs_geom *g, void *ssa_block, uint32_t segno,
+				 const struct zf2fs_summary *entries, uint8_t sum_type)
+{
+	uint32_t off;
+
+	zf2fs_geom_ssa_block(g, 0, segno, &off);
+	sum_fill(g, (uint8_t *)ssa_block + off, entries, sum_type);
+}
+
+/* Read the SSA block of main segment @segno, let @edit change the segment's summary in
+ * it (@sum, of g->sum_blocksize bytes), write the block back: with packed_ssa the block's
+ * other summaries are written back as they were read. */
+static int ssa_edit(struct zf2fs_vol *vol, uint32_t segno, bool whole,
+		    void (*edit)(const struct zf2fs_geom *g, uint8_t *sum, const void *arg),
+		    const void *arg)
+{
+	const struct zf2fs_geom *g = &vol->geom;
+	uint32_t off;
+	uint64_t at;
+	uint8_t *blk;
 	int err;
 
 	if (segno >= vol->info.main_segs)
 		return -EINVAL;
 	if (!zf2fs_vol_has_ssa(vol))
 		return no_ssa(vol);
-	sb = calloc(1, sizeof(*sb));
-	if (!sb)
+	at = zf2fs_geom_ssa_block(g, vol->info.ssa_blkaddr, segno, &off);
+	blk = malloc(g->blocksize);
+	if (!blk)
 		return -ENOMEM;
-	memcpy(sb->entries, entries, sizeof(sb->entries));
-	sb->footer.entry_type = zf2fs_log_sum_type(type);
-	err = zf2fs_vol_write_block(vol, zf2fs_vol_ssa_block_addr(vol, segno), sb);
-	free(sb);
+	/* a @whole summary that fills its block keeps nothing of the block read */
+	err = whole && g->sums_per_block == 1 ? 0 : zf2fs_vol_read_block(vol, at, blk);
+	if (!err) {
+		edit(g, blk + off, arg);
+		err = zf2fs_vol_write_block(vol, at, blk);
+	}
+	free(blk);
 	return err;
 }
 
-/* Read the summary block of main segment @segno, let @edit change it, write it back. */
-static int ssa_edit(struct zf2fs_vol *vol, uint32_t segno,
-		    void (*edit)(struct zf2fs_summary_block *, const void *), const void *arg)
-{
-	struct zf2fs_summary_block *sb;
-	uint64_t at;
-	int err;
+struct ssa_whole {
+	const struct zf2fs_summary *entries;
+	uint8_t type;
+};
 
-	if (segno >= vol->info.main_segs)
-		return -EINVAL;
-	if (!zf2fs_vol_has_ssa(vol))
-		return no_ssa(vol);
-	at = zf2fs_vol_ssa_block_addr(vol, segno);
-	sb = malloc(sizeof(*sb));
-	if (!sb)
-		return -ENOMEM;
-	err = zf2fs_vol_read_block(vol, at, sb);
-	if (!err) {
-		edit(sb, arg);
-		err = zf2fs_vol_write_block(vol, at, sb);
-	}
-	free(sb);
-	return err;
+static void put_whole(const struct zf2fs_geom *g, uint8_t *sum, const void *arg)
+{
+	const struct ssa_whole *w = arg;
+
+	sum_fill(g, sum, w->entries, w->type);
+}
+
+ZF2FS_EXPORT int zf2fs_vol_write_ssa(struct zf2fs_vol *vol, uint32_t segno, int type,
+				     const struct zf2fs_summary *entries)
+{
+	struct ssa_whole w = { entries, zf2fs_log_sum_type(type) };
+
+	return ssa_edit(vol, segno, true, put_whole, &w);
 }
 
 struct ssa_entry_edit {
@@ -230,13 +260,15 @@ struct ssa_entry_edit {
 	uint8_t version;
 };
 
-static void set_entry(struct zf2fs_summary_block *sb, const void *arg)
+static void set_entry(const struct zf2fs_geom *g, uint8_t *sum, const void *arg)
 {
 	const struct ssa_entry_edit *e = arg;
+	struct zf2fs_summary *ent = zf2fs_sum_entries(sum) + e->off;
 
-	zf2fs_set(sb->entries[e->off].nid, e->nid);
-	zf2fs_set(sb->entries[e->off].ofs_in_node, e->ofs_in_node);
-	sb->entries[e->off].version = e->version;
+	(void)g;
+	zf2fs_set(ent->nid, e->nid);
+	zf2fs_set(ent->ofs_in_node, e->ofs_in_node);
+	ent->version = e->version;
 }
 
 ZF2FS_EXPORT int zf2fs_vol_set_ssa_entry(struct zf2fs_vol *vol, uint64_t blkaddr, uint32_t nid,
@@ -248,19 +280,19 @@ ZF2FS_EXPORT int zf2fs_vol_set_ssa_entry(struct zf2fs_vol *vol, uint64_t blkaddr
 	if (blkaddr < vi->main_blkaddr || blkaddr >= vi->main_end)
 		return -EINVAL;
 	e.off = zf2fs_main_seg_off(vi->main_blkaddr, blkaddr);
-	return ssa_edit(vol, zf2fs_main_segno(vi->main_blkaddr, blkaddr), set_entry, &e);
+	return ssa_edit(vol, zf2fs_main_segno(vi->main_blkaddr, blkaddr), false, set_entry, &e);
 }
 
-static void set_type(struct zf2fs_summary_block *sb, const void *arg)
+static void set_type(const struct zf2fs_geom *g, uint8_t *sum, const void *arg)
 {
-	sb->footer.entry_type = *(const uint8_t *)arg;
+	zf2fs_sum_footer(g, sum)->entry_type = *(const uint8_t *)arg;
 }
 
 ZF2FS_EXPORT int zf2fs_vol_set_ssa_type(struct zf2fs_vol *vol, uint32_t segno, bool node)
 {
 	uint8_t t = node ? ZF2FS_SUM_TYPE_NODE : ZF2FS_SUM_TYPE_DATA;
 
-	return ssa_edit(vol, segno, set_type, &t);
+	return ssa_edit(vol, segno, false, set_type, &t);
 }
 
 static int io_write(void *arg, uint64_t blk, const void *buf)
@@ -281,28 +313,32 @@ static int io_sync(void *arg)
 	return 0;
 }
 
-/* @nblocks orphan blocks holding @n inode numbers, each block full but the last, numbered
- * from 1 as the kernel numbers them (it reads only entry_count and the numbers). */
-static void fill_orphans(uint8_t *blks, uint32_t nblocks, const uint32_t *ino, uint32_t n)
+ZF2FS_EXPORT void zf2fs_orphans_fill(const struct zf2fs_geom *g, void *blocks, uint32_t nblocks,
+				      const uint32_t *ino, uint32_t n)
 {
 	for (uint32_t b = 0; b < nblocks; b++) {
-		struct zf2fs_orphan_block *ob =
-			(struct zf2fs_orphan_block *)(blks + (size_t)b * ZF2FS_BLKSIZE);
-		uint32_t first = b * ZF2FS_ORPHANS_PER_BLOCK, cnt = n - first;
+		uint8_t *blk = (uint8_t *)blocks + (size_t)b * g->blocksize;
+		/* the trailer ends the block: the 4 KiB view laid over the block's last 4 KiB
+		 * has its trailer fields there (its ino[] is not used) */
+		struct zf2fs_orphan_block *tail = (struct zf2fs_orphan_block *)
+			(blk + g->blocksize - sizeof(struct zf2fs_orphan_block));
+		zf2fs_le32 *inos = (zf2fs_le32 *)blk;
+		uint32_t first = b * g->orphans_per_block, cnt = n - first;
 
-		if (cnt > ZF2FS_ORPHANS_PER_BLOCK)
-			cnt = ZF2FS_ORPHANS_PER_BLOCK;
+		if (cnt > g->orphans_per_block)
+			cnt = g->orphans_per_block;
 		for (uint32_t i = 0; i < cnt; i++)
-			ob->ino[i] = zf2fs_cpu_to_le32(ino[first + i]);
-		zf2fs_set(ob->blk_addr, b + 1);
-		zf2fs_set(ob->blk_count, nblocks);
-		zf2fs_set(ob->entry_count, cnt);
+			inos[i] = zf2fs_cpu_to_le32(ino[first + i]);
+		zf2fs_set(tail->blk_addr, b + 1);
+		zf2fs_set(tail->blk_count, nblocks);
+		zf2fs_set(tail->entry_count, cnt);
 	}
 }
 
 ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
 					 const struct zf2fs_cp_logs *logs, unsigned flags)
 {
+	const struct zf2fs_geom *g = &vol->geom;
 	struct zf2fs_checkpoint *cp = (struct zf2fs_checkpoint *)cpbuf;
 	uint32_t payload = (uint32_t)zf2fs_get(vol->sb.cp_payload), orphans = 0;
 	uint32_t cpf = (uint32_t)zf2fs_get(cp->ckpt_flags);
@@ -314,19 +350,19 @@ ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
 
 	/* the orphan blocks of the current pack stay: the orphans are still to be freed */
 	if (flags & ZF2FS_CPN_ORPHANS)
-		orphans = (logs->norphans + ZF2FS_ORPHANS_PER_BLOCK - 1) / ZF2FS_ORPHANS_PER_BLOCK;
+		orphans = (logs->norphans + g->orphans_per_block - 1) / g->orphans_per_block;
 	else if (cpf & ZF2FS_CP_ORPHAN_PRESENT_FLAG)
 		orphans = (uint32_t)zf2fs_get(cp->cp_pack_start_sum) - 1 - payload;
 	if (orphans >= BPS)
 		return (flags & ZF2FS_CPN_ORPHANS) ? -E2BIG : -ZF2FS_EFSCORRUPTED;
-	sums = calloc(ZF2FS_NR_CURSEG, ZF2FS_BLKSIZE);
-	orph = calloc(orphans ? orphans : 1, ZF2FS_BLKSIZE);
+	sums = calloc(ZF2FS_NR_CURSEG, g->blocksize);
+	orph = calloc(orphans ? orphans : 1, g->blocksize);
 	if (!sums || !orph) {
 		err = -ENOMEM;
 		goto out;
 	}
 	if (flags & ZF2FS_CPN_ORPHANS)
-		fill_orphans(orph, orphans, logs->orphans, logs->norphans);
+		zf2fs_orphans_fill(g, orph, orphans, logs->orphans, logs->norphans);
 	else if (orphans)
 		err = zf2fs_vol_read_blocks(vol, old_start + 1 + payload, orphans, orph);
 	if (err)
@@ -351,13 +387,11 @@ ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
 		zf2fs_set(cp->cur_node_blkoff[i], logs->blkoff[ZF2FS_LOG_HOT_NODE + i]);
 	}
 	for (int type = 0; type < ZF2FS_NR_CURSEG; type++) {
-		struct zf2fs_summary_block *sb =
-			(struct zf2fs_summary_block *)(sums + (size_t)type * ZF2FS_BLKSIZE);
-
 		cp->alloc_type[type] = logs->alloc_type[type];
-		/* normal summaries, journals empty: they were flushed into the tables */
-		memcpy(sb->entries, logs->sum[type], sizeof(sb->entries));
-		sb->footer.entry_type = zf2fs_log_sum_type(type);
+		/* normal summaries, one from the start of each block whatever the block size,
+		 * journals empty: they were flushed into the tables */
+		sum_fill(g, sums + (size_t)type * g->blocksize, logs->sum[type],
+			 zf2fs_log_sum_type(type));
 	}
 	p.start = zf2fs_vol_cp_pack_addr(vol, 1 - vol->cp_pack);
 	p.cp = cpbuf;
@@ -366,6 +400,7 @@ ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
 	p.orphan_blocks = orphans;
 	p.sums = sums;
 	p.compact = false;
+	p.geom = g;
 	err = zf2fs_cp_pack_write(&p, &io);
 out:
 	free(sums);
@@ -412,7 +447,7 @@ static bool in_logs(const uint32_t logs[ZF2FS_NR_CURSEG], uint32_t s)
 
 static void mark_sit(struct commit *c, uint32_t segno)
 {
-	c->req->sit_dirty[zf2fs_sit_block_index(segno)] = 1;
+	c->req->sit_dirty[zf2fs_geom_sit_block_index(&c->vol->geom, segno)] = 1;
 }
 
 /* Whether main segment @s may take new blocks: free in the current checkpoint and now,
@@ -645,8 +680,9 @@ static int pick_ssr_segment(struct commit *c, int type)
 {
 	const struct zf2fs_commit_req *r = c->req;
 	uint32_t best = UINT32_MAX, best_used = 0, sps = c->vi->segs_per_sec, first, end;
+	const struct zf2fs_geom *g = &c->vol->geom;
 	const struct zf2fs_sit_entry *orig = NULL;
-	struct zf2fs_summary_block *sum;
+	uint8_t *sum;
 	struct zf2fs_sit_entry *se;
 	int err;
 
@@ -689,11 +725,11 @@ static int pick_ssr_segment(struct commit *c, int type)
 	}
 	if (best == UINT32_MAX)
 		return -ENOSPC;
-	sum = malloc(sizeof(*sum));
+	sum = malloc(g->blocksize);   /* one summary of g->sum_blocksize bytes */
 	if (!sum)
 		return -ENOMEM;
-	err = zf2fs_vol_segment_summary(c->vol, best, sum);
-	if (!err && sum->footer.entry_type != zf2fs_log_sum_type(type))
+	err = zf2fs_vol_segment_summary(c->vol, best, (struct zf2fs_summary_block *)sum);
+	if (!err && zf2fs_sum_footer(g, sum)->entry_type != zf2fs_log_sum_type(type))
 		err = -ZF2FS_EFSCORRUPTED;
 	if (!err) {
 		se = r->ops->sit_mut(r->arg, best);
@@ -713,7 +749,7 @@ static int pick_ssr_segment(struct commit *c, int type)
 		mark_sit(c, best);
 		c->cur[type] = best;
 		c->ssr[type] = true;
-		memcpy(c->sum[type], sum->entries, sizeof(c->sum[type]));
+		memcpy(c->sum[type], zf2fs_sum_entries(sum), sizeof(c->sum[type]));
 		c->blkoff[type] = ssr_next(c, type, 0);
 	}
 	free(sum);
@@ -821,15 +857,18 @@ static int set_block(struct commit *c, uint32_t blk, bool valid)
 static uint8_t *slot_ptr(const struct commit *c, struct zf2fs_node *n, uint32_t nid,
 			 uint32_t ofs)
 {
-	if (zf2fs_get(n->footer.ino) == nid && zf2fs_get(n->footer.nid) == nid) {
+	const struct zf2fs_geom *vg = &c->vol->geom;
+	const struct zf2fs_node_footer *f = zf2fs_node_footer(vg, n);
+
+	if (zf2fs_get(f->ino) == nid && zf2fs_get(f->nid) == nid) {
 		struct zf2fs_inode_geom g;
 
-		if (zf2fs_inode_geometry(&n->i, c->vi->features, &g) ||
-		    (uint64_t)g.extra_words + ofs >= ZF2FS_ADDRS_PER_INODE)
+		if (zf2fs_inode_geometry2(vg, &n->i, c->vi->features, &g) ||
+		    (uint64_t)g.extra_words + ofs >= vg->addrs_per_inode)
 			return NULL;
-		return (uint8_t *)&n->i.i_addr[g.extra_words + ofs];
+		return (uint8_t *)(zf2fs_inode_addrs(n) + g.extra_words + ofs);
 	}
-	return ofs < ZF2FS_ADDRS_PER_BLOCK ? (uint8_t *)&n->dn.addr[ofs] : NULL;
+	return ofs < vg->addrs_per_block ? (uint8_t *)(zf2fs_node_words(n) + ofs) : NULL;
 }
 
 /* The log of the i-th node or data block: the caller's choice when it makes one of the
@@ -894,6 +933,32 @@ static int write_datas(struct commit *c)
 	return err;
 }
 
+/* An inode's checksum over a block of @g's size, when it carries one (the inode's own
+ * block: footer ino and nid both @nid, checksum room in its extra attributes). */
+static void inode_reseal(const struct zf2fs_geom *g, struct zf2fs_node *n, uint32_t nid,
+			 uint32_t features, uint32_t seed)
+{
+	if (zf2fs_get(zf2fs_node_footer(g, n)->ino) != nid ||
+	    !zf2fs_inode_has_checksum(&n->i, features))
+		return;
+	zf2fs_set(n->i.i_inode_checksum, zf2fs_inode_checksum2(g, seed, n));
+}
+
+/* A node block written by a checkpoint, not by fsync: version @cp_ver, next block
+ * @next_blkaddr, no fsync or dentry mark (nothing for roll-forward to replay), the
+ * inode's checksum renewed. */
+static void node_seal(const struct zf2fs_geom *g, struct zf2fs_node *n, uint32_t nid,
+		      uint64_t cp_ver, uint32_t next_blkaddr, uint32_t features, uint32_t seed)
+{
+	struct zf2fs_node_footer *f = zf2fs_node_footer(g, n);
+
+	zf2fs_set(f->cp_ver, cp_ver);
+	zf2fs_set(f->next_blkaddr, next_blkaddr);
+	zf2fs_set(f->flag, zf2fs_get(f->flag) &
+		  ~(uint64_t)(ZF2FS_FOOTER_FSYNC_BIT | ZF2FS_FOOTER_DENT_BIT));
+	inode_reseal(g, n, nid, features, seed);
+}
+
 /* The kept chain: copies of its blocks, in its order, from the warm node log's write
  * position on, each naming the next copy and the new checkpoint's version, the last one
  * ending the chain (next block 0, which the kernel's walk never follows).  Everything
@@ -906,8 +971,9 @@ static int write_datas(struct commit *c)
 static int write_chain(struct commit *c)
 {
 	const struct zf2fs_commit_req *r = c->req;
+	const struct zf2fs_geom *g = &c->vol->geom;
 	uint32_t seed = zf2fs_checksum_seed(c->vol->sb.uuid);
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *n = malloc(g->blocksize);   /* the 4 KiB view */
 	uint64_t here = log_addr(c, ZF2FS_LOG_WARM_NODE, c->blkoff[ZF2FS_LOG_WARM_NODE]);
 	int err = n ? 0 : -ENOMEM;
 
@@ -933,9 +999,11 @@ static int write_chain(struct commit *c)
 		err = zf2fs_vol_read_block(c->vol, r->chain[i], n);
 		if (err)
 			break;
-		zf2fs_node_set_chain(n, (const struct zf2fs_checkpoint *)c->cpbuf, (uint32_t)next);
+		zf2fs_node_set_chain2(g, n, (const struct zf2fs_checkpoint *)c->cpbuf,
+				      (uint32_t)next);
 		/* an inode's checksum covers its footer */
-		zf2fs_inode_reseal(n, (uint32_t)zf2fs_get(n->footer.nid), c->vi->features, seed);
+		inode_reseal(g, n, (uint32_t)zf2fs_get(zf2fs_node_footer(g, n)->nid),
+			     c->vi->features, seed);
 		err = zf2fs_vol_write_block(c->vol, here, n);
 		here = next;
 	}
@@ -966,7 +1034,7 @@ static int write_nodes(struct commit *c)
 		advance(c, type);
 		next = c->blkoff[type] < log_room(c, type) ?
 		       (uint32_t)log_addr(c, type, c->blkoff[type]) : 0;
-		zf2fs_node_seal(n.buf, n.nid, ver, next, c->vi->features, seed);
+		node_seal(&c->vol->geom, n.buf, n.nid, ver, next, c->vi->features, seed);
 		err = zf2fs_vol_write_block(c->vol, addr, n.buf);
 		if (!err)
 			err = r->ops->node_moved(r->arg, n.nid, n.buf, n.old_addr, addr);
@@ -1038,8 +1106,9 @@ static int write_summary_fixes(struct commit *c)
 static int pin_chain(struct commit *c)
 {
 	const struct zf2fs_commit_req *r = c->req;
+	const struct zf2fs_geom *g = &c->vol->geom;
 	uint32_t mb = c->vi->main_blkaddr;
-	uint8_t *b = malloc(ZF2FS_BLKSIZE);
+	uint8_t *b = malloc(g->blocksize);
 	int err = 0;
 
 	c->pinned = calloc(c->vi->main_segs + 1, 1);
@@ -1056,7 +1125,8 @@ static int pin_chain(struct commit *c)
 		if (err)
 			break;
 		c->pinned[zf2fs_main_segno(mb, r->chain[i])] = 1;
-		for (uint32_t w = 0; w < zf2fs_node_nr_words(); w++) {
+		/* every word before the footer: where an address or a nid may lie */
+		for (uint32_t w = 0; w < g->node_footer_offset / 4; w++) {
 			uint32_t a = zf2fs_node_word(b, w);
 
 			if (a >= mb && a < c->vi->main_end)
@@ -1202,7 +1272,7 @@ out:
  * in a segment seg_free() never lets this commit write, stops at the first node whose
  * footer lacks that checkpoint's version (is_recoverable_dnode in fs/f2fs/node.h), and
  * replays only nodes with the fsync mark.  Ours carry the next version and no fsync mark
- * (zf2fs_node_seal), so even a stale footer leading into a section written here ends
+ * (node_seal), so even a stale footer leading into a section written here ends
  * the walk there. */
 int commit_write(struct commit *c, const struct zf2fs_commit_req *req)
 {

@@ -16,10 +16,13 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/geometry.h"
 #include "write/cp_write_p.h"
 
 int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 {
+	const struct zf2fs_geom *g = p->geom ? p->geom : zf2fs_geom_4k();
+	const size_t bs = g->blocksize;
 	struct zf2fs_checkpoint *cp = (struct zf2fs_checkpoint *)p->cp;
 	uint32_t flags = (uint32_t)zf2fs_get(cp->ckpt_flags);
 	/* node summaries only in a pack the kernel reads them from: after an umount (or a
@@ -46,17 +49,17 @@ int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 	zf2fs_set(cp->ckpt_flags, flags);
 	zf2fs_set(cp->cp_pack_total_block_count, total);
 	zf2fs_set(cp->cp_pack_start_sum, 1 + p->payload + p->orphan_blocks);
-	err = zf2fs_cp_checksum(cp, &crc);
+	err = zf2fs_cp_checksum2(g, cp, &crc);
 	if (err)
 		return err;
 	zf2fs_put_le32p(p->cp + zf2fs_get(cp->checksum_offset), crc);
 
 	for (uint32_t i = 0; i < p->payload && !err; i++)
-		err = io->write(io->arg, at++, p->cp + (size_t)(i + 1) * ZF2FS_BLKSIZE);
+		err = io->write(io->arg, at++, p->cp + (size_t)(i + 1) * bs);
 	for (uint32_t i = 0; i < p->orphan_blocks && !err; i++)
-		err = io->write(io->arg, at++, p->orphans + (size_t)i * ZF2FS_BLKSIZE);
+		err = io->write(io->arg, at++, p->orphans + (size_t)i * bs);
 	for (uint32_t i = 0; i < nsums && !err; i++)
-		err = io->write(io->arg, at++, p->sums + (size_t)i * ZF2FS_BLKSIZE);
+		err = io->write(io->arg, at++, p->sums + (size_t)i * bs);
 	if (nat_bits) {
 		/* the check value ties the nat_bits to this pack: version and CP crc */
 		uint64_t check = zf2fs_cpu_to_le64(ver | ((uint64_t)crc << 32));
@@ -64,7 +67,7 @@ int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 		memcpy(p->nat_bits, &check, sizeof(check));
 		for (uint32_t i = 0; i < p->nat_bits_blocks && !err; i++)
 			err = io->write(io->arg, p->start + ZF2FS_BLOCKS_PER_SEG -
-					p->nat_bits_blocks + i, p->nat_bits + (size_t)i * ZF2FS_BLKSIZE);
+					p->nat_bits_blocks + i, p->nat_bits + (size_t)i * bs);
 	}
 	if (!err)
 		err = io->sync(io->arg);

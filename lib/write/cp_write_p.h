@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "zf2fs/format.h"
+#include "zf2fs/geometry.h"
 
 /* Block writes and syncs go through the caller: mkfs writes by layout before a volume
  * exists, the transaction through its open volume. */
@@ -20,6 +21,8 @@ struct zf2fs_cp_io {
 };
 
 struct zf2fs_cp_pack {
+	const struct zf2fs_geom *geom;   /* the volume's block size (NULL: 4 KiB); every
+					  * buffer below is made of blocks of that size */
 	uint64_t start;              /* first block of the pack (cp_blkaddr + pack * 512) */
 	uint8_t *cp;                 /* the CP block, then @payload blocks of SIT bitmap */
 	uint32_t payload;            /* superblock cp_payload */
@@ -38,7 +41,8 @@ struct zf2fs_cp_pack {
 
 /*
  * Complete the CP block's pack fields (cp_pack_total_block_count, cp_pack_start_sum, the
- * COMPACT_SUM, ORPHAN_PRESENT and NAT_BITS flags), set its checksum at checksum_offset,
+ * COMPACT_SUM, ORPHAN_PRESENT and NAT_BITS flags), set its checksum at checksum_offset
+ * (the block's last word by default, whatever the block size),
  * and write the pack so that it is valid only once complete: payload, orphans, summaries
  * and nat_bits first, a sync, the pack's last block (the CP copy), a sync, and its first
  * block (the CP block) last, then a sync.  Until that last write the pack's two CP

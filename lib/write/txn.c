@@ -26,6 +26,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/quota.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
@@ -140,6 +141,7 @@ ZF2FS_EXPORT int zf2fs_txn_begin(struct zf2fs_vol *vol, struct zf2fs_txn **ret)
 		return -ENOMEM;
 	t->vol = vol;
 	t->vi = vi;
+	t->g = zf2fs_vol_geom(vol);
 	t->now = (uint64_t)time(NULL);
 	t->next_nid = ZF2FS_ROOT_INO + 1;
 	t->orig_count = calloc(vi->main_segs ? vi->main_segs : 1, sizeof(uint16_t));
@@ -261,7 +263,7 @@ int nat_set(struct zf2fs_txn *t, uint32_t nid, uint32_t ino, uint32_t addr)
 	}
 	e->ino = ino;
 	e->addr = addr;
-	t->nat_dirty[zf2fs_nat_block_index(nid)] = 1;
+	t->nat_dirty[zf2fs_geom_nat_block_index(t->g, nid)] = 1;
 	return 0;
 }
 
@@ -278,7 +280,7 @@ static struct tnode *queue_slot(struct zf2fs_txn *t, uint32_t nid)
 	n = &t->nodes[t->nnodes];
 	memset(n, 0, sizeof(*n));
 	n->nid = nid;
-	n->buf = malloc(ZF2FS_BLKSIZE);
+	n->buf = malloc(t->g->blocksize);
 	return n->buf ? n : NULL;
 }
 
@@ -305,7 +307,7 @@ int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 	if (n && !n->buf) {
 		/* written by a flush: back from where it went, to be written again (out of
 		 * place, that copy then freed) */
-		n->buf = malloc(ZF2FS_BLKSIZE);
+		n->buf = malloc(t->g->blocksize);
 		if (!n->buf)
 			return -ENOMEM;
 		err = zf2fs_vol_read_block(t->vol, n->old_addr, n->buf);
@@ -328,10 +330,10 @@ int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 		free(n->buf);
 		return err;
 	}
-	if (zf2fs_get(n->buf->footer.ino) == nid) {
+	if (zf2fs_get(zf2fs_node_footer(t->g, n->buf)->ino) == nid) {
 		n->was_inode = true;
 		zf2fs_quota_inode_ids(&n->buf->i, t->vi->features, n->orig_ids);
-		n->orig_bytes = zf2fs_quota_inode_bytes(zf2fs_get(n->buf->i.i_blocks));
+		n->orig_bytes = txn_quota_bytes(t, zf2fs_get(n->buf->i.i_blocks));
 	}
 	return queue_node(t, n, ret);
 }
@@ -342,7 +344,7 @@ int new_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret)
 
 	if (!n)
 		return -ENOMEM;
-	memset(n->buf, 0, ZF2FS_BLKSIZE);
+	memset(n->buf, 0, t->g->blocksize);
 	n->is_new_inode = true;
 	return queue_node(t, n, ret);
 }
@@ -395,7 +397,7 @@ static uint32_t addr_base(const struct zf2fs_txn *t, const struct zf2fs_node *n)
 {
 	struct zf2fs_inode_geom g;
 
-	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g))
+	if (zf2fs_inode_geometry2(t->g, &n->i, t->vi->features, &g))
 		return UINT32_MAX;
 	return g.extra_words;
 }
@@ -404,7 +406,7 @@ static void init_inode(struct zf2fs_txn *t, struct zf2fs_node *n, uint32_t ino, 
 		       const char *name, size_t len, uint32_t mode)
 {
 	/* the caller checked @len */
-	(void)zf2fs_inode_init(n, t->vi->features, ino, pino, name, len, mode, t->now);
+	(void)zf2fs_inode_init2(t->g, n, t->vi->features, ino, pino, name, len, mode, t->now);
 }
 
 void put_dentry(uint8_t *bitmap, struct zf2fs_dir_entry *dentry,
@@ -519,12 +521,12 @@ static int dir_block(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn, u
 		*ret = (struct zf2fs_dentry_block *)d->buf;
 		return 0;
 	}
-	if (base == UINT32_MAX || zf2fs_inode_geometry(&dn->i, t->vi->features, &g))
+	if (base == UINT32_MAX || zf2fs_inode_geometry2(t->g, &dn->i, t->vi->features, &g))
 		return -ZF2FS_EFSCORRUPTED;
 	if (fofs >= g.addrs)
 		return -EFBIG;   /* direct nodes for directories: not yet */
-	addr = (uint32_t)zf2fs_get(dn->i.i_addr[base + fofs]);
-	buf = calloc(1, ZF2FS_BLKSIZE);
+	addr = zf2fs_get_le32p(zf2fs_inode_addrs(dn) + base + fofs);
+	buf = calloc(1, t->g->blocksize);
 	if (!buf)
 		return -ENOMEM;
 	if (addr != ZF2FS_NULL_ADDR && addr != ZF2FS_NEW_ADDR) {
@@ -553,34 +555,35 @@ static int dir_block(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn, u
  * hash when i_dir_level is 0), the inline area is cleared, the depth becomes 1. */
 static int convert_inline_dir(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn)
 {
-	struct zf2fs_dentry_view v;
+	struct zf2fs_dentry_view v, bv;
 	struct zf2fs_inode_geom g;
-	struct zf2fs_dentry_block *db;
+	uint8_t *db;
 	int err;
 
 	if (dn->i.i_dir_level)
 		return -EOPNOTSUPP;   /* the kernel rehashes those: not yet */
-	if (zf2fs_dentry_view_inline(dn, t->vi->features, &v) ||
-	    zf2fs_inode_geometry(&dn->i, t->vi->features, &g))
+	if (zf2fs_dentry_view_inline2(t->g, dn, t->vi->features, &v) ||
+	    zf2fs_inode_geometry2(t->g, &dn->i, t->vi->features, &g))
 		return -ZF2FS_EFSCORRUPTED;
-	db = calloc(1, ZF2FS_BLKSIZE);
+	db = calloc(1, t->g->blocksize);
 	if (!db)
 		return -ENOMEM;
-	memcpy(db->dentry_bitmap, v.bitmap, (v.nr + 7) / 8);
-	memcpy(db->dentry, v.dentry, (size_t)v.nr * sizeof(db->dentry[0]));
-	memcpy(db->filename, v.filename, (size_t)v.nr * ZF2FS_SLOT_LEN);
+	zf2fs_dentry_view_block2(t->g, db, &bv);
+	memcpy((uint8_t *)bv.bitmap, v.bitmap, (v.nr + 7) / 8);
+	memcpy((struct zf2fs_dir_entry *)bv.dentry, v.dentry, (size_t)v.nr * sizeof(v.dentry[0]));
+	memcpy((uint8_t *)bv.filename, v.filename, (size_t)v.nr * ZF2FS_SLOT_LEN);
 	/* the inline area: one reserved word, then the dentries */
-	memset(&dn->i.i_addr[g.extra_words], 0, 4 + (size_t)g.inline_bytes);
+	memset(zf2fs_inode_addrs(dn) + g.extra_words, 0, 4 + (size_t)g.inline_bytes);
 	dn->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DENTRY;
 	if ((dn->i.i_inline & ZF2FS_EXTRA_ATTR) && !(dn->i.i_inline & ZF2FS_INLINE_XATTR) &&
 	    !(t->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR))
 		zf2fs_set(dn->i.i_inline_xattr_size, 0);
 	zf2fs_set(dn->i.i_current_depth, 1);
-	if (zf2fs_get(dn->i.i_size) < ZF2FS_BLKSIZE)
-		zf2fs_set(dn->i.i_size, ZF2FS_BLKSIZE);
+	if (zf2fs_get(dn->i.i_size) < t->g->blocksize)
+		zf2fs_set(dn->i.i_size, t->g->blocksize);
 	zf2fs_set(dn->i.i_blocks, zf2fs_get(dn->i.i_blocks) + 1);
 	t->new_blocks++;
-	err = queue_data(t, dir, 0, 0, ZF2FS_NULL_ADDR, (uint8_t *)db);
+	err = queue_data(t, dir, 0, 0, ZF2FS_NULL_ADDR, db);
 	if (err)
 		free(db);
 	return err;
@@ -614,9 +617,9 @@ static bool slot_names(const struct zf2fs_dentry_view *v, uint32_t i, const char
 }
 
 /* Dentry blocks of directory @dn: its size in blocks. */
-static uint64_t dir_nblocks(const struct zf2fs_node *dn)
+static uint64_t dir_nblocks(const struct zf2fs_txn *t, const struct zf2fs_node *dn)
 {
-	return (zf2fs_get(dn->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	return txn_blocks(t, zf2fs_get(dn->i.i_size));
 }
 
 /* Whether @name is already in @dir, looking at the queued blocks first. */
@@ -626,30 +629,30 @@ static int name_exists(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 	struct zf2fs_bucket_iter it;
 
 	zf2fs_bucket_iter_init(&it, hash, dn->i.i_dir_level,
-			       (uint32_t)zf2fs_get(dn->i.i_current_depth), dir_nblocks(dn));
+			       (uint32_t)zf2fs_get(dn->i.i_current_depth), dir_nblocks(t, dn));
 	while (zf2fs_bucket_iter_next(&it)) {
 		struct zf2fs_dentry_view v;
 		struct tdata *d = find_data(t, dir, it.block);
-		uint8_t blk[ZF2FS_BLKSIZE];
+		uint8_t blk[ZF2FS_BLKSIZE_MAX];
 		uint32_t base = addr_base(t, dn), addr;
 		struct zf2fs_inode_geom g;
 		int err;
 
-		if (base == UINT32_MAX || zf2fs_inode_geometry(&dn->i, t->vi->features, &g))
+		if (base == UINT32_MAX || zf2fs_inode_geometry2(t->g, &dn->i, t->vi->features, &g))
 			return -ZF2FS_EFSCORRUPTED;
 		if (d) {
-			memcpy(blk, d->buf, sizeof(blk));
+			memcpy(blk, d->buf, t->g->blocksize);
 		} else {
 			if (it.block >= g.addrs)
 				continue;
-			addr = (uint32_t)zf2fs_get(dn->i.i_addr[base + it.block]);
+			addr = zf2fs_get_le32p(zf2fs_inode_addrs(dn) + base + it.block);
 			if (addr == ZF2FS_NULL_ADDR || addr == ZF2FS_NEW_ADDR)
 				continue;
 			err = zf2fs_vol_read_block(t->vol, addr, blk);
 			if (err)
 				return err;
 		}
-		zf2fs_dentry_view_block(blk, &v);
+		zf2fs_dentry_view_block2(t->g, blk, &v);
 		for (uint32_t i = 0; i < v.nr; i++)
 			if (slot_names(&v, i, name, len, hash) ||
 			    txn_slot_matches(t, dn, &v, i, name, len, hash))
@@ -671,7 +674,7 @@ static int next_dir_block(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *
 	err = dir_block(t, dir, dn, it->block, &db);
 	if (err)
 		return err;
-	zf2fs_dentry_view_block(db, v);
+	zf2fs_dentry_view_block2(t->g, db, v);
 	return 1;
 }
 
@@ -699,8 +702,8 @@ int add_dentry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 			continue;
 		if (it.level >= depth)
 			zf2fs_set(dn->i.i_current_depth, it.level + 1);
-		if (zf2fs_get(dn->i.i_size) < (it.block + 1) * ZF2FS_BLKSIZE)
-			zf2fs_set(dn->i.i_size, (it.block + 1) * ZF2FS_BLKSIZE);
+		if (zf2fs_get(dn->i.i_size) < (it.block + 1) * t->g->blocksize)
+			zf2fs_set(dn->i.i_size, (it.block + 1) * t->g->blocksize);
 		zf2fs_set(dn->i.i_mtime, t->now);
 		zf2fs_set(dn->i.i_ctime, t->now);
 		return 0;
@@ -735,7 +738,8 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 	struct zf2fs_node *dn, *n;
 	struct zf2fs_inode_geom g;
 	uint32_t ino;
-	uint64_t nblk = (len + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	uint64_t nblk = txn_blocks(t, len);
+	const size_t bs = t->g->blocksize;
 	int err;
 
 	if (!nlen || nlen > ZF2FS_NAME_LEN)
@@ -756,29 +760,29 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 	if (err)
 		return err;
 	init_inode(t, n, ino, dir, name, nlen, mode);
-	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g))
+	if (zf2fs_inode_geometry2(t->g, &n->i, t->vi->features, &g))
 		return -ZF2FS_EFSCORRUPTED;
 	/* checked before the name goes in: the inode's own addresses, direct, indirect and
 	 * double indirect nodes */
-	if (!file_blocks_fit(&g, nblk))
+	if (!file_blocks_fit(t, &g, nblk))
 		return -EFBIG;
 	err = enter_new_inode(t, dir, dn, name, nlen, ino,
 			      is_dir ? ZF2FS_FT_DIR : ZF2FS_FT_REG_FILE);
 	if (err)
 		return err;
 	if (is_dir) {
-		struct zf2fs_dentry_block *db = calloc(1, ZF2FS_BLKSIZE);
+		uint8_t *db = calloc(1, bs);
+		struct zf2fs_dentry_view v;
 
 		if (!db)
 			return -ENOMEM;
-		put_dentry(db->dentry_bitmap, db->dentry, db->filename, 0, ".", 1, 0, ino,
-			   ZF2FS_FT_DIR);
-		put_dentry(db->dentry_bitmap, db->dentry, db->filename, 1, "..", 2, 0, dir,
-			   ZF2FS_FT_DIR);
+		zf2fs_dentry_view_block2(t->g, db, &v);
+		zf2fs_dentry_put(&v, 0, ".", 1, 0, ino, ZF2FS_FT_DIR);
+		zf2fs_dentry_put(&v, 1, "..", 2, 0, dir, ZF2FS_FT_DIR);
 		zf2fs_set(n->i.i_current_depth, 1);
-		zf2fs_set(n->i.i_size, ZF2FS_BLKSIZE);
+		zf2fs_set(n->i.i_size, bs);
 		zf2fs_set(n->i.i_blocks, 2);
-		err = queue_data(t, ino, 0, 0, ZF2FS_NULL_ADDR, (uint8_t *)db);
+		err = queue_data(t, ino, 0, 0, ZF2FS_NULL_ADDR, db);
 		if (err) {
 			free(db);
 			return err;
@@ -790,13 +794,13 @@ ZF2FS_EXPORT int zf2fs_txn_create(struct zf2fs_txn *t, uint32_t dir, const char 
 
 		/* block by block as zf2fs_txn_write_block maps them (lib/write/txn_file.c) */
 		for (uint64_t b = 0; b < nblk && !err; b++) {
-			const uint8_t *src = (const uint8_t *)data + b * ZF2FS_BLKSIZE;
+			const uint8_t *src = (const uint8_t *)data + b * bs;
 
-			if (len - b * ZF2FS_BLKSIZE < ZF2FS_BLKSIZE) {
-				tail = calloc(1, ZF2FS_BLKSIZE);
+			if (len - b * bs < bs) {
+				tail = calloc(1, bs);
 				if (!tail)
 					return -ENOMEM;
-				memcpy(tail, src, len - b * ZF2FS_BLKSIZE);
+				memcpy(tail, src, len - b * bs);
 				src = tail;
 			}
 			err = file_block(t, ino, n, b, src);
@@ -827,7 +831,7 @@ static int find_entry(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 	if (err != -EEXIST)
 		return err ? err : -ENOENT;
 	zf2fs_bucket_iter_init(&it, hash, dn->i.i_dir_level,
-			       (uint32_t)zf2fs_get(dn->i.i_current_depth), dir_nblocks(dn));
+			       (uint32_t)zf2fs_get(dn->i.i_current_depth), dir_nblocks(t, dn));
 	while ((err = next_dir_block(t, dir, dn, &it, &v)) > 0)
 		for (uint32_t i = 0; i < v.nr; i++)
 			if (slot_names(&v, i, name, len, hash)) {
@@ -886,11 +890,11 @@ static int remove_inode(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n)
 	struct zf2fs_inode_geom g;
 	struct tnode *tn = node_find(t, ino);
 
-	if (!tn || zf2fs_inode_geometry(&n->i, t->vi->features, &g))
+	if (!tn || zf2fs_inode_geometry2(t->g, &n->i, t->vi->features, &g))
 		return -ZF2FS_EFSCORRUPTED;
 	if (!(n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))) {
 		for (uint32_t i = 0; i < g.addrs; i++) {
-			uint32_t a = (uint32_t)zf2fs_get(n->i.i_addr[g.extra_words + i]);
+			uint32_t a = zf2fs_get_le32p(zf2fs_inode_addrs(n) + g.extra_words + i);
 
 			if (a == ZF2FS_NULL_ADDR || a == ZF2FS_NEW_ADDR)
 				continue;
@@ -932,6 +936,7 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char 
 {
 	size_t len = strlen(name);
 	struct zf2fs_dentry_block *db;
+	struct zf2fs_dentry_view v;
 	struct zf2fs_node *dn, *n;
 	uint32_t slot, ino;
 	uint64_t fofs;
@@ -960,8 +965,8 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char 
 	}
 	/* what this version cannot free yet is refused before anything changes */
 	if (is_dir || zf2fs_get(n->i.i_links) <= 1) {
-		for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
-			if (zf2fs_get(n->i.i_nid[i]))
+		for (uint32_t i = 0; i < t->g->nids_per_inode; i++)
+			if (zf2fs_get_le32p(zf2fs_inode_nids(t->g, n) + i))
 				return -EOPNOTSUPP;
 		if (zf2fs_get(n->i.i_xattr_nid) || (zf2fs_get(n->i.i_flags) & ZF2FS_COMPR_FL))
 			return -EOPNOTSUPP;
@@ -969,8 +974,8 @@ ZF2FS_EXPORT int zf2fs_txn_unlink(struct zf2fs_txn *t, uint32_t dir, const char 
 	err = dir_block(t, dir, dn, fofs, &db);
 	if (err)
 		return err;
-	for (uint32_t i = 0; i < zf2fs_dentry_slots((uint32_t)len); i++)
-		zf2fs_dentry_bit_clear(db->dentry_bitmap, slot + i);
+	zf2fs_dentry_view_block2(t->g, db, &v);
+	zf2fs_dentry_del(&v, slot, zf2fs_dentry_slots((uint32_t)len));
 	zf2fs_set(dn->i.i_mtime, t->now);
 	zf2fs_set(dn->i.i_ctime, t->now);
 	if (is_dir) {   /* its ".." counted in the parent's links */
@@ -1023,25 +1028,28 @@ static int rewrite_quota_file(struct zf2fs_txn *t, uint32_t qino, const uint8_t 
 {
 	struct zf2fs_node *n;
 	struct zf2fs_inode_geom g;
-	uint64_t nblk = (size + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE, oblk;
+	const size_t bs = t->g->blocksize;
+	uint64_t nblk = txn_blocks(t, size), oblk;
+	zf2fs_le32 *addrs;
 	int err = get_node(t, qino, &n);
 
 	if (err)
 		return err;
-	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g) || (n->i.i_inline & ZF2FS_INLINE_DATA))
+	if (zf2fs_inode_geometry2(t->g, &n->i, t->vi->features, &g) ||
+	    (n->i.i_inline & ZF2FS_INLINE_DATA))
 		return -ZF2FS_EFSCORRUPTED;
-	oblk = (zf2fs_get(n->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
-	if (nblk > g.addrs || oblk > g.addrs || zf2fs_get(n->i.i_nid[0]))
+	addrs = zf2fs_inode_addrs(n) + g.extra_words;
+	oblk = txn_blocks(t, zf2fs_get(n->i.i_size));
+	if (nblk > g.addrs || oblk > g.addrs || zf2fs_get_le32p(zf2fs_inode_nids(t->g, n)))
 		return -EOPNOTSUPP;   /* quota files past the inode's addresses: not yet */
 	for (uint64_t b = 0; b < nblk; b++) {
-		uint8_t *blk = calloc(1, ZF2FS_BLKSIZE);
-		uint32_t old = (uint32_t)zf2fs_get(n->i.i_addr[g.extra_words + b]);
-		size_t piece = size - b * ZF2FS_BLKSIZE < ZF2FS_BLKSIZE ? size - b * ZF2FS_BLKSIZE :
-			       ZF2FS_BLKSIZE;
+		uint8_t *blk = calloc(1, bs);
+		uint32_t old = zf2fs_get_le32p(addrs + b);
+		size_t piece = size - b * bs < bs ? size - b * bs : bs;
 
 		if (!blk)
 			return -ENOMEM;
-		memcpy(blk, buf + b * ZF2FS_BLKSIZE, piece);
+		memcpy(blk, buf + b * bs, piece);
 		if (old == ZF2FS_NEW_ADDR)
 			old = ZF2FS_NULL_ADDR;
 		err = queue_data(t, qino, (uint32_t)b, b, old, blk);
@@ -1055,13 +1063,13 @@ static int rewrite_quota_file(struct zf2fs_txn *t, uint32_t qino, const uint8_t 
 		}
 	}
 	for (uint64_t b = nblk; b < oblk; b++) {
-		uint32_t old = (uint32_t)zf2fs_get(n->i.i_addr[g.extra_words + b]);
+		uint32_t old = zf2fs_get_le32p(addrs + b);
 
 		if (old == ZF2FS_NULL_ADDR || old == ZF2FS_NEW_ADDR)
 			continue;
 		if (push_freed(t, old))
 			return -ENOMEM;
-		zf2fs_set(n->i.i_addr[g.extra_words + b], ZF2FS_NULL_ADDR);
+		zf2fs_put_le32p(addrs + b, ZF2FS_NULL_ADDR);
 		zf2fs_set(n->i.i_blocks, zf2fs_get(n->i.i_blocks) - 1);
 		t->new_blocks--;
 	}
@@ -1103,18 +1111,19 @@ static int charge_quotas(struct zf2fs_txn *t)
 			/* a node a flush wrote out: read back for the moment */
 			if (!b) {
 				if (!tmp)
-					tmp = malloc(ZF2FS_BLKSIZE);
+					tmp = malloc(t->g->blocksize);
 				err = tmp ? zf2fs_vol_read_block(t->vol, n->old_addr, tmp) : -ENOMEM;
 				b = tmp;
 			}
-			if (err || is_quota_ino(t, n->nid) || zf2fs_get(b->footer.ino) != n->nid)
+			if (err || is_quota_ino(t, n->nid) ||
+			    zf2fs_get(zf2fs_node_footer(t->g, b)->ino) != n->nid)
 				continue;
 			if (n->was_inode)
 				err = charge(&qf, n->orig_ids[q], -1, -(int64_t)n->orig_bytes);
 			if (!err && !n->removed) {
 				zf2fs_quota_inode_ids(&b->i, t->vi->features, ids);
-				err = charge(&qf, ids[q], 1, (int64_t)zf2fs_quota_inode_bytes(
-					     zf2fs_get(b->i.i_blocks)));
+				err = charge(&qf, ids[q], 1, (int64_t)txn_quota_bytes(
+					     t, zf2fs_get(b->i.i_blocks)));
 			}
 		}
 		if (!err)
@@ -1163,7 +1172,7 @@ static void set_block(struct zf2fs_txn *t, uint32_t blk, bool valid)
 	keep_orig(t, seg);
 	if (zf2fs_sit_mark_at(&t->sit[seg], zf2fs_main_seg_off(t->vi->main_blkaddr, blk), valid,
 			      zf2fs_vol_now(t->vol)))
-		t->sit_dirty[zf2fs_sit_block_index(seg)] = 1;
+		t->sit_dirty[zf2fs_geom_sit_block_index(t->g, seg)] = 1;
 }
 
 /* Data blocks of removed inodes and the removed nodes' own blocks are freed, their NAT
@@ -1258,7 +1267,8 @@ static int txn_log_of(void *arg, bool node, size_t i)
 	if (node)
 		return txn_node_log(t, t->nodes[i].buf);
 	owner = txn_owner(t, t->datas[i].owner);
-	return txn_data_log(t, owner ? txn_owner(t, (uint32_t)zf2fs_get(owner->footer.ino)) : NULL);
+	return txn_data_log(t, owner ? txn_owner(t, (uint32_t)zf2fs_get(
+		zf2fs_node_footer(t->g, owner)->ino)) : NULL);
 }
 
 static int txn_node_moved(void *arg, uint32_t nid, const struct zf2fs_node *n, uint32_t old,
@@ -1270,7 +1280,8 @@ static int txn_node_moved(void *arg, uint32_t nid, const struct zf2fs_node *n, u
 	/* the block a later flush or the commit replaces, if the node changes again */
 	if (q)
 		q->old_addr = addr;
-	return nat_set(arg, nid, (uint32_t)zf2fs_get(n->footer.ino), addr);
+	return nat_set(arg, nid, (uint32_t)zf2fs_get(
+		zf2fs_node_footer(((struct zf2fs_txn *)arg)->g, n)->ino), addr);
 }
 
 /* NAT block @b as the new checkpoint has it: the journal's entries, then this
@@ -1278,24 +1289,27 @@ static int txn_node_moved(void *arg, uint32_t nid, const struct zf2fs_node *n, u
 static void txn_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 {
 	struct zf2fs_txn *t = arg;
+	const struct zf2fs_geom *g = t->g;
 	const struct zf2fs_journal *nj = &t->vol->nat_journal;
 	uint32_t nn = (uint32_t)zf2fs_get(nj->n_entries);
 
-	for (uint32_t i = 0; i < nn && i < ZF2FS_NAT_JOURNAL_ENTRIES; i++) {
-		uint32_t nid = (uint32_t)zf2fs_get(nj->nat.entries[i].nid);
+	for (uint32_t i = 0; i < nn && i < g->nat_journal_entries; i++) {
+		const struct zf2fs_nat_journal_entry *je = zf2fs_journal_nat(nj, i);
+		uint32_t nid = (uint32_t)zf2fs_get(je->nid);
 
-		if (nid < t->vi->max_nid && zf2fs_nat_block_index(nid) == b)
-			nb->entries[zf2fs_nat_entry_index(nid)] = nj->nat.entries[i].ne;
+		if (nid < t->vi->max_nid && zf2fs_geom_nat_block_index(g, nid) == b)
+			*zf2fs_nat_block_entry(nb, zf2fs_geom_nat_entry_index(g, nid)) = je->ne;
 	}
 	/* the block's own nids through the index: a scan of every queued entry per dirty
 	 * block made a big transaction quadratic */
-	for (uint32_t e = 0; t->nnat && e < ZF2FS_NAT_PER_BLOCK; e++) {
-		const struct tnat *q = nat_find(t, zf2fs_nat_block_nid(b, e));
+	for (uint32_t e = 0; t->nnat && e < g->nat_per_block; e++) {
+		const struct tnat *q = nat_find(t, b * g->nat_per_block + e);
+		struct zf2fs_nat_entry *ne = zf2fs_nat_block_entry(nb, e);
 
 		/* the version stays: the kernel bumps it only when a node goes, and data
 		 * summaries record it */
 		if (q)
-			zf2fs_nat_set(&nb->entries[e], nb->entries[e].version, q->ino, q->addr);
+			zf2fs_nat_set(ne, ne->version, q->ino, q->addr);
 	}
 }
 

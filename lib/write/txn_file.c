@@ -67,15 +67,16 @@ static void put_rdev(const struct zf2fs_txn *t, struct zf2fs_node *n, uint32_t m
 		     uint32_t minor)
 {
 	struct zf2fs_inode_geom g;
+	zf2fs_le32 *a;
 
-	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g))
+	if (zf2fs_inode_geometry2(t->g, &n->i, t->vi->features, &g))
 		return;
+	a = zf2fs_inode_addrs(n) + g.extra_words;
 	if (major < 256 && minor < 256) {
-		zf2fs_set(n->i.i_addr[g.extra_words], (major << 8) | minor);
+		zf2fs_put_le32p(a, (major << 8) | minor);
 	} else {
-		zf2fs_set(n->i.i_addr[g.extra_words], 0);
-		zf2fs_set(n->i.i_addr[g.extra_words + 1],
-		       (minor & 0xffu) | (major << 8) | ((minor & ~0xffu) << 12));
+		zf2fs_put_le32p(a, 0);
+		zf2fs_put_le32p(a + 1, (minor & 0xffu) | (major << 8) | ((minor & ~0xffu) << 12));
 	}
 }
 
@@ -104,7 +105,8 @@ ZF2FS_EXPORT int zf2fs_txn_mknod(struct zf2fs_txn *t, uint32_t dir, const char *
 			err = new_node(t, ino, &n);
 		if (err)
 			return err;
-		(void)zf2fs_inode_init(n, t->vi->features, ino, dir, name, nlen, a->mode, t->now);
+		(void)zf2fs_inode_init2(t->g, n, t->vi->features, ino, dir, name, nlen, a->mode,
+					t->now);
 		err = enter_new_inode(t, dir, dn, name, nlen, ino, zf2fs_mode_to_ftype(a->mode));
 		if (err)
 			return err;
@@ -181,7 +183,7 @@ ZF2FS_EXPORT int zf2fs_txn_inline_max(struct zf2fs_txn *t, uint32_t ino, size_t 
 		return err;
 	if (!has_data((uint32_t)zf2fs_get(n->i.i_mode)))
 		return -EINVAL;
-	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g))
+	if (zf2fs_inode_geometry2(t->g, &n->i, t->vi->features, &g))
 		return -ZF2FS_EFSCORRUPTED;
 	*ret = (n->i.i_inline & ZF2FS_INLINE_DATA) ? g.inline_bytes : 0;
 	return 0;
@@ -198,14 +200,14 @@ ZF2FS_EXPORT int zf2fs_txn_write_inline(struct zf2fs_txn *t, uint32_t ino, const
 		return err;
 	if (!(n->i.i_inline & ZF2FS_INLINE_DATA))
 		return -EBUSY;
-	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g))
+	if (zf2fs_inode_geometry2(t->g, &n->i, t->vi->features, &g))
 		return -ZF2FS_EFSCORRUPTED;
 	if (len > g.inline_bytes)
 		return -EFBIG;
 	/* inline data follows one reserved word after the extra attributes */
-	memset(&n->i.i_addr[g.extra_words + 1], 0, g.inline_bytes);
+	memset(zf2fs_inode_addrs(n) + g.extra_words + 1, 0, g.inline_bytes);
 	if (len) {
-		memcpy(&n->i.i_addr[g.extra_words + 1], data, len);
+		memcpy(zf2fs_inode_addrs(n) + g.extra_words + 1, data, len);
 		n->i.i_inline |= ZF2FS_DATA_EXIST;
 	}
 	zf2fs_set(n->i.i_size, len);
@@ -223,7 +225,7 @@ ZF2FS_EXPORT int zf2fs_txn_set_size(struct zf2fs_txn *t, uint32_t ino, uint64_t 
 	/* a new inode starts inline: a size past the inline room makes it a block file (all
 	 * holes until blocks come), as the kernel converts one on truncate to that size */
 	if (n->i.i_inline & ZF2FS_INLINE_DATA) {
-		if (zf2fs_inode_geometry(&n->i, t->vi->features, &g))
+		if (zf2fs_inode_geometry2(t->g, &n->i, t->vi->features, &g))
 			return -ZF2FS_EFSCORRUPTED;
 		if (size > g.inline_bytes) {
 			if (n->i.i_inline & ZF2FS_DATA_EXIST)
@@ -243,9 +245,10 @@ struct node_path {
 	uint32_t nofs[4], off[4];
 };
 
-static int node_path(const struct zf2fs_inode_geom *g, uint64_t blk, struct node_path *p)
+static int node_path(const struct zf2fs_geom *bg, const struct zf2fs_inode_geom *g, uint64_t blk,
+		     struct node_path *p)
 {
-	const uint64_t per = g->addrs_per_block, nids = ZF2FS_NIDS_PER_BLOCK;
+	const uint64_t per = g->addrs_per_block, nids = bg->nids_per_block;
 	const uint64_t ind = per * nids, dind = ind * nids;
 
 	memset(p, 0, sizeof(*p));
@@ -268,7 +271,7 @@ static int node_path(const struct zf2fs_inode_geom *g, uint64_t blk, struct node
 		if (blk < ind) {
 			p->level = 2;
 			p->off[0] = 2 + k;
-			p->nofs[1] = k ? ZF2FS_OFS_IND2 : ZF2FS_OFS_IND1;
+			p->nofs[1] = k ? zf2fs_geom_ofs_ind2(bg) : ZF2FS_OFS_IND1;
 			p->off[1] = (uint32_t)(blk / per);
 			p->nofs[2] = p->nofs[1] + 1 + p->off[1];
 			p->off[2] = (uint32_t)(blk % per);
@@ -279,9 +282,9 @@ static int node_path(const struct zf2fs_inode_geom *g, uint64_t blk, struct node
 	if (blk < dind) {
 		p->level = 3;
 		p->off[0] = 4;
-		p->nofs[1] = ZF2FS_OFS_DIND;
+		p->nofs[1] = zf2fs_geom_ofs_dind(bg);
 		p->off[1] = (uint32_t)(blk / ind);
-		p->nofs[2] = ZF2FS_OFS_DIND + 1 + p->off[1] * (uint32_t)(nids + 1);
+		p->nofs[2] = p->nofs[1] + 1 + p->off[1] * (uint32_t)(nids + 1);
 		p->off[2] = (uint32_t)((blk / per) % nids);
 		p->nofs[3] = p->nofs[2] + 1 + p->off[2];
 		p->off[3] = (uint32_t)(blk % per);
@@ -290,43 +293,22 @@ static int node_path(const struct zf2fs_inode_geom *g, uint64_t blk, struct node
 	return -EFBIG;
 }
 
-/* One address or nid slot of a queued node. */
-enum slot_kind { SLOT_IADDR, SLOT_INID, SLOT_NID, SLOT_ADDR };
+/* One address or nid slot of a queued node: @word, inside the node's block (an inode's
+ * i_addr[] or i_nid[], a direct node's addresses, an indirect node's nids; where each
+ * lies depends on the block size: geometry.h's accessors). */
 struct slot {
 	struct zf2fs_node *node;
-	enum slot_kind kind;
-	uint32_t idx;
+	zf2fs_le32 *word;
 };
 
 static uint32_t slot_get(const struct slot *s)
 {
-	switch (s->kind) {
-	case SLOT_IADDR:
-		return (uint32_t)zf2fs_get(s->node->i.i_addr[s->idx]);
-	case SLOT_INID:
-		return (uint32_t)zf2fs_get(s->node->i.i_nid[s->idx]);
-	case SLOT_NID:
-		return (uint32_t)zf2fs_get(s->node->in.nid[s->idx]);
-	default:
-		return (uint32_t)zf2fs_get(s->node->dn.addr[s->idx]);
-	}
+	return zf2fs_get_le32p(s->word);
 }
 
 static void slot_set(const struct slot *s, uint32_t v)
 {
-	switch (s->kind) {
-	case SLOT_IADDR:
-		zf2fs_set(s->node->i.i_addr[s->idx], v);
-		break;
-	case SLOT_INID:
-		zf2fs_set(s->node->i.i_nid[s->idx], v);
-		break;
-	case SLOT_NID:
-		zf2fs_set(s->node->in.nid[s->idx], v);
-		break;
-	default:
-		zf2fs_set(s->node->dn.addr[s->idx], v);
-	}
+	zf2fs_put_le32p(s->word, v);
 }
 
 /* The node slot @s names, a new one (footer offset @ofs) put there when it names none. */
@@ -334,6 +316,7 @@ static int child_node(struct zf2fs_txn *t, struct zf2fs_node *inode, uint32_t in
 		      const struct slot *s, uint32_t ofs, uint32_t *ret_nid,
 		      struct zf2fs_node **ret)
 {
+	struct zf2fs_node_footer *f;
 	uint32_t nid = slot_get(s);
 	int err;
 
@@ -349,10 +332,11 @@ static int child_node(struct zf2fs_txn *t, struct zf2fs_node *inode, uint32_t in
 	if (err)
 		return err;
 	t->nodes[t->nnodes - 1].is_new_inode = false;
-	zf2fs_set((*ret)->footer.nid, nid);
-	zf2fs_set((*ret)->footer.ino, ino);
+	f = zf2fs_node_footer(t->g, *ret);
+	zf2fs_set(f->nid, nid);
+	zf2fs_set(f->ino, ino);
 	/* the kernel keeps the nodes of files other than directories cold */
-	zf2fs_set((*ret)->footer.flag, (ofs << ZF2FS_FOOTER_OFS_SHIFT) | ZF2FS_FOOTER_COLD_BIT);
+	zf2fs_set(f->flag, (ofs << ZF2FS_FOOTER_OFS_SHIFT) | ZF2FS_FOOTER_COLD_BIT);
 	slot_set(s, nid);
 	zf2fs_set(inode->i.i_blocks, zf2fs_get(inode->i.i_blocks) + 1);
 	t->new_nodes++;
@@ -361,11 +345,11 @@ static int child_node(struct zf2fs_txn *t, struct zf2fs_node *inode, uint32_t in
 	return 0;
 }
 
-bool file_blocks_fit(const struct zf2fs_inode_geom *g, uint64_t nblk)
+bool file_blocks_fit(const struct zf2fs_txn *t, const struct zf2fs_inode_geom *g, uint64_t nblk)
 {
 	struct node_path p;
 
-	return !nblk || !node_path(g, nblk - 1, &p);
+	return !nblk || !node_path(t->g, g, nblk - 1, &p);
 }
 
 /* The slot that addresses block @fofs of data file @ino, inode @n (nodes allocated on the
@@ -384,21 +368,23 @@ static int map_slot(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n, uin
 			return -EBUSY;
 		n->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DATA;
 	}
-	if (zf2fs_inode_geometry(&n->i, t->vi->features, &g))
+	if (zf2fs_inode_geometry2(t->g, &n->i, t->vi->features, &g))
 		return -ZF2FS_EFSCORRUPTED;
-	err = node_path(&g, fofs, &p);
+	err = node_path(t->g, &g, fofs, &p);
 	if (err)
 		return err;
 	if (!p.level) {
-		*ret = (struct slot){ n, SLOT_IADDR, g.extra_words + p.off[0] };
+		*ret = (struct slot){ n, zf2fs_inode_addrs(n) + g.extra_words + p.off[0] };
 		*ret_ofs = p.off[0];
 	} else {
-		*ret = (struct slot){ n, SLOT_INID, p.off[0] };
+		*ret = (struct slot){ n, zf2fs_inode_nids(t->g, n) + p.off[0] };
 		for (int l = 1; l <= p.level; l++) {
 			err = child_node(t, n, ino, ret, p.nofs[l], &owner, &cur);
 			if (err)
 				return err;
-			*ret = (struct slot){ cur, l < p.level ? SLOT_NID : SLOT_ADDR, p.off[l] };
+			/* an indirect node's nids and a direct node's addresses both start at
+			 * the block's first word */
+			*ret = (struct slot){ cur, zf2fs_node_words(cur) + p.off[l] };
 		}
 		*ret_ofs = p.off[p.level];
 	}
@@ -418,10 +404,10 @@ int file_block(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n, uint64_t
 		return err;
 	if (slot_get(&slot) != ZF2FS_NULL_ADDR)
 		return -EEXIST;
-	copy = malloc(ZF2FS_BLKSIZE);
+	copy = malloc(t->g->blocksize);
 	if (!copy)
 		return -ENOMEM;
-	memcpy(copy, buf, ZF2FS_BLKSIZE);
+	memcpy(copy, buf, t->g->blocksize);
 	err = queue_data(t, owner, ofs, fofs, ZF2FS_NULL_ADDR, copy);
 	if (err) {
 		free(copy);
@@ -517,7 +503,7 @@ int zf2fs_txn_write_cluster(struct zf2fs_txn *t, uint32_t ino, uint64_t cluster,
 	slot_set(&slot, ZF2FS_COMPRESS_ADDR);
 	for (uint32_t k = 0; k < nblocks; k++) {
 		err = zf2fs_txn_write_block(t, ino, first + 1 + k,
-					    (const uint8_t *)data + (size_t)k * ZF2FS_BLKSIZE);
+					    (const uint8_t *)data + (size_t)k * t->g->blocksize);
 		if (err)
 			return err;
 	}

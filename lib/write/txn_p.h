@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/txn.h"
 #include "zf2fs-internal/commit.h"
 #include "zf2fs/txn_file.h"
@@ -52,6 +53,8 @@ struct tindex {
 struct zf2fs_txn {
 	struct zf2fs_vol *vol;
 	const struct zf2fs_vol_info *vi;
+	const struct zf2fs_geom *g;      /* the volume's (zf2fs_vol_geom): every block queued
+					  * here, node or data, is g->blocksize bytes */
 	uint64_t now;
 	struct zf2fs_sit_entry *sit;     /* every main segment, journal applied */
 	uint16_t *orig_count;            /* valid counts of the current checkpoint */
@@ -91,6 +94,19 @@ struct zf2fs_txn {
 	uint32_t rsvd_segments, ovp_segments;
 };
 
+/* The bytes the quota files charge for an inode of @i_blocks blocks (the inode's own
+ * block not counted). */
+static inline uint64_t txn_quota_bytes(const struct zf2fs_txn *t, uint64_t i_blocks)
+{
+	return i_blocks ? (i_blocks - 1) << t->g->log_blocksize : 0;
+}
+
+/* Blocks of @g's size that @bytes bytes take. */
+static inline uint64_t txn_blocks(const struct zf2fs_txn *t, uint64_t bytes)
+{
+	return (bytes + t->g->blocksize - 1) >> t->g->log_blocksize;
+}
+
 /* The node @nid as this transaction will write it, read and queued on first use. */
 int get_node(struct zf2fs_txn *t, uint32_t nid, struct zf2fs_node **ret);
 /* The queue entry of node @nid, or NULL. */
@@ -121,7 +137,7 @@ int enter_new_inode(struct zf2fs_txn *t, uint32_t dir, struct zf2fs_node *dn,
 int file_block(struct zf2fs_txn *t, uint32_t ino, struct zf2fs_node *n,
 	       uint64_t fofs, const void *buf);
 /* Whether a file of geometry @g addresses @nblk blocks (double indirect nodes included). */
-bool file_blocks_fit(const struct zf2fs_inode_geom *g, uint64_t nblk);
+bool file_blocks_fit(const struct zf2fs_txn *t, const struct zf2fs_inode_geom *g, uint64_t nblk);
 void put_dentry(uint8_t *bitmap, struct zf2fs_dir_entry *dentry,
 		uint8_t (*filename)[ZF2FS_SLOT_LEN], uint32_t at, const char *name,
 		size_t len, uint32_t hash, uint32_t ino, uint8_t type);

@@ -78,26 +78,27 @@ int txn_data_log(const struct zf2fs_txn *t, const struct zf2fs_node *inode)
 		return ZF2FS_LOG_COLD_DATA;
 	if (inode->i.i_advise & ADVISE_HOT)
 		return ZF2FS_LOG_HOT_DATA;
-	blocks = (zf2fs_get(inode->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	blocks = txn_blocks(t, zf2fs_get(inode->i.i_size));
 	return blocks <= MIN_HOT_BLOCKS ? ZF2FS_LOG_HOT_DATA : ZF2FS_LOG_WARM_DATA;
 }
 
 int txn_node_log(const struct zf2fs_txn *t, const struct zf2fs_node *n)
 {
-	uint32_t ofs = zf2fs_footer_ofs(n);
+	const struct zf2fs_geom *g = t->g;
+	uint32_t ofs = zf2fs_node_ofs(g, n), ind2 = zf2fs_geom_ofs_ind2(g);
+	uint32_t dind = zf2fs_geom_ofs_dind(g);
 	bool dnode = true;
 
 	if (!t->kernel_logs)
 		return ZF2FS_LOG_WARM_NODE;
 	if (ofs != XATTR_NODE_OFS) {
-		if (ofs == ZF2FS_OFS_IND1 || ofs == ZF2FS_OFS_IND2 || ofs == ZF2FS_OFS_DIND)
+		if (ofs == ZF2FS_OFS_IND1 || ofs == ind2 || ofs == dind)
 			dnode = false;
-		else if (ofs > ZF2FS_OFS_DIND && (ofs - ZF2FS_OFS_DIND - 1) %
-			 (ZF2FS_NIDS_PER_BLOCK + 1) == 0)
+		else if (ofs > dind && (ofs - dind - 1) % (g->nids_per_block + 1) == 0)
 			dnode = false;   /* the indirect nodes below the double indirect one */
 	}
 	if (!dnode)
 		return ZF2FS_LOG_COLD_NODE;
-	return (zf2fs_get(n->footer.flag) & ZF2FS_FOOTER_COLD_BIT) ? ZF2FS_LOG_WARM_NODE :
-								     ZF2FS_LOG_HOT_NODE;
+	return (zf2fs_get(zf2fs_node_footer(g, n)->flag) & ZF2FS_FOOTER_COLD_BIT) ?
+	       ZF2FS_LOG_WARM_NODE : ZF2FS_LOG_HOT_NODE;
 }

@@ -4,8 +4,8 @@
  * (include/zf2fs/txn_file.h, zf2fs_txn_set_xattrs).
  *
  * The kernel's layout (fs/f2fs/xattr.[ch]): one area made of the inode's inline xattr
- * words (at the end of i_addr, before i_nid) followed by the first 4072 bytes of the
- * xattr node (all of the node block but its footer).  The area starts with a 24-byte
+ * words (at the end of i_addr, before i_nid) followed by the xattr node's block but its
+ * footer (4072 bytes of a 4 KiB block, 16360 of a 16 KiB one).  The area starts with a 24-byte
  * header (magic, reference count 1), then the entries: name index, name length, value
  * size (16 bits), name, value, each padded to 4 bytes; four zero bytes end the list.
  */
@@ -23,7 +23,6 @@
 #define XATTR_MAGIC      0xF2F52011u
 #define XATTR_HDR        24u
 #define XATTR_END        4u
-#define XATTR_NODE_BYTES (ZF2FS_BLKSIZE - sizeof(struct zf2fs_node_footer))
 #define XATTR_NODE_OFS   0x1FFFFFFFu   /* the footer offset of an xattr node */
 
 static size_t entry_bytes(const struct zf2fs_txn_xattr *x)
@@ -43,7 +42,10 @@ ZF2FS_EXPORT size_t zf2fs_xattr_bytes(const struct zf2fs_txn_xattr *x, size_t n)
 ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *t, uint32_t ino,
 				      const struct zf2fs_txn_xattr *x, size_t n)
 {
+	const struct zf2fs_geom *g = t->g;
+	const size_t node_bytes = g->xattr_block_bytes;
 	size_t total = zf2fs_xattr_bytes(x, n), inline_bytes = ZF2FS_INLINE_XATTR_ADDRS * 4u;
+	struct zf2fs_node_footer *f;
 	struct zf2fs_node *in, *xn;
 	bool created = false;
 	uint8_t *area, *p;
@@ -52,7 +54,7 @@ ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *t, uint32_t ino,
 
 	if (!n)
 		return 0;
-	if (total > inline_bytes + XATTR_NODE_BYTES)
+	if (total > zf2fs_xattr_max_bytes(g))
 		return -E2BIG;
 	for (size_t i = 0; i < n; i++)
 		if (!x[i].name_len || x[i].name_len > 255 || x[i].value_len > 0xffff)
@@ -76,8 +78,8 @@ ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *t, uint32_t ino,
 		if (in->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
 			return -EBUSY;
 		if (in->i.i_inline & ZF2FS_INLINE_XATTR) {
-			const uint8_t *ia = (const uint8_t *)&in->i.i_addr[ZF2FS_ADDRS_PER_INODE -
-									 ZF2FS_INLINE_XATTR_ADDRS];
+			const uint8_t *ia = (const uint8_t *)(zf2fs_inode_addrs(in) +
+				g->addrs_per_inode - ZF2FS_INLINE_XATTR_ADDRS);
 
 			for (size_t k = 0; k < inline_bytes; k++)
 				if (ia[k])
@@ -86,12 +88,12 @@ ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *t, uint32_t ino,
 			    zf2fs_get(in->i.i_inline_xattr_size) != ZF2FS_INLINE_XATTR_ADDRS)
 				return -EBUSY;
 		} else {
-			if (total > XATTR_NODE_BYTES)
+			if (total > node_bytes)
 				return -E2BIG;
 			inline_bytes = 0;
 		}
 	}
-	area = calloc(1, inline_bytes + XATTR_NODE_BYTES);
+	area = calloc(1, inline_bytes + node_bytes);
 	if (!area)
 		return -ENOMEM;
 	p = area;
@@ -114,7 +116,7 @@ ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *t, uint32_t ino,
 		if ((in->i.i_inline & ZF2FS_EXTRA_ATTR) &&
 		    (t->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR))
 			zf2fs_set(in->i.i_inline_xattr_size, ZF2FS_INLINE_XATTR_ADDRS);
-		memcpy(&in->i.i_addr[ZF2FS_ADDRS_PER_INODE - ZF2FS_INLINE_XATTR_ADDRS], area,
+		memcpy(zf2fs_inode_addrs(in) + g->addrs_per_inode - ZF2FS_INLINE_XATTR_ADDRS, area,
 		       inline_bytes);
 	}
 	if (total > inline_bytes) {
@@ -128,11 +130,12 @@ ZF2FS_EXPORT int zf2fs_txn_set_xattrs(struct zf2fs_txn *t, uint32_t ino,
 			return err;
 		}
 		t->nodes[t->nnodes - 1].is_new_inode = false;
-		memcpy(xn, area + inline_bytes, XATTR_NODE_BYTES);
-		zf2fs_set(xn->footer.nid, nid);
-		zf2fs_set(xn->footer.ino, ino);
+		memcpy(xn, area + inline_bytes, node_bytes);
+		f = zf2fs_node_footer(g, xn);
+		zf2fs_set(f->nid, nid);
+		zf2fs_set(f->ino, ino);
 		/* like every node of a file other than a directory, cold */
-		zf2fs_set(xn->footer.flag, (XATTR_NODE_OFS << ZF2FS_FOOTER_OFS_SHIFT) |
+		zf2fs_set(f->flag, (XATTR_NODE_OFS << ZF2FS_FOOTER_OFS_SHIFT) |
 		       (zf2fs_inode_type(&in->i) == ZF2FS_S_IFDIR ? 0 : ZF2FS_FOOTER_COLD_BIT));
 		zf2fs_set(in->i.i_xattr_nid, nid);
 		zf2fs_set(in->i.i_blocks, zf2fs_get(in->i.i_blocks) + 1);

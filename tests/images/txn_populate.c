@@ -10,7 +10,9 @@
  * image; "-a/b" removes the name a/b.  Parents must exist on the image or come earlier.
  * With ZF2FS_TXN_FRESH_LOGS=1 in the environment the commit's logs start in fresh
  * sections (zf2fs_txn_fresh_logs): aging in rounds then leaves each round in sections of
- * its own.  Exit 0 when the commit succeeded; 1 with a one-line error otherwise.
+ * its own.  With ZF2FS_FAULT_WRITES=N the N-th write fails, and every one after it (the
+ * crash tests).  Volumes of 4 and 16 KiB blocks.  Exit 0 when the commit succeeded; 1
+ * with a one-line error otherwise.
  */
 #include "config.h"
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include "zf2fs/file.h"
 #include "zf2fs/txn.h"
 #include "zf2fs-internal/commit.h"
+#include "helper.h"
 
 #define PROG "txn_populate"
 #define MAX_ITEMS 256
@@ -84,13 +87,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	paths[0] = argv[1];
-	err = zf2fs_vol_open(paths, 1, ZF2FS_DEV_WRITE, NULL, &vol);
+	err = zf2fs_vol_open(paths, 1, ZF2FS_DEV_WRITE | ZF2FS_VOL_BLOCK16K, NULL, &vol);
 	if (!err)
 		err = zf2fs_txn_begin(vol, &txn);
 	if (err) {
 		fprintf(stderr, PROG ": %s: while opening %s\n", strerror(-err), argv[1]);
 		goto out;
 	}
+	if (getenv("ZF2FS_FAULT_WRITES"))
+		zs_dev_fail_writes_after(zf2fs_vol_dev(vol, 0),
+					 strtoul(getenv("ZF2FS_FAULT_WRITES"), NULL, 10));
 	if (getenv("SOURCE_DATE_EPOCH"))
 		zf2fs_txn_set_time(txn, strtoull(getenv("SOURCE_DATE_EPOCH"), NULL, 10));
 	if (getenv("ZF2FS_TXN_FRESH_LOGS") && strcmp(getenv("ZF2FS_TXN_FRESH_LOGS"), "1") == 0)

@@ -110,6 +110,11 @@ UNIT_TESTS += tests/unit/test_geometry
 tests_unit_test_geometry_SOURCES = tests/unit/test_geometry.c
 tests_unit_test_geometry_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_geometry_LDADD = $(UNIT_LDADD)
+# the commit's summary and orphan blocks at 4 and 16 KiB, packed_ssa's shared SSA block
+UNIT_TESTS += tests/unit/test_commit
+tests_unit_test_commit_SOURCES = tests/unit/test_commit.c
+tests_unit_test_commit_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_commit_LDADD = $(UNIT_LDADD)
 endif
 EXTRA_DIST += tests/unit/data
 noinst_HEADERS += tests/unit/unit.h tests/unit/unit_aged.h

@@ -4,6 +4,7 @@
  * stored by mkfs.f2fs 1.15 in real image blocks (tests/unit/data/README).
  */
 #include "unit.h"
+#include "zf2fs/geometry.h"
 
 static void test_crc_known_answer(void **state)
 {
@@ -83,6 +84,52 @@ static void test_dentry_hash(void **state)
 			     zf2fs_dentry_hash("a-name-longer-than-sixteen-bytez", 32));
 }
 
+/* 16 KiB: the checkpoint crc covers the block up to its last word (or, with the large NAT
+ * bitmap, all of it but the word after the header); an inode's covers its whole block,
+ * its footer's ino from the block's end */
+static void test_crc_16k(void **state)
+{
+	static uint8_t blk[16384];
+	struct zf2fs_checkpoint *cp = (void *)blk;
+	struct zf2fs_inode *in = (void *)blk;
+	struct zf2fs_geom g;
+	const uint8_t zero[4] = { 0 };
+	uint32_t crc, want, c1;
+
+	(void)state;
+	assert_int_equal(zf2fs_geom_init(&g, 14, 0), 0);
+	for (size_t i = 0; i < sizeof(blk); i++)
+		blk[i] = (uint8_t)(i * 7 + 3);
+	zf2fs_set(cp->checksum_offset, 16380);
+	assert_int_equal(zf2fs_cp_checksum2(&g, blk, &crc), 0);
+	assert_int_equal(crc, zf2fs_crc32(ZF2FS_MAGIC, blk, 16380));
+	/* 4092 is the 4 KiB block's place, no place in a 16 KiB one */
+	zf2fs_set(cp->checksum_offset, 4092);
+	assert_int_equal(zf2fs_cp_checksum2(&g, blk, &crc), -ZF2FS_EFSCORRUPTED);
+	assert_int_equal(zf2fs_cp_checksum(blk, &crc), 0);
+	assert_int_equal(crc, zf2fs_crc32(ZF2FS_MAGIC, blk, 4092));
+	zf2fs_set(cp->checksum_offset, ZF2FS_CP_BITMAP_OFFSET);
+	assert_int_equal(zf2fs_cp_checksum2(&g, blk, &crc), 0);
+	want = zf2fs_crc32(zf2fs_crc32(ZF2FS_MAGIC, blk, ZF2FS_CP_BITMAP_OFFSET),
+			   blk + ZF2FS_CP_BITMAP_OFFSET + 4, 16384 - ZF2FS_CP_BITMAP_OFFSET - 4);
+	assert_int_equal(crc, want);
+
+	/* the inode: ino (footer at 16360, ino its second word), generation, the block with
+	 * a zero checksum field */
+	want = zf2fs_crc32(0x1234u, blk + 16364, 4);
+	want = zf2fs_crc32(want, &in->i_generation, 4);
+	want = zf2fs_crc32(want, blk, offsetof(struct zf2fs_inode, i_inode_checksum));
+	want = zf2fs_crc32(want, zero, 4);
+	want = zf2fs_crc32(want, blk + offsetof(struct zf2fs_inode, i_inode_checksum) + 4,
+			   16384 - offsetof(struct zf2fs_inode, i_inode_checksum) - 4);
+	c1 = zf2fs_inode_checksum2(&g, 0x1234u, blk);
+	assert_int_equal(c1, want);
+	assert_int_equal(zf2fs_inode_checksum2(zf2fs_geom_4k(), 0x1234u, blk),
+			 zf2fs_inode_checksum(0x1234u, blk));
+	blk[10000] ^= 1;   /* past 4 KiB: counted */
+	assert_int_not_equal(zf2fs_inode_checksum2(&g, 0x1234u, blk), c1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -91,6 +138,7 @@ int main(void)
 		cmocka_unit_test(test_cp_crc),
 		cmocka_unit_test(test_inode_crc),
 		cmocka_unit_test(test_dentry_hash),
+		cmocka_unit_test(test_crc_16k),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -290,6 +290,49 @@ static void test_kernel_lzorle_cluster(void **state)
 	free(want);
 }
 
+/* 16 KiB blocks: a cluster of 2^log such blocks, padded to whole 16 KiB blocks; its
+ * stream does not decompress as a cluster of 4 KiB blocks, and block sizes other than
+ * 4 and 16 KiB are refused */
+static void test_round_trip_16k(void **state)
+{
+	const size_t bs = 16384;
+	uint8_t *in = malloc(bs << 4), *out = malloc(bs << 4), *back = malloc(bs << 4);
+	unsigned tested = 0;
+
+	(void)state;
+	assert_non_null(in);
+	assert_non_null(out);
+	assert_non_null(back);
+	for (size_t a = 0; a < sizeof(algs); a++) {
+		uint32_t nb = 0, clen;
+
+		if (!zf2fs_compress_supported(algs[a]))
+			continue;
+		text(in, bs << 2, 3);
+		memset(out, 0xa5, bs << 4);
+		assert_int_equal(zf2fs_compress_cluster2(14, algs[a], 2, 1, in, out, &nb), 0);
+		assert_true(nb >= 1 && nb <= 3);
+		clen = zf2fs_get_le32p(out);
+		assert_true(clen > (nb - 1) * bs - ZF2FS_COMPRESS_HEADER || nb == 1);
+		for (size_t i = ZF2FS_COMPRESS_HEADER + clen; i < nb * bs; i++)
+			assert_int_equal(out[i], 0);
+		memset(back, 0, bs << 4);
+		assert_int_equal(zf2fs_decompress_cluster2(14, algs[a], 2, out, nb, back), 0);
+		assert_memory_equal(back, in, bs << 2);
+		/* read as a cluster of four 4 KiB blocks, the stream is too long */
+		assert_int_equal(zf2fs_decompress_cluster2(12, algs[a], 2, out, nb, back),
+				 -ZF2FS_EFSCORRUPTED);
+		assert_int_equal(zf2fs_decompress_cluster2(13, algs[a], 2, out, nb, back), -EINVAL);
+		assert_int_equal(zf2fs_compress_cluster2(15, algs[a], 2, 1, in, out, &nb), -EINVAL);
+		tested++;
+	}
+	if (!tested)
+		skip();
+	free(in);
+	free(out);
+	free(back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_zstd_window),
 		cmocka_unit_test(test_lzorle_is_lzo),
 		cmocka_unit_test(test_kernel_lzorle_cluster),
+		cmocka_unit_test(test_round_trip_16k),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -234,6 +234,51 @@ static void test_refused(void **state)
 	assert_int_equal(in.data_bytes, 0);
 }
 
+/* geometry.h's accessors put each part where the geometry says: node footers and the
+ * offsets of the indirect nodes, summary parts, journal and table entries past the 4 KiB
+ * structs' arrays */
+static void test_accessors(void **state)
+{
+	static uint8_t blk[16384];
+	struct zf2fs_geom g, gp;
+	struct zf2fs_node_footer *f;
+
+	(void)state;
+	assert_int_equal(zf2fs_geom_init(&g, 14, 0), 0);
+	assert_int_equal(zf2fs_geom_init(&gp, 14, ZF2FS_FEAT_PACKED_SSA), 0);
+	/* the 4 KiB offsets are format.h's; at 16 KiB 3 + 1 + 4090 and 3 + 2 + 2 * 4090 */
+	assert_int_equal(zf2fs_geom_ofs_ind2(zf2fs_geom_4k()), ZF2FS_OFS_IND2);
+	assert_int_equal(zf2fs_geom_ofs_dind(zf2fs_geom_4k()), ZF2FS_OFS_DIND);
+	assert_int_equal(zf2fs_geom_ofs_ind2(&g), 4094);
+	assert_int_equal(zf2fs_geom_ofs_dind(&g), 8185);
+	f = zf2fs_node_footer(&g, blk);
+	assert_ptr_equal(f, blk + 16360);
+	zf2fs_set(f->flag, (4094u << ZF2FS_FOOTER_OFS_SHIFT) | ZF2FS_FOOTER_COLD_BIT);
+	assert_int_equal(zf2fs_node_ofs(&g, blk), 4094);
+	assert_ptr_equal(zf2fs_inode_nids(&g, blk), blk + 16340);
+
+	/* summary parts: a whole 16 KiB summary, or a 4 KiB one with packed_ssa */
+	assert_ptr_equal(zf2fs_sum_entries(blk), blk);
+	assert_ptr_equal(zf2fs_sum_journal(&g, blk), blk + 14336);
+	assert_ptr_equal(zf2fs_sum_footer(&g, blk), blk + 16379);
+	assert_ptr_equal(zf2fs_sum_journal(&gp, blk), blk + 3584);
+	assert_ptr_equal(zf2fs_sum_footer(&gp, blk), blk + 4091);
+	/* journal entries after the 2-byte count: NAT 13 bytes, SIT 78 bytes each */
+	assert_ptr_equal(zf2fs_journal_nat((void *)blk, 156), blk + 2 + 156 * 13);
+	assert_ptr_equal(zf2fs_journal_sit((void *)blk, 25), blk + 2 + 25 * 78);
+	/* table entries and the blocks that hold them */
+	assert_ptr_equal(zf2fs_nat_block_entry(blk, 1819), blk + 1819 * 9);
+	assert_ptr_equal(zf2fs_sit_block_entry(blk, 220), blk + 220 * 74);
+	assert_int_equal(zf2fs_geom_nat_block_index(&g, 1820), 1);
+	assert_int_equal(zf2fs_geom_nat_entry_index(&g, 1821), 1);
+	assert_int_equal(zf2fs_geom_sit_block_index(&g, 221), 1);
+	assert_int_equal(zf2fs_geom_sit_entry_index(&g, 220), 220);
+	assert_int_equal(zf2fs_geom_sit_blocks(&g, 221), 1);
+	assert_int_equal(zf2fs_geom_sit_blocks(&g, 222), 2);
+	assert_int_equal(zf2fs_geom_nat_block_index(zf2fs_geom_4k(), 455), 1);
+	assert_int_equal(zf2fs_geom_sit_blocks(zf2fs_geom_4k(), 56), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_16k_packed_ssa),
 		cmocka_unit_test(test_ssa_place),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_accessors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,8 @@
 
 #include "unit.h"
 #include "zf2fs-internal/volume.h"
+#include "zf2fs/file.h"
+#include "zf2fs/geometry.h"
 
 #define MiB (1024ull * 1024)
 
@@ -142,12 +144,80 @@ static void test_fallbacks(void **state)
 	zf2fs_dev_close(dev);
 }
 
+/* The views of 16 KiB node and dentry blocks, which need no volume: an inode's address
+ * slots and inline area, the inline dentry and a dentry block's parts, and the file
+ * offset of a node's slot through the larger indirect nodes. */
+static void test_views_16k(void **state)
+{
+	static uint8_t blk[16384];
+	struct zf2fs_inode *in = (void *)blk;
+	struct zf2fs_inode_geom ig;
+	struct zf2fs_geom_inline area;
+	struct zf2fs_dentry_view v;
+	struct zf2fs_geom g;
+	const uint8_t *addrs = blk + offsetof(struct zf2fs_inode, i_addr);
+
+	(void)state;
+	assert_int_equal(zf2fs_geom_init(&g, 14, 0), 0);
+	zf2fs_set(in->i_mode, ZF2FS_S_IFDIR | 0755);
+	in->i_inline = ZF2FS_EXTRA_ATTR | ZF2FS_INLINE_DENTRY;
+	zf2fs_set(in->i_extra_isize, 36);
+	/* without flexible_inline_xattr an inline dentry keeps 50 words of xattrs */
+	assert_int_equal(zf2fs_inode_geometry2(&g, in, ZF2FS_FEAT_EXTRA_ATTR, &ig), 0);
+	assert_int_equal(ig.extra_words, 9);
+	assert_int_equal(ig.xattr_words, 50);
+	assert_int_equal(ig.addrs, 3995 - 9 - 50);
+	assert_int_equal(ig.addrs_per_block, 4090);
+	assert_int_equal(ig.inline_bytes, 4 * (3995 - 9 - 50 - 1));
+	assert_int_equal(zf2fs_geom_inline_area(&g, 36, 50, &area), 0);
+	assert_int_equal(ig.inline_bytes, area.data_bytes);
+	/* the 4 KiB reading of the same fields */
+	assert_int_equal(zf2fs_inode_geometry(in, ZF2FS_FEAT_EXTRA_ATTR, &ig), 0);
+	assert_int_equal(ig.addrs, 923 - 9 - 50);
+
+	/* inline dentry: after the reserved word, bitmap, reserved bytes, entries, names */
+	assert_int_equal(zf2fs_dentry_view_inline2(&g, (void *)blk, ZF2FS_FEAT_EXTRA_ATTR, &v), 0);
+	assert_int_equal(v.nr, area.dentry_slots);
+	assert_ptr_equal(v.bitmap, addrs + 4 * (9 + 1));
+	assert_ptr_equal((const uint8_t *)v.dentry, v.bitmap + area.dentry_bitmap_size +
+			 area.dentry_reserved);
+	assert_ptr_equal((const uint8_t *)v.filename, (const uint8_t *)v.dentry + 11 * v.nr);
+	assert_ptr_equal((const uint8_t *)v.filename + 8 * v.nr, addrs + 4 * (3995 - 50));
+
+	/* a dentry block: 856 slots, entries after 107 bitmap and 13 reserved bytes */
+	zf2fs_dentry_view_block2(&g, blk, &v);
+	assert_int_equal(v.nr, 856);
+	assert_ptr_equal(v.bitmap, blk);
+	assert_ptr_equal((const uint8_t *)v.dentry, blk + 120);
+	assert_ptr_equal((const uint8_t *)v.filename, blk + 120 + 11 * 856);
+	blk[106] = 0x80;
+	assert_true(zf2fs_dentry_slot_used(&v, 855));
+	assert_false(zf2fs_dentry_slot_used(&v, 856));
+	zf2fs_dentry_view_block(blk, &v);
+	assert_int_equal(v.nr, ZF2FS_DENTRY_PER_BLOCK);
+
+	/* file offsets: the inode's slots, then 2 direct nodes, 4090 under the first
+	 * indirect node, and so on */
+	zf2fs_set(in->i_mode, ZF2FS_S_IFREG | 0644);
+	in->i_inline = ZF2FS_EXTRA_ATTR;
+	assert_int_equal(zf2fs_inode_geometry2(&g, in, ZF2FS_FEAT_EXTRA_ATTR, &ig), 0);
+	assert_int_equal(ig.addrs, 3995 - 9);
+	assert_int_equal(zf2fs_node_fofs2(&g, &ig, 0, 7), 7);
+	assert_int_equal(zf2fs_node_fofs2(&g, &ig, ZF2FS_OFS_DIR2, 1), 3986 + 4090 + 1);
+	/* the first direct node under the second indirect one (offset 4095) */
+	assert_int_equal(zf2fs_node_fofs2(&g, &ig, 4095, 5), 3986 + 4092ull * 4090 + 5);
+	/* the first direct node under the double indirect node's first indirect one */
+	assert_int_equal(zf2fs_node_fofs2(&g, &ig, 8187, 0), 3986 + 8182ull * 4090);
+	assert_int_equal(zf2fs_node_fofs2(&g, &ig, 8187 + 4091, 0), 3986 + 12272ull * 4090);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_and_read),
 		cmocka_unit_test(test_node_readaround),
 		cmocka_unit_test(test_fallbacks),
+		cmocka_unit_test(test_views_16k),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
