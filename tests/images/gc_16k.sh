@@ -2,14 +2,36 @@
 # gc.f2fs on the kernel-aged volumes of 16 KiB blocks (tests/images/base/aged16k and
 # aged16k_packed): state's counts against the SIT as dump.f2fs lists it (valid blocks,
 # free, dirty and current sections, the blocks greedy GC moves for one section), replay's
-# victims against the same list, the SIT read of one 16 KiB block; collect and simulate
-# refuse the volume in one line and leave it unchanged.
+# victims against the same list, the SIT read of one 16 KiB block; simulate refuses the
+# volume in one line and leaves it unchanged.  Then each volume aged further by
+# transactions (move_lib.sh's age_image: partly valid sections of data and nodes) is
+# collected, in one checkpoint and in batches: collect's victims are replay's, each is
+# free afterwards by dump.f2fs's SIT, and every file below /t and the aged directories
+# reads back the same.
 . "$(dirname "$0")/lib.sh"
 GC=${ZF2FS_GC:-$top_builddir/tools/gc.f2fs}
 DUMP=${ZF2FS_DUMP:-$top_builddir/tools/dump.f2fs}
+POP=$top_builddir/tests/images/txn_populate
 [ -x "$GC" ] || hard_error "gc.f2fs is not built: $GC"
 [ -x "$DUMP" ] || hard_error "dump.f2fs is not built: $DUMP"
+[ -x "$POP" ] || hard_error "txn_populate is not built: $POP"
+. "$(dirname "$0")/move_lib.sh"
 command -v xz > /dev/null || skip "xz not found"
+export SOURCE_DATE_EPOCH=1700000000
+
+# sha256 of every file below the trees collect must keep (not / : /s/sparse is 510 GiB
+# of holes)
+tree_shas()
+{
+	local d
+	rm -rf "$TEST_TMP/x"
+	mkdir "$TEST_TMP/x"
+	for d in t age0 age1 age2; do
+		"$DUMP" --extract "/$d" -o "$TEST_TMP/x/$d" "$1" > /dev/null || return 1
+	done
+	(cd "$TEST_TMP/x" && find . -type f -exec sha256sum {} +) | LC_ALL=C sort -k2
+	rm -rf "$TEST_TMP/x"
+}
 
 IMG=$TEST_TMP/t.img
 
@@ -57,13 +79,36 @@ for base in aged16k aged16k_packed; do
 	check "$base: replay's first greedy victim is segment $vseg ($vvalid valid)" \
 		eval 'printf "%s\n" "$out" | grep -q "{\"step\": 1, \"segno\": $vseg, .*\"valid_blocks\": $vvalid,"'
 
-	for cmd in "collect" "collect --dry-run" "simulate"; do
-		err=$("$GC" $cmd "$IMG" 2>&1 > /dev/null)
+	err=$("$GC" simulate "$IMG" 2>&1 > /dev/null)
+	rc=$?
+	check "$base: simulate refused in one line, exit 8, image unchanged" \
+		[ "$rc" = 8 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
+		printf '%s\n' "$err" | grep -q "^gc.f2fs: ERROR: .*16 KiB blocks" &&
+		[ "$(md5sum < "$IMG")" = "$sum" ]
+	"$GC" collect --dry-run -n 2 "$IMG" > /dev/null 2>&1
+	check "$base: collect --dry-run changes nothing" [ "$(md5sum < "$IMG")" = "$sum" ]
+
+	age_image "$IMG"
+	tree_shas "$IMG" > "$TEST_TMP/before.sha" || hard_error "cannot read the files of $base"
+	[ "$(wc -l < "$TEST_TMP/before.sha")" -gt 600 ] || hard_error "too few files on $base"
+	want=$("$GC" replay --json -n 8 "$IMG" | sed -n 's/.*"secno": \([0-9]*\),.*/\1/p' | tr '\n' ' ')
+	for batch in "" "--batch-blocks 60"; do
+		cp --sparse=always "$IMG" "$TEST_TMP/c.img"
+		out=$("$GC" collect --json -n 8 $batch "$TEST_TMP/c.img" 2>&1)
 		rc=$?
-		check "$base: $cmd refused in one line, exit 8, image unchanged" \
-			[ "$rc" = 8 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
-			printf '%s\n' "$err" | grep -q "^gc.f2fs: ERROR: .*16 KiB blocks" &&
-			[ "$(md5sum < "$IMG")" = "$sum" ]
+		got=$(printf '%s\n' "$out" | sed -n 's/.*"secno": \([0-9]*\),.*/\1/p' | tr '\n' ' ')
+		check "$base: collect ${batch:-in one checkpoint}: exit 0, replay's 8 victims ($got)" \
+			[ "$rc" = 0 ] && [ "$got" = "$want" ] && [ "$(printf '%s\n' "$want" | wc -w)" = 8 ]
+		check "$base: collect ${batch:-in one checkpoint}: moved data and node blocks" \
+			eval 'printf "%s\n" "$out" | grep -q "\"data_blocks\": [1-9][0-9]*, \"node_blocks\": [1-9]"'
+		"$DUMP" --segments "$TEST_TMP/c.img" 2>/dev/null |
+			sed -n 's/.*segno=\([0-9]*\) .*state=\([a-z]*\).*/\1 \2/p' > "$TEST_TMP/after"
+		notfree=$(for s in $want; do awk -v s="$s" '$1 == s && $2 != "free"' "$TEST_TMP/after"; done)
+		check "$base: collect ${batch:-in one checkpoint}: every victim free by dump.f2fs ($notfree)" \
+			[ -z "$notfree" ] && [ -s "$TEST_TMP/after" ]
+		check "$base: collect ${batch:-in one checkpoint}: every file reads the same" \
+			eval 'tree_shas "$TEST_TMP/c.img" | cmp -s - "$TEST_TMP/before.sha"'
 	done
+	rm -f "$TEST_TMP/c.img"
 done
 tap_summary

@@ -453,6 +453,22 @@ void print_error(const struct last_error *le, int err, const char *doing,
 			image);
 }
 
+/* --zone-capacity is read in 4 KiB units, before the volume says its block size */
+int gc_zone_cap(const struct zf2fs_vol *vol, uint32_t cap4k, uint32_t *ret,
+		struct last_error *le)
+{
+	uint32_t per = zf2fs_vol_geom(vol)->blocksize / ZF2FS_BLKSIZE;
+
+	*ret = cap4k / per;
+	if (cap4k % per) {
+		snprintf(le->msg, sizeof(le->msg), "zone capacity of %u KiB is not a whole number "
+			 "of the volume's %u KiB blocks", cap4k * 4,
+			 zf2fs_vol_geom(vol)->blocksize / 1024);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int open_model(const struct gc_cli *c, struct zf2fs_vol **ret_vol,
 		      struct zf2fs_gc_model **ret_m, double *ret_secs)
 {
@@ -468,15 +484,12 @@ static int open_model(const struct gc_cli *c, struct zf2fs_vol **ret_vol,
 		print_error(&le, err, "opening", c->image);
 		return err;
 	}
-	/* --zone-capacity was read in 4 KiB units: the volume's blocks may be larger */
-	cap = c->zone_cap_blocks / (zf2fs_vol_geom(*ret_vol)->blocksize / ZF2FS_BLKSIZE);
-	if (c->zone_cap_blocks % (zf2fs_vol_geom(*ret_vol)->blocksize / ZF2FS_BLKSIZE)) {
-		fprintf(stderr, PROG ": ERROR: zone capacity of %u KiB is not a whole number of "
-			"the volume's %u KiB blocks\n", c->zone_cap_blocks * 4,
-			zf2fs_vol_geom(*ret_vol)->blocksize / 1024);
+	err = gc_zone_cap(*ret_vol, c->zone_cap_blocks, &cap, &le);
+	if (err) {
+		print_error(&le, err, "opening", c->image);
 		zf2fs_vol_close(*ret_vol);
 		*ret_vol = NULL;
-		return -EINVAL;
+		return err;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = zf2fs_gc_model_load_cap(*ret_vol, &log, cap, ret_m);
