@@ -2,8 +2,8 @@
 # gc.f2fs on the kernel-aged volumes of 16 KiB blocks (tests/images/base/aged16k and
 # aged16k_packed): state's counts against the SIT as dump.f2fs lists it (valid blocks,
 # free, dirty and current sections, the blocks greedy GC moves for one section), replay's
-# victims against the same list, the SIT read of one 16 KiB block; simulate refuses the
-# volume in one line and leaves it unchanged.  Then each volume aged further by
+# victims against the same list, the SIT read of one 16 KiB block; simulate counts its
+# files and writes in 16 KiB blocks.  Then each volume aged further by
 # transactions (move_lib.sh's age_image: partly valid sections of data and nodes) is
 # collected, in one checkpoint and in batches: collect's victims are replay's, each is
 # free afterwards by dump.f2fs's SIT, and every file below /t and the aged directories
@@ -79,12 +79,23 @@ for base in aged16k aged16k_packed; do
 	check "$base: replay's first greedy victim is segment $vseg ($vvalid valid)" \
 		eval 'printf "%s\n" "$out" | grep -q "{\"step\": 1, \"segno\": $vseg, .*\"valid_blocks\": $vvalid,"'
 
-	err=$("$GC" simulate "$IMG" 2>&1 > /dev/null)
+	# simulate in 16 KiB blocks: a 64 KiB file is 4 blocks and one inode block, each
+	# 4 KiB write one block
+	out=$("$GC" simulate "$IMG" --ops 2000 --fill 60 --file-size 64K --format json 2>&1)
 	rc=$?
-	check "$base: simulate refused in one line, exit 8, image unchanged" \
-		[ "$rc" = 8 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
-		printf '%s\n' "$err" | grep -q "^gc.f2fs: ERROR: .*16 KiB blocks" &&
-		[ "$(md5sum < "$IMG")" = "$sum" ]
+	files=$(num files)
+	mib() { printf '%s\n' "$out" | sed -n "s/.*\"$1\": {\"host_mib\": \([0-9.]*\), \"data_mib\": [0-9.]*, \"node_mib\": \([0-9.]*\),.*/\1 \2/p"; }
+	check "$base: simulate exits 0 with files ($files), image unchanged" \
+		[ "$rc" = 0 ] && [ "${files:-0}" -gt 0 ] && [ "$(md5sum < "$IMG")" = "$sum" ]
+	check "$base: simulate's fill writes 64 KiB and one 16 KiB inode a file ($(mib fill))" \
+		[ "$(mib fill)" = "$(awk -v n="$files" 'BEGIN { printf "%.6g %.6g", n / 16, n / 64 }')" ]
+	check "$base: simulate's 2000 writes of 4 KiB are 2000 blocks of 16 KiB ($(mib run))" \
+		[ "$(mib run | cut -d' ' -f1)" = 31.25 ]
+	# an 80 MiB file: 5120 blocks, the inode's 3995 addresses and one direct node of 4090
+	# (4 KiB blocks' node tree would take 7 node blocks)
+	out=$("$GC" simulate "$IMG" --ops 10 --files 1 --file-size 80M --format json 2>&1)
+	check "$base: simulate's 80 MiB file has 2 node blocks of 16 KiB ($(mib fill))" \
+		[ "$(mib fill)" = "80 0.03125" ]
 	"$GC" collect --dry-run -n 2 "$IMG" > /dev/null 2>&1
 	check "$base: collect --dry-run changes nothing" [ "$(md5sum < "$IMG")" = "$sum" ]
 
