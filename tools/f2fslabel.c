@@ -80,7 +80,7 @@ int main(int argc, char **argv)
 	label = optind + 1 < argc ? argv[optind + 1] : NULL;
 
 	if (!label) {
-		err = zf2fs_vol_open(&path, 1, 0, &log, &vol);
+		err = zf2fs_vol_open(&path, 1, ZF2FS_VOL_BLOCK16K, &log, &vol);
 		if (err) {
 			fprintf(stderr, PROG ": %s: while opening %s\n", strerror(err == -ZF2FS_EFSCORRUPTED ?
 				EUCLEAN : -err), path);
@@ -117,7 +117,8 @@ int main(int argc, char **argv)
 				strerror(-err), path);
 		return 1;
 	}
-	err = zf2fs_vol_open(&path, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL | ZF2FS_VOL_DEVICE_ALIAS,
+	err = zf2fs_vol_open(&path, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL | ZF2FS_VOL_DEVICE_ALIAS |
+			     ZF2FS_VOL_BLOCK16K,
 			     &log, &vol);
 	if (err == -ZF2FS_EUNWRITABLE)	/* the library named the bits it does not write */
 		return 1;

@@ -25,10 +25,10 @@
  * rules as zf2fs_txn_commit(): nothing the current checkpoint uses is overwritten, and
  * the new checkpoint's CP blocks are written last. */
 
-/* Write @blk as SIT (NAT) block @idx of the copy the current checkpoint does not use, and
- * flip the block's bit in the version bitmap of @cpbuf (from zf2fs_vol_cp_next), so
- * that the new checkpoint reads that copy.  Call once per block.  0, -EINVAL for an
- * index beyond the table, write errors. */
+/* Write @blk (a block of the volume's size, zf2fs_vol_geom) as SIT (NAT) block @idx of
+ * the copy the current checkpoint does not use, and flip the block's bit in the version
+ * bitmap of @cpbuf (from zf2fs_vol_cp_next), so that the new checkpoint reads that copy.
+ * Call once per block.  0, -EINVAL for an index beyond the table, write errors. */
 ZF2FS_EXPORT int zf2fs_vol_write_sit_next(struct zf2fs_vol *vol, uint32_t idx, const void *blk,
 					  uint8_t *cpbuf);
 ZF2FS_EXPORT int zf2fs_vol_write_nat_next(struct zf2fs_vol *vol, uint32_t idx, const void *blk,
@@ -167,7 +167,9 @@ struct zf2fs_commit_ops {
 	/* node @nid (block @n) now lives at @addr instead of @old_addr: its NAT entry */
 	int (*node_moved)(void *arg, uint32_t nid, const struct zf2fs_node *n, uint32_t old_addr,
 			  uint32_t addr);
-	/* NAT block @idx as the new checkpoint has it (read from the live copy first) */
+	/* NAT block @idx as the new checkpoint has it (read from the live copy first): a
+	 * block of the volume's size, of which struct zf2fs_nat_block is the 4 KiB view, so
+	 * its g->nat_per_block entries are reached through zf2fs_nat_block_entry() */
 	void (*nat_block)(void *arg, uint32_t idx, struct zf2fs_nat_block *blk);
 	/* optional: the log (ZF2FS_LOG_*) the i-th node (@node) or data block goes to; NULL,
 	 * or a log of the other kind: the warm node or warm data log */

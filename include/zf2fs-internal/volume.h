@@ -128,7 +128,8 @@ ZF2FS_EXPORT int zf2fs_inline_xattr_cut2(const struct zf2fs_geom *bg, const stru
 					 uint32_t *ret_cut);
 
 /* ---- writes without a transaction (fsck's repair and tune, inject.f2fs, resize) ----------- */
-/* Write one block (of the volume's block size) by volume address, in place (-ERANGE outside every device):
+/* Write one block (of the volume's block size) by volume address, in place (-ERANGE
+ * outside every device):
  * for fsck's repairs and inject.f2fs, which change blocks where they lie. */
 ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blkaddr,
 				       const void *buf);

@@ -134,8 +134,9 @@ ZF2FS_EXPORT uint64_t zf2fs_node_fofs(const struct zf2fs_inode_geom *g, uint32_t
 /* The same on a volume of geometry @bg (zf2fs_vol_geom); the one above is this with
  * zf2fs_geom_4k(). */
 struct zf2fs_geom;
-ZF2FS_EXPORT uint64_t zf2fs_node_fofs2(const struct zf2fs_geom *bg, const struct zf2fs_inode_geom *g,
-				       uint32_t node_ofs, uint32_t ofs_in_node);
+ZF2FS_EXPORT uint64_t zf2fs_node_fofs2(const struct zf2fs_geom *bg,
+				       const struct zf2fs_inode_geom *g, uint32_t node_ofs,
+				       uint32_t ofs_in_node);
 
 #ifdef __cplusplus
 }

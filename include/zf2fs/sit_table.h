@@ -27,8 +27,8 @@ ZF2FS_EXPORT uint32_t zf2fs_sit_table_segs(const struct zf2fs_sit_table *t);
  * @segno is out of range). */
 ZF2FS_EXPORT const struct zf2fs_sit_entry *zf2fs_sit_table_get(const struct zf2fs_sit_table *t,
 							       uint32_t segno);
-/* Whether the segments of SIT block @blk (the volume geometry's sit_per_block of them) hold anything
- * but zeros: callers skip whole blocks that do not. */
+/* Whether the segments of SIT block @blk (the volume geometry's sit_per_block of them)
+ * hold anything but zeros: callers skip whole blocks that do not. */
 ZF2FS_EXPORT bool zf2fs_sit_table_block_used(const struct zf2fs_sit_table *t, uint32_t blk);
 ZF2FS_EXPORT uint64_t zf2fs_sit_table_bytes(const struct zf2fs_sit_table *t);
 /* One segment's SIT entry, journal first, then the live copy of its SIT block (one block

@@ -371,7 +371,8 @@ ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *
 
 struct zf2fs_walk_ops {
 	/* Each node of the tree below the inode, after it was read and its footer checked:
-	 * @ofs is the offset its footer must carry.  Return nonzero to stop the walk (that
+	 * @ofs is the offset its footer must carry (@node is a block of the volume's size:
+	 * its footer through zf2fs_node_footer).  Return nonzero to stop the walk (that
 	 * value is returned), or ZF2FS_WALK_SKIP to not descend into it. */
 	int (*node)(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *node,
 		    uint32_t ofs, uint32_t parent_nid, uint32_t slot);

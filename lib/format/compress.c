@@ -240,7 +240,8 @@ ZF2FS_EXPORT int zf2fs_decompress_cluster2(uint32_t log_blocksize, uint8_t alg,
 		if (!dc)
 			return -ENOMEM;
 		/* Linux sizes its decompressor for a window of one cluster */
-		r = ZSTD_DCtx_setParameter(dc, ZSTD_d_windowLogMax, (int)(log_blocksize + log_cluster));
+		r = ZSTD_DCtx_setParameter(dc, ZSTD_d_windowLogMax,
+					   (int)(log_blocksize + log_cluster));
 		if (!ZSTD_isError(r))
 			r = ZSTD_decompressStream(dc, &ob, &ib);
 		ZSTD_freeDCtx(dc);

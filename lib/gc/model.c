@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "zf2fs/geometry.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/geometry.h"

@@ -57,8 +57,9 @@ ZF2FS_EXPORT uint64_t zf2fs_node_fofs(const struct zf2fs_inode_geom *g, uint32_t
 	return zf2fs_node_fofs2(zf2fs_geom_4k(), g, node_ofs, ofs_in_node);
 }
 
-ZF2FS_EXPORT uint64_t zf2fs_node_fofs2(const struct zf2fs_geom *bg, const struct zf2fs_inode_geom *g,
-				       uint32_t node_ofs, uint32_t ofs_in_node)
+ZF2FS_EXPORT uint64_t zf2fs_node_fofs2(const struct zf2fs_geom *bg,
+				       const struct zf2fs_inode_geom *g, uint32_t node_ofs,
+				       uint32_t ofs_in_node)
 {
 	const uint64_t n = bg->nids_per_block;
 	uint64_t ind_end = 2 * n + 4;   /* offset of the last node below the indirect nodes */

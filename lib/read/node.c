@@ -2,8 +2,8 @@
 /*
  * node.c - inodes and the block trees hanging from them.
  *
- * An inode holds up to 923 addresses (3683 in a 16 KiB block), fewer when extra attributes sit at the front of
- * i_addr or inline xattrs at its end; then two direct nodes, two indirect nodes and one
+ * An inode holds up to 923 addresses (3995 in a 16 KiB block), fewer when extra
+ * attributes sit at the front of i_addr or inline xattrs at its end; then two direct nodes, two indirect nodes and one
  * double-indirect node.  Every node's footer records its own nid, its inode and its offset
  * in this tree; the walk checks each before trusting it.  The tree's shape bounds the walk:
  * it is at most three levels deep, so a corrupted pointer can waste reads but never loop.
@@ -224,7 +224,8 @@ static int read_around(struct zf2fs_vol *vol, uint64_t blk, void *buf)
 		vol->ra_next = (vol->ra_next + 1) % vol->ra_chunks;
 		vol->ra_base[i] = UINT64_MAX;
 		if (zf2fs_vol_read_blocks(vol, base, (uint32_t)(end - base),
-					  vol->ra_buf + (size_t)i * vol->ra_blocks * vol->geom.blocksize))
+					  vol->ra_buf + (size_t)i * vol->ra_blocks *
+					  vol->geom.blocksize))
 			return 1;
 		vol->ra_base[i] = base;
 	}

@@ -2,8 +2,9 @@
 /*
  * sit_table.c - the SIT in memory, one SIT block's worth of entries at a time.
  *
- * The index has one pointer per SIT block (55 segments, 221 with 16 KiB blocks); a block's entries are kept only
- * when they hold anything but zeros on disk or were changed since.  Segments never used
+ * The index has one pointer per SIT block (55 segments, 221 with 16 KiB blocks); a
+ * block's entries are kept only when they hold anything but zeros on disk or were
+ * changed since.  Segments never used
  * since mkfs (all zeros: no valid block, no type, no mtime) cost nothing, so the table of
  * an empty 16 TiB volume is its 1 MiB index.
  */

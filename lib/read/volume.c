@@ -292,8 +292,9 @@ static int pick_checkpoint(struct zf2fs_vol *vol)
 		vol->cp_pack_sealed[p] = ok[p];
 		vol->cp_pack_ver[p] = ver[p];
 		vol->cp_pack_refused[p] = false;
-		if (ok[p] && zf2fs_cp_verify(&vol->sb, &vol->geom, (const void *)blk[p], vol->cp_why[p],
-					     sizeof(vol->cp_why[p]), &vol->cp_pack_refused[p]))
+		if (ok[p] && zf2fs_cp_verify(&vol->sb, &vol->geom, (const void *)blk[p],
+					     vol->cp_why[p], sizeof(vol->cp_why[p]),
+					     &vol->cp_pack_refused[p]))
 			ok[p] = false;
 		vol->cp_pack_bad[p] = !ok[p];
 	}
@@ -465,7 +466,8 @@ static int load_summaries(struct zf2fs_vol *vol)
 						zf2fs_get(cp->cp_pack_start_sum) + (uint64_t)t,
 						blk, vol->cur_sum[t],
 						t == ZF2FS_LOG_HOT_DATA ? vol->nat_journal_room :
-						t == ZF2FS_LOG_COLD_DATA ? vol->sit_journal_room : NULL);
+						t == ZF2FS_LOG_COLD_DATA ? vol->sit_journal_room :
+						NULL);
 		if (!err)
 			err = journal_counts_ok(vol);
 	}

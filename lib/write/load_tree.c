@@ -79,9 +79,11 @@ struct loader {
 	size_t n, cap;
 	uint64_t est_blocks;
 	uint64_t min_blocks;    /* what the load takes at the least (check_room) */
+	uint64_t xattr_nodes;   /* entries whose xattrs need a node */
 	uint8_t *buf;
 	struct xattrs *xa;
 	struct session *s;
+	const struct zf2fs_geom *g;   /* the volume's block size (4 KiB before it is open) */
 	uint64_t now;
 	struct load_meta *meta;   /* NULL without fs_config and file_contexts */
 	bool projids;             /* -P on a volume with project quotas */
@@ -369,7 +371,7 @@ static int walk(struct loader *l, size_t dir)
 			break;
 		if (l->xa->n && zf2fs_xattr_bytes(l->xa->x, l->xa->n) >
 				 ZF2FS_INLINE_XATTR_ADDRS * 4u)
-			l->est_blocks++;   /* an xattr node */
+			l->xattr_nodes++;
 		if (S_ISDIR(l->e[me].st.st_mode))
 			err = walk(l, me);
 	}
@@ -481,19 +483,26 @@ static int find_links(struct loader *l)
 	return err;
 }
 
-/* Blocks entry @e will take at most (inode, nodes, data, its share of its directory). */
-static uint64_t estimate(const struct lentry *e, bool first)
+/* Blocks of @g's size that @bytes take. */
+static uint64_t blocks_of(const struct zf2fs_geom *g, uint64_t bytes)
 {
-	uint64_t blocks = 1, data;
+	return (bytes + g->blocksize - 1) >> g->log_blocksize;
+}
+
+/* Blocks entry @e will take at most (inode, nodes, data, its share of its directory). */
+static uint64_t estimate(const struct zf2fs_geom *g, const struct lentry *e, bool first)
+{
+	uint64_t blocks = 1, data, alloc;
 
 	if (!first)
 		return 0;
 	if (S_ISREG(e->st.st_mode) || S_ISLNK(e->st.st_mode)) {
-		data = ((uint64_t)e->st.st_size + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
-		/* holes stay holes: the source allocated at most st_blocks */
-		if (S_ISREG(e->st.st_mode) && (uint64_t)e->st.st_blocks / 8 + 1 < data)
-			data = (uint64_t)e->st.st_blocks / 8 + 1;
-		blocks += data + data / (ZF2FS_ADDRS_PER_BLOCK - 1) + 2;
+		data = blocks_of(g, (uint64_t)e->st.st_size);
+		/* holes stay holes: the source allocated at most st_blocks (512 bytes each) */
+		alloc = (((uint64_t)e->st.st_blocks * 512) >> g->log_blocksize) + 1;
+		if (S_ISREG(e->st.st_mode) && alloc < data)
+			data = alloc;
+		blocks += data + data / (g->addrs_per_block - 1) + 2;
 	} else if (S_ISDIR(e->st.st_mode)) {
 		blocks += 2;   /* its first dentry block, a second bucket block */
 	}
@@ -504,17 +513,19 @@ static uint64_t estimate(const struct lentry *e, bool first)
  * inline in any inode (none for a regular file with -c: it may compress to little). */
 static uint64_t least(const struct loader *l, const struct lentry *e, bool first)
 {
-	uint64_t data = ((uint64_t)e->st.st_size + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	const struct zf2fs_geom *g = l->g;
+	uint64_t data = blocks_of(g, (uint64_t)e->st.st_size);
+	uint64_t alloc = ((uint64_t)e->st.st_blocks * 512) >> g->log_blocksize;
 
 	if (!first)
 		return 0;
 	if (!S_ISREG(e->st.st_mode) && !S_ISLNK(e->st.st_mode))
 		return 1;
-	if ((uint64_t)e->st.st_size <= ZF2FS_ADDRS_PER_INODE * 4u ||
+	if ((uint64_t)e->st.st_size <= g->addrs_per_inode * 4u ||
 	    (S_ISREG(e->st.st_mode) && l->o->compress))
 		return 1;
-	if (S_ISREG(e->st.st_mode) && (uint64_t)e->st.st_blocks / 8 < data)
-		data = (uint64_t)e->st.st_blocks / 8;   /* holes stay holes */
+	if (S_ISREG(e->st.st_mode) && alloc < data)
+		data = alloc;   /* holes stay holes */
 	return 1 + data;
 }
 
@@ -664,7 +675,7 @@ static bool wants_compression(const struct loader *l, const struct lentry *e)
 static int load_compressed(struct loader *l, const struct lentry *e, int fd)
 {
 	const uint32_t cs = 1u << l->o->log_cluster;
-	const size_t cbytes = (size_t)cs * ZF2FS_BLKSIZE;
+	const size_t bs = l->g->blocksize, cbytes = (size_t)cs * bs;
 	uint64_t size = (uint64_t)e->st.st_size, pos = 0;
 	int err = zf2fs_txn_set_compression(l->s->txn, e->ino, l->alg, l->o->log_cluster);
 
@@ -692,17 +703,16 @@ static int load_compressed(struct loader *l, const struct lentry *e, int fd)
 			continue;
 		}
 		if (got == cbytes)
-			c = zf2fs_compress_cluster(l->alg, l->o->log_cluster, l->min_saved, l->cin,
-						   l->cout, &nb);
+			c = zf2fs_compress_cluster2(l->g->log_blocksize, l->alg, l->o->log_cluster,
+						    l->min_saved, l->cin, l->cout, &nb);
 		if (!c) {
 			err = zf2fs_txn_write_cluster(l->s->txn, e->ino, pos / cbytes, l->cout, nb);
 		} else if (c != -ENOSPC) {
 			err = c;
 		} else {
-			for (size_t o = 0; !err && o < got; o += ZF2FS_BLKSIZE)
-				if (!all_zero(l->cin + o, ZF2FS_BLKSIZE))
-					err = zf2fs_txn_write_block(l->s->txn, e->ino,
-								    (pos + o) / ZF2FS_BLKSIZE,
+			for (size_t o = 0; !err && o < got; o += bs)
+				if (!all_zero(l->cin + o, bs))
+					err = zf2fs_txn_write_block(l->s->txn, e->ino, (pos + o) / bs,
 								    l->cin + o);
 		}
 		if (!err)
@@ -718,6 +728,7 @@ static int load_file(struct loader *l, const struct lentry *e)
 {
 	struct zf2fs_txn *t = l->s->txn;
 	uint64_t size = (uint64_t)e->st.st_size;
+	const off_t bs = (off_t)l->g->blocksize;
 	size_t max;
 	off_t pos = 0;
 	int fd, err;
@@ -757,8 +768,8 @@ static int load_file(struct loader *l, const struct lentry *e)
 			break;
 		}
 		/* whole blocks: what lies past a hole's start inside its block is still read */
-		hole += (ZF2FS_BLKSIZE - hole % ZF2FS_BLKSIZE) % ZF2FS_BLKSIZE;
-		pos = data - data % ZF2FS_BLKSIZE;
+		hole += (bs - hole % bs) % bs;
+		pos = data - data % bs;
 		while (!err && pos < hole) {
 			size_t want = (uint64_t)(hole - pos) < READ_CHUNK ? (size_t)(hole - pos) :
 				      READ_CHUNK;
@@ -770,20 +781,19 @@ static int load_file(struct loader *l, const struct lentry *e)
 				break;
 			}
 			/* a short last block reads as zeros past the end */
-			memset(l->buf + r, 0, (ZF2FS_BLKSIZE - (size_t)r % ZF2FS_BLKSIZE) %
-			       ZF2FS_BLKSIZE);
-			for (size_t o = 0; !err && o < (size_t)r; o += ZF2FS_BLKSIZE) {
-				if (all_zero(l->buf + o, ZF2FS_BLKSIZE))
+			memset(l->buf + r, 0, (size_t)((bs - r % bs) % bs));
+			for (size_t o = 0; !err && o < (size_t)r; o += (size_t)bs) {
+				if (all_zero(l->buf + o, (size_t)bs))
 					continue;
 				err = zf2fs_txn_write_block(l->s->txn, e->ino,
-							    (uint64_t)(pos + (off_t)o) / ZF2FS_BLKSIZE,
+							    (uint64_t)((pos + (off_t)o) / bs),
 							    l->buf + o);
 				/* a large file goes over several flushes */
 				if (!err)
 					err = maybe_flush(l);
 			}
 			pos += r;
-			pos += (ZF2FS_BLKSIZE - pos % ZF2FS_BLKSIZE) % ZF2FS_BLKSIZE;
+			pos += (bs - pos % bs) % bs;
 		}
 	}
 	close(fd);
@@ -792,20 +802,21 @@ static int load_file(struct loader *l, const struct lentry *e)
 
 static int load_symlink(struct loader *l, struct zf2fs_txn *t, const struct lentry *e)
 {
-	ssize_t len = readlink(e->path, (char *)l->buf, ZF2FS_BLKSIZE);
+	const size_t bs = l->g->blocksize;
+	ssize_t len = readlink(e->path, (char *)l->buf, bs);
 	size_t max;
 	int err;
 
 	if (len < 0)
 		return -errno;
-	if (len >= ZF2FS_BLKSIZE)
+	if ((size_t)len >= bs)
 		return -ENAMETOOLONG;
 	err = zf2fs_txn_inline_max(t, e->ino, &max);
 	if (err)
 		return err;
 	if ((size_t)len <= max)
 		return zf2fs_txn_write_inline(t, e->ino, l->buf, (size_t)len);
-	memset(l->buf + len, 0, ZF2FS_BLKSIZE - (size_t)len);
+	memset(l->buf + len, 0, bs - (size_t)len);
 	err = zf2fs_txn_write_block(t, e->ino, 0, l->buf);
 	if (!err)
 		err = zf2fs_txn_set_size(t, e->ino, (uint64_t)len);
@@ -869,7 +880,7 @@ static int cmp_cf_key(const void *a, const void *b)
 static int check_casefold(struct loader *l, struct zf2fs_vol *vol)
 {
 	const int strict = zf2fs_get(zf2fs_vol_super(vol)->s_encoding_flags) & 1;
-	struct zf2fs_node *dn = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *dn = malloc(zf2fs_vol_geom(vol)->blocksize);
 	struct cf_key *k = NULL;
 	size_t n = 0;
 	int err;
@@ -1019,6 +1030,24 @@ static int check_compress_opts(struct loader *l, const char *name)
 	return 0;
 }
 
+/* The blocks the load takes at most and at the least (l->est_blocks, l->min_blocks) in
+ * blocks of l->g's size, for the entries' @slots dentry slots; returns the dentry blocks
+ * among them. */
+static uint64_t estimate_all(struct loader *l, uint64_t slots)
+{
+	/* dentry blocks: hash buckets fill unevenly, count them twice */
+	uint64_t dir_blocks = 2 * slots / l->g->dentry_per_block + 1;
+
+	l->est_blocks = l->xattr_nodes;
+	l->min_blocks = 0;
+	for (size_t i = 1; i < l->n; i++) {
+		l->est_blocks += estimate(l->g, &l->e[i], l->e[i].first == i);
+		l->min_blocks += least(l, &l->e[i], l->e[i].first == i);
+	}
+	l->est_blocks += dir_blocks;
+	return dir_blocks;
+}
+
 static int load(struct session *s, const struct zf2fs_load_opts *o,
 		const struct zf2fs_log *log, struct zf2fs_load_stats *ret_stats)
 {
@@ -1030,7 +1059,8 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 	char why[256] = "";
 	int err;
 
-	l.buf = malloc(READ_CHUNK + ZF2FS_BLKSIZE);
+	l.g = zf2fs_geom_4k();
+	l.buf = malloc(READ_CHUNK + ZF2FS_BLKSIZE_MAX);
 	l.xa = malloc(sizeof(*l.xa));
 	if (!root || !l.buf || !l.xa) {
 		free(root);
@@ -1060,14 +1090,10 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 	if (!err)
 		err = find_links(&l);
 	for (size_t i = 1; !err && i < l.n; i++) {
-		l.est_blocks += estimate(&l.e[i], l.e[i].first == i);
-		l.min_blocks += least(&l, &l.e[i], l.e[i].first == i);
 		slots += (strlen(l.e[i].name) + ZF2FS_SLOT_LEN - 1) / ZF2FS_SLOT_LEN;
 		dirs += S_ISDIR(l.e[i].st.st_mode);
 	}
-	/* dentry blocks: hash buckets fill unevenly, count them twice */
-	dir_blocks = 2 * slots / ZF2FS_DENTRY_PER_BLOCK + 1;
-	l.est_blocks += dir_blocks;
+	dir_blocks = estimate_all(&l, slots);
 	s->batch_blocks = o->flush_blocks ? o->flush_blocks : BATCH_BLOCKS;
 	s->batch_inodes = o->flush_inodes ? o->flush_inodes : BATCH_INODES;
 	if (err || o->check_only)
@@ -1078,6 +1104,11 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while opening %s", strerror(-err),
 				   name);
 		goto out;
+	}
+	/* the estimates again in the volume's blocks */
+	if (zf2fs_vol_geom(s->vol)->blocksize != l.g->blocksize) {
+		l.g = zf2fs_vol_geom(s->vol);
+		dir_blocks = estimate_all(&l, slots);
 	}
 	err = zf2fs_path_lookup(s->vol, o->target ? o->target : "/", ZF2FS_LOOKUP_FOLLOW,
 				&l.e[0].ino, why, sizeof(why));
@@ -1103,8 +1134,8 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 		}
 		if (err)
 			goto out;
-		l.cin = malloc((size_t)ZF2FS_BLKSIZE << o->log_cluster);
-		l.cout = malloc((size_t)ZF2FS_BLKSIZE << o->log_cluster);
+		l.cin = malloc((size_t)l.g->blocksize << o->log_cluster);
+		l.cout = malloc((size_t)l.g->blocksize << o->log_cluster);
 		if (!l.cin || !l.cout) {
 			err = -ENOMEM;
 			goto out;

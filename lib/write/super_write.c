@@ -3,7 +3,8 @@
  * super_write.c - rewrite the superblock of an open volume so that a valid copy exists
  * at every moment.
  *
- * The two copies sit at byte 1024 of blocks 0 and 1.  The copy not in use is written
+ * The two copies sit at byte 1024 of blocks 0 and 1 (of the volume's block size: the
+ * second at 4096 + 1024 or 16384 + 1024).  The copy not in use is written
  * first and synced; only then the one in use, and a sync again.  An interruption leaves
  * at least one complete copy, old or new: the kernel and both fscks take whichever copy
  * checks (fs/f2fs/super.c, read_raw_super_block).  The bytes around each copy (the boot
@@ -16,6 +17,7 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs-internal/commit.h"
 #include "zf2fs-internal/volume.h"
 #include "format/super_p.h"
@@ -41,7 +43,8 @@ ZF2FS_EXPORT int zf2fs_vol_write_super(struct zf2fs_vol *vol, const struct zf2fs
 				       char *why, size_t whylen)
 {
 	struct zf2fs_super sb = *new_sb;
-	uint64_t dev_blocks = zf2fs_dev_size(vol->dev[0]) / ZF2FS_BLKSIZE;
+	const struct zf2fs_geom *g = zf2fs_vol_geom(vol);
+	uint64_t dev_blocks = zf2fs_dev_size(vol->dev[0]) >> g->log_blocksize;
 	uint8_t *blk;
 	int err;
 
@@ -51,7 +54,7 @@ ZF2FS_EXPORT int zf2fs_vol_write_super(struct zf2fs_vol *vol, const struct zf2fs
 	err = zf2fs_super_verify(&sb, vol->ndevs == 1 ? dev_blocks : 0, why, whylen);
 	if (err)
 		return err;
-	blk = malloc(ZF2FS_BLKSIZE);
+	blk = malloc(g->blocksize);
 	if (!blk)
 		return -ENOMEM;
 	err = write_copy(vol, vol->sb_copy ? 0 : 1, &sb, blk);

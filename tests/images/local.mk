@@ -9,11 +9,16 @@ IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_errors.sh tests/imag
 	tests/images/sload.sh tests/images/sload_crash.sh tests/images/sload_crash_batches.sh tests/images/sload_android.sh tests/images/sload_quota.sh tests/images/sload_logs.sh tests/images/sload_casefold.sh tests/images/fsck_casefold.sh tests/images/sload_sparse.sh tests/images/sload_compress.sh tests/images/sload_compress_opts.sh tests/images/fsck_many.sh
 # a repair larger than a segment, faults across the node log's move (lib/write/commit.c)
 IMAGE_TESTS += tests/images/fsck_repair_many.sh
+# repairs of 16 KiB volumes, every write failed in turn (fsck_crash.sh on their cases)
+IMAGE_TESTS += tests/images/fsck_crash_16k.sh
 TESTS += $(IMAGE_TESTS)
 # peak resident size of a command, for fsck_scale.sh
 check_PROGRAMS += tests/images/peak_rss
 tests_images_peak_rss_SOURCES = tests/images/peak_rss.c
-# creates files through the transaction for txn_image.sh
+# the commit and the superblock writer on the kernel-aged 16 KiB volumes, faults at every write
+TESTS += tests/images/txn_16k.sh tests/images/f2fslabel_16k.sh
+EXTRA_DIST += tests/images/txn_16k.sh tests/images/f2fslabel_16k.sh
+# creates files through the transaction for txn_image.sh and txn_16k.sh
 check_PROGRAMS += tests/images/txn_populate
 tests_images_txn_populate_SOURCES = tests/images/txn_populate.c
 tests_images_txn_populate_LDADD = $(HELPER_LIBS)

@@ -11,7 +11,8 @@
  * With ZF2FS_TXN_FRESH_LOGS=1 in the environment the commit's logs start in fresh
  * sections (zf2fs_txn_fresh_logs): aging in rounds then leaves each round in sections of
  * its own.  With ZF2FS_FAULT_WRITES=N the N-th write fails, and every one after it (the
- * crash tests).  Volumes of 4 and 16 KiB blocks.  Exit 0 when the commit succeeded; 1
+ * crash tests); with ZF2FS_WRITE_COUNT=1 the writes made are counted on standard error
+ * ("writes N").  Volumes of 4 and 16 KiB blocks.  Exit 0 when the commit succeeded; 1
  * with a one-line error otherwise.
  */
 #include "config.h"
@@ -27,7 +28,7 @@
 #include "helper.h"
 
 #define PROG "txn_populate"
-#define MAX_ITEMS 256
+#define MAX_ITEMS 512
 
 struct made {
 	char path[512];
@@ -180,6 +181,8 @@ int main(int argc, char **argv)
 		if (err)
 			fprintf(stderr, PROG ": %s: while committing to %s\n", strerror(-err), argv[1]);
 	}
+	if (vol && getenv("ZF2FS_WRITE_COUNT"))
+		fprintf(stderr, "writes %lu\n", zs_dev_write_count(zf2fs_vol_dev(vol, 0)));
 out:
 	zf2fs_txn_free(txn);
 	zf2fs_vol_close(vol);

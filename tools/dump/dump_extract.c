@@ -235,7 +235,8 @@ static int put_symlink(struct extract *x, const char *host, const char *path,
 
 	if (!target)
 		return -ENOMEM;
-	err = zf2fs_file_read_buf(x->c->vol, in, target, x->c->g->blocksize, &len, why, sizeof(why));
+	err = zf2fs_file_read_buf(x->c->vol, in, target, x->c->g->blocksize, &len, why,
+				  sizeof(why));
 	if (!err && (len == 0 || memchr(target, 0, len))) {
 		snprintf(why, sizeof(why), "its target is empty or holds NUL");
 		err = -ZF2FS_EFSCORRUPTED;

@@ -389,7 +389,8 @@ int dump_nat(struct dump_ctx *c, uint64_t start, uint64_t end)
 				}
 				loaded = idx;
 			}
-			e = zf2fs_nat_block_entry(blk, zf2fs_geom_nat_entry_index(c->g, (uint32_t)nid));
+			e = zf2fs_nat_block_entry(blk, zf2fs_geom_nat_entry_index(c->g,
+								(uint32_t)nid));
 		}
 		ino = (uint32_t)zf2fs_get(e->ino);
 		addr = (uint32_t)zf2fs_get(e->block_addr);
