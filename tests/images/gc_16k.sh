@@ -6,8 +6,8 @@
 # files and writes in 16 KiB blocks.  Then each volume aged further by
 # transactions (move_lib.sh's age_image: partly valid sections of data and nodes) is
 # collected, in one checkpoint and in batches: collect's victims are replay's, each is
-# free afterwards by dump.f2fs's SIT, and every file below /t and the aged directories
-# reads back the same.
+# free afterwards by dump.f2fs's SIT, every file below /t and the aged directories reads
+# back the same, and our fsck finds the volume clean.
 . "$(dirname "$0")/lib.sh"
 GC=${ZF2FS_GC:-$top_builddir/tools/gc.f2fs}
 DUMP=${ZF2FS_DUMP:-$top_builddir/tools/dump.f2fs}
@@ -15,6 +15,7 @@ POP=$top_builddir/tests/images/txn_populate
 [ -x "$GC" ] || hard_error "gc.f2fs is not built: $GC"
 [ -x "$DUMP" ] || hard_error "dump.f2fs is not built: $DUMP"
 [ -x "$POP" ] || hard_error "txn_populate is not built: $POP"
+[ -x "$FSCK" ] || hard_error "fsck.f2fs is not built: $FSCK"
 . "$(dirname "$0")/move_lib.sh"
 command -v xz > /dev/null || skip "xz not found"
 export SOURCE_DATE_EPOCH=1700000000
@@ -119,6 +120,8 @@ for base in aged16k aged16k_packed; do
 			[ -z "$notfree" ] && [ -s "$TEST_TMP/after" ]
 		check "$base: collect ${batch:-in one checkpoint}: every file reads the same" \
 			eval 'tree_shas "$TEST_TMP/c.img" | cmp -s - "$TEST_TMP/before.sha"'
+		check "$base: collect ${batch:-in one checkpoint}: our fsck finds the volume clean" \
+			our_fsck_clean "$TEST_TMP/c.img"
 	done
 	rm -f "$TEST_TMP/c.img"
 done

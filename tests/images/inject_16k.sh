@@ -2,12 +2,14 @@
 # inject.f2fs on the kernel-aged volumes of 16 KiB blocks (tests/images/base/aged16k and
 # aged16k_packed): each change lands at an offset only a 16 KiB block has, and is read back
 # at its bytes (the offsets worked out below from the 16 KiB layout, not asked of the tool)
-# and through dump.f2fs; the checksums inject.f2fs redoes stay right; an index past the
-# 16 KiB bound is refused in one line and changes nothing.
+# and through dump.f2fs; the checksums inject.f2fs redoes stay right (our fsck finds only
+# the change made); an index past the 16 KiB bound is refused in one line and changes
+# nothing.
 . "$(dirname "$0")/lib.sh"
 [ -x "$INJECT" ] || hard_error "inject.f2fs is not built: $INJECT"
 DUMP=${ZF2FS_DUMP:-$top_builddir/tools/dump.f2fs}
 [ -x "$DUMP" ] || hard_error "dump.f2fs is not built: $DUMP"
+[ -x "$FSCK" ] || hard_error "fsck.f2fs is not built: $FSCK"
 command -v xz > /dev/null || skip "xz not found"
 
 BS=16384
@@ -23,6 +25,8 @@ check() # description, then a command that must succeed
 # u32 BLK OFF / u8 BLK OFF: the little-endian number at byte OFF of 16 KiB block BLK
 u32() { od -An -tu4 -j $(($1 * BS + $2)) -N4 "$IMG" | tr -d ' '; }
 u8() { od -An -tu1 -j $(($1 * BS + $2)) -N1 "$IMG" | tr -d ' '; }
+# the problem codes our fsck -f -n finds, sorted, on one line
+fsck_codes() { "$FSCK" -f -n "$IMG" 2>&1 | grep -o '^\[0x[0-9a-f]*\]' | tr -d '[]' | sort -u | tr '\n' ' '; }
 # changed: the bytes of IMG that differ from FROM, as "offset" lines (cmp counts from 1)
 changed() { cmp -l "$1" "$IMG" | awk '{ print $1 - 1 }'; }
 
@@ -115,6 +119,16 @@ for base in aged16k aged16k_packed; do
 		[ "$("$DUMP" --checkpoint "$IMG" 2>/dev/null | grep -c 'crc_ok *yes')" = 2 ]
 	check "$base: the checkpoint changed in its header and closing copy only (2 blocks)" \
 		[ "$(changed "$TEST_TMP/base.img" | awk -v b=$BS '{ print int($1 / b) }' | sort -u | wc -l)" = 2 ]
+	inject --cp 0 --mb valid_inode_count --val 12 > /dev/null
+	check "$base: checkpoint changed, crc redone: fsck finds 0x070005 and nothing else" \
+		[ "$(fsck_codes)" = "0x070005 " ]
+	cp "$TEST_TMP/base.img" "$IMG"
+	# an inode member and the inode checksum over the 16 KiB block: i_generation is no
+	# quota's business, so fsck finds nothing until the checksum itself is fuzzed
+	inject --node --path /t/links --mb i_generation --val 4242 > /dev/null
+	check "$base: i_generation changed, checksum redone: fsck finds nothing" [ "$(fsck_codes)" = "" ]
+	inject --node --path /t/links --mb i_inode_checksum --fuzz lastbit > /dev/null
+	check "$base: i_inode_checksum fuzzed: fsck finds 0x040008" [ "$(fsck_codes)" = "0x040008 " ]
 	cp "$TEST_TMP/base.img" "$IMG"
 
 	# dentry blocks: 856 slots, a bitmap of 107 bytes, 13 reserved, entries from byte 120,
@@ -140,6 +154,8 @@ for base in aged16k aged16k_packed; do
 	check "$base: inline d_ftype changed at byte 568, inode checksum redone" \
 		[ "$(u8 "$(addr "$lk")" 568)" = 1 ] &&
 		"$DUMP" -i "$lk" "$IMG" 2>/dev/null | grep -q "i_inode_checksum_ok *yes"
+	check "$base: fsck finds the entry's type (0x050004), no inode checksum (0x040008)" \
+		[ "$(fsck_codes)" = "0x050004 " ]
 	cp "$TEST_TMP/base.img" "$IMG"
 	bad "invalid slot 823 (the area has 823)" --dent --path /t/links --slot 823 --mb d_hash --val 1
 	bad "invalid slot 856 (the area has 856)" --dent --path /t/bigdir --slot 856 --dblk 0 --mb d_hash --val 1
