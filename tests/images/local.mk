@@ -49,8 +49,9 @@ EXTRA_DIST += $(NEW_BITS_TESTS)
 TESTS += tests/images/mkfs_alias.sh
 EXTRA_DIST += tests/images/mkfs_alias.sh
 # The field-fuzz group: a quick subset here; bench/fuzz-fields.sh runs the whole matrix.
-TESTS += tests/images/fuzz_fields.sh tests/images/inject.sh
-EXTRA_DIST += tests/images/fuzz_fields.sh tests/images/inject.sh tests/images/fuzz_fields_lib.sh \
+TESTS += tests/images/fuzz_fields.sh tests/images/inject.sh tests/images/inject_16k.sh
+EXTRA_DIST += tests/images/fuzz_fields.sh tests/images/inject.sh tests/images/inject_16k.sh \
+	tests/images/fuzz_fields_lib.sh \
 	tests/images/fuzz_fields.roles tests/images/fuzz_fields_encrypted.roles tests/images/fuzz_fields.known tests/images/fuzz_fields.disagree
 # bash completion (completion/zf2fs.bash) against each tool's --help
 TESTS += tests/images/completion.sh
@@ -61,6 +62,9 @@ EXTRA_DIST += tests/images/gc_state_sparse.sh
 # gc.f2fs collect on an aged image (the block mover, lib/move/move.c)
 TESTS += tests/images/gc_collect.sh tests/images/gc_collect_mounted.sh
 EXTRA_DIST += tests/images/gc_collect.sh tests/images/gc_collect_mounted.sh
+# gc.f2fs on the kernel-aged 16 KiB volumes (base/aged16k*): state and replay read them
+TESTS += tests/images/gc_16k.sh
+EXTRA_DIST += tests/images/gc_16k.sh
 # defrag.f2fs: a block range moved to a target (the block mover, lib/move/move.c)
 TESTS += tests/images/defrag.sh
 EXTRA_DIST += tests/images/defrag.sh tests/images/move_lib.sh
