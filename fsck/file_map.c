@@ -14,7 +14,7 @@
  *                     offset is not beyond i_size, runs of consecutive addresses as " A" or
  *                     " A-B", and " 0" for each slot holding no written block (a hole, a
  *                     reserved block, a compressed cluster's marker).  A slot AT i_size
- *                     counts, so a file of 4096 * k bytes ends in " 0" (unless that slot
+ *                     counts, so a file of k whole blocks ends in " 0" (unless that slot
  *                     is in a node the file does not have: such slots print nothing) and
  *                     an empty one is " 0".
  *                     For a compressed file the limit is i_size rounded up to a multiple
@@ -51,6 +51,7 @@
 struct fmap {
 	struct zf2fs_vol *vol;
 	const struct zf2fs_vol_info *vi;
+	const struct fsck_ctx *ctx;
 	FILE *out;
 	uint8_t *seen;              /* directories walked: one bit per nid */
 	uint8_t (*names)[ZF2FS_NAME_LEN + 1];   /* i_name of the directory at each depth */
@@ -78,7 +79,7 @@ static void run_flush(struct fmap *m)
 /* File block @fofs at @addr; false once past the offsets printed (all later ones are). */
 static bool slot(struct fmap *m, uint64_t fofs, uint32_t addr)
 {
-	if (fofs > m->max_off / ZF2FS_BLKSIZE)
+	if (fofs > m->max_off / m->ctx->g->blocksize)
 		return false;
 	if (addr == ZF2FS_NULL_ADDR || addr == ZF2FS_NEW_ADDR || addr == ZF2FS_COMPRESS_ADDR) {
 		run_flush(m);
@@ -100,14 +101,14 @@ struct block_walk {
 
 #define STOP 1   /* past the printed offsets: the rest of the tree is not read */
 
-static bool direct_node(uint32_t ofs)
+static bool direct_node(uint32_t ofs, uint32_t per)
 {
-	const uint32_t per = ZF2FS_NIDS_PER_BLOCK;
+	const uint32_t ind2 = ZF2FS_OFS_IND1 + 1 + per, dind = ZF2FS_OFS_IND1 + 2 + 2 * per;
 
-	if (ofs == ZF2FS_OFS_IND1 || ofs == ZF2FS_OFS_IND2 || ofs == ZF2FS_OFS_DIND)
+	if (ofs == ZF2FS_OFS_IND1 || ofs == ind2 || ofs == dind)
 		return false;
 	/* under the double-indirect node, each indirect node precedes its direct ones */
-	return ofs < ZF2FS_OFS_DIND || (ofs - ZF2FS_OFS_DIND - 1) % (per + 1) != 0;
+	return ofs < dind || (ofs - dind - 1) % (per + 1) != 0;
 }
 
 static int file_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2fs_node *n,
@@ -117,11 +118,11 @@ static int file_node(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 	uint64_t base;
 
 	(void)nid, (void)blkaddr, (void)parent_nid, (void)pslot;
-	if (!direct_node(ofs))
+	if (!direct_node(ofs, w->m->ctx->g->nids_per_block))
 		return 0;
-	base = zf2fs_node_fofs(w->g, ofs, 0);
+	base = zf2fs_node_fofs2(w->m->ctx->g, w->g, ofs, 0);
 	for (uint32_t i = 0; i < w->g->addrs_per_block; i++)
-		if (!slot(w->m, base + i, (uint32_t)zf2fs_get(n->dn.addr[i])))
+		if (!slot(w->m, base + i, (uint32_t)zf2fs_get(zf2fs_node_words(n)[i])))
 			return STOP;
 	return ZF2FS_WALK_SKIP;   /* its addresses are printed: the walk need not give them */
 }
@@ -161,13 +162,13 @@ static void print_blocks(struct fmap *m, const struct zf2fs_node *n)
 
 		for (uint32_t i = 0; i < len && slot(m, i, blk + i); i++)
 			;
-	} else if (zf2fs_inode_geometry(in, m->vi->features, &g)) {
+	} else if (inode_geom(m->ctx, in, &g)) {
 		m->damaged = true;
 	} else {
 		bool more = true;
 
 		for (uint32_t i = 0; i < g.addrs && more; i++)
-			more = slot(m, i, (uint32_t)zf2fs_get(in->i_addr[g.extra_words + i]));
+			more = slot(m, i, (uint32_t)zf2fs_get(zf2fs_inode_addrs(n)[g.extra_words + i]));
 		r = more ? zf2fs_file_walk(m->vol, n, &ops, &w) : 0;
 		if (r < 0 && r != -ZF2FS_EFSCORRUPTED)
 			m->err = r;
@@ -231,7 +232,7 @@ static void entry(struct fmap *m, uint32_t depth, uint32_t ino, uint8_t type,
 		return;
 	if (type == ZF2FS_FT_DIR && (ino >= m->vi->max_nid || zf2fs_lbit_test(m->seen, ino)))
 		return;   /* f2fs-tools walks a directory once */
-	n = malloc(ZF2FS_BLKSIZE);
+	n = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!n) {
 		m->err = -ENOMEM;
 		return;
@@ -311,7 +312,7 @@ static int dir_block(void *arg, uint64_t fofs, uint32_t addr, uint32_t owner, ui
 	err = zf2fs_vol_read_block(w->m->vol, addr, w->blk);
 	if (err)
 		return err;
-	zf2fs_dentry_view_block(w->blk, &v);
+	dview_block(w->m->ctx, w->blk, &v);
 	dentry_area(w->m, &v, w->depth, w->enc);
 	return w->m->err;
 }
@@ -343,13 +344,13 @@ static void walk_dir(struct fmap *m, const struct zf2fs_node *dir, uint32_t dept
 	memset(m->names[depth], 0, sizeof(m->names[depth]));
 	memcpy(m->names[depth], dir->i.i_name, namelen < ZF2FS_NAME_LEN ? namelen : ZF2FS_NAME_LEN);
 	if (dir->i.i_inline & ZF2FS_INLINE_DENTRY) {
-		if (zf2fs_dentry_view_inline(dir, m->vi->features, &v))
+		if (dview_inline(m->ctx, dir, &v))
 			m->damaged = true;
 		else
 			dentry_area(m, &v, depth, w.enc);
 		return;
 	}
-	w.blk = malloc(ZF2FS_BLKSIZE);
+	w.blk = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!w.blk) {
 		m->err = -ENOMEM;
 		return;
@@ -364,9 +365,9 @@ static void walk_dir(struct fmap *m, const struct zf2fs_node *dir, uint32_t dept
 
 int fsck_file_map(struct fsck_ctx *ctx, FILE *out)
 {
-	struct fmap m = { .vol = ctx->vol, .vi = ctx->vi, .out = out };
+	struct fmap m = { .vol = ctx->vol, .vi = ctx->vi, .ctx = ctx, .out = out };
 	uint32_t root = (uint32_t)zf2fs_get(ctx->sb->root_ino);
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	char why[160];
 	int err, bits = FSCK_OK;
 

@@ -18,6 +18,8 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
+#include "zf2fs/geometry.h"
+#include "zf2fs/file.h"
 #include "zf2fs/quota.h"
 #include "zf2fs/sit_table.h"
 #include "zf2fs-internal/chunkmap.h"
@@ -100,6 +102,7 @@ struct fsck_ctx {
 	const struct zf2fs_vol_info *vi;
 	const struct zf2fs_super *sb;
 	const struct zf2fs_checkpoint *cp;
+	const struct zf2fs_geom *g;      /* every number the block size decides */
 
 	/* maps built by the passes */
 	struct zf2fs_sit_table *sit;     /* pass 3: SIT as recorded (sit_get, sit_mut) */
@@ -192,6 +195,66 @@ struct fsck_ctx {
 	FILE *json_problems;             /* problems as JSON objects, when --json */
 	bool json_first;
 };
+
+/* ---- the volume's geometry ------------------------------------------------------------
+ * Every number the block size decides comes from ctx->g (zf2fs_vol_geom).  A node block's
+ * footer and an inode's i_nid[] sit at the end of the block: on a 16 KiB volume past
+ * format.h's 4 KiB view, so they are reached only through these.  Buffers that hold a
+ * block are ZF2FS_BLKSIZE_MAX bytes; what is read, copied or written is g->blocksize.
+ * The library's inode and directory rules are its geometry-taking ones (the "2" names). */
+static inline struct zf2fs_node_footer *nfoot(const struct fsck_ctx *ctx, const void *n)
+{
+	return zf2fs_node_footer(ctx->g, n);
+}
+
+static inline zf2fs_le32 *inode_nids(const struct fsck_ctx *ctx, const void *n)
+{
+	return zf2fs_inode_nids(ctx->g, n);
+}
+
+/* A node's offset in its inode's tree (0 for an inode), and setting it, marks kept. */
+static inline uint32_t node_ofs(const struct fsck_ctx *ctx, const void *n)
+{
+	return zf2fs_node_ofs(ctx->g, n);
+}
+
+static inline void node_set_ofs(const struct fsck_ctx *ctx, void *n, uint32_t ofs)
+{
+	struct zf2fs_node_footer *f = nfoot(ctx, n);
+	uint32_t marks = (uint32_t)zf2fs_get(f->flag) & ((1u << ZF2FS_FOOTER_OFS_SHIFT) - 1);
+
+	zf2fs_set(f->flag, (ofs << ZF2FS_FOOTER_OFS_SHIFT) | marks);
+}
+
+/* The footer of a summary as zf2fs_vol_segment_summary() returns it (g->sum_blocksize
+ * bytes, in a buffer of ZF2FS_BLKSIZE_MAX). */
+static inline struct zf2fs_summary_footer *sum_footer(const struct fsck_ctx *ctx, const void *sum)
+{
+	return zf2fs_sum_footer(ctx->g, sum);
+}
+
+static inline int inode_geom(const struct fsck_ctx *ctx, const struct zf2fs_inode *in,
+			     struct zf2fs_inode_geom *ret)
+{
+	return zf2fs_inode_geometry2(ctx->g, in, ctx->vi->features, ret);
+}
+
+static inline uint32_t inode_csum(const struct fsck_ctx *ctx, uint32_t seed, const void *node)
+{
+	return zf2fs_inode_checksum2(ctx->g, seed, node);
+}
+
+static inline void dview_block(const struct fsck_ctx *ctx, const void *blk,
+			       struct zf2fs_dentry_view *v)
+{
+	zf2fs_dentry_view_block2(ctx->g, blk, v);
+}
+
+static inline int dview_inline(const struct fsck_ctx *ctx, const struct zf2fs_node *inode,
+			       struct zf2fs_dentry_view *v)
+{
+	return zf2fs_dentry_view_inline2(ctx->g, inode, ctx->vi->features, v);
+}
 
 /* ---- the command line (options.c), the superblock tuning it asks for (tune.c), -l ----- */
 /* Parse f2fs-tools' fsck options and ours into @ctx; returns the device.  Usage errors

@@ -159,7 +159,7 @@ static int print_entry(void *arg, const struct zf2fs_dentry_info *d)
 	    zf2fs_lbit_test(tp->seen, d->ino))
 		return 0;
 	zf2fs_lbit_set(tp->seen, d->ino);
-	n = malloc(ZF2FS_BLKSIZE);
+	n = malloc(ZF2FS_BLKSIZE_MAX);
 	if (n && !zf2fs_vol_read_node(tp->ctx->vol, d->ino, n, NULL, why, sizeof(why))) {
 		struct tree_print sub = { tp->ctx, tp->depth + 1, tp->seen };
 
@@ -171,7 +171,7 @@ static int print_entry(void *arg, const struct zf2fs_dentry_info *d)
 
 static void print_tree(struct fsck_ctx *ctx)
 {
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	struct tree_print tp = { ctx, 1, calloc(ctx->vi->max_nid / 8 + 1, 1) };
 	char why[160];
 
@@ -270,8 +270,8 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 		fprintf(stderr, PROG ": WARNING: %s is mounted: results may be inconsistent\n", path);
 	}
 	/* device_alias is handled: pass 4 keeps every alias file's device its own */
-	err = zf2fs_vol_open(&path, 1, writes ? ZF2FS_DEV_WRITE | ZF2FS_VOL_DEVICE_ALIAS : 0, &log,
-			     &ctx.vol);
+	err = zf2fs_vol_open(&path, 1, (writes ? ZF2FS_DEV_WRITE | ZF2FS_VOL_DEVICE_ALIAS : 0) |
+			     ZF2FS_VOL_BLOCK16K, &log, &ctx.vol);
 	if (err == -ZF2FS_EUNWRITABLE) {
 		/* bits this version does not know (the library named them): as e2fsck does,
 		 * nothing is written; unlike it, the volume is still checked, read-only */
@@ -280,7 +280,7 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 		ctx.mode = MODE_NO;
 		ctx.no_writes = true;
 		writes = false;
-		err = zf2fs_vol_open(&path, 1, 0, &log, &ctx.vol);
+		err = zf2fs_vol_open(&path, 1, ZF2FS_VOL_BLOCK16K, &log, &ctx.vol);
 	}
 	if (err) {
 		if (err == -ZF2FS_EFSCORRUPTED) {
@@ -301,6 +301,7 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 	ctx.vi = zf2fs_vol_info(ctx.vol);
 	ctx.sb = zf2fs_vol_super(ctx.vol);
 	ctx.cp = zf2fs_vol_checkpoint(ctx.vol);
+	ctx.g = zf2fs_vol_geom(ctx.vol);
 	if (ctx.layout) {
 		zs_ftinfo_layout(ctx.out, ctx.sb, ctx.cp);
 		goto out;

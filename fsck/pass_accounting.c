@@ -33,10 +33,10 @@ static void check_sum_type(struct fsck_ctx *ctx, uint32_t s, struct zf2fs_summar
 {
 	uint8_t want = ctx->seg_kind[s] == SEG_HAS_NODE ? ZF2FS_SUM_TYPE_NODE : ZF2FS_SUM_TYPE_DATA;
 
-	if (zf2fs_vol_segment_summary(ctx->vol, s, sum) || sum->footer.entry_type == want)
+	if (zf2fs_vol_segment_summary(ctx->vol, s, sum) || sum_footer(ctx, sum)->entry_type == want)
 		return;
 	if (fix_problem(ctx, PR_7_SUM_TYPE_WRONG, &(struct problem_ctx){
-			.segno = s, .num = sum->footer.entry_type, .num2 = want }))
+			.segno = s, .num = sum_footer(ctx, sum)->entry_type, .num2 = want }))
 		repair_set_sum_type(ctx, s, want);
 }
 
@@ -54,7 +54,7 @@ static void check_seg_kinds(struct fsck_ctx *ctx)
 
 	if (!ctx->seg_kind)
 		return;
-	sum = malloc(sizeof(*sum));
+	sum = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!sum)
 		return;
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++)

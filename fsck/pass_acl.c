@@ -24,7 +24,6 @@
 #define ACL_HDR            4      /* the version word */
 #define ACL_SHORT          4      /* tag, permissions */
 #define ACL_FULL           8      /* tag, permissions, id */
-#define XATTR_NODE_BYTES   (ZF2FS_BLKSIZE - sizeof(struct zf2fs_node_footer))
 #define XATTR_INDEX_ACL_ACCESS  2
 #define XATTR_INDEX_ACL_DEFAULT 3
 
@@ -75,8 +74,7 @@ static const char *acl_bad(const uint8_t *v, size_t size)
 
 /*
  * The inode's xattr list as Linux reads it: the inline area, then the xattr node's block
- * but its footer, into @buf (at least 4 * ZF2FS_MAX_INLINE_XATTR_WORDS +
- * XATTR_NODE_BYTES); the inline area's length in *@ret_inl and the whole in *@ret_len.
+ * but its footer, into @buf (at least 4 * g->inline_xattr_max + g->xattr_block_bytes); the inline area's length in *@ret_inl and the whole in *@ret_len.
  * The inode and xattr node are the ones a repair writes, when it queued them.
  */
 static int read_list(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
@@ -89,11 +87,11 @@ static int read_list(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node
 	if (queued)
 		node = queued;
 	xnid = (uint32_t)zf2fs_get(node->i.i_xattr_nid);
-	if (zf2fs_inode_geometry(&node->i, ctx->vi->features, &g))
+	if (inode_geom(ctx, &node->i, &g))
 		return -ZF2FS_EFSCORRUPTED;
 	if (node->i.i_inline & ZF2FS_INLINE_XATTR) {
 		inl = 4 * g.xattr_words;
-		memcpy(buf, (const uint8_t *)node->i.i_addr + 4 * (ZF2FS_ADDRS_PER_INODE -
+		memcpy(buf, (const uint8_t *)node->i.i_addr + 4 * (ctx->g->addrs_per_inode -
 		       g.xattr_words), inl);
 	}
 	*ret_inl = inl;
@@ -104,7 +102,7 @@ static int read_list(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node
 		char why[120];
 
 		if (!x) {
-			own = malloc(ZF2FS_BLKSIZE);
+			own = malloc(ZF2FS_BLKSIZE_MAX);
 			if (!own)
 				return -ENOMEM;
 			if (zf2fs_vol_read_node(ctx->vol, xnid, own, NULL, why, sizeof(why))) {
@@ -113,8 +111,8 @@ static int read_list(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node
 			}
 			x = own;
 		}
-		memcpy(buf + inl, x, XATTR_NODE_BYTES);
-		*ret_len = inl + XATTR_NODE_BYTES;
+		memcpy(buf + inl, x, ctx->g->xattr_block_bytes);
+		*ret_len = inl + ctx->g->xattr_block_bytes;
 		free(own);
 	}
 	return 0;
@@ -134,17 +132,17 @@ static int remove_entry(struct fsck_ctx *ctx, uint32_t ino, uint8_t *buf, uint32
 	n = repair_node(ctx, ino);
 	if (!n)
 		return -ENOMEM;
-	if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g))
+	if (inode_geom(ctx, &n->i, &g))
 		return -ZF2FS_EFSCORRUPTED;
 	if (inl)
-		memcpy((uint8_t *)n->i.i_addr + 4 * (ZF2FS_ADDRS_PER_INODE - g.xattr_words), buf,
+		memcpy((uint8_t *)n->i.i_addr + 4 * (ctx->g->addrs_per_inode - g.xattr_words), buf,
 		       inl);
 	xnid = (uint32_t)zf2fs_get(n->i.i_xattr_nid);
 	if (len > inl && xnid) {
 		x = repair_node(ctx, xnid);
 		if (!x)
 			return -ENOMEM;
-		memcpy(x, buf + inl, XATTR_NODE_BYTES);
+		memcpy(x, buf + inl, ctx->g->xattr_block_bytes);
 	}
 	return 0;
 }
@@ -157,7 +155,7 @@ int check_acls(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *inod
 
 	if (!(inode->i.i_inline & ZF2FS_INLINE_XATTR) && !zf2fs_get(inode->i.i_xattr_nid))
 		return 0;
-	buf = calloc(1, 4 * ZF2FS_MAX_INLINE_XATTR_WORDS + XATTR_NODE_BYTES);
+	buf = calloc(1, 4 * ctx->g->inline_xattr_max + ctx->g->xattr_block_bytes);
 	if (!buf)
 		return -ENOMEM;
 	err = read_list(ctx, ino, inode, buf, &inl, &len);

@@ -36,7 +36,7 @@ static int cmp_hot(const void *a, const void *b)
 
 static int build(struct fsck_ctx *ctx)
 {
-	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
+	struct zf2fs_summary_block *sum = malloc(ZF2FS_BLKSIZE_MAX);
 	struct hot_blk *v = NULL;
 	size_t n = 0, cap = 0;
 

@@ -79,14 +79,14 @@ static int writable_area(struct dscan *d, const struct area *a, struct zf2fs_den
 
 		if (!n)
 			return -ENOMEM;
-		return zf2fs_dentry_view_inline(n, d->ctx->vi->features, v);
+		return dview_inline(d->ctx, n, v);
 	} else {
 		void *buf;
 		int err = repair_data_block(d->ctx, a->owner, a->ofs_in_node, a->blkaddr, &buf);
 
 		if (err)
 			return err;
-		zf2fs_dentry_view_block(buf, v);
+		dview_block(d->ctx, buf, v);
 		return 0;
 	}
 }
@@ -360,7 +360,7 @@ static int dir_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	err = zf2fs_vol_read_block(d->ctx->vol, blkaddr, d->blk);
 	if (err)
 		return err;
-	zf2fs_dentry_view_block(d->blk, &v);
+	dview_block(d->ctx, d->blk, &v);
 	return scan_area(d, &v, &a);
 }
 
@@ -451,7 +451,7 @@ static int ev_dir_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t own
 	(void)ofs_in_node;
 	if (!blk_in_main(e->ctx, blkaddr) || zf2fs_vol_read_block(e->ctx->vol, blkaddr, e->blk))
 		return 0;
-	zf2fs_dentry_view_block(e->blk, &v);
+	dview_block(e->ctx, e->blk, &v);
 	for (uint32_t i = 0; i < v.nr; i++) {
 		uint32_t len = (uint32_t)zf2fs_get(v.dentry[i].name_len);
 		uint32_t hash = (uint32_t)zf2fs_get(v.dentry[i].hash_code);
@@ -583,7 +583,7 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 
 	if (!(inode->i.i_inline & ZF2FS_INLINE_DENTRY)) {
 		const struct zf2fs_walk_ops ops = { .data = ev_dir_block };
-		struct level_ev e = { .ctx = ctx, .blk = malloc(ZF2FS_BLKSIZE) };
+		struct level_ev e = { .ctx = ctx, .blk = malloc(ZF2FS_BLKSIZE_MAX) };
 		uint32_t rec = d.dir_level < DIR_LEVELS ? d.dir_level : DIR_LEVELS - 1, best = rec;
 
 		if (!e.blk)
@@ -630,13 +630,13 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 		struct zf2fs_dentry_view v;
 		struct area a = { .bidx = -1 };
 
-		if (zf2fs_dentry_view_inline(inode, ctx->vi->features, &v))
+		if (dview_inline(ctx, inode, &v))
 			return 0;   /* reported by pass 4 as bad geometry */
 		err = scan_area(&d, &v, &a);
 	} else {
 		const struct zf2fs_walk_ops ops = { .data = dir_block };
 
-		d.blk = malloc(ZF2FS_BLKSIZE);
+		d.blk = malloc(ZF2FS_BLKSIZE_MAX);
 		if (!d.blk)
 			return -ENOMEM;
 		err = zf2fs_file_walk(ctx->vol, inode, &ops, &d);

@@ -37,7 +37,7 @@ bool inode_xattr_size_ok(const struct fsck_ctx *ctx, const struct zf2fs_inode *i
 
 	return !(ctx->vi->features & ZF2FS_FEAT_FLEXIBLE_INLINE_XATTR) ||
 	       !(in->i_inline & ZF2FS_EXTRA_ATTR) || !(in->i_inline & ZF2FS_INLINE_XATTR) ||
-	       (words >= ZF2FS_MIN_INLINE_XATTR_WORDS && words <= ZF2FS_MAX_INLINE_XATTR_WORDS);
+	       (words >= ctx->g->inline_xattr_min && words <= ctx->g->inline_xattr_max);
 }
 
 /*
@@ -48,7 +48,7 @@ bool inode_xattr_size_ok(const struct fsck_ctx *ctx, const struct zf2fs_inode *i
  */
 uint16_t peer_extra_isize(struct fsck_ctx *ctx)
 {
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	uint16_t seen[16];
 	unsigned counts[16] = { 0 }, nseen = 0, samples = 0, best = 0;
 	uint32_t limit = ctx->vi->max_nid < 4096 ? ctx->vi->max_nid : 4096;
@@ -61,8 +61,8 @@ uint16_t peer_extra_isize(struct fsck_ctx *ctx)
 		unsigned k;
 
 		if (zf2fs_vol_read_node(ctx->vol, nid, n, NULL, NULL, 0) ||
-		    zf2fs_get(n->footer.ino) != nid || !(n->i.i_inline & ZF2FS_EXTRA_ATTR) ||
-		    zf2fs_inode_geometry(&n->i, ctx->vi->features, &g) || !inode_xattr_size_ok(ctx, &n->i))
+		    zf2fs_get(nfoot(ctx, n)->ino) != nid || !(n->i.i_inline & ZF2FS_EXTRA_ATTR) ||
+		    inode_geom(ctx, &n->i, &g) || !inode_xattr_size_ok(ctx, &n->i))
 			continue;
 		v = (uint16_t)zf2fs_get(n->i.i_extra_isize);
 		for (k = 0; k < nseen && seen[k] != v; k++)
@@ -91,11 +91,11 @@ struct zf2fs_node *inode_fix_copy(struct fsck_ctx *ctx, uint32_t ino,
 	struct zf2fs_node *n = repair_node(ctx, ino);
 
 	if (!*copy)
-		*copy = malloc(ZF2FS_BLKSIZE);
+		*copy = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!n || !*copy)
 		return NULL;
 	if (*node != *copy)
-		memcpy(*copy, *node, ZF2FS_BLKSIZE);
+		memcpy(*copy, *node, ctx->g->blocksize);
 	*node = *copy;
 	return n;
 }
@@ -118,17 +118,17 @@ int check_extra_attr_flag(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	    (zf2fs_get(node->i.i_extra_isize) == (ctx->ref_extra_isize ? ctx->ref_extra_isize :
 						  ino == ZF2FS_ROOT_INO ? peer_extra_isize(ctx) : 0) ||
 	     (ino != ZF2FS_ROOT_INO && zf2fs_get(node->i.i_extra_isize) == ZF2FS_EXTRA_ISIZE_MAX))) {
-		struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+		struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE_MAX);
 		struct zf2fs_inode_geom g;
 
 		if (!t) {
 			err = -ENOMEM;
 			goto out;
 		}
-		memcpy(t, node, ZF2FS_BLKSIZE);
+		memcpy(t, node, ctx->g->blocksize);
 		t->i.i_inline |= ZF2FS_EXTRA_ATTR;
 		/* (a bad inline xattr size is the next check's) */
-		if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) &&
+		if (!inode_geom(ctx, &t->i, &g) &&
 		    fix_problem(ctx, PR_4_EXTRA_ATTR_FLAG_LOST, &(struct problem_ctx){
 				.ino = ino, .num = zf2fs_get(node->i.i_extra_isize),
 				.num2 = zf2fs_get(node->i.i_inline_xattr_size) }) &&
@@ -168,7 +168,7 @@ static int check_compression(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	    !(in->i_inline & ZF2FS_EXTRA_ATTR) ||
 	    zf2fs_get(in->i_extra_isize) < ZF2FS_EXTRA_ISIZE_MAX)
 		return 0;
-	zf2fs_inode_cluster_markers(in, ctx->vi->features, &markers, &log);
+	zf2fs_inode_cluster_markers2(ctx->g, in, ctx->vi->features, &markers, &log);
 	if (!markers || log < 2)
 		return 0;
 	/* (the flag comes back only with an algorithm the kernel knows; with the flag set,
@@ -259,9 +259,9 @@ static bool probe_decodes(struct fsck_ctx *ctx, const struct compr_probe *pr, ui
 		for (uint32_t b = 0; b < nb; b++)
 			if (!blk_in_main(ctx, pr->addr[c][b]) ||
 			    zf2fs_vol_read_block(ctx->vol, pr->addr[c][b],
-						 in + (size_t)b * ZF2FS_BLKSIZE))
+						 in + (size_t)b * ctx->g->blocksize))
 				return false;
-		if (zf2fs_decompress_cluster(alg, (uint8_t)pr->log, in, nb, out))
+		if (zf2fs_decompress_cluster2(ctx->g->log_blocksize, alg, (uint8_t)pr->log, in, nb, out))
 			return false;
 	}
 	return true;
@@ -286,8 +286,8 @@ static int compress_algorithm_found(struct fsck_ctx *ctx, const struct zf2fs_nod
 	if (!pr)
 		return -ENOMEM;
 	pr->log = node->i.i_log_cluster_size;
-	in = malloc((size_t)ZF2FS_BLKSIZE << pr->log);
-	out = malloc((size_t)ZF2FS_BLKSIZE << pr->log);
+	in = malloc((size_t)ctx->g->blocksize << pr->log);
+	out = malloc((size_t)ctx->g->blocksize << pr->log);
 	if (!in || !out)
 		goto out;
 	r = zf2fs_file_walk(ctx->vol, node, &ops, pr);
@@ -479,10 +479,10 @@ static int check_post_read_inline(struct fsck_ctx *ctx, uint32_t ino,
 	if (zf2fs_inode_type(in) != ZF2FS_S_IFREG || !(in->i_inline & ZF2FS_INLINE_DATA) ||
 	    !(in->i_advise & (ZF2FS_ADVISE_ENCRYPT | ZF2FS_ADVISE_VERITY)) ||
 	    (blocks && blocks - 1 > (xnid ? 1u : 0u)) ||
-	    zf2fs_inode_geometry(in, ctx->vi->features, &g))
+	    inode_geom(ctx, in, &g))
 		return 0;
 	for (uint32_t k = 0; k < ZF2FS_NIDS_PER_INODE; k++)
-		if (zf2fs_get(in->i_nid[k]))
+		if (zf2fs_get(inode_nids(ctx, in)[k]))
 			return 0;
 	if (in->i_advise & ZF2FS_ADVISE_ENCRYPT) {
 		p.str = "encrypted";
@@ -496,7 +496,7 @@ static int check_post_read_inline(struct fsck_ctx *ctx, uint32_t ino,
 			return 0;
 	}
 	for (uint32_t k = 0; k < g.addrs; k++)
-		nonzero += zf2fs_get(in->i_addr[g.extra_words + k]) != 0;
+		nonzero += zf2fs_get(zf2fs_inode_addrs(in)[g.extra_words + k]) != 0;
 	p.num = zf2fs_get(in->i_size);
 	p.num2 = nonzero;
 	if (!fix_problem(ctx, PR_4_INLINE_POST_READ, &p))
@@ -506,7 +506,7 @@ static int check_post_read_inline(struct fsck_ctx *ctx, uint32_t ino,
 		return -ENOMEM;
 	for (struct zf2fs_node *t = n; t; t = t == n ? *copyp : NULL) {
 		t->i.i_inline &= (uint8_t)~(ZF2FS_INLINE_DATA | ZF2FS_DATA_EXIST);
-		memset(&t->i.i_addr[g.extra_words], 0, 4 * (size_t)g.addrs);
+		memset(zf2fs_inode_addrs(t) + g.extra_words, 0, 4 * (size_t)g.addrs);
 	}
 	return 0;
 }
@@ -527,7 +527,7 @@ int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_no
 		const uint8_t *a = (const uint8_t *)node->i.i_addr;
 		bool any = false;
 
-		if (!zf2fs_inode_geometry(&node->i, ctx->vi->features, &g))
+		if (!inode_geom(ctx, &node->i, &g))
 			for (uint32_t b = 4 * (g.extra_words + 1); b < 4 * (g.extra_words + 1) +
 			     g.inline_bytes && !any; b++)
 				any = a[b] != 0;
@@ -544,9 +544,9 @@ int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_no
 	}
 	/* flags Linux refuses the inode for, or never sets on this volume: cleared before the
 	 * geometry (the compression flag changes it) is worked out */
-	if (zf2fs_inode_flags_bad(&node->i, ctx->vi->features)) {
+	if (zf2fs_inode_flags_bad2(ctx->g, &node->i, ctx->vi->features)) {
 		uint32_t flags = (uint32_t)zf2fs_get(node->i.i_flags);
-		uint32_t bad = zf2fs_inode_flags_bad(&node->i, ctx->vi->features);
+		uint32_t bad = zf2fs_inode_flags_bad2(ctx->g, &node->i, ctx->vi->features);
 		struct problem_ctx p = { .ino = ino, .num = flags, .num2 = bad };
 
 		if (fix_problem(ctx, PR_4_INODE_FLAGS_BAD, &p)) {
@@ -574,9 +574,9 @@ int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_no
 		struct zf2fs_inode_geom g;
 		uint32_t xs = (uint32_t)zf2fs_get(node->i.i_inline_xattr_size);
 
-		if (xs && !zf2fs_inode_geometry(&node->i, ctx->vi->features, &g) &&
+		if (xs && !inode_geom(ctx, &node->i, &g) &&
 		    zf2fs_get_le32p((const uint8_t *)node->i.i_addr +
-				    4 * (ZF2FS_ADDRS_PER_INODE - g.xattr_words)) == ZF2FS_XATTR_MAGIC &&
+				    4 * (ctx->g->addrs_per_inode - g.xattr_words)) == ZF2FS_XATTR_MAGIC &&
 		    fix_problem(ctx, PR_4_INLINE_XATTR_FLAG_LOST, &(struct problem_ctx){
 				.ino = ino, .num = xs })) {
 			n = inode_fix_copy(ctx, ino, &node, &copy);
@@ -599,9 +599,9 @@ int check_inode_fields(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_no
 		uint32_t xs = (uint32_t)zf2fs_get(node->i.i_inline_xattr_size);
 		struct zf2fs_inode_geom g;
 
-		if (!zf2fs_inode_geometry(&node->i, ctx->vi->features, &g) &&
-		    zf2fs_get_le32p(a + 4 * (ZF2FS_ADDRS_PER_INODE - xs)) != ZF2FS_XATTR_MAGIC &&
-		    zf2fs_get_le32p(a + 4 * (ZF2FS_ADDRS_PER_INODE - ZF2FS_INLINE_XATTR_ADDRS)) ==
+		if (!inode_geom(ctx, &node->i, &g) &&
+		    zf2fs_get_le32p(a + 4 * (ctx->g->addrs_per_inode - xs)) != ZF2FS_XATTR_MAGIC &&
+		    zf2fs_get_le32p(a + 4 * (ctx->g->addrs_per_inode - ZF2FS_INLINE_XATTR_ADDRS)) ==
 		    ZF2FS_XATTR_MAGIC &&
 		    fix_problem(ctx, PR_4_INLINE_XATTR_SIZE_MOVED, &(struct problem_ctx){
 				.ino = ino, .num = xs, .num2 = ZF2FS_INLINE_XATTR_ADDRS })) {

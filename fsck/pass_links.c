@@ -36,7 +36,7 @@ static int match_lpf(void *arg, const struct zf2fs_dentry_info *d)
 
 static uint32_t find_lost_found(struct fsck_ctx *ctx)
 {
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	struct find_lpf f = { 0 };
 	char why[160];
 
@@ -74,7 +74,7 @@ static bool name_free(struct fsck_ctx *ctx, const struct zf2fs_node *dir, const 
  */
 static bool reconnect_home(struct fsck_ctx *ctx, uint32_t ino)
 {
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE), *d = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX), *d = malloc(ZF2FS_BLKSIZE_MAX);
 	struct problem_ctx p = { .ino = ino };
 	char name[ZF2FS_NAME_LEN + 1];
 	uint32_t pino, len;
@@ -149,7 +149,7 @@ static uint32_t free_nid(struct fsck_ctx *ctx)
  * something that is not a usable directory: then 0. */
 static uint32_t create_lost_found(struct fsck_ctx *ctx)
 {
-	struct zf2fs_node *root = malloc(ZF2FS_BLKSIZE), *n;
+	struct zf2fs_node *root = malloc(ZF2FS_BLKSIZE_MAX), *n;
 	struct problem_ctx p = { 0 };
 	struct zf2fs_inode_geom g;
 	uint32_t found, nid = 0;
@@ -172,14 +172,14 @@ static uint32_t create_lost_found(struct fsck_ctx *ctx)
 		goto out;
 	}
 	n = repair_new_node(ctx, nid, nid);
-	if (!n || zf2fs_inode_init(n, ctx->vi->features, nid, ZF2FS_ROOT_INO, "lost+found", 10,
+	if (!n || zf2fs_inode_init2(ctx->g, n, ctx->vi->features, nid, ZF2FS_ROOT_INO, "lost+found", 10,
 				   ZF2FS_S_IFDIR | 0700, now))
 		goto fail;
 	zf2fs_set(n->i.i_uid, zf2fs_get(root->i.i_uid));
 	zf2fs_set(n->i.i_gid, zf2fs_get(root->i.i_gid));
 	zf2fs_set(n->i.i_current_depth, 1);
 	n->i.i_inline |= ZF2FS_INLINE_DENTRY;
-	if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g))
+	if (inode_geom(ctx, &n->i, &g))
 		goto fail;
 	/* an inline directory's size is its inline area, as the kernel sets it */
 	zf2fs_set(n->i.i_size, g.inline_bytes);

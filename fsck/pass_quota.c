@@ -44,7 +44,9 @@ static bool type_enabled(const struct fsck_ctx *ctx, int q)
 int quota_charge(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
 		 uint64_t i_blocks)
 {
-	return quota_charge_more(ctx, ino, in, 1, zf2fs_quota_inode_bytes(i_blocks));
+	/* the library's bytes are of 4 KiB blocks; i_blocks counts the volume's */
+	return quota_charge_more(ctx, ino, in, 1, zf2fs_quota_inode_bytes(i_blocks) <<
+				 (ctx->g->log_blocksize - ZF2FS_MIN_LOG_BLOCKSIZE));
 }
 
 int quota_charge_more(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_inode *in,
@@ -97,7 +99,7 @@ static int quota_inode(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *in
 	const struct zf2fs_node *pending = repair_node_pending(ctx, ino);
 
 	if (pending) {
-		memcpy(inode, pending, ZF2FS_BLKSIZE);
+		memcpy(inode, pending, ctx->g->blocksize);
 		return 0;
 	}
 	return zf2fs_inode_read(ctx->vol, ino, inode, NULL, why, whylen);
@@ -220,10 +222,11 @@ static int rewrite(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *
 		   const struct qmap *map, const uint8_t *content, size_t len)
 {
 	struct zf2fs_inode_geom g;
-	uint64_t need = (len + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE, total, added = 0;
+	const uint32_t bs = ctx->g->blocksize;
+	uint64_t need = (len + bs - 1) / bs, total, added = 0;
 	struct zf2fs_node *n;
 
-	if (zf2fs_inode_geometry(&inode->i, ctx->vi->features, &g))
+	if (inode_geom(ctx, &inode->i, &g))
 		return -ZF2FS_EFSCORRUPTED;
 	total = need > map->n ? need : map->n;
 	for (uint64_t f = 0; f < total; f++) {
@@ -244,11 +247,11 @@ static int rewrite(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *
 		}
 		if (err)
 			return err;
-		memset(buf, 0, ZF2FS_BLKSIZE);
-		if (f * ZF2FS_BLKSIZE < len) {
-			size_t k = len - f * ZF2FS_BLKSIZE;
+		memset(buf, 0, bs);
+		if (f * bs < len) {
+			size_t k = len - f * bs;
 
-			memcpy(buf, content + f * ZF2FS_BLKSIZE, k < ZF2FS_BLKSIZE ? k : ZF2FS_BLKSIZE);
+			memcpy(buf, content + f * bs, k < bs ? k : bs);
 		}
 	}
 	n = repair_node(ctx, ino);
@@ -279,7 +282,7 @@ static int create_file(struct fsck_ctx *ctx, int q, uint32_t ino)
 	uint64_t blocks;
 	int err;
 
-	if (!n || zf2fs_inode_init(n, ctx->vi->features, ino, 0, NULL, 0,
+	if (!n || zf2fs_inode_init2(ctx->g, n, ctx->vi->features, ino, 0, NULL, 0,
 				   ZF2FS_S_IFREG | 0600, now))
 		return -EIO;
 	zf2fs_set(n->i.i_flags, ZF2FS_IMMUTABLE_FL | ZF2FS_NOATIME_FL);
@@ -371,7 +374,7 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 		fix_problem(ctx, PR_9_QUOTA_INODE_BAD, &p);
 		return 0;
 	}
-	inode = malloc(ZF2FS_BLKSIZE);
+	inode = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!inode)
 		return -ENOMEM;
 	err = quota_inode(ctx, ino, inode, why, sizeof(why));
@@ -408,7 +411,7 @@ static int check_type(struct fsck_ctx *ctx, int q, bool *ret_ok)
 	if (!err) {
 		uint64_t size = zf2fs_get(inode->i.i_size);
 
-		map.n = (size + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+		map.n = (size + ctx->g->blocksize - 1) / ctx->g->blocksize;
 		map.b = size > ZF2FS_QUOTA_FILE_MAX ? NULL : calloc(map.n + 1, sizeof(*map.b));
 		err = size > ZF2FS_QUOTA_FILE_MAX ? -E2BIG : map.b ? 0 : -ENOMEM;
 	}

@@ -63,7 +63,7 @@ static void check_error_records(struct fsck_ctx *ctx)
 
 int super_update(struct fsck_ctx *ctx, bool clear_errors)
 {
-	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
+	uint8_t *blk = malloc(ZF2FS_BLKSIZE_MAX);
 	int err = 0;
 
 	if (!blk)
@@ -113,8 +113,8 @@ int super_update(struct fsck_ctx *ctx, bool clear_errors)
  */
 static int check_uuid(struct fsck_ctx *ctx)
 {
-	uint8_t *blk = malloc(2 * ZF2FS_BLKSIZE);
-	struct zf2fs_node *root = blk ? (struct zf2fs_node *)(blk + ZF2FS_BLKSIZE) : NULL;
+	uint8_t *blk = malloc(2 * ZF2FS_BLKSIZE_MAX);
+	struct zf2fs_node *root = blk ? (struct zf2fs_node *)(blk + ZF2FS_BLKSIZE_MAX) : NULL;
 	const struct zf2fs_super *other;
 	int copy = ctx->vi->sb_copy, err = 0;
 
@@ -128,7 +128,7 @@ static int check_uuid(struct fsck_ctx *ctx)
 	    zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, root, NULL, NULL, 0) ||
 	    !(root->i.i_inline & ZF2FS_EXTRA_ATTR))
 		goto out;
-	if (zf2fs_inode_checksum(zf2fs_checksum_seed(ctx->sb->uuid), root) ==
+	if (inode_csum(ctx, zf2fs_checksum_seed(ctx->sb->uuid), root) ==
 	    zf2fs_get(root->i.i_inode_checksum)) {
 		/* the copy in use is right: the other one takes its uuid */
 		if (fix_problem(ctx, PR_1_SB_UUID_BAD, &(struct problem_ctx){
@@ -136,7 +136,7 @@ static int check_uuid(struct fsck_ctx *ctx)
 			ctx->sb_uuid_fix = true;
 			repair_mark_checkpoint(ctx);
 		}
-	} else if (zf2fs_inode_checksum(zf2fs_checksum_seed(other->uuid), root) ==
+	} else if (inode_csum(ctx, zf2fs_checksum_seed(other->uuid), root) ==
 		   zf2fs_get(root->i.i_inode_checksum)) {
 		if (fix_problem(ctx, PR_1_SB_UUID_BAD, &(struct problem_ctx){
 				.str = copy ? "the backup" : "the primary" })) {
@@ -213,7 +213,7 @@ static int check_qf_ino(struct fsck_ctx *ctx)
 	if (!(ctx->vi->features & ZF2FS_FEAT_QUOTA_INO) ||
 	    zf2fs_vol_super_problem(ctx->vol, !copy)[0])
 		return 0;
-	blk = malloc(ZF2FS_BLKSIZE);
+	blk = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!blk)
 		return -ENOMEM;
 	other = (const struct zf2fs_super *)(blk + ZF2FS_SUPER_OFFSET);
@@ -270,7 +270,7 @@ out:
  */
 static int check_segment_count(struct fsck_ctx *ctx)
 {
-	uint8_t *blk = malloc(ZF2FS_BLKSIZE);
+	uint8_t *blk = malloc(ZF2FS_BLKSIZE_MAX);
 
 	if (!blk)
 		return -ENOMEM;
@@ -340,9 +340,9 @@ static bool orphan_entry_bad(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_no
 	}
 	if (zf2fs_vol_read_node(ctx->vol, ino, n, NULL, why, len))
 		return true;
-	if (zf2fs_get(n->footer.ino) != ino) {
+	if (zf2fs_get(nfoot(ctx, n)->ino) != ino) {
 		snprintf(why, len, "a node of inode %llu, not an inode",
-			 (unsigned long long)zf2fs_get(n->footer.ino));
+			 (unsigned long long)zf2fs_get(nfoot(ctx, n)->ino));
 		return true;
 	}
 	return false;
@@ -363,7 +363,8 @@ static int load_orphans(struct fsck_ctx *ctx)
 	uint64_t start = zf2fs_vol_cp_pack_addr(ctx->vol, ctx->vi->cp_pack) + 1 +
 			 zf2fs_get(ctx->sb->cp_payload);
 	uint64_t nblocks;
-	struct zf2fs_orphan_block *ob;
+	const uint32_t per = ctx->g->orphans_per_block;
+	uint8_t *ob;
 	struct zf2fs_node *n;
 	struct zf2fs_bmap *seen = NULL;
 	unsigned dropped = 0, kept = 0;
@@ -373,9 +374,9 @@ static int load_orphans(struct fsck_ctx *ctx)
 		return 0;
 	/* orphan blocks sit between the payload and the summaries */
 	nblocks = zf2fs_get(cp->cp_pack_start_sum) - 1 - zf2fs_get(ctx->sb->cp_payload);
-	ob = malloc(sizeof(*ob));
-	n = malloc(ZF2FS_BLKSIZE);
-	ctx->orphans = calloc(nblocks * ZF2FS_ORPHANS_PER_BLOCK + 1, sizeof(uint32_t));
+	ob = malloc(ZF2FS_BLKSIZE_MAX);
+	n = malloc(ZF2FS_BLKSIZE_MAX);
+	ctx->orphans = calloc(nblocks * per + 1, sizeof(uint32_t));
 	if (!ob || !n || !ctx->orphans || zf2fs_bmap_new(ctx->vi->max_nid, &seen)) {
 		free(ob);
 		free(n);
@@ -388,9 +389,10 @@ static int load_orphans(struct fsck_ctx *ctx)
 		err = zf2fs_vol_read_block(ctx->vol, start + b, ob);
 		if (err)
 			break;
-		/* the kernel writes no checksum here; it trusts only a sane count */
-		cnt = (uint32_t)zf2fs_get(ob->entry_count);
-		if (cnt > ZF2FS_ORPHANS_PER_BLOCK) {
+		/* the kernel writes no checksum here; it trusts only a sane count (the block
+		 * ends in its entry count and a crc word, its inode numbers from the start) */
+		cnt = zf2fs_get_le32p(ob + ctx->g->blocksize - 8);
+		if (cnt > per) {
 			p.num2 = cnt;
 			if (fix_problem(ctx, PR_2_CP_ORPHAN_BLOCK_BAD, &p))
 				dropped++;
@@ -399,7 +401,7 @@ static int load_orphans(struct fsck_ctx *ctx)
 			continue;
 		}
 		for (uint32_t i = 0; i < cnt; i++) {
-			uint32_t ino = zf2fs_le32_to_cpu(ob->ino[i]);
+			uint32_t ino = zf2fs_get_le32p(ob + 4 * (size_t)i);
 			char why[160];
 
 			p.num2 = i;

@@ -28,8 +28,8 @@ static int check_sit(struct fsck_ctx *ctx)
 
 	if (err)
 		return err;
-	for (uint32_t i = 0; i < zf2fs_get(j->n_entries); i++) {
-		uint32_t segno = (uint32_t)zf2fs_get(j->sit.entries[i].segno);
+	for (uint32_t i = 0; i < zf2fs_get(j->n_entries) && i < ctx->g->sit_journal_entries; i++) {
+		uint32_t segno = (uint32_t)zf2fs_get(zf2fs_journal_sit(j, i)->segno);
 
 		/* a new checkpoint flushes the journal and leaves such entries out */
 		if (segno >= ctx->vi->main_segs &&
@@ -42,8 +42,8 @@ static int check_sit(struct fsck_ctx *ctx)
 		struct problem_ctx p = { .segno = s };
 
 		/* a block of entries that is all zeros on disk holds nothing to check */
-		if (!zf2fs_sit_table_block_used(ctx->sit, zf2fs_sit_block_index(s))) {
-			s = zf2fs_sit_block_segno(zf2fs_sit_block_index(s) + 1, 0) - 1;
+		if (!zf2fs_sit_table_block_used(ctx->sit, zf2fs_geom_sit_block_index(ctx->g, s))) {
+			s = (zf2fs_geom_sit_block_index(ctx->g, s) + 1) * ctx->g->sit_per_block - 1;
 			continue;
 		}
 		se = sit_get(ctx, s);
@@ -127,8 +127,8 @@ static int restore_node_nat(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, ui
 	    ctx->node_scans >= FIND_NODE_SCANS)
 		return 0;
 	ctx->node_scans++;
-	sum = malloc(sizeof(*sum));
-	n = malloc(ZF2FS_BLKSIZE);
+	sum = malloc(ZF2FS_BLKSIZE_MAX);
+	n = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!sum || !n) {
 		err = -ENOMEM;
 		goto out;
@@ -138,19 +138,19 @@ static int restore_node_nat(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, ui
 
 		if (!zf2fs_sit_valid_blocks(se) || zf2fs_sit_type(se) < ZF2FS_LOG_HOT_NODE ||
 		    zf2fs_vol_segment_summary(ctx->vol, s, sum) ||
-		    sum->footer.entry_type != ZF2FS_SUM_TYPE_NODE)
+		    sum_footer(ctx, sum)->entry_type != ZF2FS_SUM_TYPE_NODE)
 			continue;
 		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
 			uint64_t blk = zf2fs_main_blk(ctx->vi->main_blkaddr, s, off);
 
 			if (!sit_bit(se, off) || zf2fs_get(sum->entries[off].nid) != nid ||
 			    zf2fs_vol_read_block(ctx->vol, blk, n) ||
-			    zf2fs_get(n->footer.nid) != nid || zf2fs_get(n->footer.ino) != ino ||
-			    !zf2fs_footer_ofs(n))
+			    zf2fs_get(nfoot(ctx, n)->nid) != nid || zf2fs_get(nfoot(ctx, n)->ino) != ino ||
+			    !node_ofs(ctx, n))
 				continue;
-			if (!best || zf2fs_get(n->footer.cp_ver) > best_ver) {
+			if (!best || zf2fs_get(nfoot(ctx, n)->cp_ver) > best_ver) {
 				best = blk;
-				best_ver = zf2fs_get(n->footer.cp_ver);
+				best_ver = zf2fs_get(nfoot(ctx, n)->cp_ver);
 			}
 		}
 	}
@@ -176,7 +176,8 @@ static int check_nat(struct fsck_ctx *ctx)
 	uint32_t nblocks = ctx->vi->nat_blocks;
 	const uint32_t chunk = 64;   /* 256 KiB per read: sequential enough, small peak memory */
 	const struct zf2fs_journal *j = zf2fs_vol_nat_journal(ctx->vol);
-	struct zf2fs_nat_block *buf = malloc((size_t)chunk * ZF2FS_BLKSIZE);
+	const uint32_t bs = ctx->g->blocksize, per = ctx->g->nat_per_block;
+	uint8_t *buf = malloc((size_t)chunk * bs);
 	int err = 0;
 
 	if (!buf)
@@ -193,15 +194,16 @@ static int check_nat(struct fsck_ctx *ctx)
 			run++;
 		err = zf2fs_vol_read_blocks(ctx->vol, addr, run, buf);
 		for (uint32_t b = 0; !err && b < run; b++) {
-			/* a NAT block holds 4095 bytes of entries: step by whole blocks */
-			const struct zf2fs_nat_block *nb = (const void *)((const uint8_t *)buf +
-								 (size_t)b * ZF2FS_BLKSIZE);
+			/* a NAT block's entries leave a few bytes at its end: step by
+			 * whole blocks */
+			const uint8_t *nb = buf + (size_t)b * bs;
 
-			for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK && !err; e++) {
-				uint32_t nid = zf2fs_nat_block_nid(i + b, e);
+			for (uint32_t e = 0; e < per && !err; e++) {
+				const struct zf2fs_nat_entry *ne = zf2fs_nat_block_entry(nb, e);
+				uint32_t nid = (i + b) * per + e;
 
-				if (zf2fs_nat_ino(&nb->entries[e]) || zf2fs_nat_addr(&nb->entries[e]))
-					err = nat_set(ctx, nid, &nb->entries[e]);
+				if (zf2fs_nat_ino(ne) || zf2fs_nat_addr(ne))
+					err = nat_set(ctx, nid, ne);
 			}
 		}
 		i += run;
@@ -209,12 +211,12 @@ static int check_nat(struct fsck_ctx *ctx)
 	free(buf);
 	if (err)
 		return err;
-	for (uint32_t i = 0; i < zf2fs_get(j->n_entries); i++) {
-		uint32_t nid = (uint32_t)zf2fs_get(j->nat.entries[i].nid);
+	for (uint32_t i = 0; i < zf2fs_get(j->n_entries) && i < ctx->g->nat_journal_entries; i++) {
+		uint32_t nid = (uint32_t)zf2fs_get(zf2fs_journal_nat(j, i)->nid);
 
 		if (nid >= ctx->vi->max_nid)
 			continue;
-		err = nat_set(ctx, nid, &j->nat.entries[i].ne);
+		err = nat_set(ctx, nid, &zf2fs_journal_nat(j, i)->ne);
 		if (err)
 			return err;
 	}

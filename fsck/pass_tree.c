@@ -57,7 +57,9 @@ struct inode_walk {
 struct ssa_cache {
 	uint32_t segno[SSA_CACHE];
 	bool valid[SSA_CACHE];
-	struct zf2fs_summary_block blk[SSA_CACHE];
+	/* a summary fills up to a block (its entries first: a segment's 512 sit in the
+	 * 4 KiB view) */
+	uint8_t blk[SSA_CACHE][ZF2FS_BLKSIZE_MAX];
 };
 
 /* The summary entry of main-area block @blk (through a small cache of summary blocks). */
@@ -79,14 +81,15 @@ static int ssa_entry(struct fsck_ctx *ctx, uint64_t blk, const struct zf2fs_summ
 			return -ENOMEM;
 	}
 	if (!ctx->ssa->valid[slot] || ctx->ssa->segno[slot] != seg) {
-		int err = zf2fs_vol_segment_summary(ctx->vol, seg, &ctx->ssa->blk[slot]);
+		int err = zf2fs_vol_segment_summary(ctx->vol, seg,
+						    (struct zf2fs_summary_block *)ctx->ssa->blk[slot]);
 
 		ctx->ssa->valid[slot] = !err;
 		ctx->ssa->segno[slot] = seg;
 		if (err)
 			return err;
 	}
-	*ret = &ctx->ssa->blk[slot].entries[off];
+	*ret = &((const struct zf2fs_summary_block *)ctx->ssa->blk[slot])->entries[off];
 	return 0;
 }
 
@@ -133,10 +136,10 @@ static int contents_fit(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_n
 	uint8_t *buf;
 	int r;
 
-	if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) || !inode_xattr_size_ok(ctx, &t->i))
+	if (inode_geom(ctx, &t->i, &g) || !inode_xattr_size_ok(ctx, &t->i))
 		return 0;
 	if (dir && (t->i.i_inline & ZF2FS_INLINE_DENTRY))
-		return !zf2fs_dentry_view_inline(t, ctx->vi->features, &v) && dots_fit(&v, ino);
+		return !dview_inline(ctx, t, &v) && dots_fit(&v, ino);
 	if (t->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
 		return 0;
 	for (k = 0; k < g.addrs; k++) {
@@ -150,12 +153,12 @@ static int contents_fit(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_n
 		return 1;
 	if (!dir || k)
 		return 0;
-	buf = malloc(ZF2FS_BLKSIZE);
+	buf = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!buf)
 		return -ENOMEM;
 	r = 0;
 	if (!zf2fs_vol_read_block(ctx->vol, blk, buf)) {
-		zf2fs_dentry_view_block(buf, &v);
+		dview_block(ctx, buf, &v);
 		r = dots_fit(&v, ino);
 	}
 	free(buf);
@@ -173,7 +176,7 @@ static int contents_fit(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_n
 static uint16_t own_extra_isize(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node,
 				uint16_t *ret_xattr)
 {
-	struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE_MAX);
 	uint16_t found = 0, xattr = 0;
 	unsigned hits = 0;
 
@@ -181,7 +184,7 @@ static uint16_t own_extra_isize(struct fsck_ctx *ctx, uint32_t ino, const struct
 		return 0;
 	for (uint16_t e = 4; e <= ZF2FS_EXTRA_ISIZE_MAX; e += 4) {
 		for (int k = 0; k < 2; k++) {
-			memcpy(t, node, ZF2FS_BLKSIZE);
+			memcpy(t, node, ctx->g->blocksize);
 			zf2fs_set(t->i.i_extra_isize, e);
 			if (k)
 				zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
@@ -258,15 +261,15 @@ static bool summary_owner_holds(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid
 	if (nid < ZF2FS_RESERVED_NIDS || nid >= ctx->nids || !nat_ino(ctx, nid) ||
 	    nat_ino(ctx, nid) >= ctx->nids || nat_ino(ctx, nat_ino(ctx, nid)) != nat_ino(ctx, nid))
 		return false;
-	n = malloc(ZF2FS_BLKSIZE);
+	n = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!n)
 		return false;
 	if (zf2fs_vol_read_node(ctx->vol, nid, n, NULL, NULL, 0) == 0) {
 		const uint8_t *addrs = (const uint8_t *)n;
-		uint32_t nr = ZF2FS_ADDRS_PER_BLOCK;
+		uint32_t nr = ctx->g->addrs_per_block;
 
-		if (zf2fs_get(n->footer.ino) == nid) {
-			if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g) ||
+		if (zf2fs_get(nfoot(ctx, n)->ino) == nid) {
+			if (inode_geom(ctx, &n->i, &g) ||
 			    (n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))) {
 				free(n);
 				return false;
@@ -283,7 +286,7 @@ static bool summary_owner_holds(struct fsck_ctx *ctx, uint64_t blk, uint32_t nid
 /* The owner a block's summary records (for messages about blocks owned twice). */
 static uint32_t summary_owner(struct fsck_ctx *ctx, uint64_t blk)
 {
-	struct zf2fs_summary_block *sb = malloc(sizeof(*sb));
+	struct zf2fs_summary_block *sb = malloc(ZF2FS_BLKSIZE_MAX);
 	uint32_t nid = 0;
 
 	if (sb && zf2fs_vol_segment_summary(ctx->vol, blk_segno(ctx, blk), sb) == 0)
@@ -319,7 +322,7 @@ static int clear_child_pointer(struct fsck_ctx *ctx, uint32_t parent, uint32_t i
 	if (!p || repair_drop_extent(ctx, ino))
 		return -ENOMEM;
 	if (parent == ino)
-		base += zf2fs_inode_nid_pos(0);
+		base = (uint8_t *)inode_nids(ctx, p);
 	zf2fs_put_le32p(base + 4 * slot, 0);
 	return 0;
 }
@@ -354,7 +357,7 @@ static int walk_mend(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 	struct problem_ctx p = { .ino = w->ino, .nid = nid, .blkaddr = blkaddr, .str = why };
 	const struct zf2fs_summary *e;
 	struct zf2fs_node *fix;
-	uint32_t flag = (uint32_t)zf2fs_get(node->footer.flag);
+	uint32_t flag = (uint32_t)zf2fs_get(nfoot(ctx, node)->flag);
 
 	if (nid >= ctx->nids || nat_ino(ctx, nid) != w->ino || ctx->nat_addr[nid] != blkaddr ||
 	    (ctx->nid_flags[nid] & NID_REACHED) || !blk_in_main(ctx, blkaddr) ||
@@ -367,10 +370,10 @@ static int walk_mend(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 	fix = repair_node_from(ctx, nid, node);
 	if (!fix)
 		return 0;
-	zf2fs_set(fix->footer.nid, nid);
-	zf2fs_set(fix->footer.ino, w->ino);
-	zf2fs_set(fix->footer.flag, flag);
-	zf2fs_footer_set_ofs(fix, ofs);
+	zf2fs_set(nfoot(ctx, fix)->nid, nid);
+	zf2fs_set(nfoot(ctx, fix)->ino, w->ino);
+	zf2fs_set(nfoot(ctx, fix)->flag, flag);
+	node_set_ofs(ctx, fix, ofs);
 	return 1;
 }
 
@@ -383,7 +386,7 @@ static int walk_mend(void *arg, uint32_t nid, uint32_t blkaddr, const struct zf2
 static int restore_top_nodes(struct inode_walk *w, const struct zf2fs_walk_ops *ops)
 {
 	struct fsck_ctx *ctx = w->ctx;
-	struct zf2fs_node *fake = NULL, *nb = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *fake = NULL, *nb = malloc(ZF2FS_BLKSIZE_MAX);
 	int err = 0;
 
 	if (!nb)
@@ -399,27 +402,27 @@ static int restore_top_nodes(struct inode_walk *w, const struct zf2fs_walk_ops *
 			    (ctx->nid_flags[nid] & (NID_REACHED | NID_BAD)) ||
 			    !blk_in_main(ctx, ctx->nat_addr[nid]) ||
 			    zf2fs_vol_read_node(ctx->vol, nid, nb, NULL, NULL, 0) ||
-			    zf2fs_footer_ofs(nb) != w->lost_top[slot] - 1)
+			    node_ofs(ctx, nb) != w->lost_top[slot] - 1)
 				continue;
 			if (!fix_problem(ctx, PR_4_NODE_RESTORED, &p))
 				break;
 			n = repair_node(ctx, w->ino);
 			if (!fake)
-				fake = malloc(ZF2FS_BLKSIZE);
+				fake = malloc(ZF2FS_BLKSIZE_MAX);
 			if (!n || !fake) {
 				err = -ENOMEM;
 				break;
 			}
-			n->i.i_nid[slot] = zf2fs_cpu_to_le32(nid);
+			inode_nids(ctx, n)[slot] = zf2fs_cpu_to_le32(nid);
 			/* the inode with only that slot set: the walk gives the subtree the file
 			 * offsets and node offsets of its place */
-			memcpy(fake, w->inode, ZF2FS_BLKSIZE);
-			memset(fake->i.i_nid, 0, sizeof(fake->i.i_nid));
-			fake->i.i_nid[slot] = zf2fs_cpu_to_le32(nid);
+			memcpy(fake, w->inode, ctx->g->blocksize);
+			memset(inode_nids(ctx, fake), 0, 4 * ZF2FS_NIDS_PER_INODE);
+			inode_nids(ctx, fake)[slot] = zf2fs_cpu_to_le32(nid);
 			{
 				struct zf2fs_inode_geom g;
 
-				if (zf2fs_inode_geometry(&fake->i, ctx->vi->features, &g) == 0)
+				if (inode_geom(ctx, &fake->i, &g) == 0)
 					memset((uint8_t *)fake->i.i_addr + 4 * g.extra_words, 0, 4 * g.addrs);
 			}
 			err = zf2fs_file_walk(ctx->vol, fake, ops, w);
@@ -474,7 +477,7 @@ static int set_data_slot(struct fsck_ctx *ctx, uint32_t ino, uint32_t owner, uin
 	if (owner == ino) {
 		struct zf2fs_inode_geom g;
 
-		if (zf2fs_inode_geometry(&n->i, ctx->vi->features, &g) == 0)
+		if (inode_geom(ctx, &n->i, &g) == 0)
 			first = g.extra_words;
 		zf2fs_put_le32p((uint8_t *)n + zf2fs_inode_addr_pos(first, ofs), blkaddr);
 	} else {
@@ -564,7 +567,7 @@ static int restore_dir_slots(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_no
 			     const struct zf2fs_inode_geom *g)
 {
 	uint64_t size = zf2fs_get(copy->i.i_size);
-	uint64_t nblk = size / ZF2FS_BLKSIZE + (size % ZF2FS_BLKSIZE != 0);
+	uint64_t nblk = size / ctx->g->blocksize + (size % ctx->g->blocksize != 0);
 	uint8_t *addrs = (uint8_t *)copy->i.i_addr + 4 * g->extra_words;
 
 	for (uint32_t k = 0; k < g->addrs && k < nblk; k++) {
@@ -722,7 +725,7 @@ static void alias_try(struct alias_scan *a, uint32_t ino)
 	unsigned d;
 
 	if (zf2fs_vol_read_node(ctx->vol, ino, a->n, NULL, NULL, 0) ||
-	    zf2fs_get(a->n->footer.ino) != ino || zf2fs_get(a->n->footer.nid) != ino ||
+	    zf2fs_get(nfoot(ctx, a->n)->ino) != ino || zf2fs_get(nfoot(ctx, a->n)->nid) != ino ||
 	    !alias_flagged(ctx, in) || !zf2fs_get(in->i_ext.len) ||
 	    alias_verdict(ctx, (uint32_t)zf2fs_get(in->i_ext.fofs), (uint32_t)zf2fs_get(in->i_ext.blk),
 			  (uint32_t)zf2fs_get(in->i_ext.len), &d) != ALIAS_OK ||
@@ -757,7 +760,7 @@ static int alias_scan_dir(struct alias_scan *a, uint32_t ino, struct zf2fs_node 
 	int err;
 
 	if (zf2fs_vol_read_node(a->ctx->vol, ino, dir, NULL, NULL, 0) ||
-	    zf2fs_get(dir->footer.ino) != ino || zf2fs_inode_type(&dir->i) != ZF2FS_S_IFDIR)
+	    zf2fs_get(nfoot(a->ctx, dir)->ino) != ino || zf2fs_inode_type(&dir->i) != ZF2FS_S_IFDIR)
 		return 0;
 	err = zf2fs_dir_iterate(a->ctx->vol, dir, alias_scan_entry, NULL, a);
 	return err == -ENOMEM ? err : 0;
@@ -781,8 +784,8 @@ static int alias_prescan(struct fsck_ctx *ctx)
 
 	if (!(ctx->vi->features & ZF2FS_FEAT_DEVICE_ALIAS))
 		return 0;
-	root = malloc(ZF2FS_BLKSIZE);
-	a.n = malloc(ZF2FS_BLKSIZE);
+	root = malloc(ZF2FS_BLKSIZE_MAX);
+	a.n = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!root || !a.n) {
 		err = -ENOMEM;
 	} else {
@@ -872,7 +875,7 @@ static void alias_reaim(struct inode_walk *w, unsigned d)
 		zf2fs_set(n->i.i_ext.fofs, 0);
 		zf2fs_set(n->i.i_ext.blk, start);
 		zf2fs_set(n->i.i_ext.len, end + 1 - start);
-		zf2fs_set(n->i.i_size, (end + 1 - start) * ZF2FS_BLKSIZE);
+		zf2fs_set(n->i.i_size, (end + 1 - start) * ctx->g->blocksize);
 	}
 	for (uint64_t b = start; b <= end; b++)
 		claim_block(ctx, b, false);
@@ -1132,7 +1135,7 @@ static bool check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 
 	if (!xnid)
 		return false;
-	x = malloc(ZF2FS_BLKSIZE);
+	x = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!x)
 		return false;
 	/* Linux refuses the inode for an xattr nid that is its own (sanity_check_inode) */
@@ -1142,12 +1145,12 @@ static bool check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 	} else {
 		err = zf2fs_vol_read_node(ctx->vol, xnid, x, &addr, why, sizeof(why));
 	}
-	if (!err && zf2fs_get(x->footer.ino) != w->ino) {
+	if (!err && zf2fs_get(nfoot(ctx, x)->ino) != w->ino) {
 		snprintf(why, sizeof(why), "it belongs to inode %llu",
-			 (unsigned long long)zf2fs_get(x->footer.ino));
+			 (unsigned long long)zf2fs_get(nfoot(ctx, x)->ino));
 		err = -ZF2FS_EFSCORRUPTED;
 	}
-	if (!err && zf2fs_footer_ofs(x) != XATTR_NODE_OFS) {
+	if (!err && node_ofs(ctx, x) != XATTR_NODE_OFS) {
 		snprintf(why, sizeof(why), "wrong footer offset");
 		err = -ZF2FS_EFSCORRUPTED;
 	}
@@ -1193,7 +1196,7 @@ static void check_inline_xattrs(struct fsck_ctx *ctx, uint32_t ino, const struct
 	struct problem_ctx p = { .ino = ino, .num2 = 4 * g->xattr_words };
 	uint32_t start, pos;
 
-	if (zf2fs_inline_xattr_cut(&node->i, g, &start, &pos) != 1)
+	if (zf2fs_inline_xattr_cut2(ctx->g, &node->i, g, &start, &pos) != 1)
 		return;
 	p.num = pos;
 	if (fix_problem(ctx, PR_4_XATTR_LIST_BAD, &p)) {
@@ -1243,17 +1246,17 @@ static bool verity_size(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_n
 			uint64_t pos)
 {
 	const struct zf2fs_walk_ops ops = { .data = past_eof_cb };
-	struct past_eof e = { .from = pos / ZF2FS_BLKSIZE };
+	struct past_eof e = { .from = pos / ctx->g->blocksize };
 	uint64_t size = zf2fs_get(node->i.i_size), want;
 	struct problem_ctx p = { .ino = ino, .num = size };
 	struct zf2fs_node *n;
 	uint8_t *blk;
 	bool r = false;
 
-	if (pos % ZF2FS_BLKSIZE || zf2fs_file_walk(ctx->vol, node, &ops, &e) < 0 ||
+	if (pos % ctx->g->blocksize || zf2fs_file_walk(ctx->vol, node, &ops, &e) < 0 ||
 	    !blk_in_main(ctx, e.blkaddr))
 		return false;
-	blk = malloc(ZF2FS_BLKSIZE);
+	blk = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!blk || zf2fs_vol_read_block(ctx->vol, e.blkaddr, blk)) {
 		free(blk);
 		return false;
@@ -1331,7 +1334,7 @@ static void check_enc_verity(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 			/* a verity file keeps its Merkle tree past EOF: without one, the mark
 			 * is what is wrong */
 			const struct zf2fs_walk_ops ops = { .data = past_eof_cb };
-			struct past_eof e = { .from = min / ZF2FS_BLKSIZE };
+			struct past_eof e = { .from = min / ctx->g->blocksize };
 			struct zf2fs_node *n;
 
 			if (zf2fs_file_walk(ctx->vol, node, &ops, &e) >= 0 && !e.found) {
@@ -1385,19 +1388,19 @@ static bool looks_like_dir(struct fsck_ctx *ctx, const struct zf2fs_node *node)
 	bool r;
 
 	if (node->i.i_inline & ZF2FS_INLINE_DENTRY)
-		return !zf2fs_dentry_view_inline(node, ctx->vi->features, &v) && has_dots(&v);
+		return !dview_inline(ctx, node, &v) && has_dots(&v);
 	if ((node->i.i_inline & ZF2FS_INLINE_DATA) ||
-	    zf2fs_inode_geometry(&node->i, ctx->vi->features, &g))
+	    inode_geom(ctx, &node->i, &g))
 		return false;
 	addr = zf2fs_get_le32p((const uint8_t *)node + zf2fs_inode_addr_pos(g.extra_words, 0));
 	if (!blk_in_main(ctx, addr))
 		return false;
-	blk = malloc(ZF2FS_BLKSIZE);
+	blk = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!blk)
 		return false;
 	r = zf2fs_vol_read_block(ctx->vol, addr, blk) == 0;
 	if (r) {
-		zf2fs_dentry_view_block(blk, &v);
+		dview_block(ctx, blk, &v);
 		r = has_dots(&v);
 	}
 	free(blk);
@@ -1470,12 +1473,12 @@ static void block_map_evidence(struct fsck_ctx *ctx, uint32_t ino, const struct 
 			       struct evidence *e)
 {
 	const struct zf2fs_walk_ops ops = { .node = ev_node, .data = ev_data };
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 
 	*e = (struct evidence){ .ctx = ctx, .ino = ino };
 	if (!n)
 		return;
-	memcpy(n, node, ZF2FS_BLKSIZE);
+	memcpy(n, node, ctx->g->blocksize);
 	n->i.i_inline &= (uint8_t)~(ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY);
 	zf2fs_file_walk(ctx->vol, n, &ops, e);
 	free(n);
@@ -1491,7 +1494,7 @@ static void block_map_evidence(struct fsck_ctx *ctx, uint32_t ino, const struct 
 static uint8_t settle_inline_dir(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *node)
 {
 	const struct zf2fs_inode *in = &node->i;
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	struct zf2fs_dentry_view v;
 	struct zf2fs_inode_geom g;
 	struct evidence e;
@@ -1500,11 +1503,11 @@ static uint8_t settle_inline_dir(struct fsck_ctx *ctx, uint32_t ino, const struc
 
 	if (!n)
 		return keep;
-	memcpy(n, node, ZF2FS_BLKSIZE);
+	memcpy(n, node, ctx->g->blocksize);
 	n->i.i_inline |= ZF2FS_INLINE_DENTRY;
 	n->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DATA;
-	dots = !zf2fs_dentry_view_inline(n, ctx->vi->features, &v) && has_dots(&v) &&
-	       !zf2fs_inode_geometry(&n->i, ctx->vi->features, &g);
+	dots = !dview_inline(ctx, n, &v) && has_dots(&v) &&
+	       !inode_geom(ctx, &n->i, &g);
 	free(n);
 	if (in->i_inline & ZF2FS_INLINE_DENTRY) {
 		if (dots)
@@ -1516,7 +1519,7 @@ static uint8_t settle_inline_dir(struct fsck_ctx *ctx, uint32_t ino, const struc
 	    zf2fs_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words) != 0)
 		return keep;
 	for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
-		if (zf2fs_le32_to_cpu(in->i_nid[i]))
+		if (zf2fs_le32_to_cpu(inode_nids(ctx, in)[i]))
 			return keep;
 	block_map_evidence(ctx, ino, node, &e);
 	return e.verified ? keep : keep | ZF2FS_INLINE_DENTRY;
@@ -1536,12 +1539,12 @@ static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 static uint8_t settle_inline_without(struct fsck_ctx *ctx, uint32_t ino,
 				     const struct zf2fs_node *node, uint8_t drop)
 {
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	uint8_t r;
 
 	if (!n)
 		return node->i.i_inline;
-	memcpy(n, node, ZF2FS_BLKSIZE);
+	memcpy(n, node, ctx->g->blocksize);
 	n->i.i_inline &= (uint8_t)~drop;
 	r = settle_inline(ctx, ino, n);
 	free(n);
@@ -1568,7 +1571,7 @@ static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 		return settle_inline_without(ctx, ino, node, ZF2FS_INLINE_DENTRY);
 	if ((ft != ZF2FS_FT_REG_FILE && ft != ZF2FS_FT_SYMLINK) ||
 	    (in->i_inline & ZF2FS_INLINE_DENTRY) ||
-	    zf2fs_inode_geometry(in, ctx->vi->features, &g) || g.compressed)
+	    inode_geom(ctx, in, &g) || g.compressed)
 		return in->i_inline;
 	if (in->i_inline & ZF2FS_INLINE_DATA) {
 		if (size <= g.inline_bytes)
@@ -1581,7 +1584,7 @@ static uint8_t settle_inline(struct fsck_ctx *ctx, uint32_t ino, const struct zf
 	    zf2fs_get_le32p((const uint8_t *)in->i_addr + 4 * g.extra_words) != 0)
 		return in->i_inline;
 	for (int i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
-		if (zf2fs_le32_to_cpu(in->i_nid[i]))
+		if (zf2fs_le32_to_cpu(inode_nids(ctx, in)[i]))
 			return in->i_inline;
 	block_map_evidence(ctx, ino, node, &e);
 	if (e.verified || !e.words)
@@ -1661,7 +1664,7 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 	uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);
 	/* the checksum check that follows is about the inode as it was read */
 	bool csum_ok = checksum_applies(ctx, &node->i) &&
-		       zf2fs_inode_checksum(seed, node) == zf2fs_get(node->i.i_inode_checksum);
+		       inode_csum(ctx, seed, node) == zf2fs_get(node->i.i_inode_checksum);
 	uint8_t inl;
 	int r;
 
@@ -1673,13 +1676,13 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 
 		if (fix_problem(ctx, code, &p)) {
 			n = repair_node(ctx, ino);
-			copy = malloc(ZF2FS_BLKSIZE);
+			copy = malloc(ZF2FS_BLKSIZE_MAX);
 			if (!n || !copy) {
 				free(copy);
 				return -ENOMEM;
 			}
 			zf2fs_set(n->i.i_mode, want);
-			memcpy(copy, node, ZF2FS_BLKSIZE);
+			memcpy(copy, node, ctx->g->blocksize);
 			zf2fs_set(copy->i.i_mode, want);
 			node = copy;
 		}
@@ -1763,9 +1766,9 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		uint16_t eref = ctx->ref_extra_isize;
 
 		if ((node->i.i_inline & ZF2FS_EXTRA_ATTR) &&
-		    (zf2fs_inode_geometry(&node->i, ctx->vi->features, &g) ||
+		    (inode_geom(ctx, &node->i, &g) ||
 		     !inode_xattr_size_ok(ctx, &node->i))) {
-			struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE);
+			struct zf2fs_node *t = malloc(ZF2FS_BLKSIZE_MAX);
 			bool xattr_only = false;
 			char own[80];
 
@@ -1781,17 +1784,17 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 			/* an extra size the kernel accepts is the inode's own (the kernel gives the
 			 * inodes it makes a larger one than mkfs gives the root): then only the
 			 * inline xattr size is replaced, and the block pointers stay in place */
-			memcpy(t, node, ZF2FS_BLKSIZE);
+			memcpy(t, node, ctx->g->blocksize);
 			zf2fs_set(t->i.i_inline_xattr_size, (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
 				  ZF2FS_INLINE_XATTR_ADDRS : 0);
-			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) &&
+			if (!inode_geom(ctx, &t->i, &g) &&
 			    inode_xattr_size_ok(ctx, &t->i) &&
 			    zf2fs_get(t->i.i_inline_xattr_size) != zf2fs_get(node->i.i_inline_xattr_size)) {
 				xattr_only = true;
 			} else {
-				memcpy(t, node, ZF2FS_BLKSIZE);
+				memcpy(t, node, ctx->g->blocksize);
 				zf2fs_set(t->i.i_extra_isize, eref);
-				if (zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) ||
+				if (inode_geom(ctx, &t->i, &g) ||
 				    !inode_xattr_size_ok(ctx, &t->i))
 					zf2fs_set(t->i.i_inline_xattr_size,
 						  (t->i.i_inline & ZF2FS_INLINE_XATTR) ?
@@ -1809,7 +1812,7 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 					p.str = own;
 				}
 			}
-			if (!zf2fs_inode_geometry(&t->i, ctx->vi->features, &g) && inode_xattr_size_ok(ctx, &t->i) &&
+			if (!inode_geom(ctx, &t->i, &g) && inode_xattr_size_ok(ctx, &t->i) &&
 			    fix_problem(ctx, xattr_only ? PR_4_INODE_XATTR_RESET :
 					p.str ? PR_4_EXTRA_OWN :
 					ctx->ref_extra_isize ? PR_4_INODE_EXTRA_RESET :
@@ -1826,7 +1829,7 @@ int check_inode(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node *nod
 		}
 	}
 	if (copy && csum_ok)
-		zf2fs_set(copy->i.i_inode_checksum, zf2fs_inode_checksum(seed, copy));
+		zf2fs_set(copy->i.i_inode_checksum, inode_csum(ctx, seed, copy));
 	r = check_inode_as(ctx, ino, node, ref);
 	free(copy);
 	return r;
@@ -1886,7 +1889,7 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 		ctx->nid_flags[ino] |= NID_BAD;
 		return 1;
 	}
-	if (zf2fs_inode_geometry(in, ctx->vi->features, &g)) {
+	if (inode_geom(ctx, in, &g)) {
 		p.num = zf2fs_get(in->i_extra_isize);
 		if (fix_problem(ctx, PR_4_INODE_EXTRA_BAD, &p))
 			repair_free_node(ctx, ino);
@@ -1913,7 +1916,7 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	if (checksum_applies(ctx, in)) {
 		uint32_t seed = zf2fs_checksum_seed(ctx->sb->uuid);
 
-		if (zf2fs_inode_checksum(seed, node) != zf2fs_get(in->i_inode_checksum) &&
+		if (inode_csum(ctx, seed, node) != zf2fs_get(in->i_inode_checksum) &&
 		    fix_problem(ctx, PR_4_INODE_CHECKSUM_BAD, &p))
 			repair_node(ctx, ino);   /* every rewritten inode gets a fresh checksum */
 	}
@@ -1945,9 +1948,9 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 		check_inline_xattrs(ctx, ino, node, &g);
 		/* an xattr node found unusable (and dropped) is not read for what follows */
 		if (zf2fs_get(in->i_xattr_nid)) {
-			xcopy = malloc(ZF2FS_BLKSIZE);
+			xcopy = malloc(ZF2FS_BLKSIZE_MAX);
 			if (xcopy) {
-				memcpy(xcopy, node, ZF2FS_BLKSIZE);
+				memcpy(xcopy, node, ctx->g->blocksize);
 				zf2fs_set(xcopy->i.i_xattr_nid, 0);
 			}
 			xview = xcopy;
@@ -1967,10 +1970,10 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 		w.cluster = g.cluster_blocks;
 	if (zf2fs_mode_type(mode) == ZF2FS_S_IFDIR && !(in->i_inline & ZF2FS_INLINE_DENTRY)) {
 		/* the walk reads the inode with its restored dentry block slots */
-		dcopy = malloc(ZF2FS_BLKSIZE);
+		dcopy = malloc(ZF2FS_BLKSIZE_MAX);
 		if (!dcopy)
 			return -ENOMEM;
-		memcpy(dcopy, node, ZF2FS_BLKSIZE);
+		memcpy(dcopy, node, ctx->g->blocksize);
 		err = restore_dir_slots(ctx, ino, dcopy, &g);
 		if (err) {
 			free(dcopy);
@@ -2083,21 +2086,21 @@ static bool mend_inode_footer(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_n
 	    ssa_entry(ctx, addr, &e) || zf2fs_get(e->nid) != ino ||
 	    !zf2fs_mode_to_ftype((uint32_t)zf2fs_get(n->i.i_mode)))
 		return false;
-	if (zf2fs_get(n->footer.nid) == ino && zf2fs_get(n->footer.ino) == ino &&
-	    !zf2fs_footer_ofs(n))
+	if (zf2fs_get(nfoot(ctx, n)->nid) == ino && zf2fs_get(nfoot(ctx, n)->ino) == ino &&
+	    !node_ofs(ctx, n))
 		return false;
-	p.num = zf2fs_get(n->footer.nid);
-	p.num2 = zf2fs_get(n->footer.ino);
-	snprintf(ofs, sizeof(ofs), "%u", zf2fs_footer_ofs(n));
+	p.num = zf2fs_get(nfoot(ctx, n)->nid);
+	p.num2 = zf2fs_get(nfoot(ctx, n)->ino);
+	snprintf(ofs, sizeof(ofs), "%u", node_ofs(ctx, n));
 	p.str = ofs;
 	if (!fix_problem(ctx, PR_4_INODE_FOOTER_BAD, &p))
 		return false;
-	zf2fs_set(n->footer.nid, ino);
-	zf2fs_set(n->footer.ino, ino);
-	zf2fs_footer_set_ofs(n, 0);
+	zf2fs_set(nfoot(ctx, n)->nid, ino);
+	zf2fs_set(nfoot(ctx, n)->ino, ino);
+	node_set_ofs(ctx, n, 0);
 	fix = repair_node_from(ctx, ino, n);
 	if (fix)
-		memcpy(fix, n, ZF2FS_BLKSIZE);
+		memcpy(fix, n, ctx->g->blocksize);
 	return fix != NULL;
 }
 
@@ -2108,8 +2111,8 @@ static bool mend_inode_footer(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_n
 #define FIND_INODE_SCANS 16
 uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
 {
-	struct zf2fs_summary_block *sum = malloc(sizeof(*sum));
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_summary_block *sum = malloc(ZF2FS_BLKSIZE_MAX);
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	uint64_t best = 0, best_ver = 0;
 
 	if (ctx->inode_scans >= FIND_INODE_SCANS) {
@@ -2123,7 +2126,7 @@ uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
 
 		if (!zf2fs_sit_valid_blocks(se) ||
 		    zf2fs_vol_segment_summary(ctx->vol, s, sum) ||
-		    sum->footer.entry_type != ZF2FS_SUM_TYPE_NODE)
+		    sum_footer(ctx, sum)->entry_type != ZF2FS_SUM_TYPE_NODE)
 			continue;
 		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++) {
 			uint64_t blk = zf2fs_main_blk(ctx->vi->main_blkaddr, s, off);
@@ -2131,14 +2134,14 @@ uint64_t find_inode_block(struct fsck_ctx *ctx, uint32_t root, bool dir)
 			if (!sit_bit(se, off) || zf2fs_get(sum->entries[off].nid) != root ||
 			    zf2fs_vol_read_block(ctx->vol, blk, n))
 				continue;
-			if (zf2fs_get(n->footer.nid) != root || zf2fs_get(n->footer.ino) != root ||
-			    zf2fs_footer_ofs(n) || found_test(ctx, blk - ctx->vi->main_blkaddr) ||
+			if (zf2fs_get(nfoot(ctx, n)->nid) != root || zf2fs_get(nfoot(ctx, n)->ino) != root ||
+			    node_ofs(ctx, n) || found_test(ctx, blk - ctx->vi->main_blkaddr) ||
 			    (dir ? zf2fs_inode_type(&n->i) != ZF2FS_S_IFDIR :
 			     !mode_known((uint32_t)zf2fs_get(n->i.i_mode))))
 				continue;
-			if (!best || zf2fs_get(n->footer.cp_ver) > best_ver) {
+			if (!best || zf2fs_get(nfoot(ctx, n)->cp_ver) > best_ver) {
 				best = blk;
-				best_ver = zf2fs_get(n->footer.cp_ver);
+				best_ver = zf2fs_get(nfoot(ctx, n)->cp_ver);
 			}
 		}
 	}
@@ -2170,7 +2173,7 @@ static bool restore_inode_nat(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_n
 static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_ref *ref,
 		       uint8_t hint)
 {
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	char why[160];
 	uint32_t addr;
 	int r;
@@ -2179,7 +2182,7 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 		return -ENOMEM;
 	r = zf2fs_vol_read_node(ctx->vol, ino, n, &addr, why, sizeof(why));
 	/* an inode's footer offset is 0: the kernel tells inodes from other nodes by it */
-	if (!r && zf2fs_footer_ofs(n))
+	if (!r && node_ofs(ctx, n))
 		r = -ZF2FS_EFSCORRUPTED;
 	if (r == -ZF2FS_EFSCORRUPTED && mend_inode_footer(ctx, ino, n)) {
 		r = 0;
@@ -2220,10 +2223,10 @@ static void restore_nat_ino(struct fsck_ctx *ctx, uint32_t child)
 		return;
 	p.num = nat_ino(ctx, child);
 	p.blkaddr = ctx->nat_addr[child];
-	n = malloc(ZF2FS_BLKSIZE);
+	n = malloc(ZF2FS_BLKSIZE_MAX);
 	if (n && !zf2fs_vol_read_block(ctx->vol, p.blkaddr, n) &&
-	    zf2fs_get(n->footer.nid) == child && zf2fs_get(n->footer.ino) == child &&
-	    !zf2fs_footer_ofs(n) && mode_known((uint32_t)zf2fs_get(n->i.i_mode)) &&
+	    zf2fs_get(nfoot(ctx, n)->nid) == child && zf2fs_get(nfoot(ctx, n)->ino) == child &&
+	    !node_ofs(ctx, n) && mode_known((uint32_t)zf2fs_get(n->i.i_mode)) &&
 	    !ssa_entry(ctx, p.blkaddr, &e) && zf2fs_get(e->nid) == child &&
 	    fix_problem(ctx, PR_4_NAT_INO_WRONG, &p) &&
 	    !repair_set_nat(ctx, child, child, (uint32_t)p.blkaddr) &&
@@ -2243,7 +2246,7 @@ uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_r
 	if (child >= ZF2FS_RESERVED_NIDS && child < ctx->nids && nat_ino(ctx, child) == child &&
 	    ((ctx->nid_flags[child] & (NID_BAD | NID_CHECKED)) == NID_BAD ||
 	     (ctx->nat_addr[child] == ZF2FS_NULL_ADDR && !ctx->nid_flags[child]))) {
-		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 
 		if (n && restore_inode_nat(ctx, child, n))
 			ctx->nid_flags[child] &= (uint8_t)~(NID_BAD | NID_CLEAR);
@@ -2284,7 +2287,7 @@ uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_r
 
 static int scan_queue(struct fsck_ctx *ctx)
 {
-	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	char why[160];
 	int err = 0;
 
@@ -2297,7 +2300,7 @@ static int scan_queue(struct fsck_ctx *ctx)
 
 		/* the inode as pass 4 settled it (its flags may have been repaired) */
 		if (fixed)
-			memcpy(n, fixed, ZF2FS_BLKSIZE);
+			memcpy(n, fixed, ctx->g->blocksize);
 		else if (zf2fs_vol_read_node(ctx->vol, ino, n, NULL, why, sizeof(why)))
 			continue;
 		err = pass5_check_dir(ctx, ino, n, visit_child);
@@ -2346,7 +2349,7 @@ static int restore_slots(struct fsck_ctx *ctx)
 						return -ENOMEM;
 					claim_block(ctx, blk, false);
 					zf2fs_set(n->i.i_blocks, zf2fs_get(n->i.i_blocks) + 1);
-					if (quota_charge_more(ctx, l->ino, &n->i, 0, ZF2FS_BLKSIZE))
+					if (quota_charge_more(ctx, l->ino, &n->i, 0, ctx->g->blocksize))
 						return -ENOMEM;
 				}
 				*l = ctx->lost[--ctx->nlost];
@@ -2375,7 +2378,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 	restore_nat_ino(ctx, root);
 	if (root < ctx->nids && nat_ino(ctx, root) == root &&
 	    (ctx->nid_flags[root] & (NID_BAD | NID_CHECKED)) == NID_BAD) {
-		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE);
+		struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 
 		if (n && restore_inode_nat(ctx, root, n))
 			ctx->nid_flags[root] &= (uint8_t)~(NID_BAD | NID_CLEAR);

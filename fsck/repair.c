@@ -83,8 +83,8 @@ int repair_begin(struct fsck_ctx *ctx)
 	}
 	/* only SIT blocks that hold anything: untouched pages of orig_count cost nothing */
 	for (uint32_t s = 0; s < vi->main_segs; s++) {
-		if (!zf2fs_sit_table_block_used(ctx->sit, zf2fs_sit_block_index(s))) {
-			s = zf2fs_sit_block_segno(zf2fs_sit_block_index(s) + 1, 0) - 1;
+		if (!zf2fs_sit_table_block_used(ctx->sit, zf2fs_geom_sit_block_index(ctx->g, s))) {
+			s = (zf2fs_geom_sit_block_index(ctx->g, s) + 1) * ctx->g->sit_per_block - 1;
 			continue;
 		}
 		r->orig_count[s] = (uint16_t)zf2fs_sit_valid_blocks(sit_get(ctx, s));
@@ -137,7 +137,7 @@ static struct zf2fs_node *node_slot(struct fsck_repair *r, uint32_t nid, struct 
 		return NULL;
 	r->nodes = rn;
 	rn = &r->nodes[r->nnodes];
-	rn->buf = malloc(ZF2FS_BLKSIZE);
+	rn->buf = malloc(ZF2FS_BLKSIZE_MAX);
 	if (rn->buf)
 		*ret_slot = rn;
 	return NULL;
@@ -181,7 +181,7 @@ struct zf2fs_node *repair_new_node(struct fsck_ctx *ctx, uint32_t nid, uint32_t 
 		return NULL;
 	r->nodes = rn;
 	rn = &r->nodes[r->nnodes];
-	rn->buf = calloc(1, ZF2FS_BLKSIZE);
+	rn->buf = calloc(1, ZF2FS_BLKSIZE_MAX);
 	if (!rn->buf)
 		return NULL;
 	rn->nid = nid;
@@ -218,7 +218,7 @@ struct zf2fs_node *repair_node_from(struct fsck_ctx *ctx, uint32_t nid, const vo
 	queued = node_slot(r, nid, &rn);
 	if (queued || !rn)
 		return queued;
-	memcpy(rn->buf, blk, ZF2FS_BLKSIZE);
+	memcpy(rn->buf, blk, ctx->g->blocksize);
 	rn->nid = nid;
 	rn->old_addr = ctx->nat_addr[nid];
 	r->nnodes++;
@@ -228,13 +228,13 @@ struct zf2fs_node *repair_node_from(struct fsck_ctx *ctx, uint32_t nid, const vo
 
 static void mark_sit(struct fsck_ctx *ctx, uint32_t segno)
 {
-	ctx->repair->sit_dirty[zf2fs_sit_block_index(segno)] = 1;
+	ctx->repair->sit_dirty[zf2fs_geom_sit_block_index(ctx->g, segno)] = 1;
 	ctx->repair->any = true;
 }
 
 static void mark_nat(struct fsck_ctx *ctx, uint32_t nid)
 {
-	ctx->repair->nat_dirty[zf2fs_nat_block_index(nid)] = 1;
+	ctx->repair->nat_dirty[zf2fs_geom_nat_block_index(ctx->g, nid)] = 1;
 	ctx->repair->any = true;
 }
 
@@ -340,14 +340,14 @@ static int queue_data(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs, uint64
 		return -EINVAL;
 	/* the block moves: an extent the kernel cached over it would read the old place */
 	on = repair_node(ctx, owner);
-	if (!on || repair_drop_extent(ctx, (uint32_t)zf2fs_get(on->footer.ino)))
+	if (!on || repair_drop_extent(ctx, (uint32_t)zf2fs_get(nfoot(ctx, on)->ino)))
 		return -ENOMEM;
 	rd = grow(r->datas, &r->cap_datas, r->ndatas, sizeof(*rd));
 	if (!rd)
 		return -ENOMEM;
 	r->datas = rd;
 	rd = &r->datas[r->ndatas];
-	rd->buf = calloc(1, ZF2FS_BLKSIZE);
+	rd->buf = calloc(1, ZF2FS_BLKSIZE_MAX);
 	if (!rd->buf)
 		return -ENOMEM;
 	if (old != ZF2FS_NULL_ADDR && zf2fs_vol_read_block(ctx->vol, old, rd->buf)) {
@@ -483,7 +483,7 @@ static int first_dentry_views(struct fsck_ctx *ctx, uint32_t dir, struct zf2fs_d
 	if (!d)
 		return -EIO;
 	if (d->i.i_inline & ZF2FS_INLINE_DENTRY)
-		return zf2fs_dentry_view_inline(d, ctx->vi->features, &v[0]) ? -ZF2FS_EFSCORRUPTED : 1;
+		return dview_inline(ctx, d, &v[0]) ? -ZF2FS_EFSCORRUPTED : 1;
 	if (d->i.i_dir_level != 0)
 		return 0;
 	zf2fs_file_walk(ctx->vol, d, &ops, &fb);
@@ -494,7 +494,7 @@ static int first_dentry_views(struct fsck_ctx *ctx, uint32_t dir, struct zf2fs_d
 			continue;
 		if (repair_data_block(ctx, fb.owner[b], fb.ofs[b], fb.addr[b], &buf))
 			return -EIO;
-		zf2fs_dentry_view_block(buf, &v[n++]);
+		dview_block(ctx, buf, &v[n++]);
 	}
 	return n;
 }
@@ -594,9 +594,9 @@ static void repair_nat(void *arg, uint32_t b, struct zf2fs_nat_block *nb)
 {
 	struct fsck_ctx *ctx = arg;
 
-	for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK; e++) {
-		uint32_t nid = zf2fs_nat_block_nid(b, e);
-		struct zf2fs_nat_entry *ne = &nb->entries[e];
+	for (uint32_t e = 0; e < ctx->g->nat_per_block; e++) {
+		uint32_t nid = b * ctx->g->nat_per_block + e;
+		struct zf2fs_nat_entry *ne = zf2fs_nat_block_entry(nb, e);
 
 		if (nid < ZF2FS_RESERVED_NIDS)
 			continue;

@@ -53,7 +53,7 @@ bool rollforward_names_nid(const struct fsck_ctx *ctx, uint32_t nid)
 int rollforward_scan(struct fsck_ctx *ctx)
 {
 	struct zf2fs_node *n;
-	uint32_t segno, off, len = 0, cap = 0, *chain = NULL;
+	uint32_t segno, off, flag, len = 0, cap = 0, *chain = NULL;
 	uint64_t blk, mark = UINT64_MAX;
 	uint64_t bound = ctx->vi->main_end - ctx->vi->main_blkaddr;
 	int err = 0;
@@ -61,7 +61,7 @@ int rollforward_scan(struct fsck_ctx *ctx)
 	ctx->rf_len = 0;
 	if (ctx->vi->ckpt_flags & ZF2FS_CP_UMOUNT_FLAG)
 		return 0;
-	n = malloc(ZF2FS_BLKSIZE);
+	n = malloc(ZF2FS_BLKSIZE_MAX);
 	if (!n)
 		return -ENOMEM;
 	zf2fs_vol_curseg(ctx->vol, ZF2FS_LOG_WARM_NODE, &segno, &off);
@@ -74,7 +74,7 @@ int rollforward_scan(struct fsck_ctx *ctx)
 			break;
 		if (!(steps & (steps - 1)))
 			mark = blk;
-		if (zf2fs_vol_read_block(ctx->vol, blk, n) || !zf2fs_cp_node_recoverable(ctx->cp, n))
+		if (zf2fs_vol_read_block(ctx->vol, blk, n) || !zf2fs_cp_node_recoverable2(ctx->g, ctx->cp, n))
 			break;
 		if (len == cap) {
 			uint32_t *c = realloc(chain, (cap ? cap * 2 : 64) * sizeof(*chain));
@@ -87,18 +87,19 @@ int rollforward_scan(struct fsck_ctx *ctx)
 			cap = cap ? cap * 2 : 64;
 		}
 		chain[len++] = (uint32_t)blk;
-		if (note_nid(ctx, (uint32_t)zf2fs_get(n->footer.nid)) ||
-		    note_nid(ctx, (uint32_t)zf2fs_get(n->footer.ino))) {
+		if (note_nid(ctx, (uint32_t)zf2fs_get(nfoot(ctx, n)->nid)) ||
+		    note_nid(ctx, (uint32_t)zf2fs_get(nfoot(ctx, n)->ino))) {
 			err = -ENOMEM;
 			break;
 		}
-		if (zf2fs_node_fsync_marked(n))
+		flag = (uint32_t)zf2fs_get(nfoot(ctx, n)->flag);
+		if (flag & ZF2FS_FOOTER_FSYNC_BIT)
 			ctx->rf_len = len;
-		if (zf2fs_node_fsync_marked(n) && zf2fs_node_dent_marked(n) &&
-		    zf2fs_get(n->footer.nid) == zf2fs_get(n->footer.ino) &&
+		if ((flag & ZF2FS_FOOTER_FSYNC_BIT) && (flag & ZF2FS_FOOTER_DENT_BIT) &&
+		    zf2fs_get(nfoot(ctx, n)->nid) == zf2fs_get(nfoot(ctx, n)->ino) &&
 		    ctx->rf_ndent < ZF2FS_RF_DENT_MAX)
-			ctx->rf_dent[ctx->rf_ndent++] = (uint32_t)zf2fs_get(n->footer.ino);
-		blk = zf2fs_node_next_blkaddr(n);
+			ctx->rf_dent[ctx->rf_ndent++] = (uint32_t)zf2fs_get(nfoot(ctx, n)->ino);
+		blk = (uint32_t)zf2fs_get(nfoot(ctx, n)->next_blkaddr);
 	}
 	free(n);
 	if (err || !ctx->rf_len) {

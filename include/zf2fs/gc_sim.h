@@ -64,7 +64,8 @@ struct zf2fs_gc_sim_stream {
 	enum zf2fs_gc_sim_pattern pattern;
 	double data_pct;        /* share of the files this stream owns (0: an equal share) */
 	uint32_t weight;        /* relative share of the write operations (0 counts as 1) */
-	uint32_t io_blocks;     /* 4 KiB blocks per write (0 counts as 1) */
+	uint32_t io_blocks;     /* blocks per write (0 counts as 1), of the model's volume:
+				 * 4 KiB, or 16 KiB for a model loaded from such a volume */
 	bool sync;              /* O_SYNC: node pages written with every write */
 	double theta;           /* ZIPF: skew, 0 < theta < 1 (0.99 typical) */
 	double hot_writes, hot_data;  /* HOTCOLD: percentages (e.g. 80 and 20) */
@@ -73,10 +74,10 @@ struct zf2fs_gc_sim_stream {
 struct zf2fs_gc_sim_config {
 	uint64_t seed;
 	double fill;            /* share of the free user blocks the files fill, 0..0.995 */
-	uint32_t file_blocks;   /* size of every file, in 4 KiB blocks */
+	uint32_t file_blocks;   /* size of every file, in blocks of the model's volume */
 	uint64_t files;         /* number of files; 0: as many as @fill allows */
 	uint64_t ops;           /* write operations after the fill */
-	unsigned nstreams;      /* 0: one uniform 4 KiB buffered stream */
+	unsigned nstreams;      /* 0: one uniform one-block buffered stream */
 	struct zf2fs_gc_sim_stream streams[ZF2FS_GC_SIM_MAX_STREAMS];
 	struct zf2fs_gc_params fg;   /* foreground selection: policy (default greedy), window */
 	uint32_t bg_interval;   /* seconds between background GC passes; 0: none */
@@ -130,7 +131,7 @@ struct zf2fs_gc_sim_sample {
 };
 
 /* Fill @cfg with defaults: seed 1, fill 0.8, 256-block files, 100000 ops, one uniform
- * 4 KiB buffered stream, greedy foreground GC with the kernel window, mode=lfs (the
+ * one-block buffered stream, greedy foreground GC with the kernel window, mode=lfs (the
  * kernel's ipu_policy when switched to adaptive), no
  * background GC, costs: write 10 us per block, move 40 us per block, checkpoint 500 us;
  * rate 25600 blocks per second, checkpoints every 60 s, 100 samples. */

@@ -68,6 +68,7 @@ struct gc_sec {
 struct zf2fs_gc_model {
 	/* geometry */
 	uint32_t main_secs, sps, total_segs, log_bps, bps, cap, usegs, unusable;
+	uint32_t log_blocksize;   /* of the volume it was loaded from; 0: 4 KiB blocks */
 	uint32_t rsvd_segments, ovp_segments, reserved_secs;
 	/* per segment: records in chunks of GC_SEG_CHUNK, allocated when one of their
 	 * segments is first written (a never-used segment reads as gc_seg_zero); @oom is set

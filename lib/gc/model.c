@@ -27,6 +27,7 @@
 #include "zf2fs/geometry.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/zoned.h"
 #include "read/volume_p.h"
 #include "zf2fs-internal/volume.h"
@@ -615,6 +616,7 @@ ZF2FS_EXPORT int zf2fs_gc_model_load_cap(struct zf2fs_vol *vol, const struct zf2
 	}
 	if (err)
 		return err;
+	m->log_blocksize = zf2fs_vol_geom(vol)->log_blocksize;
 	if (zf2fs_vol_is_zoned(vol))
 		zf2fs_gc_model_set_knob(m, ZF2FS_GC_KNOB_ZONED, 1);
 	err = load_sit(vol, log, m);

@@ -144,8 +144,8 @@ static void sit_touch(struct zf2fs_gc_sim *s, uint32_t seg)
 		return;
 	s->sit_seg[seg] = 1;
 	s->sit_list[s->nsit_list++] = seg;
-	if (!s->sit_blk[seg / SIT_ENTRIES_BLK]) {
-		s->sit_blk[seg / SIT_ENTRIES_BLK] = 1;
+	if (!s->sit_blk[seg / SIT_ENTRIES_BLK(&s->g)]) {
+		s->sit_blk[seg / SIT_ENTRIES_BLK(&s->g)] = 1;
 		s->nsit_blk++;
 	}
 }
@@ -156,8 +156,8 @@ static void nat_touch(struct zf2fs_gc_sim *s, uint64_t node)
 		return;
 	s->node_fl[node] |= ND_NAT;
 	s->nat_list[s->nnat_list++] = (uint32_t)node;
-	if (!s->nat_blk[node / NAT_ENTRIES_BLK]) {
-		s->nat_blk[node / NAT_ENTRIES_BLK] = 1;
+	if (!s->nat_blk[node / NAT_ENTRIES_BLK(&s->g)]) {
+		s->nat_blk[node / NAT_ENTRIES_BLK(&s->g)] = 1;
 		s->nnat_blk++;
 	}
 }
@@ -258,8 +258,8 @@ static int put_block(struct zf2fs_gc_sim *s, uint64_t lid, int l)
 static int node_log(const struct zf2fs_gc_sim *s, uint64_t node)
 {
 	uint32_t k = (uint32_t)(node % s->npf);
-	uint32_t ndn = s->fblocks > ADDRS_INODE ?
-		(s->fblocks - ADDRS_INODE + ADDRS_NODE - 1) / ADDRS_NODE : 0;
+	uint32_t ndn = s->fblocks > ADDRS_INODE(&s->g) ?
+		(s->fblocks - ADDRS_INODE(&s->g) + ADDRS_NODE(&s->g) - 1) / ADDRS_NODE(&s->g) : 0;
 
 	return k <= ndn ? ZF2FS_LOG_WARM_NODE : ZF2FS_LOG_COLD_NODE;
 }
@@ -282,9 +282,9 @@ static int write_node(struct zf2fs_gc_sim *s, uint64_t node)
 }
 
 /* The direct node (0 = the inode) holding file block @b. */
-static uint32_t dnode_of(uint32_t b)
+static uint32_t dnode_of(const struct zf2fs_geom *g, uint32_t b)
 {
-	return b < ADDRS_INODE ? 0 : 1 + (b - ADDRS_INODE) / ADDRS_NODE;
+	return b < ADDRS_INODE(g) ? 0 : 1 + (b - ADDRS_INODE(g)) / ADDRS_NODE(g);
 }
 
 /* ---- checkpoint -------------------------------------------------------------------- */
@@ -311,13 +311,13 @@ static void cp_hook(void *arg)
 	s->ndirty = 0;
 	s->m->dirty_node = 0;
 	st->meta_blocks += CP_PACK_BLOCKS;
-	if (s->nnat_list > NAT_JOURNAL)
+	if (s->nnat_list > NAT_JOURNAL(&s->g))
 		st->meta_blocks += s->nnat_blk;
-	if (s->nsit_list > SIT_JOURNAL)
+	if (s->nsit_list > SIT_JOURNAL(&s->g))
 		st->meta_blocks += s->nsit_blk;
 	for (uint64_t i = 0; i < s->nnat_list; i++) {
 		s->node_fl[s->nat_list[i]] &= (uint8_t)~ND_NAT;
-		s->nat_blk[s->nat_list[i] / NAT_ENTRIES_BLK] = 0;
+		s->nat_blk[s->nat_list[i] / NAT_ENTRIES_BLK(&s->g)] = 0;
 	}
 	/* the new checkpoint's validity maps: blocks invalid now become reusable by SSR, and
 	 * the segments' SSR cost (checkpointed valid blocks) changes */
@@ -328,7 +328,7 @@ static void cp_hook(void *arg)
 		ssr_touch(s, s->sit_list[i]);
 	for (uint64_t i = 0; i < s->nsit_list; i++) {
 		s->sit_seg[s->sit_list[i]] = 0;
-		s->sit_blk[s->sit_list[i] / SIT_ENTRIES_BLK] = 0;
+		s->sit_blk[s->sit_list[i] / SIT_ENTRIES_BLK(&s->g)] = 0;
 	}
 	s->nnat_list = s->nnat_blk = s->nsit_list = s->nsit_blk = 0;
 	st->checkpoints++;
@@ -380,7 +380,7 @@ static void move_hook(void *arg, uint32_t src, uint32_t dst)
 	} else if (lid >= s->data_base) {
 		uint64_t d = lid - s->data_base;
 
-		node_dirty(s, d / s->fblocks * s->npf + dnode_of((uint32_t)(d % s->fblocks)));
+		node_dirty(s, d / s->fblocks * s->npf + dnode_of(&s->g, (uint32_t)(d % s->fblocks)));
 		st->gc_data_blocks++;
 	} else {
 		int t = gc_seg(s->m, src)->type;
@@ -445,7 +445,7 @@ static void move_run_hook(void *arg, uint32_t src, uint32_t dst, uint32_t n)
 		} else if (lid >= s->data_base) {
 			uint64_t d = lid - s->data_base;
 
-			node_dirty(s, d / s->fblocks * s->npf + dnode_of((uint32_t)(d % s->fblocks)));
+			node_dirty(s, d / s->fblocks * s->npf + dnode_of(&s->g, (uint32_t)(d % s->fblocks)));
 			gc_data++;
 		} else {
 			int t = gc_seg(s->m, src)->type;
@@ -595,7 +595,7 @@ static int write_op(struct zf2fs_gc_sim *s, struct stream_rt *r, uint64_t f, uin
 
 	(void)r;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t k = dnode_of(b0 + i);
+		uint32_t k = dnode_of(&s->g, b0 + i);
 
 		/* in place: same address, so no node page changes for it */
 		if (ipu && s->l2p[d + i] != LID_NONE) {
@@ -917,22 +917,24 @@ int zf2fs_gc_sim_model_from_layout_v11(const struct zf2fs_layout *lay,
 
 /* The biggest file the node tree addresses: the inode's own addresses, two direct nodes,
  * two indirect nodes and one double indirect node (about 3.94 TiB). */
-#define MAX_FILE_BLOCKS ((uint64_t)ADDRS_INODE + 2ull * ADDRS_NODE + \
-			 2ull * ADDRS_NODE * ADDRS_NODE + (uint64_t)ADDRS_NODE * ADDRS_NODE * ADDRS_NODE)
+#define MAX_FILE_BLOCKS(g) ((uint64_t)ADDRS_INODE(g) + 2ull * ADDRS_NODE(g) + \
+			    2ull * ADDRS_NODE(g) * ADDRS_NODE(g) + \
+			    (uint64_t)ADDRS_NODE(g) * ADDRS_NODE(g) * ADDRS_NODE(g))
 
 /* Node blocks of a file of @blocks: the inode, its direct nodes, and the indirect nodes
  * above them (the first two direct nodes hang off the inode, the next 2 x 1018 off the two
  * indirect nodes, the rest off indirect nodes under the double indirect node). */
-static uint32_t nodes_per_file(uint32_t blocks)
+static uint32_t nodes_per_file(const struct zf2fs_geom *g, uint32_t blocks)
 {
-	uint32_t dn = blocks > ADDRS_INODE ? (blocks - ADDRS_INODE + ADDRS_NODE - 1) / ADDRS_NODE : 0;
+	const uint32_t ai = ADDRS_INODE(g), an = ADDRS_NODE(g);
+	uint32_t dn = blocks > ai ? (blocks - ai + an - 1) / an : 0;
 	uint32_t single = dn > 2 ? dn - 2 : 0, ind;
 
-	if (single > 2 * ADDRS_NODE)
-		single = 2 * ADDRS_NODE;
-	ind = (single + ADDRS_NODE - 1) / ADDRS_NODE;
-	if (dn > 2 + 2 * ADDRS_NODE)
-		ind += 1 + (dn - 2 - 2 * ADDRS_NODE + ADDRS_NODE - 1) / ADDRS_NODE;
+	if (single > 2 * an)
+		single = 2 * an;
+	ind = (single + an - 1) / an;
+	if (dn > 2 + 2 * an)
+		ind += 1 + (dn - 2 - 2 * an + an - 1) / an;
 	return 1 + dn + ind;
 }
 
@@ -1026,17 +1028,21 @@ static int setup_streams(struct zf2fs_gc_sim *s, char *why, size_t len)
 }
 
 /* the configuration alone (before the volume is looked at) */
-static int check_config(const struct zf2fs_gc_sim_config *cfg, char *why, size_t len)
+static int check_config(const struct zf2fs_geom *g, const struct zf2fs_gc_sim_config *cfg,
+			char *why, size_t len)
 {
+	const double mib_per_block = (double)g->blocksize / (1024.0 * 1024.0);
+
 	if (cfg->fill < 0 || cfg->fill > 0.995)
 		return say(why, len, "fill %g%%, not within 0 to 99.5%%", cfg->fill * 100);
 	if (!cfg->file_blocks)
-		return say(why, len, "file size 0: a file has at least one 4 KiB block");
-	if (cfg->file_blocks > MAX_FILE_BLOCKS)
+		return say(why, len, "file size 0: a file has at least one %u KiB block",
+			   g->blocksize / 1024);
+	if (cfg->file_blocks > MAX_FILE_BLOCKS(g))
 		return say(why, len, "file of %u blocks (%.0f MiB), above the %llu blocks (%.0f "
 			   "MiB) an inode's node tree addresses", cfg->file_blocks,
-			   cfg->file_blocks / 256.0, (unsigned long long)MAX_FILE_BLOCKS,
-			   (double)MAX_FILE_BLOCKS / 256.0);
+			   cfg->file_blocks * mib_per_block, (unsigned long long)MAX_FILE_BLOCKS(g),
+			   (double)MAX_FILE_BLOCKS(g) * mib_per_block);
 	if (cfg->mode > ZF2FS_SIM_MODE_ADAPTIVE || cfg->ipu > ZF2FS_SIM_IPU_FORCE)
 		return say(why, len, "unknown mount mode %d or ipu policy %d", (int)cfg->mode,
 			   (int)cfg->ipu);
@@ -1049,13 +1055,15 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 				  char *why, size_t len, struct zf2fs_gc_sim **ret)
 {
 	struct zf2fs_gc_sim *s;
+	struct zf2fs_geom g;
 	uint64_t usable = 0, valid = 0, user, room, per_file;
 	int err;
 
 	*ret = NULL;
 	if (why && len)
 		why[0] = '\0';
-	err = m->ready ? check_config(cfg, why, len) :
+	zf2fs_geom_init(&g, m->log_blocksize ? m->log_blocksize : ZF2FS_MIN_LOG_BLOCKSIZE, 0);
+	err = m->ready ? check_config(&g, cfg, why, len) :
 		say(why, len, "the model is not ready (zf2fs_gc_model_ready)");
 	if (err) {
 		zf2fs_gc_model_free(m);
@@ -1067,6 +1075,7 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 		return -ENOMEM;
 	}
 	s->m = m;
+	s->g = g;
 	s->cfg = *cfg;
 	s->rng = cfg->seed * 0x2545F4914F6CDD1Dull + 0x1234567;
 	s->nblocks = (uint64_t)m->total_segs << m->log_bps;
@@ -1077,7 +1086,7 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 	user = usable > m->ovp_segments ? (usable - m->ovp_segments) << m->log_bps : 0;
 	room = user > valid ? user - valid : 0;
 	s->fblocks = cfg->file_blocks;
-	s->npf = nodes_per_file(s->fblocks);
+	s->npf = nodes_per_file(&s->g, s->fblocks);
 	per_file = s->fblocks + s->npf;
 	s->nfiles = (uint64_t)((double)room * cfg->fill) / per_file;
 	if (cfg->files) {
@@ -1118,10 +1127,10 @@ ZF2FS_EXPORT int zf2fs_gc_sim_new(struct zf2fs_gc_model *m, const struct zf2fs_g
 	s->node_fl = calloc(s->nnodes + 1, 1);
 	s->dirty_list = malloc((s->nnodes + 1) * sizeof(*s->dirty_list));
 	s->nat_list = malloc((s->nnodes + 1) * sizeof(*s->nat_list));
-	s->nat_blk = calloc(s->nnodes / NAT_ENTRIES_BLK + 1, 1);
+	s->nat_blk = calloc(s->nnodes / NAT_ENTRIES_BLK(&s->g) + 1, 1);
 	s->sit_seg = calloc(m->total_segs, 1);
 	s->sit_list = malloc((size_t)m->total_segs * sizeof(*s->sit_list));
-	s->sit_blk = calloc(m->total_segs / SIT_ENTRIES_BLK + 1, 1);
+	s->sit_blk = calloc(m->total_segs / SIT_ENTRIES_BLK(&s->g) + 1, 1);
 	s->stale = calloc(m->main_secs, 1);
 	s->stale_list = malloc((size_t)m->main_secs * sizeof(*s->stale_list));
 	s->maxsamples = cfg->samples;

@@ -12,6 +12,7 @@
 
 #include "zf2fs/format.h"
 #include "zf2fs/gc_sim.h"
+#include "zf2fs/geometry.h"
 #include "gc/gc_p.h"
 
 #define LID_NONE 0xFFFFFFFFu
@@ -19,14 +20,14 @@
 				* written since: SSR must not reuse the block until then */
 #define SMALL_VOLUME_SEGS 8192u /* the kernel forces in-place updates at or below */
 #define MIN_FSYNC_BLOCKS 8u    /* fsync of this many dirty pages or fewer: in place */
-/* the node tree of a file (format.h): addresses in the inode and in a direct node; an
- * indirect node holds as many node ids as a direct node holds addresses */
-#define ADDRS_INODE ((uint32_t)ZF2FS_ADDRS_PER_INODE)
-#define ADDRS_NODE ((uint32_t)ZF2FS_ADDRS_PER_BLOCK)
-#define NAT_ENTRIES_BLK ((uint32_t)ZF2FS_NAT_PER_BLOCK)
-#define SIT_ENTRIES_BLK ((uint32_t)ZF2FS_SIT_PER_BLOCK)
-#define NAT_JOURNAL ((uint64_t)ZF2FS_NAT_JOURNAL_ENTRIES)   /* entries the pack's journal holds */
-#define SIT_JOURNAL ((uint64_t)ZF2FS_SIT_JOURNAL_ENTRIES)
+/* the node tree of a file in blocks of geometry @g: addresses in the inode and in a direct
+ * node; an indirect node holds as many node ids as a direct node holds addresses */
+#define ADDRS_INODE(g) ((g)->addrs_per_inode)
+#define ADDRS_NODE(g) ((g)->addrs_per_block)
+#define NAT_ENTRIES_BLK(g) ((g)->nat_per_block)
+#define SIT_ENTRIES_BLK(g) ((g)->sit_per_block)
+#define NAT_JOURNAL(g) ((uint64_t)(g)->nat_journal_entries)   /* entries the pack's journal holds */
+#define SIT_JOURNAL(g) ((uint64_t)(g)->sit_journal_entries)
 #define CP_PACK_BLOCKS 4u      /* header, footer, compacted data summaries */
 #define HIST_BUCKETS 3000
 #define HIST_STEP 1.01
@@ -65,6 +66,7 @@ struct ssr_tree {
 
 struct zf2fs_gc_sim {
 	struct zf2fs_gc_model *m;
+	struct zf2fs_geom g;              /* the model's block size (gc_model_geom) */
 	struct zf2fs_gc_sim_config cfg;
 	uint32_t *l2p, *p2l;
 	uint64_t nblocks;                 /* main area blocks */

@@ -16,8 +16,8 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/endian.h"
-#include "write/cp_write_p.h"
 #include "zf2fs/geometry.h"
+#include "write/cp_write_p.h"
 
 int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 {
@@ -49,7 +49,8 @@ int zf2fs_cp_pack_write(struct zf2fs_cp_pack *p, const struct zf2fs_cp_io *io)
 	zf2fs_set(cp->ckpt_flags, flags);
 	zf2fs_set(cp->cp_pack_total_block_count, total);
 	zf2fs_set(cp->cp_pack_start_sum, 1 + p->payload + p->orphan_blocks);
-	err = zf2fs_geom_init(&g, (uint32_t)__builtin_ctz((unsigned)bs), 0);
+	/* the crc covers the whole block: its size decides where it ends */
+	err = zf2fs_geom_init(&g, (uint32_t)__builtin_ctzl(bs), 0);
 	if (!err)
 		err = zf2fs_cp_checksum2(&g, cp, &crc);
 	if (err)

@@ -8,16 +8,17 @@
 # (f_alias_*; where the repair keeps the alias file, the completed one must leave it
 # holding its whole device; only our fsck runs here: Debian's fsck.f2fs 1.15 predates
 # device_alias).
+# FSCK_CRASH_CASES names other cases (fsck_crash_16k.sh: those on 16 KiB volumes).
 . "$(dirname "$0")/lib.sh"
 
 
-for case in f_unreachable_dir f_inode_mode_bad f_node_unreadable f_sit_count_bad f_sb_primary_bad \
+for case in ${FSCK_CRASH_CASES:-f_unreachable_dir f_inode_mode_bad f_node_unreadable f_sit_count_bad f_sb_primary_bad \
 	f_dentry_bucket_bad f_dir_dot_missing f_dir_dot_occupied f_dir_dot_inline \
 	f_quota_id_missing f_quota_block_ptr_garbage f_powercut_repair f_inode_mode_type_dir f_inline_flag_bogus f_block_stray \
 	f_extent_stale f_inode_footer_bad f_dentry_bitmap_cleared f_sb_primary_devs_bad f_root_nat_lost \
 	f_lost_found_absent f_enc_mark_lost f_compr_flag_lost f_dir_casefold_lost f_compr_released_lost \
 	f_alias_unrelated_repair f_alias_block_dup f_alias_extent_no_device f_alias_extent_stray \
-	f_alias_lost_found_dup f_alias_sit_cleared f_alias_extent_dev0_unheld; do
+	f_alias_lost_found_dup f_alias_sit_cleared f_alias_extent_dev0_unheld}; do
 	orig=$TEST_TMP/$case.orig
 	fsck_case_image "$case" "$orig" > /dev/null 2>&1 || hard_error "$case: setup failed"
 	IMG=$orig
@@ -43,7 +44,8 @@ for case in f_unreachable_dir f_inode_mode_bad f_node_unreadable f_sit_count_bad
 		if [ $((rc & 8)) -ne 0 ]; then
 			interrupted=$((interrupted + 1))
 			# the primary superblock is rewritten on its own, before the rest
-			if { [ "$case" = f_sb_primary_bad ] || [ "$case" = f_sb_primary_devs_bad ]; } && [ $after_rc -eq 0 ]; then
+			if { [ "$case" = f_sb_primary_bad ] || [ "$case" = f_sb_primary_devs_bad ] ||
+			     [ "$case" = f_sb_primary_bad_16k ]; } && [ $after_rc -eq 0 ]; then
 				continue
 			fi
 			if [ $after_rc -ne $before_rc ] || ! cmp -s "$TEST_TMP/before.n" "$TEST_TMP/after"; then

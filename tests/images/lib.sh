@@ -219,7 +219,8 @@ tap_summary()
 #   seg_blk SEGNO         the first block of main-area segment SEGNO
 #   raw_write BLK OFF HEX bytes HEX at byte OFF of block BLK, nothing recomputed
 #   base NAME             start from base image NAME (aliased: with a device aliased as
-#                         /alias.dev)
+#                         /alias.dev; aged16k, aged16k_packed: 16 KiB blocks, which
+#                         raw_write's BLK then counts)
 FSCK=${ZF2FS_FSCK:-$top_builddir/fsck/fsck.f2fs}
 INJECT=${ZF2FS_INJECT:-$top_builddir/tools/inject.f2fs}
 CASE_BASE=$top_srcdir/tests/images/base
@@ -242,11 +243,12 @@ set_data()
 raw_write()
 {
 	printf "$(printf '%s' "$3" | sed 's/../\\x&/g')" |
-		dd of="$IMG" bs=1 seek=$(( $1 * 4096 + $2 )) conv=notrunc status=none
+		dd of="$IMG" bs=1 seek=$(( $1 * ${CASE_BLKSIZE:-4096} + $2 )) conv=notrunc status=none
 }
 base() {
 	case $1 in
 	populated|unclean|encrypted) xz -dc "$CASE_BASE/$1.img.xz" > "$IMG" ;;
+	aged16k|aged16k_packed) xz -dc "$CASE_BASE/$1.img.xz" > "$IMG"; CASE_BLKSIZE=16384 ;;
 	fresh) rm -f "$IMG"; truncate -s 128M "$IMG"
 	       "$MKFS" -q -r -T 1700000000 -U 11111111-2222-3333-4444-555555555555 \
 		       -O extra_attr,inode_checksum,lost_found "$IMG" ;;

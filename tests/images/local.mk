@@ -9,6 +9,8 @@ IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_16k.sh tests/images/
 	tests/images/sload.sh tests/images/sload_crash.sh tests/images/sload_crash_batches.sh tests/images/sload_android.sh tests/images/sload_quota.sh tests/images/sload_logs.sh tests/images/sload_casefold.sh tests/images/fsck_casefold.sh tests/images/sload_sparse.sh tests/images/sload_compress.sh tests/images/sload_compress_opts.sh tests/images/fsck_many.sh
 # a repair larger than a segment, faults across the node log's move (lib/write/commit.c)
 IMAGE_TESTS += tests/images/fsck_repair_many.sh
+# repairs of 16 KiB volumes, every write failed in turn (fsck_crash.sh on their cases)
+IMAGE_TESTS += tests/images/fsck_crash_16k.sh
 TESTS += $(IMAGE_TESTS)
 # peak resident size of a command, for fsck_scale.sh
 check_PROGRAMS += tests/images/peak_rss
@@ -47,8 +49,9 @@ EXTRA_DIST += $(NEW_BITS_TESTS)
 TESTS += tests/images/mkfs_alias.sh
 EXTRA_DIST += tests/images/mkfs_alias.sh
 # The field-fuzz group: a quick subset here; bench/fuzz-fields.sh runs the whole matrix.
-TESTS += tests/images/fuzz_fields.sh tests/images/inject.sh
-EXTRA_DIST += tests/images/fuzz_fields.sh tests/images/inject.sh tests/images/fuzz_fields_lib.sh \
+TESTS += tests/images/fuzz_fields.sh tests/images/inject.sh tests/images/inject_16k.sh
+EXTRA_DIST += tests/images/fuzz_fields.sh tests/images/inject.sh tests/images/inject_16k.sh \
+	tests/images/fuzz_fields_lib.sh \
 	tests/images/fuzz_fields.roles tests/images/fuzz_fields_encrypted.roles tests/images/fuzz_fields.known tests/images/fuzz_fields.disagree
 # bash completion (completion/zf2fs.bash) against each tool's --help
 TESTS += tests/images/completion.sh
@@ -59,6 +62,9 @@ EXTRA_DIST += tests/images/gc_state_sparse.sh
 # gc.f2fs collect on an aged image (the block mover, lib/move/move.c)
 TESTS += tests/images/gc_collect.sh tests/images/gc_collect_mounted.sh
 EXTRA_DIST += tests/images/gc_collect.sh tests/images/gc_collect_mounted.sh
+# gc.f2fs on the kernel-aged 16 KiB volumes (base/aged16k*): state and replay read them
+TESTS += tests/images/gc_16k.sh
+EXTRA_DIST += tests/images/gc_16k.sh
 # defrag.f2fs: a block range moved to a target (the block mover, lib/move/move.c)
 TESTS += tests/images/defrag.sh
 EXTRA_DIST += tests/images/defrag.sh tests/images/move_lib.sh

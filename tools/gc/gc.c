@@ -29,6 +29,7 @@
 #include "helper.h"
 #include "zf2fs/access.h"
 #include "zf2fs/gc.h"
+#include "zf2fs/geometry.h"
 #include "gc_simulate.h"
 #include "gc_zones.h"
 #include "gc_bgthread.h"
@@ -50,7 +51,7 @@ struct gc_cli {
 	const char *search;
 	const char *devices[ZF2FS_MAX_DEVICES];   /* [0]: the image; then --device */
 	unsigned ndevices;
-	uint32_t zone_cap_blocks;                 /* --zone-capacity; 0: ask the devices */
+	uint32_t zone_cap_blocks;                 /* --zone-capacity in 4 KiB; 0: ask the devices */
 	bool have_last_victim;
 	uint32_t last_victim;
 	uint32_t reclaim[MAX_RECLAIM];
@@ -452,6 +453,22 @@ void print_error(const struct last_error *le, int err, const char *doing,
 			image);
 }
 
+/* --zone-capacity is read in 4 KiB units, before the volume says its block size */
+int gc_zone_cap(const struct zf2fs_vol *vol, uint32_t cap4k, uint32_t *ret,
+		struct last_error *le)
+{
+	uint32_t per = zf2fs_vol_geom(vol)->blocksize / ZF2FS_BLKSIZE;
+
+	*ret = cap4k / per;
+	if (cap4k % per) {
+		snprintf(le->msg, sizeof(le->msg), "zone capacity of %u KiB is not a whole number "
+			 "of the volume's %u KiB blocks", cap4k * 4,
+			 zf2fs_vol_geom(vol)->blocksize / 1024);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int open_model(const struct gc_cli *c, struct zf2fs_vol **ret_vol,
 		      struct zf2fs_gc_model **ret_m, double *ret_secs)
 {
@@ -460,13 +477,22 @@ static int open_model(const struct gc_cli *c, struct zf2fs_vol **ret_vol,
 	struct timespec t0, t1;
 	int err;
 
-	err = zf2fs_vol_open(c->devices, 1 + c->ndevices, 0, &log, ret_vol);
+	uint32_t cap;
+
+	err = zf2fs_vol_open(c->devices, 1 + c->ndevices, ZF2FS_VOL_BLOCK16K, &log, ret_vol);
 	if (err) {
 		print_error(&le, err, "opening", c->image);
 		return err;
 	}
+	err = gc_zone_cap(*ret_vol, c->zone_cap_blocks, &cap, &le);
+	if (err) {
+		print_error(&le, err, "opening", c->image);
+		zf2fs_vol_close(*ret_vol);
+		*ret_vol = NULL;
+		return err;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	err = zf2fs_gc_model_load_cap(*ret_vol, &log, c->zone_cap_blocks, ret_m);
+	err = zf2fs_gc_model_load_cap(*ret_vol, &log, cap, ret_m);
 	if (!err) {
 		zf2fs_gc_model_set_kernel(*ret_m, c->kernel);
 		err = gc_knobs_apply(&c->knobs, *ret_m, le.msg, sizeof(le.msg));
@@ -519,7 +545,8 @@ static int cmd_state(const struct gc_cli *c)
 			goto fail;
 		}
 	}
-	sit_mb = (double)((uint64_t)zf2fs_sit_blocks(s.main_segs) * ZF2FS_BLKSIZE) / 1e6;
+	sit_mb = (double)((uint64_t)zf2fs_geom_sit_blocks(zf2fs_vol_geom(vol), s.main_segs) *
+			  zf2fs_vol_geom(vol)->blocksize) / 1e6;
 	if (c->json) {
 		printf("{\"image\": \"%s\", \"main_segments\": %u, \"main_sections\": %u, "
 		       "\"segs_per_sec\": %u, \"blocks_per_seg\": %u, \"blocks_per_sec\": %u,\n",

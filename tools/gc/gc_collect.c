@@ -62,7 +62,8 @@ struct run {
 static int open_vol(struct run *r, int flags, struct zf2fs_vol **ret)
 {
 	r->le.msg[0] = 0;
-	return zf2fs_vol_open(r->o->devices, 1 + r->o->ndevices, flags, &r->log, ret);
+	return zf2fs_vol_open(r->o->devices, 1 + r->o->ndevices, flags | ZF2FS_VOL_BLOCK16K,
+			      &r->log, ret);
 }
 
 /* Free sections of the checkpoint in use: no valid block, no current log. */
@@ -120,9 +121,12 @@ static int pick_victims(struct run *r, struct zf2fs_vol *vol)
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
 	struct zf2fs_gc_model *m;
 	uint8_t *seen;
-	uint32_t marked = 0;
-	int err = zf2fs_gc_model_load_cap(vol, &r->log, o->zone_cap_blocks, &m);
+	uint32_t marked = 0, cap;
+	int err = gc_zone_cap(vol, o->zone_cap_blocks, &cap, &r->le);
 
+	if (err)
+		return err;
+	err = zf2fs_gc_model_load_cap(vol, &r->log, cap, &m);
 	if (err)
 		return err;
 	zf2fs_gc_model_set_kernel(m, o->kernel);
@@ -212,8 +216,8 @@ static int reopen(void *arg, struct zf2fs_vol **ret)
 {
 	struct run *r = arg;
 
-	return zf2fs_vol_open(r->o->devices, 1 + r->o->ndevices, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL,
-			      &r->log, ret);
+	return zf2fs_vol_open(r->o->devices, 1 + r->o->ndevices,
+			      ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL | ZF2FS_VOL_BLOCK16K, &r->log, ret);
 }
 
 static void print_text(const struct run *r)
@@ -325,7 +329,15 @@ int gc_collect_run(const struct gc_collect_opts *o)
 			return EXIT_OPERATIONAL;
 		}
 	}
+	/* the block mover and the transaction write 4 KiB volumes: without
+	 * ZF2FS_VOL_BLOCK16K a volume of 16 KiB blocks is refused before anything is read */
 	err = open_vol(&r, o->dry_run ? 0 : ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, &vol);
+	if (err == -ZF2FS_EBLOCKSIZE) {
+		fprintf(stderr, PROG ": ERROR: %s: collect moves blocks on volumes of 4 KiB blocks "
+			"only, this one has 16 KiB blocks (state, replay and simulate read it)\n",
+			o->devices[0]);
+		return EXIT_OPERATIONAL;
+	}
 	if (err)
 		return fail(&r.le, err, "opening", o->devices[0]);
 	if (refuse_unclean(&r, vol)) {

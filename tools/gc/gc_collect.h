@@ -15,7 +15,7 @@ struct gc_collect_opts {
 	struct zf2fs_gc_params p;       /* foreground calls, policy as given */
 	uint32_t sections;              /* -n: victims to collect */
 	uint32_t until_free;            /* --until-free: 0 unless given */
-	uint32_t zone_cap_blocks;       /* --zone-capacity; 0: ask the devices */
+	uint32_t zone_cap_blocks;       /* --zone-capacity in 4 KiB; 0: ask the devices */
 	uint64_t batch_blocks;          /* blocks held in memory per checkpoint */
 	enum zf2fs_gc_kernel kernel;    /* --kernel: whose victims */
 	const struct gc_knobs *knobs;   /* --knob */
@@ -31,6 +31,12 @@ struct last_error {
 
 void log_keep(void *arg, enum zf2fs_msg_kind kind, const char *msg);
 void print_error(const struct last_error *le, int err, const char *doing, const char *image);
+
+/* --zone-capacity @cap4k (4 KiB units, 0: none) in blocks of @vol into @ret; -EINVAL,
+ * with the reason in @le, when it is no whole number of them. */
+struct zf2fs_vol;
+int gc_zone_cap(const struct zf2fs_vol *vol, uint32_t cap4k, uint32_t *ret,
+		struct last_error *le);
 
 /* Returns the exit status: 0, 1 (no victim), 8 (operational error). */
 int gc_collect_run(const struct gc_collect_opts *o);

@@ -28,6 +28,7 @@
 #include "helper.h"
 #include "zf2fs/gc.h"
 #include "zf2fs/gc_sim.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/zoned.h"
 #include "gc_simulate.h"
 
@@ -74,6 +75,7 @@ struct variant {
 	struct zf2fs_gc_sim *sim;  /* while it runs, under lock */
 	bool finished;             /* under lock */
 	bool warned;               /* the fill was looked at (warn_past_reserve) */
+	uint32_t bs;               /* bytes per block: the image's, 4096 without one */
 };
 
 static const char sim_usage[] =
@@ -607,13 +609,23 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 	bool zoned = false;
 	int err;
 
+	v->bs = ZF2FS_BLKSIZE;
 	if (c->image) {
 		const char *paths[1] = { c->image };
 		struct zf2fs_log log = { .level = c->verbose };
 
-		err = zf2fs_vol_open(paths, 1, 0, &log, &vol);
-		if (!err)
+		err = zf2fs_vol_open(paths, 1, ZF2FS_VOL_BLOCK16K, &log, &vol);
+		if (!err) {
+			/* the sizes were read in 4 KiB units: a write or a file takes whole
+			 * blocks of the volume's size */
+			uint32_t per = zf2fs_vol_geom(vol)->blocksize / ZF2FS_BLKSIZE;
+
+			v->bs = zf2fs_vol_geom(vol)->blocksize;
+			cfg.file_blocks = (cfg.file_blocks + per - 1) / per;
+			for (unsigned k = 0; k < cfg.nstreams; k++)
+				cfg.streams[k].io_blocks = (cfg.streams[k].io_blocks + per - 1) / per;
 			err = zf2fs_gc_model_load(vol, &log, &m);
+		}
 		if (vol) {
 			zoned = zf2fs_vol_is_zoned(vol);
 			zf2fs_vol_close(vol);
@@ -729,14 +741,14 @@ static const struct row rows[] = {
 	R("ipu_mib", 2, ipu_blocks), R("ssr_blocks", 0, ssr_blocks),
 };
 
-static double row_value(const struct row *r, const struct zf2fs_gc_sim_stats *s)
+static double row_value(const struct row *r, const struct zf2fs_gc_sim_stats *s, uint32_t bs)
 {
 	const char *p = (const char *)s + r->off;
 
 	switch (r->kind) {
 	case 0: return (double)*(const uint64_t *)p;
 	case 1: return *(const double *)p;
-	case 2: return (double)*(const uint64_t *)p * 4096 / MiB;
+	case 2: return (double)*(const uint64_t *)p * bs / MiB;
 	default: return (double)(s->gc_data_blocks + s->gc_node_blocks);
 	}
 }
@@ -786,14 +798,14 @@ static void print_text(const struct sim_cli *c, struct variant *vs, unsigned n)
 		const struct zf2fs_gc_sim_stats *s = &v->run;
 
 		printf("fill: %.1f MiB written, WAF %.3f, %" PRIu64 " foreground GC cycles\n",
-		       (double)v->fill.host_blocks * 4096 / MiB, v->fill.waf, v->fill.fg_cycles);
+		       (double)v->fill.host_blocks * v->bs / MiB, v->fill.waf, v->fill.fg_cycles);
 		printf("writes: host %.1f MiB; device %.1f MiB = data %.1f + node %.1f + GC moves "
 		       "%.1f (data %.1f, node %.1f) + checkpoint %.1f\n",
-		       (double)s->host_blocks * 4096 / MiB, (double)dev_blocks(s) * 4096 / MiB,
-		       (double)s->data_blocks * 4096 / MiB, (double)s->node_blocks * 4096 / MiB,
-		       (double)(s->gc_data_blocks + s->gc_node_blocks) * 4096 / MiB,
-		       (double)s->gc_data_blocks * 4096 / MiB, (double)s->gc_node_blocks * 4096 / MiB,
-		       (double)s->meta_blocks * 4096 / MiB);
+		       (double)s->host_blocks * v->bs / MiB, (double)dev_blocks(s) * v->bs / MiB,
+		       (double)s->data_blocks * v->bs / MiB, (double)s->node_blocks * v->bs / MiB,
+		       (double)(s->gc_data_blocks + s->gc_node_blocks) * v->bs / MiB,
+		       (double)s->gc_data_blocks * v->bs / MiB, (double)s->gc_node_blocks * v->bs / MiB,
+		       (double)s->meta_blocks * v->bs / MiB);
 		printf("WAF: %.3f\n", s->waf);
 		printf("GC: %" PRIu64 " foreground cycles, %" PRIu64 " sections reclaimed in the "
 		       "foreground, %" PRIu64 " in the background, %" PRIu64 " blocks moved, %" PRIu64
@@ -802,7 +814,7 @@ static void print_text(const struct sim_cli *c, struct variant *vs, unsigned n)
 		if (v->mode == ZF2FS_SIM_MODE_ADAPTIVE)
 			printf("adaptive: SSR %" PRIu64 " blocks in %" PRIu64 " reused segments, %.1f "
 			       "MiB updated in place\n", s->ssr_blocks, s->ssr_segments,
-			       (double)s->ipu_blocks * 4096 / MiB);
+			       (double)s->ipu_blocks * v->bs / MiB);
 		printf("latency (us): p50 %.0f, p99 %.0f, p99.9 %.0f, max %.0f\n", s->lat_p50,
 		       s->lat_p99, s->lat_p999, s->lat_max);
 		printf("foreground stalls: %" PRIu64 " operations; stall (us) p50 %.0f, p99 %.0f, "
@@ -841,7 +853,8 @@ static void print_text(const struct sim_cli *c, struct variant *vs, unsigned n)
 		for (unsigned i = 0; i < n; i++) {
 			char buf[32];
 
-			fmt_value(buf, sizeof(buf), &rows[r], row_value(&rows[r], &vs[i].run));
+			fmt_value(buf, sizeof(buf), &rows[r],
+				  row_value(&rows[r], &vs[i].run, vs[i].bs));
 			printf(" %14s", vs[i].error[0] && !vs[i].run.ops ? "-" : buf);
 		}
 		printf("\n");
@@ -858,12 +871,12 @@ static void print_text(const struct sim_cli *c, struct variant *vs, unsigned n)
 			printf("%s: stopped: %s\n", vs[i].label, vs[i].error);
 }
 
-static void json_stats(const struct zf2fs_gc_sim_stats *s)
+static void json_stats(const struct zf2fs_gc_sim_stats *s, uint32_t bs)
 {
 	printf("{");
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++)
-		printf("%s\"%s\": %.6g", r ? ", " : "", rows[r].name, row_value(&rows[r], s));
-	printf(", \"device_mib\": %.6g}", (double)dev_blocks(s) * 4096 / MiB);
+		printf("%s\"%s\": %.6g", r ? ", " : "", rows[r].name, row_value(&rows[r], s, bs));
+	printf(", \"device_mib\": %.6g}", (double)dev_blocks(s) * bs / MiB);
 }
 
 static void print_json(const struct sim_cli *c, struct variant *vs, unsigned n)
@@ -882,9 +895,9 @@ static void print_json(const struct sim_cli *c, struct variant *vs, unsigned n)
 		       v->mode == ZF2FS_SIM_MODE_ADAPTIVE ? "adaptive" : "lfs", v->secs, v->sps, v->rsvd_segs, v->reserved_secs,
 		       v->ovp_segs, v->have_lay ? v->lay.overprovision : 0.0, v->files,
 		       v->error[0] ? "\"" : "", v->error[0] ? v->error : "null", v->error[0] ? "\"" : "");
-		json_stats(&v->fill);
+		json_stats(&v->fill, v->bs);
 		printf(",\n  \"run\": ");
-		json_stats(&v->run);
+		json_stats(&v->run, v->bs);
 		printf(",\n  \"series\": [");
 		for (unsigned k = 0; k < v->nsamples; k++) {
 			const struct zf2fs_gc_sim_sample *x = &v->samples[k];
@@ -909,7 +922,7 @@ static void print_csv(const struct sim_cli *c, struct variant *vs, unsigned n)
 		printf("%s,%u,%u,%.3f", vs[i].label, vs[i].rsvd_segs, vs[i].ovp_segs,
 		       vs[i].have_lay ? vs[i].lay.overprovision : 0.0);
 		for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++)
-			printf(",%.6g", row_value(&rows[r], &vs[i].run));
+			printf(",%.6g", row_value(&rows[r], &vs[i].run, vs[i].bs));
 		printf(",%s\n", vs[i].error);
 	}
 }
@@ -928,7 +941,7 @@ static int write_series(const char *path, struct variant *vs, unsigned n)
 			const struct zf2fs_gc_sim_sample *x = &vs[i].samples[k];
 
 			fprintf(f, "%s,%" PRIu64 ",%.2f,%.4f,%.4f,%.1f,%.1f,%u\n", vs[i].label, x->ops,
-				(double)x->host_blocks * 4096 / MiB, x->waf, x->interval_waf, x->p99_us,
+				(double)x->host_blocks * vs[i].bs / MiB, x->waf, x->interval_waf, x->p99_us,
 				x->max_us, x->free_secs);
 		}
 	return fclose(f) ? -1 : 0;

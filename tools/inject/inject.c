@@ -23,6 +23,7 @@
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/file.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs-internal/volume.h"
 #include "helper.h"
 #include "inject.h"
@@ -46,6 +47,8 @@ struct opts {
 struct site {
 	uint64_t blkaddr;
 	uint32_t off;              /* of the member's bytes in the block */
+	uint32_t blksize;          /* bytes of the block: the volume's (the superblock's 4 KiB) */
+	struct inject_member mm;   /* the member where the volume's block size puts it */
 	const struct inject_member *m;
 	uint32_t idx;
 	char what[160];
@@ -54,6 +57,7 @@ struct site {
 	uint8_t bitmask;
 	uint32_t name_len;         /* d_name: bytes the entry's name holds */
 	uint64_t cp_tail;          /* FIX_CP: the closing copy of the header */
+	uint64_t raw_at;           /* the superblock's: byte offset of its block's first 4 KiB */
 };
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -230,6 +234,14 @@ static const struct inject_member *member(unsigned table, const char *name)
 	return m;
 }
 
+/* Member @name of @table where a block of @g holds it; @ret keeps it. */
+static const struct inject_member *member_at(const struct zf2fs_geom *g, unsigned table,
+					     const char *name, struct inject_member *ret)
+{
+	*ret = inject_at(g, table, member(table, name));
+	return ret;
+}
+
 /* The element --idx picks, or @def when it was not given (-1: required for arrays). */
 static uint32_t element(const struct opts *o, const struct inject_member *m, int64_t def)
 {
@@ -246,7 +258,8 @@ static uint32_t element(const struct opts *o, const struct inject_member *m, int
 
 static void place(struct site *s, uint32_t base, const struct inject_member *m, uint32_t idx)
 {
-	s->m = m;
+	s->mm = *m;
+	s->m = &s->mm;
 	s->idx = idx;
 	s->off = base + m->off + idx * m->stride;
 }
@@ -265,7 +278,9 @@ static int finish(struct opts *o, struct site *s, uint8_t *blk, struct zf2fs_vol
 	char desc[256], label[64];
 	int err;
 
-	if (s->off + len > ZF2FS_BLKSIZE)
+	if (vol)
+		s->blksize = zf2fs_vol_geom(vol)->blocksize;
+	if ((uint64_t)s->off + len > s->blksize)
 		die("%s lies outside its block", s->m->name);
 	if (o->where) {
 		printf("%" PRIu64 " %u\n", s->blkaddr, s->off);
@@ -307,14 +322,15 @@ static int finish(struct opts *o, struct site *s, uint8_t *blk, struct zf2fs_vol
 		uint32_t crc, at = (uint32_t)zf2fs_get(((struct zf2fs_checkpoint *)blk)->checksum_offset);
 
 		/* a checksum_offset the kernel would refuse leaves the crc as it was */
-		if (!zf2fs_cp_checksum(blk, &crc) && at <= ZF2FS_BLKSIZE - 4)
+		if (!zf2fs_cp_checksum2(zf2fs_vol_geom(vol), blk, &crc) && at <= s->blksize - 4)
 			zf2fs_put_le32p(blk + at, crc);
 	} else if (s->fix == FIX_INODE) {
 		struct zf2fs_node *n = (void *)blk;
 
 		if (inode_has_csum(n, zf2fs_vol_info(vol)->features))
 			zf2fs_set(n->i.i_inode_checksum,
-			       zf2fs_inode_checksum(zf2fs_checksum_seed(zf2fs_vol_super(vol)->uuid), n));
+				  zf2fs_inode_checksum2(zf2fs_vol_geom(vol),
+					zf2fs_checksum_seed(zf2fs_vol_super(vol)->uuid), n));
 	}
 	if (s->m->count > 1)
 		snprintf(label, sizeof(label), "%s[%u]", s->m->name, s->idx);
@@ -335,7 +351,7 @@ static int finish(struct opts *o, struct site *s, uint8_t *blk, struct zf2fs_vol
 		if (!err)
 			err = zf2fs_dev_sync(zf2fs_vol_dev(vol, 0));
 	} else {
-		err = zf2fs_dev_write(dev, blk, ZF2FS_BLKSIZE, s->blkaddr * ZF2FS_BLKSIZE);
+		err = zf2fs_dev_write(dev, blk, ZF2FS_BLKSIZE, s->raw_at);
 		if (!err)
 			err = zf2fs_dev_sync(dev);
 	}
@@ -345,11 +361,33 @@ static int finish(struct opts *o, struct site *s, uint8_t *blk, struct zf2fs_vol
 }
 
 /* ---- superblock: raw device, either copy even when the volume does not open ------------ */
+/* Whether the superblock copy in the 4 KiB at @at carries the magic and log_blocksize @log. */
+static bool sb_says(struct zf2fs_dev *dev, uint64_t at, uint32_t log)
+{
+	uint8_t b[ZF2FS_BLKSIZE];
+	const struct zf2fs_super *sb = (const void *)(b + ZF2FS_SUPER_OFFSET);
+
+	return !zf2fs_dev_read(dev, b, sizeof(b), at) &&
+	       zf2fs_get(sb->magic) == ZF2FS_MAGIC && zf2fs_get(sb->log_blocksize) == log;
+}
+
+/* The block size whose block 1 holds the second copy: 16 KiB when the first copy says so,
+ * or when the first copy is no help and only the 16 KiB place holds a 16 KiB copy. */
+static uint32_t sb_blksize(struct zf2fs_dev *dev)
+{
+	if (sb_says(dev, 0, ZF2FS_MAX_LOG_BLOCKSIZE) ||
+	    (!sb_says(dev, 0, ZF2FS_MIN_LOG_BLOCKSIZE) &&
+	     !sb_says(dev, ZF2FS_BLKSIZE, ZF2FS_MIN_LOG_BLOCKSIZE) &&
+	     sb_says(dev, ZF2FS_BLKSIZE_MAX, ZF2FS_MAX_LOG_BLOCKSIZE)))
+		return ZF2FS_BLKSIZE_MAX;
+	return ZF2FS_BLKSIZE;
+}
+
 static int do_sb(struct opts *o)
 {
 	struct zf2fs_dev *dev;
 	struct site s = { 0 };
-	uint8_t blk[ZF2FS_BLKSIZE];
+	uint8_t blk[ZF2FS_BLKSIZE];    /* the superblock lies in its block's first 4 KiB */
 	int copy = o->pack == 2 ? 1 : 0, err;
 	bool write = !o->dry_run && !o->get && !o->where;
 
@@ -359,9 +397,11 @@ static int do_sb(struct opts *o)
 	err = zf2fs_dev_open(o->dev, write ? ZF2FS_DEV_WRITE : 0, NULL, &dev);
 	if (err)
 		die("%s: while opening %s", strerror(-err), o->dev);
-	err = zf2fs_dev_read(dev, blk, sizeof(blk), (uint64_t)copy * ZF2FS_BLKSIZE);
+	s.raw_at = copy ? sb_blksize(dev) : 0;
+	err = zf2fs_dev_read(dev, blk, sizeof(blk), s.raw_at);
 	if (err)
 		die("%s: while reading superblock %d", strerror(-err), copy + 1);
+	s.blksize = ZF2FS_BLKSIZE;      /* what finish() may touch: the 4 KiB read */
 	struct zf2fs_super *sb = (void *)(blk + ZF2FS_SUPER_OFFSET);
 	uint32_t features = (uint32_t)zf2fs_get(sb->feature);
 
@@ -430,12 +470,13 @@ static uint32_t resolve_nid(struct opts *o, struct zf2fs_vol *vol)
  * @key: its index in the journal of the checkpoint in use, or -1. */
 static int journal_slot(struct zf2fs_vol *vol, bool sit, uint32_t key)
 {
+	const struct zf2fs_geom *g = zf2fs_vol_geom(vol);
 	const struct zf2fs_journal *j = sit ? zf2fs_vol_sit_journal(vol) : zf2fs_vol_nat_journal(vol);
 	uint32_t n = (uint32_t)zf2fs_get(j->n_entries);
-	uint32_t cap = sit ? ZF2FS_SIT_JOURNAL_ENTRIES : ZF2FS_NAT_JOURNAL_ENTRIES;
+	uint32_t cap = sit ? g->sit_journal_entries : g->nat_journal_entries;
 
 	for (uint32_t i = 0; i < n && i < cap; i++)
-		if (zf2fs_get(sit ? j->sit.entries[i].segno : j->nat.entries[i].nid) == key)
+		if (zf2fs_get(sit ? zf2fs_journal_sit(j, i)->segno : zf2fs_journal_nat(j, i)->nid) == key)
 			return (int)i;
 	return -1;
 }
@@ -482,12 +523,13 @@ static int table_entry(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk,
 
 static int do_nat(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 {
+	const struct zf2fs_geom *g = zf2fs_vol_geom(vol);
 	const struct inject_member *m = member(TB_NAT, o->mb);
 	uint32_t nid = resolve_nid(o, vol);
 
-	return table_entry(o, vol, blk, m, false, nid,
-			   zf2fs_nat_block_index(nid),
-			   zf2fs_nat_entry_index(nid) * (uint32_t)sizeof(struct zf2fs_nat_entry), 0);
+	return table_entry(o, vol, blk, m, false, nid, zf2fs_geom_nat_block_index(g, nid),
+			   zf2fs_geom_nat_entry_index(g, nid) *
+			   (uint32_t)sizeof(struct zf2fs_nat_entry), 0);
 }
 
 static uint32_t main_segno(struct opts *o, struct zf2fs_vol *vol)
@@ -504,41 +546,53 @@ static uint32_t main_segno(struct opts *o, struct zf2fs_vol *vol)
 
 static int do_sit(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 {
+	const struct zf2fs_geom *g = zf2fs_vol_geom(vol);
 	const struct inject_member *m = member(TB_SIT, o->mb);
 	uint32_t segno = main_segno(o, vol);
-	uint32_t slot = zf2fs_sit_entry_index(segno);
+	uint32_t slot = zf2fs_geom_sit_entry_index(g, segno);
 
 	/* f2fs-tools' default index of valid_map[] is the entry's slot in its SIT block */
-	return table_entry(o, vol, blk, m, true, segno, zf2fs_sit_block_index(segno),
+	return table_entry(o, vol, blk, m, true, segno, zf2fs_geom_sit_block_index(g, segno),
 			   slot * (uint32_t)sizeof(struct zf2fs_sit_entry), element(o, m, slot));
 }
 
 static int do_ssa(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 {
 	const struct zf2fs_vol_info *in = zf2fs_vol_info(vol);
-	uint32_t segno = main_segno(o, vol);
+	const struct zf2fs_geom *g = zf2fs_vol_geom(vol);
+	uint32_t segno = main_segno(o, vol), at;
 	const struct inject_member *m = inject_find(TB_SSA_FOOTER, o->mb);
+	struct inject_member mm;
 	struct site s = { 0 };
+	uint8_t *sum;
 	int err;
 
 	/* its SSA address is a main-area block: nothing of a file's to overwrite */
 	if (!zf2fs_vol_has_ssa(vol))
 		die("a read-only volume (feature ro) has no summary area: no summary to inject");
 	/* like f2fs-tools: the segment's summary as the kernel sees it (from the checkpoint
-	 * for current segments), written to its SSA block */
-	err = zf2fs_vol_segment_summary(vol, segno, (struct zf2fs_summary_block *)blk);
+	 * for current segments), written to its place in its SSA block (with packed_ssa one
+	 * 4 KiB quarter of it, the other segments' summaries kept) */
+	s.blkaddr = zf2fs_vol_ssa_block_addr(vol, segno);
+	(void)zf2fs_geom_ssa_block(g, 0, segno, &at);
+	read_block(vol, s.blkaddr, blk);
+	sum = malloc(g->sum_blocksize);
+	if (!sum)
+		die("out of memory");
+	err = zf2fs_vol_segment_summary(vol, segno, (struct zf2fs_summary_block *)sum);
 	if (err)
 		die("%s: while reading the summary of segment %u", strerror(-err), segno);
-	s.blkaddr = zf2fs_vol_ssa_block_addr(vol, segno);
+	memcpy(blk + at, sum, g->sum_blocksize);
+	free(sum);
 	if (m) {
-		place(&s, 0, m, 0);
+		place(&s, at, member_at(g, TB_SSA_FOOTER, o->mb, &mm), 0);
 	} else {
 		m = member(TB_SSA_ENTRY, o->mb);
 		uint32_t e = o->have_idx ? o->idx : zf2fs_main_seg_off(in->main_blkaddr, o->blk);
 
-		if (e >= ZF2FS_ENTRIES_IN_SUM)
-			die("invalid index %u of entries[] (it has %u)", e, ZF2FS_ENTRIES_IN_SUM);
-		place(&s, e * (uint32_t)sizeof(struct zf2fs_summary), m, 0);
+		if (e >= g->entries_in_sum)
+			die("invalid index %u of entries[] (it has %u)", e, g->entries_in_sum);
+		place(&s, at + e * (uint32_t)sizeof(struct zf2fs_summary), m, 0);
 		s.idx = e;
 	}
 	snprintf(s.what, sizeof(s.what), "the summary of segment %u", segno);
@@ -562,13 +616,15 @@ static int do_node(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 	uint32_t nid = resolve_nid(o, vol);
 	struct zf2fs_nat_info ni;
 	struct site s = { 0 };
+	struct inject_member mm;
 	const struct inject_member *m;
+	unsigned table = TB_NODE_FOOTER;
 
 	s.blkaddr = node_addr(vol, nid, &ni);
 	read_block(vol, s.blkaddr, blk);
-	m = inject_find(TB_NODE_FOOTER, o->mb);
-	if (!m)
-		m = member(ni.ino == nid ? TB_INODE : TB_INDEX, o->mb);
+	if (!inject_find(table, o->mb))
+		table = ni.ino == nid ? TB_INODE : TB_INDEX;
+	m = member_at(zf2fs_vol_geom(vol), table, o->mb, &mm);
 	place(&s, 0, m, element(o, m, -1));
 	snprintf(s.what, sizeof(s.what), "nid %u", nid);
 	/* f2fs-tools redoes an inode's checksum unless the checksum itself is the target */
@@ -607,7 +663,8 @@ static int do_dent(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 {
 	const struct inject_member *m = member(TB_DENT, o->mb);
 	uint32_t nid = resolve_nid(o, vol), dir = nid;
-	struct zf2fs_node *node = malloc(sizeof(*node));
+	const struct zf2fs_geom *g = zf2fs_vol_geom(vol);
+	struct zf2fs_node *node = malloc(g->blocksize);
 	struct dent_find f = { 0 };
 	struct zf2fs_dentry_view v;
 	struct site s = { 0 };
@@ -651,8 +708,8 @@ static int do_dent(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 	if (f.d.block < 0) {
 		s.blkaddr = iaddr;
 		read_block(vol, s.blkaddr, blk);
-		if (zf2fs_dentry_view_inline((const struct zf2fs_node *)blk,
-					     zf2fs_vol_info(vol)->features, &v))
+		if (zf2fs_dentry_view_inline2(g, (const struct zf2fs_node *)blk,
+					      zf2fs_vol_info(vol)->features, &v))
 			die("directory %u: its inline area is damaged", dir);
 		s.fix = FIX_INODE;
 	} else {
@@ -663,7 +720,7 @@ static int do_dent(struct opts *o, struct zf2fs_vol *vol, uint8_t *blk)
 			die("directory %u block %" PRId64 ": %s", dir, f.d.block, strerror(-err));
 		s.blkaddr = a;
 		read_block(vol, s.blkaddr, blk);
-		zf2fs_dentry_view_block(blk, &v);
+		zf2fs_dentry_view_block2(g, blk, &v);
 	}
 	uint32_t slot = f.d.slot;
 
@@ -715,7 +772,7 @@ static int do_lookups(struct opts *o, struct zf2fs_vol *vol)
 		printf("%u\n", ino);
 	}
 	if (o->have_bmap) {
-		struct zf2fs_node *node = malloc(sizeof(*node));
+		struct zf2fs_node *node = malloc(zf2fs_vol_geom(vol)->blocksize);
 		uint32_t ino = resolve_nid(o, vol), a;
 
 		if (!node)
@@ -756,10 +813,11 @@ int main(int argc, char **argv)
 	bool ro = o.dry_run || o.get || o.where || o.target == T_NONE;
 
 	/* inject.f2fs writes what it is told, whatever bits the volume carries */
-	err = zf2fs_vol_open(paths, 1, ro ? 0 : ZF2FS_DEV_WRITE | ZF2FS_VOL_ANY_BITS, NULL, &vol);
+	err = zf2fs_vol_open(paths, 1, ZF2FS_VOL_BLOCK16K |
+			     (ro ? 0 : ZF2FS_DEV_WRITE | ZF2FS_VOL_ANY_BITS), NULL, &vol);
 	if (err)
 		die("%s: while opening the volume on %s", strerror(-err), o.dev);
-	blk = aligned_alloc(ZF2FS_BLKSIZE, ZF2FS_BLKSIZE);
+	blk = aligned_alloc(ZF2FS_BLKSIZE_MAX, ZF2FS_BLKSIZE_MAX);
 	if (!blk)
 		die("out of memory");
 	if (o.lookup || o.have_bmap)

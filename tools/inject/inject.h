@@ -40,6 +40,10 @@ enum { TB_SB, TB_CP, TB_NAT, TB_SIT, TB_SSA_ENTRY, TB_SSA_FOOTER, TB_NODE_FOOTER
        TB_INDEX, TB_DENT };
 
 const struct inject_member *inject_find(unsigned table, const char *name);
+/* Member @m of @table where a block of geometry @g holds it (the tables are 4 KiB's). */
+struct zf2fs_geom;
+struct inject_member inject_at(const struct zf2fs_geom *g, unsigned table,
+			       const struct inject_member *m);
 void inject_list(FILE *out);
 
 /* Value operations: set (--val/--str) or one of xfs_db's fuzz verbs. */

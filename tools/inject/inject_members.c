@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "zf2fs/format.h"
+#include "zf2fs/geometry.h"
 #include "inject.h"
 
 #define FSZ(T, f) ((uint32_t)sizeof(((T *)0)->f))
@@ -144,6 +145,38 @@ const struct inject_member *inject_find(unsigned table, const char *name)
 		if (!strcmp(t->m[i].name, name))
 			return &t->m[i];
 	return NULL;
+}
+
+/* The tables give the members of 4 KiB blocks (format.h's views); a block of another
+ * size moves the parts that sit at its end (a node's footer and i_nid[], a summary's
+ * footer) and holds longer address arrays (i_addr[], a direct node's addr[]) and
+ * summaries of more entries. */
+struct inject_member inject_at(const struct zf2fs_geom *g, unsigned table,
+			       const struct inject_member *m)
+{
+	struct inject_member r = *m;
+
+	switch (table) {
+	case TB_NODE_FOOTER:
+		r.off = m->off - (uint32_t)offsetof(ND, footer) + g->node_footer_offset;
+		break;
+	case TB_INODE:
+		if (!strcmp(m->name, "i_addr"))
+			r.count = g->addrs_per_inode;
+		else if (!strcmp(m->name, "i_nid"))
+			r.off = g->inode_nid_offset;
+		break;
+	case TB_INDEX:
+		r.count = g->addrs_per_block;
+		break;
+	case TB_SSA_FOOTER:
+		r.off = m->off - (uint32_t)offsetof(struct zf2fs_summary_block, footer) +
+			g->sum_footer_offset;
+		break;
+	default:
+		break;
+	}
+	return r;
 }
 
 /* One line per member: option, name, byte offset, bytes per element, elements, kind. */
