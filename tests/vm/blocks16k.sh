@@ -12,7 +12,8 @@
 # xattrs inline and in a node, compressed and casefolded directories), random
 # overwrites and deletions; a manifest of it is kept on the volume.  A remount verifies
 # every file.  On the host: our fsck finds each volume clean, and dump.f2fs extracts
-# every file equal to the manifest.  The two feature-rich volumes are kept as fixtures
+# every file equal to the manifest.  A second boot reads back what gc.f2fs collect,
+# defrag.f2fs, resize.f2fs and sload.f2fs made of 16 KiB volumes.  The two feature-rich volumes are kept as fixtures
 # (tests/vm/fixtures/aged16k*.img.xz), the source of the corpus's 16 KiB bases.
 ZF2FS_VM_KERNEL=${ZF2FS_VM_KERNEL:-newest-arm64-16k}
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
@@ -147,6 +148,12 @@ sparse_ok() {
 	[ "$(stat -c %s "$1/sparse")" = $(((${SPARSE_BLOCKS##* } + 1) * 16384)) ]
 }
 
+# contents MANIFEST: a zwork manifest's lines without the link count and the xattr digest
+# (dump.f2fs --extract makes hard links copies and leaves xattrs in the volume)
+contents() {
+	awk '{ $3 = "-"; if (NF >= 7) $6 = "-"; print }' "$1" | LC_ALL=C sort
+}
+
 # every file the kernel wrote, extracted by our dump.f2fs, equals the manifest
 ZWORK_HOST=$top_builddir/tests/vm/zwork
 for n in plain packed rich richp; do
@@ -159,12 +166,75 @@ for n in plain packed rich richp; do
 		vm_fail "$n: dump.f2fs --extract: exit $rc ($VM_OUT/$n.extract.log)"
 	elif ! sparse_ok "$VM_OUT/x-$n/s"; then
 		vm_fail "$n: the extracted sparse file differs from the kernel's blocks"
-	elif ! "$ZWORK_HOST" verify "$VM_OUT/x-$n/t" "$VM_OUT/x-$n/manifest" \
-			>"$VM_OUT/$n.verify.log" 2>&1; then
+	elif ! "$ZWORK_HOST" manifest "$VM_OUT/x-$n/t" "$VM_OUT/$n.extracted" >/dev/null 2>&1; then
+		vm_fail "$n: no manifest of the extracted tree"
+	elif ! contents "$VM_OUT/x-$n/manifest" >"$VM_OUT/$n.kernel.c" ||
+	     ! contents "$VM_OUT/$n.extracted" >"$VM_OUT/$n.extracted.c" ||
+	     ! cmp -s "$VM_OUT/$n.kernel.c" "$VM_OUT/$n.extracted.c"; then
 		vm_fail "$n: the extracted tree differs from the kernel's manifest"
-		tail -n 5 "$VM_OUT/$n.verify.log" | sed 's/^/  verify: /'
+		diff "$VM_OUT/$n.kernel.c" "$VM_OUT/$n.extracted.c" | head -n 6 | sed 's/^/  diff: /'
 	else
-		vm_log "$n: dump.f2fs extracted $(tail -n 1 "$VM_OUT/$n.verify.log")"
+		vm_log "$n: dump.f2fs extracted $(wc -l <"$VM_OUT/$n.kernel.c") entries equal to the kernel's"
 	fi
+done
+
+# Boot 2: what our writing tools make of 16 KiB volumes, read back by Linux.  Copies of
+# the two feature-rich volumes grown by half: gc.f2fs collects 8 sections, defrag.f2fs
+# moves the main area's first 2048 blocks past the data, resize.f2fs grows the volume;
+# a fresh packed_ssa volume takes the kernel's extracted tree by sload.f2fs.
+# tool NAME TOOL ARGS...: a tool that changes a volume, which must succeed
+tool() {
+	tn=$1
+	shift
+	if "$@" >>"$VM_OUT/$tn.tools.log" 2>&1; then
+		vm_log "$tn: $(basename "$1") ${2:-}: done"
+	else
+		vm_fail "$tn: $* failed: exit $? (output in $VM_OUT/$tn.tools.log)"
+		tail -n 5 "$VM_OUT/$tn.tools.log" | sed 's/^/  tool: /'
+	fi
+}
+vm_detach_all
+for n in rich richp; do
+	cp --sparse=always "$(vm_img $n)" "$(vm_img $n-t)"
+	size=$(stat -c %s "$(vm_img $n-t)")
+	truncate -s $((size * 3 / 2)) "$(vm_img $n-t)"
+	tool $n-t "$top_builddir/tools/gc.f2fs" collect "$(vm_img $n-t)" -n 8
+	tool $n-t "$top_builddir/tools/defrag.f2fs" -l 2048 "$(vm_img $n-t)"
+	tool $n-t "$top_builddir/tools/resize.f2fs" "$(vm_img $n-t)"
+	vm_fsck $n-t "after collect, defrag and resize"
+	vm_attach $n-t
+done
+vm_image sl 256M
+vm_mkfs sl -b 16384 -O packed_ssa,extra_attr,inode_checksum,flexible_inline_xattr ||
+	vm_error "mkfs sl failed"
+rm -rf "$VM_OUT/sl-src"
+mkdir -p "$VM_OUT/sl-src"
+cp -a "$VM_OUT/x-rich/t" "$VM_OUT/sl-src/t"
+contents "$VM_OUT/x-rich/manifest" >"$VM_OUT/sl-src/expected"
+tool sl "$top_builddir/tools/sload.f2fs" -f "$VM_OUT/sl-src" "$(vm_img sl)"
+vm_fsck sl "after sload"
+vm_attach sl
+vm_guest <<'EOF'
+for n in rich-t richp-t; do
+	m=/mnt/$n
+	zmount $n $m
+	zwork verify $m/t $m/manifest
+	while read -r b sum dash; do
+		[ "$(dd if=$m/s/sparse bs=16384 skip=$b count=1 2>/dev/null | sha256sum)" = "$sum  -" ] ||
+			zfail "$n: sparse block $b changed"
+	done <$m/s/sums
+	zumount $m
+done
+step "sl: the tree sload.f2fs loaded"
+zmount sl /mnt/sl
+zwork manifest /mnt/sl/t /tmp/sl.manifest
+awk '{ $3 = "-"; if (NF >= 7) $6 = "-"; print }' /tmp/sl.manifest | LC_ALL=C sort >/tmp/sl.c
+cmp -s /tmp/sl.c /mnt/sl/expected || zfail "sl: the loaded tree differs: $(diff /tmp/sl.c /mnt/sl/expected | head -n 4)"
+echo "info: sl: $(wc -l </tmp/sl.c) entries as the kernel wrote them"
+zumount /mnt/sl
+EOF
+vm_boot
+for n in rich-t richp-t sl; do
+	vm_fsck $n "after the second boot"
 done
 vm_finish
