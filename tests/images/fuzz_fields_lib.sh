@@ -46,7 +46,10 @@ ff_emit() # target-args, member list "name count" lines on stdin
 
 ff_cases()
 {
-	local img=$1 roles=$2 role path nid blk bigino
+	local img=$1 roles=$2 role path nid blk bigino addrs
+	# a direct node's addresses: 1018 in 4 KiB blocks, 4090 in 16 KiB
+	addrs=1018
+	[ "$(od -An -tu4 -j 1040 -N 4 "$img" | tr -d ' ')" != 14 ] || addrs=4090
 	ff_members sb superblock | ff_emit "--sb 1"
 	ff_members cp checkpoint | ff_emit "--cp 0"
 	while read -r role path; do
@@ -87,7 +90,7 @@ ff_cases()
 				n=$("$INJECT" --node --nid "$nid" --mb i_nid --idx $i --get "$img")
 				[ "$n" -gt 0 ] || continue
 				ff_members node "node footer" | ff_emit "--node --nid $n"
-				echo "addr 1018" | ff_emit "--node --nid $n"
+				echo "addr $addrs" | ff_emit "--node --nid $n"
 				ff_members nat "NAT entry" | ff_emit "--nat 0 --nid $n"
 				b=$("$INJECT" --nat 0 --nid "$n" --mb block_addr --get "$img")
 				ff_members ssa "summary" | ff_emit "--ssa --blk $b"
