@@ -46,6 +46,10 @@
  * space: every section the new areas take must be on a conventional zone or a regular
  * device, as the zone report says, else the grow is refused.
  * An interrupted resize is finished by running it again with the same target.
+ * Volumes of 16 KiB blocks (zf2fs_resize_devs2 with ZF2FS_VOL_BLOCK16K), plain or
+ * packed_ssa, take the same steps: segments stay 512 blocks; the new areas are laid out
+ * with the volume's block size and features as mkfs lays them; each area's blocks,
+ * entries and summaries follow the volume's geometry (include/zf2fs/geometry.h).
  */
 #ifndef ZF2FS_RESIZE_H
 #define ZF2FS_RESIZE_H
