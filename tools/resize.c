@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs/geometry.h"
 #include "helper.h"
 #include "zf2fs/resize.h"
 
@@ -70,7 +71,7 @@ static int fail(const char *what, int err)
 /* The paths of every device of the volume (the superblock's list on a multi-device one),
  * after refusing a mounted one. */
 static int device_paths(const struct opts *o, const struct zf2fs_log *log, char paths[][256],
-			unsigned *ret_n)
+			unsigned *ret_n, uint32_t *ret_blocksize)
 {
 	struct zf2fs_vol *vol;
 	int err = zf2fs_path_is_mounted(o->dev);
@@ -79,11 +80,12 @@ static int device_paths(const struct opts *o, const struct zf2fs_log *log, char 
 		fprintf(stderr, PROG ": %s is mounted: unmount it first\n", o->dev);
 		return -EBUSY;
 	}
-	err = zf2fs_vol_open(&o->dev, 1, 0, log, &vol);
+	err = zf2fs_vol_open(&o->dev, 1, ZF2FS_VOL_BLOCK16K, log, &vol);
 	if (err) {
 		fprintf(stderr, PROG ": %s: no F2FS volume to resize\n", o->dev);
 		return err;
 	}
+	*ret_blocksize = zf2fs_vol_geom(vol)->blocksize;
 	*ret_n = zf2fs_vol_ndevs(vol);
 	for (unsigned i = 0; i < *ret_n; i++) {
 		snprintf(paths[i], 256, "%s", i ? zf2fs_dev_path(zf2fs_vol_dev(vol, i)) : o->dev);
@@ -142,7 +144,8 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 	const char *fault = getenv("ZF2FS_FAULT_WRITES");
 	char why[256] = "";
 	unsigned n = 0;
-	int err = device_paths(o, log, paths, &n), ret = 1;
+	uint32_t blocksize = ZF2FS_BLKSIZE;
+	int err = device_paths(o, log, paths, &n, &blocksize), ret = 1;
 
 	if (err)
 		return 1;
@@ -167,13 +170,13 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 				o->target_sectors, paths[n - 1], g.bytes / g.sector_size);
 			goto out;
 		}
-		ro.target_blocks = bytes / ZF2FS_BLKSIZE;
+		ro.target_blocks = bytes / blocksize;
 	} else {
-		ro.target_blocks = g.bytes / ZF2FS_BLKSIZE;
+		ro.target_blocks = g.bytes / blocksize;
 	}
 	if (fault)
 		zs_dev_fail_writes_after(devs[0], strtoul(fault, NULL, 10));
-	err = zf2fs_resize_devs(devs, n, &ro, log, &rep, why, sizeof(why));
+	err = zf2fs_resize_devs2(devs, n, ZF2FS_VOL_BLOCK16K, &ro, log, &rep, why, sizeof(why));
 	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "%lu writes", zs_dev_write_count(devs[0]));
 	if (err) {
 		/* the library named the bits it does not write */

@@ -46,6 +46,10 @@
  * space: every section the new areas take must be on a conventional zone or a regular
  * device, as the zone report says, else the grow is refused.
  * An interrupted resize is finished by running it again with the same target.
+ * Volumes of 16 KiB blocks (zf2fs_resize_devs2 with ZF2FS_VOL_BLOCK16K), plain or
+ * packed_ssa, take the same steps: segments stay 512 blocks; the new areas are laid out
+ * with the volume's block size and features as mkfs lays them; each area's blocks,
+ * entries and summaries follow the volume's geometry (include/zf2fs/geometry.h).
  */
 #ifndef ZF2FS_RESIZE_H
 #define ZF2FS_RESIZE_H
@@ -61,7 +65,8 @@ extern "C" {
 #endif
 
 struct zf2fs_resize_opts {
-	uint64_t target_blocks;       /* new size of the last device, in 4 KiB blocks */
+	uint64_t target_blocks;       /* new size of the last device, in blocks of the
+				       * volume's size (4 KiB, or 16 KiB: zf2fs_vol_geom) */
 	bool safe;                    /* -s: never move the metadata areas */
 	double overprovision;         /* -o; 0: the rule the volume was made with */
 	bool default_rule;            /* with overprovision 0: mkfs's default rule for the
@@ -128,6 +133,13 @@ struct zf2fs_resize_report {
 ZF2FS_EXPORT int zf2fs_resize_devs(struct zf2fs_dev *const *devs, unsigned n,
 				   const struct zf2fs_resize_opts *o, const struct zf2fs_log *log,
 				   struct zf2fs_resize_report *rep, char *why, size_t whylen);
+
+/* The same, with zf2fs_vol_open's @flags: ZF2FS_VOL_BLOCK16K resizes a volume of 16 KiB
+ * blocks too (the new areas laid out with its block size and packed_ssa, as mkfs -b
+ * 16384 lays them); zf2fs_resize_devs refuses such a volume with -ZF2FS_EBLOCKSIZE. */
+ZF2FS_EXPORT int zf2fs_resize_devs2(struct zf2fs_dev *const *devs, unsigned n, int flags,
+				    const struct zf2fs_resize_opts *o, const struct zf2fs_log *log,
+				    struct zf2fs_resize_report *rep, char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

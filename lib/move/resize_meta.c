@@ -23,6 +23,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
 #include "zf2fs-internal/volume.h"
@@ -35,6 +36,7 @@
 struct meta {
 	struct zf2fs_vol *vol;
 	const struct zf2fs_vol_info *vi;
+	const struct zf2fs_geom *g;
 	const struct zf2fs_resize_plan *p;
 	const struct zf2fs_sit_entry *sit;     /* old numbering, journal applied */
 	uint64_t written;
@@ -90,8 +92,8 @@ static int zero_areas(struct meta *m)
 
 	if (err)
 		return err;
-	return zf2fs_dev_zero(zf2fs_vol_dev(m->vol, dev), dev_blk * ZF2FS_BLKSIZE,
-			      (end - first) * ZF2FS_BLKSIZE);
+	return zf2fs_dev_zero(zf2fs_vol_dev(m->vol, dev), dev_blk * m->g->blocksize,
+			      (end - first) * m->g->blocksize);
 }
 
 static bool all_zero(const void *buf, size_t len)
@@ -105,20 +107,19 @@ static int write_sit(struct meta *m)
 {
 	const struct zf2fs_super *n = &m->p->sb;
 	uint32_t copy_blocks = sb32(n->segment_count_sit) / 2 * BPS;
-	uint32_t segs = m->p->new_main_segs;
-	struct zf2fs_sit_block *blk = malloc(ZF2FS_BLKSIZE);
+	uint32_t segs = m->p->new_main_segs, per = m->g->sit_per_block;
+	uint8_t *blk = malloc(m->g->blocksize);
 	int err = 0;
 
 	if (!blk)
 		return -ENOMEM;
-	for (uint32_t b = 0; b < zf2fs_sit_blocks(segs) && !err; b++) {
-		memset(blk, 0, ZF2FS_BLKSIZE);
-		for (uint32_t e = 0; e < ZF2FS_SIT_PER_BLOCK; e++) {
+	for (uint32_t b = 0; b < zf2fs_geom_sit_blocks(m->g, segs) && !err; b++) {
+		memset(blk, 0, m->g->blocksize);
+		for (uint32_t e = 0; e < per; e++) {
 			uint32_t old;
 
-			if (zf2fs_sit_block_segno(b, e) < segs &&
-			    old_seg(m, zf2fs_sit_block_segno(b, e), &old))
-				blk->entries[e] = m->sit[old];
+			if (b * per + e < segs && old_seg(m, b * per + e, &old))
+				*zf2fs_sit_block_entry(blk, e) = m->sit[old];
 		}
 		err = put(m, zf2fs_sit_copy_addr(sb32(n->sit_blkaddr), copy_blocks, b, 0), blk);
 	}
@@ -133,27 +134,69 @@ static int write_nat(struct meta *m)
 	const struct zf2fs_journal *j = zf2fs_vol_nat_journal(m->vol);
 	uint32_t nj = (uint32_t)zf2fs_get(j->n_entries);
 	uint32_t blocks = sb32(m->p->sb.segment_count_nat) / 2 * BPS;
-	struct zf2fs_nat_block *blk = malloc(ZF2FS_BLKSIZE);
+	uint8_t *blk = malloc(m->g->blocksize);
 	int err = 0;
 
 	if (!blk)
 		return -ENOMEM;
-	if (nj > ZF2FS_NAT_JOURNAL_ENTRIES)
-		nj = ZF2FS_NAT_JOURNAL_ENTRIES;
+	if (nj > m->g->nat_journal_entries)
+		nj = m->g->nat_journal_entries;
 	if (blocks > m->vi->nat_blocks)
 		blocks = m->vi->nat_blocks;
 	for (uint32_t b = 0; b < blocks && !err; b++) {
 		err = zf2fs_vol_read_block(m->vol, zf2fs_vol_nat_block_addr(m->vol, b), blk);
 		for (uint32_t i = 0; i < nj && !err; i++) {
-			uint32_t nid = (uint32_t)zf2fs_get(j->nat.entries[i].nid);
+			const struct zf2fs_nat_journal_entry *je = zf2fs_journal_nat(j, i);
+			uint32_t nid = (uint32_t)zf2fs_get(je->nid);
 
-			if (nid < m->vi->max_nid && zf2fs_nat_block_index(nid) == b)
-				blk->entries[zf2fs_nat_entry_index(nid)] = j->nat.entries[i].ne;
+			if (nid < m->vi->max_nid && zf2fs_geom_nat_block_index(m->g, nid) == b)
+				*zf2fs_nat_block_entry(blk, zf2fs_geom_nat_entry_index(m->g, nid)) =
+					je->ne;
 		}
-		if (!err && !all_zero(blk, ZF2FS_BLKSIZE))
+		if (!err && !all_zero(blk, m->g->blocksize))
 			err = put(m, zf2fs_nat_copy_addr(sb32(m->p->sb.nat_blkaddr), b, 0), blk);
 	}
 	free(blk);
+	return err;
+}
+
+/* packed_ssa: each new SSA block, its summaries those of the old segments (read from
+ * the old SSA block holding them, which the shift can split across two); blocks whose
+ * segments are all new to the main area keep the zeros. */
+static int write_ssa_packed(struct meta *m)
+{
+	const struct zf2fs_geom *g = m->g;
+	uint32_t segs = m->p->new_main_segs, spb = g->sums_per_block;
+	uint64_t cached = UINT64_MAX;
+	uint8_t *buf = malloc(g->blocksize), *old_blk = malloc(g->blocksize);
+	int err = buf && old_blk ? 0 : -ENOMEM;
+
+	for (uint32_t nb = 0; nb < (segs + spb - 1) / spb && !err; nb++) {
+		bool any = false;
+
+		memset(buf, 0, g->blocksize);
+		for (uint32_t k = 0; k < spb && !err; k++) {
+			uint32_t s = nb * spb + k, old, off;
+			uint64_t at;
+
+			if (s >= segs || !old_seg(m, s, &old))
+				continue;
+			at = zf2fs_geom_ssa_block(g, sb32(zf2fs_vol_super(m->vol)->ssa_blkaddr), old,
+						  &off);
+			if (at != cached) {
+				err = zf2fs_vol_read_block(m->vol, at, old_blk);
+				cached = err ? UINT64_MAX : at;
+			}
+			if (!err)
+				memcpy(buf + (size_t)k * g->sum_blocksize, old_blk + off,
+				       g->sum_blocksize);
+			any = true;
+		}
+		if (!err && any)
+			err = put(m, (uint64_t)sb32(m->p->sb.ssa_blkaddr) + nb, buf);
+	}
+	free(buf);
+	free(old_blk);
 	return err;
 }
 
@@ -162,9 +205,12 @@ static int write_nat(struct meta *m)
 static int write_ssa(struct meta *m)
 {
 	uint32_t segs = m->p->new_main_segs;
-	uint8_t *buf = malloc((size_t)RUN * ZF2FS_BLKSIZE);
+	uint8_t *buf;
 	int err = 0;
 
+	if (m->g->sums_per_block > 1)
+		return write_ssa_packed(m);
+	buf = malloc((size_t)RUN * m->g->blocksize);
 	if (!buf)
 		return -ENOMEM;
 	for (uint32_t s = 0, old; s < segs && !err;) {
@@ -181,7 +227,7 @@ static int write_ssa(struct meta *m)
 		err = zf2fs_vol_read_blocks(m->vol, zf2fs_vol_ssa_block_addr(m->vol, old), n, buf);
 		for (uint32_t i = 0; i < n && !err; i++)
 			err = put(m, (uint64_t)sb32(m->p->sb.ssa_blkaddr) + s + i,
-				  buf + (size_t)i * ZF2FS_BLKSIZE);
+				  buf + (size_t)i * m->g->blocksize);
 		s += n;
 	}
 	free(buf);
@@ -238,7 +284,7 @@ static void fill_cp(struct meta *m, struct zf2fs_checkpoint *cp, uint32_t logs[Z
 	}
 	/* a smaller NAT: the nid where the next search starts must lie in it; past its end
 	 * the search starts over above the root, as the transaction's commit does */
-	nvi.max_nid = sb32(n->segment_count_nat) / 2 * BPS * (uint32_t)ZF2FS_NAT_PER_BLOCK;
+	nvi.max_nid = sb32(n->segment_count_nat) / 2 * BPS * m->g->nat_per_block;
 	if (zf2fs_get(cp->next_free_nid) >= nvi.max_nid)
 		zf2fs_set(cp->next_free_nid, ZF2FS_ROOT_INO + 1);
 	nvi.main_segs = m->p->new_main_segs;
@@ -256,7 +302,7 @@ static void fill_cp(struct meta *m, struct zf2fs_checkpoint *cp, uint32_t logs[Z
 	zf2fs_set(cp->sit_ver_bitmap_bytesize, sb32(n->segment_count_sit) / 2 * BPS / 8);
 	zf2fs_set(cp->nat_ver_bitmap_bytesize, sb32(n->segment_count_nat) / 2 * BPS / 8);
 	zf2fs_set(cp->checksum_offset, (flags & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG) ?
-		  ZF2FS_CP_BITMAP_OFFSET : ZF2FS_CP_CHKSUM_OFFSET);
+		  ZF2FS_CP_BITMAP_OFFSET : m->g->cp_chksum_offset);
 }
 
 static int write_pack(struct meta *m)
@@ -267,8 +313,9 @@ static int write_pack(struct meta *m)
 	uint32_t logs[ZF2FS_NR_CURSEG];
 	struct zf2fs_cp_io io = { io_write, io_sync, m };
 	struct zf2fs_cp_pack pk = { 0 };
-	uint8_t *cpbuf = calloc(1 + (size_t)payload, ZF2FS_BLKSIZE);
-	uint8_t *sums = calloc(ZF2FS_NR_CURSEG, ZF2FS_BLKSIZE), *orph = NULL;
+	const struct zf2fs_geom *g = m->g;
+	uint8_t *cpbuf = calloc(1 + (size_t)payload, g->blocksize);
+	uint8_t *sums = calloc(ZF2FS_NR_CURSEG, g->blocksize), *orph = NULL;
 	int err = -ENOMEM;
 
 	if (zf2fs_get(old->ckpt_flags) & ZF2FS_CP_ORPHAN_PRESENT_FLAG)
@@ -277,7 +324,7 @@ static int write_pack(struct meta *m)
 		err = -ZF2FS_EFSCORRUPTED;
 		goto out;
 	}
-	orph = calloc(orphans ? orphans : 1, ZF2FS_BLKSIZE);
+	orph = calloc(orphans ? orphans : 1, g->blocksize);
 	if (!cpbuf || !sums || !orph)
 		goto out;
 	err = 0;
@@ -287,18 +334,20 @@ static int write_pack(struct meta *m)
 	if (err)
 		goto out;
 	fill_cp(m, (struct zf2fs_checkpoint *)cpbuf, logs);
+	/* one summary from the start of each block, whatever the block size */
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
-		struct zf2fs_summary_block *sb =
-			(struct zf2fs_summary_block *)(sums + (size_t)t * ZF2FS_BLKSIZE);
+		uint8_t *sum = sums + (size_t)t * g->blocksize;
 
-		memcpy(sb->entries, zf2fs_vol_curseg_summary(m->vol, t), sizeof(sb->entries));
-		sb->footer.entry_type = zf2fs_log_sum_type(t);
+		memcpy(zf2fs_sum_entries(sum), zf2fs_vol_curseg_summary(m->vol, t),
+		       ZF2FS_ENTRIES_IN_SUM * sizeof(struct zf2fs_summary));
+		zf2fs_sum_footer(g, sum)->entry_type = zf2fs_log_sum_type(t);
 	}
 	pk.cp = cpbuf;
 	pk.payload = payload;
 	pk.orphans = orph;
 	pk.orphan_blocks = orphans;
 	pk.sums = sums;
+	pk.blocksize = g->blocksize;
 	/* both slots valid, as mkfs leaves them (the second one version lower, so never
 	 * chosen): readers that check both packs find nothing amiss */
 	pk.start = sb32(m->p->sb.cp_blkaddr) + BPS;
@@ -319,7 +368,8 @@ int zf2fs_resize_write_meta(struct zf2fs_vol *vol, const struct zf2fs_resize_pla
 			    uint64_t *ret_blocks)
 {
 	struct zf2fs_sit_entry *sit = NULL;
-	struct meta m = { .vol = vol, .vi = zf2fs_vol_info(vol), .p = p };
+	struct meta m = { .vol = vol, .vi = zf2fs_vol_info(vol), .g = zf2fs_vol_geom(vol),
+			  .p = p };
 	int err;
 
 	/* the summaries are carried over from the SSA, which a read-only volume lacks (the

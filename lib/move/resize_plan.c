@@ -14,6 +14,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/move.h"
 #include "zf2fs/resize.h"
 #include "zf2fs/txn.h"
@@ -29,13 +30,14 @@
 /* ---- the space policy of a main area ----------------------------------------------------- */
 /* @usable: the segments of the main area data can use (zf2fs_layout_usable; on a
  * volume without zones, the main area's). */
-static int space_for(const struct zf2fs_vol_info *vi, uint32_t segment_count, uint32_t main_segs,
-		     uint32_t usable, double ratio, struct zf2fs_layout *lay, char *why,
-		     size_t whylen)
+static int space_for(const struct zf2fs_vol_info *vi, const struct zf2fs_geom *g,
+		     uint32_t segment_count, uint32_t main_segs, uint32_t usable, double ratio,
+		     struct zf2fs_layout *lay, char *why, size_t whylen)
 {
 	struct zf2fs_layout_opts lo = { .overprovision = ratio };
 
 	memset(lay, 0, sizeof(*lay));
+	lay->log_blocksize = g->log_blocksize;
 	lay->segs_per_sec = vi->segs_per_sec;
 	lay->secs_per_zone = vi->secs_per_zone;
 	lay->segs_per_zone = vi->segs_per_sec * vi->secs_per_zone;
@@ -88,6 +90,7 @@ static uint32_t usable_for(struct zf2fs_vol *vol, const struct zf2fs_dev_geom *g
 		return main_segs;
 	memcpy(g, geoms, nd * sizeof(*g));
 	lay.zoned = true;
+	lay.log_blocksize = zf2fs_vol_geom(vol)->log_blocksize;
 	lay.segment0_blkaddr = seg0;
 	lay.main_blkaddr = main_blkaddr;
 	lay.segment_count_main = main_segs;
@@ -96,7 +99,8 @@ static uint32_t usable_for(struct zf2fs_vol *vol, const struct zf2fs_dev_geom *g
 						 (i ? 0 : dev0_cut));
 	lay.dev_segments[nd - 1] = (uint32_t)last_segs;
 	/* the last device cut (or grown) to its new size, in whole zones */
-	last->bytes = last_segs * ZF2FS_SEG_BYTES + (nd == 1 ? (uint64_t)seg0 * ZF2FS_BLKSIZE : 0);
+	last->bytes = last_segs * zf2fs_vol_geom(vol)->seg_bytes +
+		      (nd == 1 ? (uint64_t)seg0 * zf2fs_vol_geom(vol)->blocksize : 0);
 	if (last->zone_model != ZF2FS_ZONED_NONE && last->zone_bytes) {
 		last->nr_zones = (uint32_t)(last->bytes / last->zone_bytes);
 		if (last->nr_conv_zones > last->nr_zones)
@@ -109,15 +113,15 @@ static uint32_t usable_for(struct zf2fs_vol *vol, const struct zf2fs_dev_geom *g
  * rule: 0 (mkfs's default, the ratio leaving most space) when the current counts are what
  * that rule gives; else the ratio the reserved count was made from (the reserved
  * segments are (100 / ratio + 1 + 6 logs) sections, rounded down). */
-static double kept_ratio(const struct zf2fs_vol_info *vi, const struct zf2fs_checkpoint *cp,
-			 uint32_t segment_count, uint32_t usable, char *note, size_t notelen)
+static double kept_ratio(const struct zf2fs_vol_info *vi, const struct zf2fs_geom *g,
+			 const struct zf2fs_checkpoint *cp, uint32_t segment_count, uint32_t usable, char *note, size_t notelen)
 {
 	uint32_t rsvd = (uint32_t)zf2fs_get(cp->rsvd_segment_count);
 	uint32_t ovp = (uint32_t)zf2fs_get(cp->overprov_segment_count);
 	struct zf2fs_layout lay;
 	double x, r;
 
-	if (!space_for(vi, segment_count, vi->main_segs, usable, 0, &lay, NULL, 0) &&
+	if (!space_for(vi, g, segment_count, vi->main_segs, usable, 0, &lay, NULL, 0) &&
 	    lay.rsvd_segments == rsvd && lay.ovp_segments == ovp) {
 		snprintf(note, notelen, "overprovision: mkfs's default rule, as the volume has");
 		return 0;
@@ -150,11 +154,17 @@ static uint64_t segs_before_last(const struct zf2fs_super *sb, unsigned nd)
 	return s;
 }
 
-static bool meta_covers(const struct zf2fs_super *sb, const struct zf2fs_vol_info *vi,
-			uint32_t main_segs)
+/* Main-area segments the SSA of @sb has a summary for (sums_per_block per block). */
+static uint64_t ssa_covers(const struct zf2fs_super *sb, const struct zf2fs_geom *g)
 {
-	return zf2fs_sit_blocks(main_segs) <= vi->sit_blocks &&
-	       (uint64_t)main_segs <= (uint64_t)zf2fs_get(sb->segment_count_ssa) * BPS;
+	return (uint64_t)zf2fs_get(sb->segment_count_ssa) * BPS * g->sums_per_block;
+}
+
+static bool meta_covers(const struct zf2fs_super *sb, const struct zf2fs_vol_info *vi,
+			const struct zf2fs_geom *g, uint32_t main_segs)
+{
+	return zf2fs_geom_sit_blocks(g, main_segs) <= vi->sit_blocks &&
+	       (uint64_t)main_segs <= ssa_covers(sb, g);
 }
 
 /* Free sections in [@lo, @hi) (no valid block, no log) and valid blocks in them. */
@@ -274,12 +284,15 @@ static int widen_nat(struct zf2fs_layout *lay, const struct zf2fs_layout_opts *l
 	uint32_t sit_bm = lay->segment_count_sit / 2 * BPS / 8;
 	uint32_t nat_bm = nat_segs / 2 * BPS / 8;
 	uint32_t meta;
+	struct zf2fs_geom g;
 
-	if (lo->large_nat_bitmap || nat_bm > ZF2FS_CP_BITMAP_ROOM)
+	if (zf2fs_geom_init(&g, lay->log_blocksize, lo->features))
+		return zf2fs_set_why(why, whylen, -EINVAL, "block size 2^%u", lay->log_blocksize);
+	if (lo->large_nat_bitmap || nat_bm > g.cp_bitmap_room)
 		return zf2fs_set_why(why, whylen, -ENOSPC, "the NAT cannot keep its %u segments in "
 				     "the new layout", nat_segs);
-	if (sit_bm + nat_bm > ZF2FS_CP_BITMAP_ROOM && !lay->cp_payload)
-		lay->cp_payload = (sit_bm + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	if (sit_bm + nat_bm > g.cp_bitmap_room && !lay->cp_payload)
+		lay->cp_payload = (sit_bm + g.blocksize - 1) / g.blocksize;
 	lay->ssa_blkaddr += (nat_segs - lay->segment_count_nat) * BPS;
 	lay->segment_count_nat = nat_segs;
 	lay->nat_bitmap_bytes = nat_bm;
@@ -324,7 +337,8 @@ static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts
 		.large_nat_bitmap = o->large_nat_bitmap ||
 				    (vi->ckpt_flags & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG),
 	};
-	struct zf2fs_layout lay = { 0 };
+	const struct zf2fs_geom *g = zf2fs_vol_geom(vol);
+	struct zf2fs_layout lay = { .log_blocksize = g->log_blocksize };
 	uint32_t meta, gap;
 
 	/* segment 0 moves onto the first block of the main area: the new areas take the
@@ -355,8 +369,8 @@ static int plan_relocation(struct zf2fs_vol *vol, const struct zf2fs_resize_opts
 	lay.main_blkaddr = lay.segment0_blkaddr + meta * BPS;
 	p->new_main_segs = (lay.segment_count - meta) / spz * spz;
 	lay.segment_count = meta + p->new_main_segs;
-	if (zf2fs_sit_blocks(p->new_main_segs) > lay.segment_count_sit / 2 * BPS ||
-	    p->new_main_segs > lay.segment_count_ssa * BPS ||
+	if (zf2fs_geom_sit_blocks(g, p->new_main_segs) > lay.segment_count_sit / 2 * BPS ||
+	    p->new_main_segs > (uint64_t)lay.segment_count_ssa * BPS * g->sums_per_block ||
 	    (uint64_t)lay.segment_count_nat / 2 * BPS < vi->nat_blocks)
 		return zf2fs_set_why(why, whylen, -ENOSPC, "the new metadata areas do not cover "
 				     "the volume");
@@ -422,28 +436,31 @@ static int relocation_room(struct zf2fs_vol *vol, const struct zf2fs_resize_plan
 static int nat_blocks_in_use(struct zf2fs_vol *vol, uint32_t from, uint32_t *ret_blocks)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	const struct zf2fs_geom *g = zf2fs_vol_geom(vol);
 	const struct zf2fs_journal *j = zf2fs_vol_nat_journal(vol);
 	uint32_t nj = (uint32_t)zf2fs_get(j->n_entries), used = from;
-	struct zf2fs_nat_block *blk;
+	uint8_t *blk;
 	int err = 0;
 
-	if (nj > ZF2FS_NAT_JOURNAL_ENTRIES)
-		nj = ZF2FS_NAT_JOURNAL_ENTRIES;
+	if (nj > g->nat_journal_entries)
+		nj = g->nat_journal_entries;
 	for (uint32_t i = 0; i < nj; i++) {
-		uint32_t nid = (uint32_t)zf2fs_get(j->nat.entries[i].nid);
-		const struct zf2fs_nat_entry *e = &j->nat.entries[i].ne;
+		const struct zf2fs_nat_journal_entry *je = zf2fs_journal_nat(j, i);
+		uint32_t nid = (uint32_t)zf2fs_get(je->nid);
+		const struct zf2fs_nat_entry *e = &je->ne;
 
 		if (nid < vi->max_nid && (zf2fs_get(e->ino) || zf2fs_get(e->block_addr)) &&
-		    zf2fs_nat_block_index(nid) + 1 > used)
-			used = zf2fs_nat_block_index(nid) + 1;
+		    zf2fs_geom_nat_block_index(g, nid) + 1 > used)
+			used = zf2fs_geom_nat_block_index(g, nid) + 1;
 	}
-	blk = malloc(ZF2FS_BLKSIZE);
+	blk = malloc(g->blocksize);
 	if (!blk)
 		return -ENOMEM;
 	for (uint32_t b = vi->nat_blocks; b-- > used && !err;) {
 		err = zf2fs_vol_read_block(vol, zf2fs_vol_nat_block_addr(vol, b), blk);
-		for (uint32_t e = 0; e < ZF2FS_NAT_PER_BLOCK && !err; e++)
-			if (zf2fs_get(blk->entries[e].ino) || zf2fs_get(blk->entries[e].block_addr)) {
+		for (uint32_t e = 0; e < g->nat_per_block && !err; e++)
+			if (zf2fs_get(zf2fs_nat_block_entry(blk, e)->ino) ||
+			    zf2fs_get(zf2fs_nat_block_entry(blk, e)->block_addr)) {
 				used = b + 1;
 				break;
 			}
@@ -489,7 +506,7 @@ static int plan_fit(struct zf2fs_vol *vol, struct zf2fs_resize_plan *p, char *wh
 		.features = vi->features,
 		.large_nat_bitmap = vi->ckpt_flags & ZF2FS_CP_LARGE_NAT_BITMAP_FLAG,
 	};
-	struct zf2fs_layout lay = { 0 };
+	struct zf2fs_layout lay = { .log_blocksize = zf2fs_vol_geom(vol)->log_blocksize };
 	uint32_t spz = vi->segs_per_sec * vi->secs_per_zone, zone_blks = spz * BPS;
 	uint32_t seg0 = (uint32_t)zf2fs_get(sb->segment0_blkaddr), home = seg0 % zone_blks;
 	uint32_t meta, used, main_home;
@@ -568,6 +585,7 @@ static int plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
 	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
 	const struct zf2fs_checkpoint *cp = zf2fs_vol_checkpoint(vol);
+	const struct zf2fs_geom *g = zf2fs_vol_geom(vol);
 	unsigned nd = zf2fs_vol_ndevs(vol);
 	uint32_t spz = vi->segs_per_sec * vi->secs_per_zone;
 	uint32_t seg0 = (uint32_t)zf2fs_get(sb->segment0_blkaddr);
@@ -631,15 +649,15 @@ static int plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
 	if (err)
 		return zf2fs_set_why(why, whylen, err, "cannot read the SIT");
 
-	if (p->kind == ZF2FS_RESIZE_GROW && !meta_covers(sb, vi, p->new_main_segs)) {
+	if (p->kind == ZF2FS_RESIZE_GROW && !meta_covers(sb, vi, g, p->new_main_segs)) {
 		if (o->safe) {
 			err = zf2fs_set_why(why, whylen, -ENOSPC, "-s: the SIT and SSA cover %u main "
 					    "segments, the new size needs %u (run without -s to "
 					    "grow them)", (unsigned)(uint64_t)
-					    (zf2fs_get(sb->segment_count_ssa) * BPS <
-					     (uint64_t)vi->sit_blocks * ZF2FS_SIT_PER_BLOCK ?
-					     zf2fs_get(sb->segment_count_ssa) * BPS :
-					     (uint64_t)vi->sit_blocks * ZF2FS_SIT_PER_BLOCK),
+					    (ssa_covers(sb, g) <
+					     (uint64_t)vi->sit_blocks * g->sit_per_block ?
+					     ssa_covers(sb, g) :
+					     (uint64_t)vi->sit_blocks * g->sit_per_block),
 					    p->new_main_segs);
 			goto out;
 		}
@@ -688,19 +706,19 @@ static int plan(struct zf2fs_vol *vol, const struct zf2fs_resize_opts *o,
 		} else if (o->default_rule) {
 			snprintf(p->note, sizeof(p->note), "overprovision: mkfs's default rule, as "
 				 "the volume has");
-		} else if (!space_for(vi, new_count, p->new_main_segs, new_usable, 0, &lay, NULL, 0) &&
+		} else if (!space_for(vi, g, new_count, p->new_main_segs, new_usable, 0, &lay, NULL, 0) &&
 			   lay.rsvd_segments == zf2fs_get(cp->rsvd_segment_count) &&
 			   lay.ovp_segments == zf2fs_get(cp->overprov_segment_count)) {
 			/* an interrupted resize already wrote mkfs's default for the new size */
 			snprintf(p->note, sizeof(p->note), "overprovision: mkfs's default rule, as "
 				 "the volume has");
 		} else {
-			ratio = kept_ratio(vi, cp, zf2fs_super_areas_segments(sb),
+			ratio = kept_ratio(vi, g, cp, zf2fs_super_areas_segments(sb),
 					   usable_for(vol, zg, seg0, vi->main_blkaddr, 0, old_last,
 					      vi->main_segs), p->note,
 					   sizeof(p->note));
 		}
-		err = space_for(vi, new_count, p->new_main_segs, new_usable, ratio, &lay, why,
+		err = space_for(vi, g, new_count, p->new_main_segs, new_usable, ratio, &lay, why,
 				whylen);
 	}
 	if (err)

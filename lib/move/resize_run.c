@@ -19,6 +19,7 @@
 #include "zf2fs/zoned.h"
 #include "zf2fs-internal/commit.h"
 #include "zf2fs-internal/move.h"
+#include "zf2fs-internal/volume.h"
 #include "write/txn_p.h"
 #include "move/resize_p.h"
 #include "format/why_p.h"
@@ -28,6 +29,7 @@
 struct run {
 	struct zf2fs_dev *const *devs;
 	unsigned n;
+	int flags;                    /* zf2fs_vol_open's: ZF2FS_VOL_BLOCK16K */
 	const struct zf2fs_log *log;
 	const struct zf2fs_resize_opts *o;
 	struct zf2fs_resize_opts pinned;
@@ -43,7 +45,7 @@ static int reopen(struct run *r)
 
 	zf2fs_vol_close(r->vol);
 	r->vol = NULL;
-	err = zf2fs_vol_open_devs(r->devs, r->n, r->log, &r->vol);
+	err = zf2fs_vol_open_devs_flags(r->devs, r->n, r->flags, r->log, &r->vol);
 	return err ? zf2fs_set_why(r->why, r->whylen, err, "cannot open the volume again") : 0;
 }
 
@@ -365,12 +367,19 @@ ZF2FS_EXPORT int zf2fs_resize_devs(struct zf2fs_dev *const *devs, unsigned n,
 				   const struct zf2fs_resize_opts *o, const struct zf2fs_log *log,
 				   struct zf2fs_resize_report *rep, char *why, size_t whylen)
 {
-	struct run r = { .devs = devs, .n = n, .log = log, .o = o, .rep = rep, .why = why,
-			 .whylen = whylen };
+	return zf2fs_resize_devs2(devs, n, 0, o, log, rep, why, whylen);
+}
+
+ZF2FS_EXPORT int zf2fs_resize_devs2(struct zf2fs_dev *const *devs, unsigned n, int flags,
+				    const struct zf2fs_resize_opts *o, const struct zf2fs_log *log,
+				    struct zf2fs_resize_report *rep, char *why, size_t whylen)
+{
+	struct run r = { .devs = devs, .n = n, .flags = flags & ZF2FS_VOL_BLOCK16K, .log = log,
+			 .o = o, .rep = rep, .why = why, .whylen = whylen };
 	int err;
 
 	memset(rep, 0, sizeof(*rep));
-	err = zf2fs_vol_open_devs(devs, n, log, &r.vol);
+	err = zf2fs_vol_open_devs_flags(devs, n, r.flags, log, &r.vol);
 	if (err)
 		return zf2fs_set_why(why, whylen, err, "cannot open the volume");
 	rep->main_blkaddr_before = zf2fs_vol_info(r.vol)->main_blkaddr;

@@ -700,6 +700,12 @@ ZF2FS_EXPORT int zf2fs_vol_open(const char *const *paths, unsigned n, int flags,
 ZF2FS_EXPORT int zf2fs_vol_open_devs(struct zf2fs_dev *const *devs, unsigned n,
 				     const struct zf2fs_log *log, struct zf2fs_vol **ret_vol)
 {
+	return zf2fs_vol_open_devs_flags(devs, n, 0, log, ret_vol);
+}
+
+ZF2FS_EXPORT int zf2fs_vol_open_devs_flags(struct zf2fs_dev *const *devs, unsigned n, int flags,
+					   const struct zf2fs_log *log, struct zf2fs_vol **ret_vol)
+{
 	struct zf2fs_vol *vol;
 	int err;
 
@@ -710,7 +716,7 @@ ZF2FS_EXPORT int zf2fs_vol_open_devs(struct zf2fs_dev *const *devs, unsigned n,
 	for (unsigned i = 0; i < n; i++)
 		vol->dev[i] = devs[i];
 	vol->ndevs = n;
-	err = vol_load(vol, n, 0);
+	err = vol_load(vol, n, flags & ZF2FS_VOL_BLOCK16K);
 	if (err) {
 		zf2fs_vol_close(vol);
 		return err;
