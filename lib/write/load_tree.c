@@ -1100,7 +1100,8 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 		goto out;
 	err = session_open(s, log, now);
 	if (err) {
-		if (err != -ZF2FS_EUNWRITABLE)	/* that one named its bits already */
+		/* these two named their cause already: the bits, the block size */
+		if (err != -ZF2FS_EUNWRITABLE && err != -ZF2FS_EBLOCKSIZE)
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while opening %s", strerror(-err),
 				   name);
 		goto out;

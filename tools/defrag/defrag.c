@@ -90,7 +90,8 @@ static void usage(FILE *f)
 
 static int say(int err, const char *doing, const char *dev)
 {
-	if (err == -ZF2FS_EUNWRITABLE)	/* the library named the bits it does not write */
+	/* the library named the bits it does not write, or the block size */
+	if (err == -ZF2FS_EUNWRITABLE || err == -ZF2FS_EBLOCKSIZE)
 		return 1;
 	fprintf(stderr, PROG ": %s while %s %s\n",
 		strerror(err == -ZF2FS_EFSCORRUPTED ? EUCLEAN : -err), doing, dev);
