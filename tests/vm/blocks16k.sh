@@ -12,8 +12,8 @@
 # xattrs inline and in a node, compressed and casefolded directories), random
 # overwrites and deletions; a manifest of it is kept on the volume.  A remount verifies
 # every file.  On the host: our fsck finds each volume clean, and dump.f2fs extracts
-# every file equal to the manifest.  A second boot reads back what gc.f2fs collect,
-# defrag.f2fs, resize.f2fs and sload.f2fs made of 16 KiB volumes.  The two feature-rich volumes are kept as fixtures
+# every file equal to the manifest.  A second boot reads back what gc.f2fs collect and
+# resize.f2fs made of 16 KiB volumes.  The two feature-rich volumes are kept as fixtures
 # (tests/vm/fixtures/aged16k*.img.xz), the source of the corpus's 16 KiB bases.
 ZF2FS_VM_KERNEL=${ZF2FS_VM_KERNEL:-newest-arm64-16k}
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
@@ -179,9 +179,8 @@ for n in plain packed rich richp; do
 done
 
 # Boot 2: what our writing tools make of 16 KiB volumes, read back by Linux.  Copies of
-# the two feature-rich volumes grown by half: gc.f2fs collects 8 sections, defrag.f2fs
-# moves the main area's first 2048 blocks past the data, resize.f2fs grows the volume;
-# a fresh packed_ssa volume takes the kernel's extracted tree by sload.f2fs.
+# the two feature-rich volumes grown by half: gc.f2fs collects 8 sections and
+# resize.f2fs grows the volume.
 # tool NAME TOOL ARGS...: a tool that changes a volume, which must succeed
 tool() {
 	tn=$1
@@ -199,21 +198,10 @@ for n in rich richp; do
 	size=$(stat -c %s "$(vm_img $n-t)")
 	truncate -s $((size * 3 / 2)) "$(vm_img $n-t)"
 	tool $n-t "$top_builddir/tools/gc.f2fs" collect "$(vm_img $n-t)" -n 8
-	tool $n-t "$top_builddir/tools/defrag.f2fs" -l 2048 "$(vm_img $n-t)"
 	tool $n-t "$top_builddir/tools/resize.f2fs" "$(vm_img $n-t)"
-	vm_fsck $n-t "after collect, defrag and resize"
+	vm_fsck $n-t "after collect and resize"
 	vm_attach $n-t
 done
-vm_image sl 256M
-vm_mkfs sl -b 16384 -O packed_ssa,extra_attr,inode_checksum,flexible_inline_xattr ||
-	vm_error "mkfs sl failed"
-rm -rf "$VM_OUT/sl-src"
-mkdir -p "$VM_OUT/sl-src"
-cp -a "$VM_OUT/x-rich/t" "$VM_OUT/sl-src/t"
-contents "$VM_OUT/x-rich/manifest" >"$VM_OUT/sl-src/expected"
-tool sl "$top_builddir/tools/sload.f2fs" -f "$VM_OUT/sl-src" "$(vm_img sl)"
-vm_fsck sl "after sload"
-vm_attach sl
 vm_guest <<'EOF'
 for n in rich-t richp-t; do
 	m=/mnt/$n
@@ -225,16 +213,9 @@ for n in rich-t richp-t; do
 	done <$m/s/sums
 	zumount $m
 done
-step "sl: the tree sload.f2fs loaded"
-zmount sl /mnt/sl
-zwork manifest /mnt/sl/t /tmp/sl.manifest
-awk '{ $3 = "-"; if (NF >= 7) $6 = "-"; print }' /tmp/sl.manifest | LC_ALL=C sort >/tmp/sl.c
-cmp -s /tmp/sl.c /mnt/sl/expected || zfail "sl: the loaded tree differs: $(diff /tmp/sl.c /mnt/sl/expected | head -n 4)"
-echo "info: sl: $(wc -l </tmp/sl.c) entries as the kernel wrote them"
-zumount /mnt/sl
 EOF
 vm_boot
-for n in rich-t richp-t sl; do
+for n in rich-t richp-t; do
 	vm_fsck $n "after the second boot"
 done
 vm_finish
