@@ -108,9 +108,26 @@ static int read_super_copy(struct zf2fs_vol *vol, int i, uint32_t log_blocksize,
 	return 0;
 }
 
+/* Copy @i at the block size @log_bs; when that fails and @may_be_16k, at 16 KiB, whose
+ * failure is not reported (the copy's reason stays the one at @log_bs). */
+static int read_super_either(struct zf2fs_vol *vol, int i, uint32_t log_bs, bool may_be_16k,
+			     struct zf2fs_super *sb)
+{
+	char why16[sizeof(vol->sb_why[0])];
+	int err = read_super_copy(vol, i, log_bs, sb, vol->sb_why[i], sizeof(vol->sb_why[i]));
+
+	if (err && may_be_16k && log_bs != ZF2FS_MAX_LOG_BLOCKSIZE &&
+	    !read_super_copy(vol, i, ZF2FS_MAX_LOG_BLOCKSIZE, sb, why16, sizeof(why16))) {
+		vol->sb_why[i][0] = 0;
+		err = 0;
+	}
+	return err;
+}
+
 /* Pick the superblock: the first copy that verifies, from @first.  The second copy sits
- * in block 1, whose place depends on the block size: the copy at 16 KiB is taken when
- * the first copy says 16 KiB blocks or no copy verifies at 4 KiB. */
+ * in block 1, whose place depends on the block size: it is looked for at 16 KiB when the
+ * first copy says 16 KiB blocks, else at 4 KiB and then at 16 KiB.  The first copy is
+ * read at the block size of a chosen second copy, else at either. */
 static int pick_super(struct zf2fs_vol *vol, int first)
 {
 	int chosen = -1;
@@ -118,37 +135,16 @@ static int pick_super(struct zf2fs_vol *vol, int first)
 	for (int i = 1; i >= first; i--) {
 		struct zf2fs_super sb;
 		uint32_t log_bs = ZF2FS_MIN_LOG_BLOCKSIZE;
-		int err;
 
 		if (i == 1) {
-			struct zf2fs_super sb0;
 			char why0[sizeof(vol->sb_why[0])];
 
-			if (!read_super_copy(vol, 0, ZF2FS_MAX_LOG_BLOCKSIZE, &sb0, why0, sizeof(why0)))
+			if (!read_super_copy(vol, 0, ZF2FS_MAX_LOG_BLOCKSIZE, &sb, why0, sizeof(why0)))
 				log_bs = ZF2FS_MAX_LOG_BLOCKSIZE;
 		} else if (chosen == 1) {
 			log_bs = (uint32_t)zf2fs_get(vol->sb.log_blocksize);
 		}
-		err = read_super_copy(vol, i, log_bs, &sb, vol->sb_why[i], sizeof(vol->sb_why[i]));
-		if (err && i == 0 && chosen < 0) {
-			char why16[sizeof(vol->sb_why[0])];
-
-			/* no second copy to say the size: the first copy says it itself */
-			if (!read_super_copy(vol, 0, ZF2FS_MAX_LOG_BLOCKSIZE, &sb, why16,
-					     sizeof(why16))) {
-				err = 0;
-				vol->sb_why[0][0] = 0;
-			}
-		} else if (err && i == 1 && log_bs == ZF2FS_MIN_LOG_BLOCKSIZE) {
-			char why16[sizeof(vol->sb_why[1])];
-
-			if (!read_super_copy(vol, 1, ZF2FS_MAX_LOG_BLOCKSIZE, &sb, why16,
-					     sizeof(why16))) {
-				err = 0;
-				vol->sb_why[1][0] = 0;
-			}
-		}
-		if (err) {
+		if (read_super_either(vol, i, log_bs, i == 1 || chosen < 0, &sb)) {
 			vol->sb_copy_bad[i] = true;
 			continue;
 		}
