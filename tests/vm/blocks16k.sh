@@ -181,24 +181,13 @@ done
 # Boot 2: what our writing tools make of 16 KiB volumes, read back by Linux.  Copies of
 # the two feature-rich volumes grown by half: gc.f2fs collects 8 sections and
 # resize.f2fs grows the volume.
-# tool NAME TOOL ARGS...: a tool that changes a volume, which must succeed
-tool() {
-	tn=$1
-	shift
-	if "$@" >>"$VM_OUT/$tn.tools.log" 2>&1; then
-		vm_log "$tn: $(basename "$1") ${2:-}: done"
-	else
-		vm_fail "$tn: $* failed: exit $? (output in $VM_OUT/$tn.tools.log)"
-		tail -n 5 "$VM_OUT/$tn.tools.log" | sed 's/^/  tool: /'
-	fi
-}
 vm_detach_all
 for n in rich richp; do
 	cp --sparse=always "$(vm_img $n)" "$(vm_img $n-t)"
 	size=$(stat -c %s "$(vm_img $n-t)")
 	truncate -s $((size * 3 / 2)) "$(vm_img $n-t)"
-	tool $n-t "$top_builddir/tools/gc.f2fs" collect "$(vm_img $n-t)" -n 8
-	tool $n-t "$top_builddir/tools/resize.f2fs" "$(vm_img $n-t)"
+	vm_change $n-t "$top_builddir/tools/gc.f2fs" collect "$(vm_img $n-t)" -n 8
+	vm_change $n-t "$top_builddir/tools/resize.f2fs" "$(vm_img $n-t)"
 	vm_fsck $n-t "after collect and resize"
 	vm_attach $n-t
 done

@@ -216,17 +216,6 @@ strict() {
 		vm_fail "$1: our fsck -f -y: exit $? (output in $VM_OUT/$1.fsck-fy.log)"
 	[ "$(sha256sum <"$img")" = "$before" ] || vm_fail "$1: our fsck -f -y changed the image"
 }
-# tool NAME TOOL ARGS...: a tool that changes the volume, which must succeed
-tool() {
-	tn=$1
-	shift
-	if "$@" >>"$VM_OUT/$tn.tools.log" 2>&1; then
-		vm_log "$tn: $(basename "$1") ${2:-}: done"
-	else
-		vm_fail "$tn: $* failed: exit $? (output in $VM_OUT/$tn.tools.log)"
-		tail -n 5 "$VM_OUT/$tn.tools.log" | sed 's/^/  tool: /'
-	fi
-}
 
 fixdir=$VM_ROOT/fixtures
 mkdir -p "$fixdir"
@@ -244,9 +233,9 @@ for n in enc encf feat full; do
 	cp "$(vm_img $n)" "$(vm_img $n-t)"
 	size=$(stat -c %s "$(vm_img $n-t)")
 	truncate -s $((size * 3 / 2)) "$(vm_img $n-t)"
-	tool $n-t "$GC" collect "$(vm_img $n-t)" -n 8
-	tool $n-t "$DEFRAG" -l 2048 "$(vm_img $n-t)"
-	tool $n-t "$RESIZE" "$(vm_img $n-t)"
+	vm_change $n-t "$GC" collect "$(vm_img $n-t)" -n 8
+	vm_change $n-t "$DEFRAG" -l 2048 "$(vm_img $n-t)"
+	vm_change $n-t "$RESIZE" "$(vm_img $n-t)"
 	vm_fsck $n-t "after resize, defrag and collect"
 	strict $n-t
 	vm_attach $n-t

@@ -417,6 +417,19 @@ vm_tool() {
 	VM_EXTRA_TOOLS="$VM_EXTRA_TOOLS $1:$2"
 }
 
+# vm_change NAME TOOL ARGS...: a host tool that changes image NAME, which must succeed
+# (its output in out/<name>.tools.log)
+vm_change() {
+	tn=$1
+	shift
+	if "$@" >>"$VM_OUT/$tn.tools.log" 2>&1; then
+		vm_log "$tn: $(basename "$1") ${2:-}: done"
+	else
+		vm_fail "$tn: $* failed: exit $? (output in $VM_OUT/$tn.tools.log)"
+		tail -n 5 "$VM_OUT/$tn.tools.log" | sed 's/^/  tool: /'
+	fi
+}
+
 # vm_all_tools: our mkfs, fsck, dump and gc (which must be built) and Debian's fsck (when
 # installed, as /zvm/debian/fsck.f2fs) copied into the guest, for scenarios that run the
 # tools on the guest's own devices.
