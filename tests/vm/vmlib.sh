@@ -300,29 +300,35 @@ vm_copy_elf() {
 	done
 }
 
-vm_find_zwork() {
-	cc=${CC:-gcc} need=libc6-dev
-	if [ "$VM_ARCH" = arm64 ]; then
-		# the guest runs arm64 code: a cross-built helper, kept in the cache
-		cc=aarch64-linux-gnu-gcc need=gcc-aarch64-linux-gnu
-		VM_ZWORK=$VM_ROOT/cache/zwork-arm64
-	else
-		VM_ZWORK=$top_builddir/tests/vm/zwork
-		if [ -x "$VM_ZWORK" ] && vm_is_elf "$VM_ZWORK"; then
-			return
-		fi
-		# Run by hand without make: build the helper into the cache.
-		VM_ZWORK=$VM_ROOT/cache/zwork
-	fi
-	if [ ! -x "$VM_ZWORK" ] || [ "$top_srcdir/tests/vm/zwork.c" -nt "$VM_ZWORK" ] ||
-	   [ "$top_srcdir/tests/vm/zwork_content.c" -nt "$VM_ZWORK" ] ||
-	   [ "$top_srcdir/tests/vm/sha256.c" -nt "$VM_ZWORK" ]; then
+# vm_build_zwork CC PACKAGE OUT: the static helper built with CC into OUT unless it is
+# newer than its sources (PACKAGE names what CC comes from, for the skip message)
+vm_build_zwork() {
+	if [ ! -x "$3" ] || [ "$top_srcdir/tests/vm/zwork.c" -nt "$3" ] ||
+	   [ "$top_srcdir/tests/vm/zwork_content.c" -nt "$3" ] ||
+	   [ "$top_srcdir/tests/vm/sha256.c" -nt "$3" ]; then
 		mkdir -p "$VM_ROOT/cache"
-		command -v "$cc" >/dev/null 2>&1 || vm_skip "$cc not found (Debian: apt-get install $need)"
-		"$cc" -std=gnu11 -O2 -static -o "$VM_ZWORK" \
+		command -v "$1" >/dev/null 2>&1 || vm_skip "$1 not found (Debian: apt-get install $2)"
+		"$1" -std=gnu11 -O2 -static -o "$3" \
 			"$top_srcdir/tests/vm/zwork.c" "$top_srcdir/tests/vm/zwork_content.c" \
 			"$top_srcdir/tests/vm/sha256.c" ||
-			vm_skip "cannot build the static helper with $cc (needs $need for static linking)"
+			vm_skip "cannot build the static helper with $1 (needs $2 for static linking)"
+	fi
+}
+
+# VM_ZWORK, the helper the guest runs, and VM_HOST_ZWORK, the same helper for the host
+# (manifests of host trees); one file when the guest is the host's architecture
+vm_find_zwork() {
+	VM_HOST_ZWORK=$top_builddir/tests/vm/zwork
+	if ! [ -x "$VM_HOST_ZWORK" ] || ! vm_is_elf "$VM_HOST_ZWORK"; then
+		# run by hand without make: the helper built into the cache
+		VM_HOST_ZWORK=$VM_ROOT/cache/zwork
+		vm_build_zwork "${CC:-gcc}" libc6-dev "$VM_HOST_ZWORK"
+	fi
+	VM_ZWORK=$VM_HOST_ZWORK
+	if [ "$VM_ARCH" = arm64 ]; then
+		# the guest runs arm64 code: a cross-built helper, kept in the cache
+		VM_ZWORK=$VM_ROOT/cache/zwork-arm64
+		vm_build_zwork aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu "$VM_ZWORK"
 	fi
 }
 
