@@ -67,7 +67,8 @@ TESTS += tests/images/gc_16k.sh
 EXTRA_DIST += tests/images/gc_16k.sh
 # defrag.f2fs: a block range moved to a target (the block mover, lib/move/move.c)
 TESTS += tests/images/defrag.sh tests/images/sload_16k.sh
-EXTRA_DIST += tests/images/defrag.sh tests/images/sload_16k.sh tests/images/move_lib.sh
+EXTRA_DIST += tests/images/defrag.sh tests/images/sload_16k.sh tests/images/move_lib.sh \
+	tests/images/resize_faults.sh
 TESTS += tests/images/resize.sh tests/images/resize_multi.sh tests/images/resize_16k.sh
 EXTRA_DIST += tests/images/resize.sh tests/images/resize_multi.sh tests/images/resize_16k.sh
 # the tools on what Linux writes: fscrypt, casefold, verity, compression, pinned files

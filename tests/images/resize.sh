@@ -235,64 +235,15 @@ else
 fi
 verify "-s shrink" "$TEST_TMP/fits.img" $((600 * 256)) "$TEST_TMP/fit.sha"
 
-# 4. faults.  fault_run N SRC TARGET_BYTES OLD_BLOCKS NEW_BLOCKS ARGS...: resize a copy of
-# SRC (its file grown to TARGET_BYTES) with the N-th write failing; prints "old", "new"
-# or "done", or why the interrupted volume is wrong (then returns 1).  Then, for a
-# sample, the same command again must finish: printed as "+fin".
-fault_run()
-{
-	local n=$1 src=$2 bytes=$3 old=$4 new=$5 rc bc out; shift 5
-	cp --sparse=always "$src" "$TEST_TMP/f.img"; truncate -s "$bytes" "$TEST_TMP/f.img"
-	ZF2FS_FAULT_WRITES=$n "$RESIZE" "$@" "$TEST_TMP/f.img" > "$TEST_TMP/fout" 2>&1; rc=$?
-	[ $rc = 0 ] && { echo done; return 0; }
-	bc=$(sbf "$TEST_TMP/f.img" block_count)
-	out=$("$FSCK" -f -n "$TEST_TMP/f.img" 2>&1)
-	# allowed half way: the free segment count (Linux recomputes it, never reads it) and
-	# the pack not in use (torn, or sized for the other superblock: Linux checks only
-	# the newest pack)
-	if [ $? != 0 ] && printf '%s\n' "$out" | grep '^\[0x' | grep -qv -e '^\[0x070006\]' -e '^\[0x020001\]'; then
-		echo "write $n: our fsck: $(printf '%s\n' "$out" | head -3)"; return 1
-	fi
-	# every file read back on every third fault (the fscks above check every tree)
-	if [ $((n % 3)) = 0 ]; then
-		shas "$TEST_TMP/f.img" > "$TEST_TMP/fsha" && cmp -s "$TEST_TMP/before.sha" "$TEST_TMP/fsha" ||
-			{ echo "write $n: files changed"; return 1; }
-	fi
-	if [ "$bc" = "$old" ]; then echo old; elif [ "$bc" = "$new" ]; then echo new
-	else echo "write $n: block_count $bc"; return 1; fi
-}
-
-# fault_loop NAME SRC BYTES OLD NEW ARGS...: the resize's write count W (-d 3), then
-# fault_run at POINTS points spread over [1, W] (25; 10 in the sanitizer build, which
-# runs this again) and at each of the last 12 writes
+# 4. faults (resize_faults.sh): POINTS points spread over the writes (25; 10 in the
+# sanitizer build, which runs this again) and the last 12
+. "$(dirname "$0")/resize_faults.sh"
 POINTS=25
 [ -n "${ASAN_OPTIONS:-}" ] && POINTS=10
-fault_loop()
+fault_files()
 {
-	local name=$1 src=$2 bytes=$3 old=$4 new=$5 n r olds=0 news=0 runs=0 fin=0 why="" w step
-	shift 5
-	cp --sparse=always "$src" "$TEST_TMP/f.img"; truncate -s "$bytes" "$TEST_TMP/f.img"
-	w=$("$RESIZE" -d 3 "$@" "$TEST_TMP/f.img" 2>&1 | sed -n 's/.* \([0-9]*\) writes$/\1/p')
-	[ -n "$w" ] && [ "$w" -gt 0 ] || { tap_fail "$name: no write count"; return; }
-	step=$(( w / POINTS > 0 ? w / POINTS : 1 ))
-	for n in $( (seq 1 "$step" "$w"; seq $((w > 12 ? w - 11 : 1)) $((w + 1))) | sort -nu); do
-		r=$(fault_run $n "$src" "$bytes" "$old" "$new" "$@") || { why=$r; break; }
-		runs=$((runs + 1))
-		[ "$r" = done ] && break
-		[ "$r" = old ] && olds=$((olds + 1))
-		[ "$r" = new ] && news=$((news + 1))
-		if [ $((runs % 5)) = 1 ]; then
-			"$RESIZE" "$@" "$TEST_TMP/f.img" > "$TEST_TMP/fout" 2>&1 &&
-			[ "$(sbf "$TEST_TMP/f.img" block_count)" = "$new" ] &&
-			"$FSCK" -f -n "$TEST_TMP/f.img" > /dev/null 2>&1 ||
-				{ why="write $n: running again did not finish: $(cat "$TEST_TMP/fout")"; break; }
-			fin=$((fin + 1))
-		fi
-	done
-	if [ -n "$why" ]; then tap_fail "$name: $why"
-	elif [ $olds = 0 ] || [ "$r" != done ]; then tap_fail "$name: the faults did not cover the resize ($olds old, last: $r)"
-	else tap_ok "$name, $w writes: $((runs - 1)) faults (every ${step}th and the last 12): $olds left the old size, $news the new, all clean with files unchanged; $fin finished by running again"
-	fi
+	shas "$1" > "$TEST_TMP/fsha" && cmp -s "$TEST_TMP/before.sha" "$TEST_TMP/fsha" ||
+		{ echo "files changed"; return 1; }
 }
 
 fault_loop "faults, grow 10x" "$BASE" 2560M $((256 * 256)) $((2560 * 256))
