@@ -1202,8 +1202,10 @@ static void check_inline_xattrs(struct fsck_ctx *ctx, uint32_t ino, const struct
 	if (fix_problem(ctx, PR_4_XATTR_LIST_BAD, &p)) {
 		struct zf2fs_node *n = repair_node(ctx, ino);
 
+		/* the end word at the cut, and zeros to the area's end: what follows the list
+		 * is nothing to the kernel, and f2fs-tools' fsck wants it zero */
 		if (n)
-			zf2fs_put_le32p((uint8_t *)n->i.i_addr + start + pos, 0);
+			memset((uint8_t *)n->i.i_addr + start + pos, 0, 4 * g->xattr_words - pos);
 	}
 }
 

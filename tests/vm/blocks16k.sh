@@ -12,8 +12,8 @@
 # xattrs inline and in a node, compressed and casefolded directories), random
 # overwrites and deletions; a manifest of it is kept on the volume.  A remount verifies
 # every file.  On the host: our fsck finds each volume clean, and dump.f2fs extracts
-# every file equal to the manifest.  A second boot reads back what gc.f2fs collect and
-# resize.f2fs made of 16 KiB volumes.  The two feature-rich volumes are kept as fixtures
+# every file equal to the manifest.  A second boot reads back what gc.f2fs collect,
+# resize.f2fs, defrag.f2fs, sload.f2fs and mkfs.f2fs --root-dir made of 16 KiB volumes.  The two feature-rich volumes are kept as fixtures
 # (tests/vm/fixtures/aged16k*.img.xz), the source of the corpus's 16 KiB bases.
 ZF2FS_VM_KERNEL=${ZF2FS_VM_KERNEL:-newest-arm64-16k}
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
@@ -179,8 +179,28 @@ for n in plain packed rich richp; do
 done
 
 # Boot 2: what our writing tools make of 16 KiB volumes, read back by Linux.  Copies of
-# the two feature-rich volumes grown by half: gc.f2fs collects 8 sections and
-# resize.f2fs grows the volume.
+# the two feature-rich volumes grown by half: gc.f2fs collects 8 sections, resize.f2fs
+# grows the volume, defrag.f2fs makes the file the kernel overwrote at random contiguous,
+# and sload.f2fs adds a host tree (/sl); a fifth volume is that tree in mkfs.f2fs
+# --root-dir.  The tree crosses the 16 KiB rules: files around the inline area and the
+# block, a sparse file with blocks in the inode and in the first direct node, a directory
+# of several dentry blocks, a hard link, symlinks, and an xattr larger than a 4 KiB
+# volume's room.
+SRC=$VM_OUT/src
+mkdir -p "$SRC/sl/many" "$SRC/sl/d"
+for s in 0 1 3400 16383 16384 16385 70000; do head -c $s /dev/urandom >"$SRC/sl/f$s"; done
+truncate -s $((3996 * 16384)) "$SRC/sl/sparse"
+for b in 0 3994 3995; do
+	head -c 16384 /dev/urandom | dd of="$SRC/sl/sparse" bs=16384 seek=$b conv=notrunc status=none
+done
+for i in $(seq 1 300); do echo "$i" >"$SRC/sl/many/entry-with-a-longer-name-$i"; done
+ln "$SRC/sl/f16385" "$SRC/sl/d/hard"
+ln -s f1 "$SRC/sl/short"
+ln -s "$(printf 'long/%.0s' $(seq 60))" "$SRC/sl/long"
+python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.big", os.urandom(6000))' \
+	"$SRC/sl/f70000" || vm_error "cannot set an xattr in the source tree"
+"$VM_HOST_ZWORK" manifest "$SRC/sl" "$VM_OUT/sl.manifest" >/dev/null ||
+	vm_error "zwork manifest failed on the host"
 vm_detach_all
 for n in rich richp; do
 	cp --sparse=always "$(vm_img $n)" "$(vm_img $n-t)"
@@ -188,10 +208,16 @@ for n in rich richp; do
 	truncate -s $((size * 3 / 2)) "$(vm_img $n-t)"
 	vm_change $n-t "$top_builddir/tools/gc.f2fs" collect "$(vm_img $n-t)" -n 8
 	vm_change $n-t "$top_builddir/tools/resize.f2fs" "$(vm_img $n-t)"
-	vm_fsck $n-t "after collect and resize"
+	vm_change $n-t "$top_builddir/tools/defrag.f2fs" --file /t/ow "$(vm_img $n-t)"
+	vm_change $n-t "$top_builddir/tools/sload.f2fs" -f "$SRC" "$(vm_img $n-t)"
+	vm_fsck $n-t "after collect, resize, defrag and sload"
 	vm_attach $n-t
 done
-vm_guest <<'EOF'
+vm_disk rootd 256M
+vm_mkfs rootd -b 16384 -O packed_ssa,extra_attr,inode_checksum,flexible_inline_xattr \
+	--root-dir "$SRC" || vm_fail "mkfs --root-dir failed"
+vm_fsck rootd "after mkfs --root-dir"
+{ echo 'cat >/tmp/sl.manifest <<"ZEOF"'; cat "$VM_OUT/sl.manifest"; echo ZEOF; cat <<'EOF'
 for n in rich-t richp-t; do
 	m=/mnt/$n
 	zmount $n $m
@@ -200,11 +226,16 @@ for n in rich-t richp-t; do
 		[ "$(dd if=$m/s/sparse bs=16384 skip=$b count=1 2>/dev/null | sha256sum)" = "$sum  -" ] ||
 			zfail "$n: sparse block $b changed"
 	done <$m/s/sums
+	zwork verify $m/sl /tmp/sl.manifest
 	zumount $m
 done
+zmount rootd /mnt/rootd
+zwork verify /mnt/rootd/sl /tmp/sl.manifest
+zumount /mnt/rootd
 EOF
+} | vm_guest
 vm_boot
-for n in rich-t richp-t; do
+for n in rich-t richp-t rootd; do
 	vm_fsck $n "after the second boot"
 done
 vm_finish
