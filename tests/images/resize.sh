@@ -236,7 +236,7 @@ fi
 verify "-s shrink" "$TEST_TMP/fits.img" $((600 * 256)) "$TEST_TMP/fit.sha"
 
 # 4. faults (resize_faults.sh): POINTS points spread over the writes (25; 10 in the
-# sanitizer build, which runs this again) and the last 12
+# sanitizer build, which runs this again) and the last 12 (6 there)
 . "$(dirname "$0")/resize_faults.sh"
 POINTS=25
 [ -n "${ASAN_OPTIONS:-}" ] && POINTS=10

@@ -13,7 +13,7 @@
 #    ones filled with a pattern first, so that a dropped neighbour shows), our fsck finds
 #    it clean and dump.f2fs reads every file back;
 #  - a write failure at every write of a small commit, and (aged volumes) at sampled
-#    writes and each of the last 40 of the commit above (ZF2FS_FAULT_WRITES): afterwards
+#    writes and each of the last 40 (20 under the sanitizers) of the commit above (ZF2FS_FAULT_WRITES): afterwards
 #    the volume is the old one (the old checkpoint in use) or the new one, clean either
 #    way, the new one with every file.
 # With ZF2FS_REF16K_FSCK naming f2fs-tools' development fsck.f2fs (16 KiB blocks), it
@@ -206,11 +206,15 @@ BIG=(n1/ n1/n2/ "n1/s=$SRC/f5" "n1/n2/b=$SRC/f100k" "n1/h=$SRC/f9m")
 SMALL=(z1/ "z1/f=$SRC/f100k" "z1/g=$SRC/f5")
 
 # faults NAME ORIG STEP ITEMS...: a fault at write 1, 1 + STEP, ... and at each of the
-# last 40 writes of the commit of ITEMS on ORIG (STEP 1: every write)
+# last TAIL writes of the commit of ITEMS on ORIG (STEP 1: every write).  TAIL is 40;
+# the sanitizer build, several times slower, takes every second STEP and the last 20.
+TAIL=40 SPARSER=1
+[ -n "${ASAN_OPTIONS:-}" ] && TAIL=20 SPARSER=2
 faults()
 {
 	local name=$1 orig=$2 step=$3 v0 w total rc v old=0 new=0 why=
 	shift 3
+	[ "$step" = 1 ] || step=$((step * SPARSER))
 	v0=$(cp16 "$orig")
 	cp --sparse=always "$orig" "$TEST_TMP/t.img"
 	total=$(ZF2FS_WRITE_COUNT=1 "$POP" "$TEST_TMP/t.img" "$@" 2>&1 | sed -n 's/^writes //p')
@@ -236,8 +240,8 @@ faults()
 			[ "$v" = $((v0 + 1)) ] || why="write $w: the commit went through, version $v"
 			break
 		fi
-		[ $((w + step)) -lt $((total - 40)) ] && w=$((w + step)) ||
-			{ [ $w -lt $((total - 40)) ] && w=$((total - 40)) || w=$((w + 1)); }
+		[ $((w + step)) -lt $((total - TAIL)) ] && w=$((w + step)) ||
+			{ [ $w -lt $((total - TAIL)) ] && w=$((total - TAIL)) || w=$((w + 1)); }
 	done
 	if [ -n "$why" ] || [ $new -ne 1 ] || [ $old -lt 2 ]; then
 		tap_fail "$name: ${why:-$old runs left the old volume, $new the new one}"
