@@ -43,6 +43,7 @@
 #include "zf2fs-internal/compress.h"
 #include "zf2fs-internal/commit.h"
 #include "zf2fs-internal/load.h"
+#include "zf2fs-internal/volume.h"
 #include "write/txn_p.h"
 #include "write/load_p.h"
 
@@ -621,10 +622,13 @@ static bool all_zero(const uint8_t *p, size_t n)
 	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
 }
 
+/* Every step of a load works in the volume's blocks, 4 KiB or 16 KiB. */
 static int session_open(struct session *s, const struct zf2fs_log *log, uint64_t now)
 {
-	int err = s->devs ? zf2fs_vol_open_devs(s->devs, s->npaths, log, &s->vol) :
-			    zf2fs_vol_open(s->paths, s->npaths, ZF2FS_DEV_WRITE, log, &s->vol);
+	int err = s->devs ?
+		  zf2fs_vol_open_devs_flags(s->devs, s->npaths, ZF2FS_VOL_BLOCK16K, log, &s->vol) :
+		  zf2fs_vol_open(s->paths, s->npaths, ZF2FS_DEV_WRITE | ZF2FS_VOL_BLOCK16K, log,
+				 &s->vol);
 
 	if (!err)
 		err = zf2fs_txn_begin(s->vol, &s->txn);
