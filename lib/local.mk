@@ -26,4 +26,5 @@ zf2fsinclude_HEADERS += include/zf2fs/zf2fs.h include/zf2fs/format.h include/zf2
 noinst_HEADERS += include/zf2fs-internal/format.h include/zf2fs-internal/chunkmap.h \
 	include/zf2fs-internal/compress.h include/zf2fs-internal/device.h \
 	include/zf2fs-internal/volume.h include/zf2fs-internal/commit.h \
-	include/zf2fs-internal/quota.h include/zf2fs-internal/move.h include/zf2fs-internal/gc.h
+	include/zf2fs-internal/quota.h include/zf2fs-internal/move.h include/zf2fs-internal/gc.h \
+	include/zf2fs-internal/load.h

@@ -26,9 +26,11 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/load.h"
 #include "zf2fs-internal/device.h"
 #include "zf2fs-internal/format.h"
+#include "zf2fs-internal/load.h"
 #include "helper.h"
 #include "mkfs.h"
 
@@ -280,7 +282,9 @@ static int format_volume(struct mkfs_cli *c)
 		/* a tree that cannot go in is refused before the device is formatted */
 		struct zf2fs_load_opts chk = { .source = c->root_dir, .check_only = true };
 
-		if (zf2fs_load_tree(c->paths, c->ndevs, &chk, &log, NULL))
+		if (zf2fs_load_tree_check(&chk, c->mk.layout.log_blocksize ?
+					  c->mk.layout.log_blocksize : ZF2FS_MIN_LOG_BLOCKSIZE,
+					  &log))
 			goto out;
 	}
 	if (!c->quiet)

@@ -386,9 +386,6 @@ void mkfs_parse_args(struct mkfs_cli *c, int argc, char **argv)
 			if (c->aliases[i] && !strcmp(c->aliases[i], "lost+found"))
 				die_usage("%s", "alias file name 'lost+found' is taken by the "
 					  "lost_found feature's directory");
-	if (c->root_dir && c->mk.layout.log_blocksize == ZF2FS_MAX_LOG_BLOCKSIZE)
-		die_usage("%s", "--root-dir fills volumes of 4096-byte blocks only (the library's "
-			  "loader does not write 16 KiB blocks)");
 	if (c->aliased && c->root_dir)
 		die_usage("%s", "--root-dir cannot fill a volume with aliased devices (the library "
 			  "writes no device_alias volume)");

@@ -92,6 +92,8 @@ int mkfs_sparse_output(struct mkfs_cli *c, int (*format)(struct mkfs_cli *c))
 	c->paths[0] = out;
 	if (ret)
 		goto out;
+	/* chunks of 4 KiB whatever the volume's block: a sparse image's block size is its
+	 * own (what simg2img and fastboot unpack is the same), and SIZE is a multiple of it */
 	err = zf2fs_simg_pack(scratch, out, ZF2FS_BLKSIZE, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, PROG ": %s\n", why);

@@ -84,7 +84,7 @@ static int print_image_size(const char *img, const struct zf2fs_log *log)
 	const struct zf2fs_checkpoint *cp;
 	uint64_t per_sec, nodes, blocks, secs, max_blks, free_blks;
 	unsigned shift;
-	int err = zf2fs_vol_open(&img, 1, 0, log, &vol);
+	int err = zf2fs_vol_open(&img, 1, ZF2FS_VOL_BLOCK16K, log, &vol);
 
 	if (err) {
 		fprintf(stderr, PROG ": %s: while reading back %s\n", strerror(-err), img);

@@ -67,8 +67,11 @@ struct zf2fs_load_stats {
  * owner and times.  The whole load is one transaction with one checkpoint, written
  * last: its blocks are flushed to free sections on the way (memory stays bounded), so an
  * interruption at any write leaves the old volume or the complete new tree.
- * With @o->check_only the source is only walked and checked (names, xattrs, readable
- * directories), so that a formatter can refuse a tree before it writes anything.
+ * With @o->check_only the source is only walked and checked (names, xattrs as a volume
+ * of 4 KiB blocks holds them, readable directories), so that a formatter can refuse a
+ * tree before it writes anything.  Volumes of 4 KiB and of 16 KiB blocks are loaded; an
+ * entry's xattrs are checked against the volume's room (zf2fs_xattr_max_bytes) before
+ * anything is written (-E2BIG).
  * With @o->compress, regular files that @o->exts selects go in compressed clusters
  * (zf2fs/compress.h); a volume without the compression feature, an algorithm this
  * build lacks (-EOPNOTSUPP) and bad compression options (-EINVAL) are refused before

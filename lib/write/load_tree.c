@@ -42,6 +42,8 @@
 #include "zf2fs/txn_file.h"
 #include "zf2fs-internal/compress.h"
 #include "zf2fs-internal/commit.h"
+#include "zf2fs-internal/load.h"
+#include "zf2fs-internal/volume.h"
 #include "write/txn_p.h"
 #include "write/load_p.h"
 
@@ -57,6 +59,7 @@ struct lentry {
 	size_t first;             /* first entry of the same source inode (hard links) */
 	struct stat st;
 	uint32_t ino;             /* in the volume, once created */
+	uint32_t xattr_bytes;     /* its xattr area (XATTR_TOO_BIG: more than any volume's) */
 	struct load_meta_res meta;   /* fs_config, file_contexts */
 };
 
@@ -70,6 +73,7 @@ struct session {
 	uint64_t commits, flushes;
 	uint64_t flushed_blocks, flushed_inodes;   /* zf2fs_txn_usage at the last flush */
 	uint32_t batch_blocks, batch_inodes;       /* flush at these */
+	struct zf2fs_geom check_g;       /* check only, for a volume of these blocks */
 };
 
 struct loader {
@@ -97,12 +101,20 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* ---- extended attributes ---------------------------------------------------------- */
+/* ---- extended attributes ----------------------------------------------------------
+ * The walk reads each entry's xattrs before the volume is open, so up to the room of the
+ * largest block (XATTR_ROOM_MAX), and keeps their size; the volume's own room
+ * (zf2fs_xattr_max_bytes of its geometry) is checked once it is open, before anything
+ * is written (check_xattr_room). */
+#define XATTR_ROOM_MAX (ZF2FS_INLINE_XATTR_ADDRS * 4u + ZF2FS_BLKSIZE_MAX)
+#define XATTR_TOO_BIG  UINT32_MAX
+
 struct xattrs {
 	struct zf2fs_txn_xattr x[256];
 	size_t n;
+	bool too_big;           /* more names, or longer ones, than any volume holds */
 	char names[65536];
-	uint8_t values[ZF2FS_XATTR_MAX_BYTES];
+	uint8_t values[XATTR_ROOM_MAX];
 	uint8_t caps[LOAD_CAPS_BYTES];
 };
 
@@ -127,14 +139,17 @@ static int cmp_xattr(const void *a, const void *b)
 	return c ? c : x->name_len < y->name_len ? -1 : x->name_len > y->name_len;
 }
 
-/* The extended attributes of @path into @xa, sorted (index, then name): the same order
- * whatever the source file system lists.  Errors are logged naming the path. */
+/* The extended attributes of @path into @xa: xa->too_big when they are more than any
+ * volume holds (their bytes are checked against the volume's room by the caller).
+ * Errors are logged naming the path. */
 static int read_xattrs(const struct loader *l, const char *path, struct xattrs *xa)
 {
 	ssize_t len = llistxattr(path, xa->names, sizeof(xa->names));
 	size_t used = 0;
+	char *name;
 
 	xa->n = 0;
+	xa->too_big = false;
 	if (len < 0) {
 		if (errno == ENOTSUP || errno == ENODATA)
 			return 0;
@@ -142,7 +157,7 @@ static int read_xattrs(const struct loader *l, const char *path, struct xattrs *
 			   strerror(errno));
 		return -errno;
 	}
-	for (char *name = xa->names; name < xa->names + len; name += strlen(name) + 1) {
+	for (name = xa->names; name < xa->names + len; name += strlen(name) + 1) {
 		struct zf2fs_txn_xattr *x = &xa->x[xa->n];
 		size_t k = 0;
 		ssize_t vlen;
@@ -157,11 +172,11 @@ static int read_xattrs(const struct loader *l, const char *path, struct xattrs *
 			return -EOPNOTSUPP;
 		}
 		if (xa->n == sizeof(xa->x) / sizeof(xa->x[0]))
-			goto too_big;
+			break;
 		vlen = lgetxattr(path, name, xa->values + used, sizeof(xa->values) - used);
 		if (vlen < 0) {
 			if (errno == ERANGE)
-				goto too_big;
+				break;
 			zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0, "%s: %s: while reading xattr %s",
 				   path, strerror(errno), name);
 			return -errno;
@@ -173,14 +188,35 @@ static int read_xattrs(const struct loader *l, const char *path, struct xattrs *
 		x->value_len = (size_t)vlen;
 		used += (size_t)vlen;
 		xa->n++;
-		if (zf2fs_xattr_bytes(xa->x, xa->n) > ZF2FS_XATTR_MAX_BYTES || x->name_len > 255)
-			goto too_big;
+		if (x->name_len > 255)
+			break;
 	}
+	xa->too_big = name < xa->names + len;   /* left the list early */
 	return 0;
-too_big:
-	zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
-		   "%s: xattrs too big: F2FS holds %u bytes of them per inode (names, values and headers)",
-		   path, (unsigned)ZF2FS_XATTR_MAX_BYTES);
+}
+
+/* The bytes of @xa's xattr area: XATTR_TOO_BIG when no volume holds them. */
+static uint32_t xattrs_size(const struct xattrs *xa)
+{
+	size_t bytes = xa->too_big ? SIZE_MAX : zf2fs_xattr_bytes(xa->x, xa->n);
+
+	return bytes > XATTR_ROOM_MAX ? XATTR_TOO_BIG : (uint32_t)bytes;
+}
+
+/* Refuse @path's @bytes of xattrs when the volume of geometry @g holds fewer. */
+static int check_xattrs_fit(const struct loader *l, const char *path, uint32_t bytes,
+			    const struct zf2fs_geom *g)
+{
+	if (bytes <= zf2fs_xattr_max_bytes(g))
+		return 0;
+	if (g->log_blocksize == ZF2FS_MIN_LOG_BLOCKSIZE)
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+			   "%s: xattrs too big: F2FS holds %u bytes of them per inode (names, values and headers)",
+			   path, (unsigned)zf2fs_xattr_max_bytes(g));
+	else
+		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+			   "%s: xattrs too big: F2FS holds %u bytes of them per inode with %u KiB blocks (names, values and headers)",
+			   path, (unsigned)zf2fs_xattr_max_bytes(g), g->blocksize / 1024);
 	return -E2BIG;
 }
 
@@ -194,8 +230,12 @@ static void drop_security(struct xattrs *xa, const char *name)
 }
 
 /* The xattrs entry @e gets: the source's, with security.capability as fs_config says
- * (when given) and security.selinux as file_contexts says (when given), sorted. */
-static int entry_xattrs(const struct loader *l, const struct lentry *e, struct xattrs *xa)
+ * (when given) and security.selinux as file_contexts says (when given), sorted (index,
+ * then name: the same order whatever the source file system lists).  Their size in
+ * *@ret_bytes (may be NULL); without it, xattrs l->g's volume does not hold are
+ * refused. */
+static int entry_xattrs(const struct loader *l, const struct lentry *e, struct xattrs *xa,
+			uint32_t *ret_bytes)
 {
 	/* the directory loaded into keeps its own, the build's labels aside */
 	int err = 0;
@@ -220,13 +260,14 @@ static int entry_xattrs(const struct loader *l, const struct lentry *e, struct x
 			xa->x[xa->n++] = (struct zf2fs_txn_xattr){ ZF2FS_XATTR_INDEX_SECURITY,
 				"selinux", 7, e->meta.label, strlen(e->meta.label) + 1 };
 	}
-	if (xa->n == sizeof(xa->x) / sizeof(xa->x[0]) ||
-	    zf2fs_xattr_bytes(xa->x, xa->n) > ZF2FS_XATTR_MAX_BYTES) {
-		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
-			   "%s: xattrs too big: F2FS holds %u bytes of them per inode (names, values and headers)",
-			   e->path, (unsigned)ZF2FS_XATTR_MAX_BYTES);
-		return -E2BIG;
-	}
+	if (xa->n == sizeof(xa->x) / sizeof(xa->x[0]))
+		xa->too_big = true;
+	if (ret_bytes)
+		*ret_bytes = xattrs_size(xa);
+	else
+		err = check_xattrs_fit(l, e->path, xattrs_size(xa), l->g);
+	if (err)
+		return err;
 	if (xa->n)
 		qsort(xa->x, xa->n, sizeof(xa->x[0]), cmp_xattr);
 	return 0;
@@ -366,11 +407,10 @@ static int walk(struct loader *l, size_t dir)
 		/* refused now, before anything is written */
 		err = entry_meta(l, &l->e[me], false);
 		if (!err)
-			err = entry_xattrs(l, &l->e[me], l->xa);
+			err = entry_xattrs(l, &l->e[me], l->xa, &l->e[me].xattr_bytes);
 		if (err)
 			break;
-		if (l->xa->n && zf2fs_xattr_bytes(l->xa->x, l->xa->n) >
-				 ZF2FS_INLINE_XATTR_ADDRS * 4u)
+		if (l->xa->n && l->e[me].xattr_bytes > ZF2FS_INLINE_XATTR_ADDRS * 4u)
 			l->xattr_nodes++;
 		if (S_ISDIR(l->e[me].st.st_mode))
 			err = walk(l, me);
@@ -582,10 +622,13 @@ static bool all_zero(const uint8_t *p, size_t n)
 	return n == 0 || (p[0] == 0 && !memcmp(p, p + 1, n - 1));
 }
 
+/* Every step of a load works in the volume's blocks, 4 KiB or 16 KiB. */
 static int session_open(struct session *s, const struct zf2fs_log *log, uint64_t now)
 {
-	int err = s->devs ? zf2fs_vol_open_devs(s->devs, s->npaths, log, &s->vol) :
-			    zf2fs_vol_open(s->paths, s->npaths, ZF2FS_DEV_WRITE, log, &s->vol);
+	int err = s->devs ?
+		  zf2fs_vol_open_devs_flags(s->devs, s->npaths, ZF2FS_VOL_BLOCK16K, log, &s->vol) :
+		  zf2fs_vol_open(s->paths, s->npaths, ZF2FS_DEV_WRITE | ZF2FS_VOL_BLOCK16K, log,
+				 &s->vol);
 
 	if (!err)
 		err = zf2fs_txn_begin(s->vol, &s->txn);
@@ -839,7 +882,7 @@ static int load_entry(struct loader *l, struct lentry *e)
 	}
 	err = zf2fs_txn_mknod(t, dir, e->name, &a, &e->ino);
 	if (!err)
-		err = entry_xattrs(l, e, l->xa);
+		err = entry_xattrs(l, e, l->xa, NULL);
 	if (!err)
 		err = zf2fs_txn_set_xattrs(t, e->ino, l->xa->x, l->xa->n);
 	if (err)
@@ -1030,6 +1073,17 @@ static int check_compress_opts(struct loader *l, const char *name)
 	return 0;
 }
 
+/* Every entry's xattrs (as the walk measured them) in the room of l->g's volume: the
+ * first that does not fit is refused, naming its path, before anything is written. */
+static int check_xattr_room(const struct loader *l)
+{
+	int err = 0;
+
+	for (size_t i = 1; !err && i < l->n; i++)
+		err = check_xattrs_fit(l, l->e[i].path, l->e[i].xattr_bytes, l->g);
+	return err;
+}
+
 /* The blocks the load takes at most and at the least (l->est_blocks, l->min_blocks) in
  * blocks of l->g's size, for the entries' @slots dentry slots; returns the dentry blocks
  * among them. */
@@ -1051,7 +1105,8 @@ static uint64_t estimate_all(struct loader *l, uint64_t slots)
 static int load(struct session *s, const struct zf2fs_load_opts *o,
 		const struct zf2fs_log *log, struct zf2fs_load_stats *ret_stats)
 {
-	const char *name = s->name = s->devs ? zf2fs_dev_path(s->devs[0]) : s->paths[0];
+	const char *name = s->name = s->devs ? zf2fs_dev_path(s->devs[0]) :
+				     s->paths ? s->paths[0] : o->source;
 	struct loader l = { .o = o, .log = log, .s = s };
 	struct zf2fs_load_stats st = { 0 };
 	uint64_t now = o->fixed_time ? o->time : 0, slots = 0, dirs = 1, dir_blocks;
@@ -1059,7 +1114,7 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 	char why[256] = "";
 	int err;
 
-	l.g = zf2fs_geom_4k();
+	l.g = s->check_g.blocksize ? &s->check_g : zf2fs_geom_4k();
 	l.buf = malloc(READ_CHUNK + ZF2FS_BLKSIZE_MAX);
 	l.xa = malloc(sizeof(*l.xa));
 	if (!root || !l.buf || !l.xa) {
@@ -1096,6 +1151,8 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 	dir_blocks = estimate_all(&l, slots);
 	s->batch_blocks = o->flush_blocks ? o->flush_blocks : BATCH_BLOCKS;
 	s->batch_inodes = o->flush_inodes ? o->flush_inodes : BATCH_INODES;
+	if (!err && o->check_only)
+		err = check_xattr_room(&l);
 	if (err || o->check_only)
 		goto out;
 	err = session_open(s, log, now);
@@ -1111,6 +1168,9 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 		l.g = zf2fs_vol_geom(s->vol);
 		dir_blocks = estimate_all(&l, slots);
 	}
+	err = check_xattr_room(&l);
+	if (err)
+		goto out;
 	err = zf2fs_path_lookup(s->vol, o->target ? o->target : "/", ZF2FS_LOOKUP_FOLLOW,
 				&l.e[0].ino, why, sizeof(why));
 	if (err) {
@@ -1143,7 +1203,7 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 		}
 	}
 	if (l.meta && (l.e[0].meta.caps || l.e[0].meta.label)) {
-		err = entry_xattrs(&l, &l.e[0], l.xa);
+		err = entry_xattrs(&l, &l.e[0], l.xa, NULL);
 		if (!err)
 			err = zf2fs_txn_set_xattrs(s->txn, l.e[0].ino, l.xa->x, l.xa->n);
 		if (err) {
@@ -1225,4 +1285,16 @@ ZF2FS_EXPORT int zf2fs_load_tree_devs(struct zf2fs_dev *const *devs, unsigned n,
 	struct session s = { .devs = devs, .npaths = n };
 
 	return load(&s, o, log, ret_stats);
+}
+
+ZF2FS_EXPORT int zf2fs_load_tree_check(const struct zf2fs_load_opts *o, uint32_t log_blocksize,
+				       const struct zf2fs_log *log)
+{
+	struct zf2fs_load_opts chk = *o;
+	struct session s = { 0 };
+
+	if (zf2fs_geom_init(&s.check_g, log_blocksize, 0))
+		return -EINVAL;
+	chk.check_only = true;
+	return load(&s, &chk, log, NULL);
 }

@@ -429,6 +429,12 @@ ZF2FS_EXPORT int zf2fs_txn_write_block(struct zf2fs_txn *t, uint32_t ino, uint64
 	return err ? err : file_block(t, ino, n, fofs, buf);
 }
 
+/* Whether file @n counts blocks besides its inode and its xattr node. */
+static bool has_data_blocks(const struct zf2fs_node *n)
+{
+	return zf2fs_get(n->i.i_blocks) > 1u + (zf2fs_get(n->i.i_xattr_nid) != 0);
+}
+
 int zf2fs_txn_set_compression(struct zf2fs_txn *t, uint32_t ino, uint8_t algorithm,
 			      uint8_t log_cluster)
 {
@@ -437,7 +443,7 @@ int zf2fs_txn_set_compression(struct zf2fs_txn *t, uint32_t ino, uint8_t algorit
 
 	if (err)
 		return err;
-	if (zf2fs_inode_type(&n->i) != ZF2FS_S_IFREG || zf2fs_get(n->i.i_blocks) > 1 ||
+	if (zf2fs_inode_type(&n->i) != ZF2FS_S_IFREG || has_data_blocks(n) ||
 	    (n->i.i_inline & ZF2FS_DATA_EXIST))
 		return -EBUSY;
 	if (!(t->vi->features & ZF2FS_FEAT_COMPRESSION) || !(n->i.i_inline & ZF2FS_EXTRA_ATTR) ||
@@ -464,7 +470,7 @@ int zf2fs_txn_release_compressed(struct zf2fs_txn *t, uint32_t ino)
 		return err;
 	if (!(zf2fs_get(n->i.i_flags) & ZF2FS_COMPR_FL))
 		return -EINVAL;
-	if (zf2fs_get(n->i.i_blocks) > 1 || zf2fs_get(n->i.i_compr_blocks))
+	if (has_data_blocks(n) || zf2fs_get(n->i.i_compr_blocks))
 		return -EBUSY;
 	n->i.i_inline |= ZF2FS_COMPRESS_RELEASED;
 	return 0;
