@@ -34,6 +34,7 @@
 #include "helper.h"
 #include "zf2fs/access.h"
 #include "zf2fs/file.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/move.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
@@ -655,9 +656,11 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 	struct zf2fs_file_extents before, after;
 	struct zf2fs_move_stats st = { 0 };
 	struct zf2fs_move_batch_result res = { 0 };
+	uint64_t bs;
 	int err, rc;
 
-	f.inode = malloc(sizeof(*f.inode));
+	/* a node block of the volume's size, read again through each new handle */
+	f.inode = malloc(ZF2FS_BLKSIZE_MAX);
 	rc = f.inode ? open_for_moving(o, log, &f.vol) : say(-ENOMEM, "starting on", o->dev);
 	if (rc) {
 		free(f.inode);
@@ -692,7 +695,8 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 		       before.blocks, before.extents);
 		goto done;
 	}
-	f.nfofs = (zf2fs_get(f.inode->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	bs = zf2fs_vol_geom(f.vol)->blocksize;
+	f.nfofs = (zf2fs_get(f.inode->i.i_size) + bs - 1) / bs;
 	rc = plan_file(&f, path, before.blocks);
 	if (rc)
 		goto fail;
