@@ -65,6 +65,9 @@ EXTRA_DIST += tests/images/gc_collect.sh tests/images/gc_collect_mounted.sh
 # gc.f2fs on the kernel-aged 16 KiB volumes (base/aged16k*): state and replay read them
 TESTS += tests/images/gc_16k.sh
 EXTRA_DIST += tests/images/gc_16k.sh
+# defrag.f2fs on volumes of 16 KiB blocks: ours (mkfs -b 16384, aged) and base/aged16k*
+TESTS += tests/images/defrag_16k.sh
+EXTRA_DIST += tests/images/defrag_16k.sh
 # defrag.f2fs: a block range moved to a target (the block mover, lib/move/move.c)
 TESTS += tests/images/defrag.sh tests/images/sload_16k.sh
 EXTRA_DIST += tests/images/defrag.sh tests/images/sload_16k.sh tests/images/move_lib.sh \

@@ -20,6 +20,8 @@
  * --file makes a file contiguous, in batches too: its data fill a run of free sections
  * kept for them, the nodes go elsewhere; or each regular file below a directory
  * (defrag_dir.c lists them), file after file.
+ * Volumes of 4 KiB and of 16 KiB blocks alike: addresses and counts are in the volume's
+ * blocks, a node is read into a buffer of ZF2FS_BLKSIZE_MAX bytes.
  */
 #include "config.h"
 #include <errno.h>
@@ -34,6 +36,7 @@
 #include "helper.h"
 #include "zf2fs/access.h"
 #include "zf2fs/file.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/move.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
@@ -50,7 +53,10 @@ struct opts {
 	int level;
 };
 
-#define DEFAULT_BATCH_BLOCKS 32768   /* 128 MiB of moved blocks, as gc.f2fs collect */
+/* every open: for writing, alone, volumes of 4 KiB and of 16 KiB blocks */
+#define OPEN_FLAGS (ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL | ZF2FS_VOL_BLOCK16K)
+
+#define DEFAULT_BATCH_BLOCKS 32768   /* as gc.f2fs collect: 128 MiB of 4 KiB blocks */
 
 /* The sections the moved blocks may go to, and what they must hold. */
 struct plan {
@@ -84,8 +90,8 @@ static void usage(FILE *f)
 "  -V, --version      print the version and exit\n"
 "  -h, --help         this help\n"
 "\n"
-"Addresses and counts are in 4 KiB blocks, decimal or 0x hex.  Blocks move in whole\n"
-"free sections on the target's side of the range.\n");
+"Addresses and counts are in the volume's blocks (4 KiB or 16 KiB), decimal or 0x\n"
+"hex.  Blocks move in whole free sections on the target's side of the range.\n");
 }
 
 static int say(int err, const char *doing, const char *dev)
@@ -263,7 +269,7 @@ static int reopen_dev(void *arg, struct zf2fs_vol **ret)
 {
 	const struct ranger *r = arg;
 
-	return zf2fs_vol_open(&r->o->dev, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, r->log, ret);
+	return zf2fs_vol_open(&r->o->dev, 1, OPEN_FLAGS, r->log, ret);
 }
 
 /* Current logs in sections [@lo, @hi): each moves on to a section of its own. */
@@ -392,7 +398,7 @@ static int open_for_moving(const struct opts *o, const struct zf2fs_log *log,
 			say(err, "checking whether this is mounted:", o->dev);
 		return 1;
 	}
-	err = zf2fs_vol_open(&o->dev, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, log, ret);
+	err = zf2fs_vol_open(&o->dev, 1, OPEN_FLAGS, log, ret);
 	if (err)
 		return say(err, "opening", o->dev);
 	why = zs_unclean_reason(zf2fs_vol_info(*ret)->ckpt_flags);
@@ -550,7 +556,7 @@ static int queue_file_piece(void *arg, struct zf2fs_txn *txn, uint64_t room,
 static int reopen_file(void *arg, struct zf2fs_vol **ret)
 {
 	struct filer *f = arg;
-	int err = zf2fs_vol_open(&f->o->dev, 1, ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL, f->log, ret);
+	int err = zf2fs_vol_open(&f->o->dev, 1, OPEN_FLAGS, f->log, ret);
 
 	f->vol = err ? NULL : *ret;
 	if (!err)
@@ -655,9 +661,11 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 	struct zf2fs_file_extents before, after;
 	struct zf2fs_move_stats st = { 0 };
 	struct zf2fs_move_batch_result res = { 0 };
+	uint64_t bs;
 	int err, rc;
 
-	f.inode = malloc(sizeof(*f.inode));
+	/* a node block of the volume's size, read again through each new handle */
+	f.inode = malloc(ZF2FS_BLKSIZE_MAX);
 	rc = f.inode ? open_for_moving(o, log, &f.vol) : say(-ENOMEM, "starting on", o->dev);
 	if (rc) {
 		free(f.inode);
@@ -692,7 +700,8 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 		       before.blocks, before.extents);
 		goto done;
 	}
-	f.nfofs = (zf2fs_get(f.inode->i.i_size) + ZF2FS_BLKSIZE - 1) / ZF2FS_BLKSIZE;
+	bs = zf2fs_vol_geom(f.vol)->blocksize;
+	f.nfofs = (zf2fs_get(f.inode->i.i_size) + bs - 1) / bs;
 	rc = plan_file(&f, path, before.blocks);
 	if (rc)
 		goto fail;

@@ -102,7 +102,7 @@ static int walk_dir(struct walk *w, uint32_t ino, const char *path, int depth)
 	if (ino >= w->max_nid || zf2fs_lbit_test(w->seen, ino) || depth > MAX_DEPTH)
 		return 0;
 	zf2fs_lbit_set(w->seen, ino);
-	n = malloc(sizeof(*n));
+	n = malloc(ZF2FS_BLKSIZE_MAX);   /* a node block of any volume's size */
 	if (!n)
 		return -ENOMEM;
 	err = zf2fs_inode_read(w->vol, ino, n, NULL, w->why, w->whylen);
