@@ -24,7 +24,7 @@
 #include "move/resize_p.h"
 #include "format/why_p.h"
 
-#define DEFAULT_BATCH 16384   /* blocks per checkpoint: 64 MiB held in memory */
+#define DEFAULT_BATCH_BYTES (64u << 20)   /* held in memory per checkpoint by default */
 
 struct run {
 	struct zf2fs_dev *const *devs;
@@ -63,11 +63,18 @@ static int check_clean(struct run *r)
 	return 0;
 }
 
+/* the blocks a batch holds: the caller's, or 64 MiB of the volume's blocks */
+static uint64_t batch_blocks(const struct run *r)
+{
+	return r->o->batch_blocks ? r->o->batch_blocks :
+	       DEFAULT_BATCH_BYTES >> zf2fs_vol_geom(r->vol)->log_blocksize;
+}
+
 /* One checkpoint: the valid blocks of sections [*@next, @hi) moved into free sections of
  * [@tlo, @thi), until a batch is queued.  *@next advances past what was queued. */
 static int move_batch(struct run *r, uint32_t *next, uint32_t hi, uint32_t tlo, uint32_t thi)
 {
-	uint64_t batch = r->o->batch_blocks ? r->o->batch_blocks : DEFAULT_BATCH;
+	uint64_t batch = batch_blocks(r);
 	struct zf2fs_move_stats st = { 0 };
 	struct zf2fs_txn *txn;
 	bool logs = false;
@@ -167,7 +174,7 @@ static int survey(struct run *r, uint32_t tlo, uint32_t thi, uint32_t *ret_free,
  * sections there, keeping one per log). */
 static int compact(struct run *r, uint32_t tlo, uint32_t thi, uint32_t want)
 {
-	uint64_t batch = r->o->batch_blocks ? r->o->batch_blocks : DEFAULT_BATCH;
+	uint64_t batch = batch_blocks(r);
 	uint32_t last_free = 0;
 
 	for (;;) {

@@ -56,7 +56,16 @@ struct opts {
 /* every open: for writing, alone, volumes of 4 KiB and of 16 KiB blocks */
 #define OPEN_FLAGS (ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL | ZF2FS_VOL_BLOCK16K)
 
-#define DEFAULT_BATCH_BLOCKS 32768   /* as gc.f2fs collect: 128 MiB of 4 KiB blocks */
+/* the blocks a batch holds in memory by default, as gc.f2fs collect: 128 MiB (32768
+ * blocks of 4 KiB, 8192 of 16 KiB) */
+#define DEFAULT_BATCH_BYTES (128u << 20)
+
+/* --batch-blocks, or the default in the volume's blocks */
+static uint64_t batch_of(const struct opts *o, struct zf2fs_vol *vol)
+{
+	return o->batch_blocks ? o->batch_blocks :
+	       DEFAULT_BATCH_BYTES >> zf2fs_vol_geom(vol)->log_blocksize;
+}
 
 /* The sections the moved blocks may go to, and what they must hold. */
 struct plan {
@@ -83,8 +92,9 @@ static void usage(FILE *f)
 "                     file beside it, defragmented, packed back in its place\n"
 "  -H                 accepted (f2fs-tools: write hints); none are given\n"
 "  -d, --debug LEVEL  print more (0-3; more counts as 3)\n"
-"      --batch-blocks N  blocks moved per checkpoint (default 32768): the range\n"
-"                     or the file moves in batches, each committed on its own\n"
+"      --batch-blocks N  blocks moved per checkpoint (default: 128 MiB of them,\n"
+"                     32768 or 8192): the range or the file moves in batches,\n"
+"                     each committed on its own\n"
 "      --file PATH    make a regular file's blocks contiguous, or every regular\n"
 "                     file's below a directory (none of -s, -l, -t, -i)\n"
 "  -V, --version      print the version and exit\n"
@@ -340,7 +350,7 @@ static int plan_move(struct zf2fs_vol *vol, struct ranger *r)
 		p->free_secs += sec_free(vol, r->sit, sec);
 	r->dry = true;
 	r->pos = o->start;
-	err = zf2fs_move_batches(&vol, o->batch_blocks, ZF2FS_MOVE_BATCH_DRY, &range_ops, r,
+	err = zf2fs_move_batches(&vol, batch_of(o, vol), ZF2FS_MOVE_BATCH_DRY, &range_ops, r,
 				 &p->st, NULL);
 	if (err)
 		return say(err, "queueing the moves on", o->dev);
@@ -350,7 +360,7 @@ static int plan_move(struct zf2fs_vol *vol, struct ranger *r)
 			"the %" PRIu64 " blocks of the range may need %" PRIu64 " in batches of %"
 			PRIu64 ": nothing moved\n", p->first_sec, p->end_sec - 1, p->free_secs,
 			p->free_secs == 1 ? "" : "s", p->st.data_blocks + p->st.node_blocks,
-			p->need_secs, o->batch_blocks);
+			p->need_secs, batch_of(o, vol));
 		return 1;
 	}
 	return 0;
@@ -465,7 +475,7 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 	r.pos = d.start;
 	r.hook.fault = fault_at();
 	p.need_secs = 0;
-	err = zf2fs_move_batches(&vol, d.batch_blocks, 0, &range_ops, &r, &st, &res);
+	err = zf2fs_move_batches(&vol, batch_of(&d, vol), 0, &range_ops, &r, &st, &res);
 	p.batches = res.batches;
 	rc = batches_done(log, &r.hook, &res, err, "the range on ", o->dev);
 	if (rc)
@@ -600,7 +610,7 @@ static int plan_file(struct filer *f, const char *path, uint64_t blocks)
 	int err;
 
 	f->dry = true;
-	err = zf2fs_move_batches(&f->vol, f->o->batch_blocks, ZF2FS_MOVE_BATCH_DRY, &file_ops, f,
+	err = zf2fs_move_batches(&f->vol, batch_of(f->o, f->vol), ZF2FS_MOVE_BATCH_DRY, &file_ops, f,
 				 &st, NULL);
 	if (!err)
 		err = zf2fs_vol_load_sit(f->vol, &sit);
@@ -706,7 +716,7 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 	if (rc)
 		goto fail;
 	f.hook.fault = fault_at();
-	err = zf2fs_move_batches(&f.vol, o->batch_blocks, 0, &file_ops, &f, &st, &res);
+	err = zf2fs_move_batches(&f.vol, batch_of(o, f.vol), 0, &file_ops, &f, &st, &res);
 	rc = batches_done(log, &f.hook, &res, err, "", path);
 	if (rc)
 		goto fail;
@@ -802,7 +812,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { .batch_blocks = DEFAULT_BATCH_BLOCKS };
+	struct opts o = { 0 };   /* batch_blocks 0: batch_of's default */
 	struct zf2fs_log log = { .level = 0, .fn = zs_cli_log, .arg = (void *)PROG };
 	const char *file = NULL;
 	bool sparse = false;

@@ -110,7 +110,8 @@ static const char usage_text[] =
 "  -n, --count N           replay: number of steps; collect: sections (default 1)\n"
 "  --until-free N          collect: victims until N sections are free (replay's count)\n"
 "  --dry-run               collect: print the victims, change nothing\n"
-"  --batch-blocks N        collect: blocks moved per checkpoint (default 32768)\n"
+"  --batch-blocks N        collect: blocks moved per checkpoint (default 128 MiB\n"
+"                          of them: 32768 or 8192)\n"
 "  --max-search N          sysfs max_victim_search (default 4096)\n"
 "  --search SPEC           kernel (default), fixed:N, all, proportional\n"
 "  --engine index|scan     selection engine (default index; same answers)\n"
@@ -858,7 +859,7 @@ int main(int argc, char **argv)
 			.devices = c.devices, .ndevices = c.ndevices, .p = c.p,
 			.sections = c.count, .until_free = c.until_free,
 			.zone_cap_blocks = c.zone_cap_blocks,
-			.batch_blocks = c.batch_blocks ? c.batch_blocks : 32768,
+			.batch_blocks = c.batch_blocks,   /* 0: gc_collect's default */
 			.json = c.json, .dry_run = c.dry_run, .verbose = c.verbose,
 			.kernel = c.kernel, .knobs = &c.knobs,
 		};
