@@ -121,6 +121,7 @@ _zf2fs_gc()
 	--kernel) _zf2fs_reply 6.1 7.3; return ;;
 	--knob) _zf2fs_reply migration_granularity= migration_window_granularity= \
 		gc_boost_zoned_gc_percent= gc_boost_gc_multiple=; return ;;
+	-b) _zf2fs_reply 4096 16384; return ;;
 	-Z) _zf2fs_reply auto; return ;;
 	--device|--series|--plot) _zf2fs_files; return ;;
 	--reclaim|-n|--count|--until-free|--batch-blocks|--max-search|--now|--step-clock|--step-types|--last-victim|--zone-capacity|--segments|\
@@ -131,7 +132,7 @@ _zf2fs_gc()
 	case $cmd in
 	simulate)
 		case $cur in
-		-*) _zf2fs_reply --size --zoned --conv-zones --conv-dev -s -z -o -Z --seed --fill \
+		-*) _zf2fs_reply --size --zoned --conv-zones --conv-dev -b -s -z -o -Z --seed --fill \
 			--file-size --files --fallocate --ops --bs --sync --pattern --stream --preset --mode \
 			--ipu-policy --policy --search --max-search --gc-max-secs --bg-gc --bg-policy \
 			--write-cost --move-cost --cp-cost --rate --cp-interval --compare --equal-op \

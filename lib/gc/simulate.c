@@ -879,10 +879,11 @@ int zf2fs_gc_sim_model_from_layout_v11(const struct zf2fs_layout *lay,
 	struct zf2fs_gc_geom g;
 	struct zf2fs_gc_model *m;
 	uint32_t bps = 512;
+	uint32_t log_bs = lay->log_blocksize ? lay->log_blocksize : ZF2FS_MIN_LOG_BLOCKSIZE;
 	int err;
 
 	*ret = NULL;
-	if (lay->log_sectorsize + lay->log_sectors_per_block != 12 || !lay->section_count)
+	if (lay->log_sectorsize + lay->log_sectors_per_block != log_bs || !lay->section_count)
 		return -EINVAL;
 	memset(&g, 0, sizeof(g));
 	g.main_secs = lay->section_count;
@@ -896,6 +897,7 @@ int zf2fs_gc_sim_model_from_layout_v11(const struct zf2fs_layout *lay,
 	err = zf2fs_gc_model_new(&g, &m);
 	if (err)
 		return err;
+	m->log_blocksize = log_bs;
 	/* mkfs: the root inode and the root directory's dentry block */
 	for (int l = 0; l < GC_NR_LOGS && !err; l++) {
 		bool root = l == ZF2FS_LOG_HOT_NODE || l == ZF2FS_LOG_HOT_DATA;

@@ -7,7 +7,8 @@
 # transactions (move_lib.sh's age_image: partly valid sections of data and nodes) is
 # collected, in one checkpoint and in batches: collect's victims are replay's, each is
 # free afterwards by dump.f2fs's SIT, every file below /t and the aged directories reads
-# back the same, and our fsck finds the volume clean.
+# back the same, and our fsck finds the volume clean.  Last, simulate -b 16384 without
+# an image runs as on our mkfs -b 16384 image of the same size.
 . "$(dirname "$0")/lib.sh"
 GC=${ZF2FS_GC:-$top_builddir/tools/gc.f2fs}
 DUMP=${ZF2FS_DUMP:-$top_builddir/tools/dump.f2fs}
@@ -125,4 +126,23 @@ for base in aged16k aged16k_packed; do
 	done
 	rm -f "$TEST_TMP/c.img"
 done
+
+# simulate without an image, -b 16384: the volume mkfs -b 16384 makes of that size, so
+# the same run as on such an image (all but the image's name and the -o given)
+rm -f "$IMG"; truncate -s 384M "$IMG"
+"$MKFS" -q -f -b 16384 "$IMG" > /dev/null 2>&1 || hard_error "mkfs -b 16384 failed"
+args=(--ops 3000 --fill 60 --file-size 64K --format json)
+"$GC" simulate "$IMG" "${args[@]}" 2>&1 | sed -e 's/"image": [^,]*,//' -e 's/"op_percent": [^,]*,//' \
+	> "$TEST_TMP/img.json"
+"$GC" simulate -b 16384 --size 384M "${args[@]}" 2>&1 |
+	sed -e 's/"image": [^,]*,//' -e 's/"op_percent": [^,]*,//' > "$TEST_TMP/geo.json"
+check "simulate -b 16384 --size 384M runs as on our mkfs -b 16384 image of 384 MiB" \
+	eval 'grep -q "\"sections\": 40," "$TEST_TMP/geo.json" && cmp -s "$TEST_TMP/img.json" "$TEST_TMP/geo.json"'
+"$GC" simulate --size 384M "${args[@]}" 2>&1 |
+	sed -e 's/"image": [^,]*,//' -e 's/"op_percent": [^,]*,//' > "$TEST_TMP/geo4k.json"
+check "simulate --size 384M (4 KiB blocks) is another volume" \
+	eval '! cmp -s "$TEST_TMP/geo4k.json" "$TEST_TMP/geo.json" && grep -q "\"sections\": 184," "$TEST_TMP/geo4k.json"'
+"$GC" simulate -b 8192 --size 384M > "$TEST_TMP/out" 2>&1; rc=$?
+check "simulate -b 8192: usage error naming the block size" \
+	eval '[ $rc = 16 ] && grep -q "block size 8192 is not supported" "$TEST_TMP/out"'
 tap_summary

@@ -90,6 +90,7 @@ static const char sim_usage[] =
 "  --zoned ZONES:ZONE[:CAP] a host-managed zoned device: zones, zone size, capacity\n"
 "  --conv-zones N          conventional zones at the start of the zoned device\n"
 "  --conv-dev SIZE         a conventional device in front of it (mkfs -m -c)\n"
+"  -b SIZE                 block size: 4096 (default) or 16384 (mkfs -b)\n"
 "  -s N, -z N, -o PCT      segments per section, sections per zone, overprovision %\n"
 "  -Z N|auto               reserved sections (mkfs -Z; implies -o 3 unless given)\n"
 "Workload (deterministic for a seed):\n"
@@ -359,8 +360,16 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 	c->def.io_blocks = 1;
 	c->def.weight = 1;
 	c->format = "text";
-	while ((opt = getopt_long(argc, argv, "s:z:o:Z:vh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "b:s:z:o:Z:vh", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'b': {
+			uint64_t b = zs_parse_u64(PROG, optarg, "block size", 4096, 16384);
+
+			if (b != 4096 && b != 16384)
+				die_usage("block size %s is not supported (4096 or 16384)", optarg);
+			c->lo.log_blocksize = b == 16384 ? 14 : 12;
+			break;
+		}
 		case 's': c->lo.segs_per_sec = (uint32_t)zs_parse_u64(PROG, optarg,
 							"segments per section", 1, 512); break;
 		case 'z': c->lo.secs_per_zone = (uint32_t)zs_parse_u64(PROG, optarg,
@@ -477,7 +486,7 @@ static void parse_cli(struct sim_cli *c, int argc, char **argv)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (!c->image && !c->size && !c->zones)
 		die_usage("simulate: give an image, --size or --zoned");
-	if (c->image && (c->size || c->zones || c->conv_dev))
+	if (c->image && (c->size || c->zones || c->conv_dev || c->lo.log_blocksize))
 		die_usage("simulate: an image or a geometry, not both");
 	if (c->size && c->zones)
 		die_usage("simulate: --size or --zoned, not both");
@@ -616,14 +625,7 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 
 		err = zf2fs_vol_open(paths, 1, ZF2FS_VOL_BLOCK16K, &log, &vol);
 		if (!err) {
-			/* the sizes were read in 4 KiB units: a write or a file takes whole
-			 * blocks of the volume's size */
-			uint32_t per = zf2fs_vol_geom(vol)->blocksize / ZF2FS_BLKSIZE;
-
 			v->bs = zf2fs_vol_geom(vol)->blocksize;
-			cfg.file_blocks = (cfg.file_blocks + per - 1) / per;
-			for (unsigned k = 0; k < cfg.nstreams; k++)
-				cfg.streams[k].io_blocks = (cfg.streams[k].io_blocks + per - 1) / per;
 			err = zf2fs_gc_model_load(vol, &log, &m);
 		}
 		if (vol) {
@@ -645,6 +647,7 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 			return err;
 		}
 		v->have_lay = true;
+		v->bs = 1u << v->lay.log_blocksize;
 		zoned = v->lay.zoned;
 		err = zf2fs_gc_sim_model_from_layout(&v->lay, &m);
 		if (err) {
@@ -652,6 +655,15 @@ static int run_variant(const struct sim_cli *c, struct variant *v)
 				 strerror(-err));
 			return err;
 		}
+	}
+	/* the sizes were read in 4 KiB units: a write or a file takes whole blocks of the
+	 * volume's size */
+	{
+		uint32_t per = v->bs / ZF2FS_BLKSIZE;
+
+		cfg.file_blocks = (cfg.file_blocks + per - 1) / per;
+		for (unsigned k = 0; k < cfg.nstreams; k++)
+			cfg.streams[k].io_blocks = (cfg.streams[k].io_blocks + per - 1) / per;
 	}
 	zf2fs_gc_summarize(m, &sum);
 	v->reserved_secs = sum.reserved_secs;
@@ -774,7 +786,7 @@ static void print_header_text(const struct sim_cli *c, const struct variant *v)
 	else
 		printf("volume: %.0f MiB%s, %u sections of %u segments; reserved %u segments (%u "
 		       "sections), overprovision %u segments (%.3f%%)\n",
-		       (double)v->lay.block_count * 4096 / MiB, v->lay.zoned ? " zoned" : "",
+		       (double)v->lay.block_count * v->bs / MiB, v->lay.zoned ? " zoned" : "",
 		       v->secs, v->sps, v->rsvd_segs, v->reserved_secs, v->ovp_segs,
 		       v->lay.overprovision);
 	if (!c->cmp_key || strcmp(c->cmp_key, "mode"))
