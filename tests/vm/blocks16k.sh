@@ -12,8 +12,13 @@
 # xattrs inline and in a node, compressed and casefolded directories), random
 # overwrites and deletions; a manifest of it is kept on the volume.  A remount verifies
 # every file.  On the host: our fsck finds each volume clean, and dump.f2fs extracts
-# every file equal to the manifest.  A second boot reads back what gc.f2fs collect,
-# resize.f2fs, defrag.f2fs, sload.f2fs and mkfs.f2fs --root-dir made of 16 KiB volumes.  The two feature-rich volumes are kept as fixtures
+# every file equal to the manifest.  A fifth volume (encrypt, casefold, verity,
+# compression) gets what Linux writes of those at 16 KiB: a v2-encrypted directory of 700
+# names, an encrypted casefolded one, a verity file, a released compressed file, a pinned
+# file and an atomic write, the keys removed before the unmount; our fsck finds it clean
+# and -f -y changes no byte.  A second boot reads back, the keys added again, what gc.f2fs
+# collect, resize.f2fs, defrag.f2fs, sload.f2fs and mkfs.f2fs --root-dir made of 16 KiB
+# volumes.  The two feature-rich volumes are kept as fixtures
 # (tests/vm/fixtures/aged16k*.img.xz), the source of the corpus's 16 KiB bases.
 ZF2FS_VM_KERNEL=${ZF2FS_VM_KERNEL:-newest-arm64-16k}
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
@@ -33,6 +38,9 @@ vm_disk rich 384M
 vm_mkfs rich -b 16384 -O "$RICH" -C utf8 || vm_error "mkfs rich failed"
 vm_disk richp 384M
 vm_mkfs richp -b 16384 -O "packed_ssa,$RICH" -C utf8 || vm_error "mkfs richp failed"
+vm_disk cont 384M
+vm_mkfs cont -b 16384 -O extra_attr,inode_checksum,sb_checksum,encrypt,casefold,verity,compression \
+	-C utf8 || vm_error "mkfs cont failed"
 
 SPARSE_BLOCKS="0 3994 3995 8084 8085 12175 4102175 33464195"
 # the kernel's refusal of the 4 KiB volume is what is tested
@@ -119,6 +127,38 @@ age plain
 age packed
 age rich 1
 age richp 1
+step "cont: fscrypt, an encrypted casefolded directory, verity, released, pinned, atomic"
+m=/mnt/cont
+zmount cont $m compress_algorithm=lz4
+mkdir -p $m/d/e2 $m/d/cf $m/d/plain/c
+zwork policy $m/d/e2 v2 11
+i=0
+while [ $i -lt 700 ]; do
+	echo "$i" >$m/d/e2/an-encrypted-name-of-some-length-$i
+	i=$((i + 1))
+done
+zwork writefile $m/d/e2/big 300 12 >/dev/null
+mkdir $m/d/e2/sub
+ln -s ../big $m/d/e2/sub/link
+zwork flags $m/d/cf +casefold
+zwork policy $m/d/cf v2 21
+mkdir $m/d/cf/SubDir
+zwork writefile $m/d/cf/SubDir/data 300 22 >/dev/null
+[ -f $m/d/cf/subdir/DATA ] || zfail "cont: no case-insensitive lookup in the encrypted directory"
+zwork writefile $m/d/plain/verity 1024 31 >/dev/null
+zwork verity $m/d/plain/verity
+zwork flags $m/d/plain/c +compr
+yes "a compressible line" | head -c 300000 >$m/d/plain/c/text
+yes "released" | head -c 200000 >$m/d/plain/c/released
+sync
+zwork release $m/d/plain/c/released release
+zwork pin $m/d/plain/pinned 2048 8 9
+zwork writefile $m/d/plain/atomic 256 83 fsync >/dev/null
+zwork atomic $m/d/plain/atomic 256 84 commit
+zwork manifest $m/d $m/manifest
+zwork key $m remove v2 11
+zwork key $m remove v2 21
+zumount $m
 EOF
 } | vm_guest
 failed_before=$VM_FAILED
@@ -155,7 +195,6 @@ contents() {
 }
 
 # every file the kernel wrote, extracted by our dump.f2fs, equals the manifest
-ZWORK_HOST=$top_builddir/tests/vm/zwork
 for n in plain packed rich richp; do
 	vm_fsck $n
 	rm -rf "$VM_OUT/x-$n"
@@ -166,7 +205,7 @@ for n in plain packed rich richp; do
 		vm_fail "$n: dump.f2fs --extract: exit $rc ($VM_OUT/$n.extract.log)"
 	elif ! sparse_ok "$VM_OUT/x-$n/s"; then
 		vm_fail "$n: the extracted sparse file differs from the kernel's blocks"
-	elif ! "$ZWORK_HOST" manifest "$VM_OUT/x-$n/t" "$VM_OUT/$n.extracted" >/dev/null 2>&1; then
+	elif ! "$VM_HOST_ZWORK" manifest "$VM_OUT/x-$n/t" "$VM_OUT/$n.extracted" >/dev/null 2>&1; then
 		vm_fail "$n: no manifest of the extracted tree"
 	elif ! contents "$VM_OUT/x-$n/manifest" >"$VM_OUT/$n.kernel.c" ||
 	     ! contents "$VM_OUT/$n.extracted" >"$VM_OUT/$n.extracted.c" ||
@@ -209,7 +248,22 @@ for n in 6000 3000; do
 done
 "$VM_HOST_ZWORK" manifest "$SRC/sl" "$VM_OUT/sl.manifest" >/dev/null ||
 	vm_error "zwork manifest failed on the host"
+# the encrypted content: our fsck finds nothing, and -f -y changes no byte
+vm_fsck cont
+cp --sparse=always "$(vm_img cont)" "$VM_OUT/cont-y.img"
+"$top_builddir/fsck/fsck.f2fs" -f -y "$VM_OUT/cont-y.img" >"$VM_OUT/cont-y.log" 2>&1 ||
+	vm_fail "cont: fsck -f -y: exit $? ($VM_OUT/cont-y.log)"
+cmp -s "$(vm_img cont)" "$VM_OUT/cont-y.img" || vm_fail "cont: fsck -f -y changed the volume"
+rm -f "$VM_OUT/cont-y.img"
 vm_detach_all
+vm_attach cont
+cp --sparse=always "$(vm_img cont)" "$(vm_img cont-t)"
+truncate -s 576M "$(vm_img cont-t)"
+vm_change cont-t "$top_builddir/tools/gc.f2fs" collect "$(vm_img cont-t)" -n 8
+vm_change cont-t "$top_builddir/tools/resize.f2fs" "$(vm_img cont-t)"
+vm_change cont-t "$top_builddir/tools/defrag.f2fs" --file /d/plain/verity "$(vm_img cont-t)"
+vm_fsck cont-t "after collect, resize and defrag"
+vm_attach cont-t
 for n in rich richp; do
 	cp --sparse=always "$(vm_img $n)" "$(vm_img $n-t)"
 	size=$(stat -c %s "$(vm_img $n-t)")
@@ -241,10 +295,18 @@ done
 zmount rootd /mnt/rootd
 zwork verify /mnt/rootd/sl /tmp/sl.manifest
 zumount /mnt/rootd
+for n in cont cont-t; do
+	m=/mnt/$n
+	zmount $n $m
+	zwork key $m add v2 11 >/dev/null
+	zwork key $m add v2 21 >/dev/null
+	zwork verify $m/d $m/manifest
+	zumount $m
+done
 EOF
 } | vm_guest
 vm_boot
-for n in rich-t richp-t rootd; do
+for n in rich-t richp-t rootd cont cont-t; do
 	vm_fsck $n "after the second boot"
 done
 vm_finish
