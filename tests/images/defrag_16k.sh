@@ -18,7 +18,9 @@
 #     moved file's at each); with every write allowed the run completes.
 # Per kernel-aged image: --file /t/sizes (a directory) and --file /t/ow (a file the
 # kernel rewrote at random offsets) end in one extent per file, the used segments of the
-# image moved by -s/-l/-t, every file of /t unchanged (dump.f2fs --extract -S), fsck clean.
+# image moved by -s/-l/-t, every file of /t unchanged (dump.f2fs --extract -S), fsck clean;
+# and a compressed file cut by moving one stored block away ends with its stored blocks
+# in one run.
 . "$(dirname "$0")/lib.sh"
 DEFRAG=$top_builddir/tools/defrag.f2fs
 FSCK=$top_builddir/fsck/fsck.f2fs
@@ -228,6 +230,12 @@ for feat in "" packed_ssa; do
 	fi
 done
 
+# stored IMG: the addresses of inode $ino's stored blocks in file order (not markers, holes
+# or reserved blocks); runs IMG: how many runs of consecutive addresses they make
+stored() { "$DUMP" -i "$ino" "$1" 2>/dev/null | sed -n 's/^ *fofs=[0-9]* blkaddr=\([0-9]*\) .*/\1/p' |
+	awk '$1 < 4294967294'; }
+runs() { stored "$1" | awk 'NR == 1 || $1 != p + 1 { r++ } { p = $1 } END { print r + 0 }'; }
+
 # the kernel-aged images
 T_ONLY=1
 for base in aged16k aged16k_packed; do
@@ -252,5 +260,23 @@ for base in aged16k aged16k_packed; do
 	read -r MAIN FIRST LAST NSEGS < <(used "$K")
 	range_check "$base: -s/-l/-t over its used segments" "$K" $((MAIN + FIRST * 512)) \
 		$(( (LAST - FIRST + 1) * 512 )) $((MAIN + (LAST + 1) * 512)) right
+
+	# a compressed file (/t/c/text: a marker, one stored block and two saved ones per
+	# cluster) cut by moving its third stored block away, then --file: its stored blocks
+	# lie at consecutive addresses in file order again, which is as contiguous as such a
+	# file gets (zf2fs_file_extents ends an extent at each marker)
+	copy "$K" "$TEST_TMP/kc.img"
+	ino=$("$DUMP" --ls /t/c "$K" 2>/dev/null | sed -n 's/.*name=text ino=\([0-9]*\).*/\1/p')
+	cut=$(stored "$K" | sed -n 3p)
+	"$DEFRAG" -s "$cut" -l 1 -t $((MAIN + NSEGS / 2 * 512)) "$TEST_TMP/kc.img" > /dev/null 2>&1 ||
+		hard_error "$base: moving block $cut of /t/c/text failed"
+	r0=$(runs "$TEST_TMP/kc.img")
+	if [ "$r0" -ge 2 ] && "$DEFRAG" --file /t/c/text "$TEST_TMP/kc.img" > "$TEST_TMP/out" 2>&1 &&
+	   [ "$(runs "$TEST_TMP/kc.img")" = 1 ] && [ "$(stored "$TEST_TMP/kc.img" | wc -l)" -ge 8 ] &&
+	   files "$TEST_TMP/kc.img" && o=$(clean "$TEST_TMP/kc.img"); then
+		tap_ok "$base: --file of a compressed file cut in $r0 runs: its stored blocks in one run, files of /t unchanged, fsck clean: $(tail -1 "$TEST_TMP/out")"
+	else
+		tap_fail "$base: --file of a compressed file: runs $r0 -> $(runs "$TEST_TMP/kc.img"): $(tail -2 "$TEST_TMP/out" | tr '\n' ' ') ${o:-}"
+	fi
 done
 tap_summary

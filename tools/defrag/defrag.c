@@ -660,6 +660,34 @@ static int run_dir(const struct opts *o, const struct zf2fs_log *log, struct zf2
 static int run_file(const struct opts *o, const struct zf2fs_log *log, const char *path,
 		    bool listed);
 
+/* A compressed file puts a cluster's marker, and holes for the blocks compression saved,
+ * between its stored blocks, and each of those ends an extent (zf2fs_file_extents): such
+ * a file is as contiguous as it gets when its stored blocks lie at consecutive addresses
+ * in file order.  *@ret: their runs counted so. */
+static int stored_runs(struct filer *f, uint64_t *ret)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(f->vol);
+	uint64_t runs = 0;
+	uint32_t last = 0;
+
+	for (uint64_t fofs = 0; fofs < f->nfofs; fofs++) {
+		uint32_t addr;
+		int err = zf2fs_file_bmap(f->vol, f->inode, fofs, &addr, f->why, sizeof(f->why));
+
+		if (err == -ERANGE)
+			break;
+		if (err)
+			return err;
+		if (addr < vi->main_blkaddr || addr >= vi->main_end)
+			continue;   /* a marker, a hole or a reserved block */
+		if (!runs || addr != last + 1)
+			runs++;
+		last = addr;
+	}
+	*ret = runs;
+	return 0;
+}
+
 /* --file PATH: the file's blocks moved, in file order and in batches, into the lowest
  * run of free sections that holds them (plan_file); a directory: every regular file
  * below it (run_dir).  0 (done, or contiguous already), 1 (an error or a refusal, one
@@ -671,7 +699,8 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 	struct zf2fs_file_extents before, after;
 	struct zf2fs_move_stats st = { 0 };
 	struct zf2fs_move_batch_result res = { 0 };
-	uint64_t bs;
+	uint64_t bs, was, now;
+	bool compr;
 	int err, rc;
 
 	/* a node block of the volume's size, read again through each new handle */
@@ -705,13 +734,23 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 		say(err, "mapping the blocks of", path);
 		goto fail;
 	}
-	if (before.extents <= 1) {
-		printf("%s: %" PRIu64 " blocks in %" PRIu64 " extent: already contiguous\n", path,
-		       before.blocks, before.extents);
-		goto done;
-	}
 	bs = zf2fs_vol_geom(f.vol)->blocksize;
 	f.nfofs = (zf2fs_get(f.inode->i.i_size) + bs - 1) / bs;
+	compr = zf2fs_get(f.inode->i.i_flags) & ZF2FS_COMPR_FL;
+	was = before.extents;
+	if (compr && (err = stored_runs(&f, &was))) {
+		say(err, "mapping the blocks of", path);
+		goto fail;
+	}
+	if (was <= 1) {
+		if (compr)
+			printf("%s: %" PRIu64 " blocks of a compressed file, stored in file order: "
+			       "already contiguous\n", path, before.blocks);
+		else
+			printf("%s: %" PRIu64 " blocks in %" PRIu64 " extent: already contiguous\n",
+			       path, before.blocks, before.extents);
+		goto done;
+	}
 	rc = plan_file(&f, path, before.blocks);
 	if (rc)
 		goto fail;
@@ -722,16 +761,20 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 		goto fail;
 	/* the loop left the volume opened again, the inode read again through it */
 	err = zf2fs_file_extents(f.vol, f.inode, &after);
+	now = after.extents;
+	if (!err && compr)
+		err = stored_runs(&f, &now);
 	if (err) {
 		say(err, "mapping again the blocks of", path);
 		goto fail;
 	}
-	printf("%s: %" PRIu64 " blocks: %" PRIu64 " extents before, %" PRIu64 " after "
-	       "(sections %u-%u, %u checkpoint%s)\n", path, before.blocks, before.extents,
-	       after.extents, f.run_first, f.run_end - 1, res.batches,
-	       res.batches == 1 ? "" : "s");
-	if (after.extents > 1) {
-		fprintf(stderr, PROG ": %s is still in %" PRIu64 " extents\n", path, after.extents);
+	printf("%s: %" PRIu64 " blocks%s: %" PRIu64 " %s before, %" PRIu64 " after "
+	       "(sections %u-%u, %u checkpoint%s)\n", path, before.blocks,
+	       compr ? " of a compressed file" : "", was, compr ? "runs" : "extents", now,
+	       f.run_first, f.run_end - 1, res.batches, res.batches == 1 ? "" : "s");
+	if (now > 1) {
+		fprintf(stderr, PROG ": %s is still in %" PRIu64 " %s\n", path, now,
+			compr ? "runs of stored blocks" : "extents");
 		goto fail;
 	}
 done:
