@@ -92,22 +92,25 @@ done
 
 # ---- the checkpoint's summaries of our two logs' segments name each block's owner -------
 # (dump.f2fs -b follows a block's summary to its node and says whether that node's slot
-# holds the block: live)
+# holds the block: live).  Every block; every fourth in the sanitizer build, where each
+# dump.f2fs run costs a second.
 img=$TEST_TMP/plain-OURS.img
 main=$("$INJ" --sb 1 --mb main_blkaddr --get "$img" 2>/dev/null)
+stride=1
+[ -n "${ASAN_OPTIONS:-}" ] && stride=4 sample=" checked (one block in 4)"
 checked=0 wrong=
 for log in data node; do
 	seg=$("$INJ" --cp 0 --mb cur_${log}_segno --idx 0 --get "$img" 2>/dev/null)
 	end=$("$INJ" --cp 0 --mb cur_${log}_blkoff --idx 0 --get "$img" 2>/dev/null)
-	for ((off = 0; off < end; off++)); do
+	for ((off = 0; off < end; off += stride)); do
 		out=$("${OURS[dump.f2fs]}" -b $((main + seg * 512 + off)) "$img" 2>/dev/null)
 		printf '%s\n' "$out" | grep -q '^ *valid  *yes$' || continue
 		checked=$((checked + 1))
 		printf '%s\n' "$out" | grep -q '^ *live  *yes$' || wrong="$wrong $log:$off"
 	done
 done
-if [ $checked -gt 100 ] && [ -z "$wrong" ]; then
-	tap_ok "the hot data and hot node logs' summaries name the owners of all $checked valid blocks"
+if [ $checked -gt $((100 / stride)) ] && [ -z "$wrong" ]; then
+	tap_ok "the hot data and hot node logs' summaries name the owners of all $checked valid blocks${sample:-}"
 else
 	tap_fail "logs' summaries: $checked valid blocks checked, wrong at:${wrong:- (none)}"
 fi
