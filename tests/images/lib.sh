@@ -309,3 +309,21 @@ mounted_loop_cleanup()
 	[ -n "$MNT" ] && mountpoint -q "$MNT" && umount "$MNT"
 	[ -n "$LOOPDEV" ] && losetup -d "$LOOPDEV"
 }
+
+# fault_total START LIMIT: sets $total to the writes a whole run of a writing tool makes,
+# found by halving with the caller's fault_load N (the run with its N-th write failing;
+# 0 when the run completes anyway): the least such N, less one.  START is a first guess;
+# past LIMIT writes is a hard error.
+fault_total()
+{
+	local lo=1 hi=$1 mid
+	while ! fault_load $hi; do
+		lo=$hi hi=$((hi * 2))
+		[ $hi -le "$2" ] || hard_error "the run takes more than $2 writes"
+	done
+	while [ $((hi - lo)) -gt 1 ]; do
+		mid=$(((lo + hi) / 2))
+		if fault_load $mid; then hi=$mid; else lo=$mid; fi
+	done
+	total=$((hi - 1))
+}

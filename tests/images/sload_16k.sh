@@ -296,16 +296,7 @@ fault_load()
 	cp --sparse=always "$TEST_TMP/old.img" "$TEST_TMP/t.img"
 	ZF2FS_FAULT_WRITES=$1 "$SLOAD" -f "$SRC" -T $T "$TEST_TMP/t.img" > /dev/null 2>&1
 }
-lo=1 hi=1024
-while ! fault_load $hi; do
-	lo=$hi hi=$((hi * 2))
-	[ $hi -le 65536 ] || hard_error "the load takes more than 65536 writes"
-done
-while [ $((hi - lo)) -gt 1 ]; do
-	mid=$(((lo + hi) / 2))
-	if fault_load $mid; then hi=$mid; else lo=$mid; fi
-done
-total=$((hi - 1))
+fault_total 1024 65536
 bad=
 for n in 1 2 $((total / 4)) $((total / 2)) $((3 * total / 4)) $((total - 1)) $total; do
 	fault_load $n && { bad="write $n of $total failed and the load succeeded"; break; }

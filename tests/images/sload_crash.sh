@@ -81,16 +81,7 @@ fault_load()
 	ZF2FS_LOAD_FLUSH=$CRASH_FLUSH ZF2FS_FAULT_WRITES=$1 "$SLOAD" -f "$NEW" -T $T \
 		"$TEST_TMP/t.img" > /dev/null 2>&1
 }
-lo=1 hi=128
-while ! fault_load $hi; do
-	lo=$hi hi=$((hi * 2))
-	[ $hi -le 8192 ] || hard_error "the load takes more than 8192 writes"
-done
-while [ $((hi - lo)) -gt 1 ]; do
-	mid=$(((lo + hi) / 2))
-	if fault_load $mid; then hi=$mid; else lo=$mid; fi
-done
-total=$((hi - 1))
+fault_total 128 8192
 state "$TEST_TMP/full.img" > "$TEST_TMP/new.state" || hard_error "dump of the new volume failed"
 cmp -s "$TEST_TMP/old.state" "$TEST_TMP/new.state" && hard_error "the load changed nothing"
 grep -q '^/data/many/a-rather-long-file-name-number-60 ' "$TEST_TMP/new.state" ||
