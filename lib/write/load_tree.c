@@ -207,16 +207,15 @@ static uint32_t xattrs_size(const struct xattrs *xa)
 static int check_xattrs_fit(const struct loader *l, const char *path, uint32_t bytes,
 			    const struct zf2fs_geom *g)
 {
+	char blocks[32] = "";   /* 4 KiB, the default, goes unsaid */
+
 	if (bytes <= zf2fs_xattr_max_bytes(g))
 		return 0;
-	if (g->log_blocksize == ZF2FS_MIN_LOG_BLOCKSIZE)
-		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
-			   "%s: xattrs too big: F2FS holds %u bytes of them per inode (names, values and headers)",
-			   path, (unsigned)zf2fs_xattr_max_bytes(g));
-	else
-		zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
-			   "%s: xattrs too big: F2FS holds %u bytes of them per inode with %u KiB blocks (names, values and headers)",
-			   path, (unsigned)zf2fs_xattr_max_bytes(g), g->blocksize / 1024);
+	if (g->log_blocksize != ZF2FS_MIN_LOG_BLOCKSIZE)
+		snprintf(blocks, sizeof(blocks), " with %u KiB blocks", g->blocksize / 1024);
+	zf2fs_logf(l->log, ZF2FS_MSG_ERROR, 0,
+		   "%s: xattrs too big: F2FS holds %u bytes of them per inode%s (names, values and headers)",
+		   path, (unsigned)zf2fs_xattr_max_bytes(g), blocks);
 	return -E2BIG;
 }
 
