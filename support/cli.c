@@ -19,6 +19,7 @@
 #include "helper.h"
 #include "zf2fs/load.h"
 #include "zf2fs/compress.h"
+#include "zf2fs/geometry.h"
 #include "zf2fs/txn_file.h"
 
 void zs_usage_error(const char *prog, const char *fmt, ...)
@@ -90,6 +91,11 @@ const char *zs_unclean_reason(uint32_t f)
 	if (f & (ZF2FS_CP_DISABLED_FLAG | ZF2FS_CP_RESIZEFS_FLAG))
 		return "has checkpointing disabled or a resize pending";
 	return NULL;
+}
+
+uint64_t zs_move_batch_blocks(struct zf2fs_vol *vol, uint64_t given)
+{
+	return given ? given : (128u << 20) >> zf2fs_vol_geom(vol)->log_blocksize;
 }
 
 void zs_cli_log(void *prog, enum zf2fs_msg_kind kind, const char *msg)

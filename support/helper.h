@@ -32,6 +32,10 @@ void zs_cli_log(void *prog, enum zf2fs_msg_kind kind, const char *msg);
 /* Why a tool that moves blocks must not change a volume whose checkpoint has flags
  * @ckpt_flags ("was not cleanly unmounted", ...), or NULL when it may. */
 const char *zs_unclean_reason(uint32_t ckpt_flags);
+/* The blocks a batch of moves holds in memory before its checkpoint (defrag.f2fs, gc.f2fs
+ * collect): @given (--batch-blocks), or by default 128 MiB of @vol's blocks (32768 of
+ * 4 KiB, 8192 of 16 KiB). */
+uint64_t zs_move_batch_blocks(struct zf2fs_vol *vol, uint64_t given);
 
 /* ---- test hooks ------------------------------------------------------------------------ */
 /* A device in memory: @bytes of zeros. */

@@ -56,17 +56,6 @@ struct opts {
 /* every open: for writing, alone, volumes of 4 KiB and of 16 KiB blocks */
 #define OPEN_FLAGS (ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL | ZF2FS_VOL_BLOCK16K)
 
-/* the blocks a batch holds in memory by default, as gc.f2fs collect: 128 MiB (32768
- * blocks of 4 KiB, 8192 of 16 KiB) */
-#define DEFAULT_BATCH_BYTES (128u << 20)
-
-/* --batch-blocks, or the default in the volume's blocks */
-static uint64_t batch_of(const struct opts *o, struct zf2fs_vol *vol)
-{
-	return o->batch_blocks ? o->batch_blocks :
-	       DEFAULT_BATCH_BYTES >> zf2fs_vol_geom(vol)->log_blocksize;
-}
-
 /* The sections the moved blocks may go to, and what they must hold. */
 struct plan {
 	uint32_t first_sec, end_sec;    /* allocation window */
@@ -350,8 +339,8 @@ static int plan_move(struct zf2fs_vol *vol, struct ranger *r)
 		p->free_secs += sec_free(vol, r->sit, sec);
 	r->dry = true;
 	r->pos = o->start;
-	err = zf2fs_move_batches(&vol, batch_of(o, vol), ZF2FS_MOVE_BATCH_DRY, &range_ops, r,
-				 &p->st, NULL);
+	err = zf2fs_move_batches(&vol, zs_move_batch_blocks(vol, o->batch_blocks),
+				 ZF2FS_MOVE_BATCH_DRY, &range_ops, r, &p->st, NULL);
 	if (err)
 		return say(err, "queueing the moves on", o->dev);
 	p->need_secs += logs_in(vol, sec_of(vi, o->start, false), sec_of(vi, o->start + o->len, true));
@@ -360,7 +349,7 @@ static int plan_move(struct zf2fs_vol *vol, struct ranger *r)
 			"the %" PRIu64 " blocks of the range may need %" PRIu64 " in batches of %"
 			PRIu64 ": nothing moved\n", p->first_sec, p->end_sec - 1, p->free_secs,
 			p->free_secs == 1 ? "" : "s", p->st.data_blocks + p->st.node_blocks,
-			p->need_secs, batch_of(o, vol));
+			p->need_secs, zs_move_batch_blocks(vol, o->batch_blocks));
 		return 1;
 	}
 	return 0;
@@ -475,7 +464,8 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 	r.pos = d.start;
 	r.hook.fault = fault_at();
 	p.need_secs = 0;
-	err = zf2fs_move_batches(&vol, batch_of(&d, vol), 0, &range_ops, &r, &st, &res);
+	err = zf2fs_move_batches(&vol, zs_move_batch_blocks(vol, d.batch_blocks), 0, &range_ops,
+				 &r, &st, &res);
 	p.batches = res.batches;
 	rc = batches_done(log, &r.hook, &res, err, "the range on ", o->dev);
 	if (rc)
@@ -610,8 +600,8 @@ static int plan_file(struct filer *f, const char *path, uint64_t blocks)
 	int err;
 
 	f->dry = true;
-	err = zf2fs_move_batches(&f->vol, batch_of(f->o, f->vol), ZF2FS_MOVE_BATCH_DRY, &file_ops, f,
-				 &st, NULL);
+	err = zf2fs_move_batches(&f->vol, zs_move_batch_blocks(f->vol, f->o->batch_blocks),
+				 ZF2FS_MOVE_BATCH_DRY, &file_ops, f, &st, NULL);
 	if (!err)
 		err = zf2fs_vol_load_sit(f->vol, &sit);
 	if (err) {
@@ -755,7 +745,8 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 	if (rc)
 		goto fail;
 	f.hook.fault = fault_at();
-	err = zf2fs_move_batches(&f.vol, batch_of(o, f.vol), 0, &file_ops, &f, &st, &res);
+	err = zf2fs_move_batches(&f.vol, zs_move_batch_blocks(f.vol, o->batch_blocks), 0,
+				 &file_ops, &f, &st, &res);
 	rc = batches_done(log, &f.hook, &res, err, "", path);
 	if (rc)
 		goto fail;
@@ -855,7 +846,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { 0 };   /* batch_blocks 0: batch_of's default */
+	struct opts o = { 0 };   /* batch_blocks 0: zs_move_batch_blocks's default */
 	struct zf2fs_log log = { .level = 0, .fn = zs_cli_log, .arg = (void *)PROG };
 	const char *file = NULL;
 	bool sparse = false;

@@ -25,7 +25,6 @@
 #include "helper.h"
 #include "zf2fs/access.h"
 #include "zf2fs/gc.h"
-#include "zf2fs/geometry.h"
 #include "zf2fs/move.h"
 #include "zf2fs/zoned.h"
 #include "zf2fs/txn.h"
@@ -372,11 +371,9 @@ int gc_collect_run(const struct gc_collect_opts *o)
 			.queue = queue_victim, .reopen = reopen, .committed = batch_committed,
 		};
 		struct zf2fs_move_batch_result res;
-		/* by default 128 MiB of blocks held in memory */
-		uint64_t batch = o->batch_blocks ? o->batch_blocks :
-				 (128u << 20) >> zf2fs_vol_geom(vol)->log_blocksize;
 
-		err = zf2fs_move_batches(&vol, batch, 0, &ops, &r, &r.st, &res);
+		err = zf2fs_move_batches(&vol, zs_move_batch_blocks(vol, o->batch_blocks), 0, &ops,
+					 &r, &r.st, &res);
 		r.checkpoints = res.batches;
 		r.zones_reset = res.zones_reset;
 		if (err) {

@@ -16,7 +16,7 @@ struct gc_collect_opts {
 	uint32_t sections;              /* -n: victims to collect */
 	uint32_t until_free;            /* --until-free: 0 unless given */
 	uint32_t zone_cap_blocks;       /* --zone-capacity in 4 KiB; 0: ask the devices */
-	uint64_t batch_blocks;          /* blocks held in memory per checkpoint */
+	uint64_t batch_blocks;          /* per checkpoint; 0: zs_move_batch_blocks's default */
 	enum zf2fs_gc_kernel kernel;    /* --kernel: whose victims */
 	const struct gc_knobs *knobs;   /* --knob */
 	bool json, dry_run;
