@@ -652,30 +652,40 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 
 /* A compressed file puts a cluster's marker, and holes for the blocks compression saved,
  * between its stored blocks, and each of those ends an extent (zf2fs_file_extents): such
- * a file is as contiguous as it gets when its stored blocks lie at consecutive addresses
- * in file order.  *@ret: their runs counted so. */
-static int stored_runs(struct filer *f, uint64_t *ret)
+ * a file is as contiguous as it gets when its stored blocks below its end lie at
+ * consecutive addresses in file order.  stored_runs counts their runs in one walk. */
+struct stored {
+	uint64_t end;                   /* the file's end in blocks (what --file moves) */
+	uint64_t main_lo, main_hi;      /* the main area: other addresses are not stored */
+	uint32_t last;
+	uint64_t runs;
+};
+
+static int stored_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
+			uint32_t ofs_in_node)
+{
+	struct stored *s = arg;
+
+	(void)owner;
+	(void)ofs_in_node;
+	if (fofs >= s->end || blkaddr < s->main_lo || blkaddr >= s->main_hi)
+		return 0;   /* past the end, a marker or a reserved block */
+	if (!s->runs || blkaddr != s->last + 1)
+		s->runs++;
+	s->last = blkaddr;
+	return 0;
+}
+
+static int stored_runs(const struct filer *f, uint64_t *ret)
 {
 	const struct zf2fs_vol_info *vi = zf2fs_vol_info(f->vol);
-	uint64_t runs = 0;
-	uint32_t last = 0;
+	const struct zf2fs_walk_ops ops = { .data = stored_block };
+	struct stored s = { .end = f->nfofs, .main_lo = vi->main_blkaddr,
+			    .main_hi = vi->main_end };
+	int err = zf2fs_file_walk(f->vol, f->inode, &ops, &s);
 
-	for (uint64_t fofs = 0; fofs < f->nfofs; fofs++) {
-		uint32_t addr;
-		int err = zf2fs_file_bmap(f->vol, f->inode, fofs, &addr, f->why, sizeof(f->why));
-
-		if (err == -ERANGE)
-			break;
-		if (err)
-			return err;
-		if (addr < vi->main_blkaddr || addr >= vi->main_end)
-			continue;   /* a marker, a hole or a reserved block */
-		if (!runs || addr != last + 1)
-			runs++;
-		last = addr;
-	}
-	*ret = runs;
-	return 0;
+	*ret = s.runs;
+	return err;
 }
 
 /* --file PATH: the file's blocks moved, in file order and in batches, into the lowest
