@@ -66,5 +66,8 @@ unsigned long zs_dev_write_count(const struct zf2fs_dev *dev);
  * (zs_dev_reads_refused); @end 0 lifts the limit. */
 void zs_dev_restrict_reads(struct zf2fs_dev *dev, uint64_t start, uint64_t end);
 unsigned long zs_dev_reads_refused(const struct zf2fs_dev *dev);
+/* Write "byte-offset length" to @fd for every read that succeeds (-1: stop); tests count
+ * how often a run reads each block. */
+void zs_dev_trace_reads(struct zf2fs_dev *dev, int fd);
 
 #endif

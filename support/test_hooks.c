@@ -181,6 +181,7 @@ int zs_dev_open_memory(uint64_t bytes, const struct zf2fs_log *log,
 	if (!dev)
 		return -ENOMEM;
 	dev->fd = -1;
+	dev->read_trace = -1;
 	dev->path = strdup("<memory>");
 	dev->mem = calloc(1, (size_t)bytes);
 	dev->dirty = calloc(bytes / DEV_MEM_CHUNK + 1, 1);
@@ -236,4 +237,9 @@ void zs_dev_restrict_reads(struct zf2fs_dev *dev, uint64_t start, uint64_t end)
 unsigned long zs_dev_reads_refused(const struct zf2fs_dev *dev)
 {
 	return dev->reads_refused;
+}
+
+void zs_dev_trace_reads(struct zf2fs_dev *dev, int fd)
+{
+	dev->read_trace = fd;
 }

@@ -19,4 +19,10 @@
  * its type in @type (e.g. "ext4", "f2fs", "dos"), 0 when none, negative errno. */
 ZF2FS_EXPORT int zf2fs_dev_probe_existing(struct zf2fs_dev *dev, char *type, size_t typelen);
 
+/* Tell the kernel that bytes [@off, @off + @len) of @dev will be read soon, so that it
+ * starts reading them now (POSIX_FADV_WILLNEED); nothing for a memory device.  Library
+ * only (not exported).  Returns 0 or a negative errno, which callers may ignore: it only
+ * changes how fast later reads are. */
+int zf2fs_dev_willneed(struct zf2fs_dev *dev, uint64_t off, uint64_t len);
+
 #endif /* ZF2FS_INTERNAL_DEVICE_H */

@@ -24,6 +24,7 @@
 #endif
 
 #include "device/device_p.h"
+#include "zf2fs-internal/device.h"
 
 /* ---- unix backend ----------------------------------------------------------------------- */
 static int fd_pread(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off)
@@ -141,6 +142,7 @@ static struct zf2fs_dev *dev_alloc(const char *path, const struct zf2fs_log *log
 		return NULL;
 	}
 	dev->fd = -1;
+	dev->read_trace = -1;
 	if (log)
 		dev->log = *log;
 	else
@@ -285,7 +287,16 @@ ZF2FS_EXPORT int zf2fs_dev_read(struct zf2fs_dev *dev, void *buf, size_t len, ui
 	if (err)
 		zf2fs_logf(&dev->log, ZF2FS_MSG_ERROR, 0, "%s: while reading %s at offset %llu",
 			   strerror(-err), dev->path, (unsigned long long)off);
+	else if (dev->read_trace >= 0)
+		dprintf(dev->read_trace, "%llu %zu\n", (unsigned long long)off, len);
 	return err;
+}
+
+int zf2fs_dev_willneed(struct zf2fs_dev *dev, uint64_t off, uint64_t len)
+{
+	if (dev->fd < 0 || dev->is_mem || !len || off >= dev->size || len > dev->size - off)
+		return 0;
+	return -posix_fadvise(dev->fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
 }
 
 /* Writes, zeroing and discards all count as writes for fault injection. */

@@ -36,6 +36,7 @@ struct zf2fs_dev {
 	unsigned long fail_after;    /* tests (support/test_hooks.c): fail from this write on */
 	uint64_t read_start, read_end;   /* tests: reads outside fail; read_end 0: no limit */
 	unsigned long reads_refused;
+	int read_trace;              /* tests: an fd that gets "offset length" per read, or -1 */
 	struct zf2fs_dev_geom *emu;  /* tests: the zoned geometry a memory device emulates */
 	uint64_t *wp;                /* tests: its zones' write pointers (bytes) */
 	uint8_t *dirty;              /* tests: per DEV_MEM_CHUNK of mem, DIRTY_* once
