@@ -52,4 +52,12 @@ ZF2FS_EXPORT int zf2fs_mkfs_write_aliased(struct zf2fs_dev **devs, const struct 
 					  const char *const *aliases,
 					  const struct zf2fs_log *log);
 
+/* zf2fs_dir_iterate's scan of one dentry area @v (@block: its index in the directory, -1
+ * inline), for a caller that read the block itself: @fn for each entry; a malformed slot
+ * ends the scan, through @bad when given (else 0).  Returns the first nonzero return. */
+ZF2FS_EXPORT int zf2fs_dentry_view_scan(const struct zf2fs_dentry_view *v, int64_t block,
+				       int (*fn)(void *, const struct zf2fs_dentry_info *),
+				       int (*bad)(void *, int64_t, uint32_t, const char *),
+				       void *arg);
+
 #endif /* ZF2FS_INTERNAL_FORMAT_H */

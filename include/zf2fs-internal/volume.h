@@ -185,4 +185,11 @@ ZF2FS_EXPORT void zf2fs_node_set_chain2(const struct zf2fs_geom *g, void *node,
 ZF2FS_EXPORT int zf2fs_vol_node_readaround(struct zf2fs_vol *vol, uint32_t blocks,
 					   uint32_t chunks);
 
+/* The kernel is asked to start reading blocks @blks[0..@n) now (a request per run of
+ * adjacent blocks, in address order: @blks is sorted in place), for a reader that needs
+ * them soon, one at a time and in another order (fsck: a directory's inodes, in its names'
+ * order).  Only a hint: reads give the same bytes with or without it; nothing for memory
+ * devices and addresses outside the volume. */
+ZF2FS_EXPORT void zf2fs_vol_willneed(struct zf2fs_vol *vol, uint64_t *blks, size_t n);
+
 #endif /* ZF2FS_INTERNAL_VOLUME_H */

@@ -17,6 +17,7 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
+#include "zf2fs-internal/format.h"
 #include "read/volume_p.h"
 
 ZF2FS_EXPORT void zf2fs_dentry_view_block2(const struct zf2fs_geom *bg, const void *blk,
@@ -158,9 +159,10 @@ ZF2FS_EXPORT bool zf2fs_bucket_iter_next(struct zf2fs_bucket_iter *it)
 	return true;
 }
 
-static int scan_view(const struct zf2fs_dentry_view *v, int64_t block,
-		     int (*fn)(void *, const struct zf2fs_dentry_info *),
-		     int (*bad)(void *, int64_t, uint32_t, const char *), void *arg)
+ZF2FS_EXPORT int zf2fs_dentry_view_scan(const struct zf2fs_dentry_view *v, int64_t block,
+				       int (*fn)(void *, const struct zf2fs_dentry_info *),
+				       int (*bad)(void *, int64_t, uint32_t, const char *),
+				       void *arg)
 {
 	for (uint32_t i = 0; i < v->nr;) {
 		const struct zf2fs_dir_entry *de = &v->dentry[i];
@@ -221,7 +223,7 @@ static int dir_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
 	if (err)
 		return err;
 	zf2fs_dentry_view_block2(&w->vol->geom, w->blk, &v);
-	return scan_view(&v, (int64_t)fofs, w->fn, w->bad, w->arg);
+	return zf2fs_dentry_view_scan(&v, (int64_t)fofs, w->fn, w->bad, w->arg);
 }
 
 ZF2FS_EXPORT int zf2fs_dir_iterate(struct zf2fs_vol *vol, const struct zf2fs_node *inode,
@@ -236,7 +238,7 @@ ZF2FS_EXPORT int zf2fs_dir_iterate(struct zf2fs_vol *vol, const struct zf2fs_nod
 	if (inode->i.i_inline & ZF2FS_INLINE_DENTRY) {
 		if (zf2fs_dentry_view_inline2(&vol->geom, inode, vol->info.features, &v))
 			return bad ? bad(arg, -1, 0, "inline dentry area does not fit the inode") : 0;
-		return scan_view(&v, -1, fn, bad, arg);
+		return zf2fs_dentry_view_scan(&v, -1, fn, bad, arg);
 	}
 	w.blk = malloc(vol->geom.blocksize);
 	if (!w.blk)

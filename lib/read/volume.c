@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "zf2fs/zf2fs.h"
+#include "zf2fs-internal/device.h"
 #include "zf2fs/access.h"
 #include "zf2fs/endian.h"
 #include "zf2fs-internal/volume.h"
@@ -57,6 +58,34 @@ ZF2FS_EXPORT int zf2fs_vol_read_blocks(struct zf2fs_vol *vol, uint64_t blk, uint
 		return -ERANGE;
 	}
 	return zf2fs_dev_read(vol->dev[d], buf, (size_t)count * vol->geom.blocksize, off);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+ZF2FS_EXPORT void zf2fs_vol_willneed(struct zf2fs_vol *vol, uint64_t *blks, size_t n)
+{
+	qsort(blks, n, sizeof(*blks), cmp_u64);
+	for (size_t i = 0, j; i < n; i = j) {
+		unsigned d, d2;
+		uint64_t off, off2;
+
+		/* a run of adjacent blocks (repeats included) on one device: one request */
+		for (j = i + 1; j < n && blks[j] <= blks[j - 1] + 1; j++)
+			;
+		if (locate(vol, blks[i], &d, &off))
+			continue;
+		if (locate(vol, blks[j - 1], &d2, &off2) || d2 != d) {
+			j = i + 1;   /* across devices: this block alone */
+			off2 = off;
+		}
+		(void)zf2fs_dev_willneed(vol->dev[d], off,
+					 off2 - off + vol->geom.blocksize);
+	}
 }
 
 ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blk, const void *buf)
