@@ -32,6 +32,7 @@
 #include "zf2fs/txn.h"
 #include "zf2fs/txn_file.h"
 #include "zf2fs-internal/commit.h"
+#include "zf2fs-internal/format.h"
 
 struct area {
 	int64_t bidx;            /* dentry block index; -1: the inline area */
@@ -61,6 +62,7 @@ struct dscan {
 	const struct zf2fs_node *inode;
 	struct move *moves;
 	size_t nmoves, cap_moves;
+	struct dir_blocks *db;   /* its dentry blocks (none for an inline directory) */
 };
 
 static bool name_ok(const uint8_t *name, uint32_t len)
@@ -136,8 +138,21 @@ static int block_view(struct dscan *d, uint64_t fofs, struct zf2fs_dentry_view *
 	struct find_blk f = { .fofs = fofs };
 	const struct zf2fs_walk_ops ops = { .data = find_blk_cb };
 
-	if (zf2fs_file_walk(d->ctx->vol, d->inode, &ops, &f) != 1 ||
-	    !blk_in_main(d->ctx, f.a.blkaddr))
+	if (d->db) {
+		/* the list the scan went through: in file order, so the first at or past
+		 * @fofs answers */
+		size_t i = 0;
+
+		while (i < d->db->n && d->db->e[i].fofs < fofs)
+			i++;
+		if (i == d->db->n || d->db->e[i].fofs != fofs)
+			return -ENOENT;
+		f.a = (struct area){ .bidx = (int64_t)fofs, .blkaddr = d->db->e[i].blkaddr,
+				     .owner = d->db->e[i].owner, .ofs_in_node = d->db->e[i].ofs };
+	} else if (zf2fs_file_walk(d->ctx->vol, d->inode, &ops, &f) != 1) {
+		return -ENOENT;
+	}
+	if (!blk_in_main(d->ctx, f.a.blkaddr))
 		return -ENOENT;
 	return writable_area(d, &f.a, v);
 }
@@ -346,22 +361,30 @@ static int scan_area(struct dscan *d, const struct zf2fs_dentry_view *v, const s
 	return 0;
 }
 
-static int dir_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
-		     uint32_t ofs_in_node)
+/* Every dentry block in file order (the walk's data callback, from the list): stops at
+ * the first unreadable block or nonzero scan, and returns that. */
+static int scan_blocks(struct dscan *d)
 {
-	struct dscan *d = arg;
-	struct zf2fs_dentry_view v;
-	struct area a = { .bidx = (int64_t)fofs, .blkaddr = blkaddr, .owner = owner,
-			  .ofs_in_node = ofs_in_node };
-	int err;
+	for (size_t i = 0; i < d->db->n; i++) {
+		const struct dir_block *e = &d->db->e[i];
+		struct area a = { .bidx = (int64_t)e->fofs, .blkaddr = e->blkaddr, .owner = e->owner,
+				  .ofs_in_node = e->ofs };
+		struct zf2fs_dentry_view v;
+		const void *blk;
+		int err;
 
-	if (!blk_in_main(d->ctx, blkaddr))
-		return 0;   /* reported by pass 4 */
-	err = zf2fs_vol_read_block(d->ctx->vol, blkaddr, d->blk);
-	if (err)
-		return err;
-	dview_block(d->ctx, d->blk, &v);
-	return scan_area(d, &v, &a);
+		blk = dirblocks_get(d->ctx, d->db, i, &err);
+		if (err == 1)
+			continue;   /* reported by pass 4 */
+		if (err)
+			return err;
+		dview_block(d->ctx, blk, &v);
+		dirblocks_children_willneed(d->ctx, d->db, &v, i);
+		err = scan_area(d, &v, &a);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /*
@@ -435,23 +458,16 @@ static void fix_dot(struct dscan *d, uint32_t slot, uint32_t target)
 #define DIR_LEVELS ZF2FS_DIR_LEVEL_SETTINGS
 struct level_ev {
 	struct fsck_ctx *ctx;
-	uint8_t *blk;
 	uint64_t bad[DIR_LEVELS];   /* names misplaced under dir_level i */
 	uint64_t last;              /* highest dentry block index with names, + 1 */
 };
 
-static int ev_dir_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t owner,
-			uint32_t ofs_in_node)
+static void ev_dir_block(struct level_ev *e, uint64_t fofs, const void *blk)
 {
-	struct level_ev *e = arg;
 	struct zf2fs_dentry_view v;
 	bool any = false;
 
-	(void)owner;
-	(void)ofs_in_node;
-	if (!blk_in_main(e->ctx, blkaddr) || zf2fs_vol_read_block(e->ctx->vol, blkaddr, e->blk))
-		return 0;
-	dview_block(e->ctx, e->blk, &v);
+	dview_block(e->ctx, blk, &v);
 	for (uint32_t i = 0; i < v.nr; i++) {
 		uint32_t len = (uint32_t)zf2fs_get(v.dentry[i].name_len);
 		uint32_t hash = (uint32_t)zf2fs_get(v.dentry[i].hash_code);
@@ -468,7 +484,6 @@ static int ev_dir_block(void *arg, uint64_t fofs, uint32_t blkaddr, uint32_t own
 	}
 	if (any && fofs + 1 > e->last)
 		e->last = fofs + 1;
-	return 0;
 }
 
 /* How a directory's stored hashes were made: names whose plain and folded hashes differ,
@@ -515,7 +530,8 @@ static int fold_ev_entry(void *arg, const struct zf2fs_dentry_info *de)
  * the flag.  Not without the feature, nor, for directories not encrypted, in a build
  * that cannot fold.  Returns 0 or a negative errno.
  */
-static int check_casefold_flag(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode)
+static int check_casefold_flag(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
+			       struct dir_blocks *db)
 {
 	uint32_t flags = (uint32_t)zf2fs_get(inode->i.i_flags);
 	bool cf = flags & ZF2FS_CASEFOLD_FL;
@@ -527,7 +543,25 @@ static int check_casefold_flag(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_
 	if (!(ctx->vi->features & ZF2FS_FEAT_CASEFOLD) || ctx->sb->s_encoding != 1 ||
 	    (!e.enc && !zf2fs_have_casefold_support()))
 		return 0;
-	err = zf2fs_dir_iterate(ctx->vol, inode, fold_ev_entry, NULL, &e);
+	if (inode->i.i_inline & ZF2FS_INLINE_DENTRY) {
+		err = zf2fs_dir_iterate(ctx->vol, inode, fold_ev_entry, NULL, &e);
+	} else {
+		err = 0;
+		for (size_t i = 0; i < db->n && !err; i++) {
+			struct zf2fs_dentry_view v;
+			const void *blk = dirblocks_get(ctx, db, i, &err);
+
+			if (err == 1 || db->e[i].blkaddr == ZF2FS_NEW_ADDR) {
+				err = 0;   /* outside the main area, or reserved: no names */
+				continue;
+			}
+			if (err)
+				break;
+			dview_block(ctx, blk, &v);
+			err = zf2fs_dentry_view_scan(&v, (int64_t)db->e[i].fofs, fold_ev_entry, NULL,
+						     &e);
+		}
+	}
 	if (err < 0)
 		return 0;   /* unreadable blocks are reported by the scan */
 	if (!(cf ? e.plain && !e.folded : e.folded && !e.plain))
@@ -544,10 +578,11 @@ static int check_casefold_flag(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_
 	return 0;
 }
 
-int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
-		    uint32_t (*visit)(struct fsck_ctx *, uint32_t, const struct dentry_ref *))
+static int check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
+		     uint32_t (*visit)(struct fsck_ctx *, uint32_t, const struct dentry_ref *),
+		     struct dir_blocks *db)
 {
-	int cerr = check_casefold_flag(ctx, ino, inode);   /* before the flag is read */
+	int cerr = check_casefold_flag(ctx, ino, inode, db);   /* before the flag is read */
 	uint32_t flags = (uint32_t)zf2fs_get(inode->i.i_flags);
 	/* the kernel keeps "encrypted" in i_advise, not in i_flags */
 	bool enc = inode->i.i_advise & ZF2FS_ADVISE_ENCRYPT;
@@ -568,6 +603,7 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 		.opaque = enc,
 		.name_hashed = casefolded && enc,
 		.inode = inode,
+		.db = inode->i.i_inline & ZF2FS_INLINE_DENTRY ? NULL : db,
 	};
 	struct problem_ctx p = { .ino = ino };
 	uint32_t need = 0;   /* no dentry block (an inline directory): any depth will do */
@@ -582,16 +618,15 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 	}
 
 	if (!(inode->i.i_inline & ZF2FS_INLINE_DENTRY)) {
-		const struct zf2fs_walk_ops ops = { .data = ev_dir_block };
-		struct level_ev e = { .ctx = ctx, .blk = malloc(ZF2FS_BLKSIZE_MAX) };
+		struct level_ev e = { .ctx = ctx };
 		uint32_t rec = d.dir_level < DIR_LEVELS ? d.dir_level : DIR_LEVELS - 1, best = rec;
 
-		if (!e.blk)
-			return -ENOMEM;
-		err = zf2fs_file_walk(ctx->vol, inode, &ops, &e);
-		free(e.blk);
-		if (err < 0)
-			return err;
+		for (size_t i = 0; i < db->n; i++) {
+			const void *blk = dirblocks_get(ctx, db, i, &err);
+
+			if (blk)
+				ev_dir_block(&e, db->e[i].fofs, blk);
+		}
 		for (uint32_t dl = 0; dl < DIR_LEVELS && e.bad[rec]; dl++)
 			if (!e.bad[dl]) {
 				best = dl;
@@ -632,15 +667,10 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 
 		if (dview_inline(ctx, inode, &v))
 			return 0;   /* reported by pass 4 as bad geometry */
+		dirblocks_children_willneed(ctx, db, &v, 0);
 		err = scan_area(&d, &v, &a);
 	} else {
-		const struct zf2fs_walk_ops ops = { .data = dir_block };
-
-		d.blk = malloc(ZF2FS_BLKSIZE_MAX);
-		if (!d.blk)
-			return -ENOMEM;
-		err = zf2fs_file_walk(ctx->vol, inode, &ops, &d);
-		free(d.blk);
+		err = scan_blocks(&d);
 	}
 	if (err < 0) {
 		free(d.moves);
@@ -678,4 +708,20 @@ int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode
 		}
 	}
 	return 0;
+}
+
+int pass5_check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inode,
+		    uint32_t (*visit)(struct fsck_ctx *, uint32_t, const struct dentry_ref *))
+{
+	struct dir_blocks db = { 0 };
+	int err = 0;
+
+	/* a block tree that cannot be walked ends the directory's check, as the first of
+	 * the looks (the hash levels') would */
+	if (!(inode->i.i_inline & ZF2FS_INLINE_DENTRY))
+		err = dirblocks_load(ctx, inode, &db);
+	if (!err)
+		err = check_dir(ctx, ino, inode, visit, &db);
+	dirblocks_free(&db);
+	return err;
 }

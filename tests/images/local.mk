@@ -9,6 +9,8 @@ IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_16k.sh tests/images/
 	tests/images/sload.sh tests/images/sload_crash.sh tests/images/sload_crash_batches.sh tests/images/sload_android.sh tests/images/sload_quota.sh tests/images/sload_logs.sh tests/images/sload_casefold.sh tests/images/fsck_casefold.sh tests/images/sload_sparse.sh tests/images/sload_compress.sh tests/images/sload_compress_opts.sh tests/images/fsck_many.sh
 # a repair larger than a segment, faults across the node log's move (lib/write/commit.c)
 IMAGE_TESTS += tests/images/fsck_repair_many.sh
+# a full check reads no main-area block twice (the device layer's read trace)
+IMAGE_TESTS += tests/images/fsck_reads.sh
 # repairs of 16 KiB volumes, every write failed in turn (fsck_crash.sh on their cases)
 IMAGE_TESTS += tests/images/fsck_crash_16k.sh
 TESTS += $(IMAGE_TESTS)
