@@ -74,7 +74,12 @@ struct fsck_repair;
 /* Directories waiting for pass 5, breadth first. */
 struct dir_queue {
 	uint32_t *items;
+	/* the directory's inode block as pass 4 read it, for pass 5 (NULL: read again) */
+	void **node;
 	size_t head, tail, cap;
+	size_t held;             /* bytes in node[] */
+	void *last;              /* the directory inode reach_inode read last, and its nid */
+	uint32_t last_ino;
 };
 
 struct fsck_ctx {
@@ -172,6 +177,14 @@ struct fsck_ctx {
 	/* quota (pass_quota.c): usage per user, group and project id, charged by pass 4 */
 	bool quota_on;
 	struct zf2fs_quota_usage quota_use[3];
+	/* pass 4: the quota files' inode blocks as it read them, for pass 9 (NULL: read
+	 * again); keep_ino: the inode reach_inode is to leave in dirq.last */
+	void *quota_node[3];
+	uint32_t keep_ino;
+	/* pass 4: the xattr node of the inode being checked, as check_xattr_node read it,
+	 * for its ACL check (pass_acl.c); NULL: read again */
+	void *xattr_node;
+	uint32_t xattr_nid;
 	bool quota_clear_flag;           /* the files are right now: drop quota_need_fsck */
 	uint8_t qf_create;               /* pass 3: quota types (bits) whose inode is gone:
 					  * pass 9 builds the file anew in its inode number */
@@ -255,6 +268,39 @@ static inline int dview_inline(const struct fsck_ctx *ctx, const struct zf2fs_no
 {
 	return zf2fs_dentry_view_inline2(ctx->g, inode, ctx->vi->features, v);
 }
+
+/* ---- every node block asked of the kernel in address order (node_readahead.c) ---------- */
+/* From pass 4's start to its end, when the nodes fit in half the available memory (else,
+ * and with ZF2FS_NO_READAHEAD set, NULL: nothing is asked). */
+struct node_readahead;
+struct node_readahead *node_readahead_start(struct fsck_ctx *ctx);
+void node_readahead_end(struct node_readahead *ra);
+
+/* ---- a directory's dentry blocks, read once (dir_blocks.c) ------------------------------ */
+struct dir_block {
+	uint64_t fofs;               /* block index in the directory */
+	uint32_t blkaddr, owner, ofs;   /* address, the node holding it and its slot there */
+	int err;                     /* cached: 0 read, negative errno, 1 not read */
+};
+struct dir_blocks {
+	struct dir_block *e;         /* in file order, as the block tree gives them */
+	size_t n, cap;
+	uint8_t *buf;                /* the n blocks; NULL: read at each look into one */
+	uint8_t *one;
+	uint64_t *ra;                /* scratch: addresses of inodes to read ahead */
+	size_t nra, cap_ra, ra_upto;
+};
+/* Walk directory @inode's block tree once and read its dentry blocks (the kernel asked
+ * for them in address order first).  0, or the walk's negative errno. */
+int dirblocks_load(struct fsck_ctx *ctx, const struct zf2fs_node *inode, struct dir_blocks *db);
+/* Entry @i's block; NULL with *@ret_err 1 (address outside the main area) or a negative
+ * errno (unreadable). */
+const void *dirblocks_get(struct fsck_ctx *ctx, struct dir_blocks *db, size_t i, int *ret_err);
+void dirblocks_free(struct dir_blocks *db);
+/* Ask the kernel for the inodes named from block @from on (a window, once per window), or
+ * with no cache, by area @cur (the inline area, or block @from as just read). */
+void dirblocks_children_willneed(struct fsck_ctx *ctx, struct dir_blocks *db,
+				 const struct zf2fs_dentry_view *cur, size_t from);
 
 /* ---- the command line (options.c), the superblock tuning it asks for (tune.c), -l ----- */
 /* Parse f2fs-tools' fsck options and ours into @ctx; returns the device.  Usage errors

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -134,8 +135,16 @@ static void free_maps(struct fsck_ctx *ctx)
 	free(ctx->nat_addr);
 	free(ctx->natx);
 	free(ctx->nat_ver);
-	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
+	free(ctx->xattr_node);
+	for (size_t i = ctx->dirq.head; i < ctx->dirq.tail; i++)
+		free(ctx->dirq.node[i]);
+	free(ctx->dirq.items);
+	free(ctx->dirq.node);
+	free(ctx->dirq.last);
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++) {
 		zf2fs_quota_usage_free(&ctx->quota_use[q]);
+		free(ctx->quota_node[q]);
+	}
 }
 
 struct tree_print {
@@ -239,6 +248,9 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 
 	*wrote = false;
 	const char *fault = getenv("ZF2FS_FAULT_WRITES");
+	/* tests: every read of the (first) device, "offset length" a line */
+	const char *trace = getenv("ZF2FS_TRACE_READS");
+	int trace_fd = -1;
 	char *json_buf = NULL;
 	size_t json_len = 0;
 	int mounted, err = 0;
@@ -293,13 +305,11 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 	}
 	if (fault)
 		zs_dev_fail_writes_after(zf2fs_vol_dev(ctx.vol, 0), strtoul(fault, NULL, 10));
-	/* pass 4 reads a directory's inodes in name-hash order, all over the blocks the
-	 * kernel wrote them to: 32 runs of 128 KiB (4 MiB at either block size) turn most of
-	 * the single-block reads into few larger ones (10 million inodes, cold: 98 s with
-	 * them, 150 s without; runs of 256 KiB gave 107 s, of 2 MiB 134 s); without them it
-	 * only runs slower */
-	(void)zf2fs_vol_node_readaround(ctx.vol,
-					(128u << 10) >> zf2fs_vol_geom(ctx.vol)->log_blocksize, 32);
+	if (trace) {
+		trace_fd = open(trace, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (trace_fd >= 0)
+			zs_dev_trace_reads(zf2fs_vol_dev(ctx.vol, 0), trace_fd);
+	}
 	ctx.vi = zf2fs_vol_info(ctx.vol);
 	ctx.sb = zf2fs_vol_super(ctx.vol);
 	ctx.cp = zf2fs_vol_checkpoint(ctx.vol);
@@ -396,6 +406,8 @@ out:
 	repair_free(&ctx);
 	free_maps(&ctx);
 	zf2fs_vol_close(ctx.vol);
+	if (trace_fd >= 0)
+		close(trace_fd);
 	return ctx.exit_bits;
 }
 

@@ -101,6 +101,8 @@ static int read_list(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs_node
 		struct zf2fs_node *own = NULL;
 		char why[120];
 
+		if (!x && ctx->xattr_node && ctx->xattr_nid == xnid)
+			x = ctx->xattr_node;   /* as pass 4 read it a moment ago */
 		if (!x) {
 			own = malloc(ZF2FS_BLKSIZE_MAX);
 			if (!own)

@@ -102,6 +102,12 @@ static int quota_inode(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *in
 		memcpy(inode, pending, ctx->g->blocksize);
 		return 0;
 	}
+	/* pass 4's copy, which passed the checks zf2fs_inode_read makes */
+	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++)
+		if (ctx->quota_node[q] && zf2fs_get(ctx->sb->qf_ino[q]) == ino) {
+			memcpy(inode, ctx->quota_node[q], ctx->g->blocksize);
+			return 0;
+		}
 	return zf2fs_inode_read(ctx->vol, ino, inode, NULL, why, whylen);
 }
 

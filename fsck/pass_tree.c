@@ -1175,9 +1175,13 @@ static bool check_xattr_node(struct fsck_ctx *ctx, struct inode_walk *w,
 		ctx->found_nodes++;
 		w->counted++;
 		check_summary(ctx, addr, xnid, 0, true);
+		free(ctx->xattr_node);
+		ctx->xattr_node = x;
+		ctx->xattr_nid = xnid;
+		return true;
 	}
 	free(x);
-	return !err;
+	return false;
 }
 
 /*
@@ -1961,6 +1965,8 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 	if (xview)
 		check_enc_verity(ctx, ino, xview, ref);
 	err = xview ? check_acls(ctx, ino, xview) : 0;
+	free(ctx->xattr_node);
+	ctx->xattr_node = NULL;
 	free(xcopy);
 	if (err < 0)
 		return err;
@@ -2048,17 +2054,35 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 }
 
 /* ---- traversal ------------------------------------------------------------------------- */
-static int push(struct dir_queue *q, uint32_t v)
+/* Inode blocks of queued directories kept for pass 5, so that it need not read them
+ * again; beyond this many bytes, pass 5 reads them (a wide tree: memory stays bounded). */
+#define DIRQ_HELD_MAX (8u << 20)
+
+static int push(struct fsck_ctx *ctx, uint32_t v)
 {
+	struct dir_queue *q = &ctx->dirq;
+	void *node = NULL;
+
 	if (q->tail == q->cap) {
 		size_t cap = q->cap ? q->cap * 2 : 1024;
 		uint32_t *n = realloc(q->items, cap * sizeof(*n));
+		void **b;
 
 		if (!n)
 			return -ENOMEM;
 		q->items = n;
+		b = realloc(q->node, cap * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		q->node = b;
 		q->cap = cap;
 	}
+	if (q->last && q->last_ino == v && q->held + ctx->g->blocksize <= DIRQ_HELD_MAX) {
+		node = q->last;
+		q->held += ctx->g->blocksize;
+		q->last = NULL;
+	}
+	q->node[q->tail] = node;
 	q->items[q->tail++] = v;
 	return 0;
 }
@@ -2205,6 +2229,15 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 	r = check_summary(ctx, addr, ino, 0, true);
 	if (!r)
 		r = check_inode(ctx, ino, n, ref, hint);
+	if (!r && ((ctx->nid_flags[ino] & NID_DIR) || ino == ctx->keep_ino)) {
+		/* the block as read (check_inode changes only repair copies), for pass 5 or
+		 * 9: a copy of the block's size (n has room for any block size) */
+		free(ctx->dirq.last);
+		ctx->dirq.last = malloc(ctx->g->blocksize);
+		ctx->dirq.last_ino = ino;
+		if (ctx->dirq.last)
+			memcpy(ctx->dirq.last, n, ctx->g->blocksize);
+	}
 	free(n);
 	return r;
 }
@@ -2272,7 +2305,7 @@ uint32_t visit_child(struct fsck_ctx *ctx, uint32_t child, const struct dentry_r
 			if (!di)
 				return 1;
 			di->subdirs++;
-			if (push(&ctx->dirq, child))
+			if (push(ctx, child))
 				return 1;
 		}
 	} else if (ctx->nid_flags[child] & NID_BAD) {
@@ -2296,16 +2329,20 @@ static int scan_queue(struct fsck_ctx *ctx)
 	if (!n)
 		return -ENOMEM;
 	while (ctx->dirq.head < ctx->dirq.tail && !ctx->abort && !err) {
-		uint32_t ino = ctx->dirq.items[ctx->dirq.head++];
-
+		uint32_t ino = ctx->dirq.items[ctx->dirq.head];
+		void *held = ctx->dirq.node[ctx->dirq.head++];
 		const struct zf2fs_node *fixed = repair_node_pending(ctx, ino);
 
+		if (held)
+			ctx->dirq.held -= ctx->g->blocksize;
 		/* the inode as pass 4 settled it (its flags may have been repaired) */
 		if (fixed)
 			memcpy(n, fixed, ctx->g->blocksize);
-		else if (zf2fs_vol_read_node(ctx->vol, ino, n, NULL, why, sizeof(why)))
-			continue;
-		err = pass5_check_dir(ctx, ino, n, visit_child);
+		else if (held)
+			memcpy(n, held, ctx->g->blocksize);
+		if (fixed || held || !zf2fs_vol_read_node(ctx->vol, ino, n, NULL, why, sizeof(why)))
+			err = pass5_check_dir(ctx, ino, n, visit_child);
+		free(held);
 	}
 	free(n);
 	return err;
@@ -2362,7 +2399,7 @@ static int restore_slots(struct fsck_ctx *ctx)
 	return 0;
 }
 
-int pass4_tree(struct fsck_ctx *ctx)
+static int walk_tree(struct fsck_ctx *ctx)
 {
 	uint32_t root = ZF2FS_ROOT_INO;
 	struct problem_ctx p = { .ino = root };
@@ -2405,7 +2442,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 	if (!dir_info(ctx, root))
 		return -ENOMEM;
 	dir_info(ctx, root)->parent = root;
-	err = push(&ctx->dirq, root);
+	err = push(ctx, root);
 	if (!err)
 		err = scan_queue(ctx);
 	/* Quota files hang from the superblock, not from a directory (with the quota_ino
@@ -2415,10 +2452,17 @@ int pass4_tree(struct fsck_ctx *ctx)
 
 		if (!qino || !is_inode_nid(ctx, qino) || (ctx->nid_flags[qino] & NID_CHECKED))
 			continue;
+		ctx->keep_ino = qino;
 		if (reach_inode(ctx, qino, NULL, ZF2FS_FT_REG_FILE) < 0)
 			err = -EIO;
 		else
 			err = links_inc(ctx, qino);   /* the superblock's reference: its name */
+		ctx->keep_ino = 0;
+		if (ctx->dirq.last && ctx->dirq.last_ino == qino) {
+			free(ctx->quota_node[q]);
+			ctx->quota_node[q] = ctx->dirq.last;
+			ctx->dirq.last = NULL;
+		}
 	}
 	/* Orphans: unlinked inodes still open when the volume was last used.  One that a
 	 * name (or the superblock) reached is no orphan: the kernel would free it at mount
@@ -2464,7 +2508,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 			ctx->nid_flags[nid] &= (uint8_t)~NID_REACHED;
 		/* directories among them get their contents checked too */
 		if (!err && (ctx->nid_flags[nid] & NID_DIR) && !(ctx->nid_flags[nid] & NID_BAD)) {
-			err = push(&ctx->dirq, nid);
+			err = push(ctx, nid);
 			if (!err)
 				err = scan_queue(ctx);
 		}
@@ -2481,9 +2525,22 @@ int pass4_tree(struct fsck_ctx *ctx)
 	free(ctx->lost);
 	ctx->lost = NULL;
 	ctx->nlost = ctx->cap_lost = 0;
+	for (size_t i = ctx->dirq.head; i < ctx->dirq.tail; i++)
+		free(ctx->dirq.node[i]);
 	free(ctx->dirq.items);
+	free(ctx->dirq.node);
+	free(ctx->dirq.last);
 	memset(&ctx->dirq, 0, sizeof(ctx->dirq));
 	if (ctx->progress && ctx->found_inodes > 0x3fff)
 		fprintf(stderr, "\r%60s\r", "");
+	return err;
+}
+
+int pass4_tree(struct fsck_ctx *ctx)
+{
+	struct node_readahead *ra = node_readahead_start(ctx);
+	int err = walk_tree(ctx);
+
+	node_readahead_end(ra);
 	return err;
 }

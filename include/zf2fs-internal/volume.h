@@ -172,24 +172,14 @@ struct zf2fs_geom;
 ZF2FS_EXPORT void zf2fs_node_set_chain2(const struct zf2fs_geom *g, void *node,
 					const struct zf2fs_checkpoint *cp, uint32_t next_blkaddr);
 
-/* ---- reading many nodes in another order than the disk's ---------------------------------- */
-/*
- * From now on zf2fs_vol_read_node() reads the aligned run of @blocks blocks (a power of
- * two dividing a segment) around each node it misses, in one read, and keeps the last
- * @chunks runs: for readers that visit many nodes near each other in another order than
- * the disk's (a directory's inodes in name-hash order).  Writes through
- * zf2fs_vol_write_block() drop the runs they touch.  A run that cannot be read whole
- * falls back to reading the one block.  @chunks 0 turns it off.  Returns 0; -EINVAL;
- * -ENOMEM (and it stays off).
- */
-ZF2FS_EXPORT int zf2fs_vol_node_readaround(struct zf2fs_vol *vol, uint32_t blocks,
-					   uint32_t chunks);
-
+/* ---- reading many blocks in another order than the disk's ------------------------------- */
 /* The kernel is asked to start reading blocks @blks[0..@n) now (a request per run of
  * adjacent blocks, in address order: @blks is sorted in place), for a reader that needs
  * them soon, one at a time and in another order (fsck: a directory's inodes, in its names'
  * order).  Only a hint: reads give the same bytes with or without it; nothing for memory
  * devices and addresses outside the volume. */
 ZF2FS_EXPORT void zf2fs_vol_willneed(struct zf2fs_vol *vol, uint64_t *blks, size_t n);
+/* The same for the @count blocks from @blk (split where they cross devices). */
+ZF2FS_EXPORT void zf2fs_vol_willneed_run(struct zf2fs_vol *vol, uint64_t blk, uint32_t count);
 
 #endif /* ZF2FS_INTERNAL_VOLUME_H */

@@ -177,63 +177,6 @@ ZF2FS_EXPORT int zf2fs_inode_geometry2(const struct zf2fs_geom *bg, const struct
 	return 0;
 }
 
-ZF2FS_EXPORT int zf2fs_vol_node_readaround(struct zf2fs_vol *vol, uint32_t blocks,
-					   uint32_t chunks)
-{
-	free(vol->ra_base);
-	free(vol->ra_buf);
-	vol->ra_base = NULL;
-	vol->ra_buf = NULL;
-	vol->ra_chunks = vol->ra_blocks = vol->ra_next = 0;
-	if (!chunks)
-		return 0;
-	if (!blocks || (blocks & (blocks - 1)) || blocks > ZF2FS_BLOCKS_PER_SEG || chunks > 4096)
-		return -EINVAL;
-	vol->ra_base = malloc(chunks * sizeof(*vol->ra_base));
-	vol->ra_buf = malloc((size_t)chunks * blocks * vol->geom.blocksize);
-	if (!vol->ra_base || !vol->ra_buf) {
-		free(vol->ra_base);
-		free(vol->ra_buf);
-		vol->ra_base = NULL;
-		vol->ra_buf = NULL;
-		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < chunks; i++)
-		vol->ra_base[i] = UINT64_MAX;
-	vol->ra_blocks = blocks;
-	vol->ra_chunks = chunks;
-	return 0;
-}
-
-/* Main-area block @blk through the read-around chunks; 1 when they cannot serve it. */
-static int read_around(struct zf2fs_vol *vol, uint64_t blk, void *buf)
-{
-	uint64_t main = vol->info.main_blkaddr, base, end;
-	uint32_t i;
-
-	if (!vol->ra_chunks || blk < main || blk >= vol->info.main_end)
-		return 1;
-	base = main + (blk - main) / vol->ra_blocks * vol->ra_blocks;
-	for (i = 0; i < vol->ra_chunks; i++)
-		if (vol->ra_base[i] == base)
-			break;
-	if (i == vol->ra_chunks) {
-		end = base + vol->ra_blocks < vol->info.main_end ? base + vol->ra_blocks :
-		      vol->info.main_end;
-		i = vol->ra_next;
-		vol->ra_next = (vol->ra_next + 1) % vol->ra_chunks;
-		vol->ra_base[i] = UINT64_MAX;
-		if (zf2fs_vol_read_blocks(vol, base, (uint32_t)(end - base),
-					  vol->ra_buf + (size_t)i * vol->ra_blocks *
-					  vol->geom.blocksize))
-			return 1;
-		vol->ra_base[i] = base;
-	}
-	memcpy(buf, vol->ra_buf + ((size_t)i * vol->ra_blocks + (blk - base)) * vol->geom.blocksize,
-	       vol->geom.blocksize);
-	return 0;
-}
-
 ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *buf,
 				     uint32_t *ret_blkaddr, char *why, size_t whylen)
 {
@@ -261,7 +204,7 @@ ZF2FS_EXPORT int zf2fs_vol_read_node(struct zf2fs_vol *vol, uint32_t nid, void *
 	}
 	if (ret_blkaddr)
 		*ret_blkaddr = ni.blkaddr;
-	err = read_around(vol, ni.blkaddr, buf) ? zf2fs_vol_read_block(vol, ni.blkaddr, buf) : 0;
+	err = zf2fs_vol_read_block(vol, ni.blkaddr, buf);
 	if (err)
 		return err;
 	if (zf2fs_get(footer->nid) != nid) {

@@ -67,24 +67,31 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+ZF2FS_EXPORT void zf2fs_vol_willneed_run(struct zf2fs_vol *vol, uint64_t blk, uint32_t count)
+{
+	unsigned d, d2;
+	uint64_t off, off2;
+
+	if (!count || locate(vol, blk, &d, &off))
+		return;
+	if (locate(vol, blk + count - 1, &d2, &off2) || d2 != d) {
+		/* across devices: each block alone */
+		for (uint32_t i = 0; i < count; i++)
+			zf2fs_vol_willneed_run(vol, blk + i, 1);
+		return;
+	}
+	(void)zf2fs_dev_willneed(vol->dev[d], off, off2 - off + vol->geom.blocksize);
+}
+
 ZF2FS_EXPORT void zf2fs_vol_willneed(struct zf2fs_vol *vol, uint64_t *blks, size_t n)
 {
 	qsort(blks, n, sizeof(*blks), cmp_u64);
 	for (size_t i = 0, j; i < n; i = j) {
-		unsigned d, d2;
-		uint64_t off, off2;
-
-		/* a run of adjacent blocks (repeats included) on one device: one request */
+		/* a run of adjacent blocks (repeats included): one request */
 		for (j = i + 1; j < n && blks[j] <= blks[j - 1] + 1; j++)
 			;
-		if (locate(vol, blks[i], &d, &off))
-			continue;
-		if (locate(vol, blks[j - 1], &d2, &off2) || d2 != d) {
-			j = i + 1;   /* across devices: this block alone */
-			off2 = off;
-		}
-		(void)zf2fs_dev_willneed(vol->dev[d], off,
-					 off2 - off + vol->geom.blocksize);
+		if (blks[j - 1] - blks[i] < UINT32_MAX)
+			zf2fs_vol_willneed_run(vol, blks[i], (uint32_t)(blks[j - 1] - blks[i] + 1));
 	}
 }
 
@@ -102,9 +109,6 @@ ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blk, cons
 		vol->nat_cache_addr = UINT64_MAX;
 	if (blk == vol->ssa_cache_addr)
 		vol->ssa_cache_addr = UINT64_MAX;
-	for (uint32_t i = 0; i < vol->ra_chunks; i++)
-		if (blk >= vol->ra_base[i] && blk - vol->ra_base[i] < vol->ra_blocks)
-			vol->ra_base[i] = UINT64_MAX;
 	return zf2fs_dev_write(vol->dev[d], buf, vol->geom.blocksize, off);
 }
 
@@ -760,8 +764,6 @@ ZF2FS_EXPORT void zf2fs_vol_close(struct zf2fs_vol *vol)
 	free(vol->cp);
 	free(vol->nat_cache);
 	free(vol->ssa_cache);
-	free(vol->ra_base);
-	free(vol->ra_buf);
 	free(vol->nat_bits);
 	free(vol);
 }

@@ -52,11 +52,6 @@ struct zf2fs_vol {
 	/* the last SSA block read, with packed_ssa (several segments' summaries) */
 	uint8_t *ssa_cache;
 	uint64_t ssa_cache_addr;
-	/* node read-around (zf2fs_vol_node_readaround): chunks of ra_blocks blocks, aligned
-	 * in the main area, ra_base[i] the first block of chunk i (UINT64_MAX: empty) */
-	uint32_t ra_blocks, ra_chunks, ra_next;
-	uint64_t *ra_base;
-	uint8_t *ra_buf;
 	/* nat_bits (nat_bits.c): 0 not loaded yet, 1 loaded, -1 absent or stale */
 	int nat_bits_state;
 	uint8_t *nat_bits;

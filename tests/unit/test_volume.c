@@ -5,6 +5,10 @@
  * root directory's entries; then damage one copy or pack and check the fallback.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "unit.h"
 #include "zf2fs-internal/volume.h"
@@ -82,40 +86,83 @@ static void test_open_and_read(void **state)
 	zf2fs_dev_close(dev);
 }
 
-/* Node reads through the read-around runs give what single reads give, and see writes. */
-static void test_node_readaround(void **state)
+/* Whether page @pg of the file mapped at @map is in the page cache. */
+static bool resident(void *map, size_t pg)
 {
-	struct zf2fs_layout lay;
-	struct zf2fs_dev *dev = make_volume(128 * MiB, ZF2FS_FEAT_LOST_FOUND, &lay);
-	struct zf2fs_vol *vol;
-	struct zf2fs_node node, plain;
-	uint32_t addr;
-	char why[128];
+	unsigned char v = 0;
+	long psz = sysconf(_SC_PAGESIZE);
 
-	(void)state;
-	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
-	assert_int_equal(zf2fs_vol_node_readaround(vol, 3, 4), -EINVAL);
-	assert_int_equal(zf2fs_vol_node_readaround(vol, 1024, 4), -EINVAL);
-	assert_int_equal(zf2fs_vol_node_readaround(vol, 64, 2), 0);
-	for (uint32_t nid = 3; nid <= 4; nid++) {
-		assert_int_equal(zf2fs_vol_read_node(vol, nid, &node, &addr, why, sizeof(why)), 0);
-		assert_int_equal(zf2fs_vol_read_block(vol, addr, &plain), 0);
-		assert_memory_equal(&node, &plain, sizeof(node));
-	}
-	/* a write drops the run that holds the block: the next read sees the new bytes */
-	assert_int_equal(zf2fs_vol_read_node(vol, 4, &node, &addr, why, sizeof(why)), 0);
-	node.i.i_name[0] ^= 0x20;
-	assert_int_equal(zf2fs_vol_write_block(vol, addr, &node), 0);
-	assert_int_equal(zf2fs_vol_read_node(vol, 4, &plain, &addr, why, sizeof(why)), 0);
-	assert_memory_equal(&node, &plain, sizeof(node));
-	assert_int_equal(zf2fs_vol_node_readaround(vol, 64, 0), 0);
-	assert_int_equal(zf2fs_vol_read_node(vol, 4, &plain, &addr, why, sizeof(why)), 0);
-	assert_memory_equal(&node, &plain, sizeof(node));
-	zf2fs_vol_close(vol);
-	zf2fs_dev_close(dev);
+	assert_int_equal(mincore((uint8_t *)map + pg * (size_t)psz, (size_t)psz, &v), 0);
+	return v & 1;
 }
 
-/* A bad first superblock or a bad newest pack falls back to the other copy. */
+/* Whether page @pg enters the page cache: mincore counts a page once its read is done,
+ * which the read-ahead does not wait for (up to 20 s, for a loaded machine). */
+static bool becomes_resident(void *map, size_t pg)
+{
+	for (int i = 0; i < 2000; i++) {
+		if (resident(map, pg))
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+/* zf2fs_vol_willneed on a volume in a file: the blocks asked for enter the page cache,
+ * one not asked for stays out, addresses outside the volume are ignored. */
+static void test_willneed(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_dev *mem = make_volume(64 * MiB, ZF2FS_FEAT_LOST_FOUND, &lay);
+	char path[] = "/var/tmp/zf2fs-willneed.XXXXXX";
+	const char *paths[1] = { path };
+	struct zf2fs_vol *vol;
+	uint64_t blks[4];
+	uint64_t main0;
+	long psz = sysconf(_SC_PAGESIZE);
+	int fd = mkstemp(path);
+	void *map;
+
+	(void)state;
+	if (fd < 0 || psz != 4096) {
+		if (fd >= 0)
+			unlink(path);
+		zf2fs_dev_close(mem);
+		skip();
+	}
+	assert_true(write(fd, zs_dev_memory(mem), 64 * MiB) == (ssize_t)(64 * MiB));
+	zf2fs_dev_close(mem);
+	assert_int_equal(fsync(fd), 0);
+	assert_int_equal(zf2fs_vol_open(paths, 1, 0, &quiet, &vol), 0);
+	main0 = zf2fs_vol_info(vol)->main_blkaddr;
+	map = mmap(NULL, 64 * MiB, PROT_READ, MAP_SHARED, fd, 0);
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	if (resident(map, main0 + 40) || resident(map, main0 + 7)) {
+		/* a file system that keeps every page (tmpfs): nothing to see */
+		munmap(map, 64 * MiB);
+		zf2fs_vol_close(vol);
+		close(fd);
+		unlink(path);
+		skip();
+	}
+	blks[0] = main0 + 9;
+	blks[1] = main0 + 7;
+	blks[2] = main0 + 8;
+	blks[3] = UINT64_C(1) << 40;   /* past the volume: ignored */
+	zf2fs_vol_willneed(vol, blks, 4);
+	assert_true(blks[0] == main0 + 7 && blks[2] == main0 + 9);   /* sorted */
+	zf2fs_vol_willneed_run(vol, main0 + 20, 2);
+	assert_true(becomes_resident(map, main0 + 7) && becomes_resident(map, main0 + 8) &&
+		    becomes_resident(map, main0 + 9));
+	assert_true(becomes_resident(map, main0 + 20) && becomes_resident(map, main0 + 21));
+	assert_false(resident(map, main0 + 40));
+	munmap(map, 64 * MiB);
+	zf2fs_vol_close(vol);
+	close(fd);
+	unlink(path);
+}
+
 static void test_fallbacks(void **state)
 {
 	struct zf2fs_layout lay;
@@ -215,7 +262,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_and_read),
-		cmocka_unit_test(test_node_readaround),
+		cmocka_unit_test(test_willneed),
 		cmocka_unit_test(test_fallbacks),
 		cmocka_unit_test(test_views_16k),
 	};
