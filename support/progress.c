@@ -190,7 +190,7 @@ void zs_progress_step(struct zs_progress *p, uint64_t cur)
 	p->cur = cur;
 	if (cur > p->max)
 		p->max = cur;
-	step = p->max / 1000 ? p->max / 1000 : 1;
+	step = (p->max + 999) / 1000;   /* at most a thousand lines between the first and the last */
 	p->next = cur + step;
 	line(p);
 	maybe_draw(p, false);
