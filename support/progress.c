@@ -166,7 +166,7 @@ static void draw(struct zs_progress *p)
 	p->drawn = n - 1;
 }
 
-static void maybe_draw(struct zs_progress *p, bool now_or_never)
+static void maybe_draw(struct zs_progress *p)
 {
 	struct timespec now;
 
@@ -175,7 +175,9 @@ static void maybe_draw(struct zs_progress *p, bool now_or_never)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (ms_since(&now, &p->t0) < p->bar_delay_ms)
 		return;
-	if (!now_or_never && p->drawn && ms_since(&now, &p->drawn_at) < BAR_EVERY_MS)
+	/* taken off for a problem's line or not, the bar waits its turn */
+	if ((p->drawn_at.tv_sec || p->drawn_at.tv_nsec) &&
+	    ms_since(&now, &p->drawn_at) < BAR_EVERY_MS)
 		return;
 	p->drawn_at = now;
 	draw(p);
@@ -193,7 +195,7 @@ void zs_progress_step(struct zs_progress *p, uint64_t cur)
 	step = (p->max + 999) / 1000;   /* at most a thousand lines between the first and the last */
 	p->next = cur + step;
 	line(p);
-	maybe_draw(p, false);
+	maybe_draw(p);
 }
 
 void zs_progress_pass(struct zs_progress *p, unsigned pass, const char *label, uint64_t max)
@@ -217,7 +219,7 @@ void zs_progress_end(struct zs_progress *p)
 	if (p->cur < p->max)
 		p->cur = p->max;
 	line(p);
-	maybe_draw(p, false);
+	maybe_draw(p);
 	p->pass = 0;
 	p->next = UINT64_MAX;
 }
