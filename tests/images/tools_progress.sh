@@ -168,12 +168,22 @@ ZF2FS_TXN_FRESH_LOGS=1 "$POP" "$GIMG" "${items[@]}" || hard_error "removals fail
 	2> "$T/gc.err" || tap_fail "gc collect: $(head -1 "$T/gc.err")"
 expect_lines "gc collect" "$T/gc.p" "1"
 
-# 5. resize: a grow
+# 5. resize: a grow (no section emptied: its start and end), a shrink (the sections past
+# the cut)
 cp "$GIMG" "$T/grow.img"
 truncate -s 96M "$T/grow.img"
 "$RESIZE" --progress-fd 3 "$T/grow.img" 3> "$T/resize.p" > /dev/null 2> "$T/resize.err" ||
 	tap_fail "resize: $(head -1 "$T/resize.err")"
-expect_lines resize "$T/resize.p" "1"
+expect_lines "resize, a grow" "$T/resize.p" "1"
+# a shrink empties the sections past the cut: one pass counting them
+cp "$IMG" "$T/shrink.img"
+"$RESIZE" -t $((100 * 2048)) --progress-fd 3 "$T/shrink.img" 3> "$T/shrink.p" > /dev/null \
+	2> "$T/resize.err" || tap_fail "resize, a shrink: $(head -1 "$T/resize.err")"
+expect_lines "resize, a shrink" "$T/shrink.p" "1"
+last=$(tail -1 "$T/shrink.p")
+[ "${last%% /*}" != "1 1 1" ] && [ "$(echo "$last" | cut -d' ' -f2)" -gt 1 ] &&
+	tap_ok "resize, a shrink: counts the sections past the cut ($last)" ||
+	tap_fail "resize, a shrink: last line $last"
 
 # 6. bad descriptors: refused before the volume is touched
 refused "fsck, fd 9 not open" "$FSCK" -f -y --progress-fd 9 "$IMG"
