@@ -59,13 +59,13 @@ _zf2fs_fsck()
 	-g) _zf2fs_reply android; return ;;
 	-C) _zf2fs_reply utf8 utf8:strict; return ;;
 	-O) _zf2fs_reply encrypt casefold; return ;;
-	-c|-m|-q) return ;;
+	-c|-m|-q|--progress-fd) return ;;
 	esac
 	case $cur in
 	--nolinear-lookup=*) COMPREPLY=(--nolinear-lookup=0 --nolinear-lookup=1) ;;
 	-*) _zf2fs_reply -a -p -f -n -N -y -g -O -C -q -c -m -H -S -d -t -l -M -V -h --dry-run --preen \
-		--nolinear-lookup --debug-cache --kernel-check --no-kernel-check --json --version \
-		--help ;;
+		--nolinear-lookup --debug-cache --kernel-check --no-kernel-check --json --progress \
+		--progress-fd --version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }
@@ -124,7 +124,7 @@ _zf2fs_gc()
 	-b) _zf2fs_reply 4096 16384; return ;;
 	-Z) _zf2fs_reply auto; return ;;
 	--device|--series|--plot) _zf2fs_files; return ;;
-	--reclaim|-n|--count|--until-free|--batch-blocks|--max-search|--now|--step-clock|--step-types|--last-victim|--zone-capacity|--segments|\
+	--reclaim|-n|--count|--until-free|--batch-blocks|--progress-fd|--max-search|--now|--step-clock|--step-types|--last-victim|--zone-capacity|--segments|\
 	--selections|--segs-per-sec|--seed|--size|--zoned|--conv-zones|--conv-dev|-s|-z|-o|\
 	--fill|--file-size|--files|--ops|--bs|--stream|--gc-max-secs|--bg-gc|--write-cost|\
 	--move-cost|--cp-cost|--rate|--cp-interval|--compare|--samples) return ;;
@@ -143,8 +143,8 @@ _zf2fs_gc()
 		case $cur in
 		-*) _zf2fs_reply --json --kernel --knob --device --zone-capacity --gc-type --policy -n \
 			--count --until-free \
-			--dry-run --batch-blocks --max-search --search --engine --now --no-fg-shortcut \
-			-v --verbose -h --help -V --version ;;
+			--dry-run --batch-blocks --progress --progress-fd --max-search --search --engine \
+			--now --no-fg-shortcut -v --verbose -h --help -V --version ;;
 		*) _zf2fs_files ;;
 		esac ;;
 	state|replay|bench)
@@ -152,8 +152,8 @@ _zf2fs_gc()
 		-*) _zf2fs_reply --json --kernel --knob --device --zone-capacity --reclaim --gc-type --policy \
 			--alloc --ssr-type -n --count --max-search --search --engine --now \
 			--step-clock --step-types --last-victim --no-fg-shortcut --strict --segments --selections \
-			--segs-per-sec --seed --only --until-free --dry-run --batch-blocks \
-			-v --verbose -h --help -V --version ;;
+			--segs-per-sec --seed --only --until-free --dry-run --batch-blocks --progress \
+			--progress-fd -v --verbose -h --help -V --version ;;
 		*) [ "$cmd" = bench ] || _zf2fs_files ;;
 		esac ;;
 	esac
@@ -203,14 +203,15 @@ _zf2fs_sload()
 	-a|--compress-algorithm) _zf2fs_reply lzo lz4 zstd lzo-rle; return ;;
 	-L|--cluster-log) _zf2fs_reply 2 3 4 5 6 7 8; return ;;
 	-m|--min-saved-blocks) _zf2fs_reply 1 2 3; return ;;
-	-t|--mount-point|-T|--timestamp|-x|--compress-except|-i|--compress-only) return ;;
+	-t|--mount-point|-T|--timestamp|-x|--compress-except|-i|--compress-only|--progress-fd)
+		return ;;
 	esac
 	case $cur in
 	-*) _zf2fs_reply -f -t -T -P -C -s -p -S -c -a -L -x -i -m -r -d -V -h --from \
 		--mount-point --target-dir --timestamp --preserve-owner --fs-config --file-contexts \
 		--product-out --sparse --compress --compress-algorithm --cluster-log \
 		--compress-except --compress-only --min-saved-blocks --release-blocks --debug \
-		--version --help ;;
+		--progress --progress-fd --version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }
@@ -221,11 +222,11 @@ _zf2fs_defrag()
 	COMPREPLY=()
 	case $prev in
 	-d|--debug) _zf2fs_reply 0 1 2 3; return ;;
-	-s|--start|-l|--length|-t|--target|--file|--batch-blocks) return ;;
+	-s|--start|-l|--length|-t|--target|--file|--batch-blocks|--progress-fd) return ;;
 	esac
 	case $cur in
 	-*) _zf2fs_reply -s -l -t -i -S -H -d -V -h --start --length --target --left --sparse \
-		--debug --file --batch-blocks --version --help ;;
+		--debug --file --batch-blocks --progress --progress-fd --version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }
@@ -236,12 +237,12 @@ _zf2fs_resize()
 	COMPREPLY=()
 	case $prev in
 	-d|--debug) _zf2fs_reply 0 1 2 3; return ;;
-	-t|--target|-o|--overprovision) return ;;
+	-t|--target|-o|--overprovision|--progress-fd) return ;;
 	-g) _zf2fs_reply android; return ;;
 	esac
 	case $cur in
 	-*) _zf2fs_reply -t -s -o -i -f -F -g -H -d -V -h --target --safe --overprovision \
-		--large-nat-bitmap --debug --version --help ;;
+		--large-nat-bitmap --debug --progress --progress-fd --version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }

@@ -25,6 +25,7 @@
 #include "zf2fs-internal/chunkmap.h"
 #include "zf2fs-internal/volume.h"
 #include "zf2fs-internal/quota.h"
+#include "progress.h"
 
 /* fsck(8) exit bits */
 #define FSCK_OK          0
@@ -98,7 +99,10 @@ struct fsck_ctx {
 					  * no boot-time check (-a, -p, -g android, --preen) */
 	uint32_t tune_features;          /* -O, -C: features to switch on (encrypt, casefold) */
 	uint16_t tune_encoding, tune_encoding_flags;   /* -C: for the casefold feature */
-	bool progress;                   /* a terminal: show how far pass 4 got */
+	bool progress_bar;               /* --progress: a bar on a terminal */
+	int progress_fd;                 /* --progress-fd: lines for a front-end; -1 none */
+	struct zs_progress prog;         /* how far the run got (main.c starts each pass,
+					  * pass 4 counts its inodes) */
 	int debug;
 	FILE *out;
 

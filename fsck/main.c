@@ -30,26 +30,36 @@
 
 #define PROG "fsck.f2fs"
 
+/* Pass 4 counts the inodes it finds against the checkpoint's count. */
+static uint64_t inodes_expected(const struct fsck_ctx *ctx)
+{
+	return zf2fs_get(ctx->cp->valid_inode_count);
+}
+
 /* One table for the passes: the banners, their numbers (the PP of the problem codes each
  * pass reports, 0xPPNNNN) and the order come from here.  Pass 5 (directories) runs inside
  * pass 4's walk, and pass 9 (quota) before 7 (accounting), whose counts it may change.
  * A number is part of every problem code the pass reports, which scripts and the fsck
  * corpus match, so numbers stay fixed while the order may change; the pass files are
- * named for what they check (pass_*.c), not numbered. */
+ * named for what they check (pass_*.c), not numbered.  --progress-fd numbers the passes
+ * by their place here (1 to 8: a front-end expects them in increasing order); a pass
+ * without a @total reports its start and its end only. */
 static const struct {
 	const char *num;
 	const char *name;
 	int (*run)(struct fsck_ctx *ctx);
+	uint64_t (*total)(const struct fsck_ctx *ctx);
 } passes[] = {
-	{ "1", "superblocks", pass1_super },
-	{ "2", "checkpoint", pass2_checkpoint },
-	{ "3", "SIT and NAT", pass3_tables },
-	{ "4+5", "inodes, nodes and directories", pass4_tree },
-	{ "6", "connectivity and link counts", pass6_connectivity },
-	{ "9", "quota", pass9_quota },
-	{ "7", "accounting", pass7_accounting },
-	{ "8", "zone write pointers", pass8_zoned },
+	{ "1", "superblocks", pass1_super, NULL },
+	{ "2", "checkpoint", pass2_checkpoint, NULL },
+	{ "3", "SIT and NAT", pass3_tables, NULL },
+	{ "4+5", "inodes, nodes and directories", pass4_tree, inodes_expected },
+	{ "6", "connectivity and link counts", pass6_connectivity, NULL },
+	{ "9", "quota", pass9_quota, NULL },
+	{ "7", "accounting", pass7_accounting, NULL },
+	{ "8", "zone write pointers", pass8_zoned, NULL },
 };
+#define NR_PASSES (sizeof(passes) / sizeof(passes[0]))
 
 /* Maps by block: a sparse bitmap over the main area (chunks only where blocks are owned)
  * and a count per segment. */
@@ -258,7 +268,7 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 
 	if (ctx.json)
 		ctx.out = stderr;
-	ctx.progress = !ctx.json && isatty(2) && getenv("ZF2FS_NO_PROGRESS") == NULL;
+	zs_progress_init(&ctx.prog, ctx.progress_fd, ctx.progress_bar, shown, NR_PASSES);
 	log.level = ctx.debug ? ctx.debug : 1;
 	/* the superblock tuning f2fs-tools does on request writes even when nothing is
 	 * repaired (a plain "fsck.f2fs --nolinear-lookup=1 DEV") */
@@ -351,11 +361,18 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 		zf2fs_sit_table_free(ctx.sit);
 		ctx.sit = NULL;
 	}
-	for (size_t i = 0; !err && !ctx.abort && i < sizeof(passes) / sizeof(passes[0]); i++) {
-		if (ctx.debug >= 2)
+	for (size_t i = 0; !err && !ctx.abort && i < NR_PASSES; i++) {
+		if (ctx.debug >= 2) {
+			zs_progress_clear(&ctx.prog);
 			fprintf(ctx.out, "Pass %s: %s\n", passes[i].num, passes[i].name);
+		}
+		zs_progress_pass(&ctx.prog, (unsigned)i + 1, passes[i].name,
+				 passes[i].total ? passes[i].total(&ctx) : 1);
 		err = passes[i].run(&ctx);
+		if (!err)
+			zs_progress_end(&ctx.prog);
 	}
+	zs_progress_close(&ctx.prog);
 	if (!err && ctx.show_tree)
 		print_tree(&ctx);
 	if (!err && !ctx.abort && ctx.mode != MODE_NO && repair_pending(&ctx)) {
@@ -402,6 +419,7 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 		free(json_buf);
 	}
 out:
+	zs_progress_close(&ctx.prog);
 	*wrote = zs_dev_write_count(zf2fs_vol_dev(ctx.vol, 0)) > 0;
 	repair_free(&ctx);
 	free_maps(&ctx);

@@ -54,6 +54,9 @@ static void usage(FILE *f)
 "                    (f2fs-tools' file map); no check, nothing written\n"
 "  -S                the device is an Android sparse image\n"
 "      --json        print a JSON summary (and the problem list) on stdout\n"
+"      --progress    a completion bar on standard error, when it is a terminal\n"
+"      --progress-fd FD  lines \"PASS CURRENT TOTAL DEVICE\" on file descriptor FD\n"
+"                    for a front-end (as e2fsck -C FD writes them)\n"
 "  -V, --version     print the version\n"
 "  -h, --help        this help\n"
 "f2fs-tools' --fault_injection and --fault_type are refused (see the manual page).\n"
@@ -154,7 +157,8 @@ static int preen_level(int argc, char **argv)
 }
 
 enum { OPT_DRY_RUN = 256, OPT_KERNEL_CHECK, OPT_NO_KERNEL_CHECK, OPT_DEBUG_CACHE,
-       OPT_NOLINEAR, OPT_FAULT_INJECTION, OPT_FAULT_TYPE, OPT_JSON, OPT_PREEN };
+       OPT_NOLINEAR, OPT_FAULT_INJECTION, OPT_FAULT_TYPE, OPT_JSON, OPT_PREEN,
+       OPT_PROGRESS, OPT_PROGRESS_FD };
 
 const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 {
@@ -168,6 +172,8 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		{ "fault_type", required_argument, NULL, OPT_FAULT_TYPE },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "preen", no_argument, NULL, OPT_PREEN },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "progress-fd", required_argument, NULL, OPT_PROGRESS_FD },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -178,6 +184,7 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 
 	ctx->linear_lookup = -1;
 	ctx->linear_lookup_refuse = false;
+	ctx->progress_fd = -1;
 	opterr = 0;   /* our own messages, prefixed fsck.f2fs */
 	while ((opt = getopt_long(argc, argv, ":aC:c:m:Md:fg:HlO:p:q:StyNnVh", longopts,
 				  NULL)) != -1) {
@@ -225,6 +232,8 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 			break;
 		case 't': ctx->show_tree = true; break;
 		case OPT_JSON: ctx->json = true; break;
+		case OPT_PROGRESS: ctx->progress_bar = true; break;
+		case OPT_PROGRESS_FD: ctx->progress_fd = zs_progress_fd_arg(PROG, optarg); break;
 		case 'V':
 			exit(zs_print_version(stdout, PROG) ? FSCK_ERROR : FSCK_OK);
 		case 'h': usage(stdout); exit(0);

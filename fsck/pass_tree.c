@@ -2223,9 +2223,7 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 		return 1;
 	}
 	ctx->nid_flags[ino] |= NID_REACHED;
-	if (ctx->progress && (ctx->found_inodes & 0x3fff) == 0)
-		fprintf(stderr, "\rchecking inodes: %llu of about %llu", (unsigned long long)ctx->found_inodes,
-			(unsigned long long)zf2fs_get(ctx->cp->valid_inode_count));
+	zs_progress_set(&ctx->prog, ctx->found_inodes);
 	r = check_summary(ctx, addr, ino, 0, true);
 	if (!r)
 		r = check_inode(ctx, ino, n, ref, hint);
@@ -2531,8 +2529,7 @@ static int walk_tree(struct fsck_ctx *ctx)
 	free(ctx->dirq.node);
 	free(ctx->dirq.last);
 	memset(&ctx->dirq, 0, sizeof(ctx->dirq));
-	if (ctx->progress && ctx->found_inodes > 0x3fff)
-		fprintf(stderr, "\r%60s\r", "");
+	zs_progress_set(&ctx->prog, ctx->found_inodes);
 	return err;
 }
 

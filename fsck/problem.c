@@ -460,6 +460,7 @@ bool fix_problem(struct fsck_ctx *ctx, uint32_t code, const struct problem_ctx *
 	}
 	expand(msg, sizeof(msg), pd->msg, pctx);
 	ctx->problems++;
+	zs_progress_clear(&ctx->prog);   /* the problem's line, not the bar's remains */
 	q = question(pd->prompt);
 	if ((pd->flags & PR_NOT_A_FIX) || !q) {
 		fprintf(ctx->out, "[0x%06x] %s.\n", code, msg);

@@ -23,7 +23,9 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/geometry.h"
 #include "helper.h"
+#include "progress.h"
 #include "zf2fs/resize.h"
+#include "zf2fs-internal/move.h"
 
 #define PROG "resize.f2fs"
 
@@ -33,6 +35,8 @@ struct opts {
 	bool have_target, safe, large_nat;
 	double ovp;
 	int level;
+	bool progress_bar;      /* --progress */
+	int progress_fd;        /* --progress-fd; -1: none */
 };
 
 static void usage(FILE *f)
@@ -55,6 +59,10 @@ static void usage(FILE *f)
 "  -g android             accepted (f2fs-tools' Android defaults: -F)\n"
 "  -H                     accepted (f2fs-tools: write hints); none are given\n"
 "  -d, --debug LEVEL      more messages (0-3; more counts as 3)\n"
+"      --progress         a completion bar on standard error, when it is a terminal\n"
+"      --progress-fd FD   lines \"PASS CURRENT TOTAL DEVICE\" on file descriptor FD\n"
+"                         for a front-end (as e2fsck -C FD writes them): a pass\n"
+"                         per run of sections emptied, counting them\n"
 "  -h, --help             this help\n"
 "  -V, --version          version and build features\n"
 "\n"
@@ -132,6 +140,23 @@ static void report(const struct zf2fs_resize_report *rep, uint64_t blocks)
 	}
 }
 
+/* --progress: a pass for each run of sections the resize empties (the library says when
+ * one starts and after each checkpoint of it). */
+struct resize_progress {
+	struct zs_progress p;
+	unsigned passes;
+};
+
+static void emptied(void *arg, uint32_t done, uint32_t total)
+{
+	struct resize_progress *rp = arg;
+
+	if (!done)
+		zs_progress_pass(&rp->p, ++rp->passes, "emptying sections", total);
+	else
+		zs_progress_set(&rp->p, done);
+}
+
 static int run(const struct opts *o, const struct zf2fs_log *log)
 {
 	char paths[ZF2FS_MAX_DEVICES][256];
@@ -140,6 +165,7 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 		.safe = o->safe, .overprovision = o->ovp, .large_nat_bitmap = o->large_nat,
 	};
 	struct zf2fs_resize_report rep;
+	struct resize_progress prog = { .passes = 0 };
 	struct zf2fs_dev_geom g;
 	const char *fault = getenv("ZF2FS_FAULT_WRITES");
 	char why[256] = "";
@@ -176,7 +202,16 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 	}
 	if (fault)
 		zs_dev_fail_writes_after(devs[0], strtoul(fault, NULL, 10));
-	err = zf2fs_resize_devs2(devs, n, ZF2FS_VOL_BLOCK16K, &ro, log, &rep, why, sizeof(why));
+	/* a pass per run of sections emptied; a resize that empties none is one pass,
+	 * reported at its start and its end */
+	zs_progress_init(&prog.p, o->progress_fd, o->progress_bar, o->dev, 1);
+	err = zf2fs_resize_devs_progress(devs, n, ZF2FS_VOL_BLOCK16K, &ro, emptied, &prog, log,
+					 &rep, why, sizeof(why));
+	if (!err && !prog.passes)
+		zs_progress_pass(&prog.p, 1, "resizing", 1);
+	if (!err)
+		zs_progress_end(&prog.p);
+	zs_progress_close(&prog.p);
 	zf2fs_logf(log, ZF2FS_MSG_INFO, 3, "%lu writes", zs_dev_write_count(devs[0]));
 	if (err) {
 		/* the library named the bits it does not write */
@@ -201,11 +236,13 @@ int main(int argc, char **argv)
 		{ "overprovision", required_argument, NULL, 'o' },
 		{ "large-nat-bitmap", no_argument, NULL, 'i' },
 		{ "debug", required_argument, NULL, 'd' },
+		{ "progress", no_argument, NULL, 1 },
+		{ "progress-fd", required_argument, NULL, 2 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { 0 };
+	struct opts o = { .progress_fd = -1 };
 	struct zf2fs_log log = { .level = 0, .fn = zs_cli_log, .arg = (void *)PROG };
 	char *end;
 	int c;
@@ -237,6 +274,12 @@ int main(int argc, char **argv)
 		case 'f':
 		case 'F':
 		case 'H':
+			break;
+		case 1:
+			o.progress_bar = true;
+			break;
+		case 2:
+			o.progress_fd = zs_progress_fd_arg(PROG, optarg);
 			break;
 		case 'g':
 			if (strcmp(optarg, "android"))

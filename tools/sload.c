@@ -28,6 +28,7 @@
 #include "zf2fs/compress.h"
 #include "zf2fs/simg.h"
 #include "helper.h"
+#include "progress.h"
 
 #define PROG "sload.f2fs"
 
@@ -55,6 +56,10 @@ static void usage(FILE *f)
 "                         file beside it, loaded, packed back in its place\n"
 "  -d, --debug LEVEL      library messages: 0 quiet .. 4 debug (more counts as 4)\n"
 "                         [default: 1]\n"
+"      --progress         a completion bar on standard error, when it is a terminal\n"
+"      --progress-fd FD   lines \"PASS CURRENT TOTAL DEVICE\" on file descriptor FD\n"
+"                         for a front-end (as e2fsck -C FD writes them): the\n"
+"                         load's start and end\n"
 "  -V, --version          print the version and exit\n"
 "  -h, --help             this help\n"
 "\n"
@@ -110,7 +115,7 @@ static int print_image_size(const char *img, const struct zf2fs_log *log)
 /* -S: @img is an Android sparse image.  It is unpacked to a raw file beside it, loaded,
  * packed to a second file and renamed over @img: until then @img is as it was. */
 static int load_sparse(const char *img, const struct zf2fs_load_opts *o,
-		       const struct zf2fs_log *log)
+		       const struct zf2fs_log *log, struct zs_progress *prog)
 {
 	size_t len = strlen(img) + 40;
 	char *raw = malloc(len), *packed = malloc(len), why[512] = "";
@@ -136,7 +141,11 @@ static int load_sparse(const char *img, const struct zf2fs_load_opts *o,
 	if (err) {
 		fprintf(stderr, PROG ": %s\n", why);
 	} else {
+		zs_progress_pass(prog, 1, "loading the tree", 1);
 		err = zf2fs_load_tree((const char *const *)&raw, 1, o, log, &st);
+		if (!err)
+			zs_progress_end(prog);
+		zs_progress_close(prog);
 		if (!err && print_image_size(raw, log))
 			err = -EIO;
 		if (!err) {
@@ -177,6 +186,8 @@ int main(int argc, char **argv)
 		{ "min-saved-blocks", required_argument, NULL, 'm' },
 		{ "release-blocks", no_argument, NULL, 'r' },
 		{ "debug", required_argument, NULL, 'd' },
+		{ "progress", no_argument, NULL, 2 },
+		{ "progress-fd", required_argument, NULL, 3 },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -184,8 +195,10 @@ int main(int argc, char **argv)
 	struct zf2fs_log log = { .level = 1, .fn = zs_cli_log, .arg = (void *)PROG };
 	struct zf2fs_load_opts o = { .log_cluster = 2 };
 	struct zf2fs_load_stats st;
+	struct zs_progress prog;
 	const char *sde = getenv("SOURCE_DATE_EPOCH"), *dev, *fault;
-	bool sparse = false, sub = false;
+	bool sparse = false, sub = false, progress_bar = false;
+	int progress_fd = -1;
 	const char *exts[64];   /* -x or -i */
 	char sub_opt = 0, ext_opt = 0;
 	uint64_t min_saved = 0;
@@ -231,6 +244,12 @@ int main(int argc, char **argv)
 			log.level = (int)zs_parse_u64(PROG, optarg, "debug level", 0, INT32_MAX);
 			if (log.level > 4)
 				log.level = 4;   /* f2fs-tools takes any level */
+			break;
+		case 2:
+			progress_bar = true;
+			break;
+		case 3:
+			progress_fd = zs_progress_fd_arg(PROG, optarg);
 			break;
 		case 'h':
 			usage(stdout);
@@ -306,8 +325,10 @@ int main(int argc, char **argv)
 		zs_usage_error(PROG, "too many arguments");
 	dev = argv[optind];
 	zs_test_load_flush(&o);
+	/* one pass, the load (the library reports nothing before its end) */
+	zs_progress_init(&prog, progress_fd, progress_bar, dev, 1);
 	if (sparse)
-		return load_sparse(dev, &o, &log);
+		return load_sparse(dev, &o, &log, &prog);
 	err = zf2fs_path_is_mounted(dev);
 	if (err) {
 		if (err > 0)
@@ -329,11 +350,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		zs_dev_fail_writes_after(d, strtoul(fault, NULL, 10));
+		zs_progress_pass(&prog, 1, "loading the tree", 1);
 		err = zf2fs_load_tree_devs(&d, 1, &o, &log, &st);
 		zf2fs_dev_close(d);
 	} else {
+		zs_progress_pass(&prog, 1, "loading the tree", 1);
 		err = zf2fs_load_tree(&dev, 1, &o, &log, &st);
 	}
+	if (!err)
+		zs_progress_end(&prog);
+	zs_progress_close(&prog);
 	if (err)
 		return 1;   /* the library named the path and the cause */
 	zf2fs_logf(&log, ZF2FS_MSG_INFO, 2,

@@ -37,6 +37,8 @@ struct run {
 	struct zf2fs_vol *vol;
 	char *why;
 	size_t whylen;
+	zf2fs_resize_progress_fn progress;   /* may be NULL */
+	void *progress_arg;
 };
 
 static int reopen(struct run *r)
@@ -113,10 +115,14 @@ static int empty_sections(struct run *r, uint32_t lo, uint32_t hi, uint32_t tlo,
 	uint32_t next = lo;
 	int err = 0;
 
+	if (r->progress && lo < hi)
+		r->progress(r->progress_arg, 0, hi - lo);
 	while (next < hi && !err) {
 		err = move_batch(r, &next, hi, tlo, thi);
 		if (!err)
 			err = reopen(r);
+		if (!err && r->progress)
+			r->progress(r->progress_arg, next - lo, hi - lo);
 	}
 	return err;
 }
@@ -381,8 +387,19 @@ ZF2FS_EXPORT int zf2fs_resize_devs2(struct zf2fs_dev *const *devs, unsigned n, i
 				    const struct zf2fs_resize_opts *o, const struct zf2fs_log *log,
 				    struct zf2fs_resize_report *rep, char *why, size_t whylen)
 {
+	return zf2fs_resize_devs_progress(devs, n, flags, o, NULL, NULL, log, rep, why, whylen);
+}
+
+ZF2FS_EXPORT int zf2fs_resize_devs_progress(struct zf2fs_dev *const *devs, unsigned n,
+					    int flags, const struct zf2fs_resize_opts *o,
+					    zf2fs_resize_progress_fn fn, void *arg,
+					    const struct zf2fs_log *log,
+					    struct zf2fs_resize_report *rep, char *why,
+					    size_t whylen)
+{
 	struct run r = { .devs = devs, .n = n, .flags = flags & ZF2FS_VOL_BLOCK16K, .log = log,
-			 .o = o, .rep = rep, .why = why, .whylen = whylen };
+			 .o = o, .rep = rep, .why = why, .whylen = whylen, .progress = fn,
+			 .progress_arg = arg };
 	int err;
 
 	memset(rep, 0, sizeof(*rep));

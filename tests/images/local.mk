@@ -93,3 +93,7 @@ EXTRA_DIST += tests/images/docs_links.sh
 # every shell script parses under the shells that run it (dash and bash for /bin/sh ones)
 TESTS += tests/images/scripts_parse.sh
 EXTRA_DIST += tests/images/scripts_parse.sh
+# --progress and --progress-fd of fsck, sload, defrag, gc collect and resize: e2fsck's
+# -C FD lines, the rest of the output unchanged, a bad descriptor refused
+TESTS += tests/images/tools_progress.sh
+EXTRA_DIST += tests/images/tools_progress.sh

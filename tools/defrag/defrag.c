@@ -42,6 +42,7 @@
 #include "zf2fs/zoned.h"
 #include "defrag.h"
 #include "simg_run.h"
+#include "progress.h"
 
 #define PROG "defrag.f2fs"
 
@@ -51,6 +52,7 @@ struct opts {
 	uint64_t batch_blocks;          /* valid blocks held in memory per checkpoint */
 	bool have_start, have_len, have_target, left, have_batch;
 	int level;
+	struct zs_progress *prog;       /* one pass: the blocks moved (the files, --file DIR) */
 };
 
 /* every open: for writing, alone, volumes of 4 KiB and of 16 KiB blocks */
@@ -86,6 +88,9 @@ static void usage(FILE *f)
 "                     each committed on its own\n"
 "      --file PATH    make a regular file's blocks contiguous, or every regular\n"
 "                     file's below a directory (none of -s, -l, -t, -i)\n"
+"      --progress     a completion bar on standard error, when it is a terminal\n"
+"      --progress-fd FD  lines \"PASS CURRENT TOTAL DEVICE\" on file descriptor FD\n"
+"                     for a front-end (as e2fsck -C FD writes them)\n"
 "  -V, --version      print the version and exit\n"
 "  -h, --help         this help\n"
 "\n"
@@ -184,9 +189,12 @@ static int check_range(const struct opts *o, const struct zf2fs_vol_info *vi, st
 }
 
 /* The tests' hook over a move in batches: ZF2FS_FAULT_WRITES=N fails the N-th write of
- * the whole move (and every one after); -d 3 tells how many writes the commits made. */
+ * the whole move (and every one after); -d 3 tells how many writes the commits made.  It
+ * counts the blocks the committed batches moved, for --progress (@prog NULL: not). */
 struct hook {
 	unsigned long fault, writes, before;
+	struct zs_progress *prog;
+	uint64_t queued, moved;         /* blocks of the batch being committed; of those before */
 };
 
 static void hook_arm(struct hook *h, struct zf2fs_vol *vol)
@@ -203,8 +211,11 @@ static void hook_count(void *arg, struct zf2fs_vol *vol, int err)
 {
 	struct hook *h = arg;
 
-	(void)err;
 	h->writes += zs_dev_write_count(zf2fs_vol_dev(vol, 0)) - h->before;
+	if (!err && h->prog) {
+		h->moved += h->queued;
+		zs_progress_set(h->prog, h->moved);
+	}
 }
 
 /* After zf2fs_move_batches returned @err for @what @name (the range on a device, or a
@@ -315,6 +326,7 @@ static int before_batch(void *arg, struct zf2fs_vol *vol, struct zf2fs_txn *txn,
 	err = zf2fs_move_set_target(txn, r->p->first_sec, r->p->end_sec);
 	if (!err)
 		hook_arm(&r->hook, vol);
+	r->hook.queued = batch->data_blocks + batch->node_blocks;
 	return err;
 }
 
@@ -453,16 +465,20 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 	rc = check_range(&d, vi, &p) ? 1 : 0;
 	if (!rc)
 		rc = plan_move(vol, &r);
-	if (!rc && !(p.st.data_blocks + p.st.node_blocks)) {
-		printf("no valid block in [0x%" PRIx64 ", 0x%" PRIx64 "): nothing to move\n",
-		       d.start, d.start + d.len);
-		goto out;
-	}
 	if (rc)
 		goto out;
+	zs_progress_pass(o->prog, 1, "moving the range's blocks",
+			 p.st.data_blocks + p.st.node_blocks);
+	if (!(p.st.data_blocks + p.st.node_blocks)) {
+		printf("no valid block in [0x%" PRIx64 ", 0x%" PRIx64 "): nothing to move\n",
+		       d.start, d.start + d.len);
+		zs_progress_end(o->prog);
+		goto out;
+	}
 	r.dry = false;
 	r.pos = d.start;
 	r.hook.fault = fault_at();
+	r.hook.prog = o->prog;
 	p.need_secs = 0;
 	err = zf2fs_move_batches(&vol, zs_move_batch_blocks(vol, d.batch_blocks), 0, &range_ops,
 				 &r, &st, &res);
@@ -472,6 +488,8 @@ static int run(const struct opts *o, const struct zf2fs_log *log)
 		goto out;
 	p.st = st;
 	rc = verify(vol, &d, &p);
+	if (!rc)
+		zs_progress_end(o->prog);
 out:
 	free(r.sit);
 	if (vol)
@@ -510,6 +528,7 @@ struct filer {
 	uint64_t fofs, nfofs;           /* the next file block to queue; the file's end */
 	uint32_t logs;                  /* bit per current log holding a block of the file */
 	uint32_t run_first, run_end;    /* the sections kept for the data */
+	uint64_t total;                 /* blocks the batches move (the dry pass's count) */
 	bool dry;
 	char why[256];
 };
@@ -570,12 +589,12 @@ static int before_file_batch(void *arg, struct zf2fs_vol *vol, struct zf2fs_txn 
 	struct filer *f = arg;
 	int err;
 
-	(void)batch;
 	if (f->dry)
 		return 0;
 	err = zf2fs_move_set_data_target(txn, f->run_first, f->run_end);
 	if (!err)
 		hook_arm(&f->hook, vol);
+	f->hook.queued = batch->data_blocks + batch->node_blocks;
 	return err;
 }
 
@@ -640,6 +659,7 @@ static int plan_file(struct filer *f, const char *path, uint64_t blocks)
 		return FILE_NO_ROOM;
 	}
 	f->run_end = f->run_first + (uint32_t)data_secs;
+	f->total = st.data_blocks + st.node_blocks;
 	f->dry = false;
 	f->fofs = 0;
 	return 0;
@@ -743,6 +763,10 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 		goto fail;
 	}
 	if (was <= 1) {
+		if (!listed) {
+			zs_progress_pass(o->prog, 1, "moving the file's blocks", 0);
+			zs_progress_end(o->prog);
+		}
 		if (compr)
 			printf("%s: %" PRIu64 " blocks of a compressed file, stored in file order: "
 			       "already contiguous\n", path, before.blocks);
@@ -755,6 +779,10 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 	if (rc)
 		goto fail;
 	f.hook.fault = fault_at();
+	if (!listed) {
+		zs_progress_pass(o->prog, 1, "moving the file's blocks", f.total);
+		f.hook.prog = o->prog;
+	}
 	err = zf2fs_move_batches(&f.vol, zs_move_batch_blocks(f.vol, o->batch_blocks), 0,
 				 &file_ops, &f, &st, &res);
 	rc = batches_done(log, &f.hook, &res, err, "", path);
@@ -778,6 +806,8 @@ static int run_file(const struct opts *o, const struct zf2fs_log *log, const cha
 			compr ? "runs of stored blocks" : "extents");
 		goto fail;
 	}
+	if (!listed)
+		zs_progress_end(o->prog);
 done:
 	zf2fs_vol_close(f.vol);
 	free(f.inode);
@@ -808,10 +838,14 @@ static int run_dir(const struct opts *o, const struct zf2fs_log *log, struct zf2
 			say(err, "listing the files below", path);
 		return 1;
 	}
+	zs_progress_pass(o->prog, 1, "files", n);
 	for (i = 0; i < n && rc != 1; i++) {
 		rc = run_file(o, log, paths[i], true);
 		skipped += rc == FILE_NO_ROOM;
+		zs_progress_set(o->prog, i + 1);
 	}
+	if (rc != 1)
+		zs_progress_end(o->prog);
 	printf("%s: %zu regular file%s, %zu skipped for want of free sections%s\n", path, n,
 	       n == 1 ? "" : "s", skipped, rc == 1 && i < n ? ", stopped by the error above" : "");
 	defrag_free_paths(paths, n);
@@ -825,6 +859,8 @@ struct job {
 	struct opts *o;
 	const struct zf2fs_log *log;
 	const char *file;
+	int progress_fd;
+	bool progress_bar;
 };
 
 static int job_run(const char *dev, void *arg)
@@ -832,17 +868,22 @@ static int job_run(const char *dev, void *arg)
 	struct job *j = arg;
 	int c;
 
+	/* the lines name the device as given, not -S's raw copy */
+	zs_progress_init(j->o->prog, j->progress_fd, j->progress_bar, j->o->dev, 1);
 	j->o->dev = dev;
 	if (j->file) {
 		c = run_file(j->o, j->log, j->file, false);
-		return c == FILE_NO_ROOM ? 1 : c;
+		c = c == FILE_NO_ROOM ? 1 : c;
+	} else {
+		c = run(j->o, j->log);
 	}
-	return run(j->o, j->log);
+	zs_progress_close(j->o->prog);
+	return c;
 }
 
 int main(int argc, char **argv)
 {
-	enum { OPT_FILE = 256, OPT_BATCH };
+	enum { OPT_FILE = 256, OPT_BATCH, OPT_PROGRESS, OPT_PROGRESS_FD };
 	static const struct option opts[] = {
 		{ "start", required_argument, NULL, 's' },
 		{ "length", required_argument, NULL, 'l' },
@@ -852,15 +893,18 @@ int main(int argc, char **argv)
 		{ "sparse", no_argument, NULL, 'S' },
 		{ "file", required_argument, NULL, OPT_FILE },
 		{ "batch-blocks", required_argument, NULL, OPT_BATCH },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "progress-fd", required_argument, NULL, OPT_PROGRESS_FD },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { 0 };   /* batch_blocks 0: zs_move_batch_blocks's default */
 	struct zf2fs_log log = { .level = 0, .fn = zs_cli_log, .arg = (void *)PROG };
+	struct zs_progress prog;
 	const char *file = NULL;
-	bool sparse = false;
-	int c;
+	bool sparse = false, progress_bar = false;
+	int c, progress_fd = -1;
 
 	while ((c = getopt_long(argc, argv, "s:l:t:id:SHhV", opts, NULL)) != -1) {
 		switch (c) {
@@ -896,6 +940,12 @@ int main(int argc, char **argv)
 			o.batch_blocks = zs_parse_u64(PROG, optarg, "batch blocks", 1, UINT32_MAX);
 			o.have_batch = true;
 			break;
+		case OPT_PROGRESS:
+			progress_bar = true;
+			break;
+		case OPT_PROGRESS_FD:
+			progress_fd = zs_progress_fd_arg(PROG, optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -915,7 +965,10 @@ int main(int argc, char **argv)
 	if (file && (o.have_start || o.have_len || o.have_target || o.left))
 		zs_usage_error(PROG, "--file takes none of -s, -l, -t, -i");
 	{
-		struct job j = { .o = &o, .log = &log, .file = file };
+		struct job j = { .o = &o, .log = &log, .file = file, .progress_fd = progress_fd,
+				 .progress_bar = progress_bar };
+
+		o.prog = &prog;
 
 		return sparse ? zs_simg_run(PROG, o.dev, job_run, &j) : job_run(o.dev, &j);
 	}

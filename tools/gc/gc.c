@@ -34,6 +34,7 @@
 #include "gc_zones.h"
 #include "gc_bgthread.h"
 #include "gc_collect.h"
+#include "progress.h"
 
 #define PROG "gc.f2fs"
 #define EXIT_OK 0
@@ -64,6 +65,8 @@ struct gc_cli {
 	uint32_t until_free;
 	uint64_t batch_blocks;
 	bool dry_run, count_given;
+	bool progress_bar;            /* --progress */
+	int progress_fd;              /* --progress-fd; -1: none */
 	/* replay --step-clock */
 	uint32_t *step_clock;
 	uint32_t step_clock_n;
@@ -112,6 +115,10 @@ static const char usage_text[] =
 "  --dry-run               collect: print the victims, change nothing\n"
 "  --batch-blocks N        collect: blocks moved per checkpoint (default 128 MiB\n"
 "                          of them: 32768 or 8192)\n"
+"  --progress              collect: a completion bar on standard error, when it is\n"
+"                          a terminal\n"
+"  --progress-fd FD        collect: lines \"PASS CURRENT TOTAL DEVICE\" on file\n"
+"                          descriptor FD for a front-end (as e2fsck -C FD writes them)\n"
 "  --max-search N          sysfs max_victim_search (default 4096)\n"
 "  --search SPEC           kernel (default), fixed:N, all, proportional\n"
 "  --engine index|scan     selection engine (default index; same answers)\n"
@@ -142,7 +149,7 @@ enum {
 	OPT_MAX_SEARCH, OPT_SEARCH, OPT_ENGINE, OPT_NOW, OPT_LAST_VICTIM, OPT_NO_SHORTCUT,
 	OPT_STRICT, OPT_DEVICE, OPT_ZONE_CAP, OPT_SEGMENTS, OPT_SELECTIONS, OPT_SPS, OPT_SEED, OPT_ONLY,
 	OPT_UNTIL_FREE, OPT_DRY_RUN, OPT_BATCH, OPT_STEP_CLOCK, OPT_STEP_TYPES, OPT_KERNEL,
-	OPT_KNOB,
+	OPT_KNOB, OPT_PROGRESS, OPT_PROGRESS_FD,
 };
 
 /* --step-types: one letter per step, b or f */
@@ -267,6 +274,8 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 		{ "until-free", required_argument, NULL, OPT_UNTIL_FREE },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "batch-blocks", required_argument, NULL, OPT_BATCH },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "progress-fd", required_argument, NULL, OPT_PROGRESS_FD },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -277,6 +286,7 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 
 	zf2fs_gc_params_init(&c->p, ZF2FS_GC_FG);
 	c->count = 1;
+	c->progress_fd = -1;
 	c->segments = 1048576;
 	c->selections = 100000;
 	c->sps = 1;
@@ -330,6 +340,8 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 			c->until_free = (uint32_t)parse_u64(optarg, "section count", 1, UINT32_MAX);
 			break;
 		case OPT_DRY_RUN: c->dry_run = true; break;
+		case OPT_PROGRESS: c->progress_bar = true; break;
+		case OPT_PROGRESS_FD: c->progress_fd = zs_progress_fd_arg(PROG, optarg); break;
 		case OPT_BATCH:
 			c->batch_blocks = parse_u64(optarg, "block count", 1, UINT32_MAX);
 			break;
@@ -416,8 +428,10 @@ static void parse_args(struct gc_cli *c, int argc, char **argv)
 		if (c->p.alloc != ZF2FS_GC_LFS)
 			die_usage("collect: only LFS garbage collection moves blocks (--alloc ssr "
 				  "is replay's)");
-	} else if (c->until_free || c->dry_run || c->batch_blocks) {
-		die_usage("--until-free, --dry-run and --batch-blocks are collect's options");
+	} else if (c->until_free || c->dry_run || c->batch_blocks || c->progress_bar ||
+		   c->progress_fd >= 0) {
+		die_usage("--until-free, --dry-run, --batch-blocks, --progress and --progress-fd "
+			  "are collect's options");
 	}
 	if ((c->step_clock || c->step_type) && strcmp(c->cmd, "replay"))
 		die_usage("--step-clock and --step-types are replay's (they follow a traced "
@@ -862,6 +876,7 @@ int main(int argc, char **argv)
 			.batch_blocks = c.batch_blocks,   /* 0: gc_collect's default */
 			.json = c.json, .dry_run = c.dry_run, .verbose = c.verbose,
 			.kernel = c.kernel, .knobs = &c.knobs,
+			.progress_bar = c.progress_bar, .progress_fd = c.progress_fd,
 		};
 
 		if (c.have_last_victim)

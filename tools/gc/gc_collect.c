@@ -29,6 +29,7 @@
 #include "zf2fs/zoned.h"
 #include "zf2fs/txn.h"
 #include "gc_collect.h"
+#include "progress.h"
 
 #define PROG "gc.f2fs"
 #define EXIT_OK 0
@@ -57,6 +58,7 @@ struct run {
 	uint32_t free_before, free_after, checkpoints, zones_reset;
 	uint32_t next, batch_first;     /* the next victim to queue, the batch's first */
 	struct zf2fs_move_stats st;
+	struct zs_progress prog;        /* one pass: the victims committed */
 };
 
 static int open_vol(struct run *r, int flags, struct zf2fs_vol **ret)
@@ -293,6 +295,7 @@ static int batch_committed(void *arg, struct zf2fs_vol *vol)
 	int err = check_freed(r, vol, r->batch_first, r->next);
 
 	r->batch_first = r->next;
+	zs_progress_set(&r->prog, r->next);
 	return err;
 }
 
@@ -320,6 +323,7 @@ int gc_collect_run(const struct gc_collect_opts *o)
 	int err, rc = EXIT_OK;
 
 	r.log = (struct zf2fs_log){ .level = o->verbose, .fn = log_keep, .arg = &r.le };
+	zs_progress_init(&r.prog, o->progress_fd, o->progress_bar, o->devices[0], 1);
 	for (unsigned d = 0; d <= o->ndevices; d++) {
 		int mnt = zf2fs_path_is_mounted(o->devices[d]);
 
@@ -366,6 +370,7 @@ int gc_collect_run(const struct gc_collect_opts *o)
 		rc = EXIT_OPERATIONAL;
 		goto out;
 	}
+	zs_progress_pass(&r.prog, 1, "collecting sections", r.nv);
 	if (!o->dry_run) {
 		static const struct zf2fs_move_batch_ops ops = {
 			.queue = queue_victim, .reopen = reopen, .committed = batch_committed,
@@ -393,6 +398,8 @@ int gc_collect_run(const struct gc_collect_opts *o)
 			goto out;
 		}
 	}
+	zs_progress_end(&r.prog);
+	zs_progress_close(&r.prog);
 	if (o->json)
 		print_json(&r);
 	else
@@ -401,6 +408,7 @@ int gc_collect_run(const struct gc_collect_opts *o)
 		if (!r.vs[i].freed)
 			rc = EXIT_OPERATIONAL;
 out:
+	zs_progress_close(&r.prog);
 	if (vol)
 		zf2fs_vol_close(vol);
 	free(r.vs);

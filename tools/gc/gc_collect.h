@@ -21,6 +21,8 @@ struct gc_collect_opts {
 	const struct gc_knobs *knobs;   /* --knob */
 	bool json, dry_run;
 	int verbose;
+	bool progress_bar;              /* --progress: a bar on a terminal */
+	int progress_fd;                /* --progress-fd: lines for a front-end; -1 none */
 };
 
 /* tools/gc/gc.c: the library's last error kept (a zf2fs_log callback with a struct
