@@ -85,6 +85,8 @@ ZF2FS_EXPORT void zf2fs_vol_willneed_run(struct zf2fs_vol *vol, uint64_t blk, ui
 
 ZF2FS_EXPORT void zf2fs_vol_willneed(struct zf2fs_vol *vol, uint64_t *blks, size_t n)
 {
+	if (!n)
+		return;
 	qsort(blks, n, sizeof(*blks), cmp_u64);
 	for (size_t i = 0, j; i < n; i = j) {
 		/* a run of adjacent blocks (repeats included): one request */
