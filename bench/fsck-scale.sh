@@ -154,7 +154,7 @@ if $cold; then
 	awk '$4 == "cold" && $3 == "full" { t[$1 " " $2] = $5; if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
 	     function x(v, f) { return f > 0.0005 ? sprintf("%6.1fx", v / f) : "     -" }
 	     END { for (i = 0; i < n; i++) { c = order[i]; f = t[c " floor"]
-		printf "%-10s floor %7.2f s  ours %7.2f s = %s  ref %7.2f s = %s\n", c, f,
+		printf "%-10s floor %7.3f s  ours %7.2f s = %s  ref %7.2f s = %s\n", c, f,
 		       t[c " ours"], x(t[c " ours"], f), t[c " ref"], x(t[c " ref"], f) } }' "$results"
 fi
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
