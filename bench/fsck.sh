@@ -212,7 +212,11 @@ else
 		"or $floor is not built"
 	tf=- c1=- c2=-
 fi
-x() { python3 -c "import sys; a, f = sys.argv[1:]; print('-' if '-' in (a, f) else '%.1fx' % (float(a) / max(float(f), 0.001)))" "$1" "$2"; }
+# x TIME FLOOR: TIME as a multiple of FLOOR ("-" without both)
+x() {
+	python3 -c "import sys; a, f = sys.argv[1:]
+print('-' if '-' in (a, f) else '%.1fx' % (float(a) / max(float(f), 0.001)))" "$1" "$2"
+}
 printf '%-24s %14s %14s %14s\n' "" "ours" "fsck.f2fs 1.15" "floor"
 printf '%-24s %14s %14s %14s\n' "command" "-f -n" "-f --dry-run" "fsck-floor"
 printf '%-24s %14s %14s %14s\n' "wall time (s)" "$t1" "$t2" ""
