@@ -45,6 +45,7 @@
 #include "zf2fs/geometry.h"
 #include "zf2fs/zoned.h"
 #include "zf2fs-internal/volume.h"
+#include "helper.h"
 
 #define PROG "fsck-floor"
 #define REQUEST_BYTES (1u << 20)
@@ -111,6 +112,8 @@ static void addrs_sort(struct addrs *s)
 {
 	size_t k = 0;
 
+	if (!s->n)
+		return;
 	qsort(s->a, s->n, sizeof(*s->a), cmp_u32);
 	for (size_t i = 0; i < s->n; i++)
 		if (!k || s->a[i] != s->a[k - 1])
@@ -149,11 +152,8 @@ static int sweep(struct floor *f, const uint32_t *a, size_t n, block_fn fn, stru
 		while (j < n && j - i < f->max_run && a[j] == a[j - 1] + 1 && a[j] <= last)
 			j++;
 		err = zf2fs_vol_read_blocks(f->vol, a[i], (uint32_t)(j - i), f->buf);
-		if (err) {
-			fprintf(stderr, PROG ": %s: while reading blocks %u..%u\n", strerror(-err),
-				a[i], a[j - 1]);
+		if (err)
 			return err;
-		}
 		t->requests++;
 		t->blocks += j - i;
 		for (size_t k = i; fn && k < j; k++) {
@@ -376,6 +376,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	struct zf2fs_log log = { .level = 0, .fn = zs_cli_log, .arg = (void *)PROG };
 	struct floor f = { 0 };
 	struct addrs meta = { 0 }, sit = { 0 }, nat = { 0 }, again = { 0 };
 	struct tally tm = { 0 }, tsit = { 0 }, tnat = { 0 }, tnode = { 0 }, tagain = { 0 };
@@ -405,9 +406,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	err = zf2fs_vol_open((const char *const *)argv + first, (unsigned)(argc - first),
-			     ZF2FS_VOL_BLOCK16K, NULL, &f.vol);
+			     ZF2FS_VOL_BLOCK16K, &log, &f.vol);
 	if (err)
-		goto out;
+		goto out_quiet;   /* the library said why */
 	f.g = zf2fs_vol_geom(f.vol);
 	f.vi = zf2fs_vol_info(f.vol);
 	f.features = f.vi->features;
