@@ -3,7 +3,7 @@
  * bench/fsck-floor.c - the physical floor of a cold full check: read exactly the blocks a
  * full fsck must read, in ascending address order and in large requests, and time it.
  *
- *   fsck-floor [--drop-caches] DEVICE...
+ *   fsck-floor [--drop-caches] [--no-hints] DEVICE...
  *
  * The blocks: both superblocks, the checkpoint pack in use, the live copy of every SIT
  * block the main area's segments need, the live copy of every NAT block holding an entry
@@ -13,7 +13,10 @@
  * directory inodes' i_addr and in their direct nodes.
  *
  * Each group is read in ascending address order; adjacent blocks (on one device) go into
- * one read of up to 1 MiB, and nothing between two wanted blocks is read.  The node blocks
+ * one read of up to 1 MiB, and nothing between two wanted blocks is read.  While a read
+ * waits, the runs of the next 8 MiB of wanted blocks are announced to the kernel
+ * (posix_fadvise WILLNEED), so that the device has several reads queued, as a reader
+ * that overlaps its reads would; --no-hints reads one request at a time.  The node blocks
  * are read in one sweep in address order.  A directory inode gives its dentry blocks'
  * addresses at once; a direct node seen before its inode (the sweep goes by address, not
  * by tree) is remembered as (address, owner inode), 8 bytes, and after the sweep those
@@ -49,6 +52,7 @@
 
 #define PROG "fsck-floor"
 #define REQUEST_BYTES (1u << 20)
+#define AHEAD_BYTES (8u << 20)
 
 /* A set of block addresses, grown as they are found. */
 struct addrs {
@@ -74,7 +78,9 @@ struct floor {
 	uint8_t *buf;                  /* one request */
 	uint32_t max_run;              /* blocks per request */
 	unsigned ndevs;
-	uint64_t dev_last[ZF2FS_MAX_DEVICES];
+	uint64_t dev_first[ZF2FS_MAX_DEVICES], dev_last[ZF2FS_MAX_DEVICES];
+	int fd[ZF2FS_MAX_DEVICES];     /* the devices again, for the hints (-1: none) */
+	uint32_t ahead;                /* blocks hinted ahead of the read; 0: no hints */
 	uint8_t *nat_used;             /* a bit per NAT block holding an entry */
 	uint8_t *seen, *dir;           /* a bit per nid: inode read, inode is a directory */
 	struct addrs nodes, dentry;     /* found in the NAT, in directories */
@@ -127,12 +133,48 @@ static bool in_main(const struct floor *f, uint32_t addr)
 }
 
 /* The last block of the device holding @addr (the volume's last block if none does). */
-static uint64_t dev_last(const struct floor *f, uint64_t addr)
+static unsigned dev_of(const struct floor *f, uint64_t addr)
 {
 	for (unsigned i = 0; i < f->ndevs; i++)
 		if (addr <= f->dev_last[i])
-			return f->dev_last[i];
-	return f->dev_last[f->ndevs - 1];
+			return i;
+	return f->ndevs - 1;
+}
+
+static uint64_t dev_last(const struct floor *f, uint64_t addr)
+{
+	return f->dev_last[dev_of(f, addr)];
+}
+
+/* The end of the run of adjacent blocks starting at @a[@i]: at most f->max_run blocks, on
+ * one device. */
+static size_t run_end(const struct floor *f, const uint32_t *a, size_t n, size_t i)
+{
+	uint64_t last = dev_last(f, a[i]);
+	size_t j = i + 1;
+
+	while (j < n && j - i < f->max_run && a[j] == a[j - 1] + 1 && a[j] <= last)
+		j++;
+	return j;
+}
+
+/* Tell the kernel about the runs from @a[*@h] on that start less than f->ahead blocks
+ * after @a[@i], so that the device has them queued while the read at @i waits. */
+static void hint(struct floor *f, const uint32_t *a, size_t n, size_t i, size_t *h)
+{
+	const uint32_t bs = f->g->blocksize;
+
+	if (*h < i)
+		*h = i;
+	while (f->ahead && *h < n && *h - i < f->ahead) {
+		size_t e = run_end(f, a, n, *h);
+		unsigned d = dev_of(f, a[*h]);
+
+		if (f->fd[d] >= 0)
+			posix_fadvise(f->fd[d], (off_t)((a[*h] - f->dev_first[d]) * bs),
+				      (off_t)((e - *h) * bs), POSIX_FADV_WILLNEED);
+		*h = e;
+	}
 }
 
 /*
@@ -143,14 +185,13 @@ static uint64_t dev_last(const struct floor *f, uint64_t addr)
 static int sweep(struct floor *f, const uint32_t *a, size_t n, block_fn fn, struct tally *t)
 {
 	const uint32_t bs = f->g->blocksize;
+	size_t h = 0;
 
 	for (size_t i = 0; i < n;) {
-		uint64_t last = dev_last(f, a[i]);
-		size_t j = i + 1;
+		size_t j = run_end(f, a, n, i);
 		int err;
 
-		while (j < n && j - i < f->max_run && a[j] == a[j - 1] + 1 && a[j] <= last)
-			j++;
+		hint(f, a, n, j, &h);
 		err = zf2fs_vol_read_blocks(f->vol, a[i], (uint32_t)(j - i), f->buf);
 		if (err)
 			return err;
@@ -370,7 +411,7 @@ static double mib(uint64_t blocks, uint32_t bs)
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: " PROG " [--drop-caches] DEVICE...\n"
+	fprintf(out, "usage: " PROG " [--drop-caches] [--no-hints] DEVICE...\n"
 		"Reads the blocks a full fsck must read, in address order, and times it.\n");
 }
 
@@ -383,7 +424,7 @@ int main(int argc, char **argv)
 	struct tally tdent = { 0 };
 	const struct zf2fs_checkpoint *cp;
 	const char *doing = "opening the volume";
-	bool drop = false;
+	bool drop = false, hints = true;
 	uint64_t total, requests, cp_nodes;
 	uint32_t sit_blocks, cp_blocks;
 	double t0, secs;
@@ -392,6 +433,8 @@ int main(int argc, char **argv)
 	while (first < argc && argv[first][0] == '-') {
 		if (!strcmp(argv[first], "--drop-caches")) {
 			drop = true;
+		} else if (!strcmp(argv[first], "--no-hints")) {
+			hints = false;
 		} else if (!strcmp(argv[first], "--help")) {
 			usage(stdout);
 			return 0;
@@ -414,10 +457,10 @@ int main(int argc, char **argv)
 	f.features = f.vi->features;
 	f.ndevs = zf2fs_vol_ndevs(f.vol);
 	for (unsigned i = 0; i < f.ndevs; i++) {
-		uint64_t first_blk;
-
-		zf2fs_vol_dev_range(f.vol, i, &first_blk, &f.dev_last[i]);
+		zf2fs_vol_dev_range(f.vol, i, &f.dev_first[i], &f.dev_last[i]);
+		f.fd[i] = hints ? open(zf2fs_dev_path(zf2fs_vol_dev(f.vol, i)), O_RDONLY) : -1;
 	}
+	f.ahead = hints ? AHEAD_BYTES / f.g->blocksize : 0;
 	f.max_run = REQUEST_BYTES / f.g->blocksize;
 	f.buf = malloc(REQUEST_BYTES);
 	f.nat_used = calloc(f.vi->nat_blocks / 8 + 1, 1);
@@ -533,6 +576,9 @@ out_quiet:
 	free(f.nat_used);
 	free(f.seen);
 	free(f.dir);
+	for (unsigned i = 0; i < f.ndevs; i++)
+		if (f.fd[i] >= 0)
+			close(f.fd[i]);
 	if (f.vol)
 		zf2fs_vol_close(f.vol);
 	return err ? 1 : 0;
