@@ -23,6 +23,12 @@
 # that).  Wall seconds, CPU seconds (user + system) and peak RSS from /usr/bin/time; then
 # the ratios reference/ours for time and ours/reference for memory.  On a shared machine
 # the CPU seconds are the steadier figure.
+# The floor (when the cache can be dropped): before and after each volume's runs,
+# bench/fsck-floor --drop-caches reads the blocks a full check must read, in address
+# order and in reads of up to 1 MiB (docs/benchmarks.md); its rows (tool "floor") give
+# the seconds of that reading, and the last lines give each cold full check's wall time
+# as a multiple of the smaller of the two (a cache below the page cache, such as a VM
+# host's, makes the first or the last reading the slower).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${top_builddir:-$here}
@@ -39,6 +45,8 @@ export ZF2FS_NO_PROGRESS=1
 ref=${REF_FSCK:-/usr/sbin/fsck.f2fs}
 populate=$build/bench/populate
 [ -x "$build/bench/.libs/populate" ] && populate=$build/bench/.libs/populate
+floor=$build/bench/fsck-floor
+[ -x "$build/bench/.libs/fsck-floor" ] && floor=$build/bench/.libs/fsck-floor
 for t in /usr/bin/time "$ref"; do
 	[ -x "$t" ] || { echo "bench/fsck-scale.sh: $t is needed (Debian: time, f2fs-tools)"; exit 1; }
 done
@@ -46,7 +54,8 @@ work=$(mktemp -d "$dir/zf2fs-scale.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cold=false
 [ -w /proc/sys/vm/drop_caches ] && cold=true
-$cold || echo "# /proc/sys/vm/drop_caches is not writable: warm cache only"
+$cold || echo "# /proc/sys/vm/drop_caches is not writable: warm cache only, no floor"
+$cold && [ ! -x "$floor" ] && { echo "bench/fsck-scale.sh: $floor is not built"; exit 1; }
 echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 results=$work/results
@@ -64,10 +73,23 @@ measure()
 		"$(echo "$2 + $3" | bc)" "$4" | tee -a "$results"
 }
 
-# run_case CASE IMG: both tools, both modes, cold and warm
+# measure_floor CASE IMG: bench/fsck-floor's reading time, cold, appended to the results
+measure_floor()
+{
+	local c=$1 s
+	"$floor" --drop-caches "$2" > "$work/floor" 2>&1 ||
+		{ echo "bench/fsck-scale.sh: fsck-floor failed on $c:"; cat "$work/floor"; exit 1; }
+	sed "s/^/# $c: /" "$work/floor"
+	s=$(sed -n 's/^floor: .*, \([0-9.]*\) s, .*/\1/p' "$work/floor")
+	printf '%-10s %-4s %-6s %-5s %9s %9s %11s\n' "$c" floor full cold "$s" - - |
+		tee -a "$results"
+}
+
+# run_case CASE IMG: the floor, both tools, both modes, cold and warm, the floor again
 run_case()
 {
 	local c=$1 img=$2 mode tool
+	! $cold || measure_floor "$c" "$img"
 	for mode in preen full; do
 		for tool in ours ref; do
 			local -a cmd
@@ -86,6 +108,7 @@ run_case()
 			measure "$c" "$tool" "$mode" warm "${cmd[@]}"
 		done
 	done
+	! $cold || measure_floor "$c" "$img"
 }
 
 printf '%-10s %-4s %-6s %-5s %9s %9s %11s\n' volume tool mode cache wall_s cpu_s peak_KiB
@@ -128,4 +151,14 @@ awk '{ k = $1 " " $3 " " $4 }
      END { for (k in ow) if (k in rw)
 		printf "%-22s %s (%s cpu)  memory %.3f\n", k, ratio(rw[k], ow[k]),
 		       ratio(rc[k], oc[k]), om[k] / rm[k] }' "$results" | sort
+if $cold; then
+	echo "# cold full check against the floor: wall time / the smaller floor time"
+	awk '$4 == "cold" && $3 == "full" { k = $1 " " $2
+		if (!(k in t) || $2 != "floor" || $5 < t[k]) t[k] = $5
+		if (!($1 in seen)) { seen[$1] = 1; order[n++] = $1 } }
+	     function x(v, f) { return f > 0.0005 ? sprintf("%6.1fx", v / f) : "     -" }
+	     END { for (i = 0; i < n; i++) { c = order[i]; f = t[c " floor"]
+		printf "%-10s floor %7.3f s  ours %7.2f s = %s  ref %7.2f s = %s\n", c, f,
+		       t[c " ours"], x(t[c " ours"], f), t[c " ref"], x(t[c " ref"], f) } }' "$results"
+fi
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

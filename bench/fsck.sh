@@ -4,7 +4,13 @@
 # 200,000 inodes and 8 GiB in use, side by side: wall time and peak RSS (/usr/bin/time),
 # each timed once after an untimed run of both, so that both read the image from the page
 # cache.  Also prints both verdicts, the load average, and the inode count and GiB in use
-# from our summary line.  Not a test.
+# from our summary line.  Then, when /proc/sys/vm/drop_caches is writable (root), the
+# floor column: bench/fsck-floor --drop-caches reads the blocks a full check must read, in
+# address order and in reads of up to 1 MiB (docs/benchmarks.md), and each fsck runs once
+# more after dropping the caches; each cold wall time is also given as a multiple of the
+# floor's: the smaller of two readings, one before the cold runs and one after them (a
+# cache below the page cache, such as a VM host's, makes the first or the last the
+# slower).  Not a test.
 #
 # The image, DIR/fsck-200k-aged.img (DIR defaults to /var/tmp/zf2fs-bench), is built once
 # and reused; DIR/fsck-200k-aged.txt says how and when.  Building it: a 24 GiB volume made
@@ -39,6 +45,8 @@ mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 ours=$build/fsck/fsck.f2fs
 [ -x "$build/fsck/.libs/fsck.f2fs" ] && ours=$build/fsck/.libs/fsck.f2fs
+floor=$build/bench/fsck-floor
+[ -x "$build/bench/.libs/fsck-floor" ] && floor=$build/bench/.libs/fsck-floor
 export LD_LIBRARY_PATH=$build/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export ZF2FS_NO_PROGRESS=1
 ref=/usr/sbin/fsck.f2fs
@@ -190,8 +198,36 @@ measure() {
 }
 read -r t1 m1 < <(measure "$ours" -f -n "$img")
 read -r t2 m2 < <(measure "$ref" -f --dry-run "$img")
-printf '%-24s %14s %14s\n' "" "ours" "fsck.f2fs 1.15"
-printf '%-24s %14s %14s\n' "command" "-f -n" "-f --dry-run"
-printf '%-24s %14s %14s\n' "wall time (s)" "$t1" "$t2"
-printf '%-24s %14s %14s\n' "peak RSS (KiB)" "$m1" "$m2"
+# cold: the floor, then each fsck after dropping the caches
+drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+if [ -w /proc/sys/vm/drop_caches ] && [ -x "$floor" ]; then
+	"$floor" --drop-caches "$img" >"$dir/floor.out" 2>&1 ||
+		{ cat "$dir/floor.out"; echo "bench/fsck.sh: fsck-floor failed"; exit 1; }
+	sed 's/^/  /' "$dir/floor.out"
+	tf=$(sed -n 's/^floor: .*, \([0-9.]*\) s, .*/\1/p' "$dir/floor.out")
+	drop
+	read -r c1 _ < <(measure "$ours" -f -n "$img")
+	drop
+	read -r c2 _ < <(measure "$ref" -f --dry-run "$img")
+	"$floor" --drop-caches "$img" >"$dir/floor.out" 2>&1 ||
+		{ cat "$dir/floor.out"; echo "bench/fsck.sh: fsck-floor failed"; exit 1; }
+	sed -n 's/^floor/again: floor/p' "$dir/floor.out" | sed 's/^/  /'
+	tf2=$(sed -n 's/^floor: .*, \([0-9.]*\) s, .*/\1/p' "$dir/floor.out")
+	tf=$(python3 -c "import sys; print(min(sys.argv[1:], key=float))" "$tf" "$tf2")
+else
+	echo "no floor and no cold runs: /proc/sys/vm/drop_caches is not writable (needs root)" \
+		"or $floor is not built"
+	tf=- c1=- c2=-
+fi
+# x TIME FLOOR: TIME as a multiple of FLOOR ("-" without both)
+x() {
+	python3 -c "import sys; a, f = sys.argv[1:]
+print('-' if '-' in (a, f) else '%.1fx' % (float(a) / max(float(f), 0.001)))" "$1" "$2"
+}
+printf '%-24s %14s %14s %14s\n' "" "ours" "fsck.f2fs 1.15" "floor"
+printf '%-24s %14s %14s %14s\n' "command" "-f -n" "-f --dry-run" "fsck-floor"
+printf '%-24s %14s %14s %14s\n' "wall time (s)" "$t1" "$t2" ""
+printf '%-24s %14s %14s %14s\n' "peak RSS (KiB)" "$m1" "$m2" ""
+printf '%-24s %14s %14s %14s\n' "cold wall time (s)" "$c1" "$c2" "$tf"
+printf '%-24s %14s %14s %14s\n' "cold / floor" "$(x "$c1" "$tf")" "$(x "$c2" "$tf")" "1.0x"
 python3 -c "print('speed-up: %.1fx; memory: %.2f of the reference' % ($t2 / max($t1, 0.001), $m1 / $m2))"

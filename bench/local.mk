@@ -9,3 +9,8 @@ EXTRA_DIST += bench/sload.sh bench/resize.sh bench/blocksize.sh
 noinst_PROGRAMS += bench/populate
 bench_populate_SOURCES = bench/populate.c
 bench_populate_LDADD = $(HELPER_LIBS)
+# bench/fsck-floor: reads the blocks a full fsck must read, in address order, for
+# fsck.sh and fsck-scale.sh (the floor of a cold full check)
+noinst_PROGRAMS += bench/fsck-floor
+bench_fsck_floor_SOURCES = bench/fsck-floor.c
+bench_fsck_floor_LDADD = $(HELPER_LIBS)
