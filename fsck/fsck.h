@@ -273,13 +273,6 @@ static inline int dview_inline(const struct fsck_ctx *ctx, const struct zf2fs_no
 	return zf2fs_dentry_view_inline2(ctx->g, inode, ctx->vi->features, v);
 }
 
-/* ---- every node block asked of the kernel in address order (node_readahead.c) ---------- */
-/* From pass 4's start to its end, when the nodes fit in half the available memory (else,
- * and with ZF2FS_NO_READAHEAD set, NULL: nothing is asked). */
-struct node_readahead;
-struct node_readahead *node_readahead_start(struct fsck_ctx *ctx);
-void node_readahead_end(struct node_readahead *ra);
-
 /* ---- a directory's dentry blocks, read once (dir_blocks.c) ------------------------------ */
 struct dir_block {
 	uint64_t fofs;               /* block index in the directory */

@@ -2397,7 +2397,7 @@ static int restore_slots(struct fsck_ctx *ctx)
 	return 0;
 }
 
-static int walk_tree(struct fsck_ctx *ctx)
+int pass4_tree(struct fsck_ctx *ctx)
 {
 	uint32_t root = ZF2FS_ROOT_INO;
 	struct problem_ctx p = { .ino = root };
@@ -2530,14 +2530,5 @@ static int walk_tree(struct fsck_ctx *ctx)
 	free(ctx->dirq.last);
 	memset(&ctx->dirq, 0, sizeof(ctx->dirq));
 	zs_progress_set(&ctx->prog, ctx->found_inodes);
-	return err;
-}
-
-int pass4_tree(struct fsck_ctx *ctx)
-{
-	struct node_readahead *ra = node_readahead_start(ctx);
-	int err = walk_tree(ctx);
-
-	node_readahead_end(ra);
 	return err;
 }
