@@ -2056,7 +2056,7 @@ static int check_inode_as(struct fsck_ctx *ctx, uint32_t ino, const struct zf2fs
 /* ---- traversal ------------------------------------------------------------------------- */
 /* Inode blocks of queued directories kept for pass 5, so that it need not read them
  * again; beyond this many bytes, pass 5 reads them (a wide tree: memory stays bounded). */
-#define DIRQ_HELD_MAX (8u << 20)
+#define DIRQ_HELD_MAX (2u << 20)
 
 static int push(struct fsck_ctx *ctx, uint32_t v)
 {
