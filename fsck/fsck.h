@@ -83,6 +83,17 @@ struct dir_queue {
 	uint32_t last_ino;
 };
 
+/* Free the queue's arrays and the blocks it still holds; it is empty after. */
+static inline void dir_queue_free(struct dir_queue *q)
+{
+	for (size_t i = q->head; i < q->tail; i++)
+		free(q->node[i]);
+	free(q->items);
+	free(q->node);
+	free(q->last);
+	memset(q, 0, sizeof(*q));
+}
+
 struct fsck_ctx {
 	/* options (read only by fix_problem, main and tune.c; set by options.c) */
 	enum fsck_mode mode;

@@ -146,11 +146,7 @@ static void free_maps(struct fsck_ctx *ctx)
 	free(ctx->natx);
 	free(ctx->nat_ver);
 	free(ctx->xattr_node);
-	for (size_t i = ctx->dirq.head; i < ctx->dirq.tail; i++)
-		free(ctx->dirq.node[i]);
-	free(ctx->dirq.items);
-	free(ctx->dirq.node);
-	free(ctx->dirq.last);
+	dir_queue_free(&ctx->dirq);
 	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++) {
 		zf2fs_quota_usage_free(&ctx->quota_use[q]);
 		free(ctx->quota_node[q]);

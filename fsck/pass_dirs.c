@@ -551,8 +551,8 @@ static int check_casefold_flag(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_
 			struct zf2fs_dentry_view v;
 			const void *blk = dirblocks_get(ctx, db, i, &err);
 
-			if (err == 1 || db->e[i].blkaddr == ZF2FS_NEW_ADDR) {
-				err = 0;   /* outside the main area, or reserved: no names */
+			if (err == 1) {
+				err = 0;   /* outside the main area (reserved too): no names */
 				continue;
 			}
 			if (err)
@@ -622,7 +622,8 @@ static int check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inod
 		uint32_t rec = d.dir_level < DIR_LEVELS ? d.dir_level : DIR_LEVELS - 1, best = rec;
 
 		for (size_t i = 0; i < db->n; i++) {
-			const void *blk = dirblocks_get(ctx, db, i, &err);
+			int rerr;   /* an unreadable block gives no evidence (the scan reports it) */
+			const void *blk = dirblocks_get(ctx, db, i, &rerr);
 
 			if (blk)
 				ev_dir_block(&e, db->e[i].fofs, blk);

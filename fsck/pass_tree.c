@@ -2338,9 +2338,10 @@ static int scan_queue(struct fsck_ctx *ctx)
 			memcpy(n, fixed, ctx->g->blocksize);
 		else if (held)
 			memcpy(n, held, ctx->g->blocksize);
-		if (fixed || held || !zf2fs_vol_read_node(ctx->vol, ino, n, NULL, why, sizeof(why)))
-			err = pass5_check_dir(ctx, ino, n, visit_child);
+		else if (zf2fs_vol_read_node(ctx->vol, ino, n, NULL, why, sizeof(why)))
+			continue;
 		free(held);
+		err = pass5_check_dir(ctx, ino, n, visit_child);
 	}
 	free(n);
 	return err;
@@ -2523,12 +2524,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 	free(ctx->lost);
 	ctx->lost = NULL;
 	ctx->nlost = ctx->cap_lost = 0;
-	for (size_t i = ctx->dirq.head; i < ctx->dirq.tail; i++)
-		free(ctx->dirq.node[i]);
-	free(ctx->dirq.items);
-	free(ctx->dirq.node);
-	free(ctx->dirq.last);
-	memset(&ctx->dirq, 0, sizeof(ctx->dirq));
+	dir_queue_free(&ctx->dirq);
 	zs_progress_set(&ctx->prog, ctx->found_inodes);
 	return err;
 }

@@ -18,7 +18,6 @@
 
 . "$(dirname "$0")/lib.sh"
 
-FSCK=$top_builddir/fsck/fsck.f2fs
 SLOAD=$top_builddir/tools/sload.f2fs
 DEFRAG=$top_builddir/tools/defrag.f2fs
 GC=$top_builddir/tools/gc.f2fs
