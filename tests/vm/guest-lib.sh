@@ -144,13 +144,17 @@ ztrace_off() {
 # zgc_traced NAME DIR SYNC COUNT: F2FS_IOC_GARBAGE_COLLECT (SYNC 1 foreground, 0
 # background) COUNT times on the mounted volume at DIR under the f2fs_get_victim trace.
 # Prints "info: gcstop NAME nodata|all" (whether the calls ran out of victims) and one
-# "info: gctrace NAME GC ALLOC POLICY VICTIM COST OFS_UNIT CLOCK" line per selection, for
-# the host to compare with gc.f2fs replay.  CLOCK is the kernel's clock at the newest
-# data or node write before the selection, in seconds after the mount (0 when none):
-# every such write raises the newest-write time cost-benefit scales segment ages by, so
-# on a slow machine, where the calls run past the mount's second, background costs
-# move with it.  The trace runs on the boot clock, the one the kernel's f2fs clock and
-# mounted_time_sec count in; META writes (checkpoint, SIT, NAT) leave segment times alone.
+# "info: gctrace NAME GC ALLOC POLICY VICTIM COST OFS_UNIT CLOCK CLOCK_LO" line per
+# selection, for the host to compare with gc.f2fs replay.  CLOCK is the kernel's clock at
+# the newest data or node write before the selection, in seconds after the mount (0 when
+# none): every such write raises the newest-write time cost-benefit scales segment ages
+# by, so on a slow machine, where the calls run past the mount's second, background
+# costs move with it.  The trace runs on the boot clock, the one the kernel's f2fs clock
+# and mounted_time_sec count in; META writes (checkpoint, SIT, NAT) leave segment times
+# alone.  The kernel stamps a write with the coarse boot clock, which only moves at a
+# timer tick (late on a loaded machine), and before the traced submission: a write traced
+# just after a second began may carry the second before.  CLOCK_LO is the clock of the
+# newest write taken 0.5 s earlier, the host's second guess.
 # Periodic writeback is off during the calls: the flusher writing the pages a background
 # call moved dirties their node pages, and dirty node pages decide when a background call
 # turns foreground; left on, that moment would follow the machine's load, not the volume.
@@ -183,10 +187,13 @@ zgc_traced() {
 	# an overrun drops the oldest events: the host must not compare a partial list
 	grep -q "^overrun: [1-9]" $t/per_cpu/cpu*/stats &&
 		echo "info: gctrace-lost $1 $(grep -h overrun $t/per_cpu/cpu*/stats | tr '\n' ' ')"
-	awk -v m="$mounted" -v name="$1" '
+	awk -v m="$mounted" -v name="$1" -v slack=0.5 '
 		/f2fs_submit_(page|folio)_write:/ && / type = [A-Z]*_(DATA|NODE)$/ {
-			for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { s = int($i) - m; break }
+			for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; break }
+			s = int(t) - m
 			if (s > clock) clock = s
+			s = int(t - slack) - m
+			if (s > lo) lo = s
 			next
 		}
 		/f2fs_get_victim:/ {
@@ -194,7 +201,7 @@ zgc_traced() {
 				f = substr($0, RSTART, RLENGTH)
 				gsub(/policy = \(|GC,|-mode,|\),|victim = |, cost = |, ofs_unit = /, " ", f)
 				split(f, a, " ")
-				print "info: gctrace", name, a[1], a[2], a[3], a[4], a[5], a[6], clock + 0
+				print "info: gctrace", name, a[1], a[2], a[3], a[4], a[5], a[6], clock + 0, lo + 0
 			}
 		}' $t/trace
 }
