@@ -266,6 +266,11 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 		ctx.out = stderr;
 	zs_progress_init(&ctx.prog, ctx.progress_fd, ctx.progress_bar, shown, NR_PASSES);
 	log.level = ctx.debug ? ctx.debug : 1;
+	if (ctx.prog.bar) {
+		/* the library's messages (-d 3) in place of the bar, not under it */
+		log.fn = zs_progress_log;
+		log.arg = &ctx.prog;
+	}
 	/* the superblock tuning f2fs-tools does on request writes even when nothing is
 	 * repaired (a plain "fsck.f2fs --nolinear-lookup=1 DEV") */
 	writes = ctx.mode != MODE_NO || (fsck_tune_wanted(&ctx) && !ctx.no_writes);

@@ -236,10 +236,12 @@ int pass7_accounting(struct fsck_ctx *ctx)
 	 * checked (pass 8 says the capacities were not read). */
 	if (free_count_known(ctx))
 		counter(ctx, PR_7_CP_FREE_SEGS_BAD, zf2fs_get(cp->free_segment_count), free_segs);
-	if ((ctx->vi->features & ZF2FS_FEAT_BLKZONED) && ctx->debug >= 2)
+	if ((ctx->vi->features & ZF2FS_FEAT_BLKZONED) && ctx->debug >= 2) {
+		zs_progress_clear(&ctx->prog);
 		fprintf(ctx->out, "zoned: checkpoint free_segment_count %u, %u usable segments free%s\n",
 			(unsigned)zf2fs_get(cp->free_segment_count), free_segs,
 			ctx->zone_cap_known ? "" : " (zone capacities unknown: not checked)");
+	}
 	if (zf2fs_get(cp->next_free_nid) >= ctx->vi->max_nid &&
 	    fix_problem(ctx, PR_7_NEXT_FREE_NID_BAD, &(struct problem_ctx){
 			.num = zf2fs_get(cp->next_free_nid), .num2 = ctx->vi->max_nid }))

@@ -145,9 +145,11 @@ static void check_curseg(struct fsck_ctx *ctx, struct zf2fs_sec_zone *z, int t, 
 		return;
 	if (ctx->needs_recovery && pos < z->wp_blocks) {
 		/* blocks after the checkpoint: the kernel replays them at mount */
-		if (ctx->debug >= 2)
+		if (ctx->debug >= 2) {
+			zs_progress_clear(&ctx->prog);
 			fprintf(ctx->out, "log %d: write pointer ahead of the checkpoint (fsync'd "
 				"data awaiting roll-forward)\n", t);
+		}
 		return;
 	}
 	wp_words(z, wp, sizeof(wp));
@@ -299,6 +301,7 @@ int pass8_zoned(struct fsck_ctx *ctx)
 
 		for (uint32_t sec = 0; sec < nr; sec++)
 			seq += zones[sec].type == ZF2FS_ZONE_SEQ_REQ;
+		zs_progress_clear(&ctx->prog);
 		fprintf(ctx->out, "checked the write pointers of %u sequential zones\n", seq);
 	}
 	free(ctx->zones);

@@ -233,6 +233,15 @@ void zs_progress_clear(struct zs_progress *p)
 	p->drawn = 0;
 }
 
+void zs_progress_log(void *arg, enum zf2fs_msg_kind kind, const char *msg)
+{
+	/* the library's own output, from a log without a callback */
+	const struct zf2fs_log plain = { .level = INT_MAX };
+
+	zs_progress_clear(arg);
+	zf2fs_logf(&plain, kind, 0, "%s", msg);
+}
+
 void zs_progress_close(struct zs_progress *p)
 {
 	if (p->drawn) {

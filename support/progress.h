@@ -28,6 +28,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "zf2fs/zf2fs.h"
+
 struct zs_progress {
 	int fd;                  /* lines go here; -1: none */
 	bool bar;                /* a bar on standard error */
@@ -78,6 +80,10 @@ void zs_progress_end(struct zs_progress *p);
 /* Take the bar off the screen (before other output on the terminal); the next step draws
  * it again. */
 void zs_progress_clear(struct zs_progress *p);
+
+/* A zf2fs_log_fn for the library's messages during a run (@arg: its struct zs_progress):
+ * the bar off the screen, then the message where a log without a callback prints it. */
+void zs_progress_log(void *arg, enum zf2fs_msg_kind kind, const char *msg);
 
 /* The run is over (finished or not): a bar on the screen ends its line. */
 void zs_progress_close(struct zs_progress *p);

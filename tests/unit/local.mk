@@ -41,6 +41,11 @@ UNIT_TESTS += tests/unit/test_device
 tests_unit_test_device_SOURCES = tests/unit/test_device.c
 tests_unit_test_device_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_device_LDADD = $(UNIT_LDADD)
+# a library message during a run with a bar takes the bar off the screen (support/progress.c)
+UNIT_TESTS += tests/unit/test_progress
+tests_unit_test_progress_SOURCES = tests/unit/test_progress.c
+tests_unit_test_progress_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_progress_LDADD = $(UNIT_LDADD)
 # chunked maps (bitmaps, the SIT table), nat_bits, and the clean test reading only superblock and checkpoint
 UNIT_TESTS += tests/unit/test_chunkmap
 tests_unit_test_chunkmap_SOURCES = tests/unit/test_chunkmap.c
