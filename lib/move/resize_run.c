@@ -109,6 +109,26 @@ out:
 	return err;
 }
 
+/* Zoned volumes: the zones of free sections written before (sections an earlier move
+ * emptied, or that a grow brings back) are reset, so that the commit's allocator, which
+ * writes a fresh section from its start, and the kernel find them empty.  Only sections
+ * the checkpoint holds nothing in are reset: crash-safe at any point.  Nothing to do on
+ * devices without a zone report. */
+static int reset_free_zones(struct run *r)
+{
+	uint32_t n = 0;
+	int err;
+
+	if (!zf2fs_vol_is_zoned(r->vol))
+		return 0;
+	err = zf2fs_move_reset_free_zones(r->vol, &n);
+	if (err)
+		return zf2fs_set_why(r->why, r->whylen, err, "cannot reset the zones of free "
+				     "sections");
+	r->rep->zones_reset += n;
+	return 0;
+}
+
 /* Empty sections [@lo, @hi): blocks and logs go to [@tlo, @thi). */
 static int empty_sections(struct run *r, uint32_t lo, uint32_t hi, uint32_t tlo, uint32_t thi)
 {
@@ -121,6 +141,9 @@ static int empty_sections(struct run *r, uint32_t lo, uint32_t hi, uint32_t tlo,
 		err = move_batch(r, &next, hi, tlo, thi);
 		if (!err)
 			err = reopen(r);
+		/* the next batch may take a section this one emptied */
+		if (!err)
+			err = reset_free_zones(r);
 		if (!err && r->progress)
 			r->progress(r->progress_arg, next - lo, hi - lo);
 	}
@@ -177,11 +200,11 @@ static int survey(struct run *r, uint32_t tlo, uint32_t thi, uint32_t *ret_free,
 
 /* Compaction: until [@tlo, @thi) holds @want free sections, its emptiest partly valid
  * sections are emptied into its free ones, a batch per checkpoint (what fits in the free
- * sections there, keeping one per log). */
+ * sections there, keeping one per log).  Progress counts the sections gained. */
 static int compact(struct run *r, uint32_t tlo, uint32_t thi, uint32_t want)
 {
 	uint64_t batch = batch_blocks(r);
-	uint32_t last_free = 0;
+	uint32_t last_free = 0, first_free = 0;
 
 	for (;;) {
 		const struct zf2fs_vol_info *vi = zf2fs_vol_info(r->vol);
@@ -194,6 +217,13 @@ static int compact(struct run *r, uint32_t tlo, uint32_t thi, uint32_t want)
 
 		if (err)
 			return zf2fs_set_why(r->why, r->whylen, err, "cannot read the SIT");
+		if (r->progress && nfree < want && !last_free) {
+			first_free = nfree;
+			r->progress(r->progress_arg, 0, want - first_free);
+		} else if (r->progress && last_free && nfree > first_free) {
+			r->progress(r->progress_arg, (nfree < want ? nfree : want) - first_free,
+				    want - first_free);
+		}
 		if (nfree >= want) {
 			free(v);
 			return 0;
@@ -221,6 +251,9 @@ static int compact(struct run *r, uint32_t tlo, uint32_t thi, uint32_t want)
 		r->rep->moved_blocks += st.data_blocks + st.node_blocks;
 		r->rep->checkpoints++;
 		err = reopen(r);
+		/* the next batch may take a section this one emptied */
+		if (!err)
+			err = reset_free_zones(r);
 		if (err)
 			return err;
 	}
@@ -251,26 +284,6 @@ static int write_super(struct run *r, const struct zf2fs_resize_plan *p)
 	int err = zf2fs_vol_write_super(r->vol, &p->sb, r->why, r->whylen);
 
 	return err ? err : reopen(r);
-}
-
-/* Zoned volumes: the zones of free sections written before (sections an earlier move
- * emptied, or that a grow brings back) are reset, so that the commit's allocator, which
- * writes a fresh section from its start, and the kernel find them empty.  Only sections
- * the checkpoint holds nothing in are reset: crash-safe at any point.  Nothing to do on
- * devices without a zone report. */
-static int reset_free_zones(struct run *r)
-{
-	uint32_t n = 0;
-	int err;
-
-	if (!zf2fs_vol_is_zoned(r->vol))
-		return 0;
-	err = zf2fs_move_reset_free_zones(r->vol, &n);
-	if (err)
-		return zf2fs_set_why(r->why, r->whylen, err, "cannot reset the zones of free "
-				     "sections");
-	r->rep->zones_reset += n;
-	return 0;
 }
 
 /* Empty sections [@lo, @hi) into [@tlo, @thi), after making @short more sections free

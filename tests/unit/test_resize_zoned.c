@@ -34,6 +34,7 @@
 #include "zf2fs/resize.h"
 #include "zf2fs/txn.h"
 #include "zf2fs/zoned.h"
+#include "zf2fs-internal/move.h"
 
 #define MiB (1024ull * 1024)
 #define ZONE (8 * MiB)
@@ -192,12 +193,59 @@ static uint32_t last_used(struct zf2fs_vol *vol)
 	return last;
 }
 
+/* The progress a resize reported: its calls (done, total), in order. */
+struct progress_log {
+	unsigned n;
+	uint32_t done[256], total[256];
+};
+
+static struct progress_log plog;
+
+static void record_progress(void *arg, uint32_t done, uint32_t total)
+{
+	struct progress_log *l = arg;
+
+	assert_true(l->n < 256);
+	l->done[l->n] = done;
+	l->total[l->n++] = total;
+}
+
+/* The runs @plog holds, each opening with (0, total), counting up to its total and ending
+ * there; the first run's total in *@first_total. */
+static unsigned progress_runs(uint32_t *first_total)
+{
+	unsigned runs = 0;
+
+	for (unsigned i = 0; i < plog.n; i++) {
+		assert_true(plog.total[i] > 0);
+		assert_true(plog.done[i] <= plog.total[i]);
+		if (!plog.done[i]) {
+			/* the run before it ended at its total */
+			if (runs)
+				assert_int_equal(plog.done[i - 1], plog.total[i - 1]);
+			if (!runs)
+				*first_total = plog.total[i];
+			runs++;
+			continue;
+		}
+		assert_true(i > 0 && plog.total[i] == plog.total[i - 1]);
+		assert_true(plog.done[i] > plog.done[i - 1]);
+	}
+	if (runs)
+		assert_int_equal(plog.done[plog.n - 1], plog.total[plog.n - 1]);
+	return runs;
+}
+
 static int resize(struct rig *r, uint64_t last_bytes, struct zf2fs_resize_report *rep)
 {
 	struct zf2fs_resize_opts o = { .target_blocks = last_bytes / ZF2FS_BLKSIZE,
 				       .batch_blocks = 0 };
 	char why[256] = "";
-	int err = zf2fs_resize_devs(r->devs, r->nd, &o, &unit_quiet, rep, why, sizeof(why));
+	int err;
+
+	plog.n = 0;
+	err = zf2fs_resize_devs_progress(r->devs, r->nd, 0, &o, record_progress, &plog,
+					 &unit_quiet, rep, why, sizeof(why));
 
 	if (err && getenv("RESIZE_DEBUG"))
 		print_message("resize to %llu MiB: %s\n", (unsigned long long)(last_bytes / MiB), why);
@@ -292,6 +340,18 @@ static void shrink_and_grow(unsigned nd)
 	assert_int_equal(resize(&r, r.cut, &rep), 0);
 	assert_int_equal(rep.plan.kind, ZF2FS_RESIZE_SHRINK);
 	assert_true(rep.moved_blocks > 10);
+	/* progress: compaction's run first when free sections were short (counting those it
+	 * freed), then the run emptying the four zones */
+	{
+		uint32_t first = 0;
+		unsigned runs = progress_runs(&first);
+
+		print_message("%u device(s): %u sections short, %u progress runs\n", nd,
+			      rep.plan.short_secs, runs);
+		assert_int_equal(runs, rep.plan.short_secs ? 2 : 1);
+		/* a section is a zone: four of them past the cut */
+		assert_int_equal(first, rep.plan.short_secs ? rep.plan.short_secs : 4);
+	}
 	vol = rig_vol(&r);
 	assert_int_equal(zf2fs_vol_info(vol)->main_segs, old_main - 4 * 4);
 	assert_true(last_used(vol) < old_main - 4 * 4);
@@ -621,6 +681,214 @@ static void test_relocate_faults(void **state)
 	rig_close(&base);
 }
 
+/* Compaction: a 1 GiB zoned device filled with files of half a section (two to a
+ * section), the nine lowest sections of two such files moved into the top ten, one file removed from each of
+ * 50 other sections (half valid), then more files written until eight free sections are
+ * left outside the top ten.  A shrink cutting those ten (nine sections of valid blocks, eight
+ * free ones below) compacts the emptiest sections first: progress reports that as a run of its
+ * own, counting the sections it freed, before the run emptying the cut; every file reads
+ * back and the tables add up. */
+#define HALF_SEC_BLOCKS (CAP / ZF2FS_BLKSIZE / 2)
+#define TOP_SECS 10
+
+static void half_fill(uint8_t *buf, unsigned i)
+{
+	for (size_t k = 0; k < HALF_SEC_BLOCKS * ZF2FS_BLKSIZE; k += ZF2FS_BLKSIZE)
+		memset(buf + k, (int)(i * 7 + k / ZF2FS_BLKSIZE) & 0xff, ZF2FS_BLKSIZE);
+}
+
+/* Files h<first>... h<first + n - 1> of half a section, 16 to a transaction. */
+static void write_halves(struct rig *r, unsigned first, unsigned n, uint8_t *buf)
+{
+	char name[16];
+
+	for (unsigned done = 0; done < n;) {
+		struct zf2fs_vol *vol = rig_vol(r);
+		struct zf2fs_txn *txn;
+
+		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+		for (unsigned k = 0; k < 16 && done < n; k++, done++) {
+			snprintf(name, sizeof(name), "h%03u", first + done);
+			half_fill(buf, first + done);
+			assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, name, 0100644, buf,
+							  HALF_SEC_BLOCKS * ZF2FS_BLKSIZE, NULL), 0);
+		}
+		assert_int_equal(zf2fs_txn_commit(txn), 0);
+		zf2fs_txn_free(txn);
+		zf2fs_vol_close(vol);
+	}
+}
+
+/* Free sections (no valid block, no log) below section @end. */
+static uint32_t free_below(struct zf2fs_vol *vol, uint32_t end)
+{
+	const struct zf2fs_vol_info *vi = zf2fs_vol_info(vol);
+	struct zf2fs_sit_entry *sit;
+	uint32_t n = 0;
+
+	assert_int_equal(zf2fs_vol_load_sit(vol, &sit), 0);
+	for (uint32_t sec = 0; sec < end; sec++) {
+		uint32_t v = 0;
+		bool log = false;
+
+		for (uint32_t k = 0; k < vi->segs_per_sec; k++)
+			v += zf2fs_sit_valid_blocks(&sit[sec * vi->segs_per_sec + k]);
+		for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
+			uint32_t seg, off;
+
+			zf2fs_vol_curseg(vol, t, &seg, &off);
+			log |= seg / vi->segs_per_sec == sec;
+		}
+		n += !v && !log;
+	}
+	free(sit);
+	return n;
+}
+
+static void test_compact_progress(void **state)
+{
+	const size_t len = HALF_SEC_BLOCKS * ZF2FS_BLKSIZE;
+	uint8_t *buf = malloc(len), *got = malloc(len);
+	struct zf2fs_resize_report rep;
+	struct zf2fs_mkfs_opts mk;
+	struct zf2fs_layout lay;
+	struct zf2fs_vol *vol;
+	struct zf2fs_txn *txn;
+	uint32_t *sec_of, main_secs, sps, files, low = 0, first = 0, nfree;
+	bool *gone;
+	char name[16];
+	struct rig r;
+
+	(void)state;
+	assert_non_null(buf);
+	assert_non_null(got);
+	rig_open_geom(&r, 1, 1024 * MiB, 1024 * MiB, ZONE, CAP, 4);
+	mkfs_layout(&r, r.fmt, &mk, &lay);
+	assert_int_equal(zf2fs_mkfs_write(r.devs, &lay, &mk, &unit_quiet), 0);
+	vol = rig_vol(&r);
+	main_secs = zf2fs_vol_info(vol)->main_secs;
+	sps = zf2fs_vol_info(vol)->segs_per_sec;
+	zf2fs_vol_close(vol);
+	/* all the volume holds but a few sections, ending well below the top ten */
+	files = 2 * (main_secs - TOP_SECS - 20);
+	sec_of = calloc(files + 64, sizeof(*sec_of));
+	gone = calloc(files + 64, sizeof(*gone));
+	assert_non_null(sec_of);
+	assert_non_null(gone);
+	write_halves(&r, 0, files, buf);
+	vol = rig_vol(&r);
+	for (unsigned i = 0; i < files; i++) {
+		struct zf2fs_node node;
+		uint32_t ino, addr;
+
+		snprintf(name, sizeof(name), "h%03u", i);
+		assert_int_equal(zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0), 0);
+		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+		assert_int_equal(zf2fs_file_bmap(vol, &node, 0, &addr, NULL, 0), 0);
+		sec_of[i] = (addr - zf2fs_vol_info(vol)->main_blkaddr) / ZF2FS_BLOCKS_PER_SEG / sps;
+	}
+	assert_true(sec_of[files - 1] < main_secs - TOP_SECS);
+	/* the ten lowest data sections (full) to the top ten */
+	{
+		struct zf2fs_move_stats st = { 0 };
+
+		uint32_t moved = 0;
+
+		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+		/* nine: the tenth is room for the moved blocks' log to end in */
+		for (unsigned i = 0; i + 1 < files && moved < TOP_SECS - 1; i++) {
+			/* a section holding two of the files and nothing else */
+			if (sec_of[i] != sec_of[i + 1] || (i && sec_of[i - 1] == sec_of[i]) ||
+			    (i + 2 < files && sec_of[i + 2] == sec_of[i]))
+				continue;
+			assert_int_equal(zf2fs_move_section(txn, sec_of[i], &st), 0);
+			low = sec_of[i];
+			moved++;
+		}
+		assert_int_equal(moved, TOP_SECS - 1);
+		assert_int_equal(zf2fs_move_set_target(txn, main_secs - TOP_SECS, main_secs), 0);
+		assert_int_equal(zf2fs_txn_commit(txn), 0);
+		zf2fs_txn_free(txn);
+		print_message("compaction: %llu data blocks moved to the top %u sections\n",
+			      (unsigned long long)st.data_blocks, TOP_SECS);
+	}
+	zf2fs_vol_close(vol);
+	/* the zones of the sections emptied, reset for the writes to come */
+	vol = rig_vol(&r);
+	assert_int_equal(zf2fs_move_reset_free_zones(vol, NULL), 0);
+	zf2fs_vol_close(vol);
+
+	/* one file out of 50 full sections above those: half valid */
+	vol = rig_vol(&r);
+	assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
+	{
+		uint32_t halved = 0;
+
+		for (unsigned i = 0; i + 1 < files && halved < 50; i++) {
+			if (sec_of[i] <= low || sec_of[i] != sec_of[i + 1] ||
+			    (i && sec_of[i - 1] == sec_of[i]))
+				continue;
+			snprintf(name, sizeof(name), "h%03u", i);
+			assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, name), 0);
+			gone[i] = true;
+			halved++;
+		}
+		assert_int_equal(halved, 50);
+	}
+	assert_int_equal(zf2fs_txn_commit(txn), 0);
+	zf2fs_txn_free(txn);
+	nfree = free_below(vol, main_secs - TOP_SECS);
+	zf2fs_vol_close(vol);
+	/* then files until eight free sections are left below the top ten */
+	assert_true(nfree > 8 && nfree - 8 <= 32);
+	write_halves(&r, files, 2 * (nfree - 8), buf);
+	files += 2 * (nfree - 8);
+	vol = rig_vol(&r);
+	nfree = free_below(vol, main_secs - TOP_SECS);
+	zf2fs_vol_close(vol);
+	assert_int_equal(nfree, 8);
+
+	/* cut the top ten: their valid blocks need nine sections, eight are free */
+	assert_int_equal(resize(&r, r.full - TOP_SECS * ZONE, &rep), 0);
+	assert_int_equal(rep.plan.kind, ZF2FS_RESIZE_SHRINK);
+	print_message("compaction: %u sections short, %llu blocks moved, %u checkpoints, %u "
+		      "progress calls\n", rep.plan.short_secs, (unsigned long long)rep.moved_blocks,
+		      rep.checkpoints, plog.n);
+	assert_true(rep.plan.short_secs > 0);
+	assert_int_equal(progress_runs(&first), 2);
+	assert_int_equal(first, rep.plan.short_secs);
+
+	/* every file left reads back */
+	vol = rig_vol(&r);
+	assert_int_equal(zf2fs_vol_info(vol)->main_secs, main_secs - TOP_SECS);
+	for (unsigned i = 0; i < files; i++) {
+		struct zf2fs_node node;
+		uint32_t ino;
+		size_t n = 0;
+		int err;
+
+		snprintf(name, sizeof(name), "h%03u", i);
+		err = zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0);
+		if (gone[i]) {
+			assert_int_equal(err, -ENOENT);
+			continue;
+		}
+		assert_int_equal(err, 0);
+		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
+		assert_int_equal(zf2fs_file_read_buf(vol, &node, got, len, &n, NULL, 0), 0);
+		assert_int_equal(n, len);
+		half_fill(buf, i);
+		assert_memory_equal(got, buf, len);
+	}
+	check_tables(vol);
+	zf2fs_vol_close(vol);
+	free(sec_of);
+	free(gone);
+	free(buf);
+	free(got);
+	rig_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -633,6 +901,7 @@ int main(void)
 		cmocka_unit_test(test_multi_relocate),
 		cmocka_unit_test(test_relocate_refused),
 		cmocka_unit_test(test_relocate_faults),
+		cmocka_unit_test(test_compact_progress),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
