@@ -31,7 +31,8 @@ ZF2FS_EXPORT int zf2fs_move_reset_free_zones(struct zf2fs_vol *vol, uint32_t *re
  * zf2fs_resize_devs2 (include/zf2fs/resize.h) telling @fn (may be NULL) how far it got:
  * @fn(@arg, 0, @total) when it starts to empty a run of @total sections (the cut of a
  * shrink, or the sections new metadata areas take: up to three runs in one resize, each
- * counted from 0), then @fn(@arg, @done, @total) after each checkpoint of that run.
+ * counted from 0) or to make @total more sections free by compaction before one, then
+ * @fn(@arg, @done, @total) after each checkpoint of that run.
  */
 struct zf2fs_resize_opts;
 struct zf2fs_resize_report;
