@@ -9,7 +9,8 @@
 #     old main area's first sections (segment 0 moves), then again to 6 GiB;
 #  3. shrink below blocks that defrag.f2fs put near the end: they move, the size drops;
 #     a shrink below the data is refused, byte-identical; a shrink where the free
-#     sections are too few compacts the emptiest sections below the cut first;
+#     sections are too few puts the moved blocks into the holes of partly valid ones
+#     (SSR; compaction, which zoned volumes need, is test_resize_zoned's);
 #  3d. a shrink whose new size needs smaller metadata areas (1100 -> 600 MiB: SSA 2 -> 1
 #     segment, NAT 2 -> 1 per copy): the areas are fitted (moved twice, see resize.h),
 #     segment 0, the areas and the main area end where mkfs puts them for 600 MiB; with
@@ -150,8 +151,8 @@ refused "shrink below the data" "$S" -t $((40 * 2048))
 
 # 3b. a shrink where too few sections are free for the blocks past the cut, though the
 # partly valid ones below it hold room: 2 MiB files filling 400 MiB of a 512 MiB volume,
-# every third removed (few sections left wholly free), cut to 360 MiB.  The emptiest
-# sections are compacted first.
+# every third removed (few sections left wholly free), cut to 360 MiB.  The logs go on
+# into the holes once no free section is left (SSR).
 POPULATE=$top_builddir/bench/populate
 [ -x "$POPULATE" ] || hard_error "bench/populate is not built"
 # filled IMG [FIRST LAST]: 512 MiB, 200 files of 2 MiB, every third one removed, and
@@ -171,15 +172,15 @@ filled()
 	"$POP" "$img" "${rm[@]}" >/dev/null || hard_error "removing every third file failed"
 }
 FR=$TEST_TMP/frag.img
-# and a run of ten, for the few whole free sections compaction starts from
+# and a run of ten, for a few whole free sections below the cut
 filled "$FR" 40 49
 shas "$FR" > "$TEST_TMP/frag.sha" || hard_error "cannot read the files of the filled image"
 if "$RESIZE" -t $((360 * 2048)) "$FR" > "$TEST_TMP/out" 2>&1 && grep -q "^shrunk" "$TEST_TMP/out"; then
 	tap_ok "shrink a volume without enough free sections 512 -> 360 MiB: $(tr '\n' ' ' < "$TEST_TMP/out")"
 else
-	tap_fail "shrink needing compaction: $(cat "$TEST_TMP/out")"
+	tap_fail "shrink with few free sections: $(cat "$TEST_TMP/out")"
 fi
-verify "shrink needing compaction" "$FR" $((360 * 256)) "$TEST_TMP/frag.sha"
+verify "shrink with few free sections" "$FR" $((360 * 256)) "$TEST_TMP/frag.sha"
 
 # 3c. no whole free section below the cut at all: the same fill, every third file removed
 # and nothing more, cut to 340 MiB.  The moved blocks go into the holes of the dirty
