@@ -33,6 +33,8 @@
 #   ZF2FS_VM_MEM         guest memory in MiB (default: 2048)
 #   ZF2FS_VM_SMP         guest CPUs (default: 2)
 #   ZF2FS_VM_TIMEOUT     hard limit for one boot in seconds (default: 600)
+#   ZF2FS_VM_READY_TIMEOUT  seconds a guest has to reach its init's ZVM-READY line
+#                        (default: 240); one that does not is booted once more
 #   ZF2FS_VM_HOST_FSCK   host oracle (default: /usr/sbin/fsck.f2fs)
 #   ZF2FS_VM_KEEP        1 keeps the disk images of a passing run
 
@@ -50,6 +52,7 @@ VM_ACCEL=${ZF2FS_VM_ACCEL:-tcg}
 VM_MEM=${ZF2FS_VM_MEM:-2048}
 VM_SMP=${ZF2FS_VM_SMP:-2}
 VM_TIMEOUT=${ZF2FS_VM_TIMEOUT:-600}
+VM_READY_TIMEOUT=${ZF2FS_VM_READY_TIMEOUT:-240}
 VM_HOST_FSCK=${ZF2FS_VM_HOST_FSCK:-/usr/sbin/fsck.f2fs}
 VM_MKFS=${ZF2FS_MKFS:-$top_builddir/mkfs/mkfs.f2fs}
 VM_OUR_FSCK=$top_builddir/fsck/fsck.f2fs
@@ -524,6 +527,33 @@ vm_build_overlay() {
 	cat "$VM_BASE" "$VM_OUT/overlay.cpio" >"$VM_OUT/initrd.cpio"
 }
 
+# vm_run_qemu: one run of the machine, its console in $log and its exit status in $qrc
+# (124 or 137: the hard timeout; 125: no ZVM-READY within VM_READY_TIMEOUT, the machine
+# stopped there).
+vm_run_qemu() {
+	# shellcheck disable=SC2086 # the machine's and the disks' arguments are words
+	timeout -k 10 "$VM_TIMEOUT" "$VM_QEMU" -accel "$VM_ACCEL$VM_ACCEL_OPTS" $VM_MACHINE \
+		-m "$VM_MEM" -smp "$VM_SMP" -nographic -no-reboot -nic none \
+		-kernel "$VM_KERNEL" -initrd "$VM_OUT/initrd.cpio" \
+		-append "console=$VM_CONSOLE_DEV panic=-1 quiet" \
+		$VM_DISK_ARGS </dev/null >"$log" 2>&1 &
+	_qpid=$!
+	_waited=0
+	while kill -0 "$_qpid" 2>/dev/null && ! grep -q 'ZVM-READY' "$log"; do
+		if [ "$_waited" -ge "$VM_READY_TIMEOUT" ]; then
+			# timeout passes the signal on to the machine
+			kill "$_qpid" 2>/dev/null
+			wait "$_qpid"
+			qrc=125
+			return
+		fi
+		sleep 1
+		_waited=$((_waited + 1))
+	done
+	wait "$_qpid"
+	qrc=$?
+}
+
 # vm_boot: one boot with the attached disks and the current vm_guest body.
 # Fails the test unless the guest reports ZVM-EXIT 0 and the kernel log is
 # free of oopses, warnings, f2fs errors and write errors.  VM_ALLOW_KLOG (an ERE) lists
@@ -534,13 +564,18 @@ vm_boot() {
 	vm_build_overlay
 	vm_log "boot $VM_BOOTS: disks:$VM_DISK_NAMES"
 	t0=$(date +%s)
-	# shellcheck disable=SC2086 # the machine's and the disks' arguments are words
-	timeout -k 10 "$VM_TIMEOUT" "$VM_QEMU" -accel "$VM_ACCEL$VM_ACCEL_OPTS" $VM_MACHINE \
-		-m "$VM_MEM" -smp "$VM_SMP" -nographic -no-reboot -nic none \
-		-kernel "$VM_KERNEL" -initrd "$VM_OUT/initrd.cpio" \
-		-append "console=$VM_CONSOLE_DEV panic=-1 quiet" \
-		$VM_DISK_ARGS </dev/null >"$log" 2>&1
-	qrc=$?
+	vm_run_qemu
+	if [ "$qrc" -eq 125 ]; then
+		# The kernel hung before our init got the disks ready (under TCG on a loaded
+		# host, rarely: nothing after the firmware's "Booting from ROM").  Nothing has
+		# touched the disks yet, so the same boot runs again, once, and says so.
+		{
+			echo "==== $VM_NAME boot $VM_BOOTS: no ZVM-READY after $VM_READY_TIMEOUT s ===="
+			tr -d '\r' <"$log"
+		} >>"$VM_CONSOLE"
+		vm_log "boot $VM_BOOTS: no ZVM-READY after $VM_READY_TIMEOUT s (the kernel hung before our init ran the scenario): booting again"
+		vm_run_qemu
+	fi
 	VM_BOOT_SECONDS=$(( $(date +%s) - t0 ))
 	# drop carriage returns and the terminal resets the firmware prints
 	tr -d '\r' <"$log" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g' >"$log.tmp" &&
@@ -556,6 +591,8 @@ vm_boot() {
 
 	[ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ] &&
 		vm_fail "boot $VM_BOOTS: killed after the hard timeout of $VM_TIMEOUT s"
+	[ "$qrc" -eq 125 ] &&
+		vm_fail "boot $VM_BOOTS: stopped twice without ZVM-READY after $VM_READY_TIMEOUT s"
 	if ! grep -q 'ZVM-READY' "$log"; then
 		vm_fail "boot $VM_BOOTS: the guest did not get ready (see $VM_CONSOLE)"
 		tail -n 30 "$log" | sed 's/^/  console: /'
