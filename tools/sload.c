@@ -25,6 +25,7 @@
 #include "zf2fs/format.h"
 #include <inttypes.h>
 #include "zf2fs/load.h"
+#include "zf2fs-internal/load.h"
 #include "zf2fs/compress.h"
 #include "zf2fs/simg.h"
 #include "helper.h"
@@ -59,7 +60,7 @@ static void usage(FILE *f)
 "      --progress         a completion bar on standard error, when it is a terminal\n"
 "      --progress-fd FD   lines \"PASS CURRENT TOTAL DEVICE\" on file descriptor FD\n"
 "                         for a front-end (as e2fsck -C FD writes them): the\n"
-"                         load's start and end\n"
+"                         entries copied, weighted by their blocks\n"
 "  -V, --version          print the version and exit\n"
 "  -h, --help             this help\n"
 "\n"
@@ -112,6 +113,16 @@ static int print_image_size(const char *img, const struct zf2fs_log *log)
 	return fflush(stdout) ? 1 : 0;
 }
 
+/* The library's progress of the load: pass 1, counting what it copied. */
+static void loaded(void *arg, uint64_t done, uint64_t total)
+{
+	struct zs_progress *p = arg;
+
+	if (!p->pass)
+		zs_progress_pass(p, 1, "loading the tree", total);
+	zs_progress_set(p, done);
+}
+
 /* -S: @img is an Android sparse image.  It is unpacked to a raw file beside it, loaded,
  * packed to a second file and renamed over @img: until then @img is as it was. */
 static int load_sparse(const char *img, const struct zf2fs_load_opts *o,
@@ -141,8 +152,9 @@ static int load_sparse(const char *img, const struct zf2fs_load_opts *o,
 	if (err) {
 		fprintf(stderr, PROG ": %s\n", why);
 	} else {
-		zs_progress_pass(prog, 1, "loading the tree", 1);
-		err = zf2fs_load_tree((const char *const *)&raw, 1, o, log, &st);
+		err = zf2fs_load_tree_progress((const char *const *)&raw, 1, o,
+					       zs_progress_on(prog) ? loaded : NULL, prog, log,
+					       &st);
 		if (!err)
 			zs_progress_end(prog);
 		zs_progress_close(prog);
@@ -325,7 +337,7 @@ int main(int argc, char **argv)
 		zs_usage_error(PROG, "too many arguments");
 	dev = argv[optind];
 	zs_test_load_flush(&o);
-	/* one pass, the load (the library reports nothing before its end) */
+	/* one pass, the load: what the library copied, from the end of its checks */
 	zs_progress_init(&prog, progress_fd, progress_bar, dev, 1);
 	if (sparse)
 		return load_sparse(dev, &o, &log, &prog);
@@ -350,12 +362,13 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		zs_dev_fail_writes_after(d, strtoul(fault, NULL, 10));
-		zs_progress_pass(&prog, 1, "loading the tree", 1);
-		err = zf2fs_load_tree_devs(&d, 1, &o, &log, &st);
+		err = zf2fs_load_tree_devs_progress(&d, 1, &o,
+						    zs_progress_on(&prog) ? loaded : NULL, &prog,
+						    &log, &st);
 		zf2fs_dev_close(d);
 	} else {
-		zs_progress_pass(&prog, 1, "loading the tree", 1);
-		err = zf2fs_load_tree(&dev, 1, &o, &log, &st);
+		err = zf2fs_load_tree_progress(&dev, 1, &o, zs_progress_on(&prog) ? loaded : NULL,
+					       &prog, &log, &st);
 	}
 	if (!err)
 		zs_progress_end(&prog);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * zf2fs-internal/load.h - the loader's check of a tree for a volume not written yet
- * (lib/write/load_tree.c), for mkfs.f2fs --root-dir.
+ * (lib/write/load_tree.c), for mkfs.f2fs --root-dir; a load that reports how far it got
+ * (sload.f2fs --progress).
  *
  * Not installed, no ABI promise: exported in the version node ZF2FS_PRIVATE
  * (lib/libzf2fs.sym).  Programs outside the tree use <zf2fs/load.h>.
@@ -23,5 +24,24 @@
  */
 ZF2FS_EXPORT int zf2fs_load_tree_check(const struct zf2fs_load_opts *o, uint32_t log_blocksize,
 				       const struct zf2fs_log *log);
+
+/*
+ * zf2fs_load_tree and zf2fs_load_tree_devs telling @fn (may be NULL) how far they got:
+ * @fn(@arg, 0, @total) once the source is walked and checked and the volume opened, then
+ * @fn(@arg, @done, @total) after each entry is copied and once more, with @done ==
+ * @total, after the commit.  The unit is the blocks the loader estimates an entry takes
+ * plus one per entry, and one for the commit: @total is never 0 and @done never goes back.
+ */
+typedef void (*zf2fs_load_progress_fn)(void *arg, uint64_t done, uint64_t total);
+ZF2FS_EXPORT int zf2fs_load_tree_progress(const char *const *paths, unsigned n,
+					  const struct zf2fs_load_opts *o,
+					  zf2fs_load_progress_fn fn, void *arg,
+					  const struct zf2fs_log *log,
+					  struct zf2fs_load_stats *ret_stats);
+ZF2FS_EXPORT int zf2fs_load_tree_devs_progress(struct zf2fs_dev *const *devs, unsigned n,
+					       const struct zf2fs_load_opts *o,
+					       zf2fs_load_progress_fn fn, void *arg,
+					       const struct zf2fs_log *log,
+					       struct zf2fs_load_stats *ret_stats);
 
 #endif /* ZF2FS_INTERNAL_LOAD_H */

@@ -74,6 +74,8 @@ struct session {
 	uint64_t flushed_blocks, flushed_inodes;   /* zf2fs_txn_usage at the last flush */
 	uint32_t batch_blocks, batch_inodes;       /* flush at these */
 	struct zf2fs_geom check_g;       /* check only, for a volume of these blocks */
+	zf2fs_load_progress_fn progress; /* may be NULL */
+	void *progress_arg;
 };
 
 struct loader {
@@ -1109,6 +1111,7 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 	struct loader l = { .o = o, .log = log, .s = s };
 	struct zf2fs_load_stats st = { 0 };
 	uint64_t now = o->fixed_time ? o->time : 0, slots = 0, dirs = 1, dir_blocks;
+	uint64_t progress_total = 0, progress_done = 0;
 	char *root = strdup(o->source);
 	char why[256] = "";
 	int err;
@@ -1211,10 +1214,21 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 			goto out;
 		}
 	}
+	if (s->progress) {
+		/* an entry's estimated blocks and one for the entry itself; one for the commit */
+		progress_total = 1;
+		for (size_t i = 1; i < l.n; i++)
+			progress_total += estimate(l.g, &l.e[i], l.e[i].first == i) + 1;
+		s->progress(s->progress_arg, 0, progress_total);
+	}
 	for (size_t i = 1; !err && i < l.n; i++) {
 		struct lentry *e = &l.e[i];
 
 		err = load_entry(&l, e);
+		if (!err && s->progress) {
+			progress_done += estimate(l.g, e, e->first == i) + 1;
+			s->progress(s->progress_arg, progress_done, progress_total);
+		}
 		if (err) {
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: %s: while copying it%s", e->path,
 				   strerror(-err), err != -EOPNOTSUPP ? "" :
@@ -1244,6 +1258,8 @@ static int load(struct session *s, const struct zf2fs_load_opts *o,
 		if (err)
 			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "%s: while committing to %s",
 				   strerror(-err), name);
+		else if (s->progress)
+			s->progress(s->progress_arg, progress_total, progress_total);
 	}
 out:
 	if (s->txn)
@@ -1282,6 +1298,28 @@ ZF2FS_EXPORT int zf2fs_load_tree_devs(struct zf2fs_dev *const *devs, unsigned n,
 				      struct zf2fs_load_stats *ret_stats)
 {
 	struct session s = { .devs = devs, .npaths = n };
+
+	return load(&s, o, log, ret_stats);
+}
+
+ZF2FS_EXPORT int zf2fs_load_tree_progress(const char *const *paths, unsigned n,
+					  const struct zf2fs_load_opts *o,
+					  zf2fs_load_progress_fn fn, void *arg,
+					  const struct zf2fs_log *log,
+					  struct zf2fs_load_stats *ret_stats)
+{
+	struct session s = { .paths = paths, .npaths = n, .progress = fn, .progress_arg = arg };
+
+	return load(&s, o, log, ret_stats);
+}
+
+ZF2FS_EXPORT int zf2fs_load_tree_devs_progress(struct zf2fs_dev *const *devs, unsigned n,
+					       const struct zf2fs_load_opts *o,
+					       zf2fs_load_progress_fn fn, void *arg,
+					       const struct zf2fs_log *log,
+					       struct zf2fs_load_stats *ret_stats)
+{
+	struct session s = { .devs = devs, .npaths = n, .progress = fn, .progress_arg = arg };
 
 	return load(&s, o, log, ret_stats);
 }

@@ -96,6 +96,13 @@ head -c 300000 /dev/urandom > "$T/tree/a/big"
 "$SLOAD" -f "$T/tree" --progress-fd 3 "$IMG" 3> "$T/sload.p" > /dev/null ||
 	hard_error "sload failed"
 expect_lines sload "$T/sload.p" "1"
+# it counts what it copies: a unit per entry at the least (2125 of them), lines between
+last=$(tail -1 "$T/sload.p")
+if [ "$(echo "$last" | cut -d' ' -f3)" -gt 2125 ] && [ "$(wc -l < "$T/sload.p")" -gt 100 ]; then
+	tap_ok "sload: counts the entries it copies ($(wc -l < "$T/sload.p") lines, last $last)"
+else
+	tap_fail "sload: $(wc -l < "$T/sload.p") lines, last $last"
+fi
 if awk '$4 != "vol\\040one.img" && $4 !~ /\/vol\\040one\.img$/ { exit 1 }' "$T/sload.p"; then
 	tap_ok "sload: the device with a space is one word (vol\\040one.img)"
 else
