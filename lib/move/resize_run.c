@@ -141,9 +141,6 @@ static int empty_sections(struct run *r, uint32_t lo, uint32_t hi, uint32_t tlo,
 		err = move_batch(r, &next, hi, tlo, thi);
 		if (!err)
 			err = reopen(r);
-		/* the next batch may take a section this one emptied */
-		if (!err)
-			err = reset_free_zones(r);
 		if (!err && r->progress)
 			r->progress(r->progress_arg, next - lo, hi - lo);
 	}
@@ -251,7 +248,7 @@ static int compact(struct run *r, uint32_t tlo, uint32_t thi, uint32_t want)
 		r->rep->moved_blocks += st.data_blocks + st.node_blocks;
 		r->rep->checkpoints++;
 		err = reopen(r);
-		/* the next batch may take a section this one emptied */
+		/* the victims emptied lie in [@tlo, @thi): the next batch may write there */
 		if (!err)
 			err = reset_free_zones(r);
 		if (err)
