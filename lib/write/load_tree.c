@@ -1283,25 +1283,6 @@ out:
 	return err;
 }
 
-ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
-				 const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
-				 struct zf2fs_load_stats *ret_stats)
-{
-	struct session s = { .paths = paths, .npaths = npaths };
-
-	return load(&s, o, log, ret_stats);
-}
-
-ZF2FS_EXPORT int zf2fs_load_tree_devs(struct zf2fs_dev *const *devs, unsigned n,
-				      const struct zf2fs_load_opts *o,
-				      const struct zf2fs_log *log,
-				      struct zf2fs_load_stats *ret_stats)
-{
-	struct session s = { .devs = devs, .npaths = n };
-
-	return load(&s, o, log, ret_stats);
-}
-
 ZF2FS_EXPORT int zf2fs_load_tree_progress(const char *const *paths, unsigned n,
 					  const struct zf2fs_load_opts *o,
 					  zf2fs_load_progress_fn fn, void *arg,
@@ -1322,6 +1303,21 @@ ZF2FS_EXPORT int zf2fs_load_tree_devs_progress(struct zf2fs_dev *const *devs, un
 	struct session s = { .devs = devs, .npaths = n, .progress = fn, .progress_arg = arg };
 
 	return load(&s, o, log, ret_stats);
+}
+
+ZF2FS_EXPORT int zf2fs_load_tree(const char *const *paths, unsigned npaths,
+				 const struct zf2fs_load_opts *o, const struct zf2fs_log *log,
+				 struct zf2fs_load_stats *ret_stats)
+{
+	return zf2fs_load_tree_progress(paths, npaths, o, NULL, NULL, log, ret_stats);
+}
+
+ZF2FS_EXPORT int zf2fs_load_tree_devs(struct zf2fs_dev *const *devs, unsigned n,
+				      const struct zf2fs_load_opts *o,
+				      const struct zf2fs_log *log,
+				      struct zf2fs_load_stats *ret_stats)
+{
+	return zf2fs_load_tree_devs_progress(devs, n, o, NULL, NULL, log, ret_stats);
 }
 
 ZF2FS_EXPORT int zf2fs_load_tree_check(const struct zf2fs_load_opts *o, uint32_t log_blocksize,

@@ -691,13 +691,27 @@ static void test_relocate_faults(void **state)
 #define HALF_SEC_BLOCKS (CAP / ZF2FS_BLKSIZE / 2)
 #define TOP_SECS 10
 
-static void half_fill(uint8_t *buf, unsigned i)
+static void half_fill(uint8_t *buf, unsigned i, size_t len)
 {
-	for (size_t k = 0; k < HALF_SEC_BLOCKS * ZF2FS_BLKSIZE; k += ZF2FS_BLKSIZE)
+	for (size_t k = 0; k < len; k += ZF2FS_BLKSIZE)
 		memset(buf + k, (int)(i * 7 + k / ZF2FS_BLKSIZE) & 0xff, ZF2FS_BLKSIZE);
 }
 
-/* Files h<first>... h<first + n - 1> of half a section, 16 to a transaction. */
+static size_t half_len(unsigned i)
+{
+	(void)i;
+	return HALF_SEC_BLOCKS * ZF2FS_BLKSIZE;
+}
+
+/* the files test_compact_progress removed */
+static bool *compact_gone;
+
+static bool compact_kept(unsigned i)
+{
+	return !compact_gone[i];
+}
+
+/* Files f<first>... f<first + n - 1> of half a section, 16 to a transaction. */
 static void write_halves(struct rig *r, unsigned first, unsigned n, uint8_t *buf)
 {
 	char name[16];
@@ -708,8 +722,8 @@ static void write_halves(struct rig *r, unsigned first, unsigned n, uint8_t *buf
 
 		assert_int_equal(zf2fs_txn_begin(vol, &txn), 0);
 		for (unsigned k = 0; k < 16 && done < n; k++, done++) {
-			snprintf(name, sizeof(name), "h%03u", first + done);
-			half_fill(buf, first + done);
+			snprintf(name, sizeof(name), "f%03u", first + done);
+			half_fill(buf, first + done, HALF_SEC_BLOCKS * ZF2FS_BLKSIZE);
 			assert_int_equal(zf2fs_txn_create(txn, ZF2FS_ROOT_INO, name, 0100644, buf,
 							  HALF_SEC_BLOCKS * ZF2FS_BLKSIZE, NULL), 0);
 		}
@@ -747,8 +761,7 @@ static uint32_t free_below(struct zf2fs_vol *vol, uint32_t end)
 
 static void test_compact_progress(void **state)
 {
-	const size_t len = HALF_SEC_BLOCKS * ZF2FS_BLKSIZE;
-	uint8_t *buf = malloc(len), *got = malloc(len);
+	uint8_t *buf = malloc(HALF_SEC_BLOCKS * ZF2FS_BLKSIZE);
 	struct zf2fs_resize_report rep;
 	struct zf2fs_mkfs_opts mk;
 	struct zf2fs_layout lay;
@@ -761,7 +774,6 @@ static void test_compact_progress(void **state)
 
 	(void)state;
 	assert_non_null(buf);
-	assert_non_null(got);
 	rig_open_geom(&r, 1, 1024 * MiB, 1024 * MiB, ZONE, CAP, 4);
 	mkfs_layout(&r, r.fmt, &mk, &lay);
 	assert_int_equal(zf2fs_mkfs_write(r.devs, &lay, &mk, &unit_quiet), 0);
@@ -781,7 +793,7 @@ static void test_compact_progress(void **state)
 		struct zf2fs_node node;
 		uint32_t ino, addr;
 
-		snprintf(name, sizeof(name), "h%03u", i);
+		snprintf(name, sizeof(name), "f%03u", i);
 		assert_int_equal(zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0), 0);
 		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
 		assert_int_equal(zf2fs_file_bmap(vol, &node, 0, &addr, NULL, 0), 0);
@@ -828,7 +840,7 @@ static void test_compact_progress(void **state)
 			if (sec_of[i] <= low || sec_of[i] != sec_of[i + 1] ||
 			    (i && sec_of[i - 1] == sec_of[i]))
 				continue;
-			snprintf(name, sizeof(name), "h%03u", i);
+			snprintf(name, sizeof(name), "f%03u", i);
 			assert_int_equal(zf2fs_txn_unlink(txn, ZF2FS_ROOT_INO, name), 0);
 			gone[i] = true;
 			halved++;
@@ -861,31 +873,17 @@ static void test_compact_progress(void **state)
 	/* every file left reads back */
 	vol = rig_vol(&r);
 	assert_int_equal(zf2fs_vol_info(vol)->main_secs, main_secs - TOP_SECS);
-	for (unsigned i = 0; i < files; i++) {
-		struct zf2fs_node node;
-		uint32_t ino;
-		size_t n = 0;
-		int err;
+	{
+		const struct unit_files left = { files, half_len, half_fill, compact_kept };
 
-		snprintf(name, sizeof(name), "h%03u", i);
-		err = zf2fs_path_lookup(vol, name, 0, &ino, NULL, 0);
-		if (gone[i]) {
-			assert_int_equal(err, -ENOENT);
-			continue;
-		}
-		assert_int_equal(err, 0);
-		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
-		assert_int_equal(zf2fs_file_read_buf(vol, &node, got, len, &n, NULL, 0), 0);
-		assert_int_equal(n, len);
-		half_fill(buf, i);
-		assert_memory_equal(got, buf, len);
+		compact_gone = gone;
+		unit_check_files(vol, &left, NULL);
 	}
 	check_tables(vol);
 	zf2fs_vol_close(vol);
 	free(sec_of);
 	free(gone);
 	free(buf);
-	free(got);
 	rig_close(&r);
 }
 

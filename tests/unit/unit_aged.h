@@ -112,9 +112,15 @@ static inline void unit_check_files(struct zf2fs_vol *vol, const struct unit_fil
 				    void (*each)(struct zf2fs_vol *vol, uint32_t ino,
 						 const struct zf2fs_node *node, size_t len))
 {
-	uint8_t *want = malloc(1024 * 1024), *got = malloc(1024 * 1024);
+	size_t most = 1;
+	uint8_t *want, *got;
 	char name[16];
 
+	for (unsigned i = 0; i < f->n; i++)
+		if (f->len(i) > most)
+			most = f->len(i);
+	want = malloc(most);
+	got = malloc(most);
 	assert_non_null(want);
 	assert_non_null(got);
 	for (unsigned i = 0; i < f->n; i++) {
@@ -131,7 +137,7 @@ static inline void unit_check_files(struct zf2fs_vol *vol, const struct unit_fil
 		}
 		assert_int_equal(err, 0);
 		assert_int_equal(zf2fs_inode_read(vol, ino, &node, NULL, NULL, 0), 0);
-		assert_int_equal(zf2fs_file_read_buf(vol, &node, got, 1024 * 1024, &len, NULL, 0), 0);
+		assert_int_equal(zf2fs_file_read_buf(vol, &node, got, most, &len, NULL, 0), 0);
 		assert_int_equal(len, f->len(i));
 		f->fill(want, i, len);
 		assert_true(memcmp(got, want, len) == 0);
