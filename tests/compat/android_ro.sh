@@ -20,8 +20,8 @@
 # naming the feature, the image unchanged; f2fslabel writes its label.
 . "$(dirname "$0")/lib.sh"
 need_ref mkfs.f2fs sload.f2fs fsck.f2fs
-GC=$top_builddir/tools/gc.f2fs
-INJ=$top_builddir/tools/inject.f2fs
+GC=$OUR_BIN/gc.f2fs
+INJ=$OUR_BIN/inject.f2fs
 [ -x "$GC" ] && [ -x "$INJ" ] || hard_error "gc.f2fs or inject.f2fs is not built"
 SELINUX=no
 grep -q '^#define HAVE_LIBSELINUX 1' "$top_builddir/config.h" && SELINUX=yes

@@ -20,7 +20,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # our f2fs_io is built in its own folder
-OURS[f2fs_io]=$top_builddir/tools/f2fs_io/f2fs_io
+OURS[f2fs_io]=$OUR_BIN/f2fs_io
 need_ref f2fs_io fibmap.f2fs
 
 # same_rc WHAT: ours exited as f2fs-tools did

@@ -38,7 +38,7 @@ mk() {
 }
 
 # a file's bytes, read through our dump.f2fs (the data a repair must keep)
-content() { "$top_builddir/tools/dump.f2fs" --cat "$2" "$1" 2>/dev/null | sha256sum; }
+content() { "$OUR_BIN/dump.f2fs" --cat "$2" "$1" 2>/dev/null | sha256sum; }
 
 # case KIND WHAT OURS_RC REF_RC ARGS...: the command line on a fresh KIND volume with each
 # fsck; both exit statuses as given; a run of ours that exits 0 or 1 leaves a volume both

@@ -19,15 +19,15 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../images/lib.sh"
 
 declare -A OURS=(
-	[mkfs.f2fs]=$top_builddir/mkfs/mkfs.f2fs
-	[fsck.f2fs]=$top_builddir/fsck/fsck.f2fs
-	[dump.f2fs]=$top_builddir/tools/dump.f2fs
-	[resize.f2fs]=$top_builddir/tools/resize.f2fs
-	[sload.f2fs]=$top_builddir/tools/sload.f2fs
-	[defrag.f2fs]=$top_builddir/tools/defrag.f2fs
-	[f2fslabel]=$top_builddir/tools/f2fslabel
-	[f2fs_io]=$top_builddir/tools/f2fs_io/f2fs_io
-	[fibmap.f2fs]=$top_builddir/tools/fibmap.f2fs
+	[mkfs.f2fs]=$OUR_BIN/mkfs.f2fs
+	[fsck.f2fs]=$OUR_BIN/fsck.f2fs
+	[dump.f2fs]=$OUR_BIN/dump.f2fs
+	[resize.f2fs]=$OUR_BIN/resize.f2fs
+	[sload.f2fs]=$OUR_BIN/sload.f2fs
+	[defrag.f2fs]=$OUR_BIN/defrag.f2fs
+	[f2fslabel]=$OUR_BIN/f2fslabel
+	[f2fs_io]=$OUR_BIN/f2fs_io
+	[fibmap.f2fs]=$OUR_BIN/fibmap.f2fs
 )
 REF_SBIN=${REF_SBIN:-/usr/sbin}
 declare -A REF

@@ -14,7 +14,7 @@ printf 'small\n' > "$SRC/g"
 img=$(new_image opt.img 128M)
 "${REF[mkfs.f2fs]}" -q -f "$img" >/dev/null 2>&1 || hard_error "mkfs failed"
 "${OURS[sload.f2fs]}" -f "$SRC" "$img" >/dev/null 2>&1 || hard_error "sload failed"
-ino=$("$top_builddir/tools/inject.f2fs" --lookup /d/f "$img") || hard_error "lookup failed"
+ino=$("$OUR_BIN/inject.f2fs" --lookup /d/f "$img") || hard_error "lookup failed"
 D=${OURS[dump.f2fs]}
 
 # dump -i INO: shows the inode, writes nothing (f2fs-tools asks; no answer is no)
@@ -103,8 +103,8 @@ fi
 # a node log marked SSR tell them apart.
 if [ -x "${REF[dump.f2fs]}" ] && [ -x "${REF[fsck.f2fs]}" ]; then
 	cp "$img" "$TEST_TMP/alloc.img"
-	"$top_builddir/tools/inject.f2fs" --cp 0 --mb alloc_type --idx 1 --val 1 "$TEST_TMP/alloc.img" >/dev/null &&
-		"$top_builddir/tools/inject.f2fs" --cp 0 --mb alloc_type --idx 5 --val 1 "$TEST_TMP/alloc.img" >/dev/null ||
+	"$OUR_BIN/inject.f2fs" --cp 0 --mb alloc_type --idx 1 --val 1 "$TEST_TMP/alloc.img" >/dev/null &&
+		"$OUR_BIN/inject.f2fs" --cp 0 --mb alloc_type --idx 5 --val 1 "$TEST_TMP/alloc.img" >/dev/null ||
 		hard_error "inject alloc_type failed"
 	for view in "dump.f2fs -d 1" "fsck.f2fs -l"; do
 		read -r -a args <<< "$view"

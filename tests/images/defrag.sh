@@ -26,10 +26,10 @@
 . "$(dirname "$0")/move_lib.sh"
 need_python
 
-DEFRAG=$top_builddir/tools/defrag.f2fs
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-POP=$top_builddir/tests/images/txn_populate
+DEFRAG=$OUR_BIN/defrag.f2fs
+FSCK=$OUR_BIN/fsck.f2fs
+DUMP=$OUR_BIN/dump.f2fs
+POP=$OUR_BIN/txn_populate
 BASE=$top_srcdir/tests/images/base
 [ -x "$POP" ] || hard_error "txn_populate is not built: $POP"
 [ -x "$DEFRAG" ] || hard_error "defrag.f2fs is not built: $DEFRAG"

@@ -22,10 +22,10 @@
 # and a compressed file cut by moving one stored block away ends with its stored blocks
 # in one run.
 . "$(dirname "$0")/lib.sh"
-DEFRAG=$top_builddir/tools/defrag.f2fs
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-POP=$top_builddir/tests/images/txn_populate
+DEFRAG=$OUR_BIN/defrag.f2fs
+FSCK=$OUR_BIN/fsck.f2fs
+DUMP=$OUR_BIN/dump.f2fs
+POP=$OUR_BIN/txn_populate
 for b in "$DEFRAG" "$FSCK" "$DUMP" "$POP"; do [ -x "$b" ] || hard_error "not built: $b"; done
 . "$(dirname "$0")/move_lib.sh"
 command -v xz > /dev/null || skip "xz not found"

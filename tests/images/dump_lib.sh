@@ -11,7 +11,7 @@
 #   loaded_image NAME MKFS  a 1 GiB image formatted by MKFS (ours or ref) and loaded
 #                           with sload.f2fs from $TEST_TMP/src; prints its path
 
-DUMP=${ZF2FS_DUMP:-$top_builddir/tools/dump.f2fs}
+DUMP=${ZF2FS_DUMP:-$OUR_BIN/dump.f2fs}
 REF_DUMP=${REF_DUMP:-/usr/sbin/dump.f2fs}
 REF_SLOAD=${REF_SLOAD:-/usr/sbin/sload.f2fs}
 

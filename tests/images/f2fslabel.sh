@@ -9,8 +9,8 @@
 need_ref_tools
 command -v blkid >/dev/null || skip "blkid not found"
 
-LABEL=$top_builddir/tools/f2fslabel
-FSCK=$top_builddir/fsck/fsck.f2fs
+LABEL=$OUR_BIN/f2fslabel
+FSCK=$OUR_BIN/fsck.f2fs
 [ -x "$LABEL" ] || hard_error "f2fslabel is not built: $LABEL"
 
 LONG=$(head -c 512 /dev/zero | tr '\0' L)

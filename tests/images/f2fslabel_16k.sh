@@ -7,7 +7,7 @@
 # checks every result too.
 . "$(dirname "$0")/lib.sh"
 
-LABEL=$top_builddir/tools/f2fslabel
+LABEL=$OUR_BIN/f2fslabel
 BASE=$top_srcdir/tests/images/base
 REF16K=${ZF2FS_REF16K_FSCK:-}
 [ -x "$LABEL" ] || hard_error "f2fslabel is not built: $LABEL"

@@ -7,7 +7,7 @@
 need_ref_tools
 
 export ZF2FS_NO_PROGRESS=1
-POP=$top_builddir/bench/populate
+POP=$OUR_BIN/populate
 [ -x "$POP" ] || hard_error "$POP is not built"
 img=$(new_image many.img 1G)
 "$MKFS" -f -q "$img" > "$TEST_TMP/mkfs.out" 2>&1 || hard_error "mkfs.f2fs failed"

@@ -9,8 +9,8 @@
 need_ref_tools
 
 export ZF2FS_NO_PROGRESS=1
-POP=$top_builddir/bench/populate
-INJECT=${ZF2FS_INJECT:-$top_builddir/tools/inject.f2fs}
+POP=$OUR_BIN/populate
+INJECT=${ZF2FS_INJECT:-$OUR_BIN/inject.f2fs}
 [ -x "$POP" ] || hard_error "$POP is not built"
 [ -x "$INJECT" ] || hard_error "$INJECT is not built"
 N=600

@@ -13,7 +13,7 @@
 need_python
 
 export ZF2FS_NO_PROGRESS=1
-DUMP=${ZF2FS_DUMP:-$top_builddir/tools/dump.f2fs}
+DUMP=${ZF2FS_DUMP:-$OUR_BIN/dump.f2fs}
 img=$TEST_TMP/big.img
 size=
 for s in 15T 4T 1T; do
@@ -32,7 +32,7 @@ for b in "$FSCK" "$top_builddir"/fsck/.libs/*fsck.f2fs "$top_builddir"/lib/.libs
 	[ -f "$b" ] && grep -qa "__asan_" "$b" && asan=true
 done
 
-PEAK=$top_builddir/tests/images/peak_rss
+PEAK=$OUR_BIN/peak_rss
 [ -x "$PEAK" ] || hard_error "$PEAK is not built (make check builds it)"
 # peak OUT CMD...: run CMD, its output to OUT; prints its peak RSS (KiB) and exit status.
 # Through fsck's libtool wrapper the peak includes the wrapper's bash (about 4 MiB): an

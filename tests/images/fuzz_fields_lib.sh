@@ -20,7 +20,7 @@
 
 FF_VERBS="zeroes ones firstbit middlebit lastbit add sub random"
 FF_TIMEOUT=${FF_TIMEOUT:-30}
-DUMP=${ZF2FS_DUMP:-$top_builddir/tools/dump.f2fs}
+DUMP=${ZF2FS_DUMP:-$OUR_BIN/dump.f2fs}
 
 # Members of option $1 (sb, cp, ...) and structure $2 ("inode", ...), with element counts.
 ff_members() { "$INJECT" --list | awk -v o="$1" -v w="$2" '$1 == o && index($0, w) { print $2, $(NF - 1) }'; }

@@ -8,8 +8,8 @@
 # limit (exit 124).  What the tools say about the image is not checked.
 . "$(dirname "$0")/lib.sh"
 
-DUMP=${ZF2FS_DUMP:-$top_builddir/tools/dump.f2fs}
-GC=${ZF2FS_GC:-$top_builddir/tools/gc.f2fs}
+DUMP=${ZF2FS_DUMP:-$OUR_BIN/dump.f2fs}
+GC=${ZF2FS_GC:-$OUR_BIN/gc.f2fs}
 LIMIT=${ZF2FS_FUZZ_TIMEOUT:-60}
 command -v xz >/dev/null 2>&1 || skip "xz not found"
 command -v timeout >/dev/null 2>&1 || skip "timeout not found"

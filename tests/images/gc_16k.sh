@@ -10,9 +10,9 @@
 # back the same, and our fsck finds the volume clean.  Last, simulate -b 16384 without
 # an image runs as on our mkfs -b 16384 image of the same size.
 . "$(dirname "$0")/lib.sh"
-GC=${ZF2FS_GC:-$top_builddir/tools/gc.f2fs}
-DUMP=${ZF2FS_DUMP:-$top_builddir/tools/dump.f2fs}
-POP=$top_builddir/tests/images/txn_populate
+GC=${ZF2FS_GC:-$OUR_BIN/gc.f2fs}
+DUMP=${ZF2FS_DUMP:-$OUR_BIN/dump.f2fs}
+POP=$OUR_BIN/txn_populate
 [ -x "$GC" ] || hard_error "gc.f2fs is not built: $GC"
 [ -x "$DUMP" ] || hard_error "dump.f2fs is not built: $DUMP"
 [ -x "$POP" ] || hard_error "txn_populate is not built: $POP"

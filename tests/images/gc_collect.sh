@@ -19,10 +19,10 @@
 need_ref_tools
 need_python
 
-GC=$top_builddir/tools/gc.f2fs
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-POP=$top_builddir/tests/images/txn_populate
+GC=$OUR_BIN/gc.f2fs
+FSCK=$OUR_BIN/fsck.f2fs
+DUMP=$OUR_BIN/dump.f2fs
+POP=$OUR_BIN/txn_populate
 BASE=$top_srcdir/tests/images/base
 [ -x "$POP" ] || hard_error "txn_populate is not built: $POP"
 export SOURCE_DATE_EPOCH=1700000000
@@ -139,7 +139,7 @@ BG=$TEST_TMP/bg.img
 cp "$TEST_TMP/dry.img" "$BG"
 MAIN0=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["segments"]["main_blkaddr"])' "$TEST_TMP/segs.json")
 for seg in $(seq 0 47); do
-	"$top_builddir/tools/inject.f2fs" --sit 0 --mb mtime --blk $((MAIN0 + seg * 512)) \
+	"$OUR_BIN/inject.f2fs" --sit 0 --mb mtime --blk $((MAIN0 + seg * 512)) \
 		--val $(( (seg * 37) % 48 * 1000 + 1000 )) "$BG" >/dev/null 2>&1 ||
 		hard_error "inject.f2fs could not set segment $seg's mtime"
 done
@@ -188,7 +188,7 @@ fi
 # 5b. hostile images: one field of a victim's summary, SIT entry, an owner's NAT entry
 # or node damaged (inject.f2fs --fuzz): collect exits 0 or 8 (a one-line refusal), never
 # crashes or hangs
-INJ=$top_builddir/tools/inject.f2fs
+INJ=$OUR_BIN/inject.f2fs
 MAIN=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["segments"]["main_blkaddr"])' "$TEST_TMP/segs.json")
 crash=0 cases=0 refused=0
 for k in 1 2 3 4; do

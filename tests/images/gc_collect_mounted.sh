@@ -8,8 +8,8 @@
 # mountable loop device; skipped otherwise.
 . "$(dirname "$0")/lib.sh"
 
-GC=$top_builddir/tools/gc.f2fs
-DEFRAG=$top_builddir/tools/defrag.f2fs
+GC=$OUR_BIN/gc.f2fs
+DEFRAG=$OUR_BIN/defrag.f2fs
 mounted_loop_image
 
 for target in "$LOOPDEV" "$img"; do

@@ -7,8 +7,8 @@
 # limits, with the scan's victims.  Nothing here is timed.
 . "$(dirname "$0")/lib.sh"
 
-GC=${ZF2FS_GC:-$top_builddir/tools/gc.f2fs}
-PEAK=$top_builddir/tests/images/peak_rss
+GC=${ZF2FS_GC:-$OUR_BIN/gc.f2fs}
+PEAK=$OUR_BIN/peak_rss
 VLIMIT=65536    # KiB
 RSS_MAX=16384   # KiB
 [ -x "$GC" ] || hard_error "gc.f2fs is not built: $GC"
@@ -50,8 +50,8 @@ fi
 # made by filling a few hundred segments and lowering their valid counts.  The index's
 # trees hold only chunks with a dirty section (a flat index took 197 MiB here); its
 # victims must be the literal scan's.
-POP=$top_builddir/bench/populate
-INJECT=$top_builddir/tools/inject.f2fs
+POP=$OUR_BIN/populate
+INJECT=$OUR_BIN/inject.f2fs
 if [ -x "$POP" ] && [ -x "$INJECT" ]; then
 	"$POP" "$img" 60000 >/dev/null || hard_error "bench/populate failed on the 15 TiB image"
 	mb=$("$INJECT" --sb 0 --mb main_blkaddr --get "$img")

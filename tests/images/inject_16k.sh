@@ -7,7 +7,7 @@
 # nothing.
 . "$(dirname "$0")/lib.sh"
 [ -x "$INJECT" ] || hard_error "inject.f2fs is not built: $INJECT"
-DUMP=${ZF2FS_DUMP:-$top_builddir/tools/dump.f2fs}
+DUMP=${ZF2FS_DUMP:-$OUR_BIN/dump.f2fs}
 [ -x "$DUMP" ] || hard_error "dump.f2fs is not built: $DUMP"
 [ -x "$FSCK" ] || hard_error "fsck.f2fs is not built: $FSCK"
 command -v xz > /dev/null || skip "xz not found"

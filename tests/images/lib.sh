@@ -28,7 +28,6 @@ LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${top_srcdir:=$(cd "$LIB_DIR/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 
-MKFS=${ZF2FS_MKFS:-$top_builddir/mkfs/mkfs.f2fs}
 REF_MKFS=${REF_MKFS:-/usr/sbin/mkfs.f2fs}
 REF_FSCK=${REF_FSCK:-/usr/sbin/fsck.f2fs}
 PROG=$(basename "$0")
@@ -44,8 +43,6 @@ hard_error()
 	echo "ERROR: $PROG: $*"
 	exit 99
 }
-
-[ -x "$MKFS" ] || hard_error "our mkfs.f2fs is not built: $MKFS"
 
 need_ref_tools()
 {
@@ -73,6 +70,13 @@ lib_cleanup()
 trap lib_cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+
+# Our programs, run without libtool's wrapper scripts (our_bin.sh says why).
+. "$LIB_DIR/our_bin.sh"
+OUR_BIN=$TEST_TMP/bin
+our_bin "$OUR_BIN" || hard_error "cannot link our programs into $OUR_BIN"
+MKFS=${ZF2FS_MKFS:-$OUR_BIN/mkfs.f2fs}
+[ -x "$MKFS" ] || hard_error "our mkfs.f2fs is not built: $MKFS"
 
 # new_image NAME SIZE: an empty sparse file of SIZE (truncate syntax).
 new_image()
@@ -221,8 +225,8 @@ tap_summary()
 #   base NAME             start from base image NAME (aliased: with a device aliased as
 #                         /alias.dev; aged16k, aged16k_packed: 16 KiB blocks, which
 #                         raw_write's BLK then counts)
-FSCK=${ZF2FS_FSCK:-$top_builddir/fsck/fsck.f2fs}
-INJECT=${ZF2FS_INJECT:-$top_builddir/tools/inject.f2fs}
+FSCK=${ZF2FS_FSCK:-$OUR_BIN/fsck.f2fs}
+INJECT=${ZF2FS_INJECT:-$OUR_BIN/inject.f2fs}
 CASE_BASE=$top_srcdir/tests/images/base
 CORPUS=$top_srcdir/tests/images/corpus
 
@@ -245,10 +249,20 @@ raw_write()
 	printf "$(printf '%s' "$3" | sed 's/../\\x&/g')" |
 		dd of="$IMG" bs=1 seek=$(( $1 * ${CASE_BLKSIZE:-4096} + $2 )) conv=notrunc status=none
 }
+# base_unpacked NAME: $IMG a sparse copy of base image NAME, unpacked once per script
+base_unpacked() {
+	local cache=$TEST_TMP/base-$1.img
+	if [ ! -f "$cache" ]; then
+		xz -dc "$CASE_BASE/$1.img.xz" | cp --sparse=always /dev/stdin "$cache.part" &&
+			mv "$cache.part" "$cache" || return 1
+	fi
+	rm -f "$IMG"
+	cp --sparse=always "$cache" "$IMG"
+}
 base() {
 	case $1 in
-	populated|unclean|encrypted) xz -dc "$CASE_BASE/$1.img.xz" > "$IMG" ;;
-	aged16k|aged16k_packed) xz -dc "$CASE_BASE/$1.img.xz" > "$IMG"; CASE_BLKSIZE=16384 ;;
+	populated|unclean|encrypted) base_unpacked "$1" ;;
+	aged16k|aged16k_packed) base_unpacked "$1"; CASE_BLKSIZE=16384 ;;
 	fresh) rm -f "$IMG"; truncate -s 128M "$IMG"
 	       "$MKFS" -q -r -T 1700000000 -U 11111111-2222-3333-4444-555555555555 \
 		       -O extra_attr,inode_checksum,lost_found "$IMG" ;;

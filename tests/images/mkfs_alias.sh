@@ -161,7 +161,7 @@ else
 fi
 
 # f2fslabel writes the superblocks alone: the alias file and its device stay as they were
-LABEL=$top_builddir/tools/f2fslabel
+LABEL=$OUR_BIN/f2fslabel
 if [ -x "$LABEL" ]; then
 	"$LABEL" "$main" aliased >/dev/null 2>&1
 	rc=$?

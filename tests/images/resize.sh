@@ -26,11 +26,11 @@
 . "$(dirname "$0")/move_lib.sh"
 need_python
 
-RESIZE=$top_builddir/tools/resize.f2fs
-DEFRAG=$top_builddir/tools/defrag.f2fs
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-POP=$top_builddir/tests/images/txn_populate
+RESIZE=$OUR_BIN/resize.f2fs
+DEFRAG=$OUR_BIN/defrag.f2fs
+FSCK=$OUR_BIN/fsck.f2fs
+DUMP=$OUR_BIN/dump.f2fs
+POP=$OUR_BIN/txn_populate
 [ -x "$POP" ] || hard_error "txn_populate is not built: $POP"
 [ -x "$RESIZE" ] || hard_error "resize.f2fs is not built: $RESIZE"
 export SOURCE_DATE_EPOCH=1700000000
@@ -153,7 +153,7 @@ refused "shrink below the data" "$S" -t $((40 * 2048))
 # partly valid ones below it hold room: 2 MiB files filling 400 MiB of a 512 MiB volume,
 # every third removed (few sections left wholly free), cut to 360 MiB.  The logs go on
 # into the holes once no free section is left (SSR).
-POPULATE=$top_builddir/bench/populate
+POPULATE=$OUR_BIN/populate
 [ -x "$POPULATE" ] || hard_error "bench/populate is not built"
 # filled IMG [FIRST LAST]: 512 MiB, 200 files of 2 MiB, every third one removed, and
 # the others from FIRST to LAST too

@@ -21,9 +21,9 @@
 # Our volumes (plain and packed_ssa, 384 MiB, aged): grow to 1 GiB and past the SSA;
 # the 1 GiB one, with files added past 384 MiB, shrunk back moving them, with faults.
 . "$(dirname "$0")/lib.sh"
-RESIZE=$top_builddir/tools/resize.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-POP=$top_builddir/tests/images/txn_populate
+RESIZE=$OUR_BIN/resize.f2fs
+DUMP=$OUR_BIN/dump.f2fs
+POP=$OUR_BIN/txn_populate
 ZWORK=$top_builddir/tests/vm/zwork
 [ -x "$RESIZE" ] || hard_error "resize.f2fs is not built: $RESIZE"
 [ -x "$DUMP" ] || hard_error "dump.f2fs is not built: $DUMP"

@@ -20,10 +20,10 @@
 . "$(dirname "$0")/move_lib.sh"
 need_python
 
-RESIZE=$top_builddir/tools/resize.f2fs
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-POP=$top_builddir/tests/images/txn_populate
+RESIZE=$OUR_BIN/resize.f2fs
+FSCK=$OUR_BIN/fsck.f2fs
+DUMP=$OUR_BIN/dump.f2fs
+POP=$OUR_BIN/txn_populate
 [ -x "$POP" ] || hard_error "txn_populate is not built: $POP"
 [ -x "$RESIZE" ] || hard_error "resize.f2fs is not built: $RESIZE"
 export SOURCE_DATE_EPOCH=1700000000

@@ -16,10 +16,10 @@
 . "$(dirname "$0")/lib.sh"
 need_python
 
-SLOAD=$top_builddir/tools/sload.f2fs
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-INJECT=$top_builddir/tools/inject.f2fs
+SLOAD=$OUR_BIN/sload.f2fs
+FSCK=$OUR_BIN/fsck.f2fs
+DUMP=$OUR_BIN/dump.f2fs
+INJECT=$OUR_BIN/inject.f2fs
 for b in "$MKFS" "$SLOAD" "$FSCK" "$DUMP" "$INJECT"; do
 	[ -x "$b" ] || hard_error "not built: $b"
 done

@@ -6,10 +6,10 @@
 need_ref_tools
 need_python
 
-SLOAD=$top_builddir/tools/sload.f2fs
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-INJECT=$top_builddir/tools/inject.f2fs
+SLOAD=$OUR_BIN/sload.f2fs
+FSCK=$OUR_BIN/fsck.f2fs
+DUMP=$OUR_BIN/dump.f2fs
+INJECT=$OUR_BIN/inject.f2fs
 [ -x "$SLOAD" ] || hard_error "sload.f2fs is not built: $SLOAD"
 T=1700000017
 unset SOURCE_DATE_EPOCH

@@ -12,8 +12,8 @@
 . "$(dirname "$0")/lib.sh"
 need_python
 
-DUMP=${ZF2FS_DUMP:-$top_builddir/tools/dump.f2fs}
-GC=${ZF2FS_GC:-$top_builddir/tools/gc.f2fs}
+DUMP=${ZF2FS_DUMP:-$OUR_BIN/dump.f2fs}
+GC=${ZF2FS_GC:-$OUR_BIN/gc.f2fs}
 LIMIT=60
 export ZF2FS_NO_PROGRESS=1
 # ASan reserves terabytes of address space: no ulimit -v there
@@ -111,7 +111,7 @@ rm -f "$img"
 # A loop through the directory tree: docs/deep/deeper/leaf names docs (as a directory)
 base=$TEST_TMP/populated.img
 xz -dc "$top_srcdir/tests/images/base/populated.img.xz" > "$base" || hard_error "no base image"
-INJECT=$top_builddir/tools/inject.f2fs
+INJECT=$OUR_BIN/inject.f2fs
 docs=$("$INJECT" --lookup /docs "$base")
 "$INJECT" --dent --path /docs/deep/deeper --name leaf --mb d_ino --val "$docs" "$base" > /dev/null &&
 "$INJECT" --dent --path /docs/deep/deeper --name leaf --mb d_ftype --val 2 "$base" > /dev/null ||

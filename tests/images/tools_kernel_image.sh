@@ -15,13 +15,13 @@
 # The kernel bench (tests/vm/content.sh) reads the moved encrypted files back with keys.
 . "$(dirname "$0")/lib.sh"
 
-FSCK=$top_builddir/fsck/fsck.f2fs
-INJECT=$top_builddir/tools/inject.f2fs
-GC=$top_builddir/tools/gc.f2fs
-DEFRAG=$top_builddir/tools/defrag.f2fs
-RESIZE=$top_builddir/tools/resize.f2fs
-SLOAD=$top_builddir/tools/sload.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
+FSCK=$OUR_BIN/fsck.f2fs
+INJECT=$OUR_BIN/inject.f2fs
+GC=$OUR_BIN/gc.f2fs
+DEFRAG=$OUR_BIN/defrag.f2fs
+RESIZE=$OUR_BIN/resize.f2fs
+SLOAD=$OUR_BIN/sload.f2fs
+DUMP=$OUR_BIN/dump.f2fs
 img=$TEST_TMP/enc.img
 xz -dc "$top_srcdir/tests/images/base/encrypted.img.xz" >"$img" || hard_error "cannot unpack the image"
 
@@ -75,7 +75,7 @@ clean "as Linux left it"
 
 # a path through an encrypted directory names its entries by their stored bytes in hex,
 # as dump.f2fs --ls shows them: every tool's look-up (the library's) takes that form
-row=$("$top_builddir/tools/dump.f2fs" --ls /e2 "$img" | grep -m1 'type=regular')
+row=$("$OUR_BIN/dump.f2fs" --ls /e2 "$img" | grep -m1 'type=regular')
 hex=$(echo "$row" | sed -n 's/.*name=\({enc:[0-9a-f]*}\).*/\1/p')
 want=$(echo "$row" | sed -n 's/.* ino=\([0-9]*\) .*/\1/p')
 got=$("$INJECT" --lookup "/e2/$hex" "$img" 2>/dev/null)

@@ -18,11 +18,11 @@
 
 . "$(dirname "$0")/lib.sh"
 
-SLOAD=$top_builddir/tools/sload.f2fs
-DEFRAG=$top_builddir/tools/defrag.f2fs
-GC=$top_builddir/tools/gc.f2fs
-RESIZE=$top_builddir/tools/resize.f2fs
-POP=$top_builddir/tests/images/txn_populate
+SLOAD=$OUR_BIN/sload.f2fs
+DEFRAG=$OUR_BIN/defrag.f2fs
+GC=$OUR_BIN/gc.f2fs
+RESIZE=$OUR_BIN/resize.f2fs
+POP=$OUR_BIN/txn_populate
 [ -x "$POP" ] || hard_error "txn_populate is not built: $POP"
 export SOURCE_DATE_EPOCH=1700000000
 unset ZF2FS_NO_PROGRESS ZF2FS_PROGRESS_DELAY_MS

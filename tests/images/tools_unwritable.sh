@@ -12,14 +12,14 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/move_lib.sh"
 
-FSCK=$top_builddir/fsck/fsck.f2fs
-LABEL=$top_builddir/tools/f2fslabel
-SLOAD=$top_builddir/tools/sload.f2fs
-RESIZE=$top_builddir/tools/resize.f2fs
-DEFRAG=$top_builddir/tools/defrag.f2fs
-GC=$top_builddir/tools/gc.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
-POP=$top_builddir/tests/images/txn_populate
+FSCK=$OUR_BIN/fsck.f2fs
+LABEL=$OUR_BIN/f2fslabel
+SLOAD=$OUR_BIN/sload.f2fs
+RESIZE=$OUR_BIN/resize.f2fs
+DEFRAG=$OUR_BIN/defrag.f2fs
+GC=$OUR_BIN/gc.f2fs
+DUMP=$OUR_BIN/dump.f2fs
+POP=$OUR_BIN/txn_populate
 for t in "$FSCK" "$LABEL" "$SLOAD" "$RESIZE" "$DEFRAG" "$GC" "$DUMP" "$INJECT" "$POP"; do
 	[ -x "$t" ] || hard_error "$t is not built"
 done

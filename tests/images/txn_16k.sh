@@ -21,8 +21,8 @@
 . "$(dirname "$0")/lib.sh"
 need_python
 
-POP=$top_builddir/tests/images/txn_populate
-DUMP=$top_builddir/tools/dump.f2fs
+POP=$OUR_BIN/txn_populate
+DUMP=$OUR_BIN/dump.f2fs
 BASE=$top_srcdir/tests/images/base
 REF16K=${ZF2FS_REF16K_FSCK:-}
 [ -x "$POP" ] || hard_error "txn_populate is not built: $POP"

@@ -9,9 +9,9 @@
 . "$(dirname "$0")/lib.sh"
 need_ref_tools
 
-POP=$top_builddir/tests/images/txn_populate
-FSCK=$top_builddir/fsck/fsck.f2fs
-DUMP=$top_builddir/tools/dump.f2fs
+POP=$OUR_BIN/txn_populate
+FSCK=$OUR_BIN/fsck.f2fs
+DUMP=$OUR_BIN/dump.f2fs
 [ -x "$POP" ] || hard_error "txn_populate is not built: $POP"
 export SOURCE_DATE_EPOCH=1700000000
 
@@ -98,7 +98,7 @@ run "Debian's mkfs, quota" "$(new_image f.img 200M)" "$REF_MKFS" -q -f -O extra_
 # written or invalidated, averaged over the blocks it held (its cost-benefit and ATGC GC
 # pick the oldest segments).  A transaction runs at the checkpoint's elapsed_time: new
 # blocks' segments take it, a segment that loses blocks moves towards it.
-INJ=$top_builddir/tools/inject.f2fs
+INJ=$OUR_BIN/inject.f2fs
 MT=$(new_image mtime.img 64M)
 "$MKFS" -q -f "$MT" >/dev/null || hard_error "mkfs failed"
 sit_times() { "$DUMP" --json -s 0~40 "$1" | python3 -c 'import json, sys
