@@ -161,7 +161,7 @@ case_ marked "fsck -p's fsck.f2fs -p" 1 1 -p
 if [ "$(id -u)" -eq 0 ] && command -v losetup > /dev/null 2>&1; then
 	mk marked
 	if dev=$(losetup -f --show "$IMG" 2>/dev/null); then
-		LOOPS+=("$dev")
+		echo "$dev" >>"$LOOPS"
 		"${OURS[fsck.f2fs]}" -a -c 10000 --debug-cache "$dev" < /dev/null > "$TEST_TMP/loop.out" 2>&1
 		rc=$?
 		[ "$rc" = 1 ] && tap_ok "Android's -a on a loop device of a marked volume: exit 1" ||

@@ -71,13 +71,16 @@ both_fsck_clean()
 	fi
 }
 
-LOOPS=()
+# The attached loop devices, one a line: a file, since callers take loop_attach's output
+# through $(...), a subshell whose variables do not come back.
+LOOPS=$TEST_TMP/loops
 loop_cleanup()
 {
 	local l
-	for l in "${LOOPS[@]}"; do
+	[ -f "$LOOPS" ] || return 0
+	while read -r l; do
 		losetup -d "$l" 2>/dev/null
-	done
+	done <"$LOOPS"
 }
 CLEANUP_HOOKS+=(loop_cleanup)
 
@@ -96,6 +99,6 @@ loop_attach()
 {
 	local l
 	l=$(losetup -f --show "$1") || hard_error "losetup $1 failed"
-	LOOPS+=("$l")
+	echo "$l" >>"$LOOPS"
 	echo "$l"
 }
