@@ -15,6 +15,11 @@
 #   sb_fields IMG          superblock and checkpoint fields as name=value
 #   tap_ok / tap_fail      numbered result lines, counted for tap_summary
 #   tap_summary            print "N passed, N failed"; returns 1 on failures
+#   MATRIX_FULL            1 under ZF2FS_FULL=1: the matrices whole (every fault point,
+#                          every base image); 0 (make check's default): the sample each
+#                          script's header names
+#   IN_SAN                 1 in a sanitizer build (ASAN_OPTIONS set), where each run of
+#                          our tools costs several times more: some samples thin further
 #
 # The test environment (Makefile.am AM_TESTS_ENVIRONMENT) exports
 # top_builddir and top_srcdir as absolute paths.  When a script is run by
@@ -23,6 +28,10 @@
 # builds, make distcheck) is fine.
 
 set -u
+MATRIX_FULL=0
+[ "${ZF2FS_FULL:-0}" = 1 ] && MATRIX_FULL=1
+IN_SAN=0
+[ -n "${ASAN_OPTIONS:-}" ] && IN_SAN=1
 
 LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${top_srcdir:=$(cd "$LIB_DIR/../.." && pwd)}"
