@@ -23,6 +23,7 @@
 #    a run of free sections large enough is named and skipped, exit 2.
 
 . "$(dirname "$0")/lib.sh"
+fault_matrix
 . "$(dirname "$0")/move_lib.sh"
 need_python
 

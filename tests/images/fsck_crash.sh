@@ -11,6 +11,7 @@
 # FSCK_CRASH_CASES names other cases (fsck_crash_16k.sh: those on 16 KiB volumes).
 # make check takes every other case, the first included; ZF2FS_FULL=1 every one.
 . "$(dirname "$0")/lib.sh"
+fault_matrix
 
 nth=0
 

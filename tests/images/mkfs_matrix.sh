@@ -241,8 +241,11 @@ run_config()
 			why="$why; s_encoding_flags $(field s_encoding_flags "$dir/ours"), expected $v" ;;
 	esac
 
-	# (b) the reference fsck.
-	if ! ref_fsck "$img" >"$dir/fsck"; then
+	# (b) the reference fsck; on the 15 TiB volume (a minute of the reference reading
+	# its tables) only under ZF2FS_FULL=1: 1 TiB is the largest in make check
+	if [ "$size" = 15T ] && [ $MATRIX_FULL = 0 ]; then
+		note="${note:+$note; }reference fsck under ZF2FS_FULL=1 only"
+	elif ! ref_fsck "$img" >"$dir/fsck"; then
 		cat "$dir/fsck"
 		why="$why; reference fsck reports problems (output above)"
 	fi

@@ -23,6 +23,7 @@
 # make check takes one of each pair, the kernel's packed_ssa image and our plain volume;
 # ZF2FS_FULL=1 all four.
 . "$(dirname "$0")/lib.sh"
+fault_matrix
 RESIZE=$OUR_BIN/resize.f2fs
 DUMP=$OUR_BIN/dump.f2fs
 POP=$OUR_BIN/txn_populate

@@ -14,6 +14,12 @@
 # at least), CRASH_ALL, CRASH_EVERY, CRASH_LAST (fault every write up to CRASH_ALL, then
 # every CRASH_EVERY-th and every one of the last CRASH_LAST; by default every write).
 . "$(dirname "$0")/sload_lib.sh"
+fault_matrix
+# under the sanitizers (unless ZF2FS_FULL=1) the default is the first 10 writes, every
+# third and the last 10
+if [ $IN_SAN = 1 ] && [ $MATRIX_FULL = 0 ]; then
+	: "${CRASH_EVERY:=3}" "${CRASH_ALL:=10}" "${CRASH_LAST:=10}"
+fi
 : "${CRASH_SIZE:=64M}" "${CRASH_FLUSH:=}" "${CRASH_FLUSHES:=0}" "${CRASH_EVERY:=1}"
 : "${CRASH_ALL:=0}" "${CRASH_LAST:=0}"
 UUID=5a10ad17-0000-4000-8000-0000000000c7

@@ -7,4 +7,7 @@
 # the old volume or the whole new tree.  Loads committed every batch before they were one
 # transaction: this found part of the tree there at write 19.
 CRASH_SIZE=256M CRASH_FLUSH=4 CRASH_FLUSHES=10 CRASH_EVERY=4 CRASH_ALL=20 CRASH_LAST=30
+# under the sanitizers, unless ZF2FS_FULL=1: the first 20 (the write that found the bug
+# among them), every 8th and the last 15
+[ -n "${ASAN_OPTIONS:-}" ] && [ "${ZF2FS_FULL:-0}" != 1 ] && CRASH_EVERY=8 CRASH_LAST=15
 . "$(dirname "$0")/sload_crash.sh"

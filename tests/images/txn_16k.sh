@@ -22,6 +22,7 @@
 # With ZF2FS_REF16K_FSCK naming f2fs-tools' development fsck.f2fs (16 KiB blocks), it
 # checks every result too.
 . "$(dirname "$0")/lib.sh"
+fault_matrix
 need_python
 
 POP=$OUR_BIN/txn_populate
