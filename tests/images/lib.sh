@@ -93,12 +93,51 @@ fault_matrix()
 	echo "# a fault matrix: no leak check at its runs' exit (tests/images/lib.sh)"
 }
 
+# Debian's python3 before any other on PATH: a version manager's shim (pyenv's is a bash
+# script that runs pyenv) costs most of a second a start, and the tests start hundreds.
+if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; then
+	mkdir -p "$TEST_TMP/python" && ln -s /usr/bin/python3 "$TEST_TMP/python/python3" &&
+		export PATH="$TEST_TMP/python:$PATH"
+fi
+
 # Our programs, run without libtool's wrapper scripts (our_bin.sh says why).
 . "$LIB_DIR/our_bin.sh"
 OUR_BIN=$TEST_TMP/bin
 our_bin "$OUR_BIN" || hard_error "cannot link our programs into $OUR_BIN"
 MKFS=${ZF2FS_MKFS:-$OUR_BIN/mkfs.f2fs}
 [ -x "$MKFS" ] || hard_error "our mkfs.f2fs is not built: $MKFS"
+
+# img_sum IMG: a digest of IMG's bytes that reads only its data (SEEK_DATA/SEEK_HOLE):
+# the size, where data lies and what it holds.  Equal sums mean equal bytes, but for data
+# of zeros written over a hole, which no tool's refusal check needs to tell apart.  A
+# sha256sum of a 256 MiB sparse image reads its holes too, a second or more a call.
+img_sum()
+{
+	python3 - "$1" <<'PYEOF'
+import hashlib, os, sys
+h = hashlib.sha256()
+fd = os.open(sys.argv[1], os.O_RDONLY)
+size = os.fstat(fd).st_size
+h.update(b"size %d;" % size)
+off = 0
+while off < size:
+    try:
+        data = os.lseek(fd, off, os.SEEK_DATA)
+    except OSError:
+        break
+    hole = os.lseek(fd, data, os.SEEK_HOLE)
+    h.update(b"data %d %d;" % (data, hole))
+    pos = data
+    while pos < hole:
+        chunk = os.pread(fd, min(1 << 20, hole - pos), pos)
+        if not chunk:
+            break
+        h.update(chunk)
+        pos += len(chunk)
+    off = hole
+print(h.hexdigest())
+PYEOF
+}
 
 # new_image NAME SIZE: an empty sparse file of SIZE (truncate syntax).
 new_image()

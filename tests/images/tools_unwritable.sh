@@ -65,7 +65,7 @@ run_case()
 	RC=$?
 }
 
-sha() { sha256sum "$1" | cut -d' ' -f1; }
+sha() { img_sum "$1"; }
 
 # The control: without the bit, each tool changes the image (fsck -f -y after a change
 # the kernel would repair: the link count of a file).

@@ -56,6 +56,12 @@ VM_READY_TIMEOUT=${ZF2FS_VM_READY_TIMEOUT:-240}
 VM_HOST_FSCK=${ZF2FS_VM_HOST_FSCK:-/usr/sbin/fsck.f2fs}
 VM_MKFS=${ZF2FS_MKFS:-$top_builddir/mkfs/mkfs.f2fs}
 VM_OUR_FSCK=$top_builddir/fsck/fsck.f2fs
+# Debian's python3 before any other on PATH: a version manager's shim (pyenv's runs
+# pyenv, a bash script) costs most of a second a start.
+if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; then
+	mkdir -p "$VM_ROOT/cache/python" && ln -sf /usr/bin/python3 "$VM_ROOT/cache/python/python3" &&
+		PATH="$VM_ROOT/cache/python:$PATH" && export PATH
+fi
 # Modules the guest needs; their dependencies are resolved with modinfo.
 # The generic crypto providers come first: crc-t10dif, crc64-rocksoft and
 # f2fs only ask for them through soft dependencies, and quota_v2 is
