@@ -107,37 +107,11 @@ our_bin "$OUR_BIN" || hard_error "cannot link our programs into $OUR_BIN"
 MKFS=${ZF2FS_MKFS:-$OUR_BIN/mkfs.f2fs}
 [ -x "$MKFS" ] || hard_error "our mkfs.f2fs is not built: $MKFS"
 
-# img_sum IMG: a digest of IMG's bytes that reads only its data (SEEK_DATA/SEEK_HOLE):
-# the size, where data lies and what it holds.  Equal sums mean equal bytes, but for data
-# of zeros written over a hole, which no tool's refusal check needs to tell apart.  A
-# sha256sum of a 256 MiB sparse image reads its holes too, a second or more a call.
-img_sum()
-{
-	python3 - "$1" <<'PYEOF'
-import hashlib, os, sys
-h = hashlib.sha256()
-fd = os.open(sys.argv[1], os.O_RDONLY)
-size = os.fstat(fd).st_size
-h.update(b"size %d;" % size)
-off = 0
-while off < size:
-    try:
-        data = os.lseek(fd, off, os.SEEK_DATA)
-    except OSError:
-        break
-    hole = os.lseek(fd, data, os.SEEK_HOLE)
-    h.update(b"data %d %d;" % (data, hole))
-    pos = data
-    while pos < hole:
-        chunk = os.pread(fd, min(1 << 20, hole - pos), pos)
-        if not chunk:
-            break
-        h.update(chunk)
-        pos += len(chunk)
-    off = hole
-print(h.hexdigest())
-PYEOF
-}
+# img_sum IMG: a digest of IMG's size, where its data lies and what it holds; same_bytes A
+# B: A and B hold the same bytes (holes read as zeros).  Both read only the data
+# (tests/images/sparse_bytes.py).
+img_sum() { python3 "$LIB_DIR/sparse_bytes.py" sum "$1"; }
+same_bytes() { python3 "$LIB_DIR/sparse_bytes.py" same "$1" "$2"; }
 
 # new_image NAME SIZE: an empty sparse file of SIZE (truncate syntax).
 new_image()

@@ -24,7 +24,7 @@ EXTRA_DIST += tests/images/txn_16k.sh tests/images/f2fslabel_16k.sh
 check_PROGRAMS += tests/images/txn_populate
 tests_images_txn_populate_SOURCES = tests/images/txn_populate.c
 tests_images_txn_populate_LDADD = $(HELPER_LIBS)
-EXTRA_DIST += $(IMAGE_TESTS) tests/images/mkfs_16k.table tests/images/lib.sh tests/images/our_bin.sh tests/images/sload_lib.sh \
+EXTRA_DIST += $(IMAGE_TESTS) tests/images/mkfs_16k.table tests/images/lib.sh tests/images/our_bin.sh tests/images/sparse_bytes.py tests/images/sload_lib.sh \
 	tests/images/sload_android.d/fs_config tests/images/sload_android.d/file_contexts \
 	tests/images/sload_android.d/mktree
 EXTRA_DIST += tests/images/fsck_corpus.sh tests/images/fsck_case_image.sh tests/images/base \
