@@ -86,10 +86,12 @@ trap lib_cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# leaks_off: no LeakSanitizer scan at the exit of the programs run from here on
+leaks_off() { export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"; }
 fault_matrix()
 {
 	[ $IN_SAN = 1 ] && [ $MATRIX_FULL = 0 ] || return 0
-	export ASAN_OPTIONS="${ASAN_OPTIONS}:detect_leaks=0"
+	leaks_off
 	echo "# a fault matrix: no leak check at its runs' exit (tests/images/lib.sh)"
 }
 
@@ -330,7 +332,7 @@ fsck_case_image()
 	# the setup's inject.f2fs runs are not what a case tests: no leak check at their exit
 	# under the sanitizers (LeakSanitizer's exit scan costs more than most of those runs;
 	# inject.f2fs's own tests keep it)
-	( set -e; [ $IN_SAN = 0 ] || export ASAN_OPTIONS="${ASAN_OPTIONS}:detect_leaks=0"
+	( set -e; [ $IN_SAN = 0 ] || leaks_off
 	  . "$CORPUS/$1/script" )
 }
 
