@@ -174,6 +174,7 @@ struct fsck_ctx {
 	uint8_t *ftypes;                 /* pass 4: file type (ZF2FS_FT_*) of each inode */
 	uint32_t lpf_ino;                /* lost+found, when found */
 	struct dir_queue dirq;
+	struct prefetch *pf;             /* pass 4: the thread reading ahead of it */
 	/* pass 4: files whose first name's directory is not their i_pino; pass 6 fixes
 	 * those that turn out to have that one name only */
 	struct pino_fix { uint32_t ino, dir, pino; } *pino_fix;
@@ -494,6 +495,14 @@ int pass2_checkpoint(struct fsck_ctx *ctx);
 int super_update(struct fsck_ctx *ctx, bool clear_errors);
 int pass3_tables(struct fsck_ctx *ctx);
 int pass4_tree(struct fsck_ctx *ctx);
+/* ---- reading ahead of pass 4 on a second thread (prefetch.c) --------------------------- */
+/* Start reading the tree from directory @root ahead of pass 4 (nothing when
+ * ZF2FS_NO_PREFETCH is set or the thread cannot start: pass 4 reads alone). */
+void prefetch_start(struct fsck_ctx *ctx, uint32_t root);
+/* Pass 4 read another inode: the thread keeps its lead from this count. */
+void prefetch_note_inode(struct fsck_ctx *ctx);
+/* Stop the thread and free what it holds. */
+void prefetch_stop(struct fsck_ctx *ctx);
 int pass6_connectivity(struct fsck_ctx *ctx);
 int pass7_accounting(struct fsck_ctx *ctx);
 int pass8_zoned(struct fsck_ctx *ctx);

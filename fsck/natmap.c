@@ -74,6 +74,7 @@ int nat_put(struct fsck_ctx *ctx, uint32_t nid, uint32_t ino, uint32_t addr)
 		ctx->natx[i].ino = ino;
 		ctx->nnatx++;
 	}
-	ctx->nat_addr[nid] = addr;
+	/* atomic: the read-ahead thread reads the table while pass 4 mends it */
+	__atomic_store_n(&ctx->nat_addr[nid], addr, __ATOMIC_RELAXED);
 	return 0;
 }

@@ -2206,6 +2206,7 @@ static int reach_inode(struct fsck_ctx *ctx, uint32_t ino, const struct dentry_r
 
 	if (!n)
 		return -ENOMEM;
+	prefetch_note_inode(ctx);
 	r = zf2fs_vol_read_node(ctx->vol, ino, n, &addr, why, sizeof(why));
 	/* an inode's footer offset is 0: the kernel tells inodes from other nodes by it */
 	if (!r && node_ofs(ctx, n))
@@ -2442,8 +2443,11 @@ int pass4_tree(struct fsck_ctx *ctx)
 		return -ENOMEM;
 	dir_info(ctx, root)->parent = root;
 	err = push(ctx, root);
-	if (!err)
+	if (!err) {
+		prefetch_start(ctx, root);
 		err = scan_queue(ctx);
+		prefetch_stop(ctx);
+	}
 	/* Quota files hang from the superblock, not from a directory (with the quota_ino
 	 * feature; without it the kernel never reads the superblock's inode numbers). */
 	for (int q = 0; !err && ctx->quota_on && q < ZF2FS_MAX_QUOTAS; q++) {

@@ -24,5 +24,10 @@ ZF2FS_EXPORT int zf2fs_dev_probe_existing(struct zf2fs_dev *dev, char *type, siz
  * only (not exported).  Returns 0 or a negative errno, which callers may ignore: it only
  * changes how fast later reads are. */
 int zf2fs_dev_willneed(struct zf2fs_dev *dev, uint64_t off, uint64_t len);
+/* Read @len bytes at @off for a reader running on another thread ahead of the program's
+ * own reads (fsck's read-ahead): touches no state of @dev but its file descriptor, logs
+ * nothing, and is traced with an "ra" mark (ZF2FS_TRACE_READS).  -EOPNOTSUPP for a memory
+ * device, -ERANGE past its end, -EACCES outside a test's allowed range. */
+int zf2fs_dev_read_ahead(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off);
 
 #endif /* ZF2FS_INTERNAL_DEVICE_H */

@@ -181,5 +181,10 @@ ZF2FS_EXPORT void zf2fs_node_set_chain2(const struct zf2fs_geom *g, void *node,
 ZF2FS_EXPORT void zf2fs_vol_willneed(struct zf2fs_vol *vol, uint64_t *blks, size_t n);
 /* The same for the @count blocks from @blk (split where they cross devices). */
 ZF2FS_EXPORT void zf2fs_vol_willneed_run(struct zf2fs_vol *vol, uint64_t blk, uint32_t count);
+/* Read @count blocks from @blk (one device) from a second thread that reads ahead of the
+ * program: safe beside the program's own reads, logs nothing (the program reports what
+ * it cannot read when it reads it), traced with an "ra" mark.  0 or a negative errno. */
+ZF2FS_EXPORT int zf2fs_vol_read_ahead(struct zf2fs_vol *vol, uint64_t blk, uint32_t count,
+				      void *buf);
 
 #endif /* ZF2FS_INTERNAL_VOLUME_H */

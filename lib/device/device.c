@@ -299,6 +299,22 @@ int zf2fs_dev_willneed(struct zf2fs_dev *dev, uint64_t off, uint64_t len)
 	return -posix_fadvise(dev->fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
 }
 
+int zf2fs_dev_read_ahead(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off)
+{
+	int err;
+
+	if (dev->fd < 0 || dev->is_mem)
+		return -EOPNOTSUPP;
+	if (off >= dev->size || len > dev->size - off)
+		return -ERANGE;
+	if (dev->read_end && (off < dev->read_start || off + len > dev->read_end))
+		return -EACCES;
+	err = fd_pread(dev, buf, len, off);
+	if (!err && dev->read_trace >= 0)
+		dprintf(dev->read_trace, "%llu %zu ra\n", (unsigned long long)off, len);
+	return err;
+}
+
 /* Writes, zeroing and discards all count as writes for fault injection. */
 static int injected_fault(struct zf2fs_dev *dev, uint64_t off)
 {

@@ -83,6 +83,19 @@ ZF2FS_EXPORT void zf2fs_vol_willneed_run(struct zf2fs_vol *vol, uint64_t blk, ui
 	(void)zf2fs_dev_willneed(vol->dev[d], off, off2 - off + vol->geom.blocksize);
 }
 
+ZF2FS_EXPORT int zf2fs_vol_read_ahead(struct zf2fs_vol *vol, uint64_t blk, uint32_t count,
+				      void *buf)
+{
+	unsigned d, d2;
+	uint64_t off, off2;
+
+	if (!count || locate(vol, blk, &d, &off) || locate(vol, blk + count - 1, &d2, &off2) ||
+	    d != d2)
+		return -ERANGE;
+	return zf2fs_dev_read_ahead(vol->dev[d], buf, (size_t)count << vol->geom.log_blocksize,
+				    off);
+}
+
 ZF2FS_EXPORT void zf2fs_vol_willneed(struct zf2fs_vol *vol, uint64_t *blks, size_t n)
 {
 	if (!n)

@@ -9,6 +9,13 @@
 # least as many distinct main-area blocks as the checkpoint counts nodes, so that a trace
 # that misses reads cannot pass.
 #
+# The read-ahead thread (fsck/prefetch.c; its reads carry an "ra" mark) is let finish the
+# tree (ZF2FS_PREFETCH_FINISH=1), so that what it reads does not depend on scheduling: it
+# must also read each block at most once, read no block the check itself does not, and
+# read ahead at least 95% of the main-area blocks the check reads (the rest: what no
+# directory leads to, such as the quota files).  The check's output must be the same as
+# without the thread (ZF2FS_NO_PREFETCH=1).
+#
 # Volumes: tests/images/base/populated (4 KiB; sload.f2fs 1.15: a directory of 400 names
 # over several hash levels, a file with indirect nodes), encrypted73 (4 KiB; written by
 # Linux 7.3: encrypted, casefolded, verity, compressed files), aged16k and aged16k_packed
@@ -34,23 +41,29 @@ for b in populated encrypted73 aged16k aged16k_packed; do
 	nodes=$(sb_field "$img" valid_node_count)
 	[ -n "$main" ] && [ -n "$nodes" ] || hard_error "$b: fsck -l gives no layout"
 	rc=0
-	ZF2FS_TRACE_READS=$TEST_TMP/$b.trace "$FSCK" -f -n "$img" > "$TEST_TMP/$b.out" 2>&1 ||
-		rc=$?
+	ZF2FS_PREFETCH_FINISH=1 ZF2FS_TRACE_READS=$TEST_TMP/$b.trace "$FSCK" -f -n "$img" \
+		> "$TEST_TMP/$b.out" 2>&1 || rc=$?
 	if [ "$rc" != 0 ] || [ ! -s "$TEST_TMP/$b.trace" ]; then
 		tap_fail "$b: fsck -f -n exit $rc, trace of $(wc -l < "$TEST_TMP/$b.trace") reads"
 		tail -n 5 "$TEST_TMP/$b.out"
 		continue
 	fi
-	# per main-area block: how often it was read; then the blocks read more than once
+	# per main-area block: how often the check and the read-ahead read it; the blocks
+	# either read more than once, and the read-ahead's blocks the check did not read
 	awk -v bs="$bs" -v main="$main" '
 		{ first = int($1 / bs); last = int(($1 + $2 - 1) / bs)
-		  for (blk = first; blk <= last; blk++) if (blk >= main) n[blk]++ }
-		END { for (blk in n) { distinct++; if (n[blk] > 1) print "block " blk " read " n[blk] " times" }
-		      print "distinct " distinct + 0 }' "$TEST_TMP/$b.trace" > "$TEST_TMP/$b.count"
-	distinct=$(awk '$1 == "distinct" { print $2 }' "$TEST_TMP/$b.count")
+		  for (blk = first; blk <= last; blk++) if (blk >= main) { if ($3 == "ra") ra[blk]++; else n[blk]++ } }
+		END { for (blk in n) { distinct++; if (n[blk] > 1) print "block " blk " read " n[blk] " times"
+				       if (blk in ra) covered++ }
+		      for (blk in ra) { ahead++; if (ra[blk] > 1) print "ra-block " blk " read ahead " ra[blk] " times"
+					if (!(blk in n)) print "ra-only " blk }
+		      print "distinct " distinct + 0; print "ahead " ahead + 0; print "covered " covered + 0 }' \
+		"$TEST_TMP/$b.trace" > "$TEST_TMP/$b.count"
+	field() { awk -v k="$1" '$1 == k { print $2 }' "$TEST_TMP/$b.count"; }
+	distinct=$(field distinct)
 	twice=$(grep -c '^block ' "$TEST_TMP/$b.count")
 	if [ "$twice" = 0 ]; then
-		tap_ok "$b: no main-area block read twice ($distinct read, $(wc -l < "$TEST_TMP/$b.trace") requests)"
+		tap_ok "$b: no main-area block read twice ($distinct read, $(grep -vc ' ra$' "$TEST_TMP/$b.trace") requests)"
 	else
 		tap_fail "$b: $twice main-area blocks read more than once"
 		grep '^block ' "$TEST_TMP/$b.count" | sort -n -k2 | head -n 10
@@ -59,6 +72,22 @@ for b in populated encrypted73 aged16k aged16k_packed; do
 		tap_ok "$b: $distinct distinct main-area blocks read, the checkpoint counts $nodes nodes"
 	else
 		tap_fail "$b: only $distinct main-area blocks read, fewer than the $nodes nodes"
+	fi
+	ahead=$(field ahead) covered=$(field covered)
+	bad=$(grep -c '^ra-' "$TEST_TMP/$b.count")
+	if [ "$bad" = 0 ] && [ $((covered * 100)) -ge $((distinct * 95)) ]; then
+		tap_ok "$b: read ahead $covered of the $distinct blocks, each once, nothing else"
+	else
+		tap_fail "$b: read ahead $ahead blocks, $covered of the check's $distinct; $bad read twice or not by the check"
+		grep '^ra-' "$TEST_TMP/$b.count" | head -n 10
+	fi
+	rc=0
+	ZF2FS_NO_PREFETCH=1 "$FSCK" -f -n "$img" > "$TEST_TMP/$b.alone" 2>&1 || rc=$?
+	if [ "$rc" = 0 ] && cmp -s "$TEST_TMP/$b.out" "$TEST_TMP/$b.alone"; then
+		tap_ok "$b: the same output without the read-ahead"
+	else
+		tap_fail "$b: without the read-ahead: exit $rc, output differs"
+		diff "$TEST_TMP/$b.out" "$TEST_TMP/$b.alone" | head -n 10
 	fi
 done
 tap_summary
