@@ -165,6 +165,8 @@ void dirblocks_children_willneed(struct fsck_ctx *ctx, struct dir_blocks *db,
 {
 	struct zf2fs_dentry_view v;
 
+	if (ctx->pf)
+		return;   /* the read-ahead thread has read them, or is reading them */
 	db->nra = 0;
 	if (!db->buf) {
 		/* an inline area, or a directory read at each look: the area at hand */

@@ -495,6 +495,8 @@ int pass2_checkpoint(struct fsck_ctx *ctx);
 int super_update(struct fsck_ctx *ctx, bool clear_errors);
 int pass3_tables(struct fsck_ctx *ctx);
 int pass4_tree(struct fsck_ctx *ctx);
+/* Free pass 4's cache of summary blocks. */
+void ssa_cache_free(struct fsck_ctx *ctx);
 /* ---- reading ahead of pass 4 on a second thread (prefetch.c) --------------------------- */
 /* Start reading the tree from directory @root ahead of pass 4 (nothing when
  * ZF2FS_NO_PREFETCH is set or the thread cannot start: pass 4 reads alone). */

@@ -133,7 +133,7 @@ static void free_maps(struct fsck_ctx *ctx)
 	links_free(ctx);
 	zf2fs_bmap_free(ctx->blk_found);
 	free(ctx->seg_found);
-	free(ctx->ssa);
+	ssa_cache_free(ctx);
 	free(ctx->seg_kind);
 	dentry_restore_free(ctx);
 	free(ctx->orphans);

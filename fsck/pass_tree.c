@@ -49,17 +49,18 @@ struct inode_walk {
 	uint64_t cl_reserved, cl_bare;   /* compressed clusters with reserved slots, without */
 };
 
-#define SSA_CACHE 32
+#define SSA_CACHE 512
 
 /* Recently read summary blocks, direct-mapped by segment: a file's blocks are mostly
  * close together, so checking summaries as blocks are found costs few reads and no list
- * of every block in the volume. */
+ * of every block in the volume.  A slot takes a block when it is first used: an empty
+ * volume's check needs a few. */
 struct ssa_cache {
 	uint32_t segno[SSA_CACHE];
 	bool valid[SSA_CACHE];
 	/* a summary fills up to a block (its entries first: a segment's 512 sit in the
 	 * 4 KiB view) */
-	uint8_t blk[SSA_CACHE][ZF2FS_BLKSIZE_MAX];
+	uint8_t *blk[SSA_CACHE];
 };
 
 /* The summary entry of main-area block @blk (through a small cache of summary blocks). */
@@ -68,6 +69,7 @@ static int ssa_entry(struct fsck_ctx *ctx, uint64_t blk, const struct zf2fs_summ
 	uint32_t seg = blk_segno(ctx, blk);
 	uint32_t off = zf2fs_main_seg_off(ctx->vi->main_blkaddr, blk);
 	unsigned slot = seg % SSA_CACHE;
+	struct ssa_cache *c;
 
 	/* A read-only volume (feature ro) keeps no summary area, and nothing reads its
 	 * summaries: the kernel mounts it read-only (no garbage collection, no roll-forward)
@@ -80,17 +82,33 @@ static int ssa_entry(struct fsck_ctx *ctx, uint64_t blk, const struct zf2fs_summ
 		if (!ctx->ssa)
 			return -ENOMEM;
 	}
-	if (!ctx->ssa->valid[slot] || ctx->ssa->segno[slot] != seg) {
+	c = ctx->ssa;
+	if (!c->blk[slot]) {
+		c->blk[slot] = malloc(ctx->g->blocksize);
+		if (!c->blk[slot])
+			return -ENOMEM;
+	}
+	if (!c->valid[slot] || c->segno[slot] != seg) {
 		int err = zf2fs_vol_segment_summary(ctx->vol, seg,
-						    (struct zf2fs_summary_block *)ctx->ssa->blk[slot]);
+						    (struct zf2fs_summary_block *)c->blk[slot]);
 
-		ctx->ssa->valid[slot] = !err;
-		ctx->ssa->segno[slot] = seg;
+		c->valid[slot] = !err;
+		c->segno[slot] = seg;
 		if (err)
 			return err;
 	}
-	*ret = &((const struct zf2fs_summary_block *)ctx->ssa->blk[slot])->entries[off];
+	*ret = &((const struct zf2fs_summary_block *)c->blk[slot])->entries[off];
 	return 0;
+}
+
+void ssa_cache_free(struct fsck_ctx *ctx)
+{
+	if (!ctx->ssa)
+		return;
+	for (unsigned i = 0; i < SSA_CACHE; i++)
+		free(ctx->ssa->blk[i]);
+	free(ctx->ssa);
+	ctx->ssa = NULL;
 }
 
 /* Does the summary of data block @blk name slot @ofs of node @nid? */

@@ -12,7 +12,9 @@
  * in runs of adjacent blocks.  What it read stays in the page cache, where pass 4 finds
  * it: the disk works on the next chunk while pass 4 checks the last one.  It keeps at
  * most PF_LEAD_BYTES of inodes ahead of pass 4, so that the cache still holds them when
- * pass 4 gets there.
+ * pass 4 gets there.  Before the tree, it reads the summary blocks (SSA) of the segments
+ * in use: pass 4 checks every block it finds against its summary entry, and would
+ * otherwise read them one at a time, in no order, as it meets the segments.
  *
  * It decides nothing: pass 4 reads and checks every block itself, and the thread reads
  * through zf2fs_vol_read_ahead (no state shared with the program's own reads, nothing
@@ -33,7 +35,7 @@
 #include "zf2fs-internal/volume.h"
 
 #define PF_LEAD_BYTES  (64u << 20)   /* inodes read ahead of pass 4 */
-#define PF_HELD_BYTES  (8u << 20)    /* queued directories' inode blocks kept */
+#define PF_HELD_BYTES  (2u << 20)    /* queued directories' inode blocks kept */
 #define PF_CHUNK       4096u         /* blocks asked for and read as one sorted group */
 #define PF_RUN_BYTES   (1u << 20)    /* the largest single read */
 #define PF_DIRS        64u           /* directories taken from the queue at a time */
@@ -46,10 +48,19 @@ enum pf_kind {
 	PF_NODE,      /* a file's direct (depth 0) or indirect node, or an xattr node */
 };
 
+/*
+ * @key orders entries as pass 4 meets them: the directory's place in the queue (bits 40
+ * and up), then the dentry block's index in the directory (bits 10-39), then the slot;
+ * a node's entry carries the first block index it covers in @fofs.
+ */
 struct pf_ent {
-	uint32_t addr, nid;
+	uint64_t key;
+	uint32_t addr, nid, fofs;
 	uint8_t kind, depth;
 };
+
+#define KEY_FOFS_MAX ((1u << 30) - 1)
+#define KEY_DIR_MAX  ((1u << 24) - 1)
 
 struct pf_list {
 	struct pf_ent *e;
@@ -57,8 +68,9 @@ struct pf_list {
 };
 
 struct pf_dir {
+	uint64_t key;  /* where its name sits (struct pf_ent): the queue's order */
 	uint32_t ino;
-	void *blk;   /* its inode block as read, or NULL: read it again */
+	void *blk;     /* its inode block as read, or NULL: read it again */
 };
 
 struct prefetch {
@@ -74,9 +86,13 @@ struct prefetch {
 	uint64_t ahead;             /* inodes this thread has read */
 	struct pf_dir *q;
 	size_t qh, qt, qcap, held;
+	struct pf_dir *found;       /* directories the batch met, queued at its end by key */
+	size_t nfound, cap_found;
 	uint8_t *seen;              /* bit per nid: an inode already queued for reading */
 	uint8_t *buf;
 	uint64_t *hints;
+	uint32_t *ssa;              /* the SSA blocks of the segments in use, ascending */
+	size_t nssa;
 };
 
 static bool pf_stopped(struct prefetch *pf)
@@ -96,7 +112,13 @@ static bool pf_in_main(const struct prefetch *pf, uint64_t addr)
 	return addr >= pf->main0 && addr < pf->main_end;
 }
 
-static int list_add(struct pf_list *l, uint32_t addr, uint32_t nid, uint8_t kind, uint8_t depth)
+static uint64_t key_of(uint64_t dir_key, uint64_t fofs, uint32_t slot)
+{
+	return dir_key | (fofs < KEY_FOFS_MAX ? fofs : KEY_FOFS_MAX) << 10 | (slot & 1023);
+}
+
+static int list_add(struct pf_list *l, uint32_t addr, uint32_t nid, uint8_t kind, uint8_t depth,
+		    uint64_t key, uint32_t fofs)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 256;
@@ -107,29 +129,32 @@ static int list_add(struct pf_list *l, uint32_t addr, uint32_t nid, uint8_t kind
 		l->e = e;
 		l->cap = cap;
 	}
-	l->e[l->n++] = (struct pf_ent){ .addr = addr, .nid = nid, .kind = kind, .depth = depth };
+	l->e[l->n++] = (struct pf_ent){ .key = key, .addr = addr, .nid = nid, .fofs = fofs,
+					.kind = kind, .depth = depth };
 	return 0;
 }
 
 /* A node of @nid to read, when the NAT places it in the main area. */
 static int add_nid(struct prefetch *pf, struct pf_list *l, uint32_t nid, uint8_t kind,
-		   uint8_t depth)
+		   uint8_t depth, uint64_t key, uint32_t fofs)
 {
 	uint32_t addr = pf_addr(pf, nid);
 
-	return pf_in_main(pf, addr) ? list_add(l, addr, nid, kind, depth) : 0;
+	return pf_in_main(pf, addr) ? list_add(l, addr, nid, kind, depth, key, fofs) : 0;
 }
 
 /* An inode a name leads to, once. */
-static int add_child(struct prefetch *pf, struct pf_list *l, uint32_t ino)
+static int add_child(struct prefetch *pf, struct pf_list *l, uint32_t ino, uint64_t key)
 {
 	if (ino < ZF2FS_RESERVED_NIDS || ino >= pf->nids || (pf->seen[ino / 8] & (1u << (ino % 8))))
 		return 0;
 	pf->seen[ino / 8] |= (uint8_t)(1u << (ino % 8));
-	return add_nid(pf, l, ino, PF_INODE, 0);
+	return add_nid(pf, l, ino, PF_INODE, 0, key, 0);
 }
 
-static int add_names(struct prefetch *pf, struct pf_list *l, const struct zf2fs_dentry_view *v)
+/* The inodes of the names in area @v, whose key is @key (slot 0). */
+static int add_names(struct prefetch *pf, struct pf_list *l, const struct zf2fs_dentry_view *v,
+		     uint64_t key)
 {
 	for (uint32_t i = 0; i < v->nr;) {
 		uint32_t len;
@@ -138,7 +163,7 @@ static int add_names(struct prefetch *pf, struct pf_list *l, const struct zf2fs_
 			i++;
 			continue;
 		}
-		if (add_child(pf, l, (uint32_t)zf2fs_get(v->dentry[i].ino)))
+		if (add_child(pf, l, (uint32_t)zf2fs_get(v->dentry[i].ino), key | (i & 1023)))
 			return -ENOMEM;
 		len = (uint32_t)zf2fs_get(v->dentry[i].name_len);
 		i += len && len <= ZF2FS_NAME_LEN ? zf2fs_dentry_slots(len) : 1;
@@ -154,11 +179,13 @@ static bool is_node(const struct prefetch *pf, const void *blk, uint32_t nid)
 
 /* A directory's inode: its inline names, or its dentry blocks and the nodes that hold
  * more of their addresses. */
-static int parse_dir(struct prefetch *pf, const void *blk, uint32_t ino, struct pf_list *out)
+static int parse_dir(struct prefetch *pf, const void *blk, uint32_t ino, uint64_t key,
+		     struct pf_list *out)
 {
 	const struct zf2fs_node *n = blk;
 	struct zf2fs_inode_geom ig;
 	const zf2fs_le32 *nids = zf2fs_inode_nids(pf->g, blk);
+	uint64_t apb = pf->g->addrs_per_block, npb = pf->g->nids_per_block, fofs;
 
 	if (!is_node(pf, blk, ino) || zf2fs_inode_geometry2(pf->g, &n->i, pf->features, &ig))
 		return 0;
@@ -167,41 +194,88 @@ static int parse_dir(struct prefetch *pf, const void *blk, uint32_t ino, struct 
 
 		if (zf2fs_dentry_view_inline2(pf->g, n, pf->features, &v))
 			return 0;
-		return add_names(pf, out, &v);
+		return add_names(pf, out, &v, key);
 	}
 	for (uint32_t i = 0; i < ig.addrs; i++) {
 		uint32_t a = zf2fs_get_le32p((const uint8_t *)blk +
 					     zf2fs_inode_addr_pos(ig.extra_words, i));
 
-		if (pf_in_main(pf, a) && list_add(out, a, ino, PF_DENTRY, 0))
+		if (pf_in_main(pf, a) && list_add(out, a, ino, PF_DENTRY, 0, key_of(key, i, 0), i))
 			return -ENOMEM;
 	}
-	for (uint32_t i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
-		if (add_nid(pf, out, (uint32_t)zf2fs_get(nids[i]), PF_DIR_NODE,
-			    (uint8_t)(i < 2 ? 0 : i < 4 ? 1 : 2)))
+	/* the first block index each node covers: two direct, two indirect, one double */
+	fofs = ig.addrs;
+	for (uint32_t i = 0; i < ZF2FS_NIDS_PER_INODE; i++) {
+		uint8_t depth = (uint8_t)(i < 2 ? 0 : i < 4 ? 1 : 2);
+		uint32_t f = fofs < KEY_FOFS_MAX ? (uint32_t)fofs : KEY_FOFS_MAX;
+
+		if (add_nid(pf, out, (uint32_t)zf2fs_get(nids[i]), PF_DIR_NODE, depth,
+			    key_of(key, f, 0), f))
 			return -ENOMEM;
+		fofs += depth == 0 ? apb : depth == 1 ? apb * npb : apb * npb * npb;
+	}
 	return 0;
 }
 
-static int queue_dir(struct prefetch *pf, uint32_t ino, const void *blk)
+static int dir_add(struct pf_dir **v, size_t *n, size_t *cap, struct pf_dir d)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 256;
+		struct pf_dir *t = realloc(*v, c * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		*v = t;
+		*cap = c;
+	}
+	(*v)[(*n)++] = d;
+	return 0;
+}
+
+/* A directory the batch met (its inode block kept while memory allows). */
+static int found_dir(struct prefetch *pf, uint32_t ino, uint64_t key, const void *blk)
 {
 	size_t bs = pf->g->blocksize;
 	void *copy = NULL;
+	int err;
 
-	if (pf->qt == pf->qcap) {
-		size_t cap = pf->qcap ? pf->qcap * 2 : 1024;
-		struct pf_dir *q = realloc(pf->q, cap * sizeof(*q));
-
-		if (!q)
-			return -ENOMEM;
-		pf->q = q;
-		pf->qcap = cap;
-	}
 	if (blk && pf->held + bs <= PF_HELD_BYTES && (copy = malloc(bs))) {
 		memcpy(copy, blk, bs);
 		pf->held += bs;
 	}
-	pf->q[pf->qt++] = (struct pf_dir){ .ino = ino, .blk = copy };
+	err = dir_add(&pf->found, &pf->nfound, &pf->cap_found,
+		      (struct pf_dir){ .key = key, .ino = ino, .blk = copy });
+	if (err) {
+		free(copy);
+		if (copy)
+			pf->held -= bs;
+	}
+	return err;
+}
+
+static int cmp_dir_key(const void *x, const void *y)
+{
+	const struct pf_dir *a = x, *b = y;
+
+	return (a->key > b->key) - (a->key < b->key);
+}
+
+/* The batch's directories join the queue in the order pass 4 queues them: by where their
+ * names sit. */
+static int queue_found(struct prefetch *pf)
+{
+	qsort(pf->found, pf->nfound, sizeof(*pf->found), cmp_dir_key);
+	for (size_t i = 0; i < pf->nfound; i++) {
+		struct pf_dir d = pf->found[i];
+
+		if (dir_add(&pf->q, &pf->qt, &pf->qcap, d)) {
+			for (size_t j = i; j < pf->nfound; j++)
+				free(pf->found[j].blk);
+			pf->nfound = 0;
+			return -ENOMEM;
+		}
+	}
+	pf->nfound = 0;
 	return 0;
 }
 
@@ -212,25 +286,34 @@ static int parse(struct prefetch *pf, const struct pf_ent *e, const uint8_t *blk
 
 	switch (e->kind) {
 	case PF_DIR:
-		return parse_dir(pf, blk, e->nid, out);
+		return parse_dir(pf, blk, e->nid, e->key, out);
 	case PF_DENTRY: {
 		struct zf2fs_dentry_view v;
 
 		zf2fs_dentry_view_block2(pf->g, blk, &v);
-		return add_names(pf, out, &v);
+		return add_names(pf, out, &v, e->key);
 	}
 	case PF_DIR_NODE:
 	case PF_NODE: {
+		uint64_t dir_key = e->key & ~(((uint64_t)1 << 40) - 1);
+		uint64_t span = e->depth == 2 ? (uint64_t)pf->g->addrs_per_block * pf->g->nids_per_block
+					      : pf->g->addrs_per_block;
 		uint32_t count = e->depth ? pf->g->nids_per_block : pf->g->addrs_per_block;
 
 		if (!is_node(pf, blk, e->nid) || (e->kind == PF_NODE && !e->depth))
 			return 0;   /* a file's direct node or xattr node: nothing further */
 		for (uint32_t i = 0; i < count; i++) {
 			uint32_t w = zf2fs_node_word(blk, i);
-			int err = !e->depth ? (pf_in_main(pf, w) ? list_add(out, w, e->nid,
-									  PF_DENTRY, 0) : 0)
-					    : add_nid(pf, out, w, e->kind, (uint8_t)(e->depth - 1));
+			uint64_t f = !e->depth ? (uint64_t)e->fofs + i : e->fofs + span * i;
+			uint32_t fofs = f < KEY_FOFS_MAX ? (uint32_t)f : KEY_FOFS_MAX;
+			int err = 0;
 
+			if (!e->depth)
+				err = pf_in_main(pf, w) ? list_add(out, w, e->nid, PF_DENTRY, 0,
+								   key_of(dir_key, fofs, 0), fofs) : 0;
+			else
+				err = add_nid(pf, out, w, e->kind, (uint8_t)(e->depth - 1),
+					      key_of(dir_key, fofs, 0), fofs);
 			if (err)
 				return err;
 		}
@@ -243,20 +326,27 @@ static int parse(struct prefetch *pf, const struct pf_ent *e, const uint8_t *blk
 		if (!is_node(pf, blk, e->nid) || zf2fs_node_ofs(pf->g, blk))
 			return 0;
 		pf->ahead++;
-		if (add_nid(pf, out, (uint32_t)zf2fs_get(n->i.i_xattr_nid), PF_NODE, 0))
+		if (add_nid(pf, out, (uint32_t)zf2fs_get(n->i.i_xattr_nid), PF_NODE, 0, e->key, 0))
 			return -ENOMEM;
 		if ((mode & 0170000) == 0040000)
-			return queue_dir(pf, e->nid, blk);
+			return found_dir(pf, e->nid, e->key, blk);
 		if (n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
 			return 0;
 		for (uint32_t i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
 			if (add_nid(pf, out, (uint32_t)zf2fs_get(nids[i]), PF_NODE,
-				    (uint8_t)(i < 2 ? 0 : i < 4 ? 1 : 2)))
+				    (uint8_t)(i < 2 ? 0 : i < 4 ? 1 : 2), e->key, 0))
 				return -ENOMEM;
 		return 0;
 	}
 	}
 	return 0;
+}
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct pf_ent *a = x, *b = y;
+
+	return (a->key > b->key) - (a->key < b->key);
 }
 
 static int cmp_addr(const void *x, const void *y)
@@ -283,6 +373,8 @@ static int read_list(struct prefetch *pf, struct pf_list *l)
 	size_t bs = pf->g->blocksize, run_max = PF_RUN_BYTES / bs;
 	int err = 0;
 
+	/* chunks follow pass 4's order; each is read in the disk's */
+	qsort(l->e, l->n, sizeof(*l->e), cmp_key);
 	for (size_t c = 0; c < l->n && !err && !pf_stopped(pf); c += PF_CHUNK) {
 		struct pf_ent *e = l->e + c;
 		size_t n = l->n - c < PF_CHUNK ? l->n - c : PF_CHUNK;
@@ -314,29 +406,77 @@ static int read_list(struct prefetch *pf, struct pf_list *l)
 	return err;
 }
 
+/* The summary blocks, in runs of adjacent blocks. */
+static void read_ssa(struct prefetch *pf)
+{
+	size_t run_max = PF_RUN_BYTES / pf->g->blocksize;
+
+	for (size_t i = 0, j; i < pf->nssa && !pf_stopped(pf); i = j) {
+		for (j = i + 1; j < pf->nssa && j - i < run_max && pf->ssa[j] == pf->ssa[j - 1] + 1; j++)
+			;
+		(void)zf2fs_vol_read_ahead(pf->vol, pf->ssa[i], (uint32_t)(j - i), pf->buf);
+	}
+}
+
+/* The SSA blocks of the segments the SIT counts blocks in, one per block. */
+static int list_ssa(struct prefetch *pf, const struct fsck_ctx *ctx)
+{
+	uint32_t segs = ctx->vi->main_segs, per = ctx->g->sit_per_block, cap = 0;
+
+	for (uint32_t sb = 0; sb * per < segs; sb++) {
+		if (!zf2fs_sit_table_block_used(ctx->sit, sb))
+			continue;
+		for (uint32_t s = sb * per; s < segs && s < (sb + 1) * per; s++) {
+			uint32_t a;
+
+			if (!zf2fs_vblocks_count((uint32_t)zf2fs_get(sit_get(ctx, s)->vblocks)))
+				continue;
+			a = zf2fs_geom_ssa_block(ctx->g, ctx->vi->ssa_blkaddr, s, NULL);
+			if (pf->nssa && pf->ssa[pf->nssa - 1] == a)
+				continue;   /* packed: several segments' summaries in one block */
+			if (pf->nssa == cap) {
+				uint32_t *t;
+
+				cap = cap ? cap * 2 : 1024;
+				t = realloc(pf->ssa, cap * sizeof(*t));
+				if (!t)
+					return -ENOMEM;
+				pf->ssa = t;
+			}
+			pf->ssa[pf->nssa++] = a;
+		}
+	}
+	return 0;
+}
+
 static void *run(void *arg)
 {
 	struct prefetch *pf = arg;
 
+	read_ssa(pf);
 	while (pf->qh < pf->qt && !pf_stopped(pf)) {
 		struct pf_list dirs = { 0 }, out = { 0 };
 		int err = 0;
 
 		for (unsigned i = 0; i < PF_DIRS && pf->qh < pf->qt && !err; i++) {
+			size_t at = pf->qh;
 			struct pf_dir d = pf->q[pf->qh++];
+			uint64_t key = (uint64_t)(at < KEY_DIR_MAX ? at : KEY_DIR_MAX) << 40;
 
 			if (d.blk) {
-				err = parse_dir(pf, d.blk, d.ino, &out);
+				err = parse_dir(pf, d.blk, d.ino, key, &out);
 				pf->held -= pf->g->blocksize;
 				free(d.blk);
 			} else {
-				err = add_nid(pf, &dirs, d.ino, PF_DIR, 0);
+				err = add_nid(pf, &dirs, d.ino, PF_DIR, 0, key, 0);
 			}
 		}
 		if (!err)
 			err = read_list(pf, &dirs);
 		if (!err)
 			err = read_list(pf, &out);
+		if (!err)
+			err = queue_found(pf);
 		free(dirs.e);
 		free(out.e);
 		if (err)
@@ -349,10 +489,14 @@ static void pf_free(struct prefetch *pf)
 {
 	for (size_t i = pf->qh; i < pf->qt; i++)
 		free(pf->q[i].blk);
+	for (size_t i = 0; i < pf->nfound; i++)
+		free(pf->found[i].blk);
 	free(pf->q);
+	free(pf->found);
 	free(pf->seen);
 	free(pf->buf);
 	free(pf->hints);
+	free(pf->ssa);
 	free(pf);
 }
 
@@ -377,7 +521,8 @@ void prefetch_start(struct fsck_ctx *ctx, uint32_t root)
 	pf->seen = calloc((size_t)ctx->nids / 8 + 1, 1);
 	pf->buf = malloc(PF_RUN_BYTES);
 	pf->hints = malloc(PF_CHUNK * sizeof(*pf->hints));
-	if (!pf->seen || !pf->buf || !pf->hints || queue_dir(pf, root, NULL)) {
+	if (!pf->seen || !pf->buf || !pf->hints || dir_add(&pf->q, &pf->qt, &pf->qcap, (struct pf_dir){ .ino = root }) ||
+	    (ctx->sit && list_ssa(pf, ctx))) {
 		pf_free(pf);
 		return;
 	}

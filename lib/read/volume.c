@@ -120,8 +120,8 @@ ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blk, cons
 			   "devices", (unsigned long long)blk);
 		return -ERANGE;
 	}
-	if (blk == vol->nat_cache_addr)
-		vol->nat_cache_addr = UINT64_MAX;
+	if (blk == vol->nat_cache_addr[blk % NAT_CACHE_SLOTS])
+		vol->nat_cache_addr[blk % NAT_CACHE_SLOTS] = UINT64_MAX;
 	if (blk == vol->ssa_cache_addr)
 		vol->ssa_cache_addr = UINT64_MAX;
 	return zf2fs_dev_write(vol->dev[d], buf, vol->geom.blocksize, off);
@@ -777,7 +777,8 @@ ZF2FS_EXPORT void zf2fs_vol_close(struct zf2fs_vol *vol)
 		for (unsigned i = 0; i < vol->ndevs; i++)
 			zf2fs_dev_close(vol->dev[i]);
 	free(vol->cp);
-	free(vol->nat_cache);
+	for (unsigned i = 0; i < NAT_CACHE_SLOTS; i++)
+		free(vol->nat_cache[i]);
 	free(vol->ssa_cache);
 	free(vol->nat_bits);
 	free(vol);
@@ -886,6 +887,7 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 	uint32_t n = (uint32_t)zf2fs_get(vol->nat_journal.n_entries);
 	const struct zf2fs_nat_entry *e;
 	uint64_t addr;
+	unsigned slot;
 	int err;
 
 	memset(ret, 0, sizeof(*ret));
@@ -910,20 +912,21 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 		}
 	}
 	addr = zf2fs_vol_nat_block_addr(vol, zf2fs_geom_nat_block_index(&vol->geom, nid));
-	if (!vol->nat_cache) {
-		vol->nat_cache = malloc(vol->geom.blocksize);
-		if (!vol->nat_cache)
+	slot = addr % NAT_CACHE_SLOTS;
+	if (!vol->nat_cache[slot]) {
+		vol->nat_cache[slot] = malloc(vol->geom.blocksize);
+		if (!vol->nat_cache[slot])
 			return -ENOMEM;
-		vol->nat_cache_addr = UINT64_MAX;
+		vol->nat_cache_addr[slot] = UINT64_MAX;
 	}
-	if (vol->nat_cache_addr != addr) {
-		vol->nat_cache_addr = UINT64_MAX;
-		err = zf2fs_vol_read_block(vol, addr, vol->nat_cache);
+	if (vol->nat_cache_addr[slot] != addr) {
+		vol->nat_cache_addr[slot] = UINT64_MAX;
+		err = zf2fs_vol_read_block(vol, addr, vol->nat_cache[slot]);
 		if (err)
 			return err;
-		vol->nat_cache_addr = addr;
+		vol->nat_cache_addr[slot] = addr;
 	}
-	e = zf2fs_nat_block_entry(vol->nat_cache, zf2fs_geom_nat_entry_index(&vol->geom, nid));
+	e = zf2fs_nat_block_entry(vol->nat_cache[slot], zf2fs_geom_nat_entry_index(&vol->geom, nid));
 	ret->ino = (uint32_t)zf2fs_get(e->ino);
 	ret->blkaddr = (uint32_t)zf2fs_get(e->block_addr);
 	ret->version = e->version;

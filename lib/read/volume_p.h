@@ -46,9 +46,12 @@ struct zf2fs_vol {
 	};
 	struct zf2fs_summary cur_sum[ZF2FS_NR_CURSEG][ZF2FS_ENTRIES_IN_SUM];   /* a segment's */
 	struct zf2fs_vol_info info;
-	/* the last NAT block read: lookups come in runs of nearby nids */
-	uint8_t *nat_cache;
-	uint64_t nat_cache_addr;
+	/* NAT blocks read, direct-mapped by address (a slot's block allocated when first
+	 * used): lookups come in runs of nearby nids, and a check that walks a tree comes
+	 * back to the same few hundred blocks */
+#define NAT_CACHE_SLOTS 64
+	uint8_t *nat_cache[NAT_CACHE_SLOTS];
+	uint64_t nat_cache_addr[NAT_CACHE_SLOTS];
 	/* the last SSA block read, with packed_ssa (several segments' summaries) */
 	uint8_t *ssa_cache;
 	uint64_t ssa_cache_addr;
