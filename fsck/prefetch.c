@@ -264,7 +264,8 @@ static int cmp_dir_key(const void *x, const void *y)
  * names sit. */
 static int queue_found(struct prefetch *pf)
 {
-	qsort(pf->found, pf->nfound, sizeof(*pf->found), cmp_dir_key);
+	if (pf->nfound > 1)
+		qsort(pf->found, pf->nfound, sizeof(*pf->found), cmp_dir_key);
 	for (size_t i = 0; i < pf->nfound; i++) {
 		struct pf_dir d = pf->found[i];
 
@@ -374,7 +375,8 @@ static int read_list(struct prefetch *pf, struct pf_list *l)
 	int err = 0;
 
 	/* chunks follow pass 4's order; each is read in the disk's */
-	qsort(l->e, l->n, sizeof(*l->e), cmp_key);
+	if (l->n > 1)
+		qsort(l->e, l->n, sizeof(*l->e), cmp_key);
 	for (size_t c = 0; c < l->n && !err && !pf_stopped(pf); c += PF_CHUNK) {
 		struct pf_ent *e = l->e + c;
 		size_t n = l->n - c < PF_CHUNK ? l->n - c : PF_CHUNK;
