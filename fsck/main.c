@@ -69,8 +69,9 @@ static int alloc_maps(struct fsck_ctx *ctx)
 	int err = zf2fs_bmap_new(blocks, &ctx->blk_found);
 
 	ctx->seg_found = calloc(ctx->vi->main_segs + 1, sizeof(uint16_t));
+	ctx->seg_pages = calloc(((ctx->vi->main_segs + 1) >> SEG_PAGE_SHIFT) / 8 + 1, 1);
 	ctx->quota_on = ctx->vi->features & ZF2FS_FEAT_QUOTA_INO;
-	return !err && ctx->seg_found ? 0 : -ENOMEM;
+	return !err && ctx->seg_found && ctx->seg_pages ? 0 : -ENOMEM;
 }
 
 /* Maps by nid: sized by the nids in use, not by what the NAT could hold, so memory follows
@@ -133,6 +134,7 @@ static void free_maps(struct fsck_ctx *ctx)
 	links_free(ctx);
 	zf2fs_bmap_free(ctx->blk_found);
 	free(ctx->seg_found);
+	free(ctx->seg_pages);
 	ssa_cache_free(ctx);
 	free(ctx->seg_kind);
 	dentry_restore_free(ctx);

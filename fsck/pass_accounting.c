@@ -31,7 +31,7 @@ static bool found_bit(const struct fsck_ctx *ctx, uint32_t seg, uint32_t off)
  */
 static void check_sum_type(struct fsck_ctx *ctx, uint32_t s, struct zf2fs_summary_block *sum)
 {
-	uint8_t want = ctx->seg_kind[s] == SEG_HAS_NODE ? ZF2FS_SUM_TYPE_NODE : ZF2FS_SUM_TYPE_DATA;
+	uint8_t want = seg_kind_get(ctx, s) == SEG_HAS_NODE ? ZF2FS_SUM_TYPE_NODE : ZF2FS_SUM_TYPE_DATA;
 
 	if (zf2fs_vol_segment_summary(ctx->vol, s, sum) || sum_footer(ctx, sum)->entry_type == want)
 		return;
@@ -66,13 +66,13 @@ static void check_seg_kinds(struct fsck_ctx *ctx)
 
 		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 			is_cur |= cur[t] == s;
-		if (!is_cur && (ctx->seg_kind[s] == SEG_HAS_DATA || ctx->seg_kind[s] == SEG_HAS_NODE))
+		if (!is_cur && (seg_kind_get(ctx, s) == SEG_HAS_DATA || seg_kind_get(ctx, s) == SEG_HAS_NODE))
 			check_sum_type(ctx, s, sum);
 		if (is_cur || type > ZF2FS_LOG_COLD_NODE)
 			continue;
-		if (ctx->seg_kind[s] == SEG_HAS_DATA && type > ZF2FS_LOG_COLD_DATA)
+		if (seg_kind_get(ctx, s) == SEG_HAS_DATA && type > ZF2FS_LOG_COLD_DATA)
 			want = ZF2FS_LOG_WARM_DATA;
-		else if (ctx->seg_kind[s] == SEG_HAS_NODE && type <= ZF2FS_LOG_COLD_DATA)
+		else if (seg_kind_get(ctx, s) == SEG_HAS_NODE && type <= ZF2FS_LOG_COLD_DATA)
 			want = ZF2FS_LOG_WARM_NODE;
 		if (want != type &&
 		    fix_problem(ctx, PR_7_SIT_TYPE_WRONG, &(struct problem_ctx){
@@ -91,14 +91,14 @@ static void check_sit(struct fsck_ctx *ctx)
 		struct problem_ctx p = { .segno = s };
 
 		/* nothing recorded, nothing found (most of a big volume): nothing to compare */
-		if (!ctx->seg_found[s] && !count && !ctx->sit_type_fix && !zf2fs_sit_map_weight(se))
+		if (!seg_found_get(ctx, s) && !count && !ctx->sit_type_fix && !zf2fs_sit_map_weight(se))
 			continue;
 		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++)
 			if (sit_bit(se, off) != found_bit(ctx, s, off))
 				diff++;
-		if (count != ctx->seg_found[s]) {
+		if (count != seg_found_get(ctx, s)) {
 			p.num = count;
-			p.num2 = ctx->seg_found[s];
+			p.num2 = seg_found_get(ctx, s);
 			if (fix_problem(ctx, PR_7_SIT_VALID_BAD, &p))
 				repair_sit_from_found(ctx, s);
 		} else if (diff) {
@@ -128,10 +128,10 @@ static void check_cursegs(struct fsck_ctx *ctx, uint32_t cur[ZF2FS_NR_CURSEG])
 		 * blocks would mix both kinds in one segment, which the garbage collector moves
 		 * by one kind only.  The segment keeps its kind (SIT type, summary footer) and
 		 * the log moves to a free segment. */
-		if (ctx->seg_kind && (ctx->seg_kind[seg] == SEG_HAS_DATA ||
-				      ctx->seg_kind[seg] == SEG_HAS_NODE)) {
+		if (ctx->seg_kind && (seg_kind_get(ctx, seg) == SEG_HAS_DATA ||
+				      seg_kind_get(ctx, seg) == SEG_HAS_NODE)) {
 			bool node_log = t > ZF2FS_LOG_COLD_DATA;
-			bool node_seg = ctx->seg_kind[seg] == SEG_HAS_NODE;
+			bool node_seg = seg_kind_get(ctx, seg) == SEG_HAS_NODE;
 
 			if (node_log != node_seg) {
 				if (fix_problem(ctx, PR_7_CURSEG_WRONG_KIND, &(struct problem_ctx){
@@ -212,7 +212,7 @@ static void counter(struct fsck_ctx *ctx, uint32_t code, uint64_t recorded, uint
 /* no block fsck found in use lies in main segment @s */
 static bool seg_empty(void *arg, uint32_t s)
 {
-	return !((struct fsck_ctx *)arg)->seg_found[s];
+	return !seg_found_get(arg, s);
 }
 
 int pass7_accounting(struct fsck_ctx *ctx)

@@ -53,7 +53,7 @@ static bool section_unused(const struct fsck_ctx *ctx, uint32_t sec)
 
 		if (s >= ctx->vi->main_segs)
 			break;
-		if (zf2fs_sit_valid_blocks(sit_get(ctx, s)) || ctx->seg_found[s])
+		if (zf2fs_sit_valid_blocks(sit_get(ctx, s)) || seg_found_get(ctx, s))
 			return false;
 	}
 	return true;

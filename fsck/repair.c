@@ -542,7 +542,7 @@ static bool repair_seg_busy(void *arg, uint32_t segno)
 {
 	const struct fsck_ctx *ctx = arg;
 
-	return ctx->seg_found && ctx->seg_found[segno] != 0;
+	return seg_found_get(ctx, segno) != 0;
 }
 
 static bool repair_node_at(void *arg, size_t i, struct zf2fs_commit_node *ret)
