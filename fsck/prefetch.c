@@ -420,7 +420,8 @@ static void read_ssa(struct prefetch *pf)
 	}
 }
 
-/* The SSA blocks of the segments the SIT counts blocks in, one per block. */
+/* The SSA blocks of the segments the SIT counts blocks in, one per block (none on a
+ * read-only volume: it keeps no summaries, and pass 4 reads none). */
 static int list_ssa(struct prefetch *pf, const struct fsck_ctx *ctx)
 {
 	uint32_t segs = ctx->vi->main_segs, per = ctx->g->sit_per_block, cap = 0;
@@ -524,7 +525,7 @@ void prefetch_start(struct fsck_ctx *ctx, uint32_t root)
 	pf->buf = malloc(PF_RUN_BYTES);
 	pf->hints = malloc(PF_CHUNK * sizeof(*pf->hints));
 	if (!pf->seen || !pf->buf || !pf->hints || dir_add(&pf->q, &pf->qt, &pf->qcap, (struct pf_dir){ .ino = root }) ||
-	    (ctx->sit && list_ssa(pf, ctx))) {
+	    (ctx->sit && !(ctx->vi->features & ZF2FS_FEAT_RO) && list_ssa(pf, ctx))) {
 		pf_free(pf);
 		return;
 	}
