@@ -79,11 +79,11 @@ struct prefetch {
 	const uint32_t *nat;        /* ctx->nat_addr: entries read with atomic loads */
 	uint32_t nids, features;
 	uint64_t main0, main_end;
-	uint64_t lead;              /* inodes */
+	unsigned long lead;         /* inodes */
 	pthread_t th;
 	int stop;                   /* atomic: pass 4 is done */
-	uint64_t done;              /* atomic: inodes pass 4 has read */
-	uint64_t ahead;             /* inodes this thread has read */
+	unsigned long done;         /* atomic (a word: no libatomic on 32-bit targets) */
+	unsigned long ahead;        /* inodes this thread has read */
 	struct pf_dir *q;
 	size_t qh, qt, qcap, held;
 	struct pf_dir *found;       /* directories the batch met, queued at its end by key */
