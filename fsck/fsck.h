@@ -137,7 +137,7 @@ struct fsck_ctx {
 	struct dir_map *dirs_map;        /* pass 4: parent and subdirectories of directories */
 	struct zf2fs_bmap *blk_found;    /* pass 4: bit per main block owned by a node */
 	uint16_t *seg_found;             /* pass 4: owned blocks per segment */
-	/* a bit per SEG_PAGE_SEGS segments: set once seg_found or seg_kind holds anything
+	/* a bit per 2^SEG_PAGE_SHIFT segments: set once seg_found or seg_kind holds anything
 	 * there, so that a loop over every segment of a big, empty volume does not touch
 	 * (and map) the two arrays' pages (seg_found_get, seg_kind_get) */
 	uint8_t *seg_pages;
@@ -634,9 +634,6 @@ static inline bool found_test(const struct fsck_ctx *ctx, uint64_t off)
 	return zf2fs_bmap_test(ctx->blk_found, off);
 }
 
-/* Mark block @off owned and count it in its segment.  Out of memory for a 4 KiB chunk
- * of the map ends the run as an operational error: repairs are only written at the end,
- * so nothing has been written yet. */
 #define SEG_PAGE_SHIFT 11   /* 2048 segments: a 4 KiB page of seg_found */
 
 static inline bool seg_page_used(const struct fsck_ctx *ctx, uint32_t s)
@@ -657,6 +654,9 @@ static inline uint8_t seg_kind_get(const struct fsck_ctx *ctx, uint32_t s)
 	return ctx->seg_kind && seg_page_used(ctx, s) ? ctx->seg_kind[s] : 0;
 }
 
+/* Mark block @off owned and count it in its segment.  Out of memory for a 4 KiB chunk
+ * of the map ends the run as an operational error: repairs are only written at the end,
+ * so nothing has been written yet. */
 static inline void found_set(struct fsck_ctx *ctx, uint64_t off)
 {
 	uint32_t s = zf2fs_main_segno(0, off), pg = s >> SEG_PAGE_SHIFT;

@@ -64,15 +64,17 @@ static void check_seg_kinds(struct fsck_ctx *ctx)
 		uint32_t want = type;
 		bool is_cur = false;
 
+		uint8_t kind = seg_kind_get(ctx, s);
+
 		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 			is_cur |= cur[t] == s;
-		if (!is_cur && (seg_kind_get(ctx, s) == SEG_HAS_DATA || seg_kind_get(ctx, s) == SEG_HAS_NODE))
+		if (!is_cur && (kind == SEG_HAS_DATA || kind == SEG_HAS_NODE))
 			check_sum_type(ctx, s, sum);
 		if (is_cur || type > ZF2FS_LOG_COLD_NODE)
 			continue;
-		if (seg_kind_get(ctx, s) == SEG_HAS_DATA && type > ZF2FS_LOG_COLD_DATA)
+		if (kind == SEG_HAS_DATA && type > ZF2FS_LOG_COLD_DATA)
 			want = ZF2FS_LOG_WARM_DATA;
-		else if (seg_kind_get(ctx, s) == SEG_HAS_NODE && type <= ZF2FS_LOG_COLD_DATA)
+		else if (kind == SEG_HAS_NODE && type <= ZF2FS_LOG_COLD_DATA)
 			want = ZF2FS_LOG_WARM_NODE;
 		if (want != type &&
 		    fix_problem(ctx, PR_7_SIT_TYPE_WRONG, &(struct problem_ctx){
@@ -86,19 +88,19 @@ static void check_sit(struct fsck_ctx *ctx)
 {
 	for (uint32_t s = 0; s < ctx->vi->main_segs && !ctx->abort; s++) {
 		const struct zf2fs_sit_entry *se = sit_get(ctx, s);
-		uint32_t count = zf2fs_sit_valid_blocks(se);
+		uint32_t count = zf2fs_sit_valid_blocks(se), found = seg_found_get(ctx, s);
 		uint32_t diff = 0;
 		struct problem_ctx p = { .segno = s };
 
 		/* nothing recorded, nothing found (most of a big volume): nothing to compare */
-		if (!seg_found_get(ctx, s) && !count && !ctx->sit_type_fix && !zf2fs_sit_map_weight(se))
+		if (!found && !count && !ctx->sit_type_fix && !zf2fs_sit_map_weight(se))
 			continue;
 		for (uint32_t off = 0; off < ZF2FS_BLOCKS_PER_SEG; off++)
 			if (sit_bit(se, off) != found_bit(ctx, s, off))
 				diff++;
-		if (count != seg_found_get(ctx, s)) {
+		if (count != found) {
 			p.num = count;
-			p.num2 = seg_found_get(ctx, s);
+			p.num2 = found;
 			if (fix_problem(ctx, PR_7_SIT_VALID_BAD, &p))
 				repair_sit_from_found(ctx, s);
 		} else if (diff) {
@@ -116,6 +118,7 @@ static void check_cursegs(struct fsck_ctx *ctx, uint32_t cur[ZF2FS_NR_CURSEG])
 {
 	for (int t = 0; t < ZF2FS_NR_CURSEG; t++) {
 		uint32_t seg, off;
+		uint8_t kind;
 
 		zf2fs_vol_curseg(ctx->vol, t, &seg, &off);
 		cur[t] = seg;
@@ -128,10 +131,10 @@ static void check_cursegs(struct fsck_ctx *ctx, uint32_t cur[ZF2FS_NR_CURSEG])
 		 * blocks would mix both kinds in one segment, which the garbage collector moves
 		 * by one kind only.  The segment keeps its kind (SIT type, summary footer) and
 		 * the log moves to a free segment. */
-		if (ctx->seg_kind && (seg_kind_get(ctx, seg) == SEG_HAS_DATA ||
-				      seg_kind_get(ctx, seg) == SEG_HAS_NODE)) {
+		kind = seg_kind_get(ctx, seg);
+		if (kind == SEG_HAS_DATA || kind == SEG_HAS_NODE) {
 			bool node_log = t > ZF2FS_LOG_COLD_DATA;
-			bool node_seg = seg_kind_get(ctx, seg) == SEG_HAS_NODE;
+			bool node_seg = kind == SEG_HAS_NODE;
 
 			if (node_log != node_seg) {
 				if (fix_problem(ctx, PR_7_CURSEG_WRONG_KIND, &(struct problem_ctx){

@@ -32,6 +32,7 @@
 #include "fsck.h"
 #include "zf2fs/endian.h"
 #include "zf2fs/access.h"
+#include "zf2fs-internal/format.h"
 #include "zf2fs-internal/volume.h"
 
 #define PF_LEAD_BYTES  (64u << 20)   /* inodes read ahead of pass 4 */
@@ -112,9 +113,21 @@ static bool pf_in_main(const struct prefetch *pf, uint64_t addr)
 	return addr >= pf->main0 && addr < pf->main_end;
 }
 
-static uint64_t key_of(uint64_t dir_key, uint64_t fofs, uint32_t slot)
+/* A block index as the key and an entry's @fofs hold it: past KEY_FOFS_MAX, all one. */
+static uint32_t fofs_clamp(uint64_t fofs)
 {
-	return dir_key | (fofs < KEY_FOFS_MAX ? fofs : KEY_FOFS_MAX) << 10 | (slot & 1023);
+	return fofs < KEY_FOFS_MAX ? (uint32_t)fofs : KEY_FOFS_MAX;
+}
+
+static uint64_t key_of(uint64_t dir_key, uint32_t fofs, uint32_t slot)
+{
+	return dir_key | (uint64_t)fofs << 10 | (slot & 1023);
+}
+
+/* The depth of the tree under i_nid[@i]: two direct nodes, two indirect, one double. */
+static uint8_t nid_depth(uint32_t i)
+{
+	return (uint8_t)(i < 2 ? 0 : i < 4 ? 1 : 2);
 }
 
 static int list_add(struct pf_list *l, uint32_t addr, uint32_t nid, uint8_t kind, uint8_t depth,
@@ -152,23 +165,27 @@ static int add_child(struct prefetch *pf, struct pf_list *l, uint32_t ino, uint6
 	return add_nid(pf, l, ino, PF_INODE, 0, key, 0);
 }
 
-/* The inodes of the names in area @v, whose key is @key (slot 0). */
+struct names {
+	struct prefetch *pf;
+	struct pf_list *l;
+	uint64_t key;
+};
+
+static int add_name(void *arg, const struct zf2fs_dentry_info *d)
+{
+	struct names *nm = arg;
+
+	return add_child(nm->pf, nm->l, d->ino, nm->key | (d->slot & 1023));
+}
+
+/* The inodes of the names in area @v, whose key is @key (slot 0); a malformed slot ends
+ * the area (pass 4 reports it). */
 static int add_names(struct prefetch *pf, struct pf_list *l, const struct zf2fs_dentry_view *v,
 		     uint64_t key)
 {
-	for (uint32_t i = 0; i < v->nr;) {
-		uint32_t len;
+	struct names nm = { .pf = pf, .l = l, .key = key };
 
-		if (!zf2fs_dentry_slot_used(v, i)) {
-			i++;
-			continue;
-		}
-		if (add_child(pf, l, (uint32_t)zf2fs_get(v->dentry[i].ino), key | (i & 1023)))
-			return -ENOMEM;
-		len = (uint32_t)zf2fs_get(v->dentry[i].name_len);
-		i += len && len <= ZF2FS_NAME_LEN ? zf2fs_dentry_slots(len) : 1;
-	}
-	return 0;
+	return zf2fs_dentry_view_scan(v, 0, add_name, NULL, &nm);
 }
 
 /* The footer says this is node @nid (a block moved or reused since says otherwise). */
@@ -203,11 +220,11 @@ static int parse_dir(struct prefetch *pf, const void *blk, uint32_t ino, uint64_
 		if (pf_in_main(pf, a) && list_add(out, a, ino, PF_DENTRY, 0, key_of(key, i, 0), i))
 			return -ENOMEM;
 	}
-	/* the first block index each node covers: two direct, two indirect, one double */
+	/* the first block index each node covers */
 	fofs = ig.addrs;
 	for (uint32_t i = 0; i < ZF2FS_NIDS_PER_INODE; i++) {
-		uint8_t depth = (uint8_t)(i < 2 ? 0 : i < 4 ? 1 : 2);
-		uint32_t f = fofs < KEY_FOFS_MAX ? (uint32_t)fofs : KEY_FOFS_MAX;
+		uint8_t depth = nid_depth(i);
+		uint32_t f = fofs_clamp(fofs);
 
 		if (add_nid(pf, out, (uint32_t)zf2fs_get(nids[i]), PF_DIR_NODE, depth,
 			    key_of(key, f, 0), f))
@@ -305,8 +322,8 @@ static int parse(struct prefetch *pf, const struct pf_ent *e, const uint8_t *blk
 			return 0;   /* a file's direct node or xattr node: nothing further */
 		for (uint32_t i = 0; i < count; i++) {
 			uint32_t w = zf2fs_node_word(blk, i);
-			uint64_t f = !e->depth ? (uint64_t)e->fofs + i : e->fofs + span * i;
-			uint32_t fofs = f < KEY_FOFS_MAX ? (uint32_t)f : KEY_FOFS_MAX;
+			uint32_t fofs = fofs_clamp(!e->depth ? (uint64_t)e->fofs + i
+							      : e->fofs + span * i);
 			int err = 0;
 
 			if (!e->depth)
@@ -334,8 +351,8 @@ static int parse(struct prefetch *pf, const struct pf_ent *e, const uint8_t *blk
 		if (n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
 			return 0;
 		for (uint32_t i = 0; i < ZF2FS_NIDS_PER_INODE; i++)
-			if (add_nid(pf, out, (uint32_t)zf2fs_get(nids[i]), PF_NODE,
-				    (uint8_t)(i < 2 ? 0 : i < 4 ? 1 : 2), e->key, 0))
+			if (add_nid(pf, out, (uint32_t)zf2fs_get(nids[i]), PF_NODE, nid_depth(i),
+				    e->key, 0))
 				return -ENOMEM;
 		return 0;
 	}
@@ -503,12 +520,19 @@ static void pf_free(struct prefetch *pf)
 	free(pf);
 }
 
+/* An environment switch: on when set to anything but empty or 0. */
+static bool env_on(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
 void prefetch_start(struct fsck_ctx *ctx, uint32_t root)
 {
-	const char *off = getenv("ZF2FS_NO_PREFETCH");
 	struct prefetch *pf;
 
-	if ((off && *off && strcmp(off, "0")) || ctx->pf)
+	if (env_on("ZF2FS_NO_PREFETCH") || ctx->pf)
 		return;
 	pf = calloc(1, sizeof(*pf));
 	if (!pf)
@@ -524,7 +548,8 @@ void prefetch_start(struct fsck_ctx *ctx, uint32_t root)
 	pf->seen = calloc((size_t)ctx->nids / 8 + 1, 1);
 	pf->buf = malloc(PF_RUN_BYTES);
 	pf->hints = malloc(PF_CHUNK * sizeof(*pf->hints));
-	if (!pf->seen || !pf->buf || !pf->hints || dir_add(&pf->q, &pf->qt, &pf->qcap, (struct pf_dir){ .ino = root }) ||
+	if (!pf->seen || !pf->buf || !pf->hints ||
+	    dir_add(&pf->q, &pf->qt, &pf->qcap, (struct pf_dir){ .ino = root }) ||
 	    (ctx->sit && !(ctx->vi->features & ZF2FS_FEAT_RO) && list_ssa(pf, ctx))) {
 		pf_free(pf);
 		return;
@@ -546,13 +571,12 @@ void prefetch_note_inode(struct fsck_ctx *ctx)
 void prefetch_stop(struct fsck_ctx *ctx)
 {
 	struct prefetch *pf = ctx->pf;
-	const char *finish = getenv("ZF2FS_PREFETCH_FINISH");
 
 	if (!pf)
 		return;
 	/* tests: let it read the whole tree, so that what it reads does not depend on
 	 * how the two threads were scheduled */
-	if (!finish || !*finish || !strcmp(finish, "0"))
+	if (!env_on("ZF2FS_PREFETCH_FINISH"))
 		__atomic_store_n(&pf->stop, 1, __ATOMIC_RELEASE);
 	pthread_join(pf->th, NULL);
 	pf_free(pf);
