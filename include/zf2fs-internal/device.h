@@ -30,4 +30,9 @@ int zf2fs_dev_willneed(struct zf2fs_dev *dev, uint64_t off, uint64_t len);
  * device, -ERANGE past its end, -EACCES outside a test's allowed range. */
 int zf2fs_dev_read_ahead(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off);
 
+/* zf2fs_dev_read that logs nothing when it fails (a caller that reads early, and whose
+ * reader reads the block again and reports what it cannot read): -ERANGE past the end,
+ * -EACCES outside a test's allowed range, or the read's error.  Traced as a read. */
+int zf2fs_dev_read_quiet(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off);
+
 #endif /* ZF2FS_INTERNAL_DEVICE_H */

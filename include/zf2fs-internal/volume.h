@@ -187,4 +187,12 @@ ZF2FS_EXPORT void zf2fs_vol_willneed_run(struct zf2fs_vol *vol, uint64_t blk, ui
 ZF2FS_EXPORT int zf2fs_vol_read_ahead(struct zf2fs_vol *vol, uint64_t blk, uint32_t count,
 				      void *buf);
 
+/* Read the first zf2fs_vol_preload_max() blocks of @blks[0..@n) now, in address order (a
+ * request per run of adjacent blocks), and keep them for the single-block reads
+ * (zf2fs_vol_read_block) that follow, in place of the window before; @n 0 frees it.  Only
+ * a way to read faster: a block it could not read, or one written since, is read from the
+ * device when asked for, and reports its error then.  Returns how many were taken. */
+ZF2FS_EXPORT size_t zf2fs_vol_preload(struct zf2fs_vol *vol, const uint64_t *blks, size_t n);
+ZF2FS_EXPORT size_t zf2fs_vol_preload_max(const struct zf2fs_vol *vol);
+
 #endif /* ZF2FS_INTERNAL_VOLUME_H */

@@ -315,6 +315,20 @@ int zf2fs_dev_read_ahead(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t 
 	return err;
 }
 
+int zf2fs_dev_read_quiet(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off)
+{
+	int err;
+
+	if (off > dev->size || len > dev->size - off)
+		return -ERANGE;
+	if (dev->read_end && (off < dev->read_start || off + len > dev->read_end))
+		return -EACCES;
+	err = dev->ops->pread(dev, buf, len, off);
+	if (!err && dev->read_trace >= 0)
+		dprintf(dev->read_trace, "%llu %zu\n", (unsigned long long)off, len);
+	return err;
+}
+
 /* Writes, zeroing and discards all count as writes for fault injection. */
 static int injected_fault(struct zf2fs_dev *dev, uint64_t off)
 {

@@ -51,6 +51,8 @@ ZF2FS_EXPORT int zf2fs_vol_read_blocks(struct zf2fs_vol *vol, uint64_t blk, uint
 
 	if (!count)
 		return 0;
+	if (count == 1 && vol->pre_n && zf2fs_preload_get(vol, blk, buf))
+		return 0;
 	if (locate(vol, blk, &d, &off) || locate(vol, blk + count - 1, &d2, &off2) || d != d2) {
 		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "blocks %llu..%llu are outside the "
 			   "volume's devices", (unsigned long long)blk,
@@ -124,6 +126,7 @@ ZF2FS_EXPORT int zf2fs_vol_write_block(struct zf2fs_vol *vol, uint64_t blk, cons
 		vol->nat_cache_addr[blk % NAT_CACHE_SLOTS] = UINT64_MAX;
 	if (blk == vol->ssa_cache_addr)
 		vol->ssa_cache_addr = UINT64_MAX;
+	zf2fs_preload_forget(vol, blk);
 	return zf2fs_dev_write(vol->dev[d], buf, vol->geom.blocksize, off);
 }
 
@@ -781,6 +784,7 @@ ZF2FS_EXPORT void zf2fs_vol_close(struct zf2fs_vol *vol)
 		free(vol->nat_cache[i]);
 	free(vol->ssa_cache);
 	free(vol->nat_bits);
+	zf2fs_preload_free(vol);
 	free(vol);
 }
 

@@ -55,6 +55,11 @@ struct zf2fs_vol {
 	/* the last SSA block read, with packed_ssa (several segments' summaries) */
 	uint8_t *ssa_cache;
 	uint64_t ssa_cache_addr;
+	/* blocks read early for the reads that follow (preload.c): sorted addresses, their
+	 * blocks, and whether each was read */
+	uint64_t *pre_addr;
+	uint8_t *pre_buf, *pre_ok;
+	size_t pre_n;
 	/* nat_bits (nat_bits.c): 0 not loaded yet, 1 loaded, -1 absent or stale */
 	int nat_bits_state;
 	uint8_t *nat_bits;
@@ -95,5 +100,11 @@ struct zf2fs_sit_scan_ops {
 	int (*journal)(void *arg, uint32_t segno, const struct zf2fs_sit_entry *se);
 };
 int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, void *arg);
+
+/* preload.c: copy @blk to @buf when the window holds it; drop it from the window (a
+ * write); free the window. */
+bool zf2fs_preload_get(const struct zf2fs_vol *vol, uint64_t blk, void *buf);
+void zf2fs_preload_forget(struct zf2fs_vol *vol, uint64_t blk);
+void zf2fs_preload_free(struct zf2fs_vol *vol);
 
 #endif

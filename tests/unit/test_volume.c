@@ -163,6 +163,108 @@ static void test_willneed(void **state)
 	unlink(path);
 }
 
+/* The lines a read trace holds so far (each read of the device one line). */
+static int trace_lines(int fd)
+{
+	char buf[4096];
+	ssize_t n;
+	int lines = 0;
+
+	assert_true(lseek(fd, 0, SEEK_SET) == 0);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (ssize_t i = 0; i < n; i++)
+			lines += buf[i] == '\n';
+	return lines;
+}
+
+/* zf2fs_vol_preload: the blocks named are read in address order, a request per run of
+ * adjacent ones, and the single-block reads that follow come from memory with the
+ * device's bytes; a block outside the window, one written since and one the window could
+ * not read go to the device (the last with its error); the window is bounded. */
+static void test_preload(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_dev *dev = make_volume(64 * MiB, ZF2FS_FEAT_LOST_FOUND, &lay);
+	char path[] = "/tmp/zf2fs-preload-trace.XXXXXX";
+	int fd = mkstemp(path);
+	struct zf2fs_vol *vol;
+	uint8_t want[ZF2FS_BLKSIZE], got[ZF2FS_BLKSIZE];
+	uint64_t main0, blks[5], *many;
+	size_t max;
+	int lines;
+
+	(void)state;
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	main0 = zf2fs_vol_info(vol)->main_blkaddr;
+	/* distinct contents, so that a block served from the wrong slot shows */
+	for (uint64_t b = 0; b < 32; b++) {
+		memset(want, (int)(0x40 + b), sizeof(want));
+		assert_int_equal(zf2fs_vol_write_block(vol, main0 + b, want), 0);
+	}
+	zs_dev_trace_reads(zf2fs_vol_dev(vol, 0), fd);
+	blks[0] = main0 + 9;
+	blks[1] = main0 + 7;
+	blks[2] = main0 + 20;
+	blks[3] = main0 + 8;
+	blks[4] = main0 + 9;   /* twice: read once */
+	assert_int_equal(zf2fs_vol_preload(vol, blks, 5), 5);
+	assert_int_equal(trace_lines(fd), 2);   /* 7..9 and 20 */
+	for (uint64_t b = 7; b <= 9; b++) {
+		memset(want, (int)(0x40 + b), sizeof(want));
+		assert_int_equal(zf2fs_vol_read_block(vol, main0 + b, got), 0);
+		assert_memory_equal(got, want, sizeof(want));
+	}
+	assert_int_equal(zf2fs_vol_read_block(vol, main0 + 20, got), 0);
+	assert_int_equal(got[0], 0x40 + 20);
+	assert_int_equal(trace_lines(fd), 2);   /* all from memory */
+	assert_int_equal(zf2fs_vol_read_block(vol, main0 + 10, got), 0);
+	assert_int_equal(got[0], 0x40 + 10);
+	assert_int_equal(trace_lines(fd), 3);   /* not in the window */
+	/* a write replaces the block on the device: the window's copy is not used */
+	memset(want, 0x11, sizeof(want));
+	assert_int_equal(zf2fs_vol_write_block(vol, main0 + 8, want), 0);
+	assert_int_equal(zf2fs_vol_read_block(vol, main0 + 8, got), 0);
+	assert_memory_equal(got, want, sizeof(want));
+	assert_int_equal(trace_lines(fd), 4);
+	/* the next window replaces this one */
+	blks[0] = main0 + 21;
+	assert_int_equal(zf2fs_vol_preload(vol, blks, 1), 1);
+	assert_int_equal(trace_lines(fd), 5);
+	assert_int_equal(zf2fs_vol_read_block(vol, main0 + 7, got), 0);
+	assert_int_equal(trace_lines(fd), 6);
+	/* a block past the volume's end: not read early, and its own read fails as before */
+	blks[0] = UINT64_C(1) << 40;
+	assert_int_equal(zf2fs_vol_preload(vol, blks, 1), 1);
+	assert_int_equal(trace_lines(fd), 6);
+	assert_int_equal(zf2fs_vol_read_block(vol, blks[0], got), -ERANGE);
+	/* bounded: the first max of a longer list, in the caller's order */
+	max = zf2fs_vol_preload_max(vol);
+	assert_true(max >= 64 && max < 32768);
+	many = calloc(max + 10, sizeof(*many));
+	assert_non_null(many);
+	for (size_t i = 0; i < max + 10; i++)
+		many[i] = main0 + 10 + (max + 9 - i);   /* descending */
+	assert_int_equal(zf2fs_vol_preload(vol, many, max + 10), max);
+	lines = trace_lines(fd);
+	/* main0 + 20 .. + max + 19 in a few large requests */
+	assert_true(lines > 6 && lines - 6 <= (int)(max / 64));
+	assert_int_equal(zf2fs_vol_read_block(vol, main0 + 20, got), 0);
+	assert_int_equal(zf2fs_vol_read_block(vol, main0 + 19 + max, got), 0);
+	assert_int_equal(trace_lines(fd), lines);
+	assert_int_equal(zf2fs_vol_read_block(vol, main0 + 19, got), 0);
+	assert_int_equal(trace_lines(fd), lines + 1);   /* 19 was past the first max */
+	free(many);
+	/* freed: every read goes to the device again */
+	assert_int_equal(zf2fs_vol_preload(vol, NULL, 0), 0);
+	assert_int_equal(zf2fs_vol_read_block(vol, main0 + 20, got), 0);
+	assert_int_equal(trace_lines(fd), lines + 2);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+	close(fd);
+}
+
 static void test_fallbacks(void **state)
 {
 	struct zf2fs_layout lay;
@@ -263,6 +365,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_and_read),
 		cmocka_unit_test(test_willneed),
+		cmocka_unit_test(test_preload),
 		cmocka_unit_test(test_fallbacks),
 		cmocka_unit_test(test_views_16k),
 	};
