@@ -160,31 +160,50 @@ static int add_children(struct fsck_ctx *ctx, struct dir_blocks *db,
 
 #define CHILDREN_WINDOW 4096
 
-void dirblocks_children_willneed(struct fsck_ctx *ctx, struct dir_blocks *db,
-				 const struct zf2fs_dentry_view *cur, size_t from)
+/* The children named from block @from on, into db->ra, until @limit of them (whole blocks);
+ * returns the block after the last one looked at. */
+static size_t children_from(struct fsck_ctx *ctx, struct dir_blocks *db, size_t from,
+			    size_t limit)
 {
 	struct zf2fs_dentry_view v;
+	size_t i;
 
-	if (ctx->pf)
-		return;   /* the read-ahead thread has read them, or is reading them */
 	db->nra = 0;
-	if (!db->buf) {
-		/* an inline area, or a directory read at each look: the area at hand */
-		if (!add_children(ctx, db, cur))
-			zf2fs_vol_willneed(ctx->vol, db->ra, db->nra);
-		return;
-	}
-	if (from < db->ra_upto)
-		return;
-	/* the children of the next blocks, up to a window of inodes */
-	for (db->ra_upto = from; db->ra_upto < db->n && db->nra < CHILDREN_WINDOW; db->ra_upto++) {
-		const struct dir_block *e = &db->e[db->ra_upto];
+	for (i = from; i < db->n && db->nra < limit; i++) {
+		const struct dir_block *e = &db->e[i];
 
 		if (!blk_in_main(ctx, e->blkaddr) || e->err)
 			continue;
-		dview_block(ctx, db->buf + db->ra_upto * ctx->g->blocksize, &v);
+		dview_block(ctx, db->buf + i * ctx->g->blocksize, &v);
 		if (add_children(ctx, db, &v))
-			return;
+			break;
 	}
-	zf2fs_vol_willneed(ctx->vol, db->ra, db->nra);
+	return i;
+}
+
+void dirblocks_children_willneed(struct fsck_ctx *ctx, struct dir_blocks *db,
+				 const struct zf2fs_dentry_view *cur, size_t from)
+{
+	size_t pre = zf2fs_vol_preload_max(ctx->vol);
+
+	if (!db->buf) {
+		/* an inline area, or a directory read at each look: the area at hand */
+		db->nra = 0;
+		if (!add_children(ctx, db, cur)) {
+			zf2fs_vol_preload(ctx->vol, db->ra, db->nra);
+			if (!ctx->pf && db->nra > pre)
+				zf2fs_vol_willneed(ctx->vol, db->ra + pre, db->nra - pre);
+		}
+		return;
+	}
+	/* the kernel asked for a large window (unless the read-ahead thread reads them);
+	 * the first part of it read now, in address order, for the reads that follow */
+	if (!ctx->pf && from >= db->ra_upto) {
+		db->ra_upto = children_from(ctx, db, from, CHILDREN_WINDOW);
+		zf2fs_vol_willneed(ctx->vol, db->ra, db->nra);
+	}
+	if (from >= db->pre_upto) {
+		db->pre_upto = children_from(ctx, db, from, pre);
+		zf2fs_vol_preload(ctx->vol, db->ra, db->nra);
+	}
 }

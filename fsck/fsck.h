@@ -301,7 +301,7 @@ struct dir_blocks {
 	uint8_t *buf;                /* the n blocks; NULL: read at each look into one */
 	uint8_t *one;
 	uint64_t *ra;                /* scratch: addresses of inodes to read ahead */
-	size_t nra, cap_ra, ra_upto;
+	size_t nra, cap_ra, ra_upto, pre_upto;
 };
 /* Walk directory @inode's block tree once and read its dentry blocks (the kernel asked
  * for them in address order first).  0, or the walk's negative errno. */
@@ -310,8 +310,9 @@ int dirblocks_load(struct fsck_ctx *ctx, const struct zf2fs_node *inode, struct 
  * errno (unreadable). */
 const void *dirblocks_get(struct fsck_ctx *ctx, struct dir_blocks *db, size_t i, int *ret_err);
 void dirblocks_free(struct dir_blocks *db);
-/* Ask the kernel for the inodes named from block @from on (a window, once per window), or
- * with no cache, by area @cur (the inline area, or block @from as just read). */
+/* Read the inodes named from block @from on, a window at a time, early and in address
+ * order (zf2fs_vol_preload), and ask the kernel for a larger window; with no cache, those
+ * named by area @cur (the inline area, or block @from as just read). */
 void dirblocks_children_willneed(struct fsck_ctx *ctx, struct dir_blocks *db,
 				 const struct zf2fs_dentry_view *cur, size_t from);
 

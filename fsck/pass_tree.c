@@ -2465,6 +2465,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 		prefetch_start(ctx, root);
 		err = scan_queue(ctx);
 		prefetch_stop(ctx);
+		zf2fs_vol_preload(ctx->vol, NULL, 0);   /* the last window's memory */
 	}
 	/* Quota files hang from the superblock, not from a directory (with the quota_ino
 	 * feature; without it the kernel never reads the superblock's inode numbers). */
