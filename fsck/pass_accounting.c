@@ -62,9 +62,8 @@ static void check_seg_kinds(struct fsck_ctx *ctx)
 	for (uint32_t s = 0; s < ctx->vi->main_segs && !ctx->abort; s++) {
 		uint32_t type = zf2fs_sit_type(sit_get(ctx, s));
 		uint32_t want = type;
-		bool is_cur = false;
-
 		uint8_t kind = seg_kind_get(ctx, s);
+		bool is_cur = false;
 
 		for (int t = 0; t < ZF2FS_NR_CURSEG; t++)
 			is_cur |= cur[t] == s;

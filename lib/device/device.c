@@ -299,23 +299,12 @@ int zf2fs_dev_willneed(struct zf2fs_dev *dev, uint64_t off, uint64_t len)
 	return -posix_fadvise(dev->fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
 }
 
-int zf2fs_dev_read_ahead(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off)
-{
-	int err;
-
-	if (dev->fd < 0 || dev->is_mem)
-		return -EOPNOTSUPP;
-	if (off >= dev->size || len > dev->size - off)
-		return -ERANGE;
-	if (dev->read_end && (off < dev->read_start || off + len > dev->read_end))
-		return -EACCES;
-	err = fd_pread(dev, buf, len, off);
-	if (!err && dev->read_trace >= 0)
-		dprintf(dev->read_trace, "%llu %zu ra\n", (unsigned long long)off, len);
-	return err;
-}
-
-int zf2fs_dev_read_quiet(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off)
+/* A read that logs nothing: -ERANGE past the end, -EACCES outside a test's allowed range;
+ * traced with @mark.  @read_fn is the device's own, or fd_pread for a second thread (which
+ * touches no state of @dev but its file descriptor). */
+static int read_unlogged(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off,
+			 int (*read_fn)(struct zf2fs_dev *, void *, size_t, uint64_t),
+			 const char *mark)
 {
 	int err;
 
@@ -323,10 +312,22 @@ int zf2fs_dev_read_quiet(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t 
 		return -ERANGE;
 	if (dev->read_end && (off < dev->read_start || off + len > dev->read_end))
 		return -EACCES;
-	err = dev->ops->pread(dev, buf, len, off);
+	err = read_fn(dev, buf, len, off);
 	if (!err && dev->read_trace >= 0)
-		dprintf(dev->read_trace, "%llu %zu\n", (unsigned long long)off, len);
+		dprintf(dev->read_trace, "%llu %zu%s\n", (unsigned long long)off, len, mark);
 	return err;
+}
+
+int zf2fs_dev_read_ahead(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off)
+{
+	if (dev->fd < 0 || dev->is_mem)
+		return -EOPNOTSUPP;
+	return read_unlogged(dev, buf, len, off, fd_pread, " ra");
+}
+
+int zf2fs_dev_read_quiet(struct zf2fs_dev *dev, void *buf, size_t len, uint64_t off)
+{
+	return read_unlogged(dev, buf, len, off, dev->ops->pread, "");
 }
 
 /* Writes, zeroing and discards all count as writes for fault injection. */

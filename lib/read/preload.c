@@ -15,26 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zf2fs-internal/device.h"
 #include "zf2fs-internal/volume.h"
 #include "read/volume_p.h"
 
 #define PRELOAD_BYTES (2u << 20)
 #define RUN_MAX 256u
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 ZF2FS_EXPORT size_t zf2fs_vol_preload_max(const struct zf2fs_vol *vol)
 {
 	return PRELOAD_BYTES >> vol->geom.log_blocksize;
 }
 
-static void drop(struct zf2fs_vol *vol)
+void zf2fs_preload_free(struct zf2fs_vol *vol)
 {
 	free(vol->pre_addr);
 	free(vol->pre_buf);
@@ -45,18 +37,6 @@ static void drop(struct zf2fs_vol *vol)
 	vol->pre_n = 0;
 }
 
-/* Which device holds blocks [@blk, @blk + @count), and where: -1 when they are not on one. */
-static int on_one_device(const struct zf2fs_vol *vol, uint64_t blk, uint32_t count,
-			 uint64_t *off)
-{
-	for (unsigned i = 0; i < vol->ndevs; i++)
-		if (blk >= vol->dev_start[i] && blk + count - 1 <= vol->dev_end[i]) {
-			*off = (blk - vol->dev_start[i]) << vol->geom.log_blocksize;
-			return (int)i;
-		}
-	return -1;
-}
-
 ZF2FS_EXPORT size_t zf2fs_vol_preload(struct zf2fs_vol *vol, const uint64_t *blks, size_t n)
 {
 	size_t bs = vol->geom.blocksize, max = zf2fs_vol_preload_max(vol), m = 0;
@@ -64,7 +44,7 @@ ZF2FS_EXPORT size_t zf2fs_vol_preload(struct zf2fs_vol *vol, const uint64_t *blk
 	if (n > max)
 		n = max;
 	if (!n) {
-		drop(vol);
+		zf2fs_preload_free(vol);
 		return 0;
 	}
 	if (!vol->pre_addr) {
@@ -72,28 +52,24 @@ ZF2FS_EXPORT size_t zf2fs_vol_preload(struct zf2fs_vol *vol, const uint64_t *blk
 		vol->pre_buf = malloc(max * bs);
 		vol->pre_ok = malloc(max);
 		if (!vol->pre_addr || !vol->pre_buf || !vol->pre_ok) {
-			drop(vol);
+			zf2fs_preload_free(vol);
 			return 0;   /* only a way to read faster: the reads go to the device */
 		}
 	}
 	memcpy(vol->pre_addr, blks, n * sizeof(*blks));
-	qsort(vol->pre_addr, n, sizeof(*vol->pre_addr), cmp_u64);
+	qsort(vol->pre_addr, n, sizeof(*vol->pre_addr), zf2fs_cmp_u64);
 	for (size_t i = 0; i < n; i++)
 		if (!m || vol->pre_addr[i] != vol->pre_addr[m - 1])
 			vol->pre_addr[m++] = vol->pre_addr[i];
 	vol->pre_n = m;
 	for (size_t i = 0, j; i < m; i = j) {
-		uint64_t off;
-		int d;
-
 		for (j = i + 1; j < m && j - i < RUN_MAX &&
 		     vol->pre_addr[j] == vol->pre_addr[j - 1] + 1; j++)
 			;
-		d = on_one_device(vol, vol->pre_addr[i], (uint32_t)(j - i), &off);
 		/* a run that cannot be read whole is left to the reader, which reads each
 		 * block and says which one fails */
-		memset(vol->pre_ok + i, d >= 0 && !zf2fs_dev_read_quiet(vol->dev[d],
-					vol->pre_buf + i * bs, (j - i) * bs, off), j - i);
+		memset(vol->pre_ok + i, !zf2fs_vol_read_quiet(vol, vol->pre_addr[i], (uint32_t)(j - i),
+							      vol->pre_buf + i * bs), j - i);
 	}
 	return n;
 }
@@ -134,7 +110,3 @@ void zf2fs_preload_forget(struct zf2fs_vol *vol, uint64_t blk)
 		vol->pre_ok[i] = 0;
 }
 
-void zf2fs_preload_free(struct zf2fs_vol *vol)
-{
-	drop(vol);
-}

@@ -43,17 +43,30 @@ ZF2FS_EXPORT int zf2fs_vol_read_block(struct zf2fs_vol *vol, uint64_t blk, void 
 	return zf2fs_vol_read_blocks(vol, blk, 1, buf);
 }
 
+/* The device holding all of blocks [@blk, @blk + @count) (@count > 0), and their offset
+ * there; -ERANGE when they are outside the devices or span two. */
+static int locate_run(const struct zf2fs_vol *vol, uint64_t blk, uint32_t count, unsigned *d,
+		      uint64_t *off)
+{
+	unsigned d2;
+	uint64_t off2;
+
+	if (locate(vol, blk, d, off) || locate(vol, blk + count - 1, &d2, &off2) || *d != d2)
+		return -ERANGE;
+	return 0;
+}
+
 ZF2FS_EXPORT int zf2fs_vol_read_blocks(struct zf2fs_vol *vol, uint64_t blk, uint32_t count,
 				       void *buf)
 {
-	unsigned d, d2;
-	uint64_t off, off2;
+	unsigned d;
+	uint64_t off;
 
 	if (!count)
 		return 0;
 	if (count == 1 && vol->pre_n && zf2fs_preload_get(vol, blk, buf))
 		return 0;
-	if (locate(vol, blk, &d, &off) || locate(vol, blk + count - 1, &d2, &off2) || d != d2) {
+	if (locate_run(vol, blk, count, &d, &off)) {
 		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "blocks %llu..%llu are outside the "
 			   "volume's devices", (unsigned long long)blk,
 			   (unsigned long long)(blk + count - 1));
@@ -62,7 +75,18 @@ ZF2FS_EXPORT int zf2fs_vol_read_blocks(struct zf2fs_vol *vol, uint64_t blk, uint
 	return zf2fs_dev_read(vol->dev[d], buf, (size_t)count * vol->geom.blocksize, off);
 }
 
-static int cmp_u64(const void *a, const void *b)
+int zf2fs_vol_read_quiet(struct zf2fs_vol *vol, uint64_t blk, uint32_t count, void *buf)
+{
+	unsigned d;
+	uint64_t off;
+
+	if (!count || locate_run(vol, blk, count, &d, &off))
+		return -ERANGE;
+	return zf2fs_dev_read_quiet(vol->dev[d], buf, (size_t)count << vol->geom.log_blocksize,
+				    off);
+}
+
+int zf2fs_cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
@@ -88,11 +112,10 @@ ZF2FS_EXPORT void zf2fs_vol_willneed_run(struct zf2fs_vol *vol, uint64_t blk, ui
 ZF2FS_EXPORT int zf2fs_vol_read_ahead(struct zf2fs_vol *vol, uint64_t blk, uint32_t count,
 				      void *buf)
 {
-	unsigned d, d2;
-	uint64_t off, off2;
+	unsigned d;
+	uint64_t off;
 
-	if (!count || locate(vol, blk, &d, &off) || locate(vol, blk + count - 1, &d2, &off2) ||
-	    d != d2)
+	if (!count || locate_run(vol, blk, count, &d, &off))
 		return -ERANGE;
 	return zf2fs_dev_read_ahead(vol->dev[d], buf, (size_t)count << vol->geom.log_blocksize,
 				    off);
@@ -102,7 +125,7 @@ ZF2FS_EXPORT void zf2fs_vol_willneed(struct zf2fs_vol *vol, uint64_t *blks, size
 {
 	if (!n)
 		return;
-	qsort(blks, n, sizeof(*blks), cmp_u64);
+	qsort(blks, n, sizeof(*blks), zf2fs_cmp_u64);
 	for (size_t i = 0, j; i < n; i = j) {
 		/* a run of adjacent blocks (repeats included): one request */
 		for (j = i + 1; j < n && blks[j] <= blks[j - 1] + 1; j++)

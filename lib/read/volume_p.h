@@ -101,6 +101,13 @@ struct zf2fs_sit_scan_ops {
 };
 int zf2fs_sit_scan(struct zf2fs_vol *vol, const struct zf2fs_sit_scan_ops *ops, void *arg);
 
+/* zf2fs_vol_read_blocks that logs nothing (a caller reading early, whose reader reads
+ * again and reports what fails): -ERANGE outside the devices or across two, else
+ * zf2fs_dev_read_quiet's result. */
+int zf2fs_vol_read_quiet(struct zf2fs_vol *vol, uint64_t blk, uint32_t count, void *buf);
+/* qsort's comparison of two uint64_t. */
+int zf2fs_cmp_u64(const void *a, const void *b);
+
 /* preload.c: copy @blk to @buf when the window holds it; drop it from the window (a
  * write); free the window. */
 bool zf2fs_preload_get(const struct zf2fs_vol *vol, uint64_t blk, void *buf);
