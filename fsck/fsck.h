@@ -211,6 +211,8 @@ struct fsck_ctx {
 	bool sb_errors_clear;            /* pass 1: clear the kernel's error records once
 					  * everything is repaired */
 	bool saw_extra_attr;             /* pass 4: some inode has extra attributes */
+	bool names_scrambled;            /* pass 1: f2fs_mdrestore's marker: pass 5 checks
+					  * no name hash outside encrypted directories */
 	bool casefold_noted;             /* pass 5: said once that this build cannot hash
 					  * names in casefolded directories */
 	uint32_t sb_add_features;        /* pass 4: feature bits the superblocks lost */

@@ -598,7 +598,8 @@ static int check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inod
 		/* encrypted: the plain hash of the ciphertext, unless casefolded too (then
 		 * a keyed hash of the folded plain name) */
 		.check_hash = enc ? !casefolded
-				  : (!fold || (can_fold && zf2fs_have_casefold_support())),
+				  : !ctx->names_scrambled &&
+				    (!fold || (can_fold && zf2fs_have_casefold_support())),
 		.fold = fold,
 		.opaque = enc,
 		.name_hashed = casefolded && enc,
@@ -611,7 +612,7 @@ static int check_dir(struct fsck_ctx *ctx, uint32_t ino, struct zf2fs_node *inod
 
 	if (cerr)
 		return cerr;
-	if (can_fold && !d.check_hash && !ctx->casefold_noted) {
+	if (can_fold && !d.check_hash && !ctx->names_scrambled && !ctx->casefold_noted) {
 		fprintf(ctx->out, "casefolded directories: this build has no libunistring, so the "
 			"hashes of their entries are not checked\n");
 		ctx->casefold_noted = true;

@@ -292,10 +292,27 @@ static int check_segment_count(struct fsck_ctx *ctx)
 	return 0;
 }
 
+/* A volume f2fs_mdrestore wrote from an image with scrambled names: their hashes are
+ * not the names' (they keep the original names' places), and are not checked. */
+static void check_metadump_marker(struct fsck_ctx *ctx)
+{
+	uint8_t *blk = malloc(ctx->g->blocksize);
+
+	if (blk && !zf2fs_vol_read_block(ctx->vol, 0, blk) &&
+	    !memcmp(blk + ZF2FS_METADUMP_MARKER_OFFSET, ZF2FS_METADUMP_MARKER,
+		    sizeof(ZF2FS_METADUMP_MARKER))) {
+		ctx->names_scrambled = true;
+		fprintf(ctx->out, "names scrambled by f2fs_metadump: their hashes are not "
+			"checked\n");
+	}
+	free(blk);
+}
+
 int pass1_super(struct fsck_ctx *ctx)
 {
 	int err;
 
+	check_metadump_marker(ctx);
 	check_error_records(ctx);
 	err = check_uuid(ctx);
 	if (err)

@@ -22,6 +22,12 @@
  * superblock at mount). */
 ZF2FS_EXPORT uint32_t zf2fs_super_areas_segments(const struct zf2fs_super *sb);
 
+/* f2fs_mdrestore writes this (with its NUL) at this byte of the volume's first block,
+ * which F2FS leaves unused before the superblock, when the metadata image it restores had
+ * its names scrambled: fsck.f2fs then does not check the hashes of the names. */
+#define ZF2FS_METADUMP_MARKER        "ZF2FS-METADUMP-SCRAMBLED-NAMES"
+#define ZF2FS_METADUMP_MARKER_OFFSET 512u
+
 /* Before writing node block @n of node @nid: when it is an inode that carries a checksum
  * (@features has inode_checksum and its extra attributes hold the field), set the
  * checksum from @seed (zf2fs_checksum_seed).  Returns whether it did. */
