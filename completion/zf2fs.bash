@@ -1,5 +1,6 @@
 # bash completion for zf2fs-tools: mkfs.f2fs, fsck.f2fs, dump.f2fs, gc.f2fs, inject.f2fs,
-# sload.f2fs, defrag.f2fs, resize.f2fs, f2fslabel, f2fs_io and fibmap.f2fs
+# sload.f2fs, defrag.f2fs, resize.f2fs, f2fslabel, f2fs_io, fibmap.f2fs, f2fs_metadump and
+# f2fs_mdrestore
 # (options, their fixed values, and gc.f2fs's and f2fs_io's commands).
 #
 # Installed once per tool name (bash-completion loads completions/<command> on demand);
@@ -300,6 +301,33 @@ _zf2fs_fibmap()
 	esac
 }
 
+_zf2fs_metadump()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	COMPREPLY=()
+	case $prev in
+	--progress-fd) return ;;
+	esac
+	case $cur in
+	-*) _zf2fs_reply -o -g -q -h -V --keep-names --progress --progress-fd --quiet --help \
+		--version ;;
+	*) _zf2fs_files ;;
+	esac
+}
+
+_zf2fs_mdrestore()
+{
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	COMPREPLY=()
+	case $prev in
+	--progress-fd) return ;;
+	esac
+	case $cur in
+	-*) _zf2fs_reply -i -g -q -h -V --info --progress --progress-fd --quiet --help --version ;;
+	*) _zf2fs_files ;;
+	esac
+}
+
 complete -F _zf2fs_mkfs mkfs.f2fs
 complete -F _zf2fs_fsck fsck.f2fs
 complete -F _zf2fs_dump dump.f2fs
@@ -311,3 +339,5 @@ complete -F _zf2fs_defrag defrag.f2fs
 complete -F _zf2fs_resize resize.f2fs
 complete -F _zf2fs_io f2fs_io
 complete -F _zf2fs_fibmap fibmap.f2fs
+complete -F _zf2fs_metadump f2fs_metadump
+complete -F _zf2fs_mdrestore f2fs_mdrestore

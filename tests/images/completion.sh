@@ -39,7 +39,8 @@ same() {
 	fi
 }
 
-for t in mkfs.f2fs fsck.f2fs dump.f2fs gc.f2fs sload.f2fs defrag.f2fs resize.f2fs f2fs_io fibmap.f2fs; do
+for t in mkfs.f2fs fsck.f2fs dump.f2fs gc.f2fs sload.f2fs defrag.f2fs resize.f2fs f2fs_io fibmap.f2fs \
+	f2fs_metadump f2fs_mdrestore; do
 	bash -c '. "$1" && complete -p "$2"' x "$comp" "$t" > /dev/null 2>&1 &&
 		tap_ok "$t has a completion" || tap_fail "$t: no completion registered"
 done
@@ -90,6 +91,12 @@ same "defrag.f2fs: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
 help_options "$OUR_BIN/resize.f2fs" > "$TEST_TMP/want"
 complete_line "resize.f2fs -d 1 -" > "$TEST_TMP/got"
 same "resize.f2fs: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
+help_options "$OUR_BIN/f2fs_metadump" > "$TEST_TMP/want"
+complete_line "f2fs_metadump -o -" > "$TEST_TMP/got"
+same "f2fs_metadump: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
+help_options "$OUR_BIN/f2fs_mdrestore" > "$TEST_TMP/want"
+complete_line "f2fs_mdrestore -q -" > "$TEST_TMP/got"
+same "f2fs_mdrestore: options as in --help" "$TEST_TMP/want" "$TEST_TMP/got"
 # f2fs_io: its commands (the names of its command list) and its options; fibmap.f2fs.
 IO=$OUR_BIN/f2fs_io
 { echo help; "$IO" help | sed -n 's/^  \([a-z_]*\) .*/\1/p'; } | sort -u > "$TEST_TMP/want"

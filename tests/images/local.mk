@@ -11,6 +11,8 @@ IMAGE_TESTS = tests/images/mkfs_matrix.sh tests/images/mkfs_16k.sh tests/images/
 IMAGE_TESTS += tests/images/fsck_repair_many.sh
 # a full check reads no main-area block twice (the device layer's read trace)
 IMAGE_TESTS += tests/images/fsck_reads.sh
+# f2fs_metadump and f2fs_mdrestore: restored volumes check as their sources
+IMAGE_TESTS += tests/images/metadump.sh
 # repairs of 16 KiB volumes, every write failed in turn (fsck_crash.sh on their cases)
 IMAGE_TESTS += tests/images/fsck_crash_16k.sh
 TESTS += $(IMAGE_TESTS)

@@ -99,6 +99,27 @@ for b in populated encrypted73 unclean aged16k; do
 	vol=$(stat -c %s "$src")
 	[ $((size * 50)) -lt "$vol" ] && tap_ok "$b: the image is $size bytes for $vol" ||
 		tap_fail "$b: the image is $size bytes for a volume of $vol"
+	if [ "$b" = aged16k ]; then
+		# the xattr node of /t/xattrs (values of 3000 and 9000 random bytes, a list the
+		# inode's inline area begins): its strings are gone when scrambled, kept with -o
+		x=$("$INJECT" --lookup /t/xattrs "$src" 2>/dev/null)
+		xnid=$("$INJECT" --node --nid "$x" --mb i_xattr_nid --get "$src" 2>/dev/null)
+		xa=$("$INJECT" --nat 0 --nid "$xnid" --mb block_addr --get "$src" 2>/dev/null)
+		[ -n "$xa" ] && [ "$xa" -gt 0 ] || hard_error "aged16k: no xattr node for /t/xattrs"
+		for v in "" .o .s; do
+			f=$src
+			[ -n "$v" ] && f=$T/$b$v.img
+			dd if="$f" bs=16384 skip="$xa" count=1 status=none | xxd -p -c 16 > "$T/x$v"
+		done
+		# 16-byte rows of the source's that are not zeros, and how many each copy keeps
+		rows=$(grep -cv '^0*$' "$T/x")
+		kept=$(paste -d' ' "$T/x" "$T/x.o" | awk '$1 !~ /^0*$/ && $1 == $2' | wc -l)
+		left=$(paste -d' ' "$T/x" "$T/x.s" | awk '$1 !~ /^0*$/ && $1 == $2' | wc -l)
+		[ "$rows" -ge 500 ] || hard_error "aged16k: the xattr node holds only $rows rows"
+		[ $((left * 20)) -lt "$rows" ] && [ "$kept" = "$rows" ] &&
+			tap_ok "aged16k: xattr values scrambled across inode and xattr node ($left of $rows rows left)" ||
+			tap_fail "aged16k: xattr node rows left: $left of $rows (-o: $kept)"
+	fi
 	rm -f "$T/$b.o.img" "$T/$b.s.img"
 done
 

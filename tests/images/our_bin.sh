@@ -13,6 +13,7 @@ our_bin()
 	for rel in mkfs/mkfs.f2fs fsck/fsck.f2fs tools/dump.f2fs tools/inject.f2fs \
 		tools/gc.f2fs tools/defrag.f2fs tools/sload.f2fs tools/resize.f2fs \
 		tools/f2fslabel tools/fibmap.f2fs tools/f2fs_io/f2fs_io \
+		tools/f2fs_metadump tools/f2fs_mdrestore \
 		tests/images/peak_rss tests/images/txn_populate bench/populate; do
 		p=$top_builddir/$rel
 		d=${p%/*}

@@ -21,7 +21,7 @@ if grep -q '^#define HAVE_LIBZSTD 1' "$top_builddir/config.h"; then zstd=+zstd; 
 # Every tool the build installs in sbin: the *.f2fs programs of the front-end folders.
 tools=()
 for t in "$top_builddir"/mkfs/*.f2fs "$top_builddir"/fsck/*.f2fs "$top_builddir"/tools/*.f2fs "$top_builddir"/tools/f2fslabel \
-	"$top_builddir"/tools/f2fs_io/f2fs_io; do
+	"$top_builddir"/tools/f2fs_io/f2fs_io "$top_builddir"/tools/f2fs_metadump "$top_builddir"/tools/f2fs_mdrestore; do
 	[ -x "$t" ] && tools+=("${t#"$top_builddir"/}")
 done
 [ "${#tools[@]}" -ge 4 ] || hard_error "expected at least 4 built tools, found: ${tools[*]}"

@@ -281,7 +281,7 @@ static int node_block(struct md_dump *d, uint8_t *blk, uint64_t addr, struct fil
 			return -ENOMEM;
 		md_scramble_inode(d, blk);
 	} else if (d->scramble && zf2fs_node_ofs(d->g, blk) == XATTR_NODE_OFS) {
-		md_scramble_xattrs(d, blk, d->g->xattr_block_bytes);
+		md_scramble_xattr_node(d, blk);
 	}
 	return md_writer_block(d->w, addr, blk);
 }

@@ -15,6 +15,7 @@
  * file data).  An inode whose checksum was right gets a new one.
  */
 #include "config.h"
+#include <stdlib.h>
 #include <string.h>
 
 #include "md_dump.h"
@@ -104,6 +105,84 @@ void md_scramble_xattrs(const struct md_dump *d, uint8_t *list, size_t len)
 	}
 }
 
+/* Scrambles list bytes that cannot be parsed (an xattr node whose inode is gone). */
+void md_scramble_opaque(const struct md_dump *d, uint8_t *p, size_t len)
+{
+	scramble_bytes(d, p, len, -1);
+}
+
+/* An inode's xattr list is its inline area followed by its xattr node's; an entry may
+ * straddle the two.  The list is put together, scrambled whole, and the part asked for
+ * (@inl, @node: NULL when not wanted back) written back. */
+static void scramble_split(const struct md_dump *d, const uint8_t *inl, size_t inl_len,
+			  const uint8_t *node, size_t node_len, uint8_t *inl_out, uint8_t *node_out)
+{
+	uint8_t *list = malloc(inl_len + node_len + 1);
+
+	if (!list)
+		return;
+	if (inl_len)
+		memcpy(list, inl, inl_len);
+	if (node_len)
+		memcpy(list + inl_len, node, node_len);
+	md_scramble_xattrs(d, list, inl_len + node_len);
+	if (inl_out && inl_len)
+		memcpy(inl_out, list, inl_len);
+	if (node_out && node_len)
+		memcpy(node_out, list + inl_len, node_len);
+	free(list);
+}
+
+/* The inline part of inode @blk's xattr list: where, and how long (0: none). */
+static uint8_t *inline_xattrs(const struct md_dump *d, void *blk, size_t *ret_len)
+{
+	struct zf2fs_inode *in = &((struct zf2fs_node *)blk)->i;
+	struct zf2fs_inode_geom ig;
+
+	*ret_len = 0;
+	if (zf2fs_inode_geometry2(d->g, in, d->features, &ig) ||
+	    !(in->i_inline & ZF2FS_INLINE_XATTR) || !ig.xattr_words)
+		return NULL;
+	*ret_len = 4 * (size_t)ig.xattr_words;
+	return (uint8_t *)zf2fs_inode_addrs(in) + 4 * ((size_t)d->g->addrs_per_inode - ig.xattr_words);
+}
+
+/* The inline xattrs of inode @blk, read with the rest of the list from its xattr node. */
+static void scramble_inode_xattrs(const struct md_dump *d, void *blk)
+{
+	uint32_t xnid = (uint32_t)zf2fs_get(((struct zf2fs_node *)blk)->i.i_xattr_nid);
+	size_t inl_len, node_len = 0;
+	uint8_t *inl = inline_xattrs(d, blk, &inl_len), *node = NULL;
+
+	if (!inl)
+		return;
+	if (xnid && (node = malloc(d->g->blocksize)) &&
+	    !zf2fs_vol_read_node(d->vol, xnid, node, NULL, NULL, 0))
+		node_len = d->g->xattr_block_bytes;
+	scramble_split(d, inl, inl_len, node, node_len, inl, NULL);
+	free(node);
+}
+
+/* Xattr node @blk: its part of its inode's list (the whole block when its inode cannot
+ * be read or no longer points at it: nothing reads such a block, and its values stay
+ * the user's). */
+void md_scramble_xattr_node(const struct md_dump *d, void *blk)
+{
+	const struct zf2fs_node_footer *ft = zf2fs_node_footer(d->g, blk);
+	uint32_t nid = (uint32_t)zf2fs_get(ft->nid), ino = (uint32_t)zf2fs_get(ft->ino);
+	uint8_t *inode = malloc(d->g->blocksize), *inl = NULL;
+	size_t inl_len = 0;
+
+	if (inode && !zf2fs_vol_read_node(d->vol, ino, inode, NULL, NULL, 0) &&
+	    zf2fs_get(((struct zf2fs_node *)inode)->i.i_xattr_nid) == nid) {
+		inl = inline_xattrs(d, inode, &inl_len);
+		scramble_split(d, inl, inl_len, blk, d->g->xattr_block_bytes, NULL, blk);
+	} else {
+		md_scramble_opaque(d, blk, d->g->xattr_block_bytes);
+	}
+	free(inode);
+}
+
 /* An inode block (writable): its name, inline names or target or data,
  * inline xattrs; the checksum again when it was right. */
 void md_scramble_inode(const struct md_dump *d, void *blk)
@@ -140,9 +219,8 @@ void md_scramble_inode(const struct md_dump *d, void *blk)
 		if (!zf2fs_dentry_view_inline2(g, n, d->features, &v))
 			md_scramble_dentries(d, &v);
 	}
-	if (d->scramble && (in->i_inline & ZF2FS_INLINE_XATTR) && ig.xattr_words)
-		md_scramble_xattrs(d, addrs + 4 * ((size_t)g->addrs_per_inode - ig.xattr_words),
-				   4 * (size_t)ig.xattr_words);
+	if (d->scramble)
+		scramble_inode_xattrs(d, blk);
 	if (csum_ok)
 		zf2fs_set(in->i_inode_checksum, zf2fs_inode_checksum2(g, seed, blk));
 }
