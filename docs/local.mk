@@ -10,6 +10,7 @@ EXTRA_DIST += docs/gc.md
 EXTRA_DIST += docs/kernel-content.md
 EXTRA_DIST += docs/kernels.md
 EXTRA_DIST += docs/layout.md
+EXTRA_DIST += docs/metadump.md
 EXTRA_DIST += docs/packaging.md
 EXTRA_DIST += docs/resize.md
 EXTRA_DIST += docs/sload.md
