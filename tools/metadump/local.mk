@@ -5,7 +5,7 @@ tools_f2fs_metadump_SOURCES = tools/metadump/metadump.c tools/metadump/md_dump.c
 	tools/metadump/md_scramble.c tools/metadump/md_image.c tools/metadump/md_dump.h \
 	tools/metadump/md_image.h
 tools_f2fs_metadump_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
-tools_f2fs_metadump_LDADD = $(HELPER_LIBS) $(ZSTD_LIBS)
+tools_f2fs_metadump_LDADD = $(HELPER_LIBS) $(ZSTD_LIBS) -lpthread
 tools_f2fs_mdrestore_SOURCES = tools/metadump/mdrestore.c tools/metadump/md_image.c \
 	tools/metadump/md_image.h
 tools_f2fs_mdrestore_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)

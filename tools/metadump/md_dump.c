@@ -25,6 +25,7 @@
 #include "zf2fs/endian.h"
 #include "zf2fs/geometry.h"
 #include "zf2fs-internal/format.h"
+#include "zf2fs-internal/volume.h"
 
 /* The offset an xattr node's footer carries (all ones above the flag bits). */
 #define XATTR_NODE_OFS (0xFFFFFFFFu >> ZF2FS_FOOTER_OFS_SHIFT)
@@ -349,15 +350,35 @@ static int data_block(struct md_dump *d, uint8_t *blk, uint64_t addr, uint8_t ki
 	return md_writer_block(d->w, addr, blk);
 }
 
+/* Entries of a list asked of the kernel ahead of the reads (posix_fadvise WILLNEED), so
+ * that the disk works on the next ones while this thread scrambles and compresses. */
+#define AHEAD 8192u
+
+static size_t hint_ahead(struct md_dump *d, const struct list *l, size_t from, uint64_t *hints)
+{
+	size_t to = l->n - from < AHEAD ? l->n : from + AHEAD;
+
+	for (size_t i = from; i < to; i++)
+		hints[i - from] = l->e[i].addr;
+	zf2fs_vol_willneed(d->vol, hints, to - from);
+	return to;
+}
+
 /* Read the sorted list @l in runs and hand each block on. */
 static int copy_list(struct md_dump *d, struct list *l, struct files *f, uint8_t *buf, bool *ok,
 		     unsigned pass, const char *label)
 {
-	size_t bs = d->g->blocksize;
+	size_t bs = d->g->blocksize, hinted = 0;
+	uint64_t *hints = malloc(AHEAD * sizeof(*hints));
 
+	if (!hints)
+		return -ENOMEM;
 	zs_progress_pass(d->prog, pass, label, l->n);
 	for (size_t i = 0, j; i < l->n; i = j) {
 		int err;
+
+		if (hinted < l->n && i + AHEAD / 2 >= hinted)
+			hinted = hint_ahead(d, l, hinted, hints);
 
 		for (j = i + 1; j < l->n && j - i < MD_RUN_MAX && l->e[j].addr == l->e[j - 1].addr + 1; j++)
 			;
@@ -375,10 +396,13 @@ static int copy_list(struct md_dump *d, struct list *l, struct files *f, uint8_t
 				err = data_block(d, blk, l->e[k].addr, l->e[k].kind);
 			}
 		}
-		if (err)
+		if (err) {
+			free(hints);
 			return err;
+		}
 		zs_progress_set(d->prog, j);
 	}
+	free(hints);
 	zs_progress_end(d->prog);
 	return 0;
 }

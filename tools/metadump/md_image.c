@@ -11,6 +11,7 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,14 +52,42 @@ static uint32_t block_bytes(uint32_t log_blocksize)
 
 /* ---- writing ----------------------------------------------------------------------- */
 
+/*
+ * Compressing takes about as long as reading the blocks, so a second thread does it: the
+ * caller fills a slot with a run and goes on with the next slot while the thread
+ * compresses and writes the filled ones in order.  Records leave in the order they were
+ * handed over, whatever the scheduling, so the image does not depend on it.
+ */
+#define SLOTS    4u
+#define SLOT_RECS 256u             /* records a slot gathers before it is handed over */
+
+struct rec {
+	uint64_t start;
+	uint32_t n, type;          /* MD_REC_BLOCKS (n blocks at @off) or MD_REC_UNREADABLE */
+	uint32_t off;              /* first block in the slot's buffer */
+};
+
+struct slot {
+	uint8_t *run;              /* MD_RUN_MAX blocks, shared by the slot's records */
+	uint32_t used, nrec;
+	struct rec rec[SLOT_RECS];
+	bool full;
+};
+
 struct md_writer {
 	FILE *out;
 	uint32_t bs;
-	uint64_t start;           /* of the run being gathered */
-	uint32_t n;
-	uint8_t *run, *packed;
+	struct slot slot[SLOTS];
+	unsigned fill, drain;      /* the slot the caller fills, the next the thread writes */
+	bool open;                 /* the fill slot's last record takes the next block */
+	uint8_t *packed;
 	size_t packed_cap;
 	uint64_t stored, bytes;
+	int err;                   /* the thread's first error */
+	bool done, threaded;
+	pthread_t th;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
 #ifdef HAVE_LIBZSTD
 	ZSTD_CCtx *cctx;
 #endif
@@ -91,18 +120,19 @@ static int put_record(struct md_writer *w, uint32_t type, uint64_t start, uint32
 	return put_bytes(w, h, REC_BYTES) ?: put_bytes(w, payload, len);
 }
 
-static int flush_run(struct md_writer *w)
+/* One record of a filled slot (the thread's side). */
+static int write_rec(struct md_writer *w, const struct slot *sl, const struct rec *r)
 {
-	size_t raw = (size_t)w->n * w->bs;
-	const void *payload = w->run;
+	const uint8_t *raw_p = sl->run + (size_t)r->off * w->bs;
+	size_t raw = (size_t)r->n * w->bs;
+	const void *payload = raw_p;
 	uint32_t len = (uint32_t)raw, comp = MD_COMP_NONE;
-	int err;
 
-	if (!w->n)
-		return 0;
+	if (r->type != MD_REC_BLOCKS)
+		return put_record(w, r->type, r->start, r->n, MD_COMP_NONE, NULL, 0);
 #ifdef HAVE_LIBZSTD
-	{
-		size_t c = ZSTD_compressCCtx(w->cctx, w->packed, w->packed_cap, w->run, raw,
+	if (w->cctx) {
+		size_t c = ZSTD_compressCCtx(w->cctx, w->packed, w->packed_cap, raw_p, raw,
 					     ZSTD_LEVEL);
 
 		if (!ZSTD_isError(c) && c < raw) {
@@ -112,10 +142,87 @@ static int flush_run(struct md_writer *w)
 		}
 	}
 #endif
-	err = put_record(w, MD_REC_BLOCKS, w->start, w->n, comp, payload, len);
-	w->stored += w->n;
-	w->n = 0;
+	return put_record(w, MD_REC_BLOCKS, r->start, r->n, comp, payload, len);
+}
+
+static int write_slot(struct md_writer *w, const struct slot *sl)
+{
+	int err = 0;
+
+	for (uint32_t i = 0; i < sl->nrec && !err; i++)
+		err = write_rec(w, sl, &sl->rec[i]);
 	return err;
+}
+
+static void *writer_thread(void *arg)
+{
+	struct md_writer *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		struct slot *sl = &w->slot[w->drain];
+		int err;
+
+		while (!sl->full && !w->done)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!sl->full)
+			break;   /* done, and nothing left */
+		pthread_mutex_unlock(&w->lock);
+		err = w->err ? 0 : write_slot(w, sl);
+		pthread_mutex_lock(&w->lock);
+		if (err && !w->err)
+			w->err = err;
+		sl->full = false;
+		w->drain = (w->drain + 1) % SLOTS;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* Hand the slot being filled to the thread (or write it here without one) and wait for
+ * the next slot to be free. */
+static int hand_over(struct md_writer *w)
+{
+	struct slot *sl = &w->slot[w->fill];
+	int err;
+
+	w->open = false;
+	if (!sl->nrec)
+		return w->err;
+	if (!w->threaded) {
+		err = w->err ? w->err : write_slot(w, sl);
+		if (err && !w->err)
+			w->err = err;
+		sl->nrec = sl->used = 0;
+		return err;
+	}
+	pthread_mutex_lock(&w->lock);
+	sl->full = true;
+	w->fill = (w->fill + 1) % SLOTS;
+	pthread_cond_broadcast(&w->cond);
+	while (w->slot[w->fill].full)
+		pthread_cond_wait(&w->cond, &w->lock);
+	w->slot[w->fill].nrec = w->slot[w->fill].used = 0;
+	err = w->err;
+	pthread_mutex_unlock(&w->lock);
+	return err;
+}
+
+/* A new record in the fill slot (handed over first when it is full). */
+static int new_rec(struct md_writer *w, uint32_t type, uint64_t start, uint32_t n,
+		   uint32_t blocks)
+{
+	struct slot *sl = &w->slot[w->fill];
+	int err = 0;
+
+	if (sl->nrec == SLOT_RECS || sl->used + blocks > MD_RUN_MAX)
+		err = hand_over(w);
+	if (err)
+		return err;
+	sl = &w->slot[w->fill];
+	sl->rec[sl->nrec++] = (struct rec){ .start = start, .n = n, .type = type, .off = sl->used };
+	return 0;
 }
 
 static void header_bytes(const struct md_header *h, uint8_t *b)
@@ -145,42 +252,54 @@ static void header_bytes(const struct md_header *h, uint8_t *b)
 	put32(b + CRC_OFFSET, zf2fs_crc32(~0u, b, MD_HEADER_BYTES));
 }
 
+static void writer_free(struct md_writer *w)
+{
+	for (unsigned i = 0; i < SLOTS; i++)
+		free(w->slot[i].run);
+#ifdef HAVE_LIBZSTD
+	ZSTD_freeCCtx(w->cctx);
+#endif
+	free(w->packed);
+	free(w);
+}
+
 int md_writer_open(FILE *out, const struct md_header *h, struct md_writer **ret)
 {
 	struct md_writer *w = calloc(1, sizeof(*w));
 	uint8_t *hb = malloc(MD_HEADER_BYTES);
-	int err;
+	int err = -ENOMEM;
 
 	*ret = NULL;
-	if (!w || !hb) {
-		free(w);
-		free(hb);
-		return -ENOMEM;
-	}
+	if (!w || !hb)
+		goto fail;
 	w->out = out;
 	w->bs = block_bytes(h->log_blocksize);
-	w->run = malloc((size_t)MD_RUN_MAX * w->bs);
+	for (unsigned i = 0; i < SLOTS; i++)
+		if (!(w->slot[i].run = malloc((size_t)MD_RUN_MAX * w->bs)))
+			goto fail;
 #ifdef HAVE_LIBZSTD
 	w->packed_cap = ZSTD_compressBound((size_t)MD_RUN_MAX * w->bs);
 	w->packed = malloc(w->packed_cap);
 	w->cctx = ZSTD_createCCtx();
-	if (!w->cctx)
-		w->packed_cap = 0;
+	if (!w->packed || !w->cctx)
+		goto fail;
 #endif
-	if (!w->run || (w->packed_cap && !w->packed)) {
-		free(hb);
-		md_writer_close(w, NULL, NULL);
-		return -ENOMEM;
-	}
 	header_bytes(h, hb);
 	err = put_bytes(w, hb, MD_HEADER_BYTES);
+	if (err)
+		goto fail;
 	free(hb);
-	if (err) {
-		md_writer_close(w, NULL, NULL);
-		return err;
-	}
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	/* without a thread (none could be made), the records are written here */
+	w->threaded = !pthread_create(&w->th, NULL, writer_thread, w);
 	*ret = w;
 	return 0;
+fail:
+	free(hb);
+	if (w)
+		writer_free(w);
+	return err;
 }
 
 static bool all_zero(const uint8_t *p, size_t n)
@@ -190,46 +309,60 @@ static bool all_zero(const uint8_t *p, size_t n)
 
 int md_writer_block(struct md_writer *w, uint64_t addr, const void *blk)
 {
-	int err = 0;
+	struct slot *sl = &w->slot[w->fill];
+	struct rec *r = sl->nrec ? &sl->rec[sl->nrec - 1] : NULL;
+	int err;
 
-	if (w->n && (addr != w->start + w->n || w->n == MD_RUN_MAX))
-		err = flush_run(w);
-	if (err)
-		return err;
-	if (all_zero(blk, w->bs))
-		return 0;   /* a hole restores as zeros */
-	if (!w->n)
-		w->start = addr;
-	memcpy(w->run + (size_t)w->n++ * w->bs, blk, w->bs);
+	if (all_zero(blk, w->bs)) {
+		w->open = false;   /* a hole restores as zeros */
+		return 0;
+	}
+	if (!w->open || !r || addr != r->start + r->n || sl->used == MD_RUN_MAX) {
+		err = new_rec(w, MD_REC_BLOCKS, addr, 0, 1);
+		if (err)
+			return err;
+		sl = &w->slot[w->fill];
+		r = &sl->rec[sl->nrec - 1];
+		w->open = true;
+	}
+	memcpy(sl->run + (size_t)sl->used++ * w->bs, blk, w->bs);
+	r->n++;
+	w->stored++;
 	return 0;
 }
 
 int md_writer_unreadable(struct md_writer *w, uint64_t addr, uint32_t count)
 {
-	return flush_run(w) ?: put_record(w, MD_REC_UNREADABLE, addr, count, MD_COMP_NONE, NULL, 0);
+	int err = new_rec(w, MD_REC_UNREADABLE, addr, count, 0);
+
+	w->open = false;
+	return err;
 }
 
 int md_writer_close(struct md_writer *w, uint64_t *ret_stored, uint64_t *ret_bytes)
 {
-	int err = 0;
+	int err = hand_over(w);
 
-	if (w->out) {
-		err = flush_run(w);
-		if (!err)
-			err = put_record(w, MD_REC_END, w->stored, 0, MD_COMP_NONE, NULL, 0);
-		if (!err && fflush(w->out))
-			err = -EIO;
+	if (w->threaded) {
+		pthread_mutex_lock(&w->lock);
+		w->done = true;
+		pthread_cond_broadcast(&w->cond);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->th, NULL);
 	}
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	if (!err)
+		err = w->err;
+	if (!err)
+		err = put_record(w, MD_REC_END, w->stored, 0, MD_COMP_NONE, NULL, 0);
+	if (!err && fflush(w->out))
+		err = -EIO;
 	if (ret_stored)
 		*ret_stored = w->stored;
 	if (ret_bytes)
 		*ret_bytes = w->bytes;
-#ifdef HAVE_LIBZSTD
-	ZSTD_freeCCtx(w->cctx);
-#endif
-	free(w->run);
-	free(w->packed);
-	free(w);
+	writer_free(w);
 	return err;
 }
 
