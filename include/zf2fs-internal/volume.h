@@ -179,6 +179,15 @@ ZF2FS_EXPORT void zf2fs_node_set_chain2(const struct zf2fs_geom *g, void *node,
  * order).  Only a hint: reads give the same bytes with or without it; nothing for memory
  * devices and addresses outside the volume. */
 ZF2FS_EXPORT void zf2fs_vol_willneed(struct zf2fs_vol *vol, uint64_t *blks, size_t n);
+
+/* Read the whole main area in address order and call @fn for each block whose footer can
+ * be a node's (nid and ino node numbers of the volume; an inode names itself at offset 0,
+ * other nodes have a nonzero offset), with its address and bytes (valid during the call).
+ * For finding nodes without the NAT; data can pass by chance.  A block that cannot be
+ * read is passed over.  Returns the first nonzero return of @fn, 0, or -ENOMEM. */
+ZF2FS_EXPORT int zf2fs_vol_scan_nodes(struct zf2fs_vol *vol,
+				      int (*fn)(void *arg, uint64_t blkaddr, const void *node),
+				      void *arg);
 /* The same for the @count blocks from @blk (split where they cross devices). */
 ZF2FS_EXPORT void zf2fs_vol_willneed_run(struct zf2fs_vol *vol, uint64_t blk, uint32_t count);
 /* Read @count blocks from @blk (one device) from a second thread that reads ahead of the

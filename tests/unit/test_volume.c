@@ -265,6 +265,74 @@ static void test_preload(void **state)
 	close(fd);
 }
 
+struct scanned {
+	uint64_t addr[16];
+	uint32_t nid[16];
+	int n, stop_at;
+};
+
+static int on_scanned(void *arg, uint64_t blkaddr, const void *node)
+{
+	struct scanned *s = arg;
+	const struct zf2fs_node_footer *f = zf2fs_node_footer(zf2fs_geom_4k(), node);
+
+	if (s->n < 16) {
+		s->addr[s->n] = blkaddr;
+		s->nid[s->n] = (uint32_t)zf2fs_get(f->nid);
+	}
+	s->n++;
+	return s->n == s->stop_at ? 77 : 0;
+}
+
+/* zf2fs_vol_scan_nodes: the main area in address order; the inodes mkfs wrote where the
+ * NAT says, a copy of one found beside it, blocks whose footers cannot be a node's
+ * (a nid past the NAT, an inode's footer at a nonzero offset) passed over; a nonzero
+ * return of the callback ends the scan with that value. */
+static void test_scan_nodes(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_dev *dev = make_volume(64 * MiB, ZF2FS_FEAT_LOST_FOUND, &lay);
+	struct zf2fs_vol *vol;
+	struct zf2fs_nat_info root, lf;
+	struct scanned s = { .stop_at = -1 };
+	uint8_t blk[ZF2FS_BLKSIZE];
+	struct zf2fs_node_footer *f = zf2fs_node_footer(zf2fs_geom_4k(), blk);
+	uint64_t end;
+
+	(void)state;
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	end = zf2fs_vol_info(vol)->main_end;
+	assert_int_equal(zf2fs_vol_nat_lookup(vol, 3, &root), 0);
+	assert_int_equal(zf2fs_vol_nat_lookup(vol, 4, &lf), 0);
+	assert_int_equal(zf2fs_vol_scan_nodes(vol, on_scanned, &s), 0);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.nid[0] + s.nid[1], 7);
+	assert_true((s.addr[0] == root.blkaddr && s.addr[1] == lf.blkaddr) ||
+		    (s.addr[0] == lf.blkaddr && s.addr[1] == root.blkaddr));
+	/* a copy of the root inode in the last block, and two blocks that are no nodes */
+	assert_int_equal(zf2fs_vol_read_block(vol, root.blkaddr, blk), 0);
+	assert_int_equal(zf2fs_vol_write_block(vol, end - 1, blk), 0);
+	zf2fs_set(f->flag, 1u << ZF2FS_FOOTER_OFS_SHIFT);   /* an inode at offset 1 */
+	assert_int_equal(zf2fs_vol_write_block(vol, end - 2, blk), 0);
+	zf2fs_set(f->flag, 0);
+	zf2fs_set(f->nid, zf2fs_vol_info(vol)->max_nid);
+	zf2fs_set(f->ino, zf2fs_vol_info(vol)->max_nid);
+	assert_int_equal(zf2fs_vol_write_block(vol, end - 3, blk), 0);
+	memset(&s, 0, sizeof(s));
+	s.stop_at = -1;
+	assert_int_equal(zf2fs_vol_scan_nodes(vol, on_scanned, &s), 0);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.addr[2], end - 1);
+	assert_int_equal(s.nid[2], 3);
+	/* the callback's return stops the scan */
+	memset(&s, 0, sizeof(s));
+	s.stop_at = 1;
+	assert_int_equal(zf2fs_vol_scan_nodes(vol, on_scanned, &s), 77);
+	assert_int_equal(s.n, 1);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+}
+
 static void test_fallbacks(void **state)
 {
 	struct zf2fs_layout lay;
@@ -366,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_open_and_read),
 		cmocka_unit_test(test_willneed),
 		cmocka_unit_test(test_preload),
+		cmocka_unit_test(test_scan_nodes),
 		cmocka_unit_test(test_fallbacks),
 		cmocka_unit_test(test_views_16k),
 	};
