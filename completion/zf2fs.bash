@@ -78,12 +78,12 @@ _zf2fs_dump()
 	case $prev in
 	-d|--debug) _zf2fs_reply 0 1 2 3 4; return ;;
 	-o|--output) _zf2fs_files; return ;;
-	-i|-I|--inode|-n|--nat|-s|--sit|-a|--ssa|-b|--block|--ls|--cat|--frag|--extract) return ;;
+	-i|-I|--inode|--scan-inode|-n|--nat|-s|--sit|-a|--ssa|-b|--block|--ls|--cat|--frag|--extract) return ;;
 	esac
 	case $cur in
 	-*) _zf2fs_reply -i -I -n -s -a -b -r -o -f -y -N -P -L -M -H -S -d -V -h --inode --nat --sit --ssa --block \
 		--superblock --checkpoint --segments --ls --cat --tree --extract --zones --quota \
-		--frag --json --output --sparse --raw-encrypted --debug --version --help ;;
+		--frag --json --output --sparse --raw-encrypted --scan-inode --debug --version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }

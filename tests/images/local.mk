@@ -40,7 +40,8 @@ TESTS += $(PKG_IMAGE_TESTS)
 EXTRA_DIST += $(PKG_IMAGE_TESTS)
 # dump.f2fs
 DUMP_TESTS = tests/images/dump_fields.sh tests/images/dump_files.sh tests/images/dump_errors.sh \
-	tests/images/dump_frag.sh tests/images/dump_encrypted.sh tests/images/dump_16k.sh
+	tests/images/dump_frag.sh tests/images/dump_encrypted.sh tests/images/dump_16k.sh \
+	tests/images/dump_scan.sh
 TESTS += $(DUMP_TESTS)
 EXTRA_DIST += $(DUMP_TESTS) tests/images/dump_lib.sh
 # Linux 7.3's superblock and inode bits: mkfs's hashonly and packed_ssa, fsck's

@@ -25,7 +25,7 @@
 
 enum view {
 	V_SUPER, V_CP, V_NAT, V_SIT, V_SSA, V_SEGMENTS, V_INODE, V_BLOCK, V_LS, V_CAT, V_TREE,
-	V_ZONES, V_QUOTA, V_FRAG, V_EXTRACT,
+	V_ZONES, V_QUOTA, V_FRAG, V_EXTRACT, V_SCAN_INODE,
 };
 
 struct action {
@@ -38,7 +38,7 @@ struct action {
 
 enum {
 	OPT_SUPER = 256, OPT_CP, OPT_SEGMENTS, OPT_LS, OPT_CAT, OPT_TREE, OPT_JSON, OPT_HELP,
-	OPT_ZONES, OPT_QUOTA, OPT_FRAG, OPT_EXTRACT, OPT_RAW_ENCRYPTED,
+	OPT_ZONES, OPT_QUOTA, OPT_FRAG, OPT_EXTRACT, OPT_RAW_ENCRYPTED, OPT_SCAN_INODE,
 };
 
 /* Where f2fs-tools' dump.f2fs puts what -f/-y and -r copy out when -o names no place. */
@@ -58,8 +58,9 @@ static void usage(FILE *f)
 "Views (several may be given; they run in order):\n"
 "  -i, --inode INO          an inode, its node tree and block map; with -f, -y or\n"
 "                           -o also its contents (see -o)\n"
-"  -I INO                   as -i (the inode is found through the NAT, not by\n"
-"                           scanning the disk)\n"
+"  -I, --scan-inode INO     find inode INO by reading the whole main area (when the\n"
+"                           NAT lost it): every block holding it, and the newest\n"
+"                           good one shown as -i shows it; with -o also its contents\n"
 "  -n, --nat START~END      NAT entries of nids START..END (or one nid; END -1:\n"
 "                           to the last)\n"
 "  -s, --sit START~END      SIT entries of main-area segments START..END\n"
@@ -205,6 +206,7 @@ static const char *group_name(enum view v)
 	case V_SIT: return "sit";
 	case V_SSA: return "ssa";
 	case V_INODE: return "inode";
+	case V_SCAN_INODE: return "scan_inodes";
 	case V_BLOCK: return "block";
 	case V_LS: return "ls";
 	case V_FRAG: return "fragmentation";
@@ -254,6 +256,7 @@ static int run(struct dump_ctx *c, const struct action *a)
 	case V_QUOTA: return dump_quota(c);
 	case V_FRAG: return dump_frag(c, a->path);
 	case V_EXTRACT: return dump_extract_tree(c, a->path);
+	case V_SCAN_INODE: return dump_scan_inode(c, (uint32_t)a->a);
 	}
 	return -EINVAL;
 }
@@ -283,6 +286,7 @@ int main(int argc, char **argv)
 		{ "frag", required_argument, NULL, OPT_FRAG },
 		{ "extract", required_argument, NULL, OPT_EXTRACT },
 		{ "raw-encrypted", no_argument, NULL, OPT_RAW_ENCRYPTED },
+		{ "scan-inode", required_argument, NULL, OPT_SCAN_INODE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct action acts[MAX_ACTIONS];
@@ -305,9 +309,15 @@ int main(int argc, char **argv)
 		memset(a, 0, sizeof(*a));
 		switch (opt) {
 		case 'i':
-		case 'I':
 			a->view = V_INODE;
-			a->a = parse_num(optarg, opt == 'i' ? "-i" : "-I", UINT32_MAX);
+			a->a = parse_num(optarg, "-i", UINT32_MAX);
+			ninode++;
+			nacts++;
+			break;
+		case 'I':
+		case OPT_SCAN_INODE:
+			a->view = V_SCAN_INODE;
+			a->a = parse_num(optarg, opt == 'I' ? "-I" : "--scan-inode", UINT32_MAX);
 			ninode++;
 			nacts++;
 			break;

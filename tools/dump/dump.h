@@ -87,6 +87,8 @@ int dump_sit(struct dump_ctx *c, uint64_t start, uint64_t end);
 int dump_ssa(struct dump_ctx *c, uint64_t start, uint64_t end);
 int dump_segments(struct dump_ctx *c);
 int dump_inode(struct dump_ctx *c, uint32_t ino);
+/* The fields of inode block @n, as -i lists them. */
+void dump_inode_fields(struct dump_ctx *c, const struct zf2fs_node *n);
 int dump_block(struct dump_ctx *c, uint64_t blkaddr);
 int dump_ls(struct dump_ctx *c, const char *path);
 int dump_cat(struct dump_ctx *c, const char *path);
@@ -116,6 +118,12 @@ const char *dump_ftype_name(unsigned type);
 /* Extract inode @ino's contents to @path ("-" = stdout); @what names the file in the
  * message refusing an encrypted one (the volume path of --cat; NULL: "inode INO"). */
 int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path, const char *what);
+/* The same from inode block @n (of inode @ino), however it was found. */
+int dump_extract_node(struct dump_ctx *c, const struct zf2fs_node *n, uint32_t ino,
+		      const char *path, const char *what);
+/* --scan-inode, -I: inode @ino's blocks found by reading the main area, and the newest
+ * good one shown (and extracted with -o) as -i shows an inode. */
+int dump_scan_inode(struct dump_ctx *c, uint32_t ino);
 
 /*
  * fscrypt (dump_enc.c).  The names in an encrypted directory, all but "." and "..", are

@@ -123,7 +123,7 @@ static int imap_bad(void *arg, uint32_t nid, uint32_t parent, uint32_t slot, uin
 	return 0;
 }
 
-static void inode_fields(struct dump_ctx *c, const struct zf2fs_node *n)
+void dump_inode_fields(struct dump_ctx *c, const struct zf2fs_node *n)
 {
 	const struct zf2fs_inode *in = &n->i;
 	const struct zf2fs_node_footer *footer = zf2fs_node_footer(c->g, n);
@@ -232,7 +232,7 @@ int dump_inode(struct dump_ctx *c, uint32_t ino)
 	out_obj(o, NULL);
 	out_u(o, "ino", ino);
 	out_u(o, "blkaddr", addr);
-	inode_fields(c, n);
+	dump_inode_fields(c, n);
 	if (n->i.i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY)) {
 		out_s(o, "layout", n->i.i_inline & ZF2FS_INLINE_DATA ? "inline_data" :
 		      "inline_dentry");
@@ -377,15 +377,24 @@ int dump_write_contents(struct dump_ctx *c, const struct zf2fs_node *n, int fd, 
 int dump_extract(struct dump_ctx *c, uint32_t ino, const char *path, const char *what)
 {
 	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
-	char *target = NULL;
-	struct stat st;
-	int fd = -1, err;
+	int err;
 
 	if (!n)
 		return -ENOMEM;
 	err = read_inode(c, ino, n, NULL);
-	if (err)
-		goto out;
+	if (!err)
+		err = dump_extract_node(c, n, ino, path, what);
+	free(n);
+	return err;
+}
+
+int dump_extract_node(struct dump_ctx *c, const struct zf2fs_node *n, uint32_t ino,
+		      const char *path, const char *what)
+{
+	char *target = NULL;
+	struct stat st;
+	int fd = -1, err = 0;
+
 	if (dump_inode_encrypted(n) && !c->raw_encrypted &&
 	    zf2fs_inode_type(&n->i) != ZF2FS_S_IFDIR) {
 		dump_error("%s%sinode %u is encrypted: its contents need the key "
@@ -446,7 +455,6 @@ out:
 		dump_error("%s: while closing %s", strerror(errno), path);
 	}
 	free(target);
-	free(n);
 	return err;
 }
 
