@@ -6,11 +6,14 @@
 # (background GC on), 256 MiB of files plus random and O_SYNC overwrites, foreground
 # GC through the ioctl; remount and verify;
 # Debian's fsck and ours clean; dump.f2fs --zones equal to the kernel's zone
-# report, conventional zones included.
+# report, conventional zones included; f2fs_metadump keeps the zone geometry and
+# the volume restored into a file checks as the device.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 vm_setup zoned_nullb "our mkfs, fsck pass 8 and dump --zones on zoned null_blk with conventional zones"
 vm_all_tools
+vm_tool "$top_builddir/tools/f2fs_metadump" f2fs_metadump
+vm_tool "$top_builddir/tools/f2fs_mdrestore" f2fs_mdrestore
 
 { cat "$VM_LIBDIR/zoned_guest.sh"; cat <<'EOF'; } | vm_guest
 step "null_blk zoned: 768 MiB, 8 MiB zones, 16 conventional"
@@ -43,6 +46,19 @@ else
 		zfail "gc.f2fs state --kernel 6.1: no background_gc member"
 fi
 umount /mnt/k
+step "f2fs_metadump of the zoned volume, restored into a file"
+f2fs_metadump -o "$nb" /tmp/z.md 2>/tmp/md.log || { cat /tmp/md.log; zfail "f2fs_metadump"; }
+f2fs_mdrestore -i /tmp/z.md > /tmp/mdi.log || zfail "f2fs_mdrestore -i"
+grep -q '^device 0: 805306368 bytes, .*zoned (host-managed), zones of 2048 blocks (2048 writable), 16 conventional' \
+	/tmp/mdi.log || { cat /tmp/mdi.log; zfail "the image does not keep the zone geometry"; }
+f2fs_mdrestore -q /tmp/z.md /tmp/z.img || zfail "f2fs_mdrestore"
+fsck.f2fs -f -n /tmp/z.img > /tmp/zr.log 2>&1 || { cat /tmp/zr.log; zfail "our fsck on the restored file"; }
+tail -n 1 /tmp/zr.log | grep -q '; 0 problems, 0 fixed$' || { cat /tmp/zr.log; zfail "restored: problems"; }
+fsck.f2fs -f -n "$nb" 2>&1 | tail -n 1 | sed "s|$nb|IMG|" > /tmp/za.txt
+tail -n 1 /tmp/zr.log | sed "s|/tmp/z.img|IMG|" > /tmp/zb.txt
+cmp -s /tmp/za.txt /tmp/zb.txt || { cat /tmp/za.txt /tmp/zb.txt; zfail "restored volume's summary differs"; }
+echo "info: restored: $(cat /tmp/zb.txt)"
+rm -f /tmp/z.img /tmp/z.md
 EOF
 vm_boot
 vm_finish
