@@ -19,7 +19,7 @@
 #include "zf2fs/endian.h"
 #include "zf2fs/geometry.h"
 #include "zf2fs-internal/volume.h"
-#include "volume_p.h"
+#include "read/volume_p.h"
 
 #define SCAN_RUN_BYTES (1u << 20)
 
