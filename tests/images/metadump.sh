@@ -12,7 +12,8 @@
 #  - Scrambling hides: no name of five bytes or more of the source, and no byte of a
 #    regular file, is in the restored volume (and, so that the check can fail, the names
 #    are there with -o).
-#  - Multi-device volumes restore onto one target per device; standard input and output.
+#  - Multi-device volumes restore onto one target per device; standard input and output;
+#    a loop device full of other bytes (as root) gets the zeros the source had too.
 #  - Bad images are refused with a one-line reason and exit 1 (truncated, a flipped
 #    byte, not an image); a wrong count of targets is a usage error (16); -i describes.
 # Prints "ok N - ..." / "not ok N - ...".
@@ -209,6 +210,28 @@ if "$MKFS" -q -f -c "$d1" "$d0" > "$T/mkfs.log" 2>&1; then
 	fi
 else
 	tap_fail "mkfs.f2fs -c: $(cat "$T/mkfs.log")"
+fi
+
+# ---- onto a block device that held other bytes -------------------------------------------
+# Blocks the source read as zeros (most of the NAT, the SIT) are not stored but named:
+# on a device they must be written, or its old bytes would stand in the metadata.
+if [ "$(id -u)" = 0 ] && command -v losetup > /dev/null; then
+	head -c $((64 << 20)) /dev/zero | tr '\0' '\252' > "$T/dev.img"
+	if loop=$(losetup --find --show "$T/dev.img" 2>/dev/null); then
+		our_report "$T/populated.img" > "$T/src.our"
+		if "$MR" -q "$T/populated.o.img.md" "$loop" 2> "$T/mr.log"; then
+			our_report "$loop" | sed "s|$loop|$T/populated.img|g; s|$T/populated.img|IMG|g" \
+				> "$T/dev.our"
+			same_report "onto a loop device full of 0xaa: our fsck reports as on the source" \
+				"$T/src.our" "$T/dev.our"
+		else
+			tap_fail "restore onto $loop: $(cat "$T/mr.log")"
+		fi
+		losetup -d "$loop"
+	else
+		echo "# no loop device here: the restore onto a device is not tried"
+	fi
+	rm -f "$T/dev.img"
 fi
 
 # ---- bad images ---------------------------------------------------------------------------

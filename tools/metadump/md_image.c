@@ -8,6 +8,7 @@
  * 1088 (a device slot: first block, blocks, bytes, zoned, zone blocks, the path's 64
  * bytes, zone capacity in blocks, conventional zones).  Record: "MDRC", type, first block (u64), block count, compression, payload
  * length, CRC32 of the record header (its CRC field zero) followed by the payload.
+ * Record types: blocks, unreadable at the source, the end, blocks read as zeros.
  */
 #include "config.h"
 #include <errno.h>
@@ -63,7 +64,7 @@ static uint32_t block_bytes(uint32_t log_blocksize)
 
 struct rec {
 	uint64_t start;
-	uint32_t n, type;          /* MD_REC_BLOCKS (n blocks at @off) or MD_REC_UNREADABLE */
+	uint32_t n, type;          /* MD_REC_BLOCKS (n blocks at @off), _ZEROS or _UNREADABLE */
 	uint32_t off;              /* first block in the slot's buffer */
 };
 
@@ -314,8 +315,13 @@ int md_writer_block(struct md_writer *w, uint64_t addr, const void *blk)
 	int err;
 
 	if (all_zero(blk, w->bs)) {
-		w->open = false;   /* a hole restores as zeros */
-		return 0;
+		/* no bytes stored, but said: a restore onto a device must write the zeros */
+		w->open = false;
+		if (r && r->type == MD_REC_ZEROS && addr == r->start + r->n && r->n < UINT32_MAX) {
+			r->n++;
+			return 0;
+		}
+		return new_rec(w, MD_REC_ZEROS, addr, 1, 0);
 	}
 	if (!w->open || !r || addr != r->start + r->n || sl->used == MD_RUN_MAX) {
 		err = new_rec(w, MD_REC_BLOCKS, addr, 0, 1);
@@ -512,7 +518,7 @@ int md_reader_next(struct md_reader *r, uint32_t *ret_type, uint64_t *ret_start,
 	len = get32(h + 24);
 	crc = get32(h + 28);
 	raw = (size_t)count * r->bs;
-	if (type < MD_REC_BLOCKS || type > MD_REC_END ||
+	if (type < MD_REC_BLOCKS || type > MD_REC_ZEROS ||
 	    (type == MD_REC_BLOCKS ? !count || count > MD_RUN_MAX || !len ||
 	     len > r->packed_cap || comp > MD_COMP_ZSTD || (comp == MD_COMP_NONE && len != raw)
 				   : len != 0) ||

@@ -5,10 +5,11 @@
  * A header names the source volume (block size, devices with their place in the volume's
  * block addresses, sizes, zone geometry, uuid) and what was changed (names scrambled,
  * file data left out); then records, each a run of volume blocks (compressed with zstd
- * when this build has it, or stored), a run that could not be read, or the end.  Every
+ * when this build has it, or stored), a run of blocks read as zeros, a run that could
+ * not be read, or the end.  Every
  * record carries a CRC32 of its payload, so a truncated or damaged image is refused
- * instead of restored wrong.  Blocks that are not in any record are zeros (file data,
- * free space, all-zero metadata blocks).  All numbers are little-endian.
+ * instead of restored wrong.  Blocks in no record were not copied (file data, free
+ * space).  All numbers are little-endian.
  */
 #ifndef MD_IMAGE_H
 #define MD_IMAGE_H
@@ -32,6 +33,7 @@
 #define MD_REC_BLOCKS      1u
 #define MD_REC_UNREADABLE  2u      /* no payload: the source could not read these */
 #define MD_REC_END         3u      /* no payload: @start holds the count of blocks stored */
+#define MD_REC_ZEROS       4u      /* no payload: blocks read and found all zeros */
 
 #define MD_COMP_NONE 0u
 #define MD_COMP_ZSTD 1u

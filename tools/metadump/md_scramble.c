@@ -10,7 +10,7 @@
  * ".." and lost+found are kept: short names say little and the hash of a kept name is
  * still checked.  Entries stay in their slots with their stored hash, so each name keeps
  * its bucket.  Names and targets in encrypted directories are ciphertext already and are
- * kept, like encryption contexts, ACLs and the verity descriptor; values of user and
+ * kept, like encryption contexts, ACLs and the verity xattr; values of user and
  * trusted xattrs, and their names, are scrambled.  Inline file data is zeroed (it is
  * file data).  An inode whose checksum was right gets a new one.
  */

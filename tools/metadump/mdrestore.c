@@ -88,6 +88,7 @@ static void print_info(const struct md_header *h)
 struct target {
 	const char *path;
 	int fd;
+	bool device;               /* a block device: the zeros the image names are written */
 };
 
 /* Open target @t for device @d: a file made @d->bytes long and empty, or a block device
@@ -121,6 +122,7 @@ static int open_target(struct target *t, const struct md_dev *d)
 				"supported: restore it into a file\n", t->path);
 			return -ENOTSUP;
 		}
+		t->device = true;
 		return 0;
 	}
 #endif
@@ -145,6 +147,35 @@ static int write_all(int fd, const void *buf, size_t len, uint64_t off)
 		off += (uint64_t)w;
 	}
 	return 0;
+}
+
+/* Blocks @start .. @start + @count - 1 read as zeros at the source: written on block
+ * devices, which hold whatever they held; a file made for the restore is zeros already. */
+static int write_zeros(const struct md_header *h, const struct target *t, uint64_t start,
+		       uint32_t count)
+{
+	static const uint8_t zero[65536];
+	uint64_t bs = 1u << h->log_blocksize;
+	int err = 0;
+
+	for (uint64_t a = start, end = start + count; a < end && !err;) {
+		unsigned dv = 0;
+		uint64_t dev_end, off, len;
+
+		while (dv + 1 < h->ndevs && a >= h->dev[dv + 1].first_block)
+			dv++;
+		dev_end = h->dev[dv].first_block + h->dev[dv].blocks;
+		len = ((end < dev_end ? end : dev_end) - a) * bs;
+		off = (a - h->dev[dv].first_block) * bs;
+		a += len / bs;
+		if (!t[dv].device)
+			continue;
+		for (uint64_t done = 0; done < len && !err; done += sizeof(zero) < len - done ?
+							   sizeof(zero) : len - done)
+			err = write_all(t[dv].fd, zero, sizeof(zero) < len - done ? sizeof(zero) :
+					(size_t)(len - done), off + done);
+	}
+	return err;
 }
 
 /* The superblock copies name the targets as the volume's devices. */
@@ -233,9 +264,15 @@ static int restore(const struct run *r, struct md_reader *rd)
 		if (type == MD_REC_UNREADABLE) {
 			if (!r->quiet && runs_bad++ < 20)
 				fprintf(stderr, PROG ": blocks %" PRIu64 "..%" PRIu64 " could not be "
-					"read from the source (zeros here)\n", start,
+					"read from the source\n", start,
 					start + count - 1);
 			unreadable += count;
+			continue;
+		}
+		if (type == MD_REC_ZEROS) {
+			err = write_zeros(h, t, start, count);
+			if (err)
+				break;
 			continue;
 		}
 		for (uint32_t i = 0, n; i < count && !err; i += n) {
@@ -250,6 +287,8 @@ static int restore(const struct run *r, struct md_reader *rd)
 			err = write_all(t[dv].fd, data + (size_t)i * bs, (size_t)n * bs,
 					(a - h->dev[dv].first_block) << h->log_blocksize);
 		}
+		if (err)
+			break;   /* a target that cannot be written */
 		written += count;
 		zs_progress_set(&prog, start + count);
 	}
