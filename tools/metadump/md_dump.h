@@ -42,6 +42,5 @@ void md_scramble_link(const struct md_dump *d, uint8_t *target, size_t len);
 void md_scramble_xattrs(const struct md_dump *d, uint8_t *list, size_t len);
 void md_scramble_inode(const struct md_dump *d, void *blk);
 void md_scramble_xattr_node(const struct md_dump *d, void *blk);
-void md_scramble_opaque(const struct md_dump *d, uint8_t *p, size_t len);
 
 #endif

@@ -105,12 +105,6 @@ void md_scramble_xattrs(const struct md_dump *d, uint8_t *list, size_t len)
 	}
 }
 
-/* Scrambles list bytes that cannot be parsed (an xattr node whose inode is gone). */
-void md_scramble_opaque(const struct md_dump *d, uint8_t *p, size_t len)
-{
-	scramble_bytes(d, p, len, -1);
-}
-
 /* An inode's xattr list is its inline area followed by its xattr node's; an entry may
  * straddle the two.  The list is put together, scrambled whole, and the part asked for
  * (@inl, @node: NULL when not wanted back) written back. */
@@ -178,7 +172,7 @@ void md_scramble_xattr_node(const struct md_dump *d, void *blk)
 		inl = inline_xattrs(d, inode, &inl_len);
 		scramble_split(d, inl, inl_len, blk, d->g->xattr_block_bytes, NULL, blk);
 	} else {
-		md_scramble_opaque(d, blk, d->g->xattr_block_bytes);
+		scramble_bytes(d, blk, d->g->xattr_block_bytes, -1);
 	}
 	free(inode);
 }

@@ -149,6 +149,20 @@ static int write_all(int fd, const void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
+/* The device volume block @a lies on, and in *@ret_n how many of the blocks from @a up to
+ * @end do (a run of the image may go on from one device into the next). */
+static unsigned dev_span(const struct md_header *h, uint64_t a, uint64_t end, uint64_t *ret_n)
+{
+	unsigned dv = 0;
+	uint64_t dev_end;
+
+	while (dv + 1 < h->ndevs && a >= h->dev[dv + 1].first_block)
+		dv++;
+	dev_end = h->dev[dv].first_block + h->dev[dv].blocks;
+	*ret_n = (end < dev_end ? end : dev_end) - a;
+	return dv;
+}
+
 /* Blocks @start .. @start + @count - 1 read as zeros at the source: written on block
  * devices, which hold whatever they held; a file made for the restore is zeros already. */
 static int write_zeros(const struct md_header *h, const struct target *t, uint64_t start,
@@ -158,16 +172,10 @@ static int write_zeros(const struct md_header *h, const struct target *t, uint64
 	uint64_t bs = 1u << h->log_blocksize;
 	int err = 0;
 
-	for (uint64_t a = start, end = start + count; a < end && !err;) {
-		unsigned dv = 0;
-		uint64_t dev_end, off, len;
+	for (uint64_t a = start, end = start + count, n; a < end && !err; a += n) {
+		unsigned dv = dev_span(h, a, end, &n);
+		uint64_t len = n * bs, off = (a - h->dev[dv].first_block) * bs;
 
-		while (dv + 1 < h->ndevs && a >= h->dev[dv + 1].first_block)
-			dv++;
-		dev_end = h->dev[dv].first_block + h->dev[dv].blocks;
-		len = ((end < dev_end ? end : dev_end) - a) * bs;
-		off = (a - h->dev[dv].first_block) * bs;
-		a += len / bs;
 		if (!t[dv].device)
 			continue;
 		for (uint64_t done = 0; done < len && !err; done += sizeof(zero) < len - done ?
@@ -275,16 +283,10 @@ static int restore(const struct run *r, struct md_reader *rd)
 				break;
 			continue;
 		}
-		for (uint32_t i = 0, n; i < count && !err; i += n) {
-			uint64_t a = start + i, left;
-			unsigned dv = 0;
+		for (uint64_t a = start, n; a < start + count && !err; a += n) {
+			unsigned dv = dev_span(h, a, start + count, &n);
 
-			/* a record may run on from one device into the next */
-			while (dv + 1 < h->ndevs && a >= h->dev[dv + 1].first_block)
-				dv++;
-			left = h->dev[dv].first_block + h->dev[dv].blocks - a;
-			n = count - i < left ? count - i : (uint32_t)left;
-			err = write_all(t[dv].fd, data + (size_t)i * bs, (size_t)n * bs,
+			err = write_all(t[dv].fd, data + (size_t)(a - start) * bs, (size_t)n * bs,
 					(a - h->dev[dv].first_block) << h->log_blocksize);
 		}
 		if (err)

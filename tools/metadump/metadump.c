@@ -22,9 +22,9 @@
 #include "helper.h"
 #include "md_dump.h"
 #include "progress.h"
-#include "zf2fs/endian.h"
 #include "zf2fs/format.h"
 #include "zf2fs/geometry.h"
+#include "zf2fs/zoned.h"
 
 #define PROG "f2fs_metadump"
 
@@ -49,30 +49,27 @@ static void usage(FILE *f)
 "counted in the summary), 1 failure, 16 usage error.\n");
 }
 
-/* Each device's share of the volume's block addresses, as the library maps them. */
+/* Each device's share of the volume's block addresses (the library's map), its size and
+ * zone geometry, and its path in the superblock. */
 static int fill_devices(struct zf2fs_vol *vol, struct md_header *h)
 {
 	const struct zf2fs_super *sb = zf2fs_vol_super(vol);
 	const struct zf2fs_geom *g = zf2fs_vol_geom(vol);
-	uint32_t bps = zf2fs_vol_info(vol)->blocks_per_seg;
 	unsigned n = zf2fs_vol_ndevs(vol);
-	uint64_t next = 0;
+	uint64_t first = 0, last = 0;
 
 	h->ndevs = n;
 	for (unsigned i = 0; i < n; i++) {
 		struct zf2fs_dev_geom dg;
 		struct md_dev *d = &h->dev[i];
-		int err = zf2fs_dev_geometry(zf2fs_vol_dev(vol, i), &dg);
+		int err = zf2fs_vol_dev_range(vol, i, &first, &last) ?:
+			  zf2fs_dev_geometry(zf2fs_vol_dev(vol, i), &dg);
 
 		if (err)
 			return err;
-		d->first_block = next;
+		d->first_block = first;
+		d->blocks = last - first + 1;
 		d->bytes = dg.bytes;
-		if (sb->devs[0].path[0])
-			d->blocks = (uint64_t)zf2fs_get(sb->devs[i].total_segments) * bps +
-				    (i ? 0 : zf2fs_get(sb->segment0_blkaddr));
-		else
-			d->blocks = dg.bytes >> g->log_blocksize;
 		d->zoned = dg.zone_model;
 		if (dg.zone_model != ZF2FS_ZONED_NONE) {
 			d->zone_blocks = (uint32_t)(dg.zone_bytes >> g->log_blocksize);
@@ -80,9 +77,8 @@ static int fill_devices(struct zf2fs_vol *vol, struct md_header *h)
 			d->conv_zones = dg.nr_conv_zones;
 		}
 		memcpy(d->path, sb->devs[i].path, ZF2FS_DEVICE_PATH_LEN);
-		next += d->blocks;
 	}
-	h->volume_blocks = next;
+	h->volume_blocks = last + 1;
 	return 0;
 }
 
