@@ -27,4 +27,4 @@ noinst_HEADERS += include/zf2fs-internal/format.h include/zf2fs-internal/chunkma
 	include/zf2fs-internal/compress.h include/zf2fs-internal/device.h \
 	include/zf2fs-internal/volume.h include/zf2fs-internal/commit.h \
 	include/zf2fs-internal/quota.h include/zf2fs-internal/move.h include/zf2fs-internal/gc.h \
-	include/zf2fs-internal/load.h
+	include/zf2fs-internal/load.h include/zf2fs-internal/rebuild.h

@@ -18,6 +18,15 @@
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/sit_table.h"
 
+/* zf2fs_vol_open: open a volume whose checkpoint packs are all unusable through its
+ * superblock alone (for fsck.f2fs --rebuild, which writes a new checkpoint from what it
+ * finds on the disk).  The checkpoint then reads as zeroes (zf2fs_vol_has_checkpoint
+ * says so): no journal, no log, each table read from its first copy. */
+#define ZF2FS_VOL_NO_CHECKPOINT 0x800
+
+/* False when the volume was opened with ZF2FS_VOL_NO_CHECKPOINT and no pack was usable. */
+ZF2FS_EXPORT bool zf2fs_vol_has_checkpoint(const struct zf2fs_vol *vol);
+
 /* ---- checkpoint packs, as the kernel judges them ----------------------------------------- */
 /* Whether Linux refuses checkpoint pack @i at mount (f2fs_sanity_check_ckpt) although its
  * checksums, header and footer are fine.  False for a pack that zf2fs_vol_cp_problem()

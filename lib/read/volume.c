@@ -676,6 +676,29 @@ static int refuse_unwritable(struct zf2fs_vol *vol, int flags)
 	return -ZF2FS_EUNWRITABLE;
 }
 
+/* ZF2FS_VOL_NO_CHECKPOINT: the volume is opened through its superblock alone, for a
+ * caller that rebuilds the checkpoint (lib/write/rebuild.c).  The checkpoint reads as
+ * zeroes: empty journals and logs, both version bitmaps 0 (every table block's first
+ * copy). */
+static int no_checkpoint(struct zf2fs_vol *vol)
+{
+	uint64_t payload = zf2fs_get(vol->sb.cp_payload);
+
+	free(vol->cp);
+	vol->cp = calloc(1 + payload, vol->geom.blocksize);
+	if (!vol->cp)
+		return -ENOMEM;
+	vol->no_cp = true;
+	vol->cp_pack = 0;
+	vol->cp_ver = 0;
+	memset(vol->nat_journal_room, 0, sizeof(vol->nat_journal_room));
+	memset(vol->sit_journal_room, 0, sizeof(vol->sit_journal_room));
+	memset(vol->cur_sum, 0, sizeof(vol->cur_sum));
+	vol->sit_bitmap = vol->cp + ZF2FS_CP_BITMAP_OFFSET;
+	vol->nat_bitmap = vol->cp + ZF2FS_CP_BITMAP_OFFSET;
+	return 0;
+}
+
 static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
 {
 	int err;
@@ -715,10 +738,19 @@ static int vol_load(struct zf2fs_vol *vol, unsigned n, int flags)
 	}
 	if (err && vol->map_why[0])
 		zf2fs_logf(&vol->log, ZF2FS_MSG_ERROR, 0, "%s", vol->map_why);
-	if (!err)
+	if (!err) {
+		struct zf2fs_log saved = vol->log;
+
+		/* without a checkpoint the caller says why (zf2fs_vol_cp_problem) */
+		if (flags & ZF2FS_VOL_NO_CHECKPOINT)
+			vol->log.fn = log_quiet;
 		err = pick_checkpoint_or_backup(vol, n, flags);
-	if (!err)
-		err = load_summaries(vol);
+		if (!err)
+			err = load_summaries(vol);
+		vol->log = saved;
+		if (err == -ZF2FS_EFSCORRUPTED && (flags & ZF2FS_VOL_NO_CHECKPOINT))
+			err = no_checkpoint(vol);
+	}
 	if (!err)
 		fill_info(vol);
 	if (!err && !(flags & ZF2FS_VOL_ANY_BITS))
@@ -826,6 +858,11 @@ ZF2FS_EXPORT const struct zf2fs_checkpoint *zf2fs_vol_checkpoint(const struct zf
 	return (const void *)vol->cp;
 }
 
+ZF2FS_EXPORT bool zf2fs_vol_has_checkpoint(const struct zf2fs_vol *vol)
+{
+	return !vol->no_cp;
+}
+
 ZF2FS_EXPORT const struct zf2fs_vol_info *zf2fs_vol_info(const struct zf2fs_vol *vol)
 {
 	return &vol->info;
@@ -920,6 +957,8 @@ ZF2FS_EXPORT int zf2fs_vol_nat_lookup(struct zf2fs_vol *vol, uint32_t nid,
 	memset(ret, 0, sizeof(*ret));
 	if (nid >= vol->info.max_nid)
 		return -EINVAL;
+	if (vol->nat_hook)
+		return vol->nat_hook(vol->nat_hook_arg, nid, ret);
 	for (unsigned i = 0; i < vol->n_nat_fix; i++) {
 		if (vol->nat_fix[i].nid == nid) {
 			ret->ino = vol->nat_fix[i].ino;

@@ -60,6 +60,11 @@ struct zf2fs_vol {
 	uint64_t *pre_addr;
 	uint8_t *pre_buf, *pre_ok;
 	size_t pre_n;
+	/* opened with ZF2FS_VOL_NO_CHECKPOINT and no pack was usable: vol->cp is zeroes */
+	bool no_cp;
+	/* lib/write/rebuild.c: the NAT as the node scan found it, asked before the disk's */
+	int (*nat_hook)(void *arg, uint32_t nid, struct zf2fs_nat_info *ret);
+	void *nat_hook_arg;
 	/* nat_bits (nat_bits.c): 0 not loaded yet, 1 loaded, -1 absent or stale */
 	int nat_bits_state;
 	uint8_t *nat_bits;

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zf2fs-internal/rebuild.h - a volume's NAT, SIT, summaries and checkpoint rebuilt from the
+ * node blocks found on its main area (lib/write/rebuild.c), for fsck.f2fs --rebuild.
+ *
+ * Not installed, no ABI promise: exported in the version node ZF2FS_PRIVATE.
+ */
+#ifndef ZF2FS_INTERNAL_REBUILD_H
+#define ZF2FS_INTERNAL_REBUILD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "zf2fs/zf2fs.h"
+
+/* What the rebuild found and kept.  Node counts are of blocks whose footer can be a
+ * node's (zf2fs_vol_scan_nodes). */
+struct zf2fs_rebuild_report {
+	uint64_t candidates;       /* blocks that look like nodes */
+	uint64_t damaged_inodes;   /* inodes whose checksum or layout fails: passed over */
+	uint64_t older_copies;     /* copies of a nid that a newer copy replaces */
+	uint64_t off_sit;          /* candidates in blocks the checkpoint's SIT calls free */
+	uint64_t unlinked;         /* newest inodes with no link left (deleted) */
+	uint64_t stale_inodes;     /* inodes left out: a newer file holds one of their blocks */
+	uint64_t unreached;        /* newest non-inode nodes no kept inode points to */
+	uint64_t missing_nodes;    /* nodes kept inodes point to that were not found */
+	uint64_t bad_pointers;     /* block addresses outside the main area */
+	uint64_t inodes, nodes, data_blocks;   /* kept: inodes, all nodes, data blocks */
+	uint64_t reserved_blocks;  /* their slots allocated but not written (NEW_ADDR) */
+	uint64_t segments_used;
+	bool had_checkpoint;       /* a checkpoint pack was usable */
+	bool sit_used;             /* its SIT agreed with it and chose between copies */
+	unsigned pack;             /* the pack written (0 or 1) */
+	bool written;              /* it is complete: the volume is the rebuilt one */
+	uint64_t cp_ver;           /* its version */
+};
+
+#define ZF2FS_REBUILD_DRY_RUN 0x1   /* find and count, write nothing */
+
+/*
+ * Scan @vol's main area for node blocks (opened for writing, with ZF2FS_VOL_NO_CHECKPOINT
+ * when no checkpoint is usable), keep the newest copy of each nid, the inodes that still
+ * have links and the nodes and data blocks their trees reach, and write from them a new
+ * NAT and SIT (in the copies the current checkpoint, if any, does not use), every summary
+ * block, and a checkpoint one version above any seen, in the pack not in use, last.  The
+ * main area is not written: nothing found is overwritten, and an interruption before the
+ * checkpoint's last block leaves the volume as it was.  The result is consistent in its
+ * tables; names, links and quotas are for a full check to mend (fsck.f2fs).
+ * 0; -ENOSPC when no six free sections are left for the logs; -ENOMEM; I/O errors.
+ */
+ZF2FS_EXPORT int zf2fs_vol_rebuild(struct zf2fs_vol *vol, unsigned flags,
+				   struct zf2fs_rebuild_report *rep);
+
+#endif /* ZF2FS_INTERNAL_REBUILD_H */
