@@ -294,6 +294,13 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 		}
 		fprintf(stderr, PROG ": WARNING: %s is mounted: results may be inconsistent\n", path);
 	}
+	if (ctx.rebuild) {
+		int bits = fsck_rebuild(&ctx, path, shown, &log);
+
+		if (bits)
+			return bits;
+		*wrote = !ctx.no_writes;
+	}
 	/* device_alias is handled: pass 4 keeps every alias file's device its own */
 	err = zf2fs_vol_open(&path, 1, (writes ? ZF2FS_DEV_WRITE | ZF2FS_VOL_DEVICE_ALIAS : 0) |
 			     ZF2FS_VOL_BLOCK16K, &log, &ctx.vol);
@@ -310,7 +317,7 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 	if (err) {
 		if (err == -ZF2FS_EFSCORRUPTED) {
 			fprintf(stderr, PROG ": %s: no usable superblock and checkpoint: cannot check "
-				"it\n", shown);
+				"it (with a superblock left, --rebuild finds the files)\n", shown);
 			return FSCK_UNCORRECTED;
 		}
 		fprintf(stderr, PROG ": %s: while opening %s\n", strerror(-err), shown);
@@ -406,6 +413,8 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 	}
 	if (ctx.abort && ctx.mode == MODE_PREEN)
 		ctx.exit_bits |= FSCK_UNCORRECTED;
+	if (ctx.rebuild && !(ctx.exit_bits & FSCK_ERROR))
+		ctx.exit_bits |= FSCK_NONDESTRUCT;   /* the rebuild changed the volume */
 	if (!ctx.json)
 		fprintf(ctx.out, "%s: %" PRIu64 " inodes (%" PRIu64 " directories), %" PRIu64
 			" blocks in use; %lu problems, %lu fixed%s\n", shown, ctx.found_inodes, ctx.dirs,
@@ -423,7 +432,7 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 	}
 out:
 	zs_progress_close(&ctx.prog);
-	*wrote = zs_dev_write_count(zf2fs_vol_dev(ctx.vol, 0)) > 0;
+	*wrote = *wrote || zs_dev_write_count(zf2fs_vol_dev(ctx.vol, 0)) > 0;
 	repair_free(&ctx);
 	free_maps(&ctx);
 	zf2fs_vol_close(ctx.vol);

@@ -53,6 +53,9 @@ static void usage(FILE *f)
 "  -M                print each regular file's path and block addresses\n"
 "                    (f2fs-tools' file map); no check, nothing written\n"
 "  -S                the device is an Android sparse image\n"
+"      --rebuild     first rebuild the NAT, SIT, summaries and checkpoint from the\n"
+"                    node blocks on the disk (no usable checkpoint, a lost NAT or\n"
+"                    SIT), then check and repair everything (-n: only report)\n"
 "      --json        print a JSON summary (and the problem list) on stdout\n"
 "      --progress    a completion bar on standard error, when it is a terminal\n"
 "      --progress-fd FD  lines \"PASS CURRENT TOTAL DEVICE\" on file descriptor FD\n"
@@ -158,7 +161,7 @@ static int preen_level(int argc, char **argv)
 
 enum { OPT_DRY_RUN = 256, OPT_KERNEL_CHECK, OPT_NO_KERNEL_CHECK, OPT_DEBUG_CACHE,
        OPT_NOLINEAR, OPT_FAULT_INJECTION, OPT_FAULT_TYPE, OPT_JSON, OPT_PREEN,
-       OPT_PROGRESS, OPT_PROGRESS_FD };
+       OPT_PROGRESS, OPT_PROGRESS_FD, OPT_REBUILD };
 
 const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 {
@@ -174,6 +177,7 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		{ "preen", no_argument, NULL, OPT_PREEN },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "progress-fd", required_argument, NULL, OPT_PROGRESS_FD },
+		{ "rebuild", no_argument, NULL, OPT_REBUILD },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -197,6 +201,7 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		case 'N': no_ask = true; break;
 		case OPT_DRY_RUN: dry = true; break;
 		case OPT_PREEN: preen = true; break;
+		case OPT_REBUILD: ctx->rebuild = true; break;
 		case 'g':
 			/* f2fs-tools ignores a set it does not know */
 			if (!strcmp(optarg, "android"))
@@ -257,10 +262,12 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		die_usage("%s", "--preen excludes -y, -a, -p and -g android");
 	if (ctx->file_map && ctx->json)
 		die_usage("%s", "-M excludes --json");
+	if (ctx->rebuild && (preen || ctx->layout || ctx->file_map))
+		die_usage("%s", "--rebuild excludes --preen, -l and -M");
 	if (optind != argc - 1)
 		die_usage("%s", optind >= argc ? "no device given" : "only one device may be given");
 
-	ctx->force = f || y;
+	ctx->force = f || y || ctx->rebuild;
 	if (android && ctx->linear_lookup < 0)
 		ctx->linear_lookup = 1;
 	/* a boot-time check goes on where the option does not apply, as f2fs-tools does
@@ -273,7 +280,7 @@ const char *fsck_parse_args(struct fsck_ctx *ctx, int argc, char **argv)
 		ctx->mode = MODE_NO;
 	else if (preen)
 		ctx->mode = MODE_PREEN;
-	else if (y || f || a || level >= 0 || android)
+	else if (y || f || a || level >= 0 || android || ctx->rebuild)
 		ctx->mode = MODE_YES;
 	else if (no_ask)
 		ctx->mode = MODE_NO;

@@ -43,6 +43,9 @@ DUMP_TESTS = tests/images/dump_fields.sh tests/images/dump_files.sh tests/images
 	tests/images/dump_frag.sh tests/images/dump_encrypted.sh tests/images/dump_16k.sh \
 	tests/images/dump_scan.sh
 TESTS += $(DUMP_TESTS)
+# fsck.f2fs --rebuild: the tables and checkpoint from a node scan
+TESTS += tests/images/fsck_rebuild.sh
+EXTRA_DIST += tests/images/fsck_rebuild.sh
 EXTRA_DIST += $(DUMP_TESTS) tests/images/dump_lib.sh
 # Linux 7.3's superblock and inode bits: mkfs's hashonly and packed_ssa, fsck's
 # --nolinear-lookup, dump.f2fs's names of what inject.f2fs sets

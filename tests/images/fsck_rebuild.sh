@@ -1,0 +1,231 @@
+#!/bin/bash
+# fsck.f2fs --rebuild: the NAT, SIT, summaries and checkpoint rebuilt from the node blocks
+# on the main area, then the full check.  On the base images (ours, Linux 6.1's unclean
+# one with an orphan and fsync'd files, Linux 7.3's with every kind of content, 16 KiB
+# blocks with packed summaries), each with its checkpoint packs zeroed, its NAT zeroed, and
+# all four table areas zeroed:
+#  - exit 1, the report's counts, our fsck -f and Debian's clean after, every file (path
+#    and contents, by dump.f2fs --extract) as before;
+#  - with the NAT lost the checkpoint's SIT tells live nodes from stale ones, so a deleted
+#    file's inode left in a free block stays deleted; with no checkpoint it comes back in
+#    lost+found;
+#  - the fsync'd files of the unclean image are kept as the kernel's roll-forward has them,
+#    the orphan is not;
+#  - a lost direct node: reported as lost, the rest of the file kept, the volume clean;
+#  - -n writes nothing (exit 4); without any superblock: exit 4, one line;
+#  - a fault at every write of the rebuild (every 16th in the tables, every one in the
+#    checkpoint packs): the volume has no checkpoint or the new one, and a second run ends
+#    with the same files.
+# Prints "ok N - ..." / "not ok N - ...".
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dump_lib.sh"
+need_python
+
+T=$TEST_TMP
+
+# zap IMG AREA...: zero the checkpoint (cp), sit, nat or ssa area of IMG (superblock at
+# byte 1024: log_blocksize at 0x10; cp, sit, nat, ssa and main addresses from 0x4C)
+zap()
+{
+	python3 - "$@" <<'EOF'
+import struct, sys
+img = sys.argv[1]
+with open(img, 'r+b') as f:
+    f.seek(1024)
+    sb = f.read(1024)
+    bs = 1 << struct.unpack_from('<I', sb, 0x10)[0]
+    cp, sit, nat, ssa, main = struct.unpack_from('<5I', sb, 0x4C)
+    areas = {'cp': (cp, sit), 'sit': (sit, nat), 'nat': (nat, ssa), 'ssa': (ssa, main)}
+    for what in sys.argv[2:]:
+        a, b = areas[what]
+        f.seek(a * bs)
+        f.write(b'\0' * ((b - a) * bs))
+EOF
+}
+
+# manifest IMG [DIR]: "sha256  path" of every regular file below DIR (default /), and
+# every symlink's target, as dump.f2fs extracts them; lost+found left out
+manifest()
+{
+	local d
+	d=$(mktemp -d "$T/x.XXXXXX")
+	"$DUMP" --extract "${2:-/}" -o "$d/x" "$1" > /dev/null 2>&1 || { echo "extract failed"; return; }
+	(cd "$d/x" && find . -path ./lost+found -prune -o -type f -print0 | sort -z |
+		xargs -0 -r sha256sum
+	 find . -path ./lost+found -prune -o -type l -print | sort |
+		while read -r l; do echo "$(readlink "$l")  $l"; done)
+	rm -rf "$d"
+}
+
+# lost_found IMG: the names in /lost+found, one a line
+lost_found()
+{
+	"$DUMP" --ls /lost+found "$1" 2>/dev/null | sed -n 's/^ *name=\([^ ]*\) .*/\1/p' |
+		grep -v -x -e . -e ..
+}
+
+# rebuild_case NAME BASE DIR AREAS...: zero AREAS of a copy of BASE and rebuild it
+rebuild_case()
+{
+	local name=$1 base=$2 dir=$3 out rc
+	shift 3
+	IMG=$T/$name.img
+	cp "$T/$base.img" "$IMG"
+	zap "$IMG" "$@"
+	out=$("$FSCK" --rebuild "$IMG" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" > "$T/$name.out"
+	[ $rc = 1 ] && printf '%s\n' "$out" | grep -q '^  written: NAT, SIT, summaries' &&
+		printf '%s\n' "$out" | grep -q '; 0 problems, 0 fixed$\|problems, [0-9]* fixed$' &&
+		! printf '%s\n' "$out" | grep -q 'errors remain' &&
+		tap_ok "$name: --rebuild exit 1" ||
+		tap_fail "$name: --rebuild exit $rc: $(printf '%s' "$out" | tail -5)"
+	local clean
+	clean=$(our_fsck_clean "$IMG") && tap_ok "$name: our fsck -f clean after" ||
+		tap_fail "$name: our fsck after the rebuild: $clean"
+	if [ "$(get --sb 0 --mb log_blocksize)" = 12 ] && [ -x "$REF_FSCK" ]; then
+		ref_fsck "$IMG" > "$T/$name.ref" && tap_ok "$name: Debian's fsck clean after" ||
+			tap_fail "$name: Debian's fsck: $(head -20 "$T/$name.ref")"
+	fi
+	[ "$(manifest "$IMG" "$dir")" = "$(cat "$T/$base.man")" ] &&
+		tap_ok "$name: every file as before ($(wc -l < "$T/$base.man") files)" ||
+		tap_fail "$name: files differ: $(diff <(manifest "$IMG" "$dir") "$T/$base.man" | head -5)"
+}
+
+# report NAME FIELD: a number of the report ("kept: 8 inodes" -> kept inodes, ...)
+count() { grep -o "$2" "$T/$1.out" | grep -o '^[0-9]*' | head -1; }
+
+for b in populated unclean encrypted73 aged16k_packed; do
+	xz -dc "$CASE_BASE/$b.img.xz" > "$T/$b.img" || hard_error "cannot unpack $b"
+done
+# the 16 KiB image's sparse file reaches the double indirect range: its tree is /t
+manifest "$T/populated.img" > "$T/populated.man"
+manifest "$T/encrypted73.img" > "$T/encrypted73.man"
+manifest "$T/aged16k_packed.img" /t > "$T/aged16k_packed.man"
+[ "$(wc -l < "$T/populated.man")" -gt 400 ] || hard_error "populated: no manifest"
+
+# A deleted file's inode left in a free block: /small.txt's (inline data, so no block of
+# its own) copied to the last block under an unused nid, given that nid through a NAT
+# entry long enough for inject.f2fs to set its footer, then the entry dropped again.
+IMG=$T/planted.img
+cp "$T/populated.img" "$IMG"
+cp "$T/populated.man" "$T/planted.man"
+nid=2000
+last=$(( $(stat -c %s "$IMG") / 4096 - 1 ))
+[ "$(get --nat 0 --nid $nid --mb block_addr)" = 0 ] || hard_error "nid $nid in use"
+dd if="$IMG" of="$IMG" bs=4096 skip="$(addr "$(ino /small.txt)")" seek="$last" count=1 \
+	conv=notrunc status=none
+inject --nat 0 --nid $nid --mb block_addr --val "$last" > /dev/null &&
+	inject --nat 0 --nid $nid --mb ino --val $nid > /dev/null &&
+	inject --node --nid $nid --mb ino --val $nid > /dev/null &&
+	inject --node --nid $nid --mb nid --val $nid > /dev/null &&
+	inject --nat 0 --nid $nid --mb block_addr --val 0 > /dev/null &&
+	inject --nat 0 --nid $nid --mb ino --val 0 > /dev/null ||
+	hard_error "cannot plant a deleted inode"
+our_fsck_clean "$IMG" > /dev/null || hard_error "populated with the planted inode is not clean"
+
+rebuild_case pop-nat planted / nat
+grep -q "the checkpoint's SIT told live blocks" "$T/pop-nat.out" &&
+	[ "$(count pop-nat '[0-9]* in blocks the SIT calls free')" -ge 1 ] &&
+	[ -z "$(lost_found "$IMG")" ] &&
+	tap_ok "NAT lost: the SIT leaves the deleted inode out, lost+found stays empty" ||
+	tap_fail "NAT lost: $(grep -e 'SIT' "$T/pop-nat.out"); lost+found: $(lost_found "$IMG")"
+rebuild_case pop-cp planted / cp
+[ "$(lost_found "$IMG")" = "#$nid" ] &&
+	[ "$("$DUMP" --cat "/lost+found/#$nid" "$IMG" 2>/dev/null)" = "$("$DUMP" --cat /small.txt "$IMG")" ] &&
+	tap_ok "no checkpoint: the deleted inode comes back in lost+found as #$nid" ||
+	tap_fail "no checkpoint: lost+found holds '$(lost_found "$IMG")'"
+rebuild_case pop-all planted / cp nat sit ssa
+[ "$(count pop-all '[0-9]* inodes,')" = "$(( $(count pop-nat '[0-9]* inodes,') + 1 ))" ] &&
+	tap_ok "kept inodes: the NAT case's and the deleted one" ||
+	tap_fail "kept inodes: $(count pop-all '[0-9]* inodes,') and $(count pop-nat '[0-9]* inodes,')"
+
+rebuild_case enc-cp encrypted73 / cp
+rebuild_case enc-nat encrypted73 / nat
+rebuild_case enc-all encrypted73 / cp nat sit ssa
+rebuild_case 16k-cp aged16k_packed /t cp
+rebuild_case 16k-all aged16k_packed /t cp nat sit ssa
+
+# unclean: the roll-forward's files kept (their newest nodes), the orphan gone
+IMG=$T/uc.img
+cp "$T/unclean.img" "$IMG"
+zap "$IMG" cp
+out=$("$FSCK" --rebuild "$IMG" 2>&1)
+rc=$?
+size() { "$DUMP" --ls "$1" "$IMG" 2>/dev/null | sed -n 's/.* size=\([0-9]*\) .*/\1/p' | head -1; }
+[ $rc = 1 ] && [ "$(size /fsynced)" = 40960 ] && [ "$(size /grows)" = 24576 ] &&
+	printf '%s\n' "$out" | grep -q '^  left out: 1 deleted inodes' &&
+	[ -z "$(lost_found "$IMG")" ] && our_fsck_clean "$IMG" > /dev/null &&
+	tap_ok "unclean: the fsync'd /fsynced and /grows kept as written, the orphan left out" ||
+	tap_fail "unclean: exit $rc, /fsynced $(size /fsynced), /grows $(size /grows): $out"
+
+# a direct node lost: said, the rest of the file kept
+IMG=$T/lost.img
+cp "$T/populated.img" "$IMG"
+dn=$(get --node --path /big.bin --mb i_nid --idx 0)
+dd if=/dev/zero of="$IMG" bs=4096 seek="$(addr "$dn")" count=1 conv=notrunc status=none
+zap "$IMG" cp
+out=$("$FSCK" --rebuild "$IMG" 2>&1)
+rc=$?
+head_big() { "$DUMP" --cat /big.bin "$1" 2>/dev/null | head -c $((800 * 4096)) | sha256sum; }
+[ $rc = 1 ] && printf '%s\n' "$out" | grep -q '^  lost: 1 nodes the files point to' &&
+	our_fsck_clean "$IMG" > /dev/null && [ "$(head_big "$IMG")" = "$(head_big "$T/populated.img")" ] &&
+	tap_ok "a lost direct node: reported, the inode's own blocks kept, clean" ||
+	tap_fail "lost direct node: exit $rc: $out"
+
+# -n writes nothing
+IMG=$T/dry.img
+cp "$T/populated.img" "$IMG"
+zap "$IMG" cp
+cp "$IMG" "$T/dry.before"
+out=$("$FSCK" --rebuild -n "$IMG" 2>&1)
+rc=$?
+[ $rc = 4 ] && cmp -s "$IMG" "$T/dry.before" && printf '%s\n' "$out" | grep -q 'nothing written' &&
+	tap_ok "-n: exit 4, the report, no byte written" || tap_fail "-n: exit $rc: $out"
+
+# no superblock at all
+dd if=/dev/zero of="$IMG" bs=4096 count=2 conv=notrunc status=none
+out=$("$FSCK" --rebuild "$IMG" 2>&1)
+rc=$?
+[ $rc = 4 ] && [ "$(printf '%s\n' "$out" | grep -c 'no usable superblock: cannot rebuild')" = 1 ] &&
+	tap_ok "no superblock: exit 4, one line" || tap_fail "no superblock: exit $rc: $out"
+
+# A fault at every write: no checkpoint (the old volume) or the new one, and a second
+# run ends as the first did.
+fault_matrix
+IMG=$T/f.img
+cp "$T/populated.img" "$T/f.base"
+zap "$T/f.base" cp
+cp "$T/f.base" "$IMG"
+total=$("$FSCK" --rebuild -d 1 "$IMG" 2>&1 | sed -n 's/^  \([0-9]*\) blocks written$/\1/p')
+[ -n "$total" ] && [ "$total" -gt 20 ] || hard_error "no write count from --rebuild -d 1"
+bad=0 old=0 new=0 runs=0
+for ((k = 0; k < total; k++)); do
+	[ $((k % 16)) = 0 ] || [ $k -ge $((total - 24)) ] || continue
+	cp "$T/f.base" "$IMG"
+	ZF2FS_FAULT_WRITES=$k "$FSCK" --rebuild "$IMG" > /dev/null 2>&1
+	rc=$?
+	runs=$((runs + 1))
+	# the new volume opens (its lost+found is the second run's to fill); the old one not
+	"$FSCK" -f -n "$IMG" > "$T/f.out" 2>&1
+	if grep -q 'no usable superblock and checkpoint' "$T/f.out"; then
+		old=$((old + 1))
+	elif grep -q ' inodes ([0-9]* directories)' "$T/f.out"; then
+		new=$((new + 1))
+	else
+		echo "# fault at write $k (rebuild exit $rc): neither volume: $(tail -3 "$T/f.out")"
+		bad=$((bad + 1))
+		continue
+	fi
+	"$FSCK" --rebuild "$IMG" > /dev/null 2>&1
+	if ! our_fsck_clean "$IMG" > /dev/null ||
+	   [ "$(manifest "$IMG")" != "$(cat "$T/populated.man")" ]; then
+		echo "# fault at write $k: the second run did not end clean with every file"
+		bad=$((bad + 1))
+	fi
+done
+[ $bad = 0 ] && [ $old -gt 0 ] && [ $new -gt 0 ] &&
+	tap_ok "fault at $runs of $total writes: $old left no checkpoint, $new the new one; each rerun complete" ||
+	tap_fail "fault matrix: $bad bad of $runs ($old old, $new new)"
+
+tap_summary
