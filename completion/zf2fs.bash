@@ -66,7 +66,7 @@ _zf2fs_fsck()
 	--nolinear-lookup=*) COMPREPLY=(--nolinear-lookup=0 --nolinear-lookup=1) ;;
 	-*) _zf2fs_reply -a -p -f -n -N -y -g -O -C -q -c -m -H -S -d -t -l -M -V -h --dry-run --preen \
 		--nolinear-lookup --debug-cache --kernel-check --no-kernel-check --json --progress \
-		--progress-fd --version --help ;;
+		--progress-fd --rebuild --version --help ;;
 	*) _zf2fs_files ;;
 	esac
 }

@@ -72,8 +72,9 @@ ZF2FS_EXPORT bool zf2fs_vol_nat_block_of(const struct zf2fs_vol *vol, uint64_t b
 ZF2FS_EXPORT bool zf2fs_vol_ssa_block_of(const struct zf2fs_vol *vol, uint64_t blkaddr,
 					 uint32_t *ret_segno);
 
-/* zf2fs_vol_open_devs with zf2fs_vol_open's @flags (only ZF2FS_VOL_BLOCK16K counts): a
- * library step that reopens the caller's devices opens what the caller said it handles. */
+/* zf2fs_vol_open_devs with zf2fs_vol_open's @flags (ZF2FS_VOL_BLOCK16K and
+ * ZF2FS_VOL_NO_CHECKPOINT count): a library step that reopens the caller's devices opens
+ * what the caller said it handles. */
 ZF2FS_EXPORT int zf2fs_vol_open_devs_flags(struct zf2fs_dev *const *devs, unsigned n, int flags,
 					   const struct zf2fs_log *log, struct zf2fs_vol **ret_vol);
 

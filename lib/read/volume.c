@@ -818,7 +818,7 @@ ZF2FS_EXPORT int zf2fs_vol_open_devs_flags(struct zf2fs_dev *const *devs, unsign
 	for (unsigned i = 0; i < n; i++)
 		vol->dev[i] = devs[i];
 	vol->ndevs = n;
-	err = vol_load(vol, n, flags & ZF2FS_VOL_BLOCK16K);
+	err = vol_load(vol, n, flags & (ZF2FS_VOL_BLOCK16K | ZF2FS_VOL_NO_CHECKPOINT));
 	if (err) {
 		zf2fs_vol_close(vol);
 		return err;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "zf2fs-internal/rebuild.h"
 #include "zf2fs-internal/volume.h"
 #include "zf2fs/file.h"
 #include "zf2fs/geometry.h"
@@ -333,6 +334,73 @@ static void test_scan_nodes(void **state)
 	zf2fs_dev_close(dev);
 }
 
+/* Both checkpoint packs zeroed: the volume opens only through its superblock; the rebuild
+ * finds root and lost+found, passes over an older copy of the root and an inode with no
+ * link, and writes a checkpoint the next open takes, pointing at the same blocks. */
+static void test_rebuild(void **state)
+{
+	struct zf2fs_layout lay;
+	struct zf2fs_dev *dev = make_volume(64 * MiB, ZF2FS_FEAT_LOST_FOUND, &lay);
+	struct zf2fs_vol *vol;
+	struct zf2fs_nat_info root, lf, got;
+	struct zf2fs_rebuild_report rep;
+	uint8_t blk[ZF2FS_BLKSIZE], zero[ZF2FS_BLKSIZE] = { 0 };
+	struct zf2fs_node *n = (struct zf2fs_node *)blk;
+	struct zf2fs_node_footer *f = zf2fs_node_footer(zf2fs_geom_4k(), blk);
+	uint64_t end, ver;
+
+	(void)state;
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	end = zf2fs_vol_info(vol)->main_end;
+	ver = zf2fs_vol_info(vol)->cp_ver;
+	assert_int_equal(zf2fs_vol_nat_lookup(vol, 3, &root), 0);
+	assert_int_equal(zf2fs_vol_nat_lookup(vol, 4, &lf), 0);
+	/* an older copy of the root, and a deleted inode (no link) at nid 9 */
+	assert_int_equal(zf2fs_vol_read_block(vol, root.blkaddr, blk), 0);
+	zf2fs_set(f->cp_ver, zf2fs_get(f->cp_ver) - 1);
+	assert_int_equal(zf2fs_vol_write_block(vol, end - 1, blk), 0);
+	zf2fs_set(f->cp_ver, zf2fs_get(f->cp_ver) + 1);
+	zf2fs_set(f->nid, 9);
+	zf2fs_set(f->ino, 9);
+	zf2fs_set(n->i.i_links, 0);
+	assert_int_equal(zf2fs_vol_write_block(vol, end - 2, blk), 0);
+	for (unsigned p = 0; p < 2; p++)
+		assert_int_equal(zf2fs_vol_write_block(vol, zf2fs_vol_cp_pack_addr(vol, p), zero), 0);
+	zf2fs_vol_close(vol);
+
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), -ZF2FS_EFSCORRUPTED);
+	assert_int_equal(zf2fs_vol_open_devs_flags(&dev, 1, ZF2FS_VOL_NO_CHECKPOINT, &quiet,
+						   &vol), 0);
+	assert_false(zf2fs_vol_has_checkpoint(vol));
+	assert_int_equal(zf2fs_vol_rebuild(vol, ZF2FS_REBUILD_DRY_RUN, &rep), 0);
+	assert_int_equal(rep.candidates, 4);
+	assert_int_equal(rep.older_copies, 1);
+	assert_int_equal(rep.unlinked, 1);
+	assert_int_equal(rep.inodes, 2);
+	assert_false(rep.had_checkpoint);
+	assert_int_equal(zf2fs_vol_rebuild(vol, 0, &rep), 0);
+	assert_true(rep.written);
+	assert_int_equal(rep.cp_ver, ver + 1);
+	zf2fs_vol_close(vol);
+
+	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
+	assert_true(zf2fs_vol_has_checkpoint(vol));
+	assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 1);
+	assert_int_equal(zf2fs_vol_nat_lookup(vol, 3, &got), 0);
+	assert_int_equal(got.blkaddr, root.blkaddr);
+	assert_int_equal(zf2fs_vol_nat_lookup(vol, 4, &got), 0);
+	assert_int_equal(got.blkaddr, lf.blkaddr);
+	assert_int_equal(zf2fs_vol_nat_lookup(vol, 9, &got), 0);
+	assert_int_equal(got.blkaddr, 0);
+	assert_int_equal(zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_inode_count), 2);
+	assert_int_equal(zf2fs_get(zf2fs_vol_checkpoint(vol)->valid_node_count), 2);
+	/* both packs hold it */
+	assert_int_equal(zf2fs_vol_cp_problem(vol, 0)[0], 0);
+	assert_int_equal(zf2fs_vol_cp_problem(vol, 1)[0], 0);
+	zf2fs_vol_close(vol);
+	zf2fs_dev_close(dev);
+}
+
 static void test_fallbacks(void **state)
 {
 	struct zf2fs_layout lay;
@@ -435,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_willneed),
 		cmocka_unit_test(test_preload),
 		cmocka_unit_test(test_scan_nodes),
+		cmocka_unit_test(test_rebuild),
 		cmocka_unit_test(test_fallbacks),
 		cmocka_unit_test(test_views_16k),
 	};
