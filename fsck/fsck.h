@@ -103,6 +103,7 @@ struct fsck_ctx {
 	bool file_map;                   /* -M: print where the files' blocks lie only */
 	bool sparse;                     /* -S: the volume is an Android sparse image */
 	bool rebuild;                    /* --rebuild: the tables from a node scan first */
+	bool rebuilt_blind;              /* ... and no checkpoint told live nodes from dead */
 	bool no_writes;                  /* -n, --dry-run: nothing is written, tuning included */
 	int linear_lookup;               /* --nolinear-lookup: -1 keep, 0 allow the linear
 					  * fallback, 1 hashed lookups only */
@@ -337,7 +338,7 @@ int fsck_file_map(struct fsck_ctx *ctx, FILE *out);
 /* rebuild.c: --rebuild, before the check: the NAT, SIT, summaries and a checkpoint
  * written from the node blocks found on @path (nothing with no_writes), and a report.
  * 0 to go on to the check, else the exit bits. */
-int fsck_rebuild(const struct fsck_ctx *ctx, const char *path, const char *shown,
+int fsck_rebuild(struct fsck_ctx *ctx, const char *path, const char *shown,
 		 const struct zf2fs_log *log);
 
 /* ---- problems (problem.c) ------------------------------------------------------------ */

@@ -82,6 +82,11 @@ static bool reconnect_home(struct fsck_ctx *ctx, uint32_t ino)
 
 	if (!n || !d || zf2fs_vol_read_node(ctx->vol, ino, n, NULL, NULL, 0))
 		goto out;
+	/* after --rebuild without a SIT to tell live nodes from dead, an unreachable inode is
+	 * more often a deleted file than a lost name: only one the kernel's recovery would
+	 * name again (fsync'd, with the dentry mark) goes home, the others to lost+found */
+	if (ctx->rebuilt_blind && !(zf2fs_get(nfoot(ctx, n)->flag) & ZF2FS_FOOTER_DENT_BIT))
+		goto out;
 	pino = (uint32_t)zf2fs_get(n->i.i_pino);
 	len = (uint32_t)zf2fs_get(n->i.i_namelen);
 	/* no links: an unlinked file whose orphan record was lost, not a lost name */
@@ -143,8 +148,9 @@ static uint32_t free_nid(struct fsck_ctx *ctx)
 	return fsck_grow_nids(ctx, nid + 1) ? 0 : nid;
 }
 
-/* When the root holds no lost+found at all, make one as e2fsck does: an empty directory
- * (inline dentries, mode 0700, owned as the root is) named "lost+found" in the root.
+/* When the root holds no lost+found, make one as e2fsck does: an empty directory
+ * (inline dentries, mode 0700, owned as the root is) named "lost+found" in the root,
+ * also when the name is left naming no usable inode (its inode lost).
  * Not when the root is unusable, casefolded or encrypted, or the name is taken by
  * something that is not a usable directory: then 0. */
 static uint32_t create_lost_found(struct fsck_ctx *ctx)
@@ -152,7 +158,7 @@ static uint32_t create_lost_found(struct fsck_ctx *ctx)
 	struct zf2fs_node *root = malloc(ZF2FS_BLKSIZE_MAX), *n;
 	struct problem_ctx p = { 0 };
 	struct zf2fs_inode_geom g;
-	uint32_t found, nid = 0;
+	uint32_t nid = 0;
 	const char *env = getenv("SOURCE_DATE_EPOCH");
 	uint64_t now = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
 
@@ -161,7 +167,7 @@ static uint32_t create_lost_found(struct fsck_ctx *ctx)
 	    zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, root, NULL, NULL, 0) ||
 	    (zf2fs_get(root->i.i_flags) & ZF2FS_CASEFOLD_FL) ||
 	    (root->i.i_advise & ZF2FS_ADVISE_ENCRYPT) ||
-	    zf2fs_dir_lookup(ctx->vol, root, "lost+found", 10, &found, NULL, NULL, 0) != -ENOENT)
+	    !name_free(ctx, root, "lost+found", 10))
 		goto out;
 	nid = free_nid(ctx);
 	if (!nid)

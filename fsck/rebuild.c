@@ -49,7 +49,7 @@ static void report(FILE *out, const char *shown, const struct zf2fs_rebuild_repo
 		fprintf(out, "  nothing written (-n or --dry-run)\n");
 }
 
-int fsck_rebuild(const struct fsck_ctx *ctx, const char *path, const char *shown,
+int fsck_rebuild(struct fsck_ctx *ctx, const char *path, const char *shown,
 		 const struct zf2fs_log *log)
 {
 	struct zf2fs_rebuild_report rep;
@@ -103,6 +103,7 @@ int fsck_rebuild(const struct fsck_ctx *ctx, const char *path, const char *shown
 			"the volume is as it was");
 		return FSCK_UNCORRECTED | FSCK_ERROR;
 	}
+	ctx->rebuilt_blind = !rep.had_checkpoint || !rep.sit_used;
 	report(ctx->json ? stderr : ctx->out, shown, &rep, write,
 	       (const char *[2]){ why[0], why[1] });
 	return write ? 0 : FSCK_UNCORRECTED;

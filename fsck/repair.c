@@ -499,16 +499,149 @@ static int first_dentry_views(struct fsck_ctx *ctx, uint32_t dir, struct zf2fs_d
 	return n;
 }
 
+/* The new data block queued in this repair for slot @ofs of @owner, or NULL. */
+static void *queued_new_data(struct fsck_ctx *ctx, uint32_t owner, uint32_t ofs)
+{
+	struct fsck_repair *r = ctx->repair;
+
+	for (size_t i = 0; r && i < r->ndatas; i++)
+		if (r->datas[i].owner == owner && r->datas[i].ofs == ofs &&
+		    r->datas[i].old_addr == ZF2FS_NULL_ADDR)
+			return r->datas[i].buf;
+	return NULL;
+}
+
+/*
+ * A name for directory @dir whose first blocks are full (a lost+found filling with
+ * reconnected files): into the bucket its hash picks, level by level, as the kernel's add
+ * goes deeper: a block of the bucket with room, else a new dentry block there, the directory's
+ * size, depth and block count growing with it.  Only where the inode addresses the block
+ * itself, and not in casefolded or encrypted directories, whose names fsck cannot hash.
+ */
+static int add_dentry_deeper(struct fsck_ctx *ctx, uint32_t dir, const char *name,
+			     uint32_t ino, uint8_t type)
+{
+	struct zf2fs_node *d = repair_node(ctx, dir);
+	const size_t bs = ctx->g->blocksize, len = strlen(name);
+	struct zf2fs_dentry_view v;
+	struct zf2fs_inode_geom g;
+	uint32_t hash, dl;
+
+	if (!d)
+		return -EIO;
+	if ((d->i.i_inline & ZF2FS_INLINE_DENTRY) || (zf2fs_get(d->i.i_flags) & ZF2FS_CASEFOLD_FL) ||
+	    (d->i.i_advise & ZF2FS_ADVISE_ENCRYPT) || inode_geom(ctx, &d->i, &g))
+		return -ENOSPC;
+	hash = zf2fs_dentry_hash(name, len);
+	dl = d->i.i_dir_level;
+	for (uint32_t level = 0; level < ZF2FS_MAX_DIR_HASH_DEPTH; level++) {
+		uint64_t first = zf2fs_dir_bucket_start(level, dl, zf2fs_dir_hash_bucket(hash, level, dl));
+
+		for (uint64_t b = first; b < first + zf2fs_dir_bucket_blocks(level); b++) {
+			uint32_t addr;
+			void *buf;
+			int err;
+
+			if (b >= g.addrs)
+				return -ENOSPC;
+			addr = zf2fs_le32_to_cpu(zf2fs_inode_addrs(d)[g.extra_words + b]);
+			buf = queued_new_data(ctx, dir, (uint32_t)b);
+			if (!buf && addr == ZF2FS_NULL_ADDR) {
+				/* a new, empty dentry block */
+				err = repair_new_data_block(ctx, dir, (uint32_t)b, &buf);
+				if (err)
+					return err;
+				d = repair_node(ctx, dir);
+				if (!d)
+					return -EIO;
+				zf2fs_set(d->i.i_blocks, zf2fs_get(d->i.i_blocks) + 1);
+				if (zf2fs_get(d->i.i_size) < (b + 1) * bs)
+					zf2fs_set(d->i.i_size, (b + 1) * bs);
+				if (zf2fs_get(d->i.i_current_depth) < level + 1)
+					zf2fs_set(d->i.i_current_depth, level + 1);
+				ctx->found_blocks++;
+				err = quota_charge_more(ctx, dir, &d->i, 0, bs);
+				if (err)
+					return err;
+			} else if (!buf) {
+				if (!blk_in_main(ctx, addr))
+					continue;   /* NEW_ADDR or damage pass 4 reported */
+				err = repair_data_block(ctx, dir, (uint32_t)b, addr, &buf);
+				if (err)
+					return err;
+			}
+			dview_block(ctx, buf, &v);
+			if (zf2fs_dentry_add(&v, name, len, ino, type) >= 0)
+				return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+/*
+ * A full inline directory becomes a block directory, as the kernel converts one: its
+ * entries into a new first dentry block at the same slots, the inline flag and area
+ * cleared, one block more.  Not for casefolded or encrypted directories (their names'
+ * hashes would not be checked again).
+ */
+static int convert_inline_dir(struct fsck_ctx *ctx, uint32_t dir)
+{
+	struct zf2fs_node *d = repair_node(ctx, dir);
+	const size_t bs = ctx->g->blocksize;
+	struct zf2fs_dentry_view iv, bv;
+	struct zf2fs_inode_geom g;
+	void *buf;
+	int err;
+
+	if (!d || dview_inline(ctx, d, &iv))
+		return -EIO;
+	if ((zf2fs_get(d->i.i_flags) & ZF2FS_CASEFOLD_FL) || (d->i.i_advise & ZF2FS_ADVISE_ENCRYPT))
+		return -ENOSPC;
+	err = repair_new_data_block(ctx, dir, 0, &buf);
+	if (err)
+		return err;
+	d = repair_node(ctx, dir);   /* the queue may have moved it */
+	if (!d || dview_inline(ctx, d, &iv))
+		return -EIO;
+	dview_block(ctx, buf, &bv);
+	for (uint32_t i = 0; i < iv.nr && i < bv.nr; i++) {
+		if (!zf2fs_dentry_slot_used(&iv, i))
+			continue;
+		((struct zf2fs_dir_entry *)bv.dentry)[i] = iv.dentry[i];
+		memcpy((void *)bv.filename[i], iv.filename[i], ZF2FS_SLOT_LEN);
+		zf2fs_dentry_bit_set((uint8_t *)bv.bitmap, i);
+	}
+	d->i.i_inline &= (uint8_t)~ZF2FS_INLINE_DENTRY;
+	if (inode_geom(ctx, &d->i, &g))
+		return -EIO;
+	memset(&zf2fs_inode_addrs(d)[g.extra_words], 0, (size_t)g.addrs * sizeof(zf2fs_le32));
+	zf2fs_set(d->i.i_size, bs);
+	zf2fs_set(d->i.i_blocks, zf2fs_get(d->i.i_blocks) + 1);
+	zf2fs_set(d->i.i_current_depth, 1);
+	ctx->found_blocks++;
+	return quota_charge_more(ctx, dir, &d->i, 0, bs);
+}
+
 int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint32_t ino,
 		      uint8_t type)
 {
 	struct zf2fs_dentry_view v[2];
 	int n = first_dentry_views(ctx, dir, v);
+	const struct zf2fs_node *d;
+	int err;
 
 	for (int k = 0; k < n; k++)
 		if (zf2fs_dentry_add(&v[k], name, strlen(name), ino, type) >= 0)
 			return 0;
-	return n < 0 ? n : -ENOSPC;
+	if (n < 0)
+		return n;
+	d = repair_node(ctx, dir);
+	if (d && (d->i.i_inline & ZF2FS_INLINE_DENTRY)) {
+		err = convert_inline_dir(ctx, dir);
+		if (err)
+			return err;
+	}
+	return add_dentry_deeper(ctx, dir, name, ino, type);
 }
 
 /* Point the ".." entry of directory @dir (inline or in its first block) at @parent. */

@@ -12,6 +12,7 @@
 #  - the fsync'd files of the unclean image are kept as the kernel's roll-forward has them,
 #    the orphan is not;
 #  - a lost direct node: reported as lost, the rest of the file kept, the volume clean;
+#  - a lost directory of 400 entries: every file in lost+found, which grows to hold them;
 #  - -n writes nothing (exit 4); without any superblock: exit 4, one line;
 #  - a fault at every write of the rebuild (every 16th in the tables, every one in the
 #    checkpoint packs): the volume has no checkpoint or the new one, and a second run ends
@@ -172,6 +173,31 @@ head_big() { "$DUMP" --cat /big.bin "$1" 2>/dev/null | head -c $((800 * 4096)) |
 	our_fsck_clean "$IMG" > /dev/null && [ "$(head_big "$IMG")" = "$(head_big "$T/populated.img")" ] &&
 	tap_ok "a lost direct node: reported, the inode's own blocks kept, clean" ||
 	tap_fail "lost direct node: exit $rc: $out"
+
+# a directory of 400 entries lost: its files go to lost+found, which grows past its one
+# block (a new dentry block where their names' hashes lead)
+IMG=$T/many.img
+cp "$T/populated.img" "$IMG"
+dd if=/dev/zero of="$IMG" bs=4096 seek="$(addr "$(ino /many)")" count=1 conv=notrunc status=none
+zap "$IMG" cp
+out=$("$FSCK" --rebuild "$IMG" 2>&1)
+rc=$?
+sums() { grep "  \./$1" "$2" | awk '{print $1}' | sort; }
+manifest_lf()
+{
+	local d
+	d=$(mktemp -d "$T/x.XXXXXX")
+	"$DUMP" --extract /lost+found -o "$d/x" "$1" > /dev/null 2>&1
+	(cd "$d/x" && find . -type f -print0 | xargs -0 -r sha256sum | awk '{print $1}' | sort)
+	rm -rf "$d"
+}
+n_lf=$(lost_found "$IMG" | wc -l)
+[ $rc = 1 ] && [ "$n_lf" -ge 400 ] && our_fsck_clean "$IMG" > /dev/null &&
+	{ [ ! -x "$REF_FSCK" ] || ref_fsck "$IMG" > /dev/null; } &&
+	[ "$(sums many/ "$T/populated.man" | comm -23 - <(manifest_lf "$IMG") | wc -l)" = 0 ] &&
+	[ "$("$DUMP" -i "$(ino /lost+found)" "$IMG" | sed -n 's/^ *i_size *//p')" -gt 4096 ] &&
+	tap_ok "a lost directory: its $n_lf files in a grown lost+found, every content there, clean" ||
+	tap_fail "lost directory: exit $rc, $n_lf in lost+found: $(printf '%s' "$out" | tail -3)"
 
 # -n writes nothing
 IMG=$T/dry.img

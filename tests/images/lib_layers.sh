@@ -40,7 +40,7 @@ declare -A INTERNAL=(
 	[format.h]=format [chunkmap.h]=format [compress.h]=format [quota.h]=format
 	[device.h]=device
 	[volume.h]=read
-	[commit.h]=write [load.h]=write
+	[commit.h]=write [load.h]=write [rebuild.h]=write
 	[move.h]=move
 	[gc.h]=gc
 )

@@ -30,7 +30,8 @@ VM_TESTS = \
 	tests/vm/resize.sh \
 	tests/vm/content.sh \
 	tests/vm/content_repair.sh \
-	tests/vm/f2fs_io.sh
+	tests/vm/f2fs_io.sh \
+	tests/vm/rebuild.sh
 
 TESTS += $(VM_TESTS)
 # GC: victims traced in the VM against gc.f2fs replay
