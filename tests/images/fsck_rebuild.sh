@@ -13,6 +13,8 @@
 #    the orphan is not;
 #  - a lost direct node: reported as lost, the rest of the file kept, the volume clean;
 #  - a lost directory of 400 entries: every file in lost+found, which grows to hold them;
+#    one of 1300 on a volume without lost+found: the new one fsck makes (inline) becomes a
+#    block directory and grows levels deeper, every name found by lookup;
 #  - -n writes nothing (exit 4); without any superblock: exit 4, one line;
 #  - a fault at every write of the rebuild (every 16th in the tables, every one in the
 #    checkpoint packs): the volume has no checkpoint or the new one, and a second run ends
@@ -62,7 +64,7 @@ manifest()
 lost_found()
 {
 	"$DUMP" --ls /lost+found "$1" 2>/dev/null | sed -n 's/^ *name=\([^ ]*\) .*/\1/p' |
-		grep -v -x -e . -e ..
+		grep -v -x -F -e . -e ..
 }
 
 # rebuild_case NAME BASE DIR AREAS...: zero AREAS of a copy of BASE and rebuild it
@@ -198,6 +200,34 @@ n_lf=$(lost_found "$IMG" | wc -l)
 	[ "$("$DUMP" -i "$(ino /lost+found)" "$IMG" | sed -n 's/^ *i_size *//p')" -gt 4096 ] &&
 	tap_ok "a lost directory: its $n_lf files in a grown lost+found, every content there, clean" ||
 	tap_fail "lost directory: exit $rc, $n_lf in lost+found: $(printf '%s' "$out" | tail -3)"
+
+# 1300 files of a lost directory on a volume without lost+found: the one fsck makes
+# (inline) fills, becomes a block directory and grows levels deeper
+mkdir -p "$T/src/big"
+for i in $(seq 1 1300); do echo "file $i" > "$T/src/big/f$i"; done
+IMG=$(new_image deep.img 128M)
+"$MKFS" -q -f -O extra_attr,inode_checksum "$IMG" > /dev/null &&
+	"$OUR_BIN/sload.f2fs" -f "$T/src" "$IMG" > /dev/null || hard_error "cannot make deep.img"
+big=$(ino /big)
+for b in $("$DUMP" --scan-inode "$big" "$IMG" | sed -n 's/^ *blkaddr=\([0-9]*\) .*/\1/p'); do
+	dd if=/dev/zero of="$IMG" bs=4096 seek="$b" count=1 conv=notrunc status=none
+done
+zap "$IMG" cp
+"$FSCK" --rebuild "$IMG" > "$T/deep.out" 2>&1
+rc=$?
+lf=$(ino /lost+found)
+depth=$("$DUMP" -i "$lf" "$IMG" | sed -n 's/^ *i_current_depth *//p')
+inline=$(get --node --nid "$lf" --mb i_inline)
+found=0
+for name in $(lost_found "$IMG" | sed -n '1p;650p;1300p'); do
+	"$DUMP" --cat "/lost+found/$name" "$IMG" 2>/dev/null | grep -q -x 'file [0-9]*' &&
+		found=$((found + 1))
+done
+[ $rc = 1 ] && [ "$(lost_found "$IMG" | wc -l)" = 1300 ] && [ "${depth:-0}" -ge 2 ] &&
+	[ $((inline & 4)) = 0 ] && [ $found = 3 ] && our_fsck_clean "$IMG" > /dev/null &&
+	{ [ ! -x "$REF_FSCK" ] || ref_fsck "$IMG" > /dev/null; } &&
+	tap_ok "1300 files into a new lost+found: converted to blocks, depth $depth, each found by name" ||
+	tap_fail "deep lost+found: exit $rc, $(lost_found "$IMG" | wc -l) entries, depth $depth, i_inline $inline, $found of 3 found: $(tail -3 "$T/deep.out")"
 
 # -n writes nothing
 IMG=$T/dry.img
