@@ -295,12 +295,12 @@ ZF2FS_EXPORT int zf2fs_vol_set_ssa_type(struct zf2fs_vol *vol, uint32_t segno, b
 	return ssa_edit(vol, segno, false, set_type, &t);
 }
 
-static int io_write(void *arg, uint64_t blk, const void *buf)
+int zf2fs_vol_io_write(void *arg, uint64_t blk, const void *buf)
 {
 	return zf2fs_vol_write_block(arg, blk, buf);
 }
 
-static int io_sync(void *arg)
+int zf2fs_vol_io_sync(void *arg)
 {
 	struct zf2fs_vol *vol = arg;
 
@@ -343,7 +343,7 @@ ZF2FS_EXPORT int zf2fs_vol_write_cp_next(struct zf2fs_vol *vol, uint8_t *cpbuf,
 	uint32_t payload = (uint32_t)zf2fs_get(vol->sb.cp_payload), orphans = 0;
 	uint32_t cpf = (uint32_t)zf2fs_get(cp->ckpt_flags);
 	uint64_t old_start = zf2fs_vol_cp_pack_addr(vol, vol->cp_pack);
-	struct zf2fs_cp_io io = { io_write, io_sync, vol };
+	struct zf2fs_cp_io io = { zf2fs_vol_io_write, zf2fs_vol_io_sync, vol };
 	struct zf2fs_cp_pack p = { 0 };
 	uint8_t *sums = NULL, *orph = NULL;
 	int err = 0;

@@ -18,6 +18,11 @@
 
 struct commit;
 
+/* The checkpoint-pack writer's block write and sync on a volume (@arg the struct
+ * zf2fs_vol): a block in place, and every device synced. */
+int zf2fs_vol_io_write(void *arg, uint64_t blk, const void *buf);
+int zf2fs_vol_io_sync(void *arg);
+
 /* 0, -ENOMEM, -ENOSPC (a log fix found no free section), read errors. */
 int commit_begin(struct zf2fs_vol *vol, const struct zf2fs_commit_req *req,
 		 struct commit **ret);

@@ -35,6 +35,7 @@
 #include "zf2fs-internal/volume.h"
 #include "format/layout_p.h"
 #include "read/volume_p.h"
+#include "write/commit_p.h"
 #include "write/cp_write_p.h"
 
 #define BPS ZF2FS_BLOCKS_PER_SEG
@@ -578,24 +579,6 @@ static int space_policy(const struct rb *r, struct zf2fs_layout *lay)
 	return zf2fs_layout_space(lay, &lo, why, sizeof(why));
 }
 
-static int cp_write(void *arg, uint64_t blk, const void *buf)
-{
-	return zf2fs_vol_write_block(arg, blk, buf);
-}
-
-static int cp_sync(void *arg)
-{
-	struct zf2fs_vol *vol = arg;
-
-	for (unsigned d = 0; d < vol->ndevs; d++) {
-		int err = zf2fs_dev_sync(vol->dev[d]);
-
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 static uint64_t newest_version(const struct rb *r)
 {
 	uint64_t v = 0;
@@ -620,7 +603,7 @@ static int write_tables(struct rb *r)
 	uint8_t *cpb = calloc(1 + (size_t)payload, g->blocksize);
 	uint8_t *sums = calloc(6, g->blocksize);
 	struct zf2fs_checkpoint *cp = (void *)cpb;
-	struct zf2fs_cp_io io = { cp_write, cp_sync, r->vol };
+	struct zf2fs_cp_io io = { zf2fs_vol_io_write, zf2fs_vol_io_sync, r->vol };
 	struct zf2fs_cp_pack p = { .payload = payload, .sums = sums,
 				   .blocksize = g->blocksize };
 	uint32_t segno[ZF2FS_NR_CURSEG], free_segs = 0, max_nid = 0;
@@ -685,7 +668,7 @@ static int write_tables(struct rb *r)
 	if (!err)
 		err = write_sit(r, cpb + sit_at);
 	if (!err)
-		err = cp_sync(r->vol);
+		err = zf2fs_vol_io_sync(r->vol);
 	if (err)
 		goto out;
 	r->rep->pack = r->vol->no_cp ? 0 : 1 - r->vol->cp_pack;
