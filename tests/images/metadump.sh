@@ -14,6 +14,8 @@
 #    are there with -o).
 #  - Multi-device volumes restore onto one target per device; standard input and output;
 #    a loop device full of other bytes (as root) gets the zeros the source had too.
+#  - A volume without a usable checkpoint: its node blocks found by a scan, and fsck
+#    --rebuild -n reports the restored volume as the source.
 #  - Bad images are refused with a one-line reason and exit 1 (truncated, a flipped
 #    byte, not an image); a wrong count of targets is a usage error (16); -i describes.
 # Prints "ok N - ..." / "not ok N - ...".
@@ -267,5 +269,22 @@ rc=$?
 	tap_fail "a missing device: exit $rc: $(cat "$T/err")"
 "$MD" -q "$src" > "$T/err" 2>&1
 [ $? = 16 ] && tap_ok "no image named: usage error" || tap_fail "no image named: $(cat "$T/err")"
+
+# No usable checkpoint (both packs zeroed): every block of the main area that looks like
+# a node goes into the image, which says so; fsck --rebuild reads the restored volume as
+# it reads the source.
+src=$T/nocp.img
+xz -dc "$CASE_BASE/unclean.img.xz" > "$src" || hard_error "cannot unpack unclean"
+cpa=$(python3 -c 'import struct,sys; f=open(sys.argv[1],"rb"); f.seek(1024+0x4c); a,b=struct.unpack("<2I",f.read(8)); print(a,b-a)' "$src")
+dd if=/dev/zero of="$src" bs=4096 seek="${cpa% *}" count="${cpa#* }" conv=notrunc status=none
+rm -f "$T/nocp.r.img"
+"$MD" "$src" "$T/nocp.md" > "$T/md.log" 2>&1 && "$MR" -q "$T/nocp.md" "$T/nocp.r.img" >> "$T/md.log" 2>&1
+rc=$?
+rb() { "$FSCK" --rebuild -n "$1" 2>&1 | sed -n 's/^[^:]*: tables/tables/p; /^  /p'; }
+[ $rc = 0 ] && grep -q 'no usable checkpoint' "$T/md.log" &&
+	"$MR" -i "$T/nocp.md" | grep -q '^node blocks: found by a scan' &&
+	[ -n "$(rb "$src")" ] && [ "$(rb "$src")" = "$(rb "$T/nocp.r.img")" ] &&
+	tap_ok "no checkpoint: the nodes by a scan, fsck --rebuild -n reports the same" ||
+	tap_fail "no checkpoint: exit $rc: $(cat "$T/md.log"); $(diff <(rb "$src") <(rb "$T/nocp.r.img"))"
 
 tap_summary

@@ -153,6 +153,14 @@ static bool in_main(const struct md_dump *d, uint64_t a)
 	return a >= vi->main_blkaddr && a < vi->main_end;
 }
 
+/* Without a checkpoint: each block the scan finds (whether it is a node is for the
+ * reader of the image to weigh, as fsck --rebuild does). */
+static int add_scanned(void *arg, uint64_t addr, const void *node)
+{
+	(void)node;
+	return add(arg, addr, K_NODE);
+}
+
 static int list_nat(struct md_dump *d, struct list *l)
 {
 	uint32_t max = zf2fs_vol_info(d->vol)->max_nid;
@@ -228,10 +236,13 @@ static int inode_blocks_kind(struct md_dump *d, const uint8_t *blk, uint32_t nid
 	uint32_t mode = zf2fs_inode_type(in);
 	bool enc = in->i_advise & ZF2FS_ADVISE_ENCRYPT;
 
-	if (zf2fs_vol_nat_lookup(d->vol, nid, &ni) || ni.blkaddr != addr)
+	if (!d->scan && (zf2fs_vol_nat_lookup(d->vol, nid, &ni) || ni.blkaddr != addr))
 		return -1;
+	/* with a scan: every copy found, old ones too; no blocks of theirs follow */
 	d->inodes++;
 	d->dirs += mode == ZF2FS_S_IFDIR;
+	if (d->scan)
+		return -1;
 	if (in->i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY))
 		return -1;
 	for (unsigned q = 0; q < ZF2FS_MAX_QUOTAS; q++)
@@ -419,17 +430,19 @@ int md_dump_volume(struct md_dump *d)
 	if (!buf || !ok)
 		goto out;
 	err = dump_meta(d, buf, ok);
-	if (!err)
+	if (!err && d->scan)
+		err = zf2fs_vol_scan_nodes(d->vol, add_scanned, &nodes);
+	if (!err && !d->scan)
 		err = list_nat(d, &nodes);
-	if (!err)
+	if (!err && !d->scan)
 		err = list_sit(d, &nodes);
-	if (!err)
+	if (!err && !d->scan)
 		err = list_logs(d, &nodes, buf);
 	if (err)
 		goto out;
 	sort_list(&nodes);
 	err = copy_list(d, &nodes, &f, buf, ok, 2, "node blocks");
-	if (!err)
+	if (!err && !d->scan)
 		err = list_files(d, &f, &nodes, &data, buf);
 	if (err)
 		goto out;

@@ -20,6 +20,7 @@ struct md_dump {
 	const struct zf2fs_geom *g;
 	uint32_t features, csum_seed;
 	bool scramble;
+	bool scan;                  /* no usable checkpoint: node blocks by a main-area scan */
 	uint64_t key;               /* the scrambling key: random, never stored */
 	struct md_writer *w;
 	struct zs_progress *prog;   /* or NULL */
@@ -30,8 +31,9 @@ struct md_dump {
 
 /* Copy every block f2fs_metadump keeps into d->w: the areas before the main area, the
  * node blocks (through the NAT, the SIT's node segments and the logs' current node
- * segments with what roll-forward would read), and directories', symlinks' and quota
- * files' blocks.  Returns 0 or a negative errno (an unreadable block is recorded in the
+ * segments with what roll-forward would read; with @scan every block whose footer can be
+ * a node's), and directories', symlinks' and quota files' blocks (not with @scan: no
+ * table says which blocks are theirs now).  Returns 0 or a negative errno (an unreadable block is recorded in the
  * image, not an error). */
 int md_dump_volume(struct md_dump *d);
 

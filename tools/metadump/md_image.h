@@ -28,6 +28,8 @@
 /* header flags */
 #define MD_NAMES_SCRAMBLED   0x1u  /* names, symlink targets, user xattrs replaced */
 #define MD_DATA_LEFT_OUT     0x2u  /* regular files' blocks (and inline data) are zeros */
+#define MD_NODES_SCANNED     0x4u  /* no usable checkpoint: the node blocks are every block
+				    * of the main area whose footer can be a node's */
 
 /* record types */
 #define MD_REC_BLOCKS      1u

@@ -66,9 +66,11 @@ static void print_info(const struct md_header *h)
 	printf("uuid: ");
 	for (unsigned i = 0; i < 16; i++)
 		printf("%02x%s", h->uuid[i], i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
-	printf("\nnames: %s\nfile data: %s\ndevices: %u\n",
+	printf("\nnames: %s\nfile data: %s\nnode blocks: %s\ndevices: %u\n",
 	       h->flags & MD_NAMES_SCRAMBLED ? "scrambled" : "kept",
-	       h->flags & MD_DATA_LEFT_OUT ? "left out" : "kept", h->ndevs);
+	       h->flags & MD_DATA_LEFT_OUT ? "left out" : "kept",
+	       h->flags & MD_NODES_SCANNED ? "found by a scan (no usable checkpoint)" :
+	       "the NAT's, the SIT's and the logs'", h->ndevs);
 	for (unsigned i = 0; i < h->ndevs; i++) {
 		const struct md_dev *d = &h->dev[i];
 

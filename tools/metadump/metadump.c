@@ -25,6 +25,7 @@
 #include "zf2fs/format.h"
 #include "zf2fs/geometry.h"
 #include "zf2fs/zoned.h"
+#include "zf2fs-internal/volume.h"
 
 #define PROG "f2fs_metadump"
 
@@ -102,10 +103,19 @@ static int run(const struct run *r)
 	if (zf2fs_path_is_mounted(r->dev) > 0)
 		fprintf(stderr, PROG ": WARNING: %s is mounted: the image may not be consistent\n",
 			r->dev);
-	err = zf2fs_vol_open(&r->dev, 1, ZF2FS_VOL_BLOCK16K, &log, &vol);
+	err = zf2fs_vol_open(&r->dev, 1, ZF2FS_VOL_BLOCK16K | ZF2FS_VOL_NO_CHECKPOINT, &log, &vol);
 	if (err) {
 		fprintf(stderr, PROG ": %s: cannot open the volume: %s\n", r->dev, strerror(-err));
 		return 1;
+	}
+	if (!zf2fs_vol_has_checkpoint(vol)) {
+		/* the case the image is most wanted for: what fsck --rebuild would read */
+		d.scan = true;
+		h.flags |= MD_NODES_SCANNED;
+		if (!r->quiet)
+			fprintf(stderr, PROG ": %s: no usable checkpoint (pack 1: %s; pack 2: %s): "
+				"copying every block of the main area that looks like a node\n",
+				r->dev, zf2fs_vol_cp_problem(vol, 0), zf2fs_vol_cp_problem(vol, 1));
 	}
 	d.vol = vol;
 	d.g = zf2fs_vol_geom(vol);
