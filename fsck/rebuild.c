@@ -36,8 +36,12 @@ static void report(FILE *out, const char *shown, const struct zf2fs_rebuild_repo
 	fprintf(out, "\n  kept: %" PRIu64 " inodes, %" PRIu64 " nodes, %" PRIu64 " data blocks in "
 		"%" PRIu64 " segments\n", r->inodes, r->nodes, r->data_blocks, r->segments_used);
 	fprintf(out, "  left out: %" PRIu64 " deleted inodes (no link), %" PRIu64 " older inodes "
-		"whose blocks newer files hold, %" PRIu64 " damaged inodes, %" PRIu64 " nodes no "
-		"inode points to\n", r->unlinked, r->stale_inodes, r->damaged_inodes, r->unreached);
+		"whose blocks newer files hold, %" PRIu64 " nodes no inode points to\n",
+		r->unlinked, r->stale_inodes, r->unreached);
+	if (r->damaged_inodes)
+		fprintf(out, "  damaged: %" PRIu64 " inodes with no copy whose checksum holds (kept "
+			"for the check to mend) or with an impossible layout (left out)\n",
+			r->damaged_inodes);
 	if (r->missing_nodes || r->bad_pointers)
 		fprintf(out, "  lost: %" PRIu64 " nodes the files point to were not found, "
 			"%" PRIu64 " block addresses were impossible (those parts of the files "

@@ -17,7 +17,8 @@
  * node's (zf2fs_vol_scan_nodes). */
 struct zf2fs_rebuild_report {
 	uint64_t candidates;       /* blocks that look like nodes */
-	uint64_t damaged_inodes;   /* inodes whose checksum or layout fails: passed over */
+	uint64_t damaged_inodes;   /* inodes kept with a wrong checksum (no good copy), or
+				    * passed over for an impossible layout */
 	uint64_t older_copies;     /* copies of a nid that a newer copy replaces */
 	uint64_t off_sit;          /* candidates in blocks the checkpoint's SIT calls free */
 	uint64_t unlinked;         /* newest inodes with no link left (deleted) */

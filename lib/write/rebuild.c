@@ -47,6 +47,7 @@
 struct cand {
 	uint32_t nid, ino, addr, ver, ofs;
 	bool cold;
+	bool bad_csum;   /* an inode whose checksum does not hold */
 };
 
 /* A block one inode's tree holds: its owner node and slot, and the log type its segment
@@ -100,16 +101,15 @@ static int add_cand(void *arg, uint64_t addr, const void *node)
 		}
 	}
 	if (c.nid == c.ino && r->csum) {
-		/* an inode whose checksum the kernel checks: it must hold */
+		/* an inode whose checksum the kernel checks: a copy where it holds is taken
+		 * before any where it does not */
 		const struct zf2fs_inode *in = node;
 		uint32_t had = (uint32_t)zf2fs_get(in->i_inode_checksum);
 
 		memcpy(r->blk, node, r->g->blocksize);
-		if (zf2fs_inode_reseal2(r->g, r->blk, c.nid, r->vol->info.features, r->seed) &&
-		    (uint32_t)zf2fs_get(((struct zf2fs_inode *)r->blk)->i_inode_checksum) != had) {
-			r->rep->damaged_inodes++;
-			return 0;
-		}
+		c.bad_csum = zf2fs_inode_reseal2(r->g, r->blk, c.nid, r->vol->info.features,
+						 r->seed) &&
+			     (uint32_t)zf2fs_get(((struct zf2fs_inode *)r->blk)->i_inode_checksum) != had;
 	}
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 4096;
@@ -124,14 +124,17 @@ static int add_cand(void *arg, uint64_t addr, const void *node)
 	return 0;
 }
 
-/* By nid, the newest first; between copies of one version (a node written twice before a
- * checkpoint: an fsync, then the checkpoint), the later place in the log. */
+/* By nid, a good copy before a damaged one, then the newest first; between copies of one
+ * version (a node written twice before a checkpoint: an fsync, then the checkpoint), the
+ * later place in the log. */
 static int cand_cmp(const void *a, const void *b)
 {
 	const struct cand *x = a, *y = b;
 
 	if (x->nid != y->nid)
 		return x->nid < y->nid ? -1 : 1;
+	if (x->bad_csum != y->bad_csum)
+		return x->bad_csum ? 1 : -1;
 	if (x->ver != y->ver)
 		return (int32_t)(y->ver - x->ver) < 0 ? -1 : 1;
 	return x->addr > y->addr ? -1 : x->addr < y->addr;
@@ -147,6 +150,8 @@ static void keep_newest(struct rb *r)
 			r->rep->older_copies++;
 			continue;
 		}
+		/* no good copy of this inode: the newest, its checksum for the check to mend */
+		r->rep->damaged_inodes += r->c[i].bad_csum;
 		r->c[w++] = r->c[i];
 	}
 	r->n = w;

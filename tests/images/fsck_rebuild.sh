@@ -12,6 +12,7 @@
 #  - the fsync'd files of the unclean image are kept as the kernel's roll-forward has them,
 #    the orphan is not;
 #  - a lost direct node: reported as lost, the rest of the file kept, the volume clean;
+#  - an inode whose only copy has a wrong checksum: kept, the check mends it;
 #  - a lost directory of 400 entries: every file in lost+found, which grows to hold them;
 #    one of 1300 on a volume without lost+found: the new one fsck makes (inline) becomes a
 #    block directory and grows levels deeper, every name found by lookup;
@@ -161,6 +162,19 @@ size() { "$DUMP" --ls "$1" "$IMG" 2>/dev/null | sed -n 's/.* size=\([0-9]*\) .*/
 	[ -z "$(lost_found "$IMG")" ] && our_fsck_clean "$IMG" > /dev/null &&
 	tap_ok "unclean: the fsync'd /fsynced and /grows kept as written, the orphan left out" ||
 	tap_fail "unclean: exit $rc, /fsynced $(size /fsynced), /grows $(size /grows): $out"
+
+# an inode whose only copy has a wrong checksum: kept, its checksum mended by the check
+IMG=$T/csum.img
+cp "$T/populated.img" "$IMG"
+inject --node --path /onemeg --mb i_inode_checksum --val 1 > /dev/null
+zap "$IMG" cp
+out=$("$FSCK" --rebuild "$IMG" 2>&1)
+rc=$?
+[ $rc = 1 ] && printf '%s\n' "$out" | grep -q '^  damaged: 1 inodes with no copy whose checksum holds' &&
+	our_fsck_clean "$IMG" > /dev/null &&
+	[ "$("$DUMP" --cat /onemeg "$IMG" | sha256sum)" = "$("$DUMP" --cat /onemeg "$T/populated.img" | sha256sum)" ] &&
+	tap_ok "an inode with a wrong checksum and no other copy: kept, mended, its data whole" ||
+	tap_fail "wrong checksum: exit $rc: $out"
 
 # a direct node lost: said, the rest of the file kept
 IMG=$T/lost.img
