@@ -171,6 +171,18 @@ static inline uint32_t zf2fs_geom_ofs_dind(const struct zf2fs_geom *g)
 	return ZF2FS_OFS_IND1 + 2 + 2 * g->nids_per_block;
 }
 
+/* Whether the node at tree offset @ofs holds block addresses (the kernel's IS_DNODE): the
+ * inode, the direct nodes and the xattr node; not the indirect ones, which sit at the
+ * offsets above and after every nids_per_block direct nodes below the double indirect. */
+static inline bool zf2fs_geom_ofs_dnode(const struct zf2fs_geom *g, uint32_t ofs)
+{
+	const uint32_t dind = zf2fs_geom_ofs_dind(g);
+
+	if (ofs == ZF2FS_OFS_IND1 || ofs == zf2fs_geom_ofs_ind2(g) || ofs == dind)
+		return false;
+	return ofs < dind || (ofs - dind - 1) % (g->nids_per_block + 1) != 0;
+}
+
 /*
  * Table blocks where @g puts their entries: NAT block and entry of a nid, SIT block and
  * entry of a segment, and the SIT blocks of @segs segments.  An entry of a NAT or SIT

@@ -43,27 +43,11 @@ struct mover {
 	struct owner_cache oc;
 };
 
-/* Whether a node at tree offset @ofs holds block addresses (the kernel's IS_DNODE):
- * the inode, direct nodes and the xattr node; not the indirect ones (whose offsets
- * depend on the nids a block holds: @g). */
-static bool is_dnode(const struct zf2fs_geom *g, uint32_t ofs)
-{
-	const uint32_t n = g->nids_per_block, dind = zf2fs_geom_ofs_dind(g);
-
-	if (ofs == XATTR_NODE_OFS)
-		return true;
-	if (ofs == ZF2FS_OFS_IND1 || ofs == zf2fs_geom_ofs_ind2(g) || ofs == dind)
-		return false;
-	if (ofs > dind && (ofs - dind - 1) % (n + 1) == 0)
-		return false;
-	return true;
-}
-
 /* The log a node rewritten by GC goes to: direct nodes of directories hot, of files warm
  * (the footer's cold mark), indirect nodes cold. */
 static uint8_t node_temperature(const struct zf2fs_geom *g, const struct zf2fs_node *n)
 {
-	if (!is_dnode(g, zf2fs_node_ofs(g, n)))
+	if (!zf2fs_geom_ofs_dnode(g, zf2fs_node_ofs(g, n)))
 		return ZF2FS_LOG_COLD_NODE;
 	return (zf2fs_get(zf2fs_node_footer(g, n)->flag) & ZF2FS_FOOTER_COLD_BIT) ?
 	       ZF2FS_LOG_WARM_NODE : ZF2FS_LOG_HOT_NODE;
@@ -231,7 +215,7 @@ static int move_data_block(struct mover *m, uint64_t blk, uint32_t nid, uint32_t
 		return err;
 	ino = (uint32_t)zf2fs_get(zf2fs_node_footer(m->t->g, n)->ino);
 	nofs = zf2fs_node_ofs(m->t->g, n);
-	if (!is_dnode(m->t->g, nofs) || nofs == XATTR_NODE_OFS)
+	if (!zf2fs_geom_ofs_dnode(m->t->g, nofs) || nofs == XATTR_NODE_OFS)
 		return not_alive(m, blk, "its owner holds no block addresses", nid);
 	err = owner_geometry(m, ino, &g);
 	if (err)
