@@ -63,7 +63,7 @@ struct rb {
 	const struct zf2fs_geom *g;
 	struct zf2fs_rebuild_report *rep;
 	uint32_t main, segs, seed;
-	bool csum;
+	uint32_t max_ver;                        /* the newest version of any candidate */
 	const struct zf2fs_sit_entry *old_sit;   /* when trusted */
 	struct cand *c;                          /* candidates, then the winners */
 	size_t n, cap;
@@ -92,6 +92,10 @@ static int add_cand(void *arg, uint64_t addr, const void *node)
 	};
 
 	r->rep->candidates++;
+	/* the new checkpoint's version goes above every node's, kept or not, so that no
+	 * node left on the disk can pass for part of its roll-forward chain */
+	if (c.ver > r->max_ver)
+		r->max_ver = c.ver;
 	if (r->old_sit) {
 		uint32_t seg = (uint32_t)((addr - r->main) / BPS);
 
@@ -100,16 +104,14 @@ static int add_cand(void *arg, uint64_t addr, const void *node)
 			return 0;
 		}
 	}
-	if (c.nid == c.ino && r->csum) {
+	if (c.nid == c.ino) {
 		/* an inode whose checksum the kernel checks: a copy where it holds is taken
 		 * before any where it does not */
 		const struct zf2fs_inode *in = node;
-		uint32_t had = (uint32_t)zf2fs_get(in->i_inode_checksum);
 
-		memcpy(r->blk, node, r->g->blocksize);
-		c.bad_csum = zf2fs_inode_reseal2(r->g, r->blk, c.nid, r->vol->info.features,
-						 r->seed) &&
-			     (uint32_t)zf2fs_get(((struct zf2fs_inode *)r->blk)->i_inode_checksum) != had;
+		c.bad_csum = zf2fs_inode_has_checksum(in, r->vol->info.features) &&
+			     zf2fs_inode_checksum2(r->g, r->seed, node) !=
+			     (uint32_t)zf2fs_get(in->i_inode_checksum);
 	}
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 4096;
@@ -189,23 +191,11 @@ static int nat_from_scan(void *arg, uint32_t nid, struct zf2fs_nat_info *ret)
 }
 
 /* ---- walking the inodes ------------------------------------------------------------------ */
-/* The kernel's split of nodes: inodes and direct nodes are dnodes; indirect ones are not. */
-static bool is_dnode(const struct zf2fs_geom *g, uint32_t ofs)
-{
-	uint32_t n = g->nids_per_block;
-
-	if (ofs == ZF2FS_OFS_IND1 || ofs == zf2fs_geom_ofs_ind2(g) || ofs == zf2fs_geom_ofs_dind(g))
-		return false;
-	if (ofs >= zf2fs_geom_ofs_dind(g) + 1)
-		return (ofs - zf2fs_geom_ofs_dind(g) - 1) % (n + 1) != 0;
-	return true;
-}
-
 /* The log the kernel gives a node: a directory's dnodes hot, a file's warm (the footer's
  * cold mark), indirect nodes cold. */
 static uint8_t node_log(const struct rb *r, const struct cand *c)
 {
-	if (!is_dnode(r->g, c->ofs))
+	if (!zf2fs_geom_ofs_dnode(r->g, c->ofs))
 		return ZF2FS_LOG_COLD_NODE;
 	return c->cold ? ZF2FS_LOG_WARM_NODE : ZF2FS_LOG_HOT_NODE;
 }
@@ -586,11 +576,8 @@ static int space_policy(const struct rb *r, struct zf2fs_layout *lay)
 
 static uint64_t newest_version(const struct rb *r)
 {
-	uint64_t v = 0;
+	uint64_t v = r->max_ver;
 
-	for (size_t i = 0; i < r->n; i++)
-		if (r->c[i].ver > v)
-			v = r->c[i].ver;
 	for (unsigned p = 0; p < 2; p++)
 		if (r->vol->cp_pack_sealed[p] && r->vol->cp_pack_ver[p] > v)
 			v = r->vol->cp_pack_ver[p];
@@ -705,7 +692,6 @@ ZF2FS_EXPORT int zf2fs_vol_rebuild(struct zf2fs_vol *vol, unsigned flags,
 	if (!zf2fs_vol_has_ssa(vol))
 		return -EROFS;
 	rep->had_checkpoint = !vol->no_cp;
-	r.csum = vol->info.features & ZF2FS_FEAT_INODE_CHKSUM;
 	r.seed = zf2fs_checksum_seed(vol->sb.uuid);
 	r.blk = malloc(vol->geom.blocksize);
 	r.sit = calloc(r.segs, sizeof(*r.sit));

@@ -335,12 +335,14 @@ static void test_scan_nodes(void **state)
 }
 
 /* Both checkpoint packs zeroed: the volume opens only through its superblock; the rebuild
- * finds root and lost+found, passes over an older copy of the root and an inode with no
- * link, and writes a checkpoint the next open takes, pointing at the same blocks. */
+ * finds root and lost+found, passes over an older copy of the root, a newer one whose
+ * checksum fails and an inode with no link, and writes a checkpoint the next open takes,
+ * pointing at the same blocks, its version above every node's (the bad copy's too). */
 static void test_rebuild(void **state)
 {
 	struct zf2fs_layout lay;
-	struct zf2fs_dev *dev = make_volume(64 * MiB, ZF2FS_FEAT_LOST_FOUND, &lay);
+	struct zf2fs_dev *dev = make_volume(64 * MiB, ZF2FS_FEAT_LOST_FOUND | ZF2FS_FEAT_EXTRA_ATTR |
+					    ZF2FS_FEAT_INODE_CHKSUM, &lay);
 	struct zf2fs_vol *vol;
 	struct zf2fs_nat_info root, lf, got;
 	struct zf2fs_rebuild_report rep;
@@ -359,7 +361,12 @@ static void test_rebuild(void **state)
 	assert_int_equal(zf2fs_vol_read_block(vol, root.blkaddr, blk), 0);
 	zf2fs_set(f->cp_ver, zf2fs_get(f->cp_ver) - 1);
 	assert_int_equal(zf2fs_vol_write_block(vol, end - 1, blk), 0);
-	zf2fs_set(f->cp_ver, zf2fs_get(f->cp_ver) + 1);
+	/* a newer copy whose checksum no longer holds */
+	zf2fs_set(f->cp_ver, zf2fs_get(f->cp_ver) + 6);
+	zf2fs_set(n->i.i_inode_checksum, zf2fs_get(n->i.i_inode_checksum) ^ 1);
+	assert_int_equal(zf2fs_vol_write_block(vol, end - 3, blk), 0);
+	zf2fs_set(n->i.i_inode_checksum, zf2fs_get(n->i.i_inode_checksum) ^ 1);
+	zf2fs_set(f->cp_ver, zf2fs_get(f->cp_ver) - 5);
 	zf2fs_set(f->nid, 9);
 	zf2fs_set(f->ino, 9);
 	zf2fs_set(n->i.i_links, 0);
@@ -373,19 +380,21 @@ static void test_rebuild(void **state)
 						   &vol), 0);
 	assert_false(zf2fs_vol_has_checkpoint(vol));
 	assert_int_equal(zf2fs_vol_rebuild(vol, ZF2FS_REBUILD_DRY_RUN, &rep), 0);
-	assert_int_equal(rep.candidates, 4);
-	assert_int_equal(rep.older_copies, 1);
+	assert_int_equal(rep.candidates, 5);
+	assert_int_equal(rep.older_copies, 2);
+	/* nid 9's one copy carries the root's checksum; the root has a good copy */
+	assert_int_equal(rep.damaged_inodes, 1);
 	assert_int_equal(rep.unlinked, 1);
 	assert_int_equal(rep.inodes, 2);
 	assert_false(rep.had_checkpoint);
 	assert_int_equal(zf2fs_vol_rebuild(vol, 0, &rep), 0);
 	assert_true(rep.written);
-	assert_int_equal(rep.cp_ver, ver + 1);
+	assert_int_equal(rep.cp_ver, ver + 6);
 	zf2fs_vol_close(vol);
 
 	assert_int_equal(zf2fs_vol_open_devs(&dev, 1, &quiet, &vol), 0);
 	assert_true(zf2fs_vol_has_checkpoint(vol));
-	assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 1);
+	assert_int_equal(zf2fs_vol_info(vol)->cp_ver, ver + 6);
 	assert_int_equal(zf2fs_vol_nat_lookup(vol, 3, &got), 0);
 	assert_int_equal(got.blkaddr, root.blkaddr);
 	assert_int_equal(zf2fs_vol_nat_lookup(vol, 4, &got), 0);
