@@ -53,7 +53,8 @@ EXTRA_DIST += tests/vm/resize_zoned.sh
 # The scenarios that judge the format, again under Debian's newest kernel
 # (tests/vm/fetch-kernel.sh; ZF2FS_VM_KERNEL=newest): every mkfs feature set mounted and
 # aged, the kernel-made content of every feature, the power cut's roll-forward, resize,
-# sload, defrag, collect, GC replay and simulation, zoned volumes on ZNS and null_blk.
+# sload, defrag, collect, GC replay and simulation, zoned volumes on ZNS and null_blk,
+# fsck --rebuild.
 NEWEST_VM_TESTS = tests/vm/newest/features.sh tests/vm/newest/aging.sh \
 	tests/vm/newest/content.sh tests/vm/newest/powercut.sh tests/vm/newest/unclean.sh \
 	tests/vm/newest/resize.sh tests/vm/newest/sload.sh tests/vm/newest/frag.sh \
@@ -62,7 +63,7 @@ NEWEST_VM_TESTS = tests/vm/newest/features.sh tests/vm/newest/aging.sh \
 	tests/vm/newest/zoned_nullb.sh tests/vm/newest/zoned_gc_replay.sh \
 	tests/vm/newest/zoned_gc_window.sh tests/vm/newest/device_alias.sh \
 	tests/vm/newest/f2fs_io.sh tests/vm/newest/inode_checks.sh \
-	tests/vm/newest/mount_checks.sh
+	tests/vm/newest/mount_checks.sh tests/vm/newest/rebuild.sh
 TESTS += $(NEWEST_VM_TESTS)
 EXTRA_DIST += $(NEWEST_VM_TESTS) tests/vm/fetch-kernel.sh tests/vm/device_alias.sh \
 	tests/vm/inode_checks.sh tests/vm/mount_checks.sh
