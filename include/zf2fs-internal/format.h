@@ -38,6 +38,30 @@ struct zf2fs_geom;
 ZF2FS_EXPORT bool zf2fs_inode_reseal2(const struct zf2fs_geom *g, void *node, uint32_t nid,
 				      uint32_t features, uint32_t seed);
 
+/* The superblock mkfs.f2fs writes for layout @lay and options @o (blocks of
+ * 2^@log_blocksize bytes, feature bits *@features: project quota turns quota_ino on there;
+ * the quota files numbered from *@next_nid on, which is moved past them; @devs[i]'s paths
+ * recorded when the layout has several devices).  0 or -EINVAL/-ENOSPC (label, extensions),
+ * said through @log. */
+ZF2FS_EXPORT int zf2fs_mkfs_fill_super(const struct zf2fs_layout *lay,
+				      const struct zf2fs_mkfs_opts *o, uint32_t log_blocksize,
+				      uint32_t *features, uint32_t *next_nid,
+				      struct zf2fs_dev **devs, struct zf2fs_super *sb,
+				      const struct zf2fs_log *log);
+
+/* The CRC register (zf2fs_crc32's, no inversion) that @crc was @zero_bytes zero bytes
+ * before: the CRC run backwards. */
+ZF2FS_EXPORT uint32_t zf2fs_crc32_unshift(uint32_t crc, size_t zero_bytes);
+/* The checksum seed (zf2fs_checksum_seed) that gives inode block @node of @g's size the
+ * checksum it carries: whatever the block holds, some seed does, so a seed means something
+ * only when several inodes agree on it. */
+ZF2FS_EXPORT uint32_t zf2fs_inode_seed_of(const struct zf2fs_geom *g, const void *node);
+/* Fill @uuid with a random version 4 UUID whose checksum seed is @seed. */
+ZF2FS_EXPORT void zf2fs_uuid_for_seed(uint32_t seed, uint8_t uuid[16]);
+/* The quota type (0 user, 1 group, 2 project) whose magic starts quota file block @data,
+ * or -1. */
+ZF2FS_EXPORT int zf2fs_quota_magic_type(const uint8_t *data);
+
 /* Device aliasing (mkfs.f2fs -c DEV@ALIAS, Linux 6.13 and later): @aliases holds one entry
  * per device of @lay, the name of the file in the root directory that covers the device's
  * whole part of the main area, or NULL for a device that is not aliased (@aliases NULL:

@@ -52,4 +52,43 @@ struct zf2fs_rebuild_report {
 ZF2FS_EXPORT int zf2fs_vol_rebuild(struct zf2fs_vol *vol, unsigned flags,
 				   struct zf2fs_rebuild_report *rep);
 
+/* A superblock made again for a volume whose two copies are gone (lib/write/super_find.c):
+ * what it rests on. */
+struct zf2fs_super_found {
+	struct zf2fs_super sb;       /* to write (zf2fs_super_found_write) */
+	struct zf2fs_layout lay;     /* mkfs.f2fs's layout for the device */
+	uint64_t nodes;              /* blocks of the main area that look like nodes */
+	uint64_t inodes;             /* inodes among them */
+	uint64_t seed_inodes;        /* inodes with room for a checksum */
+	uint64_t seed_votes;         /* of those, the ones giving the seed chosen */
+	uint64_t below_main;         /* node blocks of this volume before the main area */
+	uint64_t low_pointers;       /* inode block addresses before the main area */
+	uint64_t jumps, jumps_aligned;   /* node logs' jumps, and those to a segment's start */
+	uint64_t blocks16k;          /* node-like blocks that end a 16 KiB block */
+	uint32_t features;           /* found in the inodes (and blkzoned from the device) */
+	uint32_t qf_ino[3];          /* quota files found, 0 none */
+	int cp_pack;                 /* a checkpoint pack valid at the layout's place and
+				      * fitting it (the rebuild may use it), or -1 */
+	bool cp_foreign;             /* one there checks but was written for another layout */
+	bool seed_found;             /* the inode checksums agree on a seed: the UUID gives it */
+	char why[256];               /* why no superblock is made */
+};
+
+/*
+ * Find again the superblock of the volume on @dev, whose two copies are gone: the areas
+ * where mkfs.f2fs puts them for @dev with its defaults, taken only when the node blocks
+ * agree with them; the features from the inodes; a UUID that gives the checksum seed the
+ * inode checksums imply (so that no inode needs rewriting); the rest mkfs's defaults.
+ * @version goes in the version fields.  Reads only.  0; -ZF2FS_EFSCORRUPTED with
+ * @f->why when the blocks do not fit any superblock made so; -ENOMEM; I/O errors.
+ */
+ZF2FS_EXPORT int zf2fs_super_find(struct zf2fs_dev *dev, const char *version,
+				  struct zf2fs_super_found *f);
+/* Write @f's superblock to both places on @dev (the bytes around it kept), the second copy
+ * first, each synced; when no checkpoint pack fits the layout (@f->cp_pack -1), its
+ * checkpoint area is zeroed before, so that the rebuild that follows, or a second one
+ * after an interruption, takes none. */
+ZF2FS_EXPORT int zf2fs_super_found_write(struct zf2fs_dev *dev,
+					const struct zf2fs_super_found *f);
+
 #endif /* ZF2FS_INTERNAL_REBUILD_H */

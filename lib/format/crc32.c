@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <sys/random.h>
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/geometry.h"
@@ -19,6 +21,7 @@
 #include "zf2fs-internal/format.h"
 
 static uint32_t crc_table[256];
+static uint8_t crc_by_top[256];   /* the entry whose top byte is i */
 static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
 
 static void crc_table_build(void)
@@ -29,6 +32,7 @@ static void crc_table_build(void)
 		for (int k = 0; k < 8; k++)
 			c = (c & 1) ? (c >> 1) ^ 0xEDB88320u : c >> 1;
 		crc_table[n] = c;
+		crc_by_top[c >> 24] = (uint8_t)n;
 	}
 }
 
@@ -94,9 +98,52 @@ ZF2FS_EXPORT uint32_t zf2fs_inode_checksum2(const struct zf2fs_geom *g, uint32_t
 			   g->blocksize - cs_off - 4);
 }
 
+ZF2FS_EXPORT uint32_t zf2fs_crc32_unshift(uint32_t crc, size_t zero_bytes)
+{
+	pthread_once(&crc_once, crc_table_build);
+	/* A step on a zero byte is table[low byte] ^ (crc >> 8): the top byte of the result
+	 * is the table entry's alone, and the 256 entries' top bytes all differ. */
+	while (zero_bytes--) {
+		uint8_t idx = crc_by_top[crc >> 24];
+
+		crc = ((crc ^ crc_table[idx]) << 8) | idx;
+	}
+	return crc;
+}
+
 ZF2FS_EXPORT uint32_t zf2fs_inode_checksum(uint32_t seed, const void *node_block)
 {
 	return zf2fs_inode_checksum2(zf2fs_geom_4k(), seed, node_block);
+}
+
+ZF2FS_EXPORT uint32_t zf2fs_inode_seed_of(const struct zf2fs_geom *g, const void *node)
+{
+	const struct zf2fs_node *n = node;
+	/* The checksum is the register after ino, generation and the block, started from the
+	 * seed; the CRC is linear, so the seed's share is what a zero seed leaves over, run
+	 * back over those bytes. */
+	uint32_t diff = (uint32_t)zf2fs_get(n->i.i_inode_checksum) ^
+			zf2fs_inode_checksum2(g, 0, node);
+
+	return zf2fs_crc32_unshift(diff, 8 + g->blocksize);
+}
+
+ZF2FS_EXPORT void zf2fs_uuid_for_seed(uint32_t seed, uint8_t uuid[16])
+{
+	uint32_t s12, tail;
+
+	if (getrandom(uuid, 12, 0) != 12)
+		for (int i = 0; i < 12; i++)
+			uuid[i] = (uint8_t)rand();
+	uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40);   /* version 4 */
+	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80);   /* RFC 4122 variant */
+	/* Four bytes fed to the register are the same as XORed into it before four zero
+	 * bytes: the last four are what leads from the first twelve's register to the one
+	 * four zero bytes before the seed. */
+	s12 = zf2fs_crc32(0xFFFFFFFFu, uuid, 12);
+	tail = s12 ^ zf2fs_crc32_unshift(seed, 4);
+	for (int i = 0; i < 4; i++)
+		uuid[12 + i] = (uint8_t)(tail >> (8 * i));
 }
 
 void zf2fs_node_seal2(const struct zf2fs_geom *g, void *n, uint32_t nid, uint64_t cp_ver,

@@ -21,6 +21,7 @@
 #include "zf2fs/format.h"
 #include "zf2fs/quota.h"
 #include "zf2fs-internal/quota.h"
+#include "zf2fs-internal/format.h"
 #include "format/why_p.h"
 
 #define QBLK         ZF2FS_QUOTA_BLKSIZE
@@ -56,6 +57,14 @@ static uint32_t rd32(const uint8_t *p)
 static uint64_t rd64(const uint8_t *p)
 {
 	return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
+}
+
+ZF2FS_EXPORT int zf2fs_quota_magic_type(const uint8_t *data)
+{
+	for (int t = 0; t < 3; t++)
+		if (rd32(data) == magics[t] && rd32(data + 4) == QFMT_VERSION)
+			return t;
+	return -1;
 }
 
 static void wr32(uint8_t *p, uint32_t v)

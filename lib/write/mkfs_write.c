@@ -160,10 +160,12 @@ static int add_extensions(struct zf2fs_super *sb, unsigned *pos, const char *con
 	return 0;
 }
 
-static int build_super(struct builder *b)
+ZF2FS_EXPORT int zf2fs_mkfs_fill_super(const struct zf2fs_layout *lay,
+				      const struct zf2fs_mkfs_opts *o, uint32_t log_blocksize,
+				      uint32_t *features, uint32_t *next_nid,
+				      struct zf2fs_dev **devs, struct zf2fs_super *sb,
+				      const struct zf2fs_log *log)
 {
-	const struct zf2fs_layout *lay = b->lay;
-	struct zf2fs_super *sb = &b->sb;
 	unsigned pos = 0;
 	int err;
 
@@ -173,7 +175,7 @@ static int build_super(struct builder *b)
 	zf2fs_set(sb->minor_ver, 15);
 	zf2fs_set(sb->log_sectorsize, lay->log_sectorsize);
 	zf2fs_set(sb->log_sectors_per_block, lay->log_sectors_per_block);
-	zf2fs_set(sb->log_blocksize, b->g.log_blocksize);
+	zf2fs_set(sb->log_blocksize, log_blocksize);
 	zf2fs_set(sb->log_blocks_per_seg, ZF2FS_LOG_BLOCKS_PER_SEG);
 	zf2fs_set(sb->segs_per_sec, lay->segs_per_sec);
 	zf2fs_set(sb->secs_per_zone, lay->secs_per_zone);
@@ -188,56 +190,62 @@ static int build_super(struct builder *b)
 	 * and group with quota, project with project_quota (which therefore turns quota on:
 	 * without a file the kernel would have nowhere to keep project usage). */
 	for (int q = 0; q < ZF2FS_MAX_QUOTAS; q++) {
-		bool want = q == ZF2FS_QUOTA_PRJ ? b->features & ZF2FS_FEAT_PRJQUOTA :
-						   b->features & ZF2FS_FEAT_QUOTA_INO;
+		bool want = q == ZF2FS_QUOTA_PRJ ? *features & ZF2FS_FEAT_PRJQUOTA :
+						   *features & ZF2FS_FEAT_QUOTA_INO;
 
 		if (want)
-			zf2fs_set(sb->qf_ino[q], b->next_nid++);
+			zf2fs_set(sb->qf_ino[q], (*next_nid)++);
 	}
-	if (b->features & ZF2FS_FEAT_PRJQUOTA)
-		b->features |= ZF2FS_FEAT_QUOTA_INO;
-	memcpy(sb->uuid, b->o->uuid, 16);
-	if (b->o->label) {
+	if (*features & ZF2FS_FEAT_PRJQUOTA)
+		*features |= ZF2FS_FEAT_QUOTA_INO;
+	memcpy(sb->uuid, o->uuid, 16);
+	if (o->label) {
 		char why[96];
 
-		err = zf2fs_label_from_utf8(b->o->label, sb->volume_name, why, sizeof(why));
+		err = zf2fs_label_from_utf8(o->label, sb->volume_name, why, sizeof(why));
 		if (err) {
-			zf2fs_logf(b->log, ZF2FS_MSG_ERROR, 0, "volume label: %s", why);
+			zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "volume label: %s", why);
 			return -EINVAL;
 		}
 	}
-	err = add_extensions(sb, &pos, default_cold_ext, b->o->cold_extensions, b->log);
+	err = add_extensions(sb, &pos, default_cold_ext, o->cold_extensions, log);
 	if (!err) {
 		zf2fs_set(sb->extension_count, pos);
-		err = add_extensions(sb, &pos, default_hot_ext, b->o->hot_extensions, b->log);
+		err = add_extensions(sb, &pos, default_hot_ext, o->hot_extensions, log);
 		sb->hot_ext_count = (uint8_t)(pos - zf2fs_get(sb->extension_count));
 	}
 	if (err) {
-		zf2fs_logf(b->log, ZF2FS_MSG_ERROR, 0, "too many file extensions (at most %d)",
+		zf2fs_logf(log, ZF2FS_MSG_ERROR, 0, "too many file extensions (at most %d)",
 			   ZF2FS_MAX_EXTENSIONS);
 		return err;
 	}
-	if (b->o->version_string) {
-		strncpy((char *)sb->version, b->o->version_string, ZF2FS_VERSION_LEN - 1);
-		strncpy((char *)sb->init_version, b->o->version_string, ZF2FS_VERSION_LEN - 1);
+	if (o->version_string) {
+		strncpy((char *)sb->version, o->version_string, ZF2FS_VERSION_LEN - 1);
+		strncpy((char *)sb->init_version, o->version_string, ZF2FS_VERSION_LEN - 1);
 	}
-	zf2fs_set(sb->feature, b->features);
-	if (lay->ndevs > 1) {
+	zf2fs_set(sb->feature, *features);
+	if (lay->ndevs > 1 && devs) {
 		for (unsigned i = 0; i < lay->ndevs; i++) {
-			strncpy((char *)sb->devs[i].path, zf2fs_dev_path(b->devs[i]),
+			strncpy((char *)sb->devs[i].path, zf2fs_dev_path(devs[i]),
 				ZF2FS_DEVICE_PATH_LEN - 1);
 			zf2fs_set(sb->devs[i].total_segments, lay->dev_segments[i]);
 		}
 	}
-	if (b->features & ZF2FS_FEAT_CASEFOLD) {
-		zf2fs_set(sb->s_encoding, b->o->s_encoding);
-		zf2fs_set(sb->s_encoding_flags, b->o->s_encoding_flags);
+	if (*features & ZF2FS_FEAT_CASEFOLD) {
+		zf2fs_set(sb->s_encoding, o->s_encoding);
+		zf2fs_set(sb->s_encoding_flags, o->s_encoding_flags);
 	}
-	if (b->features & ZF2FS_FEAT_SB_CHKSUM) {
+	if (*features & ZF2FS_FEAT_SB_CHKSUM) {
 		zf2fs_set(sb->checksum_offset, offsetof(struct zf2fs_super, crc));
 		zf2fs_set(sb->crc, zf2fs_super_checksum(sb));
 	}
 	return 0;
+}
+
+static int build_super(struct builder *b)
+{
+	return zf2fs_mkfs_fill_super(b->lay, b->o, b->g.log_blocksize, &b->features, &b->next_nid,
+				     b->devs, &b->sb, b->log);
 }
 
 /* ---- logs ---------------------------------------------------------------------------------- */

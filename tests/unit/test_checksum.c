@@ -5,6 +5,7 @@
  */
 #include "unit.h"
 #include "zf2fs/geometry.h"
+#include "zf2fs-internal/format.h"
 
 static void test_crc_known_answer(void **state)
 {
@@ -59,6 +60,36 @@ static void check_inode_crc(const char *fixture)
 	assert_int_equal(zf2fs_inode_checksum(seed, &node), zf2fs_get(node.i.i_inode_checksum));
 	node.i.i_size ^= 1;
 	assert_int_not_equal(zf2fs_inode_checksum(seed, &node), zf2fs_get(node.i.i_inode_checksum));
+}
+
+/* The CRC run backwards: the seed read out of real inodes' checksums is the one their
+ * volume's UUID gives, and a UUID made for a seed gives it. */
+static void test_crc_backwards(void **state)
+{
+	uint8_t sbblk[ZF2FS_BLKSIZE], uuid[16];
+	struct zf2fs_node node;
+	const struct zf2fs_super *sb = (const void *)(sbblk + ZF2FS_SUPER_OFFSET);
+	const char *const fixtures[] = { "ref115_root_inode.bin", "ref115_lpf_inode.bin" };
+
+	(void)state;
+	/* unshifting n zero bytes undoes feeding them */
+	for (uint32_t x = 1; x < 0x40000000u; x = x * 7 + 3)
+		assert_int_equal(zf2fs_crc32_unshift(zf2fs_crc32(x, "\0\0\0\0\0", 5), 5), x);
+	load_block("ref115_super.bin", sbblk);
+	for (size_t i = 0; i < 2; i++) {
+		load_block(fixtures[i], &node);
+		assert_int_equal(zf2fs_inode_seed_of(zf2fs_geom_4k(), &node),
+				 zf2fs_checksum_seed(sb->uuid));
+		node.i.i_size ^= 1;   /* a changed inode implies another seed */
+		assert_int_not_equal(zf2fs_inode_seed_of(zf2fs_geom_4k(), &node),
+				     zf2fs_checksum_seed(sb->uuid));
+	}
+	for (uint32_t seed = 0; seed < 0xF0000000u; seed += 0x0F0F0F0Fu) {
+		zf2fs_uuid_for_seed(seed, uuid);
+		assert_int_equal(zf2fs_checksum_seed(uuid), seed);
+		assert_int_equal(uuid[6] >> 4, 4);          /* version 4 */
+		assert_int_equal(uuid[8] & 0xc0, 0x80);     /* RFC 4122 variant */
+	}
 }
 
 static void test_inode_crc(void **state)
@@ -137,6 +168,7 @@ int main(void)
 		cmocka_unit_test(test_super_crc),
 		cmocka_unit_test(test_cp_crc),
 		cmocka_unit_test(test_inode_crc),
+		cmocka_unit_test(test_crc_backwards),
 		cmocka_unit_test(test_dentry_hash),
 		cmocka_unit_test(test_crc_16k),
 	};
