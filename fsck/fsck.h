@@ -455,6 +455,7 @@ const struct problem_def *problem_find(uint32_t code);
 #define PR_4_ALIAS_MISALIGNED     0x040043
 #define PR_4_ALIAS_NO_DEVICE      0x040044
 #define PR_4_ALIAS_BLOCK_DUP      0x040045
+#define PR_4_ROOT_CREATE          0x040046
 /* pass 5: directories */
 #define PR_5_DENTRY_BAD_INO       0x050001
 #define PR_5_DENTRY_NAME_BAD      0x050002
@@ -521,6 +522,9 @@ void prefetch_note_inode(struct fsck_ctx *ctx);
 /* Stop the thread and free what it holds. */
 void prefetch_stop(struct fsck_ctx *ctx);
 int pass6_connectivity(struct fsck_ctx *ctx);
+/* pass_links.c: a new, empty root directory when the root inode is gone (pass 4 asks);
+ * 0, 1 when declined, or a negative errno */
+int fsck_create_root(struct fsck_ctx *ctx);
 int pass7_accounting(struct fsck_ctx *ctx);
 int pass8_zoned(struct fsck_ctx *ctx);
 int pass9_quota(struct fsck_ctx *ctx);
@@ -725,6 +729,10 @@ int repair_sit_from_found(struct fsck_ctx *ctx, uint32_t segno);
 /* Write a new checkpoint even if nothing else changed (counters are recomputed). */
 void repair_mark_checkpoint(struct fsck_ctx *ctx);
 /* Add a name for @ino in directory @dir (lost+found); -ENOSPC without room. */
+/* Inline directory @dir (queued in this repair) to a block directory, as the kernel
+ * converts one: its entries into a new first dentry block.  -ENOSPC for casefolded or
+ * encrypted directories. */
+int repair_dir_to_blocks(struct fsck_ctx *ctx, uint32_t dir);
 int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint32_t ino,
 		      uint8_t type);
 int repair_rewrite_primary_super(struct fsck_ctx *ctx);

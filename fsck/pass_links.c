@@ -3,7 +3,8 @@
  * pass_links.c - pass 6: connectivity and link counts.
  *
  * An inode that no name reaches (and that is not on the orphan list) is reconnected to
- * lost+found as "#<ino>" (a root without lost+found gets a new one).  A node the NAT holds but no file reaches is released.  Then every
+ * lost+found as "#<ino>" (a root without lost+found gets a new one; a volume whose root
+ * inode is gone, a new root first).  A node the NAT holds but no file reaches is released.  Then every
  * inode's link count is compared with the names found: a directory has 2 plus one per
  * subdirectory, anything else one per name.  Uses the maps of pass 4.
  */
@@ -34,13 +35,25 @@ static int match_lpf(void *arg, const struct zf2fs_dentry_info *d)
 	return 0;
 }
 
+/* The root's inode as the repair has it (a root fsck made anew is not on disk yet). */
+static int read_root(struct fsck_ctx *ctx, struct zf2fs_node *n, char *why, size_t whylen)
+{
+	const struct zf2fs_node *pending = repair_node_pending(ctx, ZF2FS_ROOT_INO);
+
+	if (pending) {
+		memcpy(n, pending, ctx->g->blocksize);
+		return 0;
+	}
+	return zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, n, NULL, why, whylen);
+}
+
 static uint32_t find_lost_found(struct fsck_ctx *ctx)
 {
 	struct zf2fs_node *n = malloc(ZF2FS_BLKSIZE_MAX);
 	struct find_lpf f = { 0 };
 	char why[160];
 
-	if (n && !zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, n, NULL, why, sizeof(why)))
+	if (n && !read_root(ctx, n, why, sizeof(why)))
 		zf2fs_dir_iterate(ctx->vol, n, match_lpf, NULL, &f);
 	free(n);
 	if (f.ino && f.ino < ctx->nids && (ctx->nid_flags[f.ino] & NID_DIR) &&
@@ -164,7 +177,7 @@ static uint32_t create_lost_found(struct fsck_ctx *ctx)
 
 	if (!root || (ctx->nid_flags[ZF2FS_ROOT_INO] & (NID_DIR | NID_REACHED | NID_BAD)) !=
 		     (NID_DIR | NID_REACHED) ||
-	    zf2fs_vol_read_node(ctx->vol, ZF2FS_ROOT_INO, root, NULL, NULL, 0) ||
+	    read_root(ctx, root, NULL, 0) ||
 	    (zf2fs_get(root->i.i_flags) & ZF2FS_CASEFOLD_FL) ||
 	    (root->i.i_advise & ZF2FS_ADVISE_ENCRYPT) ||
 	    !name_free(ctx, root, "lost+found", 10))
@@ -231,6 +244,57 @@ fail:
 out:
 	free(root);
 	return nid;
+}
+
+/* The root inode gone (its nid names no inode, and no block was found for it): a new,
+ * empty root directory (one dentry block, mode 0755, owned by root), as e2fsck allocates
+ * one; what lay under the old root no name reaches now, and pass 6 puts it in lost+found
+ * (or back under its recorded name).  Returns 1 when the new root was declined. */
+int fsck_create_root(struct fsck_ctx *ctx)
+{
+	const uint32_t root = ZF2FS_ROOT_INO;
+	struct problem_ctx p = { .ino = root };
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	uint64_t now = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+	struct zf2fs_inode_geom g;
+	struct zf2fs_node *n;
+	struct dir_info *di;
+
+	if (!fix_problem(ctx, PR_4_ROOT_CREATE, &p))
+		return 1;
+	n = repair_new_node(ctx, root, root);
+	if (!n || zf2fs_inode_init2(ctx->g, n, ctx->vi->features, root, root, "", 0,
+				    ZF2FS_S_IFDIR | 0755, now))
+		goto fail;
+	zf2fs_set(n->i.i_current_depth, 1);
+	n->i.i_inline |= ZF2FS_INLINE_DENTRY;
+	if (inode_geom(ctx, &n->i, &g))
+		goto fail;
+	zf2fs_set(n->i.i_size, g.inline_bytes);
+	if (repair_add_dentry(ctx, root, ".", root, ZF2FS_FT_DIR) ||
+	    repair_add_dentry(ctx, root, "..", root, ZF2FS_FT_DIR))
+		goto fail;
+	ctx->nid_flags[root] = NID_INODE | NID_DIR | NID_REACHED | NID_CHECKED;
+	ctx->ftypes[root] = ZF2FS_FT_DIR;
+	di = dir_info(ctx, root);
+	if (!di)
+		goto fail;
+	di->parent = root;
+	if (disk_links_set(ctx, root, 2))
+		goto fail;
+	ctx->found_inodes++;
+	ctx->found_nodes++;
+	ctx->found_blocks++;
+	ctx->dirs++;
+	/* Linux mounts no root without a block (its i_blocks past the inode's own): the
+	 * entries go to a first dentry block, as mkfs.f2fs makes the root */
+	if (quota_charge_more(ctx, root, &n->i, 1, 0) || repair_dir_to_blocks(ctx, root))
+		goto fail;
+	return 0;
+fail:
+	/* the transaction holds half a directory: write nothing */
+	ctx->abort = true;
+	return -ENOMEM;
 }
 
 static void reconnect(struct fsck_ctx *ctx, uint32_t ino)

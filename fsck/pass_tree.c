@@ -2421,6 +2421,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 {
 	uint32_t root = ZF2FS_ROOT_INO;
 	struct problem_ctx p = { .ino = root };
+	uint64_t witness;
 	int err;
 
 	if (root < ctx->nids && ctx->nat_addr[root] == ZF2FS_NULL_ADDR &&
@@ -2432,6 +2433,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 		if (err)
 			return err;
 	}
+	witness = p.blkaddr;
 	restore_nat_ino(ctx, root);
 	if (root < ctx->nids && nat_ino(ctx, root) == root &&
 	    (ctx->nid_flags[root] & (NID_BAD | NID_CHECKED)) == NID_BAD) {
@@ -2441,11 +2443,20 @@ int pass4_tree(struct fsck_ctx *ctx)
 			ctx->nid_flags[root] &= (uint8_t)~(NID_BAD | NID_CLEAR);
 		free(n);
 	}
-	if (!is_inode_nid(ctx, root)) {
+	if (!is_inode_nid(ctx, root) && !witness && root < ctx->nids && !ctx->nat_addr[root] &&
+	    !(ctx->nid_flags[root] & NID_BAD)) {
+		/* gone for good (no block names it: see above): a new, empty root */
+		err = fsck_create_root(ctx);
+		if (err < 0)
+			return err;
+	}
+	if (!is_inode_nid(ctx, root) && !(ctx->nid_flags[root] & NID_CHECKED)) {
 		p.str = "no NAT entry";
 		fix_problem(ctx, PR_4_ROOT_BAD, &p);
 		return 0;
 	}
+	if (ctx->nid_flags[root] & NID_CHECKED)   /* made anew, empty */
+		goto tree_done;
 	err = alias_prescan(ctx);
 	if (err)
 		return err;
@@ -2467,6 +2478,7 @@ int pass4_tree(struct fsck_ctx *ctx)
 		prefetch_stop(ctx);
 		zf2fs_vol_preload(ctx->vol, NULL, 0);   /* the last window's memory */
 	}
+tree_done:
 	/* Quota files hang from the superblock, not from a directory (with the quota_ino
 	 * feature; without it the kernel never reads the superblock's inode numbers). */
 	for (int q = 0; !err && ctx->quota_on && q < ZF2FS_MAX_QUOTAS; q++) {

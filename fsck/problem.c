@@ -230,6 +230,8 @@ static const struct problem_def problems[] = {
 	  "device alias file %M holds: Linux allocates no block there while an alias file holds "
 	  "the device, so this pointer is the wrong one; it goes and the alias file keeps the "
 	  "block", PROMPT_CLEAR, 0 },
+	{ PR_4_ROOT_CREATE, "root inode %i is gone (no NAT entry, no block holds it): a new, "
+	  "empty root directory; what no name reaches then goes to lost+found", PROMPT_CREATE, 0 },
 	{ PR_5_DENTRY_BAD_INO, "directory %p: entry \"%S\" names inode %i, which does not exist",
 	  PROMPT_REMOVE, 0 },
 	{ PR_5_DENTRY_NAME_BAD, "directory %p: entry in slot %N has a name the kernel cannot "

@@ -584,7 +584,7 @@ static int add_dentry_deeper(struct fsck_ctx *ctx, uint32_t dir, const char *nam
  * cleared, one block more.  Not for casefolded or encrypted directories (their names'
  * hashes would not be checked again).
  */
-static int convert_inline_dir(struct fsck_ctx *ctx, uint32_t dir)
+int repair_dir_to_blocks(struct fsck_ctx *ctx, uint32_t dir)
 {
 	struct zf2fs_node *d = repair_node(ctx, dir);
 	const size_t bs = ctx->g->blocksize;
@@ -637,7 +637,7 @@ int repair_add_dentry(struct fsck_ctx *ctx, uint32_t dir, const char *name, uint
 		return n;
 	d = repair_node(ctx, dir);
 	if (d && (d->i.i_inline & ZF2FS_INLINE_DENTRY)) {
-		err = convert_inline_dir(ctx, dir);
+		err = repair_dir_to_blocks(ctx, dir);
 		if (err)
 			return err;
 	}
