@@ -317,7 +317,7 @@ static int check(const struct fsck_ctx *opts, const char *path, const char *show
 	if (err) {
 		if (err == -ZF2FS_EFSCORRUPTED) {
 			fprintf(stderr, PROG ": %s: no usable superblock and checkpoint: cannot check "
-				"it (with a superblock left, --rebuild finds the files)\n", shown);
+				"it (--rebuild finds the files)\n", shown);
 			return FSCK_UNCORRECTED;
 		}
 		fprintf(stderr, PROG ": %s: while opening %s\n", strerror(-err), shown);

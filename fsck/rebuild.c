@@ -4,7 +4,9 @@
  * the library finds the node blocks on the main area and writes the tables and a new
  * checkpoint from them (lib/write/rebuild.c); the full check that follows in main.c then
  * reconnects what lost its directory (lost+found), fixes link counts and quotas.  Here:
- * opening the volume without a checkpoint, and saying what was found, kept and lost.
+ * opening the volume without a checkpoint (and, when both superblock copies are gone,
+ * writing the one the library finds again first), and saying what was found, kept and
+ * lost.
  */
 #include "config.h"
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include "helper.h"
 #include "zf2fs-internal/rebuild.h"
 #include "zf2fs-internal/volume.h"
+#include "zf2fs/endian.h"
 
 #define PROG "fsck.f2fs"
 
@@ -53,6 +56,102 @@ static void report(FILE *out, const char *shown, const struct zf2fs_rebuild_repo
 		fprintf(out, "  nothing written (-n or --dry-run)\n");
 }
 
+/* Whether either superblock place still carries the magic: a superblock that is damaged
+ * rather than gone is not replaced by a guess. */
+static bool super_left(struct zf2fs_dev *dev)
+{
+	uint8_t blk[2 * ZF2FS_BLKSIZE];
+
+	if (zf2fs_dev_read(dev, blk, sizeof(blk), 0))
+		return true;
+	for (int c = 0; c < 2; c++)
+		if (zf2fs_get_le32p(blk + c * ZF2FS_BLKSIZE + ZF2FS_SUPER_OFFSET) == ZF2FS_MAGIC)
+			return true;
+	return false;
+}
+
+static void report_super(FILE *out, const char *shown, const struct zf2fs_super_found *f)
+{
+	fprintf(out, "%s: both superblock copies are gone: one made again from the blocks "
+		"found\n", shown);
+	fprintf(out, "  layout: mkfs.f2fs's defaults for this device: %u segments, main area "
+		"from block %u%s\n", f->lay.segment_count, f->lay.main_blkaddr,
+		f->lay.zoned ? ", a section per zone" : "");
+	fprintf(out, "  found: %" PRIu64 " blocks that look like nodes, %" PRIu64 " inodes; "
+		"%s\n", f->nodes, f->inodes, f->cp_pack >= 0 ?
+		(f->cp_pack ? "checkpoint pack 2 is valid at its place" :
+		 "checkpoint pack 1 is valid at its place") :
+		f->cp_foreign ? "a checkpoint pack there was written for another layout: "
+		"cleared, not used" : "no checkpoint pack at its place");
+	fprintf(out, "  features (from the inodes):");
+	for (uint32_t bit = 1; bit; bit <<= 1)
+		if ((f->features & bit) && zf2fs_feature_name(bit))
+			fprintf(out, " %s", zf2fs_feature_name(bit));
+	fprintf(out, "%s\n", f->features ? "" : " none");
+	if (f->seed_found)
+		fprintf(out, "  inode checksums: %" PRIu64 " of %" PRIu64 " inodes agree on one "
+			"seed; the new UUID gives it\n", f->seed_votes, f->seed_inodes);
+	fprintf(out, "  not found again: the label, the extension lists, mkfs options other "
+		"than the defaults\n");
+}
+
+/* Both superblock copies gone: make one again (zf2fs_super_find) and, unless @write is
+ * false, write it.  0 when it was written, else the exit bits. */
+static int find_super(const char *path, const char *shown, bool write, FILE *out)
+{
+	struct zf2fs_super_found *f = calloc(1, sizeof(*f));
+	char version[64];
+	struct zf2fs_dev *dev;
+	int err;
+
+	if (!f)
+		return FSCK_ERROR;
+	err = zf2fs_dev_open(path, write ? ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL : 0, NULL, &dev);
+	if (err) {
+		fprintf(stderr, PROG ": %s: while opening %s\n", strerror(-err), shown);
+		free(f);
+		return FSCK_ERROR;
+	}
+	if (super_left(dev)) {
+		fprintf(stderr, PROG ": %s: no usable superblock: its copies are damaged, not "
+			"gone, and are not replaced by a guess: cannot rebuild it\n", shown);
+		err = FSCK_UNCORRECTED;
+		goto out;
+	}
+	snprintf(version, sizeof(version), "zf2fs-tools %s", zf2fs_version());
+	err = zf2fs_super_find(dev, version, f);
+	if (err) {
+		if (err == -ZF2FS_EFSCORRUPTED)
+			fprintf(stderr, PROG ": %s: both superblock copies are gone and none can be "
+				"made again: %s; nothing written\n", shown, f->why);
+		else
+			fprintf(stderr, PROG ": %s: while looking for the volume on %s\n",
+				strerror(-err), shown);
+		err = err == -ZF2FS_EFSCORRUPTED ? FSCK_UNCORRECTED : FSCK_ERROR;
+		goto out;
+	}
+	report_super(out, shown, f);
+	if (!write) {
+		fprintf(out, "  nothing written (-n or --dry-run)\n");
+		err = FSCK_UNCORRECTED;
+		goto out;
+	}
+	if (getenv("ZF2FS_FAULT_WRITES"))
+		zs_dev_fail_writes_after(dev, strtoul(getenv("ZF2FS_FAULT_WRITES"), NULL, 10));
+	err = zf2fs_super_found_write(dev, f);
+	if (err) {
+		fprintf(stderr, PROG ": %s: while writing the superblock of %s: run fsck "
+			"--rebuild again\n", strerror(-err), shown);
+		err = FSCK_UNCORRECTED | FSCK_ERROR;
+		goto out;
+	}
+	fprintf(out, "  written: both superblock copies; the tables follow\n");
+out:
+	zf2fs_dev_close(dev);
+	free(f);
+	return err;
+}
+
 int fsck_rebuild(struct fsck_ctx *ctx, const char *path, const char *shown,
 		 const struct zf2fs_log *log)
 {
@@ -62,8 +161,17 @@ int fsck_rebuild(struct fsck_ctx *ctx, const char *path, const char *shown,
 	bool write = !ctx->no_writes;
 	int err;
 
-	err = zf2fs_vol_open(&path, 1, (write ? ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL : 0) |
-			     ZF2FS_VOL_NO_CHECKPOINT | ZF2FS_VOL_BLOCK16K, log, &vol);
+	unsigned oflags = (write ? ZF2FS_DEV_WRITE | ZF2FS_DEV_EXCL : 0) |
+			  ZF2FS_VOL_NO_CHECKPOINT | ZF2FS_VOL_BLOCK16K;
+
+	err = zf2fs_vol_open(&path, 1, oflags, log, &vol);
+	if (err == -ZF2FS_EFSCORRUPTED) {
+		int bits = find_super(path, shown, write, ctx->json ? stderr : ctx->out);
+
+		if (bits)
+			return bits;
+		err = zf2fs_vol_open(&path, 1, oflags, log, &vol);
+	}
 	if (err) {
 		if (err == -ZF2FS_EFSCORRUPTED)
 			fprintf(stderr, PROG ": %s: no usable superblock: cannot rebuild it\n", shown);

@@ -16,7 +16,12 @@
 #  - a lost directory of 400 entries: every file in lost+found, which grows to hold them;
 #    one of 1300 on a volume without lost+found: the new one fsck makes (inline) becomes a
 #    block directory and grows levels deeper, every name found by lookup;
-#  - -n writes nothing (exit 4); without any superblock: exit 4, one line;
+#  - both superblocks gone, with everything else before the main area or alone: one made
+#    again (mkfs's layout for the size, the features the inodes show, a UUID giving the
+#    seed of the inode checksums, which then need no mending), then the same checks; the
+#    checkpoint kept where it fits; refused, with nothing written, for a volume made for
+#    another size, and for superblocks damaged rather than gone;
+#  - -n writes nothing (exit 4), with and without superblocks;
 #  - a fault at every write of the rebuild (every 16th in the tables, every one in the
 #    checkpoint packs): the volume has no checkpoint or the new one, and a second run ends
 #    with the same files.
@@ -27,8 +32,9 @@ need_python
 
 T=$TEST_TMP
 
-# zap IMG AREA...: zero the checkpoint (cp), sit, nat or ssa area of IMG (superblock at
-# byte 1024: log_blocksize at 0x10; cp, sit, nat, ssa and main addresses from 0x4C)
+# zap IMG AREA...: zero the checkpoint (cp), sit, nat or ssa area of IMG, its two
+# superblocks (supers) or everything before its main area (front) (superblock at byte 1024:
+# log_blocksize at 0x10; cp, sit, nat, ssa and main addresses from 0x4C)
 zap()
 {
 	python3 - "$@" <<'EOF'
@@ -39,7 +45,8 @@ with open(img, 'r+b') as f:
     sb = f.read(1024)
     bs = 1 << struct.unpack_from('<I', sb, 0x10)[0]
     cp, sit, nat, ssa, main = struct.unpack_from('<5I', sb, 0x4C)
-    areas = {'cp': (cp, sit), 'sit': (sit, nat), 'nat': (nat, ssa), 'ssa': (ssa, main)}
+    areas = {'cp': (cp, sit), 'sit': (sit, nat), 'nat': (nat, ssa), 'ssa': (ssa, main),
+             'supers': (0, 2), 'front': (0, main)}
     for what in sys.argv[2:]:
         a, b = areas[what]
         f.seek(a * bs)
@@ -150,13 +157,60 @@ rebuild_case enc-all encrypted73 / cp nat sit ssa
 rebuild_case 16k-cp aged16k_packed /t cp
 rebuild_case 16k-all aged16k_packed /t cp nat sit ssa
 
+# size PATH: the size dump.f2fs lists for PATH on $IMG
+size() { "$DUMP" --ls "$1" "$IMG" 2>/dev/null | sed -n 's/.* size=\([0-9]*\) .*/\1/p' | head -1; }
+
+# Both superblocks gone: made again.  The features as before (sb_checksum is not found
+# again), the inode checksums good under the new UUID (the check mends nothing).
+feats() { "$DUMP" "$1" 2>/dev/null | sed -n 's/^Info: superblock features = [0-9a-f]* : *//p' |
+	tr ' ' '\n' | grep -v -x -e sb_checksum -e '' | sort | tr '\n' ' '; }
+for b in populated encrypted73; do
+	rebuild_case "$b-front" "$b" / front
+	grep -q '^  written: both superblock copies' "$T/$b-front.out" &&
+		[ "$(feats "$IMG")" = "$(feats "$T/$b.img")" ] &&
+		grep -q '^  inode checksums: \([0-9]*\) of \1 inodes agree' "$T/$b-front.out" &&
+		grep -q '; 0 problems, 0 fixed$' "$T/$b-front.out" &&
+		tap_ok "$b, all before the main area lost: superblock made again, features $(feats "$IMG"), checksums good" ||
+		tap_fail "$b-front: features '$(feats "$IMG")' (were '$(feats "$T/$b.img")'): $(head -8 "$T/$b-front.out")"
+done
+rebuild_case pop-supers populated / supers
+grep -q 'checkpoint pack 1 is valid at its place' "$T/pop-supers.out" &&
+	grep -q "the checkpoint's SIT told live blocks" "$T/pop-supers.out" &&
+	tap_ok "superblocks alone lost: the checkpoint at its place fits and is used" ||
+	tap_fail "superblocks alone: $(head -12 "$T/pop-supers.out")"
+IMG=$T/uc-front.img
+cp "$T/unclean.img" "$IMG"
+zap "$IMG" front
+out=$("$FSCK" --rebuild "$IMG" 2>&1)
+rc=$?
+[ $rc = 1 ] && [ "$(size /fsynced)" = 40960 ] && [ "$(size /grows)" = 24576 ] &&
+	our_fsck_clean "$IMG" > /dev/null && { [ ! -x "$REF_FSCK" ] || ref_fsck "$IMG" > /dev/null; } &&
+	tap_ok "unclean, all before the main area lost: /fsynced and /grows as written, both fscks clean" ||
+	tap_fail "unclean front: exit $rc, /fsynced $(size /fsynced), /grows $(size /grows): $out"
+
+# A layout mkfs would not make for this size (a 256 MiB volume at the start of a 1 GiB
+# file): its blocks lie before the main area guessed, so nothing is written.
+IMG=$T/other-size.img
+truncate -s 1G "$IMG"
+mkdir -p "$T/tree"
+for i in $(seq 1 40); do head -c $((i * 3000)) /dev/urandom > "$T/tree/f$i"; done
+"$MKFS" -q -f -O extra_attr,inode_checksum --root-dir "$T/tree" "$IMG" 524288 > /dev/null ||
+	hard_error "mkfs of other-size"
+zap "$IMG" supers
+cp "$IMG" "$T/other-size.before"
+out=$("$FSCK" --rebuild "$IMG" 2>&1)
+rc=$?
+[ $rc = 4 ] && cmp -s "$IMG" "$T/other-size.before" &&
+	printf '%s\n' "$out" | grep -q 'none can be made again: .*lie before the main area' &&
+	tap_ok "volume made for another size: refused, nothing written" ||
+	tap_fail "other size: exit $rc: $out"
+
 # unclean: the roll-forward's files kept (their newest nodes), the orphan gone
 IMG=$T/uc.img
 cp "$T/unclean.img" "$IMG"
 zap "$IMG" cp
 out=$("$FSCK" --rebuild "$IMG" 2>&1)
 rc=$?
-size() { "$DUMP" --ls "$1" "$IMG" 2>/dev/null | sed -n 's/.* size=\([0-9]*\) .*/\1/p' | head -1; }
 [ $rc = 1 ] && [ "$(size /fsynced)" = 40960 ] && [ "$(size /grows)" = 24576 ] &&
 	printf '%s\n' "$out" | grep -q '^  left out: 1 deleted inodes' &&
 	[ -z "$(lost_found "$IMG")" ] && our_fsck_clean "$IMG" > /dev/null &&
@@ -253,12 +307,51 @@ rc=$?
 [ $rc = 4 ] && cmp -s "$IMG" "$T/dry.before" && printf '%s\n' "$out" | grep -q 'nothing written' &&
 	tap_ok "-n: exit 4, the report, no byte written" || tap_fail "-n: exit $rc: $out"
 
-# no superblock at all
-dd if=/dev/zero of="$IMG" bs=4096 count=2 conv=notrunc status=none
+# -n without superblocks: the one it would make said, nothing written
+IMG=$T/dry-front.img
+cp "$T/populated.img" "$IMG"
+zap "$IMG" front
+cp "$IMG" "$T/dry.before"
+out=$("$FSCK" --rebuild -n "$IMG" 2>&1)
+rc=$?
+[ $rc = 4 ] && cmp -s "$IMG" "$T/dry.before" &&
+	printf '%s\n' "$out" | grep -q '^  features (from the inodes): ' &&
+	printf '%s\n' "$out" | grep -q 'nothing written' &&
+	tap_ok "-n, no superblock: exit 4, what would be made, no byte written" ||
+	tap_fail "-n without superblocks: exit $rc: $out"
+
+# superblocks damaged, not gone (the magic left): not replaced by a guess
+IMG=$T/damaged.img
+cp "$T/populated.img" "$IMG"
+printf '\x63' | dd of="$IMG" bs=1 seek=$((1024 + 16)) conv=notrunc status=none
+printf '\x63' | dd of="$IMG" bs=1 seek=$((4096 + 1024 + 16)) conv=notrunc status=none
+cp "$IMG" "$T/damaged.before"
 out=$("$FSCK" --rebuild "$IMG" 2>&1)
 rc=$?
-[ $rc = 4 ] && [ "$(printf '%s\n' "$out" | grep -c 'no usable superblock: cannot rebuild')" = 1 ] &&
-	tap_ok "no superblock: exit 4, one line" || tap_fail "no superblock: exit $rc: $out"
+[ $rc = 4 ] && cmp -s "$IMG" "$T/damaged.before" &&
+	[ "$(printf '%s\n' "$out" | grep -c 'damaged, not gone')" = 1 ] &&
+	tap_ok "superblocks damaged, not gone: exit 4, one line, nothing written" ||
+	tap_fail "damaged superblocks: exit $rc: $out"
+
+# A fault at each write of the superblock's part (the checkpoint area cleared, copy 2,
+# copy 1): a second run ends with every file.
+bad=0 hit=0
+for k in 1 2 3; do
+	IMG=$T/sbf.img
+	cp "$T/populated.img" "$IMG"
+	zap "$IMG" front
+	ZF2FS_FAULT_WRITES=$k "$FSCK" --rebuild "$IMG" > "$T/sbf.out" 2>&1
+	grep -q 'while writing the superblock' "$T/sbf.out" && hit=$((hit + 1))
+	"$FSCK" --rebuild "$IMG" > "$T/sbf2.out" 2>&1
+	if ! our_fsck_clean "$IMG" > /dev/null ||
+	   [ "$(manifest "$IMG")" != "$(cat "$T/populated.man")" ]; then
+		echo "# superblock fault at write $k: $(tail -2 "$T/sbf.out"); rerun: $(tail -2 "$T/sbf2.out")"
+		bad=$((bad + 1))
+	fi
+done
+[ $bad = 0 ] && [ $hit = 3 ] &&
+	tap_ok "a fault at each of the superblock's 3 writes: the rerun ends clean with every file" ||
+	tap_fail "superblock faults: $bad bad, $hit of 3 stopped in the superblock's writes"
 
 # A fault at every write: no checkpoint (the old volume) or the new one, and a second
 # run ends as the first did.

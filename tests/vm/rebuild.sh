@@ -11,11 +11,15 @@
 # it, at its path or, by content, in lost+found.  A fourth copy also loses the inode of
 # the tree's 400-entry directory: its files go to lost+found, which grows to hold them.
 # Boot 2 mounts the four copies, checks them so and unmounts them, and both fscks find
-# them clean after.  In the same boot a
-# zoned null_blk volume (4 MiB zones, the metadata on conventional ones, the main area on
+# them clean after.  A second volume, aged the same way after a file that fills the front
+# of its main area, loses the first 64 MiB of its device, both superblocks with it: the
+# superblock is made again, and every file whose inode, nodes and blocks lay past 64 MiB
+# must come back (at its path, or by content in lost+found).  In the same boot a zoned
+# null_blk volume (4 MiB zones, the metadata on conventional ones, the main area on
 # sequential ones) made by our mkfs -m and aged by Linux the same way loses its NAT, then
-# all four tables, each time rebuilt by our fsck in the guest and judged the same way,
-# our fsck reading the write pointers.
+# all four tables, then all before its main area with the superblocks (on the conventional
+# zones), each time rebuilt by our fsck in the guest and judged the same way, our fsck
+# reading the write pointers.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 DUMP=$top_builddir/tools/dump.f2fs
@@ -24,15 +28,17 @@ DUMP=$top_builddir/tools/dump.f2fs
 vm_setup rebuild "fsck --rebuild of a kernel-aged volume without its checkpoint, NAT or SIT"
 vm_disk data 256M
 vm_mkfs data -O extra_attr,inode_checksum,flexible_inline_xattr,quota || vm_fail "mkfs failed"
+vm_disk front 256M
+vm_mkfs front -O extra_attr,inode_checksum,flexible_inline_xattr,quota || vm_fail "mkfs failed"
 
 # rebuild_lib.sh: shell functions for the host and, prepended to the scenario, the guest
 # (busybox: od, dd, awk).
-# zap IMG AREA...: zero metadata areas (cp, sit, nat, ssa) of a volume, found from its
-# superblock (at byte 1024: log_blocksize at 0x10, cp/sit/nat/ssa/main block addresses at
+# zap IMG AREA...: zero metadata areas (cp, sit, nat, ssa, or all before the main area
+# with the superblocks: front) of a volume, found from its superblock (at byte 1024: log_blocksize at 0x10, cp/sit/nat/ssa/main block addresses at
 # 0x4c).
 # rbreport LOG RC WHY INODES: one line per fault of a fsck --rebuild run that exited RC
-# with output LOG: an exit other than 1, a report not opening with "tables rebuilt from
-# the node blocks (WHY)", fewer than INODES inodes kept, a "lost:" line, no "written:"
+# with output LOG: an exit other than 1, a report not saying "tables rebuilt from the
+# node blocks (WHY)", fewer than INODES inodes kept, a "lost:" line, no "written:"
 # line.
 # rbproblems LOG: the problems the check after the rebuild fixed, one line per code: how
 # many, and the first one's message.
@@ -51,6 +57,7 @@ zap() {
 		sit) _lo=$_sit _hi=$_nat ;;
 		nat) _lo=$_nat _hi=$_ssa ;;
 		ssa) _lo=$_ssa _hi=$_main ;;
+		front) _lo=0 _hi=$_main ;;
 		*) echo "zap: no area $_a" >&2; return 1 ;;
 		esac
 		dd if=/dev/zero of="$_img" bs="$_bs" seek="$_lo" count=$((_hi - _lo)) conv=notrunc 2>/dev/null ||
@@ -61,8 +68,8 @@ zap() {
 
 rbreport() {
 	[ "$2" -eq 1 ] || echo "fsck --rebuild exit $2, expected 1"
-	head -n 1 "$1" | grep -qF "tables rebuilt from the node blocks ($3)" ||
-		echo "the report does not begin with \"tables rebuilt from the node blocks ($3)\""
+	grep -qF "tables rebuilt from the node blocks ($3)" "$1" ||
+		echo "the report does not say \"tables rebuilt from the node blocks ($3)\""
 	_kept=$(sed -n 's/^  kept: \([0-9]*\) inodes, .*/\1/p' "$1")
 	[ -n "$_kept" ] && [ "$_kept" -ge "$4" ] ||
 		echo "the rebuild kept ${_kept:-no} inodes, the tree alone has $4"
@@ -183,7 +190,11 @@ ztree() {
 }
 
 zscan() {
-	zwork manifest "$1/t" /tmp/now.manifest >/dev/null
+	if [ -d "$1/t" ]; then
+		zwork manifest "$1/t" /tmp/now.manifest >/dev/null
+	else
+		: >/tmp/now.manifest   # the tree's directory lost: all of it in lost+found
+	fi
 	if [ -d "$1/lost+found" ]; then
 		zwork manifest "$1/lost+found" /tmp/lf.manifest >/dev/null
 	else
@@ -193,12 +204,12 @@ zscan() {
 
 # zmatch MANIFEST LABEL [drop]: with "drop", a file at its path may have fewer links than
 # the manifest says, and a name of a file with several may be gone when the file is at
-# another (names of it were in a directory that is gone)
+# another or in lost+found (names of it were in a directory that is gone)
 zmatch() {
 	awk -v label="$2" -v drop="${3:-}" '
 		FILENAME == ARGV[1] { want[++n] = $0; next }
 		FILENAME == ARGV[2] { now[$7] = $0; nowk[$1 " " $4 " " $5 " " $6] = 1; next }
-		$1 == "f" || $1 == "l" { lf[$1 " " $4 " " $5 " " $6]++; lfn++ }
+		$1 == "f" || $1 == "l" { lf[$1 " " $4 " " $5 " " $6]++; lfk[$1 " " $4 " " $5 " " $6] = 1; lfn++ }
 		END {
 			for (i = 1; i <= n; i++) {
 				split(want[i], w, " ")
@@ -223,7 +234,7 @@ zmatch() {
 					if (++inlf <= 5) print "info: " label ": in lost+found: " p
 					continue
 				}
-				if (drop != "" && w[3] > 1 && (k in nowk)) {
+				if (drop != "" && w[3] > 1 && ((k in nowk) || (k in lfk))) {
 					print "info: " label ": a name of a file kept elsewhere: " p
 					continue
 				}
@@ -249,9 +260,20 @@ zwork manifest /mnt/a/t /tmp/want.manifest
 sed 's/^/MANIFEST /' /tmp/want.manifest
 df -k /mnt/a
 zumount /mnt/a
+# the same tree after a 56 MiB file that fills the front of the main area, so that the
+# logs go on past 64 MiB (Linux takes the lowest free segment for a node log that fills)
+# and the first 64 MiB hold some of the tree: its first nodes, the root among them
+zmount front /mnt/f
+dd if=/dev/zero of=/mnt/f/filler bs=1M count=56 2>/dev/null
+sync
+ztree /mnt/f/t 14
+zwork manifest /mnt/f/t /tmp/front.manifest
+sed 's/^/FRONTMAN /' /tmp/front.manifest
+zumount /mnt/f
 EOF
 vm_boot
 vm_fsck data "after the aging"
+vm_fsck front "after the aging"
 
 want=$VM_OUT/want.manifest
 sed -n 's/^MANIFEST //p' "$VM_OUT/boot1.log" >"$want"
@@ -318,6 +340,45 @@ stale=$(sed -n 's/^  found: .*; \([0-9]*\) in blocks the SIT calls free$/\1/p' "
 lf_nat=$(lf_entries "$(vm_img rb_nat)")
 [ "$lf_nat" -eq "$lf_before" ] ||
 	vm_fail "rb_nat: /lost+found holds $lf_nat entries after the rebuild, $lf_before before"
+# rb_front: the first 64 MiB of the second volume zeroed (the superblocks with the rest
+# of the metadata and the start of the main area).  What must come back: every entry whose
+# inode, nodes and blocks all lie past 64 MiB on the aged volume (dump.f2fs -i).
+FRONT_BLOCKS=16384
+front_all=$VM_OUT/front-all.manifest
+sed -n 's/^FRONTMAN //p' "$VM_OUT/boot1.log" >"$front_all"
+front_want=$VM_OUT/front.manifest
+while read -r line; do
+	set -- $line
+	case $1 in
+	f|l)
+		ino=$("$top_builddir/tools/inject.f2fs" --lookup "/t/$7" "$(vm_img front)") || continue
+		low=$("$DUMP" -i "$ino" "$(vm_img front)" | grep -o 'blkaddr[= ]*[0-9]*' |
+			awk -v lim=$FRONT_BLOCKS '{ sub(/blkaddr[= ]*/, ""); if ($0 + 0 > 0 && $0 + 0 < lim) n++ }
+				END { print n + 0 }')
+		[ "$low" = 0 ] && echo "$line" ;;
+	*) echo "$line" ;;
+	esac
+done <"$front_all" >"$front_want"
+nfront=$(grep -c '^[fl] ' "$front_want")
+nfront_all=$(grep -c '^[fl] ' "$front_all")
+[ "$nfront" -ge 100 ] && [ "$nfront" -lt "$nfront_all" ] ||
+	vm_fail "rb_front: $nfront of $nfront_all files lie past 64 MiB: no test"
+img=$(vm_img rb_front)
+cp --sparse=always "$(vm_img front)" "$img"
+dd if=/dev/zero of="$img" bs=4096 count=$FRONT_BLOCKS conv=notrunc status=none
+log=$VM_OUT/rb_front.rebuild.log
+"$VM_OUR_FSCK" --rebuild "$img" >"$log" 2>&1
+rc=$?
+vm_log "rb_front (first 64 MiB zeroed; $nfront of $nfront_all files and symlinks lie past it): fsck --rebuild exit $rc"
+{ grep -v '^\[0x' "$log"; rbproblems "$log"; } | sed 's/^/  rebuild: /'
+[ "$rc" = 1 ] || vm_fail "rb_front: fsck --rebuild exit $rc, expected 1"
+grep -q '^  written: both superblock copies' "$log" ||
+	vm_fail "rb_front: the report does not say the superblocks were written"
+grep -q '^  features (from the inodes): .* quota' "$log" ||
+	vm_fail "rb_front: the quota files were not found again"
+"$VM_OUR_FSCK" -f "$img" >"$VM_OUT/rb_front.fsck-f.log" 2>&1 ||
+	vm_fail "rb_front: our fsck -f after the rebuild: exit $?"
+vm_fsck rb_front "after the rebuild"
 vm_log "lost+found: $lf_before entries before, rb_cp $(lf_entries "$(vm_img rb_cp)"), rb_nat $lf_nat, rb_all $(lf_entries "$(vm_img rb_all)"), rb_dir $lf_dir"
 
 vm_all_tools
@@ -326,10 +387,14 @@ vm_attach rb_cp
 vm_attach rb_nat
 vm_attach rb_all
 vm_attach rb_dir
+vm_attach rb_front
 {
 	cat "$VM_OUT/rebuild_lib.sh" "$VM_OUT/tree.sh" "$VM_LIBDIR/zoned_guest.sh"
 	echo "cat >/tmp/want.manifest <<'ZVM_MANIFEST'"
 	cat "$want"
+	echo "ZVM_MANIFEST"
+	echo "cat >/tmp/front.manifest <<'ZVM_MANIFEST'"
+	cat "$front_want"
 	echo "ZVM_MANIFEST"
 	cat <<'EOF'
 step "rb_nat: the tree exactly as the kernel left it, nothing in lost+found"
@@ -356,6 +421,11 @@ step "the check fails on a file that is gone and one that differs"
 	sed 's/^\(f [0-7]* 1 [0-9]* \)[0-9a-f]*\( - small\/s5\)$/\1ffff\2/' >/tmp/wrong.manifest
 ! zmatch /tmp/wrong.manifest self-test >/tmp/self.log || zfail "the check passed a wrong manifest"
 grep -q ', 2 missing$' /tmp/self.log || { cat /tmp/self.log; zfail "the check did not find the two faults"; }
+step "rb_front: every file that lay past 64 MiB at its path or in lost+found"
+zmount rb_front /mnt/rb_front
+zscan /mnt/rb_front
+zmatch /tmp/front.manifest rb_front drop
+zumount /mnt/rb_front
 
 step "zoned: null_blk, 256 MiB, 4 MiB zones, 6 conventional"
 nb=$(znullb zrb 256 4 6)
@@ -367,7 +437,7 @@ zwork manifest /mnt/z/t /tmp/z.manifest
 zumount /mnt/z
 ourfsck "$nb"
 n=$(tree_inodes /tmp/z.manifest)
-for areas in nat "cp nat sit ssa"; do
+for areas in nat "cp nat sit ssa" front; do
 	step "zoned: $areas zeroed, rebuilt"
 	zap "$nb" $areas
 	rc=0
@@ -376,6 +446,8 @@ for areas in nat "cp nat sit ssa"; do
 	why="no checkpoint pack was usable"
 	[ "$areas" != nat ] || why="the checkpoint's SIT told live blocks from old ones"
 	faults=$(rbreport /tmp/rb.log $rc "$why" "$n")
+	[ "$areas" != front ] || grep -q '^  written: both superblock copies' /tmp/rb.log ||
+		faults="$faults; no superblock written"
 	[ -z "$faults" ] || { cat /tmp/rb.log; zfail "zoned, $areas zeroed: $faults"; }
 	ourfsck "$nb"
 	debfsck "$nb"
@@ -394,7 +466,7 @@ done
 EOF
 } | vm_guest
 vm_boot
-for d in rb_cp rb_nat rb_all rb_dir; do
+for d in rb_cp rb_nat rb_all rb_dir rb_front; do
 	vm_fsck "$d" "after the kernel"
 done
 vm_finish
