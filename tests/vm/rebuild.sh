@@ -19,7 +19,10 @@
 # sequential ones) made by our mkfs -m and aged by Linux the same way loses its NAT, then
 # all four tables, then all before its main area with the superblocks (on the conventional
 # zones), each time rebuilt by our fsck in the guest and judged the same way, our fsck
-# reading the write pointers.
+# reading the write pointers.  Beside them, the aged volume's metadata image
+# (f2fs_metadump -o) restored into a file: Linux mounts it and lists every entry as it
+# left it (types, modes, links, sizes, xattrs, link targets; file contents are not in
+# the image).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/vm/vmlib.sh"
 
 DUMP=$top_builddir/tools/dump.f2fs
@@ -381,6 +384,13 @@ grep -q '^  features (from the inodes): .* quota' "$log" ||
 vm_fsck rb_front "after the rebuild"
 vm_log "lost+found: $lf_before entries before, rb_cp $(lf_entries "$(vm_img rb_cp)"), rb_nat $lf_nat, rb_all $(lf_entries "$(vm_img rb_all)"), rb_dir $lf_dir"
 
+# md: the aged volume's metadata image (names kept), restored into a file: Linux must
+# mount it and list the tree as it left it (file contents are not in the image)
+"$top_builddir/tools/f2fs_metadump" -q -o "$(vm_img data)" "$VM_OUT/data.md" &&
+	"$top_builddir/tools/f2fs_mdrestore" "$VM_OUT/data.md" "$(vm_img md)" >/dev/null ||
+	vm_fail "md: f2fs_metadump or f2fs_mdrestore failed"
+vm_fsck md "restored from the metadata image"
+
 vm_all_tools
 vm_detach_all
 vm_attach rb_cp
@@ -388,6 +398,7 @@ vm_attach rb_nat
 vm_attach rb_all
 vm_attach rb_dir
 vm_attach rb_front
+vm_attach md
 {
 	cat "$VM_OUT/rebuild_lib.sh" "$VM_OUT/tree.sh" "$VM_LIBDIR/zoned_guest.sh"
 	echo "cat >/tmp/want.manifest <<'ZVM_MANIFEST'"
@@ -410,6 +421,16 @@ for d in rb_dir rb_cp rb_all; do   # rb_all last: the self-test below reads its 
 	zmatch /tmp/want.manifest $d $([ $d != rb_dir ] || echo drop)
 	zumount /mnt/$d
 done
+step "md: the restored metadata image mounts, every entry where Linux left it"
+zmount md /mnt/md
+zwork manifest /mnt/md/t /tmp/md.manifest >/dev/null
+# a file's contents (field 5) are not in the image; the rest must match
+awk '$1 == "f" { $5 = "-" } { print }' /tmp/want.manifest >/tmp/want.shape
+awk '$1 == "f" { $5 = "-" } { print }' /tmp/md.manifest >/tmp/md.shape
+cmp -s /tmp/want.shape /tmp/md.shape ||
+	{ diff /tmp/want.shape /tmp/md.shape | head -n 10; zfail "md: the restored tree differs"; }
+echo "info: md: $(wc -l </tmp/md.manifest) entries as Linux left them"
+zumount /mnt/md
 step "rb_dir: lost+found grew past its inline area to hold /t/many's entries"
 zmount rb_dir /mnt/rb_dir
 n=$(ls -A /mnt/rb_dir/lost+found | wc -l)
@@ -466,7 +487,7 @@ done
 EOF
 } | vm_guest
 vm_boot
-for d in rb_cp rb_nat rb_all rb_dir rb_front; do
+for d in rb_cp rb_nat rb_all rb_dir rb_front md; do
 	vm_fsck "$d" "after the kernel"
 done
 vm_finish
