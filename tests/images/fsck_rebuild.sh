@@ -19,8 +19,9 @@
 #  - both superblocks gone, with everything else before the main area or alone: one made
 #    again (mkfs's layout for the size, the features the inodes show, a UUID giving the
 #    seed of the inode checksums, which then need no mending), then the same checks; the
-#    checkpoint kept where it fits; refused, with nothing written, for a volume made for
-#    another size, and for superblocks damaged rather than gone;
+#    checkpoint kept where it fits; a volume of 4 segments a section rebuilt in the
+#    default layout; refused, with nothing written, for a volume made for another size,
+#    for 16 KiB blocks, and for superblocks damaged rather than gone;
 #  - -n writes nothing (exit 4), with and without superblocks;
 #  - a fault at every write of the rebuild (every 16th in the tables, every one in the
 #    checkpoint packs): the volume has no checkpoint or the new one, and a second run ends
@@ -204,6 +205,36 @@ rc=$?
 	printf '%s\n' "$out" | grep -q 'none can be made again: .*lie before the main area' &&
 	tap_ok "volume made for another size: refused, nothing written" ||
 	tap_fail "other size: exit $rc: $out"
+
+# A volume of four segments a section (mkfs -s 4): its main area starts later than mkfs's
+# default one, which then holds it whole (addresses are absolute): rebuilt with one
+# segment a section, every file as before.
+IMG=$T/s4.img
+truncate -s 256M "$IMG"
+"$MKFS" -q -f -s 4 -O extra_attr,inode_checksum --root-dir "$T/tree" "$IMG" > /dev/null ||
+	hard_error "mkfs -s 4"
+(cd "$T/tree" && sha256sum f* | sort -k 2) > "$T/s4.man"
+zap "$IMG" supers
+out=$("$FSCK" --rebuild "$IMG" 2>&1)
+rc=$?
+s4man=$(d=$(mktemp -d "$T/x.XXXXXX") && "$DUMP" --extract / -o "$d/x" "$IMG" > /dev/null 2>&1 &&
+	(cd "$d/x" && sha256sum f* | sort -k 2))
+[ $rc = 1 ] && our_fsck_clean "$IMG" > /dev/null && { [ ! -x "$REF_FSCK" ] || ref_fsck "$IMG" > /dev/null; } &&
+	[ "$s4man" = "$(cat "$T/s4.man")" ] &&
+	tap_ok "a volume of 4 segments a section: rebuilt in mkfs's default layout, both fscks clean, 40 files as before" ||
+	tap_fail "-s 4: exit $rc: $(printf '%s\n' "$out" | head -6)"
+
+# 16 KiB blocks: not made again (the node blocks end 16 KiB blocks), nothing written
+IMG=$T/16k-front.img
+cp "$T/aged16k_packed.img" "$IMG"
+zap "$IMG" front
+cp "$IMG" "$T/16k-front.before"
+out=$("$FSCK" --rebuild "$IMG" 2>&1)
+rc=$?
+[ $rc = 4 ] && cmp -s "$IMG" "$T/16k-front.before" &&
+	printf '%s\n' "$out" | grep -q 'none can be made again: the node blocks end 16 KiB blocks' &&
+	tap_ok "16 KiB blocks without superblocks: refused, nothing written" ||
+	tap_fail "16 KiB front: exit $rc: $out"
 
 # unclean: the roll-forward's files kept (their newest nodes), the orphan gone
 IMG=$T/uc.img
