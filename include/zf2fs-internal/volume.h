@@ -17,6 +17,8 @@
 
 #include "zf2fs/zf2fs.h"
 #include "zf2fs/sit_table.h"
+#include "zf2fs/endian.h"
+#include "zf2fs/geometry.h"
 
 /* zf2fs_vol_open: open a volume whose checkpoint packs are all unusable through its
  * superblock alone (for fsck.f2fs --rebuild, which writes a new checkpoint from what it
@@ -189,6 +191,22 @@ ZF2FS_EXPORT void zf2fs_node_set_chain2(const struct zf2fs_geom *g, void *node,
  * order).  Only a hint: reads give the same bytes with or without it; nothing for memory
  * devices and addresses outside the volume. */
 ZF2FS_EXPORT void zf2fs_vol_willneed(struct zf2fs_vol *vol, uint64_t *blks, size_t n);
+
+/* Whether node block @blk (of @g's size) has a footer that can be a node's: nid and ino
+ * node numbers (from 3 up, below @max_nid), an inode naming itself at offset 0, any other
+ * node at a nonzero offset.  Data can pass by chance. */
+static inline bool zf2fs_footer_can_be_node(const struct zf2fs_geom *g, const void *blk,
+					    uint64_t max_nid)
+{
+	const struct zf2fs_node_footer *f = zf2fs_node_footer(g, blk);
+	uint64_t nid = zf2fs_get(f->nid), ino = zf2fs_get(f->ino);
+	uint32_t ofs = zf2fs_node_ofs(g, blk);
+
+	if (nid < ZF2FS_RESERVED_NIDS || nid >= max_nid ||
+	    ino < ZF2FS_RESERVED_NIDS || ino >= max_nid)
+		return false;
+	return nid == ino ? ofs == 0 : ofs != 0;
+}
 
 /* Read the whole main area in address order and call @fn for each block whose footer can
  * be a node's (nid and ino node numbers of the volume; an inode names itself at offset 0,

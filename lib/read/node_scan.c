@@ -9,7 +9,7 @@
  * node numbers of the volume (from 3 up, below max_nid), an inode's footer names itself
  * at offset 0, and any other node's ino is an inode number too.  Data can pass that test
  * by chance; callers weigh what they find (an inode's checksum, its version in the
- * footer, whether the NAT points at it).
+ * footer, whether the NAT points at it).  The footer test is zf2fs_footer_can_be_node.
  */
 #include "config.h"
 #include <errno.h>
@@ -22,18 +22,6 @@
 #include "read/volume_p.h"
 
 #define SCAN_RUN_BYTES (1u << 20)
-
-static bool footer_plausible(const struct zf2fs_vol *vol, const void *blk)
-{
-	const struct zf2fs_node_footer *f = zf2fs_node_footer(&vol->geom, blk);
-	uint64_t nid = zf2fs_get(f->nid), ino = zf2fs_get(f->ino);
-	uint32_t ofs = zf2fs_node_ofs(&vol->geom, blk);
-
-	if (nid < ZF2FS_RESERVED_NIDS || nid >= vol->info.max_nid ||
-	    ino < ZF2FS_RESERVED_NIDS || ino >= vol->info.max_nid)
-		return false;
-	return nid == ino ? ofs == 0 : ofs != 0;
-}
 
 ZF2FS_EXPORT int zf2fs_vol_scan_nodes(struct zf2fs_vol *vol,
 				      int (*fn)(void *arg, uint64_t blkaddr, const void *node),
@@ -53,11 +41,12 @@ ZF2FS_EXPORT int zf2fs_vol_scan_nodes(struct zf2fs_vol *vol,
 			/* a run that fails is read block by block: only bad blocks are lost */
 			for (uint32_t i = 0; i < n && !err; i++)
 				if (!zf2fs_vol_read_block(vol, a + i, buf) &&
-				    footer_plausible(vol, buf))
+				    zf2fs_footer_can_be_node(&vol->geom, buf, vol->info.max_nid))
 					err = fn(arg, a + i, buf);
 		} else {
 			for (uint32_t i = 0; i < n && !err; i++)
-				if (footer_plausible(vol, buf + (size_t)i * bs))
+				if (zf2fs_footer_can_be_node(&vol->geom, buf + (size_t)i * bs,
+						     vol->info.max_nid))
 					err = fn(arg, a + i, buf + (size_t)i * bs);
 		}
 		a += n;

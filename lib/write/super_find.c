@@ -31,11 +31,18 @@
 #include "zf2fs/geometry.h"
 #include "zf2fs-internal/format.h"
 #include "zf2fs-internal/rebuild.h"
+#include "zf2fs-internal/volume.h"
 
 #define RUN_BYTES (2u << 20)
 /* Checkpoint versions this far from the volume's middle one belong to another volume
  * (one formatted before it on the same device, say). */
 #define VER_WINDOW (1u << 24)
+
+/* Whether checkpoint version @ver (low 32 bits) is within VER_WINDOW of @mid. */
+static bool near_mid(uint32_t ver, uint32_t mid)
+{
+	return ver - mid + VER_WINDOW < 2 * VER_WINDOW;
+}
 /* The xattr node's offset in its footer: all the offset bits set. */
 #define XATTR_OFS 0x1FFFFFFFu
 
@@ -76,18 +83,6 @@ static int grow(void **p, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-static bool footer_plausible(const struct finder *fd, const void *blk)
-{
-	const struct zf2fs_node_footer *ft = zf2fs_node_footer(&fd->g, blk);
-	uint64_t nid = zf2fs_get(ft->nid), ino = zf2fs_get(ft->ino);
-	uint32_t ofs = zf2fs_node_ofs(&fd->g, blk);
-
-	if (nid < ZF2FS_RESERVED_NIDS || nid >= fd->max_nid ||
-	    ino < ZF2FS_RESERVED_NIDS || ino >= fd->max_nid)
-		return false;
-	return nid == ino ? ofs == 0 : ofs != 0;
-}
-
 /* What one inode shows of the volume's features, and where its blocks are. */
 static void look_at_inode(struct finder *fd, const struct zf2fs_node *n, struct seen_inode *s)
 {
@@ -97,6 +92,7 @@ static void look_at_inode(struct finder *fd, const struct zf2fs_node *n, struct 
 	uint32_t nid = (uint32_t)zf2fs_get(zf2fs_node_footer(&fd->g, n)->nid);
 	uint32_t mode = zf2fs_inode_type(in), feats = 0;
 	struct zf2fs_inode_geom ig;
+	bool geom_ok;
 
 	if (in->i_inline & ZF2FS_EXTRA_ATTR) {
 		feats |= ZF2FS_FEAT_EXTRA_ATTR;
@@ -125,8 +121,8 @@ static void look_at_inode(struct finder *fd, const struct zf2fs_node *n, struct 
 	s->low = 0;
 	/* the inode read as its own flags say (the volume's features are not known yet);
 	 * inline data and dentries fill the address slots with other bytes */
-	if (!(in->i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY)) &&
-	    !zf2fs_inode_geometry2(&fd->g, in, feats, &ig))
+	geom_ok = !zf2fs_inode_geometry2(&fd->g, in, feats, &ig);
+	if (geom_ok && !(in->i_inline & (ZF2FS_INLINE_DATA | ZF2FS_INLINE_DENTRY)))
 		for (uint32_t i = 0; i < ig.addrs; i++) {
 			uint32_t a = zf2fs_get_le32p((const uint8_t *)n +
 						     zf2fs_inode_addr_pos(ig.extra_words, i));
@@ -137,7 +133,7 @@ static void look_at_inode(struct finder *fd, const struct zf2fs_node *n, struct 
 		}
 	/* mkfs numbers the quota files right after the root: user, group, project */
 	if (nid > ZF2FS_ROOT_INO && nid <= ZF2FS_ROOT_INO + 3 && mode == ZF2FS_S_IFREG &&
-	    !zf2fs_inode_geometry2(&fd->g, in, feats, &ig) && ig.addrs) {
+	    geom_ok && ig.addrs) {
 		unsigned q = nid - ZF2FS_ROOT_INO - 1;
 
 		if (!fd->quota_seen[q] || (int32_t)(s->ver - fd->quota_ver[q]) > 0) {
@@ -226,7 +222,7 @@ static int scan(struct finder *fd, struct zf2fs_dev *dev)
 			/* a run that fails is read block by block: only bad blocks are lost */
 			if (!whole && zf2fs_dev_read(dev, b, bs, (a + i) * bs))
 				continue;
-			if (footer_plausible(fd, b))
+			if (zf2fs_footer_can_be_node(&fd->g, b, fd->max_nid))
 				err = look_at(fd, a + i, b);
 		}
 		a += n;
@@ -280,7 +276,7 @@ static bool ours(const struct finder *fd, const struct seen_inode *s, uint32_t s
 {
 	if (fd->f->seed_found)
 		return s->room && s->seed == seed;
-	return s->ver - mid + VER_WINDOW < 2 * VER_WINDOW;
+	return near_mid(s->ver, mid);
 }
 
 static uint32_t middle_version(const struct finder *fd, uint32_t seed)
@@ -335,13 +331,13 @@ static int judge(struct finder *fd, uint32_t seed, uint32_t mid)
 	/* a node block before the main area is the volume's when its version is near the
 	 * volume's (a stray one from a volume formatted before is not) */
 	for (size_t i = 0; i < fd->nbelow; i++)
-		if (fd->below[i] - mid + VER_WINDOW < 2 * VER_WINDOW)
+		if (near_mid(fd->below[i], mid))
 			f->below_main++;
 	for (size_t i = 0; i < fd->nin; i++)
 		if (ours(fd, &fd->in[i], seed, mid))
 			f->low_pointers += fd->in[i].low;
 	for (size_t i = 0; i < fd->ndlow; i++)
-		if (fd->dlow[i].ver - mid + VER_WINDOW < 2 * VER_WINDOW)
+		if (near_mid(fd->dlow[i].ver, mid))
 			f->low_pointers += fd->dlow[i].low;
 	if (f->below_main || f->low_pointers) {
 		snprintf(why, sizeof(why), "%llu node blocks of the volume lie before the main "
@@ -425,7 +421,7 @@ static bool cp_fits(const struct finder *fd, struct zf2fs_dev *dev,
 		if (!off)
 			continue;
 		if (zf2fs_dev_read(dev, blk, fd->g.blocksize, a * fd->g.blocksize) ||
-		    !footer_plausible(fd, blk))
+		    !zf2fs_footer_can_be_node(&fd->g, blk, fd->max_nid))
 			return false;
 		seen++;
 	}
