@@ -161,6 +161,54 @@ static uint32_t free_nid(struct fsck_ctx *ctx)
 	return fsck_grow_nids(ctx, nid + 1) ? 0 : nid;
 }
 
+/* A new, empty directory @nid named @name (@len bytes) under @parent, which gets no entry
+ * here: inline dentries "." and "..", @mode, owned by @uid:@gid, two links, counted as
+ * found and charged to quota.  0, or -1 with the transaction marked to write nothing. */
+static int new_empty_dir(struct fsck_ctx *ctx, uint32_t nid, uint32_t parent, const char *name,
+			 size_t len, uint32_t mode, uint32_t uid, uint32_t gid)
+{
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	uint64_t now = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+	struct zf2fs_node *n = repair_new_node(ctx, nid, nid);
+	struct zf2fs_inode_geom g;
+	struct dir_info *di;
+
+	if (!n || zf2fs_inode_init2(ctx->g, n, ctx->vi->features, nid, parent, name, len,
+				    ZF2FS_S_IFDIR | mode, now))
+		goto fail;
+	zf2fs_set(n->i.i_uid, uid);
+	zf2fs_set(n->i.i_gid, gid);
+	zf2fs_set(n->i.i_current_depth, 1);
+	n->i.i_inline |= ZF2FS_INLINE_DENTRY;
+	if (inode_geom(ctx, &n->i, &g))
+		goto fail;
+	/* an inline directory's size is its inline area, as the kernel sets it */
+	zf2fs_set(n->i.i_size, g.inline_bytes);
+	ctx->found_inodes++;
+	ctx->found_nodes++;
+	ctx->found_blocks++;
+	ctx->dirs++;
+	/* charged before any entry is added: an addition may move the queued node */
+	if (quota_charge_more(ctx, nid, &n->i, 1, 0) ||   /* its inode block only */
+	    repair_add_dentry(ctx, nid, ".", nid, ZF2FS_FT_DIR) ||
+	    repair_add_dentry(ctx, nid, "..", parent, ZF2FS_FT_DIR))
+		goto fail;
+	ctx->nid_flags[nid] = NID_INODE | NID_DIR | NID_REACHED | NID_CHECKED;
+	ctx->ftypes[nid] = ZF2FS_FT_DIR;
+	if (disk_links_set(ctx, nid, 2))
+		goto fail;
+	/* one lookup at a time: a lookup may grow (move) the table */
+	di = dir_info(ctx, nid);
+	if (!di)
+		goto fail;
+	di->parent = parent;
+	return 0;
+fail:
+	/* the transaction holds half a directory: write nothing */
+	ctx->abort = true;
+	return -1;
+}
+
 /* When the root holds no lost+found, make one as e2fsck does: an empty directory
  * (inline dentries, mode 0700, owned as the root is) named "lost+found" in the root,
  * also when the name is left naming no usable inode (its inode lost).
@@ -168,12 +216,9 @@ static uint32_t free_nid(struct fsck_ctx *ctx)
  * something that is not a usable directory: then 0. */
 static uint32_t create_lost_found(struct fsck_ctx *ctx)
 {
-	struct zf2fs_node *root = malloc(ZF2FS_BLKSIZE_MAX), *n;
+	struct zf2fs_node *root = malloc(ZF2FS_BLKSIZE_MAX);
 	struct problem_ctx p = { 0 };
-	struct zf2fs_inode_geom g;
 	uint32_t nid = 0;
-	const char *env = getenv("SOURCE_DATE_EPOCH");
-	uint64_t now = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
 
 	if (!root || (ctx->nid_flags[ZF2FS_ROOT_INO] & (NID_DIR | NID_REACHED | NID_BAD)) !=
 		     (NID_DIR | NID_REACHED) ||
@@ -190,26 +235,12 @@ static uint32_t create_lost_found(struct fsck_ctx *ctx)
 		nid = 0;
 		goto out;
 	}
-	n = repair_new_node(ctx, nid, nid);
-	if (!n || zf2fs_inode_init2(ctx->g, n, ctx->vi->features, nid, ZF2FS_ROOT_INO, "lost+found", 10,
-				   ZF2FS_S_IFDIR | 0700, now))
+	if (new_empty_dir(ctx, nid, ZF2FS_ROOT_INO, "lost+found", 10, 0700,
+			  (uint32_t)zf2fs_get(root->i.i_uid), (uint32_t)zf2fs_get(root->i.i_gid)))
 		goto fail;
-	zf2fs_set(n->i.i_uid, zf2fs_get(root->i.i_uid));
-	zf2fs_set(n->i.i_gid, zf2fs_get(root->i.i_gid));
-	zf2fs_set(n->i.i_current_depth, 1);
-	n->i.i_inline |= ZF2FS_INLINE_DENTRY;
-	if (inode_geom(ctx, &n->i, &g))
+	if (repair_add_dentry(ctx, ZF2FS_ROOT_INO, "lost+found", nid, ZF2FS_FT_DIR))
 		goto fail;
-	/* an inline directory's size is its inline area, as the kernel sets it */
-	zf2fs_set(n->i.i_size, g.inline_bytes);
-	if (repair_add_dentry(ctx, nid, ".", nid, ZF2FS_FT_DIR) ||
-	    repair_add_dentry(ctx, nid, "..", ZF2FS_ROOT_INO, ZF2FS_FT_DIR) ||
-	    repair_add_dentry(ctx, ZF2FS_ROOT_INO, "lost+found", nid, ZF2FS_FT_DIR))
-		goto fail;
-	ctx->nid_flags[nid] = NID_INODE | NID_DIR | NID_REACHED | NID_CHECKED;
-	ctx->ftypes[nid] = ZF2FS_FT_DIR;
 	links_inc(ctx, nid);
-	disk_links_set(ctx, nid, 2);
 	{
 		/* the root's count was right: it gains one, silently; else the link pass
 		 * reports the count it finds wrong */
@@ -218,24 +249,14 @@ static uint32_t create_lost_found(struct fsck_ctx *ctx)
 		struct dir_info *di = dir_info(ctx, ZF2FS_ROOT_INO);
 		struct zf2fs_node *r;
 
-		/* one lookup at a time: a lookup may grow (move) the table */
 		if (di)
 			di->subdirs++;
-		di = dir_info(ctx, nid);
-		if (di)
-			di->parent = ZF2FS_ROOT_INO;
 		r = right ? repair_node(ctx, ZF2FS_ROOT_INO) : NULL;
 		if (r) {
 			zf2fs_set(r->i.i_links, zf2fs_get(r->i.i_links) + 1);
 			disk_links_set(ctx, ZF2FS_ROOT_INO, (uint32_t)zf2fs_get(r->i.i_links));
 		}
 	}
-	ctx->found_inodes++;
-	ctx->found_nodes++;
-	ctx->found_blocks++;
-	ctx->dirs++;
-	if (quota_charge_more(ctx, nid, &n->i, 1, 0))   /* its inode block only */
-		goto fail;
 	goto out;
 fail:
 	/* the transaction holds half a directory: write nothing */
@@ -254,47 +275,17 @@ int fsck_create_root(struct fsck_ctx *ctx)
 {
 	const uint32_t root = ZF2FS_ROOT_INO;
 	struct problem_ctx p = { .ino = root };
-	const char *env = getenv("SOURCE_DATE_EPOCH");
-	uint64_t now = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
-	struct zf2fs_inode_geom g;
-	struct zf2fs_node *n;
-	struct dir_info *di;
 
 	if (!fix_problem(ctx, PR_4_ROOT_CREATE, &p))
 		return 1;
-	n = repair_new_node(ctx, root, root);
-	if (!n || zf2fs_inode_init2(ctx->g, n, ctx->vi->features, root, root, "", 0,
-				    ZF2FS_S_IFDIR | 0755, now))
-		goto fail;
-	zf2fs_set(n->i.i_current_depth, 1);
-	n->i.i_inline |= ZF2FS_INLINE_DENTRY;
-	if (inode_geom(ctx, &n->i, &g))
-		goto fail;
-	zf2fs_set(n->i.i_size, g.inline_bytes);
-	if (repair_add_dentry(ctx, root, ".", root, ZF2FS_FT_DIR) ||
-	    repair_add_dentry(ctx, root, "..", root, ZF2FS_FT_DIR))
-		goto fail;
-	ctx->nid_flags[root] = NID_INODE | NID_DIR | NID_REACHED | NID_CHECKED;
-	ctx->ftypes[root] = ZF2FS_FT_DIR;
-	di = dir_info(ctx, root);
-	if (!di)
-		goto fail;
-	di->parent = root;
-	if (disk_links_set(ctx, root, 2))
-		goto fail;
-	ctx->found_inodes++;
-	ctx->found_nodes++;
-	ctx->found_blocks++;
-	ctx->dirs++;
 	/* Linux mounts no root without a block (its i_blocks past the inode's own): the
 	 * entries go to a first dentry block, as mkfs.f2fs makes the root */
-	if (quota_charge_more(ctx, root, &n->i, 1, 0) || repair_dir_to_blocks(ctx, root))
-		goto fail;
+	if (new_empty_dir(ctx, root, root, "", 0, 0755, 0, 0) ||
+	    repair_dir_to_blocks(ctx, root)) {
+		ctx->abort = true;   /* half a directory: write nothing */
+		return -ENOMEM;
+	}
 	return 0;
-fail:
-	/* the transaction holds half a directory: write nothing */
-	ctx->abort = true;
-	return -ENOMEM;
 }
 
 static void reconnect(struct fsck_ctx *ctx, uint32_t ino)
