@@ -136,8 +136,7 @@ static int find_super(const char *path, const char *shown, bool write, FILE *out
 		err = FSCK_UNCORRECTED;
 		goto out;
 	}
-	if (getenv("ZF2FS_FAULT_WRITES"))
-		zs_dev_fail_writes_after(dev, strtoul(getenv("ZF2FS_FAULT_WRITES"), NULL, 10));
+	zs_dev_fail_writes_from_env(dev);
 	err = zf2fs_super_found_write(dev, f);
 	if (err) {
 		fprintf(stderr, PROG ": %s: while writing the superblock of %s: run fsck "
@@ -187,9 +186,7 @@ int fsck_rebuild(struct fsck_ctx *ctx, const char *path, const char *shown,
 		return FSCK_UNCORRECTED;
 	}
 	/* tests: a write error after so many writes, as for the repair (main.c) */
-	if (getenv("ZF2FS_FAULT_WRITES"))
-		zs_dev_fail_writes_after(zf2fs_vol_dev(vol, 0),
-					 strtoul(getenv("ZF2FS_FAULT_WRITES"), NULL, 10));
+	zs_dev_fail_writes_from_env(zf2fs_vol_dev(vol, 0));
 	err = zf2fs_vol_rebuild(vol, write ? 0 : ZF2FS_REBUILD_DRY_RUN, &rep);
 	if (ctx->debug)
 		fprintf(ctx->json ? stderr : ctx->out, "  %" PRIu64 " blocks written\n",

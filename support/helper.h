@@ -55,6 +55,9 @@ const uint8_t *zs_dev_memory(const struct zf2fs_dev *dev);
 /* Fault injection: the @n-th write from now on (1 = next) and all after fail with -EIO.
  * 0 turns it off.  Zeroing and discards count as writes. */
 void zs_dev_fail_writes_after(struct zf2fs_dev *dev, unsigned long n);
+/* The same with @n from ZF2FS_FAULT_WRITES in the environment, when it is set (the
+ * tests' fault at the N-th write of a tool). */
+void zs_dev_fail_writes_from_env(struct zf2fs_dev *dev);
 /* Tests: ZF2FS_LOAD_FLUSH=N in the environment makes a tree load (sload.f2fs, mkfs.f2fs
  * --root-dir) flush its transaction every N queued blocks or inodes instead of 16384 and
  * 4096, so that a small tree spans several flushes.  Sets @o's flush sizes. */

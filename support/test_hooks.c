@@ -222,6 +222,14 @@ void zs_dev_fail_writes_after(struct zf2fs_dev *dev, unsigned long n)
 	dev->fail_after = n ? dev->write_count + n : 0;
 }
 
+void zs_dev_fail_writes_from_env(struct zf2fs_dev *dev)
+{
+	const char *n = getenv("ZF2FS_FAULT_WRITES");
+
+	if (n)
+		zs_dev_fail_writes_after(dev, strtoul(n, NULL, 10));
+}
+
 unsigned long zs_dev_write_count(const struct zf2fs_dev *dev)
 {
 	return dev->write_count;

@@ -128,9 +128,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* tests: the N-th write fails (and every one after), as in fsck.f2fs */
-	if (getenv("ZF2FS_FAULT_WRITES"))
-		zs_dev_fail_writes_after(zf2fs_vol_dev(vol, 0),
-					 strtoul(getenv("ZF2FS_FAULT_WRITES"), NULL, 10));
+	zs_dev_fail_writes_from_env(zf2fs_vol_dev(vol, 0));
 	if (!quiet)
 		zs_ftinfo_open_lines(stdout, vol, 0);
 	err = zf2fs_vol_set_label(vol, label, why, sizeof(why));
