@@ -104,6 +104,16 @@ rebuild_case()
 		tap_fail "$name: files differ: $(diff <(manifest "$IMG" "$dir") "$T/$base.man" | head -5)"
 }
 
+# rebuild_untouched [OPTION...]: fsck --rebuild OPTIONs on $IMG, its output in $out and
+# exit status in $rc; true when it exits 4 and $IMG is byte for byte as before
+rebuild_untouched()
+{
+	cp "$IMG" "$T/untouched.before"
+	out=$("$FSCK" --rebuild "$@" "$IMG" 2>&1)
+	rc=$?
+	[ $rc = 4 ] && cmp -s "$IMG" "$T/untouched.before"
+}
+
 # report NAME FIELD: a number of the report ("kept: 8 inodes" -> kept inodes, ...)
 count() { grep -o "$2" "$T/$1.out" | grep -o '^[0-9]*' | head -1; }
 
@@ -198,10 +208,7 @@ for i in $(seq 1 40); do head -c $((i * 3000)) /dev/urandom > "$T/tree/f$i"; don
 "$MKFS" -q -f -O extra_attr,inode_checksum --root-dir "$T/tree" "$IMG" 524288 > /dev/null ||
 	hard_error "mkfs of other-size"
 zap "$IMG" supers
-cp "$IMG" "$T/other-size.before"
-out=$("$FSCK" --rebuild "$IMG" 2>&1)
-rc=$?
-[ $rc = 4 ] && cmp -s "$IMG" "$T/other-size.before" &&
+rebuild_untouched &&
 	printf '%s\n' "$out" | grep -q 'none can be made again: .*lie before the main area' &&
 	tap_ok "volume made for another size: refused, nothing written" ||
 	tap_fail "other size: exit $rc: $out"
@@ -228,10 +235,7 @@ s4man=$(d=$(mktemp -d "$T/x.XXXXXX") && "$DUMP" --extract / -o "$d/x" "$IMG" > /
 IMG=$T/16k-front.img
 cp "$T/aged16k_packed.img" "$IMG"
 zap "$IMG" front
-cp "$IMG" "$T/16k-front.before"
-out=$("$FSCK" --rebuild "$IMG" 2>&1)
-rc=$?
-[ $rc = 4 ] && cmp -s "$IMG" "$T/16k-front.before" &&
+rebuild_untouched &&
 	printf '%s\n' "$out" | grep -q 'none can be made again: the node blocks end 16 KiB blocks' &&
 	tap_ok "16 KiB blocks without superblocks: refused, nothing written" ||
 	tap_fail "16 KiB front: exit $rc: $out"
@@ -332,20 +336,14 @@ done
 IMG=$T/dry.img
 cp "$T/populated.img" "$IMG"
 zap "$IMG" cp
-cp "$IMG" "$T/dry.before"
-out=$("$FSCK" --rebuild -n "$IMG" 2>&1)
-rc=$?
-[ $rc = 4 ] && cmp -s "$IMG" "$T/dry.before" && printf '%s\n' "$out" | grep -q 'nothing written' &&
+rebuild_untouched -n && printf '%s\n' "$out" | grep -q 'nothing written' &&
 	tap_ok "-n: exit 4, the report, no byte written" || tap_fail "-n: exit $rc: $out"
 
 # -n without superblocks: the one it would make said, nothing written
 IMG=$T/dry-front.img
 cp "$T/populated.img" "$IMG"
 zap "$IMG" front
-cp "$IMG" "$T/dry.before"
-out=$("$FSCK" --rebuild -n "$IMG" 2>&1)
-rc=$?
-[ $rc = 4 ] && cmp -s "$IMG" "$T/dry.before" &&
+rebuild_untouched -n &&
 	printf '%s\n' "$out" | grep -q '^  features (from the inodes): ' &&
 	printf '%s\n' "$out" | grep -q 'nothing written' &&
 	tap_ok "-n, no superblock: exit 4, what would be made, no byte written" ||
@@ -356,10 +354,7 @@ IMG=$T/damaged.img
 cp "$T/populated.img" "$IMG"
 printf '\x63' | dd of="$IMG" bs=1 seek=$((1024 + 16)) conv=notrunc status=none
 printf '\x63' | dd of="$IMG" bs=1 seek=$((4096 + 1024 + 16)) conv=notrunc status=none
-cp "$IMG" "$T/damaged.before"
-out=$("$FSCK" --rebuild "$IMG" 2>&1)
-rc=$?
-[ $rc = 4 ] && cmp -s "$IMG" "$T/damaged.before" &&
+rebuild_untouched &&
 	[ "$(printf '%s\n' "$out" | grep -c 'damaged, not gone')" = 1 ] &&
 	tap_ok "superblocks damaged, not gone: exit 4, one line, nothing written" ||
 	tap_fail "damaged superblocks: exit $rc: $out"
